@@ -1,0 +1,42 @@
+#include "format.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace ts::model {
+
+std::string human_bytes(std::int64_t bytes) {
+    static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = static_cast<double>(bytes);
+    int unit = 0;
+    // Move up a unit once "%.1f" would print 1024.0 (1023.95 and more), not only at 1024:
+    // 1048575 bytes is "1.0 MiB", not "1024.0 KiB". Whole bytes print exactly.
+    while (unit < 4 && std::fabs(value) >= (unit == 0 ? 1024.0 : 1023.95)) {
+        value /= 1024.0;
+        ++unit;
+    }
+    char text[32];
+    if (unit == 0) std::snprintf(text, sizeof text, "%lld B", static_cast<long long>(bytes));
+    else std::snprintf(text, sizeof text, "%.1f %s", value, units[unit]);
+    return text;
+}
+
+std::string human_seconds(double seconds) {
+    struct Unit { double scale; const char* name; };
+    static const Unit units[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
+    // The thresholds are where printf's rounding adds a digit (9.996 prints as "10.00" with
+    // two decimals), so the text always has three significant digits: "10.0 s", "1.00 s".
+    for (const Unit& unit : units) {
+        const double value = seconds / unit.scale;
+        const double size = std::fabs(value);
+        if (size >= 0.9995 || unit.scale == 1e-9) {
+            char text[32];
+            const int decimals = size >= 99.95 ? 0 : size >= 9.995 ? 1 : 2;
+            std::snprintf(text, sizeof text, "%.*f %s", decimals, value, unit.name);
+            return text;
+        }
+    }
+    return "0 s";
+}
+
+}  // namespace ts::model

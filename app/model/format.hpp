@@ -1,0 +1,40 @@
+// format.hpp — a tiny "{}" formatter (GCC 12 has no std::format) and byte/time helpers.
+#pragma once
+
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+namespace ts::model {
+
+namespace detail {
+inline void format_into(std::ostringstream& out, std::string_view fmt) { out << fmt; }
+
+template <typename First, typename... Rest>
+void format_into(std::ostringstream& out, std::string_view fmt, const First& first, const Rest&... rest) {
+    const auto hole = fmt.find("{}");
+    if (hole == std::string_view::npos) {
+        out << fmt;
+        return;
+    }
+    out << fmt.substr(0, hole) << first;
+    format_into(out, fmt.substr(hole + 2), rest...);
+}
+}  // namespace detail
+
+// format("{} × {}", 3, 4) == "3 × 4". Only "{}" holes; no format specs.
+template <typename... Args>
+std::string format(std::string_view fmt, const Args&... args) {
+    std::ostringstream out;
+    detail::format_into(out, fmt, args...);
+    return out.str();
+}
+
+// 1536 → "1.5 KiB"; 3 × 2^30 → "3.0 GiB".
+std::string human_bytes(std::int64_t bytes);
+
+// Seconds → "812 ns", "4.21 µs", "15.5 ms", "2.30 s": three significant digits.
+std::string human_seconds(double seconds);
+
+}  // namespace ts::model

@@ -1,0 +1,70 @@
+#include "launch_geometry.hpp"
+
+#include "format.hpp"
+
+namespace ts::model {
+
+LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
+    LaunchGeometry g;
+    switch (config.kind) {
+        case KernelKind::Naive:
+            g.block = {config.block_x, config.block_y, 1};
+            g.grid = {ceil_div64(p.n, config.block_x), ceil_div64(p.m, config.block_y), p.batch};
+            break;
+        case KernelKind::NaiveRowFromX:
+            // threadIdx.x walks the rows, so the x dimension of the grid covers M.
+            g.block = {config.block_x, config.block_y, 1};
+            g.grid = {ceil_div64(p.m, config.block_x), ceil_div64(p.n, config.block_y), p.batch};
+            break;
+        case KernelKind::Tiled:
+            g.block = {config.tile, config.tile, 1};
+            g.grid = {ceil_div64(p.n, config.tile), ceil_div64(p.m, config.tile), p.batch};
+            // One T×T tile of A and one of B, both of the problem's element type.
+            g.shared_bytes = static_cast<int>(2 * config.tile * config.tile * dtype_size(p.dtype));
+            break;
+    }
+    const std::int64_t per_batch = g.grid.x * g.grid.y * g.block.x * g.block.y;
+    g.ghost_threads = per_batch - p.m * p.n;
+    return g;
+}
+
+std::optional<std::string> check_config(const KernelConfig& config) {
+    if (config.kind == KernelKind::Tiled) {
+        if (config.tile < 1) return format("tile width T must be at least 1 (got {})", config.tile);
+        if (config.tile > kMaxTile)
+            return format("tile width T = {} means {} × {} = {} threads per block, over CUDA's limit of "
+                          "1024 (T = 32 is the largest square tile); on a GPU the launch fails with "
+                          "\"invalid configuration argument\"",
+                          config.tile, config.tile, config.tile, config.tile * config.tile);
+        return std::nullopt;
+    }
+    if (config.block_x < 1 || config.block_y < 1)
+        return format("block sides must be at least 1 (got {}×{})", config.block_x, config.block_y);
+    return std::nullopt;
+}
+
+std::optional<std::string> check_launch(const KernelConfig& config, const Problem& problem,
+                                        const DeviceLimits& limits) {
+    if (auto why = check_config(config)) return why;
+    if (auto why = validate(problem, limits.global_memory_bytes)) return why;
+    const LaunchGeometry g = plan_launch(config, problem);
+    const std::int64_t threads = g.block.volume();
+    if (threads > limits.max_threads_per_block)
+        return format("a block of {}×{} = {} threads is over the limit of {} threads per block; on a GPU "
+                      "the launch fails with \"invalid configuration argument\"",
+                      g.block.x, g.block.y, threads, limits.max_threads_per_block);
+    if (g.block.x > limits.max_block_dim_x || g.block.y > limits.max_block_dim_y)
+        return format("blockDim ({}, {}) exceeds the per-dimension limit ({}, {})", g.block.x, g.block.y,
+                      limits.max_block_dim_x, limits.max_block_dim_y);
+    if (g.grid.x > limits.max_grid_x || g.grid.y > limits.max_grid_y || g.grid.z > limits.max_grid_z)
+        return format("a grid of ({}, {}, {}) blocks exceeds the device's limit ({}, {}, {}); gridDim.y and "
+                      "gridDim.z may not exceed 65535",
+                      g.grid.x, g.grid.y, g.grid.z, limits.max_grid_x, limits.max_grid_y, limits.max_grid_z);
+    if (g.shared_bytes > limits.static_shared_per_block)
+        return format("the tiles need {} of shared memory per block, over the {} a kernel may declare "
+                      "statically",
+                      human_bytes(g.shared_bytes), human_bytes(limits.static_shared_per_block));
+    return std::nullopt;
+}
+
+}  // namespace ts::model

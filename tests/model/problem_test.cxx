@@ -1,0 +1,122 @@
+// Problem sizes, element types and the reasons a problem cannot run.
+#include <gtest/gtest.h>
+
+#include "model/problem.hpp"
+
+using namespace ts::model;
+
+namespace {
+
+Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, Dtype dtype = Dtype::Float32,
+                     std::int64_t batch = 1) {
+    Problem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.batch = batch;
+    p.dtype = dtype;
+    return p;
+}
+
+// The message, or a marker that none of the substring checks below will find.
+std::string why(const std::optional<std::string>& reason) { return reason.value_or("<accepted>"); }
+
+}  // namespace
+
+TEST(Dtype, NamesAndSizes) {
+    EXPECT_EQ(dtype_name(Dtype::Int32), "int32");
+    EXPECT_EQ(dtype_name(Dtype::Float32), "float");
+    EXPECT_EQ(dtype_name(Dtype::Float64), "double");
+    EXPECT_EQ(dtype_size(Dtype::Int32), 4u);
+    EXPECT_EQ(dtype_size(Dtype::Float32), 4u);
+    EXPECT_EQ(dtype_size(Dtype::Float64), 8u);
+}
+
+TEST(Dtype, ParseRoundTripsNamesAndAcceptsAliases) {
+    for (Dtype dtype : {Dtype::Int32, Dtype::Float32, Dtype::Float64})
+        EXPECT_EQ(parse_dtype(dtype_name(dtype)), dtype);
+    EXPECT_EQ(parse_dtype("float32"), Dtype::Float32);
+    EXPECT_EQ(parse_dtype("float64"), Dtype::Float64);
+    EXPECT_EQ(parse_dtype("half"), std::nullopt);
+    EXPECT_EQ(parse_dtype(""), std::nullopt);
+    EXPECT_EQ(parse_dtype("float "), std::nullopt);
+}
+
+TEST(Problem, ShapesFollowAIsMxKBIsKxNCIsMxN) {
+    const Problem p = make_problem(3, 5, 7, Dtype::Float64, 2);
+    EXPECT_EQ(p.a_elements(), 21);
+    EXPECT_EQ(p.b_elements(), 35);
+    EXPECT_EQ(p.c_elements(), 15);
+    EXPECT_EQ(p.total_bytes(), (21 + 35 + 15) * 2 * 8);
+    EXPECT_EQ(make_problem(3, 5, 7, Dtype::Int32).total_bytes(), (21 + 35 + 15) * 4);
+}
+
+TEST(ProblemValidate, AcceptsOrdinaryProblems) {
+    EXPECT_EQ(validate(Problem{}), std::nullopt);
+    EXPECT_EQ(validate(make_problem(1, 1, 1)), std::nullopt);
+    EXPECT_EQ(validate(make_problem(4096, 4096, 4096, Dtype::Float64, 4)), std::nullopt);
+}
+
+TEST(ProblemValidate, RejectsZeroAndNegativeSizesNamingThem) {
+    const std::string zero_m = why(validate(make_problem(0, 4, 4)));
+    EXPECT_NE(zero_m.find("at least 1"), std::string::npos) << zero_m;
+    EXPECT_NE(zero_m.find("M = 0"), std::string::npos) << zero_m;
+
+    const std::string negative_k = why(validate(make_problem(4, 4, -3)));
+    EXPECT_NE(negative_k.find("K = -3"), std::string::npos) << negative_k;
+
+    const std::string zero_n = why(validate(make_problem(4, 0, 4)));
+    EXPECT_NE(zero_n.find("N = 0"), std::string::npos) << zero_n;
+
+    const std::string zero_batch = why(validate(make_problem(4, 4, 4, Dtype::Float32, 0)));
+    EXPECT_NE(zero_batch.find("batch"), std::string::npos) << zero_batch;
+    EXPECT_NE(zero_batch.find("got 0"), std::string::npos) << zero_batch;
+}
+
+TEST(ProblemValidate, Rejects32BitIndexOverflowNamingTheMatrix) {
+    // M = K = 65536: A has 2^32 elements, so row * K + k no longer fits in an int.
+    const std::string a = why(validate(make_problem(65536, 1, 65536)));
+    EXPECT_NE(a.find("A would have 65536 × 65536 elements"), std::string::npos) << a;
+    EXPECT_NE(a.find("2^31"), std::string::npos) << a;
+    EXPECT_NE(a.find("32-bit"), std::string::npos) << a;
+
+    const std::string b = why(validate(make_problem(1, 65536, 65536)));
+    EXPECT_NE(b.find("B would have 65536 × 65536"), std::string::npos) << b;
+
+    const std::string c = why(validate(make_problem(65536, 65536, 1)));
+    EXPECT_NE(c.find("C would have 65536 × 65536"), std::string::npos) << c;
+}
+
+TEST(ProblemValidate, IndexLimitIsExactlyIntMax) {
+    // 46340² = 2 147 395 600 fits in an int; 46341² = 2 147 488 281 does not.
+    EXPECT_EQ(validate(make_problem(46340, 1, 46340)), std::nullopt);
+    EXPECT_NE(validate(make_problem(46341, 1, 46341)), std::nullopt);
+    // 2^31 − 1 is prime, so the largest allowed matrix with exactly INT_MAX elements is a
+    // single row or column of them.
+    EXPECT_EQ(validate(make_problem(1, 1, 2147483647)), std::nullopt);
+    EXPECT_NE(validate(make_problem(2, 1, 2147483647)), std::nullopt);
+}
+
+TEST(ProblemValidate, RejectsBatchOverGridZLimit) {
+    EXPECT_EQ(validate(make_problem(2, 2, 2, Dtype::Float32, 65535)), std::nullopt);
+    const std::string text = why(validate(make_problem(2, 2, 2, Dtype::Float32, 65536)));
+    EXPECT_NE(text.find("65536"), std::string::npos) << text;
+    EXPECT_NE(text.find("65535"), std::string::npos) << text;
+}
+
+TEST(ProblemValidate, RejectsMoreMemoryThanTheDeviceHas) {
+    // 3 matrices of 1024 × 1024 floats: 12 MiB = 12 582 912 bytes.
+    const Problem p = make_problem(1024, 1024, 1024);
+    ASSERT_EQ(p.total_bytes(), 12582912);
+    EXPECT_EQ(validate(p, 0), std::nullopt) << "0 means the device memory is unknown";
+    EXPECT_EQ(validate(p, 12582912), std::nullopt) << "an exact fit is fine";
+    EXPECT_NE(validate(p, 12582911), std::nullopt);
+
+    const std::string text = why(validate(p, 8 << 20));
+    EXPECT_NE(text.find("12.0 MiB"), std::string::npos) << text;
+    EXPECT_NE(text.find("8.0 MiB"), std::string::npos) << text;
+
+    // Batches multiply the memory: 4 batches of doubles need 96 MiB.
+    const std::string batched = why(validate(make_problem(1024, 1024, 1024, Dtype::Float64, 4), 64 << 20));
+    EXPECT_NE(batched.find("96.0 MiB"), std::string::npos) << batched;
+}
