@@ -1,0 +1,21 @@
+// tilescope-cli — the command-line tools without the GUI: links the model and the GPU
+// runner only, so it runs on machines without a display or GLFW (a GPU server, CI).
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "bench.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"TileScope command-line tools (no GUI)", "tilescope-cli"};
+    app.require_subcommand(1);
+    ts::cli::BenchOptions bench_options;
+    CLI::App* bench = ts::cli::add_bench_command(app, bench_options);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error) == 0 ? 0 : 2;
+    }
+    if (bench->parsed()) return ts::cli::run_bench(bench_options, std::cout, std::cerr);
+    return 2;
+}

@@ -1,0 +1,68 @@
+// `tilescope-cli bench` as a user meets it: the real binary, its exit code and its words.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+#include "gpu/runner.hpp"
+
+namespace {
+
+struct Outcome {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr together
+};
+
+Outcome run_cli(const std::string& arguments) {
+    const std::string command = std::string(TILESCOPE_CLI_PATH) + " " + arguments + " 2>&1";
+    Outcome outcome;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return outcome;
+    std::array<char, 512> buffer{};
+    while (fgets(buffer.data(), buffer.size(), pipe)) outcome.output += buffer.data();
+    const int status = pclose(pipe);
+    outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return outcome;
+}
+
+TEST(BenchCommand, HelpListsTheFlags) {
+    const Outcome outcome = run_cli("bench --help");
+    EXPECT_EQ(outcome.exit_code, 0);
+    for (const char* flag : {"--kernel", "--m", "--n", "--k", "--tile", "--block"})
+        EXPECT_NE(outcome.output.find(flag), std::string::npos) << flag;
+}
+
+TEST(BenchCommand, BadValuesExitNonZeroWithAMessage) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"bench --m 0", "at least 1"},
+        {"bench --m -5", "at least 1"},
+        {"bench --n lots", "whole number"},
+        {"bench --k 99999999999999999999999", "far too large"},
+        {"bench --tile 64", "invalid configuration argument"},
+        {"bench --kernel warp-specialized", "--kernel must be"},
+    };
+    for (const auto& [arguments, expected] : cases) {
+        const Outcome outcome = run_cli(arguments);
+        EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
+        EXPECT_NE(outcome.output.find(expected), std::string::npos) << arguments << "\n" << outcome.output;
+    }
+}
+
+TEST(BenchCommand, UnknownFlagIsRejected) {
+    const Outcome outcome = run_cli("bench --frobnicate 3");
+    EXPECT_NE(outcome.exit_code, 0);
+    EXPECT_NE(outcome.output.find("frobnicate"), std::string::npos) << outcome.output;
+}
+
+TEST(BenchCommand, WithoutAGpuSaysWhyAndFails) {
+    const ts::gpu::DeviceInfo device = ts::gpu::probe_device();
+    if (device.usable) GTEST_SKIP() << "a GPU is usable here (" << device.limits.name << "); see the gpu tests";
+    const Outcome outcome = run_cli("bench --m 64 --n 64 --k 64");
+    EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+    EXPECT_NE(outcome.output.find("no usable GPU"), std::string::npos) << outcome.output;
+    EXPECT_NE(outcome.output.find(device.why_not), std::string::npos) << outcome.output;
+}
+
+}  // namespace
