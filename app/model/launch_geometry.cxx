@@ -33,8 +33,8 @@ std::optional<std::string> check_config(const KernelConfig& config) {
         if (config.tile < 1) return format("tile width T must be at least 1 (got {})", config.tile);
         if (config.tile > kMaxTile)
             return format("tile width T = {} means {} × {} = {} threads per block, over CUDA's limit of "
-                          "1024 (T = 32 is the largest square tile); on a GPU the launch fails with "
-                          "\"invalid configuration argument\"",
+                          "1024 (T = 32 is the largest square tile); a GPU refuses such a launch: "
+                          "\"invalid configuration argument\" (CUDA 13 says \"invalid argument\")",
                           config.tile, config.tile, config.tile, config.tile * config.tile);
         return std::nullopt;
     }
@@ -50,8 +50,8 @@ std::optional<std::string> check_launch(const KernelConfig& config, const Proble
     const LaunchGeometry g = plan_launch(config, problem);
     const std::int64_t threads = g.block.volume();
     if (threads > limits.max_threads_per_block)
-        return format("a block of {}×{} = {} threads is over the limit of {} threads per block; on a GPU "
-                      "the launch fails with \"invalid configuration argument\"",
+        return format("a block of {}×{} = {} threads is over the limit of {} threads per block; a GPU "
+                      "refuses the launch: \"invalid configuration argument\" (CUDA 13 says \"invalid argument\")",
                       g.block.x, g.block.y, threads, limits.max_threads_per_block);
     if (g.block.x > limits.max_block_dim_x || g.block.y > limits.max_block_dim_y)
         return format("blockDim ({}, {}) exceeds the per-dimension limit ({}, {})", g.block.x, g.block.y,

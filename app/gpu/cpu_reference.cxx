@@ -1,0 +1,113 @@
+#include "cpu_reference.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+
+namespace ts::gpu {
+
+namespace {
+
+// Block sizes chosen so one block of B (kKBlock × kNBlock floats, 128 KiB) stays in L2 and
+// the rows being accumulated (kRowBlock × kNBlock doubles, twice) stay in L1 while they are
+// reused. Without blocking, every row of C would stream all of B from memory.
+constexpr std::int64_t kRowBlock = 8;
+constexpr std::int64_t kKBlock = 128;
+constexpr std::int64_t kNBlock = 256;
+
+// Rows [r0, r1) of one batch's C, in i-k-j order so the innermost loop walks B and C along
+// a row, contiguous in memory.
+void multiply_rows(const float* a, const float* b, double* c, double* abs_sum, std::int64_t r0, std::int64_t r1,
+                   std::int64_t n, std::int64_t k) {
+    std::fill(c + r0 * n, c + r1 * n, 0.0);
+    std::fill(abs_sum + r0 * n, abs_sum + r1 * n, 0.0);
+    for (std::int64_t k0 = 0; k0 < k; k0 += kKBlock) {
+        const std::int64_t k1 = std::min(k, k0 + kKBlock);
+        for (std::int64_t j0 = 0; j0 < n; j0 += kNBlock) {
+            const std::int64_t j1 = std::min(n, j0 + kNBlock);
+            for (std::int64_t r = r0; r < r1; ++r) {
+                double* c_row = c + r * n;
+                double* abs_row = abs_sum + r * n;
+                for (std::int64_t i = k0; i < k1; ++i) {
+                    const double av = a[r * k + i];
+                    const double abs_av = std::fabs(av);
+                    const float* b_row = b + i * n;
+                    for (std::int64_t j = j0; j < j1; ++j) {
+                        const double bv = b_row[j];
+                        c_row[j] += av * bv;
+                        abs_row[j] += abs_av * std::fabs(bv);
+                    }
+                }
+            }
+        }
+    }
+}
+
+}  // namespace
+
+Reference reference_matmul(std::span<const float> a, std::span<const float> b, const model::Problem& p,
+                           int threads) {
+    if (static_cast<std::int64_t>(a.size()) != p.a_elements() * p.batch ||
+        static_cast<std::int64_t>(b.size()) != p.b_elements() * p.batch)
+        throw std::invalid_argument("reference_matmul: A or B does not match the problem's sizes");
+
+    Reference ref;
+    ref.c.resize(static_cast<std::size_t>(p.c_elements() * p.batch));
+    ref.abs_sum.resize(ref.c.size());
+
+    // Work items are (batch, block of rows); threads take the next one from a counter, so
+    // uneven items (the last block of rows) do not leave a thread idle.
+    const std::int64_t row_blocks = (p.m + kRowBlock - 1) / kRowBlock;
+    const std::int64_t items = row_blocks * p.batch;
+    std::atomic<std::int64_t> next{0};
+    auto worker = [&] {
+        for (std::int64_t item = next++; item < items; item = next++) {
+            const std::int64_t batch = item / row_blocks;
+            const std::int64_t r0 = (item % row_blocks) * kRowBlock;
+            const std::int64_t r1 = std::min(p.m, r0 + kRowBlock);
+            multiply_rows(a.data() + batch * p.a_elements(), b.data() + batch * p.b_elements(),
+                          ref.c.data() + batch * p.c_elements(), ref.abs_sum.data() + batch * p.c_elements(), r0, r1,
+                          p.n, p.k);
+        }
+    };
+
+    if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    threads = static_cast<int>(std::min<std::int64_t>(threads, items));
+    {
+        std::vector<std::jthread> pool;  // joins its threads at the closing brace
+        for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+        worker();
+    }
+    return ref;
+}
+
+Comparison compare(std::span<const float> got, const Reference& ref, double tolerance_factor) {
+    if (got.size() != ref.c.size() || ref.abs_sum.size() != ref.c.size())
+        throw std::invalid_argument("compare: the result and the reference differ in size");
+    Comparison result;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const double value = got[i];
+        const double diff = std::fabs(value - ref.c[i]);
+        const bool finite = std::isfinite(value);
+        if (!finite) ++result.non_finite;
+        else result.max_rel_error = std::max(result.max_rel_error, diff / std::max(std::fabs(ref.c[i]), 1.0));
+        // Written so that NaN fails: every comparison with NaN is false.
+        const bool within = finite && diff <= tolerance_factor * ref.abs_sum[i];
+        if (!within) {
+            if (result.first_bad < 0) result.first_bad = static_cast<std::int64_t>(i);
+            ++result.mismatches;
+        }
+    }
+    return result;
+}
+
+double float_tolerance_factor(std::int64_t k) {
+    // Unit roundoff of float: half the distance from 1 to the next float.
+    const double u = std::numeric_limits<float>::epsilon() / 2.0;
+    return 2.0 * static_cast<double>(k) * u;
+}
+
+}  // namespace ts::gpu

@@ -1,0 +1,51 @@
+// launchers.hpp — host functions that launch TileScope's kernels.
+//
+// Plain C++ can include this header: the runner (app/gpu/runner_cuda.cxx) is compiled by
+// the host compiler and never sees device code, which lives in the .cu files next to it.
+// Every launcher takes device pointers, computes its grid with ts::model::plan_launch (the
+// same numbers the app draws), launches on `stream` and returns cudaGetLastError(), so a
+// rejected launch ("invalid configuration argument") comes back to the caller as an error
+// code instead of being lost.
+//
+// The launchers are templates on the element type; each .cu file instantiates them for
+// the types it supports (float for now).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "model/kernel_config.hpp"
+#include "model/problem.hpp"
+
+namespace ts::kernels {
+
+// `batch` row-major matrices of each operand, stored one after another: A is batch×M×K,
+// B is batch×K×N, C is batch×M×N. Block z of the grid works on batch z.
+template <typename T>
+struct Operands {
+    const T* a = nullptr;
+    const T* b = nullptr;
+    T* c = nullptr;
+};
+
+// 01_naive.cu: config.kind == Naive, blockDim = (block_x, block_y).
+template <typename T>
+cudaError_t launch_naive(const model::KernelConfig& config, const model::Problem& problem,
+                         Operands<T> operands, cudaStream_t stream);
+
+// 02_naive_row_from_x.cu: config.kind == NaiveRowFromX, blockDim = (block_x, block_y).
+template <typename T>
+cudaError_t launch_naive_row_from_x(const model::KernelConfig& config, const model::Problem& problem,
+                                    Operands<T> operands, cudaStream_t stream);
+
+// 03_tiled.cu: config.kind == Tiled, blockDim = (T, T) for T in 1..32. Any other T has no
+// compiled kernel and returns cudaErrorInvalidConfiguration without launching.
+template <typename T>
+cudaError_t launch_tiled(const model::KernelConfig& config, const model::Problem& problem,
+                         Operands<T> operands, cudaStream_t stream);
+
+// cudaSuccess when this build holds kernel code the current device can run; otherwise
+// the error a launch would give (cudaErrorNoKernelImageForDevice on a GPU older than the
+// architectures TileScope was compiled for).
+cudaError_t kernel_image_status();
+
+}  // namespace ts::kernels

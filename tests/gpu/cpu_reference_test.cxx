@@ -1,0 +1,139 @@
+// The CPU reference on hand-computed products, against a plain triple loop, and the
+// comparison's treatment of tolerance and NaN.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+#include "gpu/cpu_reference.hpp"
+
+using namespace ts::gpu;
+using ts::model::Problem;
+
+namespace {
+
+Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
+    Problem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.batch = batch;
+    return p;
+}
+
+// Exact cells of a reference, for a comparison to start from.
+Reference exact(std::vector<double> c, std::vector<double> abs_sum) { return {std::move(c), std::move(abs_sum)}; }
+
+}  // namespace
+
+TEST(CpuReference, TwoByTwo) {
+    // [1 2] [5 6]   [19 22]
+    // [3 4] [7 8] = [43 50]
+    const std::vector<float> a = {1, 2, 3, 4};
+    const std::vector<float> b = {5, 6, 7, 8};
+    const Reference ref = reference_matmul(a, b, make_problem(2, 2, 2));
+    EXPECT_EQ(ref.c, (std::vector<double>{19, 22, 43, 50}));
+    EXPECT_EQ(ref.abs_sum, (std::vector<double>{19, 22, 43, 50}));
+}
+
+TEST(CpuReference, SignsCancelInCButNotInAbsSum) {
+    // A is 1×2, B is 2×3: C[0][j] = 1·B[0][j] − 2·B[1][j].
+    const std::vector<float> a = {1, -2};
+    const std::vector<float> b = {3, -1, 0.5f, 4, 1, 0.25f};
+    const Reference ref = reference_matmul(a, b, make_problem(1, 3, 2));
+    EXPECT_EQ(ref.c, (std::vector<double>{-5, -3, 0}));
+    EXPECT_EQ(ref.abs_sum, (std::vector<double>{11, 3, 1}));
+}
+
+TEST(CpuReference, BatchesAreIndependent) {
+    // Two batches of 1×1×2: [1 2]·[3 4]ᵀ = 11 and [−1 0.5]·[2 8]ᵀ = 2.
+    const std::vector<float> a = {1, 2, -1, 0.5f};
+    const std::vector<float> b = {3, 4, 2, 8};
+    const Reference ref = reference_matmul(a, b, make_problem(1, 1, 2, 2));
+    EXPECT_EQ(ref.c, (std::vector<double>{11, 2}));
+    EXPECT_EQ(ref.abs_sum, (std::vector<double>{11, 6}));
+}
+
+TEST(CpuReference, MatchesTripleLoopAcrossBlockEdges) {
+    // N > 256 and K > 128 cross the reference's cache blocks; M = 19 leaves a partial block
+    // of rows; three threads share the rows.
+    const Problem p = make_problem(19, 300, 140);
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> a(static_cast<std::size_t>(p.m * p.k));
+    std::vector<float> b(static_cast<std::size_t>(p.k * p.n));
+    for (float& x : a) x = uniform(rng);
+    for (float& x : b) x = uniform(rng);
+
+    const Reference ref = reference_matmul(a, b, p, 3);
+    for (std::int64_t r = 0; r < p.m; ++r) {
+        for (std::int64_t c = 0; c < p.n; ++c) {
+            double sum = 0.0;
+            double abs_sum = 0.0;
+            for (std::int64_t i = 0; i < p.k; ++i) {
+                const double term = static_cast<double>(a[r * p.k + i]) * b[i * p.n + c];
+                sum += term;
+                abs_sum += std::fabs(term);
+            }
+            ASSERT_NEAR(ref.c[r * p.n + c], sum, 1e-12 * abs_sum) << "C[" << r << "][" << c << "]";
+            ASSERT_NEAR(ref.abs_sum[r * p.n + c], abs_sum, 1e-12 * abs_sum) << "C[" << r << "][" << c << "]";
+        }
+    }
+}
+
+TEST(CpuReference, RejectsInputsOfTheWrongSize) {
+    const std::vector<float> a(5);
+    const std::vector<float> b(4);
+    EXPECT_THROW(reference_matmul(a, b, make_problem(2, 2, 2)), std::invalid_argument);
+}
+
+TEST(Compare, ToleranceScalesWithK) {
+    EXPECT_DOUBLE_EQ(float_tolerance_factor(1), 2.0 * std::ldexp(1.0, -24));
+    EXPECT_DOUBLE_EQ(float_tolerance_factor(1024), 1024 * 2.0 * std::ldexp(1.0, -24));
+}
+
+TEST(Compare, PassesWithinToleranceAndFailsBeyond) {
+    const Reference ref = exact({10.0, -4.0, 0.0}, {100.0, 8.0, 0.0});
+    // Tolerance factor 0.01: cell 0 may be off by 1, cell 1 by 0.08, cell 2 not at all.
+    const std::vector<float> good = {11.0f, -3.93f, 0.0f};
+    const Comparison pass = compare(good, ref, 0.01);
+    EXPECT_TRUE(pass.passed());
+    EXPECT_EQ(pass.first_bad, -1);
+    EXPECT_NEAR(pass.max_rel_error, 0.1, 1e-6);  // |11 − 10| / 10
+
+    const std::vector<float> bad = {11.0f, -4.0f, 0.001f};
+    const Comparison fail = compare(bad, ref, 0.01);
+    EXPECT_FALSE(fail.passed());
+    EXPECT_EQ(fail.mismatches, 1);
+    EXPECT_EQ(fail.first_bad, 2);
+    EXPECT_EQ(fail.non_finite, 0);
+}
+
+TEST(Compare, NanAndInfinityNeverPass) {
+    const Reference ref = exact({1.0, 2.0, 3.0, 4.0}, {1.0, 2.0, 3.0, 4.0});
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> got = {1.0f, nan, 3.0f, inf};
+    // Even an enormous tolerance does not let NaN or infinity through.
+    const Comparison cmp = compare(got, ref, 1e30);
+    EXPECT_EQ(cmp.mismatches, 2);
+    EXPECT_EQ(cmp.non_finite, 2);
+    EXPECT_EQ(cmp.first_bad, 1);
+    EXPECT_EQ(cmp.max_rel_error, 0.0);  // the finite cells are exact
+}
+
+TEST(Compare, AllBitsSetIsNan) {
+    // The runner fills C with 0xFF bytes before each launch; that pattern must be a NaN
+    // so an unwritten cell fails.
+    float poison = 0.0f;
+    std::memset(&poison, 0xFF, sizeof poison);
+    const Comparison cmp = compare(std::vector<float>{poison}, exact({0.0}, {0.0}), 1.0);
+    EXPECT_FALSE(cmp.passed());
+    EXPECT_EQ(cmp.non_finite, 1);
+}
+
+TEST(Compare, RejectsSizeMismatch) {
+    EXPECT_THROW(compare(std::vector<float>(3), exact({1.0}, {1.0}), 1.0), std::invalid_argument);
+}
