@@ -1,16 +1,13 @@
 // Teaches: why the mapping of threadIdx.x matters; a warp that walks down a column of C cannot coalesce.
 // Changed from 01_naive.cu: threadIdx.x picks the row and threadIdx.y the column, the roles swapped.
 // Traffic: ts::model::count_traffic with KernelKind::NaiveRowFromX predicts it (the same element count as naive).
-#include "kernels/launchers.hpp"
-
-#include "model/index_math.hpp"
-#include "model/launch_geometry.hpp"
+#include "kernels/launch_common.cuh"
 
 namespace ts::kernels {
 
 namespace {
 
-template <typename T>
+template <typename T, bool Batched>
 __global__ void naive_row_from_x_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
     using namespace ts::model;
     // threadIdx.x walks the rows of C: a warp's 32 threads read A at addresses K elements
@@ -19,9 +16,7 @@ __global__ void naive_row_from_x_kernel(const T* a, const T* b, T* c, int m, int
     const int col = row_from_x_col(blockIdx.y, blockDim.y, threadIdx.y);
     if (!inside(row, col, m, n)) return;  // ghost thread: no cell, no store
 
-    a += static_cast<std::int64_t>(blockIdx.z) * m * k;
-    b += static_cast<std::int64_t>(blockIdx.z) * k * n;
-    c += static_cast<std::int64_t>(blockIdx.z) * m * n;
+    select_batch<Batched>(a, b, c, m, n, k);
 
     T sum = 0;
     for (int i = 0; i < k; ++i) sum += a[row_major(row, i, k)] * b[row_major(i, col, n)];
@@ -34,17 +29,15 @@ template <typename T>
 cudaError_t launch_naive_row_from_x(const model::KernelConfig& config, const model::Problem& problem,
                                     Operands<T> operands, cudaStream_t stream) {
     if (config.kind != model::KernelKind::NaiveRowFromX) return cudaErrorInvalidValue;
-    // plan_launch already puts M on the grid's x dimension for this kernel.
-    const model::LaunchGeometry g = model::plan_launch(config, problem);
-    const dim3 grid(static_cast<unsigned>(g.grid.x), static_cast<unsigned>(g.grid.y), static_cast<unsigned>(g.grid.z));
-    const dim3 block(static_cast<unsigned>(g.block.x), static_cast<unsigned>(g.block.y));
-    naive_row_from_x_kernel<T><<<grid, block, 0, stream>>>(operands.a, operands.b, operands.c,
-                                                            static_cast<int>(problem.m), static_cast<int>(problem.n),
-                                                            static_cast<int>(problem.k));
-    return cudaGetLastError();
+    return launch_planned<T>(naive_row_from_x_kernel<T, false>, naive_row_from_x_kernel<T, true>, config, problem, operands,
+                             stream);
 }
 
+template cudaError_t launch_naive_row_from_x<std::int32_t>(const model::KernelConfig&, const model::Problem&,
+                                                           Operands<std::int32_t>, cudaStream_t);
 template cudaError_t launch_naive_row_from_x<float>(const model::KernelConfig&, const model::Problem&,
                                                     Operands<float>, cudaStream_t);
+template cudaError_t launch_naive_row_from_x<double>(const model::KernelConfig&, const model::Problem&,
+                                                     Operands<double>, cudaStream_t);
 
 }  // namespace ts::kernels

@@ -8,10 +8,13 @@
 // code instead of being lost.
 //
 // The launchers are templates on the element type; each .cu file instantiates them for
-// the types it supports (float for now).
+// std::int32_t, float and double. cuBLAS, the reference line, is not a kernel of ours: the
+// runner calls it (app/gpu/cublas_library.hpp).
 #pragma once
 
 #include <cuda_runtime_api.h>
+
+#include <cstdint>
 
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
@@ -37,7 +40,17 @@ template <typename T>
 cudaError_t launch_naive_row_from_x(const model::KernelConfig& config, const model::Problem& problem,
                                     Operands<T> operands, cudaStream_t stream);
 
-// 03_tiled.cu: config.kind == Tiled, blockDim = (T, T) for T in 1..32. Any other T has no
+// 03_row_per_thread.cu: config.kind == RowPerThread, 1-D blocks of block_x threads.
+template <typename T>
+cudaError_t launch_row_per_thread(const model::KernelConfig& config, const model::Problem& problem,
+                                  Operands<T> operands, cudaStream_t stream);
+
+// 04_column_per_thread.cu: config.kind == ColumnPerThread, 1-D blocks of block_x threads.
+template <typename T>
+cudaError_t launch_column_per_thread(const model::KernelConfig& config, const model::Problem& problem,
+                                     Operands<T> operands, cudaStream_t stream);
+
+// 05_tiled.cu: config.kind == Tiled, blockDim = (T, T) for T in 1..32. Any other T has no
 // compiled kernel and returns cudaErrorInvalidConfiguration without launching.
 template <typename T>
 cudaError_t launch_tiled(const model::KernelConfig& config, const model::Problem& problem,

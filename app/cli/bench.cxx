@@ -3,29 +3,28 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <map>
 #include <ostream>
 
-#include "gpu/runner.hpp"
+#include "bench_report.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+
+#ifndef TILESCOPE_VERSION
+#define TILESCOPE_VERSION "unknown"
+#endif
 
 namespace ts::cli {
 
 using model::format;
 
-CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
-    CLI::App* bench = app.add_subcommand(
-        "bench", "Run one kernel on the GPU; print latency, GFLOP/s and the error against a CPU reference");
-    add_setup_options(*bench, options.setup);
-    bench->add_option("--warmup", options.warmup, "untimed launches first")->capture_default_str();
-    bench->add_option("--samples", options.samples, "timed launches; the median is reported")
-        ->capture_default_str();
-    bench->add_flag("!--no-check", options.check, "skip the CPU reference check");
-    return bench;
-}
-
 namespace {
+
+// Sweeps check points up to this many multiply-adds (1024³) against the CPU reference:
+// above it the reference takes seconds per point. A single point is always checked.
+constexpr double kSweepCheckLimit = 1024.0 * 1024.0 * 1024.0;
 
 std::string fixed(double value, int decimals) {
     char text[64];
@@ -39,19 +38,195 @@ void print_row(std::ostream& out, const char* label, const std::string& value) {
     out << padded << value << '\n';
 }
 
+bool same_problem(const model::Problem& x, const model::Problem& y) {
+    return x.m == y.m && x.n == y.n && x.k == y.k && x.batch == y.batch && x.dtype == y.dtype;
+}
+
+double work(const model::Problem& p) {
+    return static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) *
+           static_cast<double>(p.batch);
+}
+
+std::optional<std::string> check_numbers(const BenchOptions& o) {
+    if (o.warmup < 0 || o.warmup > 1000) return "--warmup must be between 0 and 1000";
+    if (o.samples < 1 || o.samples > 100000) return "--samples must be between 1 and 100000";
+    if (o.max_samples < o.samples || o.max_samples > 1000000)
+        return "--max-samples must be at least --samples and at most 1000000";
+    if (!(o.budget_s > 0.0) || o.budget_s > 3600.0) return "--budget must be more than 0 and at most 3600 seconds";
+    if (!(o.max_noise_pct >= 0.0)) return "--max-noise must be 0 or more (percent)";
+    if (!(o.min_time_s >= 0.0)) return "--min-time must be 0 or more seconds";
+    if (o.end_to_end_runs < 0 || o.end_to_end_runs > 100) return "--e2e-runs must be between 0 and 100";
+    if (!(o.cpu_limit_s > 0.0)) return "--cpu-limit must be more than 0 seconds";
+    if (!o.sweep.empty() && o.sweep != "default") return format("--sweep knows only \"default\", got \"{}\"", o.sweep);
+    if (!o.sweep.empty() && o.lists.any_given())
+        return "--sweep default chooses its own kernels, sizes and types; drop --kernel, --size, --m, --n, --k, "
+               "--tile, --block, --threads, --dtype and --batch, or drop --sweep";
+    return std::nullopt;
+}
+
+gpu::RunRequest request_for(const Setup& setup, const BenchOptions& o, bool check) {
+    gpu::RunRequest request;
+    request.kernel = setup.kernel;
+    request.problem = setup.problem;
+    request.warmup_launches = o.warmup;
+    request.timed_launches = o.samples;
+    request.adaptive = !o.fixed;
+    request.hot = o.hot;
+    request.max_noise = o.max_noise_pct / 100.0;
+    request.min_time_s = o.min_time_s;
+    request.budget_s = o.budget_s;
+    request.max_samples = o.max_samples;
+    request.end_to_end_runs = o.end_to_end_runs;
+    request.check = check;
+    return request;
+}
+
+std::string timing_words(const gpu::RunRequest& r) {
+    std::string words = r.hot ? "hot: launches back to back, L2 warm" : "cold: L2 flushed before each launch";
+    words += r.adaptive ? format("; at least {} samples, then until noise ≤ {} % or {} s of samples (budget {} s)",
+                                 r.timed_launches, r.max_noise * 100.0, r.min_time_s, r.budget_s)
+                        : format("; exactly {} samples", r.timed_launches);
+    return words;
+}
+
+// The old single-run report, with the timing details added below it.
+int print_single(std::ostream& out, const gpu::RunResult& result, const record::Point& point) {
+    const gpu::RunRequest& r = result.request;
+    const auto [fastest, slowest] = std::minmax_element(result.samples_ms.begin(), result.samples_ms.end());
+    print_row(out, "latency", format("{} ms (median of {} launches, min {} ms, max {} ms; CUDA events{})",
+                                     fixed(result.median_ms, 4), result.samples_ms.size(), fixed(*fastest, 4),
+                                     fixed(*slowest, 4), r.hot ? "; HOT" : ""));
+    print_row(out, "spread", format("p20 {} ms, p80 {} ms, noise {} % (stopped by {}; {})", fixed(result.p20_ms, 4),
+                                    fixed(result.p80_ms, 4), fixed(result.noise * 100.0, 2), result.stop_reason,
+                                    r.hot ? "hot" : "cold, L2 flushed"));
+    print_row(out, "GFLOP/s", fixed(result.gflops, 1));
+    if (point.model_bandwidth_GBps)
+        print_row(out, "traffic", format("{} GB/s (model traffic {} / time: bytes the kernel asks for, before caches)",
+                                         fixed(*point.model_bandwidth_GBps, 1),
+                                         model::human_bytes(*point.model_traffic_bytes)));
+    else
+        print_row(out, "traffic", "not modelled for this kernel");
+    if (point.end_to_end_ms)
+        print_row(out, "end2end", format("{} ms (host clock: cudaMalloc + copies in + launch + copy out; median of {})",
+                                         ms_text(*point.end_to_end_ms), result.end_to_end_ms.size()));
+    if (point.cpu_triple_loop_ms)
+        print_row(out, "CPU", format("{} ({} of the single-thread i-j-k loop{}): GPU {}× faster",
+                                     model::human_seconds(*point.cpu_triple_loop_ms / 1e3),
+                                     *point.cpu_is_estimate ? "estimate" : "measured time",
+                                     *point.cpu_is_estimate ? ", scaled from " + point.cpu_estimated_from : "",
+                                     fixed(*point.cpu_triple_loop_ms / result.median_ms, 0)));
+    if (!result.timing_warning.empty()) print_row(out, "warning", result.timing_warning);
+    if (!result.checked) {
+        print_row(out, "check", "skipped (--no-check)");
+        return 0;
+    }
+    print_row(out, "check", result.check_summary);
+    return result.check_passed ? 0 : 1;
+}
+
+void print_cpu_comparison(std::ostream& out, const std::vector<record::Point>& points) {
+    // Per problem: the CPU time and the fastest GPU kernel.
+    std::map<std::string, const record::Point*> fastest;
+    for (const record::Point& p : points) {
+        if (!p.ok || !p.cpu_triple_loop_ms) continue;
+        const std::string key = format("{}×{}×{} ×{} {}", p.m, p.n, p.k, p.batch, p.dtype);
+        if (!fastest.contains(key) || p.median_ms < fastest[key]->median_ms) fastest[key] = &p;
+    }
+    if (fastest.empty()) return;
+    out << "\nCPU, single-thread i-j-k triple loop, against the fastest GPU kernel of each problem:\n";
+    for (const auto& [key, p] : fastest)
+        out << "  " << key << ": CPU " << model::human_seconds(*p->cpu_triple_loop_ms / 1e3)
+            << (*p->cpu_is_estimate ? " (estimate, scaled by M·N·K from " + p->cpu_estimated_from + ")"
+                                    : " (measured)")
+            << "; " << p->config << " " << ms_text(p->median_ms)
+            << " ms: " << fixed(*p->cpu_triple_loop_ms / p->median_ms, 0) << "× faster\n";
+}
+
 }  // namespace
 
+CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
+    CLI::App* bench = app.add_subcommand(
+        "bench", "Measure kernels on the GPU: one point, or a sweep over lists and ranges (256:4096:x2, 100:400:+100)");
+    SweepLists& l = options.lists;
+    bench->add_option("--kernel", l.kernel, "kernels to measure, e.g. naive,tiled,cublas, or all (default tiled); "
+                                            "known: " + kernel_names());
+    bench->add_option("--size", l.size, "square sizes M = N = K, e.g. 256:4096:x2 (default 1024)");
+    bench->add_option("--m", l.m, "rows of A and C (list or range; replaces --size for M)");
+    bench->add_option("--n", l.n, "columns of B and C (list or range)");
+    bench->add_option("--k", l.k, "columns of A, rows of B (list or range)");
+    bench->add_option("--tile", l.tile, "tile widths T of the tiled kernel, 1..32 (default 16)");
+    bench->add_option("--block", l.block, "block shapes XxY of naive and naive-row, e.g. 32x32,16x16 (default 16x16)");
+    bench->add_option("--threads", l.threads, "threads per block of row- and column-per-thread (default 128)");
+    bench->add_option("--dtype", l.dtype, "element types: int32, float, double (default float)");
+    bench->add_option("--batch", l.batch, "matrices per launch (default 1)");
+    bench->add_option("--sweep", options.sweep, "\"default\": the full default sweep (takes minutes; --plan shows it)");
+    bench->add_flag("--plan", options.plan, "list the points and the estimated time; measure nothing");
+    bench->add_option("--warmup", options.warmup, "untimed launches first")->capture_default_str();
+    bench->add_option("--samples", options.samples, "timed launches per point, at least")->capture_default_str();
+    bench->add_flag("--fixed", options.fixed, "take exactly --samples, no adaptive stopping");
+    bench->add_flag("--hot", options.hot, "launch back to back without flushing L2 (labelled hot)");
+    bench->add_option("--budget", options.budget_s,
+                      "wall-time budget per point in seconds, warm-up included (--samples are always taken)")
+        ->capture_default_str();
+    bench->add_option("--max-noise", options.max_noise_pct, "stop once stdev/mean is at most this (percent)")
+        ->capture_default_str();
+    bench->add_option("--min-time", options.min_time_s, "or once the samples add up to this (seconds)")
+        ->capture_default_str();
+    bench->add_option("--max-samples", options.max_samples, "or at this many samples")->capture_default_str();
+    bench->add_option("--e2e-runs", options.end_to_end_runs,
+                      "host-clock runs of malloc + copies + launch + copy back per point (0: none)")
+        ->capture_default_str();
+    bench->add_flag("!--no-check", options.check, "skip the CPU reference check");
+    bench->add_flag("--check-all", options.check_all, "check sweep points above 1024³ too (slow)");
+    bench->add_flag("--cpu", options.cpu, "time the single-thread CPU triple loop (estimates beyond --cpu-limit)");
+    bench->add_option("--cpu-limit", options.cpu_limit_s, "run the CPU loop only where it takes at most this (s)")
+        ->capture_default_str();
+    bench->add_option("--csv", options.csv, "write one row per point to this CSV file");
+    bench->add_option("--json", options.json, "write metadata and every sample to this JSON file");
+    return bench;
+}
+
 int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
-    const auto resolved = resolve_setup(options.setup);
-    if (const auto* why = std::get_if<std::string>(&resolved)) {
+    if (auto why = check_numbers(options)) {
         err << "tilescope bench: " << *why << '\n';
         return 2;
     }
-    if (options.warmup < 0 || options.samples < 1 || options.samples > 100000) {
-        err << "tilescope bench: --warmup must be ≥ 0 and --samples between 1 and 100000\n";
-        return 2;
+    std::vector<Setup> setups;
+    if (options.sweep == "default") {
+        setups = default_sweep();
+    } else {
+        auto expanded = expand_sweep(options.lists);
+        if (auto* why = std::get_if<std::string>(&expanded)) {
+            err << "tilescope bench: " << *why << '\n';
+            return 2;
+        }
+        setups = std::get<std::vector<Setup>>(std::move(expanded));
     }
-    const Setup& setup = std::get<Setup>(resolved);
+    const bool single = setups.size() == 1;
+    std::vector<gpu::RunRequest> requests;
+    double estimate_s = 0.0;
+    for (const Setup& setup : setups) {
+        const bool check = options.check && (single || options.check_all || work(setup.problem) <= kSweepCheckLimit);
+        requests.push_back(request_for(setup, options, check));
+        estimate_s += estimate_seconds(requests.back());
+    }
+
+    if (options.plan) {
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            out << progress_start(static_cast<int>(i), static_cast<int>(requests.size()), requests[i])
+                << model::human_seconds(estimate_seconds(requests[i])) << (requests[i].check ? ", checked" : "")
+                << '\n';
+        out << requests.size() << " points, about " << duration_text(estimate_s)
+            << " (rough: kernel rates seen on an H200)\n";
+        return 0;
+    }
+    // Fail on an unwritable output now, not after minutes of measuring.
+    for (const std::string* file : {&options.csv, &options.json})
+        if (!file->empty())
+            if (auto why = record::save_text(*file, "")) {
+                err << "tilescope bench: " << *why << '\n';
+                return 2;
+            }
 
     err << "probing the GPU…\n";
     gpu::Runner runner;
@@ -60,45 +235,110 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         err << "tilescope bench: no usable GPU: " << device.why_not << '\n';
         return 2;
     }
-
-    gpu::RunRequest request;
-    request.kernel = setup.kernel;
-    request.problem = setup.problem;
-    request.warmup_launches = options.warmup;
-    request.timed_launches = options.samples;
-    request.check = options.check;
-
-    const model::LaunchGeometry geometry = model::plan_launch(setup.kernel, setup.problem);
-    const model::Problem& p = setup.problem;
     print_row(out, "device", format("{} ({} SMs, {} free, driver CUDA {}, runtime {})", device.limits.name,
                                     device.limits.sm_count, model::human_bytes(device.free_memory_bytes),
                                     device.driver_version, device.runtime_version));
-    print_row(out, "kernel", model::describe(setup.kernel));
-    print_row(out, "problem", format("M={} N={} K={} {}", p.m, p.n, p.k, model::dtype_name(p.dtype)));
-    print_row(out, "launch", format("grid ({}, {}, {}) × block ({}, {}), {} shared per block", geometry.grid.x,
-                                    geometry.grid.y, geometry.grid.z, geometry.block.x, geometry.block.y,
-                                    model::human_bytes(geometry.shared_bytes)));
-    if (auto why = model::check_launch(setup.kernel, setup.problem, device.limits))
-        err << "the model predicts this launch fails: " << *why << "\nlaunching anyway to show the GPU's answer…\n";
+    if (single) {
+        const Setup& setup = setups.front();
+        const model::Problem& p = setup.problem;
+        print_row(out, "kernel", model::describe(setup.kernel));
+        print_row(out, "problem", format("M={} N={} K={}{} {}", p.m, p.n, p.k,
+                                         p.batch > 1 ? format(" batch={}", p.batch) : "", model::dtype_name(p.dtype)));
+        if (model::is_modelled(setup.kernel.kind)) {
+            const model::LaunchGeometry g = model::plan_launch(setup.kernel, p);
+            print_row(out, "launch",
+                      format("grid ({}, {}, {}) × block ({}, {}), {} shared per block", g.grid.x, g.grid.y, g.grid.z,
+                             g.block.x, g.block.y, model::human_bytes(g.shared_bytes)));
+        }
+        if (auto why = model::check_launch(setup.kernel, p, device.limits))
+            err << "the model predicts this launch fails: " << *why
+                << "\nlaunching anyway to show the GPU's answer…\n";
+    } else {
+        print_row(out, "timing", timing_words(requests.front()));
+    }
+    err << requests.size() << (single ? " point" : " points") << ", about " << duration_text(estimate_s)
+        << " (rough estimate); " << timing_words(requests.front()) << '\n';
 
-    err << "running " << options.warmup << " warm-up and " << options.samples << " timed launches"
-        << (options.check ? ", then checking against the CPU reference…\n" : "…\n");
-    const gpu::RunResult result = runner.wait(runner.submit(request));
-    if (!result.ok) {
-        err << "tilescope bench: the run failed: " << result.error << '\n';
-        return 1;
+    // ---- The GPU points, one at a time, with a running estimate of what is left -------
+    const auto began = std::chrono::steady_clock::now();
+    double estimated_done_s = 0.0;
+    std::vector<gpu::RunResult> results;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        err << progress_start(static_cast<int>(i), static_cast<int>(requests.size()), requests[i]) << std::flush;
+        results.push_back(runner.wait(runner.submit(requests[i])));
+        estimated_done_s += estimate_seconds(requests[i]);
+        const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        // What is left, scaled by how the estimate has done so far.
+        const double left_s = (estimate_s - estimated_done_s) * spent_s / std::max(estimated_done_s, 1e-9);
+        err << progress_result(results.back());
+        if (i + 1 < requests.size()) err << "; about " << duration_text(left_s) << " left";
+        err << '\n';
     }
-    const auto [fastest, slowest] = std::minmax_element(result.samples_ms.begin(), result.samples_ms.end());
-    print_row(out, "latency", format("{} ms (median of {} launches, min {} ms, max {} ms; CUDA events)",
-                                     fixed(result.median_ms, 4), result.samples_ms.size(), fixed(*fastest, 4),
-                                     fixed(*slowest, 4)));
-    print_row(out, "GFLOP/s", fixed(result.gflops, 1));
-    if (!result.checked) {
-        print_row(out, "check", "skipped (--no-check)");
-        return 0;
+
+    // ---- The CPU triple loop, once per distinct problem --------------------------------
+    std::vector<std::optional<gpu::CpuTime>> cpu_times(requests.size());
+    if (options.cpu) {
+        std::vector<model::Problem> problems;
+        for (const gpu::RunRequest& r : requests)
+            if (std::none_of(problems.begin(), problems.end(),
+                             [&](const model::Problem& q) { return same_problem(q, r.problem); }))
+                problems.push_back(r.problem);
+        const std::vector<gpu::CpuTime> times =
+            gpu::cpu_baseline(problems, options.cpu_limit_s, [&](const model::Problem& p) {
+                err << format("CPU triple loop (one thread): {}×{}×{} {}…\n", p.m, p.n, p.k,
+                              model::dtype_name(p.dtype));
+            });
+        for (std::size_t i = 0; i < requests.size(); ++i)
+            for (const gpu::CpuTime& t : times)
+                if (same_problem(t.problem, requests[i].problem)) cpu_times[i] = t;
     }
-    print_row(out, "check", result.check_summary);
-    return result.check_passed ? 0 : 1;
+
+    // ---- Report and record --------------------------------------------------------------
+    record::Recording recording;
+    recording.meta.tilescope_version = TILESCOPE_VERSION;
+    recording.meta.date_utc = utc_now_iso8601();
+    recording.meta.command_line = own_command_line("tilescope bench");
+    recording.meta.device = device_record(device);
+    recording.meta.timing = timing_record(requests.front());
+    bool all_good = true;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        record::Point point = point_record(static_cast<int>(i), results[i], cpu_times[i]);
+        if (results[i].ok && !requests[i].check && options.check)
+            point.check_summary = "not checked: sweeps check up to 1024³ (--check-all checks every point)";
+        // A point this GPU cannot run through no fault of a kernel (cuBLAS missing, or
+        // asked for int32) is recorded with its reason but does not fail the run.
+        const bool ran_or_skipped = results[i].ok || results[i].unsupported;
+        all_good = all_good && ran_or_skipped && (!results[i].checked || results[i].check_passed);
+        recording.points.push_back(std::move(point));
+    }
+
+    int code = all_good ? 0 : 1;
+    if (single) {
+        const gpu::RunResult& result = results.front();
+        if (!result.ok) {
+            err << "tilescope bench: the run failed: " << result.error << '\n';
+        } else {
+            code = print_single(out, result, recording.points.front());
+        }
+    } else {
+        out << table_header() << '\n';
+        for (const record::Point& point : recording.points) out << table_row(point) << '\n';
+        out << "† model traffic / time: the bytes the kernel asks global memory for (before caches) over the median "
+               "time; end-to-end: host clock around cudaMalloc, copies, launch and copy back (not kernel time)\n";
+        print_cpu_comparison(out, recording.points);
+    }
+
+    if (!options.csv.empty())
+        if (auto why = record::save_text(options.csv, record::to_csv(recording))) {
+            err << "tilescope bench: " << *why << '\n';
+            code = 1;
+        }
+    if (!options.json.empty())
+        if (auto why = record::save_text(options.json, record::to_json(recording))) {
+            err << "tilescope bench: " << *why << '\n';
+            code = 1;
+        }
+    return code;
 }
 
 }  // namespace ts::cli

@@ -11,36 +11,35 @@
 
 namespace ts::cli {
 
-namespace {
-
 using model::format;
 
-// A whole number from `text`, or a message naming the flag. Accepts only digits (and a
-// leading minus, so "-3" gets the "at least 1" message rather than "not a number").
-std::variant<std::int64_t, std::string> parse_count(const char* flag, const std::string& text) {
+std::variant<std::int64_t, std::string> parse_count(std::string_view flag, std::string_view text) {
     std::int64_t value = 0;
     const char* end = text.data() + text.size();
     const auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (text.empty() || stop != end) {
-        if (error == std::errc::result_out_of_range)
-            return format("{} {} is far too large", flag, text);
-        return format("{} expects a whole number, got \"{}\"", flag, text);
-    }
     if (error == std::errc::result_out_of_range) return format("{} {} is far too large", flag, text);
+    if (text.empty() || stop != end || error != std::errc{})
+        return format("{} expects a whole number, got \"{}\"", flag, text);
     return value;
 }
 
-}  // namespace
+std::string kernel_names() {
+    std::string names;
+    for (model::KernelKind kind : model::kAllKernelKinds) {
+        if (!names.empty()) names += ", ";
+        names += model::kernel_name(kind);
+    }
+    return names;
+}
 
 void add_setup_options(CLI::App& app, SetupOptions& options) {
     app.add_option("--m", options.m, "rows of A and C")->capture_default_str();
     app.add_option("--n", options.n, "columns of B and C")->capture_default_str();
     app.add_option("--k", options.k, "columns of A, rows of B")->capture_default_str();
     app.add_option("--tile", options.tile, "tile width T of the tiled kernel (1..32)")->capture_default_str();
-    app.add_option("--kernel", options.kernel, "naive | naive-row | tiled")->capture_default_str();
+    app.add_option("--kernel", options.kernel, kernel_names())->capture_default_str();
     app.add_option("--block", options.block, "block shape of the naive kernels, XxY")->capture_default_str();
-    app.add_option("--dtype", options.dtype, "element type: float (int32 and double come later)")
-        ->capture_default_str();
+    app.add_option("--dtype", options.dtype, "element type: int32, float or double")->capture_default_str();
 }
 
 std::variant<Setup, std::string> resolve_setup(const SetupOptions& options) {
@@ -55,7 +54,7 @@ std::variant<Setup, std::string> resolve_setup(const SetupOptions& options) {
     }
 
     const auto kind = model::parse_kernel(options.kernel);
-    if (!kind) return format("--kernel must be naive, naive-row or tiled, got \"{}\"", options.kernel);
+    if (!kind) return format("--kernel must be one of {}, got \"{}\"", kernel_names(), options.kernel);
     setup.kernel.kind = *kind;
 
     auto tile = parse_count("--tile", options.tile);
@@ -82,8 +81,6 @@ std::variant<Setup, std::string> resolve_setup(const SetupOptions& options) {
 
     const auto dtype = model::parse_dtype(options.dtype);
     if (!dtype) return format("--dtype must be int32, float or double, got \"{}\"", options.dtype);
-    if (*dtype != model::Dtype::Float32)
-        return format("--dtype {}: only float kernels are built so far", options.dtype);
     setup.problem.dtype = *dtype;
 
     if (auto why = model::validate(setup.problem)) return *why;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "model/kernel_config.hpp"
@@ -32,6 +33,14 @@ struct Setup {
     model::Problem problem;
     model::KernelConfig kernel;
 };
+
+// A whole number from `text`, or a message naming `flag`: "--m expects a whole number, got
+// "abc"", "--k 1e99 is far too large". A leading minus parses, so "-3" can get the caller's
+// "at least 1" message rather than "not a number".
+std::variant<std::int64_t, std::string> parse_count(std::string_view flag, std::string_view text);
+
+// "naive, naive-row, ..., cublas": every kernel --kernel accepts, in teaching order.
+std::string kernel_names();
 
 // Adds --m --n --k --tile --kernel --block --dtype to `app`, writing into `options`.
 void add_setup_options(CLI::App& app, SetupOptions& options);

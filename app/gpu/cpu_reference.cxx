@@ -6,57 +6,60 @@
 #include <limits>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 namespace ts::gpu {
 
 namespace {
 
-// Block sizes chosen so one block of B (kKBlock × kNBlock floats, 128 KiB) stays in L2 and
-// the rows being accumulated (kRowBlock × kNBlock doubles, twice) stay in L1 while they are
-// reused. Without blocking, every row of C would stream all of B from memory.
+// Block sizes chosen so one block of B (kKBlock × kNBlock elements, 128 to 256 KiB) stays
+// in L2 and the rows being accumulated (kRowBlock × kNBlock doubles, twice) stay in L1
+// while they are reused. Without blocking, every row of C would stream all of B from memory.
 constexpr std::int64_t kRowBlock = 8;
 constexpr std::int64_t kKBlock = 128;
 constexpr std::int64_t kNBlock = 256;
 
 // Rows [r0, r1) of one batch's C, in i-k-j order so the innermost loop walks B and C along
-// a row, contiguous in memory.
-void multiply_rows(const float* a, const float* b, double* c, double* abs_sum, std::int64_t r0, std::int64_t r1,
+// a row, contiguous in memory. `abs_sum` is null when no tolerance is needed (int32).
+template <typename T>
+void multiply_rows(const T* a, const T* b, double* c, double* abs_sum, std::int64_t r0, std::int64_t r1,
                    std::int64_t n, std::int64_t k) {
     std::fill(c + r0 * n, c + r1 * n, 0.0);
-    std::fill(abs_sum + r0 * n, abs_sum + r1 * n, 0.0);
+    if (abs_sum) std::fill(abs_sum + r0 * n, abs_sum + r1 * n, 0.0);
     for (std::int64_t k0 = 0; k0 < k; k0 += kKBlock) {
         const std::int64_t k1 = std::min(k, k0 + kKBlock);
         for (std::int64_t j0 = 0; j0 < n; j0 += kNBlock) {
             const std::int64_t j1 = std::min(n, j0 + kNBlock);
             for (std::int64_t r = r0; r < r1; ++r) {
                 double* c_row = c + r * n;
+                for (std::int64_t i = k0; i < k1; ++i) {
+                    const double av = static_cast<double>(a[r * k + i]);
+                    const T* b_row = b + i * n;
+                    for (std::int64_t j = j0; j < j1; ++j) c_row[j] += av * static_cast<double>(b_row[j]);
+                }
+                if (!abs_sum) continue;
                 double* abs_row = abs_sum + r * n;
                 for (std::int64_t i = k0; i < k1; ++i) {
-                    const double av = a[r * k + i];
-                    const double abs_av = std::fabs(av);
-                    const float* b_row = b + i * n;
-                    for (std::int64_t j = j0; j < j1; ++j) {
-                        const double bv = b_row[j];
-                        c_row[j] += av * bv;
-                        abs_row[j] += abs_av * std::fabs(bv);
-                    }
+                    const double abs_av = std::fabs(static_cast<double>(a[r * k + i]));
+                    const T* b_row = b + i * n;
+                    for (std::int64_t j = j0; j < j1; ++j)
+                        abs_row[j] += abs_av * std::fabs(static_cast<double>(b_row[j]));
                 }
             }
         }
     }
 }
 
-}  // namespace
-
-Reference reference_matmul(std::span<const float> a, std::span<const float> b, const model::Problem& p,
-                           int threads) {
+template <typename T>
+Reference reference_matmul_of(std::span<const T> a, std::span<const T> b, const model::Problem& p, int threads) {
     if (static_cast<std::int64_t>(a.size()) != p.a_elements() * p.batch ||
         static_cast<std::int64_t>(b.size()) != p.b_elements() * p.batch)
         throw std::invalid_argument("reference_matmul: A or B does not match the problem's sizes");
 
+    constexpr bool exact = std::is_integral_v<T>;
     Reference ref;
     ref.c.resize(static_cast<std::size_t>(p.c_elements() * p.batch));
-    ref.abs_sum.resize(ref.c.size());
+    if (!exact) ref.abs_sum.resize(ref.c.size());
 
     // Work items are (batch, block of rows); threads take the next one from a counter, so
     // uneven items (the last block of rows) do not leave a thread idle.
@@ -68,9 +71,9 @@ Reference reference_matmul(std::span<const float> a, std::span<const float> b, c
             const std::int64_t batch = item / row_blocks;
             const std::int64_t r0 = (item % row_blocks) * kRowBlock;
             const std::int64_t r1 = std::min(p.m, r0 + kRowBlock);
+            double* abs_sum = exact ? nullptr : ref.abs_sum.data() + batch * p.c_elements();
             multiply_rows(a.data() + batch * p.a_elements(), b.data() + batch * p.b_elements(),
-                          ref.c.data() + batch * p.c_elements(), ref.abs_sum.data() + batch * p.c_elements(), r0, r1,
-                          p.n, p.k);
+                          ref.c.data() + batch * p.c_elements(), abs_sum, r0, r1, p.n, p.k);
         }
     };
 
@@ -84,18 +87,23 @@ Reference reference_matmul(std::span<const float> a, std::span<const float> b, c
     return ref;
 }
 
-Comparison compare(std::span<const float> got, const Reference& ref, double tolerance_factor) {
-    if (got.size() != ref.c.size() || ref.abs_sum.size() != ref.c.size())
+template <typename T>
+Comparison compare_of(std::span<const T> got, const Reference& ref, double tolerance_factor) {
+    const bool exact = ref.abs_sum.empty();
+    if (got.size() != ref.c.size() || (!exact && ref.abs_sum.size() != ref.c.size()))
         throw std::invalid_argument("compare: the result and the reference differ in size");
     Comparison result;
     for (std::size_t i = 0; i < got.size(); ++i) {
-        const double value = got[i];
+        const double value = static_cast<double>(got[i]);
         const double diff = std::fabs(value - ref.c[i]);
         const bool finite = std::isfinite(value);
+        if constexpr (std::is_integral_v<T>) result.poisoned += got[i] == kInt32Poison;
+        else result.poisoned += std::isnan(value);
         if (!finite) ++result.non_finite;
         else result.max_rel_error = std::max(result.max_rel_error, diff / std::max(std::fabs(ref.c[i]), 1.0));
         // Written so that NaN fails: every comparison with NaN is false.
-        const bool within = finite && diff <= tolerance_factor * ref.abs_sum[i];
+        const double allowed = exact ? 0.0 : tolerance_factor * ref.abs_sum[i];
+        const bool within = finite && diff <= allowed;
         if (!within) {
             if (result.first_bad < 0) result.first_bad = static_cast<std::int64_t>(i);
             ++result.mismatches;
@@ -104,10 +112,48 @@ Comparison compare(std::span<const float> got, const Reference& ref, double tole
     return result;
 }
 
-double float_tolerance_factor(std::int64_t k) {
-    // Unit roundoff of float: half the distance from 1 to the next float.
-    const double u = std::numeric_limits<float>::epsilon() / 2.0;
-    return 2.0 * static_cast<double>(k) * u;
+}  // namespace
+
+Reference reference_matmul(std::span<const float> a, std::span<const float> b, const model::Problem& p,
+                           int threads) {
+    return reference_matmul_of(a, b, p, threads);
+}
+Reference reference_matmul(std::span<const double> a, std::span<const double> b, const model::Problem& p,
+                           int threads) {
+    return reference_matmul_of(a, b, p, threads);
+}
+Reference reference_matmul(std::span<const std::int32_t> a, std::span<const std::int32_t> b,
+                           const model::Problem& p, int threads) {
+    return reference_matmul_of(a, b, p, threads);
+}
+
+Comparison compare(std::span<const float> got, const Reference& ref, double factor) {
+    return compare_of(got, ref, factor);
+}
+Comparison compare(std::span<const double> got, const Reference& ref, double factor) {
+    return compare_of(got, ref, factor);
+}
+Comparison compare(std::span<const std::int32_t> got, const Reference& ref, double factor) {
+    return compare_of(got, ref, factor);
+}
+
+double tolerance_factor(model::Dtype dtype, std::int64_t k) {
+    // Unit roundoff: half the distance from 1 to the next representable number.
+    switch (dtype) {
+        case model::Dtype::Int32: return 0.0;
+        case model::Dtype::Float32: return 2.0 * static_cast<double>(k) * std::numeric_limits<float>::epsilon() / 2.0;
+        case model::Dtype::Float64: return 2.0 * static_cast<double>(k) * std::numeric_limits<double>::epsilon() / 2.0;
+    }
+    return 0.0;
+}
+
+std::int32_t int32_input_bound(std::int64_t k) {
+    const double limit = std::ldexp(1.0, 30) / static_cast<double>(std::max<std::int64_t>(k, 1));
+    auto bound = static_cast<std::int64_t>(std::sqrt(limit));
+    // sqrt in floating point may land one off either way; settle it in integers.
+    while (bound > 1 && bound * bound * k > (std::int64_t{1} << 30)) --bound;
+    while ((bound + 1) * (bound + 1) * k <= (std::int64_t{1} << 30)) ++bound;
+    return static_cast<std::int32_t>(std::max<std::int64_t>(bound, 1));
 }
 
 }  // namespace ts::gpu

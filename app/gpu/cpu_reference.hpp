@@ -1,10 +1,15 @@
 // cpu_reference.hpp — the answer a kernel's output is checked against, computed on the CPU
 // in double precision, and the comparison itself.
 //
-// Besides C the reference keeps, for every cell, Σ_k |A[r][k]·B[k][c]|: the rounding error
-// of any float dot product of length K is at most about K·u times this sum (u = 2^-24), in
-// whatever order the kernel adds the terms. That is the tolerance, so it grows with K and
-// with the size of the terms, and a wrong or missing term still shows.
+// Floats and doubles: besides C the reference keeps, for every cell, Σ_k |A[r][k]·B[k][c]|.
+// The rounding error of any dot product of length K in precision u is at most about
+// K·u times this sum, in whatever order the kernel adds the terms, so the tolerance is
+// 2·K·u·Σ|a·b|: it grows with K and with the size of the terms, and a wrong or missing
+// term still shows. For doubles the factor 2 also covers the reference's own rounding.
+//
+// int32: the check is exact. Inputs are drawn with |a|, |b| <= int32_input_bound(K), so
+// K·bound² <= 2^30: no partial sum can overflow int32 in the kernel, and every partial
+// sum is an integer below 2^53, which the double accumulator holds exactly.
 #pragma once
 
 #include <cstdint>
@@ -17,26 +22,44 @@ namespace ts::gpu {
 
 struct Reference {
     std::vector<double> c;        // batch×M×N, row-major, batches one after another
-    std::vector<double> abs_sum;  // Σ_k |a·b| per cell, same layout
+    std::vector<double> abs_sum;  // Σ_k |a·b| per cell, same layout; empty for int32 (exact check)
 };
 
-// C = A·B for every batch of `problem` (A is batch×M×K, B batch×K×N, row-major), float
-// inputs accumulated in double. Uses `threads` CPU threads; 0 means all of them.
+// C = A·B for every batch of `problem` (A is batch×M×K, B batch×K×N, row-major),
+// accumulated in double. Uses `threads` CPU threads; 0 means all of them.
 Reference reference_matmul(std::span<const float> a, std::span<const float> b, const model::Problem& problem,
                            int threads = 0);
+Reference reference_matmul(std::span<const double> a, std::span<const double> b, const model::Problem& problem,
+                           int threads = 0);
+Reference reference_matmul(std::span<const std::int32_t> a, std::span<const std::int32_t> b,
+                           const model::Problem& problem, int threads = 0);
 
 struct Comparison {
     double max_rel_error = 0.0;    // max |got − ref| / max(|ref|, 1) over the finite cells
     std::int64_t mismatches = 0;   // cells beyond their tolerance; NaN and ±inf always count
-    std::int64_t non_finite = 0;   // cells that are NaN or ±inf (unwritten cells are NaN)
+    std::int64_t non_finite = 0;   // cells that are NaN or ±inf
+    std::int64_t poisoned = 0;     // cells still holding the poison: NaN, or kInt32Poison for int32
     std::int64_t first_bad = -1;   // index of the first mismatch, -1 when none
     bool passed() const { return mismatches == 0; }
 };
 
-// Cell i passes when |got[i] − ref.c[i]| <= tolerance_factor · ref.abs_sum[i].
+// Cell i passes when |got[i] − ref.c[i]| <= tolerance_factor · ref.abs_sum[i]; when the
+// reference has no abs_sum (int32) only an exact match passes.
 Comparison compare(std::span<const float> got, const Reference& ref, double tolerance_factor);
+Comparison compare(std::span<const double> got, const Reference& ref, double tolerance_factor);
+Comparison compare(std::span<const std::int32_t> got, const Reference& ref, double tolerance_factor);
 
-// 2·K·u for float: twice the worst-case rounding bound of a length-K dot product.
-double float_tolerance_factor(std::int64_t k);
+// 2·K·u with u the unit roundoff of the type (2^-24 for float, 2^-53 for double); 0 for
+// int32, which must match exactly.
+double tolerance_factor(model::Dtype dtype, std::int64_t k);
+
+// The largest |a| and |b| for int32 inputs when the dot products have K terms: the largest
+// bound with K·bound² <= 2^30 (at least 1). Every correct cell then lies within ±2^30, so
+// the poison the runner fills C with (every byte 0x80, −2139062144) never equals one.
+std::int32_t int32_input_bound(std::int64_t k);
+
+// The int32 poison: what an unwritten int32 cell of C holds (memset with 0x80).
+inline constexpr std::int32_t kInt32Poison = static_cast<std::int32_t>(0x80808080u);
+inline constexpr unsigned char kInt32PoisonByte = 0x80;
 
 }  // namespace ts::gpu

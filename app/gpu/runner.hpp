@@ -28,6 +28,11 @@ struct DeviceInfo {
     std::string driver_version;  // "13.0" (empty when no driver)
     std::string runtime_version; // CUDA runtime linked into TileScope
     std::int64_t free_memory_bytes = 0;
+    // For recordings; 0 where the driver does not say.
+    std::int64_t l2_cache_bytes = 0;
+    int clock_khz = 0;           // peak SM clock
+    int memory_clock_khz = 0;    // peak memory clock
+    int memory_bus_bits = 0;
 };
 
 struct RunRequest {
@@ -37,6 +42,19 @@ struct RunRequest {
     int timed_launches = 10;      // median of these
     std::uint64_t seed = 1;       // random inputs are drawn from this
     bool check = true;            // compare against the CPU reference
+
+    // Timing (app/gpu/measure.hpp says how). Not adaptive: exactly `timed_launches` samples.
+    // Adaptive: at least `timed_launches`, then until the noise is at most `max_noise`, or
+    // the samples add up to `min_time_s`, or `budget_s` of wall time is spent, or
+    // `max_samples` are taken.
+    bool adaptive = false;
+    bool hot = false;             // back-to-back launches without flushing L2 in between
+    double max_noise = 0.005;     // stdev / mean
+    double min_time_s = 0.5;
+    double budget_s = 3.0;
+    int max_samples = 10000;
+    // Host-clock runs of cudaMalloc + copies in + launch + copy out (0: none).
+    int end_to_end_runs = 0;
 };
 
 struct RunResult {
@@ -44,6 +62,9 @@ struct RunResult {
     RunRequest request;
     bool ok = false;              // false: `error` says why; nothing below is meaningful
     std::string error;            // e.g. "... CUDA reports: launching naive 64×32 ...: invalid argument (cudaErrorInvalidValue at app/gpu/runner_cuda.cxx:261)"
+    // With `error`: the request cannot run here through no fault of a kernel (cuBLAS is not
+    // installed, or cuBLAS was asked for int32). `tilescope check` counts these as skipped.
+    bool unsupported = false;
     std::vector<double> samples_ms;  // one CUDA-event time per timed launch
     double median_ms = 0.0;
     double gflops = 0.0;          // 2·M·N·K·batch / median time
@@ -52,6 +73,26 @@ struct RunResult {
     double max_rel_error = 0.0;   // max |gpu − ref| / max(|ref|, 1) over C
     std::int64_t mismatches = 0;  // elements out of tolerance (NaN counts)
     std::string check_summary;    // "max rel. error 3.1e-07 (tolerance 1.2e-05): pass"
+
+    // Timing details: statistics of samples_ms, and how the measurement ended.
+    bool hot = false;                 // as requested: samples taken back to back, L2 warm
+    std::int64_t l2_flush_bytes = 0;  // written before each sample (0 when hot)
+    double p20_ms = 0.0;              // 20th and 80th percentile of the samples
+    double p80_ms = 0.0;
+    double mean_ms = 0.0;
+    double min_ms = 0.0;
+    double max_ms = 0.0;
+    double noise = 0.0;               // stdev / mean of the samples (0.005 = 0.5 %)
+    std::string stop_reason;          // "count", "noise", "min-time", "budget", "max-samples"
+    std::string timing_warning;       // empty, or why some samples may be off
+    double measure_wall_s = 0.0;      // host time spent warming up and sampling
+    // Global-memory bytes the model says the kernel asks for (before caches), and that over
+    // the median time. Both 0 when the kernel is not modelled (cuBLAS).
+    std::int64_t model_traffic_bytes = 0;
+    double model_bandwidth_gbs = 0.0; // GB/s = 1e9 bytes/s
+    // Host-clock times of whole programs (RunRequest::end_to_end_runs); never kernel time.
+    std::vector<double> end_to_end_ms;
+    double end_to_end_median_ms = 0.0;
 };
 
 class Runner {

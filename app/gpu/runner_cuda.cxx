@@ -4,15 +4,15 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <iomanip>
 #include <new>
-#include <random>
-#include <sstream>
+#include <span>
 #include <utility>
 
-#include "cpu_reference.hpp"
+#include "cublas_library.hpp"
 #include "cuda_check.hpp"
+#include "device_operands.hpp"
 #include "kernels/launchers.hpp"
+#include "measure.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "runner.hpp"
@@ -26,34 +26,18 @@ using model::format;
 // CUDA encodes versions as 1000·major + 10·minor: 12080 is 12.8.
 std::string version_text(int version) { return format("{}.{}", version / 1000, (version % 1000) / 10); }
 
-std::string scientific(double value) {
-    std::ostringstream out;
-    out << std::scientific << std::setprecision(1) << value;
-    return out.str();
+// A device 0 attribute, or 0 where the driver cannot say. The failure is cleared, so the
+// next launch's cudaGetLastError() does not report it.
+int attribute_or_zero(cudaDeviceAttr attribute) {
+    int value = 0;
+    if (cudaDeviceGetAttribute(&value, attribute, 0) == cudaSuccess) return value;
+    cudaGetLastError();
+    return 0;
 }
 
 // ---- Owners of CUDA resources: every path out of run_request frees them ---------------
 // Destructors ignore errors: after a failed launch there is nothing better to do, and the
 // first error has already been reported.
-
-template <typename T>
-class DeviceBuffer {
-public:
-    explicit DeviceBuffer(std::int64_t count) : m_count(count) {
-        void* data = nullptr;
-        TS_CUDA_CHECK(cudaMalloc(&data, bytes()));
-        m_data = static_cast<T*>(data);
-    }
-    ~DeviceBuffer() { cudaFree(m_data); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return m_data; }
-    std::size_t bytes() const { return static_cast<std::size_t>(m_count) * sizeof(T); }
-
-private:
-    T* m_data = nullptr;
-    std::int64_t m_count = 0;
-};
 
 class Stream {
 public:
@@ -68,33 +52,6 @@ private:
     cudaStream_t m_stream = nullptr;
 };
 
-class Event {
-public:
-    Event() { TS_CUDA_CHECK(cudaEventCreate(&m_event)); }
-    ~Event() {
-        if (m_event) cudaEventDestroy(m_event);
-    }
-    Event(Event&& other) noexcept : m_event(std::exchange(other.m_event, nullptr)) {}
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    Event& operator=(Event&&) = delete;
-    cudaEvent_t get() const { return m_event; }
-
-private:
-    cudaEvent_t m_event = nullptr;
-};
-
-cudaError_t launch(const model::KernelConfig& config, const model::Problem& problem,
-                   kernels::Operands<float> operands, cudaStream_t stream) {
-    switch (config.kind) {
-        case model::KernelKind::Naive: return kernels::launch_naive(config, problem, operands, stream);
-        case model::KernelKind::NaiveRowFromX:
-            return kernels::launch_naive_row_from_x(config, problem, operands, stream);
-        case model::KernelKind::Tiled: return kernels::launch_tiled(config, problem, operands, stream);
-    }
-    return cudaErrorInvalidValue;
-}
-
 // Why the request cannot run, or nullopt. A naive launch that only the device's limits
 // reject (a 64×32 block, say) is allowed through, with the model's explanation left in
 // `expected_failure`: the student should see CUDA's own error next to the model's words.
@@ -103,41 +60,21 @@ std::optional<std::string> check_request(const RunRequest& request, const Device
                                          std::string& expected_failure) {
     const model::Problem& problem = request.problem;
     if (auto why = model::validate(problem, device.free_memory_bytes)) return why;
-    if (problem.dtype != model::Dtype::Float32)
-        return format("the GPU kernels are built for float only so far, not {}", model::dtype_name(problem.dtype));
     if (auto why = model::check_config(request.kernel)) return why;
     if (request.warmup_launches < 0 || request.timed_launches < 1)
         return format("need at least 0 warm-up and 1 timed launch (got {} and {})", request.warmup_launches,
                       request.timed_launches);
+    if (request.max_samples < request.timed_launches || request.max_noise < 0 || request.min_time_s < 0 ||
+        request.budget_s < 0 || request.end_to_end_runs < 0)
+        return format("timing settings out of range: max_samples {} (needs ≥ {} timed launches), max_noise {}, "
+                      "min_time_s {}, budget_s {}, end_to_end_runs {}",
+                      request.max_samples, request.timed_launches, request.max_noise, request.min_time_s,
+                      request.budget_s, request.end_to_end_runs);
     if (auto why = model::check_launch(request.kernel, problem, device.limits)) {
         if (request.kernel.kind == model::KernelKind::Tiled) return why;
         expected_failure = *why;
     }
     return std::nullopt;
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2.0;
-}
-
-std::string describe_check(const Comparison& cmp, const model::Problem& p) {
-    const std::int64_t cells = p.c_elements() * p.batch;
-    const std::string tolerance = format("2·K·u·Σ|a·b| with K = {}", p.k);
-    if (cmp.passed())
-        return format("max rel. error {}; all {} cells within {}: pass", scientific(cmp.max_rel_error), cells,
-                      tolerance);
-    const std::int64_t at = cmp.first_bad;
-    const std::int64_t batch = at / p.c_elements();
-    const std::int64_t row = at % p.c_elements() / p.n;
-    const std::int64_t col = at % p.n;
-    std::string text = format("FAIL: {} of {} cells beyond {}", cmp.mismatches, cells, tolerance);
-    if (cmp.non_finite > 0)
-        text += format(", {} of them NaN or infinite (a cell the kernel never wrote stays NaN)", cmp.non_finite);
-    text += format("; first at C[{}][{}]", row, col);
-    if (p.batch > 1) text += format(" of batch {}", batch);
-    return text + format("; max rel. error {}", scientific(cmp.max_rel_error));
 }
 
 }  // namespace
@@ -195,6 +132,11 @@ DeviceInfo probe_device() {
         limits.static_shared_per_block = static_cast<int>(prop.sharedMemPerBlock);
         limits.warp_size = prop.warpSize;
         limits.global_memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+        info.l2_cache_bytes = prop.l2CacheSize;
+        // CUDA 13 dropped the clocks from cudaDeviceProp; the attributes remain.
+        info.clock_khz = attribute_or_zero(cudaDevAttrClockRate);
+        info.memory_clock_khz = attribute_or_zero(cudaDevAttrMemoryClockRate);
+        info.memory_bus_bits = attribute_or_zero(cudaDevAttrGlobalMemoryBusWidth);
 
         TS_CUDA_CHECK(cudaSetDevice(0));
         std::size_t free_bytes = 0;
@@ -232,75 +174,36 @@ RunResult run_request(const RunRequest& request) {
             result.error = *why;
             return result;
         }
+        if (request.kernel.kind == model::KernelKind::Cublas) {
+            if (auto why = cublas_unavailable(p.dtype)) {
+                result.error = *why;
+                result.unsupported = true;
+                return result;
+            }
+        }
 
-        // Inputs: uniform in [-1, 1], reproducible from the seed.
-        std::vector<float> a(static_cast<std::size_t>(p.a_elements() * p.batch));
-        std::vector<float> b(static_cast<std::size_t>(p.b_elements() * p.batch));
-        std::mt19937_64 rng(request.seed);
-        std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-        for (float& x : a) x = uniform(rng);
-        for (float& x : b) x = uniform(rng);
-
+        // Inputs, poison, the launch and the check: device_operands.hpp.
         Stream stream;
-        DeviceBuffer<float> a_dev(p.a_elements() * p.batch);
-        DeviceBuffer<float> b_dev(p.b_elements() * p.batch);
-        DeviceBuffer<float> c_dev(p.c_elements() * p.batch);
-        TS_CUDA_CHECK(cudaMemcpyAsync(a_dev.get(), a.data(), a_dev.bytes(), cudaMemcpyHostToDevice, stream.get()));
-        TS_CUDA_CHECK(cudaMemcpyAsync(b_dev.get(), b.data(), b_dev.bytes(), cudaMemcpyHostToDevice, stream.get()));
+        const DeviceOperands operands(request, stream.get());
+        auto poison_c = [&] { operands.poison(stream.get()); };
+        auto launch_once = [&] { operands.launch(stream.get()); };
 
-        const model::LaunchGeometry g = model::plan_launch(request.kernel, p);
-        const std::string launch_call = format("launching {} <<<({}, {}, {}), ({}, {})>>>",
-                                               model::describe(request.kernel), g.grid.x, g.grid.y, g.grid.z,
-                                               g.block.x, g.block.y);
-        const kernels::Operands<float> operands{a_dev.get(), b_dev.get(), c_dev.get()};
-        // Every launch starts from a C full of NaN (all bits set), so a cell the kernel
-        // never writes fails the check instead of passing with a previous launch's value.
-        // The fill is outside the timed region.
-        auto poison_c = [&] { TS_CUDA_CHECK(cudaMemsetAsync(c_dev.get(), 0xFF, c_dev.bytes(), stream.get())); };
-        auto launch_once = [&] {
-            cuda_check(launch(request.kernel, p, operands, stream.get()), launch_call, __FILE__, __LINE__);
-        };
+        // Timing: app/gpu/measure.cxx (warm-up, L2 flush, one event pair per launch).
+        const Measurement measured =
+            measure(settings_for(request), stream.get(), [&](cudaStream_t) { launch_once(); },
+                    [&](cudaStream_t) { poison_c(); });
+        store_timing(measured, result);
+        if (request.end_to_end_runs > 0) {
+            std::vector<std::byte> c_out(operands.c_bytes());
+            const HostOperands host{operands.host_a(), operands.host_b(), c_out};
+            result.end_to_end_ms = time_end_to_end(
+                request.end_to_end_runs, host, stream.get(),
+                [&](const void* ad, const void* bd, void* cd, cudaStream_t s) { operands.launch_on(ad, bd, cd, s); });
+            result.end_to_end_median_ms = summarize(result.end_to_end_ms).median;
+        }
 
-        // Warm-up: the first launch pays for loading the module and for cold caches.
-        for (int i = 0; i < request.warmup_launches; ++i) {
-            poison_c();
-            launch_once();
-        }
-        // One event pair per launch: each sample is one kernel, not an average.
-        std::vector<Event> starts(static_cast<std::size_t>(request.timed_launches));
-        std::vector<Event> stops(static_cast<std::size_t>(request.timed_launches));
-        for (int i = 0; i < request.timed_launches; ++i) {
-            poison_c();
-            TS_CUDA_CHECK(cudaEventRecord(starts[i].get(), stream.get()));
-            launch_once();
-            TS_CUDA_CHECK(cudaEventRecord(stops[i].get(), stream.get()));
-        }
-        // A kernel that faults reports it here, not at its launch.
-        TS_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-        for (int i = 0; i < request.timed_launches; ++i) {
-            float ms = 0.0f;
-            TS_CUDA_CHECK(cudaEventElapsedTime(&ms, starts[i].get(), stops[i].get()));
-            result.samples_ms.push_back(ms);
-        }
-        result.median_ms = median(result.samples_ms);
-        if (result.median_ms > 0.0)
-            result.gflops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) *
-                            static_cast<double>(p.batch) / (result.median_ms * 1e6);
-
-        if (request.check) {
-            std::vector<float> c(static_cast<std::size_t>(p.c_elements() * p.batch));
-            TS_CUDA_CHECK(cudaMemcpyAsync(c.data(), c_dev.get(), c_dev.bytes(), cudaMemcpyDeviceToHost, stream.get()));
-            TS_CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-            const Reference ref = reference_matmul(a, b, p);
-            const Comparison cmp = compare(c, ref, float_tolerance_factor(p.k));
-            result.checked = true;
-            result.check_passed = cmp.passed();
-            result.max_rel_error = cmp.max_rel_error;
-            result.mismatches = cmp.mismatches;
-            result.check_summary = describe_check(cmp, p);
-        } else {
-            result.check_summary = "not checked";
-        }
+        if (request.check) operands.check(result, stream.get());
+        else result.check_summary = "not checked";
         result.ok = true;
     } catch (const CudaError& e) {
         result.error = expected_failure.empty() ? e.what() : format("{}; CUDA reports: {}", expected_failure, e.what());

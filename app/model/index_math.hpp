@@ -37,10 +37,10 @@ struct Cell {
 TS_HOST_DEVICE constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 TS_HOST_DEVICE constexpr std::int64_t ceil_div64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
-// Row-major linearization: the address the hardware sees, in elements.
-TS_HOST_DEVICE constexpr std::int64_t row_major(int row, int col, int cols) {
-    return static_cast<std::int64_t>(row) * cols + col;
-}
+// Row-major linearization: the address the hardware sees, in elements, within one matrix.
+// A 32-bit int, as in the textbook kernels: validate() rejects any matrix of 2^31 or more
+// elements, so it cannot overflow here (batches are offset separately, in 64 bits).
+TS_HOST_DEVICE constexpr int row_major(int row, int col, int cols) { return row * cols + col; }
 
 // ---- Which C cell a thread computes -------------------------------------------------
 
@@ -62,6 +62,16 @@ TS_HOST_DEVICE constexpr int row_from_x_col(int block_y, int block_dim_y, int th
     return block_y * block_dim_y + thread_y;
 }
 
+// One output row per thread (the PMPP exercise): 1-D blocks, thread i of the grid owns row i
+// of C and loops over every column of it.
+TS_HOST_DEVICE constexpr int row_per_thread_row(int block_x, int block_dim_x, int thread_x) {
+    return block_x * block_dim_x + thread_x;
+}
+// One output column per thread: 1-D blocks, thread j of the grid owns column j of C.
+TS_HOST_DEVICE constexpr int column_per_thread_col(int block_x, int block_dim_x, int thread_x) {
+    return block_x * block_dim_x + thread_x;
+}
+
 // Tiled kernel: blocks are T×T threads and each block owns one T×T tile of C, so the cell
 // mapping is the coalesced naive one with blockDim = (T, T).
 TS_HOST_DEVICE constexpr int tiled_row(int block_y, int tile, int thread_y) {
@@ -69,6 +79,13 @@ TS_HOST_DEVICE constexpr int tiled_row(int block_y, int tile, int thread_y) {
 }
 TS_HOST_DEVICE constexpr int tiled_col(int block_x, int tile, int thread_x) {
     return naive_col(block_x, tile, thread_x);
+}
+
+// Where matrix number `batch` of a stack of rows×cols matrices starts (blockIdx.z picks
+// it in the batched kernels). 64-bit: a stack can hold more than 2^31 elements even when
+// each matrix fits an int index.
+TS_HOST_DEVICE constexpr std::int64_t batch_offset(int batch, int rows, int cols) {
+    return static_cast<std::int64_t>(batch) * rows * cols;
 }
 
 // A thread whose cell lies outside C still exists (the grid is rounded up to whole

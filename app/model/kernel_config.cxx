@@ -8,19 +8,30 @@ std::string_view kernel_name(KernelKind kind) {
     switch (kind) {
         case KernelKind::Naive: return "naive";
         case KernelKind::NaiveRowFromX: return "naive-row";
+        case KernelKind::RowPerThread: return "row-per-thread";
+        case KernelKind::ColumnPerThread: return "column-per-thread";
         case KernelKind::Tiled: return "tiled";
+        case KernelKind::Cublas: return "cublas";
     }
     return "?";
 }
 
 std::optional<KernelKind> parse_kernel(std::string_view text) {
-    for (KernelKind kind : {KernelKind::Naive, KernelKind::NaiveRowFromX, KernelKind::Tiled})
+    for (KernelKind kind : kAllKernelKinds)
         if (text == kernel_name(kind)) return kind;
     return std::nullopt;
 }
 
+bool is_modelled(KernelKind kind) { return kind != KernelKind::Cublas; }
+
+bool uses_1d_blocks(KernelKind kind) {
+    return kind == KernelKind::RowPerThread || kind == KernelKind::ColumnPerThread;
+}
+
 std::string describe(const KernelConfig& config) {
     if (config.kind == KernelKind::Tiled) return format("tiled T={}", config.tile);
+    if (config.kind == KernelKind::Cublas) return "cublas";
+    if (uses_1d_blocks(config.kind)) return format("{} {}", kernel_name(config.kind), config.block_x);
     return format("{} {}×{}", kernel_name(config.kind), config.block_x, config.block_y);
 }
 

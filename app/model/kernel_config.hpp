@@ -7,25 +7,42 @@
 
 namespace ts::model {
 
+// In teaching order: the number of each kernel's file in kernels/ follows this list.
 enum class KernelKind {
-    Naive,         // one thread per C cell, threadIdx.x → column (coalesced)
-    NaiveRowFromX, // one thread per C cell, threadIdx.x → row (uncoalesced)
-    Tiled,         // T×T tiles of A and B staged in shared memory
+    Naive,           // 01: one thread per C cell, threadIdx.x → column (coalesced)
+    NaiveRowFromX,   // 02: one thread per C cell, threadIdx.x → row (uncoalesced)
+    RowPerThread,    // 03: one thread per row of C, 1-D blocks of block_x threads
+    ColumnPerThread, // 04: one thread per column of C, 1-D blocks of block_x threads
+    Tiled,           // 05: T×T tiles of A and B staged in shared memory
+    Cublas,          // NVIDIA's cuBLAS GEMM, the reference line; the model knows nothing inside it
 };
 
-std::string_view kernel_name(KernelKind kind);   // "naive", "naive-row", "tiled"
+inline constexpr KernelKind kAllKernelKinds[] = {KernelKind::Naive,           KernelKind::NaiveRowFromX,
+                                                 KernelKind::RowPerThread,    KernelKind::ColumnPerThread,
+                                                 KernelKind::Tiled,           KernelKind::Cublas};
+
+// "naive", "naive-row", "row-per-thread", "column-per-thread", "tiled", "cublas"
+std::string_view kernel_name(KernelKind kind);
 std::optional<KernelKind> parse_kernel(std::string_view text);
+
+// False for cuBLAS: it picks its own kernels, grids and tiles at run time, so the model
+// can say nothing about its threads or traffic (plan_launch, the thread map and
+// count_traffic say so: see each).
+bool is_modelled(KernelKind kind);
+
+// True for the kernels that launch 1-D blocks of block_x threads (block_y is not used).
+bool uses_1d_blocks(KernelKind kind);
 
 inline constexpr int kMaxTile = 32;  // 32×32 = 1024 threads, the per-block limit
 
 struct KernelConfig {
     KernelKind kind = KernelKind::Tiled;
-    int block_x = 16;  // naive kernels: blockDim.x
-    int block_y = 16;  // naive kernels: blockDim.y
+    int block_x = 16;  // naive kernels: blockDim.x; row/column-per-thread: the whole block
+    int block_y = 16;  // naive kernels: blockDim.y; ignored by the 1-D kernels
     int tile = 16;     // tiled kernel: T (blocks of T×T threads)
 };
 
-// "tiled T=16", "naive 32×8"
+// "tiled T=16", "naive 32×8", "row-per-thread 128", "cublas"
 std::string describe(const KernelConfig& config);
 
 }  // namespace ts::model

@@ -6,6 +6,8 @@ namespace ts::model {
 
 LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
     LaunchGeometry g;
+    // Cells (or rows, or columns) of C that have an owning thread, per batch.
+    std::int64_t owned = p.m * p.n;
     switch (config.kind) {
         case KernelKind::Naive:
             g.block = {config.block_x, config.block_y, 1};
@@ -16,15 +18,30 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
             g.block = {config.block_x, config.block_y, 1};
             g.grid = {ceil_div64(p.m, config.block_x), ceil_div64(p.n, config.block_y), p.batch};
             break;
+        case KernelKind::RowPerThread:
+            g.block = {config.block_x, 1, 1};
+            g.grid = {ceil_div64(p.m, config.block_x), 1, p.batch};
+            owned = p.m;
+            break;
+        case KernelKind::ColumnPerThread:
+            g.block = {config.block_x, 1, 1};
+            g.grid = {ceil_div64(p.n, config.block_x), 1, p.batch};
+            owned = p.n;
+            break;
         case KernelKind::Tiled:
             g.block = {config.tile, config.tile, 1};
             g.grid = {ceil_div64(p.n, config.tile), ceil_div64(p.m, config.tile), p.batch};
             // One T×T tile of A and one of B, both of the problem's element type.
             g.shared_bytes = static_cast<int>(2 * config.tile * config.tile * dtype_size(p.dtype));
             break;
+        case KernelKind::Cublas:
+            g.grid = {0, 0, 0};
+            g.block = {0, 0, 0};
+            g.modelled = false;
+            return g;
     }
     const std::int64_t per_batch = g.grid.x * g.grid.y * g.block.x * g.block.y;
-    g.ghost_threads = per_batch - p.m * p.n;
+    g.ghost_threads = per_batch - owned;
     return g;
 }
 
@@ -38,6 +55,11 @@ std::optional<std::string> check_config(const KernelConfig& config) {
                           config.tile, config.tile, config.tile, config.tile * config.tile);
         return std::nullopt;
     }
+    if (config.kind == KernelKind::Cublas) return std::nullopt;
+    if (uses_1d_blocks(config.kind)) {
+        if (config.block_x < 1) return format("the block must have at least 1 thread (got {})", config.block_x);
+        return std::nullopt;
+    }
     if (config.block_x < 1 || config.block_y < 1)
         return format("block sides must be at least 1 (got {}×{})", config.block_x, config.block_y);
     return std::nullopt;
@@ -47,6 +69,8 @@ std::optional<std::string> check_launch(const KernelConfig& config, const Proble
                                         const DeviceLimits& limits) {
     if (auto why = check_config(config)) return why;
     if (auto why = validate(problem, limits.global_memory_bytes)) return why;
+    // cuBLAS checks its own launches; it reports a failure through its status.
+    if (!is_modelled(config.kind)) return std::nullopt;
     const LaunchGeometry g = plan_launch(config, problem);
     const std::int64_t threads = g.block.volume();
     if (threads > limits.max_threads_per_block)

@@ -25,10 +25,15 @@ struct LaunchGeometry {
     Dim3 block;
     int shared_bytes = 0;        // static shared memory per block
     std::int64_t threads() const { return grid.volume() * block.volume(); }
-    std::int64_t ghost_threads = 0;  // threads whose cell lies outside C (per batch)
+    std::int64_t ghost_threads = 0;  // threads that compute no cell of C (per batch)
+    bool modelled = true;        // false for cuBLAS: grid and block are then all zero
 };
 
 // Grid by ceiling division, so every cell of C has a thread; block shape from the config.
+// The 1-D kernels (row-per-thread, column-per-thread) launch blocks of block_x threads
+// along x only: the grid covers M rows (or N columns) and each thread walks the other
+// dimension. cuBLAS chooses its own launch, so for it the geometry is all zero and
+// `modelled` is false.
 LaunchGeometry plan_launch(const KernelConfig& config, const Problem& problem);
 
 // Why `limits` would reject this launch, with the explanation a student needs, or nullopt.
@@ -37,7 +42,8 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& problem);
 std::optional<std::string> check_launch(const KernelConfig& config, const Problem& problem,
                                         const DeviceLimits& limits);
 
-// Parameter checks that do not depend on any device: tile in 1..32, positive block sides.
+// Parameter checks that do not depend on any device: tile in 1..32, positive block sides
+// (block_x only for the 1-D kernels; nothing for cuBLAS).
 std::optional<std::string> check_config(const KernelConfig& config);
 
 }  // namespace ts::model

@@ -1,12 +1,20 @@
 #include "thread_map.hpp"
 
+#include <utility>
+
 namespace ts::model {
 
 namespace {
+
 Index2 block_dim(const KernelConfig& config) {
     if (config.kind == KernelKind::Tiled) return {config.tile, config.tile};
+    if (uses_1d_blocks(config.kind)) return {config.block_x, 1};
     return {config.block_x, config.block_y};
 }
+
+int rows_of(const Problem& p) { return static_cast<int>(p.m); }
+int cols_of(const Problem& p) { return static_cast<int>(p.n); }
+
 }  // namespace
 
 Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread) {
@@ -16,31 +24,74 @@ Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread) {
         case KernelKind::NaiveRowFromX:
             return {row_from_x_row(block.x, config.block_x, thread.x),
                     row_from_x_col(block.y, config.block_y, thread.y)};
+        case KernelKind::RowPerThread: return {row_per_thread_row(block.x, config.block_x, thread.x), 0};
+        case KernelKind::ColumnPerThread: return {0, column_per_thread_col(block.x, config.block_x, thread.x)};
         case KernelKind::Tiled:
             return {tiled_row(block.y, config.tile, thread.y), tiled_col(block.x, config.tile, thread.x)};
+        case KernelKind::Cublas: return {-1, -1};
     }
     return {};
 }
 
+CellRange cells_of_thread(const KernelConfig& config, const Problem& problem, Index2 block, Index2 thread) {
+    if (is_ghost(config, problem, block, thread)) return {};
+    const Cell first = cell_of_thread(config, block, thread);
+    switch (config.kind) {
+        case KernelKind::RowPerThread: return {first.row, first.row + 1, 0, cols_of(problem)};
+        case KernelKind::ColumnPerThread: return {0, rows_of(problem), first.col, first.col + 1};
+        default: return {first.row, first.row + 1, first.col, first.col + 1};
+    }
+}
+
+CellRange cells_of_block(const KernelConfig& config, const Problem& problem, Index2 block) {
+    if (!is_modelled(config.kind)) return {};
+    const Index2 dim = block_dim(config);
+    // The block's first and last threads sit at opposite corners of what it covers.
+    const Cell first = cell_of_thread(config, block, {0, 0});
+    const Cell last = cell_of_thread(config, block, {dim.x - 1, dim.y - 1});
+    switch (config.kind) {
+        case KernelKind::RowPerThread: return {first.row, last.row + 1, 0, cols_of(problem)};
+        case KernelKind::ColumnPerThread: return {0, rows_of(problem), first.col, last.col + 1};
+        default: return {first.row, last.row + 1, first.col, last.col + 1};
+    }
+}
+
 bool is_ghost(const KernelConfig& config, const Problem& problem, Index2 block, Index2 thread) {
     const Cell cell = cell_of_thread(config, block, thread);
-    return !inside(cell.row, cell.col, static_cast<int>(problem.m), static_cast<int>(problem.n));
+    // A per-thread kernel's first cell is inside C exactly when its row (column) is.
+    return !inside(cell.row, cell.col, rows_of(problem), cols_of(problem));
 }
 
 std::optional<ThreadId> thread_of_cell(const KernelConfig& config, const Problem& problem, Cell cell) {
-    if (!inside(cell.row, cell.col, static_cast<int>(problem.m), static_cast<int>(problem.n)))
+    if (!is_modelled(config.kind) || !inside(cell.row, cell.col, rows_of(problem), cols_of(problem)))
         return std::nullopt;
     const Index2 dim = block_dim(config);
-    // The inverse of cell_of_thread: whichever index walks rows is divided by its block side.
-    const bool x_walks_rows = config.kind == KernelKind::NaiveRowFromX;
-    const int along_x = x_walks_rows ? cell.row : cell.col;
-    const int along_y = x_walks_rows ? cell.col : cell.row;
+    // The inverse of cell_of_thread: the index that threadIdx.x walks is divided by the
+    // block's x side, the one threadIdx.y walks by its y side. The per-thread kernels have
+    // one y thread; the index they loop over is the step.
+    int along_x = cell.col;
+    int along_y = cell.row;
+    int step = 0;
+    switch (config.kind) {
+        case KernelKind::NaiveRowFromX: std::swap(along_x, along_y); break;
+        case KernelKind::RowPerThread:
+            along_x = cell.row;
+            along_y = 0;
+            step = cell.col;
+            break;
+        case KernelKind::ColumnPerThread:
+            along_y = 0;
+            step = cell.row;
+            break;
+        default: break;
+    }
     ThreadId id;
     id.block = {along_x / dim.x, along_y / dim.y};
     id.thread = {along_x % dim.x, along_y % dim.y};
     const int linear = linear_thread(id.thread.x, id.thread.y, dim.x);
     id.warp = warp_of(linear);
     id.lane = lane_of(linear);
+    id.step = step;
     return id;
 }
 

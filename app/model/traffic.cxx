@@ -11,6 +11,7 @@ double Traffic::arithmetic_intensity(std::size_t element_size) const {
 }
 
 std::int64_t loads_of_element(const KernelConfig& config, const Problem& p, bool of_a) {
+    if (!is_modelled(config.kind)) return 0;
     if (config.kind != KernelKind::Tiled) {
         // Every cell in A's row r reads A[r][k]: N cells; every cell in B's column c: M cells.
         return of_a ? p.n : p.m;
@@ -23,10 +24,14 @@ std::int64_t loads_of_element(const KernelConfig& config, const Problem& p, bool
 
 Traffic count_traffic(const KernelConfig& config, const Problem& p) {
     Traffic t;
+    t.flops = 2 * p.m * p.n * p.k * p.batch;
+    if (!is_modelled(config.kind)) {
+        t.modelled = false;
+        return t;
+    }
     t.global_loads_a = loads_of_element(config, p, true) * p.m * p.k * p.batch;
     t.global_loads_b = loads_of_element(config, p, false) * p.k * p.n * p.batch;
     t.global_stores = p.m * p.n * p.batch;
-    t.flops = 2 * p.m * p.n * p.k * p.batch;
     if (config.kind == KernelKind::Tiled) {
         const LaunchGeometry g = plan_launch(config, p);
         const std::int64_t phases = phase_count(static_cast<int>(p.k), config.tile);

@@ -6,6 +6,11 @@
 // - tiled: in each phase every thread of every block loads one A and one B element (or
 //   writes a zero of padding instead of loading), then every thread, ghosts included,
 //   reads T elements from each tile; threads inside C store one element.
+// - row-per-thread and column-per-thread: a thread computes N (or M) cells one after
+//   another, each with the naive dot product, so they ask for exactly the naive kernel's
+//   elements; only the order, and so the coalescing, differs.
+// - cuBLAS is not modelled: its kernels are NVIDIA's and chosen at run time. Its Traffic
+//   has modelled == false and only `flops` filled in.
 // When T divides M, N and K the tiled kernel's global loads are 2·M·N·K/T, T times fewer
 // than the naive kernel's 2·M·N·K.
 #pragma once
@@ -24,6 +29,7 @@ struct Traffic {
     std::int64_t shared_stores = 0;   // elements written to shared memory (tiled only)
     std::int64_t shared_loads = 0;    // elements read from shared memory (tiled only)
     std::int64_t flops = 0;           // useful floating-point operations: 2·M·N·K·batch
+    bool modelled = true;             // false for cuBLAS: only `flops` is known
 
     std::int64_t global_loads() const { return global_loads_a + global_loads_b; }
     // Bytes moved to and from global memory, as the kernel asks for them (before caches).
@@ -37,7 +43,8 @@ struct Traffic {
 Traffic count_traffic(const KernelConfig& config, const Problem& problem);
 
 // How many times the kernel loads element A[row][col] (or B[row][col]) from global memory,
-// in one batch. The property tests compare this with the tile schedule.
+// in one batch; 0 for cuBLAS (not modelled). The property tests compare this with the
+// tile schedule.
 std::int64_t loads_of_element(const KernelConfig& config, const Problem& problem, bool of_a);
 
 }  // namespace ts::model

@@ -50,6 +50,50 @@ TEST(BenchCommand, BadValuesExitNonZeroWithAMessage) {
     }
 }
 
+TEST(BenchCommand, BadListsAndRangesExitTwo) {
+    const std::pair<const char*, const char*> cases[] = {
+        {"bench --size 256:4096:y2", "FIRST:LAST:xFACTOR"},
+        {"bench --size 4096:256:x2", "starts above its end"},
+        {"bench --size 256,,512", "empty entry"},
+        {"bench --kernel ''", "--kernel is empty"},
+        {"bench --kernel naive,fast", "--kernel must be"},
+        {"bench --block 32x0", "at least 1"},
+        {"bench --tile 8,64", "--tile 64"},
+        {"bench --dtype float,half", "--dtype must be"},
+        {"bench --budget 0", "--budget"},
+        {"bench --samples 0", "--samples"},
+        {"bench --sweep everything", "--sweep knows only"},
+        {"bench --sweep default --kernel naive", "drop --kernel"},
+    };
+    for (const auto& [arguments, expected] : cases) {
+        const Outcome outcome = run_cli(arguments);
+        EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
+        EXPECT_NE(outcome.output.find(expected), std::string::npos) << arguments << "\n" << outcome.output;
+    }
+}
+
+TEST(BenchCommand, PlanListsPointsAndTheEstimateWithoutAGpu) {
+    const Outcome outcome = run_cli("bench --kernel naive,tiled --size 256:1024:x2 --plan");
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+    EXPECT_NE(outcome.output.find("[1/6] naive 16×16"), std::string::npos) << outcome.output;
+    EXPECT_NE(outcome.output.find("[6/6] tiled T=16"), std::string::npos) << outcome.output;
+    EXPECT_NE(outcome.output.find("6 points, about"), std::string::npos) << outcome.output;
+}
+
+TEST(BenchCommand, DefaultSweepPrintsItsEstimateUpFront) {
+    const Outcome outcome = run_cli("bench --sweep default --plan");
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+    EXPECT_NE(outcome.output.find("points, about"), std::string::npos) << outcome.output;
+    EXPECT_NE(outcome.output.find("tiled T=1 "), std::string::npos) << outcome.output;
+}
+
+TEST(BenchCommand, UnwritableOutputFailsBeforeMeasuring) {
+    const Outcome outcome = run_cli("bench --csv /nonexistent/folder/run.csv");
+    EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
+    EXPECT_NE(outcome.output.find("cannot write /nonexistent/folder/run.csv"), std::string::npos) << outcome.output;
+    EXPECT_EQ(outcome.output.find("probing"), std::string::npos) << outcome.output;
+}
+
 TEST(BenchCommand, UnknownFlagIsRejected) {
     const Outcome outcome = run_cli("bench --frobnicate 3");
     EXPECT_NE(outcome.exit_code, 0);

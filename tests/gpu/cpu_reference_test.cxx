@@ -89,9 +89,64 @@ TEST(CpuReference, RejectsInputsOfTheWrongSize) {
     EXPECT_THROW(reference_matmul(a, b, make_problem(2, 2, 2)), std::invalid_argument);
 }
 
-TEST(Compare, ToleranceScalesWithK) {
-    EXPECT_DOUBLE_EQ(float_tolerance_factor(1), 2.0 * std::ldexp(1.0, -24));
-    EXPECT_DOUBLE_EQ(float_tolerance_factor(1024), 1024 * 2.0 * std::ldexp(1.0, -24));
+TEST(CpuReference, Int32IsExactAndHasNoTolerance) {
+    // [ 3 −7] [ 2  1]   [ 6−7·4  3+7·5]   [−22  38]
+    // [−1  5] [ 4 −5] = [−2+5·4 −1−5·5] = [ 18 −26]
+    const std::vector<std::int32_t> a = {3, -7, -1, 5};
+    const std::vector<std::int32_t> b = {2, 1, 4, -5};
+    const Reference ref = reference_matmul(a, b, make_problem(2, 2, 2));
+    EXPECT_EQ(ref.c, (std::vector<double>{-22, 38, 18, -26}));
+    EXPECT_TRUE(ref.abs_sum.empty());
+}
+
+TEST(CpuReference, Int32AtTheInputBoundIsExact) {
+    // Every product at the largest allowed size, all of one sign: the sum is K·bound², which
+    // must come out exactly and fit int32 with room for the poison.
+    const std::int64_t k = 1000;
+    const std::int32_t bound = int32_input_bound(k);
+    const std::vector<std::int32_t> a(k, -bound);
+    const std::vector<std::int32_t> b(k, -bound);
+    const Reference ref = reference_matmul(a, b, make_problem(1, 1, k));
+    const std::int64_t expected = k * bound * bound;
+    EXPECT_LE(expected, std::int64_t{1} << 30);
+    EXPECT_EQ(ref.c[0], static_cast<double>(expected));
+}
+
+TEST(CpuReference, DoubleInputsKeepTheirPrecision) {
+    // 1 + 2^-40 is not a float; the double reference must not round it away.
+    const double tiny = std::ldexp(1.0, -40);
+    const std::vector<double> a = {1.0 + tiny};
+    const std::vector<double> b = {1.0};
+    const Reference ref = reference_matmul(a, b, make_problem(1, 1, 1));
+    EXPECT_EQ(ref.c[0], 1.0 + tiny);
+    EXPECT_EQ(ref.abs_sum[0], 1.0 + tiny);
+}
+
+TEST(Int32InputBound, KeepsEverySumWithin2To30) {
+    for (std::int64_t k : {std::int64_t{1}, std::int64_t{2}, std::int64_t{3}, std::int64_t{1000}, std::int64_t{1024},
+                           std::int64_t{1025}, std::int64_t{65537}, std::int64_t{1} << 30, std::int64_t{2000000000}}) {
+        const std::int64_t bound = int32_input_bound(k);
+        EXPECT_GE(bound, 1) << k;
+        if (k <= (std::int64_t{1} << 30)) {
+            EXPECT_LE(k * bound * bound, std::int64_t{1} << 30) << k;
+            // The largest such bound: one more would break the rule.
+            EXPECT_GT(k * (bound + 1) * (bound + 1), std::int64_t{1} << 30) << k;
+        }
+    }
+    EXPECT_EQ(int32_input_bound(1024), 1024);
+    EXPECT_EQ(int32_input_bound(1), 32768);
+    // The poison lies beyond every correct result.
+    EXPECT_LT(kInt32Poison, -(std::int32_t{1} << 30));
+    std::int32_t filled = 0;
+    std::memset(&filled, kInt32PoisonByte, sizeof filled);
+    EXPECT_EQ(filled, kInt32Poison);
+}
+
+TEST(Compare, ToleranceScalesWithKAndTheType) {
+    EXPECT_DOUBLE_EQ(tolerance_factor(ts::model::Dtype::Float32, 1), 2.0 * std::ldexp(1.0, -24));
+    EXPECT_DOUBLE_EQ(tolerance_factor(ts::model::Dtype::Float32, 1024), 1024 * 2.0 * std::ldexp(1.0, -24));
+    EXPECT_DOUBLE_EQ(tolerance_factor(ts::model::Dtype::Float64, 1024), 1024 * 2.0 * std::ldexp(1.0, -53));
+    EXPECT_EQ(tolerance_factor(ts::model::Dtype::Int32, 1024), 0.0);
 }
 
 TEST(Compare, PassesWithinToleranceAndFailsBeyond) {
@@ -131,6 +186,34 @@ TEST(Compare, AllBitsSetIsNan) {
     std::memset(&poison, 0xFF, sizeof poison);
     const Comparison cmp = compare(std::vector<float>{poison}, exact({0.0}, {0.0}), 1.0);
     EXPECT_FALSE(cmp.passed());
+    EXPECT_EQ(cmp.non_finite, 1);
+}
+
+TEST(Compare, Int32MustMatchExactlyAndPoisonIsCounted) {
+    // A is 2×1, B is 1×1: C = [2; 3]·[5] = [10; 15].
+    const std::vector<std::int32_t> a = {2, 3};
+    const std::vector<std::int32_t> b = {5};
+    const Reference ref = reference_matmul(a, b, make_problem(2, 1, 1));
+    ASSERT_EQ(ref.c, (std::vector<double>{10, 15}));
+    EXPECT_TRUE(compare(std::vector<std::int32_t>{10, 15}, ref, 0.0).passed());
+    // Off by one fails whatever tolerance factor is passed: int32 has none.
+    const Comparison off = compare(std::vector<std::int32_t>{10, 16}, ref, 1e9);
+    EXPECT_EQ(off.mismatches, 1);
+    EXPECT_EQ(off.first_bad, 1);
+    EXPECT_EQ(off.poisoned, 0);
+    // A cell the kernel never wrote still holds the poison.
+    const Comparison unwritten = compare(std::vector<std::int32_t>{kInt32Poison, 15}, ref, 0.0);
+    EXPECT_EQ(unwritten.mismatches, 1);
+    EXPECT_EQ(unwritten.poisoned, 1);
+    EXPECT_EQ(unwritten.first_bad, 0);
+}
+
+TEST(Compare, AllBitsSetIsNanForDoubleToo) {
+    double poison = 0.0;
+    std::memset(&poison, 0xFF, sizeof poison);
+    const Comparison cmp = compare(std::vector<double>{poison, 1.0}, exact({0.0, 1.0}, {0.0, 1.0}), 1.0);
+    EXPECT_EQ(cmp.mismatches, 1);
+    EXPECT_EQ(cmp.poisoned, 1);
     EXPECT_EQ(cmp.non_finite, 1);
 }
 

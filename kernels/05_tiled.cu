@@ -1,13 +1,10 @@
 // Teaches: staging T×T tiles of A and B in shared memory so each global element is loaded once per block, not once per thread.
-// Changed from 01_naive.cu: blocks are T×T threads that walk K one tile at a time, padding the tiles that hang over an edge with zeros.
+// Changed from 01_naive.cu (one thread per cell again): T×T blocks walk K a tile at a time, zero-padding tiles past an edge.
 // Traffic: ts::model::count_traffic with KernelKind::Tiled predicts it (2·M·N·K/T global loads when T divides M, N and K).
 #include <array>
 #include <utility>
 
-#include "kernels/launchers.hpp"
-
-#include "model/index_math.hpp"
-#include "model/launch_geometry.hpp"
+#include "kernels/launch_common.cuh"
 
 namespace ts::kernels {
 
@@ -15,7 +12,7 @@ namespace {
 
 // The tile width is a template parameter because __shared__ arrays need a size known at
 // compile time; launch_tiled picks the instantiation for the T the user asked for.
-template <typename T, int Tile>
+template <typename T, int Tile, bool Batched>
 __global__ void tiled_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
     using namespace ts::model;
     __shared__ T as[Tile][Tile];
@@ -26,9 +23,7 @@ __global__ void tiled_kernel(const T* a, const T* b, T* c, int m, int n, int k) 
     const int row = tiled_row(blockIdx.y, Tile, ty);
     const int col = tiled_col(blockIdx.x, Tile, tx);
 
-    a += static_cast<std::int64_t>(blockIdx.z) * m * k;
-    b += static_cast<std::int64_t>(blockIdx.z) * k * n;
-    c += static_cast<std::int64_t>(blockIdx.z) * m * n;
+    select_batch<Batched>(a, b, c, m, n, k);
 
     // Ghost threads (row or col outside C) do not return early: they still load their share
     // of each tile and reach every barrier, because the threads inside C need both.
@@ -52,13 +47,10 @@ __global__ void tiled_kernel(const T* a, const T* b, T* c, int m, int n, int k) 
     if (inside(row, col, m, n)) c[row_major(row, col, n)] = sum;
 }
 
-template <typename T>
-using TiledKernel = void (*)(const T*, const T*, T*, int, int, int);
-
-// tiled_kernel<T, 1> ... tiled_kernel<T, kMaxTile>, indexed by T - 1.
-template <typename T, int... Index>
-constexpr std::array<TiledKernel<T>, sizeof...(Index)> make_tiled_kernels(std::integer_sequence<int, Index...>) {
-    return {&tiled_kernel<T, Index + 1>...};
+// tiled_kernel<T, 1, Batched> ... tiled_kernel<T, kMaxTile, Batched>, indexed by T - 1.
+template <typename T, bool Batched, int... Index>
+constexpr std::array<MatmulKernel<T>, sizeof...(Index)> make_tiled_kernels(std::integer_sequence<int, Index...>) {
+    return {&tiled_kernel<T, Index + 1, Batched>...};
 }
 
 }  // namespace
@@ -66,20 +58,19 @@ constexpr std::array<TiledKernel<T>, sizeof...(Index)> make_tiled_kernels(std::i
 template <typename T>
 cudaError_t launch_tiled(const model::KernelConfig& config, const model::Problem& problem,
                          Operands<T> operands, cudaStream_t stream) {
-    static constexpr auto kernels = make_tiled_kernels<T>(std::make_integer_sequence<int, model::kMaxTile>{});
+    using Tiles = std::make_integer_sequence<int, model::kMaxTile>;
+    static constexpr auto plain = make_tiled_kernels<T, false>(Tiles{});
+    static constexpr auto batched = make_tiled_kernels<T, true>(Tiles{});
     if (config.kind != model::KernelKind::Tiled) return cudaErrorInvalidValue;
     if (config.tile < 1 || config.tile > model::kMaxTile) return cudaErrorInvalidConfiguration;
-
-    const model::LaunchGeometry g = model::plan_launch(config, problem);
-    const dim3 grid(static_cast<unsigned>(g.grid.x), static_cast<unsigned>(g.grid.y), static_cast<unsigned>(g.grid.z));
-    const dim3 block(static_cast<unsigned>(g.block.x), static_cast<unsigned>(g.block.y));
-    kernels[config.tile - 1]<<<grid, block, 0, stream>>>(operands.a, operands.b, operands.c,
-                                                          static_cast<int>(problem.m), static_cast<int>(problem.n),
-                                                          static_cast<int>(problem.k));
-    return cudaGetLastError();
+    return launch_planned<T>(plain[config.tile - 1], batched[config.tile - 1], config, problem, operands, stream);
 }
 
+template cudaError_t launch_tiled<std::int32_t>(const model::KernelConfig&, const model::Problem&,
+                                                Operands<std::int32_t>, cudaStream_t);
 template cudaError_t launch_tiled<float>(const model::KernelConfig&, const model::Problem&, Operands<float>,
                                          cudaStream_t);
+template cudaError_t launch_tiled<double>(const model::KernelConfig&, const model::Problem&, Operands<double>,
+                                          cudaStream_t);
 
 }  // namespace ts::kernels

@@ -1,0 +1,205 @@
+#include "bench_report.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iterator>
+
+#include "model/format.hpp"
+
+namespace ts::cli {
+
+namespace {
+
+using model::format;
+
+std::string padded(const std::string& text, int width) {
+    // Count code points, not bytes, so "×" and "µ" take one column.
+    int shown = 0;
+    for (unsigned char c : text) shown += (c & 0xC0) != 0x80;
+    return shown >= width ? text + " " : text + std::string(static_cast<std::size_t>(width - shown), ' ');
+}
+
+std::string right(const std::string& text, int width) {
+    int shown = 0;
+    for (unsigned char c : text) shown += (c & 0xC0) != 0x80;
+    return shown >= width ? text : std::string(static_cast<std::size_t>(width - shown), ' ') + text;
+}
+
+std::string fixed(double value, int decimals) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string size_text(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {
+    std::string text = format("{}×{}×{}", m, n, k);
+    if (batch > 1) text += format(" ×{}", batch);
+    return text;
+}
+
+// Shell words, quoted only where a shell would need it, so the line can be pasted back.
+// Derived numbers to what the events can resolve (about 0.5 µs), so recordings read
+// 2.675571 rather than 2.6755712000000003.
+double to_nanoseconds(double ms) { return std::round(ms * 1e6) / 1e6; }
+double to_hundredths(double value) { return std::round(value * 100.0) / 100.0; }
+
+std::string shell_word(const std::string& word) {
+    if (!word.empty() && word.find_first_of(" \t\n'\"\\$`*?[]{}()<>|&;#~") == std::string::npos) return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+}  // namespace
+
+std::string ms_text(double ms) {
+    const int decimals = ms >= 100.0 ? 1 : ms >= 10.0 ? 2 : ms >= 1.0 ? 3 : 4;
+    return fixed(ms, decimals);
+}
+
+record::Device device_record(const gpu::DeviceInfo& device) {
+    record::Device d;
+    d.name = device.limits.name;
+    d.compute_capability = format("{}.{}", device.limits.compute_major, device.limits.compute_minor);
+    d.sm_count = device.limits.sm_count;
+    d.global_memory_bytes = device.limits.global_memory_bytes;
+    d.l2_cache_bytes = device.l2_cache_bytes;
+    d.driver_cuda_version = device.driver_version;
+    d.runtime_cuda_version = device.runtime_version;
+    if (device.clock_khz > 0) d.clock_mhz = device.clock_khz / 1e3;
+    if (device.memory_clock_khz > 0) d.memory_clock_mhz = device.memory_clock_khz / 1e3;
+    if (device.memory_bus_bits > 0) d.memory_bus_bits = device.memory_bus_bits;
+    return d;
+}
+
+record::Timing timing_record(const gpu::RunRequest& request) {
+    record::Timing t;
+    t.mode = request.hot ? "hot" : "cold";
+    t.warmup_launches = request.warmup_launches;
+    t.min_samples = request.timed_launches;
+    t.adaptive = request.adaptive;
+    t.max_noise_pct = request.max_noise * 100.0;
+    t.min_time_s = request.min_time_s;
+    t.budget_s = request.budget_s;
+    t.max_samples = request.max_samples;
+    t.end_to_end_runs = request.end_to_end_runs;
+    return t;
+}
+
+record::Point point_record(int index, const gpu::RunResult& result, const std::optional<gpu::CpuTime>& cpu) {
+    const gpu::RunRequest& request = result.request;
+    const model::KernelConfig& config = request.kernel;
+    record::Point p;
+    p.index = index;
+    p.kernel = model::kernel_name(config.kind);
+    p.config = model::describe(config);
+    if (config.kind == model::KernelKind::Tiled) {
+        p.tile = config.tile;
+    } else if (config.kind != model::KernelKind::Cublas) {
+        p.block_x = config.block_x;
+        if (!model::uses_1d_blocks(config.kind)) p.block_y = config.block_y;
+    }
+    p.m = request.problem.m;
+    p.n = request.problem.n;
+    p.k = request.problem.k;
+    p.batch = request.problem.batch;
+    p.dtype = model::dtype_name(request.problem.dtype);
+    p.mode = request.hot ? "hot" : "cold";
+    p.ok = result.ok;
+    p.error = result.error;
+    if (cpu) {
+        p.cpu_triple_loop_ms = cpu->ms;
+        p.cpu_is_estimate = cpu->estimate;
+        if (cpu->estimate) p.cpu_estimated_from = format("{}x{}x{}", cpu->basis.m, cpu->basis.n, cpu->basis.k);
+    }
+    if (!result.ok) return p;
+
+    p.samples_ms = result.samples_ms;
+    p.median_ms = to_nanoseconds(result.median_ms);
+    p.p20_ms = to_nanoseconds(result.p20_ms);
+    p.p80_ms = to_nanoseconds(result.p80_ms);
+    p.mean_ms = to_nanoseconds(result.mean_ms);
+    p.min_ms = result.min_ms;
+    p.max_ms = result.max_ms;
+    p.noise_pct = std::round(result.noise * 1e6) / 1e4;  // percent, 4 decimals
+    p.stop_reason = result.stop_reason;
+    p.gflops = to_hundredths(result.gflops);
+    if (result.model_traffic_bytes > 0) {
+        p.model_traffic_bytes = result.model_traffic_bytes;
+        p.model_bandwidth_GBps = to_hundredths(result.model_bandwidth_gbs);
+    }
+    if (!result.end_to_end_ms.empty()) p.end_to_end_ms = std::round(result.end_to_end_median_ms * 1e3) / 1e3;
+    p.checked = result.checked;
+    p.check_passed = result.check_passed;
+    if (result.checked) p.max_rel_error = result.max_rel_error;
+    p.check_summary = result.check_summary;
+    return p;
+}
+
+std::string table_header() {
+    return padded("#", 5) + padded("kernel", 22) + padded("M×N×K", 17) + padded("dtype", 7) + padded("mode", 5) +
+           right("median ms", 11) + right("p20–p80 ms", 21) + right("noise", 8) + right("samples", 8) +
+           right("GFLOP/s", 10) + right("GB/s†", 9) + right("end-to-end ms", 14) + "  check";
+}
+
+std::string table_row(const record::Point& p) {
+    std::string row = padded(std::to_string(p.index + 1), 5) + padded(p.config, 22) +
+                      padded(size_text(p.m, p.n, p.k, p.batch), 17) + padded(p.dtype, 7) + padded(p.mode, 5);
+    if (!p.ok) return row + "FAILED: " + p.error;
+    row += right(ms_text(p.median_ms), 11);
+    row += right(ms_text(p.p20_ms) + "–" + ms_text(p.p80_ms), 21);
+    row += right(fixed(p.noise_pct, 1) + " %", 8);
+    row += right(std::to_string(p.samples_ms.size()), 8);
+    row += right(fixed(p.gflops, 1), 10);
+    row += right(p.model_bandwidth_GBps ? fixed(*p.model_bandwidth_GBps, 1) : "n/a", 9);
+    row += right(p.end_to_end_ms ? ms_text(*p.end_to_end_ms) : "-", 14);
+    if (!p.checked) return row + "  -";
+    return row + (p.check_passed ? "  pass" : "  FAIL");
+}
+
+std::string progress_start(int index, int count, const gpu::RunRequest& request) {
+    const int width = static_cast<int>(std::to_string(count).size());
+    const model::Problem& p = request.problem;
+    return format("[{}/{}] ", right(std::to_string(index + 1), width), count) +
+           padded(model::describe(request.kernel), 22) + padded(size_text(p.m, p.n, p.k, p.batch), 17) +
+           padded(std::string(model::dtype_name(p.dtype)), 7) + (request.hot ? "hot " : "");
+}
+
+std::string progress_result(const gpu::RunResult& result) {
+    if (!result.ok) return "failed: " + result.error;
+    std::string text = format("{} ms, noise {} % ({} samples, stopped by {})", ms_text(result.median_ms),
+                              fixed(result.noise * 100.0, 1), result.samples_ms.size(), result.stop_reason);
+    if (result.checked && !result.check_passed) text += "; CHECK FAILED";
+    if (!result.timing_warning.empty()) text += "; warning: " + result.timing_warning;
+    return text;
+}
+
+std::string utc_now_iso8601() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::string own_command_line(const std::string& fallback) {
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    const std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (raw.empty()) return fallback;
+    std::string line;
+    std::size_t start = 0;
+    while (start < raw.size()) {
+        const std::size_t end = raw.find('\0', start);
+        if (!line.empty()) line += ' ';
+        line += shell_word(raw.substr(start, end - start));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return line;
+}
+
+}  // namespace ts::cli

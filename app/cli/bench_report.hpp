@@ -1,0 +1,39 @@
+// bench_report.hpp — what `tilescope bench` prints and records, built from the runner's
+// answers. Separate from running, so the formats are tested without a GPU.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gpu/cpu_baseline.hpp"
+#include "gpu/runner.hpp"
+#include "record/recording.hpp"
+
+namespace ts::cli {
+
+record::Device device_record(const gpu::DeviceInfo& device);
+// The timing settings every point of a run shares, read from one of its requests.
+record::Timing timing_record(const gpu::RunRequest& request);
+// One point; `cpu` is the CPU triple loop's time for its problem, when taken.
+record::Point point_record(int index, const gpu::RunResult& result, const std::optional<gpu::CpuTime>& cpu);
+
+// The terminal table of a sweep: a header line, then one line per point.
+std::string table_header();
+std::string table_row(const record::Point& point);
+
+// "[ 12/117] tiled T=16  2048×2048×2048 float" (before the point runs).
+std::string progress_start(int index, int count, const gpu::RunRequest& request);
+// "1.93 ms ±0.3 % (214 samples)" or "failed: ..." (after it ran).
+std::string progress_result(const gpu::RunResult& result);
+
+// "2025-11-21T05:33:07Z".
+std::string utc_now_iso8601();
+// The command line that started this process, as typed (from /proc/self/cmdline), or
+// `fallback` where that cannot be read.
+std::string own_command_line(const std::string& fallback);
+
+// "1.930 ms", "142.2 ms", "12.3 µs": four significant digits for a duration in ms.
+std::string ms_text(double ms);
+
+}  // namespace ts::cli

@@ -1,0 +1,237 @@
+#include "check.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+#include <random>
+#include <utility>
+
+#include "model/format.hpp"
+#include "model/kernel_config.hpp"
+
+namespace ts::cli {
+
+using model::Dtype;
+using model::format;
+using model::KernelConfig;
+using model::KernelKind;
+
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
+    CLI::App* check = app.add_subcommand(
+        "check", "Run every kernel in int32, float and double, plain and batched, on random sizes, and check each "
+                 "result against its reference");
+    check->add_option("--seed", options.seed, "seed of the random sizes and inputs (default: a fresh one, printed)");
+    check->add_flag("--quick", options.quick, "a smaller suite: fewer block shapes and tiles, no large sizes");
+    check->add_option("--dtype", options.dtype, "int32 | float | double | all")->capture_default_str();
+    return check;
+}
+
+std::variant<CheckPlan, std::string> resolve_check(const CheckOptions& options) {
+    CheckPlan plan;
+    plan.quick = options.quick;
+    if (options.seed.empty()) {
+        plan.seed = (static_cast<std::uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+    } else {
+        const char* end = options.seed.data() + options.seed.size();
+        const auto [stop, error] = std::from_chars(options.seed.data(), end, plan.seed);
+        if (error != std::errc{} || stop != end)
+            return format("--seed expects a whole number from 0 to 2^64 − 1, got \"{}\"", options.seed);
+    }
+    if (options.dtype == "all") {
+        plan.dtypes = {Dtype::Int32, Dtype::Float32, Dtype::Float64};
+    } else if (const auto dtype = model::parse_dtype(options.dtype)) {
+        plan.dtypes = {*dtype};
+    } else {
+        return format("--dtype must be int32, float, double or all, got \"{}\"", options.dtype);
+    }
+    return plan;
+}
+
+namespace {
+
+KernelConfig two_d(KernelKind kind, int block_x, int block_y) {
+    KernelConfig config;
+    config.kind = kind;
+    config.block_x = block_x;
+    config.block_y = block_y;
+    return config;
+}
+
+KernelConfig one_d(KernelKind kind, int threads) { return two_d(kind, threads, 1); }
+
+KernelConfig tiled(int tile) {
+    KernelConfig config;
+    config.kind = KernelKind::Tiled;
+    config.tile = tile;
+    return config;
+}
+
+KernelConfig cublas() {
+    KernelConfig config;
+    config.kind = KernelKind::Cublas;
+    return config;
+}
+
+// Every kernel, in teaching order. Naive blocks span kernel_tuner's usual sweep (x 8..64,
+// y 1..32) and its corners: one thread wide, one row of 1024, odd sides that never fill a
+// warp. The 1-D kernels get a single thread per block, a warp, an odd count and several
+// warps. Every tile width the tiled kernel is built for.
+std::vector<KernelConfig> suite_kernels(bool quick) {
+    std::vector<KernelConfig> list;
+    const std::vector<std::pair<int, int>> naive_blocks =
+        quick ? std::vector<std::pair<int, int>>{{16, 16}, {32, 8}, {3, 5}, {1024, 1}}
+              : std::vector<std::pair<int, int>>{{16, 16}, {32, 8}, {8, 32}, {64, 16}, {32, 32},
+                                                 {8, 1},   {64, 1}, {1, 64}, {3, 5},   {1024, 1}};
+    for (const auto& [x, y] : naive_blocks) list.push_back(two_d(KernelKind::Naive, x, y));
+    const std::vector<std::pair<int, int>> row_blocks =
+        quick ? std::vector<std::pair<int, int>>{{32, 8}} : std::vector<std::pair<int, int>>{{16, 16}, {32, 8}, {7, 9}};
+    for (const auto& [x, y] : row_blocks) list.push_back(two_d(KernelKind::NaiveRowFromX, x, y));
+    const std::vector<int> threads = quick ? std::vector<int>{32, 100} : std::vector<int>{1, 32, 100, 256};
+    for (int t : threads) list.push_back(one_d(KernelKind::RowPerThread, t));
+    for (int t : threads) list.push_back(one_d(KernelKind::ColumnPerThread, t));
+    if (quick) {
+        for (int tile : {1, 2, 3, 8, 16, 17, 31, 32}) list.push_back(tiled(tile));
+    } else {
+        for (int tile = 1; tile <= model::kMaxTile; ++tile) list.push_back(tiled(tile));
+    }
+    list.push_back(cublas());
+    return list;
+}
+
+gpu::RunRequest make_request(const KernelConfig& kernel, Dtype dtype, std::int64_t m, std::int64_t n, std::int64_t k,
+                             std::int64_t batch, std::uint64_t seed) {
+    gpu::RunRequest request;
+    request.kernel = kernel;
+    request.problem.m = m;
+    request.problem.n = n;
+    request.problem.k = k;
+    request.problem.batch = batch;
+    request.problem.dtype = dtype;
+    request.warmup_launches = 0;
+    request.timed_launches = 1;
+    request.seed = seed;
+    request.check = true;
+    return request;
+}
+
+std::string describe_case(const gpu::RunRequest& r) {
+    const model::Problem& p = r.problem;
+    std::string text = format("{}, {}, M={} N={} K={}", model::describe(r.kernel), model::dtype_name(p.dtype), p.m,
+                              p.n, p.k);
+    if (p.batch > 1) text += format(" batch {}", p.batch);
+    return text;
+}
+
+}  // namespace
+
+std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
+    std::mt19937_64 rng(plan.seed);
+    auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
+        return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+    };
+    std::vector<gpu::RunRequest> suite;
+    // Small random sizes: a side of 1 is as likely as any other, and sizes that a block or
+    // tile divides are rare, so ghost threads and padded tiles occur in nearly every case.
+    // K reaches 400 so the float tolerance has rounding to absorb.
+    const int plain_cases = plan.quick ? 1 : 2;
+    for (const KernelConfig& kernel : suite_kernels(plan.quick))
+        for (Dtype dtype : plan.dtypes) {
+            for (int i = 0; i < plain_cases; ++i)
+                suite.push_back(
+                    make_request(kernel, dtype, uniform(1, 160), uniform(1, 160), uniform(1, 400), 1, rng()));
+            suite.push_back(make_request(kernel, dtype, uniform(1, 96), uniform(1, 96), uniform(1, 200), uniform(2, 4),
+                                         rng()));
+        }
+    if (plan.quick) return suite;
+
+    // Large sizes, where rounding has had K = 1024 terms to grow and the grid is many waves
+    // deep; the last one is above 2048³, where floats are checked against cuBLAS in FP64.
+    for (Dtype dtype : plan.dtypes) {
+        for (const KernelConfig& kernel :
+             {two_d(KernelKind::Naive, 32, 8), two_d(KernelKind::NaiveRowFromX, 32, 8),
+              one_d(KernelKind::RowPerThread, 128), one_d(KernelKind::ColumnPerThread, 128), tiled(16), tiled(32),
+              cublas()})
+            suite.push_back(make_request(kernel, dtype, 1024, 1024, 1024, 1, rng()));
+        suite.push_back(make_request(tiled(16), dtype, 700, 900, 1100, 3, rng()));
+        suite.push_back(make_request(tiled(32), dtype, 2111, 2143, 2087, 1, rng()));
+    }
+    return suite;
+}
+
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err) {
+    const auto resolved = resolve_check(options);
+    if (const auto* why = std::get_if<std::string>(&resolved)) {
+        err << "tilescope check: " << *why << '\n';
+        return 2;
+    }
+    const CheckPlan& plan = std::get<CheckPlan>(resolved);
+
+    err << "probing the GPU…\n";
+    gpu::Runner runner;
+    const gpu::DeviceInfo device = runner.wait_for_device();
+    if (!device.usable) {
+        err << "tilescope check: no usable GPU: " << device.why_not << '\n';
+        return 2;
+    }
+    const std::vector<gpu::RunRequest> suite = check_suite(plan);
+    err << format("{}: {} cases{}, seed {} (repeat with --seed {})\n", device.limits.name, suite.size(),
+                  plan.quick ? " (--quick)" : "", plan.seed, plan.seed);
+
+    const auto start = std::chrono::steady_clock::now();
+    int passed = 0;
+    int failed = 0;
+    int skipped = 0;
+    // Progress: one line per kernel configuration once its small cases have run, and one
+    // line per large case, with its time.
+    std::string group;
+    int group_counts[3] = {};  // passed, failed, skipped
+    auto end_group = [&] {
+        if (!group.empty()) {
+            err << format("  {}: {} passed, {} failed", group, group_counts[0], group_counts[1]);
+            if (group_counts[2] > 0) err << ", " << group_counts[2] << " skipped";
+            err << '\n';
+        }
+        group.clear();
+        group_counts[0] = group_counts[1] = group_counts[2] = 0;
+    };
+    for (const gpu::RunRequest& request : suite) {
+        const model::Problem& p = request.problem;
+        const bool large = p.m * p.n * p.k * p.batch >= std::int64_t{1} << 30;
+        const std::string name = model::describe(request.kernel);
+        if (large || name != group) end_group();
+        if (!large) group = name;
+
+        const auto case_start = std::chrono::steady_clock::now();
+        const gpu::RunResult result = runner.wait(runner.submit(request));
+        int outcome = 0;
+        if (!result.ok && result.unsupported) {
+            outcome = 2;
+            out << "skip " << describe_case(request) << ": " << result.error << '\n';
+        } else if (!result.ok || !result.check_passed) {
+            outcome = 1;
+            out << "FAIL " << describe_case(request) << " (input seed " << request.seed
+                << "): " << (result.ok ? result.check_summary : result.error) << '\n';
+        }
+        (outcome == 0 ? passed : outcome == 1 ? failed : skipped) += 1;
+        ++group_counts[outcome];
+        if (large && outcome == 2) err << format("  {}: skipped\n", describe_case(request));
+        if (large && outcome != 2) {
+            const double case_s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - case_start).count();
+            err << format("  {}: {} (kernel {} ms, case {} s)\n", describe_case(request),
+                          outcome == 0 ? "pass" : "FAIL", result.median_ms, static_cast<int>(case_s * 10 + 0.5) / 10.0);
+        }
+    }
+    end_group();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    err << format("{} cases in {} s\n", suite.size(), static_cast<int>(seconds + 0.5));
+    out << passed << " passed, " << failed << " failed";
+    if (skipped > 0) out << ", " << skipped << " skipped";
+    out << '\n';
+    return failed == 0 ? 0 : 1;
+}
+
+}  // namespace ts::cli

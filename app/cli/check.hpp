@@ -1,0 +1,51 @@
+// check.hpp — `tilescope check`: the random correctness suite. Every kernel (every block
+// shape family, every tile width T = 1..32, cuBLAS) in int32, float and double, plain (mm)
+// and batched (bmm), on random sizes that no block or tile divides, each run through the
+// GPU runner and checked against its reference (exact for int32). No ImGui, no GL.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "gpu/runner.hpp"
+#include "model/problem.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace ts::cli {
+
+// Raw values as typed; resolve_check() checks them.
+struct CheckOptions {
+    std::string seed;           // empty: a random seed, printed so the run can be repeated
+    bool quick = false;         // a smaller suite: fewer block shapes and tiles, no large sizes
+    std::string dtype = "all";  // int32, float, double or all
+};
+
+struct CheckPlan {
+    std::uint64_t seed = 0;
+    bool quick = false;
+    std::vector<model::Dtype> dtypes;
+};
+
+// Registers the "check" subcommand on `app`; returns it so the caller can test whether it
+// was chosen (`sub->parsed()`).
+CLI::App* add_check_command(CLI::App& app, CheckOptions& options);
+
+// The checked options, or a message saying which value is wrong.
+std::variant<CheckPlan, std::string> resolve_check(const CheckOptions& options);
+
+// The requests the suite runs, in order: the same list for the same plan. Each request
+// has its own seed (fresh inputs), one launch and no warm-up: this checks, it does not time.
+std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan);
+
+// Runs the suite. Progress goes to `err`; every failure (with its configuration) and the
+// last line, exactly "N passed, N failed" (then ", N skipped" when some were), go to `out`.
+// Returns 0 when nothing failed, 1 when something did, 2 for bad arguments or no usable GPU.
+int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace ts::cli

@@ -1,0 +1,354 @@
+#include "sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "model/format.hpp"
+#include "model/launch_geometry.hpp"
+
+namespace ts::cli {
+
+namespace {
+
+using model::format;
+
+// Far more than any sweep needs; stops "1:1000000000:+1" before it fills memory.
+constexpr std::size_t kMaxValues = 4096;
+constexpr std::size_t kMaxPoints = 100000;
+
+std::string_view trim(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos) return {};
+    return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+    std::vector<std::string_view> parts;
+    for (;;) {
+        const auto at = text.find(separator);
+        parts.push_back(trim(text.substr(0, at)));
+        if (at == std::string_view::npos) return parts;
+        text.remove_prefix(at + 1);
+    }
+}
+
+// The comma-separated entries of `text`, or why there are none or one is empty.
+std::variant<std::vector<std::string_view>, std::string> entries(std::string_view flag, std::string_view text) {
+    if (trim(text).empty()) return format("{} is empty: give at least one value", flag);
+    std::vector<std::string_view> items = split(text, ',');
+    if (std::find(items.begin(), items.end(), std::string_view{}) != items.end())
+        return format("{} \"{}\" has an empty entry (two commas, or one at an end)", flag, text);
+    return items;
+}
+
+std::optional<std::string> at_least_one(std::string_view flag, std::int64_t value) {
+    if (value < 1) return format("{} must be at least 1, got {}", flag, value);
+    return std::nullopt;
+}
+
+// FIRST:LAST:xFACTOR or FIRST:LAST:+STEP, appended to `values`.
+std::optional<std::string> expand_range(std::string_view flag, std::string_view item,
+                                        std::vector<std::int64_t>& values) {
+    const std::vector<std::string_view> parts = split(item, ':');
+    const std::string syntax = format("{} \"{}\": a range is FIRST:LAST:xFACTOR (256:4096:x2) or FIRST:LAST:+STEP "
+                                      "(100:400:+100)",
+                                      flag, item);
+    if (parts.size() != 3 || parts[0].empty() || parts[1].empty() || parts[2].size() < 2 ||
+        (parts[2][0] != 'x' && parts[2][0] != '+'))
+        return syntax;
+    std::int64_t bounds[2] = {};
+    for (int i = 0; i < 2; ++i) {
+        auto parsed = parse_count(flag, parts[static_cast<std::size_t>(i)]);
+        if (auto* why = std::get_if<std::string>(&parsed)) return *why;
+        bounds[i] = std::get<std::int64_t>(parsed);
+        if (auto why = at_least_one(flag, bounds[i])) return why;
+    }
+    const auto [first, last] = bounds;
+    if (first > last) return format("{} \"{}\": the range starts above its end", flag, item);
+    const bool geometric = parts[2][0] == 'x';
+    auto parsed_step = parse_count(format("{} (step)", flag), parts[2].substr(1));
+    if (auto* why = std::get_if<std::string>(&parsed_step)) return *why;
+    const std::int64_t step = std::get<std::int64_t>(parsed_step);
+    if (geometric && step < 2) return format("{} \"{}\": the factor must be at least 2", flag, item);
+    if (!geometric && step < 1) return format("{} \"{}\": the step must be at least 1", flag, item);
+    for (std::int64_t value = first; value <= last;) {
+        values.push_back(value);
+        if (values.size() > kMaxValues) return format("{} \"{}\" gives more than {} values", flag, item, kMaxValues);
+        // Stop before the next value could overflow.
+        if (geometric ? value > last / step : value > last - step) break;
+        value = geometric ? value * step : value + step;
+    }
+    return std::nullopt;
+}
+
+template <typename T>
+void keep_first_of_each(std::vector<T>& values) {
+    std::vector<T> unique;
+    for (const T& value : values)
+        if (std::find(unique.begin(), unique.end(), value) == unique.end()) unique.push_back(value);
+    values = std::move(unique);
+}
+
+template <typename T>
+bool failed(const std::variant<T, std::string>& parsed, std::string& why) {
+    if (const auto* message = std::get_if<std::string>(&parsed)) {
+        why = *message;
+        return true;
+    }
+    return false;
+}
+
+std::vector<std::int64_t> doubling(std::int64_t first, std::int64_t last) {
+    std::vector<std::int64_t> sizes;
+    for (std::int64_t size = first; size <= last; size *= 2) sizes.push_back(size);
+    return sizes;
+}
+
+model::KernelConfig config_of(model::KernelKind kind, int x = 16, int y = 16, int tile = 16) {
+    model::KernelConfig config;
+    config.kind = kind;
+    config.block_x = x;
+    config.block_y = y;
+    config.tile = tile;
+    return config;
+}
+
+}  // namespace
+
+std::variant<std::vector<std::int64_t>, std::string> parse_number_list(std::string_view flag, std::string_view text) {
+    auto items = entries(flag, text);
+    if (auto* why = std::get_if<std::string>(&items)) return *why;
+    std::vector<std::int64_t> values;
+    for (std::string_view item : std::get<0>(items)) {
+        if (item.find(':') != std::string_view::npos) {
+            if (auto why = expand_range(flag, item, values)) return *why;
+            continue;
+        }
+        auto parsed = parse_count(flag, item);
+        if (auto* why = std::get_if<std::string>(&parsed)) return *why;
+        if (auto why = at_least_one(flag, std::get<std::int64_t>(parsed))) return *why;
+        values.push_back(std::get<std::int64_t>(parsed));
+    }
+    keep_first_of_each(values);
+    return values;
+}
+
+std::variant<std::vector<std::pair<int, int>>, std::string> parse_block_list(std::string_view flag,
+                                                                             std::string_view text) {
+    auto items = entries(flag, text);
+    if (auto* why = std::get_if<std::string>(&items)) return *why;
+    std::vector<std::pair<int, int>> blocks;
+    for (std::string_view item : std::get<0>(items)) {
+        const auto x = item.find_first_of("xX×");
+        if (x == std::string_view::npos) return format("{} expects XxY such as 32x8, got \"{}\"", flag, item);
+        const std::size_t after = item.compare(x, 2, "×") == 0 ? x + 2 : x + 1;
+        int sides[2] = {};
+        const std::string_view texts[2] = {item.substr(0, x), item.substr(after)};
+        for (int i = 0; i < 2; ++i) {
+            auto parsed = parse_count(format("{} ({})", flag, i == 0 ? "x" : "y"), texts[i]);
+            if (auto* why = std::get_if<std::string>(&parsed)) return *why;
+            const std::int64_t side = std::get<std::int64_t>(parsed);
+            if (side < 1) return format("{} sides must be at least 1, got {}", flag, item);
+            // Kept sane before narrowing; the GPU refuses anything over 1024 anyway.
+            sides[i] = static_cast<int>(std::min<std::int64_t>(side, 1 << 20));
+        }
+        blocks.emplace_back(sides[0], sides[1]);
+    }
+    keep_first_of_each(blocks);
+    return blocks;
+}
+
+bool SweepLists::any_given() const {
+    for (const std::optional<std::string>* text : {&kernel, &size, &m, &n, &k, &tile, &block, &threads, &dtype, &batch})
+        if (text->has_value()) return true;
+    return false;
+}
+
+std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lists) {
+    const auto or_default = [](const std::optional<std::string>& text, const char* fallback) {
+        return text.value_or(fallback);
+    };
+    std::string why;
+
+    std::vector<model::KernelKind> kinds;
+    if (lists.kernel == "all") {
+        kinds.assign(std::begin(model::kAllKernelKinds), std::end(model::kAllKernelKinds));
+    } else {
+        const std::string text = or_default(lists.kernel, "tiled");
+        auto names = entries("--kernel", text);
+        if (failed(names, why)) return why;
+        for (std::string_view name : std::get<0>(names)) {
+            const auto kind = model::parse_kernel(name);
+            if (!kind) return format("--kernel must be one of {} (or all), got \"{}\"", kernel_names(), name);
+            kinds.push_back(*kind);
+        }
+        keep_first_of_each(kinds);
+    }
+
+    std::vector<model::Dtype> dtypes;
+    auto dtype_names = entries("--dtype", or_default(lists.dtype, "float"));
+    if (failed(dtype_names, why)) return why;
+    for (std::string_view name : std::get<0>(dtype_names)) {
+        const auto dtype = model::parse_dtype(name);
+        if (!dtype) return format("--dtype must be int32, float or double, got \"{}\"", name);
+        dtypes.push_back(*dtype);
+    }
+    keep_first_of_each(dtypes);
+
+    auto tiles = parse_number_list("--tile", or_default(lists.tile, "16"));
+    auto blocks = parse_block_list("--block", or_default(lists.block, "16x16"));
+    auto threads = parse_number_list("--threads", or_default(lists.threads, "128"));
+    auto batches = parse_number_list("--batch", or_default(lists.batch, "1"));
+    if (failed(tiles, why) || failed(blocks, why) || failed(threads, why) || failed(batches, why)) return why;
+
+    // Sizes: every combination of the given dimensions; the others follow --size.
+    auto squares = parse_number_list("--size", or_default(lists.size, "1024"));
+    if (failed(squares, why)) return why;
+    std::optional<std::vector<std::int64_t>> dims[3];
+    const std::optional<std::string>* dim_texts[3] = {&lists.m, &lists.n, &lists.k};
+    const char* dim_flags[3] = {"--m", "--n", "--k"};
+    for (int i = 0; i < 3; ++i) {
+        if (!dim_texts[i]->has_value()) continue;
+        auto parsed = parse_number_list(dim_flags[i], **dim_texts[i]);
+        if (failed(parsed, why)) return why;
+        dims[i] = std::get<0>(parsed);
+    }
+    std::vector<std::array<std::int64_t, 3>> sizes;
+    for (std::int64_t square : std::get<0>(squares)) {
+        const std::vector<std::int64_t> own{square};
+        for (std::int64_t m : dims[0].value_or(own))
+            for (std::int64_t n : dims[1].value_or(own))
+                for (std::int64_t k : dims[2].value_or(own)) sizes.push_back({m, n, k});
+    }
+    keep_first_of_each(sizes);
+
+    std::vector<model::KernelConfig> configs;
+    for (model::KernelKind kind : kinds) {
+        if (kind == model::KernelKind::Tiled) {
+            for (std::int64_t tile : std::get<0>(tiles)) {
+                const auto config = config_of(kind, 16, 16, static_cast<int>(std::min<std::int64_t>(tile, 1 << 20)));
+                if (auto reason = model::check_config(config)) return format("--tile {}: {}", tile, *reason);
+                configs.push_back(config);
+            }
+        } else if (model::uses_1d_blocks(kind)) {
+            for (std::int64_t count : std::get<0>(threads))
+                configs.push_back(config_of(kind, static_cast<int>(std::min<std::int64_t>(count, 1 << 20)), 1));
+        } else if (kind == model::KernelKind::Cublas) {
+            configs.push_back(config_of(kind));
+        } else {
+            for (const auto& [x, y] : std::get<0>(blocks)) configs.push_back(config_of(kind, x, y));
+        }
+    }
+
+    std::vector<Setup> points;
+    for (model::Dtype dtype : dtypes)
+        for (const model::KernelConfig& config : configs)
+            for (std::int64_t batch : std::get<0>(batches))
+                for (const auto& [m, n, k] : sizes) {
+                    Setup setup;
+                    setup.kernel = config;
+                    setup.problem = {m, n, k, batch, dtype};
+                    if (auto reason = model::validate(setup.problem))
+                        return format("{}×{}×{} (batch {}, {}): {}", m, n, k, batch, model::dtype_name(dtype),
+                                      *reason);
+                    points.push_back(setup);
+                    if (points.size() > kMaxPoints)
+                        return format("these lists describe more than {} points; measure fewer at a time", kMaxPoints);
+                }
+    return points;
+}
+
+std::vector<Setup> default_sweep() {
+    using model::Dtype;
+    using model::KernelKind;
+    std::vector<Setup> points;
+    auto add = [&](const model::KernelConfig& config, Dtype dtype, const std::vector<std::int64_t>& sizes) {
+        for (std::int64_t size : sizes) {
+            Setup setup;
+            setup.kernel = config;
+            setup.problem = {size, size, size, 1, dtype};
+            // The tuning sweeps repeat a few points of the main one: measure those once.
+            const bool seen = std::any_of(points.begin(), points.end(), [&](const Setup& other) {
+                return model::describe(other.kernel) == model::describe(config) &&
+                       other.problem.m == size && other.problem.dtype == dtype;
+            });
+            if (!seen) points.push_back(setup);
+        }
+    };
+    const std::vector<model::KernelConfig> main_kernels = {
+        config_of(KernelKind::Naive, 32, 32),         config_of(KernelKind::Naive, 16, 16),
+        config_of(KernelKind::NaiveRowFromX, 32, 32), config_of(KernelKind::Tiled, 16, 16, 8),
+        config_of(KernelKind::Tiled, 16, 16, 16),     config_of(KernelKind::Tiled, 16, 16, 32),
+        config_of(KernelKind::Cublas)};
+    for (const auto& config : main_kernels) add(config, Dtype::Float32, doubling(128, 4096));
+    // One thread per row or column leaves most of the GPU idle: 4096 would take seconds.
+    add(config_of(KernelKind::RowPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));
+    add(config_of(KernelKind::ColumnPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));
+    for (Dtype dtype : {Dtype::Float64, Dtype::Int32})
+        for (const auto& config : main_kernels) {
+            const bool skipped = config.kind == KernelKind::Naive && config.block_x == 16;
+            // cuBLAS has no int32 GEMM; the model names why in its own line.
+            if (skipped || (config.kind == KernelKind::Cublas && dtype == Dtype::Int32)) continue;
+            add(config, dtype, doubling(256, 2048));
+        }
+    // Tuning at 2048: naive block shapes (those within 1024 threads) and tile widths.
+    for (int x : {8, 16, 32, 64})
+        for (int y : {1, 2, 4, 8, 16, 32})
+            if (x * y <= 1024) add(config_of(KernelKind::Naive, x, y), Dtype::Float32, {2048});
+    for (int tile : {1, 2, 4, 8, 16, 32}) add(config_of(KernelKind::Tiled, 16, 16, tile), Dtype::Float32, {2048});
+    return points;
+}
+
+double estimate_seconds(const gpu::RunRequest& request) {
+    using model::KernelKind;
+    const model::Problem& p = request.problem;
+    const model::KernelConfig& config = request.kernel;
+    const double work = static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) *
+                        static_cast<double>(p.batch);
+    // GFLOP/s seen on an H200 at 2048 to 4096 (float); everything else is scaled from these.
+    double rate = 6000.0;
+    switch (config.kind) {
+        case KernelKind::Naive: rate = 6000.0 * std::min(1.0, std::sqrt(config.block_x / 32.0)); break;
+        case KernelKind::NaiveRowFromX: rate = 1000.0; break;
+        case KernelKind::RowPerThread: rate = 0.04 * static_cast<double>(p.m * p.batch); break;
+        case KernelKind::ColumnPerThread: rate = 0.04 * static_cast<double>(p.n * p.batch); break;
+        case KernelKind::Tiled: {
+            const double by_tile[] = {30, 250, 1000, 4000, 7000, 8900};  // T = 1, 2, 4, 8, 16, 32
+            rate = by_tile[std::clamp(static_cast<int>(std::log2(std::max(config.tile, 1))), 0, 5)];
+            break;
+        }
+        case KernelKind::Cublas: rate = 50000.0; break;
+    }
+    if (p.dtype == model::Dtype::Float64 && config.kind != KernelKind::Cublas) rate *= 0.5;
+    // Small problems do not fill the GPU (132 SMs × 2048 threads).
+    rate *= std::min(1.0, static_cast<double>(p.m * p.n * p.batch) / 270000.0);
+    const double kernel_s = std::max(2.0 * work / (std::max(rate, 1e-3) * 1e9), 5e-6);
+
+    const double flush_s = request.hot ? 0.0 : 30e-6;
+    const double per_sample_s = kernel_s + flush_s + 4e-6;
+    const double warmup_s = request.warmup_launches * per_sample_s;
+    double sampling_s = request.timed_launches * per_sample_s;
+    if (request.adaptive) {
+        // Assume the noise never settles: sample until the time target, the sample limit
+        // or the budget. Quiet kernels finish sooner.
+        const double wanted = std::clamp(request.min_time_s / kernel_s, static_cast<double>(request.timed_launches),
+                                         static_cast<double>(request.max_samples));
+        sampling_s = std::max(sampling_s, std::min(wanted * per_sample_s, request.budget_s - warmup_s));
+    }
+    const double bytes = static_cast<double>(p.total_bytes());
+    const double inputs_s = 0.002 + static_cast<double>(p.a_elements() + p.b_elements()) * p.batch * 8e-9 + bytes / 5e9;
+    const double check_s = request.check ? work / 4e9 : 0.0;
+    const double end_to_end_s = request.end_to_end_runs * (kernel_s + bytes / 5e9 + 0.002);
+    return warmup_s + sampling_s + inputs_s + check_s + end_to_end_s;
+}
+
+std::string duration_text(double seconds) {
+    const long total = std::lround(std::max(seconds, 0.0));
+    if (total < 60) return format("{} s", total);
+    if (total < 3600) return format("{} min {} s", total / 60, total % 60);
+    const long minutes = total / 60 % 60;
+    return format("{} h {}{} min", total / 3600, minutes < 10 ? "0" : "", minutes);
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,169 @@
+#include "cublas_library.hpp"
+
+#include <cublas_v2.h>  // types and declarations only: every function comes from dlsym
+#include <dlfcn.h>
+
+#include <mutex>
+#include <stdexcept>
+#include <type_traits>
+
+#include "model/format.hpp"
+
+namespace ts::gpu {
+
+namespace {
+
+using model::format;
+
+constexpr const char* kSoname = "libcublas.so.13";
+
+// The few functions TileScope calls, resolved by their exported names (cublas_v2.h maps
+// cublasCreate to cublasCreate_v2 and so on; the un-suffixed ones have no _v2 form).
+struct CublasApi {
+    decltype(&::cublasCreate_v2) create = nullptr;
+    decltype(&::cublasSetStream_v2) set_stream = nullptr;
+    decltype(&::cublasSetMathMode) set_math_mode = nullptr;
+    decltype(&::cublasGetStatusString) status_string = nullptr;
+    decltype(&::cublasSgemm_v2) sgemm = nullptr;
+    decltype(&::cublasDgemm_v2) dgemm = nullptr;
+    decltype(&::cublasSgemmStridedBatched) sgemm_batched = nullptr;
+    decltype(&::cublasDgemmStridedBatched) dgemm_batched = nullptr;
+};
+
+// One per process: the library, its functions and one handle, made on first use. The
+// handle is never destroyed: cublasDestroy at exit would run after the CUDA runtime has
+// begun to tear down, and the driver frees everything when the process ends anyway.
+struct Cublas {
+    std::mutex mutex;  // a handle may be used by one thread at a time
+    bool tried = false;
+    std::string why_not;
+    CublasApi api;
+    cublasHandle_t handle = nullptr;
+};
+
+Cublas& cublas() {
+    static Cublas instance;
+    return instance;
+}
+
+std::string status_text(const CublasApi& api, cublasStatus_t status) {
+    return format("{} ({})", api.status_string ? api.status_string(status) : "unknown status",
+                  static_cast<int>(status));
+}
+
+template <typename Function>
+bool resolve(void* library, const char* name, Function& function, std::string& why_not) {
+    function = reinterpret_cast<Function>(dlsym(library, name));
+    if (!function) why_not = format("cuBLAS ({}) lacks {}: {}", kSoname, name, dlerror());
+    return function != nullptr;
+}
+
+// Loads the library and makes the handle; on failure leaves the reason in why_not. Called
+// with the mutex held.
+void load(Cublas& c) {
+    c.tried = true;
+    void* library = dlopen(kSoname, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        const std::string first_error = dlerror();
+        // A toolkit installed without its versioned link still has the development name.
+        library = dlopen("libcublas.so", RTLD_NOW | RTLD_LOCAL);
+        if (!library) {
+            c.why_not = format("cuBLAS not found ({}): {}", kSoname, first_error);
+            return;
+        }
+    }
+    CublasApi& api = c.api;
+    if (!resolve(library, "cublasCreate_v2", api.create, c.why_not) ||
+        !resolve(library, "cublasSetStream_v2", api.set_stream, c.why_not) ||
+        !resolve(library, "cublasSetMathMode", api.set_math_mode, c.why_not) ||
+        !resolve(library, "cublasGetStatusString", api.status_string, c.why_not) ||
+        !resolve(library, "cublasSgemm_v2", api.sgemm, c.why_not) ||
+        !resolve(library, "cublasDgemm_v2", api.dgemm, c.why_not) ||
+        !resolve(library, "cublasSgemmStridedBatched", api.sgemm_batched, c.why_not) ||
+        !resolve(library, "cublasDgemmStridedBatched", api.dgemm_batched, c.why_not))
+        return;
+
+    if (const cublasStatus_t status = api.create(&c.handle); status != CUBLAS_STATUS_SUCCESS) {
+        c.why_not = format("cublasCreate failed: {}", status_text(api, status));
+        c.handle = nullptr;
+        return;
+    }
+    // Pedantic math: FP32 stays FP32 and FP64 stays FP64. The default mode lets cuBLAS
+    // use TF32 tensor cores for float when NVIDIA_TF32_OVERRIDE or a future default says
+    // so, or the BF16x9 / fixed-point emulations (CUBLAS_EMULATION_STRATEGY); each is
+    // faster and less exact, and then the line would no longer be the same arithmetic as
+    // our kernels, nor a trustworthy reference for checking them.
+    if (const cublasStatus_t status = api.set_math_mode(c.handle, CUBLAS_PEDANTIC_MATH);
+        status != CUBLAS_STATUS_SUCCESS)
+        c.why_not = format("cublasSetMathMode(CUBLAS_PEDANTIC_MATH) failed: {}", status_text(api, status));
+}
+
+// The loaded library with its mutex held, or an exception saying why there is none.
+std::unique_lock<std::mutex> ready(Cublas& c) {
+    std::unique_lock lock(c.mutex);
+    if (!c.tried) load(c);
+    if (!c.why_not.empty()) throw std::runtime_error(c.why_not);
+    return lock;
+}
+
+void check(const CublasApi& api, cublasStatus_t status, const char* call) {
+    if (status != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(format("{}: {}", call, status_text(api, status)));
+}
+
+// cuBLAS is column-major; our matrices are row-major. A row-major M×N matrix is the same
+// memory as a column-major N×M matrix, its transpose. So instead of C = A·B we ask cuBLAS
+// for Cᵀ = Bᵀ·Aᵀ (N×M = N×K · K×M) without any transposition flags: B goes first as an
+// N×K column-major matrix with leading dimension N, A second with leading dimension K, and
+// the N×M result with leading dimension N is exactly row-major C.
+template <typename T>
+void matmul(const model::Problem& p, const T* a, const T* b, T* c, cudaStream_t stream) {
+    constexpr bool single = std::is_same_v<T, float>;
+    Cublas& cb = cublas();
+    const auto lock = ready(cb);
+    check(cb.api, cb.api.set_stream(cb.handle, stream), "cublasSetStream");
+    const T one = 1;
+    const T zero = 0;
+    const int m = static_cast<int>(p.m);
+    const int n = static_cast<int>(p.n);
+    const int k = static_cast<int>(p.k);
+    if (p.batch == 1) {
+        const auto gemm = [&] {
+            if constexpr (single) return cb.api.sgemm;
+            else return cb.api.dgemm;
+        }();
+        check(cb.api, gemm(cb.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n),
+              single ? "cublasSgemm" : "cublasDgemm");
+        return;
+    }
+    const auto gemm_batched = [&] {
+        if constexpr (single) return cb.api.sgemm_batched;
+        else return cb.api.dgemm_batched;
+    }();
+    check(cb.api,
+          gemm_batched(cb.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, p.b_elements(), a, k,
+                       p.a_elements(), &zero, c, n, p.c_elements(), static_cast<int>(p.batch)),
+          single ? "cublasSgemmStridedBatched" : "cublasDgemmStridedBatched");
+}
+
+}  // namespace
+
+std::optional<std::string> cublas_unavailable(model::Dtype dtype) {
+    if (dtype == model::Dtype::Int32)
+        return std::string("cuBLAS has no GEMM for int32 inputs (its integer GEMM takes 8-bit inputs), so there is "
+                           "no cuBLAS line for int32");
+    Cublas& c = cublas();
+    std::lock_guard lock(c.mutex);
+    if (!c.tried) load(c);
+    if (!c.why_not.empty()) return c.why_not;
+    return std::nullopt;
+}
+
+void cublas_matmul(const model::Problem& p, const float* a, const float* b, float* c, cudaStream_t stream) {
+    matmul(p, a, b, c, stream);
+}
+
+void cublas_matmul(const model::Problem& p, const double* a, const double* b, double* c, cudaStream_t stream) {
+    matmul(p, a, b, c, stream);
+}
+
+}  // namespace ts::gpu

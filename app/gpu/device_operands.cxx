@@ -1,0 +1,253 @@
+#include "device_operands.hpp"
+
+#include <cmath>
+#include <iomanip>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "cpu_reference.hpp"
+#include "cublas_library.hpp"
+#include "cuda_check.hpp"
+#include "kernels/launchers.hpp"
+#include "model/format.hpp"
+#include "model/launch_geometry.hpp"
+
+namespace ts::gpu {
+
+using model::format;
+
+struct DeviceOperands::Data {
+    virtual ~Data() = default;
+    virtual void poison(cudaStream_t stream) const = 0;
+    virtual void launch(cudaStream_t stream) const = 0;
+    virtual void launch_on(const void* a, const void* b, void* c, cudaStream_t stream) const = 0;
+    virtual void check(RunResult& result, cudaStream_t stream) const = 0;
+    virtual std::span<const std::byte> host_a() const = 0;
+    virtual std::span<const std::byte> host_b() const = 0;
+    virtual std::size_t c_bytes() const = 0;
+};
+
+namespace {
+
+std::string scientific(double value) {
+    std::ostringstream out;
+    out << std::scientific << std::setprecision(1) << value;
+    return out.str();
+}
+
+// Owns one cudaMalloc; every path out of a request frees it. The destructor ignores
+// errors: after a failed launch there is nothing better to do, and the first error has
+// already been reported.
+template <typename T>
+class DeviceBuffer {
+public:
+    explicit DeviceBuffer(std::int64_t count) : m_count(count) {
+        void* data = nullptr;
+        TS_CUDA_CHECK(cudaMalloc(&data, bytes()));
+        m_data = static_cast<T*>(data);
+    }
+    ~DeviceBuffer() { cudaFree(m_data); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    T* get() const { return m_data; }
+    std::size_t bytes() const { return static_cast<std::size_t>(m_count) * sizeof(T); }
+
+private:
+    T* m_data = nullptr;
+    std::int64_t m_count = 0;
+};
+
+template <typename T>
+std::vector<T> random_values(std::int64_t count, std::int64_t k, std::mt19937_64& rng) {
+    std::vector<T> values(static_cast<std::size_t>(count));
+    if constexpr (std::is_integral_v<T>) {
+        const std::int32_t bound = int32_input_bound(k);
+        std::uniform_int_distribution<std::int32_t> uniform(-bound, bound);
+        for (T& x : values) x = uniform(rng);
+    } else {
+        std::uniform_real_distribution<T> uniform(T(-1), T(1));
+        for (T& x : values) x = uniform(rng);
+    }
+    return values;
+}
+
+template <typename T>
+cudaError_t launch_kernel(const model::KernelConfig& config, const model::Problem& problem,
+                          kernels::Operands<T> operands, cudaStream_t stream) {
+    switch (config.kind) {
+        case model::KernelKind::Naive: return kernels::launch_naive(config, problem, operands, stream);
+        case model::KernelKind::NaiveRowFromX:
+            return kernels::launch_naive_row_from_x(config, problem, operands, stream);
+        case model::KernelKind::RowPerThread: return kernels::launch_row_per_thread(config, problem, operands, stream);
+        case model::KernelKind::ColumnPerThread:
+            return kernels::launch_column_per_thread(config, problem, operands, stream);
+        case model::KernelKind::Tiled: return kernels::launch_tiled(config, problem, operands, stream);
+        case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
+    }
+    return cudaErrorInvalidValue;
+}
+
+// The exact product in double, by cuBLAS on the GPU, with Σ|a·b| per cell as the product
+// of |A| and |B|. For float inputs the double product is far more exact than any float
+// kernel; for double inputs it carries rounding of the same size as the kernel's, which
+// the factor 2 in the tolerance allows for (as with the CPU reference).
+template <typename T>
+Reference cublas_reference(const std::vector<T>& a, const std::vector<T>& b, const model::Problem& p,
+                           cudaStream_t stream) {
+    std::vector<double> a64(a.begin(), a.end());
+    std::vector<double> b64(b.begin(), b.end());
+    DeviceBuffer<double> a_dev(static_cast<std::int64_t>(a64.size()));
+    DeviceBuffer<double> b_dev(static_cast<std::int64_t>(b64.size()));
+    DeviceBuffer<double> c_dev(p.c_elements() * p.batch);
+    Reference ref;
+    ref.c.resize(static_cast<std::size_t>(p.c_elements() * p.batch));
+    ref.abs_sum.resize(ref.c.size());
+    auto product = [&](std::vector<double>& out) {
+        TS_CUDA_CHECK(cudaMemcpyAsync(a_dev.get(), a64.data(), a_dev.bytes(), cudaMemcpyHostToDevice, stream));
+        TS_CUDA_CHECK(cudaMemcpyAsync(b_dev.get(), b64.data(), b_dev.bytes(), cudaMemcpyHostToDevice, stream));
+        cublas_matmul(p, a_dev.get(), b_dev.get(), c_dev.get(), stream);
+        TS_CUDA_CHECK(cudaMemcpyAsync(out.data(), c_dev.get(), c_dev.bytes(), cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    };
+    product(ref.c);
+    for (double& x : a64) x = std::fabs(x);
+    for (double& x : b64) x = std::fabs(x);
+    product(ref.abs_sum);
+    return ref;
+}
+
+// `got` and `expected` are the values of the first bad cell, as text.
+std::string describe_check(const Comparison& cmp, const model::Problem& p, const std::string& reference,
+                           const std::string& got, const std::string& expected) {
+    const std::int64_t cells = p.c_elements() * p.batch;
+    const bool exact = p.dtype == model::Dtype::Int32;
+    const std::string rule =
+        exact ? format("equal to the exact product ({})", reference)
+              : format("within 2·K·u·Σ|a·b| (K = {}, u = 2^-{}) of {}", p.k,
+                       p.dtype == model::Dtype::Float32 ? 24 : 53, reference);
+    if (cmp.passed())
+        return format("max rel. error {}; all {} cells {}: pass", scientific(cmp.max_rel_error), cells, rule);
+    const std::int64_t at = cmp.first_bad;
+    const std::int64_t batch = at / p.c_elements();
+    const std::int64_t row = at % p.c_elements() / p.n;
+    const std::int64_t col = at % p.n;
+    std::string text = format("FAIL: {} of {} cells not {}", cmp.mismatches, cells, rule);
+    if (cmp.poisoned > 0)
+        text += format(", {} of them still hold the poison C was filled with (never written)", cmp.poisoned);
+    text += format("; first at C[{}][{}]", row, col);
+    if (p.batch > 1) text += format(" of batch {}", batch);
+    text += format(": got {}, expected {}", got, expected);
+    return text + format("; max rel. error {}", scientific(cmp.max_rel_error));
+}
+
+template <typename T>
+class TypedOperands final : public DeviceOperands::Data {
+public:
+    TypedOperands(const RunRequest& request, cudaStream_t stream)
+        : m_request(request),
+          m_a_dev(problem().a_elements() * problem().batch),
+          m_b_dev(problem().b_elements() * problem().batch),
+          m_c_dev(problem().c_elements() * problem().batch) {
+        std::mt19937_64 rng(request.seed);
+        m_a = random_values<T>(problem().a_elements() * problem().batch, problem().k, rng);
+        m_b = random_values<T>(problem().b_elements() * problem().batch, problem().k, rng);
+        TS_CUDA_CHECK(cudaMemcpyAsync(m_a_dev.get(), m_a.data(), m_a_dev.bytes(), cudaMemcpyHostToDevice, stream));
+        TS_CUDA_CHECK(cudaMemcpyAsync(m_b_dev.get(), m_b.data(), m_b_dev.bytes(), cudaMemcpyHostToDevice, stream));
+        const model::LaunchGeometry g = model::plan_launch(request.kernel, problem());
+        m_launch_call = format("launching {} <<<({}, {}, {}), ({}, {})>>>", model::describe(request.kernel), g.grid.x,
+                               g.grid.y, g.grid.z, g.block.x, g.block.y);
+    }
+
+    void poison(cudaStream_t stream) const override {
+        const int byte = std::is_integral_v<T> ? kInt32PoisonByte : 0xFF;
+        TS_CUDA_CHECK(cudaMemsetAsync(m_c_dev.get(), byte, m_c_dev.bytes(), stream));
+    }
+
+    void launch(cudaStream_t stream) const override {
+        launch_on(m_a_dev.get(), m_b_dev.get(), m_c_dev.get(), stream);
+    }
+
+    void launch_on(const void* a, const void* b, void* c, cudaStream_t stream) const override {
+        const T* a_typed = static_cast<const T*>(a);
+        const T* b_typed = static_cast<const T*>(b);
+        T* c_typed = static_cast<T*>(c);
+        if (m_request.kernel.kind == model::KernelKind::Cublas) {
+            if constexpr (std::is_integral_v<T>) throw std::runtime_error(*cublas_unavailable(problem().dtype));
+            else cublas_matmul(problem(), a_typed, b_typed, c_typed, stream);
+            return;
+        }
+        cuda_check(launch_kernel(m_request.kernel, problem(), kernels::Operands<T>{a_typed, b_typed, c_typed}, stream),
+                   m_launch_call, __FILE__, __LINE__);
+    }
+
+    void check(RunResult& result, cudaStream_t stream) const override {
+        const model::Problem& p = problem();
+        std::vector<T> c(static_cast<std::size_t>(p.c_elements() * p.batch));
+        TS_CUDA_CHECK(cudaMemcpyAsync(c.data(), m_c_dev.get(), m_c_dev.bytes(), cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+        const bool use_cublas = !std::is_integral_v<T> && m_request.kernel.kind != model::KernelKind::Cublas &&
+                                p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(p.dtype);
+        const Reference ref = use_cublas ? cublas_reference(m_a, m_b, p, stream)
+                                         : reference_matmul(std::span<const T>(m_a), std::span<const T>(m_b), p);
+        const Comparison cmp = compare(std::span<const T>(c), ref, tolerance_factor(p.dtype, p.k));
+        std::string got;
+        std::string expected;
+        if (cmp.first_bad >= 0) {
+            const auto at = static_cast<std::size_t>(cmp.first_bad);
+            got = format("{}", c[at]);
+            expected = std::is_integral_v<T> ? format("{}", static_cast<std::int64_t>(ref.c[at]))
+                                             : format("{}", ref.c[at]);
+        }
+        result.checked = true;
+        result.check_passed = cmp.passed();
+        result.max_rel_error = cmp.max_rel_error;
+        result.mismatches = cmp.mismatches;
+        result.check_summary =
+            describe_check(cmp, p, use_cublas ? "cuBLAS in FP64" : "the CPU reference", got, expected);
+    }
+
+    std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(m_a)); }
+    std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(m_b)); }
+    std::size_t c_bytes() const override { return m_c_dev.bytes(); }
+
+private:
+    const model::Problem& problem() const { return m_request.problem; }
+
+    RunRequest m_request;
+    std::vector<T> m_a;
+    std::vector<T> m_b;
+    DeviceBuffer<T> m_a_dev;
+    DeviceBuffer<T> m_b_dev;
+    DeviceBuffer<T> m_c_dev;
+    std::string m_launch_call;
+};
+
+}  // namespace
+
+DeviceOperands::DeviceOperands(const RunRequest& request, cudaStream_t stream) {
+    switch (request.problem.dtype) {
+        case model::Dtype::Int32: m_data = std::make_unique<TypedOperands<std::int32_t>>(request, stream); break;
+        case model::Dtype::Float32: m_data = std::make_unique<TypedOperands<float>>(request, stream); break;
+        case model::Dtype::Float64: m_data = std::make_unique<TypedOperands<double>>(request, stream); break;
+    }
+    if (!m_data) throw std::invalid_argument("DeviceOperands: unknown element type");
+}
+
+DeviceOperands::~DeviceOperands() = default;
+
+void DeviceOperands::poison(cudaStream_t stream) const { m_data->poison(stream); }
+void DeviceOperands::launch(cudaStream_t stream) const { m_data->launch(stream); }
+void DeviceOperands::launch_on(const void* a, const void* b, void* c, cudaStream_t stream) const {
+    m_data->launch_on(a, b, c, stream);
+}
+std::span<const std::byte> DeviceOperands::host_a() const { return m_data->host_a(); }
+std::span<const std::byte> DeviceOperands::host_b() const { return m_data->host_b(); }
+std::size_t DeviceOperands::c_bytes() const { return m_data->c_bytes(); }
+void DeviceOperands::check(RunResult& result, cudaStream_t stream) const { m_data->check(result, stream); }
+
+}  // namespace ts::gpu

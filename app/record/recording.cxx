@@ -1,0 +1,375 @@
+#include "recording.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace ts::record {
+
+namespace {
+
+// Ordered, so files list their keys in the order below rather than alphabetically.
+using Json = nlohmann::ordered_json;
+
+template <typename T>
+Json nullable(const std::optional<T>& value) {
+    return value ? Json(*value) : Json(nullptr);
+}
+
+Json device_json(const Device& d) {
+    Json j;
+    j["name"] = d.name;
+    j["compute_capability"] = d.compute_capability;
+    j["sm_count"] = d.sm_count;
+    j["global_memory_bytes"] = d.global_memory_bytes;
+    j["l2_cache_bytes"] = d.l2_cache_bytes;
+    j["driver_cuda_version"] = d.driver_cuda_version;
+    j["runtime_cuda_version"] = d.runtime_cuda_version;
+    j["clock_mhz"] = nullable(d.clock_mhz);
+    j["memory_clock_mhz"] = nullable(d.memory_clock_mhz);
+    j["memory_bus_bits"] = nullable(d.memory_bus_bits);
+    return j;
+}
+
+Json timing_json(const Timing& t) {
+    Json j;
+    j["mode"] = t.mode;
+    j["warmup_launches"] = t.warmup_launches;
+    j["min_samples"] = t.min_samples;
+    j["adaptive"] = t.adaptive;
+    j["max_noise_pct"] = t.max_noise_pct;
+    j["min_time_s"] = t.min_time_s;
+    j["budget_s"] = t.budget_s;
+    j["max_samples"] = t.max_samples;
+    j["end_to_end_runs"] = t.end_to_end_runs;
+    return j;
+}
+
+// Every point has every key, so a table of points has fixed columns; what does not apply
+// is null. The CSV's columns are these keys, samples_ms aside.
+Json point_json(const Point& p) {
+    Json j;
+    j["index"] = p.index;
+    j["kernel"] = p.kernel;
+    j["config"] = p.config;
+    j["block_x"] = nullable(p.block_x);
+    j["block_y"] = nullable(p.block_y);
+    j["tile"] = nullable(p.tile);
+    j["m"] = p.m;
+    j["n"] = p.n;
+    j["k"] = p.k;
+    j["batch"] = p.batch;
+    j["dtype"] = p.dtype;
+    j["mode"] = p.mode;
+    j["ok"] = p.ok;
+    j["error"] = p.error;
+    const auto timed = [&](double value) { return p.ok ? Json(value) : Json(nullptr); };
+    j["median_ms"] = timed(p.median_ms);
+    j["p20_ms"] = timed(p.p20_ms);
+    j["p80_ms"] = timed(p.p80_ms);
+    j["mean_ms"] = timed(p.mean_ms);
+    j["min_ms"] = timed(p.min_ms);
+    j["max_ms"] = timed(p.max_ms);
+    j["noise_pct"] = timed(p.noise_pct);
+    j["samples"] = p.samples_ms.size();
+    j["stop_reason"] = p.stop_reason;
+    j["gflops"] = timed(p.gflops);
+    j["model_traffic_bytes"] = nullable(p.model_traffic_bytes);
+    j["model_bandwidth_GBps"] = nullable(p.model_bandwidth_GBps);
+    j["end_to_end_ms"] = nullable(p.end_to_end_ms);
+    j["checked"] = p.checked;
+    j["check_passed"] = p.check_passed;
+    j["max_rel_error"] = nullable(p.max_rel_error);
+    j["check_summary"] = p.check_summary;
+    j["cpu_triple_loop_ms"] = nullable(p.cpu_triple_loop_ms);
+    j["cpu_is_estimate"] = nullable(p.cpu_is_estimate);
+    j["cpu_estimated_from"] = p.cpu_estimated_from;
+    j["samples_ms"] = p.samples_ms;
+    return j;
+}
+
+// ---- Reading: every error names where in the document it is ---------------------------
+
+struct FormatError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// One JSON object and its path in the document ("points[3]"), for messages.
+class Fields {
+public:
+    Fields(const Json& object, std::string path) : m_object(object), m_path(std::move(path)) {
+        if (!object.is_object()) throw FormatError(m_path + ": expected an object, got " + object.type_name());
+    }
+
+    const Json& at(const char* key) const {
+        const auto found = m_object.find(key);
+        if (found == m_object.end()) throw FormatError(m_path + ": missing field \"" + key + "\"");
+        return *found;
+    }
+    Fields object(const char* key) const { return Fields(at(key), m_path + "." + key); }
+
+    std::string text(const char* key) const { return checked(key, &Json::is_string, "a string").get<std::string>(); }
+    bool flag(const char* key) const { return checked(key, &Json::is_boolean, "true or false").get<bool>(); }
+    double number(const char* key) const { return checked(key, &Json::is_number, "a number").get<double>(); }
+    std::int64_t integer(const char* key) const {
+        return checked(key, &Json::is_number_integer, "a whole number").get<std::int64_t>();
+    }
+
+    // A field that may be null.
+    std::optional<double> maybe_number(const char* key) const {
+        return at(key).is_null() ? std::nullopt : std::optional(number(key));
+    }
+    std::optional<std::int64_t> maybe_integer(const char* key) const {
+        return at(key).is_null() ? std::nullopt : std::optional(integer(key));
+    }
+    std::optional<bool> maybe_flag(const char* key) const {
+        return at(key).is_null() ? std::nullopt : std::optional(flag(key));
+    }
+
+    std::vector<double> numbers(const char* key) const {
+        const Json& list = checked(key, &Json::is_array, "a list of numbers");
+        std::vector<double> values;
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            if (!list[i].is_number())
+                throw FormatError(m_path + "." + key + "[" + std::to_string(i) + "]: expected a number, got " +
+                                  list[i].type_name());
+            values.push_back(list[i].get<double>());
+        }
+        return values;
+    }
+
+    const std::string& path() const { return m_path; }
+
+private:
+    const Json& checked(const char* key, bool (Json::*is)() const noexcept, const char* expected) const {
+        const Json& value = at(key);
+        if (!(value.*is)())
+            throw FormatError(m_path + "." + key + ": expected " + expected + ", got " + value.type_name());
+        return value;
+    }
+
+    const Json& m_object;
+    std::string m_path;
+};
+
+int small(std::int64_t value) { return static_cast<int>(std::clamp<std::int64_t>(value, -(1 << 30), 1 << 30)); }
+
+std::optional<int> maybe_small(const std::optional<std::int64_t>& value) {
+    return value ? std::optional(small(*value)) : std::nullopt;
+}
+
+Device read_device(const Fields& f) {
+    Device d;
+    d.name = f.text("name");
+    d.compute_capability = f.text("compute_capability");
+    d.sm_count = small(f.integer("sm_count"));
+    d.global_memory_bytes = f.integer("global_memory_bytes");
+    d.l2_cache_bytes = f.integer("l2_cache_bytes");
+    d.driver_cuda_version = f.text("driver_cuda_version");
+    d.runtime_cuda_version = f.text("runtime_cuda_version");
+    d.clock_mhz = f.maybe_number("clock_mhz");
+    d.memory_clock_mhz = f.maybe_number("memory_clock_mhz");
+    d.memory_bus_bits = maybe_small(f.maybe_integer("memory_bus_bits"));
+    return d;
+}
+
+Timing read_timing(const Fields& f) {
+    Timing t;
+    t.mode = f.text("mode");
+    t.warmup_launches = small(f.integer("warmup_launches"));
+    t.min_samples = small(f.integer("min_samples"));
+    t.adaptive = f.flag("adaptive");
+    t.max_noise_pct = f.number("max_noise_pct");
+    t.min_time_s = f.number("min_time_s");
+    t.budget_s = f.number("budget_s");
+    t.max_samples = small(f.integer("max_samples"));
+    t.end_to_end_runs = small(f.integer("end_to_end_runs"));
+    return t;
+}
+
+Point read_point(const Fields& f) {
+    Point p;
+    p.index = small(f.integer("index"));
+    p.kernel = f.text("kernel");
+    p.config = f.text("config");
+    p.block_x = maybe_small(f.maybe_integer("block_x"));
+    p.block_y = maybe_small(f.maybe_integer("block_y"));
+    p.tile = maybe_small(f.maybe_integer("tile"));
+    p.m = f.integer("m");
+    p.n = f.integer("n");
+    p.k = f.integer("k");
+    p.batch = f.integer("batch");
+    p.dtype = f.text("dtype");
+    p.mode = f.text("mode");
+    p.ok = f.flag("ok");
+    p.error = f.text("error");
+    // A failed point has nulls where its timing would be; a measured one must have numbers.
+    const auto timed = [&](const char* key) { return p.ok ? f.number(key) : f.maybe_number(key).value_or(0.0); };
+    p.median_ms = timed("median_ms");
+    p.p20_ms = timed("p20_ms");
+    p.p80_ms = timed("p80_ms");
+    p.mean_ms = timed("mean_ms");
+    p.min_ms = timed("min_ms");
+    p.max_ms = timed("max_ms");
+    p.noise_pct = timed("noise_pct");
+    p.stop_reason = f.text("stop_reason");
+    p.gflops = timed("gflops");
+    p.model_traffic_bytes = f.maybe_integer("model_traffic_bytes");
+    p.model_bandwidth_GBps = f.maybe_number("model_bandwidth_GBps");
+    p.end_to_end_ms = f.maybe_number("end_to_end_ms");
+    p.checked = f.flag("checked");
+    p.check_passed = f.flag("check_passed");
+    p.max_rel_error = f.maybe_number("max_rel_error");
+    p.check_summary = f.text("check_summary");
+    p.cpu_triple_loop_ms = f.maybe_number("cpu_triple_loop_ms");
+    p.cpu_is_estimate = f.maybe_flag("cpu_is_estimate");
+    p.cpu_estimated_from = f.text("cpu_estimated_from");
+    p.samples_ms = f.numbers("samples_ms");
+    const std::int64_t count = f.integer("samples");
+    if (count != static_cast<std::int64_t>(p.samples_ms.size()))
+        throw FormatError(f.path() + ": \"samples\" says " + std::to_string(count) + " but samples_ms holds " +
+                          std::to_string(p.samples_ms.size()));
+    if (p.ok && p.samples_ms.empty()) throw FormatError(f.path() + ": a measured point without samples");
+    return p;
+}
+
+Recording read_recording(const Json& root) {
+    const Fields top(root, "document");
+    if (top.text("format") != kFormat)
+        throw FormatError("document: \"format\" is \"" + top.text("format") + "\", not \"" + std::string(kFormat) +
+                          "\"");
+    const std::int64_t version = top.integer("format_version");
+    if (version != kFormatVersion)
+        throw FormatError("document: format_version " + std::to_string(version) + "; this TileScope reads " +
+                          std::to_string(kFormatVersion));
+    Recording recording;
+    const Fields meta = top.object("meta");
+    recording.meta.tilescope_version = meta.text("tilescope_version");
+    recording.meta.date_utc = meta.text("date_utc");
+    recording.meta.command_line = meta.text("command_line");
+    recording.meta.device = read_device(meta.object("device"));
+    recording.meta.timing = read_timing(meta.object("timing"));
+    const Json& points = top.at("points");
+    if (!points.is_array())
+        throw FormatError(std::string("document.points: expected a list, got ") + points.type_name());
+    for (std::size_t i = 0; i < points.size(); ++i)
+        recording.points.push_back(read_point(Fields(points[i], "points[" + std::to_string(i) + "]")));
+    return recording;
+}
+
+// Line and column (from 1) of byte `offset` in `text`.
+std::pair<int, int> line_and_column(std::string_view text, std::size_t offset) {
+    offset = std::min(offset, text.size());
+    const std::string_view before = text.substr(0, offset);
+    const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
+    const std::size_t line_start = before.rfind('\n');
+    const std::size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
+    return {line, static_cast<int>(column)};
+}
+
+// A CSV cell: null is empty; text is quoted when it must be (RFC 4180).
+std::string csv_cell(const Json& value) {
+    if (value.is_null()) return "";
+    if (!value.is_string()) return value.dump();
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string quoted = "\"";
+    for (char c : text) {
+        if (c == '"') quoted += '"';
+        quoted += c;
+    }
+    return quoted + '"';
+}
+
+}  // namespace
+
+std::string to_json(const Recording& recording) {
+    Json root;
+    root["format"] = kFormat;
+    root["format_version"] = kFormatVersion;
+    Json meta;
+    meta["tilescope_version"] = recording.meta.tilescope_version;
+    meta["date_utc"] = recording.meta.date_utc;
+    meta["command_line"] = recording.meta.command_line;
+    meta["device"] = device_json(recording.meta.device);
+    meta["timing"] = timing_json(recording.meta.timing);
+    root["meta"] = std::move(meta);
+    root["points"] = Json::array();
+    for (const Point& point : recording.points) root["points"].push_back(point_json(point));
+    return root.dump(1) + "\n";
+}
+
+std::variant<Recording, std::string> parse_json(std::string_view text, std::string_view source) {
+    const std::string where(source);
+    Json root;
+    try {
+        root = Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        // nlohmann's message repeats the position; keep only what went wrong.
+        std::string what = e.what();
+        const std::size_t reason = what.find(": ");
+        if (reason != std::string::npos) what = what.substr(reason + 2);
+        const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
+        return where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": not valid JSON: " + what;
+    }
+    try {
+        return read_recording(root);
+    } catch (const FormatError& e) {
+        return where + ": " + e.what();
+    }
+}
+
+std::variant<Recording, std::string> load(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return file.string() + ": cannot open the file (missing, or no permission to read it)";
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad()) return file.string() + ": reading failed";
+    return parse_json(text.str(), file.string());
+}
+
+const std::vector<std::string_view>& csv_columns() {
+    static const std::vector<std::string_view> columns = [] {
+        std::vector<std::string_view> names;
+        // The keys of a point's JSON, in order; static storage keeps the views valid.
+        static const Json sample = point_json(Point{});
+        for (auto it = sample.begin(); it != sample.end(); ++it)
+            if (it.key() != "samples_ms") names.push_back(it.key());
+        return names;
+    }();
+    return columns;
+}
+
+std::string to_csv(const Recording& recording) {
+    std::string out;
+    for (std::string_view column : csv_columns()) {
+        if (!out.empty()) out += ',';
+        out += column;
+    }
+    out += '\n';
+    for (const Point& point : recording.points) {
+        const Json row = point_json(point);
+        bool first = true;
+        for (std::string_view column : csv_columns()) {
+            if (!first) out += ',';
+            first = false;
+            out += csv_cell(row.at(std::string(column)));
+        }
+        out += '\n';
+    }
+    return out;
+}
+
+std::optional<std::string> save_text(const std::filesystem::path& file, std::string_view text) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    if (!out) return "cannot write " + file.string() + " (does its folder exist, and may it be written?)";
+    out << text;
+    out.close();
+    if (!out) return "writing " + file.string() + " failed (disk full?)";
+    return std::nullopt;
+}
+
+}  // namespace ts::record

@@ -1,0 +1,128 @@
+// recording.hpp — measured results as data: what `tilescope bench` writes (JSON and CSV)
+// and what the app loads to show real measurements on a machine without a GPU.
+// No CUDA, no ImGui: plain C++ and nlohmann-json.
+//
+// A recording is one run of the tool: metadata (GPU, versions, date, command line, how it
+// was timed) and one point per kernel × size × dtype measured. The JSON holds everything,
+// every sample included; the CSV holds one row per point with the same other columns, so
+//   pandas.read_csv("run.csv")
+//   pandas.json_normalize(json.load(open("run.json"))["points"])
+// give the same table (the JSON's adds the list column samples_ms).
+//
+// Numbers carry their unit in their name (_ms, _bytes, _GBps, _pct). Values that do not
+// apply are null in JSON and empty in CSV: the timing of a failed point, the model traffic
+// of cuBLAS (not modelled), the CPU time when none was taken.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace ts::record {
+
+inline constexpr std::string_view kFormat = "tilescope-bench";
+inline constexpr int kFormatVersion = 1;
+
+struct Device {
+    std::string name;
+    std::string compute_capability;  // "9.0"
+    int sm_count = 0;
+    std::int64_t global_memory_bytes = 0;
+    std::int64_t l2_cache_bytes = 0;
+    std::string driver_cuda_version;   // the newest CUDA the driver supports, "13.0"
+    std::string runtime_cuda_version;  // the CUDA runtime TileScope was built with
+    std::optional<double> clock_mhz;   // peak SM clock, when the driver says
+    std::optional<double> memory_clock_mhz;
+    std::optional<int> memory_bus_bits;
+};
+
+// How every point was timed (app/gpu/measure.hpp explains the engine).
+struct Timing {
+    std::string mode = "cold";  // "cold": L2 flushed before each sample; "hot": back to back
+    int warmup_launches = 2;
+    int min_samples = 10;
+    bool adaptive = true;
+    double max_noise_pct = 0.5;
+    double min_time_s = 0.5;
+    double budget_s = 3.0;
+    int max_samples = 10000;
+    int end_to_end_runs = 0;
+};
+
+struct Meta {
+    std::string tilescope_version;
+    std::string date_utc;       // ISO 8601, "2025-11-21T05:33:00Z"
+    std::string command_line;
+    Device device;
+    Timing timing;
+};
+
+struct Point {
+    int index = 0;
+    std::string kernel;         // "naive", "tiled", "cublas", ...
+    std::string config;         // "naive 32×32", "tiled T=16": how the app names it
+    std::optional<int> block_x; // naive and 1-D kernels
+    std::optional<int> block_y; // 2-D naive kernels
+    std::optional<int> tile;    // tiled kernel
+    std::int64_t m = 0;
+    std::int64_t n = 0;
+    std::int64_t k = 0;
+    std::int64_t batch = 1;
+    std::string dtype;          // "float", "double", "int32"
+    std::string mode = "cold";  // "cold" or "hot"
+    bool ok = false;            // false: `error` says why and no timing below is meaningful
+    std::string error;
+
+    // Kernel time, CUDA events, one per launch.
+    std::vector<double> samples_ms;
+    double median_ms = 0.0;
+    double p20_ms = 0.0;
+    double p80_ms = 0.0;
+    double mean_ms = 0.0;
+    double min_ms = 0.0;
+    double max_ms = 0.0;
+    double noise_pct = 0.0;     // 100 · stdev / mean of the samples
+    std::string stop_reason;    // "noise", "min-time", "budget", "max-samples", "count"
+    double gflops = 0.0;        // 2·M·N·K·batch / median
+    // The model's global-memory bytes (requested, before caches) over the median.
+    std::optional<std::int64_t> model_traffic_bytes;
+    std::optional<double> model_bandwidth_GBps;
+    // Host clock around cudaMalloc + copies + launch + copy back: never kernel time.
+    std::optional<double> end_to_end_ms;
+
+    bool checked = false;
+    bool check_passed = false;
+    std::optional<double> max_rel_error;
+    std::string check_summary;
+
+    // The single-threaded i-j-k loop on the CPU (app/gpu/cpu_baseline.hpp).
+    std::optional<double> cpu_triple_loop_ms;
+    std::optional<bool> cpu_is_estimate;
+    std::string cpu_estimated_from;  // "1024x1024x1024" when an estimate, else empty
+};
+
+struct Recording {
+    Meta meta;
+    std::vector<Point> points;
+};
+
+// ---- JSON -----------------------------------------------------------------------------
+std::string to_json(const Recording& recording);
+// The recording in `text`, or an error that starts with `source` ("run.json:12:5: ...").
+std::variant<Recording, std::string> parse_json(std::string_view text, std::string_view source);
+std::variant<Recording, std::string> load(const std::filesystem::path& file);
+
+// ---- CSV ------------------------------------------------------------------------------
+// The column names, in order: the JSON point's keys without samples_ms.
+const std::vector<std::string_view>& csv_columns();
+// Header and one row per point; text fields are quoted when they hold , " or a newline.
+std::string to_csv(const Recording& recording);
+
+// Writes `text` to `file`; nullopt on success, otherwise why not.
+std::optional<std::string> save_text(const std::filesystem::path& file, std::string_view text);
+
+}  // namespace ts::record

@@ -1,0 +1,155 @@
+// The timing engine on a real GPU: enough samples, honest statistics, the L2 flush on and
+// off, the stop rules, and end-to-end times that include the kernel. Each test skips,
+// saying why, when no CUDA device is usable.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "gpu/cuda_check.hpp"
+#include "gpu/measure.hpp"
+#include "gpu/runner.hpp"
+
+namespace ts::gpu {
+namespace {
+
+const DeviceInfo& device() {
+    static const DeviceInfo info = probe_device();
+    return info;
+}
+
+#define SKIP_WITHOUT_GPU()                                                                 \
+    do {                                                                                   \
+        if (!device().usable) GTEST_SKIP() << "no usable CUDA device: " << device().why_not; \
+    } while (0)
+
+RunRequest naive_512(bool hot) {
+    RunRequest request;
+    request.kernel.kind = model::KernelKind::Naive;
+    request.kernel.block_x = 32;
+    request.kernel.block_y = 32;
+    request.problem.m = request.problem.n = request.problem.k = 512;
+    request.adaptive = true;
+    request.hot = hot;
+    request.budget_s = 1.0;
+    request.check = false;
+    return request;
+}
+
+void expect_consistent(const RunResult& r) {
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_GE(r.samples_ms.size(), 10u);
+    const SampleStats stats = summarize(r.samples_ms);
+    EXPECT_DOUBLE_EQ(r.median_ms, stats.median);
+    EXPECT_DOUBLE_EQ(r.noise, stats.noise);
+    EXPECT_LE(r.min_ms, r.p20_ms);
+    EXPECT_LE(r.p20_ms, r.median_ms);
+    EXPECT_LE(r.median_ms, r.p80_ms);
+    EXPECT_LE(r.p80_ms, r.max_ms);
+    EXPECT_GT(r.min_ms, 0.0);
+    EXPECT_FALSE(r.stop_reason.empty());
+    EXPECT_GT(r.gflops, 0.0);
+    EXPECT_GT(r.model_traffic_bytes, 0);
+    EXPECT_NEAR(r.model_bandwidth_gbs, r.model_traffic_bytes / (r.median_ms * 1e-3) * 1e-9,
+                r.model_bandwidth_gbs * 1e-9);
+    EXPECT_TRUE(r.timing_warning.empty()) << r.timing_warning;
+}
+
+TEST(Measure, ColdFlushesL2BeforeEverySample) {
+    SKIP_WITHOUT_GPU();
+    const RunResult cold = run_request(naive_512(false));
+    expect_consistent(cold);
+    EXPECT_FALSE(cold.hot);
+    EXPECT_EQ(cold.l2_flush_bytes, device().l2_cache_bytes);
+    EXPECT_GT(cold.l2_flush_bytes, 0);
+    std::cout << "naive 32×32 512³ cold: median " << cold.median_ms << " ms, noise " << cold.noise * 100 << " %, "
+              << cold.samples_ms.size() << " samples, stopped by " << cold.stop_reason << "\n";
+}
+
+TEST(Measure, HotRunsBackToBackWithoutFlush) {
+    SKIP_WITHOUT_GPU();
+    const RunResult hot = run_request(naive_512(true));
+    expect_consistent(hot);
+    EXPECT_TRUE(hot.hot);
+    EXPECT_EQ(hot.l2_flush_bytes, 0);
+    std::cout << "naive 32×32 512³ hot: median " << hot.median_ms << " ms, noise " << hot.noise * 100 << " %, "
+              << hot.samples_ms.size() << " samples, stopped by " << hot.stop_reason << "\n";
+}
+
+TEST(Measure, FixedCountTakesExactlyThatMany) {
+    SKIP_WITHOUT_GPU();
+    RunRequest request = naive_512(false);
+    request.adaptive = false;
+    request.timed_launches = 150;  // more than one batch of 64
+    const RunResult r = run_request(request);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.samples_ms.size(), 150u);
+    EXPECT_EQ(r.stop_reason, "count");
+}
+
+TEST(Measure, BudgetEndsANoisyPointAfterTheMinimum) {
+    SKIP_WITHOUT_GPU();
+    RunRequest request = naive_512(false);
+    request.max_noise = 0.0;   // never quiet enough
+    request.min_time_s = 1e6;  // never enough samples
+    request.budget_s = 0.3;
+    const RunResult r = run_request(request);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.stop_reason, "budget");
+    EXPECT_GE(r.samples_ms.size(), 10u);
+    EXPECT_GE(r.measure_wall_s, 0.3);
+    EXPECT_LT(r.measure_wall_s, 1.5);  // the last batch is sized to the budget left
+}
+
+TEST(Measure, EndToEndIncludesTheKernel) {
+    SKIP_WITHOUT_GPU();
+    RunRequest request = naive_512(false);
+    request.problem.m = request.problem.n = request.problem.k = 1024;
+    request.end_to_end_runs = 3;
+    const RunResult r = run_request(request);
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.end_to_end_ms.size(), 3u);
+    for (double ms : r.end_to_end_ms) EXPECT_GE(ms, r.min_ms);
+    EXPECT_GE(r.end_to_end_median_ms, r.median_ms);
+    std::cout << "naive 32×32 1024³: kernel " << r.median_ms << " ms, end to end " << r.end_to_end_median_ms
+              << " ms\n";
+}
+
+// The engine on its own, with a plain memset as the "launch": prepare runs before every
+// cold launch and once when hot, and the samples time the memset.
+TEST(Measure, EngineCallsPrepareAsDocumented) {
+    SKIP_WITHOUT_GPU();
+    void* buffer = nullptr;
+    const std::size_t bytes = std::size_t{64} << 20;
+    ASSERT_EQ(cudaMalloc(&buffer, bytes), cudaSuccess);
+    cudaStream_t stream = nullptr;
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+    for (bool hot : {false, true}) {
+        MeasureSettings settings;
+        settings.hot = hot;
+        settings.warmup_launches = 2;
+        settings.stop.adaptive = false;
+        settings.stop.min_samples = 70;
+        int launches = 0;
+        int prepares = 0;
+        const Measurement m = measure(
+            settings, stream,
+            [&](cudaStream_t s) {
+                ++launches;
+                TS_CUDA_CHECK(cudaMemsetAsync(buffer, 1, bytes, s));
+            },
+            [&](cudaStream_t) { ++prepares; });
+        EXPECT_EQ(m.samples_ms.size(), 70u);
+        EXPECT_EQ(launches, 72);
+        EXPECT_EQ(prepares, hot ? 1 : 72);
+        EXPECT_EQ(m.l2_flush_bytes, hot ? 0 : device().l2_cache_bytes);
+        EXPECT_EQ(m.stop, StopReason::Count);
+        // 64 MiB cannot be written in under a microsecond: the events time the memset.
+        EXPECT_GT(m.stats.min, 1e-3);
+    }
+    cudaStreamDestroy(stream);
+    cudaFree(buffer);
+}
+
+}  // namespace
+}  // namespace ts::gpu

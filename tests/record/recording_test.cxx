@@ -1,0 +1,254 @@
+// Recordings: what bench writes reads back the same; broken, partial and missing files say
+// what is wrong and where; the CSV is the flat table pandas expects.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "record/recording.hpp"
+
+namespace ts::record {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Recording sample() {
+    Recording r;
+    r.meta.tilescope_version = "0.1.0";
+    r.meta.date_utc = "2025-11-21T05:33:07Z";
+    r.meta.command_line = "tilescope-cli bench --kernel tiled,cublas --size 2048 --json 'my run.json'";
+    r.meta.device = {"NVIDIA H200", "9.0", 132,    std::int64_t{141} << 30, 60 << 20,
+                     "13.0",        "13.0", 1980.0, 3201.0,                  5120};
+    r.meta.timing.end_to_end_runs = 3;
+
+    Point tiled;
+    tiled.kernel = "tiled";
+    tiled.config = "tiled T=32";
+    tiled.tile = 32;
+    tiled.m = tiled.n = tiled.k = 2048;
+    tiled.dtype = "float";
+    tiled.ok = true;
+    tiled.samples_ms = {1.9302, 1.931, 1.9299, 1.95};
+    tiled.median_ms = 1.9306;
+    tiled.p20_ms = 1.93;
+    tiled.p80_ms = 1.935;
+    tiled.mean_ms = 1.935;
+    tiled.min_ms = 1.9299;
+    tiled.max_ms = 1.95;
+    tiled.noise_pct = 0.49;
+    tiled.stop_reason = "noise";
+    tiled.gflops = 8901.5;
+    tiled.model_traffic_bytes = std::int64_t{2} * 2048 * 2048 * 2048 * 4 / 32 + 2048 * 2048 * 4;
+    tiled.model_bandwidth_GBps = 580.2;
+    tiled.end_to_end_ms = 21.5;
+    tiled.checked = true;
+    tiled.check_passed = true;
+    tiled.max_rel_error = 3.1e-7;
+    tiled.check_summary = "max rel. error 3.1e-07; all cells within 2·K·u·Σ|a·b|: pass";
+    tiled.cpu_triple_loop_ms = 81234.5;
+    tiled.cpu_is_estimate = true;
+    tiled.cpu_estimated_from = "1024x1024x1024";
+
+    Point cublas = tiled;
+    cublas.index = 1;
+    cublas.kernel = "cublas";
+    cublas.config = "cublas";
+    cublas.tile.reset();
+    cublas.model_traffic_bytes.reset();  // not modelled
+    cublas.model_bandwidth_GBps.reset();
+
+    Point failed;
+    failed.index = 2;
+    failed.kernel = "naive";
+    failed.config = "naive 64×32";
+    failed.block_x = 64;
+    failed.block_y = 32;
+    failed.m = failed.n = failed.k = 2048;
+    failed.dtype = "float";
+    failed.error = "a block of 64×32 = 2048 threads, but the GPU allows 1024; CUDA reports: \"invalid argument\"";
+    r.points = {tiled, cublas, failed};
+    return r;
+}
+
+Recording parsed(const std::string& text) {
+    auto result = parse_json(text, "test.json");
+    if (auto* why = std::get_if<std::string>(&result)) ADD_FAILURE() << *why;
+    return std::get_if<Recording>(&result) ? std::get<Recording>(result) : Recording{};
+}
+
+std::string error_of(const std::string& text) {
+    auto result = parse_json(text, "run.json");
+    const auto* why = std::get_if<std::string>(&result);
+    return why ? *why : "(no error)";
+}
+
+TEST(Recording, RoundTripKeepsEverything) {
+    const Recording original = sample();
+    const std::string json = to_json(original);
+    const Recording back = parsed(json);
+    EXPECT_EQ(to_json(back), json);  // every field, samples included
+
+    EXPECT_EQ(back.meta.device.name, "NVIDIA H200");
+    EXPECT_EQ(back.meta.device.clock_mhz, 1980.0);
+    EXPECT_EQ(back.meta.command_line, original.meta.command_line);
+    ASSERT_EQ(back.points.size(), 3u);
+    EXPECT_EQ(back.points[0].samples_ms, original.points[0].samples_ms);
+    EXPECT_EQ(back.points[0].tile, 32);
+    EXPECT_FALSE(back.points[0].block_x.has_value());
+    EXPECT_FALSE(back.points[1].model_bandwidth_GBps.has_value());
+    EXPECT_EQ(back.points[0].cpu_is_estimate, true);
+    EXPECT_FALSE(back.points[2].ok);
+    EXPECT_EQ(back.points[2].error, original.points[2].error);
+}
+
+TEST(Recording, SavesAndLoadsAFile) {
+    const std::filesystem::path file = std::filesystem::temp_directory_path() / "tilescope_record_test.json";
+    ASSERT_EQ(save_text(file, to_json(sample())), std::nullopt);
+    auto loaded = load(file);
+    std::filesystem::remove(file);
+    ASSERT_TRUE(std::holds_alternative<Recording>(loaded)) << std::get<std::string>(loaded);
+    EXPECT_EQ(to_json(std::get<Recording>(loaded)), to_json(sample()));
+}
+
+TEST(Recording, FailedPointsStoreNullTiming) {
+    const Json doc = Json::parse(to_json(sample()));
+    const Json& failed = doc["points"][2];
+    EXPECT_TRUE(failed["median_ms"].is_null());
+    EXPECT_TRUE(failed["gflops"].is_null());
+    EXPECT_EQ(failed["samples"], 0);
+    EXPECT_TRUE(doc["points"][1]["model_bandwidth_GBps"].is_null());
+}
+
+TEST(Recording, MissingFileSaysSo) {
+    auto loaded = load("/nonexistent/folder/run.json");
+    ASSERT_TRUE(std::holds_alternative<std::string>(loaded));
+    EXPECT_NE(std::get<std::string>(loaded).find("/nonexistent/folder/run.json: cannot open"), std::string::npos)
+        << std::get<std::string>(loaded);
+}
+
+TEST(Recording, CorruptJsonNamesFileLineAndColumn) {
+    EXPECT_EQ(error_of("{\n  \"format\": \"tilescope-bench\",\n  oops\n}").rfind("run.json:3:3: not valid JSON", 0), 0u)
+        << error_of("{\n  \"format\": \"tilescope-bench\",\n  oops\n}");
+    // Cut off half-way, as a full disk leaves it.
+    const std::string json = to_json(sample());
+    const std::string cut = error_of(json.substr(0, json.size() / 2));
+    EXPECT_EQ(cut.rfind("run.json:", 0), 0u) << cut;
+    EXPECT_NE(cut.find("not valid JSON"), std::string::npos) << cut;
+    EXPECT_NE(error_of(""), "(no error)");
+}
+
+TEST(Recording, MissingAndMistypedFieldsNameTheirPath) {
+    Json doc = Json::parse(to_json(sample()));
+    doc["points"][1].erase("median_ms");
+    EXPECT_EQ(error_of(doc.dump()), "run.json: points[1]: missing field \"median_ms\"");
+
+    doc = Json::parse(to_json(sample()));
+    doc["meta"]["device"].erase("name");
+    EXPECT_EQ(error_of(doc.dump()), "run.json: document.meta.device: missing field \"name\"");
+
+    doc = Json::parse(to_json(sample()));
+    doc["points"][0]["m"] = "big";
+    EXPECT_EQ(error_of(doc.dump()), "run.json: points[0].m: expected a whole number, got string");
+
+    doc = Json::parse(to_json(sample()));
+    doc["points"][0]["samples_ms"][2] = "fast";
+    EXPECT_EQ(error_of(doc.dump()), "run.json: points[0].samples_ms[2]: expected a number, got string");
+
+    // A measured point must have its timing; only failed ones may leave it null.
+    doc = Json::parse(to_json(sample()));
+    doc["points"][0]["median_ms"] = nullptr;
+    EXPECT_EQ(error_of(doc.dump()), "run.json: points[0].median_ms: expected a number, got null");
+
+    doc = Json::parse(to_json(sample()));
+    doc["points"][0]["samples"] = 3;
+    EXPECT_NE(error_of(doc.dump()).find("\"samples\" says 3 but samples_ms holds 4"), std::string::npos);
+}
+
+TEST(Recording, RejectsOtherFormatsAndVersions) {
+    Json doc = Json::parse(to_json(sample()));
+    doc["format"] = "something-else";
+    EXPECT_NE(error_of(doc.dump()).find("\"format\" is \"something-else\""), std::string::npos);
+    doc = Json::parse(to_json(sample()));
+    doc["format_version"] = kFormatVersion + 1;
+    EXPECT_NE(error_of(doc.dump()).find("format_version 2; this TileScope reads 1"), std::string::npos);
+    EXPECT_NE(error_of("[1, 2, 3]").find("expected an object"), std::string::npos);
+}
+
+// RFC 4180 fields of one line, as pandas' reader splits them.
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            fields.back() += '"';
+            ++i;
+        } else if (c == '"') {
+            quoted = !quoted;
+        } else if (c == ',' && !quoted) {
+            fields.emplace_back();
+        } else {
+            fields.back() += c;
+        }
+    }
+    return fields;
+}
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+        out.push_back(text.substr(start, end - start));
+    return out;
+}
+
+TEST(RecordingCsv, IsAFlatTableWithTheJsonsColumns) {
+    const Recording r = sample();
+    const std::vector<std::string> rows = lines(to_csv(r));
+    ASSERT_EQ(rows.size(), 1 + r.points.size());
+    const std::vector<std::string> header = csv_fields(rows[0]);
+    // The JSON point's keys, in order, without the one list column.
+    std::vector<std::string> keys;
+    const Json point = Json::parse(to_json(r))["points"][0];
+    for (auto it = point.begin(); it != point.end(); ++it)
+        if (it.key() != "samples_ms") keys.push_back(it.key());
+    EXPECT_EQ(header, keys);
+    ASSERT_EQ(header.size(), csv_columns().size());
+    for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(csv_fields(rows[i]).size(), header.size()) << rows[i];
+}
+
+TEST(RecordingCsv, CellsHoldValuesNullsAndQuotedText) {
+    const std::vector<std::string> rows = lines(to_csv(sample()));
+    const std::vector<std::string> header = csv_fields(rows[0]);
+    auto cell = [&](std::size_t row, const std::string& column) {
+        const auto at = std::find(header.begin(), header.end(), column);
+        EXPECT_NE(at, header.end()) << column;
+        return csv_fields(rows[row])[static_cast<std::size_t>(at - header.begin())];
+    };
+    EXPECT_EQ(cell(1, "median_ms"), "1.9306");
+    EXPECT_EQ(cell(1, "samples"), "4");
+    EXPECT_EQ(cell(1, "ok"), "true");
+    EXPECT_EQ(cell(1, "tile"), "32");
+    EXPECT_EQ(cell(1, "block_x"), "");                 // null
+    EXPECT_EQ(cell(2, "model_bandwidth_GBps"), "");    // cuBLAS: not modelled
+    EXPECT_EQ(cell(3, "median_ms"), "");               // failed
+    EXPECT_EQ(cell(3, "error"), sample().points[2].error);  // commas and quotes survive
+    EXPECT_EQ(cell(1, "config"), "tiled T=32");
+}
+
+TEST(RecordingCsv, ColumnNamesCarryUnits) {
+    const std::vector<std::string_view>& columns = csv_columns();
+    for (std::string_view name : {"median_ms", "p20_ms", "p80_ms", "mean_ms", "min_ms", "max_ms", "noise_pct",
+                                  "gflops", "model_traffic_bytes", "model_bandwidth_GBps", "end_to_end_ms",
+                                  "cpu_triple_loop_ms"})
+        EXPECT_NE(std::find(columns.begin(), columns.end(), name), columns.end()) << name;
+    EXPECT_EQ(std::find(columns.begin(), columns.end(), "samples_ms"), columns.end()) << "the list is JSON only";
+}
+
+}  // namespace
+}  // namespace ts::record
