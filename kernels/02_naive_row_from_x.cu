@@ -29,8 +29,8 @@ template <typename T>
 cudaError_t launch_naive_row_from_x(const model::KernelConfig& config, const model::Problem& problem,
                                     Operands<T> operands, cudaStream_t stream) {
     if (config.kind != model::KernelKind::NaiveRowFromX) return cudaErrorInvalidValue;
-    return launch_planned<T>(naive_row_from_x_kernel<T, false>, naive_row_from_x_kernel<T, true>, config, problem, operands,
-                             stream);
+    return launch_planned<T>(naive_row_from_x_kernel<T, false>, naive_row_from_x_kernel<T, true>, config,
+                             problem, operands, stream);
 }
 
 template cudaError_t launch_naive_row_from_x<std::int32_t>(const model::KernelConfig&, const model::Problem&,

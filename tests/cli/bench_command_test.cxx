@@ -1,30 +1,17 @@
 // `tilescope-cli bench` as a user meets it: the real binary, its exit code and its words.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <string>
-#include <sys/wait.h>
 
+#include "support/run_command.hpp"
 #include "gpu/runner.hpp"
 
 namespace {
 
-struct Outcome {
-    int exit_code = -1;
-    std::string output;  // stdout and stderr together
-};
+using Outcome = ts::testing_support::CommandOutcome;
 
 Outcome run_cli(const std::string& arguments) {
-    const std::string command = std::string(TILESCOPE_CLI_PATH) + " " + arguments + " 2>&1";
-    Outcome outcome;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return outcome;
-    std::array<char, 512> buffer{};
-    while (fgets(buffer.data(), buffer.size(), pipe)) outcome.output += buffer.data();
-    const int status = pclose(pipe);
-    outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return outcome;
+    return ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " " + arguments);
 }
 
 TEST(BenchCommand, HelpListsTheFlags) {

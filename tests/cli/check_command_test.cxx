@@ -2,12 +2,10 @@
 // run, which must cover every kernel, tile width, element type and both mm and bmm.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <set>
 #include <string>
-#include <sys/wait.h>
 
+#include "support/run_command.hpp"
 #include "cli/check.hpp"
 #include "model/launch_geometry.hpp"
 
@@ -15,21 +13,10 @@ using namespace ts;
 
 namespace {
 
-struct Outcome {
-    int exit_code = -1;
-    std::string output;  // stdout and stderr together
-};
+using Outcome = ts::testing_support::CommandOutcome;
 
 Outcome run_cli(const std::string& arguments) {
-    const std::string command = std::string(TILESCOPE_CLI_PATH) + " " + arguments + " 2>&1";
-    Outcome outcome;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (!pipe) return outcome;
-    std::array<char, 512> buffer{};
-    while (fgets(buffer.data(), buffer.size(), pipe)) outcome.output += buffer.data();
-    const int status = pclose(pipe);
-    outcome.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return outcome;
+    return ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " " + arguments);
 }
 
 cli::CheckPlan plan(std::uint64_t seed, bool quick = false) {

@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 
+#include "support/problems.hpp"
 #include "gpu/cpu_reference.hpp"
 
 using namespace ts::gpu;
@@ -14,14 +15,7 @@ using ts::model::Problem;
 
 namespace {
 
-Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.batch = batch;
-    return p;
-}
+using ts::testing_support::make_problem;
 
 // Exact cells of a reference, for a comparison to start from.
 Reference exact(std::vector<double> c, std::vector<double> abs_sum) { return {std::move(c), std::move(abs_sum)}; }

@@ -8,6 +8,7 @@
 #include <tuple>
 #include <utility>
 
+#include "support/gpu_skip.hpp"
 #include "gpu/runner.hpp"
 #include "model/launch_geometry.hpp"
 
@@ -23,15 +24,7 @@ void PrintTo(Dtype dtype, std::ostream* out) { *out << dtype_name(dtype); }
 
 namespace {
 
-const DeviceInfo& device() {
-    static const DeviceInfo info = probe_device();
-    return info;
-}
-
-#define SKIP_WITHOUT_GPU()                                                                 \
-    do {                                                                                   \
-        if (!device().usable) GTEST_SKIP() << "no usable CUDA device: " << device().why_not; \
-    } while (0)
+using ts::testing_support::device;
 
 struct Size {
     std::int64_t m, n, k, batch;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "support/gpu_skip.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/measure.hpp"
 #include "gpu/runner.hpp"
@@ -13,15 +14,7 @@
 namespace ts::gpu {
 namespace {
 
-const DeviceInfo& device() {
-    static const DeviceInfo info = probe_device();
-    return info;
-}
-
-#define SKIP_WITHOUT_GPU()                                                                 \
-    do {                                                                                   \
-        if (!device().usable) GTEST_SKIP() << "no usable CUDA device: " << device().why_not; \
-    } while (0)
+using ts::testing_support::device;
 
 RunRequest naive_512(bool hot) {
     RunRequest request;

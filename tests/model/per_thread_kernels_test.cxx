@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/problems.hpp"
 #include "model/format.hpp"
 #include "model/thread_map.hpp"
 #include "model/traffic.hpp"
@@ -20,14 +21,7 @@ static void PrintTo(const KernelConfig& config, std::ostream* out) { *out << des
 
 namespace {
 
-Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.batch = batch;
-    return p;
-}
+using ts::testing_support::make_problem;
 
 KernelConfig config(KernelKind kind, int block_x, int block_y = 16) {
     KernelConfig c;

@@ -1,20 +1,14 @@
 // Memory traffic and FLOPs of the naive and tiled kernels, worked out by hand.
 #include <gtest/gtest.h>
 
+#include "support/problems.hpp"
 #include "model/traffic.hpp"
 
 using namespace ts::model;
 
 namespace {
 
-Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.batch = batch;
-    return p;
-}
+using ts::testing_support::make_problem;
 
 KernelConfig naive(KernelKind kind = KernelKind::Naive, int bx = 16, int by = 16) {
     KernelConfig config;
