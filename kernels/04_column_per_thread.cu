@@ -31,8 +31,8 @@ template <typename T>
 cudaError_t launch_column_per_thread(const model::KernelConfig& config, const model::Problem& problem,
                                      Operands<T> operands, cudaStream_t stream) {
     if (config.kind != model::KernelKind::ColumnPerThread) return cudaErrorInvalidValue;
-    return launch_planned<T>(column_per_thread_kernel<T, false>, column_per_thread_kernel<T, true>, config, problem, operands,
-                             stream);
+    return launch_planned<T>(column_per_thread_kernel<T, false>, column_per_thread_kernel<T, true>, config,
+                             problem, operands, stream);
 }
 
 template cudaError_t launch_column_per_thread<std::int32_t>(const model::KernelConfig&, const model::Problem&,
