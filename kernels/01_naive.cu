@@ -26,6 +26,13 @@ __global__ void naive_kernel(const T* a, const T* b, T* c, int m, int n, int k) 
 
 }  // namespace
 
+const void* naive_handle(const model::KernelConfig&, const model::Problem& problem) {
+    return kernel_handle(problem, [&](auto zero) {
+        using T = decltype(zero);
+        return pick_kernel<T>(naive_kernel<T, false>, naive_kernel<T, true>, problem);
+    });
+}
+
 template <typename T>
 cudaError_t launch_naive(const model::KernelConfig& config, const model::Problem& problem,
                          Operands<T> operands, cudaStream_t stream) {

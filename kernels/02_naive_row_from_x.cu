@@ -25,6 +25,13 @@ __global__ void naive_row_from_x_kernel(const T* a, const T* b, T* c, int m, int
 
 }  // namespace
 
+const void* naive_row_from_x_handle(const model::KernelConfig&, const model::Problem& problem) {
+    return kernel_handle(problem, [&](auto zero) {
+        using T = decltype(zero);
+        return pick_kernel<T>(naive_row_from_x_kernel<T, false>, naive_row_from_x_kernel<T, true>, problem);
+    });
+}
+
 template <typename T>
 cudaError_t launch_naive_row_from_x(const model::KernelConfig& config, const model::Problem& problem,
                                     Operands<T> operands, cudaStream_t stream) {

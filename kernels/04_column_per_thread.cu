@@ -27,6 +27,13 @@ __global__ void column_per_thread_kernel(const T* a, const T* b, T* c, int m, in
 
 }  // namespace
 
+const void* column_per_thread_handle(const model::KernelConfig&, const model::Problem& problem) {
+    return kernel_handle(problem, [&](auto zero) {
+        using T = decltype(zero);
+        return pick_kernel<T>(column_per_thread_kernel<T, false>, column_per_thread_kernel<T, true>, problem);
+    });
+}
+
 template <typename T>
 cudaError_t launch_column_per_thread(const model::KernelConfig& config, const model::Problem& problem,
                                      Operands<T> operands, cudaStream_t stream) {

@@ -53,17 +53,29 @@ constexpr std::array<MatmulKernel<T>, sizeof...(Index)> make_tiled_kernels(std::
     return {&tiled_kernel<T, Index + 1, Batched>...};
 }
 
+template <typename T, bool Batched>
+constexpr auto kTiledKernels = make_tiled_kernels<T, Batched>(std::make_integer_sequence<int, model::kMaxTile>{});
+
+bool tile_has_kernel(int tile) { return tile >= 1 && tile <= model::kMaxTile; }
+
 }  // namespace
+
+const void* tiled_handle(const model::KernelConfig& config, const model::Problem& problem) {
+    if (!tile_has_kernel(config.tile)) return nullptr;
+    return kernel_handle(problem, [&](auto zero) {
+        using T = decltype(zero);
+        return pick_kernel<T>(kTiledKernels<T, false>[config.tile - 1], kTiledKernels<T, true>[config.tile - 1],
+                              problem);
+    });
+}
 
 template <typename T>
 cudaError_t launch_tiled(const model::KernelConfig& config, const model::Problem& problem,
                          Operands<T> operands, cudaStream_t stream) {
-    using Tiles = std::make_integer_sequence<int, model::kMaxTile>;
-    static constexpr auto plain = make_tiled_kernels<T, false>(Tiles{});
-    static constexpr auto batched = make_tiled_kernels<T, true>(Tiles{});
     if (config.kind != model::KernelKind::Tiled) return cudaErrorInvalidValue;
-    if (config.tile < 1 || config.tile > model::kMaxTile) return cudaErrorInvalidConfiguration;
-    return launch_planned<T>(plain[config.tile - 1], batched[config.tile - 1], config, problem, operands, stream);
+    if (!tile_has_kernel(config.tile)) return cudaErrorInvalidConfiguration;
+    return launch_planned<T>(kTiledKernels<T, false>[config.tile - 1], kTiledKernels<T, true>[config.tile - 1], config,
+                             problem, operands, stream);
 }
 
 template cudaError_t launch_tiled<std::int32_t>(const model::KernelConfig&, const model::Problem&,

@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include "kernels/launchers.hpp"
 #include "model/index_math.hpp"
 #include "model/launch_geometry.hpp"
@@ -29,6 +31,13 @@ __device__ __forceinline__ void select_batch(const T*& a, const T*& b, T*& c, in
 template <typename T>
 using MatmulKernel = void (*)(const T*, const T*, T*, int, int, int);
 
+// The instantiation a launch of `problem` runs: batched (bmm) for a stack, plain for one
+// product. The launch and the attribute queries below both pick with this.
+template <typename T>
+MatmulKernel<T> pick_kernel(MatmulKernel<T> plain, MatmulKernel<T> batched, const model::Problem& problem) {
+    return problem.batch > 1 ? batched : plain;
+}
+
 // Launches `plain` for one matrix product or `batched` for a stack, on the grid and block
 // that ts::model::plan_launch gives (the numbers the app draws), and returns the launch's
 // error so a rejected configuration reaches the caller.
@@ -38,10 +47,30 @@ cudaError_t launch_planned(MatmulKernel<T> plain, MatmulKernel<T> batched, const
     const model::LaunchGeometry g = model::plan_launch(config, problem);
     const dim3 grid(static_cast<unsigned>(g.grid.x), static_cast<unsigned>(g.grid.y), static_cast<unsigned>(g.grid.z));
     const dim3 block(static_cast<unsigned>(g.block.x), static_cast<unsigned>(g.block.y));
-    const MatmulKernel<T> kernel = problem.batch > 1 ? batched : plain;
+    const MatmulKernel<T> kernel = pick_kernel(plain, batched, problem);
     kernel<<<grid, block, 0, stream>>>(operands.a, operands.b, operands.c, static_cast<int>(problem.m),
                                        static_cast<int>(problem.n), static_cast<int>(problem.k));
     return cudaGetLastError();
 }
+
+// The host-side handle of a kernel, as cudaFuncGetAttributes and the occupancy API take it:
+// `for_type(T{})` returns the kernel for element type T, called with the problem's type.
+template <typename ForType>
+const void* kernel_handle(const model::Problem& problem, ForType for_type) {
+    switch (problem.dtype) {
+        case model::Dtype::Int32: return reinterpret_cast<const void*>(for_type(std::int32_t{}));
+        case model::Dtype::Float32: return reinterpret_cast<const void*>(for_type(float{}));
+        case model::Dtype::Float64: return reinterpret_cast<const void*>(for_type(double{}));
+    }
+    return nullptr;
+}
+
+// Defined next to each kernel, for kernel_attributes (kernel_attributes.cu): the handle of
+// the kernel that kernel's launcher would run; nullptr for a tile outside 1..32.
+const void* naive_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* naive_row_from_x_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* row_per_thread_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* column_per_thread_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* tiled_handle(const model::KernelConfig& config, const model::Problem& problem);
 
 }  // namespace ts::kernels

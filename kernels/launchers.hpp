@@ -56,6 +56,23 @@ template <typename T>
 cudaError_t launch_tiled(const model::KernelConfig& config, const model::Problem& problem,
                          Operands<T> operands, cudaStream_t stream);
 
+// What CUDA knows about the kernel a launcher would run for `config` and `problem` (the
+// instantiation for its element type, plain or batched): the compiled kernel's resources
+// (cudaFuncGetAttributes) and how many of its blocks, of the shape plan_launch gives, fit
+// on one SM of the current device (cudaOccupancyMaxActiveBlocksPerMultiprocessor).
+struct KernelAttributes {
+    int registers_per_thread = 0;
+    int static_shared_bytes = 0;
+    int local_bytes_per_thread = 0;
+    int max_threads_per_block = 0;
+    int blocks_per_sm = 0;
+};
+
+// cudaErrorInvalidValue for cuBLAS (not a kernel of ours), cudaErrorInvalidConfiguration
+// for a tile outside 1..32 (no such kernel), else what CUDA answers.
+cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Problem& problem,
+                              KernelAttributes& attributes);
+
 // cudaSuccess when this build holds kernel code the current device can run; otherwise
 // the error a launch would give (cudaErrorNoKernelImageForDevice on a GPU older than the
 // architectures TileScope was compiled for).

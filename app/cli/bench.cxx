@@ -90,7 +90,8 @@ std::string timing_words(const gpu::RunRequest& r) {
 }
 
 // The old single-run report, with the timing details added below it.
-int print_single(std::ostream& out, const gpu::RunResult& result, const record::Point& point) {
+int print_single(std::ostream& out, const gpu::RunResult& result, const record::Point& point,
+                 const model::DeviceLimits& limits) {
     const gpu::RunRequest& r = result.request;
     const auto [fastest, slowest] = std::minmax_element(result.samples_ms.begin(), result.samples_ms.end());
     print_row(out, "latency", format("{} ms (median of {} launches, min {} ms, max {} ms; CUDA events{})",
@@ -100,6 +101,8 @@ int print_single(std::ostream& out, const gpu::RunResult& result, const record::
                                     fixed(result.p80_ms, 4), fixed(result.noise * 100.0, 2), result.stop_reason,
                                     r.hot ? "hot" : "cold, L2 flushed"));
     print_row(out, "GFLOP/s", fixed(result.gflops, 1));
+    if (const std::string occupancy = occupancy_text(result, limits); !occupancy.empty())
+        print_row(out, "occupancy", occupancy);
     if (point.model_bandwidth_GBps)
         print_row(out, "traffic", format("{} GB/s (model traffic {} / time: bytes the kernel asks for, before caches)",
                                          fixed(*point.model_bandwidth_GBps, 1),
@@ -318,7 +321,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         if (!result.ok) {
             err << "tilescope bench: the run failed: " << result.error << '\n';
         } else {
-            code = print_single(out, result, recording.points.front());
+            code = print_single(out, result, recording.points.front(), device.limits);
         }
     } else {
         out << table_header() << '\n';

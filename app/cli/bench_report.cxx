@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "model/format.hpp"
+#include "model/occupancy.hpp"
 
 namespace ts::cli {
 
@@ -172,8 +173,25 @@ std::string progress_result(const gpu::RunResult& result) {
     if (!result.ok) return "failed: " + result.error;
     std::string text = format("{} ms, noise {} % ({} samples, stopped by {})", ms_text(result.median_ms),
                               fixed(result.noise * 100.0, 1), result.samples_ms.size(), result.stop_reason);
+    if (result.occupancy)
+        text += format("; {} blocks/SM, {} registers/thread", result.occupancy->blocks_per_sm,
+                       result.occupancy->registers_per_thread);
     if (result.checked && !result.check_passed) text += "; CHECK FAILED";
     if (!result.timing_warning.empty()) text += "; warning: " + result.timing_warning;
+    return text;
+}
+
+std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimits& limits) {
+    if (!result.occupancy) return "";
+    const gpu::KernelOccupancy& cuda = *result.occupancy;
+    const auto model = model::kernel_occupancy(result.request.kernel, result.request.problem, limits,
+                                               cuda.registers_per_thread);
+    if (const auto* why = std::get_if<std::string>(&model))
+        return format("{}; CUDA: {} blocks/SM", *why, cuda.blocks_per_sm);
+    const model::Occupancy& o = std::get<model::Occupancy>(model);
+    std::string text = format("{}; {} registers/thread", model::describe(o), cuda.registers_per_thread);
+    if (cuda.local_bytes_per_thread > 0) text += format(", {} B local memory (spills)", cuda.local_bytes_per_thread);
+    if (o.blocks_per_sm != cuda.blocks_per_sm) text += format(" (CUDA says {} blocks/SM)", cuda.blocks_per_sm);
     return text;
 }
 

@@ -8,6 +8,7 @@
 
 #include "gpu/cpu_baseline.hpp"
 #include "gpu/runner.hpp"
+#include "model/device_limits.hpp"
 #include "record/recording.hpp"
 
 namespace ts::cli {
@@ -26,6 +27,12 @@ std::string table_row(const record::Point& point);
 std::string progress_start(int index, int count, const gpu::RunRequest& request);
 // "1.93 ms ±0.3 % (214 samples)" or "failed: ..." (after it ran).
 std::string progress_result(const gpu::RunResult& result);
+
+// "8 blocks/SM (limited by threads per SM, and equally by registers), 100 % occupancy,
+// 18.96 waves; 32 registers/thread": the model's occupancy with the registers CUDA reports
+// for the compiled kernel, and CUDA's own count where it differs. Empty when the result
+// has no occupancy (cuBLAS, a failed run).
+std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimits& limits);
 
 // "2025-11-21T05:33:07Z".
 std::string utc_now_iso8601();

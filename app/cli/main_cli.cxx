@@ -6,6 +6,7 @@
 
 #include "bench.hpp"
 #include "check.hpp"
+#include "roofline.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{"TileScope command-line tools (no GUI)", "tilescope-cli"};
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
     CLI::App* bench = ts::cli::add_bench_command(app, bench_options);
     ts::cli::CheckOptions check_options;
     CLI::App* check = ts::cli::add_check_command(app, check_options);
+    ts::cli::RooflineOptions roofline_options;
+    CLI::App* roofline = ts::cli::add_roofline_command(app, roofline_options);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
@@ -21,5 +24,6 @@ int main(int argc, char** argv) {
     }
     if (bench->parsed()) return ts::cli::run_bench(bench_options, std::cout, std::cerr);
     if (check->parsed()) return ts::cli::run_check(check_options, std::cout, std::cerr);
+    if (roofline->parsed()) return ts::cli::run_roofline(roofline_options, std::cout, std::cerr);
     return 2;
 }

@@ -3,26 +3,34 @@
 // runner_cuda.cxx or runner_none.cxx.
 #include "runner.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <thread>
+
+#include "model/format.hpp"
 
 namespace ts::gpu {
 
 struct Runner::State {
+    explicit State(RunnerBackend b) : backend(std::move(b)) {}
+
+    RunnerBackend backend;
     mutable std::mutex mutex;
     mutable std::condition_variable changed;
     std::optional<DeviceInfo> device;
     std::deque<RunResult> requests;   // queued, result fields still empty
     std::deque<RunResult> finished;
+    std::map<std::string, std::uint64_t> latest_live;  // key → id of its newest live request
     std::uint64_t next_id = 1;
     int running = 0;
     bool stopping = false;
     std::thread worker;
 
     void work() {
-        DeviceInfo probed = probe_device();
+        DeviceInfo probed = backend.probe();
         {
             std::lock_guard lock(mutex);
             device = std::move(probed);
@@ -38,12 +46,16 @@ struct Runner::State {
                 requests.pop_front();
                 ++running;
             }
-            RunResult result = run_request(job.request);
+            RunResult result = backend.run(job.request);
             result.id = job.id;
             result.request = job.request;
+            result.live_key = job.live_key;
             {
                 std::lock_guard lock(mutex);
                 --running;
+                // A newer live request of the same key came while this one ran.
+                if (!job.live_key.empty() && latest_live[job.live_key] != job.id)
+                    result.superseded_by = latest_live[job.live_key];
                 finished.push_back(std::move(result));
             }
             changed.notify_all();
@@ -51,7 +63,9 @@ struct Runner::State {
     }
 };
 
-Runner::Runner() : m_state(std::make_unique<State>()) {
+Runner::Runner() : Runner(RunnerBackend{probe_device, run_request}) {}
+
+Runner::Runner(RunnerBackend backend) : m_state(std::make_unique<State>(std::move(backend))) {
     m_state->worker = std::thread([state = m_state.get()] { state->work(); });
 }
 
@@ -86,6 +100,34 @@ std::uint64_t Runner::submit(const RunRequest& request) {
         job.id = id;
         job.request = request;
         m_state->requests.push_back(std::move(job));
+    }
+    m_state->changed.notify_all();
+    return id;
+}
+
+std::uint64_t Runner::submit_live(const std::string& key, const RunRequest& request) {
+    std::uint64_t id = 0;
+    {
+        std::lock_guard lock(m_state->mutex);
+        id = m_state->next_id++;
+        m_state->latest_live[key] = id;
+        RunResult job;
+        job.id = id;
+        job.request = request;
+        job.live_key = key;
+        auto& queue = m_state->requests;
+        const auto queued = std::find_if(queue.begin(), queue.end(), [&](const RunResult& r) { return r.live_key == key; });
+        if (queued == queue.end()) {
+            queue.push_back(std::move(job));
+        } else {
+            // The new request takes the old one's place, so dragging a slider does not keep
+            // pushing it behind other work; the old one is answered without running.
+            RunResult replaced = std::move(*queued);
+            replaced.superseded_by = id;
+            replaced.error = model::format("not run: request {} for \"{}\" replaced it while it waited", id, key);
+            *queued = std::move(job);
+            m_state->finished.push_back(std::move(replaced));
+        }
     }
     m_state->changed.notify_all();
     return id;

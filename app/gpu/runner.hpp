@@ -7,9 +7,18 @@
 //
 // Built with CUDA, the backend is runner_cuda.cxx; without, runner_none.cxx reports why and
 // every request fails politely, so the app keeps working on the model.
+//
+// Live requests (submit_live) serve sliders: while the user drags, each frame may submit a
+// request under the same key ("latency lab"), and only the newest is worth running. A live
+// request replaces a queued, not yet running request of the same key in its place in the
+// queue; the replaced one comes back at once with `superseded_by` set and never runs. A
+// request of that key already running finishes, and its result also carries
+// `superseded_by`: its numbers are real but belong to an earlier slider position. Views
+// keep only results with superseded_by == 0; wait() still returns every id.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,7 +44,15 @@ struct DeviceInfo {
     int memory_bus_bits = 0;
 };
 
+// What the worker does with a request.
+enum class RequestKind {
+    Measure,    // inputs, launches, timing and the check (the default)
+    Occupancy,  // only ask CUDA about the kernel: RunResult::occupancy; nothing is launched
+    Roofline,   // the GPU's own peaks: RunResult::roofline; kernel and problem are ignored
+};
+
 struct RunRequest {
+    RequestKind kind = RequestKind::Measure;
     model::KernelConfig kernel;
     model::Problem problem;
     int warmup_launches = 2;
@@ -55,6 +72,33 @@ struct RunRequest {
     int max_samples = 10000;
     // Host-clock runs of cudaMalloc + copies in + launch + copy out (0: none).
     int end_to_end_runs = 0;
+};
+
+// The kernel a request launches, as compiled for this GPU (cudaFuncGetAttributes), and how
+// many of its blocks CUDA says fit on one SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor
+// with the block plan_launch gives). ts::model::kernel_occupancy with registers_per_thread
+// gives the same blocks_per_sm and says why.
+struct KernelOccupancy {
+    int registers_per_thread = 0;
+    int static_shared_bytes = 0;
+    int local_bytes_per_thread = 0;   // spilled registers and local arrays
+    int max_threads_per_block = 0;    // the largest block this kernel can be launched with
+    int blocks_per_sm = 0;
+};
+
+// The GPU's ceilings for the roofline, measured by TileScope itself with the timing engine
+// (back to back: a peak is the best the GPU sustains). Each number comes with a label that
+// says how it was obtained, for the plot's legend.
+struct RooflinePeaks {
+    double bandwidth_gbs = 0.0;       // GB/s = 1e9 bytes/s, bytes read + bytes written
+    std::int64_t copy_bytes = 0;      // one device-to-device cudaMemcpyAsync of this many bytes
+    double copy_median_ms = 0.0;
+    std::string bandwidth_label;      // "device-to-device copy of 1.0 GiB, read + write, median of 40"
+    double fp32_gflops = 0.0;         // 0 when cuBLAS is unavailable: see fp32_unavailable
+    std::int64_t sgemm_size = 0;      // M = N = K of the fastest SGEMM
+    double sgemm_median_ms = 0.0;
+    std::string fp32_label;           // "cuBLAS SGEMM 8192³, FP32 (no TF32), best of 2048³, 4096³, 8192³"
+    std::string fp32_unavailable;     // why there is no FP32 rate, or empty
 };
 
 struct RunResult {
@@ -93,11 +137,29 @@ struct RunResult {
     // Host-clock times of whole programs (RunRequest::end_to_end_runs); never kernel time.
     std::vector<double> end_to_end_ms;
     double end_to_end_median_ms = 0.0;
+
+    // Measure and Occupancy requests of TileScope's kernels (not cuBLAS) that CUDA accepts.
+    std::optional<KernelOccupancy> occupancy;
+    // Roofline requests.
+    std::optional<RooflinePeaks> roofline;
+
+    // Live requests (see the top of this file): the key, empty for submit(); and the id of
+    // a newer live request of the same key that arrived before this one finished (0: none).
+    std::string live_key;
+    std::uint64_t superseded_by = 0;
+};
+
+// The synchronous functions the worker thread calls. The defaults are the real backend
+// (probe_device and run_request below); tests put in their own to drive the queue.
+struct RunnerBackend {
+    std::function<DeviceInfo()> probe;
+    std::function<RunResult(const RunRequest&)> run;
 };
 
 class Runner {
 public:
     Runner();
+    explicit Runner(RunnerBackend backend);
     ~Runner();
     Runner(const Runner&) = delete;
     Runner& operator=(const Runner&) = delete;
@@ -109,6 +171,8 @@ public:
 
     // Queue a request; returns its id (ids start at 1 and increase).
     std::uint64_t submit(const RunRequest& request);
+    // Queue a request under `key`, latest wins: see the top of this file.
+    std::uint64_t submit_live(const std::string& key, const RunRequest& request);
     // A finished result, if any, oldest first; never blocks.
     std::optional<RunResult> poll();
     // Block until result `id` is finished (for the command-line tools).

@@ -15,6 +15,7 @@
 #include "measure.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+#include "roofline.hpp"
 #include "runner.hpp"
 
 namespace ts::gpu {
@@ -59,7 +60,9 @@ private:
 std::optional<std::string> check_request(const RunRequest& request, const DeviceInfo& device,
                                          std::string& expected_failure) {
     const model::Problem& problem = request.problem;
-    if (auto why = model::validate(problem, device.free_memory_bytes)) return why;
+    // An occupancy query allocates nothing, so only a measurement must fit in free memory.
+    const bool allocates = request.kind == RequestKind::Measure;
+    if (auto why = model::validate(problem, allocates ? device.free_memory_bytes : 0)) return why;
     if (auto why = model::check_config(request.kernel)) return why;
     if (request.warmup_launches < 0 || request.timed_launches < 1)
         return format("need at least 0 warm-up and 1 timed launch (got {} and {})", request.warmup_launches,
@@ -75,6 +78,22 @@ std::optional<std::string> check_request(const RunRequest& request, const Device
         expected_failure = *why;
     }
     return std::nullopt;
+}
+
+// What CUDA says about the kernel the request launches. Throws CudaError.
+KernelOccupancy query_occupancy(const RunRequest& request) {
+    kernels::KernelAttributes attributes;
+    cuda_check(kernels::kernel_attributes(request.kernel, request.problem, attributes),
+               format("cudaFuncGetAttributes and cudaOccupancyMaxActiveBlocksPerMultiprocessor for {}",
+                      model::describe(request.kernel)),
+               __FILE__, __LINE__);
+    KernelOccupancy occupancy;
+    occupancy.registers_per_thread = attributes.registers_per_thread;
+    occupancy.static_shared_bytes = attributes.static_shared_bytes;
+    occupancy.local_bytes_per_thread = attributes.local_bytes_per_thread;
+    occupancy.max_threads_per_block = attributes.max_threads_per_block;
+    occupancy.blocks_per_sm = attributes.blocks_per_sm;
+    return occupancy;
 }
 
 }  // namespace
@@ -132,6 +151,12 @@ DeviceInfo probe_device() {
         limits.static_shared_per_block = static_cast<int>(prop.sharedMemPerBlock);
         limits.warp_size = prop.warpSize;
         limits.global_memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
+        limits.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+        limits.max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
+        limits.registers_per_sm = prop.regsPerMultiprocessor;
+        limits.max_registers_per_block = prop.regsPerBlock;
+        limits.shared_per_sm = static_cast<int>(prop.sharedMemPerMultiprocessor);
+        limits.reserved_shared_per_block = static_cast<int>(prop.reservedSharedMemPerBlock);
         info.l2_cache_bytes = prop.l2CacheSize;
         // CUDA 13 dropped the clocks from cudaDeviceProp; the attributes remain.
         info.clock_khz = attribute_or_zero(cudaDevAttrClockRate);
@@ -170,10 +195,31 @@ RunResult run_request(const RunRequest& request) {
             result.error = device.why_not;
             return result;
         }
+        if (request.kind == RequestKind::Roofline) {
+            const Stream stream;
+            result.roofline = measure_roofline(device.free_memory_bytes, stream.get());
+            result.ok = true;
+            return result;
+        }
         if (auto why = check_request(request, device, expected_failure)) {
             result.error = *why;
             return result;
         }
+        const bool ours = request.kernel.kind != model::KernelKind::Cublas;
+        if (request.kind == RequestKind::Occupancy) {
+            if (!ours) {
+                result.error = "cuBLAS picks its own kernels at run time: there is no one kernel to ask about";
+                result.unsupported = true;
+            } else if (!expected_failure.empty()) {
+                result.error = expected_failure;  // no block of this shape can run at all
+            } else {
+                result.occupancy = query_occupancy(request);
+                result.ok = true;
+            }
+            return result;
+        }
+        // Asked before the launch: a launch the model already expects to fail has no blocks.
+        if (ours && expected_failure.empty()) result.occupancy = query_occupancy(request);
         if (request.kernel.kind == model::KernelKind::Cublas) {
             if (auto why = cublas_unavailable(p.dtype)) {
                 result.error = *why;

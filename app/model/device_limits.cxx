@@ -7,24 +7,41 @@ namespace ts::model {
 DeviceLimits generic_limits() { return DeviceLimits{}; }
 
 namespace {
-DeviceLimits preset(const char* name, int major, int minor, int sms, std::int64_t memory_gib) {
+
+// Per-SM numbers of one compute capability, as cudaGetDeviceProperties reports them
+// (CUDA C++ Programming Guide, "Compute Capabilities" table).
+struct SmLimits {
+    int threads;
+    int blocks;
+    int shared_kib;        // with the largest carveout
+    int reserved_bytes;
+};
+
+DeviceLimits preset(const char* name, int major, int minor, int sms, std::int64_t memory_gib, SmLimits sm) {
     DeviceLimits limits;
     limits.name = name;
     limits.compute_major = major;
     limits.compute_minor = minor;
     limits.sm_count = sms;
     limits.global_memory_bytes = memory_gib << 30;
+    limits.max_threads_per_sm = sm.threads;
+    limits.max_blocks_per_sm = sm.blocks;
+    limits.registers_per_sm = 64 * 1024;  // every GPU here
+    limits.max_registers_per_block = 64 * 1024;
+    limits.shared_per_sm = sm.shared_kib * 1024;
+    limits.reserved_shared_per_block = sm.reserved_bytes;
     return limits;
 }
+
 }  // namespace
 
 std::span<const DeviceLimits> device_presets() {
     static const std::array<DeviceLimits, 5> presets = {
-        preset("NVIDIA H100 SXM (preset)", 9, 0, 132, 80),
-        preset("NVIDIA A100 SXM 40GB (preset)", 8, 0, 108, 40),
-        preset("NVIDIA GeForce RTX 3090 (preset)", 8, 6, 82, 24),
-        preset("Tesla V100 SXM2 16GB (preset)", 7, 0, 80, 16),
-        preset("NVIDIA GeForce GTX TITAN X (preset)", 5, 2, 24, 12),
+        preset("NVIDIA H100 SXM (preset)", 9, 0, 132, 80, {2048, 32, 228, 1024}),
+        preset("NVIDIA A100 SXM 40GB (preset)", 8, 0, 108, 40, {2048, 32, 164, 1024}),
+        preset("NVIDIA GeForce RTX 3090 (preset)", 8, 6, 82, 24, {1536, 16, 100, 1024}),
+        preset("Tesla V100 SXM2 16GB (preset)", 7, 0, 80, 16, {2048, 32, 96, 0}),
+        preset("NVIDIA GeForce GTX TITAN X (preset)", 5, 2, 24, 12, {2048, 32, 96, 0}),
     };
     return presets;
 }

@@ -26,6 +26,16 @@ struct DeviceLimits {
     int static_shared_per_block = 48 * 1024;  // bytes a kernel may declare with __shared__
     int warp_size = 32;
     std::int64_t global_memory_bytes = 0;     // 0: unknown
+
+    // What one SM holds at once, for the occupancy model (occupancy.hpp). The defaults are
+    // those of compute capability 7.5 (Turing), the default above, and the smallest of any
+    // GPU TileScope's kernels are built for.
+    int max_threads_per_sm = 1024;
+    int max_blocks_per_sm = 16;               // block slots
+    int registers_per_sm = 64 * 1024;         // 32-bit registers
+    int max_registers_per_block = 64 * 1024;
+    int shared_per_sm = 64 * 1024;            // bytes, with the largest shared-memory carveout
+    int reserved_shared_per_block = 0;        // bytes the driver keeps per block (1 KiB from cc 8.0)
 };
 
 // The limits every CUDA GPU since compute capability 3.0 shares; what the model uses

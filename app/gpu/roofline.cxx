@@ -1,0 +1,138 @@
+#include "roofline.hpp"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cublas_library.hpp"
+#include "cuda_check.hpp"
+#include "measure.hpp"
+#include "model/format.hpp"
+
+namespace ts::gpu {
+
+namespace {
+
+using model::format;
+
+constexpr std::int64_t kCopyBytes = std::int64_t{1} << 30;  // 1 GiB: far beyond any L2 (H200: 60 MiB)
+constexpr std::int64_t kSgemmSizes[] = {2048, 4096, 8192};
+
+// Owns one cudaMalloc; freed on every way out.
+class DeviceBytes {
+public:
+    explicit DeviceBytes(std::int64_t bytes) : m_bytes(bytes) {
+        TS_CUDA_CHECK(cudaMalloc(&m_data, static_cast<std::size_t>(bytes)));
+    }
+    ~DeviceBytes() { cudaFree(m_data); }
+    DeviceBytes(const DeviceBytes&) = delete;
+    DeviceBytes& operator=(const DeviceBytes&) = delete;
+    void* get() const { return m_data; }
+    std::int64_t bytes() const { return m_bytes; }
+
+private:
+    void* m_data = nullptr;
+    std::int64_t m_bytes = 0;
+};
+
+// A peak is the best the GPU sustains, so samples run back to back (hot); a second or two
+// per number is plenty for copies and GEMMs of milliseconds.
+MeasureSettings peak_settings() {
+    MeasureSettings settings;
+    settings.warmup_launches = 3;
+    settings.hot = true;
+    settings.stop.min_samples = 10;
+    settings.stop.adaptive = true;
+    settings.stop.max_noise = 0.005;
+    settings.stop.min_time_s = 0.3;
+    settings.stop.budget_s = 2.0;
+    settings.stop.max_samples = 1000;
+    return settings;
+}
+
+// Random values in [-1, 1]: constant inputs would let the GPU draw less power and clock
+// higher than on real data. 16 MiB of them, repeated over each operand.
+std::vector<float> random_block() {
+    std::vector<float> block(std::size_t{4} << 20);
+    std::mt19937_64 rng(1);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    for (float& x : block) x = uniform(rng);
+    return block;
+}
+
+void fill(const DeviceBytes& buffer, const std::vector<float>& block, cudaStream_t stream) {
+    const auto block_bytes = static_cast<std::int64_t>(block.size() * sizeof(float));
+    auto* out = static_cast<std::byte*>(buffer.get());
+    for (std::int64_t at = 0; at < buffer.bytes(); at += block_bytes) {
+        const std::int64_t bytes = std::min(block_bytes, buffer.bytes() - at);
+        TS_CUDA_CHECK(cudaMemcpyAsync(out + at, block.data(), static_cast<std::size_t>(bytes), cudaMemcpyHostToDevice,
+                                      stream));
+    }
+}
+
+void measure_bandwidth(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
+    const std::int64_t bytes = std::min(kCopyBytes, free_bytes / 4) / (1 << 20) * (1 << 20);
+    if (bytes <= 0) throw std::runtime_error("too little free GPU memory to measure the bandwidth");
+    const DeviceBytes source(bytes);
+    const DeviceBytes target(bytes);
+    TS_CUDA_CHECK(cudaMemsetAsync(source.get(), 1, static_cast<std::size_t>(bytes), stream));
+    const Measurement copy = measure(peak_settings(), stream, [&](cudaStream_t s) {
+        TS_CUDA_CHECK(cudaMemcpyAsync(target.get(), source.get(), static_cast<std::size_t>(bytes),
+                                      cudaMemcpyDeviceToDevice, s));
+    });
+    peaks.copy_bytes = bytes;
+    peaks.copy_median_ms = copy.stats.median;
+    peaks.bandwidth_gbs = 2.0 * static_cast<double>(bytes) / (copy.stats.median * 1e-3) * 1e-9;
+    peaks.bandwidth_label = format("device-to-device copy of {}, read + write, median of {}",
+                                   model::human_bytes(bytes), copy.samples_ms.size());
+}
+
+void measure_fp32(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
+    if (auto why = cublas_unavailable(model::Dtype::Float32)) {
+        peaks.fp32_unavailable = "no FP32 peak: " + *why;
+        return;
+    }
+    const std::vector<float> block = random_block();
+    std::string tried;
+    for (const std::int64_t size : kSgemmSizes) {
+        const std::int64_t matrix_bytes = size * size * static_cast<std::int64_t>(sizeof(float));
+        if (3 * matrix_bytes > free_bytes / 2) break;
+        model::Problem problem;
+        problem.m = problem.n = problem.k = size;
+        const DeviceBytes a(matrix_bytes);
+        const DeviceBytes b(matrix_bytes);
+        const DeviceBytes c(matrix_bytes);
+        fill(a, block, stream);
+        fill(b, block, stream);
+        const Measurement gemm = measure(peak_settings(), stream, [&](cudaStream_t s) {
+            cublas_matmul(problem, static_cast<const float*>(a.get()), static_cast<const float*>(b.get()),
+                          static_cast<float*>(c.get()), s);
+        });
+        const double gflops = 2.0 * static_cast<double>(size * size) * static_cast<double>(size) /
+                              (gemm.stats.median * 1e-3) * 1e-9;
+        tried += format("{}{}³", tried.empty() ? "" : ", ", size);
+        if (gflops > peaks.fp32_gflops) {
+            peaks.fp32_gflops = gflops;
+            peaks.sgemm_size = size;
+            peaks.sgemm_median_ms = gemm.stats.median;
+        }
+    }
+    if (peaks.sgemm_size == 0) {
+        peaks.fp32_unavailable = "no FP32 peak: too little free GPU memory for a 2048³ SGEMM";
+        return;
+    }
+    peaks.fp32_label = format("cuBLAS SGEMM {}³, FP32 without TF32, the fastest of {}", peaks.sgemm_size, tried);
+}
+
+}  // namespace
+
+RooflinePeaks measure_roofline(std::int64_t free_bytes, cudaStream_t stream) {
+    RooflinePeaks peaks;
+    measure_bandwidth(free_bytes, stream, peaks);
+    measure_fp32(free_bytes, stream, peaks);
+    return peaks;
+}
+
+}  // namespace ts::gpu

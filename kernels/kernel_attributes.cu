@@ -1,0 +1,41 @@
+// What CUDA knows about each kernel TileScope launches: registers, static shared memory and
+// blocks per SM, for the occupancy view and for checking the model's occupancy against
+// the GPU's. Each kernel file hands out the handle of the kernel its launcher would run.
+#include "kernels/launch_common.cuh"
+
+namespace ts::kernels {
+
+cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Problem& problem,
+                              KernelAttributes& attributes) {
+    const void* handle = nullptr;
+    switch (config.kind) {
+        case model::KernelKind::Naive: handle = naive_handle(config, problem); break;
+        case model::KernelKind::NaiveRowFromX: handle = naive_row_from_x_handle(config, problem); break;
+        case model::KernelKind::RowPerThread: handle = row_per_thread_handle(config, problem); break;
+        case model::KernelKind::ColumnPerThread: handle = column_per_thread_handle(config, problem); break;
+        case model::KernelKind::Tiled:
+            handle = tiled_handle(config, problem);
+            if (!handle) return cudaErrorInvalidConfiguration;
+            break;
+        case model::KernelKind::Cublas: return cudaErrorInvalidValue;
+    }
+    if (!handle) return cudaErrorInvalidValue;
+
+    cudaFuncAttributes compiled{};
+    if (const cudaError_t error = cudaFuncGetAttributes(&compiled, handle); error != cudaSuccess) return error;
+    const model::LaunchGeometry g = model::plan_launch(config, problem);
+    int blocks = 0;
+    // No dynamic shared memory: every kernel here declares its tiles statically.
+    if (const cudaError_t error =
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, handle, static_cast<int>(g.block.volume()), 0);
+        error != cudaSuccess)
+        return error;
+    attributes.registers_per_thread = compiled.numRegs;
+    attributes.static_shared_bytes = static_cast<int>(compiled.sharedSizeBytes);
+    attributes.local_bytes_per_thread = static_cast<int>(compiled.localSizeBytes);
+    attributes.max_threads_per_block = compiled.maxThreadsPerBlock;
+    attributes.blocks_per_sm = blocks;
+    return cudaSuccess;
+}
+
+}  // namespace ts::kernels
