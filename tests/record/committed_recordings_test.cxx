@@ -35,7 +35,9 @@ TEST(CommittedRecordings, EveryOneLoadsWithItsGpuAndDate) {
             EXPECT_GE(point.samples_ms.size(), 10u);
             EXPECT_LE(point.p20_ms, point.median_ms);
             EXPECT_GE(point.p80_ms, point.median_ms);
-            if (point.checked) EXPECT_TRUE(point.check_passed) << point.check_summary;
+            if (point.checked) {
+                EXPECT_TRUE(point.check_passed) << point.check_summary;
+            }
         }
     }
 }

@@ -1,0 +1,194 @@
+// main.cpp — tilescope: the teaching window, or `tilescope bench ...` without one.
+//
+//   tilescope                                  open the window (12×16×8, tiled, T = 4)
+//   tilescope --m 4 --n 4 --k 4 --tile 2       the textbook's 4×4 example with 2×2 blocks
+//   tilescope --screenshot out.png [--run]     render, save a PNG, exit (for docs and tests)
+//   tilescope --select 1,2                     pin C[1][2]: its thread, block, row and column
+//   tilescope bench --m 1024 --kernel tiled    measure on the GPU, print, no window
+//   tilescope check | roofline                 the correctness suite; the roofline, no window
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <chrono>
+#include <iostream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "cli/setup_options.hpp"
+#include "gpu/runner.hpp"
+#include "platform/window.hpp"
+#include "views/app_state.hpp"
+#include "views/main_view.hpp"
+#include "views/setup_panel.hpp"
+#include "views/theme.hpp"
+
+namespace {
+
+struct GuiOptions {
+    std::string screenshot;   // empty: interactive
+    int frames = 0;           // 0: the default for the mode (see frames_to_settle)
+    bool run = false;
+    std::vector<int> select;  // ROW, COL of a cell of C to pin; empty: none
+    int width = 1600;
+    int height = 1000;
+};
+
+// ImGui sizes windows and tables from the previous frame, so a new layout needs a few frames
+// before it is drawn where it will stay.
+constexpr int kSettleFrames = 3;
+constexpr auto kRunTimeout = std::chrono::seconds(120);
+
+// The window explains a launch the model rejects instead of refusing to open, so a tile
+// width that only check_config() turns down (T = 64) is kept when every other flag is fine.
+std::variant<ts::cli::Setup, std::string> resolve_for_window(const ts::cli::SetupOptions& options) {
+    auto setup = ts::cli::resolve_setup(options);
+    if (std::holds_alternative<ts::cli::Setup>(setup)) return setup;
+
+    ts::cli::SetupOptions with_valid_tile = options;
+    with_valid_tile.tile = "1";
+    auto others = ts::cli::resolve_setup(with_valid_tile);
+    int tile = 0;
+    const char* end = options.tile.data() + options.tile.size();
+    const auto [stop, error] = std::from_chars(options.tile.data(), end, tile);
+    auto* valid = std::get_if<ts::cli::Setup>(&others);
+    if (valid && error == std::errc() && stop == end && tile >= 1 && tile <= ts::views::kMaxTypedTile) {
+        valid->kernel.tile = tile;
+        return *valid;
+    }
+    return setup;
+}
+
+int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
+    auto created = ts::platform::Window::create({options.width, options.height, "TileScope"});
+    if (auto* why = std::get_if<std::string>(&created)) {
+        std::cerr << "tilescope: " << *why << "\n";
+        return 1;
+    }
+    ts::platform::Window& window = *std::get<std::unique_ptr<ts::platform::Window>>(created);
+    if (window.font_warning()) std::cerr << "tilescope: " << *window.font_warning() << "\n";
+    ts::views::set_fonts({window.fonts().heading, window.fonts().small});
+    ts::views::apply_style(ImGui::GetStyle());
+
+    ts::gpu::Runner runner;
+    ts::views::AppState state;
+    state.problem = setup.problem;
+    state.kernel = setup.kernel;
+    if (!options.select.empty()) state.selected = ts::model::Cell{options.select[0], options.select[1]};
+
+    // Frames to draw once nothing is awaited; 0: until the window is closed.
+    const int frames_to_settle = options.frames > 0 ? options.frames : (options.screenshot.empty() ? 0 : kSettleFrames);
+    bool start_run = options.run;
+    bool awaiting_run = false;
+    const auto started = std::chrono::steady_clock::now();
+    auto next_progress = started + std::chrono::seconds(10);
+    int quiet_frames = 0;
+
+    while (!window.should_close()) {
+        window.begin_frame(options.screenshot.empty());
+        ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
+        // --run waits for the probe, then behaves like pressing the button.
+        if (start_run && state.device) {
+            start_run = false;
+            if (const auto why = ts::views::why_no_run(state)) {
+                std::cerr << "tilescope: --run: not running on the GPU: " << *why << "\n";
+            } else {
+                state.run_requested = true;
+                awaiting_run = true;
+                std::cerr << "tilescope: --run: running on the GPU…\n";
+            }
+        }
+        if (awaiting_run && state.run.last) awaiting_run = false;
+        ts::views::draw_main_view(state);
+        window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
+
+        const bool waiting = start_run || awaiting_run;
+        quiet_frames = waiting ? 0 : quiet_frames + 1;
+        const auto now = std::chrono::steady_clock::now();
+        const bool timed_out = waiting && frames_to_settle > 0 && now - started > kRunTimeout;
+        if (waiting && frames_to_settle > 0 && now > next_progress) {
+            std::cerr << "tilescope: still waiting for the GPU run ("
+                      << std::chrono::duration_cast<std::chrono::seconds>(now - started).count() << " s)\n";
+            next_progress += std::chrono::seconds(10);
+        }
+        if (timed_out || (frames_to_settle > 0 && quiet_frames >= frames_to_settle)) {
+            if (timed_out) std::cerr << "tilescope: gave up waiting for the GPU run after 120 s\n";
+            if (!options.screenshot.empty()) {
+                if (const auto why = window.save_screenshot(options.screenshot)) {
+                    std::cerr << "tilescope: " << *why << "\n";
+                    return 1;
+                }
+                std::cout << "tilescope: saved " << options.screenshot << "\n";
+            }
+            return timed_out ? 1 : 0;
+        }
+        window.present();
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"TileScope: see and measure how CUDA matrix multiplication works", "tilescope"};
+
+    // The first launch shows 12×16×8 with T = 4: M, N and K all differ, so every label's
+    // dimension is unambiguous; the grid is 4 × 3 blocks, so blockIdx.x visibly walks the
+    // columns; every cell is big enough to show its value; and the sizes are multiples of
+    // T, so ghost threads wait until a student types a size that is not.
+    ts::cli::SetupOptions setup_options;
+    setup_options.m = "12";
+    setup_options.n = "16";
+    setup_options.k = "8";
+    setup_options.tile = "4";
+    ts::cli::add_setup_options(app, setup_options);
+
+    GuiOptions gui;
+    app.add_option("--screenshot", gui.screenshot, "render the window, save it as a PNG to FILE and exit")
+        ->type_name("FILE");
+    app.add_option("--frames", gui.frames,
+                   "frames to render before the screenshot or exit (default: 3 with --screenshot, "
+                   "otherwise until the window is closed)")
+        ->check(CLI::Range(1, 1000000))
+        ->type_name("N");
+    app.add_flag("--run", gui.run,
+                 "run the set-up on the GPU at start; with --screenshot, wait (up to 120 s) for the result");
+    app.add_option("--select", gui.select,
+                   "pin cell ROW,COL of C as a click does: its thread, block, row of A and column of B "
+                   "are highlighted")
+        ->delimiter(',')
+        ->expected(2)
+        ->type_name("ROW,COL");
+    app.add_option("--width", gui.width, "window width in pixels")
+        ->check(CLI::Range(320, 16384))
+        ->type_name("PIXELS")
+        ->capture_default_str();
+    app.add_option("--height", gui.height, "window height in pixels")
+        ->check(CLI::Range(240, 16384))
+        ->type_name("PIXELS")
+        ->capture_default_str();
+
+    ts::cli::Commands commands(app);   // bench, check, roofline: no window
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        return app.exit(error) == 0 ? 0 : 2;
+    }
+    if (const auto exit_code = commands.run_chosen()) return *exit_code;
+
+    auto setup = resolve_for_window(setup_options);
+    if (auto* why = std::get_if<std::string>(&setup)) {
+        std::cerr << "tilescope: " << *why << "\n";
+        return 2;
+    }
+    const ts::model::Problem& problem = std::get<ts::cli::Setup>(setup).problem;
+    if (!gui.select.empty() && !ts::model::inside(gui.select[0], gui.select[1], static_cast<int>(problem.m),
+                                                  static_cast<int>(problem.n))) {
+        std::cerr << "tilescope: --select " << gui.select[0] << "," << gui.select[1] << " is outside C, which has "
+                  << problem.m << " rows and " << problem.n << " columns (both count from 0)\n";
+        return 2;
+    }
+    return run_window(gui, std::get<ts::cli::Setup>(setup));
+}

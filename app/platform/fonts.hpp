@@ -1,0 +1,28 @@
+// fonts.hpp — the fonts TileScope draws with: DejaVu Sans (fonts-dejavu-core) at sizes
+// that stay readable on a projector.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "imgui.h"
+
+namespace ts::platform {
+
+struct FontSet {
+    ImFont* body = nullptr;     // everything, and ImGui's default font
+    ImFont* heading = nullptr;  // panel titles and matrix names
+    ImFont* small = nullptr;    // labels inside the stage drawing
+};
+
+struct LoadedFonts {
+    FontSet fonts;
+    std::optional<std::string> warning;  // set when DejaVu Sans was missing
+};
+
+// Adds the fonts to `atlas`, body first so that it becomes ImGui's default. `scale` is the
+// monitor's content scale (1 on ordinary screens). When DejaVu Sans is missing every slot
+// gets ImGui's built-in font and the warning says what to install.
+LoadedFonts load_fonts(ImFontAtlas& atlas, float scale);
+
+}  // namespace ts::platform

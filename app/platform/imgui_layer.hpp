@@ -1,0 +1,18 @@
+// imgui_layer.hpp — Dear ImGui's GLFW and OpenGL3 backends on one window. Kept in its own
+// translation unit because imgui_impl_opengl3 brings its own GL loader and ours is glad;
+// the two never meet in one file.
+#pragma once
+
+struct GLFWwindow;
+
+namespace ts::platform::imgui_layer {
+
+// Creates the ImGui context and starts both backends on `window`, whose GL 3.3 context
+// must be current. Returns false when a backend could not start.
+bool init(GLFWwindow* window);
+// follow_pointer false: ImGui sees the mouse nowhere, whatever GLFW reports.
+void new_frame(bool follow_pointer);
+void render_draw_data();
+void shutdown();
+
+}  // namespace ts::platform::imgui_layer

@@ -1,0 +1,104 @@
+#include "window.hpp"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <vector>
+
+#include "imgui_layer.hpp"
+#include "png_writer.hpp"
+
+namespace ts::platform {
+
+namespace {
+
+// GLFW reports errors through a callback; the last one explains a failed call.
+std::string g_last_glfw_error;
+
+void remember_glfw_error(int /*code*/, const char* description) { g_last_glfw_error = description; }
+
+std::string glfw_error_or(const char* fallback) {
+    return g_last_glfw_error.empty() ? std::string(fallback) : g_last_glfw_error;
+}
+
+}  // namespace
+
+std::variant<std::unique_ptr<Window>, std::string> Window::create(const WindowOptions& options) {
+    glfwSetErrorCallback(remember_glfw_error);
+    if (!glfwInit())
+        return "cannot open a window: " + glfw_error_or("GLFW failed to start") +
+               " (no display? run under xvfb-run, or use `tilescope bench` for the command line)";
+
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);  // macOS accepts only forward-compatible core contexts
+    GLFWwindow* handle = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+    if (!handle) {
+        std::string why = "cannot create an OpenGL 3.3 window: " + glfw_error_or("unknown GLFW error");
+        glfwTerminate();
+        return why;
+    }
+    glfwMakeContextCurrent(handle);
+    if (gladLoadGL(glfwGetProcAddress) == 0) {
+        glfwDestroyWindow(handle);
+        glfwTerminate();
+        return std::string("cannot load the OpenGL 3.3 functions (glad)");
+    }
+    glfwSwapInterval(1);
+
+    if (!imgui_layer::init(handle)) {
+        glfwDestroyWindow(handle);
+        glfwTerminate();
+        return std::string("cannot start Dear ImGui's GLFW/OpenGL3 backends");
+    }
+    std::unique_ptr<Window> window(new Window(handle));
+
+    // On a high-DPI monitor GLFW reports a content scale above 1; the fonts follow it.
+    float scale_x = 1.0f, scale_y = 1.0f;
+    glfwGetWindowContentScale(handle, &scale_x, &scale_y);
+    LoadedFonts loaded = load_fonts(*ImGui::GetIO().Fonts, scale_x > 0.0f ? scale_x : 1.0f);
+    window->m_fonts = loaded.fonts;
+    window->m_font_warning = loaded.warning;
+    return window;
+}
+
+Window::~Window() {
+    imgui_layer::shutdown();
+    glfwDestroyWindow(m_window);
+    glfwTerminate();
+}
+
+bool Window::should_close() const { return glfwWindowShouldClose(m_window) != 0; }
+
+void Window::begin_frame(bool follow_pointer) {
+    glfwPollEvents();
+    imgui_layer::new_frame(follow_pointer);
+}
+
+void Window::render(ImVec4 clear_colour) {
+    int width = 0, height = 0;
+    glfwGetFramebufferSize(m_window, &width, &height);
+    glViewport(0, 0, width, height);
+    glClearColor(clear_colour.x, clear_colour.y, clear_colour.z, clear_colour.w);
+    glClear(GL_COLOR_BUFFER_BIT);
+    imgui_layer::render_draw_data();
+}
+
+std::optional<std::string> Window::save_screenshot(const std::string& path) const {
+    int width = 0, height = 0;
+    glfwGetFramebufferSize(m_window, &width, &height);
+    std::vector<unsigned char> pixels(static_cast<std::size_t>(width) * height * 3);
+    // Rows are packed tightly: a width that is not a multiple of 4 must not get padding.
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    if (const GLenum error = glGetError(); error != GL_NO_ERROR)
+        return "screenshot: glReadPixels failed (OpenGL error " + std::to_string(error) + ")";
+    return write_png(path, width, height, pixels);
+}
+
+void Window::present() { glfwSwapBuffers(m_window); }
+
+}  // namespace ts::platform

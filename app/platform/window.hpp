@@ -1,0 +1,53 @@
+// window.hpp — the application window: GLFW, an OpenGL 3.3 core context, Dear ImGui.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "fonts.hpp"
+#include "imgui.h"
+
+struct GLFWwindow;
+
+namespace ts::platform {
+
+struct WindowOptions {
+    int width = 1600;
+    int height = 1000;
+    std::string title = "TileScope";
+};
+
+class Window {
+public:
+    // The window, or why there is none in words a user can act on (no display, no
+    // OpenGL 3.3). Never exits the process.
+    static std::variant<std::unique_ptr<Window>, std::string> create(const WindowOptions& options);
+    ~Window();
+    Window(const Window&) = delete;
+    Window& operator=(const Window&) = delete;
+
+    const FontSet& fonts() const { return m_fonts; }
+    // Set when the preferred font was missing and ImGui's built-in one is used instead.
+    const std::optional<std::string>& font_warning() const { return m_font_warning; }
+
+    bool should_close() const;
+    // Handles window events and starts an ImGui frame. With follow_pointer false ImGui sees
+    // no mouse at all, so that screenshots do not depend on where the pointer happens to be.
+    void begin_frame(bool follow_pointer);
+    // Clears the back buffer and draws the ImGui frame into it.
+    void render(ImVec4 clear_colour);
+    // Saves the back buffer as a PNG: call after render() and before present().
+    std::optional<std::string> save_screenshot(const std::string& path) const;
+    void present();
+
+private:
+    explicit Window(GLFWwindow* window) : m_window(window) {}
+
+    GLFWwindow* m_window = nullptr;
+    FontSet m_fonts;
+    std::optional<std::string> m_font_warning;
+};
+
+}  // namespace ts::platform

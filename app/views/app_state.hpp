@@ -1,0 +1,49 @@
+// app_state.hpp — what the views show and edit: the problem, the kernel, the device and
+// the latest GPU run. The views read and write this; only the main loop talks to the
+// runner, through exchange_with_runner().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "gpu/runner.hpp"
+#include "model/device_limits.hpp"
+#include "model/index_math.hpp"
+#include "model/kernel_config.hpp"
+#include "model/problem.hpp"
+
+namespace ts::views {
+
+struct RunState {
+    std::uint64_t pending_id = 0;         // the run in flight; 0: none
+    double pending_since = 0.0;           // ImGui time of the submit, for "running… 3 s"
+    std::optional<gpu::RunResult> last;   // the latest finished run, shown until the next
+};
+
+struct AppState {
+    model::Problem problem;
+    model::KernelConfig kernel;
+    std::optional<gpu::DeviceInfo> device;  // nullopt while the runner is still probing
+    RunState run;
+    bool run_requested = false;             // set by the run panel; the main loop submits
+    std::optional<model::Cell> selected;    // a cell of C pinned by a click (or --select)
+};
+
+// The limits a launch is checked against: the GPU's when one is usable, otherwise the
+// limits every CUDA GPU shares.
+model::DeviceLimits launch_limits(const AppState& state);
+
+// Why the current setup cannot launch (the model's reason), or nullopt.
+std::optional<std::string> launch_error(const AppState& state);
+
+// Why "Run on GPU" is unavailable right now, or nullopt when it may be pressed.
+std::optional<std::string> why_no_run(const AppState& state);
+
+gpu::RunRequest make_run_request(const AppState& state);
+
+// Once per frame: picks up the probed device and finished results, and submits the run
+// the panel asked for. Never blocks. `now` is ImGui::GetTime().
+void exchange_with_runner(AppState& state, gpu::Runner& runner, double now);
+
+}  // namespace ts::views

@@ -1,0 +1,43 @@
+#include "main_view.hpp"
+
+#include "run_panel.hpp"
+#include "setup_panel.hpp"
+#include "stage_view.hpp"
+#include "status_bar.hpp"
+#include "theme.hpp"
+
+namespace ts::views {
+
+void draw_main_view(AppState& state) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(viewport->WorkPos);
+    ImGui::SetNextWindowSize(viewport->WorkSize);
+    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGui::Begin("TileScope", nullptr, kFlags);
+
+    const float status_height = ImGui::GetFrameHeightWithSpacing();
+    // Wide enough for the traffic table at the body font size.
+    const float panel_width = ImGui::GetFontSize() * 27.0f;
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
+    ImGui::BeginChild("##panels", ImVec2(panel_width, -status_height), true);
+    draw_setup_panel(state);
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::Spacing();
+    draw_run_panel(state);
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+
+    ImGui::SameLine();
+    ImGui::BeginChild("##stage", ImVec2(0.0f, -status_height), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    draw_stage_view(state);
+    ImGui::EndChild();
+
+    ImGui::Separator();
+    draw_status_bar(state);
+    ImGui::End();
+}
+
+}  // namespace ts::views

@@ -1,0 +1,207 @@
+// The tilescope binary end to end: it opens a window (under xvfb-run when there is no
+// display), renders, and saves a screenshot, which must show the stage with A, B and C.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <stb_image.h>
+
+#include "views/theme.hpp"
+
+namespace {
+
+struct Rgb {
+    int r, g, b;
+};
+
+Rgb rgb(ImU32 colour) {
+    return {static_cast<int>((colour >> IM_COL32_R_SHIFT) & 0xFF), static_cast<int>((colour >> IM_COL32_G_SHIFT) & 0xFF),
+            static_cast<int>((colour >> IM_COL32_B_SHIFT) & 0xFF)};
+}
+
+struct Image {
+    int width = 0;
+    int height = 0;
+    std::vector<unsigned char> pixels;  // RGB, top row first
+
+    Rgb at(int x, int y) const {
+        const unsigned char* p = &pixels[(static_cast<std::size_t>(y) * width + x) * 3];
+        return {p[0], p[1], p[2]};
+    }
+    // Pixels of exactly `colour` in the box [x0, x1) × [y0, y1), given as fractions of the size.
+    int count(Rgb colour, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) const {
+        return count_if([&](Rgb p) { return p.r == colour.r && p.g == colour.g && p.b == colour.b; }, x0, y0, x1, y1);
+    }
+    template <typename Predicate>
+    int count_if(Predicate predicate, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) const {
+        int n = 0;
+        for (int y = static_cast<int>(y0 * height); y < static_cast<int>(y1 * height); ++y)
+            for (int x = static_cast<int>(x0 * width); x < static_cast<int>(x1 * width); ++x)
+                if (predicate(at(x, y))) ++n;
+        return n;
+    }
+};
+
+std::string out_path(const std::string& name) { return std::string(GUI_TEST_OUT) + "/" + name; }
+
+// Runs `prefix tilescope args`, with stdout and stderr in `output`; returns the exit status.
+int run(const std::string& prefix, const std::string& args, std::string& output) {
+    // One log per test, so that tests may run in parallel (ctest -j).
+    const std::string log =
+        out_path(std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + ".log");
+    const std::string command = prefix + TILESCOPE_PATH " " + args + " > '" + log + "' 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(log);
+    std::stringstream text;
+    text << in.rdbuf();
+    output = text.str();
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// Runs tilescope in a window: on the current display, or on a virtual one when there is none.
+int run_in_window(const std::string& args, std::string& output) {
+    const char* display = std::getenv("DISPLAY");
+    const bool has_display = display != nullptr && *display != '\0';
+    return run(has_display ? "" : "xvfb-run -a -s '-screen 0 1920x1080x24' ", args, output);
+}
+
+Image screenshot(const std::string& name, const std::string& args, std::string* log = nullptr) {
+    const std::string path = out_path(name);
+    std::remove(path.c_str());
+    std::string output;
+    const int status = run_in_window("--screenshot '" + path + "' " + args, output);
+    EXPECT_EQ(status, 0) << output;
+    Image image;
+    int channels = 0;
+    unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
+    if (!data) {
+        ADD_FAILURE() << "cannot load " << path << ": " << stbi_failure_reason() << "\n" << output;
+        return image;
+    }
+    image.pixels.assign(data, data + static_cast<std::size_t>(image.width) * image.height * 3);
+    stbi_image_free(data);
+    if (log) *log = output;
+    return image;
+}
+
+// What every screenshot must show: the full window, drawn (not blank), and the stage on the
+// right with the three matrices in their own colours.
+void expect_stage(const Image& image, int width = 1600, int height = 1000) {
+    ASSERT_EQ(image.width, width);
+    ASSERT_EQ(image.height, height);
+    std::set<int> colours;
+    for (std::size_t i = 0; i + 2 < image.pixels.size(); i += 3)
+        colours.insert(image.pixels[i] << 16 | image.pixels[i + 1] << 8 | image.pixels[i + 2]);
+    EXPECT_GT(colours.size(), 50u) << "the screenshot looks blank";
+
+    const Rgb background = rgb(ts::views::colours::kBackground);
+    const int drawn = image.count_if(
+        [&](Rgb p) { return p.r != background.r || p.g != background.g || p.b != background.b; }, 0.35f, 0.1f, 1.0f,
+        0.9f);
+    EXPECT_GT(drawn, image.width * image.height / 20) << "the stage area is nearly empty";
+    // Flat fills of A, B and C, all in the stage area right of the panels.
+    EXPECT_GT(image.count(rgb(ts::views::colours::kA.fill), 0.25f), 400) << "no A";
+    EXPECT_GT(image.count(rgb(ts::views::colours::kB.fill), 0.25f), 400) << "no B";
+    EXPECT_GT(image.count(rgb(ts::views::colours::kC.fill), 0.25f), 400) << "no C";
+}
+
+bool reddish(Rgb p) { return p.r > 150 && p.g < 90 && p.b < 90; }
+
+TEST(Gui, DefaultView) {
+    const Image image = screenshot("default.png", "");
+    expect_stage(image);
+    // 12×16 C in 4×4 blocks: both shades of the block checkerboard.
+    EXPECT_GT(image.count(rgb(ts::views::colours::kC.fill_alt), 0.25f), 400);
+    EXPECT_EQ(image.count_if(reddish, 0.0f, 0.0f, 0.3f, 0.9f), 0) << "an error is shown for the default set-up";
+}
+
+TEST(Gui, PmppFourByFourWithTwoByTwoBlocks) {
+    const Image image = screenshot("pmpp_4x4_t2.png", "--m 4 --n 4 --k 4 --tile 2");
+    expect_stage(image);
+    EXPECT_GT(image.count(rgb(ts::views::colours::kC.fill_alt), 0.25f), 400);
+}
+
+TEST(Gui, RaggedSizesShowGhostThreads) {
+    const Image image = screenshot("ragged_40x28x36_t8.png", "--m 40 --n 28 --k 36 --tile 8");
+    expect_stage(image);
+    EXPECT_GT(image.count(rgb(ts::views::colours::kGhostFill), 0.25f), 400) << "no ghost-thread area";
+}
+
+TEST(Gui, LargeProblem) {
+    const Image image = screenshot("large_4096.png", "--m 4096 --n 4096 --k 4096 --tile 16");
+    expect_stage(image);
+}
+
+TEST(Gui, InvalidTileStillRendersAndExplains) {
+    const Image image = screenshot("invalid_tile_64.png", "--tile 64");
+    expect_stage(image);
+    // The model's reason, in red, in the left panel.
+    EXPECT_GT(image.count_if(reddish, 0.0f, 0.0f, 0.3f, 0.9f), 50);
+}
+
+TEST(Gui, WindowSizeFlags) {
+    expect_stage(screenshot("small_window.png", "--width 1000 --height 700"), 1000, 700);
+}
+
+TEST(Gui, RunAtStartThenScreenshot) {
+    // Without a usable GPU --run says why and the screenshot is taken at once; with one, the
+    // screenshot waits for the measurement.
+    std::string output;
+    const Image image = screenshot("run.png", "--run --m 64 --n 64 --k 64", &output);
+    expect_stage(image);
+    const bool skipped = output.find("--run: not running on the GPU") != std::string::npos;
+    const bool ran = output.find("--run: running on the GPU") != std::string::npos;
+    EXPECT_TRUE(skipped != ran) << output;
+}
+
+TEST(Gui, SelectPinsACell) {
+    const Image image = screenshot("select.png", "--m 4 --n 4 --k 4 --tile 2 --select 1,2");
+    expect_stage(image);
+    // The highlight of the pinned cell, its row of A and column of B.
+    const Rgb highlight = rgb(ts::views::colours::kHighlight);
+    EXPECT_GT(image.count(highlight, 0.25f), 300);
+    std::string output;
+    EXPECT_EQ(run_in_window("--m 4 --n 4 --k 4 --select 4,0 --frames 1", output), 2);
+    EXPECT_NE(output.find("outside C"), std::string::npos) << output;
+}
+
+TEST(Gui, BadFlagValuesExitWithTwo) {
+    std::string output;
+    EXPECT_EQ(run_in_window("--tile abc --frames 1", output), 2);
+    EXPECT_NE(output.find("--tile expects a whole number"), std::string::npos) << output;
+    EXPECT_EQ(run_in_window("--frames 0", output), 2);
+    EXPECT_EQ(run_in_window("--kernel fast --frames 1", output), 2);
+    EXPECT_NE(output.find("--kernel"), std::string::npos) << output;
+}
+
+TEST(Gui, HelpListsTheFlags) {
+    std::string output;
+    EXPECT_EQ(run("", "--help", output), 0);
+    for (const char* flag : {"--screenshot", "--frames", "--run", "--width", "--height", "--m", "--tile", "bench"})
+        EXPECT_NE(output.find(flag), std::string::npos) << flag << "\n" << output;
+}
+
+TEST(Gui, NoDisplayIsAClearErrorNotACrash) {
+    std::string output;
+    const int status = run("env -u DISPLAY -u WAYLAND_DISPLAY ", "--frames 1", output);
+    EXPECT_EQ(status, 1) << output;
+    EXPECT_NE(output.find("cannot open a window"), std::string::npos) << output;
+}
+
+TEST(Gui, BenchNeedsNoWindow) {
+    std::string output;
+    const int status = run("env -u DISPLAY -u WAYLAND_DISPLAY ", "bench --m 64 --n 64 --k 64", output);
+    // 0 with a GPU, 2 without one; never a window error.
+    EXPECT_TRUE(status == 0 || status == 2) << status << "\n" << output;
+    EXPECT_EQ(output.find("cannot open a window"), std::string::npos) << output;
+}
+
+}  // namespace

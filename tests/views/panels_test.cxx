@@ -1,0 +1,203 @@
+// The setup panel, run panel and status bar, drawn without a window; the checks read the
+// text ImGui would have put on screen.
+#include <gtest/gtest.h>
+
+
+#include "imgui_harness.hpp"
+#include "model/format.hpp"
+#include "model/launch_geometry.hpp"
+#include "views/app_state.hpp"
+#include "views/run_panel.hpp"
+#include "views/text.hpp"
+#include "views/setup_panel.hpp"
+#include "views/status_bar.hpp"
+
+namespace {
+
+using ts::views::AppState;
+
+ts::gpu::DeviceInfo no_device() {
+    ts::gpu::DeviceInfo info;
+    info.why_not = "no CUDA device: cudaGetDeviceCount returned 100 (no CUDA-capable device is detected)";
+    return info;
+}
+
+ts::gpu::DeviceInfo h100() {
+    ts::gpu::DeviceInfo info;
+    info.usable = true;
+    info.limits.name = "NVIDIA H100 80GB HBM3";
+    info.limits.is_preset = false;
+    info.limits.sm_count = 132;
+    info.limits.compute_major = 9;
+    info.limits.compute_minor = 0;
+    info.limits.global_memory_bytes = 80LL << 30;
+    return info;
+}
+
+TEST(StatusBar, SaysModelModeWhenTheRunnerHasNoDevice) {
+    const std::string text = ts::views::device_status(no_device());
+    EXPECT_EQ(text, no_device().why_not + " — model mode");
+}
+
+TEST(StatusBar, AddsWhatTheBackendLeftOut) {
+    ts::gpu::DeviceInfo info;
+    info.why_not = "TileScope was built without CUDA (nvcc not found at build time) — model mode";
+    EXPECT_EQ(ts::views::device_status(info),
+              "no CUDA device: TileScope was built without CUDA (nvcc not found at build time) — model mode");
+}
+
+TEST(StatusBar, ShowsProbingThenTheGpu) {
+    EXPECT_EQ(ts::views::device_status(std::nullopt), "probing GPU…");
+    const std::string text = ts::views::device_status(h100());
+    EXPECT_NE(text.find("NVIDIA H100 80GB HBM3"), std::string::npos) << text;
+    EXPECT_NE(text.find("132 SMs"), std::string::npos) << text;
+    EXPECT_NE(text.find("80.0 GiB"), std::string::npos) << text;
+}
+
+TEST(StatusBar, DrawsTheStatus) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.device = no_device();
+    const std::string text = imgui.frame([&] { ts::views::draw_status_bar(state); });
+    EXPECT_NE(text.find("model mode"), std::string::npos) << text;
+}
+
+TEST(SetupPanel, TileOf64ShowsTheModelsReason) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.kernel.kind = ts::model::KernelKind::Tiled;
+    state.kernel.tile = 64;
+    const auto why = ts::model::check_launch(state.kernel, state.problem, ts::model::generic_limits());
+    ASSERT_TRUE(why);
+    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    EXPECT_NE(text.find("Cannot launch"), std::string::npos) << text;
+    EXPECT_NE(text.find("4096 threads per block"), std::string::npos) << text;
+    // The panel must not quietly fix the value the student typed.
+    EXPECT_EQ(state.kernel.tile, 64);
+}
+
+TEST(SetupPanel, ValidSetupShowsTheLaunch) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.problem.m = 40;
+    state.problem.n = 28;
+    state.problem.k = 36;
+    state.kernel.kind = ts::model::KernelKind::Tiled;
+    state.kernel.tile = 8;
+    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    EXPECT_EQ(text.find("Cannot launch"), std::string::npos) << text;
+    EXPECT_NE(text.find("grid (4, 5) blocks of (8, 8) threads"), std::string::npos) << text;
+    EXPECT_NE(text.find("1,280 threads, 160 of them ghosts"), std::string::npos) << text;
+    EXPECT_NE(text.find("phases along K: 5"), std::string::npos) << text;
+}
+
+TEST(SetupPanel, ChecksAgainstTheRealDeviceWhenThereIsOne) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.device = h100();
+    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    EXPECT_NE(text.find("checked against: NVIDIA H100 80GB HBM3"), std::string::npos) << text;
+}
+
+TEST(RunPanel, ExplainsWhyItCannotRun) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.device = no_device();
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    EXPECT_NE(text.find("Unavailable: no CUDA device"), std::string::npos) << text;
+    EXPECT_FALSE(state.run_requested);
+}
+
+TEST(RunPanel, ShowsAMeasuredRun) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.device = h100();
+    ts::gpu::RunResult result;
+    result.ok = true;
+    result.request.problem.m = result.request.problem.n = result.request.problem.k = 1024;
+    result.samples_ms.assign(10, 0.25);
+    result.median_ms = 0.25;
+    result.gflops = 8589.9;
+    result.checked = true;
+    result.check_passed = true;
+    result.check_summary = "max rel. error 3.1e-07 (tolerance 1.2e-05): pass";
+    result.p20_ms = 0.24;
+    result.p80_ms = 0.26;
+    result.noise = 0.004;
+    result.model_bandwidth_gbs = 1234.0;
+    result.timing_warning = "the GPU clock changed during sampling";
+    state.run.last = result;
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    EXPECT_NE(text.find(ts::model::human_seconds(0.25e-3)), std::string::npos) << text;
+    EXPECT_NE(text.find("8589.9 GFLOP/s"), std::string::npos) << text;
+    EXPECT_NE(text.find("10 (after 2 warm-up)"), std::string::npos) << text;
+    EXPECT_NE(text.find("check passed"), std::string::npos) << text;
+    EXPECT_NE(text.find("max rel. error 3.1e-07"), std::string::npos) << text;
+    EXPECT_NE(text.find("0.4 %"), std::string::npos) << text;
+    EXPECT_NE(text.find("1234 GB/s"), std::string::npos) << text;
+    EXPECT_NE(text.find("the GPU clock changed"), std::string::npos) << text;
+}
+
+TEST(RunPanel, ShowsAFailedRun) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    ts::gpu::RunResult result;
+    result.error = "cudaLaunchKernel: invalid configuration argument (kernels/02_tiled.cu:71)";
+    state.run.last = result;
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    EXPECT_NE(text.find("Run failed: cudaLaunchKernel: invalid configuration argument"), std::string::npos) << text;
+}
+
+TEST(RunPanel, ShowsTheModelsTraffic) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.problem.m = state.problem.n = state.problem.k = 64;
+    state.kernel.kind = ts::model::KernelKind::Tiled;
+    state.kernel.tile = 16;
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    // Naive: 2·M·N·K loads; tiled: T = 16 times fewer.
+    EXPECT_NE(text.find("524,288"), std::string::npos) << text;
+    EXPECT_NE(text.find("32,768"), std::string::npos) << text;
+    EXPECT_NE(text.find("16.0× fewer"), std::string::npos) << text;
+}
+
+TEST(Grouped, GroupsDigitsInThrees) {
+    EXPECT_EQ(ts::views::grouped(0), "0");
+    EXPECT_EQ(ts::views::grouped(999), "999");
+    EXPECT_EQ(ts::views::grouped(1000), "1,000");
+    EXPECT_EQ(ts::views::grouped(8589934592), "8,589,934,592");
+    EXPECT_EQ(ts::views::grouped(-1234567), "-1,234,567");
+}
+
+TEST(AppState, NeverSubmitsWithoutAUsableDevice) {
+    // Built without CUDA (or on a machine without a GPU) the runner reports no device; a
+    // press of the button must then do nothing rather than queue a run that fails.
+    ts::gpu::Runner runner;
+    const ts::gpu::DeviceInfo device = runner.wait_for_device();
+    if (device.usable) GTEST_SKIP() << "a CUDA device is usable here";
+    AppState state;
+    state.run_requested = true;
+    ts::views::exchange_with_runner(state, runner, 0.0);
+    ASSERT_TRUE(state.device);
+    EXPECT_FALSE(state.device->usable);
+    EXPECT_EQ(state.run.pending_id, 0u);
+    EXPECT_FALSE(state.run_requested);
+    EXPECT_EQ(runner.pending(), 0);
+}
+
+TEST(AppState, LaunchErrorUsesTheDeviceLimits) {
+    AppState state;
+    state.kernel.kind = ts::model::KernelKind::Naive;
+    state.kernel.block_x = 64;
+    state.kernel.block_y = 32;  // 2048 threads
+    EXPECT_TRUE(ts::views::launch_error(state));
+    EXPECT_TRUE(ts::views::why_no_run(state));
+    state.kernel.block_y = 16;
+    EXPECT_FALSE(ts::views::launch_error(state));
+    EXPECT_EQ(ts::views::launch_limits(state).name, ts::model::generic_limits().name);
+    state.device = h100();
+    EXPECT_EQ(ts::views::launch_limits(state).name, "NVIDIA H100 80GB HBM3");
+    EXPECT_FALSE(ts::views::why_no_run(state));
+}
+
+}  // namespace
