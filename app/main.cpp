@@ -33,6 +33,8 @@ struct GuiOptions {
     std::vector<int> select;  // ROW, COL of a cell of C to pin; empty: none
     int width = 1600;
     int height = 1000;
+    std::string view = "stage";  // --view: stage, latency, tuning or roofline
+    std::string load;            // --load: a recording; empty: the committed ones without a GPU
 };
 
 // ImGui sizes windows and tables from the previous frame, so a new layout needs a few frames
@@ -76,6 +78,16 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     state.problem = setup.problem;
     state.kernel = setup.kernel;
     if (!options.select.empty()) state.selected = ts::model::Cell{options.select[0], options.select[1]};
+    state.lab.view = ts::views::parse_view(options.view).value_or(ts::views::LabView::Stage);
+    if (!options.load.empty()) {
+        if (!ts::views::load_recording(state.lab, options.load)) {
+            std::cerr << "tilescope: --load: " << state.lab.load_error << "\n";
+            return 2;
+        }
+    } else if (const auto committed = ts::views::committed_recordings(); !committed.empty()) {
+        // Loaded up front; with a GPU, live points replace the recorded ones as they arrive.
+        ts::views::load_recording(state.lab, committed.back());
+    }
 
     // Frames to draw once nothing is awaited; 0: until the window is closed.
     const int frames_to_settle = options.frames > 0 ? options.frames : (options.screenshot.empty() ? 0 : kSettleFrames);
@@ -168,6 +180,15 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(240, 16384))
         ->type_name("PIXELS")
         ->capture_default_str();
+
+    app.add_option("--view", gui.view, "the view to open: stage (default), latency, tuning or roofline")
+        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline"}))
+        ->type_name("VIEW");
+    app.add_option("--load", gui.load,
+                   "a recording (JSON from `tilescope bench --json` or the lab's Save) to show; default: the "
+                   "committed one in assets/measurements")
+        ->check(CLI::ExistingFile)
+        ->type_name("FILE");
 
     ts::cli::Commands commands(app);   // bench, check, roofline: no window
 

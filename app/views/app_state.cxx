@@ -32,10 +32,20 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     if (!state.device) state.device = runner.device();
     // One run at a time (the button is disabled while one is pending), so a result is
     // always the pending run's.
-    if (auto result = runner.poll()) {
+    // Live requests are the latency lab's; the rest is the run panel's single run.
+    while (auto result = runner.poll()) {
+        if (!result->live_key.empty()) {
+            take_live_result(state.lab, *result);
+            continue;
+        }
         state.run.last = std::move(*result);
         state.run.pending_id = 0;
     }
+    if (state.device && state.device->usable) {
+        for (const auto& [key, request] : state.lab.to_submit) runner.submit_live(key, request);
+        state.lab.in_flight += static_cast<int>(state.lab.to_submit.size());
+    }
+    state.lab.to_submit.clear();
     if (state.run_requested) {
         state.run_requested = false;
         if (!why_no_run(state)) {

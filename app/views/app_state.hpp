@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpu/runner.hpp"
+#include "lab_state.hpp"
 #include "model/device_limits.hpp"
 #include "model/index_math.hpp"
 #include "model/kernel_config.hpp"
@@ -28,6 +29,7 @@ struct AppState {
     RunState run;
     bool run_requested = false;             // set by the run panel; the main loop submits
     std::optional<model::Cell> selected;    // a cell of C pinned by a click (or --select)
+    LabState lab;                           // the latency lab's views and live measurements
 };
 
 // The limits a launch is checked against: the GPU's when one is usable, otherwise the

@@ -1,5 +1,6 @@
 #include "main_view.hpp"
 
+#include "lab_view.hpp"
 #include "run_panel.hpp"
 #include "setup_panel.hpp"
 #include "stage_view.hpp"
@@ -17,6 +18,14 @@ void draw_main_view(AppState& state) {
     ImGui::Begin("TileScope", nullptr, kFlags);
 
     const float status_height = ImGui::GetFrameHeightWithSpacing();
+    draw_view_switcher(state);
+    if (state.lab.view != LabView::Stage) {
+        draw_lab_view(state, status_height);
+        ImGui::Separator();
+        draw_status_bar(state);
+        ImGui::End();
+        return;
+    }
     // Wide enough for the traffic table at the body font size.
     const float panel_width = ImGui::GetFontSize() * 27.0f;
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);

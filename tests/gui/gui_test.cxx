@@ -204,4 +204,49 @@ TEST(Gui, BenchNeedsNoWindow) {
     EXPECT_EQ(output.find("cannot open a window"), std::string::npos) << output;
 }
 
+// The latency lab's views from the committed H200 recording (no GPU needed).
+bool near(Rgb p, Rgb colour, int tolerance = 12) {
+    return std::abs(p.r - colour.r) <= tolerance && std::abs(p.g - colour.g) <= tolerance &&
+           std::abs(p.b - colour.b) <= tolerance;
+}
+
+void expect_drawn(const Image& image) {
+    ASSERT_EQ(image.width, 1600);
+    ASSERT_EQ(image.height, 1000);
+    std::set<int> colours;
+    for (std::size_t i = 0; i + 2 < image.pixels.size(); i += 3)
+        colours.insert(image.pixels[i] << 16 | image.pixels[i + 1] << 8 | image.pixels[i + 2]);
+    EXPECT_GT(colours.size(), 50u) << "the screenshot looks blank";
+}
+
+TEST(Gui, LatencyViewFromRecording) {
+    const Image image = screenshot("view_latency.png", "--view latency");
+    expect_drawn(image);
+    // The naive kernel's red and the naive-row kernel's purple lines, right of the panel.
+    EXPECT_GT(image.count_if([](Rgb p) { return near(p, {205, 60, 40}); }, 0.3f), 100) << "no naive curve";
+    EXPECT_GT(image.count_if([](Rgb p) { return near(p, {150, 60, 170}); }, 0.3f), 100) << "no naive-row curve";
+}
+
+TEST(Gui, TuningViewFromRecording) {
+    const Image image = screenshot("view_tuning.png", "--view tuning");
+    expect_drawn(image);
+    // The best cell and best bar outlined, the invalid 64×32 cell grey.
+    EXPECT_GT(image.count(rgb(ts::views::colours::kHighlight), 0.3f), 300) << "no best marker";
+    EXPECT_GT(image.count(rgb(ts::views::colours::kGhostFill), 0.3f), 1000) << "no invalid cell";
+}
+
+TEST(Gui, RooflineViewFromRecording) {
+    const Image image = screenshot("view_roofline.png", "--view roofline");
+    expect_drawn(image);
+    EXPECT_GT(image.count_if([](Rgb p) { return near(p, {205, 60, 40}); }, 0.3f), 10) << "no naive point";
+    EXPECT_GT(image.count_if([](Rgb p) { return p.r < 40 && p.g < 40 && p.b < 40; }, 0.3f, 0.1f, 0.8f, 0.9f), 300)
+        << "no roof";
+}
+
+TEST(Gui, LoadRejectsAMissingFile) {
+    std::string output;
+    EXPECT_EQ(run_in_window("--view latency --load /nonexistent.json --frames 1", output), 2);
+    EXPECT_NE(output.find("--load"), std::string::npos) << output;
+}
+
 }  // namespace

@@ -1,0 +1,198 @@
+#include "lab_state.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "model/format.hpp"
+
+namespace ts::views {
+
+namespace {
+
+constexpr LabView kViews[] = {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline};
+
+bool same_point(const record::Point& a, const record::Point& b) {
+    return a.config == b.config && a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
+           a.dtype == b.dtype;
+}
+
+std::string utc_now() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
+
+void submit_next_of_sweep(LabState& lab) {
+    if (lab.sweep.remaining.empty()) return;
+    gpu::RunRequest next = lab.sweep.remaining.front();
+    lab.sweep.remaining.erase(lab.sweep.remaining.begin());
+    request_live(lab, "sweep", next);
+}
+
+}  // namespace
+
+std::string_view view_name(LabView view) {
+    switch (view) {
+        case LabView::Stage: return "stage";
+        case LabView::Latency: return "latency";
+        case LabView::Tuning: return "tuning";
+        case LabView::Roofline: return "roofline";
+    }
+    return "stage";
+}
+
+std::optional<LabView> parse_view(std::string_view text) {
+    for (LabView view : kViews)
+        if (view_name(view) == text) return view;
+    return std::nullopt;
+}
+
+std::string recording_label(const record::Recording& recording) {
+    // The date alone: the time of day of a recording tells a reader nothing.
+    const std::string date = recording.meta.date_utc.substr(0, 10);
+    return model::format("recorded on {}, {}", recording.meta.device.name, date);
+}
+
+bool load_recording(LabState& lab, const std::filesystem::path& file) {
+    auto loaded = record::load(file);
+    if (auto* why = std::get_if<std::string>(&loaded)) {
+        lab.load_error = *why;
+        return false;
+    }
+    lab.recording = std::move(std::get<record::Recording>(loaded));
+    lab.recording_label = recording_label(*lab.recording);
+    lab.load_error.clear();
+    return true;
+}
+
+std::vector<std::filesystem::path> committed_recordings() {
+    std::vector<std::filesystem::path> files;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(TILESCOPE_ASSETS_DIR "/measurements", error))
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+record::Point point_from_result(const gpu::RunResult& result) {
+    const gpu::RunRequest& request = result.request;
+    record::Point point;
+    point.kernel = std::string(model::kernel_name(request.kernel.kind));
+    point.config = model::describe(request.kernel);
+    if (request.kernel.kind == model::KernelKind::Tiled) {
+        point.tile = request.kernel.tile;
+    } else if (request.kernel.kind != model::KernelKind::Cublas) {
+        point.block_x = request.kernel.block_x;
+        if (!model::uses_1d_blocks(request.kernel.kind)) point.block_y = request.kernel.block_y;
+    }
+    point.m = request.problem.m;
+    point.n = request.problem.n;
+    point.k = request.problem.k;
+    point.batch = request.problem.batch;
+    point.dtype = std::string(model::dtype_name(request.problem.dtype));
+    point.mode = result.hot ? "hot" : "cold";
+    point.ok = result.ok;
+    point.error = result.error;
+    if (!result.ok) return point;
+    point.samples_ms = result.samples_ms;
+    point.median_ms = result.median_ms;
+    point.p20_ms = result.p20_ms;
+    point.p80_ms = result.p80_ms;
+    point.mean_ms = result.mean_ms;
+    point.min_ms = result.min_ms;
+    point.max_ms = result.max_ms;
+    point.noise_pct = result.noise * 100.0;
+    point.stop_reason = result.stop_reason;
+    point.gflops = result.gflops;
+    if (result.model_traffic_bytes > 0) {
+        point.model_traffic_bytes = result.model_traffic_bytes;
+        point.model_bandwidth_GBps = result.model_bandwidth_gbs;
+    }
+    point.checked = result.checked;
+    point.check_passed = result.check_passed;
+    if (result.checked) point.max_rel_error = result.max_rel_error;
+    point.check_summary = result.check_summary;
+    return point;
+}
+
+std::vector<const record::Point*> lab_points(const LabState& lab) {
+    std::vector<const record::Point*> points;
+    if (lab.recording)
+        for (const record::Point& p : lab.recording->points) {
+            const bool replaced = std::any_of(lab.live_points.begin(), lab.live_points.end(),
+                                              [&](const record::Point& live) { return same_point(live, p); });
+            if (!replaced) points.push_back(&p);
+        }
+    for (const record::Point& p : lab.live_points) points.push_back(&p);
+    return points;
+}
+
+const record::Point* find_point(const std::vector<const record::Point*>& points, const std::string& config,
+                                std::int64_t size, std::string_view dtype, std::int64_t batch) {
+    const record::Point* found = nullptr;
+    for (const record::Point* p : points)
+        if (p->ok && p->config == config && p->m == size && p->n == size && p->k == size && p->dtype == dtype &&
+            p->batch == batch && p->mode == "cold")
+            found = p;
+    return found;
+}
+
+void request_live(LabState& lab, const std::string& key, const gpu::RunRequest& request) {
+    // A newer request under the same key replaces one not yet handed to the runner.
+    std::erase_if(lab.to_submit, [&](const auto& queued) { return queued.first == key; });
+    lab.to_submit.emplace_back(key, request);
+}
+
+void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests) {
+    lab.sweep = Sweep{std::move(requests), 0, 0};
+    lab.sweep.total = static_cast<int>(lab.sweep.remaining.size());
+    submit_next_of_sweep(lab);
+}
+
+void cancel_sweep(LabState& lab) {
+    // The request already running finishes and is kept; nothing after it is sent.
+    lab.sweep = Sweep{};
+    std::erase_if(lab.to_submit, [](const auto& queued) { return queued.first == "sweep"; });
+}
+
+void take_live_result(LabState& lab, const gpu::RunResult& result) {
+    lab.in_flight = std::max(0, lab.in_flight - 1);
+    if (result.live_key == "sweep" && lab.sweep.active()) {
+        ++lab.sweep.done;
+        submit_next_of_sweep(lab);
+    }
+    if (result.superseded_by != 0) return;
+    if (result.request.kind == gpu::RequestKind::Roofline) {
+        if (result.ok && result.roofline) lab.peaks = result.roofline;
+        else lab.last_error = "roofline: " + result.error;
+        return;
+    }
+    if (result.request.kind != gpu::RequestKind::Measure) return;
+    if (!result.ok) {
+        lab.last_error = model::format("{} at {}³: {}", model::describe(result.request.kernel), result.request.problem.m,
+                                       result.error);
+        return;
+    }
+    record::Point point = point_from_result(result);
+    std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
+    point.index = static_cast<int>(lab.live_points.size());
+    lab.live_points.push_back(std::move(point));
+}
+
+std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,
+                                        const std::string& device_name) {
+    if (lab.live_points.empty()) return "nothing measured yet: measure on the GPU first";
+    record::Recording recording;
+    recording.meta.date_utc = utc_now();
+    recording.meta.command_line = "tilescope (latency lab, live session)";
+    recording.meta.device.name = device_name;
+    recording.points = lab.live_points;
+    for (std::size_t i = 0; i < recording.points.size(); ++i) recording.points[i].index = static_cast<int>(i);
+    return record::save_text(file, record::to_json(recording));
+}
+
+}  // namespace ts::views

@@ -1,0 +1,116 @@
+// lab_state.hpp — the latency lab's state: which view is shown, the recording loaded, the
+// points measured live this session, and the sweep in progress. The views read the points
+// from here whatever their source, so a recording from an H200 and a live run on this GPU
+// draw the same way.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gpu/runner.hpp"
+#include "model/kernel_config.hpp"
+#include "model/problem.hpp"
+#include "plot.hpp"
+#include "record/recording.hpp"
+
+namespace ts::views {
+
+enum class LabView { Stage, Latency, Tuning, Roofline };
+
+// "stage", "latency", "tuning", "roofline"
+std::string_view view_name(LabView view);
+std::optional<LabView> parse_view(std::string_view text);
+
+// What the latency plot's y axis shows.
+enum class LatencyAxis { LatencyLinear, LatencyLog, Gflops, Speedup };
+
+struct LatencyControls {
+    int size = 2048;           // the size measured by "Measure" (M = N = K)
+    int sweep_from = 128;      // the sweep's range, powers of two
+    int sweep_to = 2048;
+    int naive_x = 32;          // the naive kernels' block shape
+    int naive_y = 32;
+    model::Dtype dtype = model::Dtype::Float32;
+    int batch = 1;
+    LatencyAxis axis = LatencyAxis::LatencyLog;
+    bool tiles[6] = {false, false, false, true, true, true};  // T = 1, 2, 4, 8, 16, 32
+};
+
+// A sweep measures one request after another, so that Cancel really stops it: only the
+// next request is queued at any time.
+struct Sweep {
+    std::vector<gpu::RunRequest> remaining;
+    int total = 0;
+    int done = 0;
+    bool active() const { return total > 0 && done < total; }
+};
+
+struct LabState {
+    LabView view = LabView::Stage;
+    std::optional<record::Recording> recording;
+    std::string recording_label;  // "recorded on NVIDIA H200, 2026-11-21"
+    std::string load_error;       // why --load failed, shown in the lab's panel
+
+    LatencyControls latency;
+    // Live results this session, as recording points (what "Save session" writes).
+    std::vector<record::Point> live_points;
+    // Requests for the main loop to hand to Runner::submit_live, keyed latest-wins.
+    std::vector<std::pair<std::string, gpu::RunRequest>> to_submit;
+    int in_flight = 0;
+    Sweep sweep;
+    std::string last_error;       // the latest failed live request (e.g. a launch error)
+    std::string save_path = "tilescope-session.json";
+    std::string save_message;
+
+    // The GPU's own peaks, once a Roofline request came back; nullopt without a GPU.
+    std::optional<gpu::RooflinePeaks> peaks;
+    bool peaks_requested = false;
+
+    // The plots keep their view (pan, zoom, hidden series) from frame to frame.
+    Plot latency_plot;
+    Plot roofline_plot;
+
+    // The occupancy panel's kernel, and the preset used when there is no GPU.
+    model::KernelConfig occupancy_kernel{model::KernelKind::Tiled, 32, 32, 16};
+    int preset = 0;
+};
+
+// "recorded on NVIDIA H200, 2026-11-21"
+std::string recording_label(const record::Recording& recording);
+
+// Loads `file` into the lab; false, with load_error set, when it cannot be read.
+bool load_recording(LabState& lab, const std::filesystem::path& file);
+
+// The committed recordings (assets/measurements/*.json), newest name last.
+std::vector<std::filesystem::path> committed_recordings();
+
+// The point a live result becomes: the same fields `tilescope bench` writes.
+record::Point point_from_result(const gpu::RunResult& result);
+
+// Every point to plot: the recording's, then this session's live ones (which replace a
+// recorded point of the same kernel, size and dtype).
+std::vector<const record::Point*> lab_points(const LabState& lab);
+
+// The last point (live ones come last, so they win) of `config` at M = N = K = `size`.
+const record::Point* find_point(const std::vector<const record::Point*>& points, const std::string& config,
+                                std::int64_t size, std::string_view dtype, std::int64_t batch = 1);
+
+// Queues a live measurement; `key` names the series and size so a newer request for the
+// same point replaces an older one still waiting.
+void request_live(LabState& lab, const std::string& key, const gpu::RunRequest& request);
+void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests);
+void cancel_sweep(LabState& lab);
+
+// A finished live result: kept as a point unless superseded; feeds the sweep its next request.
+void take_live_result(LabState& lab, const gpu::RunResult& result);
+
+// Writes this session's live points as a recording JSON; nullopt on success.
+std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,
+                                        const std::string& device_name);
+
+}  // namespace ts::views

@@ -1,0 +1,107 @@
+#include "lab_view.hpp"
+
+#include <cstdio>
+
+#include "latency_view.hpp"
+#include "model/format.hpp"
+#include "occupancy_panel.hpp"
+#include "roofline_view.hpp"
+#include "text.hpp"
+#include "theme.hpp"
+#include "tuning_view.hpp"
+
+namespace ts::views {
+
+namespace {
+
+constexpr LabView kViews[] = {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline};
+constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline"};
+
+// Where the numbers come from, said first: a recording is another machine's past.
+void draw_source(AppState& state) {
+    LabState& lab = state.lab;
+    if (!lab.load_error.empty()) coloured_text_wrapped(colours::kError, ("Cannot load: " + lab.load_error).c_str());
+    if (lab.recording) {
+        ImGui::PushFont(heading_font());
+        coloured_text_wrapped(colours::kWarning, lab.recording_label.c_str());
+        ImGui::PopFont();
+    }
+    if (state.device && state.device->usable) {
+        muted_text(model::format("Live: {} ({} point(s) measured this session)", state.device->limits.name,
+                                 lab.live_points.size()));
+    } else if (!lab.recording) {
+        muted_text("No recording loaded and no GPU: nothing measured to show.");
+    }
+}
+
+void draw_save(AppState& state) {
+    LabState& lab = state.lab;
+    if (lab.live_points.empty()) return;
+    heading("Save this session");
+    char path[256];
+    std::snprintf(path, sizeof path, "%s", lab.save_path.c_str());
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+    if (ImGui::InputText("##save_path", path, sizeof path)) lab.save_path = path;
+    ImGui::SameLine();
+    if (ImGui::Button("Save JSON")) {
+        const auto why = save_session(lab, lab.save_path, state.device ? state.device->limits.name : "unknown GPU");
+        lab.save_message = why ? *why : "saved " + lab.save_path + " (open it with --load)";
+    }
+    if (!lab.save_message.empty()) muted_text(lab.save_message);
+}
+
+}  // namespace
+
+void draw_view_switcher(AppState& state) {
+    LabView& view = state.lab.view;
+    // Dear ImGui 1.86 indexes keys by the backend's codes; GLFW's for the digits are their
+    // ASCII codes.
+    const ImGuiIO& io = ImGui::GetIO();
+    for (int i = 0; i < 4; ++i)
+        if (io.KeyCtrl && ImGui::IsKeyPressed('1' + i, false)) view = kViews[i];
+    for (int i = 0; i < 4; ++i) {
+        if (i > 0) ImGui::SameLine();
+        const bool active = view == kViews[i];
+        // The open view stands out: dark with white text, the others stay light.
+        if (active) {
+            ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colours::kA.line));
+            ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
+        }
+        if (ImGui::Button(model::format("{}  (Ctrl+{})", kTitles[i], i + 1).c_str())) view = kViews[i];
+        if (active) ImGui::PopStyleColor(2);
+    }
+}
+
+void draw_lab_view(AppState& state, float bottom_reserve) {
+    const float panel_width = ImGui::GetFontSize() * 27.0f;
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
+    ImGui::BeginChild("##lab_panel", ImVec2(panel_width, -bottom_reserve), true);
+    draw_source(state);
+    ImGui::Separator();
+    if (state.lab.view == LabView::Latency) {
+        draw_latency_controls(state);
+        ImGui::Separator();
+    }
+    draw_occupancy_panel(state);
+    ImGui::Separator();
+    draw_save(state);
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+
+    ImGui::SameLine();
+    ImGui::BeginChild("##lab_plot", ImVec2(0.0f, -bottom_reserve), false);
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    switch (state.lab.view) {
+        case LabView::Latency:
+            heading("Kernel latency against matrix size");
+            if (state.lab.recording) muted_text(state.lab.recording_label + ". Hover a point for its exact values.");
+            draw_latency_plot(state, ImVec2(size.x, size.y - ImGui::GetCursorPosY()));
+            break;
+        case LabView::Tuning: draw_tuning_view(state, size); break;
+        case LabView::Roofline: draw_roofline_view(state, size); break;
+        case LabView::Stage: break;
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace ts::views
