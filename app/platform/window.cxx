@@ -46,7 +46,7 @@ std::variant<std::unique_ptr<Window>, std::string> Window::create(const WindowOp
         glfwTerminate();
         return std::string("cannot load the OpenGL 3.3 functions (glad)");
     }
-    glfwSwapInterval(1);
+    glfwSwapInterval(options.vsync ? 1 : 0);
 
     if (!imgui_layer::init(handle)) {
         glfwDestroyWindow(handle);

@@ -17,6 +17,9 @@ struct WindowOptions {
     int width = 1600;
     int height = 1000;
     std::string title = "TileScope";
+    // false: frames follow as fast as they are drawn, so --lab-benchmark times the work and
+    // not the display's refresh.
+    bool vsync = true;
 };
 
 class Window {

@@ -12,6 +12,10 @@ namespace ts::views {
 // a GPU Measure and Sweep (progress bar and Cancel).
 void draw_latency_controls(AppState& state);
 
+// What any change of those controls does: queue a live measurement of every series shown at
+// the chosen size (latest wins). --lab-benchmark changes the size through this too.
+void measure_latency_now(LabState& lab);
+
 // The plot, `size` pixels large, at the cursor.
 void draw_latency_plot(AppState& state, ImVec2 size);
 
