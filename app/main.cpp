@@ -4,13 +4,16 @@
 //   tilescope --m 4 --n 4 --k 4 --tile 2       the textbook's 4×4 example with 2×2 blocks
 //   tilescope --screenshot out.png [--run]     render, save a PNG, exit (for docs and tests)
 //   tilescope --select 1,2                     pin C[1][2]: its thread, block, row and column
+//   tilescope --view theatre --select-block 3,2 --phase 4 --step load   the tiling theatre, paused there
 //   tilescope bench --m 1024 --kernel tiled    measure on the GPU, print, no window
 //   tilescope check | roofline                 the correctness suite; the roofline, no window
+//   tilescope --lab-benchmark 20               time the latency lab: change to new point, frames
 #include <CLI/CLI.hpp>
 
 #include <charconv>
 #include <chrono>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -20,8 +23,10 @@
 #include "gpu/runner.hpp"
 #include "platform/window.hpp"
 #include "views/app_state.hpp"
+#include "views/lab_benchmark.hpp"
 #include "views/main_view.hpp"
 #include "views/setup_panel.hpp"
+#include "views/theatre/theatre_view.hpp"
 #include "views/theme.hpp"
 
 namespace {
@@ -31,10 +36,15 @@ struct GuiOptions {
     int frames = 0;           // 0: the default for the mode (see frames_to_settle)
     bool run = false;
     std::vector<int> select;  // ROW, COL of a cell of C to pin; empty: none
+    std::vector<int> select_block;  // the theatre's blockIdx X, Y; empty: (0, 0)
+    std::optional<int> phase;       // the theatre's phase, from 0
+    std::string step;               // the theatre's sub-step: load, sync1, compute, sync2 or store
     int width = 1600;
     int height = 1000;
     std::string view = "stage";  // --view: stage, latency, tuning or roofline
     std::string load;            // --load: a recording; empty: the committed ones without a GPU
+    int lab_benchmark = 0;       // --lab-benchmark: changes of the latency lab's size to time; 0: none
+    std::vector<int> lab_sizes{256, 512, 1024, 2048};
 };
 
 // ImGui sizes windows and tables from the previous frame, so a new layout needs a few frames
@@ -63,7 +73,8 @@ std::variant<ts::cli::Setup, std::string> resolve_for_window(const ts::cli::Setu
 }
 
 int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
-    auto created = ts::platform::Window::create({options.width, options.height, "TileScope"});
+    const bool benchmark = options.lab_benchmark > 0;
+    auto created = ts::platform::Window::create({options.width, options.height, "TileScope", !benchmark});
     if (auto* why = std::get_if<std::string>(&created)) {
         std::cerr << "tilescope: " << *why << "\n";
         return 1;
@@ -79,6 +90,21 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     state.kernel = setup.kernel;
     if (!options.select.empty()) state.selected = ts::model::Cell{options.select[0], options.select[1]};
     state.lab.view = ts::views::parse_view(options.view).value_or(ts::views::LabView::Stage);
+    const auto block = options.select_block.empty()
+                           ? std::nullopt
+                           : std::optional(ts::model::Index2{options.select_block[0], options.select_block[1]});
+    const auto sub = ts::model::parse_substep(options.step);
+    if (block || options.phase || sub) {
+        if (const auto why = ts::views::jump_theatre(state, block, options.phase, sub)) {
+            std::cerr << "tilescope: " << *why << "\n";
+            return 2;
+        }
+    }
+    std::optional<ts::views::LabBenchmark> lab_benchmark;
+    if (benchmark) {
+        state.lab.view = ts::views::LabView::Latency;
+        lab_benchmark.emplace(options.lab_benchmark, options.lab_sizes);
+    }
     if (!options.load.empty()) {
         if (!ts::views::load_recording(state.lab, options.load)) {
             std::cerr << "tilescope: --load: " << state.lab.load_error << "\n";
@@ -98,7 +124,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     int quiet_frames = 0;
 
     while (!window.should_close()) {
-        window.begin_frame(options.screenshot.empty());
+        window.begin_frame(options.screenshot.empty() && !benchmark);
         ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
         // --run waits for the probe, then behaves like pressing the button.
         if (start_run && state.device) {
@@ -113,10 +139,31 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         }
         if (awaiting_run && state.run.last) awaiting_run = false;
         ts::views::draw_main_view(state);
+        if (lab_benchmark) {
+            const auto since_start = std::chrono::steady_clock::now() - started;
+            lab_benchmark->on_frame(state, std::chrono::duration<double>(since_start).count());
+            if (const auto& why = lab_benchmark->failure()) {
+                std::cerr << "tilescope: --lab-benchmark: " << *why << "\n";
+                return 1;
+            }
+        }
         window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
+        if (lab_benchmark && lab_benchmark->finished()) {
+            std::cout << lab_benchmark->report();
+            // With --screenshot, the lab as the benchmark leaves it: its live points.
+            if (!options.screenshot.empty()) {
+                if (const auto why = window.save_screenshot(options.screenshot)) {
+                    std::cerr << "tilescope: " << *why << "\n";
+                    return 1;
+                }
+                std::cout << "tilescope: saved " << options.screenshot << "\n";
+            }
+            return 0;
+        }
 
         const bool waiting = start_run || awaiting_run;
-        quiet_frames = waiting ? 0 : quiet_frames + 1;
+        // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
+        quiet_frames = waiting || lab_benchmark ? 0 : quiet_frames + 1;
         const auto now = std::chrono::steady_clock::now();
         const bool timed_out = waiting && frames_to_settle > 0 && now - started > kRunTimeout;
         if (waiting && frames_to_settle > 0 && now > next_progress) {
@@ -181,14 +228,33 @@ int main(int argc, char** argv) {
         ->type_name("PIXELS")
         ->capture_default_str();
 
-    app.add_option("--view", gui.view, "the view to open: stage (default), latency, tuning or roofline")
-        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline"}))
+    app.add_option("--view", gui.view, "the view to open: stage (default), latency, tuning, roofline or theatre")
+        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline", "theatre"}))
         ->type_name("VIEW");
+    app.add_option("--select-block", gui.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
+        ->delimiter(',')
+        ->expected(2)
+        ->type_name("BX,BY");
+    app.add_option("--phase", gui.phase, "the tiling theatre's phase, from 0")->type_name("P");
+    app.add_option("--step", gui.step, "the tiling theatre's sub-step within the phase")
+        ->check(CLI::IsMember({"load", "sync1", "compute", "sync2", "store"}))
+        ->type_name("load|sync1|compute|sync2|store");
     app.add_option("--load", gui.load,
                    "a recording (JSON from `tilescope bench --json` or the lab's Save) to show; default: the "
                    "committed one in assets/measurements")
         ->check(CLI::ExistingFile)
         ->type_name("FILE");
+    app.add_option("--lab-benchmark", gui.lab_benchmark,
+                   "in the latency view, change the size N times as the control does, print how long each "
+                   "change takes to reach the plot and how long frames take meanwhile (no vsync), and exit; "
+                   "exit 1 without a usable GPU")
+        ->check(CLI::Range(1, 100000))
+        ->type_name("N");
+    app.add_option("--lab-sizes", gui.lab_sizes, "the sizes --lab-benchmark takes in turn")
+        ->delimiter(',')
+        ->check(CLI::IsMember({128, 256, 512, 1024, 2048, 4096}))
+        ->type_name("SIZE,...")
+        ->capture_default_str();
 
     ts::cli::Commands commands(app);   // bench, check, roofline: no window
 

@@ -13,6 +13,7 @@
 #include "model/index_math.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
+#include "theatre/theatre_state.hpp"
 
 namespace ts::views {
 
@@ -30,6 +31,7 @@ struct AppState {
     bool run_requested = false;             // set by the run panel; the main loop submits
     std::optional<model::Cell> selected;    // a cell of C pinned by a click (or --select)
     LabState lab;                           // the latency lab's views and live measurements
+    TheatreState theatre;                   // the tiling theatre's block and phase player
 };
 
 // The limits a launch is checked against: the GPU's when one is usable, otherwise the

@@ -10,7 +10,7 @@ namespace ts::views {
 
 namespace {
 
-constexpr LabView kViews[] = {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline};
+constexpr LabView kViews[] = {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline, LabView::Theatre};
 
 bool same_point(const record::Point& a, const record::Point& b) {
     return a.config == b.config && a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
@@ -41,6 +41,7 @@ std::string_view view_name(LabView view) {
         case LabView::Latency: return "latency";
         case LabView::Tuning: return "tuning";
         case LabView::Roofline: return "roofline";
+        case LabView::Theatre: return "theatre";
     }
     return "stage";
 }
@@ -165,7 +166,10 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
         ++lab.sweep.done;
         submit_next_of_sweep(lab);
     }
-    if (result.superseded_by != 0) return;
+    if (result.superseded_by != 0) {
+        ++lab.superseded;
+        return;
+    }
     if (result.request.kind == gpu::RequestKind::Roofline) {
         if (result.ok && result.roofline) lab.peaks = result.roofline;
         else lab.last_error = "roofline: " + result.error;
@@ -181,6 +185,7 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
     std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
     point.index = static_cast<int>(lab.live_points.size());
     lab.live_points.push_back(std::move(point));
+    ++lab.points_kept;
 }
 
 std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,

@@ -20,9 +20,9 @@
 
 namespace ts::views {
 
-enum class LabView { Stage, Latency, Tuning, Roofline };
+enum class LabView { Stage, Latency, Tuning, Roofline, Theatre };
 
-// "stage", "latency", "tuning", "roofline"
+// "stage", "latency", "tuning", "roofline", "theatre"
 std::string_view view_name(LabView view);
 std::optional<LabView> parse_view(std::string_view text);
 
@@ -62,6 +62,10 @@ struct LabState {
     // Requests for the main loop to hand to Runner::submit_live, keyed latest-wins.
     std::vector<std::pair<std::string, gpu::RunRequest>> to_submit;
     int in_flight = 0;
+    // Counts of live results since the start, which --lab-benchmark watches: measured points
+    // kept, and results dropped because a newer request of the same key replaced them.
+    int points_kept = 0;
+    int superseded = 0;
     Sweep sweep;
     std::string last_error;       // the latest failed live request (e.g. a launch error)
     std::string save_path = "tilescope-session.json";

@@ -1,6 +1,7 @@
 #include "lab_view.hpp"
 
 #include <cstdio>
+#include <iterator>
 
 #include "latency_view.hpp"
 #include "model/format.hpp"
@@ -14,8 +15,9 @@ namespace ts::views {
 
 namespace {
 
-constexpr LabView kViews[] = {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline};
-constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline"};
+constexpr LabView kViews[] = {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline, LabView::Theatre};
+constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre"};
+constexpr int kViewCount = static_cast<int>(std::size(kViews));
 
 // Where the numbers come from, said first: a recording is another machine's past.
 void draw_source(AppState& state) {
@@ -57,9 +59,9 @@ void draw_view_switcher(AppState& state) {
     // Dear ImGui 1.86 indexes keys by the backend's codes; GLFW's for the digits are their
     // ASCII codes.
     const ImGuiIO& io = ImGui::GetIO();
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < kViewCount; ++i)
         if (io.KeyCtrl && ImGui::IsKeyPressed('1' + i, false)) view = kViews[i];
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < kViewCount; ++i) {
         if (i > 0) ImGui::SameLine();
         const bool active = view == kViews[i];
         // The open view stands out: dark with white text, the others stay light.
@@ -99,7 +101,8 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
             break;
         case LabView::Tuning: draw_tuning_view(state, size); break;
         case LabView::Roofline: draw_roofline_view(state, size); break;
-        case LabView::Stage: break;
+        case LabView::Stage:
+        case LabView::Theatre: break;
     }
     ImGui::EndChild();
 }

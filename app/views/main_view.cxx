@@ -5,6 +5,7 @@
 #include "setup_panel.hpp"
 #include "stage_view.hpp"
 #include "status_bar.hpp"
+#include "theatre/theatre_view.hpp"
 #include "theme.hpp"
 
 namespace ts::views {
@@ -19,6 +20,13 @@ void draw_main_view(AppState& state) {
 
     const float status_height = ImGui::GetFrameHeightWithSpacing();
     draw_view_switcher(state);
+    if (state.lab.view == LabView::Theatre) {
+        draw_theatre_view(state, status_height);
+        ImGui::Separator();
+        draw_status_bar(state);
+        ImGui::End();
+        return;
+    }
     if (state.lab.view != LabView::Stage) {
         draw_lab_view(state, status_height);
         ImGui::Separator();

@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include <stb_image.h>
 
+#include "gpu/runner.hpp"
 #include "views/theme.hpp"
 
 namespace {
@@ -243,10 +245,52 @@ TEST(Gui, RooflineViewFromRecording) {
         << "no roof";
 }
 
+// Without a GPU the benchmark has nothing to time: it must say so and exit 1, not wait.
+TEST(Gui, LabBenchmarkWithoutGpuExitsWithTheReason) {
+    const ts::gpu::DeviceInfo device = ts::gpu::probe_device();
+    if (device.usable) GTEST_SKIP() << "a GPU is usable here, so the benchmark runs instead";
+    std::string output;
+    const auto started = std::chrono::steady_clock::now();
+    const int status = run_in_window("--view latency --lab-benchmark 5", output);
+    const auto seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_EQ(status, 1) << output;
+    EXPECT_NE(output.find("--lab-benchmark: no usable GPU: " + device.why_not), std::string::npos) << output;
+    EXPECT_LT(seconds, 30.0) << output;
+}
+
 TEST(Gui, LoadRejectsAMissingFile) {
     std::string output;
     EXPECT_EQ(run_in_window("--view latency --load /nonexistent.json --frames 1", output), 2);
     EXPECT_NE(output.find("--load"), std::string::npos) << output;
+}
+
+// The tiling theatre (--view theatre): A, B and C with the block's tiles, and the shared-memory
+// panels; padding slots (grey) only where a tile hangs over the edge of A or B.
+int padding_grey(const Image& image) { return image.count(rgb(ts::views::colours::kGhostFill), 0.3f); }
+
+TEST(Gui, TheatreTextbookFourByFour) {
+    const Image image = screenshot("theatre_4x4_t2.png",
+                                   "--m 4 --n 4 --k 4 --tile 2 --view theatre --select-block 0,0 --phase 1 --step load");
+    expect_stage(image);
+    // The legend's padding swatch alone is about 100 pixels; one padding slot would be thousands.
+    EXPECT_LT(padding_grey(image), 300) << "T = 2 divides 4: no tile hangs over an edge";
+}
+
+TEST(Gui, TheatreRaggedShowsZeroPadding) {
+    // Phase 0: only B's tile passes N = 28; phase 4: A's and B's tiles pass K = 36 too.
+    const std::string setup = "--m 40 --n 28 --k 36 --tile 8 --view theatre --select-block 3,2 --step load --phase ";
+    const Image first = screenshot("theatre_ragged_phase0.png", setup + "0");
+    expect_stage(first);
+    const Image last = screenshot("theatre_ragged_phase4.png", setup + "4");
+    expect_stage(last);
+    EXPECT_GT(padding_grey(first), 400) << "no padding in phase 0";
+    EXPECT_GT(padding_grey(last), padding_grey(first)) << "phase 4 pads both tiles, so more grey";
+}
+
+TEST(Gui, TheatreRejectsAPhaseThatDoesNotExist) {
+    std::string output;
+    EXPECT_EQ(run_in_window("--m 40 --n 28 --k 36 --tile 8 --view theatre --phase 5 --frames 1", output), 2);
+    EXPECT_NE(output.find("phases 0 to 4"), std::string::npos) << output;
 }
 
 }  // namespace

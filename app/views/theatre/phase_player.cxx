@@ -1,0 +1,92 @@
+#include "phase_player.hpp"
+
+#include <algorithm>
+
+#include "imgui.h"
+#include "model/format.hpp"
+#include "model/tiled_steps.hpp"
+
+namespace ts::views {
+
+void step_by(PhasePlayer& player, int count, int delta) {
+    player.step = std::clamp(player.step + delta, 0, std::max(count - 1, 0));
+    player.playing = false;
+    player.carry = 0.0f;
+}
+
+void tick(PhasePlayer& player, int count, float seconds) {
+    player.step = std::clamp(player.step, 0, std::max(count - 1, 0));
+    if (!player.playing) return;
+    player.carry += seconds;
+    const float interval = 1.0f / std::max(player.steps_per_second, 0.01f);
+    while (player.carry >= interval && player.step < count - 1) {
+        player.carry -= interval;
+        ++player.step;
+    }
+    if (player.step >= count - 1) {
+        player.playing = false;
+        player.carry = 0.0f;
+    }
+}
+
+namespace {
+
+// Dear ImGui 1.86 maps its named keys to the backend's codes through KeyMap; an unmapped
+// key (as in a context without a backend) is never pressed.
+bool pressed(ImGuiKey key) {
+    const int index = ImGui::GetKeyIndex(key);
+    return index >= 0 && ImGui::IsKeyPressed(index);
+}
+
+void toggle_play(PhasePlayer& player, int count) {
+    if (!player.playing && player.step >= count - 1) player.step = 0;  // replay from the start
+    player.playing = !player.playing;
+    player.carry = 0.0f;
+}
+
+}  // namespace
+
+void handle_player_keys(PhasePlayer& player, int count) {
+    if (ImGui::GetIO().WantTextInput) return;
+    if (pressed(ImGuiKey_Space)) toggle_play(player, count);
+    if (pressed(ImGuiKey_RightArrow)) step_by(player, count, 1);
+    if (pressed(ImGuiKey_LeftArrow)) step_by(player, count, -1);
+    if (pressed(ImGuiKey_Home)) step_by(player, count, -count);
+    if (pressed(ImGuiKey_End)) step_by(player, count, count);
+}
+
+void draw_player_controls(PhasePlayer& player, int phases) {
+    const int count = model::tiled_step_count(phases);
+    if (ImGui::Button("|<")) step_by(player, count, -count);
+    ImGui::SameLine();
+    if (ImGui::Button("< step")) step_by(player, count, -1);
+    ImGui::SameLine();
+    if (ImGui::Button(player.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4.0f, 0.0f)))
+        toggle_play(player, count);
+    ImGui::SameLine();
+    if (ImGui::Button("step >")) step_by(player, count, 1);
+    ImGui::SameLine();
+    if (ImGui::Button(">|")) step_by(player, count, count);
+
+    // The slider's label names the sub-step, so scrubbing reads as "phase 3 · compute".
+    const model::TiledStep step = model::tiled_step_at(phases, player.step);
+    const std::string where =
+        step.sub == model::SubStep::Store
+            ? model::format("{} / {}: store", player.step + 1, count)
+            : model::format("{} / {}: phase {} · {}", player.step + 1, count, step.phase,
+                            model::substep_name(step.sub));
+    ImGui::SetNextItemWidth(-1.0f);
+    int scrub = player.step;
+    if (ImGui::SliderInt("##scrub", &scrub, 0, count - 1, where.c_str())) {
+        player.step = scrub;
+        player.playing = false;
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+    ImGui::SliderFloat("steps per second", &player.steps_per_second, 0.25f, 8.0f, "%.2f",
+                       ImGuiSliderFlags_Logarithmic);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextUnformatted("Keys: Space play/pause, Left/Right step, Home/End");
+    ImGui::PopStyleColor();
+}
+
+}  // namespace ts::views

@@ -1,0 +1,27 @@
+// phase_player.hpp — play, pause, step and scrub through the tiled kernel's sub-steps
+// (model/tiled_steps.hpp). The state is plain data so the tests can drive it directly.
+#pragma once
+
+namespace ts::views {
+
+struct PhasePlayer {
+    int step = 0;                    // index into the sub-steps, see model::tiled_step_at
+    bool playing = false;
+    float steps_per_second = 1.0f;
+    float carry = 0.0f;              // seconds played since the last step
+};
+
+// Moves `delta` sub-steps, kept inside [0, count); any manual move pauses.
+void step_by(PhasePlayer& player, int count, int delta);
+
+// While playing, advances one sub-step per 1/steps_per_second seconds; pauses on the last.
+void tick(PhasePlayer& player, int count, float seconds);
+
+// Space plays/pauses (from the start again once at the end), ←/→ step, Home/End jump.
+// Ignored while a text field has the keyboard.
+void handle_player_keys(PhasePlayer& player, int count);
+
+// The transport row (buttons, scrub slider over every sub-step, speed) for `phases` phases.
+void draw_player_controls(PhasePlayer& player, int phases);
+
+}  // namespace ts::views

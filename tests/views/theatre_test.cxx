@@ -1,0 +1,181 @@
+// The tiling theatre: the phase player's stepping and keys, the block's strips and the
+// shared-memory padding from the model, and the kernel lines the source panel highlights.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "imgui.h"
+#include "imgui_harness.hpp"
+#include "model/thread_map.hpp"
+#include "model/tiled_steps.hpp"
+#include "views/app_state.hpp"
+#include "views/theatre/phase_player.hpp"
+#include "views/theatre/smem_panel.hpp"
+#include "views/theatre/source_panel.hpp"
+#include "views/theatre/theatre_view.hpp"
+
+namespace {
+
+using ts::model::SubStep;
+using ts::views::AppState;
+using ts::views::PhasePlayer;
+
+AppState ragged() {
+    AppState state;
+    state.problem.m = 40;
+    state.problem.n = 28;
+    state.problem.k = 36;
+    state.kernel.kind = ts::model::KernelKind::Tiled;
+    state.kernel.tile = 8;
+    return state;
+}
+
+TEST(PhasePlayer, StepsStayInRangeAndPause) {
+    PhasePlayer player;
+    player.playing = true;
+    ts::views::step_by(player, 21, 1);
+    EXPECT_EQ(player.step, 1);
+    EXPECT_FALSE(player.playing) << "a manual step pauses";
+    ts::views::step_by(player, 21, -5);
+    EXPECT_EQ(player.step, 0);
+    ts::views::step_by(player, 21, 100);
+    EXPECT_EQ(player.step, 20);
+}
+
+TEST(PhasePlayer, PlaysAtItsSpeedAndStopsAtTheStore) {
+    PhasePlayer player;
+    player.playing = true;
+    player.steps_per_second = 4.0f;
+    ts::views::tick(player, 9, 0.2f);
+    EXPECT_EQ(player.step, 0);
+    ts::views::tick(player, 9, 0.1f);
+    EXPECT_EQ(player.step, 1);
+    ts::views::tick(player, 9, 10.0f);
+    EXPECT_EQ(player.step, 8);
+    EXPECT_FALSE(player.playing);
+}
+
+// Presses `key` for one frame of the whole theatre view, as a backend would report it.
+void press(ts::test::ImGuiHarness& harness, AppState& state, ImGuiKey key) {
+    ImGuiIO& io = ImGui::GetIO();
+    const int code = 300 + key;  // any free slot of KeysDown: the backend's own code
+    io.KeyMap[key] = code;
+    io.KeysDown[code] = true;
+    harness.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+    io.KeysDown[code] = false;
+    harness.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+}
+
+TEST(PhasePlayer, KeysDriveTheViewsPlayer) {
+    ts::test::ImGuiHarness harness;
+    AppState state = ragged();
+    const int count = ts::model::tiled_step_count(5);
+    press(harness, state, ImGuiKey_RightArrow);
+    press(harness, state, ImGuiKey_RightArrow);
+    EXPECT_EQ(state.theatre.player.step, 2);
+    press(harness, state, ImGuiKey_LeftArrow);
+    EXPECT_EQ(state.theatre.player.step, 1);
+    press(harness, state, ImGuiKey_End);
+    EXPECT_EQ(state.theatre.player.step, count - 1);
+    press(harness, state, ImGuiKey_Home);
+    EXPECT_EQ(state.theatre.player.step, 0);
+    press(harness, state, ImGuiKey_Space);
+    EXPECT_TRUE(state.theatre.player.playing);
+    press(harness, state, ImGuiKey_Space);
+    EXPECT_FALSE(state.theatre.player.playing);
+}
+
+TEST(Theatre, BlockStripsAreTheThreadMapsBlockClippedToC) {
+    const AppState state = ragged();
+    for (int by = 0; by < 5; ++by)
+        for (int bx = 0; bx < 4; ++bx) {
+            const auto strips = ts::views::block_strips(state.problem, 8, {bx, by});
+            const auto range = ts::model::cells_of_block(state.kernel, state.problem, {bx, by});
+            EXPECT_EQ(strips.row_begin, range.row_begin);
+            EXPECT_EQ(strips.row_end, std::min(range.row_end, 40));
+            EXPECT_EQ(strips.col_begin, range.col_begin);
+            EXPECT_EQ(strips.col_end, std::min(range.col_end, 28));
+            EXPECT_EQ(ts::views::block_of_cell(8, {strips.row_begin, strips.col_end - 1}), (ts::model::Index2{bx, by}));
+        }
+    // Block (3, 2): rows 16..23 of A, and only columns 24..27 of B: N = 28 ends the tile.
+    const auto strips = ts::views::block_strips(state.problem, 8, {3, 2});
+    EXPECT_EQ(strips.row_begin, 16);
+    EXPECT_EQ(strips.row_end, 24);
+    EXPECT_EQ(strips.col_begin, 24);
+    EXPECT_EQ(strips.col_end, 28);
+}
+
+TEST(Theatre, PaddingSlotsOfTheLastPhaseMatchTheModel) {
+    // M=40 N=28 K=36 T=8, block (3,2), phase 4: the tiles cover k 32..39 but K ends at 36, and
+    // the B tile's columns 24..31 pass N = 28.
+    const AppState state = ragged();
+    const ts::views::Rect panel{{0, 0}, {80, 80}};
+    for (const auto operand : {ts::model::Operand::A, ts::model::Operand::B}) {
+        const auto slots = ts::views::smem_slots(state.problem, 8, {3, 2}, 4, operand, panel);
+        const auto loads = ts::model::tile_loads(state.problem, 8, {3, 2}, 4, operand);
+        ASSERT_EQ(slots.size(), 64u);
+        ASSERT_EQ(slots.size(), loads.size());
+        for (std::size_t i = 0; i < slots.size(); ++i) {
+            const auto& load = slots[i].load;
+            EXPECT_EQ(load.padding, loads[i].padding);
+            const bool expected = operand == ts::model::Operand::A ? load.smem_col >= 4
+                                                                   : load.smem_row >= 4 || load.smem_col >= 4;
+            EXPECT_EQ(load.padding, expected) << "slot [" << load.smem_row << "][" << load.smem_col << "]";
+            // Slot [ty][tx] is drawn at row ty, column tx of the panel.
+            EXPECT_FLOAT_EQ(slots[i].rect.min.x, 10.0f * static_cast<float>(load.smem_col));
+            EXPECT_FLOAT_EQ(slots[i].rect.min.y, 10.0f * static_cast<float>(load.smem_row));
+        }
+    }
+}
+
+TEST(Theatre, JumpChecksTheFlagsAgainstTheProblem) {
+    AppState state = ragged();
+    EXPECT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{3, 2}, 4, SubStep::Compute));
+    EXPECT_EQ(ts::model::tiled_step_at(5, state.theatre.player.step), (ts::model::TiledStep{4, SubStep::Compute}));
+    EXPECT_EQ(state.theatre.block, (ts::model::Index2{3, 2}));
+    const auto no_phase = ts::views::jump_theatre(state, std::nullopt, 5, std::nullopt);
+    ASSERT_TRUE(no_phase);
+    EXPECT_NE(no_phase->find("phases 0 to 4"), std::string::npos) << *no_phase;
+    EXPECT_TRUE(ts::views::jump_theatre(state, ts::model::Index2{4, 0}, std::nullopt, std::nullopt));
+}
+
+TEST(Theatre, TitleCountsPhasesFromOneAndNamesTheCodesPhase) {
+    EXPECT_EQ(ts::views::step_title(5, {1, SubStep::LoadTiles}),
+              "Phase 2 of 5 (phase = 1 in the code): load tiles into shared memory");
+}
+
+TEST(SourcePanel, EveryStepFindsItsStatementInTheEmbeddedKernel) {
+    const auto lines = ts::views::split_lines(ts::views::kernel_source("05_tiled.cu"));
+    ASSERT_GT(lines.size(), 20u) << "05_tiled.cu was not embedded";
+    const auto extent = ts::views::tiled_kernel_extent(lines);
+    ASSERT_TRUE(extent);
+    const auto at = [&](SubStep sub) {
+        const auto found = ts::views::tiled_source_lines(lines, sub);
+        EXPECT_TRUE(found) << ts::model::substep_name(sub);
+        return found.value_or(ts::views::SourceLines{-1, -1});
+    };
+    const auto load = at(SubStep::LoadTiles), sync1 = at(SubStep::SyncAfterLoad), compute = at(SubStep::Compute),
+               sync2 = at(SubStep::SyncAfterCompute), store = at(SubStep::Store);
+    const auto text = [&](int line) { return std::string(lines[static_cast<std::size_t>(line)]); };
+    EXPECT_NE(text(load.first).find("as[ty][tx] ="), std::string::npos);
+    EXPECT_NE(text(load.last).find("bs[ty][tx] ="), std::string::npos);
+    EXPECT_NE(text(sync1.first).find("__syncthreads();"), std::string::npos);
+    EXPECT_NE(text(compute.first).find("sum += as[ty][i] * bs[i][tx]"), std::string::npos);
+    EXPECT_NE(text(sync2.first).find("__syncthreads();"), std::string::npos);
+    EXPECT_NE(text(store.first).find("c[row_major(row, col, n)] = sum"), std::string::npos);
+    // In the kernel's order, and all inside the function the panel shows.
+    EXPECT_LT(extent->first, load.first);
+    EXPECT_LT(load.last, sync1.first);
+    EXPECT_LT(sync1.first, compute.first);
+    EXPECT_LT(compute.first, sync2.first);
+    EXPECT_LT(sync2.first, store.first);
+    EXPECT_LT(store.first, extent->last);
+}
+
+TEST(SourcePanel, EveryKernelFileIsEmbedded) {
+    for (const char* file : {"01_naive.cu", "05_tiled.cu"})
+        EXPECT_NE(ts::views::kernel_source(file).find("__global__"), std::string::npos) << file;
+    EXPECT_TRUE(ts::views::kernel_source("no_such.cu").empty());
+}
+
+}  // namespace
