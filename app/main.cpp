@@ -25,6 +25,7 @@
 #include "views/app_state.hpp"
 #include "views/lab_benchmark.hpp"
 #include "views/main_view.hpp"
+#include "views/plot.hpp"
 #include "views/setup_panel.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/theme.hpp"
@@ -181,6 +182,11 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
                 std::cout << "tilescope: saved " << options.screenshot << "\n";
             }
             return timed_out ? 1 : 0;
+        }
+        // A plot's "Save PNG" asks for its rectangle of this frame; the views cannot read pixels.
+        for (const ts::views::PlotImageRequest& request : ts::views::take_plot_image_requests()) {
+            const auto why = window.save_region(request.path, request.min, request.max);
+            if (request.outcome) *request.outcome = why ? *why : "saved " + request.path;
         }
         window.present();
     }

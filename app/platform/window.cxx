@@ -4,6 +4,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "imgui_layer.hpp"
@@ -88,12 +89,29 @@ void Window::render(ImVec4 clear_colour) {
 
 std::optional<std::string> Window::save_screenshot(const std::string& path) const {
     int width = 0, height = 0;
-    glfwGetFramebufferSize(m_window, &width, &height);
+    glfwGetWindowSize(m_window, &width, &height);
+    return save_region(path, ImVec2(0.0f, 0.0f), ImVec2(float(width), float(height)));
+}
+
+std::optional<std::string> Window::save_region(const std::string& path, ImVec2 min, ImVec2 max) const {
+    int window_w = 0, window_h = 0, fb_w = 0, fb_h = 0;
+    glfwGetWindowSize(m_window, &window_w, &window_h);
+    glfwGetFramebufferSize(m_window, &fb_w, &fb_h);
+    if (window_w <= 0 || window_h <= 0) return "screenshot: the window has no size";
+    const float scale_x = float(fb_w) / float(window_w);
+    const float scale_y = float(fb_h) / float(window_h);
+    const int x0 = std::clamp(int(min.x * scale_x), 0, fb_w);
+    const int x1 = std::clamp(int(max.x * scale_x + 0.5f), 0, fb_w);
+    const int y0 = std::clamp(int(min.y * scale_y), 0, fb_h);
+    const int y1 = std::clamp(int(max.y * scale_y + 0.5f), 0, fb_h);
+    const int width = x1 - x0, height = y1 - y0;
+    if (width <= 0 || height <= 0) return "screenshot: the region lies outside the window";
     std::vector<unsigned char> pixels(static_cast<std::size_t>(width) * height * 3);
     // Rows are packed tightly: a width that is not a multiple of 4 must not get padding.
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glReadBuffer(GL_BACK);
-    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    // OpenGL counts rows from the bottom of the framebuffer, ImGui from the top.
+    glReadPixels(x0, fb_h - y1, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
     if (const GLenum error = glGetError(); error != GL_NO_ERROR)
         return "screenshot: glReadPixels failed (OpenGL error " + std::to_string(error) + ")";
     return write_png(path, width, height, pixels);

@@ -43,6 +43,9 @@ public:
     void render(ImVec4 clear_colour);
     // Saves the back buffer as a PNG: call after render() and before present().
     std::optional<std::string> save_screenshot(const std::string& path) const;
+    // The same for the part of the window inside [min, max), in ImGui's coordinates (a
+    // plot's "Save PNG"): scaled to the framebuffer, clipped to the window.
+    std::optional<std::string> save_region(const std::string& path, ImVec2 min, ImVec2 max) const;
     void present();
 
 private:
