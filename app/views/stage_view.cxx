@@ -142,16 +142,6 @@ void draw_values(ImDrawList* draw, const Rect& r, int rows, int cols, Value valu
         }
 }
 
-void draw_hatched(ImDrawList* draw, const Rect& r) {
-    if (r.width() < 0.5f || r.height() < 0.5f) return;
-    draw->AddRectFilled(r.min, r.max, colours::kGhostFill);
-    draw->PushClipRect(r.min, r.max, true);
-    constexpr float kSpacing = 9.0f;
-    for (float t = 0.0f; t < r.width() + r.height(); t += kSpacing)
-        draw->AddLine({r.min.x + t, r.min.y}, {r.min.x + t - r.height(), r.max.y}, colours::kGhostHatch);
-    draw->PopClipRect();
-}
-
 // Text centred on `centre_x` with its top at `top`, kept inside [min_x, max_x].
 void draw_label(ImDrawList* draw, ImFont* font, float centre_x, float top, float min_x, float max_x, ImU32 colour,
                 const std::string& text) {
@@ -419,6 +409,15 @@ void draw_stage_canvas(AppState& state) {
     else if (state.selected)
         show_pinned_tooltip(s, *state.selected);
     if (hovered && !hovered_cell) hover_outside_c(draw, s, mouse);
+    draw->PopClipRect();
+}
+
+void draw_hatched(ImDrawList* draw, const Rect& r, float spacing) {
+    if (r.width() < 0.5f || r.height() < 0.5f) return;
+    draw->AddRectFilled(r.min, r.max, colours::kGhostFill);
+    draw->PushClipRect(r.min, r.max, true);
+    for (float t = 0.0f; t < r.width() + r.height(); t += spacing)
+        draw->AddLine({r.min.x + t, r.min.y}, {r.min.x + t - r.height(), r.max.y}, colours::kGhostHatch);
     draw->PopClipRect();
 }
 

@@ -7,6 +7,9 @@
 
 #include "app_state.hpp"
 #include "model/index_math.hpp"
+#include "stage_layout.hpp"
+
+struct ImDrawList;
 
 namespace ts::views {
 
@@ -25,5 +28,9 @@ void draw_stage_view(AppState& state);
 // layout_stage() starts at the cursor and spans the available content region. Clicking a
 // cell of C pins it in state.selected; clicking elsewhere in the stage releases it.
 void draw_stage_canvas(AppState& state);
+
+// Grey with diagonal lines: cells that exist for the threads but not in the matrix (ghost
+// threads on the stage, zero padding in the theatre's tiles).
+void draw_hatched(ImDrawList* draw, const Rect& r, float spacing = 9.0f);
 
 }  // namespace ts::views

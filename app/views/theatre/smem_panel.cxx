@@ -5,6 +5,7 @@
 #include <string>
 
 #include "views/example_values.hpp"
+#include "views/stage_view.hpp"
 #include "views/theme.hpp"
 
 namespace ts::views {
@@ -18,15 +19,6 @@ std::vector<SmemSlot> smem_slots(const model::Problem& problem, int tile, model:
     return slots;
 }
 
-void draw_padding_hatch(ImDrawList* draw, const Rect& r) {
-    draw->AddRectFilled(r.min, r.max, colours::kGhostFill);
-    draw->PushClipRect(r.min, r.max, true);
-    constexpr float kSpacing = 6.0f;
-    for (float t = 0.0f; t < r.width() + r.height(); t += kSpacing)
-        draw->AddLine({r.min.x + t, r.min.y}, {r.min.x + t - r.height(), r.max.y}, colours::kGhostHatch);
-    draw->PopClipRect();
-}
-
 void draw_smem_panel(ImDrawList* draw, const std::vector<SmemSlot>& slots, const Rect& panel, int tile,
                      model::Operand operand, bool show_values, int lit_row, int lit_col) {
     const MatrixColours& palette = operand == model::Operand::A ? colours::kA : colours::kB;
@@ -38,7 +30,7 @@ void draw_smem_panel(ImDrawList* draw, const std::vector<SmemSlot>& slots, const
 
     for (const SmemSlot& s : slots) {
         if (s.load.padding) {
-            draw_padding_hatch(draw, s.rect);
+            draw_hatched(draw, s.rect, kPaddingHatchSpacing);
         } else {
             draw->AddRectFilled(s.rect.min, s.rect.max, palette.fill);
         }

@@ -27,6 +27,7 @@ void draw_smem_panel(ImDrawList* draw, const std::vector<SmemSlot>& slots, const
                      model::Operand operand, bool show_values, int lit_row, int lit_col);
 
 // Grey with diagonal hatching: the look of a padding slot, also used by the legend.
-void draw_padding_hatch(ImDrawList* draw, const Rect& r);
+// Tiles are small: a denser hatch than the stage's keeps padding readable in them.
+inline constexpr float kPaddingHatchSpacing = 6.0f;
 
 }  // namespace ts::views

@@ -10,6 +10,7 @@
 #include "source_panel.hpp"
 #include "views/example_values.hpp"
 #include "views/stage_layout.hpp"
+#include "views/stage_view.hpp"
 #include "views/text.hpp"
 #include "views/theme.hpp"
 
@@ -117,8 +118,9 @@ void draw_phase_tile(ImDrawList* draw, const Rect& area, int rows, int cols, int
     const Rect whole = cells_rect(area, rows, cols, r0, c0, r1, c1);
     const Rect inside = cells_rect(area, rows, cols, r0, c0, std::min(r1, rows), std::min(c1, cols));
     if (r1 > rows || c1 > cols) {
-        if (c1 > cols) draw_padding_hatch(draw, {{area.max.x, whole.min.y}, whole.max});
-        if (r1 > rows) draw_padding_hatch(draw, {{whole.min.x, area.max.y}, {std::min(whole.max.x, area.max.x), whole.max.y}});
+        if (c1 > cols) draw_hatched(draw, {{area.max.x, whole.min.y}, whole.max}, kPaddingHatchSpacing);
+        if (r1 > rows) draw_hatched(draw, {{whole.min.x, area.max.y}, {std::min(whole.max.x, area.max.x), whole.max.y}},
+                                  kPaddingHatchSpacing);
     }
     draw->AddRectFilled(inside.min, inside.max, alpha(palette.line, 95));
     draw->AddRect(whole.min, whole.max, palette.text, 0.0f, 0, 2.5f);
@@ -283,7 +285,7 @@ void draw_legend(ImDrawList* draw, ImVec2 at, float width) {
     row(filled(alpha(colours::kA.line, 45), colours::kA.line), "the block's rows of A (all phases)");
     row(filled(alpha(colours::kB.line, 45), colours::kB.line), "the block's columns of B");
     row(filled(alpha(colours::kA.line, 95), colours::kA.text), "this phase's tile of A / of B");
-    row([&](const Rect& r) { draw_padding_hatch(draw, r); }, "padding: outside the matrix, loaded as 0");
+    row([&](const Rect& r) { draw_hatched(draw, r, kPaddingHatchSpacing); }, "padding: outside the matrix, loaded as 0");
     row(filled(alpha(colours::kC.line, 120), colours::kC.line), "the block's tile of C: filled = share of K summed");
     row(filled(IM_COL32_WHITE, colours::kHighlight), "one thread's k loop (compute step)");
 }
