@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <future>
+#include <span>
 
 #include "model/format.hpp"
 
@@ -175,6 +177,15 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
         else lab.last_error = "roofline: " + result.error;
         return;
     }
+    if (result.request.kind == gpu::RequestKind::Occupancy) {
+        if (!result.ok || !result.occupancy) {
+            lab.last_error = model::format("occupancy of {}: {}", model::describe(result.request.kernel), result.error);
+            return;
+        }
+        lab.compiled_occupancy = result.occupancy;
+        lab.compiled_occupancy_of = occupancy_choice(result.request.kernel, result.request.problem.dtype);
+        return;
+    }
     if (result.request.kind != gpu::RequestKind::Measure) return;
     if (!result.ok) {
         lab.last_error = model::format("{} at {}³: {}", model::describe(result.request.kernel), result.request.problem.m,
@@ -186,6 +197,36 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
     point.index = static_cast<int>(lab.live_points.size());
     lab.live_points.push_back(std::move(point));
     ++lab.points_kept;
+}
+
+std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype) {
+    return model::format("{} {}", model::describe(kernel), model::dtype_name(dtype));
+}
+
+bool start_cpu_time(LabState& lab, const model::Problem& problem) {
+    if (lab.cpu_running.valid()) return false;
+    // cpu_baseline measures up to about 2 s and extrapolates beyond, marking the estimate.
+    lab.cpu_running = std::async(std::launch::async, [problem] {
+                          return gpu::cpu_baseline(std::span<const model::Problem>(&problem, 1)).front();
+                      }).share();
+    return true;
+}
+
+void poll_cpu_time(LabState& lab) {
+    if (!lab.cpu_running.valid() ||
+        lab.cpu_running.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    take_cpu_time(lab, lab.cpu_running.get());
+    lab.cpu_running = {};
+}
+
+void take_cpu_time(LabState& lab, const gpu::CpuTime& time) {
+    const model::Problem& p = time.problem;
+    std::erase_if(lab.cpu_times, [&](const gpu::CpuTime& t) {
+        return t.problem.m == p.m && t.problem.n == p.n && t.problem.k == p.k && t.problem.batch == p.batch &&
+               t.problem.dtype == p.dtype;
+    });
+    lab.cpu_times.push_back(time);
 }
 
 std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,

@@ -6,12 +6,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "gpu/cpu_baseline.hpp"
 #include "gpu/runner.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
@@ -82,6 +84,16 @@ struct LabState {
     // The occupancy panel's kernel, and the preset used when there is no GPU.
     model::KernelConfig occupancy_kernel{model::KernelKind::Tiled, 32, 32, 16};
     int preset = 0;
+    // What CUDA said about the compiled kernel of the panel's choice, and which choice
+    // ("tiled T=32 float") was last asked for, so a change asks again.
+    std::optional<gpu::KernelOccupancy> compiled_occupancy;
+    std::string compiled_occupancy_of;
+    std::string occupancy_requested;
+
+    // The CPU's triple loop, timed on a thread of its own: it takes seconds, and the frame
+    // must not wait. Shared so that LabState stays copyable.
+    std::shared_future<gpu::CpuTime> cpu_running;
+    std::vector<gpu::CpuTime> cpu_times;  // one per measured problem, the latest kept
 };
 
 // "recorded on NVIDIA H200, 2026-11-21"
@@ -112,6 +124,16 @@ void cancel_sweep(LabState& lab);
 
 // A finished live result: kept as a point unless superseded; feeds the sweep its next request.
 void take_live_result(LabState& lab, const gpu::RunResult& result);
+
+// Occupancy requests come back here too: "tiled T=32 float", the key the panel compares.
+std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype);
+
+// Starts timing the CPU's triple loop on `problem` off the UI thread; false while one runs.
+bool start_cpu_time(LabState& lab, const model::Problem& problem);
+// Once per frame: takes the CPU time if it has finished. Never blocks.
+void poll_cpu_time(LabState& lab);
+// Keeps a CPU time, replacing an older one of the same problem.
+void take_cpu_time(LabState& lab, const gpu::CpuTime& time);
 
 // Writes this session's live points as a recording JSON; nullopt on success.
 std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,

@@ -113,6 +113,20 @@ void fill_plot(LabState& lab) {
         }
         if (!s.points.empty()) series.push_back(std::move(s));
     }
+    // This session's CPU times replace the recording's at the same size.
+    for (const gpu::CpuTime& t : lab.cpu_times) {
+        const model::Problem& p = t.problem;
+        if (c.axis == LatencyAxis::Speedup || p.dtype != c.dtype || p.batch != c.batch || p.m != p.n || p.m != p.k)
+            continue;
+        const double size = double(p.m);
+        std::erase_if(cpu.points, [size](const PlotPoint& q) { return q.x == size; });
+        const double f = 2.0 * double(p.m) * double(p.n) * double(p.k) * double(p.batch);
+        const double y = c.axis == LatencyAxis::Gflops ? f / (t.ms * 1e6) : t.ms;
+        cpu.points.push_back({size, y, kNaN, kNaN,
+                              t.estimate ? format("estimate, scaled from {}³ measured on this CPU", t.basis.m)
+                                         : "measured on this CPU"});
+    }
+    std::sort(cpu.points.begin(), cpu.points.end(), [](const PlotPoint& a, const PlotPoint& b) { return a.x < b.x; });
     if (!cpu.points.empty()) series.push_back(std::move(cpu));
     if (!failed.points.empty()) series.push_back(std::move(failed));
     // Keep what the legend hid when the data is refreshed.
@@ -219,6 +233,13 @@ void draw_latency_controls(AppState& state) {
     changed |= size_combo("size", c.size);
     ImGui::SameLine();
     if (ImGui::Button("Measure")) changed = true;
+    ImGui::SameLine();
+    // The triple loop takes seconds, so it runs on a thread of its own (start_cpu_time).
+    if (lab.cpu_running.valid()) {
+        muted_text("timing the CPU…");
+    } else if (ImGui::Button("CPU (one thread)")) {
+        start_cpu_time(lab, {c.size, c.size, c.size, c.batch, c.dtype});
+    }
     // Every change measures the chosen size at once; submit_live drops what is now stale.
     if (changed) measure_latency_now(lab);
 
@@ -244,6 +265,7 @@ void draw_latency_controls(AppState& state) {
 }
 
 void draw_latency_plot(AppState& state, ImVec2 size) {
+    poll_cpu_time(state.lab);
     fill_plot(state.lab);
     if (state.lab.latency_plot.series.empty()) {
         muted_text("No points for this choice yet: pick float and batch 1 to see the recording, or measure on a GPU.");

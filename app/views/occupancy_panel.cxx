@@ -107,7 +107,22 @@ void draw_occupancy_panel(AppState& state) {
         return;
     }
 
-    const auto occupancy = model::kernel_occupancy(kernel, problem, limits);
+    // On a GPU, ask CUDA about the compiled kernel once per choice; until it answers (or
+    // without a GPU) the model's estimate is shown, labelled as such.
+    const std::string choice = occupancy_choice(kernel, problem.dtype);
+    if (gpu && lab.occupancy_requested != choice) {
+        gpu::RunRequest request;
+        request.kind = gpu::RequestKind::Occupancy;
+        request.kernel = kernel;
+        request.problem = problem;
+        request_live(lab, "occupancy/" + model::describe(kernel), request);
+        lab.occupancy_requested = choice;
+    }
+    const gpu::KernelOccupancy* compiled =
+        gpu && lab.compiled_occupancy && lab.compiled_occupancy_of == choice ? &*lab.compiled_occupancy : nullptr;
+
+    const auto occupancy = model::kernel_occupancy(
+        kernel, problem, limits, compiled ? std::optional<int>(compiled->registers_per_thread) : std::nullopt);
     if (const auto* reason = std::get_if<std::string>(&occupancy)) {
         coloured_text_wrapped(colours::kError, reason->c_str());
         return;
@@ -117,8 +132,12 @@ void draw_occupancy_panel(AppState& state) {
         row("threads / block", format("{} ({} warps)", o.block.threads, o.warps_per_block));
         row("shared memory / block", model::human_bytes(o.block.shared_bytes));
         row("registers / thread", format("{} ({})", o.block.registers_per_thread,
-                                         o.block.registers_measured ? "measured" : "model estimate"));
-        row("blocks / SM", format("{} (limit: {})", o.blocks_per_sm, model::limit_name(o.limited_by)));
+                                         o.block.registers_measured ? "from the compiled kernel" : "model estimate"));
+        if (compiled)
+            row("blocks / SM", format("{} (CUDA's occupancy API; limit: {})", compiled->blocks_per_sm,
+                                      model::limit_name(o.limited_by)));
+        else
+            row("blocks / SM", format("{} (model estimate; limit: {})", o.blocks_per_sm, model::limit_name(o.limited_by)));
         char occupancy_text[48];
         std::snprintf(occupancy_text, sizeof occupancy_text, "%.0f %% (%d of %d warps)", o.occupancy * 100.0,
                       o.active_warps_per_sm, o.max_warps_per_sm);

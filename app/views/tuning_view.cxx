@@ -57,8 +57,42 @@ TuningData tuning_data(const LabState& lab) {
     return data;
 }
 
+std::vector<gpu::RunRequest> tuning_requests() {
+    std::vector<gpu::RunRequest> requests;
+    const auto add = [&](const model::KernelConfig& kernel) {
+        gpu::RunRequest request;
+        request.kernel = kernel;
+        request.problem.m = request.problem.n = request.problem.k = kTuningSize;
+        request.problem.dtype = model::Dtype::Float32;
+        // As the latency view's full measurements, but unchecked: the CPU reference is only
+        // run up to 1024³, and at 2048³ it would take longer than the whole grid.
+        request.adaptive = true;
+        request.budget_s = 1.0;
+        request.check = false;
+        requests.push_back(request);
+    };
+    for (int x : kBlockX)
+        for (int y : kBlockY)
+            if (x * y <= kMaxThreads) add({model::KernelKind::Naive, x, y, 16});
+    for (int t : kTiles) add({model::KernelKind::Tiled, 16, 16, t});
+    return requests;
+}
+
 void draw_tuning_view(AppState& state, ImVec2 size) {
-    const TuningData data = tuning_data(state.lab);
+    LabState& lab = state.lab;
+    if (state.device && state.device->usable) {
+        // Live points replace the recorded ones of the same shape (lab_points), so the map
+        // fills in with this GPU's numbers as the sweep goes.
+        if (lab.sweep.active()) {
+            ImGui::ProgressBar(float(lab.sweep.done) / float(lab.sweep.total), ImVec2(ImGui::GetFontSize() * 12.0f, 0),
+                               format("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
+            ImGui::SameLine();
+            if (ImGui::Button("Cancel")) cancel_sweep(lab);
+        } else if (ImGui::Button("Measure this grid")) {
+            start_sweep(lab, tuning_requests());
+        }
+    }
+    const TuningData data = tuning_data(lab);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();

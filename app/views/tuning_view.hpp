@@ -35,6 +35,10 @@ struct TuningData {
 // The points behind the view; they point into `lab`, valid while it is unchanged.
 TuningData tuning_data(const LabState& lab);
 
+// What "Measure this grid" sweeps: every valid naive shape (shapes over 1024 threads stay
+// "invalid", never launched), then each T of the tiled kernel, at kTuningSize in float.
+std::vector<gpu::RunRequest> tuning_requests();
+
 void draw_tuning_view(AppState& state, ImVec2 size);
 
 }  // namespace ts::views

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "imgui_harness.hpp"
 #include "views/app_state.hpp"
+#include "model/device_limits.hpp"
 #include "views/lab_view.hpp"
 #include "views/tuning_view.hpp"
 
@@ -26,6 +29,15 @@ AppState state_with_recording(LabView view) {
     }
     state.lab.view = view;
     return state;
+}
+
+// A GPU that the views take as usable; nothing is ever run on it.
+void give_fake_gpu(AppState& state) {
+    ts::gpu::DeviceInfo info;
+    info.usable = true;
+    info.limits = ts::model::device_presets().front();
+    info.limits.is_preset = false;
+    state.device = info;
 }
 
 struct Drawn {
@@ -125,6 +137,130 @@ TEST(LabViews, LiveResultsReplaceRecordedPointsAndSave) {
     EXPECT_EQ(reopened.recording->points[0].config, "tiled T=16");
     EXPECT_NE(reopened.recording_label.find("recorded on Test GPU"), std::string::npos);
     std::filesystem::remove(file);
+}
+
+TEST(LabViews, TuningGridQueuesEveryValidShapeAndEachTile) {
+    ImGuiHarness ui;
+    AppState state = state_with_recording(LabView::Tuning);
+    give_fake_gpu(state);
+    EXPECT_NE(draw(ui, state).text.find("Measure this grid"), std::string::npos);
+    state.lab.to_submit.clear();  // the occupancy panel's request, not the grid's
+
+    // What the button does.
+    start_sweep(state.lab, tuning_requests());
+    EXPECT_EQ(state.lab.sweep.total, 29);
+    std::vector<ts::gpu::RunRequest> queued = state.lab.sweep.remaining;
+    for (const auto& [key, request] : state.lab.to_submit) queued.push_back(request);
+    ASSERT_EQ(queued.size(), 29u);
+    int naive = 0;
+    std::vector<int> tiles;
+    for (const ts::gpu::RunRequest& r : queued) {
+        EXPECT_EQ(r.problem.m, kTuningSize);
+        EXPECT_EQ(r.problem.n, kTuningSize);
+        EXPECT_EQ(r.problem.k, kTuningSize);
+        EXPECT_EQ(r.problem.dtype, ts::model::Dtype::Float32);
+        EXPECT_TRUE(r.adaptive);
+        EXPECT_EQ(r.budget_s, 1.0);
+        EXPECT_FALSE(r.check);
+        if (r.kernel.kind == ts::model::KernelKind::Naive) {
+            ++naive;
+            EXPECT_LE(r.kernel.block_x * r.kernel.block_y, 1024) << ts::model::describe(r.kernel);
+        } else {
+            EXPECT_EQ(r.kernel.kind, ts::model::KernelKind::Tiled);
+            tiles.push_back(r.kernel.tile);
+        }
+    }
+    EXPECT_EQ(naive, 23);
+    EXPECT_EQ(tiles, (std::vector<int>{1, 2, 4, 8, 16, 32}));
+    EXPECT_NE(draw(ui, state).text.find("Cancel"), std::string::npos);
+}
+
+TEST(LabViews, OccupancyPanelShowsTheCompiledKernel) {
+    ImGuiHarness ui;
+    AppState state = state_with_recording(LabView::Roofline);
+    give_fake_gpu(state);
+    state.lab.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
+    std::string text = draw(ui, state).text;
+    EXPECT_NE(text.find("model estimate"), std::string::npos) << text;
+    const auto request = std::find_if(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+                                      [](const auto& queued) { return queued.first == "occupancy/tiled T=16"; });
+    ASSERT_NE(request, state.lab.to_submit.end());
+    EXPECT_EQ(request->second.kind, ts::gpu::RequestKind::Occupancy);
+
+    // Numbers no model would give, so the panel can only have them from the result.
+    ts::gpu::RunResult result;
+    result.ok = true;
+    result.live_key = request->first;
+    result.request = request->second;
+    result.occupancy = ts::gpu::KernelOccupancy{37, 2048, 0, 1024, 5};
+    state.lab.to_submit.clear();
+    take_live_result(state.lab, result);
+    text = draw(ui, state).text;
+    EXPECT_NE(text.find("37 (from the compiled kernel)"), std::string::npos) << text;
+    EXPECT_NE(text.find("5 (CUDA's occupancy API"), std::string::npos) << text;
+    EXPECT_EQ(text.find("model estimate"), std::string::npos) << text;
+    // The same choice is not asked for again; another T is, and falls back to the model.
+    EXPECT_TRUE(std::none_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+                             [](const auto& queued) { return queued.first.starts_with("occupancy/"); }));
+    state.lab.occupancy_kernel.tile = 8;
+    text = draw(ui, state).text;
+    EXPECT_NE(text.find("model estimate"), std::string::npos) << text;
+    EXPECT_TRUE(std::any_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+                            [](const auto& queued) { return queued.first == "occupancy/tiled T=8"; }));
+}
+
+const PlotSeries* cpu_series(const LabState& lab) {
+    for (const PlotSeries& s : lab.latency_plot.series)
+        if (s.name.starts_with("CPU")) return &s;
+    return nullptr;
+}
+
+TEST(LabViews, LiveCpuTimeReplacesTheRecordedOne) {
+    ImGuiHarness ui;
+    AppState state;
+    state.lab.view = LabView::Latency;
+    draw(ui, state);
+    EXPECT_EQ(cpu_series(state.lab), nullptr);
+
+    ts::gpu::CpuTime time;
+    time.problem = {2048, 2048, 2048, 1, ts::model::Dtype::Float32};
+    time.ms = 12345.0;
+    time.estimate = true;
+    time.basis = {1024, 1024, 1024, 1, ts::model::Dtype::Float32};
+    take_cpu_time(state.lab, time);
+    draw(ui, state);
+    const PlotSeries* cpu = cpu_series(state.lab);
+    ASSERT_NE(cpu, nullptr);
+    ASSERT_EQ(cpu->points.size(), 1u);
+    EXPECT_EQ(cpu->points[0].x, 2048.0);
+    EXPECT_EQ(cpu->points[0].y, 12345.0);
+    EXPECT_NE(cpu->points[0].note.find("estimate, scaled from 1024³"), std::string::npos) << cpu->points[0].note;
+
+    // Over a recording, the live time takes the recorded point's place.
+    AppState recorded = state_with_recording(LabView::Latency);
+    take_cpu_time(recorded.lab, time);
+    draw(ui, recorded);
+    cpu = cpu_series(recorded.lab);
+    ASSERT_NE(cpu, nullptr);
+    EXPECT_EQ(std::count_if(cpu->points.begin(), cpu->points.end(), [](const PlotPoint& p) { return p.x == 2048.0; }), 1);
+    EXPECT_TRUE(std::any_of(cpu->points.begin(), cpu->points.end(), [](const PlotPoint& p) { return p.y == 12345.0; }));
+}
+
+TEST(LabViews, CpuTimeIsTakenOffTheUiThread) {
+    LabState lab;
+    const ts::model::Problem tiny{16, 16, 16, 1, ts::model::Dtype::Float32};
+    ASSERT_TRUE(start_cpu_time(lab, tiny));
+    EXPECT_FALSE(start_cpu_time(lab, tiny));  // one at a time
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    while (lab.cpu_times.empty() && std::chrono::steady_clock::now() < deadline) {
+        poll_cpu_time(lab);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_EQ(lab.cpu_times.size(), 1u);
+    EXPECT_EQ(lab.cpu_times[0].problem.m, 16);
+    EXPECT_FALSE(lab.cpu_times[0].estimate);
+    EXPECT_GT(lab.cpu_times[0].ms, 0.0);
+    EXPECT_FALSE(lab.cpu_running.valid());
 }
 
 }  // namespace
