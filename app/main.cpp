@@ -24,11 +24,13 @@
 #include "platform/window.hpp"
 #include "views/app_state.hpp"
 #include "views/lab_benchmark.hpp"
+#include "views/latency_view.hpp"
 #include "views/main_view.hpp"
 #include "views/plot.hpp"
 #include "views/setup_panel.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/theme.hpp"
+#include "views/tuning_view.hpp"
 
 namespace {
 
@@ -71,6 +73,11 @@ std::variant<ts::cli::Setup, std::string> resolve_for_window(const ts::cli::Setu
         return *valid;
     }
     return setup;
+}
+
+bool is_lab_view(ts::views::LabView view) {
+    using ts::views::LabView;
+    return view == LabView::Latency || view == LabView::Tuning || view == LabView::Roofline;
 }
 
 int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
@@ -120,6 +127,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     const int frames_to_settle = options.frames > 0 ? options.frames : (options.screenshot.empty() ? 0 : kSettleFrames);
     bool start_run = options.run;
     bool awaiting_run = false;
+    bool awaiting_lab = false;   // --run in a lab view: its measurements are still coming
     const auto started = std::chrono::steady_clock::now();
     auto next_progress = started + std::chrono::seconds(10);
     int quiet_frames = 0;
@@ -127,8 +135,20 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     while (!window.should_close()) {
         window.begin_frame(options.screenshot.empty() && !benchmark);
         ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
-        // --run waits for the probe, then behaves like pressing the button.
-        if (start_run && state.device) {
+        // --run waits for the probe, then behaves like pressing the view's measure button.
+        if (start_run && state.device && is_lab_view(state.lab.view)) {
+            start_run = false;
+            if (!state.device->usable) {
+                std::cerr << "tilescope: --run: not measuring: " << state.device->why_not << "\n";
+            } else {
+                if (state.lab.view == ts::views::LabView::Tuning)
+                    ts::views::start_sweep(state.lab, ts::views::tuning_requests());
+                else
+                    ts::views::measure_latency_now(state.lab);  // the roofline plots these points too
+                awaiting_lab = true;
+                std::cerr << "tilescope: --run: measuring on the GPU…\n";
+            }
+        } else if (start_run && state.device) {
             start_run = false;
             if (const auto why = ts::views::why_no_run(state)) {
                 std::cerr << "tilescope: --run: not running on the GPU: " << *why << "\n";
@@ -140,6 +160,8 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         }
         if (awaiting_run && state.run.last) awaiting_run = false;
         ts::views::draw_main_view(state);
+        if (awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active())
+            awaiting_lab = false;
         if (lab_benchmark) {
             const auto since_start = std::chrono::steady_clock::now() - started;
             lab_benchmark->on_frame(state, std::chrono::duration<double>(since_start).count());
@@ -162,7 +184,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             return 0;
         }
 
-        const bool waiting = start_run || awaiting_run;
+        const bool waiting = start_run || awaiting_run || awaiting_lab;
         // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
         quiet_frames = waiting || lab_benchmark ? 0 : quiet_frames + 1;
         const auto now = std::chrono::steady_clock::now();
@@ -218,7 +240,9 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1000000))
         ->type_name("N");
     app.add_flag("--run", gui.run,
-                 "run the set-up on the GPU at start; with --screenshot, wait (up to 120 s) for the result");
+                 "run the set-up on the GPU at start (in the latency and roofline views: measure the chosen "
+                 "size; in the tuning view: the whole grid); with --screenshot, wait (up to 120 s) for the "
+                 "results");
     app.add_option("--select", gui.select,
                    "pin cell ROW,COL of C as a click does: its thread, block, row of A and column of B "
                    "are highlighted")
