@@ -39,7 +39,7 @@ void row(const char* name, const std::string& value) {
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(name);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(value.c_str());
+    ImGui::TextWrapped("%s", value.c_str());  // "8 (CUDA's occupancy API; limit: …)" outgrows the panel
 }
 
 }  // namespace
@@ -128,7 +128,10 @@ void draw_occupancy_panel(AppState& state) {
         return;
     }
     const model::Occupancy& o = std::get<model::Occupancy>(occupancy);
-    if (ImGui::BeginTable("##occupancy", 2, ImGuiTableFlags_SizingFixedFit)) {
+    if (ImGui::BeginTable("##occupancy", 2)) {
+        // Names keep their width; the values take the rest and wrap.
+        ImGui::TableSetupColumn("resource", ImGuiTableColumnFlags_WidthFixed);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
         row("threads / block", format("{} ({} warps)", o.block.threads, o.warps_per_block));
         row("shared memory / block", model::human_bytes(o.block.shared_bytes));
         row("registers / thread", format("{} ({})", o.block.registers_per_thread,
