@@ -19,18 +19,13 @@
 namespace ts::cli {
 
 using model::format;
+using model::fixed;
 
 namespace {
 
 // Sweeps check points up to this many multiply-adds (1024³) against the CPU reference:
 // above it the reference takes seconds per point. A single point is always checked.
 constexpr double kSweepCheckLimit = 1024.0 * 1024.0 * 1024.0;
-
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
 
 void print_row(std::ostream& out, const char* label, const std::string& value) {
     char padded[16];

@@ -15,6 +15,7 @@ namespace ts::cli {
 namespace {
 
 using model::format;
+using model::fixed;
 
 std::string padded(const std::string& text, int width) {
     // Count code points, not bytes, so "×" and "µ" take one column.
@@ -27,12 +28,6 @@ std::string right(const std::string& text, int width) {
     int shown = 0;
     for (unsigned char c : text) shown += (c & 0xC0) != 0x80;
     return shown >= width ? text : std::string(static_cast<std::size_t>(width - shown), ' ') + text;
-}
-
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
 }
 
 std::string size_text(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {

@@ -14,14 +14,9 @@
 namespace ts::cli {
 
 using model::format;
+using model::fixed;
 
 namespace {
-
-std::string fixed(double value, int decimals) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
 
 // Columns counted in code points, so "×" and "³" take one.
 std::string column(const std::string& text, int width, bool right_aligned = false) {

@@ -31,6 +31,9 @@ std::string format(std::string_view fmt, const Args&... args) {
     return out.str();
 }
 
+// fixed(3.14159, 2) == "3.14": a number with a set count of decimals.
+std::string fixed(double value, int decimals);
+
 // 1536 → "1.5 KiB"; 3 × 2^30 → "3.0 GiB".
 std::string human_bytes(std::int64_t bytes);
 

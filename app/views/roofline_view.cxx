@@ -15,6 +15,8 @@ using model::format;
 
 namespace {
 
+using model::fixed;
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kSize = 2048;
 
@@ -104,9 +106,17 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         const std::string config = model::describe(mark.kernel);
         const record::Point* p = find_point(points, config, kSize, "float");
         if (!p) continue;
-        const double intensity = model::count_traffic(mark.kernel, problem).arithmetic_intensity(4);
-        char note[96];
-        std::snprintf(note, sizeof note, "%.3f FLOP/B (model), %.0f GFLOP/s at 2048³", intensity, p->gflops);
+        const model::Traffic traffic = model::count_traffic(mark.kernel, problem);
+        const double intensity = traffic.arithmetic_intensity(4);
+        // The model's traffic over the measured time: the bandwidth the kernel would need if
+        // every requested byte came from DRAM, against what the GPU's DRAM gives.
+        const double needed_gbs = double(traffic.global_bytes(4)) / (p->median_ms * 1e6);
+        const std::string note =
+            format("{} FLOP/B (model), {} GFLOP/s measured at 2048³\n"
+                   "model traffic {} in {} ms: {} GB/s, {}× the {} GB/s peak",
+                   fixed(intensity, 3), fixed(p->gflops, 0), model::human_bytes(traffic.global_bytes(4)),
+                   fixed(p->median_ms, 3), fixed(needed_gbs, 0), fixed(needed_gbs / peaks.bandwidth_gbs, 2),
+                   fixed(peaks.bandwidth_gbs, 0));
         series.push_back({config, mark.colour, {{intensity, p->gflops, kNaN, kNaN, note}}, true, false, true});
     }
     // cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point.

@@ -48,3 +48,9 @@ TEST(HumanSeconds, RoundingNeverAddsAFourthDigit) {
     EXPECT_EQ(human_seconds(0.9996), "1.00 s");
     EXPECT_EQ(human_seconds(999.7e-9), "1.00 µs");
 }
+
+TEST(Format, FixedKeepsTheDecimalsAskedFor) {
+    EXPECT_EQ(ts::model::fixed(3.14159, 2), "3.14");
+    EXPECT_EQ(ts::model::fixed(2.5, 0), "2");   // printf rounds half to even
+    EXPECT_EQ(ts::model::fixed(1234.5678, 3), "1234.568");
+}
