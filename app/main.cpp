@@ -5,12 +5,16 @@
 //   tilescope --screenshot out.png [--run]     render, save a PNG, exit (for docs and tests)
 //   tilescope --select 1,2                     pin C[1][2]: its thread, block, row and column
 //   tilescope --view theatre --select-block 3,2 --phase 4 --step load   the tiling theatre, paused there
+//   tilescope --view theatre --side-by-side --phase 1 --step sync2     naive vs tiled, with running counters
 //   tilescope bench --m 1024 --kernel tiled    measure on the GPU, print, no window
 //   tilescope check | roofline                 the correctness suite; the roofline, no window
 //   tilescope --lab-benchmark 20               time the latency lab: change to new point, frames
+//   tilescope --m 4096 --n 4096 --zoom 300 --center 100,2000   the stage zoomed in on C[100][2000]
+//   tilescope --m 4096 --n 4096 --k 4096 --frame-time 100   median and p90 frame time, no vsync
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cstdio>
 #include <chrono>
 #include <iostream>
 #include <optional>
@@ -28,7 +32,8 @@
 #include "views/main_view.hpp"
 #include "views/plot.hpp"
 #include "views/setup_panel.hpp"
-#include "views/theatre/theatre_view.hpp"
+#include "views/stage_heatmap.hpp"
+#include "views/theatre/theatre_flags.hpp"
 #include "views/theme.hpp"
 #include "views/tuning_view.hpp"
 
@@ -39,15 +44,16 @@ struct GuiOptions {
     int frames = 0;           // 0: the default for the mode (see frames_to_settle)
     bool run = false;
     std::vector<int> select;  // ROW, COL of a cell of C to pin; empty: none
-    std::vector<int> select_block;  // the theatre's blockIdx X, Y; empty: (0, 0)
-    std::optional<int> phase;       // the theatre's phase, from 0
-    std::string step;               // the theatre's sub-step: load, sync1, compute, sync2 or store
+    ts::views::TheatreFlags theatre;  // --select-block, --phase, --step, --side-by-side, ...
     int width = 1600;
     int height = 1000;
     std::string view = "stage";  // --view: stage, latency, tuning or roofline
     std::string load;            // --load: a recording; empty: the committed ones without a GPU
     int lab_benchmark = 0;       // --lab-benchmark: changes of the latency lab's size to time; 0: none
     std::vector<int> lab_sizes{256, 512, 1024, 2048};
+    int frame_time = 0;            // --frame-time: frames to time; 0: none
+    std::optional<float> zoom;     // --zoom: the stage's zoom; 1 fits it to the window
+    std::vector<int> center;       // --center: ROW, COL of the cell of C in the middle of the stage
 };
 
 // ImGui sizes windows and tables from the previous frame, so a new layout needs a few frames
@@ -80,9 +86,42 @@ bool is_lab_view(ts::views::LabView view) {
     return view == LabView::Latency || view == LabView::Tuning || view == LabView::Roofline;
 }
 
+// --frame-time N: how long a frame of the current view takes to draw. The settling frames,
+// which also build the stage's heat-map textures, are not counted; the N after them are
+// drawn without vsync, each waited for on the GPU before the next starts.
+int time_frames(ts::platform::Window& window, ts::views::AppState& state, int frames) {
+    using Clock = std::chrono::steady_clock;
+    std::vector<double> ms;
+    double first_ms = 0.0;
+    for (int i = 0; i < kSettleFrames + frames; ++i) {
+        const auto start = Clock::now();
+        window.begin_frame(false);
+        ts::views::draw_main_view(state);
+        window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
+        window.present();
+        window.finish();
+        const double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        if (i == 0) first_ms = elapsed;
+        if (i >= kSettleFrames) ms.push_back(elapsed);
+    }
+    const ts::views::Spread spread = ts::views::spread(ms);
+    // Textures built: one per heat map however many frames, unless they are rebuilt per frame.
+    const auto* heatmaps = window.heatmap_painter();
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "frame time at %lld×%lld×%lld: median %.3f ms, p90 %.3f ms over %d frames (first frame %.1f ms, "
+                  "heat-map textures built: %llu)\n",
+                  static_cast<long long>(state.problem.m), static_cast<long long>(state.problem.n),
+                  static_cast<long long>(state.problem.k), spread.median, spread.p90, frames, first_ms,
+                  static_cast<unsigned long long>(heatmaps ? heatmaps->uploads() : 0));
+    std::cout << line << "renderer: " << window.renderer() << "\n";
+    return 0;
+}
+
 int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     const bool benchmark = options.lab_benchmark > 0;
-    auto created = ts::platform::Window::create({options.width, options.height, "TileScope", !benchmark});
+    auto created = ts::platform::Window::create(
+        {options.width, options.height, "TileScope", !benchmark && options.frame_time == 0});
     if (auto* why = std::get_if<std::string>(&created)) {
         std::cerr << "tilescope: " << *why << "\n";
         return 1;
@@ -90,6 +129,8 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     ts::platform::Window& window = *std::get<std::unique_ptr<ts::platform::Window>>(created);
     if (window.font_warning()) std::cerr << "tilescope: " << *window.font_warning() << "\n";
     ts::views::set_fonts({window.fonts().heading, window.fonts().small});
+    if (window.heatmap_warning()) std::cerr << "tilescope: " << *window.heatmap_warning() << "\n";
+    ts::views::set_heatmap_painter(window.heatmap_painter());
     ts::views::apply_style(ImGui::GetStyle());
 
     ts::gpu::Runner runner;
@@ -97,16 +138,14 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     state.problem = setup.problem;
     state.kernel = setup.kernel;
     if (!options.select.empty()) state.selected = ts::model::Cell{options.select[0], options.select[1]};
+    if (options.zoom || !options.center.empty()) {
+        state.camera.request = ts::views::StageCamera::Request{options.zoom.value_or(1.0f), std::nullopt};
+        if (!options.center.empty()) state.camera.request->centre = ts::model::Cell{options.center[0], options.center[1]};
+    }
     state.lab.view = ts::views::parse_view(options.view).value_or(ts::views::LabView::Stage);
-    const auto block = options.select_block.empty()
-                           ? std::nullopt
-                           : std::optional(ts::model::Index2{options.select_block[0], options.select_block[1]});
-    const auto sub = ts::model::parse_substep(options.step);
-    if (block || options.phase || sub) {
-        if (const auto why = ts::views::jump_theatre(state, block, options.phase, sub)) {
-            std::cerr << "tilescope: " << *why << "\n";
-            return 2;
-        }
+    if (const auto why = ts::views::apply_theatre_flags(state, options.theatre)) {
+        std::cerr << "tilescope: " << *why << "\n";
+        return 2;
     }
     std::optional<ts::views::LabBenchmark> lab_benchmark;
     if (benchmark) {
@@ -122,6 +161,8 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         // Loaded up front; with a GPU, live points replace the recorded ones as they arrive.
         ts::views::load_recording(state.lab, committed.back());
     }
+
+    if (options.frame_time > 0) return time_frames(window, state, options.frame_time);
 
     // Frames to draw once nothing is awaited; 0: until the window is closed.
     const int frames_to_settle = options.frames > 0 ? options.frames : (options.screenshot.empty() ? 0 : kSettleFrames);
@@ -261,14 +302,32 @@ int main(int argc, char** argv) {
     app.add_option("--view", gui.view, "the view to open: stage (default), latency, tuning, roofline or theatre")
         ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline", "theatre"}))
         ->type_name("VIEW");
-    app.add_option("--select-block", gui.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
+    app.add_option("--select-block", gui.theatre.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
         ->delimiter(',')
         ->expected(2)
         ->type_name("BX,BY");
-    app.add_option("--phase", gui.phase, "the tiling theatre's phase, from 0")->type_name("P");
-    app.add_option("--step", gui.step, "the tiling theatre's sub-step within the phase")
+    app.add_option("--phase", gui.theatre.phase, "the tiling theatre's phase, from 0")->type_name("P");
+    app.add_option("--step", gui.theatre.step, "the tiling theatre's sub-step within the phase")
         ->check(CLI::IsMember({"load", "sync1", "compute", "sync2", "store"}))
         ->type_name("load|sync1|compute|sync2|store");
+    app.add_option("--k-step", gui.theatre.k_step, "the tiling theatre: one k per step, at the tile loop's i = I")
+        ->type_name("I");
+    app.add_flag("--side-by-side", gui.theatre.side_by_side,
+                 "the tiling theatre: the naive and tiled kernels in lockstep, with running counters");
+    app.add_option("--panel", gui.theatre.panel, "the tiling theatre's open tab")
+        ->check(CLI::IsMember({"source", "thread", "warp"}))
+        ->type_name("source|thread|warp");
+    app.add_option("--hover-a", gui.theatre.hover_a, "the tiling theatre: pin element ROW,COL of A (who loads it)")
+        ->delimiter(',')
+        ->expected(2)
+        ->type_name("ROW,COL");
+    app.add_option("--hover-b", gui.theatre.hover_b, "the tiling theatre: pin element ROW,COL of B")
+        ->delimiter(',')
+        ->expected(2)
+        ->type_name("ROW,COL");
+    app.add_option("--batch-z", gui.theatre.batch_z,
+                   "the tiling theatre: show matrix Z of a batched (bmm) stack; the batch grows to Z + 1")
+        ->type_name("Z");
     app.add_option("--load", gui.load,
                    "a recording (JSON from `tilescope bench --json` or the lab's Save) to show; default: the "
                    "committed one in assets/measurements")
@@ -285,6 +344,17 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({128, 256, 512, 1024, 2048, 4096}))
         ->type_name("SIZE,...")
         ->capture_default_str();
+    app.add_option("--zoom", gui.zoom, "zoom the stage by Z about its middle, or about --center (1: all of it fits)")
+        ->check(CLI::Range(ts::views::kMinZoom, 1e6f))
+        ->type_name("Z");
+    app.add_option("--center", gui.center, "put cell ROW,COL of C in the middle of the stage")
+        ->delimiter(',')
+        ->expected(2)
+        ->type_name("ROW,COL");
+    app.add_option("--frame-time", gui.frame_time,
+                   "draw N frames without vsync, print their median and 90th-percentile time in ms, and exit")
+        ->check(CLI::Range(1, 100000))
+        ->type_name("N");
 
     ts::cli::Commands commands(app);   // bench, check, roofline: no window
 
@@ -304,6 +374,12 @@ int main(int argc, char** argv) {
     if (!gui.select.empty() && !ts::model::inside(gui.select[0], gui.select[1], static_cast<int>(problem.m),
                                                   static_cast<int>(problem.n))) {
         std::cerr << "tilescope: --select " << gui.select[0] << "," << gui.select[1] << " is outside C, which has "
+                  << problem.m << " rows and " << problem.n << " columns (both count from 0)\n";
+        return 2;
+    }
+    if (!gui.center.empty() && !ts::model::inside(gui.center[0], gui.center[1], static_cast<int>(problem.m),
+                                                  static_cast<int>(problem.n))) {
+        std::cerr << "tilescope: --center " << gui.center[0] << "," << gui.center[1] << " is outside C, which has "
                   << problem.m << " rows and " << problem.n << " columns (both count from 0)\n";
         return 2;
     }

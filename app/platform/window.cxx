@@ -62,10 +62,17 @@ std::variant<std::unique_ptr<Window>, std::string> Window::create(const WindowOp
     LoadedFonts loaded = load_fonts(*ImGui::GetIO().Fonts, scale_x > 0.0f ? scale_x : 1.0f);
     window->m_fonts = loaded.fonts;
     window->m_font_warning = loaded.warning;
+
+    auto heatmaps = HeatmapRenderer::create();
+    if (auto* renderer = std::get_if<std::unique_ptr<HeatmapRenderer>>(&heatmaps))
+        window->m_heatmaps = std::move(*renderer);
+    else
+        window->m_heatmap_warning = std::get<std::string>(heatmaps) + "; large matrices are drawn without colours";
     return window;
 }
 
 Window::~Window() {
+    m_heatmaps.reset();  // its textures and shaders, while the context still exists
     imgui_layer::shutdown();
     glfwDestroyWindow(m_window);
     glfwTerminate();
@@ -75,6 +82,7 @@ bool Window::should_close() const { return glfwWindowShouldClose(m_window) != 0;
 
 void Window::begin_frame(bool follow_pointer) {
     glfwPollEvents();
+    if (m_heatmaps) m_heatmaps->begin_frame();
     imgui_layer::new_frame(follow_pointer);
 }
 
@@ -118,5 +126,12 @@ std::optional<std::string> Window::save_region(const std::string& path, ImVec2 m
 }
 
 void Window::present() { glfwSwapBuffers(m_window); }
+
+void Window::finish() const { glFinish(); }
+
+std::string Window::renderer() const {
+    const auto* name = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    return name ? name : "an unknown OpenGL renderer";
+}
 
 }  // namespace ts::platform

@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "fonts.hpp"
+#include "heatmap_renderer.hpp"
 #include "imgui.h"
 
 struct GLFWwindow;
@@ -35,6 +36,11 @@ public:
     // Set when the preferred font was missing and ImGui's built-in one is used instead.
     const std::optional<std::string>& font_warning() const { return m_font_warning; }
 
+    // The stage's heat maps, for views::set_heatmap_painter(); null when this OpenGL cannot
+    // draw them (heatmap_warning() says why), and the stage then fills them flat.
+    HeatmapRenderer* heatmap_painter() const { return m_heatmaps.get(); }
+    const std::optional<std::string>& heatmap_warning() const { return m_heatmap_warning; }
+
     bool should_close() const;
     // Handles window events and starts an ImGui frame. With follow_pointer false ImGui sees
     // no mouse at all, so that screenshots do not depend on where the pointer happens to be.
@@ -47,6 +53,10 @@ public:
     // plot's "Save PNG"): scaled to the framebuffer, clipped to the window.
     std::optional<std::string> save_region(const std::string& path, ImVec2 min, ImVec2 max) const;
     void present();
+    // Waits until the GPU has drawn all it was given, so that --frame-time counts whole frames.
+    void finish() const;
+    // What draws: OpenGL's renderer string, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
+    std::string renderer() const;
 
 private:
     explicit Window(GLFWwindow* window) : m_window(window) {}
@@ -54,6 +64,8 @@ private:
     GLFWwindow* m_window = nullptr;
     FontSet m_fonts;
     std::optional<std::string> m_font_warning;
+    std::unique_ptr<HeatmapRenderer> m_heatmaps;
+    std::optional<std::string> m_heatmap_warning;
 };
 
 }  // namespace ts::platform

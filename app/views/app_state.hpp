@@ -13,6 +13,7 @@
 #include "model/index_math.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
+#include "stage_layout.hpp"
 #include "theatre/theatre_state.hpp"
 
 namespace ts::views {
@@ -23,6 +24,14 @@ struct RunState {
     std::optional<gpu::RunResult> last;   // the latest finished run, shown until the next
 };
 
+// What uncoalesced access costs on a real GPU: the naive-row kernel's time over the naive
+// kernel's, measured at one size. The latency work fills it in; the theatre's warp panel
+// shows it beside the model's sector counts, and says "not measured yet" without it.
+struct CoalescingPenalty {
+    double ratio = 0.0;     // naive-row time ÷ naive time
+    std::string measured;   // where and at what size: "NVIDIA H200, 2048³ float"
+};
+
 struct AppState {
     model::Problem problem;
     model::KernelConfig kernel;
@@ -30,8 +39,10 @@ struct AppState {
     RunState run;
     bool run_requested = false;             // set by the run panel; the main loop submits
     std::optional<model::Cell> selected;    // a cell of C pinned by a click (or --select)
+    StageCamera camera;                     // the stage's zoom and pan (or --zoom, --center)
     LabState lab;                           // the latency lab's views and live measurements
     TheatreState theatre;                   // the tiling theatre's block and phase player
+    std::optional<CoalescingPenalty> coalescing_penalty;  // nullopt: not measured yet
 };
 
 // The limits a launch is checked against: the GPU's when one is usable, otherwise the

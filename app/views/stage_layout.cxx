@@ -1,6 +1,7 @@
 #include "stage_layout.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "model/launch_geometry.hpp"
 #include "model/thread_map.hpp"
@@ -96,6 +97,107 @@ Rect cells_rect(const Rect& area, int rows, int cols, int row0, int col0, int ro
     const float ch = area.height() / static_cast<float>(rows);
     return {{area.min.x + cw * static_cast<float>(col0), area.min.y + ch * static_cast<float>(row0)},
             {area.min.x + cw * static_cast<float>(col1), area.min.y + ch * static_cast<float>(row1)}};
+}
+
+namespace {
+
+// Cells [begin, end) of `count` along one axis that overlap [lo, hi), where cell i spans
+// [start + i·size, start + (i + 1)·size). In double: zoomed in, `start` lies millions of
+// pixels away and the quotient would not fit an int.
+std::pair<int, int> overlapping(float lo, float hi, float start, float size, int count) {
+    const double first = std::floor((static_cast<double>(lo) - start) / size);
+    const double last = std::ceil((static_cast<double>(hi) - start) / size);
+    return {static_cast<int>(std::clamp(first, 0.0, static_cast<double>(count))),
+            static_cast<int>(std::clamp(last, 0.0, static_cast<double>(count)))};
+}
+
+ImVec2 centre(const Rect& r) { return {(r.min.x + r.max.x) * 0.5f, (r.min.y + r.max.y) * 0.5f}; }
+
+}  // namespace
+
+model::CellRange visible_cells(const Rect& area, int rows, int cols, const Rect& visible) {
+    if (rows <= 0 || cols <= 0 || area.width() <= 0.0f || area.height() <= 0.0f) return {};
+    const auto [row_begin, row_end] = overlapping(visible.min.y, visible.max.y, area.min.y,
+                                                  area.height() / static_cast<float>(rows), rows);
+    const auto [col_begin, col_end] = overlapping(visible.min.x, visible.max.x, area.min.x,
+                                                  area.width() / static_cast<float>(cols), cols);
+    return {row_begin, row_end, col_begin, col_end};
+}
+
+ImVec2 to_screen(const StageCamera& camera, ImVec2 origin, ImVec2 home) {
+    return {origin.x + (home.x - origin.x) * camera.zoom + camera.pan.x,
+            origin.y + (home.y - origin.y) * camera.zoom + camera.pan.y};
+}
+
+ImVec2 to_home(const StageCamera& camera, ImVec2 origin, ImVec2 screen) {
+    return {origin.x + (screen.x - origin.x - camera.pan.x) / camera.zoom,
+            origin.y + (screen.y - origin.y - camera.pan.y) / camera.zoom};
+}
+
+Rect to_screen(const StageCamera& camera, ImVec2 origin, const Rect& home) {
+    return {to_screen(camera, origin, home.min), to_screen(camera, origin, home.max)};
+}
+
+StageLayout to_screen(const StageCamera& camera, ImVec2 origin, const StageLayout& home) {
+    StageLayout screen = home;
+    screen.a = to_screen(camera, origin, home.a);
+    screen.b = to_screen(camera, origin, home.b);
+    screen.c = to_screen(camera, origin, home.c);
+    screen.grid = to_screen(camera, origin, home.grid);
+    screen.cell_w = home.cell_w * camera.zoom;
+    screen.cell_h = home.cell_h * camera.zoom;
+    screen.k_cell = home.k_cell * camera.zoom;
+    return screen;
+}
+
+StageCamera look_at(ImVec2 origin, ImVec2 home, ImVec2 target, float zoom) {
+    StageCamera camera;
+    camera.zoom = zoom;
+    camera.pan = {target.x - origin.x - (home.x - origin.x) * zoom, target.y - origin.y - (home.y - origin.y) * zoom};
+    return camera;
+}
+
+StageCamera zoom_about(const StageCamera& camera, ImVec2 origin, ImVec2 fixed, float zoom) {
+    return look_at(origin, to_home(camera, origin, fixed), fixed, zoom);
+}
+
+float max_zoom(const StageLayout& home) {
+    const float smallest = std::min({home.cell_w, home.cell_h, home.k_cell});
+    return smallest > 0.0f ? std::max(1.0f, kMaxCellPixels / smallest) : 1.0f;
+}
+
+StageCamera clamp_camera(const StageCamera& camera, const StageLayout& home, const Rect& region) {
+    const float zoom = std::clamp(camera.zoom, kMinZoom, max_zoom(home));
+    StageCamera clamped = zoom == camera.zoom ? camera : zoom_about(camera, region.min, centre(region), zoom);
+    // At least `margin` pixels of the stage's bounding box stay inside the region.
+    const Rect bounds = to_screen(clamped, region.min, Rect{{home.a.min.x, home.b.min.y}, home.grid.max});
+    const float margin = 0.2f * std::min(region.width(), region.height());
+    if (bounds.max.x < region.min.x + margin) clamped.pan.x += region.min.x + margin - bounds.max.x;
+    if (bounds.min.x > region.max.x - margin) clamped.pan.x -= bounds.min.x - (region.max.x - margin);
+    if (bounds.max.y < region.min.y + margin) clamped.pan.y += region.min.y + margin - bounds.max.y;
+    if (bounds.min.y > region.max.y - margin) clamped.pan.y -= bounds.min.y - (region.max.y - margin);
+    return clamped;
+}
+
+StageGeometry stage_geometry(const model::Problem& problem, const model::KernelConfig& config,
+                             const StageCamera& camera, Rect region, float line_height) {
+    StageGeometry g;
+    g.region = region;
+    g.tiling = block_tiling(config, problem);
+    g.home = layout_stage(problem, g.tiling, region, line_height);
+    g.camera = camera;
+    if (const auto& request = camera.request) {
+        ImVec2 point = centre(region);
+        const int m = static_cast<int>(problem.m), n = static_cast<int>(problem.n);
+        if (request->centre && model::inside(request->centre->row, request->centre->col, m, n)) {
+            const model::Cell c = *request->centre;
+            point = centre(cells_rect(g.home.c, m, n, c.row, c.col, c.row + 1, c.col + 1));
+        }
+        g.camera = look_at(region.min, point, centre(region), request->zoom);
+    }
+    g.camera = clamp_camera(g.camera, g.home, region);
+    g.layout = to_screen(g.camera, region.min, g.home);
+    return g;
 }
 
 }  // namespace ts::views

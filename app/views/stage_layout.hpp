@@ -1,5 +1,6 @@
 // stage_layout.hpp — where the stage view puts A, B and C, as plain functions of the
-// problem and the region, so that the tests can check the layout without drawing it.
+// problem, the region and the camera (zoom and pan), so that the tests can check the layout
+// without drawing it.
 #pragma once
 
 #include <optional>
@@ -8,6 +9,7 @@
 #include "model/index_math.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
+#include "model/thread_map.hpp"
 
 namespace ts::views {
 
@@ -54,5 +56,62 @@ std::optional<model::Cell> cell_at(const Rect& area, int rows, int cols, ImVec2 
 
 // The pixel rectangle of cells [row0, row1) × [col0, col1) of a rows × cols matrix in `area`.
 Rect cells_rect(const Rect& area, int rows, int cols, int row0, int col0, int row1, int col1);
+
+// The cells of a rows × cols matrix drawn in `area` that overlap `visible` (empty when none):
+// what is drawn one cell or one block at a time is drawn only there, so a zoomed-in 16384²
+// matrix costs what the screen holds, not what the matrix holds.
+model::CellRange visible_cells(const Rect& area, int rows, int cols, const Rect& visible);
+
+// The stage's zoom and pan. layout_stage() gives the home view, where everything fits the
+// region; the camera scales that picture by `zoom` about the region's top-left corner
+// (`origin`), then shifts it by `pan` pixels. Zoom 1 and no pan is the home view.
+struct StageCamera {
+    float zoom = 1.0f;
+    ImVec2 pan{0.0f, 0.0f};
+    // --zoom and --center know no pixels: the next draw turns this into zoom and pan (at
+    // `zoom`, with the centre of cell `centre` of C, or the middle of the region, in the
+    // middle of the region) and clears it.
+    struct Request {
+        float zoom = 1.0f;
+        std::optional<model::Cell> centre;
+    };
+    std::optional<Request> request;
+};
+
+ImVec2 to_screen(const StageCamera& camera, ImVec2 origin, ImVec2 home);
+ImVec2 to_home(const StageCamera& camera, ImVec2 origin, ImVec2 screen);
+Rect to_screen(const StageCamera& camera, ImVec2 origin, const Rect& home);
+StageLayout to_screen(const StageCamera& camera, ImVec2 origin, const StageLayout& home);
+
+// The camera at `zoom` with screen point `fixed` staying where it is: the mouse wheel
+// zooms about the pointer.
+StageCamera zoom_about(const StageCamera& camera, ImVec2 origin, ImVec2 fixed, float zoom);
+
+// The camera at `zoom` that shows home point `home` at screen point `target`.
+StageCamera look_at(ImVec2 origin, ImVec2 home, ImVec2 target, float zoom);
+
+// How far one may zoom: out to half the home view; in until the smallest cell on the stage
+// is kMaxCellPixels wide, whatever the matrix size.
+inline constexpr float kMinZoom = 0.5f;
+inline constexpr float kMaxCellPixels = 240.0f;
+float max_zoom(const StageLayout& home);
+
+// `camera` with its zoom clamped to [kMinZoom, max_zoom(home)] (about the region's centre)
+// and its pan kept so that part of the stage stays in `region`: it cannot be lost off screen.
+StageCamera clamp_camera(const StageCamera& camera, const StageLayout& home, const Rect& region);
+
+// Where the stage is on screen in a frame, zoom and pan applied. Overlays drawn on the
+// stage map cells to pixels with cells_rect(layout.c, M, N, ...) (layout.a, layout.b alike)
+// and pixels to cells with cell_at(): both follow the camera because the rectangles do.
+struct StageGeometry {
+    Rect region;          // the canvas; the stage draws nothing outside it
+    BlockTiling tiling;
+    StageLayout home;     // zoom 1, no pan
+    StageLayout layout;   // on screen: to_screen(camera, region.min, home)
+    StageCamera camera;   // the camera the layout was made with (request resolved, clamped)
+};
+// `line_height` as for layout_stage(). A pending camera.request is resolved here.
+StageGeometry stage_geometry(const model::Problem& problem, const model::KernelConfig& config,
+                             const StageCamera& camera, Rect region, float line_height);
 
 }  // namespace ts::views

@@ -2,14 +2,15 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
+#include <cstdio>
 #include <string>
-#include <tuple>
-#include <vector>
 
 #include "example_values.hpp"
 #include "model/format.hpp"
 #include "model/thread_map.hpp"
 #include "stage_layout.hpp"
+#include "stage_paint.hpp"
 #include "theme.hpp"
 
 namespace ts::views {
@@ -44,9 +45,8 @@ std::string c_cell_tooltip(const model::KernelConfig& config, const model::Probl
         else
             text += format("from global memory, {} elements each", k);
     }
-    if (std::max({m, n, k}) <= kMaxValueSide)
-        text += format("\nexample values:\nC[{}][{}] = Σ A[{}][k]·B[k][{}] = {}", cell.row, cell.col, cell.row,
-                       cell.col, example_c(k, cell.row, cell.col));
+    text += format("\nexample values:\nC[{}][{}] = Σ A[{}][k]·B[k][{}] = {}", cell.row, cell.col, cell.row, cell.col,
+                   example_c(k, cell.row, cell.col));
     return text;
 }
 
@@ -82,8 +82,6 @@ std::string kernel_sentence(const model::KernelConfig& config, const model::Prob
 
 namespace {
 
-ImVec2 operator+(ImVec2 a, ImVec2 b) { return {a.x + b.x, a.y + b.y}; }
-
 // Highlights must stay visible when a cell is smaller than a pixel (4096 × 4096 in 500 px).
 Rect at_least(Rect r, float size) {
     const float grow_x = std::max(0.0f, (size - r.width()) * 0.5f);
@@ -95,52 +93,7 @@ ImU32 with_alpha(ImU32 colour, int alpha) {
     return (colour & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha) << IM_COL32_A_SHIFT);
 }
 
-// Thin lines between the cells, only while they are far enough apart to read as a grid;
-// that also bounds their number by the size of the region.
-void draw_cell_lines(ImDrawList* draw, const Rect& r, int rows, int cols, ImU32 colour) {
-    const float cw = r.width() / static_cast<float>(cols), ch = r.height() / static_cast<float>(rows);
-    if (cw < 6.0f || ch < 6.0f) return;
-    for (int i = 1; i < rows; ++i) {
-        const float y = r.min.y + ch * static_cast<float>(i);
-        draw->AddLine({r.min.x, y}, {r.max.x, y}, colour);
-    }
-    for (int j = 1; j < cols; ++j) {
-        const float x = r.min.x + cw * static_cast<float>(j);
-        draw->AddLine({x, r.min.y}, {x, r.max.y}, colour);
-    }
-}
-
-// Writes value(row, col) into every cell, in the body font if it fits, else the small one.
-template <typename Value>
-void draw_values(ImDrawList* draw, const Rect& r, int rows, int cols, Value value) {
-    const float cw = r.width() / static_cast<float>(cols), ch = r.height() / static_cast<float>(rows);
-    std::vector<std::string> texts;
-    texts.reserve(static_cast<std::size_t>(rows) * cols);
-    std::size_t widest = 1;
-    for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) {
-            texts.push_back(std::to_string(value(i, j)));
-            widest = std::max(widest, texts.back().size());
-        }
-    const std::string sample(widest, '0');
-    ImFont* font = nullptr;
-    for (ImFont* candidate : {ImGui::GetFont(), small_font()}) {
-        const ImVec2 size = candidate->CalcTextSizeA(candidate->FontSize, FLT_MAX, 0.0f, sample.c_str());
-        if (size.x + 6.0f <= cw && size.y + 4.0f <= ch) {
-            font = candidate;
-            break;
-        }
-    }
-    if (!font) return;
-    for (int i = 0; i < rows; ++i)
-        for (int j = 0; j < cols; ++j) {
-            const std::string& text = texts[static_cast<std::size_t>(i) * cols + j];
-            const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
-            const ImVec2 pos{r.min.x + cw * (static_cast<float>(j) + 0.5f) - size.x * 0.5f,
-                             r.min.y + ch * (static_cast<float>(i) + 0.5f) - size.y * 0.5f};
-            draw->AddText(font, font->FontSize, pos, colours::kCellValue, text.c_str());
-        }
-}
+float text_width(ImFont* font, const char* text) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text).x; }
 
 // Text centred on `centre_x` with its top at `top`, kept inside [min_x, max_x].
 void draw_label(ImDrawList* draw, ImFont* font, float centre_x, float top, float min_x, float max_x, ImU32 colour,
@@ -150,86 +103,39 @@ void draw_label(ImDrawList* draw, ImFont* font, float centre_x, float top, float
     draw->AddText(font, font->FontSize, {x, top}, colour, text.c_str());
 }
 
-struct Stage {
-    const model::Problem& problem;
-    const model::KernelConfig& config;
-    BlockTiling tiling;
-    StageLayout layout;
-    Rect region;
-    int m, n, k;
-};
-
-Rect block_rect(const Stage& s, int block_row, int block_col) {
+// A tab on the top edge of every visible block saying which blockIdx it is, when the blocks
+// are wide enough for it; the tab straddles the edge so it never covers a cell's value.
+// Zoomed in, a block whose top or left edge lies off the stage keeps its tab at the stage's
+// edge, so every block on screen says which it is.
+void draw_block_tabs(ImDrawList* draw, const StageScene& s) {
     const BlockTiling& t = s.tiling;
-    return cells_rect(s.layout.grid, t.grid_rows, t.grid_cols, block_row * t.rows_per_block,
-                      block_col * t.cols_per_block, (block_row + 1) * t.rows_per_block,
-                      (block_col + 1) * t.cols_per_block);
-}
-
-void draw_c(ImDrawList* draw, const Stage& s) {
-    const StageLayout& l = s.layout;
-    const BlockTiling& t = s.tiling;
-    const float block_w = l.cell_w * static_cast<float>(t.cols_per_block);
-    const float block_h = l.cell_h * static_cast<float>(t.rows_per_block);
-
-    // Ghost threads first, so that the block lines run across them.
-    draw_hatched(draw, {{l.c.max.x, l.grid.min.y}, l.grid.max});
-    draw_hatched(draw, {{l.grid.min.x, l.c.max.y}, {l.c.max.x, l.grid.max.y}});
-
-    // Alternate shades per block, while blocks are big enough to tell apart.
-    draw->AddRectFilled(l.c.min, l.c.max, colours::kC.fill);
-    if (block_w >= 6.0f && block_h >= 6.0f)
-        for (int i = 0; i < t.block_rows(); ++i)
-            for (int j = 0; j < t.block_cols(); ++j) {
-                if ((i + j) % 2 == 0) continue;
-                const Rect b = block_rect(s, i, j);
-                draw->AddRectFilled(b.min, {std::min(b.max.x, l.c.max.x), std::min(b.max.y, l.c.max.y)},
-                                    colours::kC.fill_alt);
-            }
-    draw_cell_lines(draw, l.c, s.m, s.n, with_alpha(colours::kC.line, 70));
-
-    if (block_w >= 3.0f && block_h >= 3.0f) {
-        for (int j = 1; j < t.block_cols(); ++j) {
-            const float x = l.grid.min.x + block_w * static_cast<float>(j);
-            draw->AddLine({x, l.grid.min.y}, {x, l.grid.max.y}, colours::kC.line, 2.0f);
-        }
-        for (int i = 1; i < t.block_rows(); ++i) {
-            const float y = l.grid.min.y + block_h * static_cast<float>(i);
-            draw->AddLine({l.grid.min.x, y}, {l.grid.max.x, y}, colours::kC.line, 2.0f);
-        }
-    }
-    draw->AddRect(l.grid.min, l.grid.max, with_alpha(colours::kC.line, 120), 0.0f, 0, 1.0f);
-    draw->AddRect(l.c.min, l.c.max, colours::kC.line, 0.0f, 0, 2.0f);
-}
-
-// A tab on the top edge of every block saying which blockIdx it is, when the blocks are
-// wide enough for it; the tab straddles the edge so it never covers a cell's value.
-void draw_block_tabs(ImDrawList* draw, const Stage& s) {
-    if (!s.tiling.modelled) return;
+    if (!t.modelled) return;
     ImFont* font = small_font();
     const float pad = 4.0f;
     const float tab_h = font->FontSize + 2.0f;
-    const float block_w = s.layout.cell_w * static_cast<float>(s.tiling.cols_per_block);
-    const float block_h = s.layout.cell_h * static_cast<float>(s.tiling.rows_per_block);
-    const float short_w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, "(00,00)").x + 2 * pad;
-    if (block_w < short_w + 2 * pad || block_h < tab_h) return;
-    const float long_w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, "blockIdx (00,00)").x + 2 * pad;
-    const bool long_form = block_w >= long_w + 2 * pad;
-    for (int i = 0; i < s.tiling.block_rows(); ++i)
-        for (int j = 0; j < s.tiling.block_cols(); ++j) {
-            const Rect b = block_rect(s, i, j);
+    const float block_w = s.layout.cell_w * static_cast<float>(t.cols_per_block);
+    const float block_h = s.layout.cell_h * static_cast<float>(t.rows_per_block);
+    if (block_w < text_width(font, "(00,00)") + 4 * pad || block_h < tab_h) return;
+    const bool long_form = block_w >= text_width(font, "blockIdx (00,00)") + 4 * pad;
+    // A tab hangs half its height above its block, so the blocks just below the region count.
+    const Rect reach{s.region.min, {s.region.max.x, s.region.max.y + tab_h}};
+    const model::CellRange blocks = visible_cells(s.layout.grid, t.block_rows(), t.block_cols(), reach);
+    for (int i = blocks.row_begin; i < blocks.row_end; ++i)
+        for (int j = blocks.col_begin; j < blocks.col_end; ++j) {
+            const Rect b = cells_rect(s.layout.grid, t.block_rows(), t.block_cols(), i, j, i + 1, j + 1);
             // The block's first cell always lies inside C, so the model knows its thread.
-            const auto id = model::thread_of_cell(
-                s.config, s.problem, {i * s.tiling.rows_per_block, j * s.tiling.cols_per_block});
+            const auto id = model::thread_of_cell(s.config, s.problem, {i * t.rows_per_block, j * t.cols_per_block});
             const std::string text = format(long_form ? "blockIdx ({},{})" : "({},{})", id->block.x, id->block.y);
-            const float w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str()).x + 2 * pad;
-            const ImVec2 min{b.min.x + pad, b.min.y - tab_h * 0.5f};
+            const float w = text_width(font, text.c_str()) + 2 * pad;
+            const ImVec2 min{std::max(b.min.x, s.region.min.x) + pad,
+                             std::max(b.min.y - tab_h * 0.5f, s.region.min.y + 2.0f)};
+            if (min.x + w > b.max.x || min.y + tab_h > b.max.y) continue;  // what shows of the block is too small
             draw->AddRectFilled(min, {min.x + w, min.y + tab_h}, colours::kC.line, 4.0f);
             draw->AddText(font, font->FontSize, {min.x + pad, min.y + 1.0f}, IM_COL32_WHITE, text.c_str());
         }
 }
 
-void draw_labels(ImDrawList* draw, const Stage& s) {
+void draw_labels(ImDrawList* draw, const StageScene& s) {
     const StageLayout& l = s.layout;
     ImFont* font = heading_font();
     const float line = font->FontSize;
@@ -247,8 +153,8 @@ void draw_labels(ImDrawList* draw, const Stage& s) {
     else if (s.tiling.grid_rows > s.m || s.tiling.grid_cols > s.n)
         note = format("   hatched: ghost threads (the grid covers {} × {})", s.tiling.grid_rows, s.tiling.grid_cols);
     ImFont* small = small_font();
-    const float label_w = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, c_label.c_str()).x;
-    const float note_w = small->CalcTextSizeA(small->FontSize, FLT_MAX, 0.0f, note.c_str()).x;
+    const float label_w = text_width(font, c_label.c_str());
+    const float note_w = text_width(small, note.c_str());
     const float top = l.grid.max.y + 0.35f * line;
     const float x = std::max(min_x, std::min((l.c.min.x + l.c.max.x - label_w) * 0.5f, max_x - label_w - note_w));
     draw->AddText(font, font->FontSize, {x, top}, colours::kC.text, c_label.c_str());
@@ -261,8 +167,9 @@ void draw_labels(ImDrawList* draw, const Stage& s) {
         ImFont* body = ImGui::GetFont();
         draw_label(draw, body, (l.c.min.x + l.c.max.x) * 0.5f, (l.c.min.y + l.c.max.y) * 0.5f - body->FontSize,
                    l.c.min.x, l.c.max.x, colours::kC.text,
-                   format("{} × {} blocks of {}×{} cells:\ntoo small to draw one by one", s.tiling.block_cols(),
-                          s.tiling.block_rows(), s.tiling.cols_per_block, s.tiling.rows_per_block));
+                   format("{} × {} blocks of {}×{} cells:\ntoo small to draw one by one (zoom in)",
+                          s.tiling.block_cols(), s.tiling.block_rows(), s.tiling.cols_per_block,
+                          s.tiling.rows_per_block));
     }
 }
 
@@ -282,7 +189,7 @@ void outline(ImDrawList* draw, Rect r, float thickness, bool filled = true) {
 
 // The cell, its block and the other cells its thread computes (from the model's thread
 // map), and the row of A and column of B it reads.
-void highlight_c_cell(ImDrawList* draw, const Stage& s, model::Cell cell) {
+void highlight_c_cell(ImDrawList* draw, const StageScene& s, model::Cell cell) {
     const StageLayout& l = s.layout;
     const auto c_range = [&](const model::CellRange& r) {
         return cells_rect(l.grid, s.tiling.grid_rows, s.tiling.grid_cols, r.row_begin, r.col_begin, r.row_end,
@@ -299,9 +206,8 @@ void highlight_c_cell(ImDrawList* draw, const Stage& s, model::Cell cell) {
 }
 
 // Tooltips for what lies under the mouse outside C: ghost threads, and cells of A and B.
-void hover_outside_c(ImDrawList* draw, const Stage& s, ImVec2 mouse) {
+void hover_outside_c(ImDrawList* draw, const StageScene& s, ImVec2 mouse) {
     const StageLayout& l = s.layout;
-    const bool small = std::max({s.m, s.n, s.k}) <= kMaxValueSide;
     if (l.grid.contains(mouse)) {
         show_tooltip(format("Ghost threads. The grid is rounded up to whole blocks, so it covers {} × {} cells\n"
                             "for a {} × {} C. These threads run, but their bounds check (row < M && col < N)\n"
@@ -309,25 +215,23 @@ void hover_outside_c(ImDrawList* draw, const Stage& s, ImVec2 mouse) {
                             s.tiling.grid_rows, s.tiling.grid_cols, s.m, s.n));
     } else if (const auto a = cell_at(l.a, s.m, s.k, mouse)) {
         outline(draw, cells_rect(l.a, s.m, s.k, a->row, a->col, a->row + 1, a->col + 1), 3.0f);
-        std::string text = format("A[{}][{}]: row {}, column {}", a->row, a->col, a->row, a->col);
-        if (small) text += format(" = {}", example_a(a->row, a->col));
-        show_tooltip(text + format("\nread by every thread of row {} of C", a->row));
+        show_tooltip(format("A[{}][{}]: row {}, column {} = {}\nread by every thread of row {} of C", a->row, a->col,
+                            a->row, a->col, example_a(a->row, a->col), a->row));
     } else if (const auto b = cell_at(l.b, s.k, s.n, mouse)) {
         outline(draw, cells_rect(l.b, s.k, s.n, b->row, b->col, b->row + 1, b->col + 1), 3.0f);
-        std::string text = format("B[{}][{}]: row {}, column {}", b->row, b->col, b->row, b->col);
-        if (small) text += format(" = {}", example_b(b->row, b->col));
-        show_tooltip(text + format("\nread by every thread of column {} of C", b->col));
+        show_tooltip(format("B[{}][{}]: row {}, column {} = {}\nread by every thread of column {} of C", b->row,
+                            b->col, b->row, b->col, example_b(b->row, b->col), b->col));
     }
 }
 
 // A pinned cell keeps its tooltip, so a teacher can point at the screen while talking about
-// it. The tooltip goes into the empty corner above A and left of B when it fits there,
-// else beside the cell, opening towards the middle of the stage.
-void show_pinned_tooltip(const Stage& s, model::Cell pinned) {
+// it. The tooltip goes into the empty corner above A and left of B (below the heat maps'
+// legend) when it fits there, else beside the cell, opening towards the middle of the stage.
+void show_pinned_tooltip(const StageScene& s, model::Cell pinned, const Rect& legend) {
     const std::string text = c_cell_tooltip(s.config, s.problem, pinned) + "\n(pinned: click elsewhere to release)";
     const ImVec2 padding = ImGui::GetStyle().WindowPadding;
     const ImVec2 text_size = ImGui::CalcTextSize(text.c_str());
-    const ImVec2 corner(s.region.min.x + padding.x, s.layout.b.min.y);
+    const ImVec2 corner(s.region.min.x + padding.x, std::max(s.layout.b.min.y, legend.max.y + padding.y));
     const float a_label_top = s.layout.a.min.y - 1.6f * heading_font()->FontSize;
     const bool fits_corner = corner.x + text_size.x + 3.0f * padding.x < s.layout.b.min.x &&
                              corner.y + text_size.y + 2.0f * padding.y < a_label_top;
@@ -346,79 +250,133 @@ void show_pinned_tooltip(const Stage& s, model::Cell pinned) {
     show_tooltip(text);
 }
 
+// The mouse wheel zooms about the pointer; dragging with any button pans (the left one only
+// past ImGui's drag threshold, so that a click still pins a cell); the arrow keys pan and
+// + and - zoom about the middle while the pointer is on the stage. Returns whether the
+// camera moved.
+bool steer_camera(StageCamera& camera, const StageGeometry& g, bool hovered, bool active) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 middle{(g.region.min.x + g.region.max.x) * 0.5f, (g.region.min.y + g.region.max.y) * 0.5f};
+    constexpr float kStep = 1.25f;  // one notch of the wheel, one key press
+    StageCamera next = camera;
+    if (hovered && io.MouseWheel != 0.0f)
+        next = zoom_about(next, g.region.min, io.MousePos, next.zoom * std::pow(kStep, io.MouseWheel));
+    if (active && (ImGui::IsMouseDragging(ImGuiMouseButton_Left) || ImGui::IsMouseDown(ImGuiMouseButton_Right) ||
+                   ImGui::IsMouseDown(ImGuiMouseButton_Middle))) {
+        next.pan.x += io.MouseDelta.x;
+        next.pan.y += io.MouseDelta.y;
+    }
+    if (hovered && !io.WantTextInput) {
+        const float step_x = 0.1f * g.region.width(), step_y = 0.1f * g.region.height();
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) next.pan.x += step_x;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) next.pan.x -= step_x;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) next.pan.y += step_y;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) next.pan.y -= step_y;
+        for (const ImWchar c : io.InputQueueCharacters) {
+            if (c == '+' || c == '=') next = zoom_about(next, g.region.min, middle, next.zoom * kStep);
+            if (c == '-') next = zoom_about(next, g.region.min, middle, next.zoom / kStep);
+        }
+    }
+    next = clamp_camera(next, g.home, g.region);
+    const bool moved = next.zoom != camera.zoom || next.pan.x != camera.pan.x || next.pan.y != camera.pan.y;
+    camera = next;
+    return moved;
+}
+
+// "3.5×" below 10, "240×" above.
+std::string zoom_text(float zoom) {
+    char text[32];
+    std::snprintf(text, sizeof text, zoom < 10.0f ? "%.1f×" : "%.0f×", zoom);
+    return text;
+}
+
+// The zoom and a "Reset view" button, right-aligned on the current line.
+void draw_camera_controls(StageCamera& camera) {
+    const std::string zoom = "zoom " + zoom_text(camera.zoom);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width = ImGui::CalcTextSize(zoom.c_str()).x + style.ItemSpacing.x +
+                        ImGui::CalcTextSize("Reset view").x + 2.0f * style.FramePadding.x;
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - width));
+    ImGui::AlignTextToFramePadding();
+    ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
+    ImGui::TextUnformatted(zoom.c_str());
+    ImGui::PopStyleColor();
+    ImGui::SameLine();
+    if (ImGui::Button("Reset view")) camera = StageCamera{};
+}
+
 }  // namespace
 
 void draw_stage_view(AppState& state) {
     heading("Stage: A · B = C");
+    draw_camera_controls(state.camera);
     ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
     const char* hint = model::is_modelled(state.kernel.kind) ? " Hover over a cell of C to see the thread that "
                                                                 "computes it; click to pin it."
                                                               : "";
-    ImGui::TextWrapped("%s%s", kernel_sentence(state.kernel, state.problem).c_str(), hint);
+    ImGui::TextWrapped("%s%s Scroll to zoom, drag to pan.", kernel_sentence(state.kernel, state.problem).c_str(),
+                       hint);
     ImGui::PopStyleColor();
     draw_stage_canvas(state);
 }
 
-void draw_stage_canvas(AppState& state) {
+StageGeometry draw_stage_canvas(AppState& state) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size = ImGui::GetContentRegionAvail();
-    if (size.x < 80.0f || size.y < 80.0f) return;  // collapsed window: nothing sensible to draw
-    // An invisible button over the whole stage: hovering it is hovering the stage, and a
-    // click on it pins a cell of C (or, anywhere else, releases the pinned one).
-    const bool clicked = ImGui::InvisibleButton("##stage", size);
+    const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
+    StageGeometry g;
+    g.region = region;
+    if (size.x < 80.0f || size.y < 80.0f) return g;  // collapsed window: nothing sensible to draw
+    // An invisible button over the whole stage: hovering it is hovering the stage, any
+    // button drags it, and a left click that is no drag pins a cell of C (or, anywhere
+    // else, releases the pinned one).
+    const bool pressed = ImGui::InvisibleButton(
+        "##stage", size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
+                             ImGuiButtonFlags_MouseButtonMiddle);
     const bool hovered = ImGui::IsItemHovered();
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool clicked = pressed && ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
+                         io.MouseDragMaxDistanceSqr[0] < io.MouseDragThreshold * io.MouseDragThreshold;
 
-    const Rect region{origin, origin + size};
-    const BlockTiling tiling = block_tiling(state.kernel, state.problem);
-    const Stage s{state.problem,
-                  state.kernel,
-                  tiling,
-                  layout_stage(state.problem, tiling, region, heading_font()->FontSize),
-                  region,
-                  static_cast<int>(state.problem.m),
-                  static_cast<int>(state.problem.n),
-                  static_cast<int>(state.problem.k)};
+    const float line = heading_font()->FontSize;
+    g = stage_geometry(state.problem, state.kernel, state.camera, region, line);
+    state.camera = g.camera;
+    if (steer_camera(state.camera, g, hovered, ImGui::IsItemActive()))
+        g = stage_geometry(state.problem, state.kernel, state.camera, region, line);
 
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    StageScene s{state.problem,
+                 state.kernel,
+                 g.tiling,
+                 g.layout,
+                 region,
+                 static_cast<int>(state.problem.m),
+                 static_cast<int>(state.problem.n),
+                 static_cast<int>(state.problem.k),
+                 std::nullopt};
+    const ImVec2 mouse = io.MousePos;
     const auto hovered_cell = hovered ? cell_at(s.layout.c, s.m, s.n, mouse) : std::nullopt;
     if (clicked) state.selected = hovered_cell;
     if (state.selected && !model::inside(state.selected->row, state.selected->col, s.m, s.n))
         state.selected.reset();  // C shrank under it
+    // The hovered cell wins over the pinned one.
+    s.shown = hovered_cell ? hovered_cell : state.selected;
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(region.min, region.max, true);
-    for (const auto& [rect, rows, cols, palette] :
-         {std::tuple{s.layout.a, s.m, s.k, colours::kA}, std::tuple{s.layout.b, s.k, s.n, colours::kB}}) {
-        draw->AddRectFilled(rect.min, rect.max, palette.fill);
-        draw_cell_lines(draw, rect, rows, cols, with_alpha(palette.line, 90));
-        draw->AddRect(rect.min, rect.max, palette.line, 0.0f, 0, 2.0f);
-    }
-    draw_c(draw, s);
-    if (std::max({s.m, s.n, s.k}) <= kMaxValueSide) {
-        draw_values(draw, s.layout.a, s.m, s.k, example_a);
-        draw_values(draw, s.layout.b, s.k, s.n, example_b);
-        draw_values(draw, s.layout.c, s.m, s.n, [k = s.k](int r, int c) { return example_c(k, r, c); });
-    }
-    // The hovered cell wins over the pinned one; both go under the block tabs and labels.
-    if (const auto shown = hovered_cell ? hovered_cell : state.selected) highlight_c_cell(draw, s, *shown);
+    draw_matrices(draw, s);
+    // Highlights go under the block tabs and labels.
+    if (s.shown) highlight_c_cell(draw, s, *s.shown);
     draw_block_tabs(draw, s);
     draw_labels(draw, s);
+    const Rect legend = draw_heatmap_legend(draw, s);
 
     if (hovered_cell)
         show_tooltip(c_cell_tooltip(state.kernel, state.problem, *hovered_cell) + "\n(click to pin)");
     else if (state.selected)
-        show_pinned_tooltip(s, *state.selected);
+        show_pinned_tooltip(s, *state.selected, legend);
     if (hovered && !hovered_cell) hover_outside_c(draw, s, mouse);
     draw->PopClipRect();
-}
-
-void draw_hatched(ImDrawList* draw, const Rect& r, float spacing) {
-    if (r.width() < 0.5f || r.height() < 0.5f) return;
-    draw->AddRectFilled(r.min, r.max, colours::kGhostFill);
-    draw->PushClipRect(r.min, r.max, true);
-    for (float t = 0.0f; t < r.width() + r.height(); t += spacing)
-        draw->AddLine({r.min.x + t, r.min.y}, {r.min.x + t - r.height(), r.max.y}, colours::kGhostHatch);
-    draw->PopClipRect();
+    return g;
 }
 
 }  // namespace ts::views

@@ -20,14 +20,16 @@ std::string c_cell_tooltip(const model::KernelConfig& config, const model::Probl
 // One line saying what a block of this kernel does.
 std::string kernel_sentence(const model::KernelConfig& config, const model::Problem& problem);
 
-// Draws the stage, with its title and a line about the kernel, into the rest of the
-// current window.
+// Draws the stage, with its title, the zoom controls and a line about the kernel, into the
+// rest of the current window.
 void draw_stage_view(AppState& state);
 
 // Just the matrices, filling the rest of the current window: the region passed to
 // layout_stage() starts at the cursor and spans the available content region. Clicking a
-// cell of C pins it in state.selected; clicking elsewhere in the stage releases it.
-void draw_stage_canvas(AppState& state);
+// cell of C pins it in state.selected; clicking elsewhere in the stage releases it. The
+// wheel, drags and arrow keys move state.camera. Returns where everything was drawn, zoom
+// and pan applied, for overlays drawn on top (see StageGeometry).
+StageGeometry draw_stage_canvas(AppState& state);
 
 // Grey with diagonal lines: cells that exist for the threads but not in the matrix (ghost
 // threads on the stage, zero padding in the theatre's tiles).

@@ -137,11 +137,6 @@ TEST(Gui, RaggedSizesShowGhostThreads) {
     EXPECT_GT(image.count(rgb(ts::views::colours::kGhostFill), 0.25f), 400) << "no ghost-thread area";
 }
 
-TEST(Gui, LargeProblem) {
-    const Image image = screenshot("large_4096.png", "--m 4096 --n 4096 --k 4096 --tile 16");
-    expect_stage(image);
-}
-
 TEST(Gui, InvalidTileStillRendersAndExplains) {
     const Image image = screenshot("invalid_tile_64.png", "--tile 64");
     expect_stage(image);

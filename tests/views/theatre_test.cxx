@@ -7,11 +7,12 @@
 #include "imgui.h"
 #include "imgui_harness.hpp"
 #include "model/thread_map.hpp"
-#include "model/tiled_steps.hpp"
+#include "model/phase_timeline.hpp"
 #include "views/app_state.hpp"
 #include "views/theatre/phase_player.hpp"
 #include "views/theatre/smem_panel.hpp"
 #include "views/theatre/source_panel.hpp"
+#include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_view.hpp"
 
 namespace {
@@ -69,7 +70,8 @@ void press(ts::test::ImGuiHarness& harness, AppState& state, ImGuiKey key) {
 TEST(PhasePlayer, KeysDriveTheViewsPlayer) {
     ts::test::ImGuiHarness harness;
     AppState state = ragged();
-    const int count = ts::model::tiled_step_count(5);
+    const int count = ts::views::theatre_timeline(state).count();
+    EXPECT_EQ(count, 21);
     press(harness, state, ImGuiKey_RightArrow);
     press(harness, state, ImGuiKey_RightArrow);
     EXPECT_EQ(state.theatre.player.step, 2);
@@ -89,16 +91,17 @@ TEST(Theatre, BlockStripsAreTheThreadMapsBlockClippedToC) {
     const AppState state = ragged();
     for (int by = 0; by < 5; ++by)
         for (int bx = 0; bx < 4; ++bx) {
-            const auto strips = ts::views::block_strips(state.problem, 8, {bx, by});
+            const auto strips = ts::views::block_strips(state.kernel, state.problem, {bx, by});
             const auto range = ts::model::cells_of_block(state.kernel, state.problem, {bx, by});
             EXPECT_EQ(strips.row_begin, range.row_begin);
             EXPECT_EQ(strips.row_end, std::min(range.row_end, 40));
             EXPECT_EQ(strips.col_begin, range.col_begin);
             EXPECT_EQ(strips.col_end, std::min(range.col_end, 28));
-            EXPECT_EQ(ts::views::block_of_cell(8, {strips.row_begin, strips.col_end - 1}), (ts::model::Index2{bx, by}));
+            EXPECT_EQ(ts::views::block_of_cell(state.kernel, state.problem, {strips.row_begin, strips.col_end - 1}),
+                      (ts::model::Index2{bx, by}));
         }
     // Block (3, 2): rows 16..23 of A, and only columns 24..27 of B: N = 28 ends the tile.
-    const auto strips = ts::views::block_strips(state.problem, 8, {3, 2});
+    const auto strips = ts::views::block_strips(state.kernel, state.problem, {3, 2});
     EXPECT_EQ(strips.row_begin, 16);
     EXPECT_EQ(strips.row_end, 24);
     EXPECT_EQ(strips.col_begin, 24);
@@ -111,8 +114,9 @@ TEST(Theatre, PaddingSlotsOfTheLastPhaseMatchTheModel) {
     const AppState state = ragged();
     const ts::views::Rect panel{{0, 0}, {80, 80}};
     for (const auto operand : {ts::model::Operand::A, ts::model::Operand::B}) {
-        const auto slots = ts::views::smem_slots(state.problem, 8, {3, 2}, 4, operand, panel);
-        const auto loads = ts::model::tile_loads(state.problem, 8, {3, 2}, 4, operand);
+        const auto loads = state.theatre.source->tile_loads(state.problem, 8, {3, 2}, 4, operand);
+        EXPECT_EQ(loads.size(), ts::model::tile_loads(state.problem, 8, {3, 2}, 4, operand).size());
+        const auto slots = ts::views::smem_slots(loads, 8, panel);
         ASSERT_EQ(slots.size(), 64u);
         ASSERT_EQ(slots.size(), loads.size());
         for (std::size_t i = 0; i < slots.size(); ++i) {
@@ -131,7 +135,7 @@ TEST(Theatre, PaddingSlotsOfTheLastPhaseMatchTheModel) {
 TEST(Theatre, JumpChecksTheFlagsAgainstTheProblem) {
     AppState state = ragged();
     EXPECT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{3, 2}, 4, SubStep::Compute));
-    EXPECT_EQ(ts::model::tiled_step_at(5, state.theatre.player.step), (ts::model::TiledStep{4, SubStep::Compute}));
+    EXPECT_EQ(ts::views::current_step(state), (ts::model::KernelStep{4, SubStep::Compute, -1}));
     EXPECT_EQ(state.theatre.block, (ts::model::Index2{3, 2}));
     const auto no_phase = ts::views::jump_theatre(state, std::nullopt, 5, std::nullopt);
     ASSERT_TRUE(no_phase);
@@ -140,17 +144,23 @@ TEST(Theatre, JumpChecksTheFlagsAgainstTheProblem) {
 }
 
 TEST(Theatre, TitleCountsPhasesFromOneAndNamesTheCodesPhase) {
-    EXPECT_EQ(ts::views::step_title(5, {1, SubStep::LoadTiles}),
+    const ts::model::Timeline timeline{5, 8, false, false};
+    EXPECT_EQ(ts::views::step_title(timeline, {1, SubStep::LoadTiles}),
               "Phase 2 of 5 (phase = 1 in the code): load tiles into shared memory");
+    const ts::model::Timeline each{5, 8, false, true};
+    EXPECT_EQ(ts::views::step_title(each, {1, SubStep::Compute, 3}),
+              "Phase 2 of 5 (phase = 1 in the code): compute: multiply the tiles out of shared memory, i = 3 of 8");
 }
 
 TEST(SourcePanel, EveryStepFindsItsStatementInTheEmbeddedKernel) {
-    const auto lines = ts::views::split_lines(ts::views::kernel_source("05_tiled.cu"));
-    ASSERT_GT(lines.size(), 20u) << "05_tiled.cu was not embedded";
-    const auto extent = ts::views::tiled_kernel_extent(lines);
+    // Found by the kernel's signature, not its file name: renumbering kernels/ changes nothing.
+    const auto file = ts::views::kernel_file(ts::model::KernelKind::Tiled);
+    ASSERT_FALSE(file.file.empty()) << "the tiled kernel was not embedded";
+    const auto lines = ts::views::split_lines(file.text);
+    const auto extent = ts::views::kernel_extent(ts::model::KernelKind::Tiled, lines);
     ASSERT_TRUE(extent);
     const auto at = [&](SubStep sub) {
-        const auto found = ts::views::tiled_source_lines(lines, sub);
+        const auto found = ts::views::source_lines(ts::model::KernelKind::Tiled, lines, sub);
         EXPECT_TRUE(found) << ts::model::substep_name(sub);
         return found.value_or(ts::views::SourceLines{-1, -1});
     };
@@ -172,9 +182,32 @@ TEST(SourcePanel, EveryStepFindsItsStatementInTheEmbeddedKernel) {
     EXPECT_LT(store.first, extent->last);
 }
 
+TEST(SourcePanel, TheNaiveKernelsLoopAndStoreAreFound) {
+    const auto file = ts::views::kernel_file(ts::model::KernelKind::Naive);
+    ASSERT_FALSE(file.file.empty()) << "the naive kernel was not embedded";
+    const auto lines = ts::views::split_lines(file.text);
+    const auto extent = ts::views::kernel_extent(ts::model::KernelKind::Naive, lines);
+    ASSERT_TRUE(extent);
+    const auto compute = ts::views::source_lines(ts::model::KernelKind::Naive, lines, SubStep::Compute);
+    const auto store = ts::views::source_lines(ts::model::KernelKind::Naive, lines, SubStep::Store);
+    ASSERT_TRUE(compute);
+    ASSERT_TRUE(store);
+    EXPECT_NE(lines[static_cast<std::size_t>(compute->first)].find("sum += a[row_major(row, i, k)]"),
+              std::string::npos);
+    EXPECT_LT(extent->first, compute->first);
+    EXPECT_LT(compute->first, store->first);
+    EXPECT_LT(store->first, extent->last);
+    // The naive kernel has no shared memory: no load and no barrier to light.
+    EXPECT_FALSE(ts::views::source_lines(ts::model::KernelKind::Naive, lines, SubStep::LoadTiles));
+    EXPECT_FALSE(ts::views::source_lines(ts::model::KernelKind::Naive, lines, SubStep::SyncAfterLoad));
+}
+
 TEST(SourcePanel, EveryKernelFileIsEmbedded) {
-    for (const char* file : {"01_naive.cu", "05_tiled.cu"})
-        EXPECT_NE(ts::views::kernel_source(file).find("__global__"), std::string::npos) << file;
+    EXPECT_NE(ts::views::kernel_file(ts::model::KernelKind::Naive).file, ts::views::kernel_file(ts::model::KernelKind::Tiled).file);
+    for (const auto kind : {ts::model::KernelKind::Naive, ts::model::KernelKind::Tiled}) {
+        const auto file = ts::views::kernel_file(kind);
+        EXPECT_EQ(ts::views::kernel_source(file.file), file.text);
+    }
     EXPECT_TRUE(ts::views::kernel_source("no_such.cu").empty());
 }
 

@@ -4,7 +4,6 @@
 
 #include "imgui.h"
 #include "model/format.hpp"
-#include "model/tiled_steps.hpp"
 
 namespace ts::views {
 
@@ -55,8 +54,8 @@ void handle_player_keys(PhasePlayer& player, int count) {
     if (pressed(ImGuiKey_End)) step_by(player, count, count);
 }
 
-void draw_player_controls(PhasePlayer& player, int phases) {
-    const int count = model::tiled_step_count(phases);
+void draw_player_controls(PhasePlayer& player, const model::Timeline& timeline) {
+    const int count = timeline.count();
     if (ImGui::Button("|<")) step_by(player, count, -count);
     ImGui::SameLine();
     if (ImGui::Button("< step")) step_by(player, count, -1);
@@ -69,23 +68,23 @@ void draw_player_controls(PhasePlayer& player, int phases) {
     if (ImGui::Button(">|")) step_by(player, count, count);
 
     // The slider's label names the sub-step, so scrubbing reads as "phase 3 · compute".
-    const model::TiledStep step = model::tiled_step_at(phases, player.step);
-    const std::string where =
-        step.sub == model::SubStep::Store
-            ? model::format("{} / {}: store", player.step + 1, count)
-            : model::format("{} / {}: phase {} · {}", player.step + 1, count, step.phase,
-                            model::substep_name(step.sub));
+    const model::KernelStep step = model::step_at(timeline, player.step);
+    std::string where = step.sub == model::SubStep::Store
+                            ? model::format("{} / {}: store", player.step + 1, count)
+                            : model::format("{} / {}: phase {} · {}", player.step + 1, count, step.phase,
+                                            model::substep_name(step.sub));
+    if (step.k >= 0) where += model::format(" i = {}", step.k);
     ImGui::SetNextItemWidth(-1.0f);
     int scrub = player.step;
     if (ImGui::SliderInt("##scrub", &scrub, 0, count - 1, where.c_str())) {
         player.step = scrub;
         player.playing = false;
     }
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-    ImGui::SliderFloat("steps per second", &player.steps_per_second, 0.25f, 8.0f, "%.2f",
-                       ImGuiSliderFlags_Logarithmic);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    ImGui::SliderFloat("steps/s", &player.steps_per_second, 0.25f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    ImGui::SameLine();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextUnformatted("Keys: Space play/pause, Left/Right step, Home/End");
+    ImGui::TextUnformatted("keys: Space, ←/→, Home/End");
     ImGui::PopStyleColor();
 }
 

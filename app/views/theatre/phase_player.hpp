@@ -1,11 +1,13 @@
-// phase_player.hpp — play, pause, step and scrub through the tiled kernel's sub-steps
-// (model/tiled_steps.hpp). The state is plain data so the tests can drive it directly.
+// phase_player.hpp — play, pause, step and scrub through a kernel's sub-steps
+// (model/phase_timeline.hpp). The state is plain data so the tests can drive it directly.
 #pragma once
+
+#include "model/phase_timeline.hpp"
 
 namespace ts::views {
 
 struct PhasePlayer {
-    int step = 0;                    // index into the sub-steps, see model::tiled_step_at
+    int step = 0;                    // index into the sub-steps, see model::step_at
     bool playing = false;
     float steps_per_second = 1.0f;
     float carry = 0.0f;              // seconds played since the last step
@@ -21,7 +23,7 @@ void tick(PhasePlayer& player, int count, float seconds);
 // Ignored while a text field has the keyboard.
 void handle_player_keys(PhasePlayer& player, int count);
 
-// The transport row (buttons, scrub slider over every sub-step, speed) for `phases` phases.
-void draw_player_controls(PhasePlayer& player, int phases);
+// The transport row (buttons, scrub slider over every sub-step, speed) for `timeline`.
+void draw_player_controls(PhasePlayer& player, const model::Timeline& timeline);
 
 }  // namespace ts::views

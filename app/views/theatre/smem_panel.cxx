@@ -1,62 +1,74 @@
 #include "smem_panel.hpp"
 
 #include <algorithm>
-#include <cfloat>
 #include <string>
 
+#include "theatre_paint.hpp"
 #include "views/example_values.hpp"
 #include "views/stage_view.hpp"
 #include "views/theme.hpp"
 
 namespace ts::views {
 
-std::vector<SmemSlot> smem_slots(const model::Problem& problem, int tile, model::Index2 block, int phase,
-                                 model::Operand operand, const Rect& panel) {
+std::vector<SmemSlot> smem_slots(const std::vector<model::TileLoad>& loads, int tile, const Rect& panel) {
     std::vector<SmemSlot> slots;
-    for (const model::TileLoad& load : model::tile_loads(problem, tile, block, phase, operand))
+    slots.reserve(loads.size());
+    for (const model::TileLoad& load : loads)
         slots.push_back({load, cells_rect(panel, tile, tile, load.smem_row, load.smem_col, load.smem_row + 1,
                                           load.smem_col + 1)});
     return slots;
 }
 
 void draw_smem_panel(ImDrawList* draw, const std::vector<SmemSlot>& slots, const Rect& panel, int tile,
-                     model::Operand operand, bool show_values, int lit_row, int lit_col) {
+                     model::Operand operand, const SmemPanelStyle& style) {
     const MatrixColours& palette = operand == model::Operand::A ? colours::kA : colours::kB;
     const float slot = panel.width() / static_cast<float>(tile);
     // Values only where a two-digit number fits in the body font, else the small one.
     ImFont* font = nullptr;
     for (ImFont* candidate : {ImGui::GetFont(), small_font()})
         if (!font && candidate->FontSize + 3.0f <= slot) font = candidate;
+    // "pad" under the 0 once a slot holds two lines of small text.
+    const bool say_pad = font && slot >= 2.2f * small_font()->FontSize + 4.0f && text_width(small_font(), "pad") < slot;
 
     for (const SmemSlot& s : slots) {
-        if (s.load.padding) {
+        const int warp = model::warp_of(model::linear_thread(s.load.thread.x, s.load.thread.y, tile));
+        if (s.load.padding)
             draw_hatched(draw, s.rect, kPaddingHatchSpacing);
-        } else {
-            draw->AddRectFilled(s.rect.min, s.rect.max, palette.fill);
-        }
-        if (!font || (!show_values && !s.load.padding)) continue;
+        else
+            draw->AddRectFilled(s.rect.min, s.rect.max, style.by_warp ? warp_colour(warp) : palette.fill);
+        if (!font || (!style.show_values && !s.load.padding)) continue;
         const std::string text =
             s.load.padding ? "0"
                            : std::to_string(operand == model::Operand::A ? example_a(s.load.global_row, s.load.global_col)
                                                                          : example_b(s.load.global_row, s.load.global_col));
-        const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
-        const ImVec2 pos{(s.rect.min.x + s.rect.max.x - size.x) * 0.5f, (s.rect.min.y + s.rect.max.y - size.y) * 0.5f};
-        draw->AddText(font, font->FontSize, pos, s.load.padding ? colours::kMuted : colours::kCellValue, text.c_str());
+        const ImVec2 c = centre(s.rect);
+        const float lift = s.load.padding && say_pad ? small_font()->FontSize * 0.5f : 0.0f;
+        // Loaded values sit on a plate, since the load lines end under them; a padding 0 has
+        // no line and stays on its hatching, so it reads as padding at a glance.
+        const ImVec2 at{c.x - text_width(font, text) * 0.5f, c.y - font->FontSize * 0.5f - lift};
+        if (s.load.padding)
+            text_at(draw, font, at, colours::kCellValue, text);
+        else
+            plate_text(draw, font, at, colours::kCellValue, text);
+        if (s.load.padding && say_pad)
+            text_at(draw, small_font(), {c.x - text_width(small_font(), "pad") * 0.5f, c.y + 1.0f}, colours::kMuted,
+                    "pad");
     }
     if (slot >= 5.0f)
         for (int i = 1; i < tile; ++i) {
-            const float x = panel.min.x + slot * static_cast<float>(i);
-            const float y = panel.min.y + slot * static_cast<float>(i);
-            draw->AddLine({x, panel.min.y}, {x, panel.max.y}, (palette.line & 0x00FFFFFF) | 0x50000000);
-            draw->AddLine({panel.min.x, y}, {panel.max.x, y}, (palette.line & 0x00FFFFFF) | 0x50000000);
+            const Rect line = cells_rect(panel, tile, tile, i, i, i, i);
+            draw->AddLine({line.min.x, panel.min.y}, {line.min.x, panel.max.y}, with_alpha(palette.line, 80));
+            draw->AddLine({panel.min.x, line.min.y}, {panel.max.x, line.min.y}, with_alpha(palette.line, 80));
         }
     draw->AddRect(panel.min, panel.max, palette.line, 0.0f, 0, 2.0f);
-    const auto lit = [&](int r0, int c0, int r1, int c1) {
+    const auto lit = [&](int r0, int c0, int r1, int c1, float thickness) {
         const Rect r = cells_rect(panel, tile, tile, r0, c0, r1, c1);
-        draw->AddRect(r.min, r.max, colours::kHighlight, 0.0f, 0, 2.5f);
+        draw->AddRect(r.min, r.max, colours::kHighlight, 0.0f, 0, thickness);
     };
-    if (lit_row >= 0) lit(lit_row, 0, lit_row + 1, tile);
-    if (lit_col >= 0) lit(0, lit_col, tile, lit_col + 1);
+    if (style.lit_row >= 0) lit(style.lit_row, 0, style.lit_row + 1, tile, 2.5f);
+    if (style.lit_col >= 0) lit(0, style.lit_col, tile, style.lit_col + 1, 2.5f);
+    if (style.lit_slot >= 0 && style.lit_row >= 0) lit(style.lit_row, style.lit_slot, style.lit_row + 1, style.lit_slot + 1, 4.0f);
+    if (style.lit_slot >= 0 && style.lit_col >= 0) lit(style.lit_slot, style.lit_col, style.lit_slot + 1, style.lit_col + 1, 4.0f);
 }
 
 }  // namespace ts::views

@@ -15,16 +15,21 @@ struct SmemSlot {
     Rect rect;             // the slot in the panel
 };
 
-// The T×T slots of `operand` for `block` in `phase`, laid out over `panel` (row ty, column tx),
-// in the model's load order. The padding flags are tile_loads' own.
-std::vector<SmemSlot> smem_slots(const model::Problem& problem, int tile, model::Index2 block, int phase,
-                                 model::Operand operand, const Rect& panel);
+// The T×T slots of `loads` (one tile's, as StepSource::tile_loads gives them) laid out over
+// `panel`: slot [ty][tx] at row ty, column tx.
+std::vector<SmemSlot> smem_slots(const std::vector<model::TileLoad>& loads, int tile, const Rect& panel);
 
-// Draws the slots: loaded ones in the operand's colour with their example value (when the
-// problem is small enough to show values), padding grey and hatched with a grey "0".
-// `lit_row`/`lit_col` (-1: none) outline the row or column one thread reads while computing.
+struct SmemPanelStyle {
+    bool show_values = true;           // example values (small problems only)
+    int lit_row = -1, lit_col = -1;    // the row (As) or column (Bs) one thread reads in its k loop
+    int lit_slot = -1;                 // one k per step: the slot of this k along that row or column
+    bool by_warp = false;              // tint each slot with the warp of the thread that loads it
+};
+
+// Draws the slots: loaded ones in the operand's colour (or their warp's) with their example
+// value, padding grey and hatched with "0" (and "pad" when there is room).
 void draw_smem_panel(ImDrawList* draw, const std::vector<SmemSlot>& slots, const Rect& panel, int tile,
-                     model::Operand operand, bool show_values, int lit_row, int lit_col);
+                     model::Operand operand, const SmemPanelStyle& style);
 
 // Grey with diagonal hatching: the look of a padding slot, also used by the legend.
 // Tiles are small: a denser hatch than the stage's keeps padding readable in them.

@@ -5,6 +5,7 @@
 
 #include "imgui.h"
 #include "kernel_sources.hpp"
+#include "model/format.hpp"
 #include "views/text.hpp"
 #include "views/theme.hpp"
 
@@ -12,36 +13,14 @@ namespace ts::views {
 
 namespace {
 
-constexpr std::string_view kTiledFile = "05_tiled.cu";
 constexpr ImU32 kLineHighlight = IM_COL32(255, 226, 120, 255);
 
-}  // namespace
-
-std::string_view kernel_source(std::string_view file) {
-    for (const generated::KernelSource& source : generated::kKernelSources)
-        if (source.file == file) return source.text;
-    return {};
+std::string_view signature_of(model::KernelKind kind) {
+    return kind == model::KernelKind::Tiled ? "__global__ void tiled_kernel" : "__global__ void naive_kernel";
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        lines.push_back(text.substr(0, end));
-        if (end == std::string_view::npos) break;
-        text.remove_prefix(end + 1);
-    }
-    return lines;
-}
-
-std::optional<int> find_line(const std::vector<std::string_view>& lines, std::string_view needle, int from) {
-    for (int i = std::max(from, 0); i < static_cast<int>(lines.size()); ++i)
-        if (lines[static_cast<std::size_t>(i)].find(needle) != std::string_view::npos) return i;
-    return std::nullopt;
-}
-
-std::optional<SourceLines> tiled_source_lines(const std::vector<std::string_view>& lines, model::SubStep sub) {
-    // Each statement is searched after the one before it: the two barriers read the same.
+// Each statement is searched after the one before it: the two barriers read the same.
+std::optional<SourceLines> tiled_lines(const std::vector<std::string_view>& lines, model::SubStep sub) {
     const auto load_a = find_line(lines, "as[ty][tx] =");
     if (!load_a) return std::nullopt;
     const auto load_b = find_line(lines, "bs[ty][tx] =", *load_a);
@@ -64,8 +43,56 @@ std::optional<SourceLines> tiled_source_lines(const std::vector<std::string_view
     return std::nullopt;
 }
 
-std::optional<SourceLines> tiled_kernel_extent(const std::vector<std::string_view>& lines) {
-    const auto signature = find_line(lines, "__global__ void tiled_kernel");
+std::optional<SourceLines> naive_lines(const std::vector<std::string_view>& lines, model::SubStep sub) {
+    const auto signature = find_line(lines, signature_of(model::KernelKind::Naive));
+    if (!signature) return std::nullopt;
+    const auto compute = find_line(lines, "for (int i = 0; i < k; ++i) sum +=", *signature);
+    if (!compute) return std::nullopt;
+    const auto store = find_line(lines, "c[row_major(row, col, n)] = sum", *compute);
+    if (!store) return std::nullopt;
+    if (sub == model::SubStep::Compute) return SourceLines{*compute, *compute};
+    if (sub == model::SubStep::Store) return SourceLines{*store, *store};
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view kernel_source(std::string_view file) {
+    for (const generated::KernelSource& source : generated::kKernelSources)
+        if (source.file == file) return source.text;
+    return {};
+}
+
+KernelFile kernel_file(model::KernelKind kind) {
+    for (const generated::KernelSource& source : generated::kKernelSources)
+        if (source.text.find(signature_of(kind)) != std::string_view::npos) return {source.file, source.text};
+    return {};
+}
+
+std::vector<std::string_view> split_lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        lines.push_back(text.substr(0, end));
+        if (end == std::string_view::npos) break;
+        text.remove_prefix(end + 1);
+    }
+    return lines;
+}
+
+std::optional<int> find_line(const std::vector<std::string_view>& lines, std::string_view needle, int from) {
+    for (int i = std::max(from, 0); i < static_cast<int>(lines.size()); ++i)
+        if (lines[static_cast<std::size_t>(i)].find(needle) != std::string_view::npos) return i;
+    return std::nullopt;
+}
+
+std::optional<SourceLines> source_lines(model::KernelKind kind, const std::vector<std::string_view>& lines,
+                                        model::SubStep sub) {
+    return kind == model::KernelKind::Tiled ? tiled_lines(lines, sub) : naive_lines(lines, sub);
+}
+
+std::optional<SourceLines> kernel_extent(model::KernelKind kind, const std::vector<std::string_view>& lines) {
+    const auto signature = find_line(lines, signature_of(kind));
     if (!signature || *signature == 0) return std::nullopt;
     // The function's closing brace is the first line that is exactly "}" after its start.
     for (int i = *signature; i < static_cast<int>(lines.size()); ++i)
@@ -73,22 +100,30 @@ std::optional<SourceLines> tiled_kernel_extent(const std::vector<std::string_vie
     return std::nullopt;
 }
 
-void draw_source_panel(model::SubStep sub) {
-    const std::vector<std::string_view> lines = split_lines(kernel_source(kTiledFile));
-    const auto extent = tiled_kernel_extent(lines);
-    const auto current = tiled_source_lines(lines, sub);
-    if (!extent || !current) {
-        coloured_text_wrapped(colours::kError, "kernels/05_tiled.cu was not embedded as expected: no source to show.");
+void draw_source_panel(model::KernelKind kind, model::SubStep sub) {
+    const KernelFile file = kernel_file(kind);
+    const std::vector<std::string_view> lines = split_lines(file.text);
+    const auto extent = kernel_extent(kind, lines);
+    const auto current = source_lines(kind, lines, sub);
+    const bool has_step = kind == model::KernelKind::Tiled || sub == model::SubStep::Compute ||
+                          sub == model::SubStep::Store;
+    if (!extent || (has_step && !current)) {
+        coloured_text_wrapped(colours::kError,
+                              model::format("The {} kernel was not embedded as expected: no source to show.",
+                                            model::kernel_name(kind))
+                                  .c_str());
         return;
     }
-    heading("kernels/05_tiled.cu");
-    muted_text("The real kernel, as compiled. Highlighted: what the block executes in this step.");
+    heading(model::format("kernels/{}", file.file).c_str());
+    muted_text(has_step ? "The real kernel, as compiled. Highlighted: what the block executes in this step."
+                        : "The real kernel, as compiled. It has no shared memory and no barrier: nothing to do in "
+                          "this step.");
     ImGui::PushFont(small_font());
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float width = ImGui::GetContentRegionAvail().x;
     for (int i = extent->first; i <= extent->last; ++i) {
         const std::string_view line = lines[static_cast<std::size_t>(i)];
-        const bool lit = i >= current->first && i <= current->last;
+        const bool lit = current && i >= current->first && i <= current->last;
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const ImVec2 end{at.x + width, at.y + ImGui::GetTextLineHeightWithSpacing()};
         if (lit) draw->AddRectFilled(at, end, kLineHighlight);

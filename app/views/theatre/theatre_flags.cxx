@@ -1,0 +1,43 @@
+#include "theatre_flags.hpp"
+
+#include <algorithm>
+
+#include "model/format.hpp"
+#include "theatre_logic.hpp"
+
+namespace ts::views {
+
+std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFlags& flags) {
+    TheatreState& theatre = state.theatre;
+    theatre.side_by_side = flags.side_by_side;
+    if (flags.batch_z) {
+        if (*flags.batch_z < 0 || *flags.batch_z >= 65535)
+            return model::format("--batch-z {}: the matrix index runs from 0 to 65534", *flags.batch_z);
+        state.problem.batch = std::max<std::int64_t>(state.problem.batch, *flags.batch_z + 1);
+        theatre.batch_z = *flags.batch_z;
+    }
+    // Without --select-block the theatre shows the block of the cell --select pins.
+    std::optional<model::Index2> block;
+    if (!flags.select_block.empty())
+        block = model::Index2{flags.select_block[0], flags.select_block[1]};
+    else if (state.selected && !theatre_error(state))
+        block = block_of_cell(played_config(state), state.problem, *state.selected);
+    const auto sub = model::parse_substep(flags.step);
+    if (!flags.step.empty() && !sub) return "--step must be load, sync1, compute, sync2 or store";
+    if (block || flags.phase || sub || flags.k_step)
+        if (auto why = jump_theatre(state, block, flags.phase, sub, flags.k_step)) return why;
+    if (!flags.hover_a.empty())
+        if (auto why = pin_element(state, model::Operand::A, {flags.hover_a[0], flags.hover_a[1]}))
+            return "--hover-a: " + *why;
+    if (!flags.hover_b.empty())
+        if (auto why = pin_element(state, model::Operand::B, {flags.hover_b[0], flags.hover_b[1]}))
+            return "--hover-b: " + *why;
+    if (!flags.panel.empty()) {
+        const auto panel = parse_panel(flags.panel);
+        if (!panel) return "--panel must be source, thread or warp";
+        theatre.open_panel = *panel;
+    }
+    return std::nullopt;
+}
+
+}  // namespace ts::views

@@ -1,0 +1,29 @@
+// theatre_flags.hpp — the command-line flags that put the theatre in any state a screenshot
+// needs, as plain values (main.cpp binds them to its parser), and their checks.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "views/app_state.hpp"
+
+namespace ts::views {
+
+struct TheatreFlags {
+    std::vector<int> select_block;  // --select-block BX,BY; empty: the --select cell's block, or (0, 0)
+    std::optional<int> phase;       // --phase P, from 0
+    std::string step;               // --step load|sync1|compute|sync2|store
+    std::optional<int> k_step;      // --k-step I: one k per step, stopped at the tile loop's i = I
+    bool side_by_side = false;      // --side-by-side: naive and tiled in lockstep
+    std::string panel;              // --panel source|thread|warp
+    std::vector<int> hover_a;       // --hover-a ROW,COL: pin an element of A
+    std::vector<int> hover_b;       // --hover-b ROW,COL
+    std::optional<int> batch_z;     // --batch-z Z: show matrix Z of the stack (batch grows to Z + 1)
+};
+
+// Applies the flags to `state` (whose problem and kernel are already set); a reason, in the
+// flags' own words, when one does not fit the problem.
+std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFlags& flags);
+
+}  // namespace ts::views

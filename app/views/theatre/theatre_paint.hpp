@@ -1,0 +1,52 @@
+// theatre_paint.hpp — drawing helpers the theatre's canvases share: matrices as cells,
+// example values, captions on plates, and one colour per warp. Cells map to pixels through
+// stage_layout's cells_rect() only.
+#pragma once
+
+#include <string>
+
+#include "imgui.h"
+#include "views/stage_layout.hpp"
+#include "views/theme.hpp"
+
+namespace ts::views {
+
+ImU32 with_alpha(ImU32 colour, int alpha);
+ImVec2 centre(const Rect& r);
+float text_width(ImFont* font, const std::string& text);
+void text_at(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text);
+
+// Text on a white plate, so it reads over any fill; returns the plate.
+Rect plate_text(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text);
+
+// Lines between the cells of a rows × cols matrix, while cells are 6 px or more apart.
+void draw_cell_grid(ImDrawList* draw, const Rect& area, int rows, int cols, ImU32 colour);
+
+// A rows × cols matrix in its palette's fill, with its cell grid and outline.
+void draw_matrix_cells(ImDrawList* draw, const Rect& area, int rows, int cols, const MatrixColours& palette);
+
+// value(row, col) in every cell of [r0, r1) × [c0, c1), in the body font if it fits, else
+// the small one, else not at all.
+template <typename Value>
+void draw_cell_values(ImDrawList* draw, const Rect& area, int rows, int cols, int r0, int c0, int r1, int c1,
+                      ImU32 colour, Value value) {
+    const Rect one = cells_rect(area, rows, cols, 0, 0, 1, 1);
+    ImFont* font = nullptr;
+    for (ImFont* candidate : {ImGui::GetFont(), small_font()})
+        if (!font && text_width(candidate, "00") + 4.0f <= one.width() && candidate->FontSize + 2.0f <= one.height())
+            font = candidate;
+    if (!font) return;
+    for (int i = r0; i < r1; ++i)
+        for (int j = c0; j < c1; ++j) {
+            const std::string text = std::to_string(value(i, j));
+            const ImVec2 c = centre(cells_rect(area, rows, cols, i, j, i + 1, j + 1));
+            text_at(draw, font, {c.x - text_width(font, text) * 0.5f, c.y - font->FontSize * 0.5f}, colour, text);
+        }
+}
+
+// Warps 0, 1, 2, … in distinct light hues that repeat every eight warps; `strong` is the
+// same hue dark enough for lines and text.
+ImU32 warp_colour(int warp);
+ImU32 warp_colour_strong(int warp);
+
+}  // namespace ts::views

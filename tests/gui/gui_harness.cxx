@@ -1,0 +1,53 @@
+#include "gui_harness.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <stb_image.h>
+
+namespace ts::test {
+
+std::string out_path(const std::string& name) { return std::string(GUI_TEST_OUT) + "/" + name; }
+
+int run_in_window(const std::string& args, std::string& output) {
+    const char* display = std::getenv("DISPLAY");
+    const bool has_display = display != nullptr && *display != '\0';
+    const std::string prefix = has_display ? "" : "xvfb-run -a -s '-screen 0 1920x1080x24' ";
+    // One log per test, so that tests may run in parallel (ctest -j).
+    const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
+    const std::string log = out_path(std::string(test->test_suite_name()) + "." + test->name() + ".log");
+    const std::string command = prefix + TILESCOPE_PATH " " + args + " > '" + log + "' 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(log);
+    std::stringstream text;
+    text << in.rdbuf();
+    output = text.str();
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Image screenshot(const std::string& name, const std::string& args, std::string* output) {
+    const std::string path = out_path(name);
+    std::remove(path.c_str());
+    std::string printed;
+    const int status = run_in_window("--screenshot '" + path + "' " + args, printed);
+    EXPECT_EQ(status, 0) << printed;
+    if (output) *output = printed;
+    Image image;
+    int channels = 0;
+    unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
+    if (!data) {
+        ADD_FAILURE() << "cannot load " << path << ": " << stbi_failure_reason() << "\n" << printed;
+        return image;
+    }
+    image.pixels.assign(data, data + static_cast<std::size_t>(image.width) * image.height * 3);
+    stbi_image_free(data);
+    return image;
+}
+
+}  // namespace ts::test

@@ -1,0 +1,46 @@
+// gui_harness.hpp — running the tilescope binary in a window (under xvfb-run when there is no
+// display) and reading back its screenshots, for the GUI tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ts::test {
+
+struct Rgb {
+    int r, g, b;
+};
+
+struct Image {
+    int width = 0;
+    int height = 0;
+    std::vector<unsigned char> pixels;  // RGB, top row first
+
+    Rgb at(int x, int y) const {
+        const unsigned char* p = &pixels[(static_cast<std::size_t>(y) * width + x) * 3];
+        return {p[0], p[1], p[2]};
+    }
+    // Pixels for which `predicate` holds in the box [x0, x1) × [y0, y1), given as fractions
+    // of the size.
+    template <typename Predicate>
+    int count_if(Predicate predicate, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) const {
+        int n = 0;
+        for (int y = static_cast<int>(y0 * height); y < static_cast<int>(y1 * height); ++y)
+            for (int x = static_cast<int>(x0 * width); x < static_cast<int>(x1 * width); ++x)
+                if (predicate(at(x, y))) ++n;
+        return n;
+    }
+};
+
+// `name` in the test's build directory.
+std::string out_path(const std::string& name);
+
+// Runs `tilescope args` in a window; its stdout and stderr go to `output`. Returns the exit
+// status.
+int run_in_window(const std::string& args, std::string& output);
+
+// Runs `tilescope --screenshot ... args` and loads the picture; a test failure when either
+// fails. `output` (optional) receives what it printed.
+Image screenshot(const std::string& name, const std::string& args, std::string* output = nullptr);
+
+}  // namespace ts::test
