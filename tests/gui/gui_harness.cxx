@@ -15,10 +15,7 @@ namespace ts::test {
 
 std::string out_path(const std::string& name) { return std::string(GUI_TEST_OUT) + "/" + name; }
 
-int run_in_window(const std::string& args, std::string& output) {
-    const char* display = std::getenv("DISPLAY");
-    const bool has_display = display != nullptr && *display != '\0';
-    const std::string prefix = has_display ? "" : "xvfb-run -a -s '-screen 0 1920x1080x24' ";
+int run(const std::string& prefix, const std::string& args, std::string& output) {
     // One log per test, so that tests may run in parallel (ctest -j).
     const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
     const std::string log = out_path(std::string(test->test_suite_name()) + "." + test->name() + ".log");
@@ -29,6 +26,12 @@ int run_in_window(const std::string& args, std::string& output) {
     text << in.rdbuf();
     output = text.str();
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int run_in_window(const std::string& args, std::string& output) {
+    const char* display = std::getenv("DISPLAY");
+    const bool has_display = display != nullptr && *display != '\0';
+    return run(has_display ? "" : "xvfb-run -a -s '-screen 0 1920x1080x24' ", args, output);
 }
 
 Image screenshot(const std::string& name, const std::string& args, std::string* output) {

@@ -5,11 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "imgui.h"
+
 namespace ts::test {
 
 struct Rgb {
     int r, g, b;
+    bool operator==(const Rgb&) const = default;
 };
+
+// An ImGui colour (the theme's) as the RGB a screenshot holds.
+inline Rgb rgb(ImU32 colour) {
+    return {static_cast<int>((colour >> IM_COL32_R_SHIFT) & 0xFF), static_cast<int>((colour >> IM_COL32_G_SHIFT) & 0xFF),
+            static_cast<int>((colour >> IM_COL32_B_SHIFT) & 0xFF)};
+}
 
 struct Image {
     int width = 0;
@@ -19,6 +28,10 @@ struct Image {
     Rgb at(int x, int y) const {
         const unsigned char* p = &pixels[(static_cast<std::size_t>(y) * width + x) * 3];
         return {p[0], p[1], p[2]};
+    }
+    // Pixels of exactly `colour` in the box [x0, x1) × [y0, y1), given as fractions of the size.
+    int count(Rgb colour, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) const {
+        return count_if([&](Rgb p) { return p == colour; }, x0, y0, x1, y1);
     }
     // Pixels for which `predicate` holds in the box [x0, x1) × [y0, y1), given as fractions
     // of the size.
@@ -34,6 +47,10 @@ struct Image {
 
 // `name` in the test's build directory.
 std::string out_path(const std::string& name);
+
+// Runs `prefix tilescope args` (prefix: e.g. "env -u DISPLAY "); its stdout and stderr go
+// to `output`. Returns the exit status.
+int run(const std::string& prefix, const std::string& args, std::string& output);
 
 // Runs `tilescope args` in a window; its stdout and stderr go to `output`. Returns the exit
 // status.

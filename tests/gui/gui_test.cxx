@@ -13,86 +13,13 @@
 #include <string>
 #include <vector>
 
-#include <stb_image.h>
-
+#include "gui_harness.hpp"
 #include "gpu/runner.hpp"
 #include "views/theme.hpp"
 
 namespace {
 
-struct Rgb {
-    int r, g, b;
-};
-
-Rgb rgb(ImU32 colour) {
-    return {static_cast<int>((colour >> IM_COL32_R_SHIFT) & 0xFF), static_cast<int>((colour >> IM_COL32_G_SHIFT) & 0xFF),
-            static_cast<int>((colour >> IM_COL32_B_SHIFT) & 0xFF)};
-}
-
-struct Image {
-    int width = 0;
-    int height = 0;
-    std::vector<unsigned char> pixels;  // RGB, top row first
-
-    Rgb at(int x, int y) const {
-        const unsigned char* p = &pixels[(static_cast<std::size_t>(y) * width + x) * 3];
-        return {p[0], p[1], p[2]};
-    }
-    // Pixels of exactly `colour` in the box [x0, x1) × [y0, y1), given as fractions of the size.
-    int count(Rgb colour, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) const {
-        return count_if([&](Rgb p) { return p.r == colour.r && p.g == colour.g && p.b == colour.b; }, x0, y0, x1, y1);
-    }
-    template <typename Predicate>
-    int count_if(Predicate predicate, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) const {
-        int n = 0;
-        for (int y = static_cast<int>(y0 * height); y < static_cast<int>(y1 * height); ++y)
-            for (int x = static_cast<int>(x0 * width); x < static_cast<int>(x1 * width); ++x)
-                if (predicate(at(x, y))) ++n;
-        return n;
-    }
-};
-
-std::string out_path(const std::string& name) { return std::string(GUI_TEST_OUT) + "/" + name; }
-
-// Runs `prefix tilescope args`, with stdout and stderr in `output`; returns the exit status.
-int run(const std::string& prefix, const std::string& args, std::string& output) {
-    // One log per test, so that tests may run in parallel (ctest -j).
-    const std::string log =
-        out_path(std::string(testing::UnitTest::GetInstance()->current_test_info()->name()) + ".log");
-    const std::string command = prefix + TILESCOPE_PATH " " + args + " > '" + log + "' 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream in(log);
-    std::stringstream text;
-    text << in.rdbuf();
-    output = text.str();
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-// Runs tilescope in a window: on the current display, or on a virtual one when there is none.
-int run_in_window(const std::string& args, std::string& output) {
-    const char* display = std::getenv("DISPLAY");
-    const bool has_display = display != nullptr && *display != '\0';
-    return run(has_display ? "" : "xvfb-run -a -s '-screen 0 1920x1080x24' ", args, output);
-}
-
-Image screenshot(const std::string& name, const std::string& args, std::string* log = nullptr) {
-    const std::string path = out_path(name);
-    std::remove(path.c_str());
-    std::string output;
-    const int status = run_in_window("--screenshot '" + path + "' " + args, output);
-    EXPECT_EQ(status, 0) << output;
-    Image image;
-    int channels = 0;
-    unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
-    if (!data) {
-        ADD_FAILURE() << "cannot load " << path << ": " << stbi_failure_reason() << "\n" << output;
-        return image;
-    }
-    image.pixels.assign(data, data + static_cast<std::size_t>(image.width) * image.height * 3);
-    stbi_image_free(data);
-    if (log) *log = output;
-    return image;
-}
+using namespace ts::test;
 
 // What every screenshot must show: the full window, drawn (not blank), and the stage on the
 // right with the three matrices in their own colours.

@@ -16,11 +16,7 @@ namespace {
 
 using ts::test::Image;
 using ts::test::Rgb;
-
-Rgb rgb(ImU32 colour) {
-    return {static_cast<int>((colour >> IM_COL32_R_SHIFT) & 0xFF), static_cast<int>((colour >> IM_COL32_G_SHIFT) & 0xFF),
-            static_cast<int>((colour >> IM_COL32_B_SHIFT) & 0xFF)};
-}
+using ts::test::rgb;
 
 bool near(Rgb p, Rgb q, int tolerance) {
     return std::abs(p.r - q.r) <= tolerance && std::abs(p.g - q.g) <= tolerance && std::abs(p.b - q.b) <= tolerance;

@@ -14,14 +14,9 @@ namespace {
 
 using ts::test::Image;
 using ts::test::Rgb;
+using ts::test::rgb;
 
 // Pixels of exactly `colour` in the box [x0, x1) × [y0, y1), given as fractions of the size.
-int count(const Image& image, ImU32 colour, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) {
-    const int r = (colour >> IM_COL32_R_SHIFT) & 0xFF, g = (colour >> IM_COL32_G_SHIFT) & 0xFF,
-              b = (colour >> IM_COL32_B_SHIFT) & 0xFF;
-    return image.count_if([&](Rgb p) { return p.r == r && p.g == g && p.b == b; }, x0, y0, x1, y1);
-}
-
 // A 1600×1000 screenshot of the theatre with `args`, which must not be blank.
 Image theatre(const std::string& name, const std::string& args) {
     const Image image = ts::test::screenshot(name, "--view theatre " + args);
@@ -38,16 +33,16 @@ Image theatre(const std::string& name, const std::string& args) {
 constexpr float kCanvas = 0.34f;
 
 void expect_matrices(const Image& image) {
-    EXPECT_GT(count(image, ts::views::colours::kA.fill, kCanvas), 400) << "no A";
-    EXPECT_GT(count(image, ts::views::colours::kB.fill, kCanvas), 400) << "no B";
-    EXPECT_GT(count(image, ts::views::colours::kC.fill, kCanvas), 400) << "no C";
+    EXPECT_GT(image.count(rgb(ts::views::colours::kA.fill), kCanvas), 400) << "no A";
+    EXPECT_GT(image.count(rgb(ts::views::colours::kB.fill), kCanvas), 400) << "no B";
+    EXPECT_GT(image.count(rgb(ts::views::colours::kC.fill), kCanvas), 400) << "no C";
 }
 
 TEST(TheatreGui, TextbookFourByFourOneKAtATime) {
     const Image image = theatre("theatre_4x4_t2_k.png", "--m 4 --n 4 --k 4 --tile 2 --select 1,2 --phase 1 --k-step 1");
     expect_matrices(image);
     // The two slots of this k, their line into C[1][2], and the thread's reads: highlight pink.
-    EXPECT_GT(count(image, ts::views::colours::kHighlight, kCanvas), 300);
+    EXPECT_GT(image.count(rgb(ts::views::colours::kHighlight), kCanvas), 300);
 }
 
 TEST(TheatreGui, NaiveKernelReadsGlobalMemory) {
@@ -55,7 +50,7 @@ TEST(TheatreGui, NaiveKernelReadsGlobalMemory) {
                                 "--m 40 --n 28 --k 36 --tile 8 --kernel naive --select 11,21 --phase 2 --step compute "
                                 "--panel thread");
     expect_matrices(image);
-    EXPECT_EQ(count(image, ts::views::colours::kGhostFill, kCanvas), 0) << "the naive kernel pads nothing";
+    EXPECT_EQ(image.count(rgb(ts::views::colours::kGhostFill), kCanvas), 0) << "the naive kernel pads nothing";
 }
 
 TEST(TheatreGui, NaiveVsTiledShowsTheReuse) {
@@ -64,8 +59,8 @@ TEST(TheatreGui, NaiveVsTiledShowsTheReuse) {
     const Image image = theatre("theatre_side_by_side.png",
                                 "--m 40 --n 28 --k 36 --tile 8 --side-by-side --phase 1 --step sync2");
     const float middle = kCanvas + (1.0f - kCanvas) * 0.5f;
-    const int naive_dark = count(image, ts::views::colours::kA.line, kCanvas, 0.1f, middle, 0.85f);
-    const int tiled_dark = count(image, ts::views::colours::kA.line, middle, 0.1f, 1.0f, 0.85f);
+    const int naive_dark = image.count(rgb(ts::views::colours::kA.line), kCanvas, 0.1f, middle, 0.85f);
+    const int tiled_dark = image.count(rgb(ts::views::colours::kA.line), middle, 0.1f, 1.0f, 0.85f);
     EXPECT_GT(naive_dark, 3000) << "A's read columns are not dark in the naive half";
     EXPECT_LT(tiled_dark, naive_dark / 10) << "the tiled half reads as often as the naive one";
 }
@@ -76,10 +71,10 @@ TEST(TheatreGui, WarpAndSectors) {
                                 "--panel warp");
     expect_matrices(image);
     // Threads coloured by warp in As, Bs and C; sector counts green (4) and red (32) in the panel.
-    EXPECT_GT(count(image, ts::views::warp_colour(0), kCanvas), 400);
-    EXPECT_GT(count(image, ts::views::warp_colour(1), kCanvas), 400);
-    EXPECT_GT(count(image, ts::views::colours::kError, 0.0f, 0.3f, kCanvas, 1.0f), 50) << "no red sector count";
-    EXPECT_GT(count(image, ts::views::colours::kPass, 0.0f, 0.3f, kCanvas, 1.0f), 50) << "no green sector count";
+    EXPECT_GT(image.count(rgb(ts::views::warp_colour(0)), kCanvas), 400);
+    EXPECT_GT(image.count(rgb(ts::views::warp_colour(1)), kCanvas), 400);
+    EXPECT_GT(image.count(rgb(ts::views::colours::kError), 0.0f, 0.3f, kCanvas, 1.0f), 50) << "no red sector count";
+    EXPECT_GT(image.count(rgb(ts::views::colours::kPass), 0.0f, 0.3f, kCanvas, 1.0f), 50) << "no green sector count";
 }
 
 TEST(TheatreGui, BatchedRaggedWithPadding) {
@@ -87,7 +82,7 @@ TEST(TheatreGui, BatchedRaggedWithPadding) {
                                 "--m 13 --n 7 --k 10 --tile 4 --batch-z 2 --select 12,6 --panel thread --phase 2 "
                                 "--step load");
     expect_matrices(image);
-    EXPECT_GT(count(image, ts::views::colours::kGhostFill, kCanvas), 400) << "no padding drawn";
+    EXPECT_GT(image.count(rgb(ts::views::colours::kGhostFill), kCanvas), 400) << "no padding drawn";
 }
 
 TEST(TheatreGui, FlagsThatDoNotFitAreRejected) {

@@ -2,6 +2,8 @@
 // large problems are drawn without a draw call per cell.
 #include <gtest/gtest.h>
 
+#include "support/app_states.hpp"
+
 #include "imgui.h"
 #include "imgui_harness.hpp"
 #include "model/format.hpp"
@@ -17,15 +19,7 @@ namespace {
 using ts::model::format;
 using ts::views::AppState;
 
-AppState state_for(std::int64_t m, std::int64_t n, std::int64_t k, int tile) {
-    AppState state;
-    state.problem.m = m;
-    state.problem.n = n;
-    state.problem.k = k;
-    state.kernel.kind = ts::model::KernelKind::Tiled;
-    state.kernel.tile = tile;
-    return state;
-}
+using ts::testing_support::state_for;
 
 TEST(CellTooltip, PmppExampleNamesBlockAndThread) {
     // PMPP's 4×4 example with 2×2 blocks: C[1][2] lies in the second block of the first

@@ -3,6 +3,8 @@
 // matrices reach the heat-map painter with keys that change only with their values.
 #include <gtest/gtest.h>
 
+#include "support/app_states.hpp"
+
 #include <cmath>
 #include <string>
 #include <vector>
@@ -22,15 +24,7 @@ using ts::views::HeatmapQuad;
 using ts::views::StageGeometry;
 using ts::views::StageMatrix;
 
-AppState state_for(std::int64_t m, std::int64_t n, std::int64_t k, int tile) {
-    AppState state;
-    state.problem.m = m;
-    state.problem.n = n;
-    state.problem.k = k;
-    state.kernel.kind = ts::model::KernelKind::Tiled;
-    state.kernel.tile = tile;
-    return state;
-}
+using ts::testing_support::state_for;
 
 // Remembers what the stage asks to paint; registered for the lifetime of the object.
 class RecordingPainter : public ts::views::HeatmapPainter {
