@@ -34,6 +34,7 @@
 #include "views/setup_panel.hpp"
 #include "views/stage_heatmap.hpp"
 #include "views/theatre/theatre_flags.hpp"
+#include "views/theatre/theatre_recording.hpp"
 #include "views/theme.hpp"
 #include "views/tuning_view.hpp"
 
@@ -143,10 +144,12 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         if (!options.center.empty()) state.camera.request->centre = ts::model::Cell{options.center[0], options.center[1]};
     }
     state.lab.view = ts::views::parse_view(options.view).value_or(ts::views::LabView::Stage);
-    if (const auto why = ts::views::apply_theatre_flags(state, options.theatre)) {
+    std::vector<std::string> trace_warnings;
+    if (const auto why = ts::views::apply_theatre_flags(state, options.theatre, &trace_warnings)) {
         std::cerr << "tilescope: " << *why << "\n";
         return 2;
     }
+    for (const std::string& warning : trace_warnings) std::cerr << "tilescope: " << warning << "\n";
     std::optional<ts::views::LabBenchmark> lab_benchmark;
     if (benchmark) {
         state.lab.view = ts::views::LabView::Latency;
@@ -169,6 +172,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     bool start_run = options.run;
     bool awaiting_run = false;
     bool awaiting_lab = false;   // --run in a lab view: its measurements are still coming
+    bool announced_record = false;
     const auto started = std::chrono::steady_clock::now();
     auto next_progress = started + std::chrono::seconds(10);
     int quiet_frames = 0;
@@ -200,6 +204,16 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             }
         }
         if (awaiting_run && state.run.last) awaiting_run = false;
+        // --record: the theatre submits once the probe is done; a machine without a GPU says why.
+        if (options.theatre.record && state.device && !announced_record) {
+            announced_record = true;
+            if (const auto why = ts::views::why_no_recording(state); why && state.theatre.recording.pending.empty())
+                std::cerr << "tilescope: --record: not recording: " << *why << "\n";
+            else
+                std::cerr << "tilescope: --record: recording on the GPU…\n";
+        }
+        const bool awaiting_record =
+            state.theatre.recording.requested || !state.theatre.recording.pending.empty();
         ts::views::draw_main_view(state);
         if (awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active())
             awaiting_lab = false;
@@ -225,7 +239,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             return 0;
         }
 
-        const bool waiting = start_run || awaiting_run || awaiting_lab;
+        const bool waiting = start_run || awaiting_run || awaiting_lab || awaiting_record;
         // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
         quiet_frames = waiting || lab_benchmark ? 0 : quiet_frames + 1;
         const auto now = std::chrono::steady_clock::now();
@@ -315,8 +329,8 @@ int main(int argc, char** argv) {
     app.add_flag("--side-by-side", gui.theatre.side_by_side,
                  "the tiling theatre: the naive and tiled kernels in lockstep, with running counters");
     app.add_option("--panel", gui.theatre.panel, "the tiling theatre's open tab")
-        ->check(CLI::IsMember({"source", "thread", "warp"}))
-        ->type_name("source|thread|warp");
+        ->check(CLI::IsMember({"source", "thread", "warp", "sms"}))
+        ->type_name("source|thread|warp|sms");
     app.add_option("--hover-a", gui.theatre.hover_a, "the tiling theatre: pin element ROW,COL of A (who loads it)")
         ->delimiter(',')
         ->expected(2)
@@ -328,6 +342,13 @@ int main(int argc, char** argv) {
     app.add_option("--batch-z", gui.theatre.batch_z,
                    "the tiling theatre: show matrix Z of a batched (bmm) stack; the batch grows to Z + 1")
         ->type_name("Z");
+    app.add_flag("--record", gui.theatre.record,
+                 "the tiling theatre: record the problem on show on the GPU (the naive and tiled kernels with "
+                 "records of every load, SM and clock) and replay it; with --screenshot, wait for it");
+    app.add_option("--trace", gui.theatre.traces,
+                   "the tiling theatre: replay a recording saved by `tilescope record --out FILE` (give one naive "
+                   "and one tiled to replay both); assets/traces holds some made on an NVIDIA H200")
+        ->type_name("FILE");
     app.add_option("--load", gui.load,
                    "a recording (JSON from `tilescope bench --json` or the lab's Save) to show; default: the "
                    "committed one in assets/measurements")

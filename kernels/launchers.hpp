@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include "model/kernel_config.hpp"
+#include "model/kernel_trace.hpp"
 #include "model/problem.hpp"
 
 namespace ts::kernels {
@@ -55,6 +56,22 @@ cudaError_t launch_column_per_thread(const model::KernelConfig& config, const mo
 template <typename T>
 cudaError_t launch_tiled(const model::KernelConfig& config, const model::Problem& problem,
                          Operands<T> operands, cudaStream_t stream);
+
+// Where a recorded kernel writes (device pointers, sized by model::load_records and
+// model::clock_records; the slots are kernel_trace.hpp's). loads may be null: then only the
+// SMs and the clocks are recorded.
+struct TraceBuffers {
+    model::RecordedLoad* loads = nullptr;
+    model::PhaseClock* clocks = nullptr;
+    std::uint32_t* block_sm = nullptr;
+};
+
+// 01_naive_recorded.cu and 05_tiled_recorded.cu: the naive (config.kind == Naive; config.tile
+// chunks K into phases) and tiled kernels with records, in float, for one matrix (batch 1).
+cudaError_t launch_naive_recorded(const model::KernelConfig& config, const model::Problem& problem,
+                                  Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
+cudaError_t launch_tiled_recorded(const model::KernelConfig& config, const model::Problem& problem,
+                                  Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
 
 // What CUDA knows about the kernel a launcher would run for `config` and `problem` (the
 // instantiation for its element type, plain or batched): the compiled kernel's resources

@@ -6,6 +6,7 @@
 
 #include "bench.hpp"
 #include "check.hpp"
+#include "record.hpp"
 #include "roofline.hpp"
 
 namespace ts::cli {
@@ -14,15 +15,18 @@ struct Commands::State {
     BenchOptions bench_options;
     CheckOptions check_options;
     RooflineOptions roofline_options;
+    RecordOptions record_options;
     CLI::App* bench = nullptr;
     CLI::App* check = nullptr;
     CLI::App* roofline = nullptr;
+    CLI::App* record = nullptr;
 };
 
 Commands::Commands(CLI::App& app) : m_state(std::make_unique<State>()) {
     m_state->bench = add_bench_command(app, m_state->bench_options);
     m_state->check = add_check_command(app, m_state->check_options);
     m_state->roofline = add_roofline_command(app, m_state->roofline_options);
+    m_state->record = add_record_command(app, m_state->record_options);
 }
 
 Commands::~Commands() = default;
@@ -31,6 +35,7 @@ std::optional<int> Commands::run_chosen() {
     if (m_state->bench->parsed()) return run_bench(m_state->bench_options, std::cout, std::cerr);
     if (m_state->check->parsed()) return run_check(m_state->check_options, std::cout, std::cerr);
     if (m_state->roofline->parsed()) return run_roofline(m_state->roofline_options, std::cout, std::cerr);
+    if (m_state->record->parsed()) return run_record(m_state->record_options, std::cout, std::cerr);
     return std::nullopt;
 }
 

@@ -12,6 +12,7 @@
 #include "cpu_reference.hpp"
 #include "cublas_library.hpp"
 #include "cuda_check.hpp"
+#include "device_buffer.hpp"
 #include "kernels/launchers.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
@@ -29,6 +30,7 @@ struct DeviceOperands::Data {
     virtual std::span<const std::byte> host_a() const = 0;
     virtual std::span<const std::byte> host_b() const = 0;
     virtual std::size_t c_bytes() const = 0;
+    virtual DevicePointers pointers() const = 0;
 };
 
 namespace {
@@ -38,28 +40,6 @@ std::string scientific(double value) {
     out << std::scientific << std::setprecision(1) << value;
     return out.str();
 }
-
-// Owns one cudaMalloc; every path out of a request frees it. The destructor ignores
-// errors: after a failed launch there is nothing better to do, and the first error has
-// already been reported.
-template <typename T>
-class DeviceBuffer {
-public:
-    explicit DeviceBuffer(std::int64_t count) : m_count(count) {
-        void* data = nullptr;
-        TS_CUDA_CHECK(cudaMalloc(&data, bytes()));
-        m_data = static_cast<T*>(data);
-    }
-    ~DeviceBuffer() { cudaFree(m_data); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    T* get() const { return m_data; }
-    std::size_t bytes() const { return static_cast<std::size_t>(m_count) * sizeof(T); }
-
-private:
-    T* m_data = nullptr;
-    std::int64_t m_count = 0;
-};
 
 template <typename T>
 std::vector<T> random_values(std::int64_t count, std::int64_t k, std::mt19937_64& rng) {
@@ -214,6 +194,7 @@ public:
     std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(m_a)); }
     std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(m_b)); }
     std::size_t c_bytes() const override { return m_c_dev.bytes(); }
+    DevicePointers pointers() const override { return {m_a_dev.get(), m_b_dev.get(), m_c_dev.get()}; }
 
 private:
     const model::Problem& problem() const { return m_request.problem; }
@@ -248,6 +229,7 @@ void DeviceOperands::launch_on(const void* a, const void* b, void* c, cudaStream
 std::span<const std::byte> DeviceOperands::host_a() const { return m_data->host_a(); }
 std::span<const std::byte> DeviceOperands::host_b() const { return m_data->host_b(); }
 std::size_t DeviceOperands::c_bytes() const { return m_data->c_bytes(); }
+DevicePointers DeviceOperands::pointers() const { return m_data->pointers(); }
 void DeviceOperands::check(RunResult& result, cudaStream_t stream) const { m_data->check(result, stream); }
 
 }  // namespace ts::gpu

@@ -24,6 +24,13 @@ namespace ts::gpu {
 // Above this many multiply-adds (M·N·K·batch) the check uses cuBLAS instead of the CPU.
 inline constexpr std::int64_t kCpuReferenceLimit = std::int64_t{2048} * 2048 * 2048;
 
+// A, B and C on the GPU, for launches the class does not make itself (recorded kernels).
+struct DevicePointers {
+    const void* a = nullptr;
+    const void* b = nullptr;
+    void* c = nullptr;
+};
+
 class DeviceOperands {
 public:
     // Draws A and B, allocates A, B and C on the GPU and copies A and B there on `stream`.
@@ -49,6 +56,7 @@ public:
     std::span<const std::byte> host_a() const;
     std::span<const std::byte> host_b() const;
     std::size_t c_bytes() const;
+    DevicePointers pointers() const;
 
     // Copies C back, compares it with the reference and fills result.checked,
     // check_passed, max_rel_error, mismatches and check_summary. Throws CudaError.

@@ -26,6 +26,7 @@
 
 #include "model/device_limits.hpp"
 #include "model/kernel_config.hpp"
+#include "model/kernel_trace.hpp"
 #include "model/problem.hpp"
 
 namespace ts::gpu {
@@ -49,6 +50,7 @@ enum class RequestKind {
     Measure,    // inputs, launches, timing and the check (the default)
     Occupancy,  // only ask CUDA about the kernel: RunResult::occupancy; nothing is launched
     Roofline,   // the GPU's own peaks: RunResult::roofline; kernel and problem are ignored
+    Record,     // one launch of the kernel's recorded variant (naive or tiled): RunResult::trace
 };
 
 struct RunRequest {
@@ -142,6 +144,9 @@ struct RunResult {
     std::optional<KernelOccupancy> occupancy;
     // Roofline requests.
     std::optional<RooflinePeaks> roofline;
+    // Record requests: what each thread loaded, and which SM ran each block and when. The
+    // check fields above say whether C of that launch was right.
+    std::optional<model::KernelTrace> trace;
 
     // Live requests (see the top of this file): the key, empty for submit(); and the id of
     // a newer live request of the same key that arrived before this one finished (0: none).

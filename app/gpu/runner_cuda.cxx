@@ -13,6 +13,7 @@
 #include "device_operands.hpp"
 #include "kernels/launchers.hpp"
 #include "measure.hpp"
+#include "recorder.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "roofline.hpp"
@@ -61,7 +62,7 @@ std::optional<std::string> check_request(const RunRequest& request, const Device
                                          std::string& expected_failure) {
     const model::Problem& problem = request.problem;
     // An occupancy query allocates nothing, so only a measurement must fit in free memory.
-    const bool allocates = request.kind == RequestKind::Measure;
+    const bool allocates = request.kind == RequestKind::Measure || request.kind == RequestKind::Record;
     if (auto why = model::validate(problem, allocates ? device.free_memory_bytes : 0)) return why;
     if (auto why = model::check_config(request.kernel)) return why;
     if (request.warmup_launches < 0 || request.timed_launches < 1)
@@ -203,6 +204,20 @@ RunResult run_request(const RunRequest& request) {
         }
         if (auto why = check_request(request, device, expected_failure)) {
             result.error = *why;
+            return result;
+        }
+        if (request.kind == RequestKind::Record) {
+            if (auto why = model::check_recordable(request.kernel, p)) {
+                result.error = *why;
+                return result;
+            }
+            if (!expected_failure.empty()) {
+                result.error = expected_failure;
+                return result;
+            }
+            const Stream stream;
+            record_kernel(request, device, stream.get(), result);
+            result.ok = true;
             return result;
         }
         const bool ours = request.kernel.kind != model::KernelKind::Cublas;

@@ -1,6 +1,6 @@
 #include "recording.hpp"
 
-#include <nlohmann/json.hpp>
+#include "json_document.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -10,9 +10,6 @@
 namespace ts::record {
 
 namespace {
-
-// Ordered, so files list their keys in the order below rather than alphabetically.
-using Json = nlohmann::ordered_json;
 
 template <typename T>
 Json nullable(const std::optional<T>& value) {
@@ -92,68 +89,6 @@ Json point_json(const Point& p) {
 }
 
 // ---- Reading: every error names where in the document it is ---------------------------
-
-struct FormatError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// One JSON object and its path in the document ("points[3]"), for messages.
-class Fields {
-public:
-    Fields(const Json& object, std::string path) : m_object(object), m_path(std::move(path)) {
-        if (!object.is_object()) throw FormatError(m_path + ": expected an object, got " + object.type_name());
-    }
-
-    const Json& at(const char* key) const {
-        const auto found = m_object.find(key);
-        if (found == m_object.end()) throw FormatError(m_path + ": missing field \"" + key + "\"");
-        return *found;
-    }
-    Fields object(const char* key) const { return Fields(at(key), m_path + "." + key); }
-
-    std::string text(const char* key) const { return checked(key, &Json::is_string, "a string").get<std::string>(); }
-    bool flag(const char* key) const { return checked(key, &Json::is_boolean, "true or false").get<bool>(); }
-    double number(const char* key) const { return checked(key, &Json::is_number, "a number").get<double>(); }
-    std::int64_t integer(const char* key) const {
-        return checked(key, &Json::is_number_integer, "a whole number").get<std::int64_t>();
-    }
-
-    // A field that may be null.
-    std::optional<double> maybe_number(const char* key) const {
-        return at(key).is_null() ? std::nullopt : std::optional(number(key));
-    }
-    std::optional<std::int64_t> maybe_integer(const char* key) const {
-        return at(key).is_null() ? std::nullopt : std::optional(integer(key));
-    }
-    std::optional<bool> maybe_flag(const char* key) const {
-        return at(key).is_null() ? std::nullopt : std::optional(flag(key));
-    }
-
-    std::vector<double> numbers(const char* key) const {
-        const Json& list = checked(key, &Json::is_array, "a list of numbers");
-        std::vector<double> values;
-        for (std::size_t i = 0; i < list.size(); ++i) {
-            if (!list[i].is_number())
-                throw FormatError(m_path + "." + key + "[" + std::to_string(i) + "]: expected a number, got " +
-                                  list[i].type_name());
-            values.push_back(list[i].get<double>());
-        }
-        return values;
-    }
-
-    const std::string& path() const { return m_path; }
-
-private:
-    const Json& checked(const char* key, bool (Json::*is)() const noexcept, const char* expected) const {
-        const Json& value = at(key);
-        if (!(value.*is)())
-            throw FormatError(m_path + "." + key + ": expected " + expected + ", got " + value.type_name());
-        return value;
-    }
-
-    const Json& m_object;
-    std::string m_path;
-};
 
 int small(std::int64_t value) { return static_cast<int>(std::clamp<std::int64_t>(value, -(1 << 30), 1 << 30)); }
 
@@ -260,16 +195,6 @@ Recording read_recording(const Json& root) {
     return recording;
 }
 
-// Line and column (from 1) of byte `offset` in `text`.
-std::pair<int, int> line_and_column(std::string_view text, std::size_t offset) {
-    offset = std::min(offset, text.size());
-    const std::string_view before = text.substr(0, offset);
-    const int line = 1 + static_cast<int>(std::count(before.begin(), before.end(), '\n'));
-    const std::size_t line_start = before.rfind('\n');
-    const std::size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
-    return {line, static_cast<int>(column)};
-}
-
 // A CSV cell: null is empty; text is quoted when it must be (RFC 4180).
 std::string csv_cell(const Json& value) {
     if (value.is_null()) return "";
@@ -303,32 +228,11 @@ std::string to_json(const Recording& recording) {
 }
 
 std::variant<Recording, std::string> parse_json(std::string_view text, std::string_view source) {
-    const std::string where(source);
-    Json root;
-    try {
-        root = Json::parse(text);
-    } catch (const Json::parse_error& e) {
-        // nlohmann's message repeats the position; keep only what went wrong.
-        std::string what = e.what();
-        const std::size_t reason = what.find(": ");
-        if (reason != std::string::npos) what = what.substr(reason + 2);
-        const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
-        return where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": not valid JSON: " + what;
-    }
-    try {
-        return read_recording(root);
-    } catch (const FormatError& e) {
-        return where + ": " + e.what();
-    }
+    return read_document<Recording>(text, source, read_recording);
 }
 
 std::variant<Recording, std::string> load(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return file.string() + ": cannot open the file (missing, or no permission to read it)";
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) return file.string() + ": reading failed";
-    return parse_json(text.str(), file.string());
+    return load_document<Recording>(file, read_recording);
 }
 
 const std::vector<std::string_view>& csv_columns() {

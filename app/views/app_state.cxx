@@ -1,6 +1,8 @@
 #include "app_state.hpp"
 
+#include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+#include "theatre/theatre_recording.hpp"
 
 namespace ts::views {
 
@@ -28,8 +30,28 @@ gpu::RunRequest make_run_request(const AppState& state) {
     return request;
 }
 
+std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab) {
+    const std::vector<const record::Point*> points = lab_points(lab);
+    std::optional<CoalescingPenalty> best;
+    std::int64_t best_size = 0;
+    for (const record::Point* row : points) {
+        if (!row->ok || row->kernel != "naive-row" || row->dtype != "float" || row->m != row->n || row->n != row->k || row->m <= best_size)
+            continue;
+        const std::string naive_config = "naive" + row->config.substr(std::string("naive-row").size());
+        const record::Point* naive = find_point(points, naive_config, row->m, "float");
+        if (!naive || naive->median_ms <= 0.0) continue;
+        const bool live = !lab.live_points.empty() && row >= &lab.live_points.front() && row <= &lab.live_points.back();
+        best_size = row->m;
+        best = CoalescingPenalty{row->median_ms / naive->median_ms,
+                                 model::format("{} blocks, {}³ float, {}", row->config.substr(10), row->m,
+                                               live ? "measured this session" : lab.recording_label)};
+    }
+    return best;
+}
+
 void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     if (!state.device) state.device = runner.device();
+    state.coalescing_penalty = measured_coalescing_penalty(state.lab);
     // One run at a time (the button is disabled while one is pending), so a result is
     // always the pending run's.
     // Live requests are the latency lab's; the rest is the run panel's single run.
@@ -38,6 +60,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
             take_live_result(state.lab, *result);
             continue;
         }
+        if (take_recording_result(state, *result)) continue;
         state.run.last = std::move(*result);
         state.run.pending_id = 0;
     }
@@ -46,6 +69,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
         state.lab.in_flight += static_cast<int>(state.lab.to_submit.size());
     }
     state.lab.to_submit.clear();
+    submit_recordings(state, runner, now);
     if (state.run_requested) {
         state.run_requested = false;
         if (!why_no_run(state)) {

@@ -25,7 +25,7 @@ struct RunState {
 };
 
 // What uncoalesced access costs on a real GPU: the naive-row kernel's time over the naive
-// kernel's, measured at one size. The latency work fills it in; the theatre's warp panel
+// kernel's, measured at one size (measured_coalescing_penalty). The theatre's warp panel
 // shows it beside the model's sector counts, and says "not measured yet" without it.
 struct CoalescingPenalty {
     double ratio = 0.0;     // naive-row time ÷ naive time
@@ -60,5 +60,10 @@ gpu::RunRequest make_run_request(const AppState& state);
 // Once per frame: picks up the probed device and finished results, and submits the run
 // the panel asked for. Never blocks. `now` is ImGui::GetTime().
 void exchange_with_runner(AppState& state, gpu::Runner& runner, double now);
+
+// The naive-row kernel's time over the naive kernel's with the same block shape, in float
+// at the largest square size the lab has both for (live points win over recorded ones);
+// nullopt when it has no such pair.
+std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab);
 
 }  // namespace ts::views

@@ -96,3 +96,38 @@ TEST(TheatreGui, FlagsThatDoNotFitAreRejected) {
 }
 
 }  // namespace
+
+namespace {
+
+// The replay recorded on the NVIDIA H200 (assets/traces): block (3, 2) at phase 4 with the
+// SMs tab open, so the timeline runs across the top of the stage.
+TEST(TheatreGui, ReplayRecordedOnTheGpuWithItsSmTimeline) {
+    const std::string traces = TILESCOPE_TRACES_DIR;
+    const Image image = theatre("theatre_recorded_sms.png",
+                                "--m 40 --n 28 --k 36 --tile 8 --block 8x8 --select-block 3,2 --phase 4 --step load "
+                                "--panel sms --trace " + traces + "/nvidia-h200-tiled-40x28x36-t8.json --trace " +
+                                    traces + "/nvidia-h200-naive-40x28x36-8x8.json");
+    // The timeline: 20 blocks in wave 1 (C's line green), block (3, 2) in the highlight.
+    EXPECT_GT(image.count(rgb(ts::views::colours::kC.line), kCanvas, 0.1f, 1.0f, 0.45f), 20000);
+    EXPECT_GT(image.count(rgb(ts::views::colours::kHighlight), kCanvas, 0.1f, 1.0f, 0.45f), 3000);
+    // "events: recorded on NVIDIA H200" in the pass colour, in the panel.
+    EXPECT_GT(image.count(rgb(ts::views::colours::kPass), 0.0f, 0.0f, kCanvas, 0.4f), 10);
+    // The stage is still drawn below it, with the padding of the B tile.
+    expect_matrices(image);
+}
+
+TEST(TheatreGui, ABrokenRecordingIsReportedAndTheModelPlays) {
+    const std::string broken = ts::test::out_path("broken_trace.json");
+    FILE* file = std::fopen(broken.c_str(), "w");
+    ASSERT_TRUE(file);
+    std::fputs("{\"format\": \"tilescope-trace\",", file);
+    std::fclose(file);
+    std::string output;
+    const Image image = ts::test::screenshot("theatre_broken_trace.png",
+                                             "--view theatre --m 40 --n 28 --k 36 --tile 8 --trace " + broken, &output);
+    EXPECT_NE(output.find("--trace: " + broken + ":1:"), std::string::npos) << output;
+    EXPECT_GT(image.count(rgb(ts::views::colours::kError), 0.0f, 0.0f, kCanvas, 0.5f), 50) << "the error, in red";
+    expect_matrices(image);
+}
+
+}  // namespace

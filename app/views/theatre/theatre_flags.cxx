@@ -4,11 +4,20 @@
 
 #include "model/format.hpp"
 #include "theatre_logic.hpp"
+#include "theatre_recording.hpp"
 
 namespace ts::views {
 
-std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFlags& flags) {
+std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFlags& flags,
+                                               std::vector<std::string>* warnings) {
     TheatreState& theatre = state.theatre;
+    for (const std::string& file : flags.traces) {
+        if (auto why = load_recording_file(state, file)) {
+            theatre.recording.error = "--trace: " + *why;
+            if (warnings) warnings->push_back(theatre.recording.error);
+        }
+    }
+    theatre.recording.requested = flags.record;
     theatre.side_by_side = flags.side_by_side;
     if (flags.batch_z) {
         if (*flags.batch_z < 0 || *flags.batch_z >= 65535)
@@ -34,7 +43,7 @@ std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFla
             return "--hover-b: " + *why;
     if (!flags.panel.empty()) {
         const auto panel = parse_panel(flags.panel);
-        if (!panel) return "--panel must be source, thread or warp";
+        if (!panel) return "--panel must be source, thread, warp or sms";
         theatre.open_panel = *panel;
     }
     return std::nullopt;

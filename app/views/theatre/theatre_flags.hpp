@@ -20,10 +20,14 @@ struct TheatreFlags {
     std::vector<int> hover_a;       // --hover-a ROW,COL: pin an element of A
     std::vector<int> hover_b;       // --hover-b ROW,COL
     std::optional<int> batch_z;     // --batch-z Z: show matrix Z of the stack (batch grows to Z + 1)
+    bool record = false;            // --record: record the problem on show on the GPU at start
+    std::vector<std::string> traces;  // --trace FILE...: recordings to replay
 };
 
 // Applies the flags to `state` (whose problem and kernel are already set); a reason, in the
-// flags' own words, when one does not fit the problem.
-std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFlags& flags);
+// flags' own words, when one does not fit the problem. A --trace file that cannot be read is
+// not such a reason: its message goes to `warnings` and the theatre, and the model plays.
+std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFlags& flags,
+                                               std::vector<std::string>* warnings = nullptr);
 
 }  // namespace ts::views

@@ -8,7 +8,8 @@ struct PanelName {
     std::string_view name;
 };
 constexpr PanelName kPanels[] = {
-    {TheatrePanel::Source, "source"}, {TheatrePanel::Thread, "thread"}, {TheatrePanel::Warp, "warp"}};
+    {TheatrePanel::Source, "source"}, {TheatrePanel::Thread, "thread"}, {TheatrePanel::Warp, "warp"},
+    {TheatrePanel::Sms, "sms"}};
 }  // namespace
 
 std::string_view panel_name(TheatrePanel panel) { return kPanels[static_cast<int>(panel)].name; }

@@ -2,19 +2,26 @@
 // where the phase player stands, how the kernel is played, and what is pinned for inspection.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "model/index_math.hpp"
+#include "model/kernel_trace.hpp"
 #include "phase_player.hpp"
+#include "recorded_source.hpp"
 #include "step_source.hpp"
 
 namespace ts::views {
 
-// The tabs under the player: the kernel's source, the pinned thread or element, its warp.
-enum class TheatrePanel { Source, Thread, Warp };
+// The tabs under the player: the kernel's source, the pinned thread or element, its warp,
+// and which SM ran each block (from a recording).
+enum class TheatrePanel { Source, Thread, Warp, Sms };
 
-// "source", "thread", "warp": the --panel flag's words.
+// "source", "thread", "warp", "sms": the --panel flag's words.
 std::string_view panel_name(TheatrePanel panel);
 std::optional<TheatrePanel> parse_panel(std::string_view text);
 
@@ -24,6 +31,19 @@ struct Inspected {
     std::optional<model::Cell> a;
     std::optional<model::Cell> b;
     bool any() const { return c || a || b; }
+};
+
+// Recordings from the GPU (theatre_recording.hpp): the latest of each kernel, and whether
+// the player replays them.
+struct TheatreRecording {
+    std::shared_ptr<const model::KernelTrace> naive;
+    std::shared_ptr<const model::KernelTrace> tiled;
+    std::shared_ptr<const RecordedSource> replay_source;  // built from the two above
+    bool replay = true;             // false: show the model even where a recording fits
+    bool requested = false;         // "Record on GPU" was pressed; the main loop submits
+    std::vector<std::uint64_t> pending;  // Record requests in flight
+    double pending_since = 0.0;     // ImGui time of the submit
+    std::string error;              // why the last recording failed; empty when it did not
 };
 
 struct TheatreState {
@@ -39,7 +59,9 @@ struct TheatreState {
     std::optional<model::Cell> pinned_b;
     // What the mouse was over in the last frame: the panel left of the canvas is drawn first.
     Inspected hovered;
-    // Where the events come from: the model now; a replay recorded on the GPU later.
+    TheatreRecording recording;
+    // Where the events come from: the model, or recording.replay_source when a recording
+    // fits the problem on show (choose_theatre_source decides, every frame).
     const StepSource* source = &model_source();
 };
 

@@ -5,9 +5,11 @@
 #include "model/format.hpp"
 #include "naive_vs_tiled.hpp"
 #include "phase_player.hpp"
+#include "sm_timeline.hpp"
 #include "source_panel.hpp"
 #include "theatre_canvas.hpp"
 #include "theatre_logic.hpp"
+#include "theatre_recording.hpp"
 #include "thread_inspector.hpp"
 #include "views/text.hpp"
 #include "views/theme.hpp"
@@ -15,6 +17,7 @@
 
 namespace ts::views {
 
+using model::fixed;
 using model::format;
 
 namespace {
@@ -73,10 +76,10 @@ void counters_table(const AppState& state) {
 void tabs(AppState& state) {
     TheatreState& theatre = state.theatre;
     if (!ImGui::BeginTabBar("##theatre_tabs")) return;
-    constexpr const char* kLabels[] = {"Source", "Thread", "Warp"};
+    constexpr const char* kLabels[] = {"Source", "Thread", "Warp", "SMs"};
     const std::optional<TheatrePanel> open = theatre.open_panel;
     theatre.open_panel.reset();
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 4; ++i) {
         const auto panel = static_cast<TheatrePanel>(i);
         const ImGuiTabItemFlags flags = open == panel ? ImGuiTabItemFlags_SetSelected : 0;
         if (!ImGui::BeginTabItem(kLabels[i], nullptr, flags)) continue;
@@ -95,6 +98,7 @@ void tabs(AppState& state) {
                 break;
             case TheatrePanel::Thread: draw_thread_panel(state, inspected(state)); break;
             case TheatrePanel::Warp: draw_warp_panel(state, inspected(state).c); break;
+            case TheatrePanel::Sms: draw_sm_summary(state); break;
         }
         ImGui::EndChild();
         ImGui::EndTabItem();
@@ -102,10 +106,44 @@ void tabs(AppState& state) {
     ImGui::EndTabBar();
 }
 
+// Where the events come from, and the button that asks the GPU for a recording of them.
+void recording_controls(AppState& state, double now) {
+    TheatreState& theatre = state.theatre;
+    TheatreRecording& recording = theatre.recording;
+    const bool recorded = theatre.source != &model_source();
+    ImGui::PushStyleColor(ImGuiCol_Text, recorded ? colours::kPass : colours::kWarning);
+    ImGui::TextUnformatted(format("events: {}", theatre.source->label()).c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(theatre.source->description()).c_str());
+    ImGui::SameLine();
+    muted_text(recorded ? "each load as the threads wrote it down on the GPU"
+                        : "all blocks advance in lockstep (the totals match any real order)");
+
+    const auto why_not = why_no_recording(state);
+    ImGui::BeginDisabled(why_not.has_value());
+    if (ImGui::Button("Record on GPU")) recording.requested = true;
+    ImGui::EndDisabled();
+    if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", why_not->c_str());
+    if (!recording.pending.empty()) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted(format("recording… {} s", fixed(now - recording.pending_since, 1)).c_str());
+    } else if (timeline_trace(state)) {
+        ImGui::SameLine();
+        ImGui::Checkbox("replay the recording", &recording.replay);
+    } else if (why_not && state.device && !state.device->usable) {
+        ImGui::SameLine();
+        muted_text("no GPU: the model plays");
+    }
+    if (!recording.error.empty()) coloured_text_wrapped(colours::kError, recording.error.c_str());
+}
+
 void draw_panel(AppState& state, float bottom_reserve) {
     TheatreState& theatre = state.theatre;
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
-    ImGui::BeginChild("##theatre_panel", ImVec2(ImGui::GetFontSize() * 30.0f, -bottom_reserve), true);
+    // At most 40 % of the window, so that presenter mode's large text leaves the canvas room.
+    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.4f);
+    ImGui::BeginChild("##theatre_panel", ImVec2(width, -bottom_reserve), true);
     heading("Tiling theatre");
     // Edits that change the timeline's shape keep the player on the same step.
     const model::Timeline timeline_before = theatre_timeline(state);
@@ -116,12 +154,7 @@ void draw_panel(AppState& state, float bottom_reserve) {
     if (!(timeline == timeline_before)) theatre.player.step = model::step_index(timeline, step_before);
     if (!theatre_error(state)) {
         draw_player_controls(theatre.player, timeline);
-        ImGui::PushStyleColor(ImGuiCol_Text, colours::kWarning);
-        ImGui::TextUnformatted(format("events: {}", theatre.source->label()).c_str());
-        ImGui::PopStyleColor();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(theatre.source->description()).c_str());
-        ImGui::SameLine();
-        muted_text("all blocks advance in lockstep (the totals match any real order)");
+        recording_controls(state, ImGui::GetTime());
         if (!theatre.side_by_side) counters_table(state);
     }
     ImGui::Spacing();
@@ -135,6 +168,7 @@ void draw_panel(AppState& state, float bottom_reserve) {
 void draw_theatre_view(AppState& state, float bottom_reserve) {
     TheatreState& theatre = state.theatre;
     clamp_theatre(state);
+    choose_theatre_source(state);
     const bool ok = !theatre_error(state);
     if (ok) {
         const int count = theatre_timeline(state).count();
@@ -170,10 +204,15 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
     if (theatre.side_by_side)
         muted_text(format("Both kernels walk K in steps of T = {}, all blocks in lockstep; counts from the {}. Shade: "
                           "how many times each element of A and B has been read from global memory so far.",
-                          timeline.tile, theatre.source->label()));
+                          timeline.tile,
+                          theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label())));
     else
         muted_text(step_detail(state, step, focus_thread(state, inspected(state).c)));
+    if (const auto line = recorded_block_line(state)) muted_text(*line);
 
+    // The SMs tab puts its timeline across the top of the stage.
+    if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(state))
+        draw_sm_timeline(state, ImGui::GetContentRegionAvail().y * 0.38f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size = ImGui::GetContentRegionAvail();
     if (size.x >= 200.0f && size.y >= 200.0f) {

@@ -1,0 +1,97 @@
+#include "record.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+
+#include "model/format.hpp"
+#include "record/recording.hpp"
+#include "record/trace_file.hpp"
+
+namespace ts::cli {
+
+using model::format;
+using model::fixed;
+
+CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
+    CLI::App* record = app.add_subcommand(
+        "record", "Run the naive or tiled kernel once with records: every thread's loads, each block's SM and clocks");
+    SetupOptions& s = options.setup;
+    s.m = "40";
+    s.n = "28";
+    s.k = "36";
+    s.tile = "8";
+    s.block = "8x8";
+    record->add_option("--m", s.m, "rows of A and C")->capture_default_str();
+    record->add_option("--n", s.n, "columns of B and C")->capture_default_str();
+    record->add_option("--k", s.k, "columns of A, rows of B")->capture_default_str();
+    record->add_option("--tile", s.tile, "T: the tiled kernel's tile; for naive, the chunk of k called a phase")
+        ->capture_default_str();
+    record->add_option("--kernel", s.kernel, "naive or tiled")->capture_default_str();
+    record->add_option("--block", s.block, "block shape of the naive kernel, XxY")->capture_default_str();
+    record->add_option("--out", options.out, "save the recording as JSON to FILE (open it with tilescope --trace)")
+        ->type_name("FILE");
+    return record;
+}
+
+std::string record_summary(const model::KernelTrace& trace) {
+    const model::SmTimeline timeline = model::sm_timeline(trace);
+    const model::Index2 grid = trace.grid();
+    std::string text = format("recorded {} on {}×{}×{} on the {} ({}): grid {} × {} = {} blocks, {} phases\n",
+                              model::describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
+                              trace.device, trace.recorded_at, grid.x, grid.y, trace.blocks(), trace.phases());
+    text += format("SMs: the blocks ran on {} of the GPU's {} SMs, at most {} at once, in {} wave{}; first start to "
+                   "last end {} µs (with the recording's own stores)\n",
+                   timeline.sms_used.size(), trace.sm_count, timeline.most_at_once, timeline.waves,
+                   timeline.waves == 1 ? "" : "s", fixed(timeline.span_us, 1));
+    if (!trace.has_loads()) {
+        text += "loads: not recorded (too many); SMs and clocks only\n";
+    } else if (const auto difference = model::compare_with_model(trace)) {
+        text += "loads: DIFFER from the model: " + *difference + "\n";
+    } else {
+        text += format("loads: all {} recorded loads are the ones the model schedules\n", trace.loads.size());
+    }
+    text += "C: " + trace.check_summary + "\n";
+    return text;
+}
+
+int run_record(const RecordOptions& options, std::ostream& out, std::ostream& err) {
+    auto resolved = resolve_setup(options.setup);
+    if (const auto* why = std::get_if<std::string>(&resolved)) {
+        err << "tilescope record: " << *why << '\n';
+        return 2;
+    }
+    const Setup& setup = std::get<Setup>(resolved);
+    if (auto why = model::check_recordable(setup.kernel, setup.problem)) {
+        err << "tilescope record: " << *why << '\n';
+        return 2;
+    }
+    gpu::Runner runner;
+    const gpu::DeviceInfo device = runner.wait_for_device();
+    if (!device.usable) {
+        err << "tilescope record: no usable GPU: " << device.why_not << '\n';
+        return 2;
+    }
+    gpu::RunRequest request;
+    request.kind = gpu::RequestKind::Record;
+    request.kernel = setup.kernel;
+    request.problem = setup.problem;
+    const gpu::RunResult result = runner.wait(runner.submit(request));
+    if (!result.ok || !result.trace) {
+        err << "tilescope record: " << result.error << '\n';
+        return 1;
+    }
+    if (!result.timing_warning.empty()) err << "tilescope record: " << result.timing_warning << '\n';
+    out << record_summary(*result.trace);
+    if (!options.out.empty()) {
+        if (auto why = record::save_text(options.out, record::trace_to_json(*result.trace))) {
+            err << "tilescope record: " << *why << '\n';
+            return 1;
+        }
+        out << "saved " << options.out << '\n';
+    }
+    const bool loads_match = !result.trace->has_loads() || !model::compare_with_model(*result.trace);
+    return loads_match && result.check_passed ? 0 : 1;
+}
+
+}  // namespace ts::cli

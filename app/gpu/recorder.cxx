@@ -1,0 +1,97 @@
+#include "recorder.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "device_operands.hpp"
+#include "kernels/launchers.hpp"
+#include "model/format.hpp"
+#include "model/launch_geometry.hpp"
+
+namespace ts::gpu {
+
+namespace {
+
+using model::format;
+
+std::string utc_now() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
+    return text;
+}
+
+template <typename T>
+std::vector<T> copy_back(const DeviceBuffer<T>& buffer, std::int64_t count, cudaStream_t stream) {
+    std::vector<T> host(static_cast<std::size_t>(count));
+    TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), buffer.get(), buffer.bytes(), cudaMemcpyDeviceToHost, stream));
+    return host;
+}
+
+}  // namespace
+
+void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+    // The indices a thread computes do not depend on the element type, so every recording
+    // runs in float; the check below is float's.
+    RunRequest float_request = request;
+    float_request.problem.dtype = model::Dtype::Float32;
+    const model::KernelConfig& config = request.kernel;
+    const model::Problem& problem = float_request.problem;
+
+    const std::int64_t load_count = model::load_records(config, problem);
+    const bool with_loads = load_count <= model::kMaxLoadRecords;
+    const std::int64_t clock_count = model::clock_records(config, problem);
+    const std::int64_t blocks = clock_count / model::phase_count(static_cast<int>(problem.k), config.tile);
+
+    const DeviceOperands operands(float_request, stream);
+    DeviceBuffer<model::RecordedLoad> loads(with_loads ? load_count : 1);
+    DeviceBuffer<model::PhaseClock> clocks(clock_count);
+    DeviceBuffer<std::uint32_t> block_sm(blocks);
+    // All bits set: a load slot no thread writes reads kNotRecorded, a block that never ran kNoSm.
+    TS_CUDA_CHECK(cudaMemsetAsync(loads.get(), 0xFF, loads.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(clocks.get(), 0, clocks.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
+    operands.poison(stream);
+
+    const DevicePointers device_pointers = operands.pointers();
+    const kernels::Operands<float> floats{static_cast<const float*>(device_pointers.a),
+                                          static_cast<const float*>(device_pointers.b),
+                                          static_cast<float*>(device_pointers.c)};
+    const kernels::TraceBuffers trace_buffers{with_loads ? loads.get() : nullptr, clocks.get(), block_sm.get()};
+    const cudaError_t launched = config.kind == model::KernelKind::Tiled
+                                     ? kernels::launch_tiled_recorded(config, problem, floats, trace_buffers, stream)
+                                     : kernels::launch_naive_recorded(config, problem, floats, trace_buffers, stream);
+    const model::LaunchGeometry g = model::plan_launch(config, problem);
+    cuda_check(launched,
+               format("launching the recorded {} <<<({}, {}), ({}, {})>>>", model::describe(config), g.grid.x,
+                      g.grid.y, g.block.x, g.block.y),
+               __FILE__, __LINE__);
+
+    model::KernelTrace trace;
+    trace.config = config;
+    trace.problem = problem;
+    trace.device = device.limits.name;
+    trace.sm_count = device.limits.sm_count;
+    trace.recorded_at = utc_now();
+    if (with_loads) trace.loads = copy_back(loads, load_count, stream);
+    trace.clocks = copy_back(clocks, clock_count, stream);
+    trace.block_sm = copy_back(block_sm, blocks, stream);
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+    operands.check(result, stream);
+    trace.check_passed = result.check_passed;
+    trace.check_summary = result.check_summary;
+    if (!with_loads)
+        result.timing_warning = format("{} loads are more than a recording keeps ({}): only the SMs and the clocks "
+                                       "were recorded",
+                                       load_count, model::kMaxLoadRecords);
+    result.trace = std::move(trace);
+}
+
+}  // namespace ts::gpu

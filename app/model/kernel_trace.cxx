@@ -1,0 +1,243 @@
+#include "kernel_trace.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "format.hpp"
+#include "launch_geometry.hpp"
+
+namespace ts::model {
+
+namespace {
+
+bool recorded_kind(KernelKind kind) { return kind == KernelKind::Naive || kind == KernelKind::Tiled; }
+
+Index2 grid_of(const KernelConfig& config, const Problem& problem) {
+    const LaunchGeometry g = plan_launch(config, problem);
+    return {static_cast<int>(g.grid.x), static_cast<int>(g.grid.y)};
+}
+
+const char* operand_name(int operand) { return operand == 0 ? "A" : "B"; }
+
+// Two loads agree when both did nothing, or both reached the same element and slot.
+bool same_load(const RecordedLoad& x, const RecordedLoad& y) {
+    if (x.loaded == RecordedLoad::kNotRecorded || y.loaded == RecordedLoad::kNotRecorded) return x.loaded == y.loaded;
+    return x.row == y.row && x.col == y.col && x.slot == y.slot && x.loaded == y.loaded;
+}
+
+std::string element_text(const RecordedLoad& load, int operand) {
+    if (load.loaded == RecordedLoad::kNotRecorded) return "nothing";
+    if (load.loaded == RecordedLoad::kPadding)
+        return format("padding (0 into slot {}, for {}[{}][{}])", load.slot, operand_name(operand), load.row, load.col);
+    return format("{}[{}][{}] into slot {}", operand_name(operand), load.row, load.col, load.slot);
+}
+
+std::optional<std::string> compare_tiled(const KernelTrace& trace) {
+    const int tile = trace.config.tile;
+    const Index2 grid = trace.grid();
+    const int phases = trace.phases();
+    for (int by = 0; by < grid.y; ++by)
+        for (int bx = 0; bx < grid.x; ++bx)
+            for (int phase = 0; phase < phases; ++phase)
+                for (int operand = 0; operand < 2; ++operand) {
+                    const auto expected = tile_loads(trace.problem, tile, {bx, by}, phase,
+                                                     operand == 0 ? Operand::A : Operand::B);
+                    for (const TileLoad& want : expected) {
+                        const RecordedLoad& got = trace.loads[static_cast<std::size_t>(
+                            tiled_load_slot(block_linear(bx, by, grid.x), phases, phase, operand, tile, want.thread.x,
+                                            want.thread.y))];
+                        const RecordedLoad model{want.global_row, want.global_col, want.smem_row * tile + want.smem_col,
+                                                 want.padding ? RecordedLoad::kPadding : RecordedLoad::kLoaded};
+                        if (same_load(got, model)) continue;
+                        return format("block ({}, {}) phase {}, thread (x={}, y={}): recorded {}, model: {}", bx, by,
+                                      phase, want.thread.x, want.thread.y, element_text(got, operand),
+                                      element_text(model, operand));
+                    }
+                }
+    return std::nullopt;
+}
+
+std::optional<std::string> compare_naive(const KernelTrace& trace) {
+    const KernelConfig& c = trace.config;
+    const Problem& p = trace.problem;
+    const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k_count = static_cast<int>(p.k);
+    const Index2 grid = trace.grid();
+    for (int by = 0; by < grid.y; ++by)
+        for (int bx = 0; bx < grid.x; ++bx)
+            for (int ty = 0; ty < c.block_y; ++ty)
+                for (int tx = 0; tx < c.block_x; ++tx) {
+                    const int row = naive_row(by, c.block_y, ty);
+                    const int col = naive_col(bx, c.block_x, tx);
+                    const bool has_cell = inside(row, col, m, n);
+                    for (int k = 0; k < k_count; ++k)
+                        for (int operand = 0; operand < 2; ++operand) {
+                            const RecordedLoad& got = trace.loads[static_cast<std::size_t>(naive_load_slot(
+                                block_linear(bx, by, grid.x), c.block_x, c.block_y, tx, ty, k_count, k, operand))];
+                            RecordedLoad model;  // a ghost thread returns before its loop: nothing
+                            if (has_cell)
+                                model = operand == 0 ? RecordedLoad{row, k, k, RecordedLoad::kLoaded}
+                                                     : RecordedLoad{k, col, k, RecordedLoad::kLoaded};
+                            if (same_load(got, model)) continue;
+                            return format("block ({}, {}) thread (x={}, y={}) at k = {}: recorded {}, model: {}", bx,
+                                          by, tx, ty, k, element_text(got, operand), element_text(model, operand));
+                        }
+                }
+    return std::nullopt;
+}
+
+}  // namespace
+
+Index2 KernelTrace::grid() const { return grid_of(config, problem); }
+
+int KernelTrace::phases() const { return phase_count(static_cast<int>(problem.k), config.tile); }
+
+std::int64_t load_records(const KernelConfig& config, const Problem& problem) {
+    const LaunchGeometry g = plan_launch(config, problem);
+    if (config.kind == KernelKind::Tiled)
+        return g.grid.x * g.grid.y * phase_count(static_cast<int>(problem.k), config.tile) * 2 *
+               std::int64_t{config.tile} * config.tile;
+    return g.grid.x * g.grid.y * g.block.x * g.block.y * problem.k * 2;
+}
+
+std::int64_t clock_records(const KernelConfig& config, const Problem& problem) {
+    const LaunchGeometry g = plan_launch(config, problem);
+    return g.grid.x * g.grid.y * phase_count(static_cast<int>(problem.k), config.tile);
+}
+
+std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem) {
+    if (!recorded_kind(config.kind))
+        return format("only the naive and tiled kernels have recording variants, not {}", describe(config));
+    if (auto why = validate(problem, 0)) return why;
+    if (auto why = check_config(config)) return why;
+    if (config.tile < 1 || config.tile > kMaxTile)
+        return format("the recording chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
+    if (problem.batch != 1)
+        return format("a recording covers one matrix product: set the batch to 1 (it is {})", problem.batch);
+    const LaunchGeometry g = plan_launch(config, problem);
+    if (g.grid.x * g.grid.y > kMaxRecordedBlocks)
+        return format("{} blocks is more than a recording keeps ({}): take a smaller problem or a larger T",
+                      g.grid.x * g.grid.y, kMaxRecordedBlocks);
+    if (clock_records(config, problem) > kMaxClockRecords)
+        return format("{} blocks × phases is more than a recording keeps ({}): take a smaller problem or a larger T",
+                      clock_records(config, problem), kMaxClockRecords);
+    return std::nullopt;
+}
+
+std::vector<TileLoad> recorded_tile_loads(const KernelTrace& trace, Index2 block, int phase, Operand operand) {
+    const int tile = trace.config.tile;
+    const int operand_index = operand == Operand::A ? 0 : 1;
+    const int cols = static_cast<int>(operand == Operand::A ? trace.problem.k : trace.problem.n);
+    std::vector<TileLoad> loads;
+    loads.reserve(static_cast<std::size_t>(tile) * tile);
+    for (int ty = 0; ty < tile; ++ty)
+        for (int tx = 0; tx < tile; ++tx) {
+            const RecordedLoad& r = trace.loads[static_cast<std::size_t>(tiled_load_slot(
+                block_linear(block.x, block.y, trace.grid().x), trace.phases(), phase, operand_index, tile, tx, ty))];
+            TileLoad load;
+            load.operand = operand;
+            load.thread = {tx, ty};
+            load.smem_row = r.slot / tile;
+            load.smem_col = r.slot % tile;
+            load.global_row = r.row;
+            load.global_col = r.col;
+            load.padding = r.loaded != RecordedLoad::kLoaded;
+            load.address = load.padding ? -1 : row_major(r.row, r.col, cols);
+            loads.push_back(load);
+        }
+    return loads;
+}
+
+std::optional<std::string> compare_with_model(const KernelTrace& trace) {
+    if (static_cast<std::int64_t>(trace.block_sm.size()) != trace.blocks() ||
+        static_cast<std::int64_t>(trace.clocks.size()) != clock_records(trace.config, trace.problem))
+        return format("the recording holds {} blocks and {} phase clocks; a grid of {} blocks × {} phases needs {} "
+                      "and {}",
+                      trace.block_sm.size(), trace.clocks.size(), trace.blocks(), trace.phases(), trace.blocks(),
+                      clock_records(trace.config, trace.problem));
+    for (int b = 0; b < trace.blocks(); ++b)
+        if (trace.block_sm[static_cast<std::size_t>(b)] >= static_cast<std::uint32_t>(trace.sm_count))
+            return format("block {} (in launch order) names SM {}, but the GPU has {} SMs", b,
+                          static_cast<std::int64_t>(trace.block_sm[static_cast<std::size_t>(b)]), trace.sm_count);
+    if (!trace.has_loads()) return std::nullopt;
+    if (static_cast<std::int64_t>(trace.loads.size()) != load_records(trace.config, trace.problem))
+        return format("the recording holds {} loads; {} on {} × {} × {} needs {}", trace.loads.size(),
+                      describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
+                      load_records(trace.config, trace.problem));
+    return trace.config.kind == KernelKind::Tiled ? compare_tiled(trace) : compare_naive(trace);
+}
+
+SmTimeline sm_timeline(const KernelTrace& trace) {
+    SmTimeline timeline;
+    const Index2 grid = trace.grid();
+    const int phases = trace.phases();
+    const int blocks = trace.blocks();
+    if (static_cast<int>(trace.block_sm.size()) != blocks ||
+        static_cast<std::int64_t>(trace.clocks.size()) != std::int64_t{blocks} * phases)
+        return timeline;
+
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+    for (int b = 0; b < blocks; ++b) first = std::min(first, trace.clocks[phase_clock_slot(b, phases, 0)].start_ns);
+    for (int b = 0; b < blocks; ++b) {
+        BlockSpan span;
+        span.block = {b % grid.x, b / grid.x};
+        span.sm = trace.block_sm[static_cast<std::size_t>(b)];
+        span.start_us = static_cast<double>(trace.clocks[phase_clock_slot(b, phases, 0)].start_ns - first) / 1e3;
+        span.end_us = static_cast<double>(trace.clocks[phase_clock_slot(b, phases, phases - 1)].end_ns - first) / 1e3;
+        timeline.span_us = std::max(timeline.span_us, span.end_us);
+        timeline.blocks.push_back(span);
+    }
+
+    // Waves, SM by SM: a block is in wave 1 if no block on its SM had finished when it began,
+    // otherwise one wave after the latest wave among those that had.
+    std::vector<int> order(static_cast<std::size_t>(blocks));
+    for (int b = 0; b < blocks; ++b) order[static_cast<std::size_t>(b)] = b;
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+        const BlockSpan& x = timeline.blocks[static_cast<std::size_t>(a)];
+        const BlockSpan& y = timeline.blocks[static_cast<std::size_t>(b)];
+        return x.sm != y.sm ? x.sm < y.sm : x.start_us < y.start_us;
+    });
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        BlockSpan& block = timeline.blocks[static_cast<std::size_t>(order[i])];
+        int wave = 1;
+        for (std::size_t j = i; j-- > 0;) {
+            const BlockSpan& earlier = timeline.blocks[static_cast<std::size_t>(order[j])];
+            if (earlier.sm != block.sm) break;
+            if (earlier.end_us <= block.start_us) wave = std::max(wave, earlier.wave + 1);
+        }
+        block.wave = wave;
+        timeline.waves = std::max(timeline.waves, wave);
+        if (timeline.sms_used.empty() || timeline.sms_used.back() != block.sm) timeline.sms_used.push_back(block.sm);
+    }
+
+    // The busiest moment: +1 at each start, −1 at each end, ends first when they tie.
+    std::vector<std::pair<double, int>> events;
+    for (const BlockSpan& b : timeline.blocks) {
+        events.emplace_back(b.start_us, +1);
+        events.emplace_back(b.end_us, -1);
+    }
+    std::sort(events.begin(), events.end());
+    int resident = 0;
+    for (const auto& [time, change] : events) {
+        resident += change;
+        timeline.most_at_once = std::max(timeline.most_at_once, resident);
+    }
+    return timeline;
+}
+
+PhaseSpan phase_span(const KernelTrace& trace, Index2 block, int phase) {
+    PhaseSpan span;
+    const int phases = trace.phases();
+    const int b = block_linear(block.x, block.y, trace.grid().x);
+    if (b < 0 || b >= trace.blocks() || phase < 0 || phase >= phases ||
+        static_cast<std::int64_t>(trace.clocks.size()) != std::int64_t{trace.blocks()} * phases)
+        return span;
+    std::uint64_t first = std::numeric_limits<std::uint64_t>::max();
+    for (int i = 0; i < trace.blocks(); ++i) first = std::min(first, trace.clocks[phase_clock_slot(i, phases, 0)].start_ns);
+    const PhaseClock& clock = trace.clocks[phase_clock_slot(b, phases, phase)];
+    span.start_us = static_cast<double>(clock.start_ns - first) / 1e3;
+    span.end_us = static_cast<double>(clock.end_ns - first) / 1e3;
+    span.cycles = clock.end_cycles - clock.start_cycles;
+    return span;
+}
+
+}  // namespace ts::model

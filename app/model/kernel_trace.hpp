@@ -1,0 +1,146 @@
+// kernel_trace.hpp — what an instrumented kernel recorded on a GPU (kernels/01_naive_recorded.cu,
+// kernels/05_tiled_recorded.cu): every global load of every thread, which SM ran each
+// block, and clocks at the start and end of each of its phases.
+//
+// The recorded kernels write into flat device buffers at the slots the functions below
+// give; the host reads the same slots back. Both sides call these functions, so a slot
+// means the same thing on the GPU and in the app.
+//
+// A phase is the tiled kernel's: load a T×T tile of A and of B, compute, barriers. The
+// naive kernel has no phases of its own; its k loop is cut into the same chunks of T so the
+// two replay side by side (as in phase_timeline.hpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "index_math.hpp"
+#include "kernel_config.hpp"
+#include "problem.hpp"
+#include "tile_schedule.hpp"
+
+namespace ts::model {
+
+// One global load as a thread performed it. Plain integers, written by device code.
+struct RecordedLoad {
+    std::int32_t row = 0;     // element (row, col) of A or B the thread computed
+    std::int32_t col = 0;
+    std::int32_t slot = 0;    // tiled: As/Bs slot written, smem_row·T + smem_col; naive: the k
+    std::int32_t loaded = kNotRecorded;  // kLoaded, kPadding (wrote 0), or kNotRecorded
+    static constexpr std::int32_t kLoaded = 1;
+    static constexpr std::int32_t kPadding = 0;
+    // The buffer starts filled with 0xFF bytes: a slot no thread wrote reads -1. The naive
+    // kernel's ghost threads return before their loop and leave theirs so.
+    static constexpr std::int32_t kNotRecorded = -1;
+};
+
+// Stamps by thread (0, 0) of a block, taken at the start of a phase (before its loads) and
+// at its end (after the second barrier; the naive kernel: after its chunk of k).
+// `%globaltimer` nanoseconds are one clock for the whole GPU, so blocks on different SMs
+// can be put on one time axis; clock64() cycles count on the block's own SM only.
+struct PhaseClock {
+    std::uint64_t start_ns = 0;
+    std::uint64_t end_ns = 0;
+    std::uint64_t start_cycles = 0;
+    std::uint64_t end_cycles = 0;
+};
+
+inline constexpr std::uint32_t kNoSm = 0xFFFFFFFFu;
+
+// ---- Slots in the device buffers (host and device) --------------------------------------
+
+// Blocks in launch order: x fastest, one matrix (recordings are of batch 1).
+TS_HOST_DEVICE constexpr int block_linear(int block_x, int block_y, int grid_x) { return block_y * grid_x + block_x; }
+
+// Tiled: [block][phase][operand A=0, B=1][threadIdx.y][threadIdx.x].
+TS_HOST_DEVICE constexpr std::int64_t tiled_load_slot(int block, int phases, int phase, int operand, int tile,
+                                                      int thread_x, int thread_y) {
+    return ((static_cast<std::int64_t>(block) * phases + phase) * 2 + operand) * tile * tile + thread_y * tile +
+           thread_x;
+}
+
+// Naive: [block][threadIdx.y][threadIdx.x][k][operand A=0, B=1].
+TS_HOST_DEVICE constexpr std::int64_t naive_load_slot(int block, int block_dim_x, int block_dim_y, int thread_x,
+                                                      int thread_y, int k_count, int k, int operand) {
+    const std::int64_t thread = (static_cast<std::int64_t>(block) * block_dim_y + thread_y) * block_dim_x + thread_x;
+    return (thread * k_count + k) * 2 + operand;
+}
+
+// [block][phase] for both kernels.
+TS_HOST_DEVICE constexpr std::int64_t phase_clock_slot(int block, int phases, int phase) {
+    return static_cast<std::int64_t>(block) * phases + phase;
+}
+
+// ---- A recording ----------------------------------------------------------------------
+
+struct KernelTrace {
+    KernelConfig config;  // Naive (block_x × block_y threads; tile = the chunk of k) or Tiled
+    Problem problem;      // batch 1; recorded with float operands (indices do not depend on the type)
+    std::string device;   // "NVIDIA H200"
+    int sm_count = 0;
+    std::string recorded_at;  // UTC, "2026-11-21 10:42"
+    bool check_passed = false;  // C of the instrumented launch matched the CPU reference
+    std::string check_summary;
+    std::vector<RecordedLoad> loads;      // empty: only blocks and clocks were recorded
+    std::vector<PhaseClock> clocks;       // phase_clock_slot order
+    std::vector<std::uint32_t> block_sm;  // block_linear order; kNoSm: never ran
+
+    Index2 grid() const;
+    int blocks() const { return grid().x * grid().y; }
+    int phases() const;
+    bool has_loads() const { return !loads.empty(); }
+};
+
+// How many load records and phase clocks a recording of `config` on `problem` takes.
+std::int64_t load_records(const KernelConfig& config, const Problem& problem);
+std::int64_t clock_records(const KernelConfig& config, const Problem& problem);
+
+// Recordings above these sizes are refused, or (loads) left out: the loads of a 40×28×36
+// problem fit in a few MB; 4096² would take gigabytes, and nobody can look at them all.
+inline constexpr std::int64_t kMaxLoadRecords = std::int64_t{1} << 22;
+inline constexpr std::int64_t kMaxClockRecords = std::int64_t{1} << 22;
+inline constexpr std::int64_t kMaxRecordedBlocks = 65536;
+
+// Why `config` on `problem` cannot be recorded, or nullopt.
+std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem);
+
+// The recorded T×T loads of `operand` by `block` in `phase` (tiled recordings with loads), in
+// the TileLoad form of tile_schedule.hpp so that they compare with and replace the model's.
+std::vector<TileLoad> recorded_tile_loads(const KernelTrace& trace, Index2 block, int phase, Operand operand);
+
+// The first place the recording differs from what the model says the kernel does, in
+// words ("block (3, 2) phase 4, B, thread (x=5, y=0): recorded B[37][29], model: padding"),
+// or nullopt when every load (and every block's SM) is as the model says.
+std::optional<std::string> compare_with_model(const KernelTrace& trace);
+
+// ---- Which SM ran what, and when ----------------------------------------------------------
+
+struct BlockSpan {
+    Index2 block;
+    std::uint32_t sm = kNoSm;
+    double start_us = 0.0;  // from the first block's start
+    double end_us = 0.0;
+    int wave = 0;           // 1: among the first blocks on its SM; n: began after a wave n−1 block on its SM ended
+};
+
+struct SmTimeline {
+    std::vector<BlockSpan> blocks;  // block_linear order
+    std::vector<std::uint32_t> sms_used;  // ascending
+    int waves = 0;                  // the largest wave
+    int most_at_once = 0;           // blocks resident at the same time, at the busiest moment
+    double span_us = 0.0;           // first start to last end
+};
+
+SmTimeline sm_timeline(const KernelTrace& trace);
+
+// Start and end of `phase` of `block`, in µs on the timeline's axis.
+struct PhaseSpan {
+    double start_us = 0.0;
+    double end_us = 0.0;
+    std::uint64_t cycles = 0;
+};
+PhaseSpan phase_span(const KernelTrace& trace, Index2 block, int phase);
+
+}  // namespace ts::model

@@ -1,0 +1,109 @@
+#include "trace_file.hpp"
+
+#include "json_document.hpp"
+#include "model/format.hpp"
+
+namespace ts::record {
+
+namespace {
+
+using model::format;
+
+model::KernelTrace read_trace(const Json& root) {
+    const Fields top(root, "document");
+    if (top.text("format") != kTraceFormat)
+        throw FormatError(format("document: \"format\" is \"{}\", not \"{}\"", top.text("format"), kTraceFormat));
+    if (const std::int64_t version = top.integer("format_version"); version != kTraceFormatVersion)
+        throw FormatError(format("document: format_version {}; this TileScope reads {}", version, kTraceFormatVersion));
+
+    model::KernelTrace trace;
+    const auto kind = model::parse_kernel(top.text("kernel"));
+    if (!kind || (*kind != model::KernelKind::Naive && *kind != model::KernelKind::Tiled))
+        throw FormatError(format("kernel: \"{}\" has no recording; expected \"naive\" or \"tiled\"", top.text("kernel")));
+    trace.config = {*kind, static_cast<int>(top.integer("block_x")), static_cast<int>(top.integer("block_y")),
+                    static_cast<int>(top.integer("tile"))};
+    trace.problem.m = top.integer("m");
+    trace.problem.n = top.integer("n");
+    trace.problem.k = top.integer("k");
+    trace.problem.batch = 1;
+    trace.problem.dtype = model::Dtype::Float32;
+    if (auto why = model::check_recordable(trace.config, trace.problem)) throw FormatError(*why);
+    trace.device = top.text("device");
+    trace.sm_count = static_cast<int>(top.integer("sm_count"));
+    trace.recorded_at = top.text("recorded_at");
+    trace.check_passed = top.flag("check_passed");
+    trace.check_summary = top.text("check_summary");
+
+    for (std::int64_t sm : top.integers("block_sm")) trace.block_sm.push_back(static_cast<std::uint32_t>(sm));
+    const std::vector<std::int64_t> clocks = top.integers("clocks");
+    if (clocks.size() % 4 != 0) throw FormatError("clocks: expected four numbers per phase clock");
+    for (std::size_t i = 0; i < clocks.size(); i += 4)
+        trace.clocks.push_back({static_cast<std::uint64_t>(clocks[i]), static_cast<std::uint64_t>(clocks[i + 1]),
+                                static_cast<std::uint64_t>(clocks[i + 2]), static_cast<std::uint64_t>(clocks[i + 3])});
+    const std::vector<std::int64_t> loads = top.integers("loads");
+    if (loads.size() % 4 != 0) throw FormatError("loads: expected four numbers per load");
+    for (std::size_t i = 0; i < loads.size(); i += 4)
+        trace.loads.push_back({static_cast<std::int32_t>(loads[i]), static_cast<std::int32_t>(loads[i + 1]),
+                               static_cast<std::int32_t>(loads[i + 2]), static_cast<std::int32_t>(loads[i + 3])});
+
+    const std::int64_t blocks = trace.blocks();
+    if (static_cast<std::int64_t>(trace.block_sm.size()) != blocks)
+        throw FormatError(format("block_sm: {} entries for a grid of {} blocks", trace.block_sm.size(), blocks));
+    if (static_cast<std::int64_t>(trace.clocks.size()) != model::clock_records(trace.config, trace.problem))
+        throw FormatError(format("clocks: {} phase clocks; {} blocks × {} phases need {}", trace.clocks.size(), blocks,
+                                 trace.phases(), model::clock_records(trace.config, trace.problem)));
+    if (trace.has_loads() &&
+        static_cast<std::int64_t>(trace.loads.size()) != model::load_records(trace.config, trace.problem))
+        throw FormatError(format("loads: {} loads; this grid needs {}", trace.loads.size(),
+                                 model::load_records(trace.config, trace.problem)));
+    return trace;
+}
+
+}  // namespace
+
+std::string trace_to_json(const model::KernelTrace& trace) {
+    Json root;
+    root["format"] = kTraceFormat;
+    root["format_version"] = kTraceFormatVersion;
+    root["kernel"] = model::kernel_name(trace.config.kind);
+    root["block_x"] = trace.config.block_x;
+    root["block_y"] = trace.config.block_y;
+    root["tile"] = trace.config.tile;
+    root["m"] = trace.problem.m;
+    root["n"] = trace.problem.n;
+    root["k"] = trace.problem.k;
+    root["device"] = trace.device;
+    root["sm_count"] = trace.sm_count;
+    root["recorded_at"] = trace.recorded_at;
+    root["check_passed"] = trace.check_passed;
+    root["check_summary"] = trace.check_summary;
+    root["block_sm"] = trace.block_sm;
+    Json clocks = Json::array();
+    for (const model::PhaseClock& c : trace.clocks) {
+        clocks.push_back(c.start_ns);
+        clocks.push_back(c.end_ns);
+        clocks.push_back(c.start_cycles);
+        clocks.push_back(c.end_cycles);
+    }
+    root["clocks"] = std::move(clocks);
+    Json loads = Json::array();
+    for (const model::RecordedLoad& l : trace.loads) {
+        loads.push_back(l.row);
+        loads.push_back(l.col);
+        loads.push_back(l.slot);
+        loads.push_back(l.loaded);
+    }
+    root["loads"] = std::move(loads);
+    // Compact: a recording holds tens of thousands of numbers and no one reads them by eye.
+    return root.dump() + "\n";
+}
+
+std::variant<model::KernelTrace, std::string> parse_trace(std::string_view text, std::string_view source) {
+    return read_document<model::KernelTrace>(text, source, read_trace);
+}
+
+std::variant<model::KernelTrace, std::string> load_trace(const std::filesystem::path& file) {
+    return load_document<model::KernelTrace>(file, read_trace);
+}
+
+}  // namespace ts::record

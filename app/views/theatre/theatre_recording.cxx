@@ -1,0 +1,105 @@
+#include "theatre_recording.hpp"
+
+#include "record/trace_file.hpp"
+#include "theatre_logic.hpp"
+
+namespace ts::views {
+
+namespace {
+
+std::shared_ptr<const model::KernelTrace>& slot_of(TheatreRecording& recording, model::KernelKind kind) {
+    return kind == model::KernelKind::Tiled ? recording.tiled : recording.naive;
+}
+
+}  // namespace
+
+bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
+    const model::Problem& p = state.problem;
+    if (trace.problem.m != p.m || trace.problem.n != p.n || trace.problem.k != p.k || p.batch != 1) return false;
+    if (trace.config.tile != state.kernel.tile) return false;
+    if (trace.config.kind == model::KernelKind::Tiled) return true;
+    const model::KernelConfig naive{model::KernelKind::Naive, state.kernel.block_x, state.kernel.block_y,
+                                    state.kernel.tile};
+    return trace.config.block_x == naive.block_x && trace.config.block_y == naive.block_y;
+}
+
+const model::KernelTrace* timeline_trace(const AppState& state) {
+    const TheatreRecording& r = state.theatre.recording;
+    const model::KernelTrace* played = plays_naive(state) ? r.naive.get() : r.tiled.get();
+    const model::KernelTrace* other = plays_naive(state) ? r.tiled.get() : r.naive.get();
+    if (played && trace_fits(*played, state)) return played;
+    if (other && trace_fits(*other, state)) return other;
+    return nullptr;
+}
+
+void choose_theatre_source(AppState& state) {
+    TheatreRecording& r = state.theatre.recording;
+    const bool fits = (r.naive && r.naive->has_loads() && trace_fits(*r.naive, state)) ||
+                      (r.tiled && r.tiled->has_loads() && trace_fits(*r.tiled, state));
+    state.theatre.source = r.replay && fits && r.replay_source ? r.replay_source.get() : &model_source();
+}
+
+void add_recording(TheatreRecording& recording, model::KernelTrace trace) {
+    const model::KernelKind kind = trace.config.kind;
+    slot_of(recording, kind) = std::make_shared<const model::KernelTrace>(std::move(trace));
+    recording.replay_source = std::make_shared<const RecordedSource>(recording.naive, recording.tiled);
+}
+
+std::optional<std::string> load_recording_file(AppState& state, const std::filesystem::path& file) {
+    auto loaded = record::load_trace(file);
+    if (auto* why = std::get_if<std::string>(&loaded)) return *why;
+    add_recording(state.theatre.recording, std::move(std::get<model::KernelTrace>(loaded)));
+    return std::nullopt;
+}
+
+std::optional<std::string> why_no_recording(const AppState& state) {
+    if (!state.device) return "still probing for a CUDA GPU";
+    if (!state.device->usable) return "no GPU here, so the player shows the model: " + state.device->why_not;
+    if (!state.theatre.recording.pending.empty()) return "recording…";
+    if (auto why = theatre_error(state)) return why;
+    // The tiled kernel is the one the theatre is about: its reason stands for both.
+    const int tile = state.kernel.tile;
+    if (auto why = model::check_recordable({model::KernelKind::Tiled, tile, tile, tile}, state.problem)) return why;
+    return std::nullopt;
+}
+
+std::vector<gpu::RunRequest> recording_requests(const AppState& state) {
+    const int tile = state.kernel.tile;
+    std::vector<gpu::RunRequest> requests;
+    for (const model::KernelConfig& config :
+         {model::KernelConfig{model::KernelKind::Tiled, tile, tile, tile},
+          model::KernelConfig{model::KernelKind::Naive, state.kernel.block_x, state.kernel.block_y, tile}}) {
+        gpu::RunRequest request;
+        request.kind = gpu::RequestKind::Record;
+        request.kernel = config;
+        request.problem = state.problem;
+        // A naive grid too large to record (small blocks on a large C) is left out.
+        if (!model::check_recordable(config, state.problem)) requests.push_back(request);
+    }
+    return requests;
+}
+
+void submit_recordings(AppState& state, gpu::Runner& runner, double now) {
+    TheatreRecording& r = state.theatre.recording;
+    if (!r.requested || !state.device) return;  // a press while probing waits for the answer
+    r.requested = false;
+    if (why_no_recording(state)) return;
+    r.error.clear();
+    for (const gpu::RunRequest& request : recording_requests(state)) r.pending.push_back(runner.submit(request));
+    r.pending_since = now;
+}
+
+bool take_recording_result(AppState& state, const gpu::RunResult& result) {
+    if (result.request.kind != gpu::RequestKind::Record) return false;
+    TheatreRecording& r = state.theatre.recording;
+    std::erase(r.pending, result.id);
+    if (!result.ok || !result.trace) {
+        r.error = "recording " + model::describe(result.request.kernel) + " failed: " + result.error;
+        return true;
+    }
+    add_recording(r, *result.trace);
+    r.replay = true;
+    return true;
+}
+
+}  // namespace ts::views

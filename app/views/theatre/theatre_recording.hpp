@@ -1,0 +1,46 @@
+// theatre_recording.hpp — recordings from the GPU in the theatre: asking the runner for
+// them ("Record on GPU", --record), loading them from files (--trace), and choosing the
+// events the player shows: as recorded when a recording fits the problem on show, the
+// model's otherwise, always labelled.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "gpu/runner.hpp"
+#include "views/app_state.hpp"
+
+namespace ts::views {
+
+// Whether `trace` is of the problem and T on show (the naive one also of its block shape).
+bool trace_fits(const model::KernelTrace& trace, const AppState& state);
+
+// The recording of the kernel the SM timeline shows: the played kernel's when it fits,
+// else the other kernel's; null when none fits.
+const model::KernelTrace* timeline_trace(const AppState& state);
+
+// Keeps state.theatre.source pointing at the events to show: the recording when replay is
+// on and one fits, the model otherwise. Once per frame, before drawing.
+void choose_theatre_source(AppState& state);
+
+// Adds a recording (replacing an older one of the same kernel) and rebuilds the replay.
+void add_recording(TheatreRecording& recording, model::KernelTrace trace);
+
+// Loads a recording saved by `tilescope record --out`; the reason when the file is unusable.
+std::optional<std::string> load_recording_file(AppState& state, const std::filesystem::path& file);
+
+// Why "Record on GPU" cannot be pressed now, or nullopt.
+std::optional<std::string> why_no_recording(const AppState& state);
+
+// The requests one press of "Record on GPU" sends: the tiled kernel with the T on show and
+// the naive kernel with its block shape, cutting K into the same chunks; each only if it can
+// be recorded (model::check_recordable).
+std::vector<gpu::RunRequest> recording_requests(const AppState& state);
+
+// Called by exchange_with_runner: submits what the button asked for, and takes a finished
+// Record result (true when `result` was one).
+void submit_recordings(AppState& state, gpu::Runner& runner, double now);
+bool take_recording_result(AppState& state, const gpu::RunResult& result);
+
+}  // namespace ts::views

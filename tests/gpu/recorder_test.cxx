@@ -1,0 +1,105 @@
+// gpu: the recorded kernels on a real device. Every load each thread made must be the one
+// the model schedules (the same index functions run on both sides, and this proves it), C
+// must be right, and the SMs and clocks must make sense. Skips without a usable GPU.
+#include <gtest/gtest.h>
+
+#include "gpu/runner.hpp"
+#include "model/kernel_trace.hpp"
+#include "support/gpu_skip.hpp"
+
+namespace ts::gpu {
+namespace {
+
+RunResult record(model::KernelConfig config, std::int64_t m, std::int64_t n, std::int64_t k) {
+    RunRequest request;
+    request.kind = RequestKind::Record;
+    request.kernel = config;
+    request.problem.m = m;
+    request.problem.n = n;
+    request.problem.k = k;
+    return run_request(request);
+}
+
+void expect_sane_clocks(const model::KernelTrace& trace) {
+    const int phases = trace.phases();
+    for (int b = 0; b < trace.blocks(); ++b)
+        for (int phase = 0; phase < phases; ++phase) {
+            const model::PhaseClock& c = trace.clocks[model::phase_clock_slot(b, phases, phase)];
+            ASSERT_GT(c.start_ns, 0u) << "block " << b << " phase " << phase << " was never stamped";
+            ASSERT_GE(c.end_ns, c.start_ns);
+            ASSERT_GE(c.end_cycles, c.start_cycles);
+            if (phase > 0) ASSERT_GE(c.start_ns, trace.clocks[model::phase_clock_slot(b, phases, phase - 1)].end_ns);
+        }
+}
+
+struct Case {
+    model::KernelConfig config;
+    std::int64_t m, n, k;
+};
+
+TEST(Recorder, RecordedLoadsAreTheModelsSchedule) {
+    SKIP_WITHOUT_GPU();
+    using model::KernelKind;
+    const Case cases[] = {
+        {{KernelKind::Tiled, 2, 2, 2}, 4, 4, 4},      // the textbook's 4×4 with 2×2 blocks
+        {{KernelKind::Naive, 2, 2, 2}, 4, 4, 4},
+        {{KernelKind::Tiled, 8, 8, 8}, 40, 28, 36},   // tiles over the right edge and past K
+        {{KernelKind::Naive, 8, 8, 8}, 40, 28, 36},   // ghost threads record nothing
+        {{KernelKind::Naive, 32, 4, 8}, 40, 28, 36},
+        {{KernelKind::Tiled, 1, 1, 1}, 5, 3, 7},
+        {{KernelKind::Tiled, 32, 32, 32}, 70, 33, 65},
+        {{KernelKind::Tiled, 5, 5, 5}, 1, 1, 1},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(model::describe(c.config) + " on " + std::to_string(c.m) + "×" + std::to_string(c.n) + "×" +
+                     std::to_string(c.k));
+        const RunResult result = record(c.config, c.m, c.n, c.k);
+        ASSERT_TRUE(result.ok) << result.error;
+        ASSERT_TRUE(result.trace);
+        EXPECT_TRUE(result.check_passed) << result.check_summary;
+        const model::KernelTrace& trace = *result.trace;
+        ASSERT_TRUE(trace.has_loads());
+        EXPECT_EQ(model::compare_with_model(trace), std::nullopt);
+        EXPECT_EQ(trace.device, testing_support::device().limits.name);
+        expect_sane_clocks(trace);
+        const model::SmTimeline timeline = model::sm_timeline(trace);
+        EXPECT_GE(timeline.waves, 1);
+        EXPECT_GE(timeline.most_at_once, 1);
+    }
+}
+
+TEST(Recorder, LargeGridsKeepSmsAndClocksAndRunInWaves) {
+    SKIP_WITHOUT_GPU();
+    // 128 × 128 blocks of 1024 threads: far more than fit on the GPU at once.
+    const RunResult result = record({model::KernelKind::Tiled, 32, 32, 32}, 4096, 4096, 256);
+    ASSERT_TRUE(result.ok) << result.error;
+    ASSERT_TRUE(result.trace);
+    EXPECT_FALSE(result.trace->has_loads());
+    EXPECT_NE(result.timing_warning.find("only the SMs and the clocks"), std::string::npos);
+    EXPECT_EQ(model::compare_with_model(*result.trace), std::nullopt);
+    EXPECT_TRUE(result.check_passed) << result.check_summary;
+    expect_sane_clocks(*result.trace);
+    const model::SmTimeline timeline = model::sm_timeline(*result.trace);
+    const int sms = testing_support::device().limits.sm_count;
+    EXPECT_EQ(static_cast<int>(timeline.sms_used.size()), sms);
+    EXPECT_GT(timeline.waves, 1);
+    // A 1024-thread block: at most 2 per SM on an H100/H200 (2048 threads per SM).
+    EXPECT_LE(timeline.most_at_once, sms * testing_support::device().limits.max_threads_per_sm / 1024);
+}
+
+TEST(Recorder, RefusesWhatItCannotRecord) {
+    SKIP_WITHOUT_GPU();
+    RunRequest request;
+    request.kind = RequestKind::Record;
+    request.kernel = {model::KernelKind::Cublas, 16, 16, 16};
+    request.problem.m = request.problem.n = request.problem.k = 64;
+    const RunResult cublas = run_request(request);
+    EXPECT_FALSE(cublas.ok);
+    EXPECT_EQ(cublas.error, "only the naive and tiled kernels have recording variants, not cublas");
+    request.kernel = {model::KernelKind::Tiled, 8, 8, 8};
+    request.problem.batch = 3;
+    EXPECT_EQ(run_request(request).error, "a recording covers one matrix product: set the batch to 1 (it is 3)");
+}
+
+}  // namespace
+}  // namespace ts::gpu

@@ -1,0 +1,97 @@
+// Kernel recordings as files: written and read back unchanged, broken files refused with
+// where and why, and the recordings committed in assets/traces (made on an NVIDIA H200)
+// still load and still match the model's schedule load for load.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "model/kernel_trace.hpp"
+#include "record/trace_file.hpp"
+#include "support/synthetic_trace.hpp"
+
+namespace ts::record {
+namespace {
+
+model::Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
+    model::Problem p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    return p;
+}
+
+model::KernelTrace parsed(const std::string& text) {
+    auto result = parse_trace(text, "t.json");
+    if (auto* why = std::get_if<std::string>(&result)) ADD_FAILURE() << *why;
+    return std::get<model::KernelTrace>(std::move(result));
+}
+
+std::string error_of(const std::string& text) {
+    auto result = parse_trace(text, "t.json");
+    const auto* why = std::get_if<std::string>(&result);
+    return why ? *why : "(no error)";
+}
+
+TEST(TraceFile, RoundTripKeepsEveryRecord) {
+    for (const model::KernelConfig& config :
+         {model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, model::KernelConfig{model::KernelKind::Naive, 4, 2, 8}}) {
+        const model::KernelTrace trace = testing_support::synthetic_trace(config, problem(40, 28, 36), 4);
+        const model::KernelTrace back = parsed(trace_to_json(trace));
+        EXPECT_EQ(back.config.kind, config.kind);
+        EXPECT_EQ(back.config.block_x, config.block_x);
+        EXPECT_EQ(back.device, "Synthetic GPU");
+        EXPECT_EQ(back.sm_count, 4);
+        ASSERT_EQ(back.loads.size(), trace.loads.size());
+        for (std::size_t i = 0; i < trace.loads.size(); ++i) {
+            ASSERT_EQ(back.loads[i].row, trace.loads[i].row);
+            ASSERT_EQ(back.loads[i].loaded, trace.loads[i].loaded);
+        }
+        ASSERT_EQ(back.clocks.size(), trace.clocks.size());
+        EXPECT_EQ(back.clocks.back().end_ns, trace.clocks.back().end_ns);
+        EXPECT_EQ(back.block_sm, trace.block_sm);
+        EXPECT_EQ(model::compare_with_model(back), std::nullopt);
+    }
+}
+
+TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
+    EXPECT_EQ(error_of("{\"format\": \"tilescope-trace\",\n \"format_version\": }"),
+              "t.json:2:20: not valid JSON: syntax error while parsing value - unexpected '}'; expected '[', '{', or a literal");
+    EXPECT_EQ(error_of("{\"format\": \"tilescope-bench\", \"format_version\": 1}"),
+              "t.json: document: \"format\" is \"tilescope-bench\", not \"tilescope-trace\"");
+
+    std::string text = trace_to_json(testing_support::synthetic_trace({model::KernelKind::Tiled, 2, 2, 2}, problem(4, 4, 4)));
+    std::string wrong_kernel = text;
+    wrong_kernel.replace(wrong_kernel.find("\"tiled\""), 7, "\"cublas\"");
+    EXPECT_EQ(error_of(wrong_kernel), "t.json: kernel: \"cublas\" has no recording; expected \"naive\" or \"tiled\"");
+
+    std::string short_loads = text;
+    short_loads.replace(short_loads.find("\"loads\":[") + 9, 0, "1,2,3,4,");
+    EXPECT_EQ(error_of(short_loads), "t.json: loads: 65 loads; this grid needs 64");
+
+    std::string bad_sm = text;
+    bad_sm.replace(bad_sm.find("\"block_sm\":[") + 12, 0, "\"x\",");
+    EXPECT_EQ(error_of(bad_sm), "t.json: document.block_sm[0]: expected a whole number, got string");
+
+    EXPECT_EQ(std::get<std::string>(load_trace("/nonexistent/t.json")),
+              "/nonexistent/t.json: cannot open the file (missing, or no permission to read it)");
+}
+
+TEST(TraceFile, CommittedRecordingsMatchTheModel) {
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(TILESCOPE_TRACES_DIR)) {
+        SCOPED_TRACE(entry.path().string());
+        auto loaded = load_trace(entry.path());
+        ASSERT_TRUE(std::holds_alternative<model::KernelTrace>(loaded)) << std::get<std::string>(loaded);
+        const model::KernelTrace& trace = std::get<model::KernelTrace>(loaded);
+        EXPECT_EQ(trace.device, "NVIDIA H200");
+        EXPECT_TRUE(trace.check_passed) << trace.check_summary;
+        EXPECT_EQ(model::compare_with_model(trace), std::nullopt);
+        const model::SmTimeline timeline = model::sm_timeline(trace);
+        EXPECT_GE(timeline.waves, 1);
+        ++files;
+    }
+    EXPECT_GE(files, 5);
+}
+
+}  // namespace
+}  // namespace ts::record
