@@ -6,6 +6,7 @@
 //   tilescope --select 1,2                     pin C[1][2]: its thread, block, row and column
 //   tilescope --view theatre --select-block 3,2 --phase 4 --step load   the tiling theatre, paused there
 //   tilescope --view theatre --side-by-side --phase 1 --step sync2     naive vs tiled, with running counters
+//   tilescope --lesson tiling --step 3         a guided lesson at its third step (--list-lessons)
 //   tilescope bench --m 1024 --kernel tiled    measure on the GPU, print, no window
 //   tilescope check | roofline                 the correctness suite; the roofline, no window
 //   tilescope --lab-benchmark 20               time the latency lab: change to new point, frames
@@ -13,21 +14,29 @@
 //   tilescope --m 4096 --n 4096 --k 4096 --frame-time 100   median and p90 frame time, no vsync
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <chrono>
 #include <iostream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/setup_options.hpp"
 #include "gpu/runner.hpp"
+#include "lessons/lesson_keys.hpp"
+#include "platform/key_names.hpp"
+#include "platform/session.hpp"
 #include "platform/window.hpp"
 #include "views/app_state.hpp"
 #include "views/lab_benchmark.hpp"
+#include "views/lesson_state.hpp"
 #include "views/latency_view.hpp"
 #include "views/main_view.hpp"
 #include "views/plot.hpp"
@@ -55,6 +64,15 @@ struct GuiOptions {
     int frame_time = 0;            // --frame-time: frames to time; 0: none
     std::optional<float> zoom;     // --zoom: the stage's zoom; 1 fits it to the window
     std::vector<int> center;       // --center: ROW, COL of the cell of C in the middle of the stage
+    // --lesson or --lesson-file, checked before the window opens: the lesson and its step
+    // (--step, from 0 here); a lesson file that could not be used, shown in red instead.
+    std::optional<ts::lessons::Lesson> lesson;
+    int lesson_step = 0;
+    std::string lesson_error;
+    std::string lesson_walk;       // --lesson-walk: a folder for one PNG per step; empty: none
+    std::filesystem::path settings;          // the settings file; empty: none read or written
+    ts::platform::Overrides presentation;    // --presenter, --font-scale, --palette, --fullscreen, ...
+    std::vector<ts::platform::KeyPress> keys;  // --keys: pressed one by one once the window has settled
 };
 
 // ImGui sizes windows and tables from the previous frame, so a new layout needs a few frames
@@ -119,10 +137,115 @@ int time_frames(ts::platform::Window& window, ts::views::AppState& state, int fr
     return 0;
 }
 
+// --list-lessons: no window, so it works without a display. A broken lesson file is named
+// on stderr with its line, and left out.
+int print_lesson_names() {
+    for (const ts::views::LessonListEntry& entry : ts::views::list_lessons()) {
+        if (entry.error.empty())
+            std::cout << entry.name << "\n";
+        else
+            std::cerr << "tilescope: skipped " << entry.error << "\n";
+    }
+    return 0;
+}
+
+// --lesson NAME or --lesson-file FILE, with --step S: checked before any window opens, so a
+// wrong name or step exits 2 with the reason. A broken file does not stop a class: it is
+// reported, and the window opens without a lesson and shows why. nullopt: carry on.
+std::optional<int> choose_lesson(GuiOptions& gui, const std::string& name, const std::string& file) {
+    if (name.empty() && file.empty()) {
+        if (gui.lesson_walk.empty()) return std::nullopt;
+        std::cerr << "tilescope: --lesson-walk needs --lesson NAME or --lesson-file FILE\n";
+        return 2;
+    }
+    const std::string step_text = std::exchange(gui.theatre.step, "");  // with a lesson, --step is its step
+    std::variant<ts::lessons::Lesson, ts::lessons::LessonError> loaded;
+    if (!name.empty()) {
+        const auto entries = ts::views::list_lessons();
+        const auto found = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == name; });
+        if (found == entries.end()) {
+            std::cerr << "tilescope: --lesson: there is no lesson called \"" << name << "\"; the lessons are:\n";
+            for (const auto& entry : entries)
+                if (entry.error.empty()) std::cerr << "  " << entry.name << "\n";
+            return 2;
+        }
+        loaded = ts::views::load_lesson(found->file);
+    } else {
+        loaded = ts::views::load_lesson(file);
+    }
+    if (auto* why = std::get_if<ts::lessons::LessonError>(&loaded)) {
+        std::cerr << "tilescope: " << why->text() << "\n";
+        if (!name.empty() || !gui.lesson_walk.empty()) return 2;
+        gui.lesson_error = why->text();
+        return std::nullopt;
+    }
+    auto& lesson = std::get<ts::lessons::Lesson>(loaded);
+    const auto steps = static_cast<long long>(lesson.steps.size());
+    if (!step_text.empty()) {
+        const auto step = ts::lessons::parse_whole(step_text);
+        if (!step || *step < 1 || *step > steps) {
+            std::cerr << "tilescope: --step " << step_text << ": the lesson " << lesson.name << " has steps 1 to "
+                      << steps << "\n";
+            return 2;
+        }
+        gui.lesson_step = static_cast<int>(*step - 1);
+    }
+    gui.lesson = std::move(lesson);
+    return std::nullopt;
+}
+
+// --lesson-walk DIR: every step of the open lesson in turn, moved to by the function PageDown
+// calls, drawn until the layout settles and saved as DIR/<lesson>-step-<S>.png; a step that
+// asks for a prediction is saved again with its answer revealed, as ...-step-<S>-answer.png.
+int walk_lesson(ts::platform::Window& window, ts::gpu::Runner& runner, ts::views::AppState& state,
+                const std::filesystem::path& dir) {
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error) {
+        std::cerr << "tilescope: --lesson-walk: cannot create " << dir.string() << ": " << error.message() << "\n";
+        return 1;
+    }
+    const auto draw_and_save = [&](const std::filesystem::path& file) -> bool {
+        for (int i = 0; i <= kSettleFrames; ++i) {
+            window.begin_frame(false);
+            ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
+            ts::views::draw_main_view(state);
+            window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
+            if (i == kSettleFrames) {
+                if (const auto why = window.save_screenshot(file.string())) {
+                    std::cerr << "tilescope: " << *why << "\n";
+                    return false;
+                }
+                std::cout << "tilescope: saved " << file.string() << "\n";
+            }
+            window.present();
+        }
+        return true;
+    };
+    const std::string name = state.lesson.lesson->name;
+    const int steps = static_cast<int>(state.lesson.lesson->steps.size());
+    for (int step = 0; step < steps; ++step) {
+        ts::views::go_to_lesson_step(state, step);
+        if (!state.lesson.lesson) {
+            std::cerr << "tilescope: " << state.lesson.error << "\n";
+            return 1;
+        }
+        const std::string stem = name + "-step-" + std::to_string(step + 1);
+        if (!draw_and_save(dir / (stem + ".png"))) return 1;
+        if (state.lesson.lesson->steps[step].predict.empty()) continue;
+        state.lesson.revealed = true;
+        if (!draw_and_save(dir / (stem + "-answer.png"))) return 1;
+    }
+    return 0;
+}
+
 int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     const bool benchmark = options.lab_benchmark > 0;
-    auto created = ts::platform::Window::create(
-        {options.width, options.height, "TileScope", !benchmark && options.frame_time == 0});
+    ts::platform::Session session(options.settings);
+    const ts::settings::Settings opened = ts::platform::merge(session.loaded(), options.presentation);
+    auto created = ts::platform::Window::create({opened.window_width, opened.window_height, "TileScope",
+                                                 !benchmark && options.frame_time == 0, opened.window_x,
+                                                 opened.window_y, opened.fullscreen, opened.font_scale});
     if (auto* why = std::get_if<std::string>(&created)) {
         std::cerr << "tilescope: " << *why << "\n";
         return 1;
@@ -143,7 +266,10 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         state.camera.request = ts::views::StageCamera::Request{options.zoom.value_or(1.0f), std::nullopt};
         if (!options.center.empty()) state.camera.request->centre = ts::model::Cell{options.center[0], options.center[1]};
     }
-    state.lab.view = ts::views::parse_view(options.view).value_or(ts::views::LabView::Stage);
+    state.lab.view = ts::views::parse_view(opened.view).value_or(ts::views::LabView::Stage);
+    state.presentation = ts::platform::presentation_for(session.loaded(), options.presentation);
+    if (const auto panel = ts::views::parse_panel(opened.theatre_panel)) state.theatre.panel = *panel;
+    state.theatre.open_panel = state.theatre.panel;
     std::vector<std::string> trace_warnings;
     if (const auto why = ts::views::apply_theatre_flags(state, options.theatre, &trace_warnings)) {
         std::cerr << "tilescope: " << *why << "\n";
@@ -165,6 +291,10 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         ts::views::load_recording(state.lab, committed.back());
     }
 
+    session.start(window, state, opened);
+    if (options.lesson) ts::views::open_lesson(state, *options.lesson, options.lesson_step);
+    if (!options.lesson_error.empty()) state.lesson.error = options.lesson_error;
+    if (!options.lesson_walk.empty()) return walk_lesson(window, runner, state, options.lesson_walk);
     if (options.frame_time > 0) return time_frames(window, state, options.frame_time);
 
     // Frames to draw once nothing is awaited; 0: until the window is closed.
@@ -176,8 +306,12 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     const auto started = std::chrono::steady_clock::now();
     auto next_progress = started + std::chrono::seconds(10);
     int quiet_frames = 0;
+    int frame = 0;
 
     while (!window.should_close()) {
+        // --keys start once the layout has settled, as a person's would.
+        if (frame++ == kSettleFrames) window.queue_keys(options.keys);
+        const bool pressing_keys = frame <= kSettleFrames + 1 ? !options.keys.empty() : window.keys_pending();
         window.begin_frame(options.screenshot.empty() && !benchmark);
         ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
         // --run waits for the probe, then behaves like pressing the view's measure button.
@@ -241,7 +375,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
 
         const bool waiting = start_run || awaiting_run || awaiting_lab || awaiting_record;
         // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
-        quiet_frames = waiting || lab_benchmark ? 0 : quiet_frames + 1;
+        quiet_frames = waiting || pressing_keys || lab_benchmark ? 0 : quiet_frames + 1;
         const auto now = std::chrono::steady_clock::now();
         const bool timed_out = waiting && frames_to_settle > 0 && now - started > kRunTimeout;
         if (waiting && frames_to_settle > 0 && now > next_progress) {
@@ -251,6 +385,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         }
         if (timed_out || (frames_to_settle > 0 && quiet_frames >= frames_to_settle)) {
             if (timed_out) std::cerr << "tilescope: gave up waiting for the GPU run after 120 s\n";
+            session.finish(window, state);
             if (!options.screenshot.empty()) {
                 if (const auto why = window.save_screenshot(options.screenshot)) {
                     std::cerr << "tilescope: " << *why << "\n";
@@ -266,7 +401,9 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             if (request.outcome) *request.outcome = why ? *why : "saved " + request.path;
         }
         window.present();
+        session.after_frame(window, state);
     }
+    session.finish(window, state);
     return 0;
 }
 
@@ -321,9 +458,11 @@ int main(int argc, char** argv) {
         ->expected(2)
         ->type_name("BX,BY");
     app.add_option("--phase", gui.theatre.phase, "the tiling theatre's phase, from 0")->type_name("P");
-    app.add_option("--step", gui.theatre.step, "the tiling theatre's sub-step within the phase")
-        ->check(CLI::IsMember({"load", "sync1", "compute", "sync2", "store"}))
-        ->type_name("load|sync1|compute|sync2|store");
+    // With --lesson, --step is the lesson's step; apply_theatre_flags checks the theatre's words.
+    app.add_option("--step", gui.theatre.step,
+                   "the tiling theatre's sub-step within the phase; with --lesson or --lesson-file, the lesson's "
+                   "step S (from 1)")
+        ->type_name("load|sync1|compute|sync2|store|S");
     app.add_option("--k-step", gui.theatre.k_step, "the tiling theatre: one k per step, at the tile loop's i = I")
         ->type_name("I");
     app.add_flag("--side-by-side", gui.theatre.side_by_side,
@@ -377,6 +516,44 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 100000))
         ->type_name("N");
 
+    // Guided lessons (assets/lessons, views/lesson_state.hpp).
+    bool list_lessons = false;
+    std::string lesson_name, lesson_file;
+    app.add_flag("--list-lessons", list_lessons, "print the name of every lesson, one per line, and exit");
+    app.add_option("--lesson", lesson_name, "open lesson NAME (see --list-lessons) at --step S (default 1)")
+        ->type_name("NAME");
+    app.add_option("--lesson-file", lesson_file, "open the lesson in FILE (the format: README.md, Lessons)")
+        ->type_name("FILE");
+    app.add_option("--lesson-walk", gui.lesson_walk,
+                   "save every step of the lesson as DIR/NAME-step-S.png (and -answer.png where it asks for a "
+                   "prediction), then exit")
+        ->type_name("DIR");
+
+    // Presenter mode and settings (platform/session.hpp, settings/settings.hpp).
+    bool presenter = false, fullscreen = false, no_settings = false;
+    float font_scale = 1.0f;
+    std::string palette, settings_file, keys;
+    app.add_flag("--presenter", presenter,
+                 "presenter mode for a projector: text 2× (or --font-scale), high contrast (or --palette), thick "
+                 "highlights; F5 switches it");
+    app.add_option("--font-scale", font_scale, "text and widgets S times larger, drawn crisp at that size (1, 1.5, 2, 3)")
+        ->check(CLI::Range(ts::settings::kMinFontScale, ts::settings::kMaxFontScale))
+        ->type_name("S");
+    app.add_option("--palette", palette, "colours: default, high-contrast or colour-blind (Okabe–Ito)")
+        ->check(CLI::IsMember({"default", "high-contrast", "colour-blind", "color-blind"}))
+        ->type_name("NAME");
+    app.add_flag("--fullscreen", fullscreen, "open full screen on the primary monitor (F11 switches)");
+    auto* settings_option =
+        app.add_option("--settings", settings_file,
+                       "read and write settings in FILE instead of $XDG_CONFIG_HOME/tilescope/settings.ini "
+                       "(~/.config/tilescope/settings.ini)")
+            ->type_name("FILE");
+    app.add_flag("--no-settings", no_settings, "neither read nor write a settings file")->excludes(settings_option);
+    app.add_option("--keys", keys,
+                   "press these keys one by one once the window has settled, before --screenshot, e.g. "
+                   "\"F11,ctrl+2,PageDown,shift+Right,F1\"")
+        ->type_name("KEY,...");
+
     ts::cli::Commands commands(app);   // bench, check, roofline: no window
 
     try {
@@ -385,6 +562,8 @@ int main(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
     if (const auto exit_code = commands.run_chosen()) return *exit_code;
+    if (list_lessons) return print_lesson_names();
+    if (const auto exit_code = choose_lesson(gui, lesson_name, lesson_file)) return *exit_code;
 
     auto setup = resolve_for_window(setup_options);
     if (auto* why = std::get_if<std::string>(&setup)) {
@@ -404,5 +583,30 @@ int main(int argc, char** argv) {
                   << problem.m << " rows and " << problem.n << " columns (both count from 0)\n";
         return 2;
     }
+    if (!keys.empty()) {
+        auto parsed = ts::platform::parse_key_list(keys);
+        if (auto* why = std::get_if<std::string>(&parsed)) {
+            std::cerr << "tilescope: " << *why << "\n";
+            return 2;
+        }
+        gui.keys = std::get<std::vector<ts::platform::KeyPress>>(parsed);
+    }
+    ts::platform::Overrides& flags = gui.presentation;
+    flags.presenter = presenter;
+    flags.fullscreen = fullscreen;
+    if (app.count("--font-scale")) flags.font_scale = font_scale;
+    if (!palette.empty()) flags.palette = ts::settings::parse_palette(palette);
+    if (app.count("--width")) flags.width = gui.width;
+    if (app.count("--height")) flags.height = gui.height;
+    if (app.count("--view")) flags.view = gui.view;
+    if (!gui.theatre.panel.empty()) flags.panel = gui.theatre.panel;
+    // Runs that make pictures or timings use the defaults, whatever this machine's settings
+    // say, unless --settings names a file.
+    const bool reproducible =
+        !gui.screenshot.empty() || gui.frame_time > 0 || gui.lab_benchmark > 0 || !gui.lesson_walk.empty();
+    if (!settings_file.empty())
+        gui.settings = settings_file;
+    else if (!no_settings && !reproducible)
+        gui.settings = ts::settings::default_path(std::getenv("XDG_CONFIG_HOME"), std::getenv("HOME"));
     return run_window(gui, std::get<ts::cli::Setup>(setup));
 }

@@ -13,6 +13,11 @@ bool init(GLFWwindow* window);
 // follow_pointer false: ImGui sees the mouse nowhere, whatever GLFW reports.
 void new_frame(bool follow_pointer);
 void render_draw_data();
+// Uploads the font atlas again after its fonts changed (between frames).
+void rebuild_fonts_texture();
+// A key going down or up, or a character typed, as GLFW would report it to the backend.
+void key_event(GLFWwindow* window, int key, bool down, int mods);
+void char_event(GLFWwindow* window, unsigned character);
 void shutdown();
 
 }  // namespace ts::platform::imgui_layer

@@ -9,6 +9,7 @@
 
 #include "imgui_layer.hpp"
 #include "png_writer.hpp"
+#include "views/shortcuts.hpp"
 
 namespace ts::platform {
 
@@ -23,6 +24,33 @@ std::string glfw_error_or(const char* fallback) {
     return g_last_glfw_error.empty() ? std::string(fallback) : g_last_glfw_error;
 }
 
+// A remembered position is used only if the window's corner lands in some monitor's work
+// area: monitors come and go between runs, and a window off every screen cannot be moved back.
+bool on_a_monitor(int x, int y) {
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    for (int i = 0; i < count; ++i) {
+        int mx = 0, my = 0, mw = 0, mh = 0;
+        glfwGetMonitorWorkarea(monitors[i], &mx, &my, &mw, &mh);
+        if (x >= mx && y >= my && x < mx + mw - 40 && y < my + mh - 40) return true;
+    }
+    return false;
+}
+
+constexpr std::pair<int, int> kModifierKeys[] = {
+    {GLFW_MOD_CONTROL, GLFW_KEY_LEFT_CONTROL}, {GLFW_MOD_SHIFT, GLFW_KEY_LEFT_SHIFT}, {GLFW_MOD_ALT, GLFW_KEY_LEFT_ALT}};
+
+// The views name keys by GLFW's codes (ImGui 1.86 has no names for function keys).
+static_assert(views::keys::kF1 == GLFW_KEY_F1 && views::keys::kF5 == GLFW_KEY_F5 && views::keys::kF6 == GLFW_KEY_F6 &&
+              views::keys::kF11 == GLFW_KEY_F11);
+static_assert(views::keys::kRight == GLFW_KEY_RIGHT && views::keys::kLeft == GLFW_KEY_LEFT &&
+              views::keys::kDown == GLFW_KEY_DOWN && views::keys::kUp == GLFW_KEY_UP &&
+              views::keys::kDelete == GLFW_KEY_DELETE && views::keys::kEscape == GLFW_KEY_ESCAPE);
+static_assert(views::keys::kPageUp == GLFW_KEY_PAGE_UP && views::keys::kPageDown == GLFW_KEY_PAGE_DOWN);
+static_assert(views::keys::kEqual == GLFW_KEY_EQUAL && views::keys::kMinus == GLFW_KEY_MINUS &&
+              views::keys::kZero == GLFW_KEY_0 && views::keys::kR == GLFW_KEY_R);
+static_assert(views::keys::kKeypadAdd == GLFW_KEY_KP_ADD && views::keys::kKeypadSubtract == GLFW_KEY_KP_SUBTRACT);
+
 }  // namespace
 
 std::variant<std::unique_ptr<Window>, std::string> Window::create(const WindowOptions& options) {
@@ -35,11 +63,18 @@ std::variant<std::unique_ptr<Window>, std::string> Window::create(const WindowOp
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);  // macOS accepts only forward-compatible core contexts
+    const bool place = options.x && options.y && on_a_monitor(*options.x, *options.y);
+    // Hidden until placed, so that it does not jump across the screen.
+    glfwWindowHint(GLFW_VISIBLE, place ? GLFW_FALSE : GLFW_TRUE);
     GLFWwindow* handle = glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
     if (!handle) {
         std::string why = "cannot create an OpenGL 3.3 window: " + glfw_error_or("unknown GLFW error");
         glfwTerminate();
         return why;
+    }
+    if (place) {
+        glfwSetWindowPos(handle, *options.x, *options.y);
+        glfwShowWindow(handle);
     }
     glfwMakeContextCurrent(handle);
     if (gladLoadGL(glfwGetProcAddress) == 0) {
@@ -59,9 +94,14 @@ std::variant<std::unique_ptr<Window>, std::string> Window::create(const WindowOp
     // On a high-DPI monitor GLFW reports a content scale above 1; the fonts follow it.
     float scale_x = 1.0f, scale_y = 1.0f;
     glfwGetWindowContentScale(handle, &scale_x, &scale_y);
-    LoadedFonts loaded = load_fonts(*ImGui::GetIO().Fonts, scale_x > 0.0f ? scale_x : 1.0f);
+    window->m_content_scale = scale_x > 0.0f ? scale_x : 1.0f;
+    window->m_font_scale = options.font_scale;
+    LoadedFonts loaded = load_fonts(*ImGui::GetIO().Fonts, window->m_content_scale * options.font_scale);
     window->m_fonts = loaded.fonts;
     window->m_font_warning = loaded.warning;
+    glfwGetWindowPos(handle, &window->m_windowed.x, &window->m_windowed.y);
+    glfwGetWindowSize(handle, &window->m_windowed.width, &window->m_windowed.height);
+    if (options.fullscreen) window->set_fullscreen(true);
 
     auto heatmaps = HeatmapRenderer::create();
     if (auto* renderer = std::get_if<std::unique_ptr<HeatmapRenderer>>(&heatmaps))
@@ -80,8 +120,62 @@ Window::~Window() {
 
 bool Window::should_close() const { return glfwWindowShouldClose(m_window) != 0; }
 
+bool Window::set_font_scale(float scale) {
+    ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+    atlas.Clear();
+    LoadedFonts loaded = load_fonts(atlas, m_content_scale * scale);
+    m_fonts = loaded.fonts;
+    m_font_scale = scale;
+    imgui_layer::rebuild_fonts_texture();
+    return !loaded.warning;
+}
+
+bool Window::fullscreen() const { return glfwGetWindowMonitor(m_window) != nullptr; }
+
+void Window::set_fullscreen(bool fullscreen) {
+    if (fullscreen == this->fullscreen()) return;
+    if (!fullscreen) {
+        glfwSetWindowMonitor(m_window, nullptr, m_windowed.x, m_windowed.y, m_windowed.width, m_windowed.height,
+                             GLFW_DONT_CARE);
+        return;
+    }
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    if (!mode) return;  // no monitor to fill (a headless server): stay a window
+    glfwSetWindowMonitor(m_window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+}
+
+WindowPlacement Window::placement() const { return m_windowed; }
+
+void Window::queue_keys(const std::vector<KeyPress>& keys) { m_queued_keys.insert(m_queued_keys.end(), keys.begin(), keys.end()); }
+
+// Modifiers go down before the key and come up after it, as a hand presses them.
+void Window::press_queued_key() {
+    if (m_key_down) {
+        const KeyPress& key = *m_key_down;
+        imgui_layer::key_event(m_window, key.key, false, key.mods);
+        for (const auto& [mod, code] : kModifierKeys)
+            if (key.mods & mod) imgui_layer::key_event(m_window, code, false, 0);
+        m_key_down.reset();
+        return;
+    }
+    if (m_queued_keys.empty()) return;
+    const KeyPress key = m_queued_keys.front();
+    m_queued_keys.pop_front();
+    for (const auto& [mod, code] : kModifierKeys)
+        if (key.mods & mod) imgui_layer::key_event(m_window, code, true, key.mods);
+    imgui_layer::key_event(m_window, key.key, true, key.mods);
+    if (key.character) imgui_layer::char_event(m_window, key.character);
+    m_key_down = key;
+}
+
 void Window::begin_frame(bool follow_pointer) {
     glfwPollEvents();
+    press_queued_key();
+    if (!fullscreen()) {
+        glfwGetWindowPos(m_window, &m_windowed.x, &m_windowed.y);
+        glfwGetWindowSize(m_window, &m_windowed.width, &m_windowed.height);
+    }
     if (m_heatmaps) m_heatmaps->begin_frame();
     imgui_layer::new_frame(follow_pointer);
 }

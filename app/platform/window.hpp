@@ -6,9 +6,13 @@
 #include <string>
 #include <variant>
 
+#include <deque>
+#include <vector>
+
 #include "fonts.hpp"
 #include "heatmap_renderer.hpp"
 #include "imgui.h"
+#include "key_names.hpp"
 
 struct GLFWwindow;
 
@@ -21,6 +25,14 @@ struct WindowOptions {
     // false: frames follow as fast as they are drawn, so --lab-benchmark times the work and
     // not the display's refresh.
     bool vsync = true;
+    std::optional<int> x, y;  // where on the desktop; nullopt: where the window manager puts it
+    bool fullscreen = false;  // on the primary monitor
+    float font_scale = 1.0f;  // presenter mode's; the monitor's content scale multiplies it
+};
+
+// Where and how large the window is when it is not full screen: what the settings remember.
+struct WindowPlacement {
+    int x = 0, y = 0, width = 0, height = 0;
 };
 
 class Window {
@@ -33,6 +45,23 @@ public:
     Window& operator=(const Window&) = delete;
 
     const FontSet& fonts() const { return m_fonts; }
+    // Rebuilds the fonts at `scale` times their size from DejaVu Sans, so that they stay crisp
+    // (ImGui's FontGlobalScale would stretch the 1× bitmaps), and uploads them again. Call
+    // between frames; fonts() then holds new pointers. Returns false when DejaVu Sans is missing.
+    bool set_font_scale(float scale);
+    float font_scale() const { return m_font_scale; }
+
+    // Full screen on the primary monitor at its current video mode, or back to the window's
+    // last size and place.
+    void set_fullscreen(bool fullscreen);
+    bool fullscreen() const;
+    // The windowed size and place, also while full screen (the one it returns to).
+    WindowPlacement placement() const;
+
+    // Presses keys as if typed, one per frame from the next begin_frame(): each goes down on
+    // one frame and up on the next, through the same GLFW callbacks a real key takes.
+    void queue_keys(const std::vector<KeyPress>& keys);
+    bool keys_pending() const { return !m_queued_keys.empty() || m_key_down.has_value(); }
     // Set when the preferred font was missing and ImGui's built-in one is used instead.
     const std::optional<std::string>& font_warning() const { return m_font_warning; }
 
@@ -61,8 +90,15 @@ public:
 private:
     explicit Window(GLFWwindow* window) : m_window(window) {}
 
+    void press_queued_key();
+
     GLFWwindow* m_window = nullptr;
     FontSet m_fonts;
+    float m_content_scale = 1.0f;
+    float m_font_scale = 1.0f;
+    WindowPlacement m_windowed;  // kept up to date while windowed; restored after full screen
+    std::deque<KeyPress> m_queued_keys;
+    std::optional<KeyPress> m_key_down;  // pressed last frame, released this one
     std::optional<std::string> m_font_warning;
     std::unique_ptr<HeatmapRenderer> m_heatmaps;
     std::optional<std::string> m_heatmap_warning;

@@ -9,10 +9,12 @@
 
 #include "gpu/runner.hpp"
 #include "lab_state.hpp"
+#include "lesson_session.hpp"
 #include "model/device_limits.hpp"
 #include "model/index_math.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
+#include "presenter.hpp"
 #include "stage_layout.hpp"
 #include "theatre/theatre_state.hpp"
 
@@ -43,6 +45,8 @@ struct AppState {
     LabState lab;                           // the latency lab's views and live measurements
     TheatreState theatre;                   // the tiling theatre's block and phase player
     std::optional<CoalescingPenalty> coalescing_penalty;  // nullopt: not measured yet
+    Presentation presentation;              // presenter mode, font scale, palette, the key list
+    LessonSession lesson;                   // the guided lesson on show, its step and the guess
 };
 
 // The limits a launch is checked against: the GPU's when one is usable, otherwise the
@@ -57,13 +61,13 @@ std::optional<std::string> why_no_run(const AppState& state);
 
 gpu::RunRequest make_run_request(const AppState& state);
 
-// Once per frame: picks up the probed device and finished results, and submits the run
-// the panel asked for. Never blocks. `now` is ImGui::GetTime().
-void exchange_with_runner(AppState& state, gpu::Runner& runner, double now);
-
 // The naive-row kernel's time over the naive kernel's with the same block shape, in float
 // at the largest square size the lab has both for (live points win over recorded ones);
 // nullopt when it has no such pair.
 std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab);
+
+// Once per frame: picks up the probed device and finished results, and submits the run
+// the panel asked for. Never blocks. `now` is ImGui::GetTime().
+void exchange_with_runner(AppState& state, gpu::Runner& runner, double now);
 
 }  // namespace ts::views

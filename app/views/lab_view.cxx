@@ -1,5 +1,6 @@
 #include "lab_view.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 
@@ -69,13 +70,18 @@ void draw_view_switcher(AppState& state) {
             ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colours::kA.line));
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
         }
-        if (ImGui::Button(model::format("{}  (Ctrl+{})", kTitles[i], i + 1).c_str())) view = kViews[i];
+        // With large text the keys leave the labels (F1 lists them), so that the row fits.
+        const bool with_keys = ImGui::GetFontSize() * 56.0f < ImGui::GetWindowContentRegionMax().x;
+        const std::string label = with_keys ? model::format("{}  (Ctrl+{})", kTitles[i], i + 1) : kTitles[i];
+        if (ImGui::Button(label.c_str())) view = kViews[i];
         if (active) ImGui::PopStyleColor(2);
     }
+    draw_presenter_controls(state);
 }
 
 void draw_lab_view(AppState& state, float bottom_reserve) {
-    const float panel_width = ImGui::GetFontSize() * 27.0f;
+    // At most half the window, so that presenter mode's large text leaves the drawing room.
+    const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
     ImGui::BeginChild("##lab_panel", ImVec2(panel_width, -bottom_reserve), true);
     draw_source(state);

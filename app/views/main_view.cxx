@@ -1,8 +1,13 @@
 #include "main_view.hpp"
 
+#include <algorithm>
+
+#include "help_overlay.hpp"
 #include "lab_view.hpp"
+#include "lesson_panel.hpp"
 #include "run_panel.hpp"
 #include "setup_panel.hpp"
+#include "shortcuts.hpp"
 #include "stage_view.hpp"
 #include "status_bar.hpp"
 #include "theatre/theatre_view.hpp"
@@ -17,9 +22,15 @@ void draw_main_view(AppState& state) {
     constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
     ImGui::Begin("TileScope", nullptr, kFlags);
+    handle_shortcuts(state);
+    draw_help_overlay(state);  // its own window, on top of this one
 
     const float status_height = ImGui::GetFrameHeightWithSpacing();
     draw_view_switcher(state);
+    ImGui::SameLine();
+    draw_lessons_button(state);
+    handle_lesson_keys(state);
+    draw_lesson_panel(state);
     if (state.lab.view == LabView::Theatre) {
         draw_theatre_view(state, status_height);
         ImGui::Separator();
@@ -34,8 +45,9 @@ void draw_main_view(AppState& state) {
         ImGui::End();
         return;
     }
-    // Wide enough for the traffic table at the body font size.
-    const float panel_width = ImGui::GetFontSize() * 27.0f;
+    // Wide enough for the traffic table at the body font size, but at most half the window,
+    // so that presenter mode's large text leaves the drawing room.
+    const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
     ImGui::BeginChild("##panels", ImVec2(panel_width, -status_height), true);
     draw_setup_panel(state);

@@ -213,7 +213,7 @@ void draw_matrices(ImDrawList* draw, const StageScene& s) {
             draw_cell_lines(draw, x.area, x.rows, x.cols, s.region, with_alpha(x.palette.line, 90));
         }
         if (c) draw->AddRect(l.grid.min, l.grid.max, with_alpha(colours::kC.line, 120), 0.0f, 0, 1.0f);
-        draw->AddRect(x.area.min, x.area.max, x.palette.line, 0.0f, 0, 2.0f);
+        draw->AddRect(x.area.min, x.area.max, x.palette.line, 0.0f, 0, outline_width(2.0f));
 
         const auto value = [&](int row, int col) { return example_value(s, x.which, row, col); };
         const ValueRange range = example_range(x.which, s.problem);

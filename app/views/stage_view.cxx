@@ -11,6 +11,7 @@
 #include "model/thread_map.hpp"
 #include "stage_layout.hpp"
 #include "stage_paint.hpp"
+#include "shortcuts.hpp"
 #include "theme.hpp"
 
 namespace ts::views {
@@ -184,7 +185,7 @@ void show_tooltip(const std::string& text) {
 void outline(ImDrawList* draw, Rect r, float thickness, bool filled = true) {
     r = at_least(r, 3.0f);
     if (filled) draw->AddRectFilled(r.min, r.max, with_alpha(colours::kHighlight, 45));
-    draw->AddRect(r.min, r.max, colours::kHighlight, 0.0f, 0, thickness);
+    draw->AddRect(r.min, r.max, colours::kHighlight, 0.0f, 0, emphasis_width(thickness));
 }
 
 // The cell, its block and the other cells its thread computes (from the model's thread
@@ -252,8 +253,8 @@ void show_pinned_tooltip(const StageScene& s, model::Cell pinned, const Rect& le
 
 // The mouse wheel zooms about the pointer; dragging with any button pans (the left one only
 // past ImGui's drag threshold, so that a click still pins a cell); the arrow keys pan and
-// + and - zoom about the middle while the pointer is on the stage. Returns whether the
-// camera moved.
+// + and - zoom about the middle while no widget has the keys. Returns whether the camera
+// moved.
 bool steer_camera(StageCamera& camera, const StageGeometry& g, bool hovered, bool active) {
     const ImGuiIO& io = ImGui::GetIO();
     const ImVec2 middle{(g.region.min.x + g.region.max.x) * 0.5f, (g.region.min.y + g.region.max.y) * 0.5f};
@@ -266,7 +267,8 @@ bool steer_camera(StageCamera& camera, const StageGeometry& g, bool hovered, boo
         next.pan.x += io.MouseDelta.x;
         next.pan.y += io.MouseDelta.y;
     }
-    if (hovered && !io.WantTextInput) {
+    // Shift and Alt with the arrows move the pinned cell (shortcuts.cxx), so they do not pan.
+    if (view_has_keys() && !io.KeyShift && !io.KeyAlt && !io.KeyCtrl) {
         const float step_x = 0.1f * g.region.width(), step_y = 0.1f * g.region.height();
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) next.pan.x += step_x;
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) next.pan.x -= step_x;
@@ -296,7 +298,13 @@ void draw_camera_controls(StageCamera& camera) {
     const ImGuiStyle& style = ImGui::GetStyle();
     const float width = ImGui::CalcTextSize(zoom.c_str()).x + style.ItemSpacing.x +
                         ImGui::CalcTextSize("Reset view").x + 2.0f * style.FramePadding.x;
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - width));
+    // Beside the heading when it fits (large text leaves no room), else below it.
+    ImGui::SameLine();
+    const float right = ImGui::GetWindowContentRegionMax().x - width;
+    if (ImGui::GetCursorPosX() > right)
+        ImGui::NewLine();
+    else
+        ImGui::SameLine(right);
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
     ImGui::TextUnformatted(zoom.c_str());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "imgui.h"
+#include "settings/settings.hpp"
 
 namespace ts::views {
 
@@ -16,23 +17,67 @@ struct MatrixColours {
     ImU32 text;
 };
 
+// Every colour the views draw with. Three schemes exist (settings::Palette); the one in use
+// can change between frames, and the views read it through colours::kA etc.
+struct ColourScheme {
+    MatrixColours a, b, c;
+    ImU32 ghost_fill, ghost_hatch;
+    ImU32 highlight;  // the hovered cell and what it reads
+    ImU32 cell_value, muted, error, pass, warning, background;
+    ImU32 text;          // ImGui's text
+    float outline = 1.0f;  // multiplies the width of matrix outlines
+};
+
+// The default scheme: A blue, B orange, C green on near-white.
+inline constexpr ColourScheme kDefaultScheme{
+    {IM_COL32(214, 230, 250, 255), IM_COL32(214, 230, 250, 255), IM_COL32(45, 105, 180, 255), IM_COL32(25, 75, 140, 255)},
+    {IM_COL32(252, 226, 196, 255), IM_COL32(252, 226, 196, 255), IM_COL32(200, 110, 20, 255), IM_COL32(145, 70, 5, 255)},
+    {IM_COL32(214, 240, 218, 255), IM_COL32(176, 224, 188, 255), IM_COL32(40, 135, 80, 255), IM_COL32(25, 100, 60, 255)},
+    IM_COL32(232, 232, 232, 255),
+    IM_COL32(165, 165, 165, 255),
+    IM_COL32(205, 30, 110, 255),
+    IM_COL32(30, 30, 30, 255),
+    IM_COL32(105, 105, 105, 255),
+    IM_COL32(195, 30, 30, 255),
+    IM_COL32(25, 130, 45, 255),
+    IM_COL32(170, 95, 0, 255),
+    IM_COL32(248, 248, 246, 255),
+    IM_COL32(20, 20, 20, 255),
+    1.0f};
+
+const ColourScheme& colour_scheme(settings::Palette palette);
+
+namespace detail {
+inline ColourScheme g_scheme = kDefaultScheme;  // the one in use: set_palette() changes it
+}
+
+// The scheme in use, under the names the views have always used. They are references, so
+// a palette switch shows in the next frame without any view knowing about it.
 namespace colours {
-inline constexpr MatrixColours kA{IM_COL32(214, 230, 250, 255), IM_COL32(214, 230, 250, 255),
-                                  IM_COL32(45, 105, 180, 255), IM_COL32(25, 75, 140, 255)};
-inline constexpr MatrixColours kB{IM_COL32(252, 226, 196, 255), IM_COL32(252, 226, 196, 255),
-                                  IM_COL32(200, 110, 20, 255), IM_COL32(145, 70, 5, 255)};
-inline constexpr MatrixColours kC{IM_COL32(214, 240, 218, 255), IM_COL32(176, 224, 188, 255),
-                                  IM_COL32(40, 135, 80, 255), IM_COL32(25, 100, 60, 255)};
-inline constexpr ImU32 kGhostFill = IM_COL32(232, 232, 232, 255);
-inline constexpr ImU32 kGhostHatch = IM_COL32(165, 165, 165, 255);
-inline constexpr ImU32 kHighlight = IM_COL32(205, 30, 110, 255);  // the hovered cell and what it reads
-inline constexpr ImU32 kCellValue = IM_COL32(30, 30, 30, 255);
-inline constexpr ImU32 kMuted = IM_COL32(105, 105, 105, 255);
-inline constexpr ImU32 kError = IM_COL32(195, 30, 30, 255);
-inline constexpr ImU32 kPass = IM_COL32(25, 130, 45, 255);
-inline constexpr ImU32 kWarning = IM_COL32(170, 95, 0, 255);
-inline constexpr ImU32 kBackground = IM_COL32(248, 248, 246, 255);
+inline const MatrixColours& kA = detail::g_scheme.a;
+inline const MatrixColours& kB = detail::g_scheme.b;
+inline const MatrixColours& kC = detail::g_scheme.c;
+inline const ImU32& kGhostFill = detail::g_scheme.ghost_fill;
+inline const ImU32& kGhostHatch = detail::g_scheme.ghost_hatch;
+inline const ImU32& kHighlight = detail::g_scheme.highlight;
+inline const ImU32& kCellValue = detail::g_scheme.cell_value;
+inline const ImU32& kMuted = detail::g_scheme.muted;
+inline const ImU32& kError = detail::g_scheme.error;
+inline const ImU32& kPass = detail::g_scheme.pass;
+inline const ImU32& kWarning = detail::g_scheme.warning;
+inline const ImU32& kBackground = detail::g_scheme.background;
 }  // namespace colours
+
+// Switches the scheme colours:: reads, and whether highlights are drawn for the back row of
+// a lecture room (presenter mode). Call between frames, then apply_style() again.
+void set_palette(settings::Palette palette, bool presenter = false);
+settings::Palette current_palette();
+
+// Line widths. outline_width(): a matrix's outline (thicker in high contrast). emphasis_width():
+// the hovered or pinned thread's cells and the row of A and column of B it reads, thicker
+// still in presenter mode so that the back row sees them.
+float outline_width(float base);
+float emphasis_width(float base);
 
 // The fonts the views draw with. The platform layer loads them; a member left null means
 // ImGui's current font (as in the tests, which run without the platform).
@@ -45,7 +90,7 @@ ImFont* heading_font();  // never null
 ImFont* small_font();    // never null
 
 // A light style: dark text on a near-white background survives projectors far better
-// than ImGui's dark default.
+// than ImGui's dark default. In the colours of the scheme in use, at 1× sizes.
 void apply_style(ImGuiStyle& style);
 
 // A panel title in the heading font.

@@ -46,7 +46,10 @@ void toggle_play(PhasePlayer& player, int count) {
 }  // namespace
 
 void handle_player_keys(PhasePlayer& player, int count) {
-    if (ImGui::GetIO().WantTextInput) return;
+    // Not while a widget has the keys (after Tab) or the key list is open; Shift and Alt with
+    // the arrows choose a block or a cell instead (views/shortcuts.cxx).
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureKeyboard || io.KeyShift || io.KeyAlt || io.KeyCtrl) return;
     if (pressed(ImGuiKey_Space)) toggle_play(player, count);
     if (pressed(ImGuiKey_RightArrow)) step_by(player, count, 1);
     if (pressed(ImGuiKey_LeftArrow)) step_by(player, count, -1);

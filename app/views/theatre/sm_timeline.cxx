@@ -202,7 +202,7 @@ void draw_sm_timeline(AppState& state, float height) {
                             colours::kHighlight);
         const model::PhaseSpan phase = model::phase_span(*trace, timeline.blocks[*selected].block, current_step(state).phase);
         draw->AddRect({x_of(phase.start_us) - 1.0f, box.min.y - grow - 2.0f}, {x_of(phase.end_us) + 1.0f, box.max.y + grow + 2.0f},
-                      colours::kCellValue, 0.0f, 0, 2.0f);
+                      colours::kCellValue, 0.0f, 0, emphasis_width(2.0f));
     }
 
     // Time axis: nice ticks in µs.

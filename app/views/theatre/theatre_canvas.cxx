@@ -245,7 +245,7 @@ void draw_global_reads(ImDrawList* draw, const Scene& s) {
 void outline(ImDrawList* draw, Rect r, float thickness) {
     const float grow = std::max(0.0f, 3.0f - std::min(r.width(), r.height())) * 0.5f;
     draw->AddRect({r.min.x - grow, r.min.y - grow}, {r.max.x + grow, r.max.y + grow}, colours::kHighlight, 0.0f, 0,
-                  thickness);
+                  emphasis_width(thickness));
 }
 
 // The inspected cell and what its thread reads in this step; or the inspected element of
@@ -388,7 +388,11 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
         draw_shared_memory(draw, s);
     draw_inspection(draw, s);
     draw_names(draw, s);
-    draw_legend(draw, region.min, std::min(s.bs_panel.min.x, s.layout.b.min.x) - region.min.x - line, s);
+    // The legend only where it fits above the As panel: on a cramped canvas (large fonts on a
+    // projector) it would cover the matrices it explains.
+    const float legend_height = line + 8.0f * small_font()->FontSize * 1.6f;
+    if (region.min.y + legend_height < s.as_panel.min.y)
+        draw_legend(draw, region.min, std::min(s.bs_panel.min.x, s.layout.b.min.x) - region.min.x - line, s);
     draw->PopClipRect();
 
     // The full report follows the mouse; the Thread tab keeps the pinned one.

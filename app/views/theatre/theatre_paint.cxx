@@ -42,7 +42,7 @@ void draw_cell_grid(ImDrawList* draw, const Rect& area, int rows, int cols, ImU3
 void draw_matrix_cells(ImDrawList* draw, const Rect& area, int rows, int cols, const MatrixColours& palette) {
     draw->AddRectFilled(area.min, area.max, palette.fill);
     draw_cell_grid(draw, area, rows, cols, with_alpha(palette.line, 50));
-    draw->AddRect(area.min, area.max, palette.line, 0.0f, 0, 2.0f);
+    draw->AddRect(area.min, area.max, palette.line, 0.0f, 0, outline_width(2.0f));
 }
 
 namespace {

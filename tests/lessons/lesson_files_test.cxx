@@ -1,0 +1,115 @@
+// The shipped lessons: each parses, each step applies to the app's state without a launch
+// error (unless it says it shows one, and then the app really reports it), the names are
+// unique and in teaching order, and --list-lessons prints them without a display.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lessons/lesson_catalog.hpp"
+#include "support/run_command.hpp"
+#include "views/lab_state.hpp"
+#include "views/lesson_answers.hpp"
+#include "views/lesson_state.hpp"
+
+namespace {
+
+using ts::views::AppState;
+
+std::vector<ts::lessons::Lesson> shipped_lessons() {
+    std::vector<ts::lessons::Lesson> lessons;
+    for (const auto& file : ts::lessons::lesson_files(ts::lessons::lessons_dir())) {
+        auto loaded = ts::views::load_lesson(file);
+        if (auto* why = std::get_if<ts::lessons::LessonError>(&loaded)) {
+            ADD_FAILURE() << why->text();
+            continue;
+        }
+        lessons.push_back(std::get<ts::lessons::Lesson>(loaded));
+    }
+    return lessons;
+}
+
+// The order issue #6 asks for.
+const std::vector<std::string> kTeachingOrder = {
+    "row-major", "naive-kernel", "redundant-loads", "tiling", "boundaries",
+    "coalescing", "tile-width", "measured-speedup", "beyond-tiling",
+};
+
+TEST(LessonFiles, AreInTeachingOrderWithUniqueNames) {
+    std::vector<std::string> names;
+    for (const auto& entry : ts::views::list_lessons()) {
+        EXPECT_TRUE(entry.error.empty()) << entry.error;
+        names.push_back(entry.name);
+    }
+    EXPECT_EQ(names, kTeachingOrder);
+    EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size()) << "two lessons share a name";
+}
+
+TEST(LessonFiles, EveryStepAppliesAndShowsALaunchErrorOnlyWhenItSaysSo) {
+    for (const auto& lesson : shipped_lessons()) {
+        ASSERT_FALSE(lesson.steps.empty()) << lesson.name;
+        AppState state;
+        for (int i = 0; i < static_cast<int>(lesson.steps.size()); ++i) {
+            const auto& step = lesson.steps[i];
+            SCOPED_TRACE(lesson.name + " step " + std::to_string(i + 1) + ": " + step.title);
+            const auto why = ts::views::apply_lesson_step(state, lesson, i);
+            ASSERT_FALSE(why) << why->text();
+            EXPECT_EQ(ts::views::launch_error(state).has_value(), step.expect_error);
+            EXPECT_FALSE(step.text.empty());
+        }
+    }
+}
+
+TEST(LessonFiles, PredictionsRevealComputedAnswers) {
+    // With the committed recording loaded, as the app loads it without a GPU, every answer
+    // has a value: counted by the model or measured.
+    AppState state;
+    const auto recordings = ts::views::committed_recordings();
+    ASSERT_FALSE(recordings.empty());
+    ASSERT_TRUE(ts::views::load_recording(state.lab, recordings.back()));
+    int predictions = 0;
+    std::set<std::string> kinds;
+    for (const auto& lesson : shipped_lessons())
+        for (int i = 0; i < static_cast<int>(lesson.steps.size()); ++i) {
+            const auto& step = lesson.steps[i];
+            if (step.predict.empty()) continue;
+            ++predictions;
+            ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, i));
+            const auto answer = ts::views::compute_answer(state, *step.answer);
+            SCOPED_TRACE(lesson.name + " step " + std::to_string(i + 1));
+            EXPECT_TRUE(answer.value.has_value()) << answer.how;
+            EXPECT_TRUE(answer.how.starts_with("counted by the model") || answer.how.starts_with("measured"))
+                << answer.how;
+            kinds.insert(step.answer->word);
+        }
+    EXPECT_GE(predictions, 4);
+    for (const char* kind : {"loads-of-a", "reuse-factor", "warp-sectors-x-as-row", "coalescing-penalty",
+                             "measured-speedup"})
+        EXPECT_TRUE(kinds.count(kind)) << "no lesson asks for " << kind;
+}
+
+TEST(LessonFiles, ListLessonsNeedsNoDisplay) {
+    const auto outcome = ts::testing_support::run_command("env -u DISPLAY -u WAYLAND_DISPLAY " TILESCOPE_PATH
+                                                          " --list-lessons");
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.output;
+    std::string expected;
+    for (const auto& name : kTeachingOrder) expected += name + "\n";
+    EXPECT_EQ(outcome.output, expected);
+}
+
+TEST(LessonFiles, UnknownLessonListsTheNamesAndExits2) {
+    const auto outcome = ts::testing_support::run_command("env -u DISPLAY " TILESCOPE_PATH " --lesson no-such-lesson");
+    EXPECT_EQ(outcome.exit_code, 2);
+    EXPECT_NE(outcome.output.find("no lesson called \"no-such-lesson\""), std::string::npos) << outcome.output;
+    EXPECT_NE(outcome.output.find("  boundaries\n"), std::string::npos) << outcome.output;
+}
+
+TEST(LessonFiles, StepOutOfRangeExits2) {
+    const auto outcome = ts::testing_support::run_command("env -u DISPLAY " TILESCOPE_PATH " --lesson tiling --step 99");
+    EXPECT_EQ(outcome.exit_code, 2);
+    EXPECT_NE(outcome.output.find("--step 99: the lesson tiling has steps 1 to"), std::string::npos)
+        << outcome.output;
+}
+
+}  // namespace
