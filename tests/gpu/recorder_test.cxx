@@ -28,7 +28,9 @@ void expect_sane_clocks(const model::KernelTrace& trace) {
             ASSERT_GT(c.start_ns, 0u) << "block " << b << " phase " << phase << " was never stamped";
             ASSERT_GE(c.end_ns, c.start_ns);
             ASSERT_GE(c.end_cycles, c.start_cycles);
-            if (phase > 0) ASSERT_GE(c.start_ns, trace.clocks[model::phase_clock_slot(b, phases, phase - 1)].end_ns);
+            if (phase > 0) {
+                ASSERT_GE(c.start_ns, trace.clocks[model::phase_clock_slot(b, phases, phase - 1)].end_ns);
+            }
         }
 }
 
