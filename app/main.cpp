@@ -30,12 +30,12 @@
 #include "cli/commands.hpp"
 #include "cli/setup_options.hpp"
 #include "gpu/runner.hpp"
-#include "lessons/lesson_keys.hpp"
 #include "platform/key_names.hpp"
 #include "platform/session.hpp"
 #include "platform/window.hpp"
 #include "views/app_state.hpp"
 #include "views/lab_benchmark.hpp"
+#include "lesson_flags.hpp"
 #include "views/lesson_state.hpp"
 #include "views/latency_view.hpp"
 #include "views/main_view.hpp"
@@ -64,11 +64,7 @@ struct GuiOptions {
     int frame_time = 0;            // --frame-time: frames to time; 0: none
     std::optional<float> zoom;     // --zoom: the stage's zoom; 1 fits it to the window
     std::vector<int> center;       // --center: ROW, COL of the cell of C in the middle of the stage
-    // --lesson or --lesson-file, checked before the window opens: the lesson and its step
-    // (--step, from 0 here); a lesson file that could not be used, shown in red instead.
-    std::optional<ts::lessons::Lesson> lesson;
-    int lesson_step = 0;
-    std::string lesson_error;
+    ts::app::LessonChoice lesson;  // --lesson or --lesson-file with --step, checked before the window opens
     std::string lesson_walk;       // --lesson-walk: a folder for one PNG per step; empty: none
     std::filesystem::path settings;          // the settings file; empty: none read or written
     ts::platform::Overrides presentation;    // --presenter, --font-scale, --palette, --fullscreen, ...
@@ -137,108 +133,6 @@ int time_frames(ts::platform::Window& window, ts::views::AppState& state, int fr
     return 0;
 }
 
-// --list-lessons: no window, so it works without a display. A broken lesson file is named
-// on stderr with its line, and left out.
-int print_lesson_names() {
-    for (const ts::views::LessonListEntry& entry : ts::views::list_lessons()) {
-        if (entry.error.empty())
-            std::cout << entry.name << "\n";
-        else
-            std::cerr << "tilescope: skipped " << entry.error << "\n";
-    }
-    return 0;
-}
-
-// --lesson NAME or --lesson-file FILE, with --step S: checked before any window opens, so a
-// wrong name or step exits 2 with the reason. A broken file does not stop a class: it is
-// reported, and the window opens without a lesson and shows why. nullopt: carry on.
-std::optional<int> choose_lesson(GuiOptions& gui, const std::string& name, const std::string& file) {
-    if (name.empty() && file.empty()) {
-        if (gui.lesson_walk.empty()) return std::nullopt;
-        std::cerr << "tilescope: --lesson-walk needs --lesson NAME or --lesson-file FILE\n";
-        return 2;
-    }
-    const std::string step_text = std::exchange(gui.theatre.step, "");  // with a lesson, --step is its step
-    std::variant<ts::lessons::Lesson, ts::lessons::LessonError> loaded;
-    if (!name.empty()) {
-        const auto entries = ts::views::list_lessons();
-        const auto found = std::find_if(entries.begin(), entries.end(), [&](const auto& e) { return e.name == name; });
-        if (found == entries.end()) {
-            std::cerr << "tilescope: --lesson: there is no lesson called \"" << name << "\"; the lessons are:\n";
-            for (const auto& entry : entries)
-                if (entry.error.empty()) std::cerr << "  " << entry.name << "\n";
-            return 2;
-        }
-        loaded = ts::views::load_lesson(found->file);
-    } else {
-        loaded = ts::views::load_lesson(file);
-    }
-    if (auto* why = std::get_if<ts::lessons::LessonError>(&loaded)) {
-        std::cerr << "tilescope: " << why->text() << "\n";
-        if (!name.empty() || !gui.lesson_walk.empty()) return 2;
-        gui.lesson_error = why->text();
-        return std::nullopt;
-    }
-    auto& lesson = std::get<ts::lessons::Lesson>(loaded);
-    const auto steps = static_cast<long long>(lesson.steps.size());
-    if (!step_text.empty()) {
-        const auto step = ts::lessons::parse_whole(step_text);
-        if (!step || *step < 1 || *step > steps) {
-            std::cerr << "tilescope: --step " << step_text << ": the lesson " << lesson.name << " has steps 1 to "
-                      << steps << "\n";
-            return 2;
-        }
-        gui.lesson_step = static_cast<int>(*step - 1);
-    }
-    gui.lesson = std::move(lesson);
-    return std::nullopt;
-}
-
-// --lesson-walk DIR: every step of the open lesson in turn, moved to by the function PageDown
-// calls, drawn until the layout settles and saved as DIR/<lesson>-step-<S>.png; a step that
-// asks for a prediction is saved again with its answer revealed, as ...-step-<S>-answer.png.
-int walk_lesson(ts::platform::Window& window, ts::gpu::Runner& runner, ts::views::AppState& state,
-                const std::filesystem::path& dir) {
-    std::error_code error;
-    std::filesystem::create_directories(dir, error);
-    if (error) {
-        std::cerr << "tilescope: --lesson-walk: cannot create " << dir.string() << ": " << error.message() << "\n";
-        return 1;
-    }
-    const auto draw_and_save = [&](const std::filesystem::path& file) -> bool {
-        for (int i = 0; i <= kSettleFrames; ++i) {
-            window.begin_frame(false);
-            ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
-            ts::views::draw_main_view(state);
-            window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
-            if (i == kSettleFrames) {
-                if (const auto why = window.save_screenshot(file.string())) {
-                    std::cerr << "tilescope: " << *why << "\n";
-                    return false;
-                }
-                std::cout << "tilescope: saved " << file.string() << "\n";
-            }
-            window.present();
-        }
-        return true;
-    };
-    const std::string name = state.lesson.lesson->name;
-    const int steps = static_cast<int>(state.lesson.lesson->steps.size());
-    for (int step = 0; step < steps; ++step) {
-        ts::views::go_to_lesson_step(state, step);
-        if (!state.lesson.lesson) {
-            std::cerr << "tilescope: " << state.lesson.error << "\n";
-            return 1;
-        }
-        const std::string stem = name + "-step-" + std::to_string(step + 1);
-        if (!draw_and_save(dir / (stem + ".png"))) return 1;
-        if (state.lesson.lesson->steps[step].predict.empty()) continue;
-        state.lesson.revealed = true;
-        if (!draw_and_save(dir / (stem + "-answer.png"))) return 1;
-    }
-    return 0;
-}
-
 int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     const bool benchmark = options.lab_benchmark > 0;
     ts::platform::Session session(options.settings);
@@ -292,9 +186,10 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     }
 
     session.start(window, state, opened);
-    if (options.lesson) ts::views::open_lesson(state, *options.lesson, options.lesson_step);
-    if (!options.lesson_error.empty()) state.lesson.error = options.lesson_error;
-    if (!options.lesson_walk.empty()) return walk_lesson(window, runner, state, options.lesson_walk);
+    if (options.lesson.lesson) ts::views::open_lesson(state, *options.lesson.lesson, options.lesson.step);
+    if (!options.lesson.error.empty()) state.lesson.error = options.lesson.error;
+    if (!options.lesson_walk.empty())
+        return ts::app::walk_lesson(window, runner, state, options.lesson_walk, kSettleFrames);
     if (options.frame_time > 0) return time_frames(window, state, options.frame_time);
 
     // Frames to draw once nothing is awaited; 0: until the window is closed.
@@ -562,8 +457,17 @@ int main(int argc, char** argv) {
         return app.exit(error) == 0 ? 0 : 2;
     }
     if (const auto exit_code = commands.run_chosen()) return *exit_code;
-    if (list_lessons) return print_lesson_names();
-    if (const auto exit_code = choose_lesson(gui, lesson_name, lesson_file)) return *exit_code;
+    if (list_lessons) return ts::app::print_lesson_names();
+    if (!lesson_name.empty() || !lesson_file.empty()) {
+        // With a lesson, --step is the lesson's step, not the theatre's sub-step.
+        const std::string step = std::exchange(gui.theatre.step, "");
+        if (const auto exit_code =
+                ts::app::choose_lesson(gui.lesson, lesson_name, lesson_file, step, !gui.lesson_walk.empty()))
+            return *exit_code;
+    } else if (!gui.lesson_walk.empty()) {
+        std::cerr << "tilescope: --lesson-walk needs --lesson NAME or --lesson-file FILE\n";
+        return 2;
+    }
 
     auto setup = resolve_for_window(setup_options);
     if (auto* why = std::get_if<std::string>(&setup)) {

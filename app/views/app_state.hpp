@@ -27,8 +27,8 @@ struct RunState {
 };
 
 // What uncoalesced access costs on a real GPU: the naive-row kernel's time over the naive
-// kernel's, measured at one size (measured_coalescing_penalty). The theatre's warp panel
-// shows it beside the model's sector counts, and says "not measured yet" without it.
+// kernel's, measured at one size, worked out from the lab's points when it is shown (the
+// warp panel, beside the model's sector counts; a lesson's answer).
 struct CoalescingPenalty {
     double ratio = 0.0;     // naive-row time ÷ naive time
     std::string measured;   // where and at what size: "NVIDIA H200, 2048³ float"
@@ -44,7 +44,6 @@ struct AppState {
     StageCamera camera;                     // the stage's zoom and pan (or --zoom, --center)
     LabState lab;                           // the latency lab's views and live measurements
     TheatreState theatre;                   // the tiling theatre's block and phase player
-    std::optional<CoalescingPenalty> coalescing_penalty;  // nullopt: not measured yet
     Presentation presentation;              // presenter mode, font scale, palette, the key list
     LessonSession lesson;                   // the guided lesson on show, its step and the guess
 };

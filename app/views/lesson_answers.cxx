@@ -137,9 +137,9 @@ RevealedAnswer measured_ratio(const AppState& state, const model::KernelConfig& 
 }
 
 RevealedAnswer coalescing_penalty(const AppState& state) {
-    if (state.coalescing_penalty)
-        return {state.coalescing_penalty->ratio, ratio_text(state.coalescing_penalty->ratio),
-                "measured: " + state.coalescing_penalty->measured + " (naive-row time ÷ naive time)"};
+    if (const auto penalty = measured_coalescing_penalty(state.lab))
+        return {penalty->ratio, ratio_text(penalty->ratio),
+                "measured: " + penalty->measured + " (naive-row time ÷ naive time)"};
     model::KernelConfig row = state.kernel;
     row.kind = model::KernelKind::NaiveRowFromX;
     model::KernelConfig column = state.kernel;

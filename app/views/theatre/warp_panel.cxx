@@ -160,7 +160,7 @@ void draw_warp_panel(const AppState& state, std::optional<model::Cell> cell) {
     const std::size_t size = model::dtype_size(state.problem.dtype);
     if (!cmp.any) {
         ImGui::TextWrapped("%s", format("Its global-memory reads now: {}.", cmp.what).c_str());
-        muted_text(penalty_text(state.coalescing_penalty));
+        muted_text(penalty_text(measured_coalescing_penalty(state.lab)));
         return;
     }
     ImGui::TextWrapped("%s", format("Its global reads now: {}, {} of {} bytes. Memory serves a warp in 32-byte "
@@ -186,7 +186,7 @@ void draw_warp_panel(const AppState& state, std::optional<model::Cell> cell) {
                                         "({}× the memory traffic for the same data).",
                                         kernel, swapped, model::fixed(static_cast<double>(swapped) / kernel, 1))
                                      .c_str());
-    muted_text(penalty_text(state.coalescing_penalty));
+    muted_text(penalty_text(measured_coalescing_penalty(state.lab)));
 }
 
 }  // namespace ts::views
