@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include <stb_image.h>
 
@@ -30,8 +31,21 @@ int run(const std::string& prefix, const std::string& args, std::string& output)
 
 int run_in_window(const std::string& args, std::string& output) {
     const char* display = std::getenv("DISPLAY");
-    const bool has_display = display != nullptr && *display != '\0';
-    return run(has_display ? "" : "xvfb-run -a -s '-screen 0 1920x1080x24' ", args, output);
+    if (display != nullptr && *display != '\0') return run("", args, output);
+    // Each run starts its own Xvfb. With tests in parallel two of them can race for one display
+    // number, and the loser fails before tilescope draws anything; such a run is tried again,
+    // and what the failed tries printed stays at the top of the output.
+    std::string failed_tries;
+    for (int attempt = 1;; ++attempt) {
+        const int status = run("xvfb-run -a -s '-screen 0 1920x1080x24' ", args, output);
+        const bool no_display = output.find("Xvfb failed to start") != std::string::npos ||
+                                output.find("cannot open a window") != std::string::npos;
+        if (!no_display || attempt == 3) {
+            output = failed_tries + output;
+            return status;
+        }
+        failed_tries += "[try " + std::to_string(attempt) + " had no display; tried again]\n" + output;
+    }
 }
 
 Image screenshot(const std::string& name, const std::string& args, std::string* output) {
