@@ -8,6 +8,7 @@
 #include "model/format.hpp"
 #include "occupancy_panel.hpp"
 #include "roofline_view.hpp"
+#include "side_column.hpp"
 #include "text.hpp"
 #include "theme.hpp"
 #include "tuning_view.hpp"
@@ -82,8 +83,7 @@ void draw_view_switcher(AppState& state) {
 void draw_lab_view(AppState& state, float bottom_reserve) {
     // At most half the window, so that presenter mode's large text leaves the drawing room.
     const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
-    ImGui::BeginChild("##lab_panel", ImVec2(panel_width, -bottom_reserve), true);
+    begin_side_column(state, "##lab_panel", panel_width, bottom_reserve);
     draw_source(state);
     ImGui::Separator();
     if (state.lab.view == LabView::Latency) {
@@ -93,8 +93,7 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
     draw_occupancy_panel(state);
     ImGui::Separator();
     draw_save(state);
-    ImGui::EndChild();
-    ImGui::PopStyleColor();
+    end_side_column();
 
     ImGui::SameLine();
     ImGui::BeginChild("##lab_plot", ImVec2(0.0f, -bottom_reserve), false);

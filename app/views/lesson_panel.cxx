@@ -58,9 +58,11 @@ const lessons::Step* current_step(const AppState& state) {
 
 void draw_prediction(AppState& state, const lessons::Step& step) {
     LessonSession& session = state.lesson;
+    // "Predict:" in the heading font on the question's first line: no line of its own.
     ImGui::PushFont(heading_font());
-    ImGui::TextUnformatted("Predict");
+    ImGui::TextUnformatted("Predict:");
     ImGui::PopFont();
+    ImGui::SameLine();
     ImGui::TextWrapped("%s", step.predict.c_str());
     if (!session.revealed) {
         if (session.focus_guess) {
@@ -70,7 +72,7 @@ void draw_prediction(AppState& state, const lessons::Step& step) {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
         constexpr ImGuiInputTextFlags kFlags =
             ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_EnterReturnsTrue;
-        if (ImGui::InputText("your guess", session.guess.data(), session.guess.size(), kFlags))
+        if (ImGui::InputTextWithHint("##guess", "your guess", session.guess.data(), session.guess.size(), kFlags))
             session.revealed = true;
         const char* reveal = "Reveal (Enter)";
         ImGui::SameLine();
@@ -97,24 +99,23 @@ void draw_step(AppState& state) {
     const lessons::Step& step = lesson.steps[session.step];
     const int count = static_cast<int>(lesson.steps.size());
 
-    // The lesson's name small, then the step's title large with the buttons beside it: the
-    // strip must leave the projector most of its height for the view being taught.
+    // The lesson's name small, then the step's title large, the buttons, the text and the
+    // question, one under the other: the card is as narrow as the column it sits in.
     muted_text(format("Lesson: {} · step {} of {}", lesson.title, session.step + 1, count));
     ImGui::PushFont(heading_font());
     ImGui::PushStyleColor(ImGuiCol_Text, colours::kA.text);
-    ImGui::TextUnformatted(step.title.c_str());
+    ImGui::TextWrapped("%s", step.title.c_str());
     ImGui::PopStyleColor();
     ImGui::PopFont();
 
-    // The buttons at the right end of the title line, or below a long title.
+    // The buttons on one row; their key hints go when the column is too narrow for them.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const char* labels[] = {"< Previous (PgUp)", "Next (PgDn) >", "Close lesson"};
+    const char* with_keys[] = {"< Previous (PgUp)", "Next (PgDn) >", "Close lesson"};
+    const char* without_keys[] = {"< Previous", "Next >", "Close"};
     float width = 0.0f;
-    for (const char* label : labels)
-        width += ImGui::CalcTextSize(label).x + style.FramePadding.x * 2 + style.ItemSpacing.x;
-    const float title_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + style.ItemSpacing.x;
-    const float right = ImGui::GetWindowContentRegionMax().x - width;
-    if (title_end <= right) ImGui::SameLine(right);
+    for (const char* label : with_keys) width += ImGui::CalcTextSize(label).x + style.FramePadding.x * 2;
+    width += 2 * style.ItemSpacing.x;
+    const char* const* labels = width <= ImGui::GetContentRegionAvail().x ? with_keys : without_keys;
     ImGui::BeginDisabled(session.step == 0);
     if (ImGui::Button(labels[0])) go_to_lesson_step(state, session.step - 1);
     ImGui::EndDisabled();
@@ -127,20 +128,15 @@ void draw_step(AppState& state) {
         close_lesson(state);
         return;
     }
+    ImGui::Spacing();
 
-    const bool predicts = !step.predict.empty();
-    if (ImGui::BeginTable("##lesson_columns", predicts ? 2 : 1, ImGuiTableFlags_SizingStretchProp)) {
-        ImGui::TableSetupColumn("text", ImGuiTableColumnFlags_WidthStretch, 3.0f);
-        if (predicts) ImGui::TableSetupColumn("predict", ImGuiTableColumnFlags_WidthStretch, 2.0f);
-        ImGui::TableNextColumn();
-        ImGui::TextWrapped("%s", step.text.c_str());
-        if (session.step + 1 == count) muted_text("The last step. Ctrl+L opens the list of lessons.");
-        if (predicts) {
-            ImGui::TableNextColumn();
-            draw_prediction(state, step);
-        }
-        ImGui::EndTable();
+    ImGui::TextWrapped("%s", step.text.c_str());
+    if (!step.predict.empty()) {
+        ImGui::Spacing();
+        ImGui::Separator();
+        draw_prediction(state, step);
     }
+    if (session.step + 1 == count) muted_text("The last step. Ctrl+L opens the list of lessons.");
 }
 
 void draw_error(AppState& state) {
@@ -227,22 +223,27 @@ void draw_lessons_button(AppState& state) {
 
 void draw_lesson_panel(AppState& state) {
     LessonSession& session = state.lesson;
-    if (session.lesson || !session.error.empty()) {
-        // Sized by the last frame's content, within two fifths of the window, so what is being
-        // taught stays in view; a longer step scrolls.
-        const float most = ImGui::GetMainViewport()->WorkSize.y * 0.4f;
-        const float height = std::clamp(session.panel_height, ImGui::GetFrameHeightWithSpacing() * 2.0f, most);
-        ImGui::PushStyleColor(ImGuiCol_ChildBg, kLessonBand);
-        ImGui::BeginChild("##lesson", ImVec2(0.0f, height), true);
-        if (session.lesson)
-            draw_step(state);
-        else
-            draw_error(state);
-        session.panel_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
-        ImGui::EndChild();
-        ImGui::PopStyleColor();
-    }
-    if (session.list_open) draw_list(state);
+    if (!session.lesson && session.error.empty()) return;
+    // Sized by the last frame's content, within 70 % of the column, so the view's own
+    // panel keeps a few lines below it; a longer step scrolls.
+    const float most = ImGui::GetContentRegionAvail().y * 0.7f;
+    const float height = std::clamp(session.panel_height, ImGui::GetFrameHeightWithSpacing() * 2.0f, most);
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, kLessonBand);
+    // A scrollbar only when the step is longer than the card may be: one that came and went
+    // would change where the text wraps, and so the height it was measured at.
+    const ImGuiWindowFlags flags = session.panel_height <= most ? ImGuiWindowFlags_NoScrollbar : 0;
+    ImGui::BeginChild("##lesson", ImVec2(0.0f, height), true, flags);
+    if (session.lesson)
+        draw_step(state);
+    else
+        draw_error(state);
+    session.panel_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+}
+
+void draw_lesson_list(AppState& state) {
+    if (state.lesson.list_open) draw_list(state);
 }
 
 }  // namespace ts::views

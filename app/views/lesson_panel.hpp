@@ -1,6 +1,6 @@
-// lesson_panel.hpp — the guided lesson on screen: a strip across the top of every view with
-// the lesson's title, "step S of N", the step's text and, at some steps, a prediction to
-// make before the app reveals the answer; and the lesson list (Ctrl+L).
+// lesson_panel.hpp — the guided lesson on screen: a card at the top of every view's side
+// column with the lesson's title, "step S of N", the step's text and, at some steps, a
+// prediction to make before the app reveals the answer; and the lesson list (Ctrl+L).
 //
 // Keys, chosen so a presentation clicker (which sends PageDown and PageUp) can drive it:
 //   PageDown  next step          PageUp  previous step
@@ -13,7 +13,7 @@
 
 namespace ts::views {
 
-// The strip's background: a pale yellow no other panel uses, so it reads as "the lesson"
+// The card's background: a pale yellow no other panel uses, so it reads as "the lesson"
 // at a glance (and the GUI test can find it in a screenshot).
 inline constexpr ImU32 kLessonBand = IM_COL32(255, 246, 214, 255);
 
@@ -23,8 +23,11 @@ void handle_lesson_keys(AppState& state);
 // "Lessons (Ctrl+L)": opens the lesson list; for the row of view buttons.
 void draw_lessons_button(AppState& state);
 
-// The strip, when a lesson is open or one failed to open, at the cursor across the full
-// width; and the lesson list when it is open.
+// The card, when a lesson is open or one failed to open, at the cursor, as wide as the
+// column it is drawn in (side_column.hpp puts it there).
 void draw_lesson_panel(AppState& state);
+
+// The lesson list, a window of its own in the middle, when it is open.
+void draw_lesson_list(AppState& state);
 
 }  // namespace ts::views

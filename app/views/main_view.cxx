@@ -8,6 +8,7 @@
 #include "run_panel.hpp"
 #include "setup_panel.hpp"
 #include "shortcuts.hpp"
+#include "side_column.hpp"
 #include "stage_view.hpp"
 #include "status_bar.hpp"
 #include "theatre/theatre_view.hpp"
@@ -30,7 +31,7 @@ void draw_main_view(AppState& state) {
     ImGui::SameLine();
     draw_lessons_button(state);
     handle_lesson_keys(state);
-    draw_lesson_panel(state);
+    draw_lesson_list(state);
     if (state.lab.view == LabView::Theatre) {
         draw_theatre_view(state, status_height);
         ImGui::Separator();
@@ -48,15 +49,13 @@ void draw_main_view(AppState& state) {
     // Wide enough for the traffic table at the body font size, but at most half the window,
     // so that presenter mode's large text leaves the drawing room.
     const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
-    ImGui::BeginChild("##panels", ImVec2(panel_width, -status_height), true);
+    begin_side_column(state, "##panels", panel_width, status_height);
     draw_setup_panel(state);
     ImGui::Spacing();
     ImGui::Separator();
     ImGui::Spacing();
     draw_run_panel(state);
-    ImGui::EndChild();
-    ImGui::PopStyleColor();
+    end_side_column();
 
     ImGui::SameLine();
     ImGui::BeginChild("##stage", ImVec2(0.0f, -status_height), false,

@@ -226,29 +226,46 @@ void hover_outside_c(ImDrawList* draw, const StageScene& s, ImVec2 mouse) {
 }
 
 // A pinned cell keeps its tooltip, so a teacher can point at the screen while talking about
-// it. The tooltip goes into the empty corner above A and left of B (below the heat maps'
-// legend) when it fits there, else beside the cell, opening towards the middle of the stage.
+// it. The tooltip goes where it covers nothing: into the empty corner above A and left of B
+// (below the heat maps' legend), or right of C. Where neither has room (large text) its first
+// three lines, which name the thread, go beside the cell, kept on the stage; the mouse still
+// shows the rest.
 void show_pinned_tooltip(const StageScene& s, model::Cell pinned, const Rect& legend) {
-    const std::string text = c_cell_tooltip(s.config, s.problem, pinned) + "\n(pinned: click elsewhere to release)";
+    const std::string full = c_cell_tooltip(s.config, s.problem, pinned) + "\n(pinned: click elsewhere to release)";
+    std::size_t third_line_end = 0;
+    for (int i = 0; i < 3 && third_line_end != std::string::npos; ++i)
+        third_line_end = full.find('\n', third_line_end + (i > 0 ? 1 : 0));
+    const std::string brief = full.substr(0, third_line_end);
     const ImVec2 padding = ImGui::GetStyle().WindowPadding;
-    const ImVec2 text_size = ImGui::CalcTextSize(text.c_str());
+    const auto box_of = [&](const std::string& text) {
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        return ImVec2{size.x + 2.0f * padding.x, size.y + 2.0f * padding.y};
+    };
     const ImVec2 corner(s.region.min.x + padding.x, std::max(s.layout.b.min.y, legend.max.y + padding.y));
     const float a_label_top = s.layout.a.min.y - 1.6f * heading_font()->FontSize;
-    const bool fits_corner = corner.x + text_size.x + 3.0f * padding.x < s.layout.b.min.x &&
-                             corner.y + text_size.y + 2.0f * padding.y < a_label_top;
-    if (fits_corner) {
-        ImGui::SetNextWindowPos(corner);
-    } else {
-        const Rect cell = at_least(cells_rect(s.layout.c, s.m, s.n, pinned.row, pinned.col, pinned.row + 1,
-                                              pinned.col + 1),
-                                   3.0f);
-        const bool right = cell.min.x > (s.region.min.x + s.region.max.x) * 0.5f;
-        const bool low = cell.min.y > (s.region.min.y + s.region.max.y) * 0.5f;
-        ImGui::SetNextWindowPos(ImVec2(right ? cell.min.x - 8.0f : cell.max.x + 8.0f,
-                                       low ? cell.min.y - 8.0f : cell.max.y + 8.0f),
-                                ImGuiCond_Always, ImVec2(right ? 1.0f : 0.0f, low ? 1.0f : 0.0f));
+    const ImVec2 right_of_c(s.layout.grid.max.x + padding.x, s.layout.c.min.y);
+    for (const std::string* text : {&full, &brief}) {
+        const ImVec2 box = box_of(*text);
+        const bool fits_corner = corner.x + box.x + padding.x < s.layout.b.min.x && corner.y + box.y < a_label_top;
+        const bool fits_right = right_of_c.x + box.x <= s.region.max.x && right_of_c.y + box.y <= s.region.max.y;
+        if (fits_corner || fits_right) {
+            ImGui::SetNextWindowPos(fits_corner ? corner : right_of_c);
+            show_tooltip(*text);
+            return;
+        }
     }
-    show_tooltip(text);
+    // Beside the cell, opening towards the middle of the stage, and kept on the stage: with
+    // large text it would otherwise cover the lesson card and the panels on the left.
+    const ImVec2 box = box_of(brief);
+    const Rect cell =
+        at_least(cells_rect(s.layout.c, s.m, s.n, pinned.row, pinned.col, pinned.row + 1, pinned.col + 1), 3.0f);
+    const bool right = cell.min.x > (s.region.min.x + s.region.max.x) * 0.5f;
+    const bool low = cell.min.y > (s.region.min.y + s.region.max.y) * 0.5f;
+    const float x = right ? cell.min.x - 8.0f - box.x : cell.max.x + 8.0f;
+    const float y = low ? cell.min.y - 8.0f - box.y : cell.max.y + 8.0f;
+    ImGui::SetNextWindowPos(ImVec2(std::max(s.region.min.x, std::min(x, s.region.max.x - box.x)),
+                                   std::max(s.region.min.y, std::min(y, s.region.max.y - box.y))));
+    show_tooltip(brief);
 }
 
 // The mouse wheel zooms about the pointer; dragging with any button pans (the left one only

@@ -83,6 +83,9 @@ void draw_player_controls(PhasePlayer& player, const model::Timeline& timeline) 
         player.step = scrub;
         player.playing = false;
     }
+}
+
+void draw_player_speed(PhasePlayer& player) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
     ImGui::SliderFloat("steps/s", &player.steps_per_second, 0.25f, 8.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
     ImGui::SameLine();

@@ -26,4 +26,7 @@ void handle_player_keys(PhasePlayer& player, int count);
 // The transport row (buttons, scrub slider over every sub-step, speed) for `timeline`.
 void draw_player_controls(PhasePlayer& player, const model::Timeline& timeline);
 
+// The speed slider and the keys, which a lesson can do without.
+void draw_player_speed(PhasePlayer& player);
+
 }  // namespace ts::views

@@ -1,11 +1,14 @@
 #include "theatre_canvas.hpp"
 
 #include <algorithm>
+#include <cfloat>
+#include <functional>
 #include <vector>
 
 #include "model/format.hpp"
 #include "model/thread_map.hpp"
 #include "smem_panel.hpp"
+#include "theatre_layout.hpp"
 #include "theatre_logic.hpp"
 #include "theatre_paint.hpp"
 #include "views/example_values.hpp"
@@ -93,16 +96,72 @@ void draw_matrices(ImDrawList* draw, const Scene& s) {
     }
 }
 
-// The matrices' names go on plates after everything else, so load lines never cross them.
-void draw_names(ImDrawList* draw, const Scene& s) {
+// The matrices' names: worked out before the captions are placed, so none lands on them, and
+// drawn on plates after everything else, so no load line crosses them.
+struct Name {
+    ImVec2 at;
+    float size;  // the layout's name line: the heading's size, less where the canvas is cramped
+    ImU32 colour;
+    std::string text;
+};
+std::vector<Name> matrix_names(const Scene& s, float h) {
     const StageLayout& l = s.layout;
+    return {{{l.b.min.x, l.b.min.y - h * 1.3f}, h, colours::kB.text, format("B (K×N)  {} × {}", s.k, s.n)},
+            {{l.a.min.x, l.a.min.y - h * 1.3f}, h, colours::kA.text, format("A (M×K)  {} × {}", s.m, s.k)},
+            {{l.c.min.x, l.c.max.y + h * 0.3f}, h, colours::kC.text, format("C (M×N)  {} × {}", s.m, s.n)}};
+}
+
+Rect name_plate(const Name& name) {
     ImFont* font = heading_font();
-    plate_text(draw, font, {l.b.min.x, l.b.min.y - font->FontSize * 1.3f}, colours::kB.text,
-               format("B (K×N)  {} × {}", s.k, s.n));
-    plate_text(draw, font, {l.a.min.x, l.a.min.y - font->FontSize * 1.3f}, colours::kA.text,
-               format("A (M×K)  {} × {}", s.m, s.k));
-    plate_text(draw, font, {l.c.min.x, l.c.max.y + font->FontSize * 0.3f}, colours::kC.text,
-               format("C (M×N)  {} × {}", s.m, s.n));
+    const ImVec2 size = font->CalcTextSizeA(name.size, FLT_MAX, 0.0f, name.text.c_str());
+    return {{name.at.x - 4.0f, name.at.y - 2.0f}, {name.at.x + size.x + 4.0f, name.at.y + size.y + 2.0f}};
+}
+
+void draw_names(ImDrawList* draw, const std::vector<Name>& names) {
+    for (const Name& name : names) {
+        const Rect plate = name_plate(name);
+        draw->AddRectFilled(plate.min, plate.max, IM_COL32(255, 255, 255, 235), 3.0f);
+        draw->AddText(heading_font(), name.size, name.at, name.colour, name.text.c_str());
+    }
+}
+
+// A caption of a heading line and small lines under it, drawn at `at`; `lines` of them, so
+// a caption can drop its last lines where room is short.
+struct Caption {
+    std::string heading;
+    ImU32 heading_colour;
+    std::vector<std::pair<std::string, ImU32>> lines;  // small text and its colour
+};
+
+ImVec2 caption_size(const Caption& c, int lines) {
+    float w = text_width(heading_font(), c.heading);
+    float h = heading_font()->FontSize * 1.15f;
+    for (int i = 0; i < lines; ++i) {
+        w = std::max(w, text_width(small_font(), c.lines[i].first));
+        h += small_font()->FontSize * 1.2f;
+    }
+    return {w, h};
+}
+
+void draw_caption(ImDrawList* draw, const Caption& c, int lines, ImVec2 at) {
+    text_at(draw, heading_font(), at, c.heading_colour, c.heading);
+    at.y += heading_font()->FontSize * 1.15f;
+    for (int i = 0; i < lines; ++i) {
+        text_at(draw, small_font(), at, c.lines[i].second, c.lines[i].first);
+        at.y += small_font()->FontSize * 1.2f;
+    }
+}
+
+// Places `caption` with all its lines, or fewer, at the first of `spots` with room; draws it
+// there, or nowhere when even the heading alone has none.
+void place_caption(ImDrawList* draw, CaptionPlacer& placer, const Caption& caption,
+                   const std::vector<CaptionPlacer::Spot>& spots) {
+    std::vector<ImVec2> forms;
+    for (int lines = static_cast<int>(caption.lines.size()); lines >= 0; --lines)
+        forms.push_back(caption_size(caption, lines));
+    const CaptionPlacer::Placed placed = placer.place(forms, spots);
+    if (placed.form >= 0)
+        draw_caption(draw, caption, static_cast<int>(caption.lines.size()) - placed.form, placed.rect.min);
 }
 
 // The block's part of C: each cell fills from the bottom with the share of K it has summed;
@@ -136,13 +195,16 @@ void draw_c_block(ImDrawList* draw, const Scene& s) {
     const bool barrier = s.step.sub == SubStep::SyncAfterLoad || s.step.sub == SubStep::SyncAfterCompute;
     draw->AddRect(tile.min, tile.max, barrier ? colours::kWarning : colours::kHighlight, 0.0f, 0, barrier ? 5.0f : 3.0f);
 
-    std::string caption = acc.end == 0 ? format("sum: nothing of K yet ({} to go)", s.k)
+    std::string caption = acc.end == 0 ? std::string("sum: none of K yet")
                                        : format("sum: k 0..{} of {}", acc.end - 1, s.k);
     if (stored) caption = format("stored: all {} of K", s.k);
     if (barrier) caption += format("  ·  all {} threads wait here", s.tile * s.tile);
     ImFont* font = ImGui::GetFont();
     const float w = text_width(font, caption);
-    const ImVec2 pos{std::clamp(centre(tile).x - w * 0.5f, l.c.min.x, std::max(l.c.min.x, l.c.max.x - w)),
+    // Under the tile, within C where it fits, and never past the canvas's right edge (the
+    // clip rectangle is the canvas).
+    const float right = std::min(std::max(l.c.min.x, l.c.max.x - w), draw->GetClipRectMax().x - w - 4.0f);
+    const ImVec2 pos{std::max(std::min(centre(tile).x - w * 0.5f, right), draw->GetClipRectMin().x + 4.0f),
                      tile.max.y + 4.0f};
     plate_text(draw, font, pos, barrier ? colours::kWarning : colours::kC.text, caption);
 }
@@ -151,34 +213,41 @@ ImVec2 cell_centre(const Rect& area, int rows, int cols, int r, int c) {
     return centre(cells_rect(area, rows, cols, r, c, r + 1, c + 1));
 }
 
-void draw_shared_memory(ImDrawList* draw, const Scene& s) {
+void draw_shared_memory(ImDrawList* draw, const Scene& s, CaptionPlacer& placer) {
     const StepSource& source = *s.state.theatre.source;
     const model::Index2 block = s.state.theatre.block;
-    const auto as = smem_slots(source.tile_loads(s.state.problem, s.tile, block, s.step.phase, model::Operand::A),
-                               s.tile, s.as_panel);
-    const auto bs = smem_slots(source.tile_loads(s.state.problem, s.tile, block, s.step.phase, model::Operand::B),
-                               s.tile, s.bs_panel);
+    const auto as_slots = smem_slots(
+        source.tile_loads(s.state.problem, s.tile, block, s.step.phase, model::Operand::A), s.tile, s.as_panel);
+    const auto bs_slots = smem_slots(
+        source.tile_loads(s.state.problem, s.tile, block, s.step.phase, model::Operand::B), s.tile, s.bs_panel);
     const bool compute = s.step.sub == SubStep::Compute;
     SmemPanelStyle a_style{s.small, compute ? s.focus.y : -1, -1, compute ? s.step.k : -1, s.by_warp};
     SmemPanelStyle b_style{s.small, -1, compute ? s.focus.x : -1, compute ? s.step.k : -1, s.by_warp};
-    draw_smem_panel(draw, as, s.as_panel, s.tile, model::Operand::A, a_style);
-    draw_smem_panel(draw, bs, s.bs_panel, s.tile, model::Operand::B, b_style);
+    draw_smem_panel(draw, as_slots, s.as_panel, s.tile, model::Operand::A, a_style);
+    draw_smem_panel(draw, bs_slots, s.bs_panel, s.tile, model::Operand::B, b_style);
 
     const auto padded = [](const std::vector<SmemSlot>& slots) {
         return std::count_if(slots.begin(), slots.end(), [](const SmemSlot& slot) { return slot.load.padding; });
     };
-    const float line = ImGui::GetFontSize();
-    const auto titles = [&](const Rect& panel, const MatrixColours& palette, const char* name, const char* formula,
-                            long pads) {
-        text_at(draw, heading_font(), {panel.min.x, panel.min.y - line * 3.8f}, palette.text,
-                format("{}  {}×{}, shared", name, s.tile, s.tile));
-        text_at(draw, small_font(), {panel.min.x, panel.min.y - line * 2.4f}, colours::kMuted, formula);
-        text_at(draw, small_font(), {panel.min.x, panel.min.y - line * 1.3f}, pads > 0 ? colours::kCellValue : colours::kMuted,
-                pads > 0 ? format("{} of {} slots are 0: padding (hatched)", pads, s.tile * s.tile)
-                         : std::string("no padding: all inside"));
+    const auto title = [&](const MatrixColours& palette, const char* name, const char* formula, long pads) {
+        return Caption{format("{}  {}×{}, shared", name, s.tile, s.tile),
+                       palette.text,
+                       {{pads > 0 ? format("{} of {} slots are 0: padding (hatched)", pads, s.tile * s.tile)
+                                  : std::string("no padding: all inside"),
+                         pads > 0 ? colours::kCellValue : colours::kMuted},
+                        {formula, colours::kMuted}}};
     };
-    titles(s.as_panel, colours::kA, "As", "As[ty][tx] = A[row][phase·T + tx]", padded(as));
-    titles(s.bs_panel, colours::kB, "Bs", "Bs[ty][tx] = B[phase·T + ty][col]", padded(bs));
+    // Above the tile where there is room, else beside it; the padding count outlasts the
+    // formula, which the Source tab also shows.
+    const float gap = 0.3f * ImGui::GetFontSize();
+    const Rect as = s.as_panel, bs = s.bs_panel;
+    place_caption(draw, placer, title(colours::kA, "As", "As[ty][tx] = A[row][phase·T + tx]", padded(as_slots)),
+                  {[&](ImVec2 size) { return ImVec2{as.min.x, as.min.y - size.y - gap}; },
+                   [&](ImVec2) { return ImVec2{as.min.x, as.max.y + gap}; }});
+    place_caption(draw, placer, title(colours::kB, "Bs", "Bs[ty][tx] = B[phase·T + ty][col]", padded(bs_slots)),
+                  {[&](ImVec2 size) { return ImVec2{bs.min.x, bs.min.y - size.y - gap}; },
+                   [&](ImVec2) { return ImVec2{bs.max.x + 2.0f * gap, bs.min.y}; },
+                   [&](ImVec2 size) { return ImVec2{bs.min.x - 2.0f * gap - size.x, bs.min.y}; }});
 
     // One k at a time: the two slots this k multiplies, into the focus thread's cell.
     const model::Cell focus_cell{s.strips.row_begin + s.focus.y, s.strips.col_begin + s.focus.x};
@@ -204,20 +273,30 @@ void draw_shared_memory(ImDrawList* draw, const Scene& s) {
                           s.by_warp ? warp_colour_strong(warp) : colour, s.by_warp ? 2.0f : 1.0f);
         }
     };
-    lines(as, s.layout.a, s.m, s.k, with_alpha(colours::kA.text, 110));
-    lines(bs, s.layout.b, s.k, s.n, with_alpha(colours::kB.text, 110));
+    lines(as_slots, s.layout.a, s.m, s.k, with_alpha(colours::kA.text, 110));
+    lines(bs_slots, s.layout.b, s.k, s.n, with_alpha(colours::kB.text, 110));
 }
 
 // The naive kernel has no shared memory: where As and Bs would be, say so; and draw the
 // focus thread's reads of this step, from A and B straight into its cell.
-void draw_global_reads(ImDrawList* draw, const Scene& s) {
-    const Rect note{s.as_panel.min, {s.as_panel.max.x, s.as_panel.min.y + 4.0f * ImGui::GetFontSize()}};
-    text_at(draw, heading_font(), {note.min.x, note.min.y - ImGui::GetFontSize() * 2.6f}, colours::kMuted,
-            "No shared memory");
-    draw->AddText(ImGui::GetFont(), ImGui::GetFontSize(), note.min, colours::kMuted,
-                  "Every thread reads its own A[row][k] and B[k][col] from global memory, for every k: 2·K loads "
-                  "per thread, and no thread shares what it read.",
-                  nullptr, s.as_panel.width());
+void draw_global_reads(ImDrawList* draw, const Scene& s, CaptionPlacer& placer) {
+    // The note goes in the corner above A and left of B when it has room there; the line
+    // above the canvas says the same in short.
+    const char* heading = "No shared memory";
+    const char* body = "Every thread reads its own A[row][k] and B[k][col] from global memory, for every k: 2·K "
+                       "loads per thread, and no thread shares what it read.";
+    const Rect region = placer.canvas();
+    const float wrap = std::max(s.layout.b.min.x - region.min.x - ImGui::GetFontSize(), 1.0f);
+    ImFont* font = ImGui::GetFont();
+    const ImVec2 body_size = font->CalcTextSizeA(font->FontSize, FLT_MAX, wrap, body);
+    const float heading_h = heading_font()->FontSize * 1.3f;
+    const ImVec2 full{std::max(body_size.x, text_width(heading_font(), heading)), heading_h + body_size.y};
+    const CaptionPlacer::Placed placed = placer.place({full}, {[&](ImVec2) { return region.min; }});
+    if (placed.form == 0) {
+        text_at(draw, heading_font(), placed.rect.min, colours::kMuted, heading);
+        draw->AddText(font, font->FontSize, {placed.rect.min.x, placed.rect.min.y + heading_h}, colours::kMuted, body,
+                      nullptr, wrap);
+    }
     if (s.step.sub == SubStep::Store || s.k_range.begin >= s.k_range.end) return;
     if (s.by_warp) {
         // The shown warp's reads at this step's first k: one line per lane from the A and the
@@ -281,36 +360,46 @@ void draw_inspection(ImDrawList* draw, const Scene& s) {
     }
 }
 
-void draw_legend(ImDrawList* draw, ImVec2 at, float width, const Scene& s) {
+// The legend, in the canvas's top-left corner when that is free: on a cramped canvas (large
+// fonts on a projector) it would cover the matrices it explains, so it is left out.
+void draw_legend(ImDrawList* draw, CaptionPlacer& placer, const Scene& s) {
     ImFont* font = small_font();
     const float box = font->FontSize;
     const float gap = box * 0.6f;
-    float y = at.y;
-    const auto row = [&](auto swatch, const char* text) {
-        swatch(Rect{{at.x, y}, {at.x + box, y + box}});
-        draw->PushClipRect({at.x, y}, {at.x + width, y + box * 3}, true);
-        text_at(draw, font, {at.x + box + gap, y}, colours::kCellValue, text);
-        draw->PopClipRect();
-        y += box + gap;
-    };
-    const auto filled = [&](ImU32 fill, ImU32 border) {
+    using Swatch = std::function<void(const Rect&)>;
+    const auto filled = [&](ImU32 fill, ImU32 border) -> Swatch {
         return [=](const Rect& r) {
             draw->AddRectFilled(r.min, r.max, fill);
             draw->AddRect(r.min, r.max, border);
         };
     };
-    text_at(draw, heading_font(), {at.x, y}, colours::kCellValue, "Legend");
-    y += heading_font()->FontSize + gap;
-    row(filled(with_alpha(colours::kA.line, 45), colours::kA.line), "the block's rows of A (all phases)");
-    row(filled(with_alpha(colours::kB.line, 45), colours::kB.line), "the block's columns of B");
-    row(filled(with_alpha(colours::kA.line, 95), colours::kA.text),
-        s.timeline.naive ? "the k read in this step" : "this phase's tile of A / of B");
+    std::vector<std::pair<Swatch, std::string>> rows;
+    rows.emplace_back(filled(with_alpha(colours::kA.line, 45), colours::kA.line), "the block's rows of A (all phases)");
+    rows.emplace_back(filled(with_alpha(colours::kB.line, 45), colours::kB.line), "the block's columns of B");
+    rows.emplace_back(filled(with_alpha(colours::kA.line, 95), colours::kA.text),
+                      s.timeline.naive ? "the k read in this step" : "this phase's tile of A / of B");
     if (!s.timeline.naive)
-        row([&](const Rect& r) { draw_hatched(draw, r, kPaddingHatchSpacing); }, "padding: outside, loaded as 0");
-    row(filled(with_alpha(colours::kC.line, 120), colours::kC.line), "the block's C: filled = share of K summed");
+        rows.emplace_back([&](const Rect& r) { draw_hatched(draw, r, kPaddingHatchSpacing); },
+                          "padding: outside, loaded as 0");
+    rows.emplace_back(filled(with_alpha(colours::kC.line, 120), colours::kC.line),
+                      "the block's C: filled = share of K summed");
     if (s.by_warp)
         for (int w = 0; w < std::min(4, model::ceil_div(s.tile * s.tile, model::kWarpSize)); ++w)
-            row(filled(warp_colour(w), warp_colour_strong(w)), format("threads of warp {}", w).c_str());
+            rows.emplace_back(filled(warp_colour(w), warp_colour_strong(w)), format("threads of warp {}", w));
+
+    float width = text_width(heading_font(), "Legend");
+    for (const auto& row : rows) width = std::max(width, box + gap + text_width(font, row.second));
+    const ImVec2 size{width, heading_font()->FontSize + gap + static_cast<float>(rows.size()) * (box + gap)};
+    const CaptionPlacer::Placed placed = placer.place({size}, {[&](ImVec2) { return placer.canvas().min; }});
+    if (placed.form < 0) return;
+    ImVec2 at = placed.rect.min;
+    text_at(draw, heading_font(), at, colours::kCellValue, "Legend");
+    at.y += heading_font()->FontSize + gap;
+    for (const auto& [swatch, text] : rows) {
+        swatch(Rect{at, {at.x + box, at.y + box}});
+        text_at(draw, font, {at.x + box + gap, at.y}, colours::kCellValue, text);
+        at.y += box + gap;
+    }
 }
 
 }  // namespace
@@ -323,11 +412,6 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     const model::Timeline timeline = theatre_timeline(state);
     const model::KernelStep step = model::step_at(timeline, theatre.player.step);
 
-    // Shared memory gets a band left of A and above B, so every load line is short and none
-    // crosses C; the corner between the bands holds the legend.
-    const float band = std::clamp(std::min(region.width(), region.height()) * 0.26f, 120.0f, 260.0f);
-    const float label = 4.0f * line;
-    const Rect stage{{region.min.x + band + line, region.min.y + band + label}, region.max};
     Scene s{state,
             static_cast<int>(state.problem.m),
             static_cast<int>(state.problem.n),
@@ -338,22 +422,25 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
             step,
             step_k_range(timeline, state.problem, step),
             block_strips(config, state.problem, theatre.block),
-            layout_stage(state.problem, block_tiling(config, state.problem), stage, line),
+            {},
             {},
             {},
             std::max({state.problem.m, state.problem.n, state.problem.k}) <= kMaxValueSide,
             theatre.panel == TheatrePanel::Warp,
             {},
             {}};
-    const float panel = band - line;
-    const Rect a_strip = cells_rect(s.layout.a, s.m, s.k, s.strips.row_begin, 0, s.strips.row_end, s.k);
-    const Rect b_strip = cells_rect(s.layout.b, s.k, s.n, 0, s.strips.col_begin, s.k, s.strips.col_end);
-    const float as_x = std::max(region.min.x, s.layout.a.min.x - 2.0f * line - panel);
-    const float as_y = std::clamp(centre(a_strip).y - panel * 0.5f, stage.min.y, region.max.y - panel);
-    const float bs_x = std::clamp(centre(b_strip).x - panel * 0.5f, stage.min.x, region.max.x - panel);
-    const float bs_y = std::max(region.min.y + label, s.layout.b.min.y - 1.8f * line - panel);
-    s.as_panel = {{as_x, as_y}, {as_x + panel, as_y + panel}};
-    s.bs_panel = {{bs_x, bs_y}, {bs_x + panel, bs_y + panel}};
+    // Shared memory gets a band left of A and above B, so every load line is short and none
+    // crosses C. Where the tiles go follows the shown block, which a click may change.
+    float name_line = line;
+    const auto lay_out = [&] {
+        const TheatreLayout layout = layout_theatre(state.problem, block_tiling(config, state.problem), s.strips, tile,
+                                                    timeline.naive, region, line);
+        s.layout = layout.stage;
+        s.as_panel = layout.as_panel;
+        s.bs_panel = layout.bs_panel;
+        name_line = layout.name_line;
+    };
+    lay_out();
 
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     theatre.hovered = {};
@@ -374,25 +461,32 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
             theatre.pinned_b = theatre.hovered.b;
         }
         s.strips = block_strips(config, state.problem, theatre.block);
+        lay_out();
     }
     s.inspect = inspected(state);
     s.focus = focus_thread(state, s.inspect.c);
+
+    // Captions go only where nothing is: not on the matrices, the tiles or the names.
+    CaptionPlacer captions(region);
+    for (const Rect& r : {s.layout.a, s.layout.b, s.layout.grid}) captions.occupy(r);
+    if (!timeline.naive) {
+        captions.occupy(s.as_panel);
+        captions.occupy(s.bs_panel);
+    }
+    const std::vector<Name> names = matrix_names(s, name_line);
+    for (const Name& name : names) captions.occupy(name_plate(name));
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(region.min, region.max, true);
     draw_matrices(draw, s);
     draw_c_block(draw, s);
     if (timeline.naive)
-        draw_global_reads(draw, s);
+        draw_global_reads(draw, s, captions);
     else
-        draw_shared_memory(draw, s);
+        draw_shared_memory(draw, s, captions);
     draw_inspection(draw, s);
-    draw_names(draw, s);
-    // The legend only where it fits above the As panel: on a cramped canvas (large fonts on a
-    // projector) it would cover the matrices it explains.
-    const float legend_height = line + 8.0f * small_font()->FontSize * 1.6f;
-    if (region.min.y + legend_height < s.as_panel.min.y)
-        draw_legend(draw, region.min, std::min(s.bs_panel.min.x, s.layout.b.min.x) - region.min.x - line, s);
+    draw_names(draw, names);
+    draw_legend(draw, captions, s);
     draw->PopClipRect();
 
     // The full report follows the mouse; the Thread tab keeps the pinned one.

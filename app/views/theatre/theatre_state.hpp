@@ -51,8 +51,12 @@ struct TheatreState {
     PhasePlayer player;
     bool each_k = false;        // the k loop one k per step instead of one step
     bool side_by_side = false;  // naive and tiled, in lockstep, with running counters
+    // Whether the sizes and kernel controls are unfolded; nullopt until someone clicks: then
+    // they are folded during a lesson (its steps set them) and unfolded otherwise.
+    std::optional<bool> controls_open;
     TheatrePanel panel = TheatrePanel::Source;  // the open tab, as the tab bar reports it
     std::optional<TheatrePanel> open_panel;      // a tab to bring to the front (--panel)
+    int scroll_to_tabs = 0;     // frames left in which the side panel scrolls its tabs into view
     int batch_z = 0;            // which matrix of a batched (bmm) stack: blockIdx.z
     // An element of A or B pinned by a click (or --hover-a, --hover-b): who loads it, when.
     std::optional<model::Cell> pinned_a;

@@ -11,6 +11,7 @@
 #include "theatre_logic.hpp"
 #include "theatre_recording.hpp"
 #include "thread_inspector.hpp"
+#include "views/side_column.hpp"
 #include "views/text.hpp"
 #include "views/theme.hpp"
 #include "warp_panel.hpp"
@@ -75,16 +76,31 @@ void counters_table(const AppState& state) {
 
 void tabs(AppState& state) {
     TheatreState& theatre = state.theatre;
-    if (!ImGui::BeginTabBar("##theatre_tabs")) return;
-    constexpr const char* kLabels[] = {"Source", "Thread", "Warp", "SMs"};
     const std::optional<TheatrePanel> open = theatre.open_panel;
     theatre.open_panel.reset();
+    // A lesson step (or --panel) that names a tab wants it read: the side panel, short under
+    // a lesson card at large text, scrolls the tabs to its top. For a few frames, while the
+    // card above finds its height.
+    if (open) theatre.scroll_to_tabs = 4;
+    if (theatre.scroll_to_tabs > 0) {
+        --theatre.scroll_to_tabs;
+        ImGui::SetScrollHereY(0.0f);
+    }
+    if (!ImGui::BeginTabBar("##theatre_tabs")) return;
+    constexpr const char* kLabels[] = {"Source", "Thread", "Warp", "SMs"};
     for (int i = 0; i < 4; ++i) {
         const auto panel = static_cast<TheatrePanel>(i);
         const ImGuiTabItemFlags flags = open == panel ? ImGuiTabItemFlags_SetSelected : 0;
         if (!ImGui::BeginTabItem(kLabels[i], nullptr, flags)) continue;
         theatre.panel = panel;
-        ImGui::BeginChild("##tab", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar);
+        // The rest of the panel; where that is under a dozen lines (a lesson card above, large
+        // text), the panel's whole height, and the panel scrolls: scrolled to the tabs, the tab
+        // fills it, and its own scrolling (the lit source line) shows in it.
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float whole = ImGui::GetWindowHeight() - 2.0f * style.WindowPadding.y - ImGui::GetFrameHeightWithSpacing();
+        const float rest = ImGui::GetContentRegionAvail().y;
+        const float height = rest >= 12.0f * ImGui::GetTextLineHeightWithSpacing() ? rest : std::max(rest, whole);
+        ImGui::BeginChild("##tab", ImVec2(0.0f, height), false, ImGuiWindowFlags_HorizontalScrollbar);
         const model::KernelStep step = current_step(state);
         switch (panel) {
             case TheatrePanel::Source:
@@ -106,11 +122,13 @@ void tabs(AppState& state) {
     ImGui::EndTabBar();
 }
 
-// Where the events come from, and the button that asks the GPU for a recording of them.
-void recording_controls(AppState& state, double now) {
+// Where the events come from, and the button that asks the GPU for a recording of them;
+// folded (`full` false), only a recording's origin, which the picture depends on.
+void recording_controls(AppState& state, double now, bool full) {
     TheatreState& theatre = state.theatre;
     TheatreRecording& recording = theatre.recording;
     const bool recorded = theatre.source != &model_source();
+    if (!full && !recorded) return;
     ImGui::PushStyleColor(ImGuiCol_Text, recorded ? colours::kPass : colours::kWarning);
     ImGui::TextUnformatted(format("events: {}", theatre.source->label()).c_str());
     ImGui::PopStyleColor();
@@ -118,6 +136,7 @@ void recording_controls(AppState& state, double now) {
     ImGui::SameLine();
     muted_text(recorded ? "each load as the threads wrote it down on the GPU"
                         : "all blocks advance in lockstep (the totals match any real order)");
+    if (!full) return;
 
     const auto why_not = why_no_recording(state);
     ImGui::BeginDisabled(why_not.has_value());
@@ -140,27 +159,37 @@ void recording_controls(AppState& state, double now) {
 
 void draw_panel(AppState& state, float bottom_reserve) {
     TheatreState& theatre = state.theatre;
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
-    // At most 40 % of the window, so that presenter mode's large text leaves the canvas room.
-    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.4f);
-    ImGui::BeginChild("##theatre_panel", ImVec2(width, -bottom_reserve), true);
-    heading("Tiling theatre");
+    // At most 40 % of the window, so that presenter mode's large text leaves the canvas room;
+    // 45 % with a lesson card, whose text would otherwise run long (the canvas, at 16:9, is
+    // short of height before it is short of width).
+    const float share = state.lesson.lesson ? 0.45f : 0.4f;
+    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * share);
+    begin_side_column(state, "##theatre_panel", width, bottom_reserve);
+    // In a lesson the view button and the card already say where we are.
+    if (!state.lesson.lesson) heading("Tiling theatre");
     // Edits that change the timeline's shape keep the player on the same step.
     const model::Timeline timeline_before = theatre_timeline(state);
     const model::KernelStep step_before = current_step(state);
-    problem_controls(state);
+    // Folded, the header still says what is playing.
+    const std::string summary = format("{}×{}×{}, {}###controls", state.problem.m, state.problem.n, state.problem.k,
+                                       theatre.side_by_side ? "naive vs tiled" : model::describe(played_config(state)));
+    ImGui::SetNextItemOpen(theatre.controls_open.value_or(!state.lesson.lesson), ImGuiCond_Always);
+    const bool open = ImGui::CollapsingHeader(summary.c_str());
+    if (open != theatre.controls_open.value_or(!state.lesson.lesson)) theatre.controls_open = open;
+    if (open) problem_controls(state);
     clamp_theatre(state);
     const model::Timeline timeline = theatre_timeline(state);
     if (!(timeline == timeline_before)) theatre.player.step = model::step_index(timeline, step_before);
     if (!theatre_error(state)) {
         draw_player_controls(theatre.player, timeline);
-        recording_controls(state, ImGui::GetTime());
+        // Folded, the panel keeps what a lesson points at: the step, the counters, the tabs.
+        if (open) draw_player_speed(theatre.player);
+        recording_controls(state, ImGui::GetTime(), open);
         if (!theatre.side_by_side) counters_table(state);
     }
     ImGui::Spacing();
     tabs(state);
-    ImGui::EndChild();
-    ImGui::PopStyleColor();
+    end_side_column();
 }
 
 }  // namespace
