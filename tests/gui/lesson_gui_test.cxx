@@ -33,7 +33,7 @@ Image load_png(const std::string& path) {
     return image;
 }
 
-// The lesson strip runs across the top of the window in its own pale yellow.
+// The lesson card sits at the top of the side column in its own pale yellow.
 int band_pixels(const Image& image) { return image.count(rgb(ts::views::kLessonBand), 0.0f, 0.0f, 1.0f, 0.5f); }
 
 // Pixels that differ between two pictures of the same size, as a fraction.
@@ -90,6 +90,21 @@ TEST(LessonGui, CtrlLListsTheLessonsAndEnterOpensOne) {
     EXPECT_LT(difference(chosen, opened), 0.01) << "Down and Enter did not open the second lesson";
     const Image closed = ts::test::screenshot("lesson_list_closed.png", "--keys ctrl+l,Escape");
     EXPECT_EQ(closed.count(rgb(ts::views::kLessonBand)), 0) << "Escape left the list open";
+}
+
+// On a 1080p projector at 2× the card stays in the side column, and the picture keeps the
+// height: C of the 12×16×8 tiling lesson is drawn whole, about 270 × 200 pixels (with the card
+// as a strip across the top, C was pushed off the bottom of the canvas).
+TEST(LessonGui, PresenterModeLeavesThePictureTheWindowsHeight) {
+    std::string output;
+    const Image image = ts::test::screenshot(
+        "lesson_presenter_1080p.png", "--presenter --width 1920 --height 1080 --lesson tiling --step 3", &output);
+    ASSERT_EQ(image.width, 1920) << output;
+    EXPECT_GT(image.count(rgb(ts::views::kLessonBand), 0.0f, 0.0f, 0.45f, 1.0f), 100000) << "no card on the left";
+    EXPECT_EQ(image.count(rgb(ts::views::kLessonBand), 0.46f, 0.0f, 1.0f, 1.0f), 0) << "the card crosses the picture";
+    // Presenter mode's high-contrast palette has its own green for C: count greens.
+    const auto green = [](ts::test::Rgb p) { return p.g > p.r + 30 && p.g > p.b + 20; };
+    EXPECT_GT(image.count_if(green, 0.46f, 0.0f, 1.0f, 1.0f), 20000) << "C is drawn small";
 }
 
 TEST(LessonGui, ABrokenLessonFileIsReportedAndTheAppCarriesOn) {
