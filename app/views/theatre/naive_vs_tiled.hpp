@@ -1,7 +1,7 @@
 // naive_vs_tiled.hpp — the naive and the tiled kernel side by side, in lockstep through the
 // tiled kernel's sub-steps (the naive loop cut into chunks of T): A and B shaded by how many
 // times each element has been read from global memory so far, C by how much of K it holds,
-// and the running counters under each, so the reuse factor T is seen, not just stated.
+// and the running counters of each, so the reuse factor T is seen, not just stated.
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,9 @@ SideBySideCounts side_by_side_counts(const AppState& state);
 std::string comparison_sentence(const SideBySideCounts& counts);
 
 // Draws both kernels into `region`; hovering an element of A or B sets state.theatre.hovered
-// (its report names both kernels' counts), a click pins it.
+// (its report names both kernels' counts), a click pins it. Every text is wrapped to its half
+// and measured first, and lines the region has no room for are shortened or left out, so
+// nothing overlaps at any font scale; the matrices get the rest of the region.
 void draw_naive_vs_tiled(AppState& state, const Rect& region, bool hovering, bool clicked);
 
 }  // namespace ts::views
