@@ -232,10 +232,9 @@ void hover_outside_c(ImDrawList* draw, const StageScene& s, ImVec2 mouse) {
 // shows the rest.
 void show_pinned_tooltip(const StageScene& s, model::Cell pinned, const Rect& legend) {
     const std::string full = c_cell_tooltip(s.config, s.problem, pinned) + "\n(pinned: click elsewhere to release)";
-    std::size_t third_line_end = 0;
-    for (int i = 0; i < 3 && third_line_end != std::string::npos; ++i)
-        third_line_end = full.find('\n', third_line_end + (i > 0 ? 1 : 0));
-    const std::string brief = full.substr(0, third_line_end);
+    std::size_t end = full.find('\n');  // the end of the first line, then of the second and third
+    for (int line = 1; line < 3 && end != std::string::npos; ++line) end = full.find('\n', end + 1);
+    const std::string brief = full.substr(0, end);
     const ImVec2 padding = ImGui::GetStyle().WindowPadding;
     const auto box_of = [&](const std::string& text) {
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "model/launch_geometry.hpp"
+#include "support/problems.hpp"
 #include "views/stage_layout.hpp"
 
 namespace {
@@ -9,24 +10,11 @@ namespace {
 using ts::model::KernelConfig;
 using ts::model::KernelKind;
 using ts::model::Problem;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
 using ts::views::BlockTiling;
 using ts::views::Rect;
 using ts::views::StageLayout;
-
-Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
-
-KernelConfig tiled(int tile) {
-    KernelConfig config;
-    config.kind = KernelKind::Tiled;
-    config.tile = tile;
-    return config;
-}
 
 const Rect kRegion{{100, 50}, {1300, 950}};
 constexpr float kLine = 20.0f;
@@ -58,16 +46,16 @@ void expect_classic_layout(const Problem& p, const KernelConfig& config) {
 }
 
 TEST(StageLayout, PutsBAboveCAndALeftOfC) {
-    expect_classic_layout(problem(4, 4, 4), tiled(2));
-    expect_classic_layout(problem(12, 16, 8), tiled(4));
-    expect_classic_layout(problem(40, 28, 36), tiled(8));
-    expect_classic_layout(problem(4096, 4096, 4096), tiled(16));
-    expect_classic_layout(problem(1, 1, 1), tiled(1));
+    expect_classic_layout(make_problem(4, 4, 4), make_tiled(2));
+    expect_classic_layout(make_problem(12, 16, 8), make_tiled(4));
+    expect_classic_layout(make_problem(40, 28, 36), make_tiled(8));
+    expect_classic_layout(make_problem(4096, 4096, 4096), make_tiled(16));
+    expect_classic_layout(make_problem(1, 1, 1), make_tiled(1));
 }
 
 TEST(StageLayout, CellsAreSquareAndFillTheRegion) {
-    const Problem p = problem(40, 28, 36);
-    const StageLayout l = ts::views::layout_stage(p, ts::views::block_tiling(tiled(8), p), kRegion, kLine);
+    const Problem p = make_problem(40, 28, 36);
+    const StageLayout l = ts::views::layout_stage(p, ts::views::block_tiling(make_tiled(8), p), kRegion, kLine);
     EXPECT_FLOAT_EQ(l.cell_w, l.cell_h);
     EXPECT_FLOAT_EQ(l.cell_w, l.k_cell);
     // The height is the tight side here: K + 40 rows against K + 32 columns.
@@ -76,8 +64,8 @@ TEST(StageLayout, CellsAreSquareAndFillTheRegion) {
 
 TEST(StageLayout, ThinDimensionsStayVisible) {
     // C is 4 × 4 beside K = 16384: proportional drawing would make C a fraction of a pixel.
-    const Problem p = problem(4, 4, 16384);
-    const StageLayout l = ts::views::layout_stage(p, ts::views::block_tiling(tiled(4), p), kRegion, kLine);
+    const Problem p = make_problem(4, 4, 16384);
+    const StageLayout l = ts::views::layout_stage(p, ts::views::block_tiling(make_tiled(4), p), kRegion, kLine);
     EXPECT_GE(l.c.width(), 2.0f * kLine);
     EXPECT_GE(l.c.height(), 2.0f * kLine);
     EXPECT_LE(l.grid.max.x, kRegion.max.x);
@@ -85,15 +73,15 @@ TEST(StageLayout, ThinDimensionsStayVisible) {
 }
 
 TEST(StageLayout, HugeProblemsFitTheRegion) {
-    const Problem p = problem(16384, 16384, 16384);
-    const StageLayout l = ts::views::layout_stage(p, ts::views::block_tiling(tiled(1), p), kRegion, kLine);
+    const Problem p = make_problem(16384, 16384, 16384);
+    const StageLayout l = ts::views::layout_stage(p, ts::views::block_tiling(make_tiled(1), p), kRegion, kLine);
     EXPECT_GT(l.c.width(), 100.0f);
     EXPECT_LE(l.grid.max.x, kRegion.max.x);
     EXPECT_LE(l.grid.max.y, kRegion.max.y);
 }
 
 TEST(BlockTiling, PmppExampleHasFourBlocksOfTwoByTwo) {
-    const BlockTiling t = ts::views::block_tiling(tiled(2), problem(4, 4, 4));
+    const BlockTiling t = ts::views::block_tiling(make_tiled(2), make_problem(4, 4, 4));
     EXPECT_EQ(t.rows_per_block, 2);
     EXPECT_EQ(t.cols_per_block, 2);
     EXPECT_EQ(t.grid_rows, 4);
@@ -104,13 +92,13 @@ TEST(BlockTiling, PmppExampleHasFourBlocksOfTwoByTwo) {
 
 TEST(BlockTiling, GridOverhangsWhenSizesAreNotMultiples) {
     // N = 28 needs 4 blocks of 8 columns: 32 columns, 4 of them ghosts.
-    const BlockTiling t = ts::views::block_tiling(tiled(8), problem(40, 28, 36));
+    const BlockTiling t = ts::views::block_tiling(make_tiled(8), make_problem(40, 28, 36));
     EXPECT_EQ(t.grid_rows, 40);
     EXPECT_EQ(t.grid_cols, 32);
     EXPECT_EQ(t.block_rows(), 5);
     EXPECT_EQ(t.block_cols(), 4);
     // The same count of ghost cells as the model's launch plan.
-    const auto launch = ts::model::plan_launch(tiled(8), problem(40, 28, 36));
+    const auto launch = ts::model::plan_launch(make_tiled(8), make_problem(40, 28, 36));
     EXPECT_EQ(t.grid_rows * t.grid_cols - 40 * 28, launch.ghost_threads);
 }
 
@@ -120,7 +108,7 @@ TEST(BlockTiling, NaiveRowKernelBlocksRunDownTheRows) {
     config.kind = KernelKind::NaiveRowFromX;
     config.block_x = 32;
     config.block_y = 8;
-    const BlockTiling t = ts::views::block_tiling(config, problem(40, 28, 36));
+    const BlockTiling t = ts::views::block_tiling(config, make_problem(40, 28, 36));
     EXPECT_EQ(t.rows_per_block, 32);
     EXPECT_EQ(t.cols_per_block, 8);
     EXPECT_EQ(t.grid_rows, 64);
@@ -131,7 +119,7 @@ TEST(BlockTiling, RowPerThreadBlocksSpanWholeRows) {
     KernelConfig config;
     config.kind = KernelKind::RowPerThread;
     config.block_x = 16;
-    const BlockTiling t = ts::views::block_tiling(config, problem(40, 28, 36));
+    const BlockTiling t = ts::views::block_tiling(config, make_problem(40, 28, 36));
     EXPECT_TRUE(t.modelled);
     EXPECT_EQ(t.rows_per_block, 16);
     EXPECT_EQ(t.cols_per_block, 28);
@@ -142,7 +130,7 @@ TEST(BlockTiling, RowPerThreadBlocksSpanWholeRows) {
 TEST(BlockTiling, CublasIsOneUnknownBlock) {
     KernelConfig config;
     config.kind = KernelKind::Cublas;
-    const BlockTiling t = ts::views::block_tiling(config, problem(40, 28, 36));
+    const BlockTiling t = ts::views::block_tiling(config, make_problem(40, 28, 36));
     EXPECT_FALSE(t.modelled);
     EXPECT_EQ(t.grid_rows, 40);
     EXPECT_EQ(t.grid_cols, 28);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/problems.hpp"
 #include "views/theatre/theatre_layout.hpp"
 
 namespace {
@@ -13,24 +14,11 @@ namespace {
 using ts::model::KernelConfig;
 using ts::model::KernelKind;
 using ts::model::Problem;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
 using ts::views::CaptionPlacer;
 using ts::views::Rect;
 using ts::views::TheatreLayout;
-
-Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
-
-KernelConfig tiled(int tile) {
-    KernelConfig config;
-    config.kind = KernelKind::Tiled;
-    config.tile = tile;
-    return config;
-}
 
 bool overlap(const Rect& a, const Rect& b) {
     return a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y;
@@ -61,17 +49,20 @@ struct Canvas {
 };
 
 TEST(TheatreLayout, NothingOverlapsAndEverythingStaysOnTheCanvasAtAnyTextSize) {
-    const std::vector<Case> cases = {{problem(4, 4, 4), 2, {1, 1}},        {problem(12, 16, 8), 4, {0, 0}},
-                                     {problem(40, 28, 36), 8, {3, 2}},     {problem(64, 64, 64), 32, {1, 0}},
-                                     {problem(4096, 4096, 4096), 32, {0, 0}}, {problem(1, 300, 7), 16, {18, 0}},
-                                     {problem(300, 1, 7), 16, {0, 18}}};
+    const std::vector<Case> cases = {{make_problem(4, 4, 4), 2, {1, 1}},
+                                     {make_problem(12, 16, 8), 4, {0, 0}},
+                                     {make_problem(40, 28, 36), 8, {3, 2}},
+                                     {make_problem(64, 64, 64), 32, {1, 0}},
+                                     {make_problem(4096, 4096, 4096), 32, {0, 0}},
+                                     {make_problem(1, 300, 7), 16, {18, 0}},
+                                     {make_problem(300, 1, 7), 16, {0, 18}}};
     const std::vector<Canvas> canvases = {{{{470, 130}, {1590, 950}}, 18.0f},
                                           {{{880, 300}, {1910, 990}}, 36.0f},
                                           {{{880, 420}, {1910, 980}}, 54.0f},
                                           {{{400, 150}, {1000, 650}}, 18.0f}};
     for (const Case& c : cases)
         for (const Canvas& canvas : canvases) {
-            const KernelConfig config = tiled(c.tile);
+            const KernelConfig config = make_tiled(c.tile);
             const auto strips = ts::views::block_strips(config, c.problem, c.block);
             const TheatreLayout l = ts::views::layout_theatre(c.problem, ts::views::block_tiling(config, c.problem),
                                                               strips, c.tile, false, canvas.region, canvas.line);
@@ -99,8 +90,8 @@ TEST(TheatreLayout, NothingOverlapsAndEverythingStaysOnTheCanvasAtAnyTextSize) {
 
 TEST(TheatreLayout, ATileLooksTCellsWideWhereCellsAreLarge) {
     // 12×16×8 with T = 4 on a roomy canvas: As is as wide as the 4 columns of A it copies.
-    const Problem p = problem(12, 16, 8);
-    const KernelConfig config = tiled(4);
+    const Problem p = make_problem(12, 16, 8);
+    const KernelConfig config = make_tiled(4);
     const TheatreLayout l =
         ts::views::layout_theatre(p, ts::views::block_tiling(config, p), ts::views::block_strips(config, p, {0, 0}), 4,
                                   false, {{0, 0}, {1100, 800}}, 18.0f);
@@ -111,7 +102,7 @@ TEST(TheatreLayout, ATileLooksTCellsWideWhereCellsAreLarge) {
 }
 
 TEST(TheatreLayout, TheNaiveKernelHasNoTilesAndTheMatricesTakeTheCanvas) {
-    const Problem p = problem(64, 64, 64);
+    const Problem p = make_problem(64, 64, 64);
     KernelConfig naive;
     naive.kind = KernelKind::Naive;
     const Rect region{{0, 0}, {1000, 700}};

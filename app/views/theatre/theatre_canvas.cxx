@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cfloat>
-#include <functional>
 #include <vector>
 
 #include "model/format.hpp"
@@ -111,18 +110,10 @@ std::vector<Name> matrix_names(const Scene& s, float h) {
             {{l.c.min.x, l.c.max.y + h * 0.3f}, h, colours::kC.text, format("C (M×N)  {} × {}", s.m, s.n)}};
 }
 
-Rect name_plate(const Name& name) {
-    ImFont* font = heading_font();
-    const ImVec2 size = font->CalcTextSizeA(name.size, FLT_MAX, 0.0f, name.text.c_str());
-    return {{name.at.x - 4.0f, name.at.y - 2.0f}, {name.at.x + size.x + 4.0f, name.at.y + size.y + 2.0f}};
-}
+Rect name_plate(const Name& name) { return plate_rect(heading_font(), name.size, name.at, name.text); }
 
 void draw_names(ImDrawList* draw, const std::vector<Name>& names) {
-    for (const Name& name : names) {
-        const Rect plate = name_plate(name);
-        draw->AddRectFilled(plate.min, plate.max, IM_COL32(255, 255, 255, 235), 3.0f);
-        draw->AddText(heading_font(), name.size, name.at, name.colour, name.text.c_str());
-    }
+    for (const Name& name : names) plate_text(draw, heading_font(), name.at, name.colour, name.text, name.size);
 }
 
 // A caption of a heading line and small lines under it, drawn at `at`; `lines` of them, so
@@ -204,8 +195,8 @@ void draw_c_block(ImDrawList* draw, const Scene& s) {
     // Under the tile, within C where it fits, and never past the canvas's right edge (the
     // clip rectangle is the canvas).
     const float right = std::min(std::max(l.c.min.x, l.c.max.x - w), draw->GetClipRectMax().x - w - 4.0f);
-    const ImVec2 pos{std::max(std::min(centre(tile).x - w * 0.5f, right), draw->GetClipRectMin().x + 4.0f),
-                     tile.max.y + 4.0f};
+    const float left = std::max(std::min(l.c.min.x, right), draw->GetClipRectMin().x + 4.0f);
+    const ImVec2 pos{std::max(std::min(centre(tile).x - w * 0.5f, right), left), tile.max.y + 4.0f};
     plate_text(draw, font, pos, barrier ? colours::kWarning : colours::kC.text, caption);
 }
 
@@ -366,38 +357,38 @@ void draw_legend(ImDrawList* draw, CaptionPlacer& placer, const Scene& s) {
     ImFont* font = small_font();
     const float box = font->FontSize;
     const float gap = box * 0.6f;
-    using Swatch = std::function<void(const Rect&)>;
-    const auto filled = [&](ImU32 fill, ImU32 border) -> Swatch {
-        return [=](const Rect& r) {
-            draw->AddRectFilled(r.min, r.max, fill);
-            draw->AddRect(r.min, r.max, border);
-        };
+    struct Row {
+        ImU32 fill, border;  // the swatch; both 0: hatched, as padding is drawn
+        std::string text;
     };
-    std::vector<std::pair<Swatch, std::string>> rows;
-    rows.emplace_back(filled(with_alpha(colours::kA.line, 45), colours::kA.line), "the block's rows of A (all phases)");
-    rows.emplace_back(filled(with_alpha(colours::kB.line, 45), colours::kB.line), "the block's columns of B");
-    rows.emplace_back(filled(with_alpha(colours::kA.line, 95), colours::kA.text),
-                      s.timeline.naive ? "the k read in this step" : "this phase's tile of A / of B");
-    if (!s.timeline.naive)
-        rows.emplace_back([&](const Rect& r) { draw_hatched(draw, r, kPaddingHatchSpacing); },
-                          "padding: outside, loaded as 0");
-    rows.emplace_back(filled(with_alpha(colours::kC.line, 120), colours::kC.line),
-                      "the block's C: filled = share of K summed");
+    std::vector<Row> rows;
+    rows.push_back({with_alpha(colours::kA.line, 45), colours::kA.line, "the block's rows of A (all phases)"});
+    rows.push_back({with_alpha(colours::kB.line, 45), colours::kB.line, "the block's columns of B"});
+    rows.push_back({with_alpha(colours::kA.line, 95), colours::kA.text,
+                    s.timeline.naive ? "the k read in this step" : "this phase's tile of A / of B"});
+    if (!s.timeline.naive) rows.push_back({0, 0, "padding: outside, loaded as 0"});
+    rows.push_back({with_alpha(colours::kC.line, 120), colours::kC.line, "the block's C: filled = share of K summed"});
     if (s.by_warp)
         for (int w = 0; w < std::min(4, model::ceil_div(s.tile * s.tile, model::kWarpSize)); ++w)
-            rows.emplace_back(filled(warp_colour(w), warp_colour_strong(w)), format("threads of warp {}", w));
+            rows.push_back({warp_colour(w), warp_colour_strong(w), format("threads of warp {}", w)});
 
     float width = text_width(heading_font(), "Legend");
-    for (const auto& row : rows) width = std::max(width, box + gap + text_width(font, row.second));
+    for (const Row& row : rows) width = std::max(width, box + gap + text_width(font, row.text));
     const ImVec2 size{width, heading_font()->FontSize + gap + static_cast<float>(rows.size()) * (box + gap)};
     const CaptionPlacer::Placed placed = placer.place({size}, {[&](ImVec2) { return placer.canvas().min; }});
     if (placed.form < 0) return;
     ImVec2 at = placed.rect.min;
     text_at(draw, heading_font(), at, colours::kCellValue, "Legend");
     at.y += heading_font()->FontSize + gap;
-    for (const auto& [swatch, text] : rows) {
-        swatch(Rect{at, {at.x + box, at.y + box}});
-        text_at(draw, font, {at.x + box + gap, at.y}, colours::kCellValue, text);
+    for (const Row& row : rows) {
+        const Rect swatch{at, {at.x + box, at.y + box}};
+        if (row.fill == 0 && row.border == 0) {
+            draw_hatched(draw, swatch, kPaddingHatchSpacing);
+        } else {
+            draw->AddRectFilled(swatch.min, swatch.max, row.fill);
+            draw->AddRect(swatch.min, swatch.max, row.border);
+        }
+        text_at(draw, font, {at.x + box + gap, at.y}, colours::kCellValue, row.text);
         at.y += box + gap;
     }
 }

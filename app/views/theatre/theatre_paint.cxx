@@ -18,11 +18,15 @@ void text_at(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std
     draw->AddText(font, font->FontSize, pos, colour, text.c_str());
 }
 
-Rect plate_text(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text) {
-    const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
-    const Rect plate{{pos.x - 4.0f, pos.y - 2.0f}, {pos.x + size.x + 4.0f, pos.y + size.y + 2.0f}};
+Rect plate_rect(ImFont* font, float size, ImVec2 pos, const std::string& text) {
+    const ImVec2 extent = font->CalcTextSizeA(size > 0.0f ? size : font->FontSize, FLT_MAX, 0.0f, text.c_str());
+    return {{pos.x - 4.0f, pos.y - 2.0f}, {pos.x + extent.x + 4.0f, pos.y + extent.y + 2.0f}};
+}
+
+Rect plate_text(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text, float size) {
+    const Rect plate = plate_rect(font, size, pos, text);
     draw->AddRectFilled(plate.min, plate.max, IM_COL32(255, 255, 255, 235), 3.0f);
-    text_at(draw, font, pos, colour, text);
+    draw->AddText(font, size > 0.0f ? size : font->FontSize, pos, colour, text.c_str());
     return plate;
 }
 

@@ -16,8 +16,11 @@ ImVec2 centre(const Rect& r);
 float text_width(ImFont* font, const std::string& text);
 void text_at(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text);
 
-// Text on a white plate, so it reads over any fill; returns the plate.
-Rect plate_text(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text);
+// Text on a white plate, so it reads over any fill, at `size` (0: the font's own); returns
+// the plate. plate_rect() is the plate alone, for placing text before it is drawn.
+Rect plate_rect(ImFont* font, float size, ImVec2 pos, const std::string& text);
+Rect plate_text(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text,
+                float size = 0.0f);
 
 // Lines between the cells of a rows × cols matrix, while cells are 6 px or more apart.
 void draw_cell_grid(ImDrawList* draw, const Rect& area, int rows, int cols, ImU32 colour);

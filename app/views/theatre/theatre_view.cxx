@@ -173,9 +173,10 @@ void draw_panel(AppState& state, float bottom_reserve) {
     // Folded, the header still says what is playing.
     const std::string summary = format("{}×{}×{}, {}###controls", state.problem.m, state.problem.n, state.problem.k,
                                        theatre.side_by_side ? "naive vs tiled" : model::describe(played_config(state)));
-    ImGui::SetNextItemOpen(theatre.controls_open.value_or(!state.lesson.lesson), ImGuiCond_Always);
+    const bool was_open = theatre.controls_open.value_or(!state.lesson.lesson);
+    ImGui::SetNextItemOpen(was_open, ImGuiCond_Always);
     const bool open = ImGui::CollapsingHeader(summary.c_str());
-    if (open != theatre.controls_open.value_or(!state.lesson.lesson)) theatre.controls_open = open;
+    if (open != was_open) theatre.controls_open = open;
     if (open) problem_controls(state);
     clamp_theatre(state);
     const model::Timeline timeline = theatre_timeline(state);
