@@ -18,7 +18,7 @@
 
 namespace ts::cli {
 
-using model::format;
+using model::format_text;
 using model::fixed;
 
 namespace {
@@ -52,7 +52,7 @@ std::optional<std::string> check_numbers(const BenchOptions& o) {
     if (!(o.min_time_s >= 0.0)) return "--min-time must be 0 or more seconds";
     if (o.end_to_end_runs < 0 || o.end_to_end_runs > 100) return "--e2e-runs must be between 0 and 100";
     if (!(o.cpu_limit_s > 0.0)) return "--cpu-limit must be more than 0 seconds";
-    if (!o.sweep.empty() && o.sweep != "default") return format("--sweep knows only \"default\", got \"{}\"", o.sweep);
+    if (!o.sweep.empty() && o.sweep != "default") return format_text("--sweep knows only \"default\", got \"{}\"", o.sweep);
     if (!o.sweep.empty() && o.lists.any_given())
         return "--sweep default chooses its own kernels, sizes and types; drop --kernel, --size, --m, --n, --k, "
                "--tile, --block, --threads, --dtype and --batch, or drop --sweep";
@@ -78,9 +78,9 @@ gpu::RunRequest request_for(const Setup& setup, const BenchOptions& o, bool chec
 
 std::string timing_words(const gpu::RunRequest& r) {
     std::string words = r.hot ? "hot: launches back to back, L2 warm" : "cold: L2 flushed before each launch";
-    words += r.adaptive ? format("; at least {} samples, then until noise ≤ {} % or {} s of samples (budget {} s)",
+    words += r.adaptive ? format_text("; at least {} samples, then until noise ≤ {} % or {} s of samples (budget {} s)",
                                  r.timed_launches, r.max_noise * 100.0, r.min_time_s, r.budget_s)
-                        : format("; exactly {} samples", r.timed_launches);
+                        : format_text("; exactly {} samples", r.timed_launches);
     return words;
 }
 
@@ -89,26 +89,26 @@ int print_single(std::ostream& out, const gpu::RunResult& result, const record::
                  const model::DeviceLimits& limits) {
     const gpu::RunRequest& r = result.request;
     const auto [fastest, slowest] = std::minmax_element(result.samples_ms.begin(), result.samples_ms.end());
-    print_row(out, "latency", format("{} ms (median of {} launches, min {} ms, max {} ms; CUDA events{})",
+    print_row(out, "latency", format_text("{} ms (median of {} launches, min {} ms, max {} ms; CUDA events{})",
                                      fixed(result.median_ms, 4), result.samples_ms.size(), fixed(*fastest, 4),
                                      fixed(*slowest, 4), r.hot ? "; HOT" : ""));
-    print_row(out, "spread", format("p20 {} ms, p80 {} ms, noise {} % (stopped by {}; {})", fixed(result.p20_ms, 4),
+    print_row(out, "spread", format_text("p20 {} ms, p80 {} ms, noise {} % (stopped by {}; {})", fixed(result.p20_ms, 4),
                                     fixed(result.p80_ms, 4), fixed(result.noise * 100.0, 2), result.stop_reason,
                                     r.hot ? "hot" : "cold, L2 flushed"));
     print_row(out, "GFLOP/s", fixed(result.gflops, 1));
     if (const std::string occupancy = occupancy_text(result, limits); !occupancy.empty())
         print_row(out, "occupancy", occupancy);
     if (point.model_bandwidth_GBps)
-        print_row(out, "traffic", format("{} GB/s (model traffic {} / time: bytes the kernel asks for, before caches)",
+        print_row(out, "traffic", format_text("{} GB/s (model traffic {} / time: bytes the kernel asks for, before caches)",
                                          fixed(*point.model_bandwidth_GBps, 1),
                                          model::human_bytes(*point.model_traffic_bytes)));
     else
         print_row(out, "traffic", "not modelled for this kernel");
     if (point.end_to_end_ms)
-        print_row(out, "end2end", format("{} ms (host clock: cudaMalloc + copies in + launch + copy out; median of {})",
+        print_row(out, "end2end", format_text("{} ms (host clock: cudaMalloc + copies in + launch + copy out; median of {})",
                                          ms_text(*point.end_to_end_ms), result.end_to_end_ms.size()));
     if (point.cpu_triple_loop_ms)
-        print_row(out, "CPU", format("{} ({} of the single-thread i-j-k loop{}): GPU {}× faster",
+        print_row(out, "CPU", format_text("{} ({} of the single-thread i-j-k loop{}): GPU {}× faster",
                                      model::human_seconds(*point.cpu_triple_loop_ms / 1e3),
                                      *point.cpu_is_estimate ? "estimate" : "measured time",
                                      *point.cpu_is_estimate ? ", scaled from " + point.cpu_estimated_from : "",
@@ -127,7 +127,7 @@ void print_cpu_comparison(std::ostream& out, const std::vector<record::Point>& p
     std::map<std::string, const record::Point*> fastest;
     for (const record::Point& p : points) {
         if (!p.ok || !p.cpu_triple_loop_ms) continue;
-        const std::string key = format("{}×{}×{} ×{} {}", p.m, p.n, p.k, p.batch, p.dtype);
+        const std::string key = format_text("{}×{}×{} ×{} {}", p.m, p.n, p.k, p.batch, p.dtype);
         if (!fastest.contains(key) || p.median_ms < fastest[key]->median_ms) fastest[key] = &p;
     }
     if (fastest.empty()) return;
@@ -233,19 +233,19 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         err << "tilescope bench: no usable GPU: " << device.why_not << '\n';
         return 2;
     }
-    print_row(out, "device", format("{} ({} SMs, {} free, driver CUDA {}, runtime {})", device.limits.name,
+    print_row(out, "device", format_text("{} ({} SMs, {} free, driver CUDA {}, runtime {})", device.limits.name,
                                     device.limits.sm_count, model::human_bytes(device.free_memory_bytes),
                                     device.driver_version, device.runtime_version));
     if (single) {
         const Setup& setup = setups.front();
         const model::Problem& p = setup.problem;
         print_row(out, "kernel", model::describe(setup.kernel));
-        print_row(out, "problem", format("M={} N={} K={}{} {}", p.m, p.n, p.k,
-                                         p.batch > 1 ? format(" batch={}", p.batch) : "", model::dtype_name(p.dtype)));
+        print_row(out, "problem", format_text("M={} N={} K={}{} {}", p.m, p.n, p.k,
+                                         p.batch > 1 ? format_text(" batch={}", p.batch) : "", model::dtype_name(p.dtype)));
         if (model::is_modelled(setup.kernel.kind)) {
             const model::LaunchGeometry g = model::plan_launch(setup.kernel, p);
             print_row(out, "launch",
-                      format("grid ({}, {}, {}) × block ({}, {}), {} shared per block", g.grid.x, g.grid.y, g.grid.z,
+                      format_text("grid ({}, {}, {}) × block ({}, {}), {} shared per block", g.grid.x, g.grid.y, g.grid.z,
                              g.block.x, g.block.y, model::human_bytes(g.shared_bytes)));
         }
         if (auto why = model::check_launch(setup.kernel, p, device.limits))
@@ -283,7 +283,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
                 problems.push_back(r.problem);
         const std::vector<gpu::CpuTime> times =
             gpu::cpu_baseline(problems, options.cpu_limit_s, [&](const model::Problem& p) {
-                err << format("CPU triple loop (one thread): {}×{}×{} {}…\n", p.m, p.n, p.k,
+                err << format_text("CPU triple loop (one thread): {}×{}×{} {}…\n", p.m, p.n, p.k,
                               model::dtype_name(p.dtype));
             });
         for (std::size_t i = 0; i < requests.size(); ++i)

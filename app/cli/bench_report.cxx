@@ -14,7 +14,7 @@ namespace ts::cli {
 
 namespace {
 
-using model::format;
+using model::format_text;
 using model::fixed;
 
 std::string padded(const std::string& text, int width) {
@@ -31,8 +31,8 @@ std::string right(const std::string& text, int width) {
 }
 
 std::string size_text(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch) {
-    std::string text = format("{}×{}×{}", m, n, k);
-    if (batch > 1) text += format(" ×{}", batch);
+    std::string text = format_text("{}×{}×{}", m, n, k);
+    if (batch > 1) text += format_text(" ×{}", batch);
     return text;
 }
 
@@ -59,7 +59,7 @@ std::string ms_text(double ms) {
 record::Device device_record(const gpu::DeviceInfo& device) {
     record::Device d;
     d.name = device.limits.name;
-    d.compute_capability = format("{}.{}", device.limits.compute_major, device.limits.compute_minor);
+    d.compute_capability = format_text("{}.{}", device.limits.compute_major, device.limits.compute_minor);
     d.sm_count = device.limits.sm_count;
     d.global_memory_bytes = device.limits.global_memory_bytes;
     d.l2_cache_bytes = device.l2_cache_bytes;
@@ -109,7 +109,7 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     if (cpu) {
         p.cpu_triple_loop_ms = cpu->ms;
         p.cpu_is_estimate = cpu->estimate;
-        if (cpu->estimate) p.cpu_estimated_from = format("{}x{}x{}", cpu->basis.m, cpu->basis.n, cpu->basis.k);
+        if (cpu->estimate) p.cpu_estimated_from = format_text("{}x{}x{}", cpu->basis.m, cpu->basis.n, cpu->basis.k);
     }
     if (!result.ok) return p;
 
@@ -159,17 +159,17 @@ std::string table_row(const record::Point& p) {
 std::string progress_start(int index, int count, const gpu::RunRequest& request) {
     const int width = static_cast<int>(std::to_string(count).size());
     const model::Problem& p = request.problem;
-    return format("[{}/{}] ", right(std::to_string(index + 1), width), count) +
+    return format_text("[{}/{}] ", right(std::to_string(index + 1), width), count) +
            padded(model::describe(request.kernel), 22) + padded(size_text(p.m, p.n, p.k, p.batch), 17) +
            padded(std::string(model::dtype_name(p.dtype)), 7) + (request.hot ? "hot " : "");
 }
 
 std::string progress_result(const gpu::RunResult& result) {
     if (!result.ok) return "failed: " + result.error;
-    std::string text = format("{} ms, noise {} % ({} samples, stopped by {})", ms_text(result.median_ms),
+    std::string text = format_text("{} ms, noise {} % ({} samples, stopped by {})", ms_text(result.median_ms),
                               fixed(result.noise * 100.0, 1), result.samples_ms.size(), result.stop_reason);
     if (result.occupancy)
-        text += format("; {} blocks/SM, {} registers/thread", result.occupancy->blocks_per_sm,
+        text += format_text("; {} blocks/SM, {} registers/thread", result.occupancy->blocks_per_sm,
                        result.occupancy->registers_per_thread);
     if (result.checked && !result.check_passed) text += "; CHECK FAILED";
     if (!result.timing_warning.empty()) text += "; warning: " + result.timing_warning;
@@ -182,11 +182,11 @@ std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimi
     const auto model = model::kernel_occupancy(result.request.kernel, result.request.problem, limits,
                                                cuda.registers_per_thread);
     if (const auto* why = std::get_if<std::string>(&model))
-        return format("{}; CUDA: {} blocks/SM", *why, cuda.blocks_per_sm);
+        return format_text("{}; CUDA: {} blocks/SM", *why, cuda.blocks_per_sm);
     const model::Occupancy& o = std::get<model::Occupancy>(model);
-    std::string text = format("{}; {} registers/thread", model::describe(o), cuda.registers_per_thread);
-    if (cuda.local_bytes_per_thread > 0) text += format(", {} B local memory (spills)", cuda.local_bytes_per_thread);
-    if (o.blocks_per_sm != cuda.blocks_per_sm) text += format(" (CUDA says {} blocks/SM)", cuda.blocks_per_sm);
+    std::string text = format_text("{}; {} registers/thread", model::describe(o), cuda.registers_per_thread);
+    if (cuda.local_bytes_per_thread > 0) text += format_text(", {} B local memory (spills)", cuda.local_bytes_per_thread);
+    if (o.blocks_per_sm != cuda.blocks_per_sm) text += format_text(" (CUDA says {} blocks/SM)", cuda.blocks_per_sm);
     return text;
 }
 

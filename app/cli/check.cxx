@@ -15,7 +15,7 @@
 namespace ts::cli {
 
 using model::Dtype;
-using model::format;
+using model::format_text;
 using model::KernelConfig;
 using model::KernelKind;
 
@@ -38,14 +38,14 @@ std::variant<CheckPlan, std::string> resolve_check(const CheckOptions& options) 
         const char* end = options.seed.data() + options.seed.size();
         const auto [stop, error] = std::from_chars(options.seed.data(), end, plan.seed);
         if (error != std::errc{} || stop != end)
-            return format("--seed expects a whole number from 0 to 2^64 − 1, got \"{}\"", options.seed);
+            return format_text("--seed expects a whole number from 0 to 2^64 − 1, got \"{}\"", options.seed);
     }
     if (options.dtype == "all") {
         plan.dtypes = {Dtype::Int32, Dtype::Float32, Dtype::Float64};
     } else if (const auto dtype = model::parse_dtype(options.dtype)) {
         plan.dtypes = {*dtype};
     } else {
-        return format("--dtype must be int32, float, double or all, got \"{}\"", options.dtype);
+        return format_text("--dtype must be int32, float, double or all, got \"{}\"", options.dtype);
     }
     return plan;
 }
@@ -119,9 +119,9 @@ gpu::RunRequest make_request(const KernelConfig& kernel, Dtype dtype, std::int64
 
 std::string describe_case(const gpu::RunRequest& r) {
     const model::Problem& p = r.problem;
-    std::string text = format("{}, {}, M={} N={} K={}", model::describe(r.kernel), model::dtype_name(p.dtype), p.m,
+    std::string text = format_text("{}, {}, M={} N={} K={}", model::describe(r.kernel), model::dtype_name(p.dtype), p.m,
                               p.n, p.k);
-    if (p.batch > 1) text += format(" batch {}", p.batch);
+    if (p.batch > 1) text += format_text(" batch {}", p.batch);
     return text;
 }
 
@@ -177,7 +177,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
         return 2;
     }
     const std::vector<gpu::RunRequest> suite = check_suite(plan);
-    err << format("{}: {} cases{}, seed {} (repeat with --seed {})\n", device.limits.name, suite.size(),
+    err << format_text("{}: {} cases{}, seed {} (repeat with --seed {})\n", device.limits.name, suite.size(),
                   plan.quick ? " (--quick)" : "", plan.seed, plan.seed);
 
     const auto start = std::chrono::steady_clock::now();
@@ -190,7 +190,7 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     int group_counts[3] = {};  // passed, failed, skipped
     auto end_group = [&] {
         if (!group.empty()) {
-            err << format("  {}: {} passed, {} failed", group, group_counts[0], group_counts[1]);
+            err << format_text("  {}: {} passed, {} failed", group, group_counts[0], group_counts[1]);
             if (group_counts[2] > 0) err << ", " << group_counts[2] << " skipped";
             err << '\n';
         }
@@ -217,17 +217,17 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
         }
         (outcome == 0 ? passed : outcome == 1 ? failed : skipped) += 1;
         ++group_counts[outcome];
-        if (large && outcome == 2) err << format("  {}: skipped\n", describe_case(request));
+        if (large && outcome == 2) err << format_text("  {}: skipped\n", describe_case(request));
         if (large && outcome != 2) {
             const double case_s =
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - case_start).count();
-            err << format("  {}: {} (kernel {} ms, case {} s)\n", describe_case(request),
+            err << format_text("  {}: {} (kernel {} ms, case {} s)\n", describe_case(request),
                           outcome == 0 ? "pass" : "FAIL", result.median_ms, static_cast<int>(case_s * 10 + 0.5) / 10.0);
         }
     }
     end_group();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    err << format("{} cases in {} s\n", suite.size(), static_cast<int>(seconds + 0.5));
+    err << format_text("{} cases in {} s\n", suite.size(), static_cast<int>(seconds + 0.5));
     out << passed << " passed, " << failed << " failed";
     if (skipped > 0) out << ", " << skipped << " skipped";
     out << '\n';

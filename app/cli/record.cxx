@@ -10,7 +10,7 @@
 
 namespace ts::cli {
 
-using model::format;
+using model::format_text;
 using model::fixed;
 
 CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
@@ -37,10 +37,10 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
 std::string record_summary(const model::KernelTrace& trace) {
     const model::SmTimeline timeline = model::sm_timeline(trace);
     const model::Index2 grid = trace.grid();
-    std::string text = format("recorded {} on {}×{}×{} on the {} ({}): grid {} × {} = {} blocks, {} phases\n",
+    std::string text = format_text("recorded {} on {}×{}×{} on the {} ({}): grid {} × {} = {} blocks, {} phases\n",
                               model::describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
                               trace.device, trace.recorded_at, grid.x, grid.y, trace.blocks(), trace.phases());
-    text += format("SMs: the blocks ran on {} of the GPU's {} SMs, at most {} at once, in {} wave{}; first start to "
+    text += format_text("SMs: the blocks ran on {} of the GPU's {} SMs, at most {} at once, in {} wave{}; first start to "
                    "last end {} µs (with the recording's own stores)\n",
                    timeline.sms_used.size(), trace.sm_count, timeline.most_at_once, timeline.waves,
                    timeline.waves == 1 ? "" : "s", fixed(timeline.span_us, 1));
@@ -49,7 +49,7 @@ std::string record_summary(const model::KernelTrace& trace) {
     } else if (const auto difference = model::compare_with_model(trace)) {
         text += "loads: DIFFER from the model: " + *difference + "\n";
     } else {
-        text += format("loads: all {} recorded loads are the ones the model schedules\n", trace.loads.size());
+        text += format_text("loads: all {} recorded loads are the ones the model schedules\n", trace.loads.size());
     }
     text += "C: " + trace.check_summary + "\n";
     return text;

@@ -13,7 +13,7 @@
 
 namespace ts::cli {
 
-using model::format;
+using model::format_text;
 using model::fixed;
 
 namespace {
@@ -34,9 +34,9 @@ std::string occupancy_cell(const gpu::RunResult& result, const model::DeviceLimi
     if (!result.occupancy) return "-";
     const auto o = model::kernel_occupancy(result.request.kernel, result.request.problem, limits,
                                            result.occupancy->registers_per_thread);
-    if (!std::holds_alternative<model::Occupancy>(o)) return format("{}/SM", result.occupancy->blocks_per_sm);
+    if (!std::holds_alternative<model::Occupancy>(o)) return format_text("{}/SM", result.occupancy->blocks_per_sm);
     const model::Occupancy& occupancy = std::get<model::Occupancy>(o);
-    return format("{}/SM, {} % ({})", occupancy.blocks_per_sm, fixed(occupancy.occupancy * 100.0, 0),
+    return format_text("{}/SM, {} % ({})", occupancy.blocks_per_sm, fixed(occupancy.occupancy * 100.0, 0),
                   model::limit_name(occupancy.limited_by));
 }
 
@@ -71,10 +71,10 @@ CLI::App* add_roofline_command(CLI::App& app, RooflineOptions& options) {
 }
 
 std::string peaks_text(const gpu::RooflinePeaks& peaks) {
-    std::string text = format("bandwidth {} GB/s ({})\n", rate(peaks.bandwidth_gbs), peaks.bandwidth_label);
+    std::string text = format_text("bandwidth {} GB/s ({})\n", rate(peaks.bandwidth_gbs), peaks.bandwidth_label);
     if (peaks.fp32_gflops <= 0.0) return text + "FP32      unknown: " + peaks.fp32_unavailable + '\n';
-    text += format("FP32      {} GFLOP/s ({})\n", rate(peaks.fp32_gflops), peaks.fp32_label);
-    text += format("ridge     {} FLOP/byte: below it a kernel is limited by memory bandwidth, above it by arithmetic\n",
+    text += format_text("FP32      {} GFLOP/s ({})\n", rate(peaks.fp32_gflops), peaks.fp32_label);
+    text += format_text("ridge     {} FLOP/byte: below it a kernel is limited by memory bandwidth, above it by arithmetic\n",
                    fixed(peaks.fp32_gflops / peaks.bandwidth_gbs, 1));
     return text;
 }
@@ -100,7 +100,7 @@ std::string roofline_header() {
 std::string roofline_row(const gpu::RunResult& result, const gpu::RooflinePeaks& peaks,
                          const model::DeviceLimits& limits) {
     const model::Problem& p = result.request.problem;
-    std::string row = column(model::describe(result.request.kernel), 22) + column(format("{}×{}×{}", p.m, p.n, p.k), 17);
+    std::string row = column(model::describe(result.request.kernel), 22) + column(format_text("{}×{}×{}", p.m, p.n, p.k), 17);
     bool compulsory = false;
     const double intensity = point_intensity(result.request, compulsory);
     row += column(fixed(intensity, 2) + (compulsory ? "*" : ""), 9, true);
@@ -131,7 +131,7 @@ int run_roofline(const RooflineOptions& options, std::ostream& out, std::ostream
         err << "tilescope roofline: no usable GPU: " << device.why_not << '\n';
         return 2;
     }
-    out << format("device    {} ({} SMs, compute capability {}.{})\n", device.limits.name, device.limits.sm_count,
+    out << format_text("device    {} ({} SMs, compute capability {}.{})\n", device.limits.name, device.limits.sm_count,
                   device.limits.compute_major, device.limits.compute_minor);
     err << "measuring the peaks: a 1 GiB copy and cuBLAS SGEMM at 2048³, 4096³, 8192³…\n";
     gpu::RunRequest peaks_request;

@@ -11,15 +11,15 @@
 
 namespace ts::cli {
 
-using model::format;
+using model::format_text;
 
 std::variant<std::int64_t, std::string> parse_count(std::string_view flag, std::string_view text) {
     std::int64_t value = 0;
     const char* end = text.data() + text.size();
     const auto [stop, error] = std::from_chars(text.data(), end, value);
-    if (error == std::errc::result_out_of_range) return format("{} {} is far too large", flag, text);
+    if (error == std::errc::result_out_of_range) return format_text("{} {} is far too large", flag, text);
     if (text.empty() || stop != end || error != std::errc{})
-        return format("{} expects a whole number, got \"{}\"", flag, text);
+        return format_text("{} expects a whole number, got \"{}\"", flag, text);
     return value;
 }
 
@@ -54,7 +54,7 @@ std::variant<Setup, std::string> resolve_setup(const SetupOptions& options) {
     }
 
     const auto kind = model::parse_kernel(options.kernel);
-    if (!kind) return format("--kernel must be one of {}, got \"{}\"", kernel_names(), options.kernel);
+    if (!kind) return format_text("--kernel must be one of {}, got \"{}\"", kernel_names(), options.kernel);
     setup.kernel.kind = *kind;
 
     auto tile = parse_count("--tile", options.tile);
@@ -64,7 +64,7 @@ std::variant<Setup, std::string> resolve_setup(const SetupOptions& options) {
     setup.kernel.tile = static_cast<int>(std::clamp<std::int64_t>(tile_value, -1, 1 << 20));
 
     const auto x = options.block.find_first_of("xX×");
-    if (x == std::string::npos) return format("--block expects XxY such as 32x8, got \"{}\"", options.block);
+    if (x == std::string::npos) return format_text("--block expects XxY such as 32x8, got \"{}\"", options.block);
     const std::size_t after = options.block.compare(x, 2, "×") == 0 ? x + 2 : x + 1;
     auto bx = parse_count("--block (x)", options.block.substr(0, x));
     auto by = parse_count("--block (y)", options.block.substr(after));
@@ -75,12 +75,12 @@ std::variant<Setup, std::string> resolve_setup(const SetupOptions& options) {
     // Checked here as well as in the model: the tiled kernel ignores --block, but a typo
     // in it should not pass silently.
     if (block_x < 1 || block_y < 1)
-        return format("--block sides must be at least 1, got {}", options.block);
+        return format_text("--block sides must be at least 1, got {}", options.block);
     setup.kernel.block_x = static_cast<int>(std::min<std::int64_t>(block_x, 1 << 20));
     setup.kernel.block_y = static_cast<int>(std::min<std::int64_t>(block_y, 1 << 20));
 
     const auto dtype = model::parse_dtype(options.dtype);
-    if (!dtype) return format("--dtype must be int32, float or double, got \"{}\"", options.dtype);
+    if (!dtype) return format_text("--dtype must be int32, float or double, got \"{}\"", options.dtype);
     setup.problem.dtype = *dtype;
 
     if (auto why = model::validate(setup.problem)) return *why;

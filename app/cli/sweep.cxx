@@ -11,7 +11,7 @@ namespace ts::cli {
 
 namespace {
 
-using model::format;
+using model::format_text;
 
 // Far more than any sweep needs; stops "1:1000000000:+1" before it fills memory.
 constexpr std::size_t kMaxValues = 4096;
@@ -35,15 +35,15 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
 
 // The comma-separated entries of `text`, or why there are none or one is empty.
 std::variant<std::vector<std::string_view>, std::string> entries(std::string_view flag, std::string_view text) {
-    if (trim(text).empty()) return format("{} is empty: give at least one value", flag);
+    if (trim(text).empty()) return format_text("{} is empty: give at least one value", flag);
     std::vector<std::string_view> items = split(text, ',');
     if (std::find(items.begin(), items.end(), std::string_view{}) != items.end())
-        return format("{} \"{}\" has an empty entry (two commas, or one at an end)", flag, text);
+        return format_text("{} \"{}\" has an empty entry (two commas, or one at an end)", flag, text);
     return items;
 }
 
 std::optional<std::string> at_least_one(std::string_view flag, std::int64_t value) {
-    if (value < 1) return format("{} must be at least 1, got {}", flag, value);
+    if (value < 1) return format_text("{} must be at least 1, got {}", flag, value);
     return std::nullopt;
 }
 
@@ -51,7 +51,7 @@ std::optional<std::string> at_least_one(std::string_view flag, std::int64_t valu
 std::optional<std::string> expand_range(std::string_view flag, std::string_view item,
                                         std::vector<std::int64_t>& values) {
     const std::vector<std::string_view> parts = split(item, ':');
-    const std::string syntax = format("{} \"{}\": a range is FIRST:LAST:xFACTOR (256:4096:x2) or FIRST:LAST:+STEP "
+    const std::string syntax = format_text("{} \"{}\": a range is FIRST:LAST:xFACTOR (256:4096:x2) or FIRST:LAST:+STEP "
                                       "(100:400:+100)",
                                       flag, item);
     if (parts.size() != 3 || parts[0].empty() || parts[1].empty() || parts[2].size() < 2 ||
@@ -65,16 +65,16 @@ std::optional<std::string> expand_range(std::string_view flag, std::string_view 
         if (auto why = at_least_one(flag, bounds[i])) return why;
     }
     const auto [first, last] = bounds;
-    if (first > last) return format("{} \"{}\": the range starts above its end", flag, item);
+    if (first > last) return format_text("{} \"{}\": the range starts above its end", flag, item);
     const bool geometric = parts[2][0] == 'x';
-    auto parsed_step = parse_count(format("{} (step)", flag), parts[2].substr(1));
+    auto parsed_step = parse_count(format_text("{} (step)", flag), parts[2].substr(1));
     if (auto* why = std::get_if<std::string>(&parsed_step)) return *why;
     const std::int64_t step = std::get<std::int64_t>(parsed_step);
-    if (geometric && step < 2) return format("{} \"{}\": the factor must be at least 2", flag, item);
-    if (!geometric && step < 1) return format("{} \"{}\": the step must be at least 1", flag, item);
+    if (geometric && step < 2) return format_text("{} \"{}\": the factor must be at least 2", flag, item);
+    if (!geometric && step < 1) return format_text("{} \"{}\": the step must be at least 1", flag, item);
     for (std::int64_t value = first; value <= last;) {
         values.push_back(value);
-        if (values.size() > kMaxValues) return format("{} \"{}\" gives more than {} values", flag, item, kMaxValues);
+        if (values.size() > kMaxValues) return format_text("{} \"{}\" gives more than {} values", flag, item, kMaxValues);
         // Stop before the next value could overflow.
         if (geometric ? value > last / step : value > last - step) break;
         value = geometric ? value * step : value + step;
@@ -141,15 +141,15 @@ std::variant<std::vector<std::pair<int, int>>, std::string> parse_block_list(std
     std::vector<std::pair<int, int>> blocks;
     for (std::string_view item : std::get<0>(items)) {
         const auto x = item.find_first_of("xX×");
-        if (x == std::string_view::npos) return format("{} expects XxY such as 32x8, got \"{}\"", flag, item);
+        if (x == std::string_view::npos) return format_text("{} expects XxY such as 32x8, got \"{}\"", flag, item);
         const std::size_t after = item.compare(x, 2, "×") == 0 ? x + 2 : x + 1;
         int sides[2] = {};
         const std::string_view texts[2] = {item.substr(0, x), item.substr(after)};
         for (int i = 0; i < 2; ++i) {
-            auto parsed = parse_count(format("{} ({})", flag, i == 0 ? "x" : "y"), texts[i]);
+            auto parsed = parse_count(format_text("{} ({})", flag, i == 0 ? "x" : "y"), texts[i]);
             if (auto* why = std::get_if<std::string>(&parsed)) return *why;
             const std::int64_t side = std::get<std::int64_t>(parsed);
-            if (side < 1) return format("{} sides must be at least 1, got {}", flag, item);
+            if (side < 1) return format_text("{} sides must be at least 1, got {}", flag, item);
             // Kept sane before narrowing; the GPU refuses anything over 1024 anyway.
             sides[i] = static_cast<int>(std::min<std::int64_t>(side, 1 << 20));
         }
@@ -180,7 +180,7 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
         if (failed(names, why)) return why;
         for (std::string_view name : std::get<0>(names)) {
             const auto kind = model::parse_kernel(name);
-            if (!kind) return format("--kernel must be one of {} (or all), got \"{}\"", kernel_names(), name);
+            if (!kind) return format_text("--kernel must be one of {} (or all), got \"{}\"", kernel_names(), name);
             kinds.push_back(*kind);
         }
         keep_first_of_each(kinds);
@@ -191,7 +191,7 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     if (failed(dtype_names, why)) return why;
     for (std::string_view name : std::get<0>(dtype_names)) {
         const auto dtype = model::parse_dtype(name);
-        if (!dtype) return format("--dtype must be int32, float or double, got \"{}\"", name);
+        if (!dtype) return format_text("--dtype must be int32, float or double, got \"{}\"", name);
         dtypes.push_back(*dtype);
     }
     keep_first_of_each(dtypes);
@@ -228,7 +228,7 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
         if (kind == model::KernelKind::Tiled) {
             for (std::int64_t tile : std::get<0>(tiles)) {
                 const auto config = config_of(kind, 16, 16, static_cast<int>(std::min<std::int64_t>(tile, 1 << 20)));
-                if (auto reason = model::check_config(config)) return format("--tile {}: {}", tile, *reason);
+                if (auto reason = model::check_config(config)) return format_text("--tile {}: {}", tile, *reason);
                 configs.push_back(config);
             }
         } else if (model::uses_1d_blocks(kind)) {
@@ -250,11 +250,11 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
                     setup.kernel = config;
                     setup.problem = {m, n, k, batch, dtype};
                     if (auto reason = model::validate(setup.problem))
-                        return format("{}×{}×{} (batch {}, {}): {}", m, n, k, batch, model::dtype_name(dtype),
+                        return format_text("{}×{}×{} (batch {}, {}): {}", m, n, k, batch, model::dtype_name(dtype),
                                       *reason);
                     points.push_back(setup);
                     if (points.size() > kMaxPoints)
-                        return format("these lists describe more than {} points; measure fewer at a time", kMaxPoints);
+                        return format_text("these lists describe more than {} points; measure fewer at a time", kMaxPoints);
                 }
     return points;
 }
@@ -345,10 +345,10 @@ double estimate_seconds(const gpu::RunRequest& request) {
 
 std::string duration_text(double seconds) {
     const long total = std::lround(std::max(seconds, 0.0));
-    if (total < 60) return format("{} s", total);
-    if (total < 3600) return format("{} min {} s", total / 60, total % 60);
+    if (total < 60) return format_text("{} s", total);
+    if (total < 3600) return format_text("{} min {} s", total / 60, total % 60);
     const long minutes = total / 60 % 60;
-    return format("{} h {}{} min", total / 3600, minutes < 10 ? "0" : "", minutes);
+    return format_text("{} h {}{} min", total / 3600, minutes < 10 ? "0" : "", minutes);
 }
 
 }  // namespace ts::cli

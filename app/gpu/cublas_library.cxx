@@ -13,7 +13,7 @@ namespace ts::gpu {
 
 namespace {
 
-using model::format;
+using model::format_text;
 
 constexpr const char* kSoname = "libcublas.so.13";
 
@@ -47,14 +47,14 @@ Cublas& cublas() {
 }
 
 std::string status_text(const CublasApi& api, cublasStatus_t status) {
-    return format("{} ({})", api.status_string ? api.status_string(status) : "unknown status",
+    return format_text("{} ({})", api.status_string ? api.status_string(status) : "unknown status",
                   static_cast<int>(status));
 }
 
 template <typename Function>
 bool resolve(void* library, const char* name, Function& function, std::string& why_not) {
     function = reinterpret_cast<Function>(dlsym(library, name));
-    if (!function) why_not = format("cuBLAS ({}) lacks {}: {}", kSoname, name, dlerror());
+    if (!function) why_not = format_text("cuBLAS ({}) lacks {}: {}", kSoname, name, dlerror());
     return function != nullptr;
 }
 
@@ -68,7 +68,7 @@ void load(Cublas& c) {
         // A toolkit installed without its versioned link still has the development name.
         library = dlopen("libcublas.so", RTLD_NOW | RTLD_LOCAL);
         if (!library) {
-            c.why_not = format("cuBLAS not found ({}): {}", kSoname, first_error);
+            c.why_not = format_text("cuBLAS not found ({}): {}", kSoname, first_error);
             return;
         }
     }
@@ -84,7 +84,7 @@ void load(Cublas& c) {
         return;
 
     if (const cublasStatus_t status = api.create(&c.handle); status != CUBLAS_STATUS_SUCCESS) {
-        c.why_not = format("cublasCreate failed: {}", status_text(api, status));
+        c.why_not = format_text("cublasCreate failed: {}", status_text(api, status));
         c.handle = nullptr;
         return;
     }
@@ -95,7 +95,7 @@ void load(Cublas& c) {
     // our kernels, nor a trustworthy reference for checking them.
     if (const cublasStatus_t status = api.set_math_mode(c.handle, CUBLAS_PEDANTIC_MATH);
         status != CUBLAS_STATUS_SUCCESS)
-        c.why_not = format("cublasSetMathMode(CUBLAS_PEDANTIC_MATH) failed: {}", status_text(api, status));
+        c.why_not = format_text("cublasSetMathMode(CUBLAS_PEDANTIC_MATH) failed: {}", status_text(api, status));
 }
 
 // The loaded library with its mutex held, or an exception saying why there is none.
@@ -107,7 +107,7 @@ std::unique_lock<std::mutex> ready(Cublas& c) {
 }
 
 void check(const CublasApi& api, cublasStatus_t status, const char* call) {
-    if (status != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(format("{}: {}", call, status_text(api, status)));
+    if (status != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(format_text("{}: {}", call, status_text(api, status)));
 }
 
 // cuBLAS is column-major; our matrices are row-major. A row-major M×N matrix is the same

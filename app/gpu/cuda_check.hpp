@@ -16,7 +16,7 @@ namespace ts::gpu {
 class CudaError : public std::runtime_error {
 public:
     CudaError(cudaError_t code, std::string_view call, const char* file, int line)
-        : std::runtime_error(model::format("{}: {} ({} at {}:{})", call, cudaGetErrorString(code),
+        : std::runtime_error(model::format_text("{}: {} ({} at {}:{})", call, cudaGetErrorString(code),
                                            cudaGetErrorName(code), file, line)),
           m_code(code) {}
     cudaError_t code() const { return m_code; }

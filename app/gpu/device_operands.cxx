@@ -19,7 +19,7 @@
 
 namespace ts::gpu {
 
-using model::format;
+using model::format_text;
 
 struct DeviceOperands::Data {
     virtual ~Data() = default;
@@ -106,22 +106,22 @@ std::string describe_check(const Comparison& cmp, const model::Problem& p, const
     const std::int64_t cells = p.c_elements() * p.batch;
     const bool exact = p.dtype == model::Dtype::Int32;
     const std::string rule =
-        exact ? format("equal to the exact product ({})", reference)
-              : format("within 2·K·u·Σ|a·b| (K = {}, u = 2^-{}) of {}", p.k,
+        exact ? format_text("equal to the exact product ({})", reference)
+              : format_text("within 2·K·u·Σ|a·b| (K = {}, u = 2^-{}) of {}", p.k,
                        p.dtype == model::Dtype::Float32 ? 24 : 53, reference);
     if (cmp.passed())
-        return format("max rel. error {}; all {} cells {}: pass", scientific(cmp.max_rel_error), cells, rule);
+        return format_text("max rel. error {}; all {} cells {}: pass", scientific(cmp.max_rel_error), cells, rule);
     const std::int64_t at = cmp.first_bad;
     const std::int64_t batch = at / p.c_elements();
     const std::int64_t row = at % p.c_elements() / p.n;
     const std::int64_t col = at % p.n;
-    std::string text = format("FAIL: {} of {} cells not {}", cmp.mismatches, cells, rule);
+    std::string text = format_text("FAIL: {} of {} cells not {}", cmp.mismatches, cells, rule);
     if (cmp.poisoned > 0)
-        text += format(", {} of them still hold the poison C was filled with (never written)", cmp.poisoned);
-    text += format("; first at C[{}][{}]", row, col);
-    if (p.batch > 1) text += format(" of batch {}", batch);
-    text += format(": got {}, expected {}", got, expected);
-    return text + format("; max rel. error {}", scientific(cmp.max_rel_error));
+        text += format_text(", {} of them still hold the poison C was filled with (never written)", cmp.poisoned);
+    text += format_text("; first at C[{}][{}]", row, col);
+    if (p.batch > 1) text += format_text(" of batch {}", batch);
+    text += format_text(": got {}, expected {}", got, expected);
+    return text + format_text("; max rel. error {}", scientific(cmp.max_rel_error));
 }
 
 template <typename T>
@@ -138,7 +138,7 @@ public:
         TS_CUDA_CHECK(cudaMemcpyAsync(m_a_dev.get(), m_a.data(), m_a_dev.bytes(), cudaMemcpyHostToDevice, stream));
         TS_CUDA_CHECK(cudaMemcpyAsync(m_b_dev.get(), m_b.data(), m_b_dev.bytes(), cudaMemcpyHostToDevice, stream));
         const model::LaunchGeometry g = model::plan_launch(request.kernel, problem());
-        m_launch_call = format("launching {} <<<({}, {}, {}), ({}, {})>>>", model::describe(request.kernel), g.grid.x,
+        m_launch_call = format_text("launching {} <<<({}, {}, {}), ({}, {})>>>", model::describe(request.kernel), g.grid.x,
                                g.grid.y, g.grid.z, g.block.x, g.block.y);
     }
 
@@ -179,9 +179,9 @@ public:
         std::string expected;
         if (cmp.first_bad >= 0) {
             const auto at = static_cast<std::size_t>(cmp.first_bad);
-            got = format("{}", c[at]);
-            expected = std::is_integral_v<T> ? format("{}", static_cast<std::int64_t>(ref.c[at]))
-                                             : format("{}", ref.c[at]);
+            got = format_text("{}", c[at]);
+            expected = std::is_integral_v<T> ? format_text("{}", static_cast<std::int64_t>(ref.c[at]))
+                                             : format_text("{}", ref.c[at]);
         }
         result.checked = true;
         result.check_passed = cmp.passed();

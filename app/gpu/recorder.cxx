@@ -16,7 +16,7 @@ namespace ts::gpu {
 
 namespace {
 
-using model::format;
+using model::format_text;
 
 std::string utc_now() {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -69,7 +69,7 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
                                      : kernels::launch_naive_recorded(config, problem, floats, trace_buffers, stream);
     const model::LaunchGeometry g = model::plan_launch(config, problem);
     cuda_check(launched,
-               format("launching the recorded {} <<<({}, {}), ({}, {})>>>", model::describe(config), g.grid.x,
+               format_text("launching the recorded {} <<<({}, {}), ({}, {})>>>", model::describe(config), g.grid.x,
                       g.grid.y, g.block.x, g.block.y),
                __FILE__, __LINE__);
 
@@ -88,7 +88,7 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
     trace.check_passed = result.check_passed;
     trace.check_summary = result.check_summary;
     if (!with_loads)
-        result.timing_warning = format("{} loads are more than a recording keeps ({}): only the SMs and the clocks "
+        result.timing_warning = format_text("{} loads are more than a recording keeps ({}): only the SMs and the clocks "
                                        "were recorded",
                                        load_count, model::kMaxLoadRecords);
     result.trace = std::move(trace);

@@ -15,7 +15,7 @@ namespace ts::gpu {
 
 namespace {
 
-using model::format;
+using model::format_text;
 
 constexpr std::int64_t kCopyBytes = std::int64_t{1} << 30;  // 1 GiB: far beyond any L2 (H200: 60 MiB)
 constexpr std::int64_t kSgemmSizes[] = {2048, 4096, 8192};
@@ -85,7 +85,7 @@ void measure_bandwidth(std::int64_t free_bytes, cudaStream_t stream, RooflinePea
     peaks.copy_bytes = bytes;
     peaks.copy_median_ms = copy.stats.median;
     peaks.bandwidth_gbs = 2.0 * static_cast<double>(bytes) / (copy.stats.median * 1e-3) * 1e-9;
-    peaks.bandwidth_label = format("device-to-device copy of {}, read + write, median of {}",
+    peaks.bandwidth_label = format_text("device-to-device copy of {}, read + write, median of {}",
                                    model::human_bytes(bytes), copy.samples_ms.size());
 }
 
@@ -112,7 +112,7 @@ void measure_fp32(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& p
         });
         const double gflops = 2.0 * static_cast<double>(size * size) * static_cast<double>(size) /
                               (gemm.stats.median * 1e-3) * 1e-9;
-        tried += format("{}{}³", tried.empty() ? "" : ", ", size);
+        tried += format_text("{}{}³", tried.empty() ? "" : ", ", size);
         if (gflops > peaks.fp32_gflops) {
             peaks.fp32_gflops = gflops;
             peaks.sgemm_size = size;
@@ -123,7 +123,7 @@ void measure_fp32(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& p
         peaks.fp32_unavailable = "no FP32 peak: too little free GPU memory for a 2048³ SGEMM";
         return;
     }
-    peaks.fp32_label = format("cuBLAS SGEMM {}³, FP32 without TF32, the fastest of {}", peaks.sgemm_size, tried);
+    peaks.fp32_label = format_text("cuBLAS SGEMM {}³, FP32 without TF32, the fastest of {}", peaks.sgemm_size, tried);
 }
 
 }  // namespace

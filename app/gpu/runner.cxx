@@ -124,7 +124,7 @@ std::uint64_t Runner::submit_live(const std::string& key, const RunRequest& requ
             // pushing it behind other work; the old one is answered without running.
             RunResult replaced = std::move(*queued);
             replaced.superseded_by = id;
-            replaced.error = model::format("not run: request {} for \"{}\" replaced it while it waited", id, key);
+            replaced.error = model::format_text("not run: request {} for \"{}\" replaced it while it waited", id, key);
             *queued = std::move(job);
             m_state->finished.push_back(std::move(replaced));
         }

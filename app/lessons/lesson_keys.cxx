@@ -11,7 +11,7 @@
 
 namespace ts::lessons {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -45,8 +45,8 @@ bool contains(const Range& range, std::string_view word) {
 
 std::optional<std::string> check_count(std::string_view key, std::string_view value, long long low, long long high) {
     const auto number = parse_whole(value);
-    if (!number) return format("{} expects a whole number from {} to {}, got \"{}\"", key, low, high, value);
-    if (*number < low || *number > high) return format("{} must be from {} to {}, got {}", key, low, high, value);
+    if (!number) return format_text("{} expects a whole number from {} to {}, got \"{}\"", key, low, high, value);
+    if (*number < low || *number > high) return format_text("{} must be from {} to {}, got {}", key, low, high, value);
     return std::nullopt;
 }
 
@@ -78,7 +78,7 @@ bool is_state_key(std::string_view key) { return contains(kStateKeys, key); }
 
 std::string step_keys() {
     std::string keys = "step, text, predict, answer, expect-error";
-    for (std::string_view key : kStateKeys) keys += format(", {}", key);
+    for (std::string_view key : kStateKeys) keys += format_text(", {}", key);
     return keys;
 }
 
@@ -90,37 +90,37 @@ std::optional<std::string> check_state_value(std::string_view key, std::string_v
     if (key == "phase" || key == "k-step") return check_count(key, value, 0, kMaxLessonSize);
     if (key == "kernel") {
         if (model::parse_kernel(value)) return std::nullopt;
-        return format("kernel must be one of {}, got \"{}\"", cli::kernel_names(), value);
+        return format_text("kernel must be one of {}, got \"{}\"", cli::kernel_names(), value);
     }
     if (key == "dtype") {
         if (model::parse_dtype(value)) return std::nullopt;
-        return format("dtype must be int32, float or double, got \"{}\"", value);
+        return format_text("dtype must be int32, float or double, got \"{}\"", value);
     }
     if (key == "sub-step") {
         if (model::parse_substep(value)) return std::nullopt;
-        return format("sub-step must be load, sync1, compute, sync2, store or none, got \"{}\"", value);
+        return format_text("sub-step must be load, sync1, compute, sync2, store or none, got \"{}\"", value);
     }
     if (key == "side-by-side") {
         if (value == "yes" || value == "no") return std::nullopt;
-        return format("side-by-side must be yes or no, got \"{}\"", value);
+        return format_text("side-by-side must be yes or no, got \"{}\"", value);
     }
     if (key == "axis") {
         if (value == "latency" || value == "latency-log" || value == "gflops" || value == "speedup")
             return std::nullopt;
-        return format("axis must be latency, latency-log, gflops or speedup, got \"{}\"", value);
+        return format_text("axis must be latency, latency-log, gflops or speedup, got \"{}\"", value);
     }
     if (key == "block-size") {
         const auto x = value.find('x');
         const auto bx = x == std::string_view::npos ? std::nullopt : parse_whole(value.substr(0, x));
         const auto by = x == std::string_view::npos ? std::nullopt : parse_whole(value.substr(x + 1));
         if (!bx || !by || *bx < 1 || *by < 1 || *bx > 1024 || *by > 1024)
-            return format("block-size expects XxY with sides from 1 to 1024, such as 32x8, got \"{}\"", value);
+            return format_text("block-size expects XxY with sides from 1 to 1024, such as 32x8, got \"{}\"", value);
         return std::nullopt;
     }
     if (key == "select" || key == "block" || key == "hover-a" || key == "hover-b") {
         if (parse_pair(value)) return std::nullopt;
         const char* what = key == "block" ? "BX,BY (blockIdx.x, blockIdx.y)" : "ROW,COL";
-        return format("{} expects {}: two whole numbers from 0, or none; got \"{}\"", key, what, value);
+        return format_text("{} expects {}: two whole numbers from 0, or none; got \"{}\"", key, what, value);
     }
     // view and panel: their words are the views' own, checked when the step is applied.
     return std::nullopt;
@@ -143,14 +143,14 @@ std::optional<std::string> parse_answer(std::string_view text, ParsedAnswer& out
     const auto known = std::find_if(std::begin(kAnswers), std::end(kAnswers),
                                     [&](const Answer& answer) { return answer.word == word; });
     if (known == std::end(kAnswers))
-        return format("answer must be one of {} (the app computes it), got \"{}\"", answer_words(), text);
+        return format_text("answer must be one of {} (the app computes it), got \"{}\"", answer_words(), text);
     out.word = std::string(word);
     out.cell.reset();
     if (known->needs_cell) {
         out.cell = parse_pair(rest);
-        if (!out.cell) return format("answer {} expects the element as ROW,COL, such as {} 0,0", word, word);
+        if (!out.cell) return format_text("answer {} expects the element as ROW,COL, such as {} 0,0", word, word);
     } else if (!rest.empty()) {
-        return format("answer {} takes nothing after it, got \"{}\"", word, rest);
+        return format_text("answer {} takes nothing after it, got \"{}\"", word, rest);
     }
     return std::nullopt;
 }

@@ -10,10 +10,10 @@
 
 namespace ts::lessons {
 
-using model::format;
+using model::format_text;
 
 std::string LessonError::text() const {
-    return line > 0 ? format("{}:{}: {}", file.string(), line, message) : format("{}: {}", file.string(), message);
+    return line > 0 ? format_text("{}:{}: {}", file.string(), line, message) : format_text("{}: {}", file.string(), message);
 }
 
 namespace {
@@ -74,7 +74,7 @@ public:
         m_block.close();
         const auto colon = content.find(':');
         if (colon == std::string_view::npos)
-            return error(number, format("expected `key: value`, got \"{}\"; keys: title, summary, {}", content,
+            return error(number, format_text("expected `key: value`, got \"{}\"; keys: title, summary, {}", content,
                                         step_keys()));
         const std::string key(trim(content.substr(0, colon)));
         std::string_view value = trim(content.substr(colon + 1));
@@ -115,7 +115,7 @@ private:
 
         Step& step = m_lesson.steps.back();
         if (const auto seen = m_seen.find(key); seen != m_seen.end())
-            return error(number, format("{} is set twice in this step (first on line {}); a step names each key "
+            return error(number, format_text("{} is set twice in this step (first on line {}); a step names each key "
                                         "once",
                                         key, seen->second));
         m_seen[key] = number;
@@ -128,7 +128,7 @@ private:
             m_block.start(&step.predict, value);
             return std::nullopt;
         }
-        if (value.empty()) return error(number, format("{} needs a value after the colon", key));
+        if (value.empty()) return error(number, format_text("{} needs a value after the colon", key));
         if (key == "answer") {
             ParsedAnswer parsed;
             if (auto why = parse_answer(value, parsed)) return error(number, *why);
@@ -137,13 +137,13 @@ private:
         }
         if (key == "expect-error") {
             if (value != "yes" && value != "no")
-                return error(number, format("expect-error must be yes or no, got \"{}\"", value));
+                return error(number, format_text("expect-error must be yes or no, got \"{}\"", value));
             step.expect_error = value == "yes";
             step.expect_error_line = number;
             return std::nullopt;
         }
         if (!is_state_key(key))
-            return error(number, format("unknown key \"{}\"; a step may hold: {}", key, step_keys()));
+            return error(number, format_text("unknown key \"{}\"; a step may hold: {}", key, step_keys()));
         if (auto why = check_state_value(key, value)) return error(number, *why);
         step.settings.push_back(Setting{key, std::string(value), number});
         return std::nullopt;
@@ -152,7 +152,7 @@ private:
     std::optional<LessonError> lesson_key(int number, const std::string& key, std::string_view value) {
         if (key == "title" || key == "summary") {
             if (m_seen.count(key))
-                return error(number, format("{} is set twice (first on line {})", key, m_seen[key]));
+                return error(number, format_text("{} is set twice (first on line {})", key, m_seen[key]));
             m_seen[key] = number;
             if (key == "title") {
                 if (value.empty()) return error(number, "title needs a value: `title: What this lesson teaches`");
@@ -163,9 +163,9 @@ private:
             return std::nullopt;
         }
         if (key == "text" || key == "predict" || key == "answer" || key == "expect-error" || is_state_key(key))
-            return error(number, format("{} belongs to a step; start one first with `step: TITLE`", key));
+            return error(number, format_text("{} belongs to a step; start one first with `step: TITLE`", key));
         return error(number,
-                     format("unknown key \"{}\"; before the first step only title and summary are allowed", key));
+                     format_text("unknown key \"{}\"; before the first step only title and summary are allowed", key));
     }
 
     std::optional<LessonError> finish_step() {
@@ -174,10 +174,10 @@ private:
         const Step& step = m_lesson.steps.back();
         const int step_number = static_cast<int>(m_lesson.steps.size());
         if (step.text.empty())
-            return error(step.line, format("step {} (\"{}\") has no text; add `text:` and a few indented lines",
+            return error(step.line, format_text("step {} (\"{}\") has no text; add `text:` and a few indented lines",
                                            step_number, step.title));
         if (!step.predict.empty() && !step.answer)
-            return error(step.line, format("step {} asks to predict but has no `answer:`; answers: {}", step_number,
+            return error(step.line, format_text("step {} asks to predict but has no `answer:`; answers: {}", step_number,
                                            answer_words()));
         if (step.answer && step.predict.empty())
             return error(step.answer->line, "answer needs a question: add `predict: ...` to this step");

@@ -23,9 +23,9 @@ void format_into(std::ostringstream& out, std::string_view fmt, const First& fir
 }
 }  // namespace detail
 
-// format("{} × {}", 3, 4) == "3 × 4". Only "{}" holes; no format specs.
+// format_text("{} × {}", 3, 4) == "3 × 4". Only "{}" holes; no format specs.
 template <typename... Args>
-std::string format(std::string_view fmt, const Args&... args) {
+std::string format_text(std::string_view fmt, const Args&... args) {
     std::ostringstream out;
     detail::format_into(out, fmt, args...);
     return out.str();

@@ -29,10 +29,10 @@ bool uses_1d_blocks(KernelKind kind) {
 }
 
 std::string describe(const KernelConfig& config) {
-    if (config.kind == KernelKind::Tiled) return format("tiled T={}", config.tile);
+    if (config.kind == KernelKind::Tiled) return format_text("tiled T={}", config.tile);
     if (config.kind == KernelKind::Cublas) return "cublas";
-    if (uses_1d_blocks(config.kind)) return format("{} {}", kernel_name(config.kind), config.block_x);
-    return format("{} {}×{}", kernel_name(config.kind), config.block_x, config.block_y);
+    if (uses_1d_blocks(config.kind)) return format_text("{} {}", kernel_name(config.kind), config.block_x);
+    return format_text("{} {}×{}", kernel_name(config.kind), config.block_x, config.block_y);
 }
 
 }  // namespace ts::model

@@ -28,8 +28,8 @@ bool same_load(const RecordedLoad& x, const RecordedLoad& y) {
 std::string element_text(const RecordedLoad& load, int operand) {
     if (load.loaded == RecordedLoad::kNotRecorded) return "nothing";
     if (load.loaded == RecordedLoad::kPadding)
-        return format("padding (0 into slot {}, for {}[{}][{}])", load.slot, operand_name(operand), load.row, load.col);
-    return format("{}[{}][{}] into slot {}", operand_name(operand), load.row, load.col, load.slot);
+        return format_text("padding (0 into slot {}, for {}[{}][{}])", load.slot, operand_name(operand), load.row, load.col);
+    return format_text("{}[{}][{}] into slot {}", operand_name(operand), load.row, load.col, load.slot);
 }
 
 std::optional<std::string> compare_tiled(const KernelTrace& trace) {
@@ -49,7 +49,7 @@ std::optional<std::string> compare_tiled(const KernelTrace& trace) {
                         const RecordedLoad model{want.global_row, want.global_col, want.smem_row * tile + want.smem_col,
                                                  want.padding ? RecordedLoad::kPadding : RecordedLoad::kLoaded};
                         if (same_load(got, model)) continue;
-                        return format("block ({}, {}) phase {}, thread (x={}, y={}): recorded {}, model: {}", bx, by,
+                        return format_text("block ({}, {}) phase {}, thread (x={}, y={}): recorded {}, model: {}", bx, by,
                                       phase, want.thread.x, want.thread.y, element_text(got, operand),
                                       element_text(model, operand));
                     }
@@ -78,7 +78,7 @@ std::optional<std::string> compare_naive(const KernelTrace& trace) {
                                 model = operand == 0 ? RecordedLoad{row, k, k, RecordedLoad::kLoaded}
                                                      : RecordedLoad{k, col, k, RecordedLoad::kLoaded};
                             if (same_load(got, model)) continue;
-                            return format("block ({}, {}) thread (x={}, y={}) at k = {}: recorded {}, model: {}", bx,
+                            return format_text("block ({}, {}) thread (x={}, y={}) at k = {}: recorded {}, model: {}", bx,
                                           by, tx, ty, k, element_text(got, operand), element_text(model, operand));
                         }
                 }
@@ -106,19 +106,19 @@ std::int64_t clock_records(const KernelConfig& config, const Problem& problem) {
 
 std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem) {
     if (!recorded_kind(config.kind))
-        return format("only the naive and tiled kernels have recording variants, not {}", describe(config));
+        return format_text("only the naive and tiled kernels have recording variants, not {}", describe(config));
     if (auto why = validate(problem, 0)) return why;
     if (auto why = check_config(config)) return why;
     if (config.tile < 1 || config.tile > kMaxTile)
-        return format("the recording chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
+        return format_text("the recording chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
     if (problem.batch != 1)
-        return format("a recording covers one matrix product: set the batch to 1 (it is {})", problem.batch);
+        return format_text("a recording covers one matrix product: set the batch to 1 (it is {})", problem.batch);
     const LaunchGeometry g = plan_launch(config, problem);
     if (g.grid.x * g.grid.y > kMaxRecordedBlocks)
-        return format("{} blocks is more than a recording keeps ({}): take a smaller problem or a larger T",
+        return format_text("{} blocks is more than a recording keeps ({}): take a smaller problem or a larger T",
                       g.grid.x * g.grid.y, kMaxRecordedBlocks);
     if (clock_records(config, problem) > kMaxClockRecords)
-        return format("{} blocks × phases is more than a recording keeps ({}): take a smaller problem or a larger T",
+        return format_text("{} blocks × phases is more than a recording keeps ({}): take a smaller problem or a larger T",
                       clock_records(config, problem), kMaxClockRecords);
     return std::nullopt;
 }
@@ -150,17 +150,17 @@ std::vector<TileLoad> recorded_tile_loads(const KernelTrace& trace, Index2 block
 std::optional<std::string> compare_with_model(const KernelTrace& trace) {
     if (static_cast<std::int64_t>(trace.block_sm.size()) != trace.blocks() ||
         static_cast<std::int64_t>(trace.clocks.size()) != clock_records(trace.config, trace.problem))
-        return format("the recording holds {} blocks and {} phase clocks; a grid of {} blocks × {} phases needs {} "
+        return format_text("the recording holds {} blocks and {} phase clocks; a grid of {} blocks × {} phases needs {} "
                       "and {}",
                       trace.block_sm.size(), trace.clocks.size(), trace.blocks(), trace.phases(), trace.blocks(),
                       clock_records(trace.config, trace.problem));
     for (int b = 0; b < trace.blocks(); ++b)
         if (trace.block_sm[static_cast<std::size_t>(b)] >= static_cast<std::uint32_t>(trace.sm_count))
-            return format("block {} (in launch order) names SM {}, but the GPU has {} SMs", b,
+            return format_text("block {} (in launch order) names SM {}, but the GPU has {} SMs", b,
                           static_cast<std::int64_t>(trace.block_sm[static_cast<std::size_t>(b)]), trace.sm_count);
     if (!trace.has_loads()) return std::nullopt;
     if (static_cast<std::int64_t>(trace.loads.size()) != load_records(trace.config, trace.problem))
-        return format("the recording holds {} loads; {} on {} × {} × {} needs {}", trace.loads.size(),
+        return format_text("the recording holds {} loads; {} on {} × {} × {} needs {}", trace.loads.size(),
                       describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
                       load_records(trace.config, trace.problem));
     return trace.config.kind == KernelKind::Tiled ? compare_tiled(trace) : compare_naive(trace);

@@ -47,9 +47,9 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
 
 std::optional<std::string> check_config(const KernelConfig& config) {
     if (config.kind == KernelKind::Tiled) {
-        if (config.tile < 1) return format("tile width T must be at least 1 (got {})", config.tile);
+        if (config.tile < 1) return format_text("tile width T must be at least 1 (got {})", config.tile);
         if (config.tile > kMaxTile)
-            return format("tile width T = {} means {} × {} = {} threads per block, over CUDA's limit of "
+            return format_text("tile width T = {} means {} × {} = {} threads per block, over CUDA's limit of "
                           "1024 (T = 32 is the largest square tile); a GPU refuses such a launch: "
                           "\"invalid configuration argument\" (CUDA 13 says \"invalid argument\")",
                           config.tile, config.tile, config.tile, config.tile * config.tile);
@@ -57,11 +57,11 @@ std::optional<std::string> check_config(const KernelConfig& config) {
     }
     if (config.kind == KernelKind::Cublas) return std::nullopt;
     if (uses_1d_blocks(config.kind)) {
-        if (config.block_x < 1) return format("the block must have at least 1 thread (got {})", config.block_x);
+        if (config.block_x < 1) return format_text("the block must have at least 1 thread (got {})", config.block_x);
         return std::nullopt;
     }
     if (config.block_x < 1 || config.block_y < 1)
-        return format("block sides must be at least 1 (got {}×{})", config.block_x, config.block_y);
+        return format_text("block sides must be at least 1 (got {}×{})", config.block_x, config.block_y);
     return std::nullopt;
 }
 
@@ -74,18 +74,18 @@ std::optional<std::string> check_launch(const KernelConfig& config, const Proble
     const LaunchGeometry g = plan_launch(config, problem);
     const std::int64_t threads = g.block.volume();
     if (threads > limits.max_threads_per_block)
-        return format("a block of {}×{} = {} threads is over the limit of {} threads per block; a GPU "
+        return format_text("a block of {}×{} = {} threads is over the limit of {} threads per block; a GPU "
                       "refuses the launch: \"invalid configuration argument\" (CUDA 13 says \"invalid argument\")",
                       g.block.x, g.block.y, threads, limits.max_threads_per_block);
     if (g.block.x > limits.max_block_dim_x || g.block.y > limits.max_block_dim_y)
-        return format("blockDim ({}, {}) exceeds the per-dimension limit ({}, {})", g.block.x, g.block.y,
+        return format_text("blockDim ({}, {}) exceeds the per-dimension limit ({}, {})", g.block.x, g.block.y,
                       limits.max_block_dim_x, limits.max_block_dim_y);
     if (g.grid.x > limits.max_grid_x || g.grid.y > limits.max_grid_y || g.grid.z > limits.max_grid_z)
-        return format("a grid of ({}, {}, {}) blocks exceeds the device's limit ({}, {}, {}); gridDim.y and "
+        return format_text("a grid of ({}, {}, {}) blocks exceeds the device's limit ({}, {}, {}); gridDim.y and "
                       "gridDim.z may not exceed 65535",
                       g.grid.x, g.grid.y, g.grid.z, limits.max_grid_x, limits.max_grid_y, limits.max_grid_z);
     if (g.shared_bytes > limits.static_shared_per_block)
-        return format("the tiles need {} of shared memory per block, over the {} a kernel may declare "
+        return format_text("the tiles need {} of shared memory per block, over the {} a kernel may declare "
                       "statically",
                       human_bytes(g.shared_bytes), human_bytes(limits.static_shared_per_block));
     return std::nullopt;

@@ -52,10 +52,10 @@ std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block
     const int warp = limits.warp_size;
     if (block.threads < 1) return std::string("a block needs at least one thread");
     if (block.threads > limits.max_threads_per_block)
-        return format("a block of {} threads is over the limit of {} per block", block.threads,
+        return format_text("a block of {} threads is over the limit of {} per block", block.threads,
                       limits.max_threads_per_block);
     if (block.registers_per_thread > max_registers_per_thread(limits))
-        return format("{} registers per thread is over the limit of {}", block.registers_per_thread,
+        return format_text("{} registers per thread is over the limit of {}", block.registers_per_thread,
                       max_registers_per_thread(limits));
 
     o.warps_per_block = (block.threads + warp - 1) / warp;
@@ -69,7 +69,7 @@ std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block
     // The hardware checks a block as if its warps were spread evenly over all parts.
     const int assumed = per_warp * round_up(o.warps_per_block, parts);
     if (assumed > limits.max_registers_per_block)
-        return format("{} threads × {} registers need {} registers per block (allocated per warp of {}, in {} "
+        return format_text("{} threads × {} registers need {} registers per block (allocated per warp of {}, in {} "
                       "sub-partitions); the limit is {}: \"too many resources requested for launch\"",
                       block.threads, block.registers_per_thread, assumed, warp, parts,
                       limits.max_registers_per_block);
@@ -83,7 +83,7 @@ std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block
     const int shared = block.shared_bytes + limits.reserved_shared_per_block;
     o.shared_per_block = round_up(shared, shared_allocation_unit(limits));
     if (block.shared_bytes > limits.static_shared_per_block)
-        return format("{} of shared memory per block is over the {} a kernel may declare statically",
+        return format_text("{} of shared memory per block is over the {} a kernel may declare statically",
                       human_bytes(block.shared_bytes), human_bytes(limits.static_shared_per_block));
     o.blocks_by_shared = o.shared_per_block > 0 ? limits.shared_per_sm / o.shared_per_block : INT_MAX;
     o.blocks_by_slots = limits.max_blocks_per_sm;
@@ -98,7 +98,7 @@ std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block
         if (blocks == o.blocks_per_sm) o.binding.push_back(limit);
     o.limited_by = o.binding.front();
     if (o.blocks_per_sm == 0)
-        return format("not one block fits on an SM: {} allows none", limit_name(o.limited_by));
+        return format_text("not one block fits on an SM: {} allows none", limit_name(o.limited_by));
 
     o.active_warps_per_sm = o.blocks_per_sm * o.warps_per_block;
     o.occupancy = static_cast<double>(o.active_warps_per_sm) / o.max_warps_per_sm;
@@ -128,14 +128,14 @@ std::variant<Occupancy, std::string> kernel_occupancy(const KernelConfig& config
 }
 
 std::string describe(const Occupancy& o) {
-    std::string text = format("{} blocks/SM (limited by {}", o.blocks_per_sm, limit_name(o.limited_by));
+    std::string text = format_text("{} blocks/SM (limited by {}", o.blocks_per_sm, limit_name(o.limited_by));
     for (std::size_t i = 1; i < o.binding.size(); ++i)
-        text += format("{}{}", i == 1 ? ", and equally by " : " and ", limit_name(o.binding[i]));
-    text += format("), {} occupancy", percent(o.occupancy));
+        text += format_text("{}{}", i == 1 ? ", and equally by " : " and ", limit_name(o.binding[i]));
+    text += format_text("), {} occupancy", percent(o.occupancy));
     if (o.blocks_per_wave > 0) {
         char waves[32];
         std::snprintf(waves, sizeof waves, "%.2f", o.waves);
-        text += format(", {} waves", waves);
+        text += format_text(", {} waves", waves);
     }
     return text;
 }

@@ -37,15 +37,15 @@ std::int64_t Problem::total_bytes() const {
 
 std::optional<std::string> validate(const Problem& p, std::int64_t device_memory_bytes) {
     if (p.m <= 0 || p.n <= 0 || p.k <= 0)
-        return format("every size must be at least 1 (got M = {}, N = {}, K = {})", p.m, p.n, p.k);
-    if (p.batch <= 0) return format("batch must be at least 1 (got {})", p.batch);
+        return format_text("every size must be at least 1 (got M = {}, N = {}, K = {})", p.m, p.n, p.k);
+    if (p.batch <= 0) return format_text("batch must be at least 1 (got {})", p.batch);
 
     // The kernels index with 32-bit ints (as the textbook kernels do), so the largest
     // row-major offset into any one matrix must fit in an int.
     constexpr std::int64_t kMaxIndex = std::numeric_limits<std::int32_t>::max();
     auto too_big = [&](const char* name, std::int64_t rows, std::int64_t cols) -> std::optional<std::string> {
         if (rows > kMaxIndex / cols)
-            return format("{} would have {} × {} elements, more than 2^31 − 1: its row-major index "
+            return format_text("{} would have {} × {} elements, more than 2^31 − 1: its row-major index "
                           "row * cols + col overflows the 32-bit int the kernels use",
                           name, rows, cols);
         return std::nullopt;
@@ -53,10 +53,10 @@ std::optional<std::string> validate(const Problem& p, std::int64_t device_memory
     if (auto why = too_big("A", p.m, p.k)) return why;
     if (auto why = too_big("B", p.k, p.n)) return why;
     if (auto why = too_big("C", p.m, p.n)) return why;
-    if (p.batch > 65535) return format("batch {} exceeds 65535, the largest gridDim.z a GPU allows", p.batch);
+    if (p.batch > 65535) return format_text("batch {} exceeds 65535, the largest gridDim.z a GPU allows", p.batch);
 
     if (device_memory_bytes > 0 && p.total_bytes() > device_memory_bytes)
-        return format("A, B and C need {} but only {} of GPU memory is available", human_bytes(p.total_bytes()),
+        return format_text("A, B and C need {} but only {} of GPU memory is available", human_bytes(p.total_bytes()),
                       human_bytes(device_memory_bytes));
     return std::nullopt;
 }

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "imgui_compat.hpp"
+
 namespace ts::platform {
 
 namespace {
@@ -25,6 +27,9 @@ constexpr ImWchar kGlyphs[] = {
 
 LoadedFonts load_fonts(ImFontAtlas& atlas, float scale) {
     LoadedFonts loaded;
+    atlas.Clear();
+    imgui_compat::apply_font_scale(scale);
+    const float bake = imgui_compat::font_bake_scale(scale);
     std::error_code error;
     if (!std::filesystem::exists(kRegular, error) || !std::filesystem::exists(kBold, error)) {
         loaded.warning = std::string("font ") + kRegular +
@@ -34,9 +39,9 @@ LoadedFonts load_fonts(ImFontAtlas& atlas, float scale) {
         return loaded;
     }
     // 17 px body text is the smallest that reads comfortably from the back of a lecture room.
-    loaded.fonts.body = atlas.AddFontFromFileTTF(kRegular, 17.0f * scale, nullptr, kGlyphs);
-    loaded.fonts.heading = atlas.AddFontFromFileTTF(kBold, 20.0f * scale, nullptr, kGlyphs);
-    loaded.fonts.small = atlas.AddFontFromFileTTF(kRegular, 14.0f * scale, nullptr, kGlyphs);
+    loaded.fonts.body = atlas.AddFontFromFileTTF(kRegular, 17.0f * bake, nullptr, kGlyphs);
+    loaded.fonts.heading = atlas.AddFontFromFileTTF(kBold, 20.0f * bake, nullptr, kGlyphs);
+    loaded.fonts.small = atlas.AddFontFromFileTTF(kRegular, 14.0f * bake, nullptr, kGlyphs);
     return loaded;
 }
 

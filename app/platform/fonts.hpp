@@ -20,8 +20,9 @@ struct LoadedFonts {
     std::optional<std::string> warning;  // set when DejaVu Sans was missing
 };
 
-// Adds the fonts to `atlas`, body first so that it becomes ImGui's default. `scale` is the
-// monitor's content scale (1 on ordinary screens). When DejaVu Sans is missing every slot
+// Clears `atlas` and adds the fonts, body first so that it becomes ImGui's default, drawn at
+// `scale` (the monitor's content scale times the presenter's text size; 1 on ordinary
+// screens): baked at that size, or on ImGui 1.92 scaled as they are drawn (imgui_compat). When DejaVu Sans is missing every slot
 // gets ImGui's built-in font and the warning says what to install.
 LoadedFonts load_fonts(ImFontAtlas& atlas, float scale);
 

@@ -6,6 +6,7 @@
 #include <GLFW/glfw3.h>
 
 #include "imgui.h"
+#include "imgui_compat.hpp"
 #include "imgui_impl_glfw.h"
 #include "imgui_impl_opengl3.h"
 
@@ -13,17 +14,16 @@ namespace ts::platform::imgui_layer {
 
 namespace {
 
-// Before ImGui::NewFrame() counts this frame's key durations: down now, up the frame before.
-bool went_down(const ImGuiIO& io, int key) { return io.KeysDown[key] && io.KeysDownDuration[key] < 0.0f; }
-
 // Who has the keys. At first the view: Space plays the theatre, the arrows pan or step, and
 // ImGui's keyboard navigation is off so that it never takes them too. Tab hands the keys to
 // the widgets (ImGui's navigation: Tab and the arrows move, Space and Enter press); Escape
-// hands them back, unless it is closing a popup or ending a text edit.
+// hands them back, unless it is closing a popup or ending a text edit. Called after
+// ImGui::NewFrame(), so the widgets take the keys from the next frame on.
 void hand_over_keys(ImGuiIO& io) {
-    if (went_down(io, GLFW_KEY_TAB) && !io.KeyCtrl) {
+    namespace keys = imgui_compat::keys;
+    if (imgui_compat::key_pressed(keys::kTab, false) && !io.KeyCtrl) {
         io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
-    } else if (went_down(io, GLFW_KEY_ESCAPE) && !io.WantTextInput &&
+    } else if (imgui_compat::key_pressed(keys::kEscape, false) && !io.WantTextInput &&
                !ImGui::IsPopupOpen(nullptr, ImGuiPopupFlags_AnyPopupId)) {
         io.ConfigFlags &= ~ImGuiConfigFlags_NavEnableKeyboard;
     }
@@ -51,11 +51,10 @@ bool init(GLFWwindow* window) {
 void new_frame(bool follow_pointer) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    // ImGui 1.86's GLFW backend writes the pointer straight into io; overwrite it before
-    // ImGui::NewFrame() reads it.
-    if (!follow_pointer) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-    hand_over_keys(ImGui::GetIO());
+    // After the backend has reported the pointer, so that "nowhere" wins.
+    if (!follow_pointer) imgui_compat::set_mouse_position(ImGui::GetIO(), ImVec2(-FLT_MAX, -FLT_MAX));
     ImGui::NewFrame();
+    hand_over_keys(ImGui::GetIO());
 }
 
 void render_draw_data() {
@@ -64,16 +63,19 @@ void render_draw_data() {
 }
 
 void rebuild_fonts_texture() {
+    // ImGui 1.92's backend keeps its textures up to date with the atlas by itself.
+#if IMGUI_VERSION_NUM < 19200
     ImGui_ImplOpenGL3_DestroyFontsTexture();
     ImGui_ImplOpenGL3_CreateFontsTexture();
+#endif
 }
 
-// The backend's own callbacks, which it installed on the window: what GLFW calls for a key.
-void key_event(GLFWwindow* window, int key, bool down, int mods) {
-    ImGui_ImplGlfw_KeyCallback(window, key, 0, down ? GLFW_PRESS : GLFW_RELEASE, mods);
+void key_event(int key, bool down, int mods) {
+    imgui_compat::send_glfw_key(ImGui::GetIO(), key, down, mods & GLFW_MOD_CONTROL, mods & GLFW_MOD_SHIFT,
+                                mods & GLFW_MOD_ALT);
 }
 
-void char_event(GLFWwindow* window, unsigned character) { ImGui_ImplGlfw_CharCallback(window, character); }
+void char_event(unsigned character) { ImGui::GetIO().AddInputCharacter(character); }
 
 void shutdown() {
     ImGui_ImplOpenGL3_Shutdown();

@@ -15,9 +15,9 @@ void new_frame(bool follow_pointer);
 void render_draw_data();
 // Uploads the font atlas again after its fonts changed (between frames).
 void rebuild_fonts_texture();
-// A key going down or up, or a character typed, as GLFW would report it to the backend.
-void key_event(GLFWwindow* window, int key, bool down, int mods);
-void char_event(GLFWwindow* window, unsigned character);
+// A key (GLFW_KEY_*) going down or up, or a character typed, made up by TileScope (--keys).
+void key_event(int key, bool down, int mods);
+void char_event(unsigned character);
 void shutdown();
 
 }  // namespace ts::platform::imgui_layer

@@ -9,7 +9,6 @@
 
 #include "imgui_layer.hpp"
 #include "png_writer.hpp"
-#include "views/shortcuts.hpp"
 
 namespace ts::platform {
 
@@ -39,17 +38,6 @@ bool on_a_monitor(int x, int y) {
 
 constexpr std::pair<int, int> kModifierKeys[] = {
     {GLFW_MOD_CONTROL, GLFW_KEY_LEFT_CONTROL}, {GLFW_MOD_SHIFT, GLFW_KEY_LEFT_SHIFT}, {GLFW_MOD_ALT, GLFW_KEY_LEFT_ALT}};
-
-// The views name keys by GLFW's codes (ImGui 1.86 has no names for function keys).
-static_assert(views::keys::kF1 == GLFW_KEY_F1 && views::keys::kF5 == GLFW_KEY_F5 && views::keys::kF6 == GLFW_KEY_F6 &&
-              views::keys::kF11 == GLFW_KEY_F11);
-static_assert(views::keys::kRight == GLFW_KEY_RIGHT && views::keys::kLeft == GLFW_KEY_LEFT &&
-              views::keys::kDown == GLFW_KEY_DOWN && views::keys::kUp == GLFW_KEY_UP &&
-              views::keys::kDelete == GLFW_KEY_DELETE && views::keys::kEscape == GLFW_KEY_ESCAPE);
-static_assert(views::keys::kPageUp == GLFW_KEY_PAGE_UP && views::keys::kPageDown == GLFW_KEY_PAGE_DOWN);
-static_assert(views::keys::kEqual == GLFW_KEY_EQUAL && views::keys::kMinus == GLFW_KEY_MINUS &&
-              views::keys::kZero == GLFW_KEY_0 && views::keys::kR == GLFW_KEY_R);
-static_assert(views::keys::kKeypadAdd == GLFW_KEY_KP_ADD && views::keys::kKeypadSubtract == GLFW_KEY_KP_SUBTRACT);
 
 }  // namespace
 
@@ -121,9 +109,7 @@ Window::~Window() {
 bool Window::should_close() const { return glfwWindowShouldClose(m_window) != 0; }
 
 bool Window::set_font_scale(float scale) {
-    ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
-    atlas.Clear();
-    LoadedFonts loaded = load_fonts(atlas, m_content_scale * scale);
+    LoadedFonts loaded = load_fonts(*ImGui::GetIO().Fonts, m_content_scale * scale);
     m_fonts = loaded.fonts;
     m_font_scale = scale;
     imgui_layer::rebuild_fonts_texture();
@@ -153,9 +139,9 @@ void Window::queue_keys(const std::vector<KeyPress>& keys) { m_queued_keys.inser
 void Window::press_queued_key() {
     if (m_key_down) {
         const KeyPress& key = *m_key_down;
-        imgui_layer::key_event(m_window, key.key, false, key.mods);
+        imgui_layer::key_event(key.key, false, key.mods);
         for (const auto& [mod, code] : kModifierKeys)
-            if (key.mods & mod) imgui_layer::key_event(m_window, code, false, 0);
+            if (key.mods & mod) imgui_layer::key_event(code, false, 0);
         m_key_down.reset();
         return;
     }
@@ -163,9 +149,9 @@ void Window::press_queued_key() {
     const KeyPress key = m_queued_keys.front();
     m_queued_keys.pop_front();
     for (const auto& [mod, code] : kModifierKeys)
-        if (key.mods & mod) imgui_layer::key_event(m_window, code, true, key.mods);
-    imgui_layer::key_event(m_window, key.key, true, key.mods);
-    if (key.character) imgui_layer::char_event(m_window, key.character);
+        if (key.mods & mod) imgui_layer::key_event(code, true, key.mods);
+    imgui_layer::key_event(key.key, true, key.mods);
+    if (key.character) imgui_layer::char_event(key.character);
     m_key_down = key;
 }
 

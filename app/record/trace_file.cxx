@@ -7,19 +7,19 @@ namespace ts::record {
 
 namespace {
 
-using model::format;
+using model::format_text;
 
 model::KernelTrace read_trace(const Json& root) {
     const Fields top(root, "document");
     if (top.text("format") != kTraceFormat)
-        throw FormatError(format("document: \"format\" is \"{}\", not \"{}\"", top.text("format"), kTraceFormat));
+        throw FormatError(format_text("document: \"format\" is \"{}\", not \"{}\"", top.text("format"), kTraceFormat));
     if (const std::int64_t version = top.integer("format_version"); version != kTraceFormatVersion)
-        throw FormatError(format("document: format_version {}; this TileScope reads {}", version, kTraceFormatVersion));
+        throw FormatError(format_text("document: format_version {}; this TileScope reads {}", version, kTraceFormatVersion));
 
     model::KernelTrace trace;
     const auto kind = model::parse_kernel(top.text("kernel"));
     if (!kind || (*kind != model::KernelKind::Naive && *kind != model::KernelKind::Tiled))
-        throw FormatError(format("kernel: \"{}\" has no recording; expected \"naive\" or \"tiled\"", top.text("kernel")));
+        throw FormatError(format_text("kernel: \"{}\" has no recording; expected \"naive\" or \"tiled\"", top.text("kernel")));
     trace.config = {*kind, static_cast<int>(top.integer("block_x")), static_cast<int>(top.integer("block_y")),
                     static_cast<int>(top.integer("tile"))};
     trace.problem.m = top.integer("m");
@@ -48,13 +48,13 @@ model::KernelTrace read_trace(const Json& root) {
 
     const std::int64_t blocks = trace.blocks();
     if (static_cast<std::int64_t>(trace.block_sm.size()) != blocks)
-        throw FormatError(format("block_sm: {} entries for a grid of {} blocks", trace.block_sm.size(), blocks));
+        throw FormatError(format_text("block_sm: {} entries for a grid of {} blocks", trace.block_sm.size(), blocks));
     if (static_cast<std::int64_t>(trace.clocks.size()) != model::clock_records(trace.config, trace.problem))
-        throw FormatError(format("clocks: {} phase clocks; {} blocks × {} phases need {}", trace.clocks.size(), blocks,
+        throw FormatError(format_text("clocks: {} phase clocks; {} blocks × {} phases need {}", trace.clocks.size(), blocks,
                                  trace.phases(), model::clock_records(trace.config, trace.problem)));
     if (trace.has_loads() &&
         static_cast<std::int64_t>(trace.loads.size()) != model::load_records(trace.config, trace.problem))
-        throw FormatError(format("loads: {} loads; this grid needs {}", trace.loads.size(),
+        throw FormatError(format_text("loads: {} loads; this grid needs {}", trace.loads.size(),
                                  model::load_records(trace.config, trace.problem)));
     return trace;
 }

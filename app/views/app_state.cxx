@@ -43,7 +43,7 @@ std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab
         const bool live = !lab.live_points.empty() && row >= &lab.live_points.front() && row <= &lab.live_points.back();
         best_size = row->m;
         best = CoalescingPenalty{row->median_ms / naive->median_ms,
-                                 model::format("{} blocks, {}³ float, {}", row->config.substr(10), row->m,
+                                 model::format_text("{} blocks, {}³ float, {}", row->config.substr(10), row->m,
                                                live ? "measured this session" : lab.recording_label)};
     }
     return best;

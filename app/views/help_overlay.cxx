@@ -11,7 +11,7 @@ namespace ts::views {
 
 namespace {
 
-bool pressed(int key) { return ImGui::IsKeyPressed(key, true); }
+bool pressed(Key key) { return imgui_compat::key_pressed(key, true); }
 
 // The view's keys rest while the list is open, so the list takes the scrolling keys for itself.
 void scroll_with_keys() {
@@ -22,9 +22,8 @@ void scroll_with_keys() {
     if (pressed(keys::kUp)) y -= line * 2.0f;
     if (pressed(keys::kPageDown)) y += page;
     if (pressed(keys::kPageUp)) y -= page;
-    const int home = ImGui::GetKeyIndex(ImGuiKey_Home), end = ImGui::GetKeyIndex(ImGuiKey_End);
-    if (home >= 0 && pressed(home)) y = 0.0f;
-    if (end >= 0 && pressed(end)) y = ImGui::GetScrollMaxY();
+    if (pressed(keys::kHome)) y = 0.0f;
+    if (pressed(keys::kEnd)) y = ImGui::GetScrollMaxY();
     if (y != ImGui::GetScrollY()) ImGui::SetScrollY(std::clamp(y, 0.0f, ImGui::GetScrollMaxY()));
 }
 
@@ -34,12 +33,12 @@ void draw_help_overlay(AppState& state) {
     Presentation& p = state.presentation;
     if (!p.help_open) return;
     const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput && ImGui::IsKeyPressed(keys::kEscape, false)) {
+    if (!io.WantTextInput && imgui_compat::key_pressed(keys::kEscape, false)) {
         p.help_open = false;
         return;
     }
     // The keys belong to the list while it is open (view_has_keys() is false next frame).
-    ImGui::CaptureKeyboardFromApp(true);
+    imgui_compat::want_capture_keyboard();
 
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     const float width = std::min(viewport->WorkSize.x * 0.92f, ImGui::GetFontSize() * 52.0f);

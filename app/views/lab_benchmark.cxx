@@ -9,7 +9,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -40,7 +40,7 @@ void LabBenchmark::on_frame(AppState& state, double now_s) {
     if (!m_first_frame_s) m_first_frame_s = now_s;
     if (!state.device) {
         if (now_s - *m_first_frame_s > m_timeout_s)
-            m_failure = format("CUDA gave no answer about the GPU within {} s", m_timeout_s);
+            m_failure = format_text("CUDA gave no answer about the GPU within {} s", m_timeout_s);
         return;
     }
     if (!state.device->usable) {
@@ -61,13 +61,13 @@ void LabBenchmark::on_frame(AppState& state, double now_s) {
         }
         if (lab.in_flight > 0 || !lab.to_submit.empty()) {
             if (now_s - m_change_s > m_timeout_s)
-                m_failure = format("change {} (size {}): not every result was back after {} s", m_made,
+                m_failure = format_text("change {} (size {}): not every result was back after {} s", m_made,
                                    lab.latency.size, m_timeout_s);
             return;
         }
         m_waiting = false;
         if (kept < m_requests) {
-            m_failure = format("change {} (size {}): {} of {} requests failed; the last error: {}", m_made,
+            m_failure = format_text("change {} (size {}): {} of {} requests failed; the last error: {}", m_made,
                                lab.latency.size, m_requests - kept, m_requests, lab.last_error);
             return;
         }
@@ -101,12 +101,12 @@ void LabBenchmark::make_change(AppState& state, double now_s) {
 std::string LabBenchmark::report() const {
     std::string sizes;
     for (int size : m_sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
-    std::string text = format("lab benchmark on {}: {} changes of the size ({}), {} requests each\n", m_device,
+    std::string text = format_text("lab benchmark on {}: {} changes of the size ({}), {} requests each\n", m_device,
                               m_all_ms.size(), sizes, m_requests);
     text += "slider-to-point latency, first new point: " + spread_text(m_first_ms) + "\n";
     text += "slider-to-point latency, all points:      " + spread_text(m_all_ms) + "\n";
-    text += format("frame time while measuring, {} frames: ", m_frame_ms.size()) + spread_text(m_frame_ms) + "\n";
-    text += format("superseded requests: {}\n", m_superseded);
+    text += format_text("frame time while measuring, {} frames: ", m_frame_ms.size()) + spread_text(m_frame_ms) + "\n";
+    text += format_text("superseded requests: {}\n", m_superseded);
     return text;
 }
 

@@ -6,6 +6,7 @@
 
 #include "latency_view.hpp"
 #include "model/format.hpp"
+#include "views/shortcuts.hpp"
 #include "occupancy_panel.hpp"
 #include "roofline_view.hpp"
 #include "side_column.hpp"
@@ -31,7 +32,7 @@ void draw_source(AppState& state) {
         ImGui::PopFont();
     }
     if (state.device && state.device->usable) {
-        muted_text(model::format("Live: {} ({} point(s) measured this session)", state.device->limits.name,
+        muted_text(model::format_text("Live: {} ({} point(s) measured this session)", state.device->limits.name,
                                  lab.live_points.size()));
     } else if (!lab.recording) {
         muted_text("No recording loaded and no GPU: nothing measured to show.");
@@ -58,11 +59,9 @@ void draw_save(AppState& state) {
 
 void draw_view_switcher(AppState& state) {
     LabView& view = state.lab.view;
-    // Dear ImGui 1.86 indexes keys by the backend's codes; GLFW's for the digits are their
-    // ASCII codes.
     const ImGuiIO& io = ImGui::GetIO();
     for (int i = 0; i < kViewCount; ++i)
-        if (io.KeyCtrl && ImGui::IsKeyPressed('1' + i, false)) view = kViews[i];
+        if (io.KeyCtrl && imgui_compat::key_pressed(imgui_compat::digit_key(1 + i), false)) view = kViews[i];
     for (int i = 0; i < kViewCount; ++i) {
         if (i > 0) ImGui::SameLine();
         const bool active = view == kViews[i];
@@ -73,7 +72,7 @@ void draw_view_switcher(AppState& state) {
         }
         // With large text the keys leave the labels (F1 lists them), so that the row fits.
         const bool with_keys = ImGui::GetFontSize() * 56.0f < ImGui::GetWindowContentRegionMax().x;
-        const std::string label = with_keys ? model::format("{}  (Ctrl+{})", kTitles[i], i + 1) : kTitles[i];
+        const std::string label = with_keys ? model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1) : kTitles[i];
         if (ImGui::Button(label.c_str())) view = kViews[i];
         if (active) ImGui::PopStyleColor(2);
     }

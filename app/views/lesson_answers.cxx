@@ -14,13 +14,13 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
 constexpr const char* kCounted = "counted by the model";
 
-std::string size_text(const model::Problem& p) { return format("{}×{}×{}", p.m, p.n, p.k); }
+std::string size_text(const model::Problem& p) { return format_text("{}×{}×{}", p.m, p.n, p.k); }
 
 std::string ratio_text(double ratio) { return model::fixed(ratio, ratio < 10 ? 2 : 1) + "×"; }
 
@@ -41,11 +41,11 @@ RevealedAnswer element_loads(const AppState& state, model::Operand operand, int 
     const std::int64_t sharers = of_a ? p.n : p.m;
     std::string how;
     if (tiled)
-        how = format("{}, {}: each of the ⌈{} / T⌉ = ⌈{} / {}⌉ blocks along that {} of C loads it once into shared "
+        how = format_text("{}, {}: each of the ⌈{} / T⌉ = ⌈{} / {}⌉ blocks along that {} of C loads it once into shared "
                      "memory, and its threads read it from there",
                      kCounted, size_text(p), of_a ? "N" : "M", sharers, kernel.tile, of_a ? "row" : "column");
     else
-        how = format("{}, {}: every thread whose cell of C lies in {} {} reads {}[{}][{}] itself, and that {} has "
+        how = format_text("{}, {}: every thread whose cell of C lies in {} {} reads {}[{}][{}] itself, and that {} has "
                      "{} = {} cells",
                      kCounted, size_text(p), of_a ? "row" : "column", of_a ? row : col, name, row, col,
                      of_a ? "row" : "column", of_a ? "N" : "M", sharers);
@@ -63,7 +63,7 @@ RevealedAnswer reuse_factor(const AppState& state) {
     if (tiled_loads == 0) return {std::nullopt, "—", "the tiled kernel loads nothing for this problem"};
     const double ratio = static_cast<double>(naive_loads) / static_cast<double>(tiled_loads);
     return {ratio, ratio_text(ratio),
-            format("{}, {}: the naive kernel makes {} global loads, the tiled kernel with T = {} makes {}", kCounted,
+            format_text("{}, {}: the naive kernel makes {} global loads, the tiled kernel with T = {} makes {}", kCounted,
                    size_text(p), grouped(naive_loads), tiled.tile, grouped(tiled_loads))};
 }
 
@@ -81,7 +81,7 @@ RevealedAnswer warp_sectors(const AppState& state, model::WarpMapping mapping) {
     const bool x_is_row = mapping == model::WarpMapping::XIsRow;
     const int sectors = a.sectors + b.sectors;
     return {static_cast<double>(sectors), std::to_string(sectors),
-            format("{}: warp 0 of block (0, 0), {}×{} threads, {} lanes, reading at k = 0 with threadIdx.x as the "
+            format_text("{}: warp 0 of block (0, 0), {}×{} threads, {} lanes, reading at k = 0 with threadIdx.x as the "
                    "{}: A {} sector(s) + B {} sector(s) of 32 bytes. With threadIdx.x as the {} instead: A {} + B {} "
                    "= {}",
                    kCounted, block_dim.x, block_dim.y, a.active_lanes, x_is_row ? "row" : "column", a.sectors,
@@ -94,7 +94,7 @@ RevealedAnswer threads_per_block(const AppState& state) {
     if (!g.modelled) return {std::nullopt, "—", "cuBLAS chooses its own blocks at run time"};
     const std::int64_t threads = g.block.volume();
     return {static_cast<double>(threads), grouped(threads),
-            format("{}: blockDim = ({}, {}), {} × {} threads; a GPU allows at most {} per block", kCounted, g.block.x,
+            format_text("{}: blockDim = ({}, {}), {} × {} threads; a GPU allows at most {} per block", kCounted, g.block.x,
                    g.block.y, g.block.x, g.block.y, launch_limits(state).max_threads_per_block)};
 }
 
@@ -126,12 +126,12 @@ RevealedAnswer measured_ratio(const AppState& state, const model::KernelConfig& 
         if (!s || !f || !s->ok || !f->ok || f->median_ms <= 0.0) continue;
         const double ratio = s->median_ms / f->median_ms;
         return {ratio, ratio_text(ratio),
-                format("{}, {}×{}×{} {}, median kernel time: {} {}, {} {} ({})", source_of(state.lab, f), size, size,
+                format_text("{}, {}×{}×{} {}, median kernel time: {} {}, {} {} ({})", source_of(state.lab, f), size, size,
                        size, dtype, slow_name, model::human_seconds(s->median_ms / 1e3), fast_name,
                        model::human_seconds(f->median_ms / 1e3), what)};
     }
     return {std::nullopt, "not measured here",
-            format("no measurement of both {} and {} in {} is loaded: run them on a GPU (the latency view's "
+            format_text("no measurement of both {} and {} in {} is loaded: run them on a GPU (the latency view's "
                    "Measure) or load a recording with --load",
                    slow_name, fast_name, dtype)};
 }
@@ -176,7 +176,7 @@ RevealedAnswer offset(const AppState& state, const std::string& word, int row, i
     const Matrix m = matrix_of(state.problem, word);
     const std::int64_t at = row * m.cols + col;
     return {static_cast<double>(at), grouped(at),
-            format("{}: {}[{}][{}] lies at row × columns + col = {} × {} + {} = {} in row-major order ({} has {} "
+            format_text("{}: {}[{}][{}] lies at row × columns + col = {} × {} + {} = {} in row-major order ({} has {} "
                    "columns)",
                    kCounted, m.name, row, col, row, m.cols, col, at, m.name, m.cols)};
 }
@@ -188,7 +188,7 @@ std::optional<std::string> check_answer(const AppState& state, const lessons::An
     const Matrix m = matrix_of(state.problem, answer.word);
     const auto [row, col] = *answer.cell;
     if (row < m.rows && col < m.cols) return std::nullopt;
-    return format("{} {},{}: {}[{}][{}] is outside {}, which has {} rows and {} columns (both count from 0)",
+    return format_text("{} {},{}: {}[{}][{}] is outside {}, which has {} rows and {} columns (both count from 0)",
                   answer.word, row, col, m.name, row, col, m.name, m.rows, m.cols);
 }
 
@@ -209,18 +209,18 @@ RevealedAnswer compute_answer(const AppState& state, const lessons::AnswerSpec& 
     if (word == "threads-per-block") return threads_per_block(state);
     if (word == "coalescing-penalty") return coalescing_penalty(state);
     if (word == "measured-speedup") return measured_speedup(state);
-    return {std::nullopt, "—", format("no answer called \"{}\"", word)};
+    return {std::nullopt, "—", format_text("no answer called \"{}\"", word)};
 }
 
 std::string judge_guess(double guess, double answer) {
     if (guess == answer) return "exactly right";
-    if (answer == 0.0) return format("the answer is 0; you guessed {}", guess);
+    if (answer == 0.0) return format_text("the answer is 0; you guessed {}", guess);
     const double ratio = guess / answer;
-    if (std::abs(ratio - 1.0) <= 0.1) return format("close: within {} %", std::lround(std::abs(ratio - 1.0) * 100));
+    if (std::abs(ratio - 1.0) <= 0.1) return format_text("close: within {} %", std::lround(std::abs(ratio - 1.0) * 100));
     if (ratio <= 0.0) return "the answer is positive";
-    if (ratio >= 2.0) return format("{}× too high", model::fixed(ratio, ratio < 10 ? 1 : 0));
-    if (ratio <= 0.5) return format("{}× too low", model::fixed(1.0 / ratio, 1.0 / ratio < 10 ? 1 : 0));
-    return format("{} % too {}", std::lround(std::abs(ratio - 1.0) * 100), ratio > 1.0 ? "high" : "low");
+    if (ratio >= 2.0) return format_text("{}× too high", model::fixed(ratio, ratio < 10 ? 1 : 0));
+    if (ratio <= 0.5) return format_text("{}× too low", model::fixed(1.0 / ratio, 1.0 / ratio < 10 ? 1 : 0));
+    return format_text("{} % too {}", std::lround(std::abs(ratio - 1.0) * 100), ratio > 1.0 ? "high" : "low");
 }
 
 }  // namespace ts::views

@@ -5,19 +5,20 @@
 
 #include "lesson_answers.hpp"
 #include "lesson_state.hpp"
+#include "shortcuts.hpp"
 #include "model/format.hpp"
 #include "text.hpp"
 #include "theme.hpp"
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
-bool key_pressed(ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key)); }
+bool key_pressed(Key key) { return imgui_compat::key_pressed(key); }
 
-bool enter_pressed() { return key_pressed(ImGuiKey_Enter) || key_pressed(ImGuiKey_KeyPadEnter); }
+bool enter_pressed() { return key_pressed(keys::kEnter) || key_pressed(keys::kKeypadEnter); }
 
 void open_list(AppState& state) {
     LessonSession& session = state.lesson;
@@ -83,7 +84,7 @@ void draw_prediction(AppState& state, const lessons::Step& step) {
     }
     const RevealedAnswer answer = compute_answer(state, *step.answer);
     ImGui::PushFont(heading_font());
-    ImGui::TextUnformatted(format("Answer: {}", answer.shown).c_str());
+    ImGui::TextUnformatted(format_text("Answer: {}", answer.shown).c_str());
     ImGui::PopFont();
     const auto guess = typed_guess(session);
     if (guess && answer.value)
@@ -101,7 +102,7 @@ void draw_step(AppState& state) {
 
     // The lesson's name small, then the step's title large, the buttons, the text and the
     // question, one under the other: the card is as narrow as the column it sits in.
-    muted_text(format("Lesson: {} · step {} of {}", lesson.title, session.step + 1, count));
+    muted_text(format_text("Lesson: {} · step {} of {}", lesson.title, session.step + 1, count));
     ImGui::PushFont(heading_font());
     ImGui::PushStyleColor(ImGuiCol_Text, colours::kA.text);
     ImGui::TextWrapped("%s", step.title.c_str());
@@ -140,7 +141,7 @@ void draw_step(AppState& state) {
 }
 
 void draw_error(AppState& state) {
-    coloured_text_wrapped(colours::kError, format("Could not open the lesson: {}", state.lesson.error).c_str());
+    coloured_text_wrapped(colours::kError, format_text("Could not open the lesson: {}", state.lesson.error).c_str());
     if (ImGui::Button("Dismiss")) state.lesson.error.clear();
     ImGui::SameLine();
     if (ImGui::Button("Lessons (Ctrl+L)")) open_list(state);
@@ -159,18 +160,18 @@ void draw_list(AppState& state) {
     bool open = true;
     ImGui::Begin("Lessons", &open, kFlags);
     ImGui::TextUnformatted("Up and Down choose, Enter opens, Escape closes.");
-    muted_text(format("From {}", lessons::lessons_dir().string()));
+    muted_text(format_text("From {}", lessons::lessons_dir().string()));
     ImGui::Separator();
     if (session.list.empty()) muted_text("No lesson files (*.lesson) were found there.");
     for (int i = 0; i < static_cast<int>(session.list.size()); ++i) {
         const LessonListEntry& entry = session.list[i];
         ImGui::PushID(i);
         if (entry.error.empty()) {
-            const std::string label = format("{}. {}  ({})", i + 1, entry.title, entry.name);
+            const std::string label = format_text("{}. {}  ({})", i + 1, entry.title, entry.name);
             if (ImGui::Selectable(label.c_str(), i == session.list_cursor)) choose_from_list(state, i);
             if (i == session.list_cursor) ImGui::SetScrollHereY();
         } else {
-            coloured_text_wrapped(colours::kError, format("{}. {} (skipped): {}", i + 1, entry.name, entry.error).c_str());
+            coloured_text_wrapped(colours::kError, format_text("{}. {} (skipped): {}", i + 1, entry.name, entry.error).c_str());
         }
         ImGui::PopID();
     }
@@ -188,8 +189,7 @@ void draw_list(AppState& state) {
 void handle_lesson_keys(AppState& state) {
     LessonSession& session = state.lesson;
     const ImGuiIO& io = ImGui::GetIO();
-    // GLFW's key code for a letter is its upper-case ASCII code.
-    if (io.KeyCtrl && ImGui::IsKeyPressed('L', false)) {
+    if (io.KeyCtrl && imgui_compat::key_pressed(keys::kL, false)) {
         if (session.list_open)
             session.list_open = false;
         else
@@ -198,16 +198,16 @@ void handle_lesson_keys(AppState& state) {
     }
     if (session.list_open) {
         const int count = static_cast<int>(session.list.size());
-        if (key_pressed(ImGuiKey_Escape)) session.list_open = false;
-        if (count > 0 && key_pressed(ImGuiKey_DownArrow)) session.list_cursor = (session.list_cursor + 1) % count;
-        if (count > 0 && key_pressed(ImGuiKey_UpArrow)) session.list_cursor = (session.list_cursor + count - 1) % count;
+        if (key_pressed(keys::kEscape)) session.list_open = false;
+        if (count > 0 && key_pressed(keys::kDown)) session.list_cursor = (session.list_cursor + 1) % count;
+        if (count > 0 && key_pressed(keys::kUp)) session.list_cursor = (session.list_cursor + count - 1) % count;
         if (enter_pressed()) choose_from_list(state, session.list_cursor);
         return;
     }
     if (!session.lesson) return;
     // Clickers send PageDown and PageUp whatever has the keyboard, so these always work.
-    if (key_pressed(ImGuiKey_PageDown)) go_to_lesson_step(state, session.step + 1);
-    if (key_pressed(ImGuiKey_PageUp)) go_to_lesson_step(state, session.step - 1);
+    if (key_pressed(keys::kPageDown)) go_to_lesson_step(state, session.step + 1);
+    if (key_pressed(keys::kPageUp)) go_to_lesson_step(state, session.step - 1);
     // A field being typed in takes its own Enter (the guess field reveals through it).
     const lessons::Step* step = current_step(state);
     if (step && !step->predict.empty() && !io.WantTextInput && enter_pressed()) session.revealed = true;

@@ -15,7 +15,7 @@ namespace ts::views {
 
 using lessons::LessonError;
 using lessons::SettingsInForce;
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -64,7 +64,7 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
 
     const std::string view = lessons::value_of(settings, "view", "stage");
     const auto parsed_view = parse_view(view);
-    if (!parsed_view) return format("view must be stage, latency, tuning, roofline or theatre, got \"{}\"", view);
+    if (!parsed_view) return format_text("view must be stage, latency, tuning, roofline or theatre, got \"{}\"", view);
     state.lab.view = *parsed_view;
     // The lab's occupancy panel knows the naive and tiled kernels: it shows the lesson's.
     if (state.kernel.kind == model::KernelKind::Naive || state.kernel.kind == model::KernelKind::Tiled)
@@ -74,7 +74,7 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
     state.selected.reset();
     if (const auto cell = pair_of(settings, "select"); !cell.empty()) {
         if (!model::inside(cell[0], cell[1], static_cast<int>(state.problem.m), static_cast<int>(state.problem.n)))
-            return format("select {},{} is outside C, which has {} rows and {} columns (both count from 0)", cell[0],
+            return format_text("select {},{} is outside C, which has {} rows and {} columns (both count from 0)", cell[0],
                           cell[1], state.problem.m, state.problem.n);
         state.selected = model::Cell{cell[0], cell[1]};
     }
@@ -121,7 +121,7 @@ LessonError blame(const lessons::Lesson& lesson, const SettingsInForce& settings
 std::optional<LessonError> apply_lesson_step(AppState& state, const lessons::Lesson& lesson, int index) {
     if (index < 0 || index >= static_cast<int>(lesson.steps.size()))
         return LessonError{lesson.file, 0,
-                           format("step {} does not exist: the lesson has steps 1 to {}", index + 1,
+                           format_text("step {} does not exist: the lesson has steps 1 to {}", index + 1,
                                   lesson.steps.size())};
     const lessons::Step& step = lesson.steps[index];
     const SettingsInForce settings = lessons::settings_through(lesson, index);
@@ -134,7 +134,7 @@ std::optional<LessonError> apply_lesson_step(AppState& state, const lessons::Les
                            "would refuse (such as tile: 64)"};
     if (!step.expect_error && launch)
         return LessonError{lesson.file, step.line,
-                           format("this step's launch would fail ({}); if the lesson means to show that, add "
+                           format_text("this step's launch would fail ({}); if the lesson means to show that, add "
                                   "`expect-error: yes`",
                                   *launch)};
     if (step.answer)

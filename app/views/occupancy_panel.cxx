@@ -11,7 +11,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -58,7 +58,7 @@ void draw_occupancy_panel(AppState& state) {
 
     const bool gpu = state.device && state.device->usable;
     if (gpu) {
-        muted_text(format("limits of {} (this GPU)", state.device->limits.name));
+        muted_text(format_text("limits of {} (this GPU)", state.device->limits.name));
     } else {
         const auto presets = model::device_presets();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
@@ -132,15 +132,15 @@ void draw_occupancy_panel(AppState& state) {
         // Names keep their width; the values take the rest and wrap.
         ImGui::TableSetupColumn("resource", ImGuiTableColumnFlags_WidthFixed);
         ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-        row("threads / block", format("{} ({} warps)", o.block.threads, o.warps_per_block));
+        row("threads / block", format_text("{} ({} warps)", o.block.threads, o.warps_per_block));
         row("shared memory / block", model::human_bytes(o.block.shared_bytes));
-        row("registers / thread", format("{} ({})", o.block.registers_per_thread,
+        row("registers / thread", format_text("{} ({})", o.block.registers_per_thread,
                                          o.block.registers_measured ? "from the compiled kernel" : "model estimate"));
         if (compiled)
-            row("blocks / SM", format("{} (CUDA's occupancy API; limit: {})", compiled->blocks_per_sm,
+            row("blocks / SM", format_text("{} (CUDA's occupancy API; limit: {})", compiled->blocks_per_sm,
                                       model::limit_name(o.limited_by)));
         else
-            row("blocks / SM", format("{} (model estimate; limit: {})", o.blocks_per_sm, model::limit_name(o.limited_by)));
+            row("blocks / SM", format_text("{} (model estimate; limit: {})", o.blocks_per_sm, model::limit_name(o.limited_by)));
         char occupancy_text[48];
         std::snprintf(occupancy_text, sizeof occupancy_text, "%.0f %% (%d of %d warps)", o.occupancy * 100.0,
                       o.active_warps_per_sm, o.max_warps_per_sm);
@@ -151,7 +151,7 @@ void draw_occupancy_panel(AppState& state) {
         row("waves", waves);
         ImGui::EndTable();
     }
-    muted_text(format("at {}³, {}; {}", problem.m, model::dtype_name(problem.dtype),
+    muted_text(format_text("at {}³, {}; {}", problem.m, model::dtype_name(problem.dtype),
                       gpu ? "the GPU's limits" : "model: limits from a preset, no GPU"));
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "app_state.hpp"
+#include "platform/imgui_compat.hpp"
 #include "theme.hpp"
 
 namespace ts::views {
@@ -35,6 +36,7 @@ void apply_presentation_style(const Presentation& p) {
     ImGuiStyle style;
     apply_style(style);
     style.ScaleAllSizes(p.font_scale);
+    imgui_compat::keep_font_scale(style);
     ImGui::GetStyle() = style;
 }
 

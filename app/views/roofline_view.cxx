@@ -11,7 +11,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -54,7 +54,7 @@ RooflinePeaksShown roofline_peaks(const AppState& state) {
         if (name.find(sheet.name_part) != std::string::npos) {
             shown.bandwidth_gbs = sheet.bandwidth_gbs;
             shown.fp32_gflops = sheet.fp32_gflops;
-            shown.source = format("data sheet of the {}, model", name);
+            shown.source = format_text("data sheet of the {}, model", name);
             return shown;
         }
     shown.bandwidth_gbs = kDataSheets[0].bandwidth_gbs;
@@ -112,7 +112,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         // every requested byte came from DRAM, against what the GPU's DRAM gives.
         const double needed_gbs = double(traffic.global_bytes(4)) / (p->median_ms * 1e6);
         const std::string note =
-            format("{} FLOP/B (model), {} GFLOP/s measured at 2048³\n"
+            format_text("{} FLOP/B (model), {} GFLOP/s measured at 2048³\n"
                    "model traffic {} in {} ms: {} GB/s, {}× the {} GB/s peak",
                    fixed(intensity, 3), fixed(p->gflops, 0), model::human_bytes(traffic.global_bytes(4)),
                    fixed(p->median_ms, 3), fixed(needed_gbs, 0), fixed(needed_gbs / peaks.bandwidth_gbs, 2),
@@ -121,7 +121,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     }
     // cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point.
     if (const record::Point* cublas = find_point(points, "cublas", kSize, "float"))
-        series.push_back({format("cuBLAS (level only: traffic not modelled)"), IM_COL32(120, 120, 120, 255),
+        series.push_back({format_text("cuBLAS (level only: traffic not modelled)"), IM_COL32(120, 120, 120, 255),
                           {{0.05, cublas->gflops, kNaN, kNaN, ""}, {100.0, cublas->gflops, kNaN, kNaN, ""}}, true, true,
                           false});
     for (PlotSeries& s : series)
@@ -131,7 +131,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
 
     heading("Roofline at 2048³, float");
     if (!lab.peaks) {
-        muted_text(format("Peaks: {} ({}). {}", gpu ? "being measured on this GPU…" : "not measured (no GPU)",
+        muted_text(format_text("Peaks: {} ({}). {}", gpu ? "being measured on this GPU…" : "not measured (no GPU)",
                           peaks.source, lab.recording ? "Points: " + lab.recording_label + "." : ""));
     } else {
         muted_text("Peaks " + peaks.source);

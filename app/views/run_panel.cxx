@@ -10,13 +10,13 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
 void show_result(const gpu::RunResult& result) {
     const model::Problem& p = result.request.problem;
-    muted_text(format("last run: {}, M×N×K = {}×{}×{}", model::describe(result.request.kernel), p.m, p.n, p.k));
+    muted_text(format_text("last run: {}, M×N×K = {}×{}×{}", model::describe(result.request.kernel), p.m, p.n, p.k));
     if (!result.ok) {
         coloured_text_wrapped(colours::kError, ("Run failed: " + result.error).c_str());
         return;
@@ -35,9 +35,9 @@ void show_result(const gpu::RunResult& result) {
         char gflops[32];
         std::snprintf(gflops, sizeof gflops, "%.1f GFLOP/s", result.gflops);
         row("throughput", gflops);
-        row("samples", format("{} (after {} warm-up)", result.samples_ms.size(), result.request.warmup_launches));
+        row("samples", format_text("{} (after {} warm-up)", result.samples_ms.size(), result.request.warmup_launches));
         if (result.p80_ms > 0.0) {
-            row("20–80th pct.", format("{} – {}", model::human_seconds(result.p20_ms * 1e-3),
+            row("20–80th pct.", format_text("{} – {}", model::human_seconds(result.p20_ms * 1e-3),
                                        model::human_seconds(result.p80_ms * 1e-3)));
             char noise[32];
             std::snprintf(noise, sizeof noise, "%.1f %% (stdev / mean)", result.noise * 100.0);
@@ -98,11 +98,11 @@ void traffic_table(const AppState& state) {
         if (kind != model::KernelKind::Naive && kind != model::KernelKind::Tiled && model::is_modelled(kind) &&
             !model::check_config(state.kernel))
             row(model::describe(state.kernel), model::count_traffic(state.kernel, state.problem));
-        if (tiled_valid) row(format("tiled T={}", tiled.tile), model::count_traffic(tiled, state.problem));
+        if (tiled_valid) row(format_text("tiled T={}", tiled.tile), model::count_traffic(tiled, state.problem));
         ImGui::EndTable();
     }
     if (!tiled_valid) {
-        muted_text(format("tiled: T = {} cannot launch, so there is nothing to count", tiled.tile));
+        muted_text(format_text("tiled: T = {} cannot launch, so there is nothing to count", tiled.tile));
         return;
     }
     const model::Traffic tiled_traffic = model::count_traffic(tiled, state.problem);

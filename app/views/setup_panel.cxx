@@ -10,7 +10,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -107,7 +107,7 @@ void draw_setup_panel(AppState& state) {
         }
     }
     ImGui::PopItemWidth();
-    muted_text(format("element type: {}", model::dtype_name(state.problem.dtype)));
+    muted_text(format_text("element type: {}", model::dtype_name(state.problem.dtype)));
     example_buttons(state);
 
     ImGui::Spacing();

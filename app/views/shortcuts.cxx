@@ -13,11 +13,11 @@ namespace {
 
 using settings::palette_name;
 
-Chord key(int code) { return {.key = code}; }
-Chord ctrl(int code) { return {.key = code, .ctrl = true}; }
-Chord ctrl_shift(int code) { return {.key = code, .ctrl = true, .shift = true}; }
-Chord shift(int code) { return {.key = code, .shift = true, .repeat = true}; }
-Chord alt(int code) { return {.key = code, .alt = true, .repeat = true}; }
+Chord key(Key code) { return {.key = code}; }
+Chord ctrl(Key code) { return {.key = code, .ctrl = true}; }
+Chord ctrl_shift(Key code) { return {.key = code, .ctrl = true, .shift = true}; }
+Chord shift(Key code) { return {.key = code, .shift = true, .repeat = true}; }
+Chord alt(Key code) { return {.key = code, .alt = true, .repeat = true}; }
 Chord typed(ImWchar c) { return {.character = c}; }
 
 // The direction of chords {←, →, ↑, ↓} as (rows, columns).
@@ -52,7 +52,7 @@ void font_reset(AppState& s, int) {
 
 void palette(AppState& s, int) {
     next_palette(s.presentation);
-    s.presentation.notice = model::format("palette: {}", palette_name(s.presentation.palette));
+    s.presentation.notice = model::format_text("palette: {}", palette_name(s.presentation.palette));
 }
 
 void run_on_gpu(AppState& s, int) {
@@ -146,8 +146,6 @@ const Shortcut kShortcuts[] = {
     {"Ctrl+L", "the list of lessons (Escape closes it)", "Lessons"},
 };
 
-bool function_key(int code) { return code >= keys::kF1 && code <= keys::kF1 + 24; }
-
 bool pressed(const Chord& chord) {
     const ImGuiIO& io = ImGui::GetIO();
     if (chord.character != 0) {
@@ -157,8 +155,8 @@ bool pressed(const Chord& chord) {
     }
     if (io.KeyCtrl != chord.ctrl || io.KeyShift != chord.shift || io.KeyAlt != chord.alt) return false;
     // Ctrl chords and function keys work while the panels have the keys, not inside a text field.
-    const bool free = chord.ctrl || function_key(chord.key) ? !io.WantTextInput : view_has_keys();
-    return free && ImGui::IsKeyPressed(chord.key, chord.repeat);
+    const bool free = chord.ctrl || imgui_compat::is_function_key(chord.key) ? !io.WantTextInput : view_has_keys();
+    return free && imgui_compat::key_pressed(chord.key, chord.repeat);
 }
 
 }  // namespace

@@ -8,29 +8,24 @@
 #include <span>
 
 #include "imgui.h"
+#include "platform/imgui_compat.hpp"
 
 namespace ts::views {
 
 struct AppState;
 
-// Key codes as Dear ImGui 1.86 sees them: the backend's, GLFW's (app/platform checks that
-// these match GLFW_KEY_*). ImGui 1.86 has no names of its own for function keys.
-namespace keys {
-inline constexpr int kF1 = 290, kF5 = 294, kF6 = 295, kF11 = 300;
-inline constexpr int kRight = 262, kLeft = 263, kDown = 264, kUp = 265, kDelete = 261, kEscape = 256;
-inline constexpr int kPageUp = 266, kPageDown = 267;
-inline constexpr int kEqual = 61, kMinus = 45, kZero = 48, kR = 82;
-inline constexpr int kKeypadSubtract = 333, kKeypadAdd = 334;
-}  // namespace keys
+// The keys as the running Dear ImGui names them (imgui_compat.hpp).
+namespace keys = imgui_compat::keys;
+using imgui_compat::Key;
 
 // One way to trigger a shortcut: a key with exactly these modifiers, or a typed character
 // (for '?', whichever keys a keyboard layout types it with).
 struct Chord {
-    int key = -1;
+    Key key = keys::kNone;
     ImWchar character = 0;
     bool ctrl = false, shift = false, alt = false;
     bool repeat = false;  // held down, it acts again and again (moving), or once (toggling)
-    bool used() const { return key >= 0 || character != 0; }
+    bool used() const { return key != keys::kNone || character != 0; }
 };
 
 struct Shortcut {

@@ -85,9 +85,9 @@ ValueRange example_range(StageMatrix which, const model::Problem& problem) {
 
 std::string example_key(StageMatrix which, const model::Problem& problem) {
     switch (which) {
-        case StageMatrix::A: return model::format("A {}×{}", problem.m, problem.k);
-        case StageMatrix::B: return model::format("B {}×{}", problem.k, problem.n);
-        case StageMatrix::C: return model::format("C {}×{}, K = {}", problem.m, problem.n, problem.k);
+        case StageMatrix::A: return model::format_text("A {}×{}", problem.m, problem.k);
+        case StageMatrix::B: return model::format_text("B {}×{}", problem.k, problem.n);
+        case StageMatrix::C: return model::format_text("C {}×{}, K = {}", problem.m, problem.n, problem.k);
     }
     return {};
 }

@@ -12,6 +12,7 @@
 #include "stage_heatmap.hpp"
 #include "stage_view.hpp"
 #include "theme.hpp"
+#include "platform/imgui_compat.hpp"
 
 namespace ts::views {
 
@@ -29,7 +30,7 @@ Rect intersect(const Rect& a, const Rect& b) {
 bool is_empty(const Rect& r) { return r.width() <= 0.0f || r.height() <= 0.0f; }
 
 float text_width(ImFont* font, const std::string& text) {
-    return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str()).x;
+    return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str()).x;
 }
 
 // Example values are whole numbers; anything else gets three significant digits.
@@ -67,7 +68,7 @@ void draw_values(ImDrawList* draw, const Rect& area, int rows, int cols, const R
     const std::string widest(std::max(number(range.min).size(), number(range.max).size()), '0');
     ImFont* font = nullptr;
     for (ImFont* candidate : {ImGui::GetFont(), small_font()}) {
-        if (text_width(candidate, widest) + 6.0f <= cw && candidate->FontSize + 4.0f <= ch) {
+        if (text_width(candidate, widest) + 6.0f <= cw && imgui_compat::font_size(candidate) + 4.0f <= ch) {
             font = candidate;
             break;
         }
@@ -79,8 +80,8 @@ void draw_values(ImDrawList* draw, const Rect& area, int rows, int cols, const R
             const double v = value(i, j);
             const std::string text = number(v);
             const ImVec2 pos{area.min.x + cw * (static_cast<float>(j) + 0.5f) - text_width(font, text) * 0.5f,
-                             area.min.y + ch * (static_cast<float>(i) + 0.5f) - font->FontSize * 0.5f};
-            draw->AddText(font, font->FontSize, pos, colour(v), text.c_str());
+                             area.min.y + ch * (static_cast<float>(i) + 0.5f) - imgui_compat::font_size(font) * 0.5f};
+            draw->AddText(font, imgui_compat::font_size(font), pos, colour(v), text.c_str());
         }
 }
 
@@ -236,7 +237,7 @@ Rect draw_heatmap_legend(ImDrawList* draw, const StageScene& s) {
     if (shown.empty() || !heatmap_painter()) return {corner, corner};
 
     ImFont* font = small_font();
-    const float line = font->FontSize + 6.0f, pad = 8.0f, bar_w = 90.0f;
+    const float line = imgui_compat::font_size(font) + 6.0f, pad = 8.0f, bar_w = 90.0f;
     struct Row {
         Matrix x;
         std::string low, high, note;
@@ -248,7 +249,7 @@ Rect draw_heatmap_legend(ImDrawList* draw, const StageScene& s) {
         const int box_rows = model::ceil_div(x.rows, kMaxTextureSide), box_cols = model::ceil_div(x.cols, kMaxTextureSide);
         std::string note;
         if (box_rows > 1 || box_cols > 1)
-            note = model::format("  texels: means of {}×{} cells", box_rows, box_cols);
+            note = model::format_text("  texels: means of {}×{} cells", box_rows, box_cols);
         rows.push_back({x, number(range.min), number(range.max), note});
         sub_pixel = sub_pixel || x.area.width() < static_cast<float>(x.cols) || x.area.height() < static_cast<float>(x.rows);
     }
@@ -268,23 +269,23 @@ Rect draw_heatmap_legend(ImDrawList* draw, const StageScene& s) {
     draw->AddRect(box.min, box.max, with_alpha(colours::kMuted, 120), 4.0f);
 
     ImVec2 at{box.min.x + pad, box.min.y + pad};
-    draw->AddText(font, font->FontSize, at, colours::kMuted, title.c_str());
+    draw->AddText(font, imgui_compat::font_size(font), at, colours::kMuted, title.c_str());
     for (const Row& r : rows) {
         at.y += line;
         const char* name = r.x.which == StageMatrix::A ? "A" : r.x.which == StageMatrix::B ? "B" : "C";
-        draw->AddText(font, font->FontSize, at, r.x.palette.text, name);
+        draw->AddText(font, imgui_compat::font_size(font), at, r.x.palette.text, name);
         const float low_x = at.x + name_w + low_w - text_width(font, r.low);
-        draw->AddText(font, font->FontSize, {low_x, at.y}, colours::kCellValue, r.low.c_str());
+        draw->AddText(font, imgui_compat::font_size(font), {low_x, at.y}, colours::kCellValue, r.low.c_str());
         // ImGui shades the bar linearly between the corner colours, as the shader mixes them.
         const ImVec2 bar_min{at.x + name_w + low_w + 4.0f, at.y + 1.0f};
-        const ImVec2 bar_max{bar_min.x + bar_w, at.y + font->FontSize};
+        const ImVec2 bar_max{bar_min.x + bar_w, at.y + imgui_compat::font_size(font)};
         draw->AddRectFilledMultiColor(bar_min, bar_max, r.x.palette.fill, r.x.palette.line, r.x.palette.line,
                                       r.x.palette.fill);
-        draw->AddText(font, font->FontSize, {bar_max.x, at.y}, colours::kCellValue, (" " + r.high).c_str());
-        draw->AddText(font, font->FontSize, {bar_max.x + text_width(font, " " + r.high), at.y}, colours::kMuted,
+        draw->AddText(font, imgui_compat::font_size(font), {bar_max.x, at.y}, colours::kCellValue, (" " + r.high).c_str());
+        draw->AddText(font, imgui_compat::font_size(font), {bar_max.x + text_width(font, " " + r.high), at.y}, colours::kMuted,
                       r.note.c_str());
     }
-    if (sub_pixel) draw->AddText(font, font->FontSize, {at.x, at.y + line}, colours::kMuted, footer.c_str());
+    if (sub_pixel) draw->AddText(font, imgui_compat::font_size(font), {at.x, at.y + line}, colours::kMuted, footer.c_str());
     return box;
 }
 

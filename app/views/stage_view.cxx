@@ -16,37 +16,37 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
-std::string phases(int count) { return format(count == 1 ? "{} phase" : "{} phases", count); }
+std::string phases(int count) { return format_text(count == 1 ? "{} phase" : "{} phases", count); }
 }  // namespace
 
 std::string c_cell_tooltip(const model::KernelConfig& config, const model::Problem& problem, model::Cell cell) {
     const int m = static_cast<int>(problem.m), n = static_cast<int>(problem.n), k = static_cast<int>(problem.k);
     if (!model::inside(cell.row, cell.col, m, n)) return {};
     // Short lines: the tooltip should cover as little of the matrices as it can.
-    std::string text = format("C[{}][{}]: row {}, column {}\n", cell.row, cell.col, cell.row, cell.col);
+    std::string text = format_text("C[{}][{}]: row {}, column {}\n", cell.row, cell.col, cell.row, cell.col);
     const auto thread = model::thread_of_cell(config, problem, cell);
     if (!thread) {
         text += "computed by cuBLAS, which picks its own kernels,\ngrids and tiles at run time: "
                 "no thread to show";
     } else {
-        text += format("computed by the thread with\nblockIdx (x={}, y={}), threadIdx (x={}, y={})\n",
+        text += format_text("computed by the thread with\nblockIdx (x={}, y={}), threadIdx (x={}, y={})\n",
                        thread->block.x, thread->block.y, thread->thread.x, thread->thread.y);
-        text += format("warp {}, lane {} of its block\n", thread->warp, thread->lane);
+        text += format_text("warp {}, lane {} of its block\n", thread->warp, thread->lane);
         if (config.kind == model::KernelKind::RowPerThread)
-            text += format("which computes all of row {}: this is step {}\n", cell.row, thread->step);
+            text += format_text("which computes all of row {}: this is step {}\n", cell.row, thread->step);
         if (config.kind == model::KernelKind::ColumnPerThread)
-            text += format("which computes all of column {}: this is step {}\n", cell.col, thread->step);
-        text += format("reads row {} of A and column {} of B\n", cell.row, cell.col);
+            text += format_text("which computes all of column {}: this is step {}\n", cell.col, thread->step);
+        text += format_text("reads row {} of A and column {} of B\n", cell.row, cell.col);
         if (config.kind == model::KernelKind::Tiled)
-            text += format("via shared memory, in {} of T = {}", phases(model::phase_count(k, config.tile)),
+            text += format_text("via shared memory, in {} of T = {}", phases(model::phase_count(k, config.tile)),
                            config.tile);
         else
-            text += format("from global memory, {} elements each", k);
+            text += format_text("from global memory, {} elements each", k);
     }
-    text += format("\nexample values:\nC[{}][{}] = Σ A[{}][k]·B[k][{}] = {}", cell.row, cell.col, cell.row, cell.col,
+    text += format_text("\nexample values:\nC[{}][{}] = Σ A[{}][k]·B[k][{}] = {}", cell.row, cell.col, cell.row, cell.col,
                    example_c(k, cell.row, cell.col));
     return text;
 }
@@ -54,23 +54,23 @@ std::string c_cell_tooltip(const model::KernelConfig& config, const model::Probl
 std::string kernel_sentence(const model::KernelConfig& config, const model::Problem& problem) {
     switch (config.kind) {
         case model::KernelKind::Naive:
-            return format("Naive kernel, blocks of {}×{} threads: one thread per cell of C, threadIdx.x → column "
+            return format_text("Naive kernel, blocks of {}×{} threads: one thread per cell of C, threadIdx.x → column "
                           "(a warp reads neighbouring addresses).",
                           config.block_x, config.block_y);
         case model::KernelKind::NaiveRowFromX:
-            return format("Naive-row kernel, blocks of {}×{} threads: one thread per cell of C, threadIdx.x → row "
+            return format_text("Naive-row kernel, blocks of {}×{} threads: one thread per cell of C, threadIdx.x → row "
                           "(a warp's addresses lie K apart).",
                           config.block_x, config.block_y);
         case model::KernelKind::RowPerThread:
-            return format("Row-per-thread kernel, blocks of {} threads: each thread computes a whole row of C, "
+            return format_text("Row-per-thread kernel, blocks of {} threads: each thread computes a whole row of C, "
                           "one cell after another.",
                           config.block_x);
         case model::KernelKind::ColumnPerThread:
-            return format("Column-per-thread kernel, blocks of {} threads: each thread computes a whole column "
+            return format_text("Column-per-thread kernel, blocks of {} threads: each thread computes a whole column "
                           "of C, one cell after another.",
                           config.block_x);
         case model::KernelKind::Tiled:
-            return format("Tiled kernel, T = {}: each block of {}×{} threads computes one {}×{} tile of C, "
+            return format_text("Tiled kernel, T = {}: each block of {}×{} threads computes one {}×{} tile of C, "
                           "walking K in {}.",
                           config.tile, config.tile, config.tile, config.tile, config.tile,
                           phases(model::phase_count(static_cast<int>(problem.k), std::max(config.tile, 1))));
@@ -94,14 +94,14 @@ ImU32 with_alpha(ImU32 colour, int alpha) {
     return (colour & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha) << IM_COL32_A_SHIFT);
 }
 
-float text_width(ImFont* font, const char* text) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text).x; }
+float text_width(ImFont* font, const char* text) { return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text).x; }
 
 // Text centred on `centre_x` with its top at `top`, kept inside [min_x, max_x].
 void draw_label(ImDrawList* draw, ImFont* font, float centre_x, float top, float min_x, float max_x, ImU32 colour,
                 const std::string& text) {
-    const ImVec2 size = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
+    const ImVec2 size = font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str());
     const float x = std::max(min_x, std::min(centre_x - size.x * 0.5f, max_x - size.x));
-    draw->AddText(font, font->FontSize, {x, top}, colour, text.c_str());
+    draw->AddText(font, imgui_compat::font_size(font), {x, top}, colour, text.c_str());
 }
 
 // A tab on the top edge of every visible block saying which blockIdx it is, when the blocks
@@ -113,7 +113,7 @@ void draw_block_tabs(ImDrawList* draw, const StageScene& s) {
     if (!t.modelled) return;
     ImFont* font = small_font();
     const float pad = 4.0f;
-    const float tab_h = font->FontSize + 2.0f;
+    const float tab_h = imgui_compat::font_size(font) + 2.0f;
     const float block_w = s.layout.cell_w * static_cast<float>(t.cols_per_block);
     const float block_h = s.layout.cell_h * static_cast<float>(t.rows_per_block);
     if (block_w < text_width(font, "(00,00)") + 4 * pad || block_h < tab_h) return;
@@ -126,49 +126,49 @@ void draw_block_tabs(ImDrawList* draw, const StageScene& s) {
             const Rect b = cells_rect(s.layout.grid, t.block_rows(), t.block_cols(), i, j, i + 1, j + 1);
             // The block's first cell always lies inside C, so the model knows its thread.
             const auto id = model::thread_of_cell(s.config, s.problem, {i * t.rows_per_block, j * t.cols_per_block});
-            const std::string text = format(long_form ? "blockIdx ({},{})" : "({},{})", id->block.x, id->block.y);
+            const std::string text = format_text(long_form ? "blockIdx ({},{})" : "({},{})", id->block.x, id->block.y);
             const float w = text_width(font, text.c_str()) + 2 * pad;
             const ImVec2 min{std::max(b.min.x, s.region.min.x) + pad,
                              std::max(b.min.y - tab_h * 0.5f, s.region.min.y + 2.0f)};
             if (min.x + w > b.max.x || min.y + tab_h > b.max.y) continue;  // what shows of the block is too small
             draw->AddRectFilled(min, {min.x + w, min.y + tab_h}, colours::kC.line, 4.0f);
-            draw->AddText(font, font->FontSize, {min.x + pad, min.y + 1.0f}, IM_COL32_WHITE, text.c_str());
+            draw->AddText(font, imgui_compat::font_size(font), {min.x + pad, min.y + 1.0f}, IM_COL32_WHITE, text.c_str());
         }
 }
 
 void draw_labels(ImDrawList* draw, const StageScene& s) {
     const StageLayout& l = s.layout;
     ImFont* font = heading_font();
-    const float line = font->FontSize;
+    const float line = imgui_compat::font_size(font);
     const float min_x = s.region.min.x + 2.0f, max_x = s.region.max.x - 2.0f;
     draw_label(draw, font, (l.b.min.x + l.b.max.x) * 0.5f, l.b.min.y - 1.35f * line, min_x, max_x,
-               colours::kB.text, format("B (K×N)  {} × {}", s.k, s.n));
+               colours::kB.text, format_text("B (K×N)  {} × {}", s.k, s.n));
     draw_label(draw, font, (l.a.min.x + l.a.max.x) * 0.5f, l.a.min.y - 1.45f * line, min_x, max_x,
-               colours::kA.text, format("A (M×K)  {} × {}", s.m, s.k));
+               colours::kA.text, format_text("A (M×K)  {} × {}", s.m, s.k));
 
     // C's name, and a note when the grid hangs over C (what the hatching is) or is unknown.
-    const std::string c_label = format("C (M×N)  {} × {}", s.m, s.n);
+    const std::string c_label = format_text("C (M×N)  {} × {}", s.m, s.n);
     std::string note;
     if (!s.tiling.modelled)
         note = "   cuBLAS picks its own blocks: none drawn";
     else if (s.tiling.grid_rows > s.m || s.tiling.grid_cols > s.n)
-        note = format("   hatched: ghost threads (the grid covers {} × {})", s.tiling.grid_rows, s.tiling.grid_cols);
+        note = format_text("   hatched: ghost threads (the grid covers {} × {})", s.tiling.grid_rows, s.tiling.grid_cols);
     ImFont* small = small_font();
     const float label_w = text_width(font, c_label.c_str());
     const float note_w = text_width(small, note.c_str());
     const float top = l.grid.max.y + 0.35f * line;
     const float x = std::max(min_x, std::min((l.c.min.x + l.c.max.x - label_w) * 0.5f, max_x - label_w - note_w));
-    draw->AddText(font, font->FontSize, {x, top}, colours::kC.text, c_label.c_str());
-    draw->AddText(small, small->FontSize, {x + label_w, top + line - small->FontSize}, colours::kMuted, note.c_str());
+    draw->AddText(font, imgui_compat::font_size(font), {x, top}, colours::kC.text, c_label.c_str());
+    draw->AddText(small, imgui_compat::font_size(small), {x + label_w, top + line - imgui_compat::font_size(small)}, colours::kMuted, note.c_str());
 
     // Say so when the blocks are too small to draw, rather than leave C looking empty.
     const float block_w = l.cell_w * static_cast<float>(s.tiling.cols_per_block);
     const float block_h = l.cell_h * static_cast<float>(s.tiling.rows_per_block);
     if (block_w < 3.0f || block_h < 3.0f) {
         ImFont* body = ImGui::GetFont();
-        draw_label(draw, body, (l.c.min.x + l.c.max.x) * 0.5f, (l.c.min.y + l.c.max.y) * 0.5f - body->FontSize,
+        draw_label(draw, body, (l.c.min.x + l.c.max.x) * 0.5f, (l.c.min.y + l.c.max.y) * 0.5f - imgui_compat::font_size(body),
                    l.c.min.x, l.c.max.x, colours::kC.text,
-                   format("{} × {} blocks of {}×{} cells:\ntoo small to draw one by one (zoom in)",
+                   format_text("{} × {} blocks of {}×{} cells:\ntoo small to draw one by one (zoom in)",
                           s.tiling.block_cols(), s.tiling.block_rows(), s.tiling.cols_per_block,
                           s.tiling.rows_per_block));
     }
@@ -210,17 +210,17 @@ void highlight_c_cell(ImDrawList* draw, const StageScene& s, model::Cell cell) {
 void hover_outside_c(ImDrawList* draw, const StageScene& s, ImVec2 mouse) {
     const StageLayout& l = s.layout;
     if (l.grid.contains(mouse)) {
-        show_tooltip(format("Ghost threads. The grid is rounded up to whole blocks, so it covers {} × {} cells\n"
+        show_tooltip(format_text("Ghost threads. The grid is rounded up to whole blocks, so it covers {} × {} cells\n"
                             "for a {} × {} C. These threads run, but their bounds check (row < M && col < N)\n"
                             "fails, so they compute and store nothing.",
                             s.tiling.grid_rows, s.tiling.grid_cols, s.m, s.n));
     } else if (const auto a = cell_at(l.a, s.m, s.k, mouse)) {
         outline(draw, cells_rect(l.a, s.m, s.k, a->row, a->col, a->row + 1, a->col + 1), 3.0f);
-        show_tooltip(format("A[{}][{}]: row {}, column {} = {}\nread by every thread of row {} of C", a->row, a->col,
+        show_tooltip(format_text("A[{}][{}]: row {}, column {} = {}\nread by every thread of row {} of C", a->row, a->col,
                             a->row, a->col, example_a(a->row, a->col), a->row));
     } else if (const auto b = cell_at(l.b, s.k, s.n, mouse)) {
         outline(draw, cells_rect(l.b, s.k, s.n, b->row, b->col, b->row + 1, b->col + 1), 3.0f);
-        show_tooltip(format("B[{}][{}]: row {}, column {} = {}\nread by every thread of column {} of C", b->row,
+        show_tooltip(format_text("B[{}][{}]: row {}, column {} = {}\nread by every thread of column {} of C", b->row,
                             b->col, b->row, b->col, example_b(b->row, b->col), b->col));
     }
 }
@@ -241,7 +241,7 @@ void show_pinned_tooltip(const StageScene& s, model::Cell pinned, const Rect& le
         return ImVec2{size.x + 2.0f * padding.x, size.y + 2.0f * padding.y};
     };
     const ImVec2 corner(s.region.min.x + padding.x, std::max(s.layout.b.min.y, legend.max.y + padding.y));
-    const float a_label_top = s.layout.a.min.y - 1.6f * heading_font()->FontSize;
+    const float a_label_top = s.layout.a.min.y - 1.6f * imgui_compat::font_size(heading_font());
     const ImVec2 right_of_c(s.layout.grid.max.x + padding.x, s.layout.c.min.y);
     for (const std::string* text : {&full, &brief}) {
         const ImVec2 box = box_of(*text);
@@ -286,10 +286,10 @@ bool steer_camera(StageCamera& camera, const StageGeometry& g, bool hovered, boo
     // Shift and Alt with the arrows move the pinned cell (shortcuts.cxx), so they do not pan.
     if (view_has_keys() && !io.KeyShift && !io.KeyAlt && !io.KeyCtrl) {
         const float step_x = 0.1f * g.region.width(), step_y = 0.1f * g.region.height();
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) next.pan.x += step_x;
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) next.pan.x -= step_x;
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) next.pan.y += step_y;
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) next.pan.y -= step_y;
+        if (imgui_compat::key_pressed(keys::kLeft)) next.pan.x += step_x;
+        if (imgui_compat::key_pressed(keys::kRight)) next.pan.x -= step_x;
+        if (imgui_compat::key_pressed(keys::kUp)) next.pan.y += step_y;
+        if (imgui_compat::key_pressed(keys::kDown)) next.pan.y -= step_y;
         for (const ImWchar c : io.InputQueueCharacters) {
             if (c == '+' || c == '=') next = zoom_about(next, g.region.min, middle, next.zoom * kStep);
             if (c == '-') next = zoom_about(next, g.region.min, middle, next.zoom / kStep);
@@ -362,7 +362,7 @@ StageGeometry draw_stage_canvas(AppState& state) {
     const bool clicked = pressed && ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
                          io.MouseDragMaxDistanceSqr[0] < io.MouseDragThreshold * io.MouseDragThreshold;
 
-    const float line = heading_font()->FontSize;
+    const float line = imgui_compat::font_size(heading_font());
     g = stage_geometry(state.problem, state.kernel, state.camera, region, line);
     state.camera = g.camera;
     if (steer_camera(state.camera, g, hovered, ImGui::IsItemActive()))

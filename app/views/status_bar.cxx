@@ -7,7 +7,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 std::string device_status(const std::optional<gpu::DeviceInfo>& device) {
     if (!device) return "probing GPU…";
@@ -20,11 +20,11 @@ std::string device_status(const std::optional<gpu::DeviceInfo>& device) {
         return reason + suffix;
     }
     const model::DeviceLimits& limits = device->limits;
-    std::string text = format("GPU: {} · {} SMs · compute {}.{}", limits.name, limits.sm_count,
+    std::string text = format_text("GPU: {} · {} SMs · compute {}.{}", limits.name, limits.sm_count,
                               limits.compute_major, limits.compute_minor);
-    if (limits.global_memory_bytes > 0) text += format(" · {} memory", model::human_bytes(limits.global_memory_bytes));
-    if (device->free_memory_bytes > 0) text += format(" ({} free)", model::human_bytes(device->free_memory_bytes));
-    if (!device->driver_version.empty()) text += format(" · driver {}", device->driver_version);
+    if (limits.global_memory_bytes > 0) text += format_text(" · {} memory", model::human_bytes(limits.global_memory_bytes));
+    if (device->free_memory_bytes > 0) text += format_text(" ({} free)", model::human_bytes(device->free_memory_bytes));
+    if (!device->driver_version.empty()) text += format_text(" · driver {}", device->driver_version);
     return text;
 }
 

@@ -10,7 +10,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -85,7 +85,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         // fills in with this GPU's numbers as the sweep goes.
         if (lab.sweep.active()) {
             ImGui::ProgressBar(float(lab.sweep.done) / float(lab.sweep.total), ImVec2(ImGui::GetFontSize() * 12.0f, 0),
-                               format("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
+                               format_text("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
             ImGui::SameLine();
             if (ImGui::Button("Cancel")) cancel_sweep(lab);
         } else if (ImGui::Button("Measure this grid")) {
@@ -97,7 +97,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
 
-    heading(format("Naive kernel at {}³ (float): latency by block shape", kTuningSize).c_str());
+    heading(format_text("Naive kernel at {}³ (float): latency by block shape", kTuningSize).c_str());
     muted_text("Each cell is one launch shape, blockDim.x × blockDim.y. Darker is faster; the best is outlined.");
 
     // The heat map: block_x across, block_y down, so a row is one blockDim.y.
@@ -137,13 +137,13 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
             draw->PushClipRect(a, b, true);
             for (float x = a.x; x < b.x + cell_h; x += 8) draw->AddLine(ImVec2(x, a.y), ImVec2(x - cell_h, b.y), colours::kGhostHatch);
             draw->PopClipRect();
-            text = format("invalid: {} threads", c.threads);
-            tooltip = format("{}×{} = {} threads per block: CUDA allows at most {}, so this launch fails with "
+            text = format_text("invalid: {} threads", c.threads);
+            tooltip = format_text("{}×{} = {} threads per block: CUDA allows at most {}, so this launch fails with "
                              "\"invalid configuration argument\".", c.block_x, c.block_y, c.threads, kMaxThreads);
         } else if (c.point) {
             draw->AddRectFilled(a, b, heat_colour(shade));
             text = ms_text(c.point->median_ms);
-            tooltip = format("naive {}×{} ({} threads): {} median, p20–p80 {} – {}\n{}", c.block_x, c.block_y, c.threads,
+            tooltip = format_text("naive {}×{} ({} threads): {} median, p20–p80 {} – {}\n{}", c.block_x, c.block_y, c.threads,
                              ms_text(c.point->median_ms), ms_text(c.point->p20_ms), ms_text(c.point->p80_ms),
                              c.point->checked && c.point->check_passed ? "check passed" : "not checked");
         } else {
@@ -169,7 +169,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
 
     // The tiled kernel: one bar per T, its length the throughput, so longer is better.
     ImGui::Spacing();
-    heading(format("Tiled kernel at {}³ (float): throughput by tile width T", kTuningSize).c_str());
+    heading(format_text("Tiled kernel at {}³ (float): throughput by tile width T", kTuningSize).c_str());
     double top = 0;
     for (const TuningTile& t : data.tiles)
         if (t.point) top = std::max(top, t.point->gflops);
@@ -179,7 +179,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
     for (int i = 0; i < static_cast<int>(data.tiles.size()); ++i) {
         const TuningTile& t = data.tiles[i];
         const float y = bars.y + i * (bar_h + 4);
-        draw->AddText(ImVec2(bars.x, y + 2), IM_COL32_BLACK, format("T = {}", t.tile).c_str());
+        draw->AddText(ImVec2(bars.x, y + 2), IM_COL32_BLACK, format_text("T = {}", t.tile).c_str());
         if (!t.point) {
             draw->AddText(ImVec2(bars.x + label_w, y + 2), colours::kMuted, "not measured");
             continue;

@@ -1,6 +1,8 @@
 // What bench prints and records, from runner results made up here: no GPU needed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "cli/bench_report.hpp"
 
 namespace ts::cli {

@@ -1,6 +1,8 @@
 // Lists and ranges as bench reads them, their expansion into points, and the default sweep.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <set>
 
 #include "cli/sweep.hpp"

@@ -2,6 +2,7 @@
 // display) and reading back its screenshots, for the GUI tests.
 #pragma once
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,15 @@ struct Image {
     // Pixels of exactly `colour` in the box [x0, x1) × [y0, y1), given as fractions of the size.
     int count(Rgb colour, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) const {
         return count_if([&](Rgb p) { return p == colour; }, x0, y0, x1, y1);
+    }
+    // Pixels within `tolerance` of `colour` in every channel: for text, whose anti-aliased
+    // glyphs have few pixels of exactly their colour (fewer still with ImGui 1.90's fonts).
+    int count_near(Rgb colour, int tolerance, float x0 = 0, float y0 = 0, float x1 = 1, float y1 = 1) const {
+        const auto near = [&](Rgb p) {
+            return std::abs(p.r - colour.r) <= tolerance && std::abs(p.g - colour.g) <= tolerance &&
+                   std::abs(p.b - colour.b) <= tolerance;
+        };
+        return count_if(near, x0, y0, x1, y1);
     }
     // Pixels for which `predicate` holds in the box [x0, x1) × [y0, y1), given as fractions
     // of the size.

@@ -6,13 +6,13 @@
 using namespace ts::model;
 
 TEST(Format, FillsHolesInOrder) {
-    EXPECT_EQ(format("{} × {}", 3, 4), "3 × 4");
-    EXPECT_EQ(format("no holes"), "no holes");
-    EXPECT_EQ(format("{}{}-{}", "a", 'b', 1.5), "ab-1.5");
-    EXPECT_EQ(format("T = {}", std::int64_t{1} << 40), "T = 1099511627776");
+    EXPECT_EQ(format_text("{} × {}", 3, 4), "3 × 4");
+    EXPECT_EQ(format_text("no holes"), "no holes");
+    EXPECT_EQ(format_text("{}{}-{}", "a", 'b', 1.5), "ab-1.5");
+    EXPECT_EQ(format_text("T = {}", std::int64_t{1} << 40), "T = 1099511627776");
     // Surplus arguments are dropped, surplus holes stay visible.
-    EXPECT_EQ(format("{}", 1, 2), "1");
-    EXPECT_EQ(format("{} and {}", 1), "1 and {}");
+    EXPECT_EQ(format_text("{}", 1, 2), "1");
+    EXPECT_EQ(format_text("{} and {}", 1), "1 and {}");
 }
 
 TEST(HumanBytes, PicksTheLargestUnitBelow1024) {

@@ -138,7 +138,7 @@ class NaiveBlockSweep : public testing::TestWithParam<SweepParam> {};
 
 std::string sweep_name(const testing::TestParamInfo<SweepParam>& info) {
     const auto [kind, bx, by] = info.param;
-    return format("{}_{}x{}", kind == KernelKind::Naive ? "naive" : "naive_row", bx, by);
+    return format_text("{}_{}x{}", kind == KernelKind::Naive ? "naive" : "naive_row", bx, by);
 }
 
 TEST_P(NaiveBlockSweep, AcceptedExactlyUpTo1024Threads) {

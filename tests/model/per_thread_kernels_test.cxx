@@ -174,7 +174,7 @@ TEST_P(PerThreadKernel, LoopsCoverCOnceAndLoadWhatTrafficCounts) {
     };
     for (const Shape s : {Shape{1, 1, 1, 1}, Shape{40, 28, 36, 1}, Shape{33, 17, 5, 2}, Shape{7, 50, 3, 1},
                           Shape{100, 1, 9, 1}, Shape{1, 100, 31, 3}, Shape{64, 64, 4, 1}}) {
-        SCOPED_TRACE(format("M={} N={} K={} batch {}", s.m, s.n, s.k, s.batch));
+        SCOPED_TRACE(format_text("M={} N={} K={} batch {}", s.m, s.n, s.k, s.batch));
         const KernelConfig c = GetParam();
         const Problem p = make_problem(s.m, s.n, s.k, s.batch);
         const LaunchGeometry g = plan_launch(c, p);
@@ -248,5 +248,5 @@ INSTANTIATE_TEST_SUITE_P(Blocks, PerThreadKernel,
                                          config(KernelKind::ColumnPerThread, 100)),
                          [](const testing::TestParamInfo<KernelConfig>& info) {
                              const KernelConfig& c = info.param;
-                             return format("{}_{}", c.kind == KernelKind::RowPerThread ? "row" : "column", c.block_x);
+                             return format_text("{}_{}", c.kind == KernelKind::RowPerThread ? "row" : "column", c.block_x);
                          });

@@ -43,7 +43,7 @@ Problem to_problem(Shape s) {
     return p;
 }
 
-std::string shape_name(Shape s) { return format("M={} N={} K={}", s.m, s.n, s.k); }
+std::string shape_name(Shape s) { return format_text("M={} N={} K={}", s.m, s.n, s.k); }
 
 // Small distinct-ish integers, so a product taken from the wrong k changes the sum.
 std::vector<std::int64_t> fill(int count, int salt) {
@@ -77,8 +77,8 @@ Cell cuda_cell(const KernelConfig& config, Index2 block, Index2 thread, Index2 b
 
 std::string config_name(const testing::TestParamInfo<KernelConfig>& info) {
     const KernelConfig& c = info.param;
-    if (c.kind == KernelKind::Tiled) return format("tiled_T{}", c.tile);
-    return format("{}_{}x{}", c.kind == KernelKind::Naive ? "naive" : "naive_row", c.block_x, c.block_y);
+    if (c.kind == KernelKind::Tiled) return format_text("tiled_T{}", c.tile);
+    return format_text("{}_{}x{}", c.kind == KernelKind::Naive ? "naive" : "naive_row", c.block_x, c.block_y);
 }
 
 KernelConfig naive(KernelKind kind, int bx, int by) {
@@ -330,4 +330,4 @@ TEST_P(TiledKernel, ScheduleLoadsEachElementAsCountedAndComputesAB) {
 }
 
 INSTANTIATE_TEST_SUITE_P(TileWidths, TiledKernel, testing::Values(1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 31, 32),
-                         [](const testing::TestParamInfo<int>& info) { return format("T{}", info.param); });
+                         [](const testing::TestParamInfo<int>& info) { return format_text("T{}", info.param); });

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "imgui_internal.h"
+#include "platform/imgui_compat.hpp"
 
 namespace ts::test {
 
@@ -16,10 +17,18 @@ ImGuiHarness::ImGuiHarness(ImVec2 display) {
     io.IniFilename = nullptr;
     io.DisplaySize = display;
     io.DeltaTime = 1.0f / 60.0f;
+#if IMGUI_VERSION_NUM >= 18700
+    // Every event of a frame takes effect in that frame, as the tests expect.
+    io.ConfigInputTrickleEventQueue = false;
+#endif
     // NewFrame() requires a built font atlas; without a renderer nobody uploads it.
     unsigned char* pixels = nullptr;
     int width = 0, height = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    // One empty frame of the harness window first, as a real app has drawn many before the
+    // user acts: ImGui 1.87+ gives a window that appears keyboard-navigation focus on its
+    // first item in the frame after, and a click in that frame would count as a nav press.
+    frame([] {});
 }
 
 ImGuiHarness::~ImGuiHarness() { ImGui::DestroyContext(m_context); }
@@ -52,8 +61,8 @@ std::string ImGuiHarness::frame(const std::function<void()>& body, ImVec2 mouse,
 }
 
 void ImGuiHarness::bare_frame(const std::function<void()>& body, ImVec2 mouse, bool mouse_down) {
-    ImGui::GetIO().MousePos = mouse;
-    ImGui::GetIO().MouseDown[0] = mouse_down;
+    imgui_compat::set_mouse_position(ImGui::GetIO(), mouse);
+    imgui_compat::set_mouse_button(ImGui::GetIO(), 0, mouse_down);
     ImGui::NewFrame();
     body();
     ImGui::Render();

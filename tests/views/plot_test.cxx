@@ -3,6 +3,8 @@
 // a double-click fits again, and the exports write what is shown.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +12,7 @@
 
 #include "imgui.h"
 #include "imgui_harness.hpp"
+#include "platform/imgui_compat.hpp"
 #include "imgui_internal.h"
 #include "views/plot.hpp"
 
@@ -154,7 +157,7 @@ TEST(Plot, DragPansWheelZoomsDoubleClickFits) {
     // Wheel up zooms in about the mouse: fewer octaves shown, the same size under it.
     const AxisRange before = shown_x_range(plot);
     const double under_mouse = dragged.frame.x.to_value(centre.x);
-    ImGui::GetIO().MouseWheel = 1.0f;
+    ts::imgui_compat::add_mouse_wheel(ImGui::GetIO(), 1.0f);
     const Drawn zoomed = draw(ui, plot, centre);
     const AxisRange after = shown_x_range(plot);
     EXPECT_NEAR(std::log2(after.max / after.min), 0.8 * std::log2(before.max / before.min), 1e-9);

@@ -1,6 +1,6 @@
 // Presenter mode without a window: the key list shows every row of the shortcut table, the
 // palettes switch what colours:: reads, and the table's keys act on the state when pressed
-// as the GLFW backend presses them (io.KeysDown by GLFW key code).
+// as a backend reports them (imgui_compat: by GLFW key code on ImGui 1.86, key events later).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -25,15 +25,14 @@ struct Modifiers {
 };
 
 // One frame of `body` with `key` down (pressed this frame), then one with it up again.
-void press(ts::test::ImGuiHarness& harness, int key, Modifiers mods, const std::function<void()>& body) {
+void press(ts::test::ImGuiHarness& harness, ts::imgui_compat::Key key, Modifiers mods,
+           const std::function<void()>& body) {
     ImGuiIO& io = ImGui::GetIO();
-    io.KeysDown[key] = true;
-    io.KeyCtrl = mods.ctrl;
-    io.KeyShift = mods.shift;
-    io.KeyAlt = mods.alt;
+    ts::imgui_compat::set_modifiers(io, mods.ctrl, mods.shift, mods.alt);
+    ts::imgui_compat::set_key_down(io, key, true);
     harness.bare_frame(body);
-    io.KeysDown[key] = false;
-    io.KeyCtrl = io.KeyShift = io.KeyAlt = false;
+    ts::imgui_compat::set_key_down(io, key, false);
+    ts::imgui_compat::set_modifiers(io, false, false, false);
     harness.bare_frame(body);
 }
 

@@ -3,6 +3,8 @@
 // cell is bounded by the screen.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 #include "views/stage_layout.hpp"

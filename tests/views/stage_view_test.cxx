@@ -5,6 +5,7 @@
 #include "support/app_states.hpp"
 
 #include "imgui.h"
+#include "platform/imgui_compat.hpp"
 #include "imgui_harness.hpp"
 #include "model/format.hpp"
 #include "model/thread_map.hpp"
@@ -16,7 +17,7 @@
 
 namespace {
 
-using ts::model::format;
+using ts::model::format_text;
 using ts::views::AppState;
 
 using ts::testing_support::state_for;
@@ -45,11 +46,11 @@ TEST(CellTooltip, AgreesWithTheThreadMapEverywhere) {
                 const auto id = ts::model::thread_of_cell(state.kernel, state.problem, {row, col});
                 ASSERT_TRUE(id);
                 const std::string text = ts::views::c_cell_tooltip(state.kernel, state.problem, {row, col});
-                ASSERT_NE(text.find(format("blockIdx (x={}, y={}), threadIdx (x={}, y={})", id->block.x, id->block.y,
+                ASSERT_NE(text.find(format_text("blockIdx (x={}, y={}), threadIdx (x={}, y={})", id->block.x, id->block.y,
                                            id->thread.x, id->thread.y)),
                           std::string::npos)
                     << text;
-                ASSERT_NE(text.find(format("warp {}, lane {}", id->warp, id->lane)), std::string::npos) << text;
+                ASSERT_NE(text.find(format_text("warp {}, lane {}", id->warp, id->lane)), std::string::npos) << text;
             }
     }
 }
@@ -83,7 +84,7 @@ TEST(CellTooltip, ShowsTheExampleValueAtAnySize) {
     // Zoomed in, a 4096² C shows its values too; the tooltip agrees with them.
     for (const AppState& state : {state_for(4, 4, 4, 2), state_for(4096, 4096, 4096, 16)}) {
         const std::string text = ts::views::c_cell_tooltip(state.kernel, state.problem, {3, 2});
-        EXPECT_NE(text.find(format("= {}", ts::views::example_c(static_cast<int>(state.problem.k), 3, 2))),
+        EXPECT_NE(text.find(format_text("= {}", ts::views::example_c(static_cast<int>(state.problem.k), 3, 2))),
                   std::string::npos)
             << text;
     }
@@ -94,7 +95,7 @@ ImVec2 centre_of_c_cell(const AppState& state, ts::model::Cell cell) {
     const ts::views::Rect region{ts::test::ImGuiHarness::content_origin(), ImGui::GetIO().DisplaySize};
     // The harness runs without the platform's fonts, so the views use ImGui's default one.
     const auto layout = ts::views::layout_stage(state.problem, ts::views::block_tiling(state.kernel, state.problem),
-                                                region, ImGui::GetIO().Fonts->Fonts[0]->FontSize);
+                                                region, ts::imgui_compat::font_size(ImGui::GetIO().Fonts->Fonts[0]));
     const ts::views::Rect target = ts::views::cells_rect(layout.c, static_cast<int>(state.problem.m),
                                                          static_cast<int>(state.problem.n), cell.row, cell.col,
                                                          cell.row + 1, cell.col + 1);
@@ -135,8 +136,8 @@ TEST(StageCanvas, ClickPinsACellAndClickingElsewhereReleasesIt) {
     const auto id = ts::model::thread_of_cell(state.kernel, state.problem, {17, 9});
     const std::string text = imgui.frame([&] { ts::views::draw_stage_canvas(state); });
     EXPECT_TRUE(imgui.tooltip_open());
-    EXPECT_NE(text.find(format("C[17][9]")), std::string::npos) << text;
-    EXPECT_NE(text.find(format("threadIdx (x={}, y={})", id->thread.x, id->thread.y)), std::string::npos) << text;
+    EXPECT_NE(text.find(format_text("C[17][9]")), std::string::npos) << text;
+    EXPECT_NE(text.find(format_text("threadIdx (x={}, y={})", id->thread.x, id->thread.y)), std::string::npos) << text;
 
     const ImVec2 empty(2, 2);
     imgui.frame([&] { ts::views::draw_stage_canvas(state); }, empty);

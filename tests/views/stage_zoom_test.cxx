@@ -11,6 +11,7 @@
 
 #include "imgui.h"
 #include "imgui_harness.hpp"
+#include "platform/imgui_compat.hpp"
 #include "views/app_state.hpp"
 #include "views/main_view.hpp"
 #include "views/stage_heatmap.hpp"
@@ -113,7 +114,7 @@ TEST(StageZoom, WheelZoomsAboutThePointer) {
     const ImVec2 middle = centre_of(before, state, {17, 9});
     const ImVec2 pointer(std::floor(middle.x), std::floor(middle.y));
     imgui.frame([&] { ts::views::draw_stage_canvas(state); }, pointer);
-    ImGui::GetIO().MouseWheel = 2.0f;  // two notches towards the screen
+    ts::imgui_compat::add_mouse_wheel(ImGui::GetIO(), 2.0f);  // two notches towards the screen
     imgui.frame([&] { after = ts::views::draw_stage_canvas(state); }, pointer);
     EXPECT_NEAR(state.camera.zoom, 1.25f * 1.25f, 1e-4f);
     EXPECT_NEAR(after.layout.cell_w, before.layout.cell_w * 1.5625f, 1e-3f);
@@ -130,10 +131,10 @@ TEST(StageZoom, RightDragPans) {
     AppState state = state_for(40, 28, 36, 8);
     const ImVec2 start(700, 600);
     imgui.frame([&] { ts::views::draw_stage_canvas(state); }, start);
-    ImGui::GetIO().MouseDown[1] = true;
+    ts::imgui_compat::set_mouse_button(ImGui::GetIO(), 1, true);
     imgui.frame([&] { ts::views::draw_stage_canvas(state); }, start);
     imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(start.x - 40, start.y + 25));
-    ImGui::GetIO().MouseDown[1] = false;
+    ts::imgui_compat::set_mouse_button(ImGui::GetIO(), 1, false);
     imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(start.x - 40, start.y + 25));
     EXPECT_FLOAT_EQ(state.camera.pan.x, -40.0f);
     EXPECT_FLOAT_EQ(state.camera.pan.y, 25.0f);

@@ -6,6 +6,7 @@
 
 #include "imgui.h"
 #include "imgui_harness.hpp"
+#include "platform/imgui_compat.hpp"
 #include "model/thread_map.hpp"
 #include "model/phase_timeline.hpp"
 #include "views/app_state.hpp"
@@ -57,13 +58,10 @@ TEST(PhasePlayer, PlaysAtItsSpeedAndStopsAtTheStore) {
 }
 
 // Presses `key` for one frame of the whole theatre view, as a backend would report it.
-void press(ts::test::ImGuiHarness& harness, AppState& state, ImGuiKey key) {
-    ImGuiIO& io = ImGui::GetIO();
-    const int code = 300 + key;  // any free slot of KeysDown: the backend's own code
-    io.KeyMap[key] = code;
-    io.KeysDown[code] = true;
+void press(ts::test::ImGuiHarness& harness, AppState& state, ts::imgui_compat::Key key) {
+    ts::imgui_compat::set_key_down(ImGui::GetIO(), key, true);
     harness.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
-    io.KeysDown[code] = false;
+    ts::imgui_compat::set_key_down(ImGui::GetIO(), key, false);
     harness.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
 }
 
@@ -72,18 +70,18 @@ TEST(PhasePlayer, KeysDriveTheViewsPlayer) {
     AppState state = ragged();
     const int count = ts::views::theatre_timeline(state).count();
     EXPECT_EQ(count, 21);
-    press(harness, state, ImGuiKey_RightArrow);
-    press(harness, state, ImGuiKey_RightArrow);
+    press(harness, state, ts::imgui_compat::keys::kRight);
+    press(harness, state, ts::imgui_compat::keys::kRight);
     EXPECT_EQ(state.theatre.player.step, 2);
-    press(harness, state, ImGuiKey_LeftArrow);
+    press(harness, state, ts::imgui_compat::keys::kLeft);
     EXPECT_EQ(state.theatre.player.step, 1);
-    press(harness, state, ImGuiKey_End);
+    press(harness, state, ts::imgui_compat::keys::kEnd);
     EXPECT_EQ(state.theatre.player.step, count - 1);
-    press(harness, state, ImGuiKey_Home);
+    press(harness, state, ts::imgui_compat::keys::kHome);
     EXPECT_EQ(state.theatre.player.step, 0);
-    press(harness, state, ImGuiKey_Space);
+    press(harness, state, ts::imgui_compat::keys::kSpace);
     EXPECT_TRUE(state.theatre.player.playing);
-    press(harness, state, ImGuiKey_Space);
+    press(harness, state, ts::imgui_compat::keys::kSpace);
     EXPECT_FALSE(state.theatre.player.playing);
 }
 

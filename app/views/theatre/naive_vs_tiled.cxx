@@ -11,10 +11,11 @@
 #include "thread_inspector.hpp"
 #include "views/text.hpp"
 #include "views/theme.hpp"
+#include "platform/imgui_compat.hpp"
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 using model::KernelKind;
 using model::Operand;
 
@@ -43,9 +44,9 @@ std::string ratio(const SideBySideCounts& c) {
 
 // The first sentence of comparison_sentence(); alone, it is the short summary.
 std::string loads_sentence(const SideBySideCounts& c) {
-    std::string text = format("Global loads so far: naive {}, tiled {}", grouped(c.naive.global_loads()),
+    std::string text = format_text("Global loads so far: naive {}, tiled {}", grouped(c.naive.global_loads()),
                               grouped(c.tiled.global_loads()));
-    if (const std::string r = ratio(c); !r.empty()) text += format(" (naive ÷ tiled = {})", r);
+    if (const std::string r = ratio(c); !r.empty()) text += format_text(" (naive ÷ tiled = {})", r);
     return text + ".";
 }
 
@@ -61,12 +62,12 @@ struct Paragraph {
     ImFont* font = nullptr;
     ImU32 colour = 0;
     std::vector<std::string> lines;
-    float height() const { return font ? font->FontSize * static_cast<float>(lines.size()) : 0.0f; }
+    float height() const { return font ? imgui_compat::font_size(font) * static_cast<float>(lines.size()) : 0.0f; }
     // Draws it with its top-left corner at `pos`; returns the y under it.
     float draw(ImDrawList* draw, ImVec2 pos) const {
         for (const std::string& line : lines) {
             text_at(draw, font, pos, colour, line);
-            pos.y += font->FontSize;
+            pos.y += imgui_compat::font_size(font);
         }
         return pos.y;
     }
@@ -110,23 +111,23 @@ enum Detail { kAll, kShortSummary, kNoSharedLine, kShortHeadings, kNoReadsLine, 
 // (U+00A0) keep "T = 4" and "A 1,536" whole.
 std::vector<Paragraph> half_text(const AppState& state, const SideBySideCounts& c, bool tiled, int detail, float width) {
     const model::TrafficSoFar& t = tiled ? c.tiled : c.naive;
-    std::string heading = tiled ? format("Tiled, T\u00A0=\u00A0{}", state.kernel.tile) : std::string("Naive");
+    std::string heading = tiled ? format_text("Tiled, T\u00A0=\u00A0{}", state.kernel.tile) : std::string("Naive");
     if (detail < kShortHeadings) heading += tiled ? ": tiles staged in shared memory" : ": every thread reads global memory";
     std::vector<Paragraph> out{wrap(heading_font(), tiled ? colours::kC.text : colours::kCellValue, heading, width)};
     const auto add = [&](ImU32 colour, const std::string& text) { out.push_back(wrap(ImGui::GetFont(), colour, text, width)); };
     if (detail == kLeast) {  // no summary at this level, so its ratio moves next to the tiled count
-        const std::string fewer = tiled && !ratio(c).empty() ? format(" ({} fewer)", ratio(c)) : "";
-        add(colours::kCellValue, format("global loads so far: {}{}", grouped(t.global_loads()), fewer));
+        const std::string fewer = tiled && !ratio(c).empty() ? format_text(" ({} fewer)", ratio(c)) : "";
+        add(colours::kCellValue, format_text("global loads so far: {}{}", grouped(t.global_loads()), fewer));
         return out;
     }
-    add(colours::kCellValue, format("global loads so far: {} (A\u00A0{}, B\u00A0{})", grouped(t.global_loads()),
+    add(colours::kCellValue, format_text("global loads so far: {} (A\u00A0{}, B\u00A0{})", grouped(t.global_loads()),
                                     grouped(t.global_loads_a), grouped(t.global_loads_b)));
     if (detail < kNoSharedLine)
-        add(colours::kMuted, tiled ? format("shared memory: {} stores, {} loads", grouped(t.shared_stores), grouped(t.shared_loads))
+        add(colours::kMuted, tiled ? format_text("shared memory: {} stores, {} loads", grouped(t.shared_stores), grouped(t.shared_loads))
                                    : std::string("shared memory: none"));
     if (detail < kNoReadsLine)
         add(tiled ? colours::kPass : colours::kError,
-            format("each A element read {}× in all, each B element {}×", tiled ? c.tiled_reads_a : c.naive_reads_a,
+            format_text("each A element read {}× in all, each B element {}×", tiled ? c.tiled_reads_a : c.naive_reads_a,
                    tiled ? c.tiled_reads_b : c.naive_reads_b));
     return out;
 }
@@ -160,7 +161,7 @@ float line_gap() { return 0.2f * ImGui::GetFontSize(); }  // between two counter
 
 Plan make_plan(const AppState& state, const SideBySideCounts& counts, const Rect& region, int detail, bool beside) {
     ImFont* body = ImGui::GetFont();
-    const float column_gap = 2.0f * body->FontSize;  // the divider runs down its middle
+    const float column_gap = 2.0f * imgui_compat::font_size(body);  // the divider runs down its middle
     const float half_w = (region.width() - column_gap) * 0.5f;
     const float text_w = beside ? half_w * 0.6f : half_w;
     const float stage_w = beside ? half_w - text_w - pad() : half_w;
@@ -180,11 +181,11 @@ Plan make_plan(const AppState& state, const SideBySideCounts& counts, const Rect
     const float text_bottom = region.min.y + p.heading_h + pad() + lines_h;
     p.fits = text_bottom <= bottom;
     const float top = beside ? region.min.y : std::min(bottom, text_bottom + pad());
-    p.pictured = bottom - top >= 2.0f * body->FontSize;
+    p.pictured = bottom - top >= 2.0f * imgui_compat::font_size(body);
     // The least line whose margins hold the labels (B's and A's in the small font in 1.6 and 1.8
     // lines, C's in the body font in 1.8) leaves the most to the matrices; a stage too short
     // even for that gets a smaller line, and no labels.
-    const float needed = std::max((small_font()->FontSize + 4.0f) / 1.6f, (body->FontSize + 6.0f) / 1.8f);
+    const float needed = std::max((imgui_compat::font_size(small_font()) + 4.0f) / 1.6f, (imgui_compat::font_size(body) + 6.0f) / 1.8f);
     p.label_line = std::max(1.0f, std::min({needed, (bottom - top) / kStageLinesHigh, stage_w / kStageLinesWide}));
     p.labelled = p.label_line >= needed;
     // Both halves use the tiled grid's geometry, so the two pictures line up cell for cell.
@@ -245,10 +246,10 @@ void draw_reads(ImDrawList* draw, const AppState& state, KernelKind kind, Operan
                               : cells_rect(area, rows, cols, begin, 0, end, cols);
         const float t = most > 0 ? static_cast<float>(value) / static_cast<float>(most) : 0.0f;
         draw->AddRectFilled(run.min, run.max, mix(IM_COL32_WHITE, palette.line, t));
-        const std::string label = value > 0 ? format("×{}", value) : "0";
+        const std::string label = value > 0 ? format_text("×{}", value) : "0";
         ImFont* font = ImGui::GetFont();
-        if (text_width(font, label) + 6.0f < run.width() && font->FontSize + 4.0f < run.height())
-            plate_text(draw, font, {centre(run).x - text_width(font, label) * 0.5f, centre(run).y - font->FontSize * 0.5f},
+        if (text_width(font, label) + 6.0f < run.width() && imgui_compat::font_size(font) + 4.0f < run.height())
+            plate_text(draw, font, {centre(run).x - text_width(font, label) * 0.5f, centre(run).y - imgui_compat::font_size(font) * 0.5f},
                        palette.text, label);
         begin = end;
     }
@@ -300,10 +301,10 @@ void draw_half(ImDrawList* draw, const AppState& state, const Plan& plan, int i,
     if (plan.labelled) {
         ImFont* small = small_font();
         const Rect& stage = plan.stages[i];
-        matrix_label(draw, small, colours::kA.text, stage, {l.a.min.x, l.a.min.y - small->FontSize - 4.0f},
+        matrix_label(draw, small, colours::kA.text, stage, {l.a.min.x, l.a.min.y - imgui_compat::font_size(small) - 4.0f},
                      {"A: reads of each element so far", "A: reads so far", "A"});
-        matrix_label(draw, small, colours::kB.text, stage, {l.b.min.x, l.b.min.y - small->FontSize - 4.0f}, {"B: reads so far", "B"});
-        const std::string summed = acc.end == 0 ? "" : format("k 0..{} of {}", acc.end - 1, k);
+        matrix_label(draw, small, colours::kB.text, stage, {l.b.min.x, l.b.min.y - imgui_compat::font_size(small) - 4.0f}, {"B: reads so far", "B"});
+        const std::string summed = acc.end == 0 ? "" : format_text("k 0..{} of {}", acc.end - 1, k);
         matrix_label(draw, ImGui::GetFont(), colours::kC.text, stage, {l.c.min.x, l.c.max.y + 4.0f},
                      {summed.empty() ? "C: nothing of K summed yet" : "C: every cell has " + summed,
                       summed.empty() ? "C: nothing summed" : "C: " + summed, "C"});
@@ -319,7 +320,7 @@ void draw_half(ImDrawList* draw, const AppState& state, const Plan& plan, int i,
 
 std::string comparison_sentence(const SideBySideCounts& c) {
     return loads_sentence(c) +
-           format(" In all, each A element is read {} times naive (N) and {} times tiled (grid.x); each B element "
+           format_text(" In all, each A element is read {} times naive (N) and {} times tiled (grid.x); each B element "
                   "{} times (M) and {} (grid.y).",
                   c.naive_reads_a, c.tiled_reads_a, c.naive_reads_b, c.tiled_reads_b);
 }

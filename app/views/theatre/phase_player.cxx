@@ -4,6 +4,7 @@
 
 #include "imgui.h"
 #include "model/format.hpp"
+#include "views/shortcuts.hpp"
 
 namespace ts::views {
 
@@ -30,12 +31,7 @@ void tick(PhasePlayer& player, int count, float seconds) {
 
 namespace {
 
-// Dear ImGui 1.86 maps its named keys to the backend's codes through KeyMap; an unmapped
-// key (as in a context without a backend) is never pressed.
-bool pressed(ImGuiKey key) {
-    const int index = ImGui::GetKeyIndex(key);
-    return index >= 0 && ImGui::IsKeyPressed(index);
-}
+bool pressed(Key key) { return imgui_compat::key_pressed(key); }
 
 void toggle_play(PhasePlayer& player, int count) {
     if (!player.playing && player.step >= count - 1) player.step = 0;  // replay from the start
@@ -50,11 +46,11 @@ void handle_player_keys(PhasePlayer& player, int count) {
     // the arrows choose a block or a cell instead (views/shortcuts.cxx).
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantCaptureKeyboard || io.KeyShift || io.KeyAlt || io.KeyCtrl) return;
-    if (pressed(ImGuiKey_Space)) toggle_play(player, count);
-    if (pressed(ImGuiKey_RightArrow)) step_by(player, count, 1);
-    if (pressed(ImGuiKey_LeftArrow)) step_by(player, count, -1);
-    if (pressed(ImGuiKey_Home)) step_by(player, count, -count);
-    if (pressed(ImGuiKey_End)) step_by(player, count, count);
+    if (pressed(keys::kSpace)) toggle_play(player, count);
+    if (pressed(keys::kRight)) step_by(player, count, 1);
+    if (pressed(keys::kLeft)) step_by(player, count, -1);
+    if (pressed(keys::kHome)) step_by(player, count, -count);
+    if (pressed(keys::kEnd)) step_by(player, count, count);
 }
 
 void draw_player_controls(PhasePlayer& player, const model::Timeline& timeline) {
@@ -73,10 +69,10 @@ void draw_player_controls(PhasePlayer& player, const model::Timeline& timeline) 
     // The slider's label names the sub-step, so scrubbing reads as "phase 3 · compute".
     const model::KernelStep step = model::step_at(timeline, player.step);
     std::string where = step.sub == model::SubStep::Store
-                            ? model::format("{} / {}: store", player.step + 1, count)
-                            : model::format("{} / {}: phase {} · {}", player.step + 1, count, step.phase,
+                            ? model::format_text("{} / {}: store", player.step + 1, count)
+                            : model::format_text("{} / {}: phase {} · {}", player.step + 1, count, step.phase,
                                             model::substep_name(step.sub));
-    if (step.k >= 0) where += model::format(" i = {}", step.k);
+    if (step.k >= 0) where += model::format_text(" i = {}", step.k);
     ImGui::SetNextItemWidth(-1.0f);
     int scrub = player.step;
     if (ImGui::SliderInt("##scrub", &scrub, 0, count - 1, where.c_str())) {

@@ -4,7 +4,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -26,7 +26,7 @@ RecordedSource::RecordedSource(std::shared_ptr<const model::KernelTrace> naive,
     m_label = "recorded on " + device;
     if (!m_naive.trace || !m_tiled.trace)
         m_label += m_tiled.trace ? " (tiled; naive from the model)" : " (naive; tiled from the model)";
-    m_description = format("the loads each thread wrote down when the instrumented kernels ran on the {}{}; the "
+    m_description = format_text("the loads each thread wrote down when the instrumented kernels ran on the {}{}; the "
                            "counters of global loads and of each element's reads are counted from them, the shared "
                            "reads of the k loop and the stores to C from the model",
                            device, any ? " (" + any->recorded_at + ")" : "");

@@ -7,6 +7,7 @@
 #include "views/example_values.hpp"
 #include "views/stage_view.hpp"
 #include "views/theme.hpp"
+#include "platform/imgui_compat.hpp"
 
 namespace ts::views {
 
@@ -26,9 +27,9 @@ void draw_smem_panel(ImDrawList* draw, const std::vector<SmemSlot>& slots, const
     // Values only where a two-digit number fits in the body font, else the small one.
     ImFont* font = nullptr;
     for (ImFont* candidate : {ImGui::GetFont(), small_font()})
-        if (!font && candidate->FontSize + 3.0f <= slot) font = candidate;
+        if (!font && imgui_compat::font_size(candidate) + 3.0f <= slot) font = candidate;
     // "pad" under the 0 once a slot holds two lines of small text.
-    const bool say_pad = font && slot >= 2.2f * small_font()->FontSize + 4.0f && text_width(small_font(), "pad") < slot;
+    const bool say_pad = font && slot >= 2.2f * imgui_compat::font_size(small_font()) + 4.0f && text_width(small_font(), "pad") < slot;
 
     for (const SmemSlot& s : slots) {
         const int warp = model::warp_of(model::linear_thread(s.load.thread.x, s.load.thread.y, tile));
@@ -42,10 +43,10 @@ void draw_smem_panel(ImDrawList* draw, const std::vector<SmemSlot>& slots, const
                            : std::to_string(operand == model::Operand::A ? example_a(s.load.global_row, s.load.global_col)
                                                                          : example_b(s.load.global_row, s.load.global_col));
         const ImVec2 c = centre(s.rect);
-        const float lift = s.load.padding && say_pad ? small_font()->FontSize * 0.5f : 0.0f;
+        const float lift = s.load.padding && say_pad ? imgui_compat::font_size(small_font()) * 0.5f : 0.0f;
         // Loaded values sit on a plate, since the load lines end under them; a padding 0 has
         // no line and stays on its hatching, so it reads as padding at a glance.
-        const ImVec2 at{c.x - text_width(font, text) * 0.5f, c.y - font->FontSize * 0.5f - lift};
+        const ImVec2 at{c.x - text_width(font, text) * 0.5f, c.y - imgui_compat::font_size(font) * 0.5f - lift};
         if (s.load.padding)
             text_at(draw, font, at, colours::kCellValue, text);
         else

@@ -109,12 +109,12 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub) {
                           sub == model::SubStep::Store;
     if (!extent || (has_step && !current)) {
         coloured_text_wrapped(colours::kError,
-                              model::format("The {} kernel was not embedded as expected: no source to show.",
+                              model::format_text("The {} kernel was not embedded as expected: no source to show.",
                                             model::kernel_name(kind))
                                   .c_str());
         return;
     }
-    heading(model::format("kernels/{}", file.file).c_str());
+    heading(model::format_text("kernels/{}", file.file).c_str());
     muted_text(has_step ? "The real kernel, as compiled. Highlighted: what the block executes in this step."
                         : "The real kernel, as compiled. It has no shared memory and no barrier: nothing to do in "
                           "this step.");

@@ -13,10 +13,11 @@
 #include "views/example_values.hpp"
 #include "views/stage_view.hpp"
 #include "views/theme.hpp"
+#include "platform/imgui_compat.hpp"
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 using model::SubStep;
 
 model::Index2 focus_thread(const AppState& state, std::optional<model::Cell> cell) {
@@ -105,9 +106,9 @@ struct Name {
 };
 std::vector<Name> matrix_names(const Scene& s, float h) {
     const StageLayout& l = s.layout;
-    return {{{l.b.min.x, l.b.min.y - h * 1.3f}, h, colours::kB.text, format("B (K×N)  {} × {}", s.k, s.n)},
-            {{l.a.min.x, l.a.min.y - h * 1.3f}, h, colours::kA.text, format("A (M×K)  {} × {}", s.m, s.k)},
-            {{l.c.min.x, l.c.max.y + h * 0.3f}, h, colours::kC.text, format("C (M×N)  {} × {}", s.m, s.n)}};
+    return {{{l.b.min.x, l.b.min.y - h * 1.3f}, h, colours::kB.text, format_text("B (K×N)  {} × {}", s.k, s.n)},
+            {{l.a.min.x, l.a.min.y - h * 1.3f}, h, colours::kA.text, format_text("A (M×K)  {} × {}", s.m, s.k)},
+            {{l.c.min.x, l.c.max.y + h * 0.3f}, h, colours::kC.text, format_text("C (M×N)  {} × {}", s.m, s.n)}};
 }
 
 Rect name_plate(const Name& name) { return plate_rect(heading_font(), name.size, name.at, name.text); }
@@ -126,20 +127,20 @@ struct Caption {
 
 ImVec2 caption_size(const Caption& c, int lines) {
     float w = text_width(heading_font(), c.heading);
-    float h = heading_font()->FontSize * 1.15f;
+    float h = imgui_compat::font_size(heading_font()) * 1.15f;
     for (int i = 0; i < lines; ++i) {
         w = std::max(w, text_width(small_font(), c.lines[i].first));
-        h += small_font()->FontSize * 1.2f;
+        h += imgui_compat::font_size(small_font()) * 1.2f;
     }
     return {w, h};
 }
 
 void draw_caption(ImDrawList* draw, const Caption& c, int lines, ImVec2 at) {
     text_at(draw, heading_font(), at, c.heading_colour, c.heading);
-    at.y += heading_font()->FontSize * 1.15f;
+    at.y += imgui_compat::font_size(heading_font()) * 1.15f;
     for (int i = 0; i < lines; ++i) {
         text_at(draw, small_font(), at, c.lines[i].second, c.lines[i].first);
-        at.y += small_font()->FontSize * 1.2f;
+        at.y += imgui_compat::font_size(small_font()) * 1.2f;
     }
 }
 
@@ -187,9 +188,9 @@ void draw_c_block(ImDrawList* draw, const Scene& s) {
     draw->AddRect(tile.min, tile.max, barrier ? colours::kWarning : colours::kHighlight, 0.0f, 0, barrier ? 5.0f : 3.0f);
 
     std::string caption = acc.end == 0 ? std::string("sum: none of K yet")
-                                       : format("sum: k 0..{} of {}", acc.end - 1, s.k);
-    if (stored) caption = format("stored: all {} of K", s.k);
-    if (barrier) caption += format("  ·  all {} threads wait here", s.tile * s.tile);
+                                       : format_text("sum: k 0..{} of {}", acc.end - 1, s.k);
+    if (stored) caption = format_text("stored: all {} of K", s.k);
+    if (barrier) caption += format_text("  ·  all {} threads wait here", s.tile * s.tile);
     ImFont* font = ImGui::GetFont();
     const float w = text_width(font, caption);
     // Under the tile, within C where it fits, and never past the canvas's right edge (the
@@ -221,9 +222,9 @@ void draw_shared_memory(ImDrawList* draw, const Scene& s, CaptionPlacer& placer)
         return std::count_if(slots.begin(), slots.end(), [](const SmemSlot& slot) { return slot.load.padding; });
     };
     const auto title = [&](const MatrixColours& palette, const char* name, const char* formula, long pads) {
-        return Caption{format("{}  {}×{}, shared", name, s.tile, s.tile),
+        return Caption{format_text("{}  {}×{}, shared", name, s.tile, s.tile),
                        palette.text,
-                       {{pads > 0 ? format("{} of {} slots are 0: padding (hatched)", pads, s.tile * s.tile)
+                       {{pads > 0 ? format_text("{} of {} slots are 0: padding (hatched)", pads, s.tile * s.tile)
                                   : std::string("no padding: all inside"),
                          pads > 0 ? colours::kCellValue : colours::kMuted},
                         {formula, colours::kMuted}}};
@@ -279,13 +280,13 @@ void draw_global_reads(ImDrawList* draw, const Scene& s, CaptionPlacer& placer) 
     const Rect region = placer.canvas();
     const float wrap = std::max(s.layout.b.min.x - region.min.x - ImGui::GetFontSize(), 1.0f);
     ImFont* font = ImGui::GetFont();
-    const ImVec2 body_size = font->CalcTextSizeA(font->FontSize, FLT_MAX, wrap, body);
-    const float heading_h = heading_font()->FontSize * 1.3f;
+    const ImVec2 body_size = font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, wrap, body);
+    const float heading_h = imgui_compat::font_size(heading_font()) * 1.3f;
     const ImVec2 full{std::max(body_size.x, text_width(heading_font(), heading)), heading_h + body_size.y};
     const CaptionPlacer::Placed placed = placer.place({full}, {[&](ImVec2) { return region.min; }});
     if (placed.form == 0) {
         text_at(draw, heading_font(), placed.rect.min, colours::kMuted, heading);
-        draw->AddText(font, font->FontSize, {placed.rect.min.x, placed.rect.min.y + heading_h}, colours::kMuted, body,
+        draw->AddText(font, imgui_compat::font_size(font), {placed.rect.min.x, placed.rect.min.y + heading_h}, colours::kMuted, body,
                       nullptr, wrap);
     }
     if (s.step.sub == SubStep::Store || s.k_range.begin >= s.k_range.end) return;
@@ -355,7 +356,7 @@ void draw_inspection(ImDrawList* draw, const Scene& s) {
 // fonts on a projector) it would cover the matrices it explains, so it is left out.
 void draw_legend(ImDrawList* draw, CaptionPlacer& placer, const Scene& s) {
     ImFont* font = small_font();
-    const float box = font->FontSize;
+    const float box = imgui_compat::font_size(font);
     const float gap = box * 0.6f;
     struct Row {
         ImU32 fill, border;  // the swatch; both 0: hatched, as padding is drawn
@@ -370,16 +371,16 @@ void draw_legend(ImDrawList* draw, CaptionPlacer& placer, const Scene& s) {
     rows.push_back({with_alpha(colours::kC.line, 120), colours::kC.line, "the block's C: filled = share of K summed"});
     if (s.by_warp)
         for (int w = 0; w < std::min(4, model::ceil_div(s.tile * s.tile, model::kWarpSize)); ++w)
-            rows.push_back({warp_colour(w), warp_colour_strong(w), format("threads of warp {}", w)});
+            rows.push_back({warp_colour(w), warp_colour_strong(w), format_text("threads of warp {}", w)});
 
     float width = text_width(heading_font(), "Legend");
     for (const Row& row : rows) width = std::max(width, box + gap + text_width(font, row.text));
-    const ImVec2 size{width, heading_font()->FontSize + gap + static_cast<float>(rows.size()) * (box + gap)};
+    const ImVec2 size{width, imgui_compat::font_size(heading_font()) + gap + static_cast<float>(rows.size()) * (box + gap)};
     const CaptionPlacer::Placed placed = placer.place({size}, {[&](ImVec2) { return placer.canvas().min; }});
     if (placed.form < 0) return;
     ImVec2 at = placed.rect.min;
     text_at(draw, heading_font(), at, colours::kCellValue, "Legend");
-    at.y += heading_font()->FontSize + gap;
+    at.y += imgui_compat::font_size(heading_font()) + gap;
     for (const Row& row : rows) {
         const Rect swatch{at, {at.x + box, at.y + box}};
         if (row.fill == 0 && row.border == 0) {
@@ -398,7 +399,7 @@ void draw_legend(ImDrawList* draw, CaptionPlacer& placer, const Scene& s) {
 void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, bool clicked) {
     TheatreState& theatre = state.theatre;
     const int tile = state.kernel.tile;
-    const float line = heading_font()->FontSize;
+    const float line = imgui_compat::font_size(heading_font());
     const model::KernelConfig config = played_config(state);
     const model::Timeline timeline = theatre_timeline(state);
     const model::KernelStep step = model::step_at(timeline, theatre.player.step);

@@ -21,7 +21,7 @@ std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFla
     theatre.side_by_side = flags.side_by_side;
     if (flags.batch_z) {
         if (*flags.batch_z < 0 || *flags.batch_z >= 65535)
-            return model::format("--batch-z {}: the matrix index runs from 0 to 65534", *flags.batch_z);
+            return model::format_text("--batch-z {}: the matrix index runs from 0 to 65534", *flags.batch_z);
         state.problem.batch = std::max<std::int64_t>(state.problem.batch, *flags.batch_z + 1);
         theatre.batch_z = *flags.batch_z;
     }

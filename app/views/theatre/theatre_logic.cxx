@@ -8,18 +8,18 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 using model::SubStep;
 
 std::optional<std::string> theatre_error(const AppState& state) {
     const int tile = state.kernel.tile;
     if (tile < 1 || tile > model::kMaxTile)
-        return format("The theatre shows tiles of T = 1 to {}: T = {} cannot launch (T×T threads would exceed 1024 "
+        return format_text("The theatre shows tiles of T = 1 to {}: T = {} cannot launch (T×T threads would exceed 1024 "
                       "per block).",
                       model::kMaxTile, tile);
     const model::KernelKind kind = state.kernel.kind;
     if (kind != model::KernelKind::Naive && kind != model::KernelKind::Tiled)
-        return format("The theatre plays the naive and the tiled kernel; {} is measured in the other views.",
+        return format_text("The theatre plays the naive and the tiled kernel; {} is measured in the other views.",
                       model::kernel_name(kind));
     if (kind == model::KernelKind::Naive) {
         if (auto why = model::check_config(state.kernel)) return *why;
@@ -74,10 +74,10 @@ std::string step_title(const model::Timeline& timeline, model::KernelStep step) 
     const std::string_view what = timeline.naive && step.sub == SubStep::Compute
                                       ? "compute: read A and B from global memory"
                                       : model::substep_title(step.sub);
-    if (step.sub == SubStep::Store) return format("After all {} phases: {}", timeline.phases, what);
-    std::string title = format("Phase {} of {} (phase = {} in the code): {}", step.phase + 1, timeline.phases,
+    if (step.sub == SubStep::Store) return format_text("After all {} phases: {}", timeline.phases, what);
+    std::string title = format_text("Phase {} of {} (phase = {} in the code): {}", step.phase + 1, timeline.phases,
                                step.phase, what);
-    if (step.k >= 0) title += format(", i = {} of {}", step.k, timeline.tile);
+    if (step.k >= 0) title += format_text(", i = {} of {}", step.k, timeline.tile);
     return title;
 }
 
@@ -92,32 +92,32 @@ std::string step_detail(const AppState& state, model::KernelStep step, model::In
         if (step.sub == SubStep::Store)
             return "Each thread inside C writes its sum to global memory once; ghost threads returned at the start.";
         if (range.begin >= range.end)
-            return format("k = {} is past K = {}: the naive loop has already ended (the tiled kernel multiplies "
+            return format_text("k = {} is past K = {}: the naive loop has already ended (the tiled kernel multiplies "
                           "padding zeros here, which adds nothing).",
                           k_first + step.k, k);
-        return format("No shared memory: every thread inside C reads A[row][k] and B[k][col] straight from global "
+        return format_text("No shared memory: every thread inside C reads A[row][k] and B[k][col] straight from global "
                       "memory for k = {}..{}, two loads per k. This block's thread (tx={}, ty={}) is drawn.",
                       range.begin, range.end - 1, focus.x, focus.y);
     }
     switch (step.sub) {
         case SubStep::LoadTiles:
-            return format("Each of the {} threads copies one element of A into As and one of B into Bs (the lines): "
+            return format_text("Each of the {} threads copies one element of A into As and one of B into Bs (the lines): "
                           "columns {}..{} of A, rows {}..{} of B. A slot whose element lies outside the matrix "
                           "gets 0 (grey, hatched).",
                           threads, k_first, k_first + tile - 1, k_first, k_first + tile - 1);
         case SubStep::SyncAfterLoad:
-            return format("No thread may read As or Bs until all {} have written their slot.", threads);
+            return format_text("No thread may read As or Bs until all {} have written their slot.", threads);
         case SubStep::Compute:
             if (step.k >= 0)
-                return format("i = {}: every thread adds As[ty][{}]·Bs[{}][tx], k = {} of its dot product{}; thread "
+                return format_text("i = {}: every thread adds As[ty][{}]·Bs[{}][tx], k = {} of its dot product{}; thread "
                               "(tx={}, ty={}) is drawn.",
                               step.k, step.k, step.k, k_first + step.k,
                               k_first + step.k >= k ? " (padding: 0·0 adds nothing)" : "", focus.x, focus.y);
-            return format("Every thread runs its k loop over the tile; thread (tx={}, ty={}) adds As[{}][i]·Bs[i][{}] "
+            return format_text("Every thread runs its k loop over the tile; thread (tx={}, ty={}) adds As[{}][i]·Bs[i][{}] "
                           "for i = 0..{}: k {}..{} of its dot product (padding adds 0).",
                           focus.x, focus.y, focus.y, focus.x, tile - 1, range.begin, range.end - 1);
         case SubStep::SyncAfterCompute:
-            return format("No thread may overwrite As or Bs with the next phase's tiles until all {} are done "
+            return format_text("No thread may overwrite As or Bs with the next phase's tiles until all {} are done "
                           "reading them.",
                           threads);
         case SubStep::Store:
@@ -135,14 +135,14 @@ std::optional<std::string> jump_theatre(AppState& state, std::optional<model::In
     const model::Index2 grid = block_grid(config, state.problem);
     const int phases = model::phase_count(static_cast<int>(state.problem.k), tile);
     if (block && (block->x < 0 || block->y < 0 || block->x >= grid.x || block->y >= grid.y))
-        return format("block {},{} is outside the grid of {} × {} blocks (x, y count from 0)", block->x, block->y,
+        return format_text("block {},{} is outside the grid of {} × {} blocks (x, y count from 0)", block->x, block->y,
                       grid.x, grid.y);
     if (phase && (*phase < 0 || *phase >= phases))
-        return format("phase {} does not exist: K = {} with T = {} has phases 0 to {}", *phase, state.problem.k, tile,
+        return format_text("phase {} does not exist: K = {} with T = {} has phases 0 to {}", *phase, state.problem.k, tile,
                       phases - 1);
-    if (k && (*k < 0 || *k >= tile)) return format("--k-step {}: the tile loop's i runs from 0 to {}", *k, tile - 1);
+    if (k && (*k < 0 || *k >= tile)) return format_text("--k-step {}: the tile loop's i runs from 0 to {}", *k, tile - 1);
     if (sub && plays_naive(state) && !model::has_substep(theatre_timeline(state), *sub))
-        return format("the naive kernel has no {} step: it has no shared memory and no barriers, only compute and "
+        return format_text("the naive kernel has no {} step: it has no shared memory and no barriers, only compute and "
                       "store",
                       model::substep_name(*sub));
     if (block) state.theatre.block = *block;
@@ -165,7 +165,7 @@ std::optional<std::string> pin_element(AppState& state, model::Operand operand, 
     const int rows = static_cast<int>(a ? state.problem.m : state.problem.k);
     const int cols = static_cast<int>(a ? state.problem.k : state.problem.n);
     if (!model::inside(cell.row, cell.col, rows, cols))
-        return format("{}[{}][{}] is outside {}, which has {} rows and {} columns (both count from 0)", a ? "A" : "B",
+        return format_text("{}[{}][{}] is outside {}, which has {} rows and {} columns (both count from 0)", a ? "A" : "B",
                       cell.row, cell.col, a ? "A" : "B", rows, cols);
     (a ? state.theatre.pinned_a : state.theatre.pinned_b) = cell;
     (a ? state.theatre.pinned_b : state.theatre.pinned_a).reset();

@@ -11,22 +11,22 @@ ImU32 with_alpha(ImU32 colour, int alpha) {
 ImVec2 centre(const Rect& r) { return {(r.min.x + r.max.x) * 0.5f, (r.min.y + r.max.y) * 0.5f}; }
 
 float text_width(ImFont* font, const std::string& text) {
-    return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str()).x;
+    return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str()).x;
 }
 
 void text_at(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text) {
-    draw->AddText(font, font->FontSize, pos, colour, text.c_str());
+    draw->AddText(font, imgui_compat::font_size(font), pos, colour, text.c_str());
 }
 
 Rect plate_rect(ImFont* font, float size, ImVec2 pos, const std::string& text) {
-    const ImVec2 extent = font->CalcTextSizeA(size > 0.0f ? size : font->FontSize, FLT_MAX, 0.0f, text.c_str());
+    const ImVec2 extent = font->CalcTextSizeA(size > 0.0f ? size : imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str());
     return {{pos.x - 4.0f, pos.y - 2.0f}, {pos.x + extent.x + 4.0f, pos.y + extent.y + 2.0f}};
 }
 
 Rect plate_text(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text, float size) {
     const Rect plate = plate_rect(font, size, pos, text);
     draw->AddRectFilled(plate.min, plate.max, IM_COL32(255, 255, 255, 235), 3.0f);
-    draw->AddText(font, size > 0.0f ? size : font->FontSize, pos, colour, text.c_str());
+    draw->AddText(font, size > 0.0f ? size : imgui_compat::font_size(font), pos, colour, text.c_str());
     return plate;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "imgui.h"
+#include "platform/imgui_compat.hpp"
 #include "views/stage_layout.hpp"
 #include "views/theme.hpp"
 
@@ -36,14 +37,14 @@ void draw_cell_values(ImDrawList* draw, const Rect& area, int rows, int cols, in
     const Rect one = cells_rect(area, rows, cols, 0, 0, 1, 1);
     ImFont* font = nullptr;
     for (ImFont* candidate : {ImGui::GetFont(), small_font()})
-        if (!font && text_width(candidate, "00") + 4.0f <= one.width() && candidate->FontSize + 2.0f <= one.height())
+        if (!font && text_width(candidate, "00") + 4.0f <= one.width() && imgui_compat::font_size(candidate) + 2.0f <= one.height())
             font = candidate;
     if (!font) return;
     for (int i = r0; i < r1; ++i)
         for (int j = c0; j < c1; ++j) {
             const std::string text = std::to_string(value(i, j));
             const ImVec2 c = centre(cells_rect(area, rows, cols, i, j, i + 1, j + 1));
-            text_at(draw, font, {c.x - text_width(font, text) * 0.5f, c.y - font->FontSize * 0.5f}, colour, text);
+            text_at(draw, font, {c.x - text_width(font, text) * 0.5f, c.y - imgui_compat::font_size(font) * 0.5f}, colour, text);
         }
 }
 

@@ -19,7 +19,7 @@
 namespace ts::views {
 
 using model::fixed;
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -64,13 +64,13 @@ void counters_table(const AppState& state) {
     const model::KernelConfig config = played_config(state);
     const model::TrafficSoFar t =
         state.theatre.source->traffic(config.kind, state.problem, state.kernel.tile, current_step(state));
-    std::string text = format("So far, whole grid: {} global loads (A {}, B {}); ", grouped(t.global_loads()),
+    std::string text = format_text("So far, whole grid: {} global loads (A {}, B {}); ", grouped(t.global_loads()),
                               grouped(t.global_loads_a), grouped(t.global_loads_b));
     if (config.kind == model::KernelKind::Tiled)
-        text += format("shared memory: {} stores, {} loads; ", grouped(t.shared_stores), grouped(t.shared_loads));
+        text += format_text("shared memory: {} stores, {} loads; ", grouped(t.shared_stores), grouped(t.shared_loads));
     else
         text += "no shared memory; ";
-    text += format("{} stores to C.", grouped(t.global_stores));
+    text += format_text("{} stores to C.", grouped(t.global_stores));
     ImGui::TextWrapped("%s", text.c_str());
 }
 
@@ -130,7 +130,7 @@ void recording_controls(AppState& state, double now, bool full) {
     const bool recorded = theatre.source != &model_source();
     if (!full && !recorded) return;
     ImGui::PushStyleColor(ImGuiCol_Text, recorded ? colours::kPass : colours::kWarning);
-    ImGui::TextUnformatted(format("events: {}", theatre.source->label()).c_str());
+    ImGui::TextUnformatted(format_text("events: {}", theatre.source->label()).c_str());
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(theatre.source->description()).c_str());
     ImGui::SameLine();
@@ -146,7 +146,7 @@ void recording_controls(AppState& state, double now, bool full) {
         ImGui::SetTooltip("%s", why_not->c_str());
     if (!recording.pending.empty()) {
         ImGui::SameLine();
-        ImGui::TextUnformatted(format("recording… {} s", fixed(now - recording.pending_since, 1)).c_str());
+        ImGui::TextUnformatted(format_text("recording… {} s", fixed(now - recording.pending_since, 1)).c_str());
     } else if (timeline_trace(state)) {
         ImGui::SameLine();
         ImGui::Checkbox("replay the recording", &recording.replay);
@@ -171,7 +171,7 @@ void draw_panel(AppState& state, float bottom_reserve) {
     const model::Timeline timeline_before = theatre_timeline(state);
     const model::KernelStep step_before = current_step(state);
     // Folded, the header still says what is playing.
-    const std::string summary = format("{}×{}×{}, {}###controls", state.problem.m, state.problem.n, state.problem.k,
+    const std::string summary = format_text("{}×{}×{}, {}###controls", state.problem.m, state.problem.n, state.problem.k,
                                        theatre.side_by_side ? "naive vs tiled" : model::describe(played_config(state)));
     const bool was_open = theatre.controls_open.value_or(!state.lesson.lesson);
     ImGui::SetNextItemOpen(was_open, ImGuiCond_Always);
@@ -220,19 +220,19 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
     }
     const model::Timeline timeline = theatre_timeline(state);
     const model::KernelStep step = current_step(state);
-    const std::string batch = state.problem.batch > 1 ? format(" · batch z = {} (blockIdx.z)", theatre.batch_z) : "";
+    const std::string batch = state.problem.batch > 1 ? format_text(" · batch z = {} (blockIdx.z)", theatre.batch_z) : "";
     ImGui::PushFont(heading_font());
     ImGui::PushTextWrapPos(0.0f);
     if (theatre.side_by_side)
-        ImGui::TextUnformatted(format("Naive vs tiled{}: {}", batch, step_title(timeline, step)).c_str());
+        ImGui::TextUnformatted(format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step)).c_str());
     else
-        ImGui::TextUnformatted(format("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
+        ImGui::TextUnformatted(format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
                                       theatre.block.y, batch, step_title(timeline, step))
                                    .c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
     if (theatre.side_by_side)
-        muted_text(format("Both kernels walk K in steps of T = {}, all blocks in lockstep; counts from the {}. Shade: "
+        muted_text(format_text("Both kernels walk K in steps of T = {}, all blocks in lockstep; counts from the {}. Shade: "
                           "how many times each element of A and B has been read from global memory so far.",
                           timeline.tile,
                           theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label())));

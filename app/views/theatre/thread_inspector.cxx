@@ -11,20 +11,20 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 using model::SubStep;
 
 std::string address_run(std::int64_t first, std::int64_t stride, int count) {
     if (count <= 0) return "none";
-    if (count == 1) return format("{}", first);
+    if (count == 1) return format_text("{}", first);
     const std::int64_t last = first + stride * (count - 1);
-    if (stride == 1) return format("{}..{}", first, last);
+    if (stride == 1) return format_text("{}..{}", first, last);
     if (count <= 3) {
-        std::string text = format("{}", first);
-        for (int i = 1; i < count; ++i) text += format(", {}", first + stride * i);
+        std::string text = format_text("{}", first);
+        for (int i = 1; i < count; ++i) text += format_text(", {}", first + stride * i);
         return text;
     }
-    return format("{}, {}, …, {} ({} apart)", first, first + stride, last, stride);
+    return format_text("{}, {}, …, {} ({} apart)", first, first + stride, last, stride);
 }
 
 namespace {
@@ -34,9 +34,9 @@ std::string block_list(int count, const auto& block_at) {
     std::string text;
     for (int i = 0; i < std::min(count, 6); ++i) {
         const model::Index2 b = block_at(i);
-        text += format(i ? ", ({},{})" : "({},{})", b.x, b.y);
+        text += format_text(i ? ", ({},{})" : "({},{})", b.x, b.y);
     }
-    if (count > 6) text += format(", … ({} blocks)", count);
+    if (count > 6) text += format_text(", … ({} blocks)", count);
     return text;
 }
 
@@ -45,7 +45,7 @@ std::string batch_line(const AppState& state) {
     const model::Problem& p = state.problem;
     if (p.batch <= 1) return {};
     const int z = state.theatre.batch_z;
-    return format("\nbatch: matrix z = {} of {} (blockIdx.z = {}): add z·M·K = {} to A's addresses, z·K·N = {} to "
+    return format_text("\nbatch: matrix z = {} of {} (blockIdx.z = {}): add z·M·K = {} to A's addresses, z·K·N = {} to "
                   "B's, z·M·N = {} to C's",
                   z, p.batch, z, model::batch_offset(z, static_cast<int>(p.m), static_cast<int>(p.k)),
                   model::batch_offset(z, static_cast<int>(p.k), static_cast<int>(p.n)),
@@ -62,16 +62,16 @@ std::string step_part(const AppState& state, model::Cell cell, model::Index2 t) 
     const int count = r.end - r.begin;
     const std::string a_run = address_run(model::row_major(cell.row, r.begin, k), 1, count);
     const std::string b_run = address_run(model::row_major(r.begin, cell.col, n), n, count);
-    const std::string reads = count == 1 ? format("A[{}][{}] and B[{}][{}]", cell.row, r.begin, r.begin, cell.col)
-                                         : format("A[{}][{}..{}] and B[{}..{}][{}]", cell.row, r.begin, r.end - 1,
+    const std::string reads = count == 1 ? format_text("A[{}][{}] and B[{}][{}]", cell.row, r.begin, r.begin, cell.col)
+                                         : format_text("A[{}][{}..{}] and B[{}..{}][{}]", cell.row, r.begin, r.end - 1,
                                                   r.begin, r.end - 1, cell.col);
-    const std::string where = format("\n  A at {}\n  B at {}", a_run, b_run);
+    const std::string where = format_text("\n  A at {}\n  B at {}", a_run, b_run);
     if (step.sub == SubStep::Store)
-        return format("Store: writes its sum to C[{}][{}], address {}·{} + {} = {}.", cell.row, cell.col, cell.row, n,
+        return format_text("Store: writes its sum to C[{}][{}], address {}·{} + {} = {}.", cell.row, cell.col, cell.row, n,
                       cell.col, model::row_major(cell.row, cell.col, n));
     if (timeline.naive) {
-        if (count == 0) return format("k = {} is past K = {}: its loop has ended.", r.begin + step.k, k);
-        return format("This step it reads {} straight from global memory, addresses (row-major, in elements):{}",
+        if (count == 0) return format_text("k = {} is past K = {}: its loop has ended.", r.begin + step.k, k);
+        return format_text("This step it reads {} straight from global memory, addresses (row-major, in elements):{}",
                       reads, where);
     }
     const int p = step.phase;
@@ -81,34 +81,34 @@ std::string step_part(const AppState& state, model::Cell cell, model::Index2 t) 
             const auto load = [&](bool of_a) {
                 const int rr = of_a ? cell.row : b_row, cc = of_a ? a_col : cell.col;
                 const int rows = of_a ? static_cast<int>(state.problem.m) : k, cols = of_a ? k : n;
-                const std::string slot = format("{}[{}][{}]", of_a ? "As" : "Bs", t.y, t.x);
-                const std::string formula = of_a ? format("A[row][phase·T + tx] = A[{}][{}·{} + {}]", cell.row, p, tile, t.x)
-                                                 : format("B[phase·T + ty][col] = B[{}·{} + {}][{}]", p, tile, t.y, cell.col);
+                const std::string slot = format_text("{}[{}][{}]", of_a ? "As" : "Bs", t.y, t.x);
+                const std::string formula = of_a ? format_text("A[row][phase·T + tx] = A[{}][{}·{} + {}]", cell.row, p, tile, t.x)
+                                                 : format_text("B[phase·T + ty][col] = B[{}·{} + {}][{}]", p, tile, t.y, cell.col);
                 if (!model::inside(rr, cc, rows, cols))
-                    return format("\n  {} = {}[{}][{}] lies outside {} (K = {}): {} = 0, no load", formula,
+                    return format_text("\n  {} = {}[{}][{}] lies outside {} (K = {}): {} = 0, no load", formula,
                                   of_a ? "A" : "B", rr, cc, of_a ? "A" : "B", k, slot);
-                return format("\n  {} → {}, address {}·{} + {} = {}", formula, slot, rr, cols, cc,
+                return format_text("\n  {} → {}, address {}·{} + {} = {}", formula, slot, rr, cols, cc,
                               model::row_major(rr, cc, cols));
             };
-            return format("Phase {} (k {}..{}): its own two loads from global memory:{}{}", p, r.begin, r.end - 1,
+            return format_text("Phase {} (k {}..{}): its own two loads from global memory:{}{}", p, r.begin, r.end - 1,
                           load(true), load(false));
         }
         case SubStep::SyncAfterLoad:
         case SubStep::SyncAfterCompute:
-            return format("It waits at __syncthreads() with the other {} threads of its block.", tile * tile - 1);
+            return format_text("It waits at __syncthreads() with the other {} threads of its block.", tile * tile - 1);
         case SubStep::Compute: {
             if (step.k >= 0) {
                 const int kk = model::phase_k_begin(p, tile) + step.k;
                 if (kk >= k)
-                    return format("i = {}: k = {} lies past K = {}: As[{}][{}] and Bs[{}][{}] hold padding, 0·0 adds "
+                    return format_text("i = {}: k = {} lies past K = {}: As[{}][{}] and Bs[{}][{}] hold padding, 0·0 adds "
                                   "nothing.",
                                   step.k, kk, k, t.y, step.k, step.k, t.x);
-                return format("i = {}: adds As[{}][{}]·Bs[{}][{}], copies of A[{}][{}] and B[{}][{}] (addresses {} "
+                return format_text("i = {}: adds As[{}][{}]·Bs[{}][{}], copies of A[{}][{}] and B[{}][{}] (addresses {} "
                               "and {}).",
                               step.k, t.y, step.k, step.k, t.x, cell.row, kk, kk, cell.col,
                               model::row_major(cell.row, kk, k), model::row_major(kk, cell.col, n));
             }
-            return format("Its k loop reads As[{}][0..{}] and Bs[0..{}][{}] from shared memory: copies of {} that "
+            return format_text("Its k loop reads As[{}][0..{}] and Bs[0..{}][{}] from shared memory: copies of {} that "
                           "other threads of its block loaded;{}",
                           t.y, tile - 1, tile - 1, t.x, reads, where);
         }
@@ -128,15 +128,15 @@ std::string thread_report(const AppState& state, model::Cell cell) {
     const int bdx = config.kind == model::KernelKind::Tiled ? config.tile : config.block_x;
     const int bdy = config.kind == model::KernelKind::Tiled ? config.tile : config.block_y;
     const int linear = model::linear_thread(id->thread.x, id->thread.y, bdx);
-    std::string text = format("C[{}][{}] is computed by the {} kernel's thread with\n", cell.row, cell.col,
+    std::string text = format_text("C[{}][{}] is computed by the {} kernel's thread with\n", cell.row, cell.col,
                               model::kernel_name(config.kind));
-    text += format("  blockIdx (x={}, y={}), threadIdx (x={}, y={}), blockDim ({}, {})\n", id->block.x, id->block.y,
+    text += format_text("  blockIdx (x={}, y={}), threadIdx (x={}, y={}), blockDim ({}, {})\n", id->block.x, id->block.y,
                    id->thread.x, id->thread.y, bdx, bdy);
-    text += format("  row = blockIdx.y·blockDim.y + threadIdx.y = {}·{} + {} = {}\n", id->block.y, bdy, id->thread.y,
+    text += format_text("  row = blockIdx.y·blockDim.y + threadIdx.y = {}·{} + {} = {}\n", id->block.y, bdy, id->thread.y,
                    cell.row);
-    text += format("  col = blockIdx.x·blockDim.x + threadIdx.x = {}·{} + {} = {}\n", id->block.x, bdx, id->thread.x,
+    text += format_text("  col = blockIdx.x·blockDim.x + threadIdx.x = {}·{} + {} = {}\n", id->block.x, bdx, id->thread.x,
                    cell.col);
-    text += format("  warp {}, lane {}: threadIdx.y·blockDim.x + threadIdx.x = {}·{} + {} = {} = 32·{} + {}\n",
+    text += format_text("  warp {}, lane {}: threadIdx.y·blockDim.x + threadIdx.x = {}·{} + {} = {} = 32·{} + {}\n",
                    id->warp, id->lane, id->thread.y, bdx, id->thread.x, linear, id->warp, id->lane);
     return text + step_part(state, cell, id->thread) + batch_line(state);
 }
@@ -153,40 +153,40 @@ std::string element_report(const AppState& state, model::Operand operand, model:
     const int tile = timeline.tile;
     const int k_index = of_a ? e.col : e.row;
     const int phase = k_index / tile;
-    std::string text = format("{}[{}][{}]: address {}·{} + {} = {} (row-major, {} columns)\n", name, e.row, e.col,
+    std::string text = format_text("{}[{}][{}]: address {}·{} + {} = {} (row-major, {} columns)\n", name, e.row, e.col,
                               e.row, cols, e.col, model::row_major(e.row, e.col, cols), cols);
     const model::Index2 grid = block_grid(config, p);
     if (config.kind == model::KernelKind::Tiled) {
         const int own = of_a ? e.row / tile : e.col / tile;  // the block row (A) or column (B) that needs it
         const int tx = e.col % tile, ty = e.row % tile;
-        text += format("Loaded from global memory in phase {} / {} = {} (k {}..{}), into {}[{}][{}]\n", k_index, tile,
+        text += format_text("Loaded from global memory in phase {} / {} = {} (k {}..{}), into {}[{}][{}]\n", k_index, tile,
                        phase, phase * tile, std::min((phase + 1) * tile, k) - 1, of_a ? "As" : "Bs", ty, tx);
-        text += format("by thread (tx={}, ty={}) of every block with blockIdx.{} = {} / {} = {}:\n  ", tx, ty,
+        text += format_text("by thread (tx={}, ty={}) of every block with blockIdx.{} = {} / {} = {}:\n  ", tx, ty,
                        of_a ? "y" : "x", of_a ? e.row : e.col, tile, own);
         text += of_a ? block_list(grid.x, [&](int i) { return model::Index2{i, own}; })
                      : block_list(grid.y, [&](int i) { return model::Index2{own, i}; });
-        text += format("\nThat is grid.{} = {} global loads of it; the naive kernel makes {} = {}.\n", of_a ? "x" : "y",
+        text += format_text("\nThat is grid.{} = {} global loads of it; the naive kernel makes {} = {}.\n", of_a ? "x" : "y",
                        of_a ? grid.x : grid.y, of_a ? "N" : "M", of_a ? n : m);
-        text += format("In each block the {} threads of {} {} = {} read it from shared memory in the k loop.",
+        text += format_text("In each block the {} threads of {} {} = {} read it from shared memory in the k loop.",
                        tile, of_a ? "row" : "column", of_a ? "ty" : "tx", of_a ? ty : tx);
     } else {
         const int bdx = config.block_x, bdy = config.block_y;
-        text += format("Read straight from global memory at k = {} (phase {} in chunks of T = {})\n", k_index, phase,
+        text += format_text("Read straight from global memory at k = {} (phase {} in chunks of T = {})\n", k_index, phase,
                        tile);
         if (of_a)
-            text += format("by the N = {} threads computing row {} of C: threadIdx.y = {} in every block with "
+            text += format_text("by the N = {} threads computing row {} of C: threadIdx.y = {} in every block with "
                            "blockIdx.y = {}:\n  {}",
                            n, e.row, e.row % bdy, e.row / bdy,
                            block_list(grid.x, [&](int i) { return model::Index2{i, e.row / bdy}; }));
         else
-            text += format("by the M = {} threads computing column {} of C: threadIdx.x = {} in every block with "
+            text += format_text("by the M = {} threads computing column {} of C: threadIdx.x = {} in every block with "
                            "blockIdx.x = {}:\n  {}",
                            m, e.col, e.col % bdx, e.col / bdx,
                            block_list(grid.y, [&](int i) { return model::Index2{e.col / bdx, i}; }));
     }
     const std::int64_t so_far = state.theatre.source->element_reads(config.kind, p, tile, current_step(state), operand,
                                                                       e.row, e.col);
-    text += format("\nRead so far: {} time{} (all blocks in lockstep).", so_far, so_far == 1 ? "" : "s");
+    text += format_text("\nRead so far: {} time{} (all blocks in lockstep).", so_far, so_far == 1 ? "" : "s");
     return text + batch_line(state);
 }
 

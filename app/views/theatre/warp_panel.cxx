@@ -15,7 +15,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 using model::WarpMapping;
 
 namespace {
@@ -46,7 +46,7 @@ WarpComparison compare_warp_access(const AppState& state, int warp) {
         return out;
     }
     if (config.kind == model::KernelKind::Tiled) {
-        out.what = format("phase {}'s tile loads (made at its load step)", step.phase);
+        out.what = format_text("phase {}'s tile loads (made at its load step)", step.phase);
         for (int i = 0; i < 2; ++i) {
             out.a[i] = model::tiled_load_access(state.problem, config.tile, block, step.phase, model::Operand::A, warp,
                                                 mappings[i], z);
@@ -57,7 +57,7 @@ WarpComparison compare_warp_access(const AppState& state, int warp) {
     }
     const model::KRange range = step_k_range(theatre_timeline(state), state.problem, step);
     out.any = range.begin < range.end;
-    out.what = out.any ? format("the reads at k = {}", range.begin) : "nothing: the naive loop has ended";
+    out.what = out.any ? format_text("the reads at k = {}", range.begin) : "nothing: the naive loop has ended";
     for (int i = 0; i < 2; ++i) {
         out.a[i] = model::naive_read_access(state.problem, block_dim(config), block, range.begin, model::Operand::A,
                                             warp, mappings[i], z);
@@ -72,9 +72,9 @@ std::string lane_addresses(const model::WarpAccess& access) {
     for (const std::int64_t o : access.offsets)
         if (o >= 0) offsets.push_back(o);
     if (offsets.empty()) return "no lane loads anything";
-    if (offsets.size() == 1) return format("{} (the one lane)", offsets[0]);
+    if (offsets.size() == 1) return format_text("{} (the one lane)", offsets[0]);
     if (std::all_of(offsets.begin(), offsets.end(), [&](auto o) { return o == offsets[0]; }))
-        return format("{} (all {} lanes: one broadcast)", offsets[0], offsets.size());
+        return format_text("{} (all {} lanes: one broadcast)", offsets[0], offsets.size());
     // Runs of neighbours in lane order, at most four of them written out.
     std::string text;
     int runs = 0;
@@ -85,8 +85,8 @@ std::string lane_addresses(const model::WarpAccess& access) {
             text += ", …";
             break;
         }
-        text += format(runs ? ", {}" : "{}", offsets[i]);
-        if (j > i) text += format("..{}", offsets[j]);
+        text += format_text(runs ? ", {}" : "{}", offsets[i]);
+        if (j > i) text += format_text("..{}", offsets[j]);
         ++runs;
         i = j + 1;
     }
@@ -95,7 +95,7 @@ std::string lane_addresses(const model::WarpAccess& access) {
 
 std::string penalty_text(const std::optional<CoalescingPenalty>& penalty) {
     if (!penalty) return "Measured penalty: not measured yet (the latency lab measures naive and naive-row on a GPU).";
-    return format("Measured on a GPU: naive-row (threadIdx.x → row) took {}× the naive kernel's time ({}).",
+    return format_text("Measured on a GPU: naive-row (threadIdx.x → row) took {}× the naive kernel's time ({}).",
                   model::fixed(penalty->ratio, 1), penalty->measured);
 }
 
@@ -131,7 +131,7 @@ void access_cell(const model::WarpAccess& access, std::size_t element_size) {
     // Wasteful: more than twice the sectors that the data itself would fill.
     const std::int64_t ideal = std::max<std::int64_t>(model::ceil_div64(data, model::kSectorBytes), 1);
     ImGui::PushStyleColor(ImGuiCol_Text, access.sectors > 2 * ideal ? colours::kError : colours::kPass);
-    ImGui::TextWrapped("%s", format("{} sector{}: {} B moved for {} B of data", access.sectors,
+    ImGui::TextWrapped("%s", format_text("{} sector{}: {} B moved for {} B of data", access.sectors,
                                     access.sectors == 1 ? "" : "s", moved, data)
                                  .c_str());
     ImGui::PopStyleColor();
@@ -149,21 +149,21 @@ void draw_warp_panel(const AppState& state, std::optional<model::Cell> cell) {
     const int warp = shown_warp(state, cell);
     const int first = warp * model::kWarpSize, last = std::min(first + model::kWarpSize, dim.x * dim.y) - 1;
     ImGui::PushFont(heading_font());
-    ImGui::TextUnformatted(format("Warp {} of {} in block ({}, {})", warp, warps, state.theatre.block.x,
+    ImGui::TextUnformatted(format_text("Warp {} of {} in block ({}, {})", warp, warps, state.theatre.block.x,
                                   state.theatre.block.y)
                                .c_str());
     ImGui::PopFont();
-    muted_text(format("Threads {}..{} (x fastest): threadIdx ({},{}) to ({},{}); coloured by warp on the canvas. "
+    muted_text(format_text("Threads {}..{} (x fastest): threadIdx ({},{}) to ({},{}); coloured by warp on the canvas. "
                       "Pin a cell of C to pick its warp.",
                       first, last, first % dim.x, first / dim.x, last % dim.x, last / dim.x));
     const WarpComparison cmp = compare_warp_access(state, warp);
     const std::size_t size = model::dtype_size(state.problem.dtype);
     if (!cmp.any) {
-        ImGui::TextWrapped("%s", format("Its global-memory reads now: {}.", cmp.what).c_str());
+        ImGui::TextWrapped("%s", format_text("Its global-memory reads now: {}.", cmp.what).c_str());
         muted_text(penalty_text(measured_coalescing_penalty(state.lab)));
         return;
     }
-    ImGui::TextWrapped("%s", format("Its global reads now: {}, {} of {} bytes. Memory serves a warp in 32-byte "
+    ImGui::TextWrapped("%s", format_text("Its global reads now: {}, {} of {} bytes. Memory serves a warp in 32-byte "
                                     "sectors; one colour per sector, lanes 0..15 above 16..31.",
                                     cmp.what, model::dtype_name(state.problem.dtype), size)
                                  .c_str());
@@ -175,14 +175,14 @@ void draw_warp_panel(const AppState& state, std::optional<model::Cell> cell) {
         for (const auto& [name, accesses] : {std::pair{"A", cmp.a}, std::pair{"B", cmp.b}})
             for (int i = 0; i < 2; ++i) {
                 ImGui::TableNextColumn();
-                ImGui::TextUnformatted(format("{}:", name).c_str());
+                ImGui::TextUnformatted(format_text("{}:", name).c_str());
                 access_cell(accesses[i], size);
             }
         ImGui::EndTable();
     }
     const int kernel = cmp.a[0].sectors + cmp.b[0].sectors, swapped = cmp.a[1].sectors + cmp.b[1].sectors;
     if (kernel > 0)
-        ImGui::TextWrapped("%s", format("A and B together: {} sectors as compiled, {} with threadIdx.x as the row "
+        ImGui::TextWrapped("%s", format_text("A and B together: {} sectors as compiled, {} with threadIdx.x as the row "
                                         "({}× the memory traffic for the same data).",
                                         kernel, swapped, model::fixed(static_cast<double>(swapped) / kernel, 1))
                                      .c_str());
