@@ -23,10 +23,10 @@ namespace ts::gpu {
 
 namespace {
 
-using model::format;
+using model::format_text;
 
 // CUDA encodes versions as 1000·major + 10·minor: 12080 is 12.8.
-std::string version_text(int version) { return format("{}.{}", version / 1000, (version % 1000) / 10); }
+std::string version_text(int version) { return format_text("{}.{}", version / 1000, (version % 1000) / 10); }
 
 // A device 0 attribute, or 0 where the driver cannot say. The failure is cleared, so the
 // next launch's cudaGetLastError() does not report it.
@@ -66,11 +66,11 @@ std::optional<std::string> check_request(const RunRequest& request, const Device
     if (auto why = model::validate(problem, allocates ? device.free_memory_bytes : 0)) return why;
     if (auto why = model::check_config(request.kernel)) return why;
     if (request.warmup_launches < 0 || request.timed_launches < 1)
-        return format("need at least 0 warm-up and 1 timed launch (got {} and {})", request.warmup_launches,
+        return format_text("need at least 0 warm-up and 1 timed launch (got {} and {})", request.warmup_launches,
                       request.timed_launches);
     if (request.max_samples < request.timed_launches || request.max_noise < 0 || request.min_time_s < 0 ||
         request.budget_s < 0 || request.end_to_end_runs < 0)
-        return format("timing settings out of range: max_samples {} (needs ≥ {} timed launches), max_noise {}, "
+        return format_text("timing settings out of range: max_samples {} (needs ≥ {} timed launches), max_noise {}, "
                       "min_time_s {}, budget_s {}, end_to_end_runs {}",
                       request.max_samples, request.timed_launches, request.max_noise, request.min_time_s,
                       request.budget_s, request.end_to_end_runs);
@@ -85,7 +85,7 @@ std::optional<std::string> check_request(const RunRequest& request, const Device
 KernelOccupancy query_occupancy(const RunRequest& request) {
     kernels::KernelAttributes attributes;
     cuda_check(kernels::kernel_attributes(request.kernel, request.problem, attributes),
-               format("cudaFuncGetAttributes and cudaOccupancyMaxActiveBlocksPerMultiprocessor for {}",
+               format_text("cudaFuncGetAttributes and cudaOccupancyMaxActiveBlocksPerMultiprocessor for {}",
                       model::describe(request.kernel)),
                __FILE__, __LINE__);
     KernelOccupancy occupancy;
@@ -115,7 +115,7 @@ DeviceInfo probe_device() {
     info.driver_version = version_text(driver);
     // A driver runs every runtime of its own major version and older ones, never newer.
     if (driver / 1000 < runtime / 1000) {
-        info.why_not = format("the NVIDIA driver supports CUDA {} but TileScope needs CUDA {}.0 or newer: update "
+        info.why_not = format_text("the NVIDIA driver supports CUDA {} but TileScope needs CUDA {}.0 or newer: update "
                               "the NVIDIA driver",
                               info.driver_version, runtime / 1000);
         return info;
@@ -129,7 +129,7 @@ DeviceInfo probe_device() {
         return info;
     }
     if (counted != cudaSuccess) {
-        info.why_not = format("CUDA could not start: {} ({})", cudaGetErrorString(counted), cudaGetErrorName(counted));
+        info.why_not = format_text("CUDA could not start: {} ({})", cudaGetErrorString(counted), cudaGetErrorName(counted));
         return info;
     }
 
@@ -170,15 +170,19 @@ DeviceInfo probe_device() {
         TS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
         info.free_memory_bytes = static_cast<std::int64_t>(free_bytes);
 
+        if (auto too_old = model::gpu_too_old(prop.name, prop.major, prop.minor, runtime / 1000)) {
+            info.why_not = *too_old;
+            return info;
+        }
         if (const cudaError_t image = kernels::kernel_image_status(); image != cudaSuccess) {
-            info.why_not = format("TileScope's kernels were not compiled for the {} (compute capability {}.{}): {}; "
+            info.why_not = format_text("TileScope's kernels were not compiled for the {} (compute capability {}.{}): {}; "
                                   "rebuild with -DCMAKE_CUDA_ARCHITECTURES={}{}",
                                   prop.name, prop.major, prop.minor, cudaGetErrorString(image), prop.major,
                                   prop.minor);
             return info;
         }
     } catch (const CudaError& e) {
-        info.why_not = format("CUDA could not query the GPU: {}", e.what());
+        info.why_not = format_text("CUDA could not query the GPU: {}", e.what());
         return info;
     }
     info.usable = true;
@@ -267,9 +271,9 @@ RunResult run_request(const RunRequest& request) {
         else result.check_summary = "not checked";
         result.ok = true;
     } catch (const CudaError& e) {
-        result.error = expected_failure.empty() ? e.what() : format("{}; CUDA reports: {}", expected_failure, e.what());
+        result.error = expected_failure.empty() ? e.what() : format_text("{}; CUDA reports: {}", expected_failure, e.what());
     } catch (const std::bad_alloc&) {
-        result.error = format("not enough host memory for the inputs and the CPU reference of {} × {} × {}", p.m, p.n,
+        result.error = format_text("not enough host memory for the inputs and the CPU reference of {} × {} × {}", p.m, p.n,
                               p.k);
     } catch (const std::exception& e) {
         result.error = e.what();

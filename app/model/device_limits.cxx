@@ -1,5 +1,7 @@
 #include "device_limits.hpp"
 
+#include "format.hpp"
+
 #include <array>
 
 namespace ts::model {
@@ -44,6 +46,21 @@ std::span<const DeviceLimits> device_presets() {
         preset("NVIDIA GeForce GTX TITAN X (preset)", 5, 2, 24, 12, {2048, 32, 96, 0}),
     };
     return presets;
+}
+
+int oldest_compute_capability(int cuda_major) {
+    if (cuda_major >= 13) return 75;
+    if (cuda_major >= 12) return 50;
+    return 35;
+}
+
+std::optional<std::string> gpu_too_old(const std::string& gpu, int compute_major, int compute_minor, int cuda_major) {
+    const int oldest = oldest_compute_capability(cuda_major);
+    if (10 * compute_major + compute_minor >= oldest) return std::nullopt;
+    return format_text("the {} has compute capability {}.{}, but TileScope was built with CUDA {}, which makes "
+                       "kernels only for compute capability {}.{} and newer: TileScope stays in model mode on this GPU "
+                       "(a TileScope built with an older CUDA toolkit could run on it)",
+                       gpu, compute_major, compute_minor, cuda_major, oldest / 10, oldest % 10);
 }
 
 }  // namespace ts::model

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -44,5 +45,13 @@ DeviceLimits generic_limits();
 
 // A few well-known GPUs, for the model mode (no GPU) and the teaching views.
 std::span<const DeviceLimits> device_presets();
+
+// The oldest compute capability (as 10·major + minor) that the CUDA toolkit of this major
+// version builds kernels for: 75 (Turing) for CUDA 13, 50 for CUDA 12, 35 for CUDA 11.
+int oldest_compute_capability(int cuda_major);
+
+// Why `gpu` cannot run kernels of a CUDA `cuda_major` build, in words for the status bar and
+// the command line (its name and capability, and what is needed); nullopt when it can.
+std::optional<std::string> gpu_too_old(const std::string& gpu, int compute_major, int compute_minor, int cuda_major);
 
 }  // namespace ts::model
