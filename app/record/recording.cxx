@@ -71,7 +71,7 @@ Json point_json(const Point& p) {
     j["min_ms"] = timed(p.min_ms);
     j["max_ms"] = timed(p.max_ms);
     j["noise_pct"] = timed(p.noise_pct);
-    j["samples"] = p.samples_ms.size();
+    j["samples"] = sample_count(p);
     j["stop_reason"] = p.stop_reason;
     j["gflops"] = timed(p.gflops);
     j["model_traffic_bytes"] = nullable(p.model_traffic_bytes);
@@ -125,7 +125,7 @@ Timing read_timing(const Fields& f) {
     return t;
 }
 
-Point read_point(const Fields& f) {
+Point read_point(const Fields& f, bool samples_listed = true) {
     Point p;
     p.index = small(f.integer("index"));
     p.kernel = f.text("kernel");
@@ -162,8 +162,12 @@ Point read_point(const Fields& f) {
     p.cpu_triple_loop_ms = f.maybe_number("cpu_triple_loop_ms");
     p.cpu_is_estimate = f.maybe_flag("cpu_is_estimate");
     p.cpu_estimated_from = f.text("cpu_estimated_from");
-    p.samples_ms = f.numbers("samples_ms");
     const std::int64_t count = f.integer("samples");
+    if (!samples_listed) {
+        p.csv_sample_count = count;
+        return p;
+    }
+    p.samples_ms = f.numbers("samples_ms");
     if (count != static_cast<std::int64_t>(p.samples_ms.size()))
         throw FormatError(f.path() + ": \"samples\" says " + std::to_string(count) + " but samples_ms holds " +
                           std::to_string(p.samples_ms.size()));
@@ -232,7 +236,18 @@ std::variant<Recording, std::string> parse_json(std::string_view text, std::stri
 }
 
 std::variant<Recording, std::string> load(const std::filesystem::path& file) {
-    return load_document<Recording>(file, read_recording);
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return file.string() + ": cannot open the file (missing, or no permission to read it)";
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) return file.string() + ": reading failed";
+    const std::string text = buffer.str();
+    const auto first = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+    if (first != std::string::npos && text[first] == '{') return parse_json(text, file.string());
+    if (text.compare(first == std::string::npos ? 0 : first, 7, "series,") == 0)
+        return file.string() + ": a plot exported with Save CSV (its series as drawn), not measurements; open the "
+                               "JSON the lab saves (Save JSON), or a CSV or JSON of `tilescope bench --csv/--json`";
+    return parse_csv(text, file.string());
 }
 
 const std::vector<std::string_view>& csv_columns() {
@@ -265,6 +280,128 @@ std::string to_csv(const Recording& recording) {
         out += '\n';
     }
     return out;
+}
+
+namespace {
+
+// The records of an RFC 4180 CSV, each with the line it starts on. Quoted cells may hold
+// commas, doubled quotes and line breaks.
+struct CsvRecord {
+    int line = 0;
+    std::vector<std::string> cells;
+};
+
+std::vector<CsvRecord> split_csv(std::string_view text, std::string_view source) {
+    std::vector<CsvRecord> records;
+    CsvRecord record{1, {}};
+    std::string cell;
+    int line = 1;
+    bool quoted = false, cell_started = false;
+    const auto end_record = [&] {
+        record.cells.push_back(std::move(cell));
+        cell.clear();
+        cell_started = false;
+        const bool blank = record.cells.size() == 1 && record.cells[0].empty();
+        if (!blank) records.push_back(std::move(record));
+        record = CsvRecord{line, {}};
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+                cell += '"';
+                ++i;
+            } else if (c == '"') {
+                quoted = false;
+            } else {
+                if (c == '\n') ++line;
+                cell += c;
+            }
+            continue;
+        }
+        if (c == '"' && !cell_started) {
+            quoted = cell_started = true;
+        } else if (c == ',') {
+            record.cells.push_back(std::move(cell));
+            cell.clear();
+            cell_started = false;
+        } else if (c == '\n') {
+            ++line;
+            end_record();
+        } else if (c != '\r') {
+            cell += c;
+            cell_started = true;
+        }
+    }
+    if (quoted) throw FormatError(std::string(source) + ":" + std::to_string(record.line) + ": a quote is never closed");
+    if (!cell.empty() || !record.cells.empty()) end_record();
+    return records;
+}
+
+// A cell as the JSON value point_json() would have written: text columns stay text; in the
+// others an empty cell is null, true/false a flag, and anything else must be a number.
+Json csv_value(const std::string& cell, bool text_column, const std::string& where) {
+    if (text_column) return cell;
+    if (cell.empty()) return nullptr;
+    if (cell == "true" || cell == "false") return cell == "true";
+    std::size_t used = 0;
+    try {
+        if (cell.find_first_of(".eEnN") == std::string::npos) {
+            const long long whole = std::stoll(cell, &used);
+            if (used == cell.size()) return whole;
+        } else {
+            const double number = std::stod(cell, &used);
+            if (used == cell.size()) return number;
+        }
+    } catch (const std::exception&) {
+    }
+    throw FormatError(where + ": expected a number, true, false or nothing, got \"" + cell + "\"");
+}
+
+Recording read_csv(std::string_view text, std::string_view source) {
+    const std::vector<CsvRecord> records = split_csv(text, source);
+    if (records.empty()) throw FormatError(std::string(source) + ": empty: no header line");
+    const CsvRecord& header = records.front();
+    const Json sample = point_json(Point{});
+    std::vector<int> column_of;  // csv_columns()[i] is cell column_of[i] of a row
+    for (std::string_view name : csv_columns()) {
+        const auto found = std::find(header.cells.begin(), header.cells.end(), name);
+        if (found == header.cells.end())
+            throw FormatError(std::string(source) + ":1: no column \"" + std::string(name) +
+                              "\": not a CSV of `tilescope bench --csv`");
+        column_of.push_back(static_cast<int>(found - header.cells.begin()));
+    }
+    Recording recording;
+    recording.from_csv = true;
+    for (std::size_t r = 1; r < records.size(); ++r) {
+        const CsvRecord& row = records[r];
+        const std::string at = std::string(source) + ":" + std::to_string(row.line);
+        if (row.cells.size() != header.cells.size())
+            throw FormatError(at + ": " + std::to_string(row.cells.size()) + " cells, but the header names " +
+                              std::to_string(header.cells.size()) + " columns");
+        Json point = Json::object();
+        for (std::size_t i = 0; i < csv_columns().size(); ++i) {
+            const std::string name(csv_columns()[i]);
+            point[name] = csv_value(row.cells[static_cast<std::size_t>(column_of[i])], sample.at(name).is_string(),
+                                    at + ": column " + name);
+        }
+        recording.points.push_back(read_point(Fields(point, at), false));
+    }
+    return recording;
+}
+
+}  // namespace
+
+std::int64_t sample_count(const Point& point) {
+    return point.samples_ms.empty() ? point.csv_sample_count : static_cast<std::int64_t>(point.samples_ms.size());
+}
+
+std::variant<Recording, std::string> parse_csv(std::string_view text, std::string_view source) {
+    try {
+        return read_csv(text, source);
+    } catch (const FormatError& e) {
+        return std::string(e.what());
+    }
 }
 
 std::optional<std::string> save_text(const std::filesystem::path& file, std::string_view text) {

@@ -77,8 +77,10 @@ struct Point {
     bool ok = false;            // false: `error` says why and no timing below is meaningful
     std::string error;
 
-    // Kernel time, CUDA events, one per launch.
+    // Kernel time, CUDA events, one per launch. A CSV keeps only their count: read from one,
+    // samples_ms is empty and sample_count says how many there were (sample_count()).
     std::vector<double> samples_ms;
+    std::int64_t csv_sample_count = 0;
     double median_ms = 0.0;
     double p20_ms = 0.0;
     double p80_ms = 0.0;
@@ -105,15 +107,22 @@ struct Point {
     std::string cpu_estimated_from;  // "1024x1024x1024" when an estimate, else empty
 };
 
+// How many samples were taken for `point`, whether it holds them or came from a CSV.
+std::int64_t sample_count(const Point& point);
+
 struct Recording {
     Meta meta;
     std::vector<Point> points;
+    bool from_csv = false;  // a CSV holds the points alone: no GPU, date or samples
 };
 
 // ---- JSON -----------------------------------------------------------------------------
 std::string to_json(const Recording& recording);
 // The recording in `text`, or an error that starts with `source` ("run.json:12:5: ...").
 std::variant<Recording, std::string> parse_json(std::string_view text, std::string_view source);
+// A recording from `file`: the JSON above, or the CSV below (told apart by their content).
+// A CSV that `Save CSV` of a plot wrote is refused with the reason: it holds a plot's
+// series, not measurements.
 std::variant<Recording, std::string> load(const std::filesystem::path& file);
 
 // ---- CSV ------------------------------------------------------------------------------
@@ -121,6 +130,9 @@ std::variant<Recording, std::string> load(const std::filesystem::path& file);
 const std::vector<std::string_view>& csv_columns();
 // Header and one row per point; text fields are quoted when they hold , " or a newline.
 std::string to_csv(const Recording& recording);
+// The points of a CSV that to_csv (`tilescope bench --csv`) wrote; columns may come in any
+// order and extra ones are ignored. Errors start with `source` and the line ("run.csv:7: ...").
+std::variant<Recording, std::string> parse_csv(std::string_view text, std::string_view source);
 
 // Writes `text` to `file`; nullopt on success, otherwise why not.
 std::optional<std::string> save_text(const std::filesystem::path& file, std::string_view text);

@@ -10,7 +10,7 @@
 
 namespace ts::views {
 
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -50,7 +50,8 @@ double flops(const record::Point& p) { return 2.0 * double(p.m) * double(p.n) * 
 
 std::string point_note(const record::Point& p) {
     char text[64];
-    std::snprintf(text, sizeof text, "%zu samples, noise %.1f %%", p.samples_ms.size(), p.noise_pct);
+    std::snprintf(text, sizeof text, "%lld samples, noise %.1f %%",
+                  static_cast<long long>(record::sample_count(p)), p.noise_pct);
     std::string note = text;
     if (!p.checked) return note + "\nnot checked";
     return note + (p.check_passed ? "\ncheck passed" : "\ncheck FAILED: " + p.check_summary);
@@ -70,7 +71,7 @@ PlotPoint to_plot_point(const record::Point& p, LatencyAxis axis, const record::
         case LatencyAxis::Speedup:
             if (!naive) return {x, kNaN, kNaN, kNaN, ""};
             return {x, naive->median_ms / p.median_ms, kNaN, kNaN,
-                    format("{} over {}\n{}", p.config, naive->config, point_note(p))};
+                    format_text("{} over {}\n{}", p.config, naive->config, point_note(p))};
     }
     return {};
 }
@@ -123,7 +124,7 @@ void fill_plot(LabState& lab) {
         const double f = 2.0 * double(p.m) * double(p.n) * double(p.k) * double(p.batch);
         const double y = c.axis == LatencyAxis::Gflops ? f / (t.ms * 1e6) : t.ms;
         cpu.points.push_back({size, y, kNaN, kNaN,
-                              t.estimate ? format("estimate, scaled from {}³ measured on this CPU", t.basis.m)
+                              t.estimate ? format_text("estimate, scaled from {}³ measured on this CPU", t.basis.m)
                                          : "measured on this CPU"});
     }
     std::sort(cpu.points.begin(), cpu.points.end(), [](const PlotPoint& a, const PlotPoint& b) { return a.x < b.x; });
@@ -178,10 +179,10 @@ bool size_combo(const char* label, int& value) {
 void measure_latency_now(LabState& lab) {
     const std::vector<SeriesSpec> specs = series_specs(lab.latency);
     for (const SeriesSpec& spec : specs)
-        request_live(lab, format("latency/preview/{}", spec.config),
+        request_live(lab, format_text("latency/preview/{}", spec.config),
                      measure_request(spec, lab.latency, lab.latency.size, Care::Preview));
     for (const SeriesSpec& spec : specs)
-        request_live(lab, format("latency/full/{}", spec.config),
+        request_live(lab, format_text("latency/full/{}", spec.config),
                      measure_request(spec, lab.latency, lab.latency.size, Care::Full));
 }
 
@@ -249,7 +250,7 @@ void draw_latency_controls(AppState& state) {
     if (lab.sweep.active()) {
         const float fraction = float(lab.sweep.done) / float(lab.sweep.total);
         ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 12.0f, 0),
-                           format("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
+                           format_text("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
         ImGui::SameLine();
         if (ImGui::Button("Cancel")) cancel_sweep(lab);
     } else if (ImGui::Button("Sweep the sizes")) {
@@ -260,7 +261,7 @@ void draw_latency_controls(AppState& state) {
                     requests.push_back(measure_request(spec, c, size, Care::Full));
         start_sweep(lab, std::move(requests));
     }
-    if (lab.in_flight > 0) muted_text(format("{} measurement(s) running…", lab.in_flight));
+    if (lab.in_flight > 0) muted_text(format_text("{} measurement(s) running…", lab.in_flight));
     if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
 }
 

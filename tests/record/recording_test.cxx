@@ -250,5 +250,59 @@ TEST(RecordingCsv, ColumnNamesCarryUnits) {
     EXPECT_EQ(std::find(columns.begin(), columns.end(), "samples_ms"), columns.end()) << "the list is JSON only";
 }
 
+// What `tilescope bench --csv` writes, --load reads back: every point, every column.
+TEST(RecordingCsv, ReadsBackWhatItWrote) {
+    const Recording original = sample();
+    const std::string csv = to_csv(original);
+    auto result = parse_csv(csv, "run.csv");
+    ASSERT_TRUE(std::holds_alternative<Recording>(result)) << std::get<std::string>(result);
+    const Recording& back = std::get<Recording>(result);
+    EXPECT_TRUE(back.from_csv);
+    EXPECT_EQ(to_csv(back), csv);  // the same table, quoted text and nulls included
+    ASSERT_EQ(back.points.size(), original.points.size());
+    EXPECT_TRUE(back.points[0].samples_ms.empty()) << "a CSV keeps only the count";
+    EXPECT_EQ(sample_count(back.points[0]), static_cast<std::int64_t>(original.points[0].samples_ms.size()));
+    EXPECT_EQ(back.points[0].median_ms, original.points[0].median_ms);
+    EXPECT_EQ(back.points[0].tile, 32);
+    EXPECT_FALSE(back.points[0].block_x.has_value());
+    EXPECT_FALSE(back.points[2].ok);
+    EXPECT_EQ(back.points[2].error, original.points[2].error);
+}
+
+TEST(RecordingCsv, LoadTellsJsonCsvAndPlotExportsApart) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path();
+    const std::filesystem::path csv = dir / "tilescope_record_test.csv", json = dir / "tilescope_record_test.txt",
+                                plot = dir / "tilescope_plot_test.csv";
+    ASSERT_EQ(save_text(csv, to_csv(sample())), std::nullopt);
+    ASSERT_EQ(save_text(json, to_json(sample())), std::nullopt);  // by content, not by name
+    ASSERT_EQ(save_text(plot, "series,N,latency (ms)\ntiled T=32,1024,0.2\n"), std::nullopt);
+    const auto from_csv = load(csv), from_json = load(json), from_plot = load(plot);
+    ASSERT_TRUE(std::holds_alternative<Recording>(from_csv)) << std::get<std::string>(from_csv);
+    ASSERT_TRUE(std::holds_alternative<Recording>(from_json)) << std::get<std::string>(from_json);
+    EXPECT_EQ(std::get<Recording>(from_csv).points.size(), 3u);
+    EXPECT_FALSE(std::get<Recording>(from_json).from_csv);
+    ASSERT_TRUE(std::holds_alternative<std::string>(from_plot));
+    EXPECT_NE(std::get<std::string>(from_plot).find("a plot exported with Save CSV"), std::string::npos);
+    for (const auto& file : {csv, json, plot}) std::filesystem::remove(file);
+}
+
+TEST(RecordingCsv, BrokenCsvSaysWhereAndWhat) {
+    const std::string good = to_csv(sample());
+    auto error = [](const std::string& text) {
+        auto result = parse_csv(text, "run.csv");
+        const auto* why = std::get_if<std::string>(&result);
+        return why ? *why : std::string("(no error)");
+    };
+    EXPECT_EQ(error(""), "run.csv: empty: no header line");
+    EXPECT_NE(error("index,kernel\n0,tiled\n").find("run.csv:1: no column \"config\""), std::string::npos);
+    // A row cut short, a number that is not one, a quote never closed: each names its line.
+    const std::string header = good.substr(0, good.find('\n') + 1);
+    EXPECT_NE(error(header + "0,tiled\n").find("run.csv:2: 2 cells, but the header names"), std::string::npos);
+    std::string wrong = good;
+    wrong.replace(wrong.find("1.9306"), 6, "fast!!");
+    EXPECT_NE(error(wrong).find("run.csv:2: column median_ms: expected a number"), std::string::npos) << error(wrong);
+    EXPECT_NE(error(header + "0,\"tiled\n").find("a quote is never closed"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ts::record
