@@ -46,6 +46,7 @@
 #include "views/theatre/theatre_recording.hpp"
 #include "views/theme.hpp"
 #include "views/tuning_view.hpp"
+#include "paths/data_dir.hpp"
 
 namespace {
 
@@ -381,11 +382,11 @@ int main(int argc, char** argv) {
                  "records of every load, SM and clock) and replay it; with --screenshot, wait for it");
     app.add_option("--trace", gui.theatre.traces,
                    "the tiling theatre: replay a recording saved by `tilescope record --out FILE` (give one naive "
-                   "and one tiled to replay both); assets/traces holds some made on an NVIDIA H200")
+                   "and one tiled to replay both); " + (ts::paths::data_dir() / "traces").string() + " holds some made on an NVIDIA H200")
         ->type_name("FILE");
     app.add_option("--load", gui.load,
-                   "a recording (JSON from `tilescope bench --json` or the lab's Save) to show; default: the "
-                   "committed one in assets/measurements")
+                   "measurements to show: JSON from `tilescope bench --json` or the lab's Save JSON, or CSV from "
+                   "`tilescope bench --csv`; default: the newest in " + (ts::paths::data_dir() / "measurements").string())
         ->check(CLI::ExistingFile)
         ->type_name("FILE");
     app.add_option("--lab-benchmark", gui.lab_benchmark,

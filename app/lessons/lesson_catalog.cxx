@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "paths/data_dir.hpp"
+
 namespace ts::lessons {
 
-std::filesystem::path lessons_dir() { return TILESCOPE_ASSETS_DIR "/lessons"; }
+std::filesystem::path lessons_dir() { return paths::data_dir() / "lessons"; }
 
 std::vector<std::filesystem::path> lesson_files(const std::filesystem::path& dir) {
     std::vector<std::filesystem::path> files;

@@ -8,7 +8,7 @@
 
 namespace ts::lessons {
 
-// assets/lessons in the source tree the app was built from.
+// The lessons shipped with TileScope: lessons/ of its data folder (paths/data_dir.hpp).
 std::filesystem::path lessons_dir();
 
 // Every *.lesson file in `dir`, in teaching order (by file name); empty if `dir` is missing.

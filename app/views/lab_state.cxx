@@ -7,6 +7,7 @@
 #include <span>
 
 #include "model/format.hpp"
+#include "paths/data_dir.hpp"
 
 namespace ts::views {
 
@@ -57,7 +58,8 @@ std::optional<LabView> parse_view(std::string_view text) {
 std::string recording_label(const record::Recording& recording) {
     // The date alone: the time of day of a recording tells a reader nothing.
     const std::string date = recording.meta.date_utc.substr(0, 10);
-    return model::format("recorded on {}, {}", recording.meta.device.name, date);
+    if (recording.from_csv) return "from a CSV (it names no GPU or date)";
+    return model::format_text("recorded on {}, {}", recording.meta.device.name, date);
 }
 
 bool load_recording(LabState& lab, const std::filesystem::path& file) {
@@ -75,7 +77,7 @@ bool load_recording(LabState& lab, const std::filesystem::path& file) {
 std::vector<std::filesystem::path> committed_recordings() {
     std::vector<std::filesystem::path> files;
     std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(TILESCOPE_ASSETS_DIR "/measurements", error))
+    for (const auto& entry : std::filesystem::directory_iterator(paths::data_dir() / "measurements", error))
         if (entry.path().extension() == ".json") files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     return files;
@@ -179,7 +181,7 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
     }
     if (result.request.kind == gpu::RequestKind::Occupancy) {
         if (!result.ok || !result.occupancy) {
-            lab.last_error = model::format("occupancy of {}: {}", model::describe(result.request.kernel), result.error);
+            lab.last_error = model::format_text("occupancy of {}: {}", model::describe(result.request.kernel), result.error);
             return;
         }
         lab.compiled_occupancy = result.occupancy;
@@ -188,7 +190,7 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
     }
     if (result.request.kind != gpu::RequestKind::Measure) return;
     if (!result.ok) {
-        lab.last_error = model::format("{} at {}³: {}", model::describe(result.request.kernel), result.request.problem.m,
+        lab.last_error = model::format_text("{} at {}³: {}", model::describe(result.request.kernel), result.request.problem.m,
                                        result.error);
         return;
     }
@@ -200,7 +202,7 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
 }
 
 std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype) {
-    return model::format("{} {}", model::describe(kernel), model::dtype_name(dtype));
+    return model::format_text("{} {}", model::describe(kernel), model::dtype_name(dtype));
 }
 
 bool start_cpu_time(LabState& lab, const model::Problem& problem) {

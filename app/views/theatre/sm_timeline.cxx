@@ -5,16 +5,18 @@
 #include <numeric>
 
 #include "model/format.hpp"
+#include "paths/data_dir.hpp"
 #include "theatre_logic.hpp"
 #include "theatre_recording.hpp"
 #include "views/plot_math.hpp"
 #include "views/text.hpp"
 #include "views/theme.hpp"
+#include "platform/imgui_compat.hpp"
 
 namespace ts::views {
 
 using model::fixed;
-using model::format;
+using model::format_text;
 
 namespace {
 
@@ -85,7 +87,7 @@ SmLanes assign_lanes(const model::SmTimeline& timeline) {
 }
 
 std::string timeline_summary(const model::KernelTrace& trace, const model::SmTimeline& timeline) {
-    return format("{} on {}×{}×{}, recorded on the {} ({}): {} blocks ran on {} of its {} SMs, at most {} at once, "
+    return format_text("{} on {}×{}×{}, recorded on the {} ({}): {} blocks ran on {} of its {} SMs, at most {} at once, "
                   "in {} wave{}; {} µs from the first block's start to the last one's end. The recording's own "
                   "stores slow the kernel: read order and overlap here, not speed.",
                   model::describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k, trace.device,
@@ -104,7 +106,7 @@ std::optional<std::string> recorded_block_line(const AppState& state) {
     const model::BlockSpan& span = c.timeline.blocks[static_cast<std::size_t>(model::block_linear(block.x, block.y, grid.x))];
     const int phase = current_step(state).phase;
     const model::PhaseSpan phase_time = model::phase_span(*trace, block, phase);
-    return format("As recorded on the {}: block ({}, {}) ran on SM {} (wave {}); phase {} took {} µs, {} cycles.",
+    return format_text("As recorded on the {}: block ({}, {}) ran on SM {} (wave {}); phase {} took {} µs, {} cycles.",
                   trace->device, block.x, block.y, static_cast<std::int64_t>(span.sm), span.wave, phase,
                   fixed(phase_time.end_us - phase_time.start_us, 2), static_cast<std::int64_t>(phase_time.cycles));
 }
@@ -113,16 +115,19 @@ void draw_sm_summary(const AppState& state) {
     const auto trace = shown_trace(state);
     if (!trace) {
         ImGui::TextWrapped("No recording of this problem yet.");
-        muted_text("Press \"Record on GPU\" above (it needs a GPU), or open a recording with --trace FILE: "
-                   "assets/traces holds some made on an NVIDIA H200 (40×28×36 with T = 8, the textbook's 4×4, and "
-                   "1024×1024×256 with T = 32 for waves). A recording fits when M, N, K and T are the ones on show.");
+        static const std::string traces = (paths::data_dir() / "traces").string();
+        muted_text(format_text(
+            "Press \"Record on GPU\" above (it needs a GPU), or open a recording with --trace FILE: {} holds some "
+            "made on an NVIDIA H200 (40×28×36 with T = 8, the textbook's 4×4, and 1024×1024×256 with T = 32 for "
+            "waves). A recording fits when M, N, K and T are the ones on show.",
+            traces));
         return;
     }
     const CachedTimeline& c = cached(trace);
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(timeline_summary(*trace, c.timeline).c_str());
     ImGui::PopTextWrapPos();
-    muted_text(format("The timeline above the matrices: one row per SM that ran a block ({} rows{}), time to the "
+    muted_text(format_text("The timeline above the matrices: one row per SM that ran a block ({} rows{}), time to the "
                       "right; blocks on one SM at the same time share its row; colour: wave (green, orange, blue, "
                       "then again). The block on show is magenta, its current phase outlined.{}",
                       c.timeline.sms_used.size(),
@@ -161,13 +166,13 @@ void draw_sm_timeline(AppState& state, float height) {
     };
 
     // Rows and their SM numbers, as many labels as fit.
-    const int label_every = std::max(1, static_cast<int>(std::ceil(small_font()->FontSize / row_height)));
+    const int label_every = std::max(1, static_cast<int>(std::ceil(imgui_compat::font_size(small_font()) / row_height)));
     for (int row = 0; row < rows; ++row) {
         const float y = plot.min.y + row_height * static_cast<float>(row);
         if (row % 2 == 1) draw->AddRectFilled({plot.min.x, y}, {plot.max.x, y + row_height}, IM_COL32(0, 0, 0, 12));
         if (row % label_every == 0)
-            draw->AddText(small_font(), small_font()->FontSize, {origin.x, y}, colours::kMuted,
-                          format("SM {}", static_cast<std::int64_t>(timeline.sms_used[row])).c_str());
+            draw->AddText(small_font(), imgui_compat::font_size(small_font()), {origin.x, y}, colours::kMuted,
+                          format_text("SM {}", static_cast<std::int64_t>(timeline.sms_used[row])).c_str());
     }
 
     // Lanes when there is room for them; otherwise blocks side by side on one SM overlap,
@@ -212,7 +217,7 @@ void draw_sm_timeline(AppState& state, float height) {
     for (const Tick& tick : make_ticks({0.0, timeline.span_us}, AxisScale::Linear, max_ticks)) {
         const float x = x_of(tick.value);
         draw->AddLine({x, axis_y}, {x, axis_y + 4.0f}, colours::kMuted);
-        draw->AddText(small_font(), small_font()->FontSize, {x + 2.0f, axis_y + 1.0f}, colours::kMuted,
+        draw->AddText(small_font(), imgui_compat::font_size(small_font()), {x + 2.0f, axis_y + 1.0f}, colours::kMuted,
                       (tick.label + " µs").c_str());
     }
 
