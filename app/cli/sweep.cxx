@@ -187,7 +187,9 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     }
 
     std::vector<model::Dtype> dtypes;
-    auto dtype_names = entries("--dtype", or_default(lists.dtype, "float"));
+    // entries() returns views into the text: it must outlive them.
+    const std::string dtype_text = or_default(lists.dtype, "float");
+    auto dtype_names = entries("--dtype", dtype_text);
     if (failed(dtype_names, why)) return why;
     for (std::string_view name : std::get<0>(dtype_names)) {
         const auto dtype = model::parse_dtype(name);

@@ -129,6 +129,22 @@ TEST(ExpandSweep, DtypesBatchesAndOneDimensionalBlocks) {
     EXPECT_EQ(model::describe(points[0].kernel), "row-per-thread 64");
 }
 
+// Three dtypes spell more than a short string holds in place: the names must be read from
+// text that is still alive (they were read from freed memory before).
+TEST(ExpandSweep, ThreeDtypesAreThreeDtypes) {
+    SweepLists lists;
+    lists.kernel = "tiled,naive";
+    lists.m = "1000";
+    lists.n = "37";
+    lists.k = "513";
+    lists.dtype = "int32,float,double";
+    const std::vector<cli::Setup> points = expand(lists);
+    ASSERT_EQ(points.size(), 2u * 3);
+    std::set<model::Dtype> dtypes;
+    for (const cli::Setup& point : points) dtypes.insert(point.problem.dtype);
+    EXPECT_EQ(dtypes, (std::set<model::Dtype>{model::Dtype::Int32, model::Dtype::Float32, model::Dtype::Float64}));
+}
+
 TEST(ExpandSweep, AllMeansEveryKernel) {
     SweepLists lists;
     lists.kernel = "all";
