@@ -28,6 +28,8 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/sweep.hpp"
+#include "gpu/supervisor.hpp"
 #include "cli/setup_options.hpp"
 #include "gpu/runner.hpp"
 #include "platform/key_names.hpp"
@@ -152,7 +154,13 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     ts::views::set_heatmap_painter(window.heatmap_painter());
     ts::views::apply_style(ImGui::GetStyle());
 
-    ts::gpu::Runner runner;
+    // The window's CUDA work runs in a worker process (this same program, `tilescope worker`),
+    // so a kernel that faults or never ends costs a restart of the worker, not the app.
+    std::error_code no_self;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", no_self);
+    ts::gpu::Runner runner(ts::gpu::supervised_backend(
+        {.worker_command = {no_self ? std::string("/proc/self/exe") : self.string(), "worker"},
+         .estimate_s = ts::cli::estimate_seconds}));
     ts::views::AppState state;
     state.problem = setup.problem;
     state.kernel = setup.kernel;

@@ -2,7 +2,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <unistd.h>
+
 #include <iostream>
+
+#include "gpu/worker.hpp"
 
 #include "bench.hpp"
 #include "check.hpp"
@@ -20,6 +24,7 @@ struct Commands::State {
     CLI::App* check = nullptr;
     CLI::App* roofline = nullptr;
     CLI::App* record = nullptr;
+    CLI::App* worker = nullptr;
 };
 
 Commands::Commands(CLI::App& app) : m_state(std::make_unique<State>()) {
@@ -27,6 +32,9 @@ Commands::Commands(CLI::App& app) : m_state(std::make_unique<State>()) {
     m_state->check = add_check_command(app, m_state->check_options);
     m_state->roofline = add_roofline_command(app, m_state->roofline_options);
     m_state->record = add_record_command(app, m_state->record_options);
+    // The window's GPU worker process (gpu/worker.hpp): started by the app, not by people,
+    // so it is left out of --help.
+    m_state->worker = app.add_subcommand("worker", "the GPU worker process the window starts")->group("");
 }
 
 Commands::~Commands() = default;
@@ -36,6 +44,16 @@ std::optional<int> Commands::run_chosen() {
     if (m_state->check->parsed()) return run_check(m_state->check_options, std::cout, std::cerr);
     if (m_state->roofline->parsed()) return run_roofline(m_state->roofline_options, std::cout, std::cerr);
     if (m_state->record->parsed()) return run_record(m_state->record_options, std::cout, std::cerr);
+    if (m_state->worker->parsed()) {
+        // The messages go out on the original standard output; anything a library prints
+        // there goes to standard error instead, where it cannot break a message.
+        std::cout.flush();
+        const int messages = dup(STDOUT_FILENO);
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        const int code = gpu::run_cuda_worker(STDIN_FILENO, messages);
+        close(messages);
+        return code;
+    }
     return std::nullopt;
 }
 

@@ -197,5 +197,8 @@ DeviceInfo probe_device();
 // Runs one request synchronously (inputs, launches, timing, check). Never throws: errors
 // become a result with ok == false.
 RunResult run_request(const RunRequest& request);
+// After a failed request: whether CUDA's context is gone for good in this process (an
+// illegal address, a kernel that trapped): every later CUDA call would fail the same way.
+bool cuda_context_lost();
 
 }  // namespace ts::gpu

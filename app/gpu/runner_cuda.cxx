@@ -281,4 +281,11 @@ RunResult run_request(const RunRequest& request) {
     return result;
 }
 
+bool cuda_context_lost() {
+    // A sticky error is returned by every call from then on; a synchronize asks without
+    // launching anything. An ordinary failure (a refused launch) was already consumed.
+    const cudaError_t state = cudaDeviceSynchronize();
+    return state != cudaSuccess && state != cudaErrorNoDevice && state != cudaErrorInsufficientDriver;
+}
+
 }  // namespace ts::gpu

@@ -1,0 +1,275 @@
+#include "supervisor.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+#include "model/format.hpp"
+#include "wire.hpp"
+
+namespace ts::gpu {
+
+using model::format_text;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+std::string describe_request(const RunRequest& r) {
+    const model::Problem& p = r.problem;
+    std::string what = r.kind == RequestKind::Roofline ? "the roofline measurement" : model::describe(r.kernel);
+    if (r.kind != RequestKind::Roofline) what += format_text(" at {}×{}×{}", p.m, p.n, p.k);
+    if (p.batch > 1) what += format_text(" (batch {})", p.batch);
+    return what;
+}
+
+std::string describe_exit(int status) {
+    if (WIFSIGNALED(status)) {
+        const int signal = WTERMSIG(status);
+        const char* name = strsignal(signal);
+        return format_text("killed by signal {} ({})", signal, name ? name : "unknown");
+    }
+    if (WIFEXITED(status)) return format_text("exited with status {}", WEXITSTATUS(status));
+    return "ended";
+}
+
+}  // namespace
+
+double kernel_deadline_s(const RunRequest& request, double estimate_s, double min_s) {
+    double budget = request.adaptive ? request.budget_s : 0.0;
+    if (request.kind == RequestKind::Roofline) budget = std::max(budget, 60.0);
+    return std::max(min_s, 10.0 * estimate_s + 2.0 * budget + 5.0);
+}
+
+// The worker process and the two pipes to it; one request at a time (the Runner's thread).
+class Supervisor {
+public:
+    Supervisor(SupervisorOptions options, std::shared_ptr<SupervisorStats> stats)
+        : m_options(std::move(options)), m_stats(stats ? std::move(stats) : std::make_shared<SupervisorStats>()) {
+        // A write to a worker that has just died must fail with EPIPE, not end the app.
+        signal(SIGPIPE, SIG_IGN);
+    }
+    ~Supervisor() { stop(false); }
+
+    DeviceInfo probe() {
+        DeviceInfo failed;
+        const auto answer = exchange({.type = "probe"}, m_options.probe_timeout_s, "starting CUDA");
+        if (answer.device) return *answer.device;
+        failed.why_not = answer.failure;
+        return failed;
+    }
+
+    RunResult run(const RunRequest& request) {
+        const double estimate = m_options.estimate_s ? m_options.estimate_s(request) : 0.0;
+        auto answer = exchange({.type = "run", .request = request}, kernel_deadline_s(request, estimate, m_options.min_deadline_s),
+                               describe_request(request));
+        if (answer.result) {
+            if (answer.context_lost) {
+                // The worker exits by itself after such a result; a new one takes the next request.
+                stop(true);
+                start();
+                answer.result->error += "; the GPU worker could not go on after that and was restarted";
+                m_stats->last_stop = answer.result->error;
+            }
+            return *answer.result;
+        }
+        RunResult result;
+        result.request = request;
+        result.error = answer.failure;
+        return result;
+    }
+
+private:
+    struct Answer {
+        std::optional<DeviceInfo> device{};
+        std::optional<RunResult> result{};
+        bool context_lost = false;
+        std::string failure{};  // set when neither came back
+    };
+
+    bool running() const { return m_pid > 0; }
+
+    std::optional<std::string> start() {
+        int to_child[2], from_child[2];
+        if (pipe2(to_child, O_CLOEXEC) != 0) return format_text("cannot make a pipe: {}", std::strerror(errno));
+        if (pipe2(from_child, O_CLOEXEC) != 0) {
+            close(to_child[0]);
+            close(to_child[1]);
+            return format_text("cannot make a pipe: {}", std::strerror(errno));
+        }
+        std::vector<char*> argv;
+        for (std::string& word : m_options.worker_command) argv.push_back(word.data());
+        argv.push_back(nullptr);
+        const pid_t pid = fork();
+        if (pid == 0) {
+            // The child: only async-signal-safe calls until exec.
+            dup2(to_child[0], STDIN_FILENO);
+            dup2(from_child[1], STDOUT_FILENO);
+            execv(argv[0], argv.data());
+            _exit(127);
+        }
+        close(to_child[0]);
+        close(from_child[1]);
+        if (pid < 0) {
+            close(to_child[1]);
+            close(from_child[0]);
+            return format_text("cannot start the GPU worker: {}", std::strerror(errno));
+        }
+        m_pid = pid;
+        m_to = to_child[1];
+        m_from = from_child[0];
+        fcntl(m_from, F_SETFL, fcntl(m_from, F_GETFL) | O_NONBLOCK);
+        m_reader = wire::FrameReader{};
+        if (m_stats->started++ > 0) ++m_stats->restarts;
+        return std::nullopt;
+    }
+
+    // Ends the worker: politely (close its input, wait a moment) or at once. Returns how it ended.
+    std::string stop(bool kill_now) {
+        if (!running()) return "not running";
+        close(m_to);
+        m_to = -1;
+        int status = 0;
+        pid_t done = 0;
+        if (!kill_now) {
+            for (int i = 0; i < 100 && done == 0; ++i) {
+                done = waitpid(m_pid, &status, WNOHANG);
+                if (done == 0) usleep(10000);
+            }
+        }
+        if (done == 0) {
+            kill(m_pid, SIGKILL);
+            done = waitpid(m_pid, &status, 0);
+        }
+        close(m_from);
+        m_from = -1;
+        m_pid = 0;
+        return done > 0 ? describe_exit(status) : "gone";
+    }
+
+    // What became of a worker that closed its end: it has exited, or is made to.
+    std::string reap() {
+        int status = 0;
+        pid_t done = 0;
+        for (int i = 0; i < 50 && done == 0; ++i) {
+            done = waitpid(m_pid, &status, WNOHANG);
+            if (done == 0) usleep(10000);
+        }
+        if (done == 0) {
+            kill(m_pid, SIGKILL);
+            waitpid(m_pid, &status, 0);
+            close(m_to);
+            close(m_from);
+            m_to = m_from = -1;
+            m_pid = 0;
+            return "it closed its pipe";
+        }
+        close(m_to);
+        close(m_from);
+        m_to = m_from = -1;
+        m_pid = 0;
+        return describe_exit(status);
+    }
+
+    // Fails the exchange: the worker is stopped (if still there) and a new one started.
+    Answer fail(const std::string& during, const std::string& why) {
+        Answer answer;
+        const auto restarted = start();
+        answer.failure = format_text("the GPU worker stopped during {}: {}; {}", during, why,
+                                     restarted ? "it could not be restarted: " + *restarted : "it was restarted");
+        m_stats->last_stop = answer.failure;
+        return answer;
+    }
+
+    Answer exchange(const wire::Message& message, double deadline_s, const std::string& during) {
+        if (!running()) {
+            if (auto why = start()) {
+                Answer answer;
+                answer.failure = *why;
+                return answer;
+            }
+        }
+        if (!wire::write_frame(m_to, wire::encode_message(message))) return fail(during, reap());
+        const Clock::time_point begun = Clock::now();
+        Clock::time_point heard = begun;
+        char buffer[65536];
+        for (;;) {
+            // Whole messages already read come first.
+            for (;;) {
+                auto frame = m_reader.next();
+                if (auto* why = std::get_if<std::string>(&frame)) {
+                    stop(true);
+                    return fail(during, "it sent something that is not a message (" + *why + ") and was stopped");
+                }
+                const auto& payload = std::get<std::optional<std::string>>(frame);
+                if (!payload) break;
+                auto decoded = wire::decode_message(*payload);
+                if (auto* why = std::get_if<std::string>(&decoded)) {
+                    stop(true);
+                    return fail(during, "it sent something that is not a message (" + *why + ") and was stopped");
+                }
+                wire::Message& got = std::get<wire::Message>(decoded);
+                heard = Clock::now();
+                if (got.type == "device" && got.device && message.type == "probe") return {.device = std::move(got.device)};
+                if (got.type == "result" && got.result && message.type == "run")
+                    return {.result = std::move(got.result), .context_lost = got.context_lost};
+                // "alive", or an answer to nothing asked: only a sign of life.
+            }
+            const double left = deadline_s - seconds_since(begun);
+            const double quiet_left = m_options.heartbeat_timeout_s - seconds_since(heard);
+            if (left <= 0.0) {
+                stop(true);
+                return fail(during, format_text("it took longer than {} s, the most a request of this size may take, "
+                                                "and was stopped (a kernel that never ends?)",
+                                                model::fixed(deadline_s, 0)));
+            }
+            if (quiet_left <= 0.0) {
+                stop(true);
+                return fail(during, format_text("it stopped answering for {} s and was stopped",
+                                                model::fixed(m_options.heartbeat_timeout_s, 1)));
+            }
+            pollfd watch{m_from, POLLIN, 0};
+            const int wait_ms = static_cast<int>(std::ceil(std::min(left, quiet_left) * 1000.0));
+            const int ready = poll(&watch, 1, std::max(wait_ms, 1));
+            if (ready < 0 && errno != EINTR) {
+                stop(true);
+                return fail(during, format_text("its pipe failed ({})", std::strerror(errno)));
+            }
+            if (ready <= 0) continue;
+            const ssize_t got = read(m_from, buffer, sizeof buffer);
+            if (got > 0) {
+                m_reader.feed(buffer, static_cast<std::size_t>(got));
+            } else if (got == 0) {
+                return fail(during, reap());
+            } else if (errno != EAGAIN && errno != EINTR) {
+                stop(true);
+                return fail(during, format_text("its pipe failed ({})", std::strerror(errno)));
+            }
+        }
+    }
+
+    SupervisorOptions m_options;
+    std::shared_ptr<SupervisorStats> m_stats;
+    pid_t m_pid = 0;
+    int m_to = -1;
+    int m_from = -1;
+    wire::FrameReader m_reader;
+};
+
+RunnerBackend supervised_backend(SupervisorOptions options, std::shared_ptr<SupervisorStats> stats) {
+    auto supervisor = std::make_shared<Supervisor>(std::move(options), std::move(stats));
+    return RunnerBackend{[supervisor] { return supervisor->probe(); },
+                         [supervisor](const RunRequest& request) { return supervisor->run(request); }};
+}
+
+}  // namespace ts::gpu

@@ -1,0 +1,59 @@
+// wire.hpp — what the window's GPU worker process and its supervisor say to each other over
+// a pipe: framed messages, each a 4-byte little-endian length and that many bytes of JSON.
+//
+//   supervisor → worker   {"type":"probe"}            {"type":"run","request":{...}}
+//   worker → supervisor   {"type":"device",...}       {"type":"alive"} (heartbeat, while running)
+//                         {"type":"result","result":{...},"context_lost":false}
+//
+// Every RunRequest and RunResult field travels, the recorded trace included, so the views
+// cannot tell a result from the worker from one computed in their own process.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "runner.hpp"
+
+namespace ts::gpu::wire {
+
+// The largest frame either side accepts: a recording of 4 M loads is about 100 MB of JSON.
+inline constexpr std::uint32_t kMaxFrameBytes = 512u << 20;
+
+std::string encode_request(const RunRequest& request);
+std::string encode_result(const RunResult& result);
+std::string encode_device(const DeviceInfo& device);
+
+// A message as read back; `type` says which of the others is set.
+struct Message {
+    std::string type;  // "probe", "run", "device", "alive", "result"
+    std::optional<RunRequest> request{};
+    std::optional<RunResult> result{};
+    std::optional<DeviceInfo> device{};
+    bool context_lost = false;  // with "result": the worker's CUDA context is gone; it exits
+};
+std::string encode_message(const Message& message);
+// The message in `text`, or why it is not one.
+std::variant<Message, std::string> decode_message(std::string_view text);
+
+// Whole frames on file descriptors. write_frame: false when the pipe is closed. read_frame:
+// the payload; an empty optional at end of file; an error string for a frame that is not one.
+bool write_frame(int fd, std::string_view payload);
+std::variant<std::optional<std::string>, std::string> read_frame(int fd);
+
+// Frames out of bytes as they arrive, for a reader that must never block on a half frame.
+class FrameReader {
+public:
+    void feed(const char* data, std::size_t size) { m_buffer.append(data, size); }
+    // The next whole frame; an empty optional while it is still incomplete; an error string
+    // for bytes that cannot be a frame.
+    std::variant<std::optional<std::string>, std::string> next();
+    bool empty() const { return m_buffer.empty(); }
+
+private:
+    std::string m_buffer;
+};
+
+}  // namespace ts::gpu::wire

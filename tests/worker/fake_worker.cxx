@@ -1,0 +1,62 @@
+// A stand-in for `tilescope worker` that misbehaves on request: it serves requests like the
+// real worker (gpu/worker.cxx's loop), with a backend that answers at once, except that a
+// request's seed chooses how it fails. The supervisor tests need no GPU.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "fake_worker.hpp"
+#include "gpu/worker.hpp"
+
+namespace {
+
+using namespace ts::gpu;
+using ts::test::FakeSeed;
+
+bool g_context_lost = false;
+
+RunResult run(const RunRequest& request) {
+    RunResult result;
+    result.request = request;
+    switch (static_cast<FakeSeed>(request.seed)) {
+        case FakeSeed::Crash: raise(SIGSEGV); break;
+        case FakeSeed::Hang: std::this_thread::sleep_for(std::chrono::hours(1)); break;
+        case FakeSeed::Freeze: raise(SIGSTOP); break;  // no heartbeat either
+        case FakeSeed::Garbage: {
+            const char junk[] = "\x10\x00\x00\x00not json at all!";
+            [[maybe_unused]] const auto written = write(STDOUT_FILENO, junk, sizeof junk - 1);
+            std::this_thread::sleep_for(std::chrono::hours(1));
+            break;
+        }
+        case FakeSeed::ClosePipe:
+            close(STDOUT_FILENO);
+            std::this_thread::sleep_for(std::chrono::hours(1));
+            break;
+        case FakeSeed::ContextLost:
+            g_context_lost = true;
+            result.error = "an illegal memory access was encountered (cudaErrorIllegalAddress)";
+            return result;
+        case FakeSeed::Slow: std::this_thread::sleep_for(std::chrono::milliseconds(1500)); break;
+        default: break;
+    }
+    result.ok = true;
+    result.median_ms = static_cast<double>(request.problem.m);  // so a test can tell results apart
+    result.samples_ms = {result.median_ms};
+    return result;
+}
+
+DeviceInfo probe() {
+    DeviceInfo device;
+    device.usable = true;
+    device.limits.name = "Fake GPU " + std::to_string(getpid());
+    device.limits.is_preset = false;
+    return device;
+}
+
+}  // namespace
+
+int main() {
+    return run_worker(STDIN_FILENO, STDOUT_FILENO, RunnerBackend{probe, run}, [] { return g_context_lost; });
+}

@@ -1,0 +1,172 @@
+// The supervisor of the GPU worker process, driven with a fake worker that crashes, hangs,
+// freezes, writes garbage, closes its pipe or loses its CUDA context on request: each time
+// the request fails with what happened, the worker is restarted, and the next request runs.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "fake_worker.hpp"
+#include "gpu/runner.hpp"
+#include "gpu/supervisor.hpp"
+#include "gpu/wire.hpp"
+
+namespace {
+
+using namespace ts::gpu;
+using ts::test::FakeSeed;
+
+struct Supervised {
+    std::shared_ptr<SupervisorStats> stats = std::make_shared<SupervisorStats>();
+    Runner runner;
+    Supervised()
+        : runner(supervised_backend({.worker_command = {FAKE_WORKER_PATH},
+                                     .heartbeat_timeout_s = 1.0,
+                                     .probe_timeout_s = 10.0,
+                                     .min_deadline_s = 2.0},
+                                    stats)) {}
+    RunResult run(std::uint64_t seed, std::int64_t m = 64) {
+        RunRequest request;
+        request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 32};
+        request.problem = {m, m, m, 1, ts::model::Dtype::Float32};
+        request.seed = seed;
+        return runner.wait(runner.submit(request));
+    }
+};
+
+void expect_recovers(Supervised& s, const RunResult& failed, const std::string& why) {
+    EXPECT_FALSE(failed.ok);
+    EXPECT_NE(failed.error.find("the GPU worker stopped during tiled T=32 at 64×64×64: "), std::string::npos)
+        << failed.error;
+    EXPECT_NE(failed.error.find(why), std::string::npos) << failed.error;
+    EXPECT_NE(failed.error.find("it was restarted"), std::string::npos) << failed.error;
+    const RunResult next = s.run(1, 96);
+    EXPECT_TRUE(next.ok) << next.error;
+    EXPECT_EQ(next.median_ms, 96.0);
+    EXPECT_EQ(s.stats->restarts, 1);
+}
+
+TEST(Supervisor, ProbesAndRunsInAnotherProcess) {
+    Supervised s;
+    const DeviceInfo device = s.runner.wait_for_device();
+    EXPECT_TRUE(device.usable) << device.why_not;
+    EXPECT_EQ(device.limits.name.rfind("Fake GPU ", 0), 0u);
+    EXPECT_NE(device.limits.name, "Fake GPU " + std::to_string(getpid()));
+    const RunResult result = s.run(1, 80);
+    EXPECT_TRUE(result.ok) << result.error;
+    EXPECT_EQ(result.median_ms, 80.0);
+    EXPECT_EQ(s.stats->started, 1);
+}
+
+TEST(Supervisor, ACrashFailsThatRequestOnly) {
+    Supervised s;
+    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::Crash)), "killed by signal 11");
+}
+
+TEST(Supervisor, AKernelThatNeverEndsIsStoppedAtItsDeadline) {
+    Supervised s;
+    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::Hang)), "took longer than 5 s");
+}
+
+TEST(Supervisor, AWorkerWithoutHeartbeatIsStopped) {
+    Supervised s;
+    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::Freeze)), "stopped answering for 1.0 s");
+}
+
+TEST(Supervisor, GarbageIsNoMessage) {
+    Supervised s;
+    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::Garbage)), "sent something that is not a message");
+}
+
+TEST(Supervisor, AClosedPipeIsAStoppedWorker) {
+    Supervised s;
+    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::ClosePipe)), "it closed its pipe");
+}
+
+TEST(Supervisor, ALostCudaContextRestartsTheWorker) {
+    Supervised s;
+    const RunResult failed = s.run(static_cast<std::uint64_t>(FakeSeed::ContextLost));
+    EXPECT_FALSE(failed.ok);
+    EXPECT_NE(failed.error.find("illegal memory access"), std::string::npos) << failed.error;
+    EXPECT_NE(failed.error.find("was restarted"), std::string::npos) << failed.error;
+    const RunResult next = s.run(1, 96);
+    EXPECT_TRUE(next.ok) << next.error;
+    EXPECT_EQ(s.stats->restarts, 1);
+}
+
+TEST(Supervisor, ASlowRequestThatBeatsIsWaitedFor) {
+    Supervised s;
+    const RunResult slow = s.run(static_cast<std::uint64_t>(FakeSeed::Slow));
+    EXPECT_TRUE(slow.ok) << slow.error;  // 1.5 s with a 1 s heartbeat timeout: the beats count
+    EXPECT_EQ(s.stats->restarts, 0);
+}
+
+TEST(Supervisor, QueuedRequestsRunAfterACrash) {
+    Supervised s;
+    RunRequest request;
+    request.problem = {64, 64, 64, 1, ts::model::Dtype::Float32};
+    request.seed = static_cast<std::uint64_t>(FakeSeed::Crash);
+    const auto crash = s.runner.submit(request);
+    std::vector<std::uint64_t> after;
+    for (std::int64_t m : {10, 20, 30}) {
+        request.seed = 1;
+        request.problem.m = m;
+        after.push_back(s.runner.submit(request));
+    }
+    EXPECT_FALSE(s.runner.wait(crash).ok);
+    for (std::size_t i = 0; i < after.size(); ++i) {
+        const RunResult result = s.runner.wait(after[i]);
+        EXPECT_TRUE(result.ok) << result.error;
+        EXPECT_EQ(result.median_ms, 10.0 * static_cast<double>(i + 1));
+    }
+}
+
+TEST(Supervisor, AMissingWorkerProgramIsReported) {
+    auto stats = std::make_shared<SupervisorStats>();
+    Runner runner(supervised_backend({.worker_command = {"/nonexistent/tilescope"}, .probe_timeout_s = 5.0}, stats));
+    const DeviceInfo device = runner.wait_for_device();
+    EXPECT_FALSE(device.usable);
+    EXPECT_NE(device.why_not.find("the GPU worker stopped during starting CUDA: exited with status 127"),
+              std::string::npos)
+        << device.why_not;
+}
+
+// Every field of a result survives the pipe, the recorded trace included.
+TEST(Wire, ResultsRoundTrip) {
+    RunResult result;
+    result.id = 7;
+    result.request.kind = RequestKind::Measure;
+    result.request.kernel = {ts::model::KernelKind::Naive, 32, 8, 16};
+    result.request.problem = {40, 28, 36, 2, ts::model::Dtype::Float64};
+    result.ok = true;
+    result.samples_ms = {1.5, 1.25};
+    result.median_ms = 1.375;
+    result.check_summary = "max rel. error 1e-16: pass, “quoted” ✓";
+    result.occupancy = KernelOccupancy{32, 0, 0, 1024, 2};
+    result.live_key = "latency";
+    result.superseded_by = 9;
+    wire::Message message{.type = "result", .result = result};
+    auto back = wire::decode_message(wire::encode_message(message));
+    ASSERT_TRUE(std::holds_alternative<wire::Message>(back)) << std::get<std::string>(back);
+    const RunResult& got = *std::get<wire::Message>(back).result;
+    EXPECT_EQ(wire::encode_result(got), wire::encode_result(result));
+    EXPECT_EQ(got.request.problem.dtype, ts::model::Dtype::Float64);
+    EXPECT_EQ(got.occupancy->blocks_per_sm, 2);
+}
+
+TEST(Wire, FramesArriveInPieces) {
+    wire::FrameReader reader;
+    const std::string text = "{\"type\":\"alive\"}";
+    const char header[4] = {static_cast<char>(text.size()), 0, 0, 0};
+    reader.feed(header, 2);
+    EXPECT_FALSE(std::get<std::optional<std::string>>(reader.next()));
+    reader.feed(header + 2, 2);
+    reader.feed(text.data(), 5);
+    EXPECT_FALSE(std::get<std::optional<std::string>>(reader.next()));
+    reader.feed(text.data() + 5, text.size() - 5);
+    EXPECT_EQ(std::get<std::optional<std::string>>(reader.next()), text);
+    const char huge[4] = {0, 0, 0, 0x7f};
+    reader.feed(huge, 4);
+    EXPECT_TRUE(std::holds_alternative<std::string>(reader.next()));
+}
+
+}  // namespace
