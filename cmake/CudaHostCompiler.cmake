@@ -2,7 +2,10 @@
 # (CUDA 13.0: g++ 15), and CMake's CUDA test compile then fails with a cryptic error. Where
 # the C++ compiler is a g++ that nvcc would refuse, pick an older g++ the system has for the
 # CUDA code (Debian unstable ships g++ 16 by default and g++-14/15 beside it), and say so.
-# If there is none, set TILESCOPE_NO_CUDA_HOST_COMPILER: the build goes on in model mode.
+# If there is none, or nvcc cannot compile even an empty kernel against this system's headers
+# (CUDA 13.0 and glibc 2.42 disagree about the math functions' exception specifications),
+# set TILESCOPE_NO_CUDA_HOST_COMPILER with one message that says why: the build goes on in
+# model mode instead of stopping on CMake's compiler check.
 
 # The newest g++ major version that `nvcc` accepts, read from the toolkit's own check in
 # crt/host_config.h ("#if __GNUC__ > 15 ... #error unsupported GNU version"); empty if unknown.
@@ -22,6 +25,29 @@ function(tilescope_nvcc_newest_gcc nvcc out)
     endif()
   endforeach()
   set(${out} "${newest}" PARENT_SCOPE)
+endfunction()
+
+# Compiles an empty kernel with `nvcc` and `host` (empty: nvcc's default); sets `out` to
+# the first error nvcc printed, or to "" when it compiled.
+function(tilescope_nvcc_smoke_test nvcc host out)
+  set(dir ${CMAKE_BINARY_DIR}/CMakeFiles/TileScopeNvccCheck)
+  file(MAKE_DIRECTORY ${dir})
+  file(WRITE ${dir}/empty.cu "#include <cmath>\n__global__ void empty_kernel(float* x) { x[0] = sqrtf(x[0]); }\n")
+  set(ccbin "")
+  if(host)
+    set(ccbin -ccbin ${host})
+  endif()
+  execute_process(COMMAND ${nvcc} ${ccbin} -std=c++20 -c empty.cu -o empty.o
+                  WORKING_DIRECTORY ${dir} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(result EQUAL 0)
+    set(${out} "" PARENT_SCOPE)
+  else()
+    string(REGEX MATCH "[^\n]*error[^\n]*" first_error "${output}")
+    if(NOT first_error)
+      set(first_error "nvcc failed (${result})")
+    endif()
+    set(${out} "${first_error}" PARENT_SCOPE)
+  endif()
 endfunction()
 
 macro(tilescope_pick_cuda_host_compiler)
@@ -52,6 +78,15 @@ macro(tilescope_pick_cuda_host_compiler)
                         "(model mode). Install one (scripts/install-deps does, where the system has it) "
                         "and configure again, or pass -DCMAKE_CUDA_HOST_COMPILER=...")
       endif()
+    endif()
+  endif()
+  if(_nvcc AND NOT TILESCOPE_NO_CUDA_HOST_COMPILER AND EXISTS "${_nvcc}")
+    tilescope_nvcc_smoke_test("${_nvcc}" "${CMAKE_CUDA_HOST_COMPILER}" _nvcc_error)
+    if(_nvcc_error)
+      set(TILESCOPE_NO_CUDA_HOST_COMPILER ON)
+      message(WARNING "TileScope: ${_nvcc} cannot compile an empty kernel on this system, so TileScope is built "
+                      "without CUDA (model mode). nvcc said: ${_nvcc_error}\n"
+                      "A CUDA toolkit newer than this system's C library and compiler may fix it.")
     endif()
   endif()
 endmacro()
