@@ -29,6 +29,8 @@
 
 #include "cli/commands.hpp"
 #include "cli/sweep.hpp"
+#include "model/format.hpp"
+#include "record/journal.hpp"
 #include "gpu/supervisor.hpp"
 #include "cli/setup_options.hpp"
 #include "gpu/runner.hpp"
@@ -162,6 +164,29 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         {.worker_command = {no_self ? std::string("/proc/self/exe") : self.string(), "worker"},
          .estimate_s = ts::cli::estimate_seconds}));
     ts::views::AppState state;
+    // Every measurement goes to the session journal as it arrives; a journal that a crashed
+    // TileScope left open is offered for reopening (record/journal.hpp).
+    const std::filesystem::path journals = ts::record::default_journal_dir();
+    const auto unfinished = ts::record::unfinished_sessions(journals);
+    if (!unfinished.empty()) {
+        state.lab.unfinished = unfinished.front();
+        state.presentation.notice = ts::model::format_text(
+            "TileScope ended unexpectedly during the session of {}: its {} measurement(s) can be reopened in the "
+            "lab (Ctrl+2)",
+            unfinished.front().started, unfinished.front().points);
+        std::cerr << "tilescope: " << state.presentation.notice << "\n";
+    }
+    auto journal = ts::record::Journal::open(journals);
+    if (auto* opened_journal = std::get_if<ts::record::Journal>(&journal))
+        state.lab.journal = std::make_shared<ts::record::Journal>(std::move(*opened_journal));
+    else
+        std::cerr << "tilescope: " << std::get<std::string>(journal) << " (measurements are kept in memory only)\n";
+    struct CloseJournalAtExit {
+        ts::views::LabState& lab;
+        ~CloseJournalAtExit() {
+            if (lab.journal) lab.journal->close();
+        }
+    } close_journal_at_exit{state.lab};
     state.problem = setup.problem;
     state.kernel = setup.kernel;
     if (!options.select.empty()) state.selected = ts::model::Cell{options.select[0], options.select[1]};

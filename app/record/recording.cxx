@@ -392,6 +392,12 @@ Recording read_csv(std::string_view text, std::string_view source) {
 
 }  // namespace
 
+std::string point_to_line(const Point& point) { return point_json(point).dump(); }
+
+std::variant<Point, std::string> parse_point_line(std::string_view line, std::string_view source) {
+    return read_document<Point>(line, source, [](const Json& root) { return read_point(Fields(root, "point")); });
+}
+
 std::int64_t sample_count(const Point& point) {
     return point.samples_ms.empty() ? point.csv_sample_count : static_cast<std::int64_t>(point.samples_ms.size());
 }

@@ -134,6 +134,10 @@ std::string to_csv(const Recording& recording);
 // order and extra ones are ignored. Errors start with `source` and the line ("run.csv:7: ...").
 std::variant<Recording, std::string> parse_csv(std::string_view text, std::string_view source);
 
+// One point as one line of JSON (the session journal's lines), and back.
+std::string point_to_line(const Point& point);
+std::variant<Point, std::string> parse_point_line(std::string_view line, std::string_view source);
+
 // Writes `text` to `file`; nullopt on success, otherwise why not.
 std::optional<std::string> save_text(const std::filesystem::path& file, std::string_view text);
 

@@ -197,8 +197,34 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
     record::Point point = point_from_result(result);
     std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
     point.index = static_cast<int>(lab.live_points.size());
+    if (lab.journal)
+        if (auto why = lab.journal->append(point)) lab.last_error = *why;
     lab.live_points.push_back(std::move(point));
     ++lab.points_kept;
+}
+
+bool reopen_unfinished(LabState& lab) {
+    if (!lab.unfinished) return false;
+    auto loaded = record::load_journal(lab.unfinished->file);
+    if (auto* why = std::get_if<std::string>(&loaded)) {
+        lab.last_error = *why;
+        return false;
+    }
+    for (record::Point& point : std::get<record::Recording>(loaded).points) {
+        std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
+        point.index = static_cast<int>(lab.live_points.size());
+        if (lab.journal) lab.journal->append(point);
+        lab.live_points.push_back(std::move(point));
+    }
+    record::retire_journal(lab.unfinished->file);
+    lab.unfinished.reset();
+    return true;
+}
+
+void discard_unfinished(LabState& lab) {
+    if (!lab.unfinished) return;
+    record::retire_journal(lab.unfinished->file);
+    lab.unfinished.reset();
 }
 
 std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype) {

@@ -18,6 +18,7 @@
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
 #include "plot.hpp"
+#include "record/journal.hpp"
 #include "record/recording.hpp"
 
 namespace ts::views {
@@ -61,6 +62,10 @@ struct LabState {
     LatencyControls latency;
     // Live results this session, as recording points (what "Save session" writes).
     std::vector<record::Point> live_points;
+    // Each live point is also appended here as it arrives (record/journal.hpp); null: none.
+    std::shared_ptr<record::Journal> journal;
+    // A session that ended in a crash, offered for reopening in the lab's panel.
+    std::optional<record::UnfinishedSession> unfinished;
     // Requests for the main loop to hand to Runner::submit_live, keyed latest-wins.
     std::vector<std::pair<std::string, gpu::RunRequest>> to_submit;
     int in_flight = 0;
@@ -134,6 +139,12 @@ bool start_cpu_time(LabState& lab, const model::Problem& problem);
 void poll_cpu_time(LabState& lab);
 // Keeps a CPU time, replacing an older one of the same problem.
 void take_cpu_time(LabState& lab, const gpu::CpuTime& time);
+
+// Adds the points of the unfinished session to this session's live ones (journaled again)
+// and stops offering it; false, with last_error set, when it cannot be read.
+bool reopen_unfinished(LabState& lab);
+// Stops offering the unfinished session; its journal stays on disk, renamed.
+void discard_unfinished(LabState& lab);
 
 // Writes this session's live points as a recording JSON; nullopt on success.
 std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,

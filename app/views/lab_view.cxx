@@ -25,6 +25,17 @@ constexpr int kViewCount = static_cast<int>(std::size(kViews));
 // Where the numbers come from, said first: a recording is another machine's past.
 void draw_source(AppState& state) {
     LabState& lab = state.lab;
+    if (lab.unfinished) {
+        coloured_text_wrapped(colours::kWarning,
+                              model::format_text("TileScope ended unexpectedly during the session of {}; its {} "
+                                                 "measurement(s) were kept.",
+                                                 lab.unfinished->started, lab.unfinished->points)
+                                  .c_str());
+        if (ImGui::Button("Reopen them")) reopen_unfinished(lab);
+        ImGui::SameLine();
+        if (ImGui::Button("Discard")) discard_unfinished(lab);
+        ImGui::Separator();
+    }
     if (!lab.load_error.empty()) coloured_text_wrapped(colours::kError, ("Cannot load: " + lab.load_error).c_str());
     if (lab.recording) {
         ImGui::PushFont(heading_font());
