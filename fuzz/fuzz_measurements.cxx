@@ -1,0 +1,20 @@
+// Measurements for --load: the JSON of bench --json and Save JSON, and the CSV of bench --csv.
+// Any bytes are read or refused with a message; what is accepted saves and loads again.
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "record/recording.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    auto json = ts::record::parse_json(text, "fuzz.json");
+    if (auto* r = std::get_if<ts::record::Recording>(&json))
+        if (!std::holds_alternative<ts::record::Recording>(ts::record::parse_json(ts::record::to_json(*r), "again")))
+            std::abort();
+    auto csv = ts::record::parse_csv(text, "fuzz.csv");
+    if (auto* r = std::get_if<ts::record::Recording>(&csv))
+        if (!std::holds_alternative<ts::record::Recording>(ts::record::parse_csv(ts::record::to_csv(*r), "again")))
+            std::abort();
+    return 0;
+}
