@@ -21,6 +21,7 @@ constexpr const char* kSoname = "libcublas.so.13";
 // cublasCreate to cublasCreate_v2 and so on; the un-suffixed ones have no _v2 form).
 struct CublasApi {
     decltype(&::cublasCreate_v2) create = nullptr;
+    decltype(&::cublasDestroy_v2) destroy = nullptr;
     decltype(&::cublasSetStream_v2) set_stream = nullptr;
     decltype(&::cublasSetMathMode) set_math_mode = nullptr;
     decltype(&::cublasGetStatusString) status_string = nullptr;
@@ -31,8 +32,8 @@ struct CublasApi {
 };
 
 // One per process: the library, its functions and one handle, made on first use. The
-// handle is never destroyed: cublasDestroy at exit would run after the CUDA runtime has
-// begun to tear down, and the driver frees everything when the process ends anyway.
+// handle is destroyed by release_cublas() when the runner stops (not by a static
+// destructor: that would run after the CUDA runtime has begun to tear down).
 struct Cublas {
     std::mutex mutex;  // a handle may be used by one thread at a time
     bool tried = false;
@@ -74,6 +75,7 @@ void load(Cublas& c) {
     }
     CublasApi& api = c.api;
     if (!resolve(library, "cublasCreate_v2", api.create, c.why_not) ||
+        !resolve(library, "cublasDestroy_v2", api.destroy, c.why_not) ||
         !resolve(library, "cublasSetStream_v2", api.set_stream, c.why_not) ||
         !resolve(library, "cublasSetMathMode", api.set_math_mode, c.why_not) ||
         !resolve(library, "cublasGetStatusString", api.status_string, c.why_not) ||
@@ -156,6 +158,15 @@ std::optional<std::string> cublas_unavailable(model::Dtype dtype) {
     if (!c.tried) load(c);
     if (!c.why_not.empty()) return c.why_not;
     return std::nullopt;
+}
+
+void release_cublas() {
+    Cublas& c = cublas();
+    std::lock_guard lock(c.mutex);
+    if (c.handle && c.api.destroy) c.api.destroy(c.handle);
+    c.handle = nullptr;
+    c.tried = false;
+    c.why_not.clear();
 }
 
 void cublas_matmul(const model::Problem& p, const float* a, const float* b, float* c, cudaStream_t stream) {

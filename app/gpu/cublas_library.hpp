@@ -23,6 +23,10 @@ namespace ts::gpu {
 // the type is int32. Loads the library the first time it is asked (thread-safe).
 std::optional<std::string> cublas_unavailable(model::Dtype dtype);
 
+// Destroys the handle (and so cuBLAS's workspace on the GPU) if one was made; a later call
+// makes a new one. For the end of a process, while CUDA is still up.
+void release_cublas();
+
 // C = A·B for every batch of `problem` (row-major stacks, as the kernels take them) on
 // `stream`, asynchronously. Throws std::runtime_error naming the cuBLAS call and status
 // when cuBLAS is unavailable or refuses the call.

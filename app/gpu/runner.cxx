@@ -41,7 +41,11 @@ struct Runner::State {
             {
                 std::unique_lock lock(mutex);
                 changed.wait(lock, [&] { return stopping || !requests.empty(); });
-                if (stopping) return;
+                if (stopping) {
+                    lock.unlock();
+                    if (backend.finish) backend.finish();
+                    return;
+                }
                 job = std::move(requests.front());
                 requests.pop_front();
                 ++running;
@@ -63,7 +67,7 @@ struct Runner::State {
     }
 };
 
-Runner::Runner() : Runner(RunnerBackend{probe_device, run_request}) {}
+Runner::Runner() : Runner(RunnerBackend{probe_device, run_request, release_gpu_resources}) {}
 
 Runner::Runner(RunnerBackend backend) : m_state(std::make_unique<State>(std::move(backend))) {
     m_state->worker = std::thread([state = m_state.get()] { state->work(); });

@@ -159,6 +159,8 @@ struct RunResult {
 struct RunnerBackend {
     std::function<DeviceInfo()> probe;
     std::function<RunResult(const RunRequest&)> run;
+    // Called on the worker thread as the Runner stops (may be empty).
+    std::function<void()> finish{};
 };
 
 class Runner {
@@ -200,5 +202,8 @@ RunResult run_request(const RunRequest& request);
 // After a failed request: whether CUDA's context is gone for good in this process (an
 // illegal address, a kernel that trapped): every later CUDA call would fail the same way.
 bool cuda_context_lost();
+// Gives back what the backend keeps between requests (the cuBLAS handle and its workspace),
+// while CUDA is still fully up: called as the Runner or the worker process stops.
+void release_gpu_resources();
 
 }  // namespace ts::gpu

@@ -281,6 +281,8 @@ RunResult run_request(const RunRequest& request) {
     return result;
 }
 
+void release_gpu_resources() { release_cublas(); }
+
 bool cuda_context_lost() {
     // A sticky error is returned by every call from then on; a synchronize asks without
     // launching anything. An ordinary failure (a refused launch) was already consumed.

@@ -23,4 +23,6 @@ RunResult run_request(const RunRequest& request) {
 
 bool cuda_context_lost() { return false; }
 
+void release_gpu_resources() {}
+
 }  // namespace ts::gpu

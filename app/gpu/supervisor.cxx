@@ -126,6 +126,7 @@ private:
             return format_text("cannot start the GPU worker: {}", std::strerror(errno));
         }
         m_pid = pid;
+        m_stats->worker_pid = pid;
         m_to = to_child[1];
         m_from = from_child[0];
         fcntl(m_from, F_SETFL, fcntl(m_from, F_GETFL) | O_NONBLOCK);
@@ -154,6 +155,7 @@ private:
         close(m_from);
         m_from = -1;
         m_pid = 0;
+        m_stats->worker_pid = 0;
         return done > 0 ? describe_exit(status) : "gone";
     }
 
@@ -172,12 +174,14 @@ private:
             close(m_from);
             m_to = m_from = -1;
             m_pid = 0;
+            m_stats->worker_pid = 0;
             return "it closed its pipe";
         }
         close(m_to);
         close(m_from);
         m_to = m_from = -1;
         m_pid = 0;
+        m_stats->worker_pid = 0;
         return describe_exit(status);
     }
 

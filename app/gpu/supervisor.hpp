@@ -11,6 +11,7 @@
 // Requests still queued in the Runner simply run on the new worker.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -39,6 +40,7 @@ struct SupervisorStats {
     int started = 0;    // worker processes started, the first one included
     int restarts = 0;   // of those, started after one stopped or was stopped
     std::string last_stop;  // why the last worker stopped, in the words of the failed result
+    std::atomic<int> worker_pid{0};  // the worker now running (0: none), for tests that kill it
 };
 
 class Supervisor;

@@ -101,7 +101,9 @@ int run_worker(int in, int out, const RunnerBackend& backend, const std::functio
 }
 
 int run_cuda_worker(int in, int out) {
-    return run_worker(in, out, RunnerBackend{probe_device, run_request}, cuda_context_lost);
+    const int code = run_worker(in, out, RunnerBackend{probe_device, run_request}, cuda_context_lost);
+    if (code == 0) release_gpu_resources();  // after a lost context there is nothing to give back
+    return code;
 }
 
 }  // namespace ts::gpu
