@@ -73,6 +73,7 @@ macro(tilescope_pick_cuda_host_compiler)
                        "${_newest}); compiling the CUDA code with ${TILESCOPE_CUDA_HOST_GXX}")
       else()
         set(TILESCOPE_NO_CUDA_HOST_COMPILER ON)
+        set(TILESCOPE_NO_CUDA_REASON "no g++ that nvcc accepts was found at build time")
         message(WARNING "TileScope: g++ ${CMAKE_CXX_COMPILER_VERSION} is newer than nvcc accepts (at most "
                         "${_newest}) and no g++-${_newest} or older was found: building without CUDA "
                         "(model mode). Install one (scripts/install-deps does, where the system has it) "
@@ -84,6 +85,7 @@ macro(tilescope_pick_cuda_host_compiler)
     tilescope_nvcc_smoke_test("${_nvcc}" "${CMAKE_CUDA_HOST_COMPILER}" _nvcc_error)
     if(_nvcc_error)
       set(TILESCOPE_NO_CUDA_HOST_COMPILER ON)
+      set(TILESCOPE_NO_CUDA_REASON "nvcc could not compile against the build system's headers")
       message(WARNING "TileScope: ${_nvcc} cannot compile an empty kernel on this system, so TileScope is built "
                       "without CUDA (model mode). nvcc said: ${_nvcc_error}\n"
                       "A CUDA toolkit newer than this system's C library and compiler may fix it.")

@@ -5,7 +5,7 @@
 namespace ts::gpu {
 
 namespace {
-constexpr const char* kNoCuda = "TileScope was built without CUDA (nvcc not found at build time) — model mode";
+constexpr const char* kNoCuda = "TileScope was built without CUDA (" TILESCOPE_NO_CUDA_REASON ") — model mode";
 }
 
 DeviceInfo probe_device() {
