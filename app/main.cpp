@@ -40,6 +40,7 @@
 #include "views/app_state.hpp"
 #include "views/lab_benchmark.hpp"
 #include "lesson_flags.hpp"
+#include "soak.hpp"
 #include "views/lesson_state.hpp"
 #include "views/latency_view.hpp"
 #include "views/main_view.hpp"
@@ -65,6 +66,8 @@ struct GuiOptions {
     std::string view = "stage";  // --view: stage, latency, tuning or roofline
     std::string load;            // --load: a recording; empty: the committed ones without a GPU
     int lab_benchmark = 0;       // --lab-benchmark: changes of the latency lab's size to time; 0: none
+    double soak = 0.0;           // --soak: seconds of random changes, then a report; 0: none
+    std::uint64_t soak_seed = 1;
     std::vector<int> lab_sizes{256, 512, 1024, 2048};
     int frame_time = 0;            // --frame-time: frames to time; 0: none
     std::optional<float> zoom;     // --zoom: the stage's zoom; 1 fits it to the window
@@ -204,6 +207,8 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         return 2;
     }
     for (const std::string& warning : trace_warnings) std::cerr << "tilescope: " << warning << "\n";
+    std::optional<ts::app::Soak> soak;
+    if (options.soak > 0) soak.emplace(options.soak, options.soak_seed);
     std::optional<ts::views::LabBenchmark> lab_benchmark;
     if (benchmark) {
         state.lab.view = ts::views::LabView::Latency;
@@ -241,7 +246,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         // --keys start once the layout has settled, as a person's would.
         if (frame++ == kSettleFrames) window.queue_keys(options.keys);
         const bool pressing_keys = frame <= kSettleFrames + 1 ? !options.keys.empty() : window.keys_pending();
-        window.begin_frame(options.screenshot.empty() && !benchmark);
+        window.begin_frame(options.screenshot.empty() && !benchmark && !soak);
         ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
         // --run waits for the probe, then behaves like pressing the view's measure button.
         if (start_run && state.device && is_lab_view(state.lab.view)) {
@@ -277,6 +282,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         }
         const bool awaiting_record =
             state.theatre.recording.requested || !state.theatre.recording.pending.empty();
+        if (soak) soak->step(state, runner, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
         ts::views::draw_main_view(state);
         if (awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active())
             awaiting_lab = false;
@@ -289,6 +295,11 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             }
         }
         window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
+        if (soak && soak->finished()) {
+            std::cout << soak->report(state);
+            session.finish(window, state);
+            return soak->exit_code(state);
+        }
         if (lab_benchmark && lab_benchmark->finished()) {
             std::cout << lab_benchmark->report();
             // With --screenshot, the lab as the benchmark leaves it: its live points.
@@ -422,6 +433,13 @@ int main(int argc, char** argv) {
                    "`tilescope bench --csv`; default: the newest in " + (ts::paths::data_dir() / "measurements").string())
         ->check(CLI::ExistingFile)
         ->type_name("FILE");
+    app.add_option("--soak", gui.soak,
+                   "change views, sizes, kernels, lessons and measurements at random (some invalid on purpose) "
+                   "for SECONDS, then print memory at start and end and the requests done and failed; exit 1 if "
+                   "memory grew over 5 % or the GPU worker stopped")
+        ->check(CLI::Range(1.0, 86400.0))
+        ->type_name("SECONDS");
+    app.add_option("--soak-seed", gui.soak_seed, "the seed of --soak's random changes (default 1)");
     app.add_option("--lab-benchmark", gui.lab_benchmark,
                    "in the latency view, change the size N times as the control does, print how long each "
                    "change takes to reach the plot and how long frames take meanwhile (no vsync), and exit; "

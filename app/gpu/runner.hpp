@@ -51,6 +51,7 @@ enum class RequestKind {
     Occupancy,  // only ask CUDA about the kernel: RunResult::occupancy; nothing is launched
     Roofline,   // the GPU's own peaks: RunResult::roofline; kernel and problem are ignored
     Record,     // one launch of the kernel's recorded variant (naive or tiled): RunResult::trace
+    Memory,     // the device's free and total memory now: RunResult::device_free_bytes (soak test)
 };
 
 struct RunRequest {
@@ -147,6 +148,10 @@ struct RunResult {
     // Record requests: what each thread loaded, and which SM ran each block and when. The
     // check fields above say whether C of that launch was right.
     std::optional<model::KernelTrace> trace;
+
+    // Memory requests: cudaMemGetInfo in the process that runs the kernels.
+    std::int64_t device_free_bytes = 0;
+    std::int64_t device_total_bytes = 0;
 
     // Live requests (see the top of this file): the key, empty for submit(); and the id of
     // a newer live request of the same key that arrived before this one finished (0: none).

@@ -200,6 +200,14 @@ RunResult run_request(const RunRequest& request) {
             result.error = device.why_not;
             return result;
         }
+        if (request.kind == RequestKind::Memory) {
+            std::size_t free_bytes = 0, total_bytes = 0;
+            TS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+            result.device_free_bytes = static_cast<std::int64_t>(free_bytes);
+            result.device_total_bytes = static_cast<std::int64_t>(total_bytes);
+            result.ok = true;
+            return result;
+        }
         if (request.kind == RequestKind::Roofline) {
             const Stream stream;
             result.roofline = measure_roofline(device.free_memory_bytes, stream.get());

@@ -252,6 +252,8 @@ Json result_json(const RunResult& r) {
     if (r.occupancy) j["occupancy"] = occupancy_json(*r.occupancy);
     if (r.roofline) j["roofline"] = roofline_json(*r.roofline);
     if (r.trace) j["trace"] = record::trace_to_json(*r.trace);
+    put(j, "device_free_bytes", r.device_free_bytes);
+    put(j, "device_total_bytes", r.device_total_bytes);
     put(j, "live_key", r.live_key);
     put(j, "superseded_by", r.superseded_by);
     return j;
@@ -293,6 +295,8 @@ RunResult read_result(const Json& j) {
         if (auto* why = std::get_if<std::string>(&trace)) throw std::runtime_error(*why);
         r.trace = std::move(std::get<model::KernelTrace>(trace));
     }
+    get(j, "device_free_bytes", r.device_free_bytes);
+    get(j, "device_total_bytes", r.device_total_bytes);
     get(j, "live_key", r.live_key);
     get(j, "superseded_by", r.superseded_by);
     return r;

@@ -55,6 +55,13 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     // always the pending run's.
     // Live requests are the latency lab's; the rest is the run panel's single run.
     while (auto result = runner.poll()) {
+        ++state.results.done;
+        if (!result->ok && result->superseded_by == 0) ++state.results.failed;
+        if (result->error.find("the GPU worker stopped") != std::string::npos) ++state.results.worker_stopped;
+        if (result->request.kind == gpu::RequestKind::Memory) {
+            state.memory = std::move(*result);
+            continue;
+        }
         if (!result->live_key.empty()) {
             take_live_result(state.lab, *result);
             continue;

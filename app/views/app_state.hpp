@@ -40,6 +40,14 @@ struct AppState {
     std::optional<gpu::DeviceInfo> device;  // nullopt while the runner is still probing
     RunState run;
     bool run_requested = false;             // set by the run panel; the main loop submits
+    // Every result that came back, and of those the failed ones and the ones whose worker
+    // process stopped (a crash, a hang: the supervisor's words); for the soak test.
+    struct ResultCounts {
+        int done = 0;
+        int failed = 0;
+        int worker_stopped = 0;
+    } results;
+    std::optional<gpu::RunResult> memory;  // the last answer to a RequestKind::Memory request
     std::optional<model::Cell> selected;    // a cell of C pinned by a click (or --select)
     StageCamera camera;                     // the stage's zoom and pan (or --zoom, --center)
     LabState lab;                           // the latency lab's views and live measurements

@@ -293,7 +293,7 @@ void draw_hatched(ImDrawList* draw, const Rect& r, float spacing) {
     // Only the part inside the clip rect: zoomed in, a ghost strip can be millions of pixels
     // long. The lines keep their places relative to r, so they move with it.
     const Rect v = intersect(r, {draw->GetClipRectMin(), draw->GetClipRectMax()});
-    if (v.width() < 0.5f || v.height() < 0.5f) return;
+    if (!(v.width() >= 0.5f && v.height() >= 0.5f)) return;  // empty, or not a number
     draw->AddRectFilled(v.min, v.max, colours::kGhostFill);
     draw->PushClipRect(v.min, v.max, true);
     // Each line is x + y = r.min.x + r.min.y + i·spacing; draw those that cross v.

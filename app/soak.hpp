@@ -1,0 +1,52 @@
+// soak.hpp — `tilescope --soak SECONDS`: drives the window as a restless user would, for
+// that long, and reports whether anything grew or broke. Every few frames it changes one
+// thing at random: the view, the sizes, the kernel and tile, a lesson step, a run on the
+// GPU, a measurement in the lab; some of these are invalid on purpose (a size of 0 or over
+// 2^31 elements, T = 64, a 64×32 block), through the same limits as the setup panel's fields.
+// It prints the app's resident memory and the GPU's used memory after a warm-up (a fifth of
+// the time, at most 60 s) and at the end, and the requests done and failed; the exit code is
+// 1 when a worker stopped or either memory grew more than 5 %.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+
+#include "gpu/runner.hpp"
+#include "views/app_state.hpp"
+
+namespace ts::app {
+
+class Soak {
+public:
+    Soak(double seconds, std::uint64_t seed);
+    // Before the frame is drawn: maybe one change. `now` in seconds since the start.
+    void step(views::AppState& state, gpu::Runner& runner, double now);
+    bool finished() const { return m_finished; }
+    // The figures, and the exit code (0: nothing grew past 5 %, no worker stopped).
+    std::string report(const views::AppState& state) const;
+    int exit_code(const views::AppState& state) const;
+
+private:
+    void change_something(views::AppState& state);
+    void ask_memory(gpu::Runner& runner);
+
+    double m_seconds;
+    std::mt19937_64 m_random;
+    int m_frame = 0;
+    int m_changes = 0;
+    int m_invalid = 0;  // changes that were invalid on purpose
+    bool m_started = false;
+    bool m_ending = false;
+    bool m_finished = false;
+    double m_end_asked = 0.0;
+    std::int64_t m_rss_start = 0, m_rss_end = 0;
+    std::optional<std::int64_t> m_gpu_used_start, m_gpu_used_end;
+    std::uint64_t m_memory_request = 0;
+};
+
+// This process's resident memory in bytes (/proc/self/statm), 0 where unknown.
+std::int64_t resident_bytes();
+
+}  // namespace ts::app
