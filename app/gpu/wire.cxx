@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <type_traits>
 
 #include "record/trace_file.hpp"
 
@@ -14,306 +15,243 @@ namespace {
 
 using Json = nlohmann::json;
 
-// One field each way. `get` leaves the value as it is when the key is missing, so a newer
-// supervisor reads an older worker's message (both come from one build today).
+// Each struct's fields are listed once, in a fields() function that a Writer (to JSON) and
+// a Reader (from JSON) both walk. A Reader leaves a value as it is when its key is missing.
+struct Writer {
+    Json& json;
+    template <typename T>
+    void operator()(const char* key, const T& value) {
+        if constexpr (std::is_enum_v<T>) json[key] = static_cast<int>(value);
+        else json[key] = value;
+    }
+    template <typename T>
+    void operator()(const char* key, const std::optional<T>& value) {
+        if (value) (*this)(key, *value);
+    }
+};
+
+struct Reader {
+    const Json& json;
+    template <typename T>
+    void operator()(const char* key, T& value) {
+        const auto it = json.find(key);
+        if (it == json.end() || it->is_null()) return;
+        if constexpr (std::is_enum_v<T>) value = static_cast<T>(it->get<int>());
+        else value = it->get<T>();
+    }
+    template <typename T>
+    void operator()(const char* key, std::optional<T>& value) {
+        if (json.contains(key) && !json.at(key).is_null()) (*this)(key, value.emplace());
+    }
+};
+
+template <typename Io, typename Kernel>
+void fields(Io& io, Kernel& k) requires std::is_same_v<std::remove_const_t<Kernel>, model::KernelConfig> {
+    io("kind", k.kind);
+    io("block_x", k.block_x);
+    io("block_y", k.block_y);
+    io("tile", k.tile);
+}
+
+template <typename Io, typename Problem>
+void fields(Io& io, Problem& p) requires std::is_same_v<std::remove_const_t<Problem>, model::Problem> {
+    io("m", p.m);
+    io("n", p.n);
+    io("k", p.k);
+    io("batch", p.batch);
+    io("dtype", p.dtype);
+}
+
+// A nested struct: an object of its own under `key`.
+template <typename Io, typename T>
+void nested(Io& io, const char* key, T& value) {
+    if constexpr (std::is_same_v<Io, Writer>) {
+        Json inner = Json::object();
+        Writer writer{inner};
+        fields(writer, value);
+        io.json[key] = std::move(inner);
+    } else {
+        if (!io.json.contains(key)) throw std::runtime_error(std::string("missing \"") + key + "\"");
+        Reader reader{io.json.at(key)};
+        fields(reader, value);
+    }
+}
+
+template <typename Io, typename Request>
+void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Request>, RunRequest> {
+    io("kind", r.kind);
+    nested(io, "kernel", r.kernel);
+    nested(io, "problem", r.problem);
+    io("warmup_launches", r.warmup_launches);
+    io("timed_launches", r.timed_launches);
+    io("seed", r.seed);
+    io("check", r.check);
+    io("adaptive", r.adaptive);
+    io("hot", r.hot);
+    io("max_noise", r.max_noise);
+    io("min_time_s", r.min_time_s);
+    io("budget_s", r.budget_s);
+    io("max_samples", r.max_samples);
+    io("end_to_end_runs", r.end_to_end_runs);
+}
+
+template <typename Io, typename Limits>
+void fields(Io& io, Limits& l) requires std::is_same_v<std::remove_const_t<Limits>, model::DeviceLimits> {
+    io("name", l.name);
+    io("is_preset", l.is_preset);
+    io("compute_major", l.compute_major);
+    io("compute_minor", l.compute_minor);
+    io("sm_count", l.sm_count);
+    io("max_threads_per_block", l.max_threads_per_block);
+    io("max_block_dim_x", l.max_block_dim_x);
+    io("max_block_dim_y", l.max_block_dim_y);
+    io("max_block_dim_z", l.max_block_dim_z);
+    io("max_grid_x", l.max_grid_x);
+    io("max_grid_y", l.max_grid_y);
+    io("max_grid_z", l.max_grid_z);
+    io("static_shared_per_block", l.static_shared_per_block);
+    io("warp_size", l.warp_size);
+    io("global_memory_bytes", l.global_memory_bytes);
+    io("max_threads_per_sm", l.max_threads_per_sm);
+    io("max_blocks_per_sm", l.max_blocks_per_sm);
+    io("registers_per_sm", l.registers_per_sm);
+    io("max_registers_per_block", l.max_registers_per_block);
+    io("shared_per_sm", l.shared_per_sm);
+    io("reserved_shared_per_block", l.reserved_shared_per_block);
+}
+
+template <typename Io, typename Device>
+void fields(Io& io, Device& d) requires std::is_same_v<std::remove_const_t<Device>, DeviceInfo> {
+    io("usable", d.usable);
+    io("why_not", d.why_not);
+    nested(io, "limits", d.limits);
+    io("driver_version", d.driver_version);
+    io("runtime_version", d.runtime_version);
+    io("free_memory_bytes", d.free_memory_bytes);
+    io("l2_cache_bytes", d.l2_cache_bytes);
+    io("clock_khz", d.clock_khz);
+    io("memory_clock_khz", d.memory_clock_khz);
+    io("memory_bus_bits", d.memory_bus_bits);
+}
+
+template <typename Io, typename Occupancy>
+void fields(Io& io, Occupancy& o) requires std::is_same_v<std::remove_const_t<Occupancy>, KernelOccupancy> {
+    io("registers_per_thread", o.registers_per_thread);
+    io("static_shared_bytes", o.static_shared_bytes);
+    io("local_bytes_per_thread", o.local_bytes_per_thread);
+    io("max_threads_per_block", o.max_threads_per_block);
+    io("blocks_per_sm", o.blocks_per_sm);
+}
+
+template <typename Io, typename Peaks>
+void fields(Io& io, Peaks& r) requires std::is_same_v<std::remove_const_t<Peaks>, RooflinePeaks> {
+    io("bandwidth_gbs", r.bandwidth_gbs);
+    io("copy_bytes", r.copy_bytes);
+    io("copy_median_ms", r.copy_median_ms);
+    io("bandwidth_label", r.bandwidth_label);
+    io("fp32_gflops", r.fp32_gflops);
+    io("sgemm_size", r.sgemm_size);
+    io("sgemm_median_ms", r.sgemm_median_ms);
+    io("fp32_label", r.fp32_label);
+    io("fp32_unavailable", r.fp32_unavailable);
+}
+
+// A nested struct that may be absent.
+template <typename Io, typename T>
+void maybe_nested(Io& io, const char* key, std::optional<T>& value) {
+    if constexpr (std::is_same_v<Io, Writer>) {
+        if (value) nested(io, key, *value);
+    } else if (io.json.contains(key)) {
+        nested(io, key, value.emplace());
+    }
+}
 template <typename T>
-void put(Json& j, const char* key, const T& value) {
-    j[key] = value;
+void maybe_nested(Writer& io, const char* key, const std::optional<T>& value) {
+    if (value) nested(io, key, *value);
 }
+
+template <typename Io, typename Result>
+void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Result>, RunResult> {
+    io("id", r.id);
+    nested(io, "request", r.request);
+    io("ok", r.ok);
+    io("error", r.error);
+    io("unsupported", r.unsupported);
+    io("samples_ms", r.samples_ms);
+    io("median_ms", r.median_ms);
+    io("gflops", r.gflops);
+    io("checked", r.checked);
+    io("check_passed", r.check_passed);
+    io("max_rel_error", r.max_rel_error);
+    io("mismatches", r.mismatches);
+    io("check_summary", r.check_summary);
+    io("hot", r.hot);
+    io("l2_flush_bytes", r.l2_flush_bytes);
+    io("p20_ms", r.p20_ms);
+    io("p80_ms", r.p80_ms);
+    io("mean_ms", r.mean_ms);
+    io("min_ms", r.min_ms);
+    io("max_ms", r.max_ms);
+    io("noise", r.noise);
+    io("stop_reason", r.stop_reason);
+    io("timing_warning", r.timing_warning);
+    io("measure_wall_s", r.measure_wall_s);
+    io("model_traffic_bytes", r.model_traffic_bytes);
+    io("model_bandwidth_gbs", r.model_bandwidth_gbs);
+    io("end_to_end_ms", r.end_to_end_ms);
+    io("end_to_end_median_ms", r.end_to_end_median_ms);
+    maybe_nested(io, "occupancy", r.occupancy);
+    maybe_nested(io, "roofline", r.roofline);
+    io("device_free_bytes", r.device_free_bytes);
+    io("device_total_bytes", r.device_total_bytes);
+    io("live_key", r.live_key);
+    io("superseded_by", r.superseded_by);
+}
+
 template <typename T>
-void put(Json& j, const char* key, const std::optional<T>& value) {
-    if (value) j[key] = *value;
+Json to_json(const T& value) {
+    Json json = Json::object();
+    Writer writer{json};
+    fields(writer, value);
+    return json;
 }
+
 template <typename T>
-void get(const Json& j, const char* key, T& value) {
-    if (const auto it = j.find(key); it != j.end() && !it->is_null()) value = it->get<T>();
-}
-template <typename T>
-void get(const Json& j, const char* key, std::optional<T>& value) {
-    if (const auto it = j.find(key); it != j.end() && !it->is_null()) value = it->get<T>();
-}
-
-Json kernel_json(const model::KernelConfig& k) {
-    return {{"kind", static_cast<int>(k.kind)}, {"block_x", k.block_x}, {"block_y", k.block_y}, {"tile", k.tile}};
-}
-model::KernelConfig read_kernel(const Json& j) {
-    model::KernelConfig k;
-    k.kind = static_cast<model::KernelKind>(j.at("kind").get<int>());
-    get(j, "block_x", k.block_x);
-    get(j, "block_y", k.block_y);
-    get(j, "tile", k.tile);
-    return k;
+T from_json(const Json& json) {
+    T value{};
+    Reader reader{json};
+    fields(reader, value);
+    return value;
 }
 
-Json problem_json(const model::Problem& p) {
-    return {{"m", p.m}, {"n", p.n}, {"k", p.k}, {"batch", p.batch}, {"dtype", static_cast<int>(p.dtype)}};
-}
-model::Problem read_problem(const Json& j) {
-    model::Problem p;
-    get(j, "m", p.m);
-    get(j, "n", p.n);
-    get(j, "k", p.k);
-    get(j, "batch", p.batch);
-    p.dtype = static_cast<model::Dtype>(j.at("dtype").get<int>());
-    return p;
-}
-
-Json request_json(const RunRequest& r) {
-    Json j;
-    put(j, "kind", static_cast<int>(r.kind));
-    j["kernel"] = kernel_json(r.kernel);
-    j["problem"] = problem_json(r.problem);
-    put(j, "warmup_launches", r.warmup_launches);
-    put(j, "timed_launches", r.timed_launches);
-    put(j, "seed", r.seed);
-    put(j, "check", r.check);
-    put(j, "adaptive", r.adaptive);
-    put(j, "hot", r.hot);
-    put(j, "max_noise", r.max_noise);
-    put(j, "min_time_s", r.min_time_s);
-    put(j, "budget_s", r.budget_s);
-    put(j, "max_samples", r.max_samples);
-    put(j, "end_to_end_runs", r.end_to_end_runs);
-    return j;
-}
-RunRequest read_request(const Json& j) {
-    RunRequest r;
-    r.kind = static_cast<RequestKind>(j.at("kind").get<int>());
-    r.kernel = read_kernel(j.at("kernel"));
-    r.problem = read_problem(j.at("problem"));
-    get(j, "warmup_launches", r.warmup_launches);
-    get(j, "timed_launches", r.timed_launches);
-    get(j, "seed", r.seed);
-    get(j, "check", r.check);
-    get(j, "adaptive", r.adaptive);
-    get(j, "hot", r.hot);
-    get(j, "max_noise", r.max_noise);
-    get(j, "min_time_s", r.min_time_s);
-    get(j, "budget_s", r.budget_s);
-    get(j, "max_samples", r.max_samples);
-    get(j, "end_to_end_runs", r.end_to_end_runs);
-    return r;
-}
-
-Json limits_json(const model::DeviceLimits& l) {
-    Json j;
-    put(j, "name", l.name);
-    put(j, "is_preset", l.is_preset);
-    put(j, "compute_major", l.compute_major);
-    put(j, "compute_minor", l.compute_minor);
-    put(j, "sm_count", l.sm_count);
-    put(j, "max_threads_per_block", l.max_threads_per_block);
-    put(j, "max_block_dim_x", l.max_block_dim_x);
-    put(j, "max_block_dim_y", l.max_block_dim_y);
-    put(j, "max_block_dim_z", l.max_block_dim_z);
-    put(j, "max_grid_x", l.max_grid_x);
-    put(j, "max_grid_y", l.max_grid_y);
-    put(j, "max_grid_z", l.max_grid_z);
-    put(j, "static_shared_per_block", l.static_shared_per_block);
-    put(j, "warp_size", l.warp_size);
-    put(j, "global_memory_bytes", l.global_memory_bytes);
-    put(j, "max_threads_per_sm", l.max_threads_per_sm);
-    put(j, "max_blocks_per_sm", l.max_blocks_per_sm);
-    put(j, "registers_per_sm", l.registers_per_sm);
-    put(j, "max_registers_per_block", l.max_registers_per_block);
-    put(j, "shared_per_sm", l.shared_per_sm);
-    put(j, "reserved_shared_per_block", l.reserved_shared_per_block);
-    return j;
-}
-model::DeviceLimits read_limits(const Json& j) {
-    model::DeviceLimits l;
-    get(j, "name", l.name);
-    get(j, "is_preset", l.is_preset);
-    get(j, "compute_major", l.compute_major);
-    get(j, "compute_minor", l.compute_minor);
-    get(j, "sm_count", l.sm_count);
-    get(j, "max_threads_per_block", l.max_threads_per_block);
-    get(j, "max_block_dim_x", l.max_block_dim_x);
-    get(j, "max_block_dim_y", l.max_block_dim_y);
-    get(j, "max_block_dim_z", l.max_block_dim_z);
-    get(j, "max_grid_x", l.max_grid_x);
-    get(j, "max_grid_y", l.max_grid_y);
-    get(j, "max_grid_z", l.max_grid_z);
-    get(j, "static_shared_per_block", l.static_shared_per_block);
-    get(j, "warp_size", l.warp_size);
-    get(j, "global_memory_bytes", l.global_memory_bytes);
-    get(j, "max_threads_per_sm", l.max_threads_per_sm);
-    get(j, "max_blocks_per_sm", l.max_blocks_per_sm);
-    get(j, "registers_per_sm", l.registers_per_sm);
-    get(j, "max_registers_per_block", l.max_registers_per_block);
-    get(j, "shared_per_sm", l.shared_per_sm);
-    get(j, "reserved_shared_per_block", l.reserved_shared_per_block);
-    return l;
-}
-
-Json device_json(const DeviceInfo& d) {
-    Json j;
-    put(j, "usable", d.usable);
-    put(j, "why_not", d.why_not);
-    j["limits"] = limits_json(d.limits);
-    put(j, "driver_version", d.driver_version);
-    put(j, "runtime_version", d.runtime_version);
-    put(j, "free_memory_bytes", d.free_memory_bytes);
-    put(j, "l2_cache_bytes", d.l2_cache_bytes);
-    put(j, "clock_khz", d.clock_khz);
-    put(j, "memory_clock_khz", d.memory_clock_khz);
-    put(j, "memory_bus_bits", d.memory_bus_bits);
-    return j;
-}
-DeviceInfo read_device(const Json& j) {
-    DeviceInfo d;
-    get(j, "usable", d.usable);
-    get(j, "why_not", d.why_not);
-    d.limits = read_limits(j.at("limits"));
-    get(j, "driver_version", d.driver_version);
-    get(j, "runtime_version", d.runtime_version);
-    get(j, "free_memory_bytes", d.free_memory_bytes);
-    get(j, "l2_cache_bytes", d.l2_cache_bytes);
-    get(j, "clock_khz", d.clock_khz);
-    get(j, "memory_clock_khz", d.memory_clock_khz);
-    get(j, "memory_bus_bits", d.memory_bus_bits);
-    return d;
-}
-
-Json occupancy_json(const KernelOccupancy& o) {
-    return {{"registers_per_thread", o.registers_per_thread},
-            {"static_shared_bytes", o.static_shared_bytes},
-            {"local_bytes_per_thread", o.local_bytes_per_thread},
-            {"max_threads_per_block", o.max_threads_per_block},
-            {"blocks_per_sm", o.blocks_per_sm}};
-}
-KernelOccupancy read_occupancy(const Json& j) {
-    KernelOccupancy o;
-    get(j, "registers_per_thread", o.registers_per_thread);
-    get(j, "static_shared_bytes", o.static_shared_bytes);
-    get(j, "local_bytes_per_thread", o.local_bytes_per_thread);
-    get(j, "max_threads_per_block", o.max_threads_per_block);
-    get(j, "blocks_per_sm", o.blocks_per_sm);
-    return o;
-}
-
-Json roofline_json(const RooflinePeaks& r) {
-    Json j;
-    put(j, "bandwidth_gbs", r.bandwidth_gbs);
-    put(j, "copy_bytes", r.copy_bytes);
-    put(j, "copy_median_ms", r.copy_median_ms);
-    put(j, "bandwidth_label", r.bandwidth_label);
-    put(j, "fp32_gflops", r.fp32_gflops);
-    put(j, "sgemm_size", r.sgemm_size);
-    put(j, "sgemm_median_ms", r.sgemm_median_ms);
-    put(j, "fp32_label", r.fp32_label);
-    put(j, "fp32_unavailable", r.fp32_unavailable);
-    return j;
-}
-RooflinePeaks read_roofline(const Json& j) {
-    RooflinePeaks r;
-    get(j, "bandwidth_gbs", r.bandwidth_gbs);
-    get(j, "copy_bytes", r.copy_bytes);
-    get(j, "copy_median_ms", r.copy_median_ms);
-    get(j, "bandwidth_label", r.bandwidth_label);
-    get(j, "fp32_gflops", r.fp32_gflops);
-    get(j, "sgemm_size", r.sgemm_size);
-    get(j, "sgemm_median_ms", r.sgemm_median_ms);
-    get(j, "fp32_label", r.fp32_label);
-    get(j, "fp32_unavailable", r.fp32_unavailable);
-    return r;
-}
-
+// The trace travels as the text of its own file format (record/trace_file.hpp).
 Json result_json(const RunResult& r) {
-    Json j;
-    put(j, "id", r.id);
-    j["request"] = request_json(r.request);
-    put(j, "ok", r.ok);
-    put(j, "error", r.error);
-    put(j, "unsupported", r.unsupported);
-    put(j, "samples_ms", r.samples_ms);
-    put(j, "median_ms", r.median_ms);
-    put(j, "gflops", r.gflops);
-    put(j, "checked", r.checked);
-    put(j, "check_passed", r.check_passed);
-    put(j, "max_rel_error", r.max_rel_error);
-    put(j, "mismatches", r.mismatches);
-    put(j, "check_summary", r.check_summary);
-    put(j, "hot", r.hot);
-    put(j, "l2_flush_bytes", r.l2_flush_bytes);
-    put(j, "p20_ms", r.p20_ms);
-    put(j, "p80_ms", r.p80_ms);
-    put(j, "mean_ms", r.mean_ms);
-    put(j, "min_ms", r.min_ms);
-    put(j, "max_ms", r.max_ms);
-    put(j, "noise", r.noise);
-    put(j, "stop_reason", r.stop_reason);
-    put(j, "timing_warning", r.timing_warning);
-    put(j, "measure_wall_s", r.measure_wall_s);
-    put(j, "model_traffic_bytes", r.model_traffic_bytes);
-    put(j, "model_bandwidth_gbs", r.model_bandwidth_gbs);
-    put(j, "end_to_end_ms", r.end_to_end_ms);
-    put(j, "end_to_end_median_ms", r.end_to_end_median_ms);
-    if (r.occupancy) j["occupancy"] = occupancy_json(*r.occupancy);
-    if (r.roofline) j["roofline"] = roofline_json(*r.roofline);
+    Json j = to_json(r);
     if (r.trace) j["trace"] = record::trace_to_json(*r.trace);
-    put(j, "device_free_bytes", r.device_free_bytes);
-    put(j, "device_total_bytes", r.device_total_bytes);
-    put(j, "live_key", r.live_key);
-    put(j, "superseded_by", r.superseded_by);
     return j;
 }
 RunResult read_result(const Json& j) {
-    RunResult r;
-    get(j, "id", r.id);
-    r.request = read_request(j.at("request"));
-    get(j, "ok", r.ok);
-    get(j, "error", r.error);
-    get(j, "unsupported", r.unsupported);
-    get(j, "samples_ms", r.samples_ms);
-    get(j, "median_ms", r.median_ms);
-    get(j, "gflops", r.gflops);
-    get(j, "checked", r.checked);
-    get(j, "check_passed", r.check_passed);
-    get(j, "max_rel_error", r.max_rel_error);
-    get(j, "mismatches", r.mismatches);
-    get(j, "check_summary", r.check_summary);
-    get(j, "hot", r.hot);
-    get(j, "l2_flush_bytes", r.l2_flush_bytes);
-    get(j, "p20_ms", r.p20_ms);
-    get(j, "p80_ms", r.p80_ms);
-    get(j, "mean_ms", r.mean_ms);
-    get(j, "min_ms", r.min_ms);
-    get(j, "max_ms", r.max_ms);
-    get(j, "noise", r.noise);
-    get(j, "stop_reason", r.stop_reason);
-    get(j, "timing_warning", r.timing_warning);
-    get(j, "measure_wall_s", r.measure_wall_s);
-    get(j, "model_traffic_bytes", r.model_traffic_bytes);
-    get(j, "model_bandwidth_gbs", r.model_bandwidth_gbs);
-    get(j, "end_to_end_ms", r.end_to_end_ms);
-    get(j, "end_to_end_median_ms", r.end_to_end_median_ms);
-    if (j.contains("occupancy")) r.occupancy = read_occupancy(j.at("occupancy"));
-    if (j.contains("roofline")) r.roofline = read_roofline(j.at("roofline"));
+    RunResult r = from_json<RunResult>(j);
     if (j.contains("trace")) {
         auto trace = record::parse_trace(j.at("trace").get<std::string>(), "the worker's trace");
         if (auto* why = std::get_if<std::string>(&trace)) throw std::runtime_error(*why);
         r.trace = std::move(std::get<model::KernelTrace>(trace));
     }
-    get(j, "device_free_bytes", r.device_free_bytes);
-    get(j, "device_total_bytes", r.device_total_bytes);
-    get(j, "live_key", r.live_key);
-    get(j, "superseded_by", r.superseded_by);
     return r;
 }
 
 }  // namespace
 
-std::string encode_request(const RunRequest& request) { return request_json(request).dump(); }
+std::string encode_request(const RunRequest& request) { return to_json(request).dump(); }
 std::string encode_result(const RunResult& result) { return result_json(result).dump(); }
-std::string encode_device(const DeviceInfo& device) { return device_json(device).dump(); }
+std::string encode_device(const DeviceInfo& device) { return to_json(device).dump(); }
 
 std::string encode_message(const Message& message) {
     Json j;
     j["type"] = message.type;
-    if (message.request) j["request"] = request_json(*message.request);
+    if (message.request) j["request"] = to_json(*message.request);
     if (message.result) j["result"] = result_json(*message.result);
-    if (message.device) j["device"] = device_json(*message.device);
+    if (message.device) j["device"] = to_json(*message.device);
     if (message.context_lost) j["context_lost"] = true;
     // Invalid UTF-8 from a driver's message is replaced rather than thrown on.
     return j.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -324,10 +262,10 @@ std::variant<Message, std::string> decode_message(std::string_view text) {
         const Json j = Json::parse(text);
         Message message;
         message.type = j.at("type").get<std::string>();
-        if (j.contains("request")) message.request = read_request(j.at("request"));
+        if (j.contains("request")) message.request = from_json<RunRequest>(j.at("request"));
         if (j.contains("result")) message.result = read_result(j.at("result"));
-        if (j.contains("device")) message.device = read_device(j.at("device"));
-        get(j, "context_lost", message.context_lost);
+        if (j.contains("device")) message.device = from_json<DeviceInfo>(j.at("device"));
+        message.context_lost = j.value("context_lost", false);
         return message;
     } catch (const std::exception& e) {
         return std::string("not a message of the GPU worker: ") + e.what();
