@@ -94,7 +94,8 @@ TEST_F(EdgeBlock, BTileHangsOverTheRightEdgeInEveryPhase) {
             << phase;
 
     // Phase 0, thread (x 3, y 7): B[7][27], the last real column, at offset 7 · 28 + 27.
-    const TileLoad& load = load_of(tile_loads(m_problem, kTile, kBlock, 0, Operand::B), kTile, Index2{3, 7});
+    const auto loads = tile_loads(m_problem, kTile, kBlock, 0, Operand::B);  // alive while `load` is read
+    const TileLoad& load = load_of(loads, kTile, Index2{3, 7});
     EXPECT_EQ(load.global_row, 7);
     EXPECT_EQ(load.global_col, 27);
     EXPECT_EQ(load.address, 223);

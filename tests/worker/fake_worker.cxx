@@ -21,7 +21,10 @@ RunResult run(const RunRequest& request) {
     RunResult result;
     result.request = request;
     switch (static_cast<FakeSeed>(request.seed)) {
-        case FakeSeed::Crash: raise(SIGSEGV); break;
+        case FakeSeed::Crash:
+            signal(SIGSEGV, SIG_DFL);  // a real crash, even under AddressSanitizer's handler
+            raise(SIGSEGV);
+            break;
         case FakeSeed::Hang: std::this_thread::sleep_for(std::chrono::hours(1)); break;
         case FakeSeed::Freeze: raise(SIGSTOP); break;  // no heartbeat either
         case FakeSeed::Garbage: {
