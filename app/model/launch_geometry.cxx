@@ -52,7 +52,7 @@ std::optional<std::string> check_config(const KernelConfig& config) {
             return format_text("tile width T = {} means {} × {} = {} threads per block, over CUDA's limit of "
                           "1024 (T = 32 is the largest square tile); a GPU refuses such a launch: "
                           "\"invalid configuration argument\" (CUDA 13 says \"invalid argument\")",
-                          config.tile, config.tile, config.tile, config.tile * config.tile);
+                          config.tile, config.tile, config.tile, std::int64_t{config.tile} * config.tile);
         return std::nullopt;
     }
     if (config.kind == KernelKind::Cublas) return std::nullopt;

@@ -124,6 +124,9 @@ std::variant<Result, std::string> read_document(std::string_view text, std::stri
         if (reason != std::string::npos) what = what.substr(reason + 2);
         const auto [line, column] = line_and_column(text, e.byte > 0 ? e.byte - 1 : 0);
         return where + ":" + std::to_string(line) + ":" + std::to_string(column) + ": not valid JSON: " + what;
+    } catch (const Json::exception& e) {
+        // A number too large for any type, found by fuzzing: nlohmann says out_of_range.
+        return where + ": not valid JSON: " + e.what();
     }
     try {
         return read(root);
