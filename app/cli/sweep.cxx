@@ -1,6 +1,7 @@
 #include "sweep.hpp"
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <optional>
 
@@ -216,14 +217,22 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
         if (failed(parsed, why)) return why;
         dims[i] = std::get<0>(parsed);
     }
+    // Each size once, in first-seen order, and never more than a sweep may hold: three long
+    // lists combine into billions (found by fuzzing, where building them all took minutes).
     std::vector<std::array<std::int64_t, 3>> sizes;
+    std::set<std::array<std::int64_t, 3>> seen;
     for (std::int64_t square : std::get<0>(squares)) {
         const std::vector<std::int64_t> own{square};
         for (std::int64_t m : dims[0].value_or(own))
             for (std::int64_t n : dims[1].value_or(own))
-                for (std::int64_t k : dims[2].value_or(own)) sizes.push_back({m, n, k});
+                for (std::int64_t k : dims[2].value_or(own)) {
+                    if (!seen.insert({m, n, k}).second) continue;
+                    sizes.push_back({m, n, k});
+                    if (sizes.size() > kMaxPoints)
+                        return format_text("these lists describe more than {} points; measure fewer at a time",
+                                           kMaxPoints);
+                }
     }
-    keep_first_of_each(sizes);
 
     std::vector<model::KernelConfig> configs;
     for (model::KernelKind kind : kinds) {
