@@ -135,55 +135,31 @@ private:
         return std::nullopt;
     }
 
-    // Ends the worker: politely (close its input, wait a moment) or at once. Returns how it ended.
-    std::string stop(bool kill_now) {
+    // Ends the worker: closes both pipes, gives it `grace_ms` to exit by itself, then kills
+    // it. Returns how it ended, or `if_killed` when it had to be killed.
+    std::string end_worker(int grace_ms, const std::string& if_killed) {
         if (!running()) return "not running";
-        close(m_to);
-        m_to = -1;
+        close(m_to);  // a worker reading its input sees the end and exits
         int status = 0;
         pid_t done = 0;
-        if (!kill_now) {
-            for (int i = 0; i < 100 && done == 0; ++i) {
-                done = waitpid(m_pid, &status, WNOHANG);
-                if (done == 0) usleep(10000);
-            }
-        }
-        if (done == 0) {
-            kill(m_pid, SIGKILL);
-            done = waitpid(m_pid, &status, 0);
-        }
-        close(m_from);
-        m_from = -1;
-        m_pid = 0;
-        m_stats->worker_pid = 0;
-        return done > 0 ? describe_exit(status) : "gone";
-    }
-
-    // What became of a worker that closed its end: it has exited, or is made to.
-    std::string reap() {
-        int status = 0;
-        pid_t done = 0;
-        for (int i = 0; i < 50 && done == 0; ++i) {
+        for (int waited = 0; waited < grace_ms && done == 0; waited += 10) {
             done = waitpid(m_pid, &status, WNOHANG);
             if (done == 0) usleep(10000);
         }
+        std::string how = done > 0 ? describe_exit(status) : if_killed;
         if (done == 0) {
             kill(m_pid, SIGKILL);
             waitpid(m_pid, &status, 0);
-            close(m_to);
-            close(m_from);
-            m_to = m_from = -1;
-            m_pid = 0;
-            m_stats->worker_pid = 0;
-            return "it closed its pipe";
         }
-        close(m_to);
         close(m_from);
         m_to = m_from = -1;
         m_pid = 0;
         m_stats->worker_pid = 0;
-        return describe_exit(status);
+        return how;
     }
+    std::string stop(bool kill_now) { return end_worker(kill_now ? 0 : 1000, "killed"); }
+    // What became of a worker that closed its end: it has exited, or is made to.
+    std::string reap() { return end_worker(500, "it closed its pipe"); }
 
     // Fails the exchange: the worker is stopped (if still there) and a new one started.
     Answer fail(const std::string& during, const std::string& why) {

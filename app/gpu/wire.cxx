@@ -156,18 +156,14 @@ void fields(Io& io, Peaks& r) requires std::is_same_v<std::remove_const_t<Peaks>
     io("fp32_unavailable", r.fp32_unavailable);
 }
 
-// A nested struct that may be absent.
-template <typename Io, typename T>
-void maybe_nested(Io& io, const char* key, std::optional<T>& value) {
-    if constexpr (std::is_same_v<Io, Writer>) {
-        if (value) nested(io, key, *value);
-    } else if (io.json.contains(key)) {
-        nested(io, key, value.emplace());
-    }
-}
+// A nested struct that may be absent: written when there, read when its key is.
 template <typename T>
 void maybe_nested(Writer& io, const char* key, const std::optional<T>& value) {
     if (value) nested(io, key, *value);
+}
+template <typename T>
+void maybe_nested(Reader& io, const char* key, std::optional<T>& value) {
+    if (io.json.contains(key)) nested(io, key, value.emplace());
 }
 
 template <typename Io, typename Result>
