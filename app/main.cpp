@@ -38,19 +38,15 @@
 #include "platform/session.hpp"
 #include "platform/window.hpp"
 #include "views/app_state.hpp"
-#include "views/lab_benchmark.hpp"
 #include "lesson_flags.hpp"
-#include "soak.hpp"
+#include "automation.hpp"
 #include "views/lesson_state.hpp"
-#include "views/latency_view.hpp"
 #include "views/main_view.hpp"
 #include "views/plot.hpp"
 #include "views/setup_panel.hpp"
 #include "views/stage_heatmap.hpp"
 #include "views/theatre/theatre_flags.hpp"
-#include "views/theatre/theatre_recording.hpp"
 #include "views/theme.hpp"
-#include "views/tuning_view.hpp"
 #include "paths/data_dir.hpp"
 
 namespace {
@@ -79,10 +75,7 @@ struct GuiOptions {
     std::vector<ts::platform::KeyPress> keys;  // --keys: pressed one by one once the window has settled
 };
 
-// ImGui sizes windows and tables from the previous frame, so a new layout needs a few frames
-// before it is drawn where it will stay.
-constexpr int kSettleFrames = 3;
-constexpr auto kRunTimeout = std::chrono::seconds(120);
+using ts::app::kSettleFrames;
 
 // The window explains a launch the model rejects instead of refusing to open, so a tile
 // width that only check_config() turns down (T = 64) is kept when every other flag is fine.
@@ -102,11 +95,6 @@ std::variant<ts::cli::Setup, std::string> resolve_for_window(const ts::cli::Setu
         return *valid;
     }
     return setup;
-}
-
-bool is_lab_view(ts::views::LabView view) {
-    using ts::views::LabView;
-    return view == LabView::Latency || view == LabView::Tuning || view == LabView::Roofline;
 }
 
 // --frame-time N: how long a frame of the current view takes to draw. The settling frames,
@@ -142,11 +130,19 @@ int time_frames(ts::platform::Window& window, ts::views::AppState& state, int fr
 }
 
 int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
-    const bool benchmark = options.lab_benchmark > 0;
+    ts::app::Automation automation({.screenshot = options.screenshot,
+                                    .frames = options.frames,
+                                    .run = options.run,
+                                    .record = options.theatre.record,
+                                    .keys = options.keys,
+                                    .soak_seconds = options.soak,
+                                    .soak_seed = options.soak_seed,
+                                    .lab_benchmark = options.lab_benchmark,
+                                    .lab_sizes = options.lab_sizes});
     ts::platform::Session session(options.settings);
     const ts::settings::Settings opened = ts::platform::merge(session.loaded(), options.presentation);
     auto created = ts::platform::Window::create({opened.window_width, opened.window_height, "TileScope",
-                                                 !benchmark && options.frame_time == 0, opened.window_x,
+                                                 options.lab_benchmark == 0 && options.frame_time == 0, opened.window_x,
                                                  opened.window_y, opened.fullscreen, opened.font_scale});
     if (auto* why = std::get_if<std::string>(&created)) {
         std::cerr << "tilescope: " << *why << "\n";
@@ -207,13 +203,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         return 2;
     }
     for (const std::string& warning : trace_warnings) std::cerr << "tilescope: " << warning << "\n";
-    std::optional<ts::app::Soak> soak;
-    if (options.soak > 0) soak.emplace(options.soak, options.soak_seed);
-    std::optional<ts::views::LabBenchmark> lab_benchmark;
-    if (benchmark) {
-        state.lab.view = ts::views::LabView::Latency;
-        lab_benchmark.emplace(options.lab_benchmark, options.lab_sizes);
-    }
+    automation.prepare(state);
     if (!options.load.empty()) {
         if (!ts::views::load_recording(state.lab, options.load)) {
             std::cerr << "tilescope: --load: " << state.lab.load_error << "\n";
@@ -231,110 +221,17 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         return ts::app::walk_lesson(window, runner, state, options.lesson_walk, kSettleFrames);
     if (options.frame_time > 0) return time_frames(window, state, options.frame_time);
 
-    // Frames to draw once nothing is awaited; 0: until the window is closed.
-    const int frames_to_settle = options.frames > 0 ? options.frames : (options.screenshot.empty() ? 0 : kSettleFrames);
-    bool start_run = options.run;
-    bool awaiting_run = false;
-    bool awaiting_lab = false;   // --run in a lab view: its measurements are still coming
-    bool announced_record = false;
-    const auto started = std::chrono::steady_clock::now();
-    auto next_progress = started + std::chrono::seconds(10);
-    int quiet_frames = 0;
-    int frame = 0;
-
+    // The loop: exchange with the runner, draw, render, present. Everything the window does
+    // by itself (--run, --keys, --soak, --screenshot, ...) is the automation's (automation.hpp).
     while (!window.should_close()) {
-        // --keys start once the layout has settled, as a person's would.
-        if (frame++ == kSettleFrames) window.queue_keys(options.keys);
-        const bool pressing_keys = frame <= kSettleFrames + 1 ? !options.keys.empty() : window.keys_pending();
-        window.begin_frame(options.screenshot.empty() && !benchmark && !soak);
+        automation.before_frame(window);
+        window.begin_frame(automation.follow_pointer());
         ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
-        // --run waits for the probe, then behaves like pressing the view's measure button.
-        if (start_run && state.device && is_lab_view(state.lab.view)) {
-            start_run = false;
-            if (!state.device->usable) {
-                std::cerr << "tilescope: --run: not measuring: " << state.device->why_not << "\n";
-            } else {
-                if (state.lab.view == ts::views::LabView::Tuning)
-                    ts::views::start_sweep(state.lab, ts::views::tuning_requests());
-                else
-                    ts::views::measure_latency_now(state.lab);  // the roofline plots these points too
-                awaiting_lab = true;
-                std::cerr << "tilescope: --run: measuring on the GPU…\n";
-            }
-        } else if (start_run && state.device) {
-            start_run = false;
-            if (const auto why = ts::views::why_no_run(state)) {
-                std::cerr << "tilescope: --run: not running on the GPU: " << *why << "\n";
-            } else {
-                state.run_requested = true;
-                awaiting_run = true;
-                std::cerr << "tilescope: --run: running on the GPU…\n";
-            }
-        }
-        if (awaiting_run && state.run.last) awaiting_run = false;
-        // --record: the theatre submits once the probe is done; a machine without a GPU says why.
-        if (options.theatre.record && state.device && !announced_record) {
-            announced_record = true;
-            if (const auto why = ts::views::why_no_recording(state); why && state.theatre.recording.pending.empty())
-                std::cerr << "tilescope: --record: not recording: " << *why << "\n";
-            else
-                std::cerr << "tilescope: --record: recording on the GPU…\n";
-        }
-        const bool awaiting_record =
-            state.theatre.recording.requested || !state.theatre.recording.pending.empty();
-        if (soak) soak->step(state, runner, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+        automation.before_draw(state, runner);
         ts::views::draw_main_view(state);
-        if (awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active())
-            awaiting_lab = false;
-        if (lab_benchmark) {
-            const auto since_start = std::chrono::steady_clock::now() - started;
-            lab_benchmark->on_frame(state, std::chrono::duration<double>(since_start).count());
-            if (const auto& why = lab_benchmark->failure()) {
-                std::cerr << "tilescope: --lab-benchmark: " << *why << "\n";
-                return 1;
-            }
-        }
+        automation.after_draw(state);
         window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
-        if (soak && soak->finished()) {
-            std::cout << soak->report(state);
-            session.finish(window, state);
-            return soak->exit_code(state);
-        }
-        if (lab_benchmark && lab_benchmark->finished()) {
-            std::cout << lab_benchmark->report();
-            // With --screenshot, the lab as the benchmark leaves it: its live points.
-            if (!options.screenshot.empty()) {
-                if (const auto why = window.save_screenshot(options.screenshot)) {
-                    std::cerr << "tilescope: " << *why << "\n";
-                    return 1;
-                }
-                std::cout << "tilescope: saved " << options.screenshot << "\n";
-            }
-            return 0;
-        }
-
-        const bool waiting = start_run || awaiting_run || awaiting_lab || awaiting_record;
-        // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
-        quiet_frames = waiting || pressing_keys || lab_benchmark ? 0 : quiet_frames + 1;
-        const auto now = std::chrono::steady_clock::now();
-        const bool timed_out = waiting && frames_to_settle > 0 && now - started > kRunTimeout;
-        if (waiting && frames_to_settle > 0 && now > next_progress) {
-            std::cerr << "tilescope: still waiting for the GPU run ("
-                      << std::chrono::duration_cast<std::chrono::seconds>(now - started).count() << " s)\n";
-            next_progress += std::chrono::seconds(10);
-        }
-        if (timed_out || (frames_to_settle > 0 && quiet_frames >= frames_to_settle)) {
-            if (timed_out) std::cerr << "tilescope: gave up waiting for the GPU run after 120 s\n";
-            session.finish(window, state);
-            if (!options.screenshot.empty()) {
-                if (const auto why = window.save_screenshot(options.screenshot)) {
-                    std::cerr << "tilescope: " << *why << "\n";
-                    return 1;
-                }
-                std::cout << "tilescope: saved " << options.screenshot << "\n";
-            }
-            return timed_out ? 1 : 0;
-        }
+        if (const auto exit_code = automation.after_render(window, state, session)) return *exit_code;
         // A plot's "Save PNG" asks for its rectangle of this frame; the views cannot read pixels.
         for (const ts::views::PlotImageRequest& request : ts::views::take_plot_image_requests()) {
             const auto why = window.save_region(request.path, request.min, request.max);

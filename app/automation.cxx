@@ -1,0 +1,142 @@
+// automation.cxx — see automation.hpp.
+#include "automation.hpp"
+
+#include <iostream>
+#include <utility>
+
+#include "views/latency_view.hpp"
+#include "views/theatre/theatre_recording.hpp"
+#include "views/tuning_view.hpp"
+
+namespace ts::app {
+
+namespace {
+
+constexpr auto kRunTimeout = std::chrono::seconds(120);
+
+bool is_lab_view(views::LabView view) {
+    using views::LabView;
+    return view == LabView::Latency || view == LabView::Tuning || view == LabView::Roofline;
+}
+
+}  // namespace
+
+Automation::Automation(AutomationOptions options)
+    : m_options(std::move(options)),
+      m_frames_to_settle(m_options.frames > 0 ? m_options.frames : (m_options.screenshot.empty() ? 0 : kSettleFrames)),
+      m_start_run(m_options.run) {
+    if (m_options.soak_seconds > 0) m_soak.emplace(m_options.soak_seconds, m_options.soak_seed);
+    if (m_options.lab_benchmark > 0) m_lab_benchmark.emplace(m_options.lab_benchmark, m_options.lab_sizes);
+}
+
+bool Automation::follow_pointer() const { return m_options.screenshot.empty() && !m_lab_benchmark && !m_soak; }
+
+void Automation::prepare(views::AppState& state) const {
+    if (m_lab_benchmark) state.lab.view = views::LabView::Latency;
+}
+
+double Automation::seconds_since_start() const {
+    return std::chrono::duration<double>(Clock::now() - m_started).count();
+}
+
+void Automation::before_frame(platform::Window& window) {
+    // --keys start once the layout has settled, as a person's would.
+    if (m_frame++ == kSettleFrames) window.queue_keys(m_options.keys);
+    m_pressing_keys = m_frame <= kSettleFrames + 1 ? !m_options.keys.empty() : window.keys_pending();
+}
+
+// --run waits for the GPU probe, then does what the view's measure or run button does.
+void Automation::start_run(views::AppState& state) {
+    m_start_run = false;
+    if (is_lab_view(state.lab.view)) {
+        if (!state.device->usable) {
+            std::cerr << "tilescope: --run: not measuring: " << state.device->why_not << "\n";
+            return;
+        }
+        if (state.lab.view == views::LabView::Tuning)
+            views::start_sweep(state.lab, views::tuning_requests());
+        else
+            views::measure_latency_now(state.lab);  // the roofline plots these points too
+        m_awaiting_lab = true;
+        std::cerr << "tilescope: --run: measuring on the GPU…\n";
+        return;
+    }
+    if (const auto why = views::why_no_run(state)) {
+        std::cerr << "tilescope: --run: not running on the GPU: " << *why << "\n";
+        return;
+    }
+    state.run_requested = true;
+    m_awaiting_run = true;
+    std::cerr << "tilescope: --run: running on the GPU…\n";
+}
+
+void Automation::before_draw(views::AppState& state, gpu::Runner& runner) {
+    if (m_start_run && state.device) start_run(state);
+    if (m_awaiting_run && state.run.last) m_awaiting_run = false;
+    // --record: the theatre submits once the probe is done; a machine without a GPU says why.
+    if (m_options.record && state.device && !m_announced_record) {
+        m_announced_record = true;
+        if (const auto why = views::why_no_recording(state); why && state.theatre.recording.pending.empty())
+            std::cerr << "tilescope: --record: not recording: " << *why << "\n";
+        else
+            std::cerr << "tilescope: --record: recording on the GPU…\n";
+    }
+    m_awaiting_record = state.theatre.recording.requested || !state.theatre.recording.pending.empty();
+    if (m_soak) m_soak->step(state, runner, seconds_since_start());
+}
+
+void Automation::after_draw(views::AppState& state) {
+    if (m_awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active())
+        m_awaiting_lab = false;
+    if (m_lab_benchmark) {
+        m_lab_benchmark->on_frame(state, seconds_since_start());
+        if (const auto& why = m_lab_benchmark->failure()) {
+            std::cerr << "tilescope: --lab-benchmark: " << *why << "\n";
+            m_failed = 1;
+        }
+    }
+}
+
+std::optional<int> Automation::save_screenshot(platform::Window& window) const {
+    if (m_options.screenshot.empty()) return std::nullopt;
+    if (const auto why = window.save_screenshot(m_options.screenshot)) {
+        std::cerr << "tilescope: " << *why << "\n";
+        return 1;
+    }
+    std::cout << "tilescope: saved " << m_options.screenshot << "\n";
+    return std::nullopt;
+}
+
+std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state,
+                                            platform::Session& session) {
+    if (m_failed) return m_failed;
+    if (m_soak && m_soak->finished()) {
+        std::cout << m_soak->report(state);
+        session.finish(window, state);
+        return m_soak->exit_code(state);
+    }
+    if (m_lab_benchmark && m_lab_benchmark->finished()) {
+        std::cout << m_lab_benchmark->report();
+        // With --screenshot, the lab as the benchmark leaves it: its live points.
+        return save_screenshot(window).value_or(0);
+    }
+
+    const bool waiting = m_start_run || m_awaiting_run || m_awaiting_lab || m_awaiting_record;
+    // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
+    m_quiet_frames = waiting || m_pressing_keys || m_lab_benchmark ? 0 : m_quiet_frames + 1;
+    if (m_frames_to_settle == 0) return std::nullopt;
+    const auto now = Clock::now();
+    const bool timed_out = waiting && now - m_started > kRunTimeout;
+    if (waiting && now > m_next_progress) {
+        std::cerr << "tilescope: still waiting for the GPU run ("
+                  << std::chrono::duration_cast<std::chrono::seconds>(now - m_started).count() << " s)\n";
+        m_next_progress += std::chrono::seconds(10);
+    }
+    if (!timed_out && m_quiet_frames < m_frames_to_settle) return std::nullopt;
+    if (timed_out) std::cerr << "tilescope: gave up waiting for the GPU run after 120 s\n";
+    session.finish(window, state);
+    if (const auto failed = save_screenshot(window)) return failed;
+    return timed_out ? 1 : 0;
+}
+
+}  // namespace ts::app
