@@ -97,22 +97,34 @@ std::variant<ts::cli::Setup, std::string> resolve_for_window(const ts::cli::Setu
     return setup;
 }
 
+// When the program started (static initialisation): --frame-time says how long after it the first frame was on screen.
+const auto g_process_start = std::chrono::steady_clock::now();
+
 // --frame-time N: how long a frame of the current view takes to draw. The settling frames,
 // which also build the stage's heat-map textures, are not counted; the N after them are
-// drawn without vsync, each waited for on the GPU before the next starts.
-int time_frames(ts::platform::Window& window, ts::views::AppState& state, int frames) {
+// drawn without vsync, each waited for on the GPU before the next starts. It also says how
+// soon the first frame was shown and whether the GPU probe (in the worker) had answered by
+// then: the window must never wait for it.
+int time_frames(ts::platform::Window& window, ts::gpu::Runner& runner, ts::views::AppState& state, int frames) {
     using Clock = std::chrono::steady_clock;
     std::vector<double> ms;
     double first_ms = 0.0;
+    double first_shown_s = 0.0;
+    bool probe_done_at_first_frame = false;
     for (int i = 0; i < kSettleFrames + frames; ++i) {
         const auto start = Clock::now();
         window.begin_frame(false);
+        ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
+        if (i == 0) probe_done_at_first_frame = state.device.has_value();
         ts::views::draw_main_view(state);
         window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
         window.present();
         window.finish();
         const double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        if (i == 0) first_ms = elapsed;
+        if (i == 0) {
+            first_ms = elapsed;
+            first_shown_s = std::chrono::duration<double>(Clock::now() - g_process_start).count();
+        }
         if (i >= kSettleFrames) ms.push_back(elapsed);
     }
     const ts::views::Spread spread = ts::views::spread(ms);
@@ -126,6 +138,9 @@ int time_frames(ts::platform::Window& window, ts::views::AppState& state, int fr
                   static_cast<long long>(state.problem.k), spread.median, spread.p90, frames, first_ms,
                   static_cast<unsigned long long>(heatmaps ? heatmaps->uploads() : 0));
     std::cout << line << "renderer: " << window.renderer() << "\n";
+    std::snprintf(line, sizeof line, "first frame shown %.3f s after start (GPU probe %s by then)\n", first_shown_s,
+                  probe_done_at_first_frame ? "answered" : "not yet answered");
+    std::cout << line;
     return 0;
 }
 
@@ -219,7 +234,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     if (!options.lesson.error.empty()) state.lesson.error = options.lesson.error;
     if (!options.lesson_walk.empty())
         return ts::app::walk_lesson(window, runner, state, options.lesson_walk, kSettleFrames);
-    if (options.frame_time > 0) return time_frames(window, state, options.frame_time);
+    if (options.frame_time > 0) return time_frames(window, runner, state, options.frame_time);
 
     // The loop: exchange with the runner, draw, render, present. Everything the window does
     // by itself (--run, --keys, --soak, --screenshot, ...) is the automation's (automation.hpp).

@@ -1,5 +1,6 @@
 #include "soak.hpp"
 
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,10 @@ std::int64_t resident_bytes() {
     if (!(statm >> size >> resident)) return 0;
     return resident * sysconf(_SC_PAGESIZE);
 }
+
+// The allocator's bytes in use: beside the resident memory, it tells our growth from the
+// allocator's or a driver's.
+std::int64_t heap_in_use() { return static_cast<std::int64_t>(mallinfo2().uordblks); }
 
 Soak::Soak(double seconds, std::uint64_t seed) : m_seconds(seconds), m_random(seed) {}
 
@@ -85,7 +90,8 @@ void Soak::change_something(views::AppState& state) {
             break;
         default: state.theatre.player.step = static_cast<int>(m_random() % 20); break;
     }
-    // TILESCOPE_SOAK_LOG=1: each state on stderr, so that a failure can be replayed by hand.
+    // TILESCOPE_SOAK_LOG=1: each state on stderr, so that a failure can be replayed by hand,
+    // and the memory every 10 s.
     static const bool log = std::getenv("TILESCOPE_SOAK_LOG") != nullptr;
     if (log)
         std::fprintf(stderr, "soak %d: view %s, %lldx%lldx%lld, %s, lesson %s step %d\n", m_changes,
@@ -95,6 +101,13 @@ void Soak::change_something(views::AppState& state) {
                      state.lesson.step);
 }
 
+void Soak::restore_baseline(views::AppState& state) const {
+    state.problem = m_baseline->problem;
+    state.kernel = m_baseline->kernel;
+    state.lab.view = m_baseline->view;
+    state.lesson = {};
+}
+
 void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
     ++m_frame;
     if (!state.device) return;  // the probe first: the figures at the start include it
@@ -102,14 +115,35 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
     // The figures at the start are taken after a warm-up, once the views' caches (heat-map
     // textures, lesson files, glyphs) have seen most of what the changes bring.
     const double warm_up = std::min(60.0, 0.2 * m_seconds);
+    if (!m_baseline) m_baseline = Baseline{state.problem, state.kernel, state.lab.view};
     if (!m_started && now >= warm_up) {
+        // Both figures are taken in the state the soak began in, after the views have drawn it
+        // for a while and freed memory went back to the system: what one random state needs
+        // (a 99999-wide heat map, say) is not growth.
+        if (m_settled_at == 0) {
+            restore_baseline(state);
+            m_settled_at = m_frame + kSettleFramesForFigures;
+        }
+        if (m_frame < m_settled_at) return;
+        malloc_trim(0);
         m_started = true;
         m_rss_start = resident_bytes();
+        m_heap_start = heap_in_use();
         if (gpu) ask_memory(runner);
     }
     if (state.memory && state.memory->id == m_memory_request && state.memory->ok) {
         const std::int64_t used = state.memory->device_total_bytes - state.memory->device_free_bytes;
         (m_ending ? m_gpu_used_end : m_gpu_used_start) = used;
+    }
+    static const bool log = std::getenv("TILESCOPE_SOAK_LOG") != nullptr;
+    if (log && now >= m_next_memory_log) {
+        // The heap's bytes in use beside the resident memory: growth in one but not the other
+        // is the allocator's or a driver's, not ours.
+        const struct mallinfo2 heap = mallinfo2();
+        std::fprintf(stderr, "soak at %.0f s: resident %s, heap in use %s, heap held %s\n", now,
+                     model::human_bytes(resident_bytes()).c_str(), model::human_bytes(std::int64_t(heap.uordblks)).c_str(),
+                     model::human_bytes(std::int64_t(heap.arena + heap.hblkhd)).c_str());
+        m_next_memory_log = now + 10.0;
     }
     if (!m_ending) {
         if (now < m_seconds) {
@@ -121,15 +155,18 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
         m_end_asked = now;
         m_memory_request = 0;
         state.lab.sweep = {};
-        state.lesson = {};
+        restore_baseline(state);
+        m_settled_at = m_frame + kSettleFramesForFigures;
     }
     const bool drained = runner.pending() == 0 || now - m_end_asked > 120.0;
-    if (!drained) return;
+    if (!drained || m_frame < m_settled_at) return;
     if (gpu && !m_gpu_used_end && now - m_end_asked < 150.0) {
         if (m_memory_request == 0) ask_memory(runner);
         return;
     }
+    malloc_trim(0);
     m_rss_end = resident_bytes();
+    m_heap_end = heap_in_use();
     m_finished = true;
 }
 
@@ -141,6 +178,8 @@ std::string Soak::report(const views::AppState& state) const {
                                    state.results.failed, state.results.worker_stopped);
     text += format_text("app resident memory: {} at start, {} at end ({} %)\n", model::human_bytes(m_rss_start),
                         model::human_bytes(m_rss_end), model::fixed(growth(double(m_rss_start), double(m_rss_end)), 1));
+    text += format_text("heap in use: {} at start, {} at end ({} %)\n", model::human_bytes(m_heap_start),
+                        model::human_bytes(m_heap_end), model::fixed(growth(double(m_heap_start), double(m_heap_end)), 1));
     if (m_gpu_used_start && m_gpu_used_end)
         text += format_text("GPU memory used: {} at start, {} at end ({} %)\n", model::human_bytes(*m_gpu_used_start),
                             model::human_bytes(*m_gpu_used_end),

@@ -4,8 +4,8 @@
 // GPU, a measurement in the lab; some of these are invalid on purpose (a size of 0 or over
 // 2^31 elements, T = 64, a 64×32 block), through the same limits as the setup panel's fields.
 // It prints the app's resident memory and the GPU's used memory after a warm-up (a fifth of
-// the time, at most 60 s) and at the end, and the requests done and failed; the exit code is
-// 1 when a worker stopped or either memory grew more than 5 %.
+// the time, at most 60 s) and at the end, both in the state it began in, and the requests
+// done and failed; the exit code is 1 when a worker stopped or either memory grew more than 5 %.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,15 @@ public:
 private:
     void change_something(views::AppState& state);
     void ask_memory(gpu::Runner& runner);
+    void restore_baseline(views::AppState& state) const;
+
+    // What the soak began with; the memory figures are taken with it restored.
+    struct Baseline {
+        model::Problem problem;
+        model::KernelConfig kernel;
+        views::LabView view;
+    };
+    static constexpr int kSettleFramesForFigures = 30;
 
     double m_seconds;
     std::mt19937_64 m_random;
@@ -41,7 +50,11 @@ private:
     bool m_ending = false;
     bool m_finished = false;
     double m_end_asked = 0.0;
+    double m_next_memory_log = 0.0;
+    std::optional<Baseline> m_baseline;
+    int m_settled_at = 0;   // the frame from which the figures may be taken
     std::int64_t m_rss_start = 0, m_rss_end = 0;
+    std::int64_t m_heap_start = 0, m_heap_end = 0;
     std::optional<std::int64_t> m_gpu_used_start, m_gpu_used_end;
     std::uint64_t m_memory_request = 0;
 };

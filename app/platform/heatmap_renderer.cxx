@@ -11,8 +11,14 @@ namespace ts::platform {
 namespace {
 
 // Textures kept besides those of the current frame: one for each of A, B and C, so that
-// switching views and back does not rebuild them.
+// switching views and back does not rebuild them, as long as together they stay under a
+// budget: three 4096² float textures with their mipmaps would hold a quarter of a GiB after
+// the user has gone back to a small problem.
 constexpr std::size_t kKeptTextures = 3;
+constexpr std::int64_t kKeptTextureBytes = std::int64_t{64} << 20;
+
+// R32F with its mipmap chain: a third more than the base level.
+std::int64_t texture_bytes(int cols, int rows) { return std::int64_t{cols} * rows * 4 * 4 / 3; }
 
 std::string shader_log(GLuint shader) {
     GLint length = 0;
@@ -98,13 +104,15 @@ HeatmapRenderer::Texture& HeatmapRenderer::texture_for(const views::HeatmapQuad&
     // Drop the least recently used textures that this frame does not draw.
     for (;;) {
         std::size_t old = 0;
+        std::int64_t old_bytes = 0;
         auto oldest = m_textures.end();
         for (auto t = m_textures.begin(); t != m_textures.end(); ++t) {
             if (t->last_used == m_frame) continue;
             ++old;
+            old_bytes += texture_bytes(t->cols, t->rows);
             if (oldest == m_textures.end() || t->last_used < oldest->last_used) oldest = t;
         }
-        if (old < kKeptTextures) break;
+        if (old == 0 || (old < kKeptTextures && old_bytes <= kKeptTextureBytes)) break;
         glDeleteTextures(1, &oldest->id);
         m_textures.erase(oldest);
     }
