@@ -101,6 +101,20 @@ void Soak::change_something(views::AppState& state) {
                      state.lesson.step);
 }
 
+bool Soak::Floor::measure(double now) {
+    if (now < began + kSettleSeconds) return false;
+    if (!trimmed) {
+        malloc_trim(0);  // freed memory the allocator still holds goes back to the system
+        trimmed = true;
+    }
+    const std::int64_t rss = resident_bytes();
+    if (resident == 0 || rss < resident) {
+        resident = rss;
+        heap = heap_in_use();
+    }
+    return now >= began + kSettleSeconds + kSampleSeconds;
+}
+
 void Soak::restore_baseline(views::AppState& state) const {
     state.problem = m_baseline->problem;
     state.kernel = m_baseline->kernel;
@@ -117,18 +131,17 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
     const double warm_up = std::min(60.0, 0.2 * m_seconds);
     if (!m_baseline) m_baseline = Baseline{state.problem, state.kernel, state.lab.view};
     if (!m_started && now >= warm_up) {
-        // Both figures are taken in the state the soak began in, after the views have drawn it
-        // for a while and freed memory went back to the system: what one random state needs
+        // Both figures are taken in the state the soak began in: what one random state needs
         // (a 99999-wide heat map, say) is not growth.
-        if (m_settled_at == 0) {
+        if (!m_floor) {
             restore_baseline(state);
-            m_settled_at = m_frame + kSettleFramesForFigures;
+            m_floor.emplace(now);
         }
-        if (m_frame < m_settled_at) return;
-        malloc_trim(0);
+        if (!m_floor->measure(now)) return;
         m_started = true;
-        m_rss_start = resident_bytes();
-        m_heap_start = heap_in_use();
+        m_rss_start = m_floor->resident;
+        m_heap_start = m_floor->heap;
+        m_floor.reset();
         if (gpu) ask_memory(runner);
     }
     if (state.memory && state.memory->id == m_memory_request && state.memory->ok) {
@@ -156,17 +169,17 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
         m_memory_request = 0;
         state.lab.sweep = {};
         restore_baseline(state);
-        m_settled_at = m_frame + kSettleFramesForFigures;
     }
     const bool drained = runner.pending() == 0 || now - m_end_asked > 120.0;
-    if (!drained || m_frame < m_settled_at) return;
+    if (!drained) return;
     if (gpu && !m_gpu_used_end && now - m_end_asked < 150.0) {
         if (m_memory_request == 0) ask_memory(runner);
         return;
     }
-    malloc_trim(0);
-    m_rss_end = resident_bytes();
-    m_heap_end = heap_in_use();
+    if (!m_floor) m_floor.emplace(now);
+    if (!m_floor->measure(now)) return;
+    m_rss_end = m_floor->resident;
+    m_heap_end = m_floor->heap;
     m_finished = true;
 }
 

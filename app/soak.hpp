@@ -4,8 +4,9 @@
 // GPU, a measurement in the lab; some of these are invalid on purpose (a size of 0 or over
 // 2^31 elements, T = 64, a 64×32 block), through the same limits as the setup panel's fields.
 // It prints the app's resident memory and the GPU's used memory after a warm-up (a fifth of
-// the time, at most 60 s) and at the end, both in the state it began in, and the requests
-// done and failed; the exit code is 1 when a worker stopped or either memory grew more than 5 %.
+// the time, at most 60 s) and at the end, both in the state it began in (resident memory:
+// its lowest over two seconds there, so one frame's transient buffers do not count), and
+// the requests done and failed; the exit code is 1 when a worker stopped or either memory grew more than 5 %.
 #pragma once
 
 #include <cstdint>
@@ -39,7 +40,18 @@ private:
         model::KernelConfig kernel;
         views::LabView view;
     };
-    static constexpr int kSettleFramesForFigures = 30;
+    // The memory of the baseline state: drawn for kSettleSeconds (a software renderer frees
+    // the last large textures and buffers some frames late), then the lowest resident memory
+    // over kSampleSeconds, sampled every frame; the heap in use is read with it.
+    struct Floor {
+        static constexpr double kSettleSeconds = 3.0;
+        static constexpr double kSampleSeconds = 2.0;
+        explicit Floor(double now) : began(now) {}
+        bool measure(double now);  // true once the figures are taken
+        double began;
+        bool trimmed = false;
+        std::int64_t resident = 0, heap = 0;
+    };
 
     double m_seconds;
     std::mt19937_64 m_random;
@@ -52,7 +64,7 @@ private:
     double m_end_asked = 0.0;
     double m_next_memory_log = 0.0;
     std::optional<Baseline> m_baseline;
-    int m_settled_at = 0;   // the frame from which the figures may be taken
+    std::optional<Floor> m_floor;  // while the baseline's figures are being taken
     std::int64_t m_rss_start = 0, m_rss_end = 0;
     std::int64_t m_heap_start = 0, m_heap_end = 0;
     std::optional<std::int64_t> m_gpu_used_start, m_gpu_used_end;
