@@ -26,9 +26,26 @@ std::int64_t resident_bytes() {
     return resident * sysconf(_SC_PAGESIZE);
 }
 
+// /proc/self/status's split of resident memory: anonymous (heap, mmaps), file-backed (the
+// program and its libraries, as far as they have been touched), shared memory.
+std::string resident_kinds() {
+    std::ifstream status("/proc/self/status");
+    std::string line, text;
+    while (std::getline(status, line))
+        if (line.rfind("RssAnon:", 0) == 0 || line.rfind("RssFile:", 0) == 0 || line.rfind("RssShmem:", 0) == 0) {
+            line.erase(std::remove(line.begin(), line.end(), '\t'), line.end());
+            text += (text.empty() ? "" : ", ") + line;
+        }
+    return text;
+}
+
 // The allocator's bytes in use: beside the resident memory, it tells our growth from the
 // allocator's or a driver's.
-std::int64_t heap_in_use() { return static_cast<std::int64_t>(mallinfo2().uordblks); }
+// Large blocks are mapped on their own (hblkhd) and are in use as long as they are mapped.
+std::int64_t heap_in_use() {
+    const struct mallinfo2 heap = mallinfo2();
+    return static_cast<std::int64_t>(heap.uordblks + heap.hblkhd);
+}
 
 Soak::Soak(double seconds, std::uint64_t seed) : m_seconds(seconds), m_random(seed) {}
 
@@ -153,8 +170,9 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
         // The heap's bytes in use beside the resident memory: growth in one but not the other
         // is the allocator's or a driver's, not ours.
         const struct mallinfo2 heap = mallinfo2();
-        std::fprintf(stderr, "soak at %.0f s: resident %s, heap in use %s, heap held %s\n", now,
-                     model::human_bytes(resident_bytes()).c_str(), model::human_bytes(std::int64_t(heap.uordblks)).c_str(),
+        std::fprintf(stderr, "soak at %.0f s: resident %s (%s), heap in use %s, heap held %s\n", now,
+                     model::human_bytes(resident_bytes()).c_str(), resident_kinds().c_str(),
+                     model::human_bytes(std::int64_t(heap.uordblks + heap.hblkhd)).c_str(),
                      model::human_bytes(std::int64_t(heap.arena + heap.hblkhd)).c_str());
         m_next_memory_log = now + 10.0;
     }
@@ -191,6 +209,7 @@ std::string Soak::report(const views::AppState& state) const {
                                    state.results.failed, state.results.worker_stopped);
     text += format_text("app resident memory: {} at start, {} at end ({} %)\n", model::human_bytes(m_rss_start),
                         model::human_bytes(m_rss_end), model::fixed(growth(double(m_rss_start), double(m_rss_end)), 1));
+    text += "  resident at the end: " + resident_kinds() + "\n";
     text += format_text("heap in use: {} at start, {} at end ({} %)\n", model::human_bytes(m_heap_start),
                         model::human_bytes(m_heap_end), model::fixed(growth(double(m_heap_start), double(m_heap_end)), 1));
     if (m_gpu_used_start && m_gpu_used_end)
