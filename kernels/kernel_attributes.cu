@@ -17,6 +17,8 @@ cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Pr
             handle = tiled_handle(config, problem);
             if (!handle) return cudaErrorInvalidConfiguration;
             break;
+        case model::KernelKind::RegTile1d: handle = regtile_1d_handle(config, problem); break;
+        case model::KernelKind::RegTile2d: handle = regtile_2d_handle(config, problem); break;
         case model::KernelKind::Cublas: return cudaErrorInvalidValue;
     }
     if (!handle) return cudaErrorInvalidValue;

@@ -72,5 +72,7 @@ const void* naive_row_from_x_handle(const model::KernelConfig& config, const mod
 const void* row_per_thread_handle(const model::KernelConfig& config, const model::Problem& problem);
 const void* column_per_thread_handle(const model::KernelConfig& config, const model::Problem& problem);
 const void* tiled_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* regtile_1d_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* regtile_2d_handle(const model::KernelConfig& config, const model::Problem& problem);
 
 }  // namespace ts::kernels

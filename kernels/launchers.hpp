@@ -57,6 +57,15 @@ template <typename T>
 cudaError_t launch_tiled(const model::KernelConfig& config, const model::Problem& problem,
                          Operands<T> operands, cudaStream_t stream);
 
+// 06_regtile_1d.cu and 07_regtile_2d.cu, the ladder's register-tiled rungs: config.kind ==
+// RegTile1d or RegTile2d; their block and tile shapes are fixed (model/ladder.hpp).
+template <typename T>
+cudaError_t launch_regtile_1d(const model::KernelConfig& config, const model::Problem& problem,
+                              Operands<T> operands, cudaStream_t stream);
+template <typename T>
+cudaError_t launch_regtile_2d(const model::KernelConfig& config, const model::Problem& problem,
+                              Operands<T> operands, cudaStream_t stream);
+
 // Where a recorded kernel writes (device pointers, sized by model::load_records and
 // model::clock_records; the slots are kernel_trace.hpp's). loads may be null: then only the
 // SMs and the clocks are recorded.

@@ -146,7 +146,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
     CLI::App* bench = app.add_subcommand(
         "bench", "Measure kernels on the GPU: one point, or a sweep over lists and ranges (256:4096:x2, 100:400:+100)");
     SweepLists& l = options.lists;
-    bench->add_option("--kernel", l.kernel, "kernels to measure, e.g. naive,tiled,cublas, or all (default tiled); "
+    bench->add_option("--kernel", l.kernel, "kernels to measure, e.g. naive,tiled,cublas, or all, or ladder (tiled T=32, every rung of the "
+                                            "ladder and cuBLAS; default tiled); "
                                             "known: " + kernel_names());
     bench->add_option("--size", l.size, "square sizes M = N = K, e.g. 256:4096:x2 (default 1024)");
     bench->add_option("--m", l.m, "rows of A and C (list or range; replaces --size for M)");

@@ -69,6 +69,12 @@ KernelConfig tiled(int tile) {
     return config;
 }
 
+KernelConfig rung(KernelKind kind) {
+    KernelConfig config;
+    config.kind = kind;
+    return config;
+}
+
 KernelConfig cublas() {
     KernelConfig config;
     config.kind = KernelKind::Cublas;
@@ -97,6 +103,8 @@ std::vector<KernelConfig> suite_kernels(bool quick) {
     } else {
         for (int tile = 1; tile <= model::kMaxTile; ++tile) list.push_back(tiled(tile));
     }
+    for (KernelKind kind : model::kAllKernelKinds)
+        if (model::is_ladder(kind)) list.push_back(rung(kind));
     list.push_back(cublas());
     return list;
 }
@@ -144,6 +152,11 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
                     make_request(kernel, dtype, uniform(1, 160), uniform(1, 160), uniform(1, 400), 1, rng()));
             suite.push_back(make_request(kernel, dtype, uniform(1, 96), uniform(1, 96), uniform(1, 200), uniform(2, 4),
                                          rng()));
+            // The ladder's block tiles are up to 128×128: sizes over that, none a multiple,
+            // so partial tiles sit at the edges of a grid of several blocks.
+            if (model::is_ladder(kernel.kind))
+                suite.push_back(make_request(kernel, dtype, uniform(129, 700) | 1, uniform(129, 700) | 1,
+                                             uniform(9, 500) | 1, 1, rng()));
         }
     if (plan.quick) return suite;
 
@@ -157,6 +170,11 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
             suite.push_back(make_request(kernel, dtype, 1024, 1024, 1024, 1, rng()));
         suite.push_back(make_request(tiled(16), dtype, 700, 900, 1100, 3, rng()));
         suite.push_back(make_request(tiled(32), dtype, 2111, 2143, 2087, 1, rng()));
+        for (KernelKind kind : model::kAllKernelKinds)
+            if (model::is_ladder(kind)) {
+                suite.push_back(make_request(rung(kind), dtype, 1024, 1024, 1024, 1, rng()));
+                suite.push_back(make_request(rung(kind), dtype, 2111, 2143, 2087, 1, rng()));
+            }
     }
     return suite;
 }

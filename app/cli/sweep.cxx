@@ -173,15 +173,24 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     std::string why;
 
     std::vector<model::KernelKind> kinds;
+    const bool ladder = lists.kernel == "ladder";
     if (lists.kernel == "all") {
         kinds.assign(std::begin(model::kAllKernelKinds), std::end(model::kAllKernelKinds));
+    } else if (ladder) {
+        // The ladder: the tiled kernel it starts from (T = 32 unless --tile says), every rung,
+        // and cuBLAS at the top.
+        kinds.push_back(model::KernelKind::Tiled);
+        for (model::KernelKind kind : model::kAllKernelKinds)
+            if (model::is_ladder(kind)) kinds.push_back(kind);
+        kinds.push_back(model::KernelKind::Cublas);
     } else {
         const std::string text = or_default(lists.kernel, "tiled");
         auto names = entries("--kernel", text);
         if (failed(names, why)) return why;
         for (std::string_view name : std::get<0>(names)) {
             const auto kind = model::parse_kernel(name);
-            if (!kind) return format_text("--kernel must be one of {} (or all), got \"{}\"", kernel_names(), name);
+            if (!kind)
+                return format_text("--kernel must be one of {} (or all, or ladder), got \"{}\"", kernel_names(), name);
             kinds.push_back(*kind);
         }
         keep_first_of_each(kinds);
@@ -199,7 +208,7 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     }
     keep_first_of_each(dtypes);
 
-    auto tiles = parse_number_list("--tile", or_default(lists.tile, "16"));
+    auto tiles = parse_number_list("--tile", or_default(lists.tile, ladder ? "32" : "16"));
     auto blocks = parse_block_list("--block", or_default(lists.block, "16x16"));
     auto threads = parse_number_list("--threads", or_default(lists.threads, "128"));
     auto batches = parse_number_list("--batch", or_default(lists.batch, "1"));
@@ -329,6 +338,10 @@ double estimate_seconds(const gpu::RunRequest& request) {
             rate = by_tile[std::clamp(static_cast<int>(std::log2(std::max(config.tile, 1))), 0, 5)];
             break;
         }
+        // Guesses until measured (SGEMM_CUDA's ladder on an H200: 1-D about 35 %, 2-D about
+        // half of cuBLAS).
+        case KernelKind::RegTile1d: rate = 15000.0; break;
+        case KernelKind::RegTile2d: rate = 25000.0; break;
         case KernelKind::Cublas: rate = 50000.0; break;
     }
     if (p.dtype == model::Dtype::Float64 && config.kind != KernelKind::Cublas) rate *= 0.5;

@@ -66,6 +66,8 @@ cudaError_t launch_kernel(const model::KernelConfig& config, const model::Proble
         case model::KernelKind::ColumnPerThread:
             return kernels::launch_column_per_thread(config, problem, operands, stream);
         case model::KernelKind::Tiled: return kernels::launch_tiled(config, problem, operands, stream);
+        case model::KernelKind::RegTile1d: return kernels::launch_regtile_1d(config, problem, operands, stream);
+        case model::KernelKind::RegTile2d: return kernels::launch_regtile_2d(config, problem, operands, stream);
         case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
     }
     return cudaErrorInvalidValue;

@@ -11,6 +11,8 @@ std::string_view kernel_name(KernelKind kind) {
         case KernelKind::RowPerThread: return "row-per-thread";
         case KernelKind::ColumnPerThread: return "column-per-thread";
         case KernelKind::Tiled: return "tiled";
+        case KernelKind::RegTile1d: return "regtile-1d";
+        case KernelKind::RegTile2d: return "regtile-2d";
         case KernelKind::Cublas: return "cublas";
     }
     return "?";
@@ -24,13 +26,15 @@ std::optional<KernelKind> parse_kernel(std::string_view text) {
 
 bool is_modelled(KernelKind kind) { return kind != KernelKind::Cublas; }
 
+bool is_ladder(KernelKind kind) { return kind == KernelKind::RegTile1d || kind == KernelKind::RegTile2d; }
+
 bool uses_1d_blocks(KernelKind kind) {
     return kind == KernelKind::RowPerThread || kind == KernelKind::ColumnPerThread;
 }
 
 std::string describe(const KernelConfig& config) {
     if (config.kind == KernelKind::Tiled) return format_text("tiled T={}", config.tile);
-    if (config.kind == KernelKind::Cublas) return "cublas";
+    if (config.kind == KernelKind::Cublas || is_ladder(config.kind)) return std::string(kernel_name(config.kind));
     if (uses_1d_blocks(config.kind)) return format_text("{} {}", kernel_name(config.kind), config.block_x);
     return format_text("{} {}×{}", kernel_name(config.kind), config.block_x, config.block_y);
 }

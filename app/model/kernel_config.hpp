@@ -14,12 +14,15 @@ enum class KernelKind {
     RowPerThread,    // 03: one thread per row of C, 1-D blocks of block_x threads
     ColumnPerThread, // 04: one thread per column of C, 1-D blocks of block_x threads
     Tiled,           // 05: T×T tiles of A and B staged in shared memory
+    RegTile1d,       // 06: 64×64 block tiles; each thread computes 8 cells of a column from registers
+    RegTile2d,       // 07: 128×128 block tiles; each thread computes an 8×8 register tile
     Cublas,          // NVIDIA's cuBLAS GEMM, the reference line; the model knows nothing inside it
 };
 
 inline constexpr KernelKind kAllKernelKinds[] = {KernelKind::Naive,           KernelKind::NaiveRowFromX,
                                                  KernelKind::RowPerThread,    KernelKind::ColumnPerThread,
-                                                 KernelKind::Tiled,           KernelKind::Cublas};
+                                                 KernelKind::Tiled,           KernelKind::RegTile1d,
+                                                 KernelKind::RegTile2d,       KernelKind::Cublas};
 
 // "naive", "naive-row", "row-per-thread", "column-per-thread", "tiled", "cublas"
 std::string_view kernel_name(KernelKind kind);
@@ -32,6 +35,10 @@ bool is_modelled(KernelKind kind);
 
 // True for the kernels that launch 1-D blocks of block_x threads (block_y is not used).
 bool uses_1d_blocks(KernelKind kind);
+
+// True for the rungs of the kernel ladder past the tiled kernel (06 on): their shape is fixed
+// per rung (ladder_shape), not taken from block_x, block_y or tile.
+bool is_ladder(KernelKind kind);
 
 inline constexpr int kMaxTile = 32;  // 32×32 = 1024 threads, the per-block limit
 

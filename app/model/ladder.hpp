@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "index_math.hpp"
+#include "kernel_config.hpp"
 
 namespace ts::model {
 
@@ -44,6 +45,15 @@ inline constexpr LadderShape kRegTile1dShape{64, 64, 8, 8, 1};
 inline constexpr LadderShape kRegTile2dShape{128, 128, 8, 8, 8};
 static_assert(kRegTile1dShape.valid() && kRegTile1dShape.threads() == 512);
 static_assert(kRegTile2dShape.valid() && kRegTile2dShape.threads() == 256);
+
+// The shape of a rung; all zero for a kernel that is not on the ladder (is_ladder).
+constexpr LadderShape ladder_shape(KernelKind kind) {
+    switch (kind) {
+        case KernelKind::RegTile1d: return kRegTile1dShape;
+        case KernelKind::RegTile2d: return kRegTile2dShape;
+        default: return {};
+    }
+}
 
 // ---- Which cells of C a thread owns ------------------------------------------------------
 

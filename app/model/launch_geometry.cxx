@@ -1,6 +1,7 @@
 #include "launch_geometry.hpp"
 
 #include "format.hpp"
+#include "ladder.hpp"
 
 namespace ts::model {
 
@@ -34,6 +35,17 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
             // One T×T tile of A and one of B, both of the problem's element type.
             g.shared_bytes = static_cast<int>(2 * config.tile * config.tile * dtype_size(p.dtype));
             break;
+        case KernelKind::RegTile1d:
+        case KernelKind::RegTile2d: {
+            // 1-D blocks; each thread owns a TM×TN register tile, so a thread is a ghost when
+            // its tile's first cell lies outside C.
+            const LadderShape s = ladder_shape(config.kind);
+            g.block = {s.threads(), 1, 1};
+            g.grid = {ceil_div64(p.n, s.bn), ceil_div64(p.m, s.bm), p.batch};
+            g.shared_bytes = ladder_shared_bytes(s, static_cast<int>(dtype_size(p.dtype)));
+            owned = ceil_div64(p.m, s.tm) * ceil_div64(p.n, s.tn);
+            break;
+        }
         case KernelKind::Cublas:
             g.grid = {0, 0, 0};
             g.block = {0, 0, 0};
@@ -55,7 +67,7 @@ std::optional<std::string> check_config(const KernelConfig& config) {
                           config.tile, config.tile, config.tile, std::int64_t{config.tile} * config.tile);
         return std::nullopt;
     }
-    if (config.kind == KernelKind::Cublas) return std::nullopt;
+    if (config.kind == KernelKind::Cublas || is_ladder(config.kind)) return std::nullopt;  // shapes fixed per rung
     if (uses_1d_blocks(config.kind)) {
         if (config.block_x < 1) return format_text("the block must have at least 1 thread (got {})", config.block_x);
         return std::nullopt;

@@ -1,6 +1,9 @@
 #include "thread_map.hpp"
 
+#include <algorithm>
 #include <utility>
+
+#include "ladder.hpp"
 
 namespace ts::model {
 
@@ -8,6 +11,7 @@ namespace {
 
 Index2 block_dim(const KernelConfig& config) {
     if (config.kind == KernelKind::Tiled) return {config.tile, config.tile};
+    if (is_ladder(config.kind)) return {ladder_shape(config.kind).threads(), 1};
     if (uses_1d_blocks(config.kind)) return {config.block_x, 1};
     return {config.block_x, config.block_y};
 }
@@ -28,6 +32,11 @@ Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread) {
         case KernelKind::ColumnPerThread: return {0, column_per_thread_col(block.x, config.block_x, thread.x)};
         case KernelKind::Tiled:
             return {tiled_row(block.y, config.tile, thread.y), tiled_col(block.x, config.tile, thread.x)};
+        case KernelKind::RegTile1d:
+        case KernelKind::RegTile2d: {
+            const LadderShape s = ladder_shape(config.kind);
+            return {ladder_row(s, block.y, thread.x), ladder_col(s, block.x, thread.x)};
+        }
         case KernelKind::Cublas: return {-1, -1};
     }
     return {};
@@ -39,6 +48,12 @@ CellRange cells_of_thread(const KernelConfig& config, const Problem& problem, In
     switch (config.kind) {
         case KernelKind::RowPerThread: return {first.row, first.row + 1, 0, cols_of(problem)};
         case KernelKind::ColumnPerThread: return {0, rows_of(problem), first.col, first.col + 1};
+        case KernelKind::RegTile1d:
+        case KernelKind::RegTile2d: {  // its register tile, clipped to C
+            const LadderShape s = ladder_shape(config.kind);
+            return {first.row, std::min(first.row + s.tm, rows_of(problem)), first.col,
+                    std::min(first.col + s.tn, cols_of(problem))};
+        }
         default: return {first.row, first.row + 1, first.col, first.col + 1};
     }
 }
@@ -52,6 +67,11 @@ CellRange cells_of_block(const KernelConfig& config, const Problem& problem, Ind
     switch (config.kind) {
         case KernelKind::RowPerThread: return {first.row, last.row + 1, 0, cols_of(problem)};
         case KernelKind::ColumnPerThread: return {0, rows_of(problem), first.col, last.col + 1};
+        case KernelKind::RegTile1d:
+        case KernelKind::RegTile2d: {
+            const LadderShape s = ladder_shape(config.kind);
+            return {first.row, first.row + s.bm, first.col, first.col + s.bn};
+        }
         default: return {first.row, last.row + 1, first.col, last.col + 1};
     }
 }
@@ -86,6 +106,18 @@ std::optional<ThreadId> thread_of_cell(const KernelConfig& config, const Problem
         default: break;
     }
     ThreadId id;
+    if (is_ladder(config.kind)) {
+        // The inverse of ladder_row and ladder_col: the block, then the register tile within
+        // it; the step counts the thread's cells row by row.
+        const LadderShape s = ladder_shape(config.kind);
+        id.block = {cell.col / s.bn, cell.row / s.bm};
+        const int tile_row = (cell.row % s.bm) / s.tm, tile_col = (cell.col % s.bn) / s.tn;
+        id.thread = {tile_row * s.threads_per_row() + tile_col, 0};
+        id.warp = warp_of(id.thread.x);
+        id.lane = lane_of(id.thread.x);
+        id.step = (cell.row % s.tm) * s.tn + cell.col % s.tn;
+        return id;
+    }
     id.block = {along_x / dim.x, along_y / dim.y};
     id.thread = {along_x % dim.x, along_y % dim.y};
     const int linear = linear_thread(id.thread.x, id.thread.y, dim.x);

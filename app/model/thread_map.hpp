@@ -23,7 +23,8 @@ struct ThreadId {
     int warp = 0;   // warp within the block
     int lane = 0;   // lane within the warp
     // Which of the thread's cells this is, counting from 0 in the order the thread computes
-    // them: the column for row-per-thread, the row for column-per-thread, 0 otherwise.
+    // them: the column for row-per-thread, the row for column-per-thread, the place in its
+    // register tile (row by row) for the ladder's rungs, 0 otherwise.
     int step = 0;
     bool operator==(const ThreadId&) const = default;
 };
@@ -49,7 +50,8 @@ struct CellRange {
 // (see is_ghost()). cuBLAS: (-1, -1), no thread the model knows.
 Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread);
 
-// Every cell the thread computes, clipped to C: one cell, or a whole row or column of C.
+// Every cell the thread computes, clipped to C: one cell, a whole row or column of C, or a
+// ladder rung's TM×TN register tile.
 // Empty for a ghost thread and for cuBLAS.
 CellRange cells_of_thread(const KernelConfig& config, const Problem& problem, Index2 block, Index2 thread);
 

@@ -1,6 +1,7 @@
 #include "traffic.hpp"
 
 #include "index_math.hpp"
+#include "ladder.hpp"
 #include "launch_geometry.hpp"
 
 namespace ts::model {
@@ -12,6 +13,11 @@ double Traffic::arithmetic_intensity(std::size_t element_size) const {
 
 std::int64_t loads_of_element(const KernelConfig& config, const Problem& p, bool of_a) {
     if (!is_modelled(config.kind)) return 0;
+    if (is_ladder(config.kind)) {
+        // A BM×BK tile of A is loaded once by every block in its row of blocks (ladder.hpp).
+        const LadderShape s = ladder_shape(config.kind);
+        return of_a ? ceil_div64(p.n, s.bn) : ceil_div64(p.m, s.bm);
+    }
     if (config.kind != KernelKind::Tiled) {
         // Every cell in A's row r reads A[r][k]: N cells; every cell in B's column c: M cells.
         return of_a ? p.n : p.m;
@@ -38,6 +44,11 @@ Traffic count_traffic(const KernelConfig& config, const Problem& p) {
         const std::int64_t threads = g.threads();  // all batches, ghosts included
         t.shared_stores = threads * 2 * phases;    // one As and one Bs slot per thread per phase
         t.shared_loads = threads * 2 * config.tile * phases;
+    }
+    if (is_ladder(config.kind)) {
+        const LadderCounts c = count_ladder(ladder_shape(config.kind), p.m, p.n, p.k);
+        t.shared_stores = c.shared_stores * p.batch;
+        t.shared_loads = c.shared_loads * p.batch;
     }
     return t;
 }

@@ -9,6 +9,8 @@
 // - row-per-thread and column-per-thread: a thread computes N (or M) cells one after
 //   another, each with the naive dot product, so they ask for exactly the naive kernel's
 //   elements; only the order, and so the coalescing, differs.
+// - the ladder's rungs (06 on): each block loads its BM×BK tile of A and BK×BN tile of B once
+//   per K step (ladder.hpp, count_ladder), so A is read ceil(N/BN) times and B ceil(M/BM).
 // - cuBLAS is not modelled: its kernels are NVIDIA's and chosen at run time. Its Traffic
 //   has modelled == false and only `flops` filled in.
 // When T divides M, N and K the tiled kernel's global loads are 2·M·N·K/T, T times fewer

@@ -8,6 +8,7 @@
 
 #include "example_values.hpp"
 #include "model/format.hpp"
+#include "model/ladder.hpp"
 #include "model/thread_map.hpp"
 #include "stage_layout.hpp"
 #include "stage_paint.hpp"
@@ -74,6 +75,14 @@ std::string kernel_sentence(const model::KernelConfig& config, const model::Prob
                           "walking K in {}.",
                           config.tile, config.tile, config.tile, config.tile, config.tile,
                           phases(model::phase_count(static_cast<int>(problem.k), std::max(config.tile, 1))));
+        case model::KernelKind::RegTile1d:
+        case model::KernelKind::RegTile2d: {
+            const model::LadderShape s = model::ladder_shape(config.kind);
+            return format_text("{} kernel: blocks of {} threads each compute a {}×{} tile of C; each thread computes "
+                               "{}×{} cells from registers, walking K {} at a time.",
+                               config.kind == model::KernelKind::RegTile1d ? "Register-tiled (1-D)" : "Register-tiled (2-D)",
+                               s.threads(), s.bm, s.bn, s.tm, s.tn, s.bk);
+        }
         case model::KernelKind::Cublas:
             return "cuBLAS, NVIDIA's GEMM: the line to measure against. It picks its own kernels, grids and tiles "
                    "at run time, so no threads are drawn.";

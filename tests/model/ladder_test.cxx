@@ -8,6 +8,9 @@
 #include <vector>
 
 #include "model/ladder.hpp"
+#include "model/launch_geometry.hpp"
+#include "model/thread_map.hpp"
+#include "model/traffic.hpp"
 
 namespace ts::model {
 namespace {
@@ -128,6 +131,46 @@ TEST(Ladder, ThreadsTileTheBlockRowByRow) {
     // 06: a thread owns 8 rows of one column; 64 threads across.
     EXPECT_EQ(ladder_row(kRegTile1dShape, 0, 65), 8);
     EXPECT_EQ(ladder_col(kRegTile1dShape, 0, 65), 1);
+}
+
+// The thread map and the launch of a rung agree with ladder.hpp: every cell's owner, found
+// with thread_of_cell, lists the cell among its cells at the step it names; ghosts are
+// exactly the threads whose register tile starts outside C.
+TEST(Ladder, ThreadMapRoundTripsEveryCell) {
+    for (const KernelKind kind : {KernelKind::RegTile1d, KernelKind::RegTile2d})
+        for (const Size size : {Size{4, 4, 4}, Size{129, 65, 9}, Size{300, 7, 21}}) {
+            KernelConfig config;
+            config.kind = kind;
+            Problem problem;
+            problem.m = size.m;
+            problem.n = size.n;
+            problem.k = size.k;
+            const LadderShape s = ladder_shape(kind);
+            const LaunchGeometry g = plan_launch(config, problem);
+            ASSERT_EQ(g.block.x, s.threads());
+            ASSERT_EQ(g.grid.x, ceil_div(size.n, s.bn));
+            ASSERT_EQ(g.grid.y, ceil_div(size.m, s.bm));
+            std::int64_t ghosts = 0;
+            for (int by = 0; by < g.grid.y; ++by)
+                for (int bx = 0; bx < g.grid.x; ++bx)
+                    for (int t = 0; t < s.threads(); ++t)
+                        ghosts += is_ghost(config, problem, {bx, by}, {t, 0});
+            EXPECT_EQ(ghosts, g.ghost_threads) << kernel_name(kind);
+            for (int row = 0; row < size.m; ++row)
+                for (int col = 0; col < size.n; ++col) {
+                    const auto id = thread_of_cell(config, problem, {row, col});
+                    ASSERT_TRUE(id);
+                    const CellRange cells = cells_of_thread(config, problem, id->block, id->thread);
+                    ASSERT_TRUE(cells.contains({row, col})) << row << "," << col;
+                    EXPECT_TRUE(cells_of_block(config, problem, id->block).contains({row, col}));
+                    EXPECT_EQ(id->step, (row - cells.row_begin) * s.tn + (col - cells.col_begin));
+                    EXPECT_EQ(id->warp, id->thread.x / kWarpSize);
+                }
+            const Traffic traffic = count_traffic(config, problem);
+            const LadderCounts counts = count_ladder(s, size.m, size.n, size.k);
+            EXPECT_EQ(traffic.global_loads(), counts.global_loads_a + counts.global_loads_b);
+            EXPECT_EQ(traffic.shared_loads, counts.shared_loads);
+        }
 }
 
 }  // namespace

@@ -46,7 +46,7 @@ TEST(KernelKinds, NamesParseAndDescribeInTeachingOrder) {
         names.emplace_back(kernel_name(kind));
     }
     EXPECT_EQ(names, (std::vector<std::string>{"naive", "naive-row", "row-per-thread", "column-per-thread", "tiled",
-                                               "cublas"}));
+                                               "regtile-1d", "regtile-2d", "cublas"}));
     EXPECT_EQ(describe(config(KernelKind::RowPerThread, 128)), "row-per-thread 128");
     EXPECT_EQ(describe(config(KernelKind::ColumnPerThread, 32)), "column-per-thread 32");
     EXPECT_EQ(describe(cublas()), "cublas");
@@ -55,6 +55,9 @@ TEST(KernelKinds, NamesParseAndDescribeInTeachingOrder) {
     EXPECT_FALSE(uses_1d_blocks(KernelKind::Naive));
     EXPECT_FALSE(is_modelled(KernelKind::Cublas));
     EXPECT_TRUE(is_modelled(KernelKind::Tiled));
+    EXPECT_EQ(describe({KernelKind::RegTile2d, 16, 16, 16}), "regtile-2d");
+    EXPECT_TRUE(is_ladder(KernelKind::RegTile1d));
+    EXPECT_FALSE(is_ladder(KernelKind::Tiled));
 }
 
 TEST(IndexMath, OneDimensionalKernelsAndBatchOffsets) {
