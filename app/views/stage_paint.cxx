@@ -295,15 +295,23 @@ void draw_hatched(ImDrawList* draw, const Rect& r, float spacing) {
     const Rect v = intersect(r, {draw->GetClipRectMin(), draw->GetClipRectMax()});
     if (!(v.width() >= 0.5f && v.height() >= 0.5f)) return;  // empty, or not a number
     draw->AddRectFilled(v.min, v.max, colours::kGhostFill);
-    draw->PushClipRect(v.min, v.max, true);
-    // Each line is x + y = r.min.x + r.min.y + i·spacing; draw those that cross v.
+    // Each line is x + y = r.min.x + r.min.y + i·spacing; the part of it inside v is cut here,
+    // not by a clip rect: a clip rect is a draw call of its own, and a 32-wide tile in the
+    // theatre hatches up to two thousand padding slots. On llvmpipe each draw call bins some
+    // 37 KiB, so such a frame filled half a dozen 36 MiB scenes, which llvmpipe keeps
+    // allocated (up to 64 of them) until it reuses them: resident memory that never came back.
     const double base = static_cast<double>(r.min.x) + r.min.y;
     const double first = std::ceil((static_cast<double>(v.min.x) + v.min.y - base) / spacing);
     for (double i = first; base + i * spacing <= static_cast<double>(v.max.x) + v.max.y; i += 1.0) {
-        const float sum = static_cast<float>(base + i * spacing);
-        draw->AddLine({sum - v.min.y, v.min.y}, {sum - v.max.y, v.max.y}, colours::kGhostHatch);
+        const double sum = base + i * spacing;
+        // Where the line enters and leaves v: x from the bottom edge (or the left) to the top
+        // edge (or the right).
+        const double x0 = std::max<double>(v.min.x, sum - v.max.y);
+        const double x1 = std::min<double>(v.max.x, sum - v.min.y);
+        if (!(x1 > x0)) continue;  // touches a corner only
+        draw->AddLine({static_cast<float>(x1), static_cast<float>(sum - x1)},
+                      {static_cast<float>(x0), static_cast<float>(sum - x0)}, colours::kGhostHatch);
     }
-    draw->PopClipRect();
 }
 
 }  // namespace ts::views
