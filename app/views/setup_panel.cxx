@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/format.hpp"
+#include "model/ladder.hpp"
 #include "model/launch_geometry.hpp"
 #include "text.hpp"
 #include "theme.hpp"
@@ -81,6 +82,11 @@ void launch_summary(const AppState& state) {
         ImGui::Text("shared memory: %s per block (a tile of A and of B)",
                     model::human_bytes(launch.shared_bytes).c_str());
         ImGui::Text("phases along K: %d", model::phase_count(static_cast<int>(state.problem.k), state.kernel.tile));
+    } else if (model::is_ladder(state.kernel.kind)) {
+        ImGui::Text("shared memory: %s per block (a tile of A and of B)",
+                    model::human_bytes(launch.shared_bytes).c_str());
+        ImGui::Text("K steps: %d", model::ladder_steps(model::ladder_shape(state.kernel.kind),
+                                                       static_cast<int>(state.problem.k)));
     }
 }
 
@@ -99,6 +105,11 @@ void draw_setup_panel(AppState& state) {
     } else if (model::uses_1d_blocks(state.kernel.kind)) {
         if (ImGui::InputInt("blockDim.x  threads per block", &state.kernel.block_x, 1, 32))
             state.kernel.block_x = std::clamp(state.kernel.block_x, 1, 1024);
+    } else if (model::is_ladder(state.kernel.kind)) {
+        // A rung's shape is fixed in its kernel file: shown, not typed.
+        const model::LadderShape s = model::ladder_shape(state.kernel.kind);
+        muted_text(format_text("{} threads; block tile {}×{}, K step {}; {}×{} cells per thread", s.threads(), s.bm,
+                               s.bn, s.bk, s.tm, s.tn));
     } else if (model::is_modelled(state.kernel.kind)) {
         int block[2] = {state.kernel.block_x, state.kernel.block_y};
         if (ImGui::InputInt2("blockDim (x, y)", block)) {
