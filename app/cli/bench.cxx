@@ -325,6 +325,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         out << "† model traffic / time: the bytes the kernel asks global memory for (before caches) over the median "
                "time; end-to-end: host clock around cudaMalloc, copies, launch and copy back (not kernel time)\n";
         print_cpu_comparison(out, recording.points);
+        out << versus_cublas(results, device.limits);
     }
 
     if (!options.csv.empty())

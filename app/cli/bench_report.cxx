@@ -190,6 +190,32 @@ std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimi
     return text;
 }
 
+std::string versus_cublas(const std::vector<gpu::RunResult>& results, const model::DeviceLimits& limits) {
+    const auto same_problem = [](const model::Problem& a, const model::Problem& b) {
+        return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch && a.dtype == b.dtype;
+    };
+    std::string text;
+    for (const gpu::RunResult& cublas : results) {
+        if (!cublas.ok || cublas.request.kernel.kind != model::KernelKind::Cublas || cublas.median_ms <= 0) continue;
+        std::string lines;
+        for (const gpu::RunResult& r : results) {
+            if (!r.ok || r.request.kernel.kind == model::KernelKind::Cublas ||
+                !same_problem(r.request.problem, cublas.request.problem) || r.request.hot != cublas.request.hot)
+                continue;
+            lines += "  " + padded(model::describe(r.request.kernel), 22) +
+                     right(fixed(100.0 * cublas.median_ms / r.median_ms, 1) + " %", 9) + "  " +
+                     occupancy_text(r, limits) + "\n";
+        }
+        if (lines.empty()) continue;
+        const model::Problem& p = cublas.request.problem;
+        text += format_text("{} {}: cuBLAS {} ms\n", size_text(p.m, p.n, p.k, p.batch), model::dtype_name(p.dtype),
+                            ms_text(cublas.median_ms)) +
+                lines;
+    }
+    if (text.empty()) return text;
+    return "against cuBLAS (its median over the kernel's, same size, type and mode):\n" + text;
+}
+
 std::string utc_now_iso8601() {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm utc{};

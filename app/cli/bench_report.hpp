@@ -34,6 +34,11 @@ std::string progress_result(const gpu::RunResult& result);
 // has no occupancy (cuBLAS, a failed run).
 std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimits& limits);
 
+// Each kernel against cuBLAS where a run measured both at the same size and type (as
+// `--kernel ladder` does): median over median in %, with the kernel's registers, spills and
+// occupancy (occupancy_text). Empty when no size has cuBLAS and another kernel.
+std::string versus_cublas(const std::vector<gpu::RunResult>& results, const model::DeviceLimits& limits);
+
 // "2025-11-21T05:33:07Z".
 std::string utc_now_iso8601();
 // The command line that started this process, as typed (from /proc/self/cmdline), or

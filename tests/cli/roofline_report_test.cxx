@@ -126,3 +126,37 @@ TEST(RooflineCommand, WithoutAGpuSaysWhyAndBadListsExitTwo) {
 
 }  // namespace
 }  // namespace ts::cli
+
+namespace ts::cli {
+namespace {
+
+gpu::RunResult timed(model::KernelKind kind, double median_ms, std::int64_t size = 2048) {
+    gpu::RunResult r = measured(kind, 1.0);
+    r.request.kernel.tile = 32;
+    r.request.problem.m = r.request.problem.n = r.request.problem.k = size;
+    r.median_ms = median_ms;
+    return r;
+}
+
+TEST(VersusCublas, PercentOfCublasPerSizeWithRegistersAndSpills) {
+    std::vector<gpu::RunResult> results{timed(model::KernelKind::Tiled, 2.0), timed(model::KernelKind::RegTile2d, 0.8),
+                                        timed(model::KernelKind::Cublas, 0.4), timed(model::KernelKind::Tiled, 9.0, 1024)};
+    results[1].occupancy->local_bytes_per_thread = 16;
+    const std::string text = versus_cublas(results, h100());
+    EXPECT_NE(text.find("2048×2048×2048 float: cuBLAS 0.4000 ms"), std::string::npos) << text;
+    EXPECT_NE(text.find("  tiled T=32               20.0 %  "), std::string::npos) << text;
+    EXPECT_NE(text.find("  regtile-2d               50.0 %  "), std::string::npos) << text;
+    EXPECT_NE(text.find("16 B local memory (spills)"), std::string::npos) << text;
+    EXPECT_EQ(text.find("1024×1024×1024"), std::string::npos) << "no cuBLAS at 1024: nothing to compare";
+}
+
+TEST(VersusCublas, NothingWithoutCublasOrWithOnlyCublas) {
+    EXPECT_EQ(versus_cublas({timed(model::KernelKind::Tiled, 2.0)}, h100()), "");
+    EXPECT_EQ(versus_cublas({timed(model::KernelKind::Cublas, 0.4)}, h100()), "");
+    gpu::RunResult failed = timed(model::KernelKind::Tiled, 2.0);
+    failed.ok = false;
+    EXPECT_EQ(versus_cublas({failed, timed(model::KernelKind::Cublas, 0.4)}, h100()), "");
+}
+
+}  // namespace
+}  // namespace ts::cli
