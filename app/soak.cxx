@@ -39,12 +39,16 @@ std::string resident_kinds() {
     return text;
 }
 
-// The allocator's bytes in use: beside the resident memory, it tells our growth from the
-// allocator's or a driver's.
-// Large blocks are mapped on their own (hblkhd) and are in use as long as they are mapped.
+// The allocator's bytes in use (large blocks are mapped on their own, hblkhd, and are in use
+// while mapped) and the bytes it holds: beside the resident memory, growth in one but not the
+// other is the allocator's or a driver's, not ours.
 std::int64_t heap_in_use() {
     const struct mallinfo2 heap = mallinfo2();
     return static_cast<std::int64_t>(heap.uordblks + heap.hblkhd);
+}
+std::int64_t heap_held() {
+    const struct mallinfo2 heap = mallinfo2();
+    return static_cast<std::int64_t>(heap.arena + heap.hblkhd);
 }
 
 Soak::Soak(double seconds, std::uint64_t seed) : m_seconds(seconds), m_random(seed) {}
@@ -167,13 +171,9 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
     }
     static const bool log = std::getenv("TILESCOPE_SOAK_LOG") != nullptr;
     if (log && now >= m_next_memory_log) {
-        // The heap's bytes in use beside the resident memory: growth in one but not the other
-        // is the allocator's or a driver's, not ours.
-        const struct mallinfo2 heap = mallinfo2();
         std::fprintf(stderr, "soak at %.0f s: resident %s (%s), heap in use %s, heap held %s\n", now,
                      model::human_bytes(resident_bytes()).c_str(), resident_kinds().c_str(),
-                     model::human_bytes(std::int64_t(heap.uordblks + heap.hblkhd)).c_str(),
-                     model::human_bytes(std::int64_t(heap.arena + heap.hblkhd)).c_str());
+                     model::human_bytes(heap_in_use()).c_str(), model::human_bytes(heap_held()).c_str());
         m_next_memory_log = now + 10.0;
     }
     if (!m_ending) {

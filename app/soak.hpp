@@ -6,7 +6,8 @@
 // It prints the app's resident memory and the GPU's used memory after a warm-up (a fifth of
 // the time, at most 60 s) and at the end, both in the state it began in (resident memory:
 // its lowest over two seconds there, so one frame's transient buffers do not count), and
-// the requests done and failed; the exit code is 1 when a worker stopped or either memory grew more than 5 %.
+// the requests done and failed; the exit code is 1 when a worker stopped or either memory
+// grew more than 5 %.
 #pragma once
 
 #include <cstdint>

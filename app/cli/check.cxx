@@ -69,17 +69,14 @@ KernelConfig tiled(int tile) {
     return config;
 }
 
-KernelConfig rung(KernelKind kind) {
+// A kernel whose shape is fixed (a ladder rung, cuBLAS): only its kind is set.
+KernelConfig of_kind(KernelKind kind) {
     KernelConfig config;
     config.kind = kind;
     return config;
 }
 
-KernelConfig cublas() {
-    KernelConfig config;
-    config.kind = KernelKind::Cublas;
-    return config;
-}
+KernelConfig cublas() { return of_kind(KernelKind::Cublas); }
 
 // Every kernel, in teaching order. Naive blocks span kernel_tuner's usual sweep (x 8..64,
 // y 1..32) and its corners: one thread wide, one row of 1024, odd sides that never fill a
@@ -104,7 +101,7 @@ std::vector<KernelConfig> suite_kernels(bool quick) {
         for (int tile = 1; tile <= model::kMaxTile; ++tile) list.push_back(tiled(tile));
     }
     for (KernelKind kind : model::kAllKernelKinds)
-        if (model::is_ladder(kind)) list.push_back(rung(kind));
+        if (model::is_ladder(kind)) list.push_back(of_kind(kind));
     list.push_back(cublas());
     return list;
 }
@@ -172,8 +169,8 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
         suite.push_back(make_request(tiled(32), dtype, 2111, 2143, 2087, 1, rng()));
         for (KernelKind kind : model::kAllKernelKinds)
             if (model::is_ladder(kind)) {
-                suite.push_back(make_request(rung(kind), dtype, 1024, 1024, 1024, 1, rng()));
-                suite.push_back(make_request(rung(kind), dtype, 2111, 2143, 2087, 1, rng()));
+                suite.push_back(make_request(of_kind(kind), dtype, 1024, 1024, 1024, 1, rng()));
+                suite.push_back(make_request(of_kind(kind), dtype, 2111, 2143, 2087, 1, rng()));
             }
     }
     return suite;

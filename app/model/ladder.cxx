@@ -5,12 +5,11 @@ namespace ts::model {
 LadderCounts count_ladder(LadderShape s, std::int64_t m, std::int64_t n, std::int64_t k) {
     LadderCounts c;
     if (!s.valid() || m <= 0 || n <= 0 || k <= 0) return c;
-    const std::int64_t blocks_x = ceil_div64(n, s.bn), blocks_y = ceil_div64(m, s.bm);
-    const std::int64_t blocks = blocks_x * blocks_y;
+    const std::int64_t blocks = ceil_div64(n, s.bn) * ceil_div64(m, s.bm);
     const std::int64_t steps = ceil_div64(k, s.bk);
     // A slot whose element lies outside A (or B) is written with a zero, not loaded.
-    c.global_loads_a = m * k * blocks_x;
-    c.global_loads_b = k * n * blocks_y;
+    c.global_loads_a = m * k * ladder_loads_per_element(s, m, n, true);
+    c.global_loads_b = k * n * ladder_loads_per_element(s, m, n, false);
     c.global_stores = m * n;
     c.shared_stores = blocks * steps * (std::int64_t{s.bm} * s.bk + std::int64_t{s.bk} * s.bn);
     // Every thread, ghost or not, reads TM elements of As and TN of Bs for each k of a step,
@@ -24,10 +23,9 @@ LadderCounts count_ladder(LadderShape s, std::int64_t m, std::int64_t n, std::in
 std::int64_t ladder_loads_of_element(LadderShape s, std::int64_t m, std::int64_t n, std::int64_t k, bool of_a,
                                      int row, int col) {
     if (!s.valid()) return 0;
-    // An element of A is read by the blocks of its row of blocks, once each (in the K step
-    // holding its column); one of B by the blocks of its column of blocks.
-    if (of_a) return inside(row, col, static_cast<int>(m), static_cast<int>(k)) ? ceil_div64(n, s.bn) : 0;
-    return inside(row, col, static_cast<int>(k), static_cast<int>(n)) ? ceil_div64(m, s.bm) : 0;
+    const bool in_matrix = of_a ? inside(row, col, static_cast<int>(m), static_cast<int>(k))
+                                : inside(row, col, static_cast<int>(k), static_cast<int>(n));
+    return in_matrix ? ladder_loads_per_element(s, m, n, of_a) : 0;
 }
 
 }  // namespace ts::model

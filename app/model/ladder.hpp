@@ -101,6 +101,12 @@ struct LadderCounts {
     }
 };
 
+// How many blocks load each element of A (of_a) or of B: the blocks of its row of blocks,
+// ceil(N/BN), or of its column of blocks, ceil(M/BM), once each.
+constexpr std::int64_t ladder_loads_per_element(LadderShape s, std::int64_t m, std::int64_t n, bool of_a) {
+    return of_a ? ceil_div64(n, s.bn) : ceil_div64(m, s.bm);
+}
+
 // Per matrix of a batch. Each element of A is loaded once by every block of its row of
 // blocks (ceil(N/BN) times), each element of B once per block of its column (ceil(M/BM)).
 LadderCounts count_ladder(LadderShape shape, std::int64_t m, std::int64_t n, std::int64_t k);

@@ -14,9 +14,7 @@ double Traffic::arithmetic_intensity(std::size_t element_size) const {
 std::int64_t loads_of_element(const KernelConfig& config, const Problem& p, bool of_a) {
     if (!is_modelled(config.kind)) return 0;
     if (is_ladder(config.kind)) {
-        // A BM×BK tile of A is loaded once by every block in its row of blocks (ladder.hpp).
-        const LadderShape s = ladder_shape(config.kind);
-        return of_a ? ceil_div64(p.n, s.bn) : ceil_div64(p.m, s.bm);
+        return ladder_loads_per_element(ladder_shape(config.kind), p.m, p.n, of_a);
     }
     if (config.kind != KernelKind::Tiled) {
         // Every cell in A's row r reads A[r][k]: N cells; every cell in B's column c: M cells.

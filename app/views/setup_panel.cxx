@@ -78,16 +78,14 @@ void launch_summary(const AppState& state) {
                 static_cast<long long>(launch.block.y));
     ImGui::Text("%s threads, %s of them ghosts", grouped(launch.threads()).c_str(),
                 grouped(launch.ghost_threads).c_str());
-    if (state.kernel.kind == model::KernelKind::Tiled) {
+    if (launch.shared_bytes > 0)
         ImGui::Text("shared memory: %s per block (a tile of A and of B)",
                     model::human_bytes(launch.shared_bytes).c_str());
+    if (state.kernel.kind == model::KernelKind::Tiled)
         ImGui::Text("phases along K: %d", model::phase_count(static_cast<int>(state.problem.k), state.kernel.tile));
-    } else if (model::is_ladder(state.kernel.kind)) {
-        ImGui::Text("shared memory: %s per block (a tile of A and of B)",
-                    model::human_bytes(launch.shared_bytes).c_str());
+    else if (model::is_ladder(state.kernel.kind))
         ImGui::Text("K steps: %d", model::ladder_steps(model::ladder_shape(state.kernel.kind),
                                                        static_cast<int>(state.problem.k)));
-    }
 }
 
 }  // namespace
