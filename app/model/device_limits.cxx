@@ -32,6 +32,9 @@ DeviceLimits preset(const char* name, int major, int minor, int sms, std::int64_
     limits.max_registers_per_block = 64 * 1024;
     limits.shared_per_sm = sm.shared_kib * 1024;
     limits.reserved_shared_per_block = sm.reserved_bytes;
+    // What one block may opt in to: the SM's shared memory less the driver's reservation
+    // from Volta on, the static 48 KiB before.
+    limits.optin_shared_per_block = major >= 7 ? sm.shared_kib * 1024 - sm.reserved_bytes : 48 * 1024;
     return limits;
 }
 

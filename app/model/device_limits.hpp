@@ -25,6 +25,7 @@ struct DeviceLimits {
     int max_grid_y = 65535;
     int max_grid_z = 65535;
     int static_shared_per_block = 48 * 1024;  // bytes a kernel may declare with __shared__
+    int optin_shared_per_block = 64 * 1024;   // bytes one block may use with dynamic shared memory
     int warp_size = 32;
     std::int64_t global_memory_bytes = 0;     // 0: unknown
 

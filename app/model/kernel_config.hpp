@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "problem.hpp"
+
 namespace ts::model {
 
 // In teaching order: the number of each kernel's file in kernels/ follows this list.
@@ -16,15 +18,24 @@ enum class KernelKind {
     Tiled,           // 05: T×T tiles of A and B staged in shared memory
     RegTile1d,       // 06: 64×64 block tiles; each thread computes 8 cells of a column from registers
     RegTile2d,       // 07: 128×128 block tiles; each thread computes an 8×8 register tile
+    Vectorized,      // 08: 07 with float4 loads and As stored transposed (float only, as from here on)
+    ConflictFree,    // 09: 08 without shared-memory bank conflicts
+    Warptile,        // 10: block → warp → thread tiles
+    Pipelined,       // 11: a three-stage cp.async pipeline over 10's tiles
+    Tuned,           // 12: 11's kernel with the shape the tuner chose for this GPU and size
     Cublas,          // NVIDIA's cuBLAS GEMM, the reference line; the model knows nothing inside it
 };
 
 inline constexpr KernelKind kAllKernelKinds[] = {KernelKind::Naive,           KernelKind::NaiveRowFromX,
                                                  KernelKind::RowPerThread,    KernelKind::ColumnPerThread,
                                                  KernelKind::Tiled,           KernelKind::RegTile1d,
-                                                 KernelKind::RegTile2d,       KernelKind::Cublas};
+                                                 KernelKind::RegTile2d,       KernelKind::Vectorized,
+                                                 KernelKind::ConflictFree,    KernelKind::Warptile,
+                                                 KernelKind::Pipelined,       KernelKind::Tuned,
+                                                 KernelKind::Cublas};
 
-// "naive", "naive-row", "row-per-thread", "column-per-thread", "tiled", "cublas"
+// "naive", "naive-row", "row-per-thread", "column-per-thread", "tiled", "regtile-1d", ...,
+// "tuned", "cublas"
 std::string_view kernel_name(KernelKind kind);
 std::optional<KernelKind> parse_kernel(std::string_view text);
 
@@ -40,6 +51,15 @@ bool uses_1d_blocks(KernelKind kind);
 // per rung (ladder_shape), not taken from block_x, block_y or tile.
 bool is_ladder(KernelKind kind);
 
+// True for the rungs whose shared memory is dynamic (11 on: with their stages it may pass the
+// 48 KiB a kernel can declare statically, up to what the GPU lets one block opt in to).
+bool uses_dynamic_shared(KernelKind kind);
+
+// Why `kind` has no kernel for elements of `dtype`, or nullopt. From the vectorized rung on
+// the ladder moves four floats per instruction and is written for float alone; cuBLAS has
+// no int32 GEMM (said by app/gpu/cublas_library.hpp, which knows more).
+std::optional<std::string> dtype_unsupported(KernelKind kind, Dtype dtype);
+
 inline constexpr int kMaxTile = 32;  // 32×32 = 1024 threads, the per-block limit
 
 struct KernelConfig {
@@ -47,6 +67,9 @@ struct KernelConfig {
     int block_x = 16;  // naive kernels: blockDim.x; row/column-per-thread: the whole block
     int block_y = 16;  // naive kernels: blockDim.y; ignored by the 1-D kernels
     int tile = 16;     // tiled kernel: T (blocks of T×T threads)
+    // Tuned rung: which of model::kTunedCandidates (ladder.hpp) it runs; -1: the one the
+    // tuning table picks for this GPU and size (the runner resolves it before a launch).
+    int variant = -1;
 };
 
 // "tiled T=16", "naive 32×8", "row-per-thread 128", "cublas"

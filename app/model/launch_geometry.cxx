@@ -36,14 +36,29 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
             g.shared_bytes = static_cast<int>(2 * config.tile * config.tile * dtype_size(p.dtype));
             break;
         case KernelKind::RegTile1d:
-        case KernelKind::RegTile2d: {
-            // 1-D blocks; each thread owns a TM×TN register tile, so a thread is a ghost when
-            // its tile's first cell lies outside C.
-            const LadderShape s = ladder_shape(config.kind);
+        case KernelKind::RegTile2d:
+        case KernelKind::Vectorized:
+        case KernelKind::ConflictFree:
+        case KernelKind::Warptile:
+        case KernelKind::Pipelined:
+        case KernelKind::Tuned: {
+            // 1-D blocks; each thread owns TM×TN register tiles, so a thread is a ghost when
+            // its first tile's first cell lies outside C (its other tiles lie below and to
+            // the right of that one).
+            const LadderShape s = ladder_shape(config);
             g.block = {s.threads(), 1, 1};
             g.grid = {ceil_div64(p.n, s.bn), ceil_div64(p.m, s.bm), p.batch};
             g.shared_bytes = ladder_shared_bytes(s, static_cast<int>(dtype_size(p.dtype)));
-            owned = ceil_div64(p.m, s.tm) * ceil_div64(p.n, s.tn);
+            // Whole blocks own all their threads; the last row and column of blocks may hang
+            // over C's edge, so count their threads once per kind of block.
+            const std::int64_t rows[2] = {s.bm, p.m % s.bm}, cols[2] = {s.bn, p.n % s.bn};
+            const std::int64_t row_blocks[2] = {p.m / s.bm, rows[1] > 0}, col_blocks[2] = {p.n / s.bn, cols[1] > 0};
+            owned = 0;
+            for (int y = 0; y < 2; ++y)
+                for (int x = 0; x < 2; ++x)
+                    if (row_blocks[y] > 0 && col_blocks[x] > 0)
+                        owned += row_blocks[y] * col_blocks[x] *
+                                 ladder_threads_inside(s, static_cast<int>(rows[y]), static_cast<int>(cols[x]));
             break;
         }
         case KernelKind::Cublas:
@@ -96,7 +111,10 @@ std::optional<std::string> check_launch(const KernelConfig& config, const Proble
         return format_text("a grid of ({}, {}, {}) blocks exceeds the device's limit ({}, {}, {}); gridDim.y and "
                       "gridDim.z may not exceed 65535",
                       g.grid.x, g.grid.y, g.grid.z, limits.max_grid_x, limits.max_grid_y, limits.max_grid_z);
-    if (g.shared_bytes > limits.static_shared_per_block)
+    if (g.shared_bytes > limits.optin_shared_per_block)
+        return format_text("the tiles need {} of shared memory per block, over the {} this GPU gives one block",
+                           human_bytes(g.shared_bytes), human_bytes(limits.optin_shared_per_block));
+    if (g.shared_bytes > limits.static_shared_per_block && !uses_dynamic_shared(config.kind))
         return format_text("the tiles need {} of shared memory per block, over the {} a kernel may declare "
                       "statically",
                       human_bytes(g.shared_bytes), human_bytes(limits.static_shared_per_block));

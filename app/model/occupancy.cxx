@@ -82,9 +82,9 @@ std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block
 
     const int shared = block.shared_bytes + limits.reserved_shared_per_block;
     o.shared_per_block = round_up(shared, shared_allocation_unit(limits));
-    if (block.shared_bytes > limits.static_shared_per_block)
-        return format_text("{} of shared memory per block is over the {} a kernel may declare statically",
-                      human_bytes(block.shared_bytes), human_bytes(limits.static_shared_per_block));
+    if (block.shared_bytes > limits.optin_shared_per_block)
+        return format_text("{} of shared memory per block is over the {} one block may use on this GPU",
+                      human_bytes(block.shared_bytes), human_bytes(limits.optin_shared_per_block));
     o.blocks_by_shared = o.shared_per_block > 0 ? limits.shared_per_sm / o.shared_per_block : INT_MAX;
     o.blocks_by_slots = limits.max_blocks_per_sm;
 

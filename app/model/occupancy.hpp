@@ -38,7 +38,7 @@ std::string_view limit_name(OccupancyLimit limit);
 
 struct BlockResources {
     int threads = 0;
-    int shared_bytes = 0;           // static shared memory per block
+    int shared_bytes = 0;           // shared memory per block, static and dynamic
     int registers_per_thread = 0;
     bool registers_measured = false;  // true: cudaFuncGetAttributes on a GPU; false: the estimate below
 };

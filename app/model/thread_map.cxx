@@ -11,7 +11,7 @@ namespace {
 
 Index2 block_dim(const KernelConfig& config) {
     if (config.kind == KernelKind::Tiled) return {config.tile, config.tile};
-    if (is_ladder(config.kind)) return {ladder_shape(config.kind).threads(), 1};
+    if (is_ladder(config.kind)) return {ladder_shape(config).threads(), 1};
     if (uses_1d_blocks(config.kind)) return {config.block_x, 1};
     return {config.block_x, config.block_y};
 }
@@ -32,29 +32,35 @@ Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread) {
         case KernelKind::ColumnPerThread: return {0, column_per_thread_col(block.x, config.block_x, thread.x)};
         case KernelKind::Tiled:
             return {tiled_row(block.y, config.tile, thread.y), tiled_col(block.x, config.tile, thread.x)};
-        case KernelKind::RegTile1d:
-        case KernelKind::RegTile2d: {
-            const LadderShape s = ladder_shape(config.kind);
+        case KernelKind::Cublas: return {-1, -1};
+        default: {  // the ladder
+            const LadderShape s = ladder_shape(config);
             return {ladder_row(s, block.y, thread.x), ladder_col(s, block.x, thread.x)};
         }
-        case KernelKind::Cublas: return {-1, -1};
     }
     return {};
 }
 
-CellRange cells_of_thread(const KernelConfig& config, const Problem& problem, Index2 block, Index2 thread) {
+std::vector<CellRange> cells_of_thread(const KernelConfig& config, const Problem& problem, Index2 block,
+                                       Index2 thread) {
     if (is_ghost(config, problem, block, thread)) return {};
     const Cell first = cell_of_thread(config, block, thread);
+    if (is_ladder(config.kind)) {  // its register tiles, sub-tile by sub-tile, clipped to C
+        const LadderShape s = ladder_shape(config);
+        std::vector<CellRange> tiles;
+        for (int i = 0; i < s.wm_iter; ++i)
+            for (int j = 0; j < s.wn_iter; ++j) {
+                const int row = ladder_row(s, block.y, thread.x, i), col = ladder_col(s, block.x, thread.x, j);
+                const CellRange tile{row, std::min(row + s.tm, rows_of(problem)), col,
+                                     std::min(col + s.tn, cols_of(problem))};
+                if (!tile.empty()) tiles.push_back(tile);
+            }
+        return tiles;
+    }
     switch (config.kind) {
-        case KernelKind::RowPerThread: return {first.row, first.row + 1, 0, cols_of(problem)};
-        case KernelKind::ColumnPerThread: return {0, rows_of(problem), first.col, first.col + 1};
-        case KernelKind::RegTile1d:
-        case KernelKind::RegTile2d: {  // its register tile, clipped to C
-            const LadderShape s = ladder_shape(config.kind);
-            return {first.row, std::min(first.row + s.tm, rows_of(problem)), first.col,
-                    std::min(first.col + s.tn, cols_of(problem))};
-        }
-        default: return {first.row, first.row + 1, first.col, first.col + 1};
+        case KernelKind::RowPerThread: return {{first.row, first.row + 1, 0, cols_of(problem)}};
+        case KernelKind::ColumnPerThread: return {{0, rows_of(problem), first.col, first.col + 1}};
+        default: return {{first.row, first.row + 1, first.col, first.col + 1}};
     }
 }
 
@@ -67,12 +73,12 @@ CellRange cells_of_block(const KernelConfig& config, const Problem& problem, Ind
     switch (config.kind) {
         case KernelKind::RowPerThread: return {first.row, last.row + 1, 0, cols_of(problem)};
         case KernelKind::ColumnPerThread: return {0, rows_of(problem), first.col, last.col + 1};
-        case KernelKind::RegTile1d:
-        case KernelKind::RegTile2d: {
-            const LadderShape s = ladder_shape(config.kind);
-            return {first.row, first.row + s.bm, first.col, first.col + s.bn};
-        }
-        default: return {first.row, last.row + 1, first.col, last.col + 1};
+        default:
+            if (is_ladder(config.kind)) {
+                const LadderShape s = ladder_shape(config);
+                return {first.row, first.row + s.bm, first.col, first.col + s.bn};
+            }
+            return {first.row, last.row + 1, first.col, last.col + 1};
     }
 }
 
@@ -107,15 +113,25 @@ std::optional<ThreadId> thread_of_cell(const KernelConfig& config, const Problem
     }
     ThreadId id;
     if (is_ladder(config.kind)) {
-        // The inverse of ladder_row and ladder_col: the block, then the register tile within
-        // it; the step counts the thread's cells row by row.
-        const LadderShape s = ladder_shape(config.kind);
+        // The inverse of ladder_row and ladder_col: the block, the warp tile within it, the
+        // sub-tile within that, then the register tile; the step counts the thread's cells
+        // sub-tile by sub-tile, row by row.
+        const LadderShape s = ladder_shape(config);
         id.block = {cell.col / s.bn, cell.row / s.bm};
-        const int tile_row = (cell.row % s.bm) / s.tm, tile_col = (cell.col % s.bn) / s.tn;
-        id.thread = {tile_row * s.threads_per_row() + tile_col, 0};
+        const int in_block_row = cell.row % s.bm, in_block_col = cell.col % s.bn;
+        const int group = (in_block_row / s.warp_m()) * s.warps_per_row() + in_block_col / s.warp_n();
+        const int in_warp_row = in_block_row % s.warp_m(), in_warp_col = in_block_col % s.warp_n();
+        LadderCellPlace place;
+        place.sub_i = in_warp_row / s.sub_m();
+        place.sub_j = in_warp_col / s.sub_n();
+        const int in_sub_row = in_warp_row % s.sub_m(), in_sub_col = in_warp_col % s.sub_n();
+        place.r = in_sub_row % s.tm;
+        place.c = in_sub_col % s.tn;
+        const int lane = (in_sub_row / s.tm) * s.threads_per_row() + in_sub_col / s.tn;
+        id.thread = {group * s.group_threads() + lane, 0};
         id.warp = warp_of(id.thread.x);
         id.lane = lane_of(id.thread.x);
-        id.step = (cell.row % s.tm) * s.tn + cell.col % s.tn;
+        id.step = ladder_step_of_place(s, place);
         return id;
     }
     id.block = {along_x / dim.x, along_y / dim.y};

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "index_math.hpp"
 #include "kernel_config.hpp"
@@ -46,14 +47,16 @@ struct CellRange {
 };
 
 // (block, thread) → the first C cell it computes: its only one for the one-cell kernels,
-// (row, 0) for row-per-thread, (0, col) for column-per-thread. The cell may lie outside C
+// (row, 0) for row-per-thread, (0, col) for column-per-thread, the top-left cell of its
+// first register tile for the ladder. The cell may lie outside C
 // (see is_ghost()). cuBLAS: (-1, -1), no thread the model knows.
 Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread);
 
-// Every cell the thread computes, clipped to C: one cell, a whole row or column of C, or a
-// ladder rung's TM×TN register tile.
-// Empty for a ghost thread and for cuBLAS.
-CellRange cells_of_thread(const KernelConfig& config, const Problem& problem, Index2 block, Index2 thread);
+// Every cell the thread computes, clipped to C, as rectangles in the order it computes them:
+// one cell, a whole row or column of C, or a ladder rung's TM×TN register tiles (one, or one
+// per sub-tile of its warp's tile). Empty for a ghost thread and for cuBLAS.
+std::vector<CellRange> cells_of_thread(const KernelConfig& config, const Problem& problem, Index2 block,
+                                       Index2 thread);
 
 // The part of C one block covers, ghost cells included (not clipped to C): block_y × block_x
 // cells for naive, T × T for tiled, block_x whole rows (or columns) for the per-thread

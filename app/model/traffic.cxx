@@ -14,7 +14,7 @@ double Traffic::arithmetic_intensity(std::size_t element_size) const {
 std::int64_t loads_of_element(const KernelConfig& config, const Problem& p, bool of_a) {
     if (!is_modelled(config.kind)) return 0;
     if (is_ladder(config.kind)) {
-        return ladder_loads_per_element(ladder_shape(config.kind), p.m, p.n, of_a);
+        return ladder_loads_per_element(ladder_shape(config), p.m, p.n, of_a);
     }
     if (config.kind != KernelKind::Tiled) {
         // Every cell in A's row r reads A[r][k]: N cells; every cell in B's column c: M cells.
@@ -44,7 +44,7 @@ Traffic count_traffic(const KernelConfig& config, const Problem& p) {
         t.shared_loads = threads * 2 * config.tile * phases;
     }
     if (is_ladder(config.kind)) {
-        const LadderCounts c = count_ladder(ladder_shape(config.kind), p.m, p.n, p.k);
+        const LadderCounts c = count_ladder(ladder_shape(config), p.m, p.n, p.k);
         t.shared_stores = c.shared_stores * p.batch;
         t.shared_loads = c.shared_loads * p.batch;
     }

@@ -3,10 +3,12 @@
 // not multiples of the tiles too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 #include <vector>
 
+#include "model/device_limits.hpp"
 #include "model/ladder.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/thread_map.hpp"
@@ -32,32 +34,54 @@ Walk walk(LadderShape s, Size size) {
     w.owners.assign(static_cast<std::size_t>(size.m) * size.n, 0);
     const int blocks_x = ceil_div(size.n, s.bn), blocks_y = ceil_div(size.m, s.bm);
     for (int by = 0; by < blocks_y; ++by)
-        for (int bx = 0; bx < blocks_x; ++bx)
-            for (int t = 0; t < s.threads(); ++t) {
-                for (int step = 0; step < ladder_steps(s, size.k); ++step) {
-                    for (int i = 0; i < s.a_loads_per_thread(); ++i) {
-                        const int row = by * s.bm + ladder_load_row(t, i, s.threads(), s.bk);
-                        const int col = step * s.bk + ladder_load_col(t, i, s.threads(), s.bk);
-                        if (inside(row, col, size.m, size.k)) ++w.a_loads[{row, col}];
-                        ++w.shared_stores;
-                    }
-                    for (int i = 0; i < s.b_loads_per_thread(); ++i) {
-                        const int row = step * s.bk + ladder_load_row(t, i, s.threads(), s.bn);
-                        const int col = bx * s.bn + ladder_load_col(t, i, s.threads(), s.bn);
-                        if (inside(row, col, size.k, size.n)) ++w.b_loads[{row, col}];
-                        ++w.shared_stores;
-                    }
-                    w.shared_loads += std::int64_t{s.bk} * (s.tm + s.tn);
-                    w.fmas += std::int64_t{s.bk} * s.tm * s.tn;
-                }
-                const int row0 = ladder_row(s, by, t), col0 = ladder_col(s, bx, t);
-                for (int i = 0; i < s.tm; ++i)
-                    for (int j = 0; j < s.tn; ++j)
-                        if (inside(row0 + i, col0 + j, size.m, size.n)) {
-                            ++w.owners[static_cast<std::size_t>(row0 + i) * size.n + col0 + j];
-                            ++w.stores;
+        for (int bx = 0; bx < blocks_x; ++bx) {
+            for (int step = 0; step < ladder_steps(s, size.k); ++step) {
+                // Every slot of As (padding aside) and of Bs written exactly once per step.
+                std::vector<int> as_writes(static_cast<std::size_t>(s.as_slots()), 0);
+                std::vector<int> bs_writes(static_cast<std::size_t>(s.bs_slots()), 0);
+                for (int t = 0; t < s.threads(); ++t) {
+                    for (int i = 0; i < s.a_loads_per_thread(); ++i)
+                        for (int v = 0; v < s.vec; ++v) {
+                            const int r = ladder_load_row(t, i, s.threads(), s.bk, s.vec);
+                            const int c = ladder_load_col(t, i, s.threads(), s.bk, s.vec) + v;
+                            const int row = by * s.bm + r, col = step * s.bk + c;
+                            if (inside(row, col, size.m, size.k)) ++w.a_loads[{row, col}];
+                            ++as_writes[static_cast<std::size_t>(ladder_as_slot(s, r, c))];
+                            ++w.shared_stores;
                         }
+                    for (int i = 0; i < s.b_loads_per_thread(); ++i)
+                        for (int v = 0; v < s.vec; ++v) {
+                            const int r = ladder_load_row(t, i, s.threads(), s.bn, s.vec);
+                            const int c = ladder_load_col(t, i, s.threads(), s.bn, s.vec) + v;
+                            const int row = step * s.bk + r, col = bx * s.bn + c;
+                            if (inside(row, col, size.k, size.n)) ++w.b_loads[{row, col}];
+                            ++bs_writes[static_cast<std::size_t>(row_major(r, c, s.bn))];
+                            ++w.shared_stores;
+                        }
+                    w.shared_loads += std::int64_t{s.bk} * (s.tm * s.wm_iter + s.tn * s.wn_iter);
+                    w.fmas += std::int64_t{s.bk} * s.cells_per_thread();
+                }
+                int as_written = 0;
+                for (int slot : as_writes) {
+                    EXPECT_LE(slot, 1) << "a slot of As written twice";
+                    as_written += slot;
+                }
+                EXPECT_EQ(as_written, s.bm * s.bk);
+                for (int slot : bs_writes) EXPECT_EQ(slot, 1) << "a slot of Bs not written exactly once";
             }
+            for (int t = 0; t < s.threads(); ++t)
+                for (int step = 0; step < s.cells_per_thread(); ++step) {
+                    const LadderCellPlace place = ladder_place_of_step(s, step);
+                    EXPECT_EQ(ladder_step_of_place(s, place), step);
+                    const int row = ladder_row(s, by, t, place.sub_i) + place.r;
+                    const int col = ladder_col(s, bx, t, place.sub_j) + place.c;
+                    EXPECT_TRUE(inside(row - by * s.bm, col - bx * s.bn, s.bm, s.bn)) << "a cell outside its block";
+                    if (inside(row, col, size.m, size.n)) {
+                        ++w.owners[static_cast<std::size_t>(row) * size.n + col];
+                        ++w.stores;
+                    }
+                }
+        }
     return w;
 }
 
@@ -97,7 +121,9 @@ TEST_P(LadderWalk, EveryCellOnceAndLoadsEqualTheCounts) {
 
 // The textbook 4×4, sizes one past a tile, odd sizes, a tall and a wide one.
 INSTANTIATE_TEST_SUITE_P(Shapes, LadderWalk,
-                         testing::Combine(testing::Values(kRegTile1dShape, kRegTile2dShape, LadderShape{16, 8, 4, 2, 2}),
+                         testing::Combine(testing::Values(kRegTile1dShape, kRegTile2dShape, LadderShape{16, 8, 4, 2, 2},
+                                                          kVectorizedShape, kConflictFreeShape, kWarptileShape,
+                                                          kTunedCandidates[4], kTunedCandidates[7]),
                                           testing::Values(Size{4, 4, 4}, Size{64, 64, 8}, Size{129, 65, 9},
                                                           Size{37, 200, 13}, Size{300, 7, 21}, Size{128, 128, 16})));
 
@@ -124,8 +150,8 @@ TEST(Ladder, RegisterTilesRaiseFmasPerSharedLoad) {
 
 TEST(Ladder, ThreadsTileTheBlockRowByRow) {
     // Thread 17 of the 8×8 rung: the 16 threads of a row of register tiles come first.
-    EXPECT_EQ(ladder_thread_row(kRegTile2dShape, 17), 1);
-    EXPECT_EQ(ladder_thread_col(kRegTile2dShape, 17), 1);
+    EXPECT_EQ(ladder_tile_row(kRegTile2dShape, 17), 8);
+    EXPECT_EQ(ladder_tile_col(kRegTile2dShape, 17), 8);
     EXPECT_EQ(ladder_row(kRegTile2dShape, 2, 17), 2 * 128 + 8);
     EXPECT_EQ(ladder_col(kRegTile2dShape, 3, 17), 3 * 128 + 8);
     // 06: a thread owns 8 rows of one column; 64 threads across.
@@ -133,19 +159,59 @@ TEST(Ladder, ThreadsTileTheBlockRowByRow) {
     EXPECT_EQ(ladder_col(kRegTile1dShape, 0, 65), 1);
 }
 
+TEST(Ladder, ConflictFreeSplitsATheadsColumnsInTwoHalves) {
+    // 09: thread 17 owns columns 4..7 and 68..71 of rows 8..15: 16 threads of 4 columns across
+    // each half, so a quarter-warp reads 8 neighbouring float4s of Bs.
+    EXPECT_EQ(ladder_tile_row(kConflictFreeShape, 17), 8);
+    EXPECT_EQ(ladder_tile_col(kConflictFreeShape, 17, 0), 4);
+    EXPECT_EQ(ladder_tile_col(kConflictFreeShape, 17, 1), 68);
+    // As rows padded to 132: columns 0 and 4 of row 5 sit 4·132 slots apart, 16 banks.
+    EXPECT_EQ(ladder_as_slot(kConflictFreeShape, 5, 4) - ladder_as_slot(kConflictFreeShape, 5, 0), 4 * 132);
+    EXPECT_EQ((4 * 132) % 32, 16);
+}
+
+TEST(Ladder, WarpTilesAreCompact) {
+    // 10: warp 3 (threads 96..127) owns the bottom-right 64×64 warp tile; its lane 5 sits in
+    // row 1, column 1 of the 8×4 lanes of each 64×16 sub-tile.
+    const LadderShape s = kWarptileShape;
+    EXPECT_EQ(s.group_threads(), 32);
+    EXPECT_EQ(ladder_tile_row(s, 96 + 5), 64 + 8);
+    EXPECT_EQ(ladder_tile_col(s, 96 + 5, 0), 64 + 4);
+    EXPECT_EQ(ladder_tile_col(s, 96 + 5, 3), 64 + 3 * 16 + 4);
+    EXPECT_EQ(s.cells_per_thread(), 128);
+    // Per k: 8 + 16 floats of shared memory (6 float4 reads) for 128 FMAs.
+    const LadderCounts c = count_ladder(s, 1024, 1024, 1024);
+    EXPECT_NEAR(c.fmas_per_shared_load(), 128.0 / 24.0, 1e-12);
+    EXPECT_EQ(c.shared_load_instructions * 4, c.shared_loads);
+    EXPECT_EQ(ladder_shared_bytes(kPipelinedShape, 4), 3 * (16 * 132 + 16 * 128) * 4);
+}
+
+TEST(Ladder, EveryTunedCandidateIsAValidShape) {
+    for (const LadderShape& s : kTunedCandidates) {
+        EXPECT_TRUE(s.valid()) << describe_shape(s);
+        EXPECT_EQ(s.group_threads(), 32) << describe_shape(s);
+        EXPECT_GE(s.stages, 2) << describe_shape(s);
+        EXPECT_LE(s.cells_per_thread(), 128) << describe_shape(s) << ": more sums than registers allow";
+    }
+    EXPECT_EQ(describe_shape(kPipelinedShape), "128×128×16, warp 64×64, 8×4 ×4, 3 stages");
+}
+
 // The thread map and the launch of a rung agree with ladder.hpp: every cell's owner, found
 // with thread_of_cell, lists the cell among its cells at the step it names; ghosts are
 // exactly the threads whose register tile starts outside C.
 TEST(Ladder, ThreadMapRoundTripsEveryCell) {
-    for (const KernelKind kind : {KernelKind::RegTile1d, KernelKind::RegTile2d})
-        for (const Size size : {Size{4, 4, 4}, Size{129, 65, 9}, Size{300, 7, 21}}) {
-            KernelConfig config;
-            config.kind = kind;
+    std::vector<KernelConfig> configs;
+    for (const KernelKind kind : kAllKernelKinds)
+        if (is_ladder(kind)) configs.push_back({.kind = kind});
+    for (int variant = 0; variant < kTunedCandidateCount; ++variant)
+        configs.push_back({.kind = KernelKind::Tuned, .variant = variant});
+    for (const KernelConfig& config : configs)
+        for (const Size size : {Size{4, 4, 4}, Size{129, 65, 9}, Size{300, 7, 21}, Size{200, 260, 5}}) {
             Problem problem;
             problem.m = size.m;
             problem.n = size.n;
             problem.k = size.k;
-            const LadderShape s = ladder_shape(kind);
+            const LadderShape s = ladder_shape(config);
             const LaunchGeometry g = plan_launch(config, problem);
             ASSERT_EQ(g.block.x, s.threads());
             ASSERT_EQ(g.grid.x, ceil_div(size.n, s.bn));
@@ -155,15 +221,20 @@ TEST(Ladder, ThreadMapRoundTripsEveryCell) {
                 for (int bx = 0; bx < g.grid.x; ++bx)
                     for (int t = 0; t < s.threads(); ++t)
                         ghosts += is_ghost(config, problem, {bx, by}, {t, 0});
-            EXPECT_EQ(ghosts, g.ghost_threads) << kernel_name(kind);
+            EXPECT_EQ(ghosts, g.ghost_threads) << describe(config);
             for (int row = 0; row < size.m; ++row)
                 for (int col = 0; col < size.n; ++col) {
                     const auto id = thread_of_cell(config, problem, {row, col});
                     ASSERT_TRUE(id);
-                    const CellRange cells = cells_of_thread(config, problem, id->block, id->thread);
-                    ASSERT_TRUE(cells.contains({row, col})) << row << "," << col;
+                    const std::vector<CellRange> tiles = cells_of_thread(config, problem, id->block, id->thread);
+                    const auto holding = std::find_if(tiles.begin(), tiles.end(),
+                                                      [&](const CellRange& r) { return r.contains({row, col}); });
+                    ASSERT_NE(holding, tiles.end()) << describe(config) << " " << row << "," << col;
                     EXPECT_TRUE(cells_of_block(config, problem, id->block).contains({row, col}));
-                    EXPECT_EQ(id->step, (row - cells.row_begin) * s.tn + (col - cells.col_begin));
+                    // The step names the same cell the kernel's loops reach.
+                    const LadderCellPlace place = ladder_place_of_step(s, id->step);
+                    EXPECT_EQ(ladder_row(s, id->block.y, id->thread.x, place.sub_i) + place.r, row);
+                    EXPECT_EQ(ladder_col(s, id->block.x, id->thread.x, place.sub_j) + place.c, col);
                     EXPECT_EQ(id->warp, id->thread.x / kWarpSize);
                 }
             const Traffic traffic = count_traffic(config, problem);
@@ -171,6 +242,35 @@ TEST(Ladder, ThreadMapRoundTripsEveryCell) {
             EXPECT_EQ(traffic.global_loads(), counts.global_loads_a + counts.global_loads_b);
             EXPECT_EQ(traffic.shared_loads, counts.shared_loads);
         }
+}
+
+TEST(Ladder, FloatRungsRefuseOtherTypes) {
+    for (const KernelKind kind : {KernelKind::Vectorized, KernelKind::ConflictFree, KernelKind::Warptile,
+                                  KernelKind::Pipelined, KernelKind::Tuned}) {
+        EXPECT_EQ(dtype_unsupported(kind, Dtype::Float32), std::nullopt);
+        const auto why = dtype_unsupported(kind, Dtype::Float64);
+        ASSERT_TRUE(why);
+        EXPECT_NE(why->find("float only"), std::string::npos) << *why;
+        EXPECT_TRUE(dtype_unsupported(kind, Dtype::Int32));
+    }
+    EXPECT_EQ(dtype_unsupported(KernelKind::RegTile2d, Dtype::Float64), std::nullopt);
+    EXPECT_EQ(dtype_unsupported(KernelKind::Tiled, Dtype::Int32), std::nullopt);
+}
+
+TEST(Ladder, PipelinedStagesNeedDynamicSharedMemory) {
+    KernelConfig config{.kind = KernelKind::Pipelined};
+    Problem problem;
+    problem.m = problem.n = problem.k = 256;
+    EXPECT_GT(plan_launch(config, problem).shared_bytes, 48 * 1024);
+    EXPECT_EQ(check_launch(config, problem, device_presets()[0]), std::nullopt) << "an H100 gives a block 227 KiB";
+    DeviceLimits turing = generic_limits();  // 64 KiB per block
+    EXPECT_EQ(check_launch(config, problem, turing), std::nullopt);
+    config = {.kind = KernelKind::Tuned, .variant = 5};  // 256×128, 3 stages: 76 KiB
+    const auto why = check_launch(config, problem, turing);
+    ASSERT_TRUE(why);
+    EXPECT_NE(why->find("shared memory"), std::string::npos) << *why;
+    EXPECT_EQ(describe(config), "tuned #5");
+    EXPECT_EQ(describe({.kind = KernelKind::Tuned}), "tuned");
 }
 
 }  // namespace

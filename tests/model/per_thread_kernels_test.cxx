@@ -46,7 +46,8 @@ TEST(KernelKinds, NamesParseAndDescribeInTeachingOrder) {
         names.emplace_back(kernel_name(kind));
     }
     EXPECT_EQ(names, (std::vector<std::string>{"naive", "naive-row", "row-per-thread", "column-per-thread", "tiled",
-                                               "regtile-1d", "regtile-2d", "cublas"}));
+                                               "regtile-1d", "regtile-2d", "vectorized", "conflict-free",
+                                               "warptile", "pipelined", "tuned", "cublas"}));
     EXPECT_EQ(describe(config(KernelKind::RowPerThread, 128)), "row-per-thread 128");
     EXPECT_EQ(describe(config(KernelKind::ColumnPerThread, 32)), "column-per-thread 32");
     EXPECT_EQ(describe(cublas()), "cublas");
@@ -105,7 +106,7 @@ TEST(PerThreadMap, AThreadOwnsAWholeRowOrColumn) {
     const KernelConfig rows = config(KernelKind::RowPerThread, 32);
     // Block 2, thread 5 owns row 69 and computes its 70 cells left to right.
     EXPECT_EQ(cell_of_thread(rows, {2, 0}, {5, 0}), (Cell{69, 0}));
-    EXPECT_EQ(cells_of_thread(rows, p, {2, 0}, {5, 0}), (CellRange{69, 70, 0, 70}));
+    EXPECT_EQ(cells_of_thread(rows, p, {2, 0}, {5, 0}), (std::vector<CellRange>{{69, 70, 0, 70}}));
     auto id = thread_of_cell(rows, p, Cell{69, 40});
     ASSERT_TRUE(id.has_value());
     EXPECT_EQ(id->block, (Index2{2, 0}));
@@ -121,7 +122,7 @@ TEST(PerThreadMap, AThreadOwnsAWholeRowOrColumn) {
     const KernelConfig cols = config(KernelKind::ColumnPerThread, 100);
     // One block of 100 threads covers all 70 columns; thread 69 walks column 69 downwards.
     EXPECT_EQ(cell_of_thread(cols, {0, 0}, {69, 0}), (Cell{0, 69}));
-    EXPECT_EQ(cells_of_thread(cols, p, {0, 0}, {69, 0}), (CellRange{0, 100, 69, 70}));
+    EXPECT_EQ(cells_of_thread(cols, p, {0, 0}, {69, 0}), (std::vector<CellRange>{{0, 100, 69, 70}}));
     id = thread_of_cell(cols, p, Cell{42, 69});
     ASSERT_TRUE(id.has_value());
     EXPECT_EQ(id->thread, (Index2{69, 0}));
@@ -141,7 +142,7 @@ TEST(CellsOfBlock, OneCellKernelsCoverTheirBlockShape) {
     tiled.kind = KernelKind::Tiled;
     tiled.tile = 8;
     EXPECT_EQ(cells_of_block(tiled, p, {3, 4}), (CellRange{32, 40, 24, 32}));
-    EXPECT_EQ(cells_of_thread(tiled, p, {3, 4}, {3, 7}), (CellRange{39, 40, 27, 28}));
+    EXPECT_EQ(cells_of_thread(tiled, p, {3, 4}, {3, 7}), (std::vector<CellRange>{{39, 40, 27, 28}}));
     EXPECT_TRUE(cells_of_thread(tiled, p, {3, 4}, {4, 7}).empty()) << "column 28 is outside C";
 }
 
@@ -194,12 +195,14 @@ TEST_P(PerThreadKernel, LoopsCoverCOnceAndLoadWhatTrafficCounts) {
             for (int tx = 0; tx < g.block.x; ++tx) {
                 const Index2 block{bx, 0};
                 const Index2 thread{tx, 0};
-                const CellRange cells = cells_of_thread(c, p, block, thread);
-                if (cells.empty()) {
+                const std::vector<CellRange> ranges = cells_of_thread(c, p, block, thread);
+                if (ranges.empty()) {
                     ASSERT_TRUE(is_ghost(c, p, block, thread));
                     ++ghosts;
                     continue;
                 }
+                ASSERT_EQ(ranges.size(), 1u) << "a per-thread kernel's cells are one row or column";
+                const CellRange& cells = ranges[0];
                 ASSERT_TRUE(cells_of_block(c, p, block).contains({cells.row_begin, cells.col_begin}));
                 int step = 0;
                 // The kernel's loop, in the kernel's order: columns of a row, or rows of a column.

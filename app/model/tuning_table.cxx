@@ -1,0 +1,119 @@
+#include "tuning_table.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "format.hpp"
+
+namespace ts::model {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+    while (!s.empty() && space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && space(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+template <typename Number>
+std::optional<Number> whole_number(std::string_view text) {
+    Number value{};
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (error != std::errc{} || stop != end) return std::nullopt;
+    return value;
+}
+
+}  // namespace
+
+std::variant<TuningTable, std::string> parse_tuning_table(std::string_view text, int candidate_count) {
+    TuningTable table;
+    int line_number = 0;
+    while (!text.empty()) {
+        const std::size_t end = std::min(text.find('\n'), text.size());
+        const std::string_view line = trim(text.substr(0, end));
+        text.remove_prefix(std::min(end + 1, text.size()));
+        ++line_number;
+        if (line.empty() || line.front() == '#') continue;
+        if (line.front() == '[') {
+            const std::string_view name = line.size() >= 2 ? trim(line.substr(1, line.size() - 2)) : "";
+            if (line.back() != ']' || name.empty())
+                return format_text("line {}: a section is a GPU name in brackets, like [NVIDIA H100], got \"{}\"",
+                                   line_number, line);
+            table.sections.push_back({std::string(name), {}});
+            continue;
+        }
+        const std::size_t equals = line.find('=');
+        if (equals == std::string_view::npos)
+            return format_text("line {}: expected \"SIZE = CANDIDATE\" or \"[GPU name]\", got \"{}\"", line_number,
+                               line);
+        if (table.sections.empty())
+            return format_text("line {}: \"{}\" comes before any [GPU name] section", line_number, line);
+        const std::string_view size_text = trim(line.substr(0, equals));
+        const std::string_view variant_text = trim(line.substr(equals + 1));
+        TuningRow row;
+        if (size_text != "*") {
+            const auto size = whole_number<std::int64_t>(size_text);
+            if (!size || *size < 1)
+                return format_text("line {}: the size must be a whole number of at least 1 or *, got \"{}\"",
+                                   line_number, size_text);
+            row.up_to = *size;
+        }
+        const auto variant = whole_number<int>(variant_text);
+        if (!variant || *variant < 0 || *variant >= candidate_count)
+            return format_text("line {}: the candidate must be a number from 0 to {}, got \"{}\"", line_number,
+                               candidate_count - 1, variant_text);
+        row.variant = *variant;
+        table.sections.back().rows.push_back(row);
+    }
+    return table;
+}
+
+std::string write_tuning_table(const TuningTable& table) {
+    std::string text = "# TileScope's tuned shapes (tilescope-cli tune): [GPU], then size = candidate\n";
+    for (const TuningSection& section : table.sections) {
+        text += format_text("\n[{}]\n", section.gpu);
+        for (const TuningRow& row : section.rows)
+            text += row.up_to > 0 ? format_text("{} = {}\n", row.up_to, row.variant) : format_text("* = {}\n", row.variant);
+    }
+    return text;
+}
+
+std::optional<int> pick_variant(const TuningTable& table, std::string_view gpu, std::int64_t size) {
+    const TuningSection* best = nullptr;
+    for (const TuningSection& section : table.sections) {
+        const bool matches = section.gpu == "*" || gpu.starts_with(section.gpu);
+        // The longest matching name is the most specific; "*" only when nothing else matches.
+        const auto weight = [](const TuningSection& s) { return s.gpu == "*" ? 0 : s.gpu.size(); };
+        if (matches && (!best || weight(section) > weight(*best))) best = &section;
+    }
+    if (!best) return std::nullopt;
+    for (const TuningRow& row : best->rows)
+        if (row.up_to == 0 || size <= row.up_to) return row.variant;
+    return std::nullopt;
+}
+
+void set_section(TuningTable& table, TuningSection section) {
+    for (TuningSection& existing : table.sections)
+        if (existing.gpu == section.gpu) {
+            existing = std::move(section);
+            return;
+        }
+    table.sections.push_back(std::move(section));
+}
+
+// From `tilescope-cli tune --size 1024,2048,4096,8192` on the device (H100 80GB HBM3,
+// 2026-11-24: 64×64 tiles win at 1024, where 128×128 tiles leave most SMs idle; 128×256
+// from 2048 on). Other GPUs get the pipelined rung's own shape (candidate 0) until tuned.
+const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
+[*]
+* = 0
+
+[NVIDIA H100]
+1024 = 7
+8192 = 4
+* = 4
+)";
+
+}  // namespace ts::model

@@ -1,0 +1,61 @@
+// tuning_table.hpp — which of the tuned rung's candidate shapes to run, per GPU and size.
+//
+// `tilescope-cli tune` measures every candidate (model/ladder.hpp, kTunedCandidates) at a
+// few sizes and writes the winners in this small text format; the app, bench and check read
+// it through the runner, which resolves a tuned request's variant -1 before launching.
+//
+//     # comments and blank lines are ignored
+//     [NVIDIA H100 80GB HBM3]      a GPU, by the name CUDA reports
+//     1024 = 7                     problems up to 1024 (the largest of M, N, K) run candidate 7
+//     4096 = 4
+//     * = 4                        anything larger
+//
+// A GPU matches a section whose name is its own name or the start of it ("NVIDIA H100"
+// covers every H100); the longest such name wins; "[*]" is the fallback for any GPU. The
+// shipped table (kShippedTuningTable) holds what was measured on the H100 and H200 the
+// project was tested on; a user's tuned file is consulted first.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace ts::model {
+
+struct TuningRow {
+    std::int64_t up_to = 0;  // the largest size this row covers; 0: any size ("*")
+    int variant = 0;
+    bool operator==(const TuningRow&) const = default;
+};
+
+struct TuningSection {
+    std::string gpu;               // a GPU name or its beginning; "*": any GPU
+    std::vector<TuningRow> rows;   // in the file's order
+    bool operator==(const TuningSection&) const = default;
+};
+
+struct TuningTable {
+    std::vector<TuningSection> sections;
+};
+
+// The table in `text`, or a message naming the line that is wrong (and why). Variants must
+// be candidates this build has (0 … candidate_count − 1).
+std::variant<TuningTable, std::string> parse_tuning_table(std::string_view text, int candidate_count);
+
+std::string write_tuning_table(const TuningTable& table);
+
+// The candidate `table` gives a GPU named `gpu` for a problem whose largest side is `size`:
+// the best-matching section, then its first row whose up_to ≥ size (or "*"); nullopt when
+// no section or row matches.
+std::optional<int> pick_variant(const TuningTable& table, std::string_view gpu, std::int64_t size);
+
+// Adds or replaces the section for `gpu` (the tuner's output merged into a user's file).
+void set_section(TuningTable& table, TuningSection section);
+
+// What ships with TileScope: winners measured on the device (see the README), and a fallback.
+extern const std::string_view kShippedTuningTable;
+
+}  // namespace ts::model
