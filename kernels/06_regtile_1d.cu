@@ -23,8 +23,8 @@ __global__ void __launch_bounds__(model::kRegTile1dShape.threads())
 
     const int thread = threadIdx.x;
     const int block_row = blockIdx.y * s.bm, block_col = blockIdx.x * s.bn;
-    const int tile_row = ladder_thread_row(s, thread) * s.tm;  // first row of this thread's cells in the tile
-    const int tile_col = ladder_thread_col(s, thread);
+    const int tile_row = ladder_tile_row(s, thread);  // first row of this thread's cells in the tile
+    const int tile_col = ladder_tile_col(s, thread);
 
     T sums[s.tm] = {};
     for (int step = 0; step < ladder_steps(s, k); ++step) {

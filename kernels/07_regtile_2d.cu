@@ -22,8 +22,8 @@ __global__ void __launch_bounds__(model::kRegTile2dShape.threads())
 
     const int thread = threadIdx.x;
     const int block_row = blockIdx.y * s.bm, block_col = blockIdx.x * s.bn;
-    const int tile_row = ladder_thread_row(s, thread) * s.tm;
-    const int tile_col = ladder_thread_col(s, thread) * s.tn;
+    const int tile_row = ladder_tile_row(s, thread);
+    const int tile_col = ladder_tile_col(s, thread);
 
     T sums[s.tm][s.tn] = {};
     T a_column[s.tm];

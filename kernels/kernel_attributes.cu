@@ -19,6 +19,11 @@ cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Pr
             break;
         case model::KernelKind::RegTile1d: handle = regtile_1d_handle(config, problem); break;
         case model::KernelKind::RegTile2d: handle = regtile_2d_handle(config, problem); break;
+        case model::KernelKind::Vectorized: handle = vectorized_handle(config, problem); break;
+        case model::KernelKind::ConflictFree: handle = conflict_free_handle(config, problem); break;
+        case model::KernelKind::Warptile: handle = warptile_handle(config, problem); break;
+        case model::KernelKind::Pipelined: handle = pipelined_handle(config, problem); break;
+        case model::KernelKind::Tuned: handle = tuned_handle(config, problem); break;
         case model::KernelKind::Cublas: return cudaErrorInvalidValue;
     }
     if (!handle) return cudaErrorInvalidValue;
@@ -27,13 +32,21 @@ cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Pr
     if (const cudaError_t error = cudaFuncGetAttributes(&compiled, handle); error != cudaSuccess) return error;
     const model::LaunchGeometry g = model::plan_launch(config, problem);
     int blocks = 0;
-    // No dynamic shared memory: every kernel here declares its tiles statically.
-    if (const cudaError_t error =
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, handle, static_cast<int>(g.block.volume()), 0);
+    // The pipelined rungs hold their stages in dynamic shared memory (as much as the model
+    // plans); the other kernels declare their tiles statically. The occupancy query needs the
+    // kernel allowed that much first, as its launcher does.
+    const int dynamic_shared = model::uses_dynamic_shared(config.kind) ? g.shared_bytes : 0;
+    if (dynamic_shared > 48 * 1024)
+        if (const cudaError_t error =
+                cudaFuncSetAttribute(handle, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_shared);
+            error != cudaSuccess)
+            return error;
+    if (const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            &blocks, handle, static_cast<int>(g.block.volume()), dynamic_shared);
         error != cudaSuccess)
         return error;
     attributes.registers_per_thread = compiled.numRegs;
-    attributes.static_shared_bytes = static_cast<int>(compiled.sharedSizeBytes);
+    attributes.static_shared_bytes = static_cast<int>(compiled.sharedSizeBytes) + dynamic_shared;
     attributes.local_bytes_per_thread = static_cast<int>(compiled.localSizeBytes);
     attributes.max_threads_per_block = compiled.maxThreadsPerBlock;
     attributes.blocks_per_sm = blocks;

@@ -74,5 +74,10 @@ const void* column_per_thread_handle(const model::KernelConfig& config, const mo
 const void* tiled_handle(const model::KernelConfig& config, const model::Problem& problem);
 const void* regtile_1d_handle(const model::KernelConfig& config, const model::Problem& problem);
 const void* regtile_2d_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* vectorized_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* conflict_free_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* warptile_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* pipelined_handle(const model::KernelConfig& config, const model::Problem& problem);
+const void* tuned_handle(const model::KernelConfig& config, const model::Problem& problem);
 
 }  // namespace ts::kernels

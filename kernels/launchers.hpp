@@ -66,6 +66,21 @@ template <typename T>
 cudaError_t launch_regtile_2d(const model::KernelConfig& config, const model::Problem& problem,
                               Operands<T> operands, cudaStream_t stream);
 
+// 08_vectorized.cu to 12_tuned.cu, the float rungs (float4 loads; float only): config.kind
+// names the rung; the tuned rung runs candidate config.variant of model::kTunedCandidates
+// (candidate 0 for −1). Pipelined and tuned use dynamic shared memory, which the launcher
+// asks CUDA for.
+cudaError_t launch_vectorized(const model::KernelConfig& config, const model::Problem& problem,
+                              Operands<float> operands, cudaStream_t stream);
+cudaError_t launch_conflict_free(const model::KernelConfig& config, const model::Problem& problem,
+                                 Operands<float> operands, cudaStream_t stream);
+cudaError_t launch_warptile(const model::KernelConfig& config, const model::Problem& problem,
+                            Operands<float> operands, cudaStream_t stream);
+cudaError_t launch_pipelined(const model::KernelConfig& config, const model::Problem& problem,
+                             Operands<float> operands, cudaStream_t stream);
+cudaError_t launch_tuned(const model::KernelConfig& config, const model::Problem& problem, Operands<float> operands,
+                         cudaStream_t stream);
+
 // Where a recorded kernel writes (device pointers, sized by model::load_records and
 // model::clock_records; the slots are kernel_trace.hpp's). loads may be null: then only the
 // SMs and the clocks are recorded.
@@ -94,8 +109,9 @@ struct KernelAttributes {
     int blocks_per_sm = 0;
 };
 
-// cudaErrorInvalidValue for cuBLAS (not a kernel of ours), cudaErrorInvalidConfiguration
-// for a tile outside 1..32 (no such kernel), else what CUDA answers.
+// cudaErrorInvalidValue for cuBLAS (not a kernel of ours) and for a float rung asked for
+// another element type, cudaErrorInvalidConfiguration for a tile outside 1..32 (no such
+// kernel), else what CUDA answers. static_shared_bytes counts dynamic shared memory too.
 cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Problem& problem,
                               KernelAttributes& attributes);
 

@@ -55,6 +55,18 @@ std::vector<T> random_values(std::int64_t count, std::int64_t k, std::mt19937_64
     return values;
 }
 
+cudaError_t launch_float_rung(const model::KernelConfig& config, const model::Problem& problem,
+                              kernels::Operands<float> operands, cudaStream_t stream) {
+    switch (config.kind) {
+        case model::KernelKind::Vectorized: return kernels::launch_vectorized(config, problem, operands, stream);
+        case model::KernelKind::ConflictFree: return kernels::launch_conflict_free(config, problem, operands, stream);
+        case model::KernelKind::Warptile: return kernels::launch_warptile(config, problem, operands, stream);
+        case model::KernelKind::Pipelined: return kernels::launch_pipelined(config, problem, operands, stream);
+        case model::KernelKind::Tuned: return kernels::launch_tuned(config, problem, operands, stream);
+        default: return cudaErrorInvalidValue;
+    }
+}
+
 template <typename T>
 cudaError_t launch_kernel(const model::KernelConfig& config, const model::Problem& problem,
                           kernels::Operands<T> operands, cudaStream_t stream) {
@@ -68,6 +80,13 @@ cudaError_t launch_kernel(const model::KernelConfig& config, const model::Proble
         case model::KernelKind::Tiled: return kernels::launch_tiled(config, problem, operands, stream);
         case model::KernelKind::RegTile1d: return kernels::launch_regtile_1d(config, problem, operands, stream);
         case model::KernelKind::RegTile2d: return kernels::launch_regtile_2d(config, problem, operands, stream);
+        case model::KernelKind::Vectorized:
+        case model::KernelKind::ConflictFree:
+        case model::KernelKind::Warptile:
+        case model::KernelKind::Pipelined:
+        case model::KernelKind::Tuned:
+            if constexpr (std::is_same_v<T, float>) return launch_float_rung(config, problem, operands, stream);
+            break;  // float only: the runner refuses other types first (model::dtype_unsupported)
         case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
     }
     return cudaErrorInvalidValue;

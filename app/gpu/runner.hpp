@@ -112,6 +112,10 @@ struct RunResult {
     // With `error`: the request cannot run here through no fault of a kernel (cuBLAS is not
     // installed, or cuBLAS was asked for int32). `tilescope check` counts these as skipped.
     bool unsupported = false;
+    // The tuned rung asked for the tuner's choice (variant −1): the candidate that ran, and
+    // where the choice came from (gpu/tuned_shapes.hpp). −1 otherwise.
+    int tuned_variant = -1;
+    std::string tuned_source;
     std::vector<double> samples_ms;  // one CUDA-event time per timed launch
     double median_ms = 0.0;
     double gflops = 0.0;          // 2·M·N·K·batch / median time

@@ -18,6 +18,7 @@
 #include "model/launch_geometry.hpp"
 #include "roofline.hpp"
 #include "runner.hpp"
+#include "tuned_shapes.hpp"
 
 namespace ts::gpu {
 
@@ -150,6 +151,7 @@ DeviceInfo probe_device() {
         limits.max_grid_y = prop.maxGridSize[1];
         limits.max_grid_z = prop.maxGridSize[2];
         limits.static_shared_per_block = static_cast<int>(prop.sharedMemPerBlock);
+        limits.optin_shared_per_block = static_cast<int>(prop.sharedMemPerBlockOptin);
         limits.warp_size = prop.warpSize;
         limits.global_memory_bytes = static_cast<std::int64_t>(prop.totalGlobalMem);
         limits.max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
@@ -189,9 +191,10 @@ DeviceInfo probe_device() {
     return info;
 }
 
-RunResult run_request(const RunRequest& request) {
+RunResult run_request(const RunRequest& asked) {
     RunResult result;
-    result.request = request;
+    result.request = asked;
+    RunRequest request = asked;  // the tuned rung's variant resolved, below
     const model::Problem& p = request.problem;
     std::string expected_failure;
     try {
@@ -199,6 +202,16 @@ RunResult run_request(const RunRequest& request) {
         if (!device.usable) {
             result.error = device.why_not;
             return result;
+        }
+        if (auto why = model::dtype_unsupported(request.kernel.kind, p.dtype)) {
+            result.error = *why;
+            result.unsupported = true;
+            return result;
+        }
+        if (request.kernel.kind == model::KernelKind::Tuned && request.kernel.variant < 0) {
+            const TunedChoice choice = choose_tuned_variant(device.limits.name, p);
+            request.kernel.variant = result.tuned_variant = choice.variant;
+            result.tuned_source = choice.source;
         }
         if (request.kind == RequestKind::Memory) {
             std::size_t free_bytes = 0, total_bytes = 0;

@@ -51,6 +51,7 @@ void fields(Io& io, Kernel& k) requires std::is_same_v<std::remove_const_t<Kerne
     io("block_x", k.block_x);
     io("block_y", k.block_y);
     io("tile", k.tile);
+    io("variant", k.variant);
 }
 
 template <typename Io, typename Problem>
@@ -110,6 +111,7 @@ void fields(Io& io, Limits& l) requires std::is_same_v<std::remove_const_t<Limit
     io("max_grid_y", l.max_grid_y);
     io("max_grid_z", l.max_grid_z);
     io("static_shared_per_block", l.static_shared_per_block);
+    io("optin_shared_per_block", l.optin_shared_per_block);
     io("warp_size", l.warp_size);
     io("global_memory_bytes", l.global_memory_bytes);
     io("max_threads_per_sm", l.max_threads_per_sm);
@@ -173,6 +175,8 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     io("ok", r.ok);
     io("error", r.error);
     io("unsupported", r.unsupported);
+    io("tuned_variant", r.tuned_variant);
+    io("tuned_source", r.tuned_source);
     io("samples_ms", r.samples_ms);
     io("median_ms", r.median_ms);
     io("gflops", r.gflops);

@@ -22,6 +22,18 @@ void size_input(const char* label, std::int64_t& value) {
         value = std::clamp<std::int64_t>(value, 1, kMaxTypedSize);
 }
 
+// The tuned rung runs the tuner's choice for the GPU and size (variant -1), or one candidate.
+void tuned_shape_combo(model::KernelConfig& config) {
+    const auto name = [](int variant) {
+        return variant < 0 ? std::string("the tuner's choice for this GPU and size")
+                           : format_text("#{}: {}", variant, model::describe_shape(model::kTunedCandidates[variant]));
+    };
+    if (!ImGui::BeginCombo("shape", name(config.variant).c_str())) return;
+    for (int variant = -1; variant < model::kTunedCandidateCount; ++variant)
+        if (ImGui::Selectable(name(variant).c_str(), variant == config.variant)) config.variant = variant;
+    ImGui::EndCombo();
+}
+
 void kernel_combo(model::KernelConfig& config) {
     const std::string current(model::kernel_name(config.kind));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11.0f);  // room for "column-per-thread"
@@ -84,7 +96,7 @@ void launch_summary(const AppState& state) {
     if (state.kernel.kind == model::KernelKind::Tiled)
         ImGui::Text("phases along K: %d", model::phase_count(static_cast<int>(state.problem.k), state.kernel.tile));
     else if (model::is_ladder(state.kernel.kind))
-        ImGui::Text("K steps: %d", model::ladder_steps(model::ladder_shape(state.kernel.kind),
+        ImGui::Text("K steps: %d", model::ladder_steps(model::ladder_shape(state.kernel),
                                                        static_cast<int>(state.problem.k)));
 }
 
@@ -105,9 +117,10 @@ void draw_setup_panel(AppState& state) {
             state.kernel.block_x = std::clamp(state.kernel.block_x, 1, 1024);
     } else if (model::is_ladder(state.kernel.kind)) {
         // A rung's shape is fixed in its kernel file: shown, not typed.
-        const model::LadderShape s = model::ladder_shape(state.kernel.kind);
-        muted_text(format_text("{} threads; block tile {}×{}, K step {}; {}×{} cells per thread", s.threads(), s.bm,
-                               s.bn, s.bk, s.tm, s.tn));
+        if (state.kernel.kind == model::KernelKind::Tuned) tuned_shape_combo(state.kernel);
+        const model::LadderShape s = model::ladder_shape(state.kernel);
+        muted_text(format_text("{} threads; block tile {}×{}, K step {}; {} cells per thread ({})", s.threads(), s.bm,
+                               s.bn, s.bk, s.cells_per_thread(), model::describe_shape(s)));
     } else if (model::is_modelled(state.kernel.kind)) {
         int block[2] = {state.kernel.block_x, state.kernel.block_y};
         if (ImGui::InputInt2("blockDim (x, y)", block)) {

@@ -21,6 +21,18 @@ using model::format_text;
 
 namespace {
 std::string phases(int count) { return format_text(count == 1 ? "{} phase" : "{} phases", count); }
+
+std::string_view rung_title(model::KernelKind kind) {
+    switch (kind) {
+        case model::KernelKind::RegTile1d: return "Register-tiled (1-D)";
+        case model::KernelKind::RegTile2d: return "Register-tiled (2-D)";
+        case model::KernelKind::Vectorized: return "Vectorized";
+        case model::KernelKind::ConflictFree: return "Conflict-free";
+        case model::KernelKind::Warptile: return "Warp-tiled";
+        case model::KernelKind::Pipelined: return "Pipelined";
+        default: return "Tuned";
+    }
+}
 }  // namespace
 
 std::string c_cell_tooltip(const model::KernelConfig& config, const model::Problem& problem, model::Cell cell) {
@@ -44,6 +56,10 @@ std::string c_cell_tooltip(const model::KernelConfig& config, const model::Probl
         if (config.kind == model::KernelKind::Tiled)
             text += format_text("via shared memory, in {} of T = {}", phases(model::phase_count(k, config.tile)),
                            config.tile);
+        else if (model::is_ladder(config.kind))
+            text += format_text("via shared memory, in {} K steps of {};\nthis is cell {} of the {} it computes",
+                                model::ladder_steps(model::ladder_shape(config), k), model::ladder_shape(config).bk,
+                                thread->step + 1, model::ladder_shape(config).cells_per_thread());
         else
             text += format_text("from global memory, {} elements each", k);
     }
@@ -76,12 +92,18 @@ std::string kernel_sentence(const model::KernelConfig& config, const model::Prob
                           config.tile, config.tile, config.tile, config.tile, config.tile,
                           phases(model::phase_count(static_cast<int>(problem.k), std::max(config.tile, 1))));
         case model::KernelKind::RegTile1d:
-        case model::KernelKind::RegTile2d: {
-            const model::LadderShape s = model::ladder_shape(config.kind);
+        case model::KernelKind::RegTile2d:
+        case model::KernelKind::Vectorized:
+        case model::KernelKind::ConflictFree:
+        case model::KernelKind::Warptile:
+        case model::KernelKind::Pipelined:
+        case model::KernelKind::Tuned: {
+            const model::LadderShape s = model::ladder_shape(config);
+            const int tiles = s.wm_iter * s.wn_iter;
             return format_text("{} kernel: blocks of {} threads each compute a {}×{} tile of C; each thread computes "
-                               "{}×{} cells from registers, walking K {} at a time.",
-                               config.kind == model::KernelKind::RegTile1d ? "Register-tiled (1-D)" : "Register-tiled (2-D)",
-                               s.threads(), s.bm, s.bn, s.tm, s.tn, s.bk);
+                               "{}{}×{} cells from registers, walking K {} at a time{}.",
+                               rung_title(config.kind), s.threads(), s.bm, s.bn, tiles > 1 ? format_text("{} tiles of ", tiles) : "",
+                               s.tm, s.tn, s.bk, s.stages > 1 ? format_text(", {} steps in flight", s.stages) : "");
         }
         case model::KernelKind::Cublas:
             return "cuBLAS, NVIDIA's GEMM: the line to measure against. It picks its own kernels, grids and tiles "
@@ -207,8 +229,9 @@ void highlight_c_cell(ImDrawList* draw, const StageScene& s, model::Cell cell) {
     };
     if (const auto thread = model::thread_of_cell(s.config, s.problem, cell)) {
         outline(draw, c_range(model::cells_of_block(s.config, s.problem, thread->block)), 2.0f, false);
-        const model::CellRange own = model::cells_of_thread(s.config, s.problem, thread->block, thread->thread);
-        if (own.count() > 1) outline(draw, c_range(own), 2.0f);
+        const auto own = model::cells_of_thread(s.config, s.problem, thread->block, thread->thread);
+        if (own.size() > 1 || (own.size() == 1 && own[0].count() > 1))
+            for (const model::CellRange& tile : own) outline(draw, c_range(tile), 2.0f);
     }
     outline(draw, cells_rect(l.a, s.m, s.k, cell.row, 0, cell.row + 1, s.k), 2.5f);
     outline(draw, cells_rect(l.b, s.k, s.n, 0, cell.col, s.k, cell.col + 1), 2.5f);

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "gpu/runner.hpp"
+#include "model/ladder.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/occupancy.hpp"
 #include "support/gpu_skip.hpp"
@@ -51,10 +52,20 @@ std::vector<RunRequest> every_kernel() {
         configs.push_back(config(KernelKind::RowPerThread, threads, 1, 16));
         configs.push_back(config(KernelKind::ColumnPerThread, threads, 1, 16));
     }
+    // The ladder: every rung, and every shape of the tuned rung (named, so the model and CUDA
+    // speak of the same kernel); the float rungs only in float.
+    for (KernelKind kind : kAllKernelKinds)
+        if (is_ladder(kind) && kind != KernelKind::Tuned) configs.push_back(config(kind, 16, 16, 16));
+    for (int variant = 0; variant < kTunedCandidateCount; ++variant) {
+        KernelConfig tuned = config(KernelKind::Tuned, 16, 16, 16);
+        tuned.variant = variant;
+        configs.push_back(tuned);
+    }
     std::vector<RunRequest> requests;
     for (const KernelConfig& c : configs)
         for (Dtype dtype : {Dtype::Int32, Dtype::Float32, Dtype::Float64})
-            for (std::int64_t batch : {1, 3}) requests.push_back(occupancy_request(c, dtype, batch));
+            for (std::int64_t batch : {1, 3})
+                if (!dtype_unsupported(c.kind, dtype)) requests.push_back(occupancy_request(c, dtype, batch));
     return requests;
 }
 

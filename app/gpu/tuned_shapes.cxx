@@ -1,0 +1,46 @@
+#include "tuned_shapes.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <variant>
+
+#include "model/format.hpp"
+#include "model/ladder.hpp"
+
+namespace ts::gpu {
+
+std::filesystem::path user_tuning_path() {
+    if (const char* path = std::getenv("TILESCOPE_TUNING"); path && *path) return path;
+    // The XDG base directory specification ignores a relative $XDG_DATA_HOME.
+    if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data == '/')
+        return std::filesystem::path(data) / "tilescope" / "tuned-shapes.ini";
+    const char* home = std::getenv("HOME");
+    return std::filesystem::path(home && *home ? home : "/tmp") / ".local" / "share" / "tilescope" /
+           "tuned-shapes.ini";
+}
+
+model::TuningTable load_user_tuning(std::string* warning) {
+    const std::filesystem::path path = user_tuning_path();
+    std::ifstream in(path);
+    if (!in) return {};
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto parsed = model::parse_tuning_table(text.str(), model::kTunedCandidateCount);
+    if (auto* table = std::get_if<model::TuningTable>(&parsed)) return std::move(*table);
+    if (warning) *warning = model::format_text("{}: {} (ignored)", path.string(), std::get<std::string>(parsed));
+    return {};
+}
+
+TunedChoice choose_tuned_variant(const std::string& gpu, const model::Problem& problem) {
+    const std::int64_t size = std::max({problem.m, problem.n, problem.k});
+    if (const auto variant = model::pick_variant(load_user_tuning(), gpu, size))
+        return {*variant, model::format_text("tuned on this machine ({})", user_tuning_path().string())};
+    const auto shipped = model::parse_tuning_table(model::kShippedTuningTable, model::kTunedCandidateCount);
+    if (const auto* table = std::get_if<model::TuningTable>(&shipped))
+        if (const auto variant = model::pick_variant(*table, gpu, size)) return {*variant, "shipped table"};
+    return {0, "default"};
+}
+
+}  // namespace ts::gpu

@@ -1,0 +1,26 @@
+// 11 pipelined: 10's tiles (kPipelinedShape: 128×128×16, warp tiles 64×64, 8×4 ×4 per
+// thread) with three K steps in shared memory and asynchronous copies. What it teaches and
+// what changed from 10_warptile.cu: see 11_pipelined.cuh, which 12_tuned.cu shares.
+// Traffic: count_ladder with kPipelinedShape: the same loads as 10; what changes is when
+// they happen, not how many.
+#include "kernels/11_pipelined.cuh"
+
+namespace ts::kernels {
+
+namespace {
+constexpr model::LadderShape kShape = model::kPipelinedShape;
+constexpr FloatRungKernels kKernels = pipelined_kernels<ShapeOf<model::kPipelinedShape>>();
+}
+
+const void* pipelined_handle(const model::KernelConfig&, const model::Problem& problem) {
+    if (problem.dtype != model::Dtype::Float32) return nullptr;
+    return reinterpret_cast<const void*>(kKernels.pick(problem, rows_aligned(problem)));
+}
+
+cudaError_t launch_pipelined(const model::KernelConfig& config, const model::Problem& problem,
+                             Operands<float> operands, cudaStream_t stream) {
+    if (config.kind != model::KernelKind::Pipelined) return cudaErrorInvalidValue;
+    return launch_float_rung(kKernels, config, problem, operands, stream, model::ladder_shared_bytes(kShape, 4));
+}
+
+}  // namespace ts::kernels

@@ -1,0 +1,210 @@
+// ladder_vector.cuh — what the float rungs (08 on) share: loads of four floats at a time,
+// the outer products of one K step from registers, and the store of a thread's tiles.
+//
+// Each function walks the thread's work with the model's index functions (model/ladder.hpp)
+// for the rung's shape, so the three rungs that use vector_ladder_kernel below (08, 09, 10)
+// differ only in their LadderShape: which cells a thread owns, how As is laid out, how big
+// the tiles are. Their files say what that changes and why.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/ladder_common.cuh"
+
+namespace ts::kernels {
+
+// Four floats of row `row` of a rows × cols row-major matrix, from column `col` (a multiple
+// of 4), zeros for those outside. Aligned: cols is a multiple of 4, so the four lie wholly
+// inside or wholly outside, and every row starts on 16 bytes: one 128-bit load. Otherwise
+// four guarded 32-bit loads.
+template <bool Aligned>
+__device__ __forceinline__ float4 load_four(const float* matrix, int row, int col, int rows, int cols) {
+    using namespace ts::model;
+    if constexpr (Aligned) {
+        if (row < rows && col < cols) return *reinterpret_cast<const float4*>(&matrix[row_major(row, col, cols)]);
+        return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    } else {
+        float v[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) v[j] = inside(row, col + j, rows, cols) ? matrix[row_major(row, col + j, cols)] : 0.0f;
+        return make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+// The loads of one K step: thread t takes vectors t, t + threads, ... of the BM×BK tile of A
+// and of the BK×BN tile of B (ladder_load_row/col with vec = 4). A vector of A is a piece of
+// one row of A; in the transposed As its four values go down one column, a slot each.
+template <model::LadderShape S, bool Aligned>
+__device__ __forceinline__ void load_vector_tiles(const float* a, const float* b, float* as, float* bs, int m, int n,
+                                                  int k, int block_row, int block_col, int step) {
+    using namespace ts::model;
+    static_assert(S.vec == 4 && S.as_transposed);
+    const int thread = threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < S.a_loads_per_thread(); ++i) {
+        const int r = ladder_load_row(thread, i, S.threads(), S.bk, 4);
+        const int c = ladder_load_col(thread, i, S.threads(), S.bk, 4);
+        const float4 v = load_four<Aligned>(a, block_row + r, step * S.bk + c, m, k);
+        as[ladder_as_slot(S, r, c + 0)] = v.x;
+        as[ladder_as_slot(S, r, c + 1)] = v.y;
+        as[ladder_as_slot(S, r, c + 2)] = v.z;
+        as[ladder_as_slot(S, r, c + 3)] = v.w;
+    }
+#pragma unroll
+    for (int i = 0; i < S.b_loads_per_thread(); ++i) {
+        const int r = ladder_load_row(thread, i, S.threads(), S.bn, 4);
+        const int c = ladder_load_col(thread, i, S.threads(), S.bn, 4);
+        *reinterpret_cast<float4*>(&bs[row_major(r, c, S.bn)]) =
+            load_four<Aligned>(b, step * S.bk + r, block_col + c, k, n);
+    }
+}
+
+// One K step of outer products. For each k of the step a thread reads, with 128-bit loads,
+// the TM values of column k of As for each of its sub-tile rows and the TN values of row k of
+// Bs for each sub-tile column, then does every product from registers. The sums are kept in
+// the thread's step order (ladder_step_of_place).
+template <model::LadderShape S>
+__device__ __forceinline__ void accumulate_step(const float* as, const float* bs, int thread,
+                                                float (&sums)[S.cells_per_thread()]) {
+    using namespace ts::model;
+    static_assert(S.vec == 4 && S.as_transposed && S.tm % 4 == 0 && S.tn % 4 == 0);
+    float a_regs[S.wm_iter][S.tm];
+    float b_regs[S.wn_iter][S.tn];
+#pragma unroll
+    for (int i = 0; i < S.bk; ++i) {
+#pragma unroll
+        for (int sub_i = 0; sub_i < S.wm_iter; ++sub_i)
+#pragma unroll
+            for (int r = 0; r < S.tm; r += 4) {
+                const float4 v =
+                    *reinterpret_cast<const float4*>(&as[ladder_as_slot(S, ladder_tile_row(S, thread, sub_i) + r, i)]);
+                a_regs[sub_i][r] = v.x, a_regs[sub_i][r + 1] = v.y, a_regs[sub_i][r + 2] = v.z, a_regs[sub_i][r + 3] = v.w;
+            }
+#pragma unroll
+        for (int sub_j = 0; sub_j < S.wn_iter; ++sub_j)
+#pragma unroll
+            for (int c = 0; c < S.tn; c += 4) {
+                const float4 v =
+                    *reinterpret_cast<const float4*>(&bs[row_major(i, ladder_tile_col(S, thread, sub_j) + c, S.bn)]);
+                b_regs[sub_j][c] = v.x, b_regs[sub_j][c + 1] = v.y, b_regs[sub_j][c + 2] = v.z, b_regs[sub_j][c + 3] = v.w;
+            }
+#pragma unroll
+        for (int sub_i = 0; sub_i < S.wm_iter; ++sub_i)
+#pragma unroll
+            for (int sub_j = 0; sub_j < S.wn_iter; ++sub_j)
+#pragma unroll
+                for (int r = 0; r < S.tm; ++r)
+#pragma unroll
+                    for (int c = 0; c < S.tn; ++c)
+                        sums[ladder_step_of_place(S, {sub_i, sub_j, r, c})] += a_regs[sub_i][r] * b_regs[sub_j][c];
+    }
+}
+
+// Writes the thread's cells of C: four at a time where the rows of C start on 16 bytes
+// (Aligned), one at a time otherwise; never outside C.
+template <model::LadderShape S, bool Aligned>
+__device__ __forceinline__ void store_vector_tiles(float* c, const float (&sums)[S.cells_per_thread()], int m, int n) {
+    using namespace ts::model;
+    const int thread = threadIdx.x;
+#pragma unroll
+    for (int sub_i = 0; sub_i < S.wm_iter; ++sub_i)
+#pragma unroll
+        for (int sub_j = 0; sub_j < S.wn_iter; ++sub_j)
+#pragma unroll
+            for (int r = 0; r < S.tm; ++r) {
+                const int row = ladder_row(S, blockIdx.y, thread, sub_i) + r;
+                const int col = ladder_col(S, blockIdx.x, thread, sub_j);
+                const float* from = &sums[ladder_step_of_place(S, {sub_i, sub_j, r, 0})];
+#pragma unroll
+                for (int j = 0; j < S.tn; j += 4) {
+                    if constexpr (Aligned) {
+                        if (row < m && col + j < n)
+                            *reinterpret_cast<float4*>(&c[row_major(row, col + j, n)]) =
+                                make_float4(from[j], from[j + 1], from[j + 2], from[j + 3]);
+                    } else {
+#pragma unroll
+                        for (int q = j; q < j + 4; ++q)
+                            if (inside(row, col + q, m, n)) c[row_major(row, col + q, n)] = from[q];
+                    }
+                }
+            }
+}
+
+// A shape as a type: nvcc cannot name a __global__ template instantiated on a class-type
+// value (its host stubs fail to parse), so kernels take `Shape` with Shape::value the shape.
+template <const model::LadderShape& S>
+struct ShapeOf {
+    static constexpr model::LadderShape value = S;
+};
+
+// The kernel of rungs 08 to 10: per K step, vector loads into shared memory, a barrier, the
+// outer products, a barrier.
+template <typename Shape, bool Batched, bool Aligned>
+__global__ void __launch_bounds__(Shape::value.threads()) vector_ladder_kernel(const float* a, const float* b,
+                                                                                 float* c, int m, int n, int k) {
+    using namespace ts::model;
+    constexpr LadderShape S = Shape::value;
+    __shared__ alignas(16) float as[S.as_slots()];
+    __shared__ alignas(16) float bs[S.bs_slots()];
+    select_batch<Batched>(a, b, c, m, n, k);
+
+    float sums[S.cells_per_thread()] = {};
+    for (int step = 0; step < ladder_steps(S, k); ++step) {
+        load_vector_tiles<S, Aligned>(a, b, as, bs, m, n, k, blockIdx.y * S.bm, blockIdx.x * S.bn, step);
+        // Without this barrier a thread could read a slot of As or Bs that another thread
+        // has not written yet.
+        __syncthreads();
+        accumulate_step<S>(as, bs, threadIdx.x, sums);
+        // Without this barrier a fast thread could overwrite As or Bs with the next step's
+        // tiles while a slower thread still reads this step's.
+        __syncthreads();
+    }
+    store_vector_tiles<S, Aligned>(c, sums, m, n);
+}
+
+// The four compiled forms of a float rung's kernel: plain (mm) or batched (bmm), aligned
+// (128-bit loads) or not.
+struct FloatRungKernels {
+    MatmulKernel<float> plain, batched, plain_aligned, batched_aligned;
+
+    MatmulKernel<float> pick(const model::Problem& problem, bool aligned) const {
+        return aligned ? pick_kernel<float>(plain_aligned, batched_aligned, problem)
+                       : pick_kernel<float>(plain, batched, problem);
+    }
+};
+
+template <typename S>
+constexpr FloatRungKernels vector_ladder_kernels() {
+    return {&vector_ladder_kernel<S, false, false>, &vector_ladder_kernel<S, true, false>,
+            &vector_ladder_kernel<S, false, true>, &vector_ladder_kernel<S, true, true>};
+}
+
+// 128-bit loads and stores need every row of A, B and C to start on 16 bytes: K and N
+// multiples of 4 (then M·K, K·N and M·N are too, so every matrix of a batch does) and the
+// buffers themselves aligned (cudaMalloc's are, to 256 bytes).
+inline bool rows_aligned(const model::Problem& problem) { return problem.k % 4 == 0 && problem.n % 4 == 0; }
+inline bool vector_aligned(const model::Problem& problem, Operands<float> operands) {
+    const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    return rows_aligned(problem) && (address(operands.a) | address(operands.b) | address(operands.c)) % 16 == 0;
+}
+
+// Launches a float rung on the grid plan_launch gives, with `dynamic_shared` bytes of
+// dynamic shared memory (asking CUDA for more than the default 48 KiB where needed).
+inline cudaError_t launch_float_rung(const FloatRungKernels& kernels, const model::KernelConfig& config,
+                                     const model::Problem& problem, Operands<float> operands, cudaStream_t stream,
+                                     int dynamic_shared = 0) {
+    const MatmulKernel<float> kernel = kernels.pick(problem, vector_aligned(problem, operands));
+    if (dynamic_shared > 48 * 1024)
+        if (const cudaError_t error = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                                           cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_shared);
+            error != cudaSuccess)
+            return error;
+    const model::LaunchGeometry g = model::plan_launch(config, problem);
+    const dim3 grid(static_cast<unsigned>(g.grid.x), static_cast<unsigned>(g.grid.y), static_cast<unsigned>(g.grid.z));
+    kernel<<<grid, static_cast<unsigned>(g.block.x), dynamic_shared, stream>>>(
+        operands.a, operands.b, operands.c, static_cast<int>(problem.m), static_cast<int>(problem.n),
+        static_cast<int>(problem.k));
+    return cudaGetLastError();
+}
+
+}  // namespace ts::kernels
