@@ -8,14 +8,10 @@
 #include <iterator>
 
 #include "model/format.hpp"
+#include "model/ladder.hpp"
 #include "model/occupancy.hpp"
 
 namespace ts::cli {
-
-namespace {
-
-using model::format_text;
-using model::fixed;
 
 std::string padded(const std::string& text, int width) {
     // Count code points, not bytes, so "×" and "µ" take one column.
@@ -23,6 +19,11 @@ std::string padded(const std::string& text, int width) {
     for (unsigned char c : text) shown += (c & 0xC0) != 0x80;
     return shown >= width ? text + " " : text + std::string(static_cast<std::size_t>(width - shown), ' ');
 }
+
+namespace {
+
+using model::format_text;
+using model::fixed;
 
 std::string right(const std::string& text, int width) {
     int shown = 0;
@@ -171,15 +172,24 @@ std::string progress_result(const gpu::RunResult& result) {
     if (result.occupancy)
         text += format_text("; {} blocks/SM, {} registers/thread", result.occupancy->blocks_per_sm,
                        result.occupancy->registers_per_thread);
+    if (result.tuned_variant >= 0)
+        text += format_text("; ran candidate #{} ({}), {}", result.tuned_variant,
+                            model::describe_shape(model::kTunedCandidates[result.tuned_variant]), result.tuned_source);
     if (result.checked && !result.check_passed) text += "; CHECK FAILED";
     if (!result.timing_warning.empty()) text += "; warning: " + result.timing_warning;
     return text;
 }
 
+model::KernelConfig kernel_that_ran(const gpu::RunResult& result) {
+    model::KernelConfig kernel = result.request.kernel;
+    if (result.tuned_variant >= 0) kernel.variant = result.tuned_variant;
+    return kernel;
+}
+
 std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimits& limits) {
     if (!result.occupancy) return "";
     const gpu::KernelOccupancy& cuda = *result.occupancy;
-    const auto model = model::kernel_occupancy(result.request.kernel, result.request.problem, limits,
+    const auto model = model::kernel_occupancy(kernel_that_ran(result), result.request.problem, limits,
                                                cuda.registers_per_thread);
     if (const auto* why = std::get_if<std::string>(&model))
         return format_text("{}; CUDA: {} blocks/SM", *why, cuda.blocks_per_sm);
@@ -202,7 +212,7 @@ std::string versus_cublas(const std::vector<gpu::RunResult>& results, const mode
             if (!r.ok || r.request.kernel.kind == model::KernelKind::Cublas ||
                 !same_problem(r.request.problem, cublas.request.problem) || r.request.hot != cublas.request.hot)
                 continue;
-            lines += "  " + padded(model::describe(r.request.kernel), 22) +
+            lines += "  " + padded(model::describe(kernel_that_ran(r)), 22) +
                      right(fixed(100.0 * cublas.median_ms / r.median_ms, 1) + " %", 9) + "  " +
                      occupancy_text(r, limits) + "\n";
         }

@@ -13,6 +13,10 @@
 
 namespace ts::cli {
 
+// `text` left-aligned in `width` columns, counting code points ("×" is one); one space
+// after it at least.
+std::string padded(const std::string& text, int width);
+
 record::Device device_record(const gpu::DeviceInfo& device);
 // The timing settings every point of a run shares, read from one of its requests.
 record::Timing timing_record(const gpu::RunRequest& request);
@@ -27,6 +31,10 @@ std::string table_row(const record::Point& point);
 std::string progress_start(int index, int count, const gpu::RunRequest& request);
 // "1.93 ms ±0.3 % (214 samples)" or "failed: ..." (after it ran).
 std::string progress_result(const gpu::RunResult& result);
+
+// The kernel a result ran: its request's, with the tuned rung's variant filled in where
+// the runner chose it (RunResult::tuned_variant).
+model::KernelConfig kernel_that_ran(const gpu::RunResult& result);
 
 // "8 blocks/SM (limited by threads per SM, and equally by registers), 100 % occupancy,
 // 18.96 waves; 32 registers/thread": the model's occupancy with the registers CUDA reports

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "model/format.hpp"
+#include "model/ladder.hpp"
 #include "model/kernel_config.hpp"
 
 namespace ts::cli {
@@ -101,7 +102,13 @@ std::vector<KernelConfig> suite_kernels(bool quick) {
         for (int tile = 1; tile <= model::kMaxTile; ++tile) list.push_back(tiled(tile));
     }
     for (KernelKind kind : model::kAllKernelKinds)
-        if (model::is_ladder(kind)) list.push_back(of_kind(kind));
+        if (model::is_ladder(kind)) list.push_back(of_kind(kind));  // the tuned rung as the tuner picks
+    // Every shape the tuner may pick, each on its own.
+    for (int variant = 0; variant < model::kTunedCandidateCount; ++variant) {
+        KernelConfig candidate = of_kind(KernelKind::Tuned);
+        candidate.variant = variant;
+        list.push_back(candidate);
+    }
     list.push_back(cublas());
     return list;
 }
@@ -144,6 +151,8 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
     const int plain_cases = plan.quick ? 1 : 2;
     for (const KernelConfig& kernel : suite_kernels(plan.quick))
         for (Dtype dtype : plan.dtypes) {
+            // The float rungs have no kernel for int32 or double (model::dtype_unsupported).
+            if (model::dtype_unsupported(kernel.kind, dtype)) continue;
             for (int i = 0; i < plain_cases; ++i)
                 suite.push_back(
                     make_request(kernel, dtype, uniform(1, 160), uniform(1, 160), uniform(1, 400), 1, rng()));
@@ -151,9 +160,14 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
                                          rng()));
             // The ladder's block tiles are up to 128×128: sizes over that, none a multiple,
             // so partial tiles sit at the edges of a grid of several blocks.
-            if (model::is_ladder(kernel.kind))
+            if (model::is_ladder(kernel.kind)) {
                 suite.push_back(make_request(kernel, dtype, uniform(129, 700) | 1, uniform(129, 700) | 1,
                                              uniform(9, 500) | 1, 1, rng()));
+                // Multiples of 4 that no tile divides: the float rungs' 128-bit path, with
+                // partial tiles at the edges.
+                suite.push_back(make_request(kernel, dtype, 4 * uniform(33, 175) + 4 * (uniform(0, 1)), 4 * uniform(33, 175),
+                                             4 * uniform(3, 125), uniform(1, 2), rng()));
+            }
         }
     if (plan.quick) return suite;
 
@@ -168,7 +182,7 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
         suite.push_back(make_request(tiled(16), dtype, 700, 900, 1100, 3, rng()));
         suite.push_back(make_request(tiled(32), dtype, 2111, 2143, 2087, 1, rng()));
         for (KernelKind kind : model::kAllKernelKinds)
-            if (model::is_ladder(kind)) {
+            if (model::is_ladder(kind) && !model::dtype_unsupported(kind, dtype)) {
                 suite.push_back(make_request(of_kind(kind), dtype, 1024, 1024, 1024, 1, rng()));
                 suite.push_back(make_request(of_kind(kind), dtype, 2111, 2143, 2087, 1, rng()));
             }

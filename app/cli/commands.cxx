@@ -12,6 +12,7 @@
 #include "check.hpp"
 #include "record.hpp"
 #include "roofline.hpp"
+#include "tune.hpp"
 
 namespace ts::cli {
 
@@ -20,10 +21,12 @@ struct Commands::State {
     CheckOptions check_options;
     RooflineOptions roofline_options;
     RecordOptions record_options;
+    TuneOptions tune_options;
     CLI::App* bench = nullptr;
     CLI::App* check = nullptr;
     CLI::App* roofline = nullptr;
     CLI::App* record = nullptr;
+    CLI::App* tune = nullptr;
     CLI::App* worker = nullptr;
 };
 
@@ -32,6 +35,7 @@ Commands::Commands(CLI::App& app) : m_state(std::make_unique<State>()) {
     m_state->check = add_check_command(app, m_state->check_options);
     m_state->roofline = add_roofline_command(app, m_state->roofline_options);
     m_state->record = add_record_command(app, m_state->record_options);
+    m_state->tune = add_tune_command(app, m_state->tune_options);
     // The window's GPU worker process (gpu/worker.hpp): started by the app, not by people,
     // so it is left out of --help.
     m_state->worker = app.add_subcommand("worker", "the GPU worker process the window starts")->group("");
@@ -44,6 +48,7 @@ std::optional<int> Commands::run_chosen() {
     if (m_state->check->parsed()) return run_check(m_state->check_options, std::cout, std::cerr);
     if (m_state->roofline->parsed()) return run_roofline(m_state->roofline_options, std::cout, std::cerr);
     if (m_state->record->parsed()) return run_record(m_state->record_options, std::cout, std::cerr);
+    if (m_state->tune->parsed()) return run_tune(m_state->tune_options, std::cout, std::cerr);
     if (m_state->worker->parsed()) {
         // The messages go out on the original standard output; anything a library prints
         // there goes to standard error instead, where it cannot break a message.

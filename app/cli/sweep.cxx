@@ -254,8 +254,8 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
         } else if (model::uses_1d_blocks(kind)) {
             for (std::int64_t count : std::get<0>(threads))
                 configs.push_back(config_of(kind, static_cast<int>(std::min<std::int64_t>(count, 1 << 20)), 1));
-        } else if (kind == model::KernelKind::Cublas) {
-            configs.push_back(config_of(kind));
+        } else if (kind == model::KernelKind::Cublas || model::is_ladder(kind)) {
+            configs.push_back(config_of(kind));  // a rung's shape is its own (the tuned rung's: the tuner's)
         } else {
             for (const auto& [x, y] : std::get<0>(blocks)) configs.push_back(config_of(kind, x, y));
         }
@@ -266,6 +266,9 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
         for (const model::KernelConfig& config : configs)
             for (std::int64_t batch : std::get<0>(batches))
                 for (const auto& [m, n, k] : sizes) {
+                    // "all" and "ladder" leave out the float rungs for other types; named
+                    // alone, the runner says why it cannot run.
+                    if ((ladder || lists.kernel == "all") && model::dtype_unsupported(config.kind, dtype)) continue;
                     Setup setup;
                     setup.kernel = config;
                     setup.problem = {m, n, k, batch, dtype};
@@ -342,6 +345,11 @@ double estimate_seconds(const gpu::RunRequest& request) {
         // half of cuBLAS).
         case KernelKind::RegTile1d: rate = 15000.0; break;
         case KernelKind::RegTile2d: rate = 25000.0; break;
+        case KernelKind::Vectorized:
+        case KernelKind::ConflictFree: rate = 30000.0; break;
+        case KernelKind::Warptile:
+        case KernelKind::Pipelined:
+        case KernelKind::Tuned: rate = 38000.0; break;
         case KernelKind::Cublas: rate = 50000.0; break;
     }
     if (p.dtype == model::Dtype::Float64 && config.kind != KernelKind::Cublas) rate *= 0.5;

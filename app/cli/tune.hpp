@@ -1,0 +1,51 @@
+// tune.hpp — `tilescope tune`: measures every shape the tuned rung is compiled for
+// (model::kTunedCandidates) at a few square sizes on this GPU, prints the table, and writes
+// the fastest per size to the user's tuning table (gpu/tuned_shapes.hpp), where the app,
+// bench and check find it. No ImGui, no GL.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "gpu/runner.hpp"
+#include "model/tuning_table.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace ts::cli {
+
+struct TuneOptions {
+    std::string sizes = "1024,2048,4096,8192";  // --size: square sizes to tune at
+    std::string output;                         // --output: the table to update (default: the user's)
+    bool plan = false;                          // --plan: list the candidates and sizes, measure nothing
+    double budget_s = 2.0;                      // --budget: seconds of samples per candidate and size at most
+};
+
+CLI::App* add_tune_command(CLI::App& app, TuneOptions& options);
+
+// 0 on success, 1 when a candidate failed its check, 2 for bad arguments or no usable GPU.
+int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err);
+
+// ---- The table, separate from running so it is tested without a GPU ----------------------
+
+// One measured candidate at one size (median_ms 0: it did not run; `error` says why).
+struct TuneMeasurement {
+    std::int64_t size = 0;
+    int variant = 0;
+    double median_ms = 0.0;
+    std::string error;
+};
+
+// The section to write for `gpu`: per size, in increasing order, the fastest candidate; the
+// largest size's winner also covers anything larger ("*").
+model::TuningSection winners(const std::string& gpu, const std::vector<TuneMeasurement>& measured);
+
+// The printed table: a row per candidate (its shape), a column per size with the median and
+// its percentage of that size's best, the winner marked, and cuBLAS's median where given.
+std::string tune_table(const std::vector<TuneMeasurement>& measured, const std::vector<TuneMeasurement>& cublas);
+
+}  // namespace ts::cli
