@@ -305,6 +305,9 @@ std::vector<Setup> default_sweep() {
         config_of(KernelKind::Tiled, 16, 16, 16),     config_of(KernelKind::Tiled, 16, 16, 32),
         config_of(KernelKind::Cublas)};
     for (const auto& config : main_kernels) add(config, Dtype::Float32, doubling(128, 4096));
+    // The kernel ladder past the tiled kernel, in float (the float rungs' only type).
+    for (KernelKind kind : model::kAllKernelKinds)
+        if (model::is_ladder(kind)) add(config_of(kind), Dtype::Float32, doubling(128, 4096));
     // One thread per row or column leaves most of the GPU idle: 4096 would take seconds.
     add(config_of(KernelKind::RowPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));
     add(config_of(KernelKind::ColumnPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));

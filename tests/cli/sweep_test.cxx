@@ -190,6 +190,13 @@ TEST(DefaultSweep, HasTheIssuesGroups) {
                   }),
                   kind == model::KernelKind::Naive ? 2 : kind == model::KernelKind::Tiled ? 3 : 1)
             << model::kernel_name(kind);
+    // Every rung of the ladder over 128..4096, in float only.
+    for (model::KernelKind kind : model::kAllKernelKinds) {
+        if (!model::is_ladder(kind)) continue;
+        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind; }), 6) << model::kernel_name(kind);
+        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind && s.problem.dtype != model::Dtype::Float32; }),
+                  0);
+    }
     // Tile widths 1..32 and every naive block shape within 1024 threads at 2048.
     EXPECT_EQ(count([](const cli::Setup& s) { return s.kernel.kind == model::KernelKind::Tiled && s.problem.m == 2048 &&
                                                 s.problem.dtype == model::Dtype::Float32; }),
