@@ -26,14 +26,12 @@ constexpr FloatRungKernels kKernels = vector_ladder_kernels<ShapeOf<model::kConf
 }
 
 const void* conflict_free_handle(const model::KernelConfig&, const model::Problem& problem) {
-    if (problem.dtype != model::Dtype::Float32) return nullptr;
-    return reinterpret_cast<const void*>(kKernels.pick(problem, rows_aligned(problem)));
+    return float_rung_handle(kKernels, problem);
 }
 
 cudaError_t launch_conflict_free(const model::KernelConfig& config, const model::Problem& problem,
                                  Operands<float> operands, cudaStream_t stream) {
-    if (config.kind != model::KernelKind::ConflictFree) return cudaErrorInvalidValue;
-    return launch_float_rung(kKernels, config, problem, operands, stream);
+    return launch_float_rung(kKernels, model::KernelKind::ConflictFree, config, problem, operands, stream);
 }
 
 }  // namespace ts::kernels

@@ -8,19 +8,17 @@
 namespace ts::kernels {
 
 namespace {
-constexpr model::LadderShape kShape = model::kPipelinedShape;
 constexpr FloatRungKernels kKernels = pipelined_kernels<ShapeOf<model::kPipelinedShape>>();
 }
 
 const void* pipelined_handle(const model::KernelConfig&, const model::Problem& problem) {
-    if (problem.dtype != model::Dtype::Float32) return nullptr;
-    return reinterpret_cast<const void*>(kKernels.pick(problem, rows_aligned(problem)));
+    return float_rung_handle(kKernels, problem);
 }
 
 cudaError_t launch_pipelined(const model::KernelConfig& config, const model::Problem& problem,
                              Operands<float> operands, cudaStream_t stream) {
-    if (config.kind != model::KernelKind::Pipelined) return cudaErrorInvalidValue;
-    return launch_float_rung(kKernels, config, problem, operands, stream, model::ladder_shared_bytes(kShape, 4));
+    return launch_float_rung(kKernels, model::KernelKind::Pipelined, config, problem, operands, stream,
+                             model::ladder_shared_bytes(model::kPipelinedShape, 4));
 }
 
 }  // namespace ts::kernels

@@ -36,15 +36,13 @@ int candidate_of(const model::KernelConfig& config) {
 }  // namespace
 
 const void* tuned_handle(const model::KernelConfig& config, const model::Problem& problem) {
-    if (problem.dtype != model::Dtype::Float32) return nullptr;
-    return reinterpret_cast<const void*>(kKernels[candidate_of(config)].pick(problem, rows_aligned(problem)));
+    return float_rung_handle(kKernels[candidate_of(config)], problem);
 }
 
 cudaError_t launch_tuned(const model::KernelConfig& config, const model::Problem& problem, Operands<float> operands,
                          cudaStream_t stream) {
-    if (config.kind != model::KernelKind::Tuned) return cudaErrorInvalidValue;
     const int candidate = candidate_of(config);
-    return launch_float_rung(kKernels[candidate], config, problem, operands, stream,
+    return launch_float_rung(kKernels[candidate], model::KernelKind::Tuned, config, problem, operands, stream,
                              model::ladder_shared_bytes(model::kTunedCandidates[candidate], 4));
 }
 

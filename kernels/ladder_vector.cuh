@@ -188,11 +188,19 @@ inline bool vector_aligned(const model::Problem& problem, Operands<float> operan
     return rows_aligned(problem) && (address(operands.a) | address(operands.b) | address(operands.c)) % 16 == 0;
 }
 
-// Launches a float rung on the grid plan_launch gives, with `dynamic_shared` bytes of
-// dynamic shared memory (asking CUDA for more than the default 48 KiB where needed).
-inline cudaError_t launch_float_rung(const FloatRungKernels& kernels, const model::KernelConfig& config,
-                                     const model::Problem& problem, Operands<float> operands, cudaStream_t stream,
-                                     int dynamic_shared = 0) {
+// The handle kernel_attributes asks CUDA about: the form a launch of `problem` runs (with
+// cudaMalloc'ed buffers, aligned exactly when the sizes are); nullptr for other types.
+inline const void* float_rung_handle(const FloatRungKernels& kernels, const model::Problem& problem) {
+    if (problem.dtype != model::Dtype::Float32) return nullptr;
+    return reinterpret_cast<const void*>(kernels.pick(problem, rows_aligned(problem)));
+}
+
+// Launches the float rung `kind` on the grid plan_launch gives, with `dynamic_shared` bytes
+// of dynamic shared memory (asking CUDA for more than the default 48 KiB where needed).
+inline cudaError_t launch_float_rung(const FloatRungKernels& kernels, model::KernelKind kind,
+                                     const model::KernelConfig& config, const model::Problem& problem,
+                                     Operands<float> operands, cudaStream_t stream, int dynamic_shared = 0) {
+    if (config.kind != kind) return cudaErrorInvalidValue;
     const MatmulKernel<float> kernel = kernels.pick(problem, vector_aligned(problem, operands));
     if (dynamic_shared > 48 * 1024)
         if (const cudaError_t error = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
