@@ -1,5 +1,7 @@
 #include "occupancy.hpp"
 
+#include "ladder.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -44,6 +46,12 @@ std::string_view limit_name(OccupancyLimit limit) {
 int estimated_registers_per_thread(const DeviceLimits& limits) {
     const int budget = limits.registers_per_sm / std::max(limits.max_threads_per_sm, 1);
     return std::clamp(budget / 8 * 8, 8, 255);
+}
+
+int estimated_ladder_registers(const KernelConfig& config) {
+    const LadderShape s = ladder_shape(config);
+    const int held = s.cells_per_thread() + s.tm * s.wm_iter + s.tn * s.wn_iter + 24;
+    return std::min(255, round_up(held, 8));
 }
 
 std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block, const DeviceLimits& limits) {
@@ -116,7 +124,8 @@ std::variant<Occupancy, std::string> kernel_occupancy(const KernelConfig& config
     block.threads = static_cast<int>(std::min<std::int64_t>(g.block.volume(), INT_MAX));
     block.shared_bytes = g.shared_bytes;
     block.registers_measured = measured_registers.has_value();
-    block.registers_per_thread = measured_registers.value_or(estimated_registers_per_thread(limits));
+    block.registers_per_thread = measured_registers.value_or(
+        is_ladder(config.kind) ? estimated_ladder_registers(config) : estimated_registers_per_thread(limits));
     auto result = block_occupancy(block, limits);
     if (auto* o = std::get_if<Occupancy>(&result)) {
         o->grid_blocks = g.grid.volume();

@@ -78,6 +78,13 @@ struct Occupancy {
 // (estimate 64).
 int estimated_registers_per_thread(const DeviceLimits& limits);
 
+// The ladder's rungs hold their register tiles in registers, so they need far more: the
+// estimate is one register per cell owned, one per value of A and B held for an outer
+// product, and 24 for addresses and loop counters, rounded up to 8 and at most 255. On the
+// H100 (CUDA 13.0, sm_90) the compiled rungs take 52 to 255 (bench prints them); the
+// estimate is within about a fifth of that, and serves only where no GPU can say.
+int estimated_ladder_registers(const KernelConfig& config);
+
 // Blocks of this shape per SM, or why none fits (such a launch fails with "too many
 // resources requested for launch" or "invalid configuration argument").
 std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block, const DeviceLimits& limits);

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <variant>
 #include <vector>
 
 #include "model/device_limits.hpp"
 #include "model/ladder.hpp"
+#include "model/occupancy.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/thread_map.hpp"
 #include "model/traffic.hpp"
@@ -184,6 +186,16 @@ TEST(Ladder, WarpTilesAreCompact) {
     EXPECT_NEAR(c.fmas_per_shared_load(), 128.0 / 24.0, 1e-12);
     EXPECT_EQ(c.shared_load_instructions * 4, c.shared_loads);
     EXPECT_EQ(ladder_shared_bytes(kPipelinedShape, 4), 3 * (16 * 132 + 16 * 128) * 4);
+}
+
+TEST(Ladder, RegisterEstimateCountsTheTilesAThreadHolds) {
+    // 128 sums, 8 + 16 fragment values, 24 more: 176, as a guess where no GPU can say.
+    EXPECT_EQ(estimated_ladder_registers({.kind = KernelKind::Warptile}), 176);
+    EXPECT_EQ(estimated_ladder_registers({.kind = KernelKind::RegTile1d}), 48);
+    const DeviceLimits h100 = device_presets()[0];
+    const auto o = kernel_occupancy({.kind = KernelKind::Warptile}, Problem{4096, 4096, 4096, 1, Dtype::Float32}, h100);
+    ASSERT_TRUE(std::holds_alternative<Occupancy>(o));
+    EXPECT_EQ(std::get<Occupancy>(o).blocks_per_sm, 2) << "as CUDA says for the compiled kernel (255 registers)";
 }
 
 TEST(Ladder, EveryTunedCandidateIsAValidShape) {
