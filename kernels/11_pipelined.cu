@@ -1,5 +1,5 @@
-// 11 pipelined: 10's tiles (kPipelinedShape: 128×128×16, warp tiles 64×64, 8×4 ×4 per
-// thread) with three K steps in shared memory and asynchronous copies. What it teaches and
+// 11 pipelined: 10's block and warp tiles (kPipelinedShape: 128×128, warp tiles 64×64, 8×4
+// ×4 per thread) with four K steps of 8 in shared memory and asynchronous copies. What it teaches and
 // what changed from 10_warptile.cu: see 11_pipelined.cuh, which 12_tuned.cu shares.
 // Traffic: count_ladder with kPipelinedShape: the same loads as 10; what changes is when
 // they happen, not how many.

@@ -9,12 +9,18 @@
 // the block computes step s from one stage, the copies of steps s + 1 … s + stages − 1 are
 // already on their way into the others.
 // Changed from 10_warptile.cu:
-// - shared memory is dynamic (stages × (As + Bs) is 55 KiB for 3 stages, over the 48 KiB a
-//   kernel may declare statically), and the launcher asks for it;
+// - shared memory is dynamic (stages × (As + Bs) passes the 48 KiB a kernel may declare
+//   statically for several of the tuned rung's shapes), and the launcher asks for it;
 // - the loads of a step are cp.async copies: 16 bytes per B vector straight into Bs;
-//   4 bytes per value of A, since a float4 of A lands in four rows of the transposed As;
+//   4 bytes per value of A, since a float4 of A lands in four rows of the transposed As
+//   (LadderShape::a_vec: neighbouring threads copy neighbouring elements of A, so a warp's
+//   copy reads two whole 64-byte pieces of two rows of A);
 // - one barrier per step instead of two: it both publishes the step's copies and tells every
 //   thread that the stage about to be refilled is no longer read (see the loop);
+// - the same overlap one level down: a thread reads the fragments of As and Bs for k + 1
+//   while it computes the products of k (accumulate_step_prefetched);
+// - K steps of 8 instead of 16, four in flight: with the loads overlapped a short step costs
+//   little, and four stages of 128×8 and 8×128 fit in 32.5 KiB;
 // - on compute capability 7.5 (Turing), which has no cp.async, the copy helpers below are
 //   plain loads and stores: the stages then only save a barrier per step, not the waiting.
 #pragma once
@@ -62,19 +68,15 @@ __device__ __forceinline__ void copy_step_async(const float* a, const float* b, 
                                                 int k, int block_row, int block_col, int step) {
     using namespace ts::model;
     const int thread = threadIdx.x;
+    static_assert(S.a_vec() == 1);
 #pragma unroll
     for (int i = 0; i < S.a_loads_per_thread(); ++i) {
-        const int r = ladder_load_row(thread, i, S.threads(), S.bk, 4);
-        const int c = ladder_load_col(thread, i, S.threads(), S.bk, 4);
+        const int r = ladder_load_row(thread, i, S.threads(), S.bk);
+        const int c = ladder_load_col(thread, i, S.threads(), S.bk);
         const int row = block_row + r, col = step * S.bk + c;
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            // Aligned: the four values are all inside A or all outside (K is a multiple of 4).
-            const bool in_a = Aligned ? row < m && col < k : inside(row, col + j, m, k);
-            float* slot = &as[ladder_as_slot(S, r, c + j)];
-            if (in_a) copy_async_4(slot, &a[row_major(row, col + j, k)]);
-            else *slot = 0.0f;
-        }
+        float* slot = &as[ladder_as_slot(S, r, c)];
+        if (inside(row, col, m, k)) copy_async_4(slot, &a[row_major(row, col, k)]);
+        else *slot = 0.0f;
     }
 #pragma unroll
     for (int i = 0; i < S.b_loads_per_thread(); ++i) {
@@ -134,7 +136,7 @@ __global__ void __launch_bounds__(Shape::value.threads()) pipelined_kernel(const
             copy_step_async<S, Aligned>(a, b, as_of(stage), bs_of(stage), m, n, k, block_row, block_col, next);
         }
         commit_copies();
-        accumulate_step<S>(as_of(step % S.stages), bs_of(step % S.stages), threadIdx.x, sums);
+        accumulate_step_prefetched<S>(as_of(step % S.stages), bs_of(step % S.stages), threadIdx.x, sums);
     }
     store_vector_tiles<S, Aligned>(c, sums, m, n);
 }

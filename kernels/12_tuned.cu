@@ -1,6 +1,6 @@
 // Teaches: the best tile shape depends on the GPU and the size, so measure instead of guess.
 // The kernel is 11's (11_pipelined.cuh), compiled once for each shape in
-// model::kTunedCandidates: block tiles from 64×64 to 256×128, K steps of 8 and 16, 2 to 4
+// model::kTunedCandidates: block tiles from 64×64 to 256×128, K steps of 8 and 16, 3 or 4
 // stages. `tilescope-cli tune` runs every candidate that fits the device at a few sizes and
 // writes the fastest per size to a tuning table (model/tuning_table.hpp); a launch of the
 // tuned rung runs the candidate in config.variant, which the runner fills from that table.

@@ -61,42 +61,79 @@ __device__ __forceinline__ void load_vector_tiles(const float* a, const float* b
 
 // One K step of outer products. For each k of the step a thread reads, with 128-bit loads,
 // the TM values of column k of As for each of its sub-tile rows and the TN values of row k of
-// Bs for each sub-tile column, then does every product from registers. The sums are kept in
-// the thread's step order (ladder_step_of_place).
+// Bs for each sub-tile column (its fragments), then does every product from registers. The
+// sums are kept in the thread's step order (ladder_step_of_place).
+template <model::LadderShape S>
+__device__ __forceinline__ void load_fragments(const float* as, const float* bs, int thread, int i,
+                                               float (&a_regs)[S.wm_iter][S.tm], float (&b_regs)[S.wn_iter][S.tn]) {
+    using namespace ts::model;
+#pragma unroll
+    for (int sub_i = 0; sub_i < S.wm_iter; ++sub_i)
+#pragma unroll
+        for (int r = 0; r < S.tm; r += 4) {
+            const float4 v =
+                *reinterpret_cast<const float4*>(&as[ladder_as_slot(S, ladder_tile_row(S, thread, sub_i) + r, i)]);
+            a_regs[sub_i][r] = v.x, a_regs[sub_i][r + 1] = v.y, a_regs[sub_i][r + 2] = v.z, a_regs[sub_i][r + 3] = v.w;
+        }
+#pragma unroll
+    for (int sub_j = 0; sub_j < S.wn_iter; ++sub_j)
+#pragma unroll
+        for (int c = 0; c < S.tn; c += 4) {
+            const float4 v =
+                *reinterpret_cast<const float4*>(&bs[row_major(i, ladder_tile_col(S, thread, sub_j) + c, S.bn)]);
+            b_regs[sub_j][c] = v.x, b_regs[sub_j][c + 1] = v.y, b_regs[sub_j][c + 2] = v.z, b_regs[sub_j][c + 3] = v.w;
+        }
+}
+
+// The products of one k, from one set of fragment registers.
+template <model::LadderShape S>
+__device__ __forceinline__ void outer_products(const float (&a_regs)[S.wm_iter][S.tm],
+                                               const float (&b_regs)[S.wn_iter][S.tn],
+                                               float (&sums)[S.cells_per_thread()]) {
+    using namespace ts::model;
+#pragma unroll
+    for (int sub_i = 0; sub_i < S.wm_iter; ++sub_i)
+#pragma unroll
+        for (int sub_j = 0; sub_j < S.wn_iter; ++sub_j)
+#pragma unroll
+            for (int r = 0; r < S.tm; ++r)
+#pragma unroll
+                for (int c = 0; c < S.tn; ++c)
+                    sums[ladder_step_of_place(S, {sub_i, sub_j, r, c})] += a_regs[sub_i][r] * b_regs[sub_j][c];
+}
+
 template <model::LadderShape S>
 __device__ __forceinline__ void accumulate_step(const float* as, const float* bs, int thread,
                                                 float (&sums)[S.cells_per_thread()]) {
-    using namespace ts::model;
     static_assert(S.vec == 4 && S.as_transposed && S.tm % 4 == 0 && S.tn % 4 == 0);
     float a_regs[S.wm_iter][S.tm];
     float b_regs[S.wn_iter][S.tn];
 #pragma unroll
     for (int i = 0; i < S.bk; ++i) {
+        load_fragments<S>(as, bs, thread, i, a_regs, b_regs);
+        outer_products<S>(a_regs, b_regs, sums);
+    }
+}
+
+// The same with the fragments of k + 1 read while the products of k are computed (the
+// pipelined rungs, 11 and 12): two sets of fragment registers, so a warp seldom waits for
+// shared memory. It pays only with the larger tiles of the tuned rung on the H100; in the
+// vectorized rung (08) the extra registers cost more than the overlap gains.
+template <model::LadderShape S>
+__device__ __forceinline__ void accumulate_step_prefetched(const float* as, const float* bs, int thread,
+                                                           float (&sums)[S.cells_per_thread()]) {
+    static_assert(S.vec == 4 && S.as_transposed && S.tm % 4 == 0 && S.tn % 4 == 0 && S.bk % 2 == 0);
+    // Two sets, named rather than indexed by k % 2, so that they stay in registers even
+    // where the compiler does not unroll the loop.
+    float a_even[S.wm_iter][S.tm], a_odd[S.wm_iter][S.tm];
+    float b_even[S.wn_iter][S.tn], b_odd[S.wn_iter][S.tn];
+    load_fragments<S>(as, bs, thread, 0, a_even, b_even);
 #pragma unroll
-        for (int sub_i = 0; sub_i < S.wm_iter; ++sub_i)
-#pragma unroll
-            for (int r = 0; r < S.tm; r += 4) {
-                const float4 v =
-                    *reinterpret_cast<const float4*>(&as[ladder_as_slot(S, ladder_tile_row(S, thread, sub_i) + r, i)]);
-                a_regs[sub_i][r] = v.x, a_regs[sub_i][r + 1] = v.y, a_regs[sub_i][r + 2] = v.z, a_regs[sub_i][r + 3] = v.w;
-            }
-#pragma unroll
-        for (int sub_j = 0; sub_j < S.wn_iter; ++sub_j)
-#pragma unroll
-            for (int c = 0; c < S.tn; c += 4) {
-                const float4 v =
-                    *reinterpret_cast<const float4*>(&bs[row_major(i, ladder_tile_col(S, thread, sub_j) + c, S.bn)]);
-                b_regs[sub_j][c] = v.x, b_regs[sub_j][c + 1] = v.y, b_regs[sub_j][c + 2] = v.z, b_regs[sub_j][c + 3] = v.w;
-            }
-#pragma unroll
-        for (int sub_i = 0; sub_i < S.wm_iter; ++sub_i)
-#pragma unroll
-            for (int sub_j = 0; sub_j < S.wn_iter; ++sub_j)
-#pragma unroll
-                for (int r = 0; r < S.tm; ++r)
-#pragma unroll
-                    for (int c = 0; c < S.tn; ++c)
-                        sums[ladder_step_of_place(S, {sub_i, sub_j, r, c})] += a_regs[sub_i][r] * b_regs[sub_j][c];
+    for (int i = 0; i < S.bk; i += 2) {
+        load_fragments<S>(as, bs, thread, i + 1, a_odd, b_odd);
+        outer_products<S>(a_even, b_even, sums);
+        if (i + 2 < S.bk) load_fragments<S>(as, bs, thread, i + 2, a_even, b_even);
+        outer_products<S>(a_odd, b_odd, sums);
     }
 }
 

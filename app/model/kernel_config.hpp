@@ -21,7 +21,7 @@ enum class KernelKind {
     Vectorized,      // 08: 07 with float4 loads and As stored transposed (float only, as from here on)
     ConflictFree,    // 09: 08 without shared-memory bank conflicts
     Warptile,        // 10: block → warp → thread tiles
-    Pipelined,       // 11: a three-stage cp.async pipeline over 10's tiles
+    Pipelined,       // 11: a four-stage cp.async pipeline over 10's block and warp tiles
     Tuned,           // 12: 11's kernel with the shape the tuner chose for this GPU and size
     Cublas,          // NVIDIA's cuBLAS GEMM, the reference line; the model knows nothing inside it
 };

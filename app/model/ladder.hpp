@@ -45,8 +45,13 @@ struct LadderShape {
     TS_HOST_DEVICE constexpr int warps_per_row() const { return bn / warp_n(); }
     TS_HOST_DEVICE constexpr int threads() const { return (bm / warp_m()) * warps_per_row() * group_threads(); }
     TS_HOST_DEVICE constexpr int cells_per_thread() const { return tm * tn * wm_iter * wn_iter; }
+    // Elements per load of A. The pipelined rungs copy A one element at a time: cp.async
+    // cannot scatter a float4 of A down a column of the transposed As, and four 4-byte
+    // copies of one float4 per thread would ask for every sector of A four times over (one
+    // instruction per element, neighbouring threads on neighbouring elements, asks once).
+    TS_HOST_DEVICE constexpr int a_vec() const { return stages > 1 && as_transposed ? 1 : vec; }
     // Load instructions per thread per K step: whole rounds of `threads` vectors (see valid()).
-    TS_HOST_DEVICE constexpr int a_loads_per_thread() const { return bm * bk / (threads() * vec); }
+    TS_HOST_DEVICE constexpr int a_loads_per_thread() const { return bm * bk / (threads() * a_vec()); }
     TS_HOST_DEVICE constexpr int b_loads_per_thread() const { return bk * bn / (threads() * vec); }
     // Row length of As in slots: BK (row-major) or BM (transposed), plus the padding.
     TS_HOST_DEVICE constexpr int as_row() const { return (as_transposed ? bm : bk) + as_pad; }
@@ -64,7 +69,8 @@ struct LadderShape {
             sub_m() % tm != 0 || sub_n() % tn != 0)
             return false;
         if ((wm > 0 || wn > 0) && group_threads() != 32) return false;
-        if (threads() > 1024 || (bm * bk) % (threads() * vec) != 0 || (bk * bn) % (threads() * vec) != 0) return false;
+        if (threads() > 1024 || (bm * bk) % (threads() * a_vec()) != 0 || (bk * bn) % (threads() * vec) != 0)
+            return false;
         if (vec > 1 && (bk % vec != 0 || bn % vec != 0 || tn % vec != 0 || as_row() % vec != 0)) return false;
         return vec == 1 || !as_transposed || tm % vec == 0;
     }
@@ -85,10 +91,10 @@ inline constexpr LadderShape kConflictFreeShape{.bm = 128, .bn = 128, .bk = 8, .
 // 10 warptile: 4 warps each own a 64×64 warp tile; a thread owns four 8×4 tiles in it.
 inline constexpr LadderShape kWarptileShape{.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64,
                                             .wn_iter = 4, .vec = 4, .as_transposed = true, .as_pad = 4};
-// 11 pipelined: 10's tiles with three K steps in flight through cp.async.
-inline constexpr LadderShape kPipelinedShape{.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64,
+// 11 pipelined: 10's block and warp tiles with four K steps of 8 in flight through cp.async.
+inline constexpr LadderShape kPipelinedShape{.bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 4, .wm = 64, .wn = 64,
                                              .wn_iter = 4, .vec = 4, .as_transposed = true, .as_pad = 4,
-                                             .stages = 3};
+                                             .stages = 4};
 static_assert(kRegTile1dShape.valid() && kRegTile1dShape.threads() == 512);
 static_assert(kRegTile2dShape.valid() && kRegTile2dShape.threads() == 256);
 static_assert(kVectorizedShape.valid() && kVectorizedShape.threads() == 256);
@@ -206,15 +212,15 @@ TS_HOST_DEVICE constexpr int ladder_shared_bytes(LadderShape s, int element_byte
 // 12 tuned: the pipelined kernel (11) compiled for each of these shapes; `tilescope-cli tune`
 // measures them and keeps the fastest per GPU and size (model/tuning_table.hpp). Candidate 0
 // is 11's shape, the fallback where nothing was tuned. Every one has 32-thread warp tiles,
-// float4 loads, a transposed and padded As, and 2 to 4 stages.
+// float4 loads of B, a transposed and padded As, and 3 or 4 stages.
 inline constexpr LadderShape kTunedCandidates[] = {
     kPipelinedShape,
-    {.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
-     .as_transposed = true, .as_pad = 4, .stages = 2},
+    {.bm = 128, .bn = 256, .bk = 8, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
+     .as_transposed = true, .as_pad = 4, .stages = 4},
     {.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
      .as_transposed = true, .as_pad = 4, .stages = 4},
-    {.bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
-     .as_transposed = true, .as_pad = 4, .stages = 4},
+    {.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
+     .as_transposed = true, .as_pad = 4, .stages = 3},
     {.bm = 128, .bn = 256, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
      .as_transposed = true, .as_pad = 4, .stages = 3},
     {.bm = 256, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
