@@ -25,6 +25,7 @@ public:
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     T* get() const { return m_data; }
+    std::int64_t size() const { return m_count; }
     std::size_t bytes() const { return static_cast<std::size_t>(m_count) * sizeof(T); }
 
 private:

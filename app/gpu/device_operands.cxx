@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <iomanip>
-#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -13,6 +12,7 @@
 #include "cublas_library.hpp"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "kernels/fill_inputs.hpp"
 #include "kernels/launchers.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
@@ -39,20 +39,6 @@ std::string scientific(double value) {
     std::ostringstream out;
     out << std::scientific << std::setprecision(1) << value;
     return out.str();
-}
-
-template <typename T>
-std::vector<T> random_values(std::int64_t count, std::int64_t k, std::mt19937_64& rng) {
-    std::vector<T> values(static_cast<std::size_t>(count));
-    if constexpr (std::is_integral_v<T>) {
-        const std::int32_t bound = int32_input_bound(k);
-        std::uniform_int_distribution<std::int32_t> uniform(-bound, bound);
-        for (T& x : values) x = uniform(rng);
-    } else {
-        std::uniform_real_distribution<T> uniform(T(-1), T(1));
-        for (T& x : values) x = uniform(rng);
-    }
-    return values;
 }
 
 cudaError_t launch_float_rung(const model::KernelConfig& config, const model::Problem& problem,
@@ -152,12 +138,14 @@ public:
         : m_request(request),
           m_a_dev(problem().a_elements() * problem().batch),
           m_b_dev(problem().b_elements() * problem().batch),
-          m_c_dev(problem().c_elements() * problem().batch) {
-        std::mt19937_64 rng(request.seed);
-        m_a = random_values<T>(problem().a_elements() * problem().batch, problem().k, rng);
-        m_b = random_values<T>(problem().b_elements() * problem().batch, problem().k, rng);
-        TS_CUDA_CHECK(cudaMemcpyAsync(m_a_dev.get(), m_a.data(), m_a_dev.bytes(), cudaMemcpyHostToDevice, stream));
-        TS_CUDA_CHECK(cudaMemcpyAsync(m_b_dev.get(), m_b.data(), m_b_dev.bytes(), cudaMemcpyHostToDevice, stream));
+          m_c_dev(problem().c_elements() * problem().batch),
+          m_stream(stream) {
+        // The inputs are made on the GPU (model/input_values.hpp): at 2048³ that takes a
+        // fraction of a millisecond where drawing them on the host and uploading them took
+        // tens. The host copies them back only when it needs them (the check, end-to-end).
+        const std::int32_t bound = int32_input_bound(problem().k);
+        TS_CUDA_CHECK(kernels::fill_inputs(m_a_dev.get(), m_a_dev.size(), request.seed, 0, bound, stream));
+        TS_CUDA_CHECK(kernels::fill_inputs(m_b_dev.get(), m_b_dev.size(), request.seed, 1, bound, stream));
         const model::LaunchGeometry g = model::plan_launch(request.kernel, problem());
         m_launch_call = format_text("launching {} <<<({}, {}, {}), ({}, {})>>>", model::describe(request.kernel), g.grid.x,
                                g.grid.y, g.grid.z, g.block.x, g.block.y);
@@ -193,8 +181,10 @@ public:
 
         const bool use_cublas = !std::is_integral_v<T> && m_request.kernel.kind != model::KernelKind::Cublas &&
                                 p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(p.dtype);
-        const Reference ref = use_cublas ? cublas_reference(m_a, m_b, p, stream)
-                                         : reference_matmul(std::span<const T>(m_a), std::span<const T>(m_b), p);
+        const std::vector<T>& a = host_inputs(m_a, m_a_dev);
+        const std::vector<T>& b = host_inputs(m_b, m_b_dev);
+        const Reference ref = use_cublas ? cublas_reference(a, b, p, stream)
+                                         : reference_matmul(std::span<const T>(a), std::span<const T>(b), p);
         const Comparison cmp = compare(std::span<const T>(c), ref, tolerance_factor(p.dtype, p.k));
         std::string got;
         std::string expected;
@@ -212,20 +202,31 @@ public:
             describe_check(cmp, p, use_cublas ? "cuBLAS in FP64" : "the CPU reference", got, expected);
     }
 
-    std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(m_a)); }
-    std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(m_b)); }
+    std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(host_inputs(m_a, m_a_dev))); }
+    std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(host_inputs(m_b, m_b_dev))); }
     std::size_t c_bytes() const override { return m_c_dev.bytes(); }
     DevicePointers pointers() const override { return {m_a_dev.get(), m_b_dev.get(), m_c_dev.get()}; }
 
 private:
     const model::Problem& problem() const { return m_request.problem; }
 
+    // The host's copy of an input, copied back from the GPU the first time it is asked for.
+    const std::vector<T>& host_inputs(std::vector<T>& host, const DeviceBuffer<T>& device) const {
+        if (host.empty() && device.size() > 0) {
+            host.resize(static_cast<std::size_t>(device.size()));
+            TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.get(), device.bytes(), cudaMemcpyDeviceToHost, m_stream));
+            TS_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+        }
+        return host;
+    }
+
     RunRequest m_request;
-    std::vector<T> m_a;
-    std::vector<T> m_b;
+    mutable std::vector<T> m_a;
+    mutable std::vector<T> m_b;
     DeviceBuffer<T> m_a_dev;
     DeviceBuffer<T> m_b_dev;
     DeviceBuffer<T> m_c_dev;
+    cudaStream_t m_stream;
     std::string m_launch_call;
 };
 

@@ -3,8 +3,9 @@
 // launch, the launch of the chosen kernel (ours or cuBLAS) in the request's element type,
 // and the check against a reference. The timing around the launches is measure.hpp's.
 //
-// Inputs, reproducible from request.seed: floats and doubles uniform in [−1, 1]; int32
-// uniform in [−bound, bound] with bound = int32_input_bound(K), so no sum can overflow.
+// Inputs, reproducible from request.seed and made on the GPU (model/input_values.hpp):
+// floats and doubles uniform in [−1, 1); int32 uniform in [−bound, bound] with bound =
+// int32_input_bound(K), so no sum can overflow.
 // Reference: the CPU (cpu_reference.hpp), or, when M·N·K·batch is above 2048³ and cuBLAS
 // is loaded, cuBLAS in FP64 on the GPU (the CPU would take too long). cuBLAS is never its
 // own reference; int32 is always checked exactly on the CPU.
