@@ -69,6 +69,7 @@ TEST(TuningTable, TheShippedTableParsesAndCoversEveryGpu) {
     EXPECT_TRUE(pick_variant(shipped, "Some Future GPU", 1 << 20).has_value());
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 1024), 7) << "measured on the device";
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 4096), 4);
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 1024), 7);
 }
 
 }  // namespace
