@@ -107,7 +107,8 @@ std::string recording_label(const record::Recording& recording);
 // Loads `file` into the lab; false, with load_error set, when it cannot be read.
 bool load_recording(LabState& lab, const std::filesystem::path& file);
 
-// The committed recordings (assets/measurements/*.json), newest name last.
+// The committed recordings (assets/measurements/*.json), the newest (by the date in the
+// file name) last.
 std::vector<std::filesystem::path> committed_recordings();
 
 // The point a live result becomes: the same fields `tilescope bench` writes.

@@ -18,7 +18,7 @@ using ts::test::ImGuiHarness;
 
 namespace {
 
-constexpr const char* kLabel = "recorded on NVIDIA H200, 2026-11-21";
+constexpr const char* kLabel = "recorded on NVIDIA H200, 2026-11-24";
 
 AppState state_with_recording(LabView view) {
     AppState state;
