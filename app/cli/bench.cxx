@@ -227,13 +227,10 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
                 return 2;
             }
 
-    err << "probing the GPU…\n";
     gpu::Runner runner;
-    const gpu::DeviceInfo device = runner.wait_for_device();
-    if (!device.usable) {
-        err << "tilescope bench: no usable GPU: " << device.why_not << '\n';
-        return 2;
-    }
+    const auto usable = usable_device(runner, "bench", err);
+    if (!usable) return 2;
+    const gpu::DeviceInfo& device = *usable;
     print_row(out, "device", format_text("{} ({} SMs, {} free, driver CUDA {}, runtime {})", device.limits.name,
                                     device.limits.sm_count, model::human_bytes(device.free_memory_bytes),
                                     device.driver_version, device.runtime_version));

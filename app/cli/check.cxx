@@ -10,8 +10,9 @@
 #include <utility>
 
 #include "model/format.hpp"
-#include "model/ladder.hpp"
 #include "model/kernel_config.hpp"
+#include "model/ladder.hpp"
+#include "sweep.hpp"
 
 namespace ts::cli {
 
@@ -198,13 +199,10 @@ int run_check(const CheckOptions& options, std::ostream& out, std::ostream& err)
     }
     const CheckPlan& plan = std::get<CheckPlan>(resolved);
 
-    err << "probing the GPU…\n";
     gpu::Runner runner;
-    const gpu::DeviceInfo device = runner.wait_for_device();
-    if (!device.usable) {
-        err << "tilescope check: no usable GPU: " << device.why_not << '\n';
-        return 2;
-    }
+    const auto usable = usable_device(runner, "check", err);
+    if (!usable) return 2;
+    const gpu::DeviceInfo& device = *usable;
     const std::vector<gpu::RunRequest> suite = check_suite(plan);
     err << format_text("{}: {} cases{}, seed {} (repeat with --seed {})\n", device.limits.name, suite.size(),
                   plan.quick ? " (--quick)" : "", plan.seed, plan.seed);

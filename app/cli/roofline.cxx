@@ -124,13 +124,10 @@ int run_roofline(const RooflineOptions& options, std::ostream& out, std::ostream
     }
     const std::vector<Setup> setups = options.peaks_only ? std::vector<Setup>{} : std::get<std::vector<Setup>>(expanded);
 
-    err << "probing the GPU…\n";
     gpu::Runner runner;
-    const gpu::DeviceInfo device = runner.wait_for_device();
-    if (!device.usable) {
-        err << "tilescope roofline: no usable GPU: " << device.why_not << '\n';
-        return 2;
-    }
+    const auto usable = usable_device(runner, "roofline", err);
+    if (!usable) return 2;
+    const gpu::DeviceInfo& device = *usable;
     out << format_text("device    {} ({} SMs, compute capability {}.{})\n", device.limits.name, device.limits.sm_count,
                   device.limits.compute_major, device.limits.compute_minor);
     err << "measuring the peaks: a 1 GiB copy and cuBLAS SGEMM at 2048³, 4096³, 8192³…\n";

@@ -1,5 +1,7 @@
 #include "sweep.hpp"
 
+#include <ostream>
+
 #include <algorithm>
 #include <set>
 #include <cmath>
@@ -384,6 +386,14 @@ std::string duration_text(double seconds) {
     if (total < 3600) return format_text("{} min {} s", total / 60, total % 60);
     const long minutes = total / 60 % 60;
     return format_text("{} h {}{} min", total / 3600, minutes < 10 ? "0" : "", minutes);
+}
+
+std::optional<gpu::DeviceInfo> usable_device(gpu::Runner& runner, std::string_view command, std::ostream& err) {
+    err << "probing the GPU…\n";
+    gpu::DeviceInfo device = runner.wait_for_device();
+    if (device.usable) return device;
+    err << "tilescope " << command << ": no usable GPU: " << device.why_not << '\n';
+    return std::nullopt;
 }
 
 }  // namespace ts::cli

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,5 +63,9 @@ double estimate_seconds(const gpu::RunRequest& request);
 
 // "45 s", "3 min 20 s", "1 h 05 min".
 std::string duration_text(double seconds);
+
+// Probes the GPU through `runner`, saying so on `err` first (the probe can take a second);
+// when no GPU is usable, writes "tilescope COMMAND: no usable GPU: why" and returns nullopt.
+std::optional<gpu::DeviceInfo> usable_device(gpu::Runner& runner, std::string_view command, std::ostream& err);
 
 }  // namespace ts::cli

@@ -143,13 +143,10 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
         return 0;
     }
 
-    err << "probing the GPU…\n";
     gpu::Runner runner;
-    const gpu::DeviceInfo device = runner.wait_for_device();
-    if (!device.usable) {
-        err << "tilescope tune: no usable GPU: " << device.why_not << '\n';
-        return 2;
-    }
+    const auto usable = usable_device(runner, "tune", err);
+    if (!usable) return 2;
+    const gpu::DeviceInfo& device = *usable;
     const std::string& gpu_name = device.limits.name;
     std::vector<TuneMeasurement> measured, cublas;
     int failed_checks = 0;
