@@ -17,8 +17,7 @@ const void* pipelined_handle(const model::KernelConfig&, const model::Problem& p
 
 cudaError_t launch_pipelined(const model::KernelConfig& config, const model::Problem& problem,
                              Operands<float> operands, cudaStream_t stream) {
-    return launch_float_rung(kKernels, model::KernelKind::Pipelined, config, problem, operands, stream,
-                             model::ladder_shared_bytes(model::kPipelinedShape, 4));
+    return launch_float_rung(kKernels, model::KernelKind::Pipelined, config, problem, operands, stream);
 }
 
 }  // namespace ts::kernels

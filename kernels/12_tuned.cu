@@ -41,9 +41,8 @@ const void* tuned_handle(const model::KernelConfig& config, const model::Problem
 
 cudaError_t launch_tuned(const model::KernelConfig& config, const model::Problem& problem, Operands<float> operands,
                          cudaStream_t stream) {
-    const int candidate = candidate_of(config);
-    return launch_float_rung(kKernels[candidate], model::KernelKind::Tuned, config, problem, operands, stream,
-                             model::ladder_shared_bytes(model::kTunedCandidates[candidate], 4));
+    return launch_float_rung(kKernels[candidate_of(config)], model::KernelKind::Tuned, config, problem, operands,
+                             stream);
 }
 
 }  // namespace ts::kernels

@@ -33,14 +33,9 @@ cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Pr
     const model::LaunchGeometry g = model::plan_launch(config, problem);
     int blocks = 0;
     // The pipelined rungs hold their stages in dynamic shared memory (as much as the model
-    // plans); the other kernels declare their tiles statically. The occupancy query needs the
-    // kernel allowed that much first, as its launcher does.
-    const int dynamic_shared = model::uses_dynamic_shared(config.kind) ? g.shared_bytes : 0;
-    if (dynamic_shared > 48 * 1024)
-        if (const cudaError_t error =
-                cudaFuncSetAttribute(handle, cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_shared);
-            error != cudaSuccess)
-            return error;
+    // plans); the other kernels declare their tiles statically.
+    const int dynamic_shared = dynamic_shared_bytes(config, g);
+    if (const cudaError_t error = allow_dynamic_shared(handle, dynamic_shared); error != cudaSuccess) return error;
     if (const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
             &blocks, handle, static_cast<int>(g.block.volume()), dynamic_shared);
         error != cudaSuccess)

@@ -59,10 +59,8 @@ __device__ __forceinline__ void load_vector_tiles(const float* a, const float* b
     }
 }
 
-// One K step of outer products. For each k of the step a thread reads, with 128-bit loads,
-// the TM values of column k of As for each of its sub-tile rows and the TN values of row k of
-// Bs for each sub-tile column (its fragments), then does every product from registers. The
-// sums are kept in the thread's step order (ladder_step_of_place).
+// A thread's fragments for one k: with 128-bit loads, the TM values of column k of As for
+// each of its sub-tile rows and the TN values of row k of Bs for each sub-tile column.
 template <model::LadderShape S>
 __device__ __forceinline__ void load_fragments(const float* as, const float* bs, int thread, int i,
                                                float (&a_regs)[S.wm_iter][S.tm], float (&b_regs)[S.wn_iter][S.tn]) {
@@ -102,6 +100,8 @@ __device__ __forceinline__ void outer_products(const float (&a_regs)[S.wm_iter][
                     sums[ladder_step_of_place(S, {sub_i, sub_j, r, c})] += a_regs[sub_i][r] * b_regs[sub_j][c];
 }
 
+// One K step of outer products: for each k, the fragments, then every product from
+// registers. The sums are kept in the thread's step order (ladder_step_of_place).
 template <model::LadderShape S>
 __device__ __forceinline__ void accumulate_step(const float* as, const float* bs, int thread,
                                                 float (&sums)[S.cells_per_thread()]) {
@@ -232,24 +232,13 @@ inline const void* float_rung_handle(const FloatRungKernels& kernels, const mode
     return reinterpret_cast<const void*>(kernels.pick(problem, rows_aligned(problem)));
 }
 
-// Launches the float rung `kind` on the grid plan_launch gives, with `dynamic_shared` bytes
-// of dynamic shared memory (asking CUDA for more than the default 48 KiB where needed).
+// Launches the float rung `kind` in the form `problem` and the buffers allow
+// (launch_on_plan: grid, block and dynamic shared memory from the model's plan).
 inline cudaError_t launch_float_rung(const FloatRungKernels& kernels, model::KernelKind kind,
                                      const model::KernelConfig& config, const model::Problem& problem,
-                                     Operands<float> operands, cudaStream_t stream, int dynamic_shared = 0) {
+                                     Operands<float> operands, cudaStream_t stream) {
     if (config.kind != kind) return cudaErrorInvalidValue;
-    const MatmulKernel<float> kernel = kernels.pick(problem, vector_aligned(problem, operands));
-    if (dynamic_shared > 48 * 1024)
-        if (const cudaError_t error = cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                                           cudaFuncAttributeMaxDynamicSharedMemorySize, dynamic_shared);
-            error != cudaSuccess)
-            return error;
-    const model::LaunchGeometry g = model::plan_launch(config, problem);
-    const dim3 grid(static_cast<unsigned>(g.grid.x), static_cast<unsigned>(g.grid.y), static_cast<unsigned>(g.grid.z));
-    kernel<<<grid, static_cast<unsigned>(g.block.x), dynamic_shared, stream>>>(
-        operands.a, operands.b, operands.c, static_cast<int>(problem.m), static_cast<int>(problem.n),
-        static_cast<int>(problem.k));
-    return cudaGetLastError();
+    return launch_on_plan(kernels.pick(problem, vector_aligned(problem, operands)), config, problem, operands, stream);
 }
 
 }  // namespace ts::kernels

@@ -38,19 +38,42 @@ MatmulKernel<T> pick_kernel(MatmulKernel<T> plain, MatmulKernel<T> batched, cons
     return problem.batch > 1 ? batched : plain;
 }
 
-// Launches `plain` for one matrix product or `batched` for a stack, on the grid and block
-// that ts::model::plan_launch gives (the numbers the app draws), and returns the launch's
-// error so a rejected configuration reaches the caller.
+// The dynamic shared memory a launch of `config` takes: the model's plan for the rungs that
+// hold their stages in it (model::uses_dynamic_shared), none for the others.
+inline int dynamic_shared_bytes(const model::KernelConfig& config, const model::LaunchGeometry& g) {
+    return model::uses_dynamic_shared(config.kind) ? g.shared_bytes : 0;
+}
+
+// A kernel may use more than 48 KiB of dynamic shared memory only once it is allowed to;
+// the launch and the occupancy query (kernel_attributes.cu) both need that first.
+inline cudaError_t allow_dynamic_shared(const void* kernel, int bytes) {
+    if (bytes <= 48 * 1024) return cudaSuccess;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+}
+
+// Launches `kernel` on the grid and block that ts::model::plan_launch gives (the numbers
+// the app draws), with the shared memory the plan gives where it is dynamic, and returns the
+// launch's error so a rejected configuration reaches the caller.
+template <typename T>
+cudaError_t launch_on_plan(MatmulKernel<T> kernel, const model::KernelConfig& config, const model::Problem& problem,
+                           Operands<T> operands, cudaStream_t stream) {
+    const model::LaunchGeometry g = model::plan_launch(config, problem);
+    const int shared = dynamic_shared_bytes(config, g);
+    if (const cudaError_t error = allow_dynamic_shared(reinterpret_cast<const void*>(kernel), shared);
+        error != cudaSuccess)
+        return error;
+    const dim3 grid(static_cast<unsigned>(g.grid.x), static_cast<unsigned>(g.grid.y), static_cast<unsigned>(g.grid.z));
+    const dim3 block(static_cast<unsigned>(g.block.x), static_cast<unsigned>(g.block.y));
+    kernel<<<grid, block, shared, stream>>>(operands.a, operands.b, operands.c, static_cast<int>(problem.m),
+                                            static_cast<int>(problem.n), static_cast<int>(problem.k));
+    return cudaGetLastError();
+}
+
+// Launches `plain` for one matrix product or `batched` for a stack (launch_on_plan).
 template <typename T>
 cudaError_t launch_planned(MatmulKernel<T> plain, MatmulKernel<T> batched, const model::KernelConfig& config,
                            const model::Problem& problem, Operands<T> operands, cudaStream_t stream) {
-    const model::LaunchGeometry g = model::plan_launch(config, problem);
-    const dim3 grid(static_cast<unsigned>(g.grid.x), static_cast<unsigned>(g.grid.y), static_cast<unsigned>(g.grid.z));
-    const dim3 block(static_cast<unsigned>(g.block.x), static_cast<unsigned>(g.block.y));
-    const MatmulKernel<T> kernel = pick_kernel(plain, batched, problem);
-    kernel<<<grid, block, 0, stream>>>(operands.a, operands.b, operands.c, static_cast<int>(problem.m),
-                                       static_cast<int>(problem.n), static_cast<int>(problem.k));
-    return cudaGetLastError();
+    return launch_on_plan(pick_kernel(plain, batched, problem), config, problem, operands, stream);
 }
 
 // The host-side handle of a kernel, as cudaFuncGetAttributes and the occupancy API take it:

@@ -7,7 +7,6 @@
 #include <map>
 #include <ostream>
 #include <set>
-#include <sstream>
 #include <variant>
 
 #include "bench_report.hpp"
@@ -183,14 +182,9 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
         return 1;
     }
     // Merge into the existing table, so other GPUs tuned on this machine keep their rows.
-    model::TuningTable table;
-    if (std::ifstream in(path); in) {
-        std::ostringstream text;
-        text << in.rdbuf();
-        auto existing = model::parse_tuning_table(text.str(), model::kTunedCandidateCount);
-        if (auto* good = std::get_if<model::TuningTable>(&existing)) table = std::move(*good);
-        else err << format_text("{}: {}; writing a new table\n", path.string(), std::get<std::string>(existing));
-    }
+    std::string unreadable;
+    model::TuningTable table = gpu::load_tuning(path, &unreadable);
+    if (!unreadable.empty()) err << unreadable << "; writing a new table\n";
     model::set_section(table, section);
     std::error_code error;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), error);

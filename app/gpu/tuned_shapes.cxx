@@ -21,21 +21,20 @@ std::filesystem::path user_tuning_path() {
            "tuned-shapes.ini";
 }
 
-model::TuningTable load_user_tuning(std::string* warning) {
-    const std::filesystem::path path = user_tuning_path();
+model::TuningTable load_tuning(const std::filesystem::path& path, std::string* warning) {
     std::ifstream in(path);
     if (!in) return {};
     std::ostringstream text;
     text << in.rdbuf();
     auto parsed = model::parse_tuning_table(text.str(), model::kTunedCandidateCount);
     if (auto* table = std::get_if<model::TuningTable>(&parsed)) return std::move(*table);
-    if (warning) *warning = model::format_text("{}: {} (ignored)", path.string(), std::get<std::string>(parsed));
+    if (warning) *warning = model::format_text("{}: {}", path.string(), std::get<std::string>(parsed));
     return {};
 }
 
 TunedChoice choose_tuned_variant(const std::string& gpu, const model::Problem& problem) {
     const std::int64_t size = std::max({problem.m, problem.n, problem.k});
-    if (const auto variant = model::pick_variant(load_user_tuning(), gpu, size))
+    if (const auto variant = model::pick_variant(load_tuning(user_tuning_path()), gpu, size))
         return {*variant, model::format_text("tuned on this machine ({})", user_tuning_path().string())};
     const auto shipped = model::parse_tuning_table(model::kShippedTuningTable, model::kTunedCandidateCount);
     if (const auto* table = std::get_if<model::TuningTable>(&shipped))

@@ -16,9 +16,9 @@ namespace ts::gpu {
 
 std::filesystem::path user_tuning_path();
 
-// The user's table, or an empty one when there is none. A file that does not parse is
+// The table in `path`, or an empty one when there is none. A file that does not parse is
 // ignored, and `warning` says why (with its path), so a bad edit never stops a launch.
-model::TuningTable load_user_tuning(std::string* warning = nullptr);
+model::TuningTable load_tuning(const std::filesystem::path& path, std::string* warning = nullptr);
 
 struct TunedChoice {
     int variant = 0;

@@ -56,10 +56,9 @@ std::string c_cell_tooltip(const model::KernelConfig& config, const model::Probl
         if (config.kind == model::KernelKind::Tiled)
             text += format_text("via shared memory, in {} of T = {}", phases(model::phase_count(k, config.tile)),
                            config.tile);
-        else if (model::is_ladder(config.kind))
+        else if (const model::LadderShape s = model::ladder_shape(config); model::is_ladder(config.kind))
             text += format_text("via shared memory, in {} K steps of {};\nthis is cell {} of the {} it computes",
-                                model::ladder_steps(model::ladder_shape(config), k), model::ladder_shape(config).bk,
-                                thread->step + 1, model::ladder_shape(config).cells_per_thread());
+                                model::ladder_steps(s, k), s.bk, thread->step + 1, s.cells_per_thread());
         else
             text += format_text("from global memory, {} elements each", k);
     }
