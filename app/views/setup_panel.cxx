@@ -25,9 +25,11 @@ void size_input(const char* label, std::int64_t& value) {
 // The tuned rung runs the tuner's choice for the GPU and size (variant -1), or one candidate.
 void tuned_shape_combo(model::KernelConfig& config) {
     const auto name = [](int variant) {
-        return variant < 0 ? std::string("the tuner's choice for this GPU and size")
+        return variant < 0 ? std::string("tuner's pick for GPU, size")
                            : format_text("#{}: {}", variant, model::describe_shape(model::kTunedCandidates[variant]));
     };
+    // As wide as the panel allows; the list itself widens to the longest shape.
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13.0f);
     if (!ImGui::BeginCombo("shape", name(config.variant).c_str())) return;
     for (int variant = -1; variant < model::kTunedCandidateCount; ++variant)
         if (ImGui::Selectable(name(variant).c_str(), variant == config.variant)) config.variant = variant;
@@ -90,9 +92,16 @@ void launch_summary(const AppState& state) {
                 static_cast<long long>(launch.block.y));
     ImGui::Text("%s threads, %s of them ghosts", grouped(launch.threads()).c_str(),
                 grouped(launch.ghost_threads).c_str());
-    if (launch.shared_bytes > 0)
-        ImGui::Text("shared memory: %s per block (a tile of A and of B)",
-                    model::human_bytes(launch.shared_bytes).c_str());
+    if (launch.shared_bytes > 0) {
+        // The pipelined rungs hold several K steps' tiles at once.
+        const int stages = model::is_ladder(state.kernel.kind) ? model::ladder_shape(state.kernel).stages : 1;
+        if (stages > 1)
+            ImGui::Text("shared memory: %s per block, %d stages", model::human_bytes(launch.shared_bytes).c_str(),
+                        stages);
+        else
+            ImGui::Text("shared memory: %s per block (a tile of A and of B)",
+                        model::human_bytes(launch.shared_bytes).c_str());
+    }
     if (state.kernel.kind == model::KernelKind::Tiled)
         ImGui::Text("phases along K: %d", model::phase_count(static_cast<int>(state.problem.k), state.kernel.tile));
     else if (model::is_ladder(state.kernel.kind))
