@@ -25,27 +25,38 @@
 //   plain loads and stores: the stages then only save a barrier per step, not the waiting.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/ladder_vector.cuh"
 
 namespace ts::kernels {
 
 // Copies 4 (or 16) bytes from global to shared memory without passing through registers;
 // the copy completes in the background, in the commit group this thread opens next.
-__device__ __forceinline__ void copy_async_4(float* to_shared, const float* from_global) {
+// `to_shared` is a shared-memory address (shared_address below): cp.async wants one, and
+// working it out from a pointer in every step costs instructions in the loop.
+__device__ __forceinline__ unsigned shared_address(const float* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void copy_async_4(unsigned to_shared, const float* from_global) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const auto slot = static_cast<unsigned>(__cvta_generic_to_shared(to_shared));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(slot), "l"(from_global));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(to_shared), "l"(from_global));
 #else
-    *to_shared = *from_global;
+    *static_cast<float*>(__cvta_shared_to_generic(to_shared)) = *from_global;
 #endif
 }
-__device__ __forceinline__ void copy_async_16(float* to_shared, const float* from_global) {
+__device__ __forceinline__ void copy_async_16(unsigned to_shared, const float* from_global) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const auto slot = static_cast<unsigned>(__cvta_generic_to_shared(to_shared));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(slot), "l"(from_global));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to_shared), "l"(from_global));
 #else
-    *reinterpret_cast<float4*>(to_shared) = *reinterpret_cast<const float4*>(from_global);
+    *static_cast<float4*>(__cvta_shared_to_generic(to_shared)) = *reinterpret_cast<const float4*>(from_global);
 #endif
+}
+// Writes zeros to 4 (or 16) bytes of shared memory at a shared address: a slot outside the
+// matrix.
+__device__ __forceinline__ void zero_shared_4(unsigned at) { asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(at), "f"(0.0f)); }
+__device__ __forceinline__ void zero_shared_16(unsigned at) {
+    asm volatile("st.shared.v4.f32 [%0], {%1, %1, %1, %1};\n" ::"r"(at), "f"(0.0f));
 }
 // Closes this thread's current group of copies.
 __device__ __forceinline__ void commit_copies() {
@@ -61,84 +72,144 @@ __device__ __forceinline__ void wait_for_copies() {
 #endif
 }
 
-// Starts the copies of K step `step` into one stage's As and Bs, in the order of
-// load_vector_tiles (ladder_vector.cuh); slots outside A or B are written with zeros.
-template <model::LadderShape S, bool Aligned>
-__device__ __forceinline__ void copy_step_async(const float* a, const float* b, float* as, float* bs, int m, int n,
-                                                int k, int block_row, int block_col, int step) {
+// Starts the copies of K step `step` into one stage's As and Bs (at shared addresses
+// as_at and bs_at), in the order of load_vector_tiles
+// (ladder_vector.cuh); slots outside A or B are written with zeros. Checked = false: the
+// caller knows the whole step lies inside A and B (see pipelined_kernel).
+template <model::LadderShape S, bool Aligned, bool Checked>
+__device__ __forceinline__ void copy_step_async(const float* a, const float* b, unsigned as_at, unsigned bs_at, int m,
+                                                int n, int k, int block_row, int block_col, int step) {
     using namespace ts::model;
     const int thread = threadIdx.x;
     static_assert(S.a_vec() == 1);
-#pragma unroll
+    // Unrolled only where unchecked: the edge blocks' tests, unrolled, would hold more
+    // registers than the rest of the kernel needs.
+    constexpr int a_unroll = Checked ? 1 : S.a_loads_per_thread(), b_unroll = Checked ? 1 : S.b_loads_per_thread();
+#pragma unroll a_unroll
     for (int i = 0; i < S.a_loads_per_thread(); ++i) {
         const int r = ladder_load_row(thread, i, S.threads(), S.bk);
         const int c = ladder_load_col(thread, i, S.threads(), S.bk);
         const int row = block_row + r, col = step * S.bk + c;
-        float* slot = &as[ladder_as_slot(S, r, c)];
-        if (inside(row, col, m, k)) copy_async_4(slot, &a[row_major(row, col, k)]);
-        else *slot = 0.0f;
+        const int slot = ladder_as_slot(S, r, c);
+        if (!Checked || inside(row, col, m, k)) copy_async_4(as_at + 4 * slot, &a[row_major(row, col, k)]);
+        else zero_shared_4(as_at + 4 * slot);
     }
-#pragma unroll
+#pragma unroll b_unroll
     for (int i = 0; i < S.b_loads_per_thread(); ++i) {
         const int r = ladder_load_row(thread, i, S.threads(), S.bn, 4);
         const int c = ladder_load_col(thread, i, S.threads(), S.bn, 4);
         const int row = step * S.bk + r, col = block_col + c;
-        float* slot = &bs[row_major(r, c, S.bn)];
+        const int slot = row_major(r, c, S.bn);
         if constexpr (Aligned) {
-            if (row < k && col < n) copy_async_16(slot, &b[row_major(row, col, n)]);
-            else *reinterpret_cast<float4*>(slot) = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (!Checked || (row < k && col < n)) copy_async_16(bs_at + 4 * slot, &b[row_major(row, col, n)]);
+            else zero_shared_16(bs_at + 4 * slot);
         } else {
 #pragma unroll
             for (int j = 0; j < 4; ++j) {
-                if (inside(row, col + j, k, n)) copy_async_4(slot + j, &b[row_major(row, col + j, n)]);
-                else slot[j] = 0.0f;
+                if (!Checked || inside(row, col + j, k, n)) copy_async_4(bs_at + 4 * (slot + j), &b[row_major(row, col + j, n)]);
+                else zero_shared_4(bs_at + 4 * (slot + j));
             }
         }
     }
 }
 
-template <typename Shape, bool Batched, bool Aligned>
-__global__ void __launch_bounds__(Shape::value.threads()) pipelined_kernel(const float* a, const float* b, float* c,
-                                                                             int m, int n, int k) {
+// The pipeline of one block. Checked = false where the block's whole tile of C lies inside C
+// and K is a multiple of BK: then every copy lies inside A and B, and the loop does without
+// testing each element against the matrix's edge (most blocks of a large problem; those
+// tests take issue slots that the multiply-adds need).
+template <model::LadderShape S, bool Aligned, bool Checked>
+__device__ __forceinline__ void pipeline_body(const float* a, const float* b, float* c, float* shared, int m, int n,
+                                              int k, int block_row, int block_col) {
     using namespace ts::model;
-    constexpr LadderShape S = Shape::value;
-    static_assert(S.stages >= 2, "a pipeline needs a stage to compute from and one to load into");
-    // Stage s: As at s · (as_slots + bs_slots) floats, its Bs right after it. float4 keeps
-    // the start on 16 bytes.
-    extern __shared__ float4 shared_vectors[];
-    float* shared = reinterpret_cast<float*>(shared_vectors);
-    const auto as_of = [&](int stage) { return shared + stage * (S.as_slots() + S.bs_slots()); };
+    const int thread = threadIdx.x;
+    // Stage s: As at s · (as_slots + bs_slots) floats, its Bs right after it.
+    constexpr int stage_slots = S.as_slots() + S.bs_slots();
+    const unsigned shared_at = shared_address(shared);
+    const auto as_of = [&](int stage) { return shared + stage * stage_slots; };
     const auto bs_of = [&](int stage) { return as_of(stage) + S.as_slots(); };
-    select_batch<Batched>(a, b, c, m, n, k);
-    const int block_row = blockIdx.y * S.bm, block_col = blockIdx.x * S.bn;
+    const auto copy_step = [&](int step) {
+        const int stage = step % S.stages;
+        const unsigned as_at = shared_at + 4 * stage * stage_slots;
+        copy_step_async<S, Aligned, Checked>(a, b, as_at, as_at + 4 * S.as_slots(), m, n, k, block_row, block_col,
+                                             step);
+    };
     const int steps = ladder_steps(S, k);
 
     // Fill the pipeline: start the copies of the first stages − 1 steps. A group is
     // committed even when there is no step left to copy, so that group g always holds
-    // step g and the wait below counts the same way to the end.
+    // step g and every wait below counts the same way to the end.
 #pragma unroll
-    for (int stage = 0; stage < S.stages - 1; ++stage) {
-        if (stage < steps) copy_step_async<S, Aligned>(a, b, as_of(stage), bs_of(stage), m, n, k, block_row, block_col, stage);
+    for (int step = 0; step < S.stages - 1; ++step) {
+        if (step < steps) copy_step(step);
         commit_copies();
     }
-
+    // Two sets of fragment registers: the products of k run from one while the other fills
+    // with k + 1. Named, not indexed by k % 2, so that both stay in registers.
+    float a_even[S.wm_iter][S.tm], a_odd[S.wm_iter][S.tm];
+    float b_even[S.wn_iter][S.tn], b_odd[S.wn_iter][S.tn];
     float sums[S.cells_per_thread()] = {};
-    for (int step = 0; step < steps; ++step) {
-        // Step `step` is group `step`; the stages − 2 groups after it may still be in flight.
-        wait_for_copies<S.stages - 2>();
-        // This barrier does two things: every thread's copies of this step are now visible
-        // to all threads, and every thread has finished computing step − 1, so the stage it
-        // read may be refilled below.
-        __syncthreads();
-        const int next = step + S.stages - 1;
-        if (next < steps) {
-            const int stage = next % S.stages;
-            copy_step_async<S, Aligned>(a, b, as_of(stage), bs_of(stage), m, n, k, block_row, block_col, next);
-        }
+
+    // Step 0 (group 0) must have arrived, from every thread's copies, before its first
+    // fragments are read: wait for this thread's copies, then the barrier for everyone's.
+    wait_for_copies<S.stages - 2>();
+    __syncthreads();
+    load_fragments<S>(as_of(0), bs_of(0), thread, 0, a_even, b_even);
+
+    // One pass of the loop: step `step`. Refill: whether it starts the copies of step +
+    // stages − 1. The passes that do come first, in a loop of their own, so that the body
+    // of that loop (nearly all the work) has no branch and the compiler can spread the
+    // copies among the multiply-adds.
+    const auto pass = [&](int step, auto refill) {
+        const float* as = as_of(step % S.stages);
+        const float* bs = bs_of(step % S.stages);
+        // Refill the stage that step − 1 used: the barrier at the end of the last pass showed
+        // that every thread had read all of it. Its group is step + stages − 1.
+        if constexpr (decltype(refill)::value) copy_step(step + S.stages - 1);
         commit_copies();
-        accumulate_step_prefetched<S>(as_of(step % S.stages), bs_of(step % S.stages), threadIdx.x, sums);
-    }
+        // k = 0 … BK − 2 of this step, each while the fragments of k + 1 load.
+#pragma unroll
+        for (int i = 0; i + 2 < S.bk; i += 2) {
+            products_loading<S>(a_even, b_even, sums, as, bs, thread, i + 1, a_odd, b_odd);
+            products_loading<S>(a_odd, b_odd, sums, as, bs, thread, i + 2, a_even, b_even);
+        }
+        products_loading<S>(a_even, b_even, sums, as, bs, thread, S.bk - 1, a_odd, b_odd);
+        // Step + 1 (group step + 1) has arrived once at most the stages − 2 newest groups are
+        // in flight. The barrier does two things: every thread's copies of step + 1 are now
+        // visible to all threads, and every thread has read this step's stage for the last
+        // time (its last fragments are in registers), so the next pass may refill it.
+        wait_for_copies<S.stages - 2>();
+        __syncthreads();
+        // The last k of this step, while the first fragments of step + 1 load (if any).
+        const int next_i = decltype(refill)::value || step + 1 < steps ? 0 : -1;
+        products_loading<S>(a_odd, b_odd, sums, as_of((step + 1) % S.stages), bs_of((step + 1) % S.stages), thread,
+                            next_i, a_even, b_even);
+    };
+    // Not unrolled: each pass is already BK · cells multiply-adds long, and copies of it
+    // would only cost registers.
+    int step = 0;
+#pragma unroll 1
+    for (; step + S.stages - 1 < steps; ++step) pass(step, std::true_type{});
+#pragma unroll 1
+    for (; step < steps; ++step) pass(step, std::false_type{});
     store_vector_tiles<S, Aligned>(c, sums, m, n);
+}
+
+template <typename Shape, bool Batched, bool Aligned>
+__global__ void __launch_bounds__(Shape::value.threads(), Shape::value.blocks_per_sm > 0 ? Shape::value.blocks_per_sm : 1)
+    pipelined_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
+    using namespace ts::model;
+    constexpr LadderShape S = Shape::value;
+    static_assert(S.stages >= 2, "a pipeline needs a stage to compute from and one to load into");
+    static_assert(S.bk % 2 == 0, "the fragments alternate between two sets of registers, k by k");
+    // Every stage's As and Bs; float4 keeps the start on 16 bytes.
+    extern __shared__ float4 shared_vectors[];
+    float* shared = reinterpret_cast<float*>(shared_vectors);
+    select_batch<Batched>(a, b, c, m, n, k);
+    const int block_row = blockIdx.y * S.bm, block_col = blockIdx.x * S.bn;
+    if (block_row + S.bm <= m && block_col + S.bn <= n && k % S.bk == 0)
+        pipeline_body<S, Aligned, false>(a, b, c, shared, m, n, k, block_row, block_col);
+    else
+        pipeline_body<S, Aligned, true>(a, b, c, shared, m, n, k, block_row, block_col);
 }
 
 template <typename S>

@@ -38,6 +38,7 @@ std::string describe_shape(LadderShape s) {
     text += format_text(", {}×{}", s.tm, s.tn);
     if (s.wm_iter * s.wn_iter > 1) text += format_text(" ×{}", s.wm_iter * s.wn_iter);
     if (s.stages > 1) text += format_text(", {} stages", s.stages);
+    if (s.blocks_per_sm > 1) text += format_text(", {} blocks/SM", s.blocks_per_sm);
     return text;
 }
 

@@ -35,6 +35,9 @@ struct LadderShape {
     bool as_transposed = false;  // As stored k-major (BK rows of BM) so a thread's TM values sit side by side
     int as_pad = 0;              // extra slots at the end of each row of As, against bank conflicts
     int stages = 1;              // K steps in shared memory at once (the pipeline's depth)
+    // Blocks that must fit on one SM at once (__launch_bounds__'s second number): the compiler
+    // then keeps each thread within 64 Ki registers / (threads × blocks_per_sm). 0: no request.
+    int blocks_per_sm = 0;
 
     TS_HOST_DEVICE constexpr int warp_m() const { return wm > 0 ? wm : bm; }
     TS_HOST_DEVICE constexpr int warp_n() const { return wn > 0 ? wn : bn; }
@@ -57,13 +60,19 @@ struct LadderShape {
     TS_HOST_DEVICE constexpr int as_row() const { return (as_transposed ? bm : bk) + as_pad; }
     TS_HOST_DEVICE constexpr int as_slots() const { return (as_transposed ? bk : bm) * as_row(); }
     TS_HOST_DEVICE constexpr int bs_slots() const { return bk * bn; }
+    // The registers a thread may use at most: the hardware's 255, or less where blocks_per_sm
+    // asks for several blocks of 64 Ki registers' SM (in whole allocation units of 8).
+    TS_HOST_DEVICE constexpr int register_cap() const {
+        const int share = blocks_per_sm > 0 ? 65536 / (threads() * blocks_per_sm) / 8 * 8 : 255;
+        return share < 255 ? share : 255;
+    }
     // The shape works when the register tiles cover the warp tiles and those the block's
     // tile exactly, a warp tile (where there is one) has 32 threads, the threads fit a block,
     // each tile of A and B splits into whole rounds of vector loads, and vector reads of As
     // and Bs stay inside one register tile and aligned.
     TS_HOST_DEVICE constexpr bool valid() const {
         if (bm <= 0 || bn <= 0 || bk <= 0 || tm <= 0 || tn <= 0 || wm < 0 || wn < 0 || wm_iter < 1 || wn_iter < 1 ||
-            vec < 1 || as_pad < 0 || stages < 1)
+            vec < 1 || as_pad < 0 || stages < 1 || blocks_per_sm < 0)
             return false;
         if (bm % warp_m() != 0 || bn % warp_n() != 0 || warp_m() % wm_iter != 0 || warp_n() % wn_iter != 0 ||
             sub_m() % tm != 0 || sub_n() % tn != 0)
@@ -217,18 +226,12 @@ inline constexpr LadderShape kTunedCandidates[] = {
     kPipelinedShape,
     {.bm = 128, .bn = 256, .bk = 8, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
      .as_transposed = true, .as_pad = 4, .stages = 4},
-    {.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
-     .as_transposed = true, .as_pad = 4, .stages = 4},
-    {.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
-     .as_transposed = true, .as_pad = 4, .stages = 3},
-    {.bm = 128, .bn = 256, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
-     .as_transposed = true, .as_pad = 4, .stages = 3},
-    {.bm = 256, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64, .wn_iter = 4, .vec = 4,
-     .as_transposed = true, .as_pad = 4, .stages = 3},
     {.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 32, .wn_iter = 2, .vec = 4,
      .as_transposed = true, .as_pad = 4, .stages = 3},
     {.bm = 64, .bn = 64, .bk = 16, .tm = 4, .tn = 4, .wm = 32, .wn = 32, .wn_iter = 2, .vec = 4,
      .as_transposed = true, .as_pad = 4, .stages = 3},
+    {.bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 4, .wm = 32, .wn = 64, .wn_iter = 2, .vec = 4,
+     .as_transposed = true, .as_pad = 4, .stages = 4, .blocks_per_sm = 2},
 };
 inline constexpr int kTunedCandidateCount = static_cast<int>(sizeof(kTunedCandidates) / sizeof(kTunedCandidates[0]));
 

@@ -51,7 +51,7 @@ int estimated_registers_per_thread(const DeviceLimits& limits) {
 int estimated_ladder_registers(const KernelConfig& config) {
     const LadderShape s = ladder_shape(config);
     const int held = s.cells_per_thread() + s.tm * s.wm_iter + s.tn * s.wn_iter + 24;
-    return std::min(255, round_up(held, 8));
+    return std::min(s.register_cap(), round_up(held, 8));
 }
 
 std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block, const DeviceLimits& limits) {

@@ -104,22 +104,20 @@ void set_section(TuningTable& table, TuningSection section) {
 }
 
 // From `tilescope-cli tune --size 1024,2048,4096,8192` on the device (H100 80GB HBM3 and
-// H200, 2026-11-24, the same winners on both: 64×64 tiles at 1024, where 128×128 tiles
-// leave most SMs idle; 128×256 from 2048 on). Other GPUs get the pipelined rung's own shape
+// H200, 2026-11-24, the same winners on both): 64×64 tiles at 1024, where 128×128 tiles
+// leave most SMs idle; 128×256 from 2048 on. Other GPUs get the pipelined rung's own shape
 // (candidate 0) until tuned.
 const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
 [*]
 * = 0
 
 [NVIDIA H100]
-1024 = 7
-8192 = 4
-* = 4
+1024 = 3
+* = 1
 
 [NVIDIA H200]
-1024 = 7
-8192 = 4
-* = 4
+1024 = 3
+* = 1
 )";
 
 }  // namespace ts::model

@@ -6,7 +6,7 @@
 //
 //     # comments and blank lines are ignored
 //     [NVIDIA H100 80GB HBM3]      a GPU, by the name CUDA reports
-//     1024 = 7                     problems up to 1024 (the largest of M, N, K) run candidate 7
+//     1024 = 3                     problems up to 1024 (the largest of M, N, K) run candidate 3
 //     4096 = 4
 //     * = 4                        anything larger
 //

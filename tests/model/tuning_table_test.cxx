@@ -28,17 +28,17 @@ TEST(TuningTable, PicksTheMostSpecificGpuAndTheFirstRowThatCoversTheSize) {
 [*]
 * = 0
 [NVIDIA H100]
-1024 = 7
+1024 = 3
 4096 = 4
-* = 5
+* = 2
 [NVIDIA H100 PCIe]
 * = 1
 )");
     ASSERT_EQ(table.sections.size(), 3u);
-    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 512), 7);
-    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 1024), 7);
+    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 512), 3);
+    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 1024), 3);
     EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 1025), 4);
-    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 8192), 5);
+    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 8192), 2);
     EXPECT_EQ(pick_variant(table, "NVIDIA H100 PCIe", 512), 1) << "the longer name is more specific";
     EXPECT_EQ(pick_variant(table, "NVIDIA H200", 512), 0) << "[*] catches every other GPU";
     EXPECT_EQ(pick_variant(TuningTable{}, "NVIDIA H200", 512), std::nullopt);
@@ -46,12 +46,12 @@ TEST(TuningTable, PicksTheMostSpecificGpuAndTheFirstRowThatCoversTheSize) {
 
 TEST(TuningTable, WritesWhatItReads) {
     TuningTable table;
-    set_section(table, {"NVIDIA H200", {{1024, 7}, {0, 4}}});
+    set_section(table, {"NVIDIA H200", {{1024, 3}, {0, 4}}});
     set_section(table, {"*", {{0, 0}}});
-    set_section(table, {"NVIDIA H200", {{2048, 6}, {0, 3}}});  // replaces, keeps its place
+    set_section(table, {"NVIDIA H200", {{2048, 2}, {0, 3}}});  // replaces, keeps its place
     const TuningTable back = parse_ok(write_tuning_table(table));
     ASSERT_EQ(back.sections.size(), 2u);
-    EXPECT_EQ(back.sections[0], (TuningSection{"NVIDIA H200", {{2048, 6}, {0, 3}}}));
+    EXPECT_EQ(back.sections[0], (TuningSection{"NVIDIA H200", {{2048, 2}, {0, 3}}}));
     EXPECT_EQ(back.sections[1], (TuningSection{"*", {{0, 0}}}));
 }
 
@@ -67,9 +67,9 @@ TEST(TuningTable, BadLinesAreNamed) {
 TEST(TuningTable, TheShippedTableParsesAndCoversEveryGpu) {
     const TuningTable shipped = parse_ok(kShippedTuningTable);
     EXPECT_TRUE(pick_variant(shipped, "Some Future GPU", 1 << 20).has_value());
-    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 1024), 7) << "measured on the device";
-    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 4096), 4);
-    EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 1024), 7);
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 1024), 3) << "measured on the device";
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 4096), 1);
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 1024), 3);
 }
 
 }  // namespace
