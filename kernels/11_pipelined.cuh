@@ -15,10 +15,14 @@
 //   4 bytes per value of A, since a float4 of A lands in four rows of the transposed As
 //   (LadderShape::a_vec: neighbouring threads copy neighbouring elements of A, so a warp's
 //   copy reads two whole 64-byte pieces of two rows of A);
-// - one barrier per step instead of two: it both publishes the step's copies and tells every
-//   thread that the stage about to be refilled is no longer read (see the loop);
-// - the same overlap one level down: a thread reads the fragments of As and Bs for k + 1
-//   while it computes the products of k (accumulate_step_prefetched);
+// - one barrier per step instead of two, placed before the step's last k: it both publishes
+//   the next step's copies and tells every thread that this step's stage, already read into
+//   registers, may be refilled (see pipeline_body);
+// - the same overlap one level down: a thread reads the fragments of As and Bs for k + 1,
+//   one 128-bit load at a time, in between the products of k (products_loading, which also
+//   says why the products go down and up the columns: the register banks);
+// - blocks that lie wholly inside C, with K a multiple of BK, copy without testing each
+//   element against the matrix's edge;
 // - K steps of 8 instead of 16, four in flight: with the loads overlapped a short step costs
 //   little, and four stages of 128×8 and 8×128 fit in 32.5 KiB;
 // - on compute capability 7.5 (Turing), which has no cp.async, the copy helpers below are

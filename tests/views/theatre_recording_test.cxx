@@ -161,7 +161,7 @@ TEST(CoalescingPenalty, ComesFromTheMeasurementsTheLabHolds) {
     ASSERT_TRUE(ts::views::load_recording(lab, committed.back()));
     const auto penalty = ts::views::measured_coalescing_penalty(lab);
     ASSERT_TRUE(penalty);
-    EXPECT_NEAR(penalty->ratio, 275.826095 / 21.943873, 1e-6);
+    EXPECT_NEAR(penalty->ratio, 275.813225 / 22.238, 1e-6);
     EXPECT_EQ(penalty->measured, "32×32 blocks, 4096³ float, " + lab.recording_label);
 }
 
