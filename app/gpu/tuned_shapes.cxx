@@ -34,12 +34,17 @@ model::TuningTable load_tuning(const std::filesystem::path& path, std::string* w
 
 TunedChoice choose_tuned_variant(const std::string& gpu, const model::Problem& problem) {
     const std::int64_t size = std::max({problem.m, problem.n, problem.k});
-    if (const auto variant = model::pick_variant(load_tuning(user_tuning_path()), gpu, size))
-        return {*variant, model::format_text("tuned on this machine ({})", user_tuning_path().string())};
+    const std::filesystem::path path = user_tuning_path();
+    std::string warning;
+    if (const auto variant = model::pick_variant(load_tuning(path, &warning), gpu, size))
+        return {*variant, model::format_text("tuned on this machine ({})", path.string())};
+    // A user's table that does not parse (a bad edit, or one written for other candidates)
+    // is passed over, and the source says so wherever it is shown.
+    const std::string passed_over = warning.empty() ? "" : "; ignored " + warning;
     const auto shipped = model::parse_tuning_table(model::kShippedTuningTable, model::kTunedCandidateCount);
     if (const auto* table = std::get_if<model::TuningTable>(&shipped))
-        if (const auto variant = model::pick_variant(*table, gpu, size)) return {*variant, "shipped table"};
-    return {0, "default"};
+        if (const auto variant = model::pick_variant(*table, gpu, size)) return {*variant, "shipped table" + passed_over};
+    return {0, "default" + passed_over};
 }
 
 }  // namespace ts::gpu

@@ -22,7 +22,9 @@ model::TuningTable load_tuning(const std::filesystem::path& path, std::string* w
 
 struct TunedChoice {
     int variant = 0;
-    std::string source;  // "tuned on this GPU (PATH)", "shipped table", or "default"
+    // "tuned on this machine (PATH)", "shipped table" or "default"; the last two name a
+    // user's table that was passed over: "shipped table; ignored PATH: line 2: …".
+    std::string source;
 };
 
 // The candidate the tuned rung runs for `problem` on the GPU named `gpu`: its largest side
