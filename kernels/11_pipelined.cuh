@@ -198,7 +198,10 @@ __device__ __forceinline__ void pipeline_body(const float* a, const float* b, fl
     store_vector_tiles<S, Aligned>(c, sums, m, n);
 }
 
-template <typename Shape, bool Batched, bool Aligned>
+// One kernel serves mm and bmm: a plain launch has one matrix (blockIdx.z = 0), so the batch
+// offsets are zero. (The rungs before compile a plain and a batched form; this kernel is the
+// one compiled for every tuned shape, and one form instead of two halves the build.)
+template <typename Shape, bool Aligned>
 __global__ void __launch_bounds__(Shape::value.threads(), Shape::value.blocks_per_sm > 0 ? Shape::value.blocks_per_sm : 1)
     pipelined_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
     using namespace ts::model;
@@ -208,18 +211,24 @@ __global__ void __launch_bounds__(Shape::value.threads(), Shape::value.blocks_pe
     // Every stage's As and Bs; float4 keeps the start on 16 bytes.
     extern __shared__ float4 shared_vectors[];
     float* shared = reinterpret_cast<float*>(shared_vectors);
-    select_batch<Batched>(a, b, c, m, n, k);
+    select_batch<true>(a, b, c, m, n, k);
     const int block_row = blockIdx.y * S.bm, block_col = blockIdx.x * S.bn;
-    if (block_row + S.bm <= m && block_col + S.bn <= n && k % S.bk == 0)
-        pipeline_body<S, Aligned, false>(a, b, c, shared, m, n, k, block_row, block_col);
-    else
-        pipeline_body<S, Aligned, true>(a, b, c, shared, m, n, k, block_row, block_col);
+    // The unchecked body only where rows are 16-byte aligned (sizes multiples of 4, the fast
+    // path of large problems): other sizes take the checked body everywhere, and the build
+    // one body fewer.
+    if constexpr (Aligned) {
+        if (block_row + S.bm <= m && block_col + S.bn <= n && k % S.bk == 0) {
+            pipeline_body<S, true, false>(a, b, c, shared, m, n, k, block_row, block_col);
+            return;
+        }
+    }
+    pipeline_body<S, Aligned, true>(a, b, c, shared, m, n, k, block_row, block_col);
 }
 
 template <typename S>
 constexpr FloatRungKernels pipelined_kernels() {
-    return {&pipelined_kernel<S, false, false>, &pipelined_kernel<S, true, false>, &pipelined_kernel<S, false, true>,
-            &pipelined_kernel<S, true, true>};
+    return {&pipelined_kernel<S, false>, &pipelined_kernel<S, false>, &pipelined_kernel<S, true>,
+            &pipelined_kernel<S, true>};
 }
 
 }  // namespace ts::kernels
