@@ -97,6 +97,15 @@ cudaError_t launch_naive_recorded(const model::KernelConfig& config, const model
 cudaError_t launch_tiled_recorded(const model::KernelConfig& config, const model::Problem& problem,
                                   Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
 
+// 07_regtile_2d_recorded.cu and 10_warptile_recorded.cu: two ladder rungs with records
+// (config.kind == RegTile2d or Warptile; one record per load instruction, kernel_trace.hpp's
+// ladder_load_record_slot; a phase is a K step), in float, for one matrix (batch 1). Warptile
+// runs the form launch_warptile would: 128-bit loads when K and N are multiples of 4.
+cudaError_t launch_regtile_2d_recorded(const model::KernelConfig& config, const model::Problem& problem,
+                                       Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
+cudaError_t launch_warptile_recorded(const model::KernelConfig& config, const model::Problem& problem,
+                                     Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
+
 // What CUDA knows about the kernel a launcher would run for `config` and `problem` (the
 // instantiation for its element type, plain or batched): the compiled kernel's resources
 // (cudaFuncGetAttributes) and how many of its blocks, of the shape plan_launch gives, fit

@@ -15,7 +15,8 @@ using model::fixed;
 
 CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     CLI::App* record = app.add_subcommand(
-        "record", "Run the naive or tiled kernel once with records: every thread's loads, each block's SM and clocks");
+        "record", "Run the naive, tiled, regtile-2d or warptile kernel once with records: every thread's loads, each "
+                  "block's SM and clocks");
     SetupOptions& s = options.setup;
     s.m = "40";
     s.n = "28";
@@ -27,7 +28,8 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     record->add_option("--k", s.k, "columns of A, rows of B")->capture_default_str();
     record->add_option("--tile", s.tile, "T: the tiled kernel's tile; for naive, the chunk of k called a phase")
         ->capture_default_str();
-    record->add_option("--kernel", s.kernel, "naive or tiled")->capture_default_str();
+    record->add_option("--kernel", s.kernel, "naive, tiled, regtile-2d or warptile (the rungs' shapes are fixed)")
+        ->capture_default_str();
     record->add_option("--block", s.block, "block shape of the naive kernel, XxY")->capture_default_str();
     record->add_option("--out", options.out, "save the recording as JSON to FILE (open it with tilescope --trace)")
         ->type_name("FILE");
@@ -37,9 +39,10 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
 std::string record_summary(const model::KernelTrace& trace) {
     const model::SmTimeline timeline = model::sm_timeline(trace);
     const model::Index2 grid = trace.grid();
-    std::string text = format_text("recorded {} on {}×{}×{} on the {} ({}): grid {} × {} = {} blocks, {} phases\n",
+    std::string text = format_text("recorded {} on {}×{}×{} on the {} ({}): grid {} × {} = {} blocks, {} {}\n",
                               model::describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
-                              trace.device, trace.recorded_at, grid.x, grid.y, trace.blocks(), trace.phases());
+                              trace.device, trace.recorded_at, grid.x, grid.y, trace.blocks(), trace.phases(),
+                              model::is_recorded_ladder(trace.config.kind) ? "K steps" : "phases");
     text += format_text("SMs: the blocks ran on {} of the GPU's {} SMs, at most {} at once, in {} wave{}; first start to "
                    "last end {} µs (with the recording's own stores)\n",
                    timeline.sms_used.size(), trace.sm_count, timeline.most_at_once, timeline.waves,

@@ -47,7 +47,8 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
     const std::int64_t load_count = model::load_records(config, problem);
     const bool with_loads = load_count <= model::kMaxLoadRecords;
     const std::int64_t clock_count = model::clock_records(config, problem);
-    const std::int64_t blocks = clock_count / model::phase_count(static_cast<int>(problem.k), config.tile);
+    const model::LaunchGeometry g = model::plan_launch(config, problem);
+    const std::int64_t blocks = g.grid.x * g.grid.y;
 
     const DeviceOperands operands(float_request, stream);
     DeviceBuffer<model::RecordedLoad> loads(with_loads ? load_count : 1);
@@ -64,10 +65,22 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
                                           static_cast<const float*>(device_pointers.b),
                                           static_cast<float*>(device_pointers.c)};
     const kernels::TraceBuffers trace_buffers{with_loads ? loads.get() : nullptr, clocks.get(), block_sm.get()};
-    const cudaError_t launched = config.kind == model::KernelKind::Tiled
-                                     ? kernels::launch_tiled_recorded(config, problem, floats, trace_buffers, stream)
-                                     : kernels::launch_naive_recorded(config, problem, floats, trace_buffers, stream);
-    const model::LaunchGeometry g = model::plan_launch(config, problem);
+    cudaError_t launched = cudaErrorInvalidValue;  // check_recordable lets only these four through
+    switch (config.kind) {
+        case model::KernelKind::Naive:
+            launched = kernels::launch_naive_recorded(config, problem, floats, trace_buffers, stream);
+            break;
+        case model::KernelKind::Tiled:
+            launched = kernels::launch_tiled_recorded(config, problem, floats, trace_buffers, stream);
+            break;
+        case model::KernelKind::RegTile2d:
+            launched = kernels::launch_regtile_2d_recorded(config, problem, floats, trace_buffers, stream);
+            break;
+        case model::KernelKind::Warptile:
+            launched = kernels::launch_warptile_recorded(config, problem, floats, trace_buffers, stream);
+            break;
+        default: break;
+    }
     cuda_check(launched,
                format_text("launching the recorded {} <<<({}, {}), ({}, {})>>>", model::describe(config), g.grid.x,
                       g.grid.y, g.block.x, g.block.y),

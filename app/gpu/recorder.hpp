@@ -1,5 +1,5 @@
-// recorder.hpp — RequestKind::Record: one launch of the recorded variant of the naive or
-// tiled kernel (kernels/*_recorded.cu), read back into a model::KernelTrace.
+// recorder.hpp — RequestKind::Record: one launch of the recorded variant of the naive, tiled,
+// regtile-2d or warptile kernel (kernels/*_recorded.cu), read back into a model::KernelTrace.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -50,7 +50,7 @@ enum class RequestKind {
     Measure,    // inputs, launches, timing and the check (the default)
     Occupancy,  // only ask CUDA about the kernel: RunResult::occupancy; nothing is launched
     Roofline,   // the GPU's own peaks: RunResult::roofline; kernel and problem are ignored
-    Record,     // one launch of the kernel's recorded variant (naive or tiled): RunResult::trace
+    Record,     // one launch of the kernel's recorded variant (naive, tiled, regtile-2d, warptile): RunResult::trace
     Memory,     // the device's free and total memory now: RunResult::device_free_bytes (soak test)
 };
 

@@ -10,7 +10,19 @@ namespace ts::model {
 
 namespace {
 
-bool recorded_kind(KernelKind kind) { return kind == KernelKind::Naive || kind == KernelKind::Tiled; }
+bool recorded_kind(KernelKind kind) {
+    return kind == KernelKind::Naive || kind == KernelKind::Tiled || is_recorded_ladder(kind);
+}
+
+int ladder_phases(const KernelConfig& config, const Problem& problem) {
+    return ladder_steps(ladder_shape(config), static_cast<int>(problem.k));
+}
+
+// The phases of a recording: K steps of BK for a ladder rung, chunks of T otherwise.
+int phases_of(const KernelConfig& config, const Problem& problem) {
+    return is_recorded_ladder(config.kind) ? ladder_phases(config, problem)
+                                           : phase_count(static_cast<int>(problem.k), config.tile);
+}
 
 Index2 grid_of(const KernelConfig& config, const Problem& problem) {
     const LaunchGeometry g = plan_launch(config, problem);
@@ -57,6 +69,31 @@ std::optional<std::string> compare_tiled(const KernelTrace& trace) {
     return std::nullopt;
 }
 
+std::optional<std::string> compare_ladder(const KernelTrace& trace) {
+    const LadderShape s = ladder_shape(trace.config);
+    const Index2 grid = trace.grid();
+    const int phases = trace.phases();
+    const int per_operand = ladder_loads_per_operand(s);
+    for (int by = 0; by < grid.y; ++by)
+        for (int bx = 0; bx < grid.x; ++bx)
+            for (int step = 0; step < phases; ++step)
+                for (int operand = 0; operand < 2; ++operand)
+                    // Every slot of the record, those past the operand's loads too (they must
+                    // stay unwritten).
+                    for (int i = 0; i < per_operand; ++i)
+                        for (int t = 0; t < s.threads(); ++t) {
+                            const RecordedLoad& got = trace.loads[static_cast<std::size_t>(ladder_load_record_slot(
+                                block_linear(bx, by, grid.x), phases, step, operand, per_operand, i, s.threads(), t))];
+                            const RecordedLoad model = ladder_model_load(trace.config, trace.problem, {bx, by}, step,
+                                                                         operand == 0 ? Operand::A : Operand::B, i, t);
+                            if (same_load(got, model)) continue;
+                            return format_text("block ({}, {}) K step {}, {} load {} of thread {}: recorded {}, model: {}",
+                                               bx, by, step, operand_name(operand), i, t, element_text(got, operand),
+                                               element_text(model, operand));
+                        }
+    return std::nullopt;
+}
+
 std::optional<std::string> compare_naive(const KernelTrace& trace) {
     const KernelConfig& c = trace.config;
     const Problem& p = trace.problem;
@@ -89,10 +126,17 @@ std::optional<std::string> compare_naive(const KernelTrace& trace) {
 
 Index2 KernelTrace::grid() const { return grid_of(config, problem); }
 
-int KernelTrace::phases() const { return phase_count(static_cast<int>(problem.k), config.tile); }
+int KernelTrace::phases() const { return phases_of(config, problem); }
+
+bool is_recorded_ladder(KernelKind kind) { return kind == KernelKind::RegTile2d || kind == KernelKind::Warptile; }
 
 std::int64_t load_records(const KernelConfig& config, const Problem& problem) {
     const LaunchGeometry g = plan_launch(config, problem);
+    if (is_recorded_ladder(config.kind)) {
+        const LadderShape s = ladder_shape(config);
+        return g.grid.x * g.grid.y * ladder_phases(config, problem) * 2 * std::int64_t{ladder_loads_per_operand(s)} *
+               s.threads();
+    }
     if (config.kind == KernelKind::Tiled)
         return g.grid.x * g.grid.y * phase_count(static_cast<int>(problem.k), config.tile) * 2 *
                std::int64_t{config.tile} * config.tile;
@@ -101,25 +145,28 @@ std::int64_t load_records(const KernelConfig& config, const Problem& problem) {
 
 std::int64_t clock_records(const KernelConfig& config, const Problem& problem) {
     const LaunchGeometry g = plan_launch(config, problem);
-    return g.grid.x * g.grid.y * phase_count(static_cast<int>(problem.k), config.tile);
+    return g.grid.x * g.grid.y * phases_of(config, problem);
 }
 
 std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem) {
     if (!recorded_kind(config.kind))
-        return format_text("only the naive and tiled kernels have recording variants, not {}", describe(config));
+        return format_text("only the naive, tiled, regtile-2d and warptile kernels have recording variants, not {}",
+                           describe(config));
     if (auto why = validate(problem, 0)) return why;
     if (auto why = check_config(config)) return why;
-    if (config.tile < 1 || config.tile > kMaxTile)
+    const bool ladder = is_recorded_ladder(config.kind);  // a fixed shape: no T to check
+    if (!ladder && (config.tile < 1 || config.tile > kMaxTile))
         return format_text("the recording chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
     if (problem.batch != 1)
         return format_text("a recording covers one matrix product: set the batch to 1 (it is {})", problem.batch);
     const LaunchGeometry g = plan_launch(config, problem);
+    const char* larger = ladder ? "" : " or a larger T";
     if (g.grid.x * g.grid.y > kMaxRecordedBlocks)
-        return format_text("{} blocks is more than a recording keeps ({}): take a smaller problem or a larger T",
-                      g.grid.x * g.grid.y, kMaxRecordedBlocks);
+        return format_text("{} blocks is more than a recording keeps ({}): take a smaller problem{}",
+                      g.grid.x * g.grid.y, kMaxRecordedBlocks, larger);
     if (clock_records(config, problem) > kMaxClockRecords)
-        return format_text("{} blocks × phases is more than a recording keeps ({}): take a smaller problem or a larger T",
-                      clock_records(config, problem), kMaxClockRecords);
+        return format_text("{} blocks × phases is more than a recording keeps ({}): take a smaller problem{}",
+                      clock_records(config, problem), kMaxClockRecords, larger);
     return std::nullopt;
 }
 
@@ -147,7 +194,48 @@ std::vector<TileLoad> recorded_tile_loads(const KernelTrace& trace, Index2 block
     return loads;
 }
 
+RecordedLoad ladder_model_load(const KernelConfig& config, const Problem& problem, Index2 block, int step,
+                               Operand operand, int instruction, int thread) {
+    const LadderShape s = ladder_shape(config);
+    const int m = static_cast<int>(problem.m), n = static_cast<int>(problem.n), k = static_cast<int>(problem.k);
+    if (operand == Operand::A) {
+        if (instruction < 0 || instruction >= s.a_loads_per_thread()) return RecordedLoad{};
+        // The BM×BK tile of A at (block.y·BM, step·BK); a_vec() elements per instruction.
+        const int r = ladder_load_row(thread, instruction, s.threads(), s.bk, s.a_vec());
+        const int c = ladder_load_col(thread, instruction, s.threads(), s.bk, s.a_vec());
+        const int row = block.y * s.bm + r, col = step * s.bk + c;
+        return RecordedLoad{row, col, ladder_as_slot(s, r, c),
+                            inside(row, col, m, k) ? RecordedLoad::kLoaded : RecordedLoad::kPadding};
+    }
+    if (instruction < 0 || instruction >= s.b_loads_per_thread()) return RecordedLoad{};
+    // The BK×BN tile of B at (step·BK, block.x·BN), row-major in Bs.
+    const int r = ladder_load_row(thread, instruction, s.threads(), s.bn, s.vec);
+    const int c = ladder_load_col(thread, instruction, s.threads(), s.bn, s.vec);
+    const int row = step * s.bk + r, col = block.x * s.bn + c;
+    return RecordedLoad{row, col, row_major(r, c, s.bn),
+                        inside(row, col, k, n) ? RecordedLoad::kLoaded : RecordedLoad::kPadding};
+}
+
+std::optional<RecordedLoad> recorded_ladder_load(const KernelTrace& trace, Index2 block, int step, Operand operand,
+                                                 int instruction, int thread) {
+    if (!is_recorded_ladder(trace.config.kind) || !trace.has_loads() ||
+        static_cast<std::int64_t>(trace.loads.size()) != load_records(trace.config, trace.problem))
+        return std::nullopt;
+    const LadderShape s = ladder_shape(trace.config);
+    const Index2 grid = trace.grid();
+    const int loads = operand == Operand::A ? s.a_loads_per_thread() : s.b_loads_per_thread();
+    if (block.x < 0 || block.y < 0 || block.x >= grid.x || block.y >= grid.y || step < 0 || step >= trace.phases() ||
+        instruction < 0 || instruction >= loads || thread < 0 || thread >= s.threads())
+        return std::nullopt;
+    return trace.loads[static_cast<std::size_t>(
+        ladder_load_record_slot(block_linear(block.x, block.y, grid.x), trace.phases(), step,
+                                operand == Operand::A ? 0 : 1, ladder_loads_per_operand(s), instruction, s.threads(),
+                                thread))];
+}
+
 std::optional<std::string> compare_with_model(const KernelTrace& trace) {
+    if (!recorded_kind(trace.config.kind))
+        return format_text("{} has no recording variant to compare with", describe(trace.config));
     if (static_cast<std::int64_t>(trace.block_sm.size()) != trace.blocks() ||
         static_cast<std::int64_t>(trace.clocks.size()) != clock_records(trace.config, trace.problem))
         return format_text("the recording holds {} blocks and {} phase clocks; a grid of {} blocks × {} phases needs {} "
@@ -163,6 +251,7 @@ std::optional<std::string> compare_with_model(const KernelTrace& trace) {
         return format_text("the recording holds {} loads; {} on {} × {} × {} needs {}", trace.loads.size(),
                       describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
                       load_records(trace.config, trace.problem));
+    if (is_recorded_ladder(trace.config.kind)) return compare_ladder(trace);
     return trace.config.kind == KernelKind::Tiled ? compare_tiled(trace) : compare_naive(trace);
 }
 

@@ -1,6 +1,7 @@
 // kernel_trace.hpp — what an instrumented kernel recorded on a GPU (kernels/01_naive_recorded.cu,
-// kernels/05_tiled_recorded.cu): every global load of every thread, which SM ran each
-// block, and clocks at the start and end of each of its phases.
+// kernels/05_tiled_recorded.cu, kernels/07_regtile_2d_recorded.cu, kernels/10_warptile_recorded.cu):
+// every global load of every thread, which SM ran each block, and clocks at the start and end
+// of each of its phases.
 //
 // The recorded kernels write into flat device buffers at the slots the functions below
 // give; the host reads the same slots back. Both sides call these functions, so a slot
@@ -8,7 +9,8 @@
 //
 // A phase is the tiled kernel's: load a T×T tile of A and of B, compute, barriers. The
 // naive kernel has no phases of its own; its k loop is cut into the same chunks of T so the
-// two replay side by side (as in phase_timeline.hpp).
+// two replay side by side (as in phase_timeline.hpp). For the ladder rungs (regtile-2d,
+// warptile) a phase is one K step of BK (ladder_steps).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 
 #include "index_math.hpp"
 #include "kernel_config.hpp"
+#include "ladder.hpp"
 #include "problem.hpp"
 #include "tile_schedule.hpp"
 
@@ -27,7 +30,9 @@ namespace ts::model {
 struct RecordedLoad {
     std::int32_t row = 0;     // element (row, col) of A or B the thread computed
     std::int32_t col = 0;
-    std::int32_t slot = 0;    // tiled: As/Bs slot written, smem_row·T + smem_col; naive: the k
+    // tiled: As/Bs slot written, smem_row·T + smem_col; naive: the k; ladder: the first As
+    // slot (ladder_as_slot) or Bs slot (row-major, BN to a row) the instruction writes
+    std::int32_t slot = 0;
     std::int32_t loaded = kNotRecorded;  // kLoaded, kPadding (wrote 0), or kNotRecorded
     static constexpr std::int32_t kLoaded = 1;
     static constexpr std::int32_t kPadding = 0;
@@ -68,7 +73,23 @@ TS_HOST_DEVICE constexpr std::int64_t naive_load_slot(int block, int block_dim_x
     return (thread * k_count + k) * 2 + operand;
 }
 
-// [block][phase] for both kernels.
+// Ladder rungs (regtile-2d, warptile): one record per load instruction of a thread in a K
+// step, [block][step][operand A=0, B=1][instruction][thread]. Row and col are the first
+// element of A or B the instruction reads (a float4's first), the slot the first it writes.
+// loads_per_operand = ladder_loads_per_operand: A's slots past a_loads_per_thread (or B's
+// past b_loads_per_thread), if the two differ, stay kNotRecorded.
+TS_HOST_DEVICE constexpr int ladder_loads_per_operand(LadderShape s) {
+    return s.a_loads_per_thread() > s.b_loads_per_thread() ? s.a_loads_per_thread() : s.b_loads_per_thread();
+}
+TS_HOST_DEVICE constexpr std::int64_t ladder_load_record_slot(int block, int steps, int step, int operand,
+                                                              int loads_per_operand, int instruction, int threads,
+                                                              int thread) {
+    return (((static_cast<std::int64_t>(block) * steps + step) * 2 + operand) * loads_per_operand + instruction) *
+               threads +
+           thread;
+}
+
+// [block][phase] for all kernels (a ladder rung's phase is its K step).
 TS_HOST_DEVICE constexpr std::int64_t phase_clock_slot(int block, int phases, int phase) {
     return static_cast<std::int64_t>(block) * phases + phase;
 }
@@ -76,7 +97,9 @@ TS_HOST_DEVICE constexpr std::int64_t phase_clock_slot(int block, int phases, in
 // ---- A recording ----------------------------------------------------------------------
 
 struct KernelTrace {
-    KernelConfig config;  // Naive (block_x × block_y threads; tile = the chunk of k) or Tiled
+    // Naive (block_x × block_y threads; tile = the chunk of k), Tiled, RegTile2d or Warptile
+    // (shapes fixed per rung, ladder_shape; block_x, block_y and tile unused)
+    KernelConfig config;
     Problem problem;      // batch 1; recorded with float operands (indices do not depend on the type)
     std::string device;   // "NVIDIA H200"
     int sm_count = 0;
@@ -114,6 +137,24 @@ std::vector<TileLoad> recorded_tile_loads(const KernelTrace& trace, Index2 block
 // words ("block (3, 2) phase 4, B, thread (x=5, y=0): recorded B[37][29], model: padding"),
 // or nullopt when every load (and every block's SM) is as the model says.
 std::optional<std::string> compare_with_model(const KernelTrace& trace);
+
+// True for the ladder rungs that have a recorded variant: RegTile2d and Warptile.
+bool is_recorded_ladder(KernelKind kind);
+
+// What the model says load instruction `instruction` of `thread` in K step `step` of `block`
+// does on a ladder rung (config.kind RegTile2d or Warptile): the element of A (row
+// block.y·BM + tile row, col step·BK + tile col) or B, from ladder_load_row/col, its first
+// As slot (ladder_as_slot) or Bs slot, and kPadding where that element lies outside the
+// matrix. kNotRecorded for an instruction past the operand's loads per thread.
+RecordedLoad ladder_model_load(const KernelConfig& config, const Problem& problem, Index2 block, int step,
+                               Operand operand, int instruction, int thread);
+
+// The recorded load of a ladder trace (RegTile2d or Warptile, with loads) at those indices;
+// nullopt when the trace has no loads, is not a ladder rung's, or an index is out of range
+// (block outside the grid, step outside [0, phases()), instruction outside [0, the operand's
+// loads per thread), thread outside [0, threads)).
+std::optional<RecordedLoad> recorded_ladder_load(const KernelTrace& trace, Index2 block, int step, Operand operand,
+                                                 int instruction, int thread);
 
 // ---- Which SM ran what, and when ----------------------------------------------------------
 

@@ -18,8 +18,11 @@ model::KernelTrace read_trace(const Json& root) {
 
     model::KernelTrace trace;
     const auto kind = model::parse_kernel(top.text("kernel"));
-    if (!kind || (*kind != model::KernelKind::Naive && *kind != model::KernelKind::Tiled))
-        throw FormatError(format_text("kernel: \"{}\" has no recording; expected \"naive\" or \"tiled\"", top.text("kernel")));
+    if (!kind || (*kind != model::KernelKind::Naive && *kind != model::KernelKind::Tiled &&
+                  !model::is_recorded_ladder(*kind)))
+        throw FormatError(format_text("kernel: \"{}\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\" or "
+                                      "\"warptile\"",
+                                      top.text("kernel")));
     trace.config = {*kind, static_cast<int>(top.integer("block_x")), static_cast<int>(top.integer("block_y")),
                     static_cast<int>(top.integer("tile"))};
     trace.problem.m = top.integer("m");

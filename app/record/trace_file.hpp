@@ -7,6 +7,8 @@
 //    "loads": [row, col, slot, loaded, ...]}
 //
 // clocks and loads are flat lists, four numbers per record, in kernel_trace.hpp's slot order.
+// "kernel" is naive, tiled, regtile-2d or warptile (the rungs' shapes are fixed; their
+// block_x, block_y and tile are stored but mean nothing).
 #pragma once
 
 #include <filesystem>

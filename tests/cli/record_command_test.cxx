@@ -32,7 +32,8 @@ TEST(RecordCommand, SummarySaysWhereBlocksRanAndWhetherLoadsMatch) {
 TEST(RecordCommand, RefusesWhatItCannotRecord) {
     const auto cublas = record("--kernel cublas");
     EXPECT_EQ(cublas.exit_code, 2);
-    EXPECT_NE(cublas.output.find("only the naive and tiled kernels have recording variants, not cublas"),
+    EXPECT_NE(cublas.output.find("only the naive, tiled, regtile-2d and warptile kernels have recording variants, not "
+                                 "cublas"),
               std::string::npos)
         << cublas.output;
     const auto zero = record("--m 0");

@@ -70,6 +70,65 @@ TEST(Recorder, RecordedLoadsAreTheModelsSchedule) {
     }
 }
 
+// The ladder rungs: one record per load instruction (a float4 is one), a phase per K step.
+TEST(Recorder, LadderRungsRecordTheModelsLoads) {
+    SKIP_WITHOUT_GPU();
+    using model::KernelKind;
+    const Case cases[] = {
+        {{KernelKind::RegTile2d}, 128, 128, 16},  // one whole tile, two whole K steps
+        {{KernelKind::RegTile2d}, 200, 130, 37},  // tiles over the bottom and right edges, a partial K step
+        {{KernelKind::RegTile2d}, 1, 1, 1},
+        {{KernelKind::Warptile}, 128, 128, 16},   // K and N multiples of 4: the aligned form, 128-bit loads
+        {{KernelKind::Warptile}, 200, 132, 36},   // aligned, over the edges, a partial K step (36 = 2·16 + 4)
+        {{KernelKind::Warptile}, 130, 131, 37},   // unaligned: four guarded loads, vectors half inside
+        {{KernelKind::Warptile}, 3, 5, 7},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(model::describe(c.config) + " on " + std::to_string(c.m) + "×" + std::to_string(c.n) + "×" +
+                     std::to_string(c.k));
+        const RunResult result = record(c.config, c.m, c.n, c.k);
+        ASSERT_TRUE(result.ok) << result.error;
+        ASSERT_TRUE(result.trace);
+        EXPECT_TRUE(result.check_passed) << result.check_summary;
+        const model::KernelTrace& trace = *result.trace;
+        EXPECT_EQ(trace.config.kind, c.config.kind);
+        ASSERT_TRUE(trace.has_loads());
+        EXPECT_EQ(static_cast<std::int64_t>(trace.loads.size()), model::load_records(c.config, trace.problem));
+        EXPECT_EQ(trace.phases(), model::ladder_steps(model::ladder_shape(c.config), static_cast<int>(c.k)));
+        EXPECT_EQ(model::compare_with_model(trace), std::nullopt);
+        // What the theatre reads: the first and the last instruction of the last thread.
+        const model::Index2 last{trace.grid().x - 1, trace.grid().y - 1};
+        const int threads = model::ladder_shape(c.config).threads();
+        const auto first = model::recorded_ladder_load(trace, {0, 0}, 0, model::Operand::A, 0, 0);
+        ASSERT_TRUE(first);
+        EXPECT_EQ(first->row, 0);
+        EXPECT_EQ(first->col, 0);
+        EXPECT_EQ(first->loaded, model::RecordedLoad::kLoaded);
+        EXPECT_TRUE(model::recorded_ladder_load(trace, last, trace.phases() - 1, model::Operand::B, 3, threads - 1));
+        EXPECT_EQ(trace.device, testing_support::device().limits.name);
+        expect_sane_clocks(trace);
+        const model::SmTimeline timeline = model::sm_timeline(trace);
+        EXPECT_EQ(timeline.blocks.size(), static_cast<std::size_t>(trace.blocks()));
+        EXPECT_GE(timeline.waves, 1);
+        EXPECT_GE(timeline.most_at_once, 1);
+    }
+}
+
+TEST(Recorder, LargeLadderGridsKeepSmsAndClocks) {
+    SKIP_WITHOUT_GPU();
+    // 8 × 8 blocks × 65 K steps × 1024 load records: past model::kMaxLoadRecords.
+    const RunResult result = record({model::KernelKind::Warptile}, 1024, 1024, 1040);
+    ASSERT_TRUE(result.ok) << result.error;
+    ASSERT_TRUE(result.trace);
+    EXPECT_FALSE(result.trace->has_loads());
+    EXPECT_NE(result.timing_warning.find("only the SMs and the clocks"), std::string::npos);
+    EXPECT_EQ(model::compare_with_model(*result.trace), std::nullopt);
+    EXPECT_EQ(model::recorded_ladder_load(*result.trace, {0, 0}, 0, model::Operand::A, 0, 0), std::nullopt);
+    EXPECT_TRUE(result.check_passed) << result.check_summary;
+    EXPECT_EQ(result.trace->phases(), 65);
+    expect_sane_clocks(*result.trace);
+}
+
 TEST(Recorder, LargeGridsKeepSmsAndClocksAndRunInWaves) {
     SKIP_WITHOUT_GPU();
     // 128 × 128 blocks of 1024 threads: far more than fit on the GPU at once.
@@ -97,7 +156,10 @@ TEST(Recorder, RefusesWhatItCannotRecord) {
     request.problem.m = request.problem.n = request.problem.k = 64;
     const RunResult cublas = run_request(request);
     EXPECT_FALSE(cublas.ok);
-    EXPECT_EQ(cublas.error, "only the naive and tiled kernels have recording variants, not cublas");
+    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d and warptile kernels have recording variants, not cublas");
+    request.kernel = {model::KernelKind::Vectorized};
+    EXPECT_EQ(run_request(request).error,
+              "only the naive, tiled, regtile-2d and warptile kernels have recording variants, not vectorized");
     request.kernel = {model::KernelKind::Tiled, 8, 8, 8};
     request.problem.batch = 3;
     EXPECT_EQ(run_request(request).error, "a recording covers one matrix product: set the batch to 1 (it is 3)");

@@ -124,10 +124,260 @@ TEST(KernelTrace, WhatCannotBeRecordedSaysWhy) {
     batched.batch = 2;
     EXPECT_EQ(*check_recordable(kTiled8, batched), "a recording covers one matrix product: set the batch to 1 (it is 2)");
     EXPECT_EQ(*check_recordable({KernelKind::Cublas, 16, 16, 16}, problem(8, 8, 8)),
-              "only the naive and tiled kernels have recording variants, not cublas");
+              "only the naive, tiled, regtile-2d and warptile kernels have recording variants, not cublas");
     EXPECT_TRUE(check_recordable({KernelKind::Tiled, 1, 1, 1}, problem(4096, 4096, 4096)));  // 16.7 M blocks
     EXPECT_EQ(check_recordable({KernelKind::Tiled, 32, 32, 32}, problem(4096, 4096, 4096)), std::nullopt);
     EXPECT_GT(load_records({KernelKind::Tiled, 32, 32, 32}, problem(4096, 4096, 4096)), kMaxLoadRecords);
+}
+
+// ---- The ladder rungs: regtile-2d and warptile ---------------------------------------------
+
+const KernelConfig kRegTile2d{KernelKind::RegTile2d};
+const KernelConfig kWarptile{KernelKind::Warptile};
+
+TEST(KernelTrace, LadderRecordCountsAndPhases) {
+    // regtile-2d on 200×130×37: grid ceil(130/128) × ceil(200/128) = 2 × 2, ceil(37/8) = 5 K
+    // steps, 4 loads of A and 4 of B per thread, 256 threads.
+    const Problem p = problem(200, 130, 37);
+    EXPECT_EQ(kRegTile2dShape.a_loads_per_thread(), 4);
+    EXPECT_EQ(kRegTile2dShape.b_loads_per_thread(), 4);
+    EXPECT_EQ(ladder_loads_per_operand(kRegTile2dShape), 4);
+    EXPECT_EQ(load_records(kRegTile2d, p), 4 * 5 * 2 * 4 * 256);
+    EXPECT_EQ(clock_records(kRegTile2d, p), 4 * 5);
+    KernelTrace trace;
+    trace.config = kRegTile2d;
+    trace.problem = p;
+    EXPECT_EQ(trace.phases(), 5);
+    EXPECT_EQ(trace.grid(), (Index2{2, 2}));
+    // warptile on 130×131×37: 2 × 2 blocks, ceil(37/16) = 3 K steps, 4 float4 of A and 4 of B
+    // per thread, 128 threads.
+    const Problem q = problem(130, 131, 37);
+    EXPECT_EQ(kWarptileShape.a_loads_per_thread(), 4);
+    EXPECT_EQ(kWarptileShape.b_loads_per_thread(), 4);
+    EXPECT_EQ(load_records(kWarptile, q), 4 * 3 * 2 * 4 * 128);
+    EXPECT_EQ(clock_records(kWarptile, q), 4 * 3);
+    // The tile field means nothing to a rung: T = 0 or 99 changes nothing.
+    EXPECT_EQ(load_records({KernelKind::Warptile, 16, 16, 99}, q), load_records(kWarptile, q));
+    EXPECT_EQ(check_recordable({KernelKind::Warptile, 16, 16, 99}, q), std::nullopt);
+    EXPECT_EQ(check_recordable({KernelKind::RegTile2d, 16, 16, 0}, p), std::nullopt);
+}
+
+TEST(KernelTrace, LadderSlotsCoverEveryRecordOnce) {
+    for (const auto& [config, p] : {std::pair{kRegTile2d, problem(200, 130, 37)}, std::pair{kWarptile, problem(130, 131, 37)},
+                                    std::pair{kRegTile2d, problem(128, 128, 16)}, std::pair{kWarptile, problem(1, 1, 1)}}) {
+        const LadderShape s = ladder_shape(config);
+        KernelTrace trace;
+        trace.config = config;
+        trace.problem = p;
+        const int blocks = trace.blocks(), steps = trace.phases(), per_operand = ladder_loads_per_operand(s);
+        const std::int64_t records = load_records(config, p);
+        ASSERT_EQ(records, std::int64_t{blocks} * steps * 2 * per_operand * s.threads());
+        std::vector<int> seen(static_cast<std::size_t>(records), 0);
+        for (int b = 0; b < blocks; ++b)
+            for (int step = 0; step < steps; ++step)
+                for (int operand = 0; operand < 2; ++operand)
+                    for (int i = 0; i < per_operand; ++i)
+                        for (int t = 0; t < s.threads(); ++t) {
+                            const std::int64_t slot =
+                                ladder_load_record_slot(b, steps, step, operand, per_operand, i, s.threads(), t);
+                            ASSERT_GE(slot, 0);
+                            ASSERT_LT(slot, records);
+                            ++seen[static_cast<std::size_t>(slot)];
+                        }
+        for (int count : seen) ASSERT_EQ(count, 1);
+    }
+    // The layout [block][step][operand][instruction][thread], worked by hand for 3 loads per
+    // operand and 8 threads.
+    EXPECT_EQ(ladder_load_record_slot(0, 1, 0, 1, 3, 0, 8, 0), 3 * 8);
+    EXPECT_EQ(ladder_load_record_slot(1, 2, 1, 1, 3, 2, 8, 7), ((1 * 2 + 1) * 2 + 1) * 3 * 8 + 2 * 8 + 7);
+}
+
+// The model's loads, walked independently of ladder_load_record_slot: in every block and K
+// step the instructions of all threads read every element of the BM×BK tile of A and of the
+// BK×BN tile of B exactly once (a float4: four neighbours in one row), write every slot of As
+// (padding columns aside) and Bs exactly once, at the slot the layout gives, and are padding
+// exactly where the element lies outside the matrix.
+TEST(KernelTrace, LadderModelLoadsCoverTheTilesOnce) {
+    for (const auto& [config, p] : {std::pair{kRegTile2d, problem(200, 130, 37)}, std::pair{kWarptile, problem(130, 131, 37)},
+                                    std::pair{kWarptile, problem(128, 128, 16)}}) {
+        const LadderShape s = ladder_shape(config);
+        KernelTrace trace;
+        trace.config = config;
+        trace.problem = p;
+        const Index2 grid = trace.grid();
+        const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
+        for (int by = 0; by < grid.y; ++by)
+            for (int bx = 0; bx < grid.x; ++bx)
+                for (int step = 0; step < trace.phases(); ++step) {
+                    std::vector<int> a_elements(static_cast<std::size_t>(s.bm * s.bk), 0);
+                    std::vector<int> as_slots(static_cast<std::size_t>(s.as_slots()), 0);
+                    std::vector<int> b_elements(static_cast<std::size_t>(s.bk * s.bn), 0);
+                    for (int t = 0; t < s.threads(); ++t) {
+                        for (int i = 0; i < s.a_loads_per_thread(); ++i) {
+                            const RecordedLoad l = ladder_model_load(config, p, {bx, by}, step, Operand::A, i, t);
+                            const int r = l.row - by * s.bm, c = l.col - step * s.bk;
+                            ASSERT_TRUE(r >= 0 && r < s.bm && c >= 0 && c + s.a_vec() <= s.bk);
+                            ASSERT_EQ(l.slot, s.as_transposed ? c * (s.bm + s.as_pad) + r : r * s.bk + c);
+                            ASSERT_EQ(l.loaded, l.row < m && l.col < k ? RecordedLoad::kLoaded : RecordedLoad::kPadding);
+                            for (int j = 0; j < s.a_vec(); ++j) {
+                                ++a_elements[static_cast<std::size_t>(r * s.bk + c + j)];
+                                ++as_slots[static_cast<std::size_t>(ladder_as_slot(s, r, c + j))];
+                            }
+                        }
+                        for (int i = 0; i < s.b_loads_per_thread(); ++i) {
+                            const RecordedLoad l = ladder_model_load(config, p, {bx, by}, step, Operand::B, i, t);
+                            const int r = l.row - step * s.bk, c = l.col - bx * s.bn;
+                            ASSERT_TRUE(r >= 0 && r < s.bk && c >= 0 && c + s.vec <= s.bn);
+                            ASSERT_EQ(l.slot, r * s.bn + c);
+                            ASSERT_EQ(l.loaded, l.row < k && l.col < n ? RecordedLoad::kLoaded : RecordedLoad::kPadding);
+                            for (int j = 0; j < s.vec; ++j) ++b_elements[static_cast<std::size_t>(r * s.bn + c + j)];
+                        }
+                        // Past the operand's loads: nothing.
+                        EXPECT_EQ(ladder_model_load(config, p, {bx, by}, step, Operand::A, s.a_loads_per_thread(), t).loaded,
+                                  RecordedLoad::kNotRecorded);
+                    }
+                    for (int count : a_elements) ASSERT_EQ(count, 1);
+                    for (int count : b_elements) ASSERT_EQ(count, 1);
+                    for (int slot = 0; slot < s.as_slots(); ++slot)
+                        ASSERT_EQ(as_slots[static_cast<std::size_t>(slot)],
+                                  slot % s.as_row() < (s.as_transposed ? s.bm : s.bk) ? 1 : 0)
+                            << "As slot " << slot;
+                }
+    }
+}
+
+TEST(KernelTrace, LadderModelLoadsWorkedByHand) {
+    // warptile, thread 7, A instruction 2: vector (7 + 2·128) = 263 of the 128×16 tile, its
+    // elements 1052..1055: row 65, columns 12..15; As is transposed with rows of 128 + 4,
+    // so the first slot is 12·132 + 65 = 1649.
+    const Problem q = problem(130, 131, 37);
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 1, Operand::A, 2, 7).row, 65);
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 1, Operand::A, 2, 7).col, 16 + 12);
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 1, Operand::A, 2, 7).slot, 1649);
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 1, Operand::A, 2, 7).loaded, RecordedLoad::kLoaded);
+    // K step 2: column 32 + 12 = 44, past K = 37; block row 1: row 128 + 65, past M = 130.
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 2, Operand::A, 2, 7).loaded, RecordedLoad::kPadding);
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {0, 1}, 1, Operand::A, 2, 7).loaded, RecordedLoad::kPadding);
+    // warptile, thread 3, B instruction 1: vector 131 of the 16×128 tile, elements 524..527:
+    // row 4, columns 12..15; block (1, ·) adds 128 columns: B[4][140], past N = 131.
+    const RecordedLoad b = ladder_model_load(kWarptile, q, {0, 0}, 0, Operand::B, 1, 3);
+    EXPECT_EQ(b.row, 4);
+    EXPECT_EQ(b.col, 12);
+    EXPECT_EQ(b.slot, 524);
+    EXPECT_EQ(b.loaded, RecordedLoad::kLoaded);
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 0, Operand::B, 1, 3).col, 140);
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 0, Operand::B, 1, 3).loaded, RecordedLoad::kPadding);
+    // B's first vector in block column 1 is B[·][128..131]: 128 is inside N = 131 (the
+    // unaligned form reads 128..130 and zeros 131): loaded.
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 0, Operand::B, 0, 0).col, 128);
+    EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 0, Operand::B, 0, 0).loaded, RecordedLoad::kLoaded);
+    // regtile-2d, thread 200, B instruction 3: element 200 + 3·256 = 968 of the 8×128 tile:
+    // row 7, column 72; K step 1, block column 1: B[15][200], past N = 130; slot 968.
+    const RecordedLoad r = ladder_model_load(kRegTile2d, problem(200, 130, 37), {1, 0}, 1, Operand::B, 3, 200);
+    EXPECT_EQ(r.row, 15);
+    EXPECT_EQ(r.col, 200);
+    EXPECT_EQ(r.slot, 968);
+    EXPECT_EQ(r.loaded, RecordedLoad::kPadding);
+    // regtile-2d, thread 5, A instruction 0: element 5 of the 128×8 tile: row 0, column 5;
+    // block row 1, K step 4: A[128][37], past K = 37; As is row-major, 8 to a row: slot 5.
+    const RecordedLoad a = ladder_model_load(kRegTile2d, problem(200, 130, 37), {1, 1}, 4, Operand::A, 0, 5);
+    EXPECT_EQ(a.row, 128);
+    EXPECT_EQ(a.col, 37);
+    EXPECT_EQ(a.slot, 5);
+    EXPECT_EQ(a.loaded, RecordedLoad::kPadding);
+}
+
+TEST(KernelTrace, LadderModelTraceMatchesTheModel) {
+    for (const Problem& p : {problem(128, 128, 16), problem(200, 130, 37), problem(130, 131, 37), problem(1, 1, 1),
+                             problem(257, 3, 64)}) {
+        EXPECT_EQ(compare_with_model(synthetic_trace(kRegTile2d, p)), std::nullopt) << p.m << "×" << p.n << "×" << p.k;
+        EXPECT_EQ(compare_with_model(synthetic_trace(kWarptile, p)), std::nullopt) << p.m << "×" << p.n << "×" << p.k;
+    }
+}
+
+TEST(KernelTrace, AWrongLadderLoadIsFoundAndNamed) {
+    const Problem p = problem(200, 130, 37);
+    KernelTrace trace = synthetic_trace(kRegTile2d, p);
+    const int per_operand = ladder_loads_per_operand(kRegTile2dShape);
+    // Block (1, 1), K step 4, A, instruction 0 of thread 5: A[128][37] is past K = 37.
+    RecordedLoad& a = trace.loads[static_cast<std::size_t>(
+        ladder_load_record_slot(block_linear(1, 1, 2), 5, 4, 0, per_operand, 0, 256, 5))];
+    EXPECT_EQ(a.loaded, RecordedLoad::kPadding);
+    a.loaded = RecordedLoad::kLoaded;
+    ASSERT_TRUE(compare_with_model(trace));
+    EXPECT_EQ(*compare_with_model(trace),
+              "block (1, 1) K step 4, A load 0 of thread 5: recorded A[128][37] into slot 5, model: padding (0 into "
+              "slot 5, for A[128][37])");
+
+    KernelTrace warptile = synthetic_trace(kWarptile, problem(130, 131, 37));
+    RecordedLoad& b = warptile.loads[static_cast<std::size_t>(
+        ladder_load_record_slot(0, 3, 0, 1, ladder_loads_per_operand(kWarptileShape), 1, 128, 3))];
+    EXPECT_EQ(b.col, 12);
+    b.col = 13;
+    ASSERT_TRUE(compare_with_model(warptile));
+    EXPECT_EQ(*compare_with_model(warptile),
+              "block (0, 0) K step 0, B load 1 of thread 3: recorded B[4][13] into slot 524, model: B[4][12] into slot 524");
+    b.col = 12;
+    EXPECT_EQ(compare_with_model(warptile), std::nullopt);
+    // A thread that never wrote its last load of the last block is missed too.
+    warptile.loads.back().loaded = RecordedLoad::kNotRecorded;
+    ASSERT_TRUE(compare_with_model(warptile));
+    EXPECT_NE(compare_with_model(warptile)->find("block (1, 1) K step 2, B load 3 of thread 127: recorded nothing"),
+              std::string::npos)
+        << *compare_with_model(warptile);
+}
+
+TEST(KernelTrace, RecordedLadderLoadReadsTheTraceWithinBounds) {
+    const Problem q = problem(130, 131, 37);
+    const KernelTrace trace = synthetic_trace(kWarptile, q);
+    for (int by = 0; by < 2; ++by)
+        for (int bx = 0; bx < 2; ++bx)
+            for (int step = 0; step < 3; ++step)
+                for (const Operand operand : {Operand::A, Operand::B})
+                    for (int i = 0; i < 4; ++i)
+                        for (int t = 0; t < 128; ++t) {
+                            const auto got = recorded_ladder_load(trace, {bx, by}, step, operand, i, t);
+                            ASSERT_TRUE(got);
+                            const RecordedLoad want = ladder_model_load(kWarptile, q, {bx, by}, step, operand, i, t);
+                            ASSERT_EQ(got->row, want.row);
+                            ASSERT_EQ(got->col, want.col);
+                            ASSERT_EQ(got->slot, want.slot);
+                            ASSERT_EQ(got->loaded, want.loaded);
+                        }
+    EXPECT_EQ(recorded_ladder_load(trace, {2, 0}, 0, Operand::A, 0, 0), std::nullopt);   // grid is 2 × 2
+    EXPECT_EQ(recorded_ladder_load(trace, {0, 2}, 0, Operand::A, 0, 0), std::nullopt);
+    EXPECT_EQ(recorded_ladder_load(trace, {-1, 0}, 0, Operand::A, 0, 0), std::nullopt);
+    EXPECT_EQ(recorded_ladder_load(trace, {0, 0}, 3, Operand::A, 0, 0), std::nullopt);   // 3 K steps
+    EXPECT_EQ(recorded_ladder_load(trace, {0, 0}, -1, Operand::A, 0, 0), std::nullopt);
+    EXPECT_EQ(recorded_ladder_load(trace, {0, 0}, 0, Operand::B, 4, 0), std::nullopt);   // 4 loads of B
+    EXPECT_EQ(recorded_ladder_load(trace, {0, 0}, 0, Operand::A, -1, 0), std::nullopt);
+    EXPECT_EQ(recorded_ladder_load(trace, {0, 0}, 0, Operand::A, 0, 128), std::nullopt); // 128 threads
+    EXPECT_EQ(recorded_ladder_load(trace, {0, 0}, 0, Operand::A, 0, -1), std::nullopt);
+    EXPECT_TRUE(recorded_ladder_load(trace, {1, 1}, 2, Operand::B, 3, 127));
+    KernelTrace without_loads = trace;
+    without_loads.loads.clear();
+    EXPECT_EQ(recorded_ladder_load(without_loads, {0, 0}, 0, Operand::A, 0, 0), std::nullopt);
+    KernelTrace cut_short = trace;
+    cut_short.loads.pop_back();
+    EXPECT_EQ(recorded_ladder_load(cut_short, {0, 0}, 0, Operand::A, 0, 0), std::nullopt);
+    EXPECT_EQ(recorded_ladder_load(synthetic_trace(kTiled8, problem(40, 28, 36)), {0, 0}, 0, Operand::A, 0, 0),
+              std::nullopt);
+}
+
+TEST(KernelTrace, LadderRecordingsAreRefusedOrCutLikeTheOthers) {
+    EXPECT_EQ(*check_recordable({KernelKind::RegTile1d}, problem(64, 64, 64)),
+              "only the naive, tiled, regtile-2d and warptile kernels have recording variants, not regtile-1d");
+    Problem batched = problem(128, 128, 16);
+    batched.batch = 2;
+    EXPECT_EQ(*check_recordable(kWarptile, batched), "a recording covers one matrix product: set the batch to 1 (it is 2)");
+    // 4096³: 32 × 32 blocks × 256 K steps of clocks are kept, the loads are not.
+    EXPECT_EQ(check_recordable(kWarptile, problem(4096, 4096, 4096)), std::nullopt);
+    EXPECT_GT(load_records(kWarptile, problem(4096, 4096, 4096)), kMaxLoadRecords);
+    // The SM timeline walks K steps as phases.
+    const SmTimeline timeline = sm_timeline(synthetic_trace(kWarptile, problem(130, 131, 37), 2, 1, 1000));
+    EXPECT_EQ(timeline.blocks.size(), 4u);
+    EXPECT_EQ(timeline.waves, 2);
+    EXPECT_DOUBLE_EQ(timeline.span_us, 6.0);  // 2 waves × 3 K steps × 1 µs
 }
 
 }  // namespace

@@ -34,7 +34,8 @@ std::string error_of(const std::string& text) {
 
 TEST(TraceFile, RoundTripKeepsEveryRecord) {
     for (const model::KernelConfig& config :
-         {model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, model::KernelConfig{model::KernelKind::Naive, 4, 2, 8}}) {
+         {model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, model::KernelConfig{model::KernelKind::Naive, 4, 2, 8},
+          model::KernelConfig{model::KernelKind::RegTile2d}, model::KernelConfig{model::KernelKind::Warptile}}) {
         const model::KernelTrace trace = testing_support::synthetic_trace(config, problem(40, 28, 36), 4);
         const model::KernelTrace back = parsed(trace_to_json(trace));
         EXPECT_EQ(back.config.kind, config.kind);
@@ -62,7 +63,8 @@ TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
     std::string text = trace_to_json(testing_support::synthetic_trace({model::KernelKind::Tiled, 2, 2, 2}, problem(4, 4, 4)));
     std::string wrong_kernel = text;
     wrong_kernel.replace(wrong_kernel.find("\"tiled\""), 7, "\"cublas\"");
-    EXPECT_EQ(error_of(wrong_kernel), "t.json: kernel: \"cublas\" has no recording; expected \"naive\" or \"tiled\"");
+    EXPECT_EQ(error_of(wrong_kernel),
+              "t.json: kernel: \"cublas\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\" or \"warptile\"");
 
     std::string short_loads = text;
     short_loads.replace(short_loads.find("\"loads\":[") + 9, 0, "1,2,3,4,");

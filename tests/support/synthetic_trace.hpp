@@ -36,7 +36,19 @@ inline model::KernelTrace synthetic_trace(const model::KernelConfig& config, con
                 const std::uint64_t t = start + static_cast<std::uint64_t>(phase) * phase_ns;
                 trace.clocks.push_back({t, t + phase_ns, 10 * t, 10 * (t + phase_ns)});
             }
-            if (config.kind == KernelKind::Tiled) {
+            if (is_recorded_ladder(config.kind)) {
+                // Each instruction as ladder_model_load says; unused instructions stay unwritten.
+                const LadderShape s = ladder_shape(config);
+                const int per_operand = ladder_loads_per_operand(s);
+                for (int step = 0; step < phases; ++step)
+                    for (int operand = 0; operand < 2; ++operand)
+                        for (int i = 0; i < per_operand; ++i)
+                            for (int t = 0; t < s.threads(); ++t)
+                                trace.loads[static_cast<std::size_t>(ladder_load_record_slot(
+                                    b, phases, step, operand, per_operand, i, s.threads(), t))] =
+                                    ladder_model_load(config, problem, {bx, by}, step,
+                                                      operand == 0 ? Operand::A : Operand::B, i, t);
+            } else if (config.kind == KernelKind::Tiled) {
                 for (int phase = 0; phase < phases; ++phase)
                     for (int operand = 0; operand < 2; ++operand)
                         for (const TileLoad& l :
