@@ -33,6 +33,7 @@
 #include "record/journal.hpp"
 #include "gpu/supervisor.hpp"
 #include "cli/setup_options.hpp"
+#include "views/theatre/ladder_canvas.hpp"
 #include "gpu/runner.hpp"
 #include "platform/key_names.hpp"
 #include "platform/session.hpp"
@@ -433,6 +434,15 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    // A rung of the ladder in the theatre opens at its textbook size (two blocks by two of
+    // it, its pipeline filled and drained) unless the sizes were given.
+    if (gui.view == "theatre" && !app.count("--m") && !app.count("--n") && !app.count("--k"))
+        if (const auto kind = ts::model::parse_kernel(setup_options.kernel); kind && ts::model::is_ladder(*kind)) {
+            const ts::model::Problem textbook = ts::views::ladder_textbook_problem({*kind, 16, 16, 16});
+            setup_options.m = std::to_string(textbook.m);
+            setup_options.n = std::to_string(textbook.n);
+            setup_options.k = std::to_string(textbook.k);
+        }
     auto setup = resolve_for_window(setup_options);
     if (auto* why = std::get_if<std::string>(&setup)) {
         std::cerr << "tilescope: " << *why << "\n";

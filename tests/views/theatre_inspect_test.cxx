@@ -189,7 +189,7 @@ TEST(TheatreFlags, RejectWhatDoesNotFit) {
     EXPECT_TRUE(has(reason(KernelKind::Tiled, [](auto& f) { f.k_step = 8; }), "runs from 0 to 7"));
     EXPECT_TRUE(has(reason(KernelKind::Tiled, [](auto& f) { f.hover_b = {36, 0}; }), "outside B"));
     EXPECT_TRUE(has(reason(KernelKind::Naive, [](auto& f) { f.step = "sync1"; }), "naive kernel has no sync1 step"));
-    EXPECT_TRUE(has(reason(KernelKind::Cublas, [](auto& f) { f.phase = 0; }), "naive and the tiled"));
+    EXPECT_TRUE(has(reason(KernelKind::Cublas, [](auto& f) { f.phase = 0; }), "the ladder's rungs"));
     EXPECT_EQ(reason(KernelKind::Naive, [](auto& f) { f.step = "store"; }), "");
 }
 
@@ -227,7 +227,7 @@ TEST(TheatreView, DrawsEveryModeAndPanel) {
 TEST(TheatreView, ExplainsAKernelItDoesNotPlay) {
     ts::test::ImGuiHarness harness;
     AppState state = ragged(KernelKind::Cublas);
-    EXPECT_TRUE(has(draw(harness, state), "plays the naive and the tiled kernel"));
+    EXPECT_TRUE(has(draw(harness, state), "plays the naive kernel, the tiled kernel and the ladder's rungs"));
 }
 
 TEST(TheatreView, HoveringACellOfCShowsItsThreadAndAClickPicksItsBlock) {

@@ -147,6 +147,49 @@ TEST(SmTimeline, BlocksSideBySideGetTheirOwnLanes) {
         << views::timeline_summary(trace, timeline);
 }
 
+// A ladder rung on show records itself alone, and its recording goes to recording.ladder,
+// leaving the naive and tiled ones and their replay as they were.
+TEST(TheatreRecording, ALadderRungRecordsItselfAlone) {
+    views::AppState state = with_h200_recordings();
+    const auto tiled = state.theatre.recording.tiled;
+    const auto replay = state.theatre.recording.replay_source;
+    state.problem = testing_support::make_problem(130, 131, 37);
+    state.kernel.kind = model::KernelKind::Warptile;
+    state.device = gpu::DeviceInfo{};
+    state.device->why_not = "no NVIDIA driver found";
+    EXPECT_EQ(views::why_no_recording(state), "no GPU here, so the player shows the model: no NVIDIA driver found");
+    state.device->usable = true;
+    EXPECT_EQ(views::why_no_recording(state), std::nullopt);
+    const auto requests = views::recording_requests(state);
+    ASSERT_EQ(requests.size(), 1u);
+    EXPECT_EQ(requests[0].kind, gpu::RequestKind::Record);
+    EXPECT_EQ(requests[0].kernel.kind, model::KernelKind::Warptile);
+    EXPECT_EQ(requests[0].problem.m, 130);
+    EXPECT_EQ(requests[0].problem.k, 37);
+    state.problem.batch = 2;
+    EXPECT_EQ(views::why_no_recording(state), "a recording covers one matrix product: set the batch to 1 (it is 2)");
+    EXPECT_TRUE(views::recording_requests(state).empty());
+    state.problem.batch = 1;
+
+    EXPECT_EQ(views::timeline_trace(state), nullptr);
+    views::add_recording(state.theatre.recording, synthetic_trace(state.kernel, state.problem));
+    ASSERT_TRUE(state.theatre.recording.ladder);
+    EXPECT_EQ(state.theatre.recording.ladder->config.kind, model::KernelKind::Warptile);
+    EXPECT_EQ(state.theatre.recording.tiled, tiled);
+    EXPECT_EQ(state.theatre.recording.replay_source, replay);
+    EXPECT_EQ(views::timeline_trace(state), state.theatre.recording.ladder.get());
+    EXPECT_TRUE(model::recorded_ladder_load(*state.theatre.recording.ladder, {1, 1}, 2, model::Operand::B, 3, 127));
+    // Another rung on show: the warptile recording does not fit it.
+    state.kernel.kind = model::KernelKind::RegTile2d;
+    EXPECT_EQ(views::timeline_trace(state), nullptr);
+    EXPECT_EQ(views::recording_requests(state).at(0).kernel.kind, model::KernelKind::RegTile2d);
+    // A rung without a recorded variant says so.
+    state.kernel.kind = model::KernelKind::Vectorized;
+    EXPECT_EQ(views::why_no_recording(state),
+              "only the naive, tiled, regtile-2d and warptile kernels have recording variants, not vectorized");
+    EXPECT_TRUE(views::recording_requests(state).empty());
+}
+
 }  // namespace
 
 namespace {

@@ -1,8 +1,8 @@
-# Embeds the real kernel sources (kernels/*.cu) into a generated header, so the theatre's
+# Embeds the real kernel sources (kernels/*.cu and the ladder's shared bodies, *.cuh) into a generated header, so the theatre's
 # source panel shows exactly the code that runs on the GPU. Included from
 # app/views/CMakeLists.txt; `target` gets the generated directory on its include path.
 function(tilescope_embed_kernel_sources target)
-  file(GLOB kernel_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/kernels/*.cu")
+  file(GLOB kernel_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/kernels/*.cu" "${PROJECT_SOURCE_DIR}/kernels/*.cuh")
   # GLOB's CONFIGURE_DEPENDS notices added or removed files; this notices edits.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${kernel_files})
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/generated")

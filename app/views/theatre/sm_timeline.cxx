@@ -42,6 +42,7 @@ std::shared_ptr<const model::KernelTrace> shown_trace(const AppState& state) {
     const model::KernelTrace* trace = timeline_trace(state);
     const TheatreRecording& r = state.theatre.recording;
     if (!trace) return nullptr;
+    if (trace == r.ladder.get()) return r.ladder;
     return trace == r.tiled.get() ? r.tiled : r.naive;
 }
 

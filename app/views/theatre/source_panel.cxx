@@ -15,8 +15,68 @@ namespace {
 
 constexpr ImU32 kLineHighlight = IM_COL32(255, 226, 120, 255);
 
+// The line that opens each kernel's function (its template line is the one above), and for
+// the ladder's rungs the statements of each sub-step, searched in order. Rungs 08–10 share
+// vector_ladder_kernel (ladder_vector.cuh); 11 and 12 share pipeline_body (11_pipelined.cuh),
+// whose one barrier per step waits for the next step's copies.
+struct LadderSource {
+    model::KernelKind kind;
+    std::string_view signature;
+    std::string_view load, sync1, compute, sync2, store;
+};
+constexpr LadderSource kLadderSources[] = {
+    {model::KernelKind::RegTile1d, "__global__ void __launch_bounds__(model::kRegTile1dShape", "load_ladder_tiles<T, s>(",
+     "__syncthreads();", "for (int i = 0; i < s.bk; ++i)", "__syncthreads();", "if (inside(row + r, col, m, n))"},
+    {model::KernelKind::RegTile2d, "__global__ void __launch_bounds__(model::kRegTile2dShape", "load_ladder_tiles<T, s>(",
+     "__syncthreads();", "for (int i = 0; i < s.bk; ++i)", "__syncthreads();", "if (inside(row + r, col + j, m, n))"},
+    {model::KernelKind::Vectorized, "__global__ void __launch_bounds__(Shape::value.threads()) vector_ladder_kernel",
+     "load_vector_tiles<S, Aligned>(", "__syncthreads();", "accumulate_step<S>(", "__syncthreads();",
+     "store_vector_tiles<S, Aligned>(c, sums"},
+    {model::KernelKind::Pipelined, "__device__ __forceinline__ void pipeline_body(",
+     "if constexpr (decltype(refill)::value) copy_step(", "wait_for_copies<S.stages - 2>();",
+     "products_loading<S>(a_even, b_even, sums, as, bs, thread, i + 1", "__syncthreads();",
+     "store_vector_tiles<S, Aligned>(c, sums"},
+};
+
+const LadderSource* ladder_source(model::KernelKind kind) {
+    using K = model::KernelKind;
+    // 09 and 10 run 08's kernel with another shape; 12 runs 11's.
+    if (kind == K::ConflictFree || kind == K::Warptile) kind = K::Vectorized;
+    if (kind == K::Tuned) kind = K::Pipelined;
+    for (const LadderSource& source : kLadderSources)
+        if (source.kind == kind) return &source;
+    return nullptr;
+}
+
 std::string_view signature_of(model::KernelKind kind) {
+    if (const LadderSource* ladder = ladder_source(kind)) return ladder->signature;
     return kind == model::KernelKind::Tiled ? "__global__ void tiled_kernel" : "__global__ void naive_kernel";
+}
+
+std::optional<SourceLines> ladder_lines(const LadderSource& source, const std::vector<std::string_view>& lines,
+                                        model::SubStep sub) {
+    const auto start = find_line(lines, source.signature);
+    if (!start) return std::nullopt;
+    const auto load = find_line(lines, source.load, *start);
+    if (!load) return std::nullopt;
+    // The pipeline waits for its copies after issuing the next ones; the others wait right
+    // after their loads.
+    const auto sync1 = find_line(lines, source.sync1, *load);
+    if (!sync1) return std::nullopt;
+    const auto compute = find_line(lines, source.compute, *start);
+    if (!compute) return std::nullopt;
+    const auto sync2 = find_line(lines, source.sync2, std::max(*compute, *sync1));
+    if (!sync2) return std::nullopt;
+    const auto store = find_line(lines, source.store, *sync2);
+    if (!store) return std::nullopt;
+    switch (sub) {
+        case model::SubStep::LoadTiles: return SourceLines{*load, *load};
+        case model::SubStep::SyncAfterLoad: return SourceLines{*sync1, *sync1};
+        case model::SubStep::Compute: return SourceLines{*compute, *compute};
+        case model::SubStep::SyncAfterCompute: return SourceLines{*sync2, *sync2};
+        case model::SubStep::Store: return SourceLines{*store, *store};
+    }
+    return std::nullopt;
 }
 
 // Each statement is searched after the one before it: the two barriers read the same.
@@ -88,6 +148,7 @@ std::optional<int> find_line(const std::vector<std::string_view>& lines, std::st
 
 std::optional<SourceLines> source_lines(model::KernelKind kind, const std::vector<std::string_view>& lines,
                                         model::SubStep sub) {
+    if (const LadderSource* ladder = ladder_source(kind)) return ladder_lines(*ladder, lines, sub);
     return kind == model::KernelKind::Tiled ? tiled_lines(lines, sub) : naive_lines(lines, sub);
 }
 
@@ -105,7 +166,7 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub) {
     const std::vector<std::string_view> lines = split_lines(file.text);
     const auto extent = kernel_extent(kind, lines);
     const auto current = source_lines(kind, lines, sub);
-    const bool has_step = kind == model::KernelKind::Tiled || sub == model::SubStep::Compute ||
+    const bool has_step = kind == model::KernelKind::Tiled || model::is_ladder(kind) || sub == model::SubStep::Compute ||
                           sub == model::SubStep::Store;
     if (!extent || (has_step && !current)) {
         coloured_text_wrapped(colours::kError,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/format.hpp"
+#include "model/ladder.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/thread_map.hpp"
 
@@ -12,19 +13,32 @@ using model::format_text;
 using model::SubStep;
 
 std::optional<std::string> theatre_error(const AppState& state) {
+    const model::KernelKind kind = state.kernel.kind;
+    if (plays_ladder(state)) {
+        if (auto why = model::dtype_unsupported(kind, state.problem.dtype)) return *why;
+        return std::nullopt;
+    }
     const int tile = state.kernel.tile;
     if (tile < 1 || tile > model::kMaxTile)
         return format_text("The theatre shows tiles of T = 1 to {}: T = {} cannot launch (T×T threads would exceed 1024 "
                       "per block).",
                       model::kMaxTile, tile);
-    const model::KernelKind kind = state.kernel.kind;
     if (kind != model::KernelKind::Naive && kind != model::KernelKind::Tiled)
-        return format_text("The theatre plays the naive and the tiled kernel; {} is measured in the other views.",
+        return format_text("The theatre plays the naive kernel, the tiled kernel and the ladder's rungs; {} is measured "
+                      "in the other views.",
                       model::kernel_name(kind));
     if (kind == model::KernelKind::Naive) {
         if (auto why = model::check_config(state.kernel)) return *why;
     }
     return std::nullopt;
+}
+
+bool plays_ladder(const AppState& state) {
+    return model::is_ladder(state.kernel.kind) && !state.theatre.side_by_side;
+}
+
+int played_tile(const AppState& state) {
+    return plays_ladder(state) ? model::ladder_shape(state.kernel).bk : state.kernel.tile;
 }
 
 bool plays_naive(const AppState& state) {
@@ -34,11 +48,12 @@ bool plays_naive(const AppState& state) {
 model::KernelConfig played_config(const AppState& state) {
     const int tile = state.kernel.tile;
     if (plays_naive(state)) return {model::KernelKind::Naive, state.kernel.block_x, state.kernel.block_y, tile};
+    if (plays_ladder(state)) return state.kernel;
     return {model::KernelKind::Tiled, tile, tile, tile};
 }
 
 model::Timeline theatre_timeline(const AppState& state) {
-    return model::make_timeline(state.problem, state.kernel.tile, plays_naive(state), state.theatre.each_k);
+    return model::make_timeline(state.problem, played_tile(state), plays_naive(state), state.theatre.each_k);
 }
 
 model::KernelStep current_step(const AppState& state) {
@@ -130,7 +145,7 @@ std::string step_detail(const AppState& state, model::KernelStep step, model::In
 std::optional<std::string> jump_theatre(AppState& state, std::optional<model::Index2> block, std::optional<int> phase,
                                         std::optional<model::SubStep> sub, std::optional<int> k) {
     if (auto why = theatre_error(state)) return why;
-    const int tile = state.kernel.tile;
+    const int tile = played_tile(state);
     const model::KernelConfig config = played_config(state);
     const model::Index2 grid = block_grid(config, state.problem);
     const int phases = model::phase_count(static_cast<int>(state.problem.k), tile);
@@ -138,8 +153,8 @@ std::optional<std::string> jump_theatre(AppState& state, std::optional<model::In
         return format_text("block {},{} is outside the grid of {} × {} blocks (x, y count from 0)", block->x, block->y,
                       grid.x, grid.y);
     if (phase && (*phase < 0 || *phase >= phases))
-        return format_text("phase {} does not exist: K = {} with T = {} has phases 0 to {}", *phase, state.problem.k, tile,
-                      phases - 1);
+        return format_text("phase {} does not exist: K = {} with {} = {} has phases 0 to {}", *phase, state.problem.k,
+                      plays_ladder(state) ? "BK" : "T", tile, phases - 1);
     if (k && (*k < 0 || *k >= tile)) return format_text("--k-step {}: the tile loop's i runs from 0 to {}", *k, tile - 1);
     if (sub && plays_naive(state) && !model::has_substep(theatre_timeline(state), *sub))
         return format_text("the naive kernel has no {} step: it has no shared memory and no barriers, only compute and "

@@ -14,13 +14,19 @@
 
 namespace ts::views {
 
-// The theatre plays the naive and the tiled kernel; nullopt for those, else why not.
+// The theatre plays the naive and the tiled kernel and the ladder's rungs; nullopt for those,
+// else why not.
 std::optional<std::string> theatre_error(const AppState& state);
 
 // The kernel played: the tiled one with T×T blocks, or the naive one with its own block
 // shape. Side by side, the tiled one leads (its blocks and its timeline).
 model::KernelConfig played_config(const AppState& state);
 bool plays_naive(const AppState& state);
+// A rung of the ladder (06 on) plays in its own canvas (ladder_canvas.hpp): one block, its
+// warps and threads, the K steps of BK.
+bool plays_ladder(const AppState& state);
+// The K step the timeline walks: T, or the rung's BK.
+int played_tile(const AppState& state);
 
 // The naive kernel's k loop is cut into chunks of the tiled kernel's T, so the two line up.
 model::Timeline theatre_timeline(const AppState& state);

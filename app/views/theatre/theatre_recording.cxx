@@ -16,6 +16,8 @@ std::shared_ptr<const model::KernelTrace>& slot_of(TheatreRecording& recording, 
 bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
     const model::Problem& p = state.problem;
     if (trace.problem.m != p.m || trace.problem.n != p.n || trace.problem.k != p.k || p.batch != 1) return false;
+    // A ladder rung's shape is fixed: the rung on show is all that must match.
+    if (model::is_recorded_ladder(trace.config.kind)) return trace.config.kind == state.kernel.kind;
     if (trace.config.tile != state.kernel.tile) return false;
     if (trace.config.kind == model::KernelKind::Tiled) return true;
     const model::KernelConfig naive{model::KernelKind::Naive, state.kernel.block_x, state.kernel.block_y,
@@ -25,6 +27,7 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
 
 const model::KernelTrace* timeline_trace(const AppState& state) {
     const TheatreRecording& r = state.theatre.recording;
+    if (plays_ladder(state)) return r.ladder && trace_fits(*r.ladder, state) ? r.ladder.get() : nullptr;
     const model::KernelTrace* played = plays_naive(state) ? r.naive.get() : r.tiled.get();
     const model::KernelTrace* other = plays_naive(state) ? r.tiled.get() : r.naive.get();
     if (played && trace_fits(*played, state)) return played;
@@ -41,6 +44,10 @@ void choose_theatre_source(AppState& state) {
 
 void add_recording(TheatreRecording& recording, model::KernelTrace trace) {
     const model::KernelKind kind = trace.config.kind;
+    if (model::is_recorded_ladder(kind)) {
+        recording.ladder = std::make_shared<const model::KernelTrace>(std::move(trace));
+        return;  // the replay source plays the naive and tiled kernels only
+    }
     slot_of(recording, kind) = std::make_shared<const model::KernelTrace>(std::move(trace));
     recording.replay_source = std::make_shared<const RecordedSource>(recording.naive, recording.tiled);
 }
@@ -57,6 +64,9 @@ std::optional<std::string> why_no_recording(const AppState& state) {
     if (!state.device->usable) return "no GPU here, so the player shows the model: " + state.device->why_not;
     if (!state.theatre.recording.pending.empty()) return "recording…";
     if (auto why = theatre_error(state)) return why;
+    // A ladder rung records itself (regtile-2d and warptile have recorded variants; the others
+    // say so).
+    if (plays_ladder(state)) return model::check_recordable(state.kernel, state.problem);
     // The tiled kernel is the one the theatre is about: its reason stands for both.
     const int tile = state.kernel.tile;
     if (auto why = model::check_recordable({model::KernelKind::Tiled, tile, tile, tile}, state.problem)) return why;
@@ -66,6 +76,17 @@ std::optional<std::string> why_no_recording(const AppState& state) {
 std::vector<gpu::RunRequest> recording_requests(const AppState& state) {
     const int tile = state.kernel.tile;
     std::vector<gpu::RunRequest> requests;
+    if (plays_ladder(state)) {
+        // The played rung alone, on the problem on show (the recorder runs it in float).
+        if (!model::check_recordable(state.kernel, state.problem)) {
+            gpu::RunRequest request;
+            request.kind = gpu::RequestKind::Record;
+            request.kernel = state.kernel;
+            request.problem = state.problem;
+            requests.push_back(request);
+        }
+        return requests;
+    }
     for (const model::KernelConfig& config :
          {model::KernelConfig{model::KernelKind::Tiled, tile, tile, tile},
           model::KernelConfig{model::KernelKind::Naive, state.kernel.block_x, state.kernel.block_y, tile}}) {

@@ -13,18 +13,20 @@
 
 namespace ts::views {
 
-// Whether `trace` is of the problem and T on show (the naive one also of its block shape).
+// Whether `trace` is of the problem and T on show (the naive one also of its block shape; a
+// ladder rung's: of the problem and the rung on show).
 bool trace_fits(const model::KernelTrace& trace, const AppState& state);
 
 // The recording of the kernel the SM timeline shows: the played kernel's when it fits,
-// else the other kernel's; null when none fits.
+// else the other kernel's; null when none fits. A ladder rung: its own recording or null.
 const model::KernelTrace* timeline_trace(const AppState& state);
 
 // Keeps state.theatre.source pointing at the events to show: the recording when replay is
 // on and one fits, the model otherwise. Once per frame, before drawing.
 void choose_theatre_source(AppState& state);
 
-// Adds a recording (replacing an older one of the same kernel) and rebuilds the replay.
+// Adds a recording (replacing an older one of the same kernel) and rebuilds the replay; a
+// ladder rung's (regtile-2d, warptile) goes to recording.ladder, replacing any other rung's.
 void add_recording(TheatreRecording& recording, model::KernelTrace trace);
 
 // Loads a recording saved by `tilescope record --out`; the reason when the file is unusable.
@@ -35,7 +37,7 @@ std::optional<std::string> why_no_recording(const AppState& state);
 
 // The requests one press of "Record on GPU" sends: the tiled kernel with the T on show and
 // the naive kernel with its block shape, cutting K into the same chunks; each only if it can
-// be recorded (model::check_recordable).
+// be recorded (model::check_recordable). When a ladder rung plays: that rung alone.
 std::vector<gpu::RunRequest> recording_requests(const AppState& state);
 
 // Called by exchange_with_runner: submits what the button asked for, and takes a finished

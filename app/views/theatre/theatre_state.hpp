@@ -38,7 +38,10 @@ struct Inspected {
 struct TheatreRecording {
     std::shared_ptr<const model::KernelTrace> naive;
     std::shared_ptr<const model::KernelTrace> tiled;
-    std::shared_ptr<const RecordedSource> replay_source;  // built from the two above
+    // The latest recording of a ladder rung (regtile-2d or warptile; model::recorded_ladder_load
+    // reads its loads). Not part of replay_source, which replays the naive and tiled kernels.
+    std::shared_ptr<const model::KernelTrace> ladder;
+    std::shared_ptr<const RecordedSource> replay_source;  // built from naive and tiled
     bool replay = true;             // false: show the model even where a recording fits
     bool requested = false;         // "Record on GPU" was pressed; the main loop submits
     std::vector<std::uint64_t> pending;  // Record requests in flight

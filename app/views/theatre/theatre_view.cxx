@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/format.hpp"
+#include "ladder_canvas.hpp"
 #include "naive_vs_tiled.hpp"
 #include "phase_player.hpp"
 #include "sm_timeline.hpp"
@@ -44,16 +45,30 @@ void problem_controls(AppState& state) {
     ImGui::SameLine();
     if (number("K", "##k", k, 1, 16384, w)) p.k = k;
     ImGui::SameLine();
+    ImGui::BeginDisabled(plays_ladder(state));
     number("T", "##t", state.kernel.tile, 1, model::kMaxTile, w);
+    ImGui::EndDisabled();
     if (number("batch", "##batch", batch, 1, 65535, w)) p.batch = batch;
     ImGui::SameLine();
     number("showing z =", "##z", state.theatre.batch_z, 0, batch - 1, w);
 
-    bool naive = state.kernel.kind == model::KernelKind::Naive;
-    if (ImGui::RadioButton("naive", naive)) state.kernel.kind = model::KernelKind::Naive;
-    ImGui::SameLine();
-    if (ImGui::RadioButton("tiled", !naive && state.kernel.kind == model::KernelKind::Tiled))
-        state.kernel.kind = model::KernelKind::Tiled;
+    // Every kernel the theatre plays; picking a rung of the ladder opens it at its textbook
+    // size, where one block fills the picture.
+    const model::KernelKind before = state.kernel.kind;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+    if (ImGui::BeginCombo("kernel", model::kernel_name(before).data())) {
+        for (int i = 0; i <= static_cast<int>(model::KernelKind::Tuned); ++i) {
+            const auto kind = static_cast<model::KernelKind>(i);
+            const bool playable = kind == model::KernelKind::Naive || kind == model::KernelKind::Tiled || model::is_ladder(kind);
+            if (playable && ImGui::Selectable(model::kernel_name(kind).data(), kind == before)) state.kernel.kind = kind;
+        }
+        ImGui::EndCombo();
+    }
+    if (state.kernel.kind != before && model::is_ladder(state.kernel.kind)) {
+        const model::Problem textbook = ladder_textbook_problem(state.kernel);
+        p.m = textbook.m, p.n = textbook.n, p.k = textbook.k;
+        state.theatre.player.step = 0;
+    }
     ImGui::SameLine();
     ImGui::Checkbox("side by side", &state.theatre.side_by_side);
     ImGui::SameLine();
@@ -61,6 +76,10 @@ void problem_controls(AppState& state) {
 }
 
 void counters_table(const AppState& state) {
+    if (plays_ladder(state)) {
+        ImGui::TextWrapped("%s", ladder_counts_line(state).c_str());
+        return;
+    }
     const model::KernelConfig config = played_config(state);
     const model::TrafficSoFar t =
         state.theatre.source->traffic(config.kind, state.problem, state.kernel.tile, current_step(state));
@@ -112,8 +131,14 @@ void tabs(AppState& state) {
                     draw_source_panel(played_config(state).kind, step.sub);
                 }
                 break;
-            case TheatrePanel::Thread: draw_thread_panel(state, inspected(state)); break;
-            case TheatrePanel::Warp: draw_warp_panel(state, inspected(state).c); break;
+            case TheatrePanel::Thread:
+                if (plays_ladder(state)) draw_ladder_thread_panel(state);
+                else draw_thread_panel(state, inspected(state));
+                break;
+            case TheatrePanel::Warp:
+                if (plays_ladder(state)) draw_ladder_warp_panel(state);
+                else draw_warp_panel(state, inspected(state).c);
+                break;
             case TheatrePanel::Sms: draw_sm_summary(state); break;
         }
         ImGui::EndChild();
@@ -225,6 +250,10 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
     ImGui::PushTextWrapPos(0.0f);
     if (theatre.side_by_side)
         ImGui::TextUnformatted(format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step)).c_str());
+    else if (plays_ladder(state))
+        ImGui::TextUnformatted(format_text("{} block ({}, {}){}: {}", model::describe(state.kernel), theatre.block.x,
+                                           theatre.block.y, batch, ladder_step_title(state, step))
+                                   .c_str());
     else
         ImGui::TextUnformatted(format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
                                       theatre.block.y, batch, step_title(timeline, step))
@@ -236,6 +265,8 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
                           "how many times each element of A and B has been read from global memory so far.",
                           timeline.tile,
                           theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label())));
+    else if (plays_ladder(state))
+        muted_text(ladder_step_detail(state, step));
     else
         muted_text(step_detail(state, step, focus_thread(state, inspected(state).c)));
     if (const auto line = recorded_block_line(state)) muted_text(*line);
@@ -251,6 +282,8 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
         const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
         if (theatre.side_by_side)
             draw_naive_vs_tiled(state, region, hovering, clicked);
+        else if (plays_ladder(state))
+            draw_ladder_canvas(state, region, hovering, clicked);
         else
             draw_theatre_canvas(state, region, hovering, clicked);
     }

@@ -1,0 +1,57 @@
+// The theatre of every rung of the ladder in the real binary, in a window (under xvfb-run
+// when there is no display), at 1× and in presenter mode at 1080p: the followed thread lit,
+// the bank map's conflict shown where the rung has one and not where it has none.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "gui_harness.hpp"
+#include "views/theatre/ladder_canvas.hpp"
+#include "views/theme.hpp"
+
+namespace {
+
+using ts::test::Image;
+using ts::test::rgb;
+
+int distinct_colours(const Image& image) {
+    std::set<int> colours;
+    for (std::size_t i = 0; i + 2 < image.pixels.size(); i += 3)
+        colours.insert(image.pixels[i] << 16 | image.pixels[i + 1] << 8 | image.pixels[i + 2]);
+    return static_cast<int>(colours.size());
+}
+
+constexpr float kCanvas = 0.34f;  // the canvas lies right of the side panel
+
+struct Rung {
+    const char* name;
+    bool conflict_while_computing;  // the bank map of a compute step shows a conflict
+    int column;                     // a column of C in block (1, 0): BN + 12
+};
+constexpr Rung kRungs[] = {{"regtile-1d", false, 76},  {"regtile-2d", true, 140}, {"vectorized", true, 140},
+                           {"conflict-free", false, 140}, {"warptile", false, 140}, {"pipelined", false, 140},
+                           {"tuned", false, 140}};
+
+TEST(LadderTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
+    for (const Rung& rung : kRungs) {
+        SCOPED_TRACE(rung.name);
+        const std::string kernel = std::string("--view theatre --kernel ") + rung.name;
+        // A compute step of the second K step, one k at a time, a thread of block (1, 0) followed.
+        const Image one = ts::test::screenshot(std::string("ladder_") + rung.name + "_1x.png",
+                                               kernel + " --select-block 1,0 --select 5," + std::to_string(rung.column) +
+                                                   " --phase 1 --k-step 2");
+        EXPECT_GT(distinct_colours(one), 50) << "blank";
+        EXPECT_GT(one.count(rgb(ts::views::colours::kHighlight), kCanvas), 50) << "the followed thread is not lit";
+        const int red = one.count(rgb(ts::views::kBankConflictColour), kCanvas);
+        if (rung.conflict_while_computing) EXPECT_GT(red, 20) << "no conflict drawn in the bank map";
+        else EXPECT_EQ(red, 0) << "a conflict drawn where the rung has none";
+        // The load step: the same rung's loads, its warp's boxes, at 2× on a 1080p projector.
+        const Image two = ts::test::screenshot(std::string("ladder_") + rung.name + "_2x.png",
+                                               kernel + " --presenter --width 1920 --height 1080 --phase 0 --step load");
+        EXPECT_EQ(two.width, 1920);
+        EXPECT_GT(distinct_colours(two), 50) << "blank at 2×";
+    }
+}
+
+}  // namespace
