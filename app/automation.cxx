@@ -4,6 +4,7 @@
 #include <iostream>
 #include <utility>
 
+#include "views/ladder_view.hpp"
 #include "views/latency_view.hpp"
 #include "views/theatre/theatre_recording.hpp"
 #include "views/tuning_view.hpp"
@@ -16,7 +17,7 @@ constexpr auto kRunTimeout = std::chrono::seconds(120);
 
 bool is_lab_view(views::LabView view) {
     using views::LabView;
-    return view == LabView::Latency || view == LabView::Tuning || view == LabView::Roofline;
+    return view == LabView::Latency || view == LabView::Tuning || view == LabView::Roofline || view == LabView::Ladder;
 }
 
 }  // namespace
@@ -32,7 +33,11 @@ Automation::Automation(AutomationOptions options)
 bool Automation::follow_pointer() const { return m_options.screenshot.empty() && !m_lab_benchmark && !m_soak; }
 
 void Automation::prepare(views::AppState& state) const {
-    if (m_lab_benchmark) state.lab.view = views::LabView::Latency;
+    if (m_lab_benchmark) {
+        state.lab.view = views::LabView::Latency;
+        // Its figures time its own requests alone; a sweep beside them would slow them.
+        views::pass_over_first_visit_sweep(state.lab, "--lab-benchmark times its own requests");
+    }
 }
 
 double Automation::seconds_since_start() const {
@@ -55,6 +60,8 @@ void Automation::start_run(views::AppState& state) {
         }
         if (state.lab.view == views::LabView::Tuning)
             views::start_sweep(state.lab, views::tuning_requests());
+        else if (state.lab.view == views::LabView::Ladder)
+            views::start_sweep(state.lab, views::ladder_requests(views::shown_ladder_size(state.lab)));
         else
             views::measure_latency_now(state.lab);  // the roofline plots these points too
         m_awaiting_lab = true;

@@ -60,7 +60,7 @@ struct GuiOptions {
     ts::views::TheatreFlags theatre;  // --select-block, --phase, --step, --side-by-side, ...
     int width = 1600;
     int height = 1000;
-    std::string view = "stage";  // --view: stage, latency, tuning or roofline
+    std::string view = "stage";  // --view: stage, latency, tuning, roofline, theatre or ladder
     std::string load;            // --load: a recording; empty: the committed ones without a GPU
     int lab_benchmark = 0;       // --lab-benchmark: changes of the latency lab's size to time; 0: none
     double soak = 0.0;           // --soak: seconds of random changes, then a report; 0: none
@@ -225,6 +225,9 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             std::cerr << "tilescope: --load: " << state.lab.load_error << "\n";
             return 2;
         }
+        // The user came to read these numbers: the lab does not start measuring over them.
+        ts::views::pass_over_first_visit_sweep(state.lab,
+                                               "a recording was opened with --load (Sweep the sizes measures this GPU)");
     } else if (const auto committed = ts::views::committed_recordings(); !committed.empty()) {
         // Loaded up front; with a GPU, live points replace the recorded ones as they arrive.
         ts::views::load_recording(state.lab, committed.back());
@@ -286,7 +289,7 @@ int main(int argc, char** argv) {
         ->type_name("N");
     app.add_flag("--run", gui.run,
                  "run the set-up on the GPU at start (in the latency and roofline views: measure the chosen "
-                 "size; in the tuning view: the whole grid); with --screenshot, wait (up to 120 s) for the "
+                 "size; in the tuning view: the whole grid; in the ladder view: every rung at its size); with --screenshot, wait (up to 120 s) for the "
                  "results");
     app.add_option("--select", gui.select,
                    "pin cell ROW,COL of C as a click does: its thread, block, row of A and column of B "
@@ -303,8 +306,8 @@ int main(int argc, char** argv) {
         ->type_name("PIXELS")
         ->capture_default_str();
 
-    app.add_option("--view", gui.view, "the view to open: stage (default), latency, tuning, roofline or theatre")
-        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline", "theatre"}))
+    app.add_option("--view", gui.view, "the view to open: stage (default), latency, tuning, roofline, theatre or ladder")
+        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline", "theatre", "ladder"}))
         ->type_name("VIEW");
     app.add_option("--select-block", gui.theatre.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
         ->delimiter(',')
@@ -335,8 +338,9 @@ int main(int argc, char** argv) {
                    "the tiling theatre: show matrix Z of a batched (bmm) stack; the batch grows to Z + 1")
         ->type_name("Z");
     app.add_flag("--record", gui.theatre.record,
-                 "the tiling theatre: record the problem on show on the GPU (the naive and tiled kernels with "
-                 "records of every load, SM and clock) and replay it; with --screenshot, wait for it");
+                 "the tiling theatre: record the problem on show on the GPU (the naive and tiled kernels, or the "
+                 "regtile-2d or warptile rung on show, with records of every load, SM and clock) and replay it; "
+                 "with --screenshot, wait for it");
     app.add_option("--trace", gui.theatre.traces,
                    "the tiling theatre: replay a recording saved by `tilescope record --out FILE` (give one naive "
                    "and one tiled to replay both); " + (ts::paths::data_dir() / "traces").string() + " holds some made on an NVIDIA H200")

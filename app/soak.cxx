@@ -64,8 +64,8 @@ void Soak::change_something(views::AppState& state) {
     ++m_changes;
     switch (m_random() % 8) {
         case 0: {
-            constexpr std::array views{views::LabView::Stage, views::LabView::Latency, views::LabView::Tuning,
-                                       views::LabView::Roofline, views::LabView::Theatre};
+            constexpr std::array views{views::LabView::Stage,    views::LabView::Latency, views::LabView::Tuning,
+                                       views::LabView::Roofline, views::LabView::Theatre, views::LabView::Ladder};
             state.lab.view = pick(views);
             break;
         }

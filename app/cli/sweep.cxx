@@ -9,6 +9,8 @@
 
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+#include "model/ladder.hpp"
+#include "model/tuning_table.hpp"
 
 namespace ts::cli {
 
@@ -310,6 +312,15 @@ std::vector<Setup> default_sweep() {
     // The kernel ladder past the tiled kernel, in float (the float rungs' only type).
     for (KernelKind kind : model::kAllKernelKinds)
         if (model::is_ladder(kind)) add(config_of(kind), Dtype::Float32, doubling(128, 4096));
+    // Every candidate shape of the tuned rung where the tuner chooses between them, so that a
+    // recording shows what it chose from (the tuning view's candidate map: "tuned #0" …).
+    const std::vector<std::int64_t> candidate_sizes(std::begin(model::kCandidateSweepSizes),
+                                                    std::end(model::kCandidateSweepSizes));
+    for (int variant = 0; variant < model::kTunedCandidateCount; ++variant) {
+        model::KernelConfig candidate = config_of(KernelKind::Tuned);
+        candidate.variant = variant;
+        add(candidate, Dtype::Float32, candidate_sizes);
+    }
     // One thread per row or column leaves most of the GPU idle: 4096 would take seconds.
     add(config_of(KernelKind::RowPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));
     add(config_of(KernelKind::ColumnPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));

@@ -58,4 +58,9 @@ void set_section(TuningTable& table, TuningSection section);
 // What ships with TileScope: winners measured on the device (see the README), and a fallback.
 extern const std::string_view kShippedTuningTable;
 
+// The sizes at which the default sweep (`tilescope-cli bench --sweep default`) measures every
+// candidate, so that a recording shows what the tuner chose between (the tuning view): from
+// where small tiles win to where large ones do on the H100 and H200.
+inline constexpr int kCandidateSweepSizes[] = {1024, 2048, 4096};
+
 }  // namespace ts::model

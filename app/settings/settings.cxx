@@ -17,7 +17,7 @@ namespace ts::settings {
 namespace {
 
 constexpr std::string_view kLayoutSection = "[imgui]";
-constexpr std::string_view kViews[] = {"stage", "latency", "tuning", "roofline", "theatre"};
+constexpr std::string_view kViews[] = {"stage", "latency", "tuning", "roofline", "theatre", "ladder"};
 constexpr std::string_view kPanels[] = {"source", "thread", "warp"};
 constexpr std::string_view kKeys[] = {"window_width", "window_height", "window_x", "window_y",
                                       "fullscreen",   "presenter",     "font_scale", "palette",

@@ -44,7 +44,7 @@ struct Settings {
     bool presenter = false;
     float font_scale = 1.0f;
     Palette palette = Palette::Default;
-    std::string view = "stage";          // stage, latency, tuning, roofline, theatre
+    std::string view = "stage";          // stage, latency, tuning, roofline, theatre, ladder
     std::string theatre_panel = "source";  // source, thread, warp
     std::string imgui_layout;            // Dear ImGui's .ini text; empty: none
 

@@ -13,7 +13,8 @@ namespace ts::views {
 
 namespace {
 
-constexpr LabView kViews[] = {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline, LabView::Theatre};
+constexpr LabView kViews[] = {LabView::Stage,    LabView::Latency, LabView::Tuning,
+                              LabView::Roofline, LabView::Theatre, LabView::Ladder};
 
 bool same_point(const record::Point& a, const record::Point& b) {
     return a.config == b.config && a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
@@ -45,6 +46,7 @@ std::string_view view_name(LabView view) {
         case LabView::Tuning: return "tuning";
         case LabView::Roofline: return "roofline";
         case LabView::Theatre: return "theatre";
+        case LabView::Ladder: return "ladder";
     }
     return "stage";
 }
@@ -166,6 +168,12 @@ void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests) {
     submit_next_of_sweep(lab);
 }
 
+bool plots_measurements(LabView view) { return view != LabView::Stage && view != LabView::Theatre; }
+
+void pass_over_first_visit_sweep(LabState& lab, std::string why) {
+    lab.first_visit = {false, std::move(why)};
+}
+
 void cancel_sweep(LabState& lab) {
     // The request already running finishes and is kept; nothing after it is sent.
     lab.sweep = Sweep{};
@@ -182,6 +190,10 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
         ++lab.superseded;
         return;
     }
+    // Measurements describe their compiled kernel too: the ladder view takes it from either.
+    if (result.ok && result.occupancy)
+        lab.compiled_kernels[compiled_key(result.request.kernel, result.request.problem)] = {*result.occupancy,
+                                                                                           result.tuned_variant};
     if (result.request.kind == gpu::RequestKind::Roofline) {
         if (result.ok && result.roofline) lab.peaks = result.roofline;
         else lab.last_error = "roofline: " + result.error;
@@ -237,6 +249,13 @@ void discard_unfinished(LabState& lab) {
 
 std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype) {
     return model::format_text("{} {}", model::describe(kernel), model::dtype_name(dtype));
+}
+
+std::string compiled_key(const model::KernelConfig& kernel, const model::Problem& problem) {
+    const std::string choice = occupancy_choice(kernel, problem.dtype);
+    if (kernel.kind == model::KernelKind::Tuned && kernel.variant < 0)
+        return model::format_text("{} {}", choice, std::max({problem.m, problem.n, problem.k}));
+    return choice;
 }
 
 bool start_cpu_time(LabState& lab, const model::Problem& problem) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,9 +24,10 @@
 
 namespace ts::views {
 
-enum class LabView { Stage, Latency, Tuning, Roofline, Theatre };
+// In the order of the view buttons and of Ctrl+1 … Ctrl+6.
+enum class LabView { Stage, Latency, Tuning, Roofline, Theatre, Ladder };
 
-// "stage", "latency", "tuning", "roofline", "theatre"
+// "stage", "latency", "tuning", "roofline", "theatre", "ladder"
 std::string_view view_name(LabView view);
 std::optional<LabView> parse_view(std::string_view text);
 
@@ -41,7 +43,12 @@ struct LatencyControls {
     model::Dtype dtype = model::Dtype::Float32;
     int batch = 1;
     LatencyAxis axis = LatencyAxis::LatencyLog;
-    bool tiles[6] = {false, false, false, true, true, true};  // T = 1, 2, 4, 8, 16, 32
+    // T = 1, 2, 4, 8, 16, 32: T = 32 alone at first, the tiled kernel at its best, so that the
+    // plot opens with one line per idea rather than a fan of blues.
+    bool tiles[6] = {false, false, false, false, false, true};
+    // The ladder's rungs, regtile-1d … tuned (kLadderRungs in latency_view.cxx): warptile and
+    // tuned at first, the last big idea and the rung at cuBLAS speed.
+    bool rungs[7] = {false, false, false, false, true, false, true};
 };
 
 // A sweep measures one request after another, so that Cancel really stops it: only the
@@ -50,7 +57,25 @@ struct Sweep {
     std::vector<gpu::RunRequest> remaining;
     int total = 0;
     int done = 0;
+    // Started by a first visit to the lab (FirstVisitSweep), not by a button: the lab's panel
+    // shows its progress, whichever lab view is open.
+    bool first_visit = false;
     bool active() const { return total > 0 && done < total; }
+};
+
+// The first visit to a lab view on a usable GPU starts a quick sweep of the latency series,
+// so that the live curves fill in while the user watches instead of one column of points.
+// Once a session; passed over (and said why) without a GPU, when a recording was opened
+// with --load, and under --lab-benchmark, which times its own requests.
+struct FirstVisitSweep {
+    bool due = true;          // false once started or passed over
+    std::string passed_over;  // why it did not start, for the lab's panel; empty once started
+};
+
+// What CUDA said about one compiled kernel, and for the tuned rung the candidate that ran.
+struct CompiledKernel {
+    gpu::KernelOccupancy occupancy;
+    int tuned_variant = -1;
 };
 
 struct LabState {
@@ -74,6 +99,7 @@ struct LabState {
     int points_kept = 0;
     int superseded = 0;
     Sweep sweep;
+    FirstVisitSweep first_visit;
     std::string last_error;       // the latest failed live request (e.g. a launch error)
     std::string save_path = "tilescope-session.json";
     std::string save_message;
@@ -94,6 +120,13 @@ struct LabState {
     std::optional<gpu::KernelOccupancy> compiled_occupancy;
     std::string compiled_occupancy_of;
     std::string occupancy_requested;
+    // Every compiled kernel CUDA described this session, from Occupancy and Measure results
+    // alike, by compiled_key: the ladder view shows each rung's registers and occupancy.
+    std::map<std::string, CompiledKernel> compiled_kernels;
+    std::vector<std::string> compiled_requested;  // keys asked for, so each is asked once
+
+    // The ladder view's size (M = N = K); 0: the largest size with every rung measured.
+    int ladder_size = 0;
 
     // The CPU's triple loop, timed on a thread of its own: it takes seconds, and the frame
     // must not wait. Shared so that LabState stays copyable.
@@ -128,11 +161,21 @@ void request_live(LabState& lab, const std::string& key, const gpu::RunRequest& 
 void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests);
 void cancel_sweep(LabState& lab);
 
+// The views that plot measurements (latency, tuning, roofline, ladder): not the stage or
+// the theatre.
+bool plots_measurements(LabView view);
+// Marks the first-visit sweep as never to start this session, saying `why` in the panel.
+void pass_over_first_visit_sweep(LabState& lab, std::string why);
+
 // A finished live result: kept as a point unless superseded; feeds the sweep its next request.
 void take_live_result(LabState& lab, const gpu::RunResult& result);
 
 // Occupancy requests come back here too: "tiled T=32 float", the key the panel compares.
 std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype);
+
+// The key of LabState::compiled_kernels: occupancy_choice, and for the tuned rung left to the
+// tuner (variant −1) the size too, since the size picks the shape that runs ("tuned float 4096").
+std::string compiled_key(const model::KernelConfig& kernel, const model::Problem& problem);
 
 // Starts timing the CPU's triple loop on `problem` off the UI thread; false while one runs.
 bool start_cpu_time(LabState& lab, const model::Problem& problem);

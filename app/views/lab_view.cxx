@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "ladder_view.hpp"
 #include "latency_view.hpp"
 #include "model/format.hpp"
 #include "views/shortcuts.hpp"
@@ -18,9 +19,42 @@ namespace ts::views {
 
 namespace {
 
-constexpr LabView kViews[] = {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline, LabView::Theatre};
-constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre"};
+constexpr LabView kViews[] = {LabView::Stage,    LabView::Latency, LabView::Tuning,
+                              LabView::Roofline, LabView::Theatre, LabView::Ladder};
+constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder"};
 constexpr int kViewCount = static_cast<int>(std::size(kViews));
+
+// The quick sweep of a first visit, while it runs: how far, and a way to stop it. Or why it
+// never started, where a user might wonder (a GPU is there, yet nothing filled in).
+void draw_first_visit_sweep(AppState& state) {
+    LabState& lab = state.lab;
+    if (lab.sweep.active() && lab.sweep.first_visit) {
+        muted_text(model::format_text("Measuring on {}: {} of {} points…", state.device->limits.name, lab.sweep.done,
+                                      lab.sweep.total));
+        const float cancel = ImGui::CalcTextSize("Cancel").x + ImGui::GetStyle().FramePadding.x * 2.0f;
+        ImGui::ProgressBar(float(lab.sweep.done) / float(lab.sweep.total),
+                           ImVec2(std::max(ImGui::GetFontSize() * 4.0f,
+                                           ImGui::GetContentRegionAvail().x - cancel - ImGui::GetStyle().ItemSpacing.x),
+                                  0.0f));
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel##first_visit")) cancel_sweep(lab);
+    } else if (!lab.first_visit.passed_over.empty()) {
+        muted_text("No automatic sweep: " + lab.first_visit.passed_over + ".");
+    }
+}
+
+}  // namespace
+
+bool draw_sweep_progress(LabState& lab) {
+    if (!lab.sweep.active() || lab.sweep.first_visit) return false;
+    ImGui::ProgressBar(float(lab.sweep.done) / float(lab.sweep.total), ImVec2(ImGui::GetFontSize() * 12.0f, 0),
+                       model::format_text("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel")) cancel_sweep(lab);
+    return true;
+}
+
+namespace {
 
 // Where the numbers come from, said first: a recording is another machine's past.
 void draw_source(AppState& state) {
@@ -45,6 +79,12 @@ void draw_source(AppState& state) {
     if (state.device && state.device->usable) {
         muted_text(model::format_text("Live: {} ({} point(s) measured this session)", state.device->limits.name,
                                  lab.live_points.size()));
+        draw_first_visit_sweep(state);
+    } else if (state.device) {
+        // Said once here for every lab view: why nothing is measured, and what is shown instead.
+        muted_text(model::format_text("Not measuring here: {}. {}", state.device->why_not,
+                                      lab.recording ? "What is drawn comes from the recording."
+                                                    : "No recording loaded either: nothing measured to show."));
     } else if (!lab.recording) {
         muted_text("No recording loaded and no GPU: nothing measured to show.");
     }
@@ -88,6 +128,9 @@ void draw_view_switcher(AppState& state) {
         if (active) ImGui::PopStyleColor(2);
     }
     draw_presenter_controls(state);
+    // Every frame passes here whichever view is open, so the first visit to any lab view
+    // (the ladder's too) starts the quick sweep.
+    start_first_visit_sweep(state);
 }
 
 void draw_lab_view(AppState& state, float bottom_reserve) {
@@ -98,6 +141,10 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
     ImGui::Separator();
     if (state.lab.view == LabView::Latency) {
         draw_latency_controls(state);
+        ImGui::Separator();
+    }
+    if (state.lab.view == LabView::Ladder) {
+        draw_ladder_controls(state);
         ImGui::Separator();
     }
     draw_occupancy_panel(state);
@@ -111,11 +158,11 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
     switch (state.lab.view) {
         case LabView::Latency:
             heading("Kernel latency against matrix size");
-            if (state.lab.recording) muted_text(state.lab.recording_label + ". Hover a point for its exact values.");
             draw_latency_plot(state, ImVec2(size.x, size.y - ImGui::GetCursorPosY()));
             break;
         case LabView::Tuning: draw_tuning_view(state, size); break;
         case LabView::Roofline: draw_roofline_view(state, size); break;
+        case LabView::Ladder: draw_ladder_view(state, size); break;
         case LabView::Stage:
         case LabView::Theatre: break;
     }

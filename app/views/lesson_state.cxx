@@ -64,7 +64,7 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
 
     const std::string view = lessons::value_of(settings, "view", "stage");
     const auto parsed_view = parse_view(view);
-    if (!parsed_view) return format_text("view must be stage, latency, tuning, roofline or theatre, got \"{}\"", view);
+    if (!parsed_view) return format_text("view must be stage, latency, tuning, roofline, theatre or ladder, got \"{}\"", view);
     state.lab.view = *parsed_view;
     // The lab's occupancy panel knows the naive and tiled kernels: it shows the lesson's.
     if (state.kernel.kind == model::KernelKind::Naive || state.kernel.kind == model::KernelKind::Tiled)

@@ -32,6 +32,61 @@ std::string axis_title(const PlotAxis& axis) {
 
 bool has_spread(const PlotPoint& p) { return std::isfinite(p.y_low) && std::isfinite(p.y_high); }
 
+ImU32 series_colour(const PlotSeries& s) { return s.faded ? faded_colour(s.colour) : s.colour; }
+
+// PushTextWrapPos takes a position in the window's own coordinates, not the screen's.
+void push_wrap_at_screen_x(float x) { ImGui::PushTextWrapPos(x - ImGui::GetWindowPos().x + ImGui::GetScrollX()); }
+
+// A polyline in dashes, the pattern carried on across the corners so that short segments
+// (a log axis's last octaves) still show gaps.
+void dashed_polyline(ImDrawList* draw, const std::vector<ImVec2>& points, ImU32 colour, float thickness, float dash,
+                     float gap) {
+    const float period = dash + gap;
+    float along = 0.0f;  // distance from the first point to the start of this segment
+    for (std::size_t i = 1; i < points.size(); ++i) {
+        const ImVec2 a = points[i - 1];
+        const ImVec2 b = points[i];
+        const float length = std::hypot(b.x - a.x, b.y - a.y);
+        if (length <= 0.0f) continue;
+        const auto point_at = [&](float distance) {
+            const float t = (distance - along) / length;
+            return ImVec2(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t);
+        };
+        for (float start = std::floor(along / period) * period; start < along + length; start += period) {
+            const float from = std::max(start, along);
+            const float to = std::min(start + dash, along + length);
+            if (to > from) draw->AddLine(point_at(from), point_at(to), colour, thickness);
+        }
+        along += length;
+    }
+}
+
+// A marker: a dot, or for a faded series a ring around the plot's white, so that a live
+// dot on top of it stays the one that catches the eye.
+void draw_marker(ImDrawList* draw, ImVec2 at, float radius, const PlotSeries& s, ImU32 colour) {
+    if (!s.faded) {
+        draw->AddCircleFilled(at, radius, colour);
+        return;
+    }
+    // A little larger than a dot: a ring of a paler colour must still be found from the back.
+    draw->AddCircleFilled(at, radius * 1.25f, kAreaFill);
+    draw->AddCircle(at, radius * 1.25f, colour, 0, std::max(1.5f, radius * 0.45f));
+}
+
+// The name, or where it does not fit a column `width` pixels wide, the shorter legend_name.
+const std::string& legend_text(const PlotSeries& s, float width) {
+    if (s.legend_name.empty() || ImGui::CalcTextSize(s.name.c_str()).x <= width) return s.name;
+    return s.legend_name;
+}
+
+// What the legend writes for `name` in a column `width` pixels wide: the name, or when it
+// is too long, broken before its last " (" ("tiled T=16\n(H200, 2026-11-24)").
+std::string legend_label(const std::string& name, float width) {
+    const std::size_t at = name.rfind(" (");
+    if (at == std::string::npos || ImGui::CalcTextSize(name.c_str()).x <= width) return name;
+    return name.substr(0, at) + "\n" + name.substr(at + 1);
+}
+
 std::vector<PlotImageRequest>& image_requests() {
     static std::vector<PlotImageRequest> requests;
     return requests;
@@ -107,9 +162,15 @@ void draw_axes(ImDrawList* draw, const Plot& plot, const AxisTransform& x, const
 void draw_series(ImDrawList* draw, const PlotSeries& s, const AxisTransform& x, const AxisTransform& y, float font) {
     const float radius = font * 0.22f;
     const float cap = font * 0.2f;
+    const ImU32 colour = series_colour(s);
     std::vector<ImVec2> run;  // joined points; a point the axes cannot show breaks the line
     auto flush = [&] {
-        if (s.lines && run.size() > 1) draw->AddPolyline(run.data(), static_cast<int>(run.size()), s.colour, 0, 2.0f);
+        if (s.lines && run.size() > 1) {
+            if (s.faded)
+                dashed_polyline(draw, run, colour, 2.0f, font * 0.45f, font * 0.3f);
+            else
+                draw->AddPolyline(run.data(), static_cast<int>(run.size()), colour, 0, 2.0f);
+        }
         run.clear();
     };
     for (const PlotPoint& p : s.points) {
@@ -125,16 +186,16 @@ void draw_series(ImDrawList* draw, const PlotSeries& s, const AxisTransform& x, 
             if (low && high) {
                 const float lo = static_cast<float>(*low);
                 const float hi = static_cast<float>(*high);
-                draw->AddLine(ImVec2(at->x, lo), ImVec2(at->x, hi), s.colour, 1.0f);
-                draw->AddLine(ImVec2(at->x - cap, lo), ImVec2(at->x + cap, lo), s.colour, 1.0f);
-                draw->AddLine(ImVec2(at->x - cap, hi), ImVec2(at->x + cap, hi), s.colour, 1.0f);
+                draw->AddLine(ImVec2(at->x, lo), ImVec2(at->x, hi), colour, 1.0f);
+                draw->AddLine(ImVec2(at->x - cap, lo), ImVec2(at->x + cap, lo), colour, 1.0f);
+                draw->AddLine(ImVec2(at->x - cap, hi), ImVec2(at->x + cap, hi), colour, 1.0f);
             }
         }
     }
     flush();
     if (!s.markers) return;
     for (const PlotPoint& p : s.points)
-        if (const auto at = to_screen(x, y, p.x, p.y)) draw->AddCircleFilled(*at, radius, s.colour);
+        if (const auto at = to_screen(x, y, p.x, p.y)) draw_marker(draw, *at, radius, s, colour);
 }
 
 std::optional<PlotHover> hovered_point(const Plot& plot, const AxisTransform& x, const AxisTransform& y,
@@ -159,6 +220,7 @@ void point_tooltip(const Plot& plot, const PlotHover& hover) {
     const PlotPoint& p = s.points[static_cast<std::size_t>(hover.index)];
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(s.name.c_str());
+    if (!s.legend_group.empty()) ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours::kMuted), "%s", s.legend_group.c_str());
     ImGui::Text("%s: %s", plot.x.label.c_str(), with_unit(number(p.x), plot.x).c_str());
     ImGui::Text("%s: %s", plot.y.label.c_str(), with_unit(number(p.y), plot.y).c_str());
     if (has_spread(p))
@@ -170,22 +232,52 @@ void point_tooltip(const Plot& plot, const PlotHover& hover) {
 void legend_and_export(Plot& plot, ImVec2 at, float width, ImVec2 rect_min, ImVec2 rect_max) {
     const float font = ImGui::GetFontSize();
     ImDrawList* draw = ImGui::GetWindowDrawList();
+    const std::string* group = nullptr;
     for (std::size_t i = 0; i < plot.series.size(); ++i) {
         PlotSeries& s = plot.series[i];
+        if (!s.in_legend) continue;
+        if (group && *group != s.legend_group) at.y += font * 0.4f;  // a gap between groups
+        if ((!group || *group != s.legend_group) && !s.legend_group.empty()) {
+            ImGui::SetCursorScreenPos(at);
+            push_wrap_at_screen_x(at.x + width);
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours::kMuted), "%s", s.legend_group.c_str());
+            ImGui::PopTextWrapPos();
+            at.y = ImGui::GetCursorScreenPos().y;
+        }
+        group = &s.legend_group;
         ImGui::SetCursorScreenPos(at);
-        const ImU32 swatch = s.visible ? s.colour : colours::kMuted;
+        const ImU32 swatch = s.visible ? series_colour(s) : colours::kMuted;
         const float mid = at.y + font / 2 + ImGui::GetStyle().FramePadding.y / 2;
-        if (s.lines) draw->AddLine(ImVec2(at.x, mid), ImVec2(at.x + font * 1.2f, mid), swatch, 2.0f);
-        if (s.markers) draw->AddCircleFilled(ImVec2(at.x + font * 0.6f, mid), font * 0.22f, swatch);
+        if (s.lines) {
+            const std::vector<ImVec2> line{ImVec2(at.x, mid), ImVec2(at.x + font * 1.2f, mid)};
+            if (s.faded) dashed_polyline(draw, line, swatch, 2.0f, font * 0.35f, font * 0.2f);
+            else draw->AddLine(line[0], line[1], swatch, 2.0f);
+        }
+        if (s.markers) draw_marker(draw, ImVec2(at.x + font * 0.6f, mid), font * 0.22f, s, swatch);
         ImGui::SetCursorScreenPos(ImVec2(at.x + font * 1.5f, at.y));
         const bool shown = s.visible;  // the click below may change it
         if (!shown) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::PushID(static_cast<int>(i));
         // Clicking hides a series (to see the ones behind it) and shows it again.
-        if (ImGui::Selectable(s.name.c_str(), false, 0, ImVec2(width - font * 1.5f, 0))) s.visible = !shown;
+        const std::string label = legend_label(legend_text(s, width - font * 1.5f), width - font * 1.5f);
+        if (ImGui::Selectable(label.c_str(), false, 0, ImVec2(width - font * 1.5f, 0))) s.visible = !shown;
         ImGui::PopID();
         if (!shown) ImGui::PopStyleColor();
-        at.y += ImGui::GetFrameHeight();
+        const auto extra_lines = std::count(label.begin(), label.end(), '\n');
+        at.y += ImGui::GetFrameHeight() + static_cast<float>(extra_lines) * ImGui::GetTextLineHeight();
+    }
+    if (!plot.faded_legend.empty()) {
+        at.y += font * 0.4f;
+        const float mid = at.y + font / 2 + ImGui::GetStyle().FramePadding.y / 2;
+        const PlotSeries sample{"", colours::kMuted, {}, true, true, true, true};
+        dashed_polyline(draw, {ImVec2(at.x, mid), ImVec2(at.x + font * 1.2f, mid)}, faded_colour(colours::kMuted), 2.0f,
+                        font * 0.35f, font * 0.2f);
+        draw_marker(draw, ImVec2(at.x + font * 0.6f, mid), font * 0.22f, sample, faded_colour(colours::kMuted));
+        ImGui::SetCursorScreenPos(ImVec2(at.x + font * 1.5f, at.y + ImGui::GetStyle().FramePadding.y / 2));
+        push_wrap_at_screen_x(at.x + width);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours::kMuted), "%s", plot.faded_legend.c_str());
+        ImGui::PopTextWrapPos();
+        at.y = ImGui::GetCursorScreenPos().y;
     }
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + font * 0.5f));
     if (ImGui::Button("Export…")) ImGui::OpenPopup("export");
@@ -211,13 +303,23 @@ void legend_and_export(Plot& plot, ImVec2 at, float width, ImVec2 rect_min, ImVe
     }
     if (!plot.export_message->empty()) {
         ImGui::SetCursorScreenPos(ImVec2(at.x, ImGui::GetCursorScreenPos().y));
-        ImGui::PushTextWrapPos(at.x + width);
+        push_wrap_at_screen_x(at.x + width);
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours::kMuted), "%s", plot.export_message->c_str());
         ImGui::PopTextWrapPos();
     }
 }
 
 }  // namespace
+
+ImU32 faded_colour(ImU32 colour) {
+    // Half way to white: still a hue a projector shows, plainly behind the solid ones.
+    const auto towards_white = [&](int shift) {
+        const ImU32 c = (colour >> shift) & 0xFF;
+        return c + (255 - c) / 2;
+    };
+    return IM_COL32(towards_white(IM_COL32_R_SHIFT), towards_white(IM_COL32_G_SHIFT), towards_white(IM_COL32_B_SHIFT),
+                    (colour >> IM_COL32_A_SHIFT) & 0xFF);
+}
 
 AxisRange shown_x_range(const Plot& plot) {
     if (plot.x_view) return *plot.x_view;
@@ -251,9 +353,18 @@ PlotFrame draw_plot(const char* id, Plot& plot, ImVec2 size) {
     frame.min = origin;
     frame.max = ImVec2(origin.x + size.x, origin.y + size.y);
 
-    // The legend column: wide enough for the longest name, at most a third of the plot.
+    // The legend column: wide enough for the longest name, at most a third of the plot; past
+    // that, names break before their last " (" (legend_label), so take the longer line.
     float legend = ImGui::CalcTextSize("Export…").x + font;
-    for (const PlotSeries& s : plot.series) legend = std::max(legend, ImGui::CalcTextSize(s.name.c_str()).x + font * 2.5f);
+    for (const PlotSeries& s : plot.series) {
+        if (!s.in_legend) continue;
+        const std::string& text = legend_text(s, size.x / 3 - font * 2.5f);
+        float name = ImGui::CalcTextSize(text.c_str()).x;
+        if (const std::size_t at = text.rfind(" ("); at != std::string::npos && name + font * 2.5f > size.x / 3)
+            name = std::max(ImGui::CalcTextSize(text.substr(0, at).c_str()).x,
+                            ImGui::CalcTextSize(text.substr(at + 1).c_str()).x);
+        legend = std::max(legend, name + font * 2.5f);
+    }
     legend = std::min(legend, size.x / 3);
 
     // Tick labels decide the left margin, and the margin the area: measure with the height
@@ -284,8 +395,10 @@ PlotFrame draw_plot(const char* id, Plot& plot, ImVec2 size) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw_axes(draw, plot, frame.x, frame.y, x_ticks, y_ticks, frame.area_min, frame.area_max, origin, size);
     draw->PushClipRect(frame.area_min, frame.area_max, true);
-    for (const PlotSeries& s : plot.series)
-        if (s.visible) draw_series(draw, s, frame.x, frame.y, font);
+    // Faded series first, so that every solid one is drawn over them.
+    for (bool faded : {true, false})
+        for (const PlotSeries& s : plot.series)
+            if (s.visible && s.faded == faded) draw_series(draw, s, frame.x, frame.y, font);
     if (hovered && !ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
         frame.hovered =
             hovered_point(plot, frame.x, frame.y, frame.area_min, frame.area_max, ImGui::GetIO().MousePos);

@@ -5,7 +5,11 @@
 // - x and y axes each linear, log2 (matrix sizes) or log10; labels carry their unit.
 // - Each point may carry the spread of the samples behind it (p20–p80), drawn as a whisker.
 // - Hover: a tooltip with the nearest point's exact values, spread and note.
-// - Legend beside the plot: click a name to hide or show its series.
+// - Legend beside the plot: click a name to hide or show its series. Series may be grouped
+//   under a header ("live on this GPU", "recorded"); a name too long for the column breaks
+//   before its last " (".
+// - A faded series (paler, dashed, hollow markers) is drawn under the others: data kept for
+//   comparison, such as a recording from another GPU beside live measurements.
 // - Drag to pan, wheel to zoom about the mouse, double-click to fit the data again.
 // - Export: the data shown (visible series, points inside the view) as CSV, written here;
 //   the plot as PNG, which a view cannot write itself (see PlotImageRequest).
@@ -42,7 +46,22 @@ struct PlotSeries {
     bool visible = true;            // the legend toggles it
     bool lines = true;              // join the points
     bool markers = true;            // a dot at each point (a roofline's roof has none)
+    bool faded = false;             // paler, dashed, hollow markers, drawn under the rest
+    // The legend's header above this series when it differs from the previous series' (empty:
+    // none, and a gap when a group ends).
+    std::string legend_group = {};
+    // What the legend writes when the name does not fit its column and the header says the
+    // rest ("tiled T=32" under "recorded on H200, …"); empty: the name, broken before its last
+    // " (" if need be. Tooltips and the CSV keep the whole name.
+    std::string legend_name = {};
+    // False: no legend row of its own, because another series' row names its colour (a
+    // recorded curve beside the live one of the same kernel); Plot::faded_legend says the rest.
+    bool in_legend = true;
 };
+
+// The colour a faded series is drawn in: `colour` taken half way to white, so it
+// stays legible on the plot's white area but gives way to the solid series.
+ImU32 faded_colour(ImU32 colour);
 
 struct PlotAxis {
     std::string label;  // "matrix size M = N = K"
@@ -60,6 +79,9 @@ struct Plot {
     std::optional<AxisRange> x_view;
     std::optional<AxisRange> y_view;
     std::string export_path = "tilescope_plot";  // ".csv" or ".png" is added
+    // A last legend row beside a faded swatch, saying what faded series are ("faded:
+    // recorded on H200, 2026-11-24"); empty: none.
+    std::string faded_legend;
     // The last export's outcome, shown under the legend; shared with the platform layer,
     // which writes a PNG's outcome here after the frame (PlotImageRequest::outcome). A copy
     // of a Plot shares it too.

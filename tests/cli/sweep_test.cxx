@@ -6,6 +6,8 @@
 #include <set>
 
 #include "cli/sweep.hpp"
+#include "model/format.hpp"
+#include "model/ladder.hpp"
 
 namespace ts::cli {
 namespace {
@@ -190,13 +192,25 @@ TEST(DefaultSweep, HasTheIssuesGroups) {
                   }),
                   kind == model::KernelKind::Naive ? 2 : kind == model::KernelKind::Tiled ? 3 : 1)
             << model::kernel_name(kind);
-    // Every rung of the ladder over 128..4096, in float only.
+    // Every rung of the ladder over 128..4096, in float only (the tuned rung as the tuner picks).
     for (model::KernelKind kind : model::kAllKernelKinds) {
         if (!model::is_ladder(kind)) continue;
-        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind; }), 6) << model::kernel_name(kind);
+        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind && s.kernel.variant < 0; }), 6)
+            << model::kernel_name(kind);
         EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind && s.problem.dtype != model::Dtype::Float32; }),
                   0);
     }
+    // And every candidate of the tuned rung at 1024, 2048 and 4096: "tuned #0" … "tuned #4".
+    for (int variant = 0; variant < model::kTunedCandidateCount; ++variant)
+        for (std::int64_t size : {1024, 2048, 4096})
+            EXPECT_EQ(count([&](const cli::Setup& s) {
+                          return model::describe(s.kernel) == model::format_text("tuned #{}", variant) &&
+                                 s.problem.m == size && s.problem.dtype == model::Dtype::Float32;
+                      }),
+                      1)
+                << variant << " at " << size;
+    EXPECT_EQ(count([](const cli::Setup& s) { return s.kernel.kind == model::KernelKind::Tuned && s.kernel.variant >= 0; }),
+              3 * model::kTunedCandidateCount);
     // Tile widths 1..32 and every naive block shape within 1024 threads at 2048.
     EXPECT_EQ(count([](const cli::Setup& s) { return s.kernel.kind == model::KernelKind::Tiled && s.problem.m == 2048 &&
                                                 s.problem.dtype == model::Dtype::Float32; }),

@@ -1,5 +1,7 @@
 #include "gui_harness.hpp"
 
+#include <set>
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -13,6 +15,13 @@
 #include <stb_image.h>
 
 namespace ts::test {
+
+int distinct_colours(const Image& image) {
+    std::set<int> colours;
+    for (std::size_t i = 0; i + 2 < image.pixels.size(); i += 3)
+        colours.insert(image.pixels[i] << 16 | image.pixels[i + 1] << 8 | image.pixels[i + 2]);
+    return static_cast<int>(colours.size());
+}
 
 std::string out_path(const std::string& name) { return std::string(GUI_TEST_OUT) + "/" + name; }
 
@@ -51,6 +60,19 @@ int run_in_window(const std::string& args, std::string& output) {
     }
 }
 
+Image load_png(const std::string& path, const std::string& context) {
+    Image image;
+    int channels = 0;
+    unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
+    if (!data) {
+        ADD_FAILURE() << "cannot load " << path << ": " << stbi_failure_reason() << "\n" << context;
+        return image;
+    }
+    image.pixels.assign(data, data + static_cast<std::size_t>(image.width) * image.height * 3);
+    stbi_image_free(data);
+    return image;
+}
+
 Image screenshot(const std::string& name, const std::string& args, std::string* output) {
     const std::string path = out_path(name);
     std::remove(path.c_str());
@@ -58,16 +80,7 @@ Image screenshot(const std::string& name, const std::string& args, std::string* 
     const int status = run_in_window("--screenshot '" + path + "' " + args, printed);
     EXPECT_EQ(status, 0) << printed;
     if (output) *output = printed;
-    Image image;
-    int channels = 0;
-    unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
-    if (!data) {
-        ADD_FAILURE() << "cannot load " << path << ": " << stbi_failure_reason() << "\n" << printed;
-        return image;
-    }
-    image.pixels.assign(data, data + static_cast<std::size_t>(image.width) * image.height * 3);
-    stbi_image_free(data);
-    return image;
+    return load_png(path, printed);
 }
 
 }  // namespace ts::test

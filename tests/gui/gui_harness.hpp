@@ -55,6 +55,10 @@ struct Image {
     }
 };
 
+// How many different colours the picture holds: a blank or half-drawn frame has a handful,
+// any view drawn has hundreds.
+int distinct_colours(const Image& image);
+
 // `name` in the test's build directory.
 std::string out_path(const std::string& name);
 
@@ -65,6 +69,10 @@ int run(const std::string& prefix, const std::string& args, std::string& output)
 // Runs `tilescope args` in a window; its stdout and stderr go to `output`. Returns the exit
 // status.
 int run_in_window(const std::string& args, std::string& output);
+
+// The PNG at `path` as RGB; a test failure (with `context`, e.g. what the app printed) when it
+// cannot be read.
+Image load_png(const std::string& path, const std::string& context = "");
 
 // Runs `tilescope --screenshot ... args` and loads the picture; a test failure when either
 // fails. `output` (optional) receives what it printed.

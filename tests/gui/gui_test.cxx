@@ -26,10 +26,7 @@ using namespace ts::test;
 void expect_stage(const Image& image, int width = 1600, int height = 1000) {
     ASSERT_EQ(image.width, width);
     ASSERT_EQ(image.height, height);
-    std::set<int> colours;
-    for (std::size_t i = 0; i + 2 < image.pixels.size(); i += 3)
-        colours.insert(image.pixels[i] << 16 | image.pixels[i + 1] << 8 | image.pixels[i + 2]);
-    EXPECT_GT(colours.size(), 50u) << "the screenshot looks blank";
+    EXPECT_GT(ts::test::distinct_colours(image), 50) << "the screenshot looks blank";
 
     const Rgb background = rgb(ts::views::colours::kBackground);
     const int drawn = image.count_if(
@@ -137,10 +134,7 @@ bool near(Rgb p, Rgb colour, int tolerance = 12) {
 void expect_drawn(const Image& image) {
     ASSERT_EQ(image.width, 1600);
     ASSERT_EQ(image.height, 1000);
-    std::set<int> colours;
-    for (std::size_t i = 0; i + 2 < image.pixels.size(); i += 3)
-        colours.insert(image.pixels[i] << 16 | image.pixels[i + 1] << 8 | image.pixels[i + 2]);
-    EXPECT_GT(colours.size(), 50u) << "the screenshot looks blank";
+    EXPECT_GT(ts::test::distinct_colours(image), 50) << "the screenshot looks blank";
 }
 
 TEST(Gui, LatencyViewFromRecording) {

@@ -3,7 +3,6 @@
 // the bank map's conflict shown where the rung has one and not where it has none.
 #include <gtest/gtest.h>
 
-#include <set>
 #include <string>
 
 #include "gui_harness.hpp"
@@ -14,13 +13,6 @@ namespace {
 
 using ts::test::Image;
 using ts::test::rgb;
-
-int distinct_colours(const Image& image) {
-    std::set<int> colours;
-    for (std::size_t i = 0; i + 2 < image.pixels.size(); i += 3)
-        colours.insert(image.pixels[i] << 16 | image.pixels[i + 1] << 8 | image.pixels[i + 2]);
-    return static_cast<int>(colours.size());
-}
 
 constexpr float kCanvas = 0.34f;  // the canvas lies right of the side panel
 
@@ -41,7 +33,7 @@ TEST(LadderTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
         const Image one = ts::test::screenshot(std::string("ladder_") + rung.name + "_1x.png",
                                                kernel + " --select-block 1,0 --select 5," + std::to_string(rung.column) +
                                                    " --phase 1 --k-step 2");
-        EXPECT_GT(distinct_colours(one), 50) << "blank";
+        EXPECT_GT(ts::test::distinct_colours(one), 50) << "blank";
         EXPECT_GT(one.count(rgb(ts::views::colours::kHighlight), kCanvas), 50) << "the followed thread is not lit";
         const int red = one.count(rgb(ts::views::kBankConflictColour), kCanvas);
         if (rung.conflict_while_computing) EXPECT_GT(red, 20) << "no conflict drawn in the bank map";
@@ -50,7 +42,7 @@ TEST(LadderTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
         const Image two = ts::test::screenshot(std::string("ladder_") + rung.name + "_2x.png",
                                                kernel + " --presenter --width 1920 --height 1080 --phase 0 --step load");
         EXPECT_EQ(two.width, 1920);
-        EXPECT_GT(distinct_colours(two), 50) << "blank at 2×";
+        EXPECT_GT(ts::test::distinct_colours(two), 50) << "blank at 2×";
     }
 }
 

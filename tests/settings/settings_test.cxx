@@ -93,7 +93,7 @@ TEST(Settings, EachCorruptCaseSaysFileLineAndWhat) {
     EXPECT_EQ(error_of("palette = purple\n"),
               "s.ini:1: palette = purple: expected default, high-contrast or colour-blind");
     EXPECT_EQ(error_of("view = kitchen\n"),
-              "s.ini:1: view = kitchen: expected one of stage, latency, tuning, roofline, theatre");
+              "s.ini:1: view = kitchen: expected one of stage, latency, tuning, roofline, theatre, ladder");
     EXPECT_EQ(error_of("theatre_panel = sms2\n"),
               "s.ini:1: theatre_panel = sms2: expected one of source, thread, warp");
     EXPECT_EQ(error_of("colour = red\n"),

@@ -1,8 +1,12 @@
-// app_states.hpp — an AppState set up for the tiled kernel on an M×N×K problem, for view tests.
+// app_states.hpp — AppStates for view tests: the tiled kernel on an M×N×K problem, a fake GPU.
 #pragma once
 
 #include <cstdint>
 
+#include <string>
+
+#include "gpu/runner.hpp"
+#include "model/device_limits.hpp"
 #include "support/problems.hpp"
 #include "views/app_state.hpp"
 
@@ -14,6 +18,16 @@ inline views::AppState state_for(std::int64_t m, std::int64_t n, std::int64_t k,
     state.kernel.kind = model::KernelKind::Tiled;
     state.kernel.tile = tile;
     return state;
+}
+
+// A GPU that the views take as usable (the first preset's limits); nothing is ever run on it.
+inline void give_fake_gpu(views::AppState& state, const std::string& name = "") {
+    gpu::DeviceInfo info;
+    info.usable = true;
+    info.limits = model::device_presets().front();
+    info.limits.is_preset = false;
+    if (!name.empty()) info.limits.name = name;
+    state.device = info;
 }
 
 }  // namespace ts::testing_support

@@ -49,7 +49,7 @@ TEST(LabBenchmark, TimesEachChangeToItsFirstAndLastPoint) {
     LabBenchmark bench(2, {512, 1024});
 
     bench.on_frame(state, 0.000);  // change 1
-    // naive, naive-row, T = 8, 16, 32, cuBLAS: first a quick preview of each, then the full,
+    // naive, naive-row, T = 32, warptile, tuned, cuBLAS: first a quick preview of each, then the full,
     // adaptive and checked measurement that replaces it.
     ASSERT_EQ(state.lab.to_submit.size(), 12u);
     for (std::size_t i = 0; i < 12; ++i) {

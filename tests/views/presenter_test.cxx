@@ -226,7 +226,8 @@ TEST(Presenter, MainViewDrawsAtEveryScaleAndPalette) {
     for (const float scale : ts::settings::kFontScales)
         for (const Palette p : {Palette::Default, Palette::HighContrast, Palette::ColourBlind})
             for (const LabView view :
-                 {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline, LabView::Theatre}) {
+                 {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline, LabView::Theatre,
+                  LabView::Ladder}) {
                 AppState state = ts::testing_support::state_for(12, 16, 8, 4);
                 state.lab.view = view;
                 state.presentation.font_scale = scale;

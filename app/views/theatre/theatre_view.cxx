@@ -152,15 +152,23 @@ void tabs(AppState& state) {
 void recording_controls(AppState& state, double now, bool full) {
     TheatreState& theatre = state.theatre;
     TheatreRecording& recording = theatre.recording;
-    const bool recorded = theatre.source != &model_source();
+    // A rung's recording is replayed by the ladder canvas itself (its loads), not through the
+    // step source the naive and tiled kernels' counters read.
+    const model::KernelTrace* ladder_trace =
+        plays_ladder(state) && recording.replay ? timeline_trace(state) : nullptr;
+    const bool recorded = theatre.source != &model_source() || ladder_trace;
     if (!full && !recorded) return;
     ImGui::PushStyleColor(ImGuiCol_Text, recorded ? colours::kPass : colours::kWarning);
-    ImGui::TextUnformatted(format_text("events: {}", theatre.source->label()).c_str());
+    ImGui::TextUnformatted(
+        (ladder_trace ? format_text("events: recorded on {}", ladder_trace->device)
+                      : format_text("events: {}", theatre.source->label()))
+            .c_str());
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(theatre.source->description()).c_str());
     ImGui::SameLine();
-    muted_text(recorded ? "each load as the threads wrote it down on the GPU"
-                        : "all blocks advance in lockstep (the totals match any real order)");
+    muted_text(ladder_trace ? "the followed warp's loads as its threads wrote them down on the GPU"
+               : recorded   ? "each load as the threads wrote it down on the GPU"
+                            : "all blocks advance in lockstep (the totals match any real order)");
     if (!full) return;
 
     const auto why_not = why_no_recording(state);

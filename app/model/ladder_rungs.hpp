@@ -1,0 +1,44 @@
+// ladder_rungs.hpp — the kernel ladder as the lab shows it: the rungs in order from the tiled
+// kernel (T = 32) up to the tuned one, what each changed from the rung below it, and what the
+// model's counts (count_traffic, count_ladder) say about each. The ladder view's bars, the
+// roofline's points and their tooltips all read this, so a rung is described in one place.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "kernel_config.hpp"
+#include "problem.hpp"
+
+namespace ts::model {
+
+struct LadderRung {
+    KernelConfig kernel;      // the tuned rung with variant −1: the tuner's choice per GPU and size
+    std::string_view file;    // "07_regtile_2d.cu", in kernels/
+    std::string_view change;  // what changed from the rung below, in a sentence or two
+};
+
+// tiled T=32, regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined, tuned.
+std::span<const LadderRung> ladder_rungs();
+
+// What the counts say about one launch of the tiled kernel or a ladder rung (the tuned rung:
+// the candidate in kernel.variant, candidate 0 for −1). Zero for other kernels and cuBLAS.
+struct RungCounts {
+    double intensity = 0.0;         // FLOPs per byte requested from global memory, before caches
+    std::int64_t global_loads = 0;  // elements of A and B read from global memory
+    std::int64_t fmas = 0;          // multiply-adds issued
+    double shared_loads_per_fma = 0.0;       // elements read from shared memory per FMA
+    double load_instructions_per_fma = 0.0;  // shared and global load instructions per FMA (a float4 is one)
+    // Issue slots per FMA that the counts see: the FMA itself and the loads that feed it.
+    // Addresses, loop counters and stores are left out: they are few per FMA in every rung.
+    double issue_per_fma() const { return 1.0 + load_instructions_per_fma; }
+};
+RungCounts rung_counts(const KernelConfig& kernel, const Problem& problem);
+
+// The speed-up of `to` over `from` the counts predict if each counted instruction costs one
+// issue slot and nothing they cannot see (bank conflicts, waiting on memory) matters:
+// from.issue_per_fma() / to.issue_per_fma(). 0 when either is not counted.
+double predicted_speedup(const RungCounts& from, const RungCounts& to);
+
+}  // namespace ts::model
