@@ -36,6 +36,10 @@ constexpr Answer kAnswers[] = {
     {"loads-of-a", true},            {"loads-of-b", true},           {"reuse-factor", false},
     {"warp-sectors-coalesced", false}, {"warp-sectors-x-as-row", false}, {"threads-per-block", false},
     {"coalescing-penalty", false},   {"measured-speedup", false},
+    // The kernel ladder: the step's `kernel:` rung against the rung below it, or against
+    // tiled T=32 and cuBLAS.
+    {"rung-speedup-predicted", false}, {"rung-speedup-measured", false}, {"speedup-over-tiled", false},
+    {"percent-of-cublas", false},
 };
 
 template <typename Range>

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <vector>
 
+#include "gpu/tuned_shapes.hpp"
 #include "lab_state.hpp"
 #include "model/format.hpp"
+#include "model/ladder.hpp"
+#include "model/ladder_rungs.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/memory_sectors.hpp"
 #include "model/phase_timeline.hpp"
@@ -155,6 +158,170 @@ RevealedAnswer measured_speedup(const AppState& state) {
     return measured_ratio(state, naive, tiled, "naive time ÷ tiled time");
 }
 
+// ---- The kernel ladder -------------------------------------------------------------------
+// The step's `kernel:` names a rung (model::ladder_rungs: tiled T=32, regtile-1d … tuned);
+// the answers compare it with the rung below it, with tiled T=32 or with cuBLAS, in float at
+// 4096³, whatever size the theatre shows: the largest size both committed recordings hold
+// for every rung, where the tiles' edges no longer matter. Where a measurement lacks that
+// size, the largest square size measured for both is used, and named.
+
+constexpr const char* kCublasConfig = "cublas";
+
+// Where `kind` stands on the ladder; -1 when it is not a rung (the tiled kernel is rung 0).
+int rung_index(model::KernelKind kind) {
+    const auto rungs = model::ladder_rungs();
+    for (std::size_t i = 0; i < rungs.size(); ++i)
+        if (rungs[i].kernel.kind == kind) return static_cast<int>(i);
+    return -1;
+}
+
+constexpr std::int64_t kLadderAnswerSize = 4096;
+
+model::Problem square_float(std::int64_t size) {
+    model::Problem problem;
+    problem.m = problem.n = problem.k = size;
+    problem.dtype = model::Dtype::Float32;
+    return problem;
+}
+
+// The GPU whose points the lab shows: this one when it runs, else the recording's.
+std::string measured_gpu(const AppState& state) {
+    if (state.device && state.device->usable) return state.device->limits.name;
+    if (state.lab.recording) return state.lab.recording->meta.device.name;
+    return "";
+}
+
+// The tuned rung runs the candidate the tuning table picks for the GPU and size; the counts
+// are those of that candidate.
+model::KernelConfig counted_kernel(const AppState& state, model::KernelConfig kernel, const model::Problem& problem) {
+    if (kernel.kind == model::KernelKind::Tuned && kernel.variant < 0)
+        kernel.variant = gpu::choose_tuned_variant(measured_gpu(state), problem).variant;
+    return kernel;
+}
+
+std::string rung_name(const model::KernelConfig& kernel) {
+    return kernel.kind == model::KernelKind::Tuned && kernel.variant >= 0
+               ? format_text("tuned (candidate #{}, {})", kernel.variant, model::describe_shape(model::ladder_shape(kernel)))
+               : model::describe(kernel);
+}
+
+// 4294967296 → "4.29 G": a count of loads at 4096³, read aloud.
+std::string billions(std::int64_t count) {
+    return count >= 1'000'000'000 ? model::fixed(static_cast<double>(count) / 1e9, 2) + " G" : grouped(count);
+}
+
+// What the counts predict for `to` over `from` at `size`³: issue slots per FMA, the FMA itself
+// plus every load instruction that feeds it (shared and global; a float4 is one), as the
+// ladder view's tooltips count them.
+struct CountedSpeedup {
+    double ratio = 0.0;
+    std::string how;
+};
+CountedSpeedup counted_speedup(const AppState& state, model::KernelConfig from, model::KernelConfig to,
+                               std::int64_t size) {
+    const model::Problem problem = square_float(size);
+    from = counted_kernel(state, from, problem);
+    to = counted_kernel(state, to, problem);
+    const model::RungCounts a = model::rung_counts(from, problem);
+    const model::RungCounts b = model::rung_counts(to, problem);
+    const double ratio = model::predicted_speedup(a, b);
+    std::string how = format_text(
+        "issue slots per FMA (the FMA itself plus every shared- and global-memory load instruction that feeds it, a "
+        "float4 counting as one) {} → {}; of them shared loads per FMA {} → {}; global loads {} → {}",
+        model::fixed(a.issue_per_fma(), 3), model::fixed(b.issue_per_fma(), 3), model::fixed(a.shared_loads_per_fma, 3),
+        model::fixed(b.shared_loads_per_fma, 3), billions(a.global_loads), billions(b.global_loads));
+    if (to.kind == model::KernelKind::Tuned)
+        how = format_text("the tuned rung runs {} at {}³{}; ", rung_name(to), size,
+                          measured_gpu(state).empty() ? std::string() : " on " + measured_gpu(state)) +
+              how;
+    if (std::abs(ratio - 1.0) < 0.02)
+        how += ". The counts barely change: whatever this rung gains lies in what they leave out (bank conflicts, waiting for "
+                "memory, how well the blocks fill the GPU)";
+    return {ratio, how};
+}
+
+// The points of `slow` and `fast` at `size`³ (float), else at the largest square size that
+// has both; nullptr when none has.
+struct PointPair {
+    const record::Point* slow = nullptr;
+    const record::Point* fast = nullptr;
+    std::int64_t size = 0;
+};
+PointPair measured_pair(const AppState& state, const std::string& slow, const std::string& fast, std::int64_t size) {
+    const auto points = lab_points(state.lab);
+    const auto both_at = [&](std::int64_t at) -> PointPair {
+        const record::Point* s = find_point(points, slow, at, "float");
+        const record::Point* f = find_point(points, fast, at, "float");
+        if (!s || !f || !s->ok || !f->ok || s->median_ms <= 0.0 || f->median_ms <= 0.0) return {};
+        return {s, f, at};
+    };
+    if (PointPair pair = both_at(size); pair.slow) return pair;
+    std::vector<std::int64_t> sizes;
+    for (const record::Point* p : points)
+        if (p->ok && p->config == fast && p->dtype == "float" && p->batch == 1 && p->m == p->n && p->m == p->k)
+            sizes.push_back(p->m);
+    std::sort(sizes.rbegin(), sizes.rend());
+    for (std::int64_t at : sizes)
+        if (PointPair pair = both_at(at); pair.slow) return pair;
+    return {};
+}
+
+RevealedAnswer not_measured(const std::string& slow, const std::string& fast) {
+    return {std::nullopt, "not measured here",
+            format_text("no measurement of both {} and {} in float is loaded: run them on a GPU (the ladder view's "
+                        "Measure) or load a recording with --load",
+                        slow, fast)};
+}
+
+std::string times_text(const AppState& state, const PointPair& pair, const std::string& slow, const std::string& fast) {
+    return format_text("{}, {}³ float, median kernel time: {} {}, {} {}", source_of(state.lab, pair.fast), pair.size,
+                       slow, model::human_seconds(pair.slow->median_ms / 1e3), fast,
+                       model::human_seconds(pair.fast->median_ms / 1e3));
+}
+
+// The step's rung over the rung below it, as the model's counts predict it.
+RevealedAnswer rung_speedup_predicted(const AppState& state) {
+    const int index = rung_index(state.kernel.kind);
+    const auto rungs = model::ladder_rungs();
+    const std::int64_t size = kLadderAnswerSize;
+    const model::KernelConfig below = rungs[static_cast<std::size_t>(index) - 1].kernel;
+    const CountedSpeedup counted = counted_speedup(state, below, rungs[static_cast<std::size_t>(index)].kernel, size);
+    if (counted.ratio <= 0.0) return {std::nullopt, "—", "the model counts nothing for this problem"};
+    return {counted.ratio, ratio_text(counted.ratio),
+            format_text("{}, {}³ float, {} over {}: {}", kCounted, size,
+                        model::describe(rungs[static_cast<std::size_t>(index)].kernel), model::describe(below),
+                        counted.how)};
+}
+
+// The step's rung over the rung below it (or over tiled T=32), measured; the counts'
+// prediction beside it.
+RevealedAnswer rung_speedup_measured(const AppState& state, bool over_tiled) {
+    const int index = rung_index(state.kernel.kind);
+    const auto rungs = model::ladder_rungs();
+    const model::KernelConfig from = rungs[over_tiled ? 0 : static_cast<std::size_t>(index) - 1].kernel;
+    const model::KernelConfig to = rungs[static_cast<std::size_t>(index)].kernel;
+    const std::string slow = model::describe(from), fast = model::describe(to);
+    const PointPair pair = measured_pair(state, slow, fast, kLadderAnswerSize);
+    if (!pair.slow) return not_measured(slow, fast);
+    const double ratio = pair.slow->median_ms / pair.fast->median_ms;
+    const CountedSpeedup counted = counted_speedup(state, from, to, pair.size);
+    return {ratio, format_text("{} (the counts: {})", ratio_text(ratio), ratio_text(counted.ratio)),
+            format_text("{} ({} time ÷ {} time). The model's counts at that size predicted {}: {}",
+                        times_text(state, pair, slow, fast), slow, fast, ratio_text(counted.ratio), counted.how)};
+}
+
+// The step's kernel as a percentage of cuBLAS's speed: cuBLAS's time ÷ its time.
+RevealedAnswer percent_of_cublas(const AppState& state) {
+    const int index = rung_index(state.kernel.kind);
+    const std::string name = model::describe(model::ladder_rungs()[static_cast<std::size_t>(index)].kernel);
+    const PointPair pair = measured_pair(state, kCublasConfig, name, kLadderAnswerSize);
+    if (!pair.slow) return not_measured(kCublasConfig, name);
+    const double percent = 100.0 * pair.slow->median_ms / pair.fast->median_ms;
+    return {percent, model::fixed(percent, 0) + " %",
+            format_text("{} (cuBLAS time ÷ {} time; cuBLAS in plain FP32, no tensor cores)",
+                        times_text(state, pair, "cuBLAS", name), name)};
+}
+
 }  // namespace
 
 namespace {
@@ -184,6 +351,17 @@ RevealedAnswer offset(const AppState& state, const std::string& word, int row, i
 }  // namespace
 
 std::optional<std::string> check_answer(const AppState& state, const lessons::AnswerSpec& answer) {
+    const std::string& word = answer.word;
+    const bool above_tiled = word == "rung-speedup-predicted" || word == "rung-speedup-measured" ||
+                             word == "speedup-over-tiled";
+    if (above_tiled || word == "percent-of-cublas") {
+        const int index = rung_index(state.kernel.kind);
+        if (index < 0 || (index == 0 && state.kernel.tile != 32) || (above_tiled && index == 0))
+            return format_text("{} compares the step's kernel on the ladder: set kernel: to {} ({})", word,
+                               above_tiled ? "a rung above tiled T=32" : "tiled with tile: 32 or a rung",
+                               "regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined or tuned");
+        return std::nullopt;
+    }
     if (!answer.cell) return std::nullopt;
     const Matrix m = matrix_of(state.problem, answer.word);
     const auto [row, col] = *answer.cell;
@@ -209,6 +387,13 @@ RevealedAnswer compute_answer(const AppState& state, const lessons::AnswerSpec& 
     if (word == "threads-per-block") return threads_per_block(state);
     if (word == "coalescing-penalty") return coalescing_penalty(state);
     if (word == "measured-speedup") return measured_speedup(state);
+    if (word == "rung-speedup-predicted" || word == "rung-speedup-measured" || word == "speedup-over-tiled" ||
+        word == "percent-of-cublas") {
+        if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
+        if (word == "rung-speedup-predicted") return rung_speedup_predicted(state);
+        if (word == "percent-of-cublas") return percent_of_cublas(state);
+        return rung_speedup_measured(state, word == "speedup-over-tiled");
+    }
     return {std::nullopt, "—", format_text("no answer called \"{}\"", word)};
 }
 

@@ -8,7 +8,6 @@
 #include <fstream>
 #include <string>
 
-#include <stb_image.h>
 
 #include "gui_harness.hpp"
 #include "views/lesson_panel.hpp"
@@ -18,20 +17,8 @@
 namespace {
 
 using ts::test::Image;
+using ts::test::load_png;
 using ts::test::rgb;
-
-Image load_png(const std::string& path) {
-    Image image;
-    int channels = 0;
-    unsigned char* data = stbi_load(path.c_str(), &image.width, &image.height, &channels, 3);
-    if (!data) {
-        ADD_FAILURE() << "cannot load " << path << ": " << stbi_failure_reason();
-        return image;
-    }
-    image.pixels.assign(data, data + static_cast<std::size_t>(image.width) * image.height * 3);
-    stbi_image_free(data);
-    return image;
-}
 
 // The lesson card sits at the top of the side column in its own pale yellow.
 int band_pixels(const Image& image) { return image.count(rgb(ts::views::kLessonBand), 0.0f, 0.0f, 1.0f, 0.5f); }
