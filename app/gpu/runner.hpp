@@ -24,7 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "model/counters.hpp"
 #include "model/device_limits.hpp"
+#include "model/experiment.hpp"
 #include "model/kernel_config.hpp"
 #include "model/kernel_trace.hpp"
 #include "model/problem.hpp"
@@ -52,6 +54,9 @@ enum class RequestKind {
     Roofline,   // the GPU's own peaks: RunResult::roofline; kernel and problem are ignored
     Record,     // one launch of the kernel's recorded variant (naive, tiled, regtile-2d, warptile): RunResult::trace
     Memory,     // the device's free and total memory now: RunResult::device_free_bytes (soak test)
+    Experiment, // `runs` launches of an experiment's broken variant (model/experiment.hpp): RunResult::experiment, and
+                // for the missing-sync experiments RunResult::stale_reads from an instrumented launch
+    Counters,   // one launch under CUPTI's range profiler: RunResult::counters (model/counters.hpp)
 };
 
 struct RunRequest {
@@ -75,6 +80,11 @@ struct RunRequest {
     int max_samples = 10000;
     // Host-clock runs of cudaMalloc + copies in + launch + copy out (0: none).
     int end_to_end_runs = 0;
+
+    // Experiment requests: which one, and how many launches to check. `kernel` and `problem`
+    // are the case (model::ExperimentCase): the real kernel the experiment breaks.
+    model::Experiment experiment = model::Experiment::MissingFirstSync;
+    int runs = model::kDefaultExperimentRuns;
 };
 
 // The kernel a request launches, as compiled for this GPU (cudaFuncGetAttributes), and how
@@ -152,6 +162,13 @@ struct RunResult {
     // Record requests: what each thread loaded, and which SM ran each block and when. The
     // check fields above say whether C of that launch was right.
     std::optional<model::KernelTrace> trace;
+
+    // Experiment requests: what the runs found; for the missing-sync experiments, what an
+    // instrumented launch saw in shared memory (absent when the size is too large to watch).
+    std::optional<model::ExperimentRun> experiment;
+    std::optional<model::StaleReadReport> stale_reads;
+    // Counters requests: the hardware's counters for one launch, beside the model's.
+    std::optional<model::CounterReport> counters;
 
     // Memory requests: cudaMemGetInfo in the process that runs the kernels.
     std::int64_t device_free_bytes = 0;

@@ -9,8 +9,10 @@
 #include <utility>
 
 #include "cublas_library.hpp"
+#include "counters.hpp"
 #include "cuda_check.hpp"
 #include "device_operands.hpp"
+#include "experiment_runner.hpp"
 #include "kernels/launchers.hpp"
 #include "measure.hpp"
 #include "recorder.hpp"
@@ -63,7 +65,7 @@ std::optional<std::string> check_request(const RunRequest& request, const Device
                                          std::string& expected_failure) {
     const model::Problem& problem = request.problem;
     // An occupancy query allocates nothing, so only a measurement must fit in free memory.
-    const bool allocates = request.kind == RequestKind::Measure || request.kind == RequestKind::Record;
+    const bool allocates = request.kind != RequestKind::Occupancy;
     if (auto why = model::validate(problem, allocates ? device.free_memory_bytes : 0)) return why;
     if (auto why = model::check_config(request.kernel)) return why;
     if (request.warmup_launches < 0 || request.timed_launches < 1)
@@ -242,6 +244,27 @@ RunResult run_request(const RunRequest& asked) {
             }
             const Stream stream;
             record_kernel(request, device, stream.get(), result);
+            result.ok = true;
+            return result;
+        }
+        if (request.kind == RequestKind::Experiment) {
+            const model::ExperimentCase c{request.problem, request.kernel};
+            if (auto why = model::check_experiment_case(request.experiment, c)) {
+                result.error = *why;
+                return result;
+            }
+            const Stream stream;
+            run_experiment(request, device, stream.get(), result);
+            result.ok = true;
+            return result;
+        }
+        if (request.kind == RequestKind::Counters) {
+            if (!expected_failure.empty()) {
+                result.error = expected_failure;
+                return result;
+            }
+            const Stream stream;
+            read_counters(request, device, stream.get(), result);
             result.ok = true;
             return result;
         }

@@ -94,6 +94,8 @@ void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Requ
     io("budget_s", r.budget_s);
     io("max_samples", r.max_samples);
     io("end_to_end_runs", r.end_to_end_runs);
+    io("experiment", r.experiment);
+    io("runs", r.runs);
 }
 
 template <typename Io, typename Limits>
@@ -158,6 +160,115 @@ void fields(Io& io, Peaks& r) requires std::is_same_v<std::remove_const_t<Peaks>
     io("fp32_unavailable", r.fp32_unavailable);
 }
 
+template <typename Io, typename Case>
+void fields(Io& io, Case& c) requires std::is_same_v<std::remove_const_t<Case>, model::ExperimentCase> {
+    nested(io, "kernel", c.kernel);
+    nested(io, "problem", c.problem);
+}
+
+template <typename Io, typename Map>
+void fields(Io& io, Map& m) requires std::is_same_v<std::remove_const_t<Map>, model::WrongCellMap> {
+    io("rows", m.rows);
+    io("cols", m.cols);
+    io("bin_rows", m.bin_rows);
+    io("bin_cols", m.bin_cols);
+    io("wrong_runs", m.wrong_runs);
+}
+
+template <typename Io, typename Run>
+void fields(Io& io, Run& r) requires std::is_same_v<std::remove_const_t<Run>, model::ExperimentRun> {
+    io("experiment", r.experiment);
+    nested(io, "case", r.c);
+    io("blocks", r.blocks);
+    io("runs", r.runs);
+    io("wrong_runs", r.wrong_runs);
+    io("wrong_cells_worst", r.wrong_cells_worst);
+    io("wrong_cells_total", r.wrong_cells_total);
+    io("cells_ever_wrong", r.cells_ever_wrong);
+    io("max_error", r.max_error);
+    io("nan_cells", r.nan_cells);
+    io("stray_writes", r.stray_writes);
+    io("stray_reads", r.stray_reads);
+    nested(io, "map", r.map);
+    io("broken_ms", r.broken_ms);
+    io("real_ms", r.real_ms);
+    io("note", r.note);
+}
+
+template <typename Io, typename Read>
+void fields(Io& io, Read& r) requires std::is_same_v<std::remove_const_t<Read>, model::StaleRead> {
+    io("block_x", r.block_x);
+    io("block_y", r.block_y);
+    io("phase", r.phase);
+    io("operand", r.operand);
+    io("slot_row", r.slot_row);
+    io("slot_col", r.slot_col);
+    io("reader_x", r.reader_x);
+    io("reader_y", r.reader_y);
+    io("read_clock", r.read_clock);
+    io("expected", r.expected);
+    io("got", r.got);
+    io("value_phase", r.value_phase);
+    io("writer_x", r.writer_x);
+    io("writer_y", r.writer_y);
+    io("write_clock", r.write_clock);
+}
+
+template <typename Io, typename Reading>
+void fields(Io& io, Reading& r) requires std::is_same_v<std::remove_const_t<Reading>, model::CounterReading> {
+    io("counter", r.counter);
+    io("measured", r.measured);
+    io("model", r.model);
+    io("model_basis", r.model_basis);
+}
+
+// A list of structs: an array of objects under `key`.
+template <typename Io, typename T>
+void nested_list(Io& io, const char* key, std::vector<T>& list) {
+    if constexpr (std::is_same_v<Io, Writer>) {
+        Json array = Json::array();
+        for (const T& item : list) {
+            Json inner = Json::object();
+            Writer writer{inner};
+            fields(writer, item);
+            array.push_back(std::move(inner));
+        }
+        io.json[key] = std::move(array);
+    } else {
+        list.clear();
+        if (!io.json.contains(key)) return;
+        for (const Json& inner : io.json.at(key)) {
+            Reader reader{inner};
+            fields(reader, list.emplace_back());
+        }
+    }
+}
+template <typename T>
+void nested_list(Writer& io, const char* key, const std::vector<T>& list) {
+    nested_list(io, key, const_cast<std::vector<T>&>(list));
+}
+
+template <typename Io, typename Report>
+void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, model::StaleReadReport> {
+    io("experiment", r.experiment);
+    nested(io, "case", r.c);
+    io("launches", r.launches);
+    io("reads_checked", r.reads_checked);
+    io("stale_reads", r.stale_reads);
+    nested_list(io, "reads", r.reads);
+}
+
+template <typename Io, typename Report>
+void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, model::CounterReport> {
+    nested(io, "kernel", r.kernel);
+    nested(io, "problem", r.problem);
+    io("device", r.device);
+    nested_list(io, "readings", r.readings);
+    io("metrics", r.metrics);
+    io("passes", r.passes);
+    io("note", r.note);
+}
+
 // A nested struct that may be absent: written when there, read when its key is.
 template <typename T>
 void maybe_nested(Writer& io, const char* key, const std::optional<T>& value) {
@@ -202,6 +313,9 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     io("end_to_end_median_ms", r.end_to_end_median_ms);
     maybe_nested(io, "occupancy", r.occupancy);
     maybe_nested(io, "roofline", r.roofline);
+    maybe_nested(io, "experiment", r.experiment);
+    maybe_nested(io, "stale_reads", r.stale_reads);
+    maybe_nested(io, "counters", r.counters);
     io("device_free_bytes", r.device_free_bytes);
     io("device_total_bytes", r.device_total_bytes);
     io("live_key", r.live_key);

@@ -82,7 +82,7 @@ std::int64_t guard_elements(const Problem& problem, int tile);
 // How often each cell of C came out wrong, over the runs. Up to kMaxHeatSide cells a side the
 // grid is C itself (bin 1×1); past that, each bin covers bin_rows × bin_cols cells and holds
 // the runs in which any of its cells was wrong.
-inline constexpr int kMaxHeatSide = 512;
+inline constexpr int kMaxHeatSide = 256;
 struct WrongCellMap {
     int rows = 0, cols = 0;          // bins
     int bin_rows = 1, bin_cols = 1;  // cells of C per bin
@@ -129,13 +129,14 @@ struct StaleRead {
     std::int64_t read_clock = 0;
     float expected = 0.0f;            // what the slot should have held in this phase
     float got = 0.0f;                 // what the reader read
-    // The phase whose element `got` is (the element it decodes to, in this block's row band
-    // of A or column band of B), or −1: a value left in shared memory by another block, or
-    // never written in this launch.
+    // The phase whose element `got` is: phase − 1 (the reader came before this phase's store)
+    // or phase + 1 (the writer had already stored the next phase's), checked against this very
+    // slot; −1 for anything else: a value left by an earlier block or launch, or never written.
     int value_phase = -1;
     // The thread that stores this slot (it is always the same one: thread (slot_col,
-    // slot_row)), and the clock of its store in value_phase (when value_phase ≥ 0) or in
-    // `phase` (when the reader came too early); 0 when no store was recorded.
+    // slot_row)), and the clock of its store in value_phase when that is the later phase (the
+    // writer ran ahead), else of its store in `phase` (the reader came too early); 0 when no
+    // store was recorded (clocks are kept for a bounded number of blocks).
     int writer_x = 0, writer_y = 0;
     std::int64_t write_clock = 0;
 };
@@ -148,7 +149,10 @@ struct StaleReadReport {
     int launches = 0;                 // instrumented launches until one saw stale reads (or gave up)
     std::int64_t reads_checked = 0;   // shared-memory reads compared, in the last launch
     std::int64_t stale_reads = 0;     // of those, stale (may be more than `reads` holds)
-    std::vector<StaleRead> reads;     // the first kMaxStaleReads, in the order they were recorded
+    // At most kMaxStaleReads: up to half from phase 0 and the rest from later phases (phase 0's
+    // reads are so many they would crowd out every other story), each half with the reads
+    // whose clocks agree with their story first.
+    std::vector<StaleRead> reads;
 };
 
 // What element a value of the instrumented inputs is: A's (row, col) for `of_a`, B's otherwise;

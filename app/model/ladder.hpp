@@ -97,6 +97,12 @@ inline constexpr LadderShape kVectorizedShape{.bm = 128, .bn = 128, .bk = 8, .tm
 // eight threads of one 128-bit access read 128 contiguous bytes), and As padded by 4.
 inline constexpr LadderShape kConflictFreeShape{.bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 4, .wn_iter = 2,
                                                 .vec = 4, .as_transposed = true, .as_pad = 4};
+// The bank-conflicts experiment (kernels/experiments/09_conflict_free_unpadded.cu): 09's
+// shape with As's padding taken out, so the two threads of a warp that store one row of A
+// at columns 0 and 4 write slots 4·128 floats apart, the same bank. The views draw its bank
+// map beside 09's.
+inline constexpr LadderShape kUnpaddedConflictFreeShape{.bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 4,
+                                                        .wn_iter = 2, .vec = 4, .as_transposed = true, .as_pad = 0};
 // 10 warptile: 4 warps each own a 64×64 warp tile; a thread owns four 8×4 tiles in it.
 inline constexpr LadderShape kWarptileShape{.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 4, .wm = 64, .wn = 64,
                                             .wn_iter = 4, .vec = 4, .as_transposed = true, .as_pad = 4};
@@ -108,6 +114,7 @@ static_assert(kRegTile1dShape.valid() && kRegTile1dShape.threads() == 512);
 static_assert(kRegTile2dShape.valid() && kRegTile2dShape.threads() == 256);
 static_assert(kVectorizedShape.valid() && kVectorizedShape.threads() == 256);
 static_assert(kConflictFreeShape.valid() && kConflictFreeShape.threads() == 256);
+static_assert(kUnpaddedConflictFreeShape.valid() && kUnpaddedConflictFreeShape.threads() == 256);
 static_assert(kWarptileShape.valid() && kWarptileShape.threads() == 128);
 static_assert(kPipelinedShape.valid() && kPipelinedShape.threads() == 128);
 

@@ -98,16 +98,17 @@ TEST(Experiment, WrongCellMapCountsRunsPerBin) {
     EXPECT_EQ(small.wrong_runs[1 * 4 + 2], 2);
     EXPECT_EQ(small.wrong_runs[0], 0);
 
-    // 1024 × 600: bins of 2 × 2 cells, 512 × 300 of them; two wrong cells of one bin count once.
+    // 1024 × 600: bins of 4 × 3 cells, 256 × 200 of them; two wrong cells of one bin count once.
     WrongCellMap big = make_wrong_cell_map(1024, 600);
-    EXPECT_EQ(big.bin_rows, 2);
-    EXPECT_EQ(big.bin_cols, 2);
-    EXPECT_EQ(big.rows, 512);
-    EXPECT_EQ(big.cols, 300);
+    EXPECT_EQ(big.bin_rows, 4);
+    EXPECT_EQ(big.bin_cols, 3);
+    EXPECT_EQ(big.rows, 256);
+    EXPECT_EQ(big.cols, 200);
     std::vector<std::uint8_t> cells(1024 * 600, 0);
     cells[5 * 600 + 7] = cells[4 * 600 + 6] = 1;
     add_run(big, 1024, 600, cells);
-    EXPECT_EQ(big.wrong_runs[2 * 300 + 3], 1);
+    EXPECT_EQ(big.wrong_runs[1 * 200 + 2], 1);
+    EXPECT_EQ(big.wrong_runs[1 * 200 + 3], 0);
 }
 
 TEST(Experiment, WatchedValuesNameTheirElement) {
