@@ -1,0 +1,433 @@
+#include "experiment_runner.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cpu_reference.hpp"
+#include "cublas_library.hpp"
+#include "cuda_check.hpp"
+#include "device_buffer.hpp"
+#include "device_operands.hpp"
+#include "kernels/experiments/experiment_launchers.hpp"
+#include "kernels/fill_inputs.hpp"
+#include "kernels/launchers.hpp"
+#include "measure.hpp"
+#include "model/format.hpp"
+#include "model/kernel_trace.hpp"
+#include "model/launch_geometry.hpp"
+
+namespace ts::gpu {
+
+namespace {
+
+using model::format_text;
+
+// Store clocks kept per instrumented launch (8 bytes each, 128 MiB at most): every block of
+// 256×256×256 at T = 16, the first 256 blocks of 1024×1024×1024 at T = 32 (about the first wave
+// on an H100, where the kept reads come from). A larger grid keeps its first blocks' only.
+constexpr std::int64_t kMaxStoreClocks = std::int64_t{1} << 24;
+
+float poison_float() { return std::bit_cast<float>(model::kGuardPoisonBits); }
+std::uint32_t bits_of(float value) { return std::bit_cast<std::uint32_t>(value); }
+
+// One operand on the GPU between two guard zones: [guard | matrix | guard]. The kernels get
+// matrix(); what a variant reads past either end is the poison, what it stores there is
+// found by count_stray_writes.
+class GuardedMatrix {
+public:
+    GuardedMatrix(std::int64_t elements, std::int64_t guard)
+        : m_buffer(guard + elements + guard), m_elements(elements), m_guard(guard), m_poison(guard, poison_float()) {}
+
+    float* matrix() const { return m_buffer.get() + m_guard; }
+    std::int64_t elements() const { return m_elements; }
+
+    void poison_guards(cudaStream_t stream) const {
+        if (m_guard == 0) return;
+        const std::size_t bytes = m_poison.size() * sizeof(float);
+        TS_CUDA_CHECK(cudaMemcpyAsync(m_buffer.get(), m_poison.data(), bytes, cudaMemcpyHostToDevice, stream));
+        TS_CUDA_CHECK(cudaMemcpyAsync(matrix() + m_elements, m_poison.data(), bytes, cudaMemcpyHostToDevice, stream));
+    }
+
+    // The whole buffer, guard zones and matrix, on the host (waits for `stream`).
+    std::vector<float> copy_back(cudaStream_t stream) const {
+        std::vector<float> host(static_cast<std::size_t>(m_buffer.size()));
+        TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), m_buffer.get(), m_buffer.bytes(), cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return host;
+    }
+    std::span<const float> matrix_of(const std::vector<float>& whole) const {
+        return std::span<const float>(whole).subspan(static_cast<std::size_t>(m_guard),
+                                                     static_cast<std::size_t>(m_elements));
+    }
+    // Guard elements of `whole` (a copy_back) that no longer hold the poison; when there are
+    // any, the guard zones are poisoned again for the next launch.
+    std::int64_t count_stray_writes(const std::vector<float>& whole, cudaStream_t stream) const {
+        std::int64_t changed = 0;
+        const auto count = [&](std::size_t begin) {
+            for (std::size_t i = begin; i < begin + static_cast<std::size_t>(m_guard); ++i)
+                changed += bits_of(whole[i]) != model::kGuardPoisonBits;
+        };
+        count(0);
+        count(static_cast<std::size_t>(m_guard + m_elements));
+        if (changed > 0) poison_guards(stream);
+        return changed;
+    }
+
+private:
+    DeviceBuffer<float> m_buffer;
+    std::int64_t m_elements;
+    std::int64_t m_guard;
+    std::vector<float> m_poison;  // one guard zone's worth, the source of both copies
+};
+
+template <typename T>
+std::vector<T> copy_to_host(const T* device, std::int64_t count, cudaStream_t stream) {
+    std::vector<T> host(static_cast<std::size_t>(count));
+    if (count > 0)
+        TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device, host.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return host;
+}
+
+// The exact product in double and Σ|a·b| per cell, by cuBLAS in FP64 on the GPU: for sizes
+// where the CPU would take too long (the same rule as device_operands.hpp's check).
+Reference gpu_reference(const std::vector<float>& a, const std::vector<float>& b, const model::Problem& p,
+                        cudaStream_t stream) {
+    std::vector<double> a64(a.begin(), a.end());
+    std::vector<double> b64(b.begin(), b.end());
+    DeviceBuffer<double> a_dev(static_cast<std::int64_t>(a64.size()));
+    DeviceBuffer<double> b_dev(static_cast<std::int64_t>(b64.size()));
+    DeviceBuffer<double> c_dev(p.c_elements());
+    Reference ref;
+    ref.c.resize(static_cast<std::size_t>(p.c_elements()));
+    ref.abs_sum.resize(ref.c.size());
+    const auto product = [&](std::vector<double>& out) {
+        TS_CUDA_CHECK(cudaMemcpyAsync(a_dev.get(), a64.data(), a_dev.bytes(), cudaMemcpyHostToDevice, stream));
+        TS_CUDA_CHECK(cudaMemcpyAsync(b_dev.get(), b64.data(), b_dev.bytes(), cudaMemcpyHostToDevice, stream));
+        cublas_matmul(p, a_dev.get(), b_dev.get(), c_dev.get(), stream);
+        TS_CUDA_CHECK(cudaMemcpyAsync(out.data(), c_dev.get(), c_dev.bytes(), cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    };
+    product(ref.c);
+    for (double& x : a64) x = std::fabs(x);
+    for (double& x : b64) x = std::fabs(x);
+    product(ref.abs_sum);
+    return ref;
+}
+
+Reference reference_for(const std::vector<float>& a, const std::vector<float>& b, const model::Problem& p,
+                        cudaStream_t stream) {
+    if (p.m * p.n * p.k > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float32))
+        return gpu_reference(a, b, p, stream);
+    return reference_matmul(std::span<const float>(a), std::span<const float>(b), p);
+}
+
+// The real check's rule for one cell (cpu_reference.hpp's compare): within 2·K·u·Σ|a·b| of
+// the reference, and finite.
+bool cell_right(float got, std::size_t i, const Reference& ref, double factor) {
+    const double value = static_cast<double>(got);
+    return std::isfinite(value) && std::fabs(value - ref.c[i]) <= factor * ref.abs_sum[i];
+}
+
+std::string launch_text(model::Experiment experiment, const model::ExperimentCase& c) {
+    const model::LaunchGeometry g = model::plan_launch(c.kernel, c.problem);
+    return format_text("launching {}'s variant of {} <<<({}, {}), ({}, {})>>>", model::experiment_name(experiment),
+                       model::describe(c.kernel), g.grid.x, g.grid.y, g.block.x, g.block.y);
+}
+
+// ---- N checked launches ------------------------------------------------------------------
+
+class Tally {
+public:
+    Tally(const model::Problem& p, const Reference& ref)
+        : m_problem(p), m_ref(ref), m_factor(tolerance_factor(model::Dtype::Float32, p.k)),
+          m_wrong(static_cast<std::size_t>(p.c_elements())), m_ever_wrong(m_wrong.size()), m_ever_nan(m_wrong.size()),
+          m_ever_unwritten(m_wrong.size()) {}
+
+    void add(std::span<const float> c, model::ExperimentRun& run) {
+        std::int64_t wrong_cells = 0;
+        for (std::size_t i = 0; i < c.size(); ++i) {
+            const float got = c[i];
+            // Every finite cell counts, right ones too: a run with none wrong still says how
+            // close it came. NaN (and ±inf) cells are counted apart.
+            if (std::isfinite(got)) run.max_error = std::max(run.max_error, relative_error(got, i));
+            const bool right = cell_right(got, i, m_ref, m_factor);
+            m_wrong[i] = right ? 0 : 1;
+            if (right) continue;
+            ++wrong_cells;
+            m_ever_wrong[i] = 1;
+            if (bits_of(got) == kUnwrittenBits) m_ever_unwritten[i] = 1;
+            else if (std::isnan(got)) m_ever_nan[i] = 1;
+        }
+        model::add_run(run.map, m_problem.m, m_problem.n, m_wrong);
+        ++run.runs;
+        run.wrong_runs += wrong_cells > 0;
+        run.wrong_cells_total += wrong_cells;
+        run.wrong_cells_worst = std::max(run.wrong_cells_worst, wrong_cells);
+    }
+
+    void finish(model::ExperimentRun& run) const {
+        const auto ones = [](const std::vector<std::uint8_t>& flags) {
+            return static_cast<std::int64_t>(std::count(flags.begin(), flags.end(), std::uint8_t{1}));
+        };
+        run.cells_ever_wrong = ones(m_ever_wrong);
+        run.nan_cells = ones(m_ever_nan);
+        if (const std::int64_t unwritten = ones(m_ever_unwritten); unwritten > 0)
+            run.note = format_text("{} cells still held what C was filled with before the launch in some run: no "
+                                   "thread stored them.",
+                                   unwritten);
+    }
+
+private:
+    double relative_error(float got, std::size_t i) const {
+        return std::fabs(static_cast<double>(got) - m_ref.c[i]) / std::max(std::fabs(m_ref.c[i]), 1.0);
+    }
+
+    const model::Problem& m_problem;
+    const Reference& m_ref;
+    double m_factor;
+    std::vector<std::uint8_t> m_wrong, m_ever_wrong, m_ever_nan, m_ever_unwritten;
+};
+
+// The two medians of bank-conflicts: the unpadded variant against the real conflict-free rung,
+// each kExperimentTimedLaunches cold-L2 launches (measure.hpp).
+void time_bank_conflicts(const model::ExperimentCase& c, kernels::Operands<float> operands, cudaStream_t stream,
+                         model::ExperimentRun& run) {
+    MeasureSettings settings;
+    settings.warmup_launches = 2;
+    settings.stop.min_samples = kExperimentTimedLaunches;
+    settings.stop.adaptive = false;
+    const std::string broken_call = launch_text(model::Experiment::BankConflicts, c);
+    const std::string real_call = format_text("launching {}", model::describe(c.kernel));
+    const Measurement broken = measure(settings, stream, [&](cudaStream_t s) {
+        cuda_check(kernels::launch_conflict_free_unpadded(c.kernel, c.problem, operands, s), broken_call, __FILE__,
+                   __LINE__);
+    });
+    const Measurement real = measure(settings, stream, [&](cudaStream_t s) {
+        cuda_check(kernels::launch_conflict_free(c.kernel, c.problem, operands, s), real_call, __FILE__, __LINE__);
+    });
+    run.broken_ms = broken.stats.median;
+    run.real_ms = real.stats.median;
+    for (const std::string* warning : {&broken.warning, &real.warning})
+        if (!warning->empty()) run.note += (run.note.empty() ? "" : " ") + std::string("Timing: ") + *warning;
+}
+
+// ---- The instrumented launch -------------------------------------------------------------
+
+kernels::WatchedBarriers kernel_barriers(WatchedBarriers barriers) {
+    switch (barriers) {
+        case WatchedBarriers::FirstMissing: return kernels::WatchedBarriers::FirstMissing;
+        case WatchedBarriers::SecondMissing: return kernels::WatchedBarriers::SecondMissing;
+        case WatchedBarriers::BothKept: break;
+    }
+    return kernels::WatchedBarriers::BothKept;
+}
+
+// The phase of the block whose element of this slot `read.got` is, among those another phase
+// can leave there: without the first barrier a read may come before this phase's store
+// (the slot still holds phase − 1's element), without the second a fast thread may already
+// have stored phase + 1's. Anything else (another band or slot: an earlier block's value; a
+// value of the block's last phase seen in phase 0: left by the previous launch) is −1.
+int value_phase(const model::StaleRead& read, const model::Problem& p, int tile, int phases,
+                WatchedBarriers barriers) {
+    const bool of_a = read.operand == 'A';
+    int candidate = -1;
+    if (barriers == WatchedBarriers::FirstMissing) candidate = read.phase - 1;
+    if (barriers == WatchedBarriers::SecondMissing) candidate = read.phase + 1;
+    if (candidate < 0 || candidate >= phases) return -1;
+    const std::int64_t band = of_a ? std::int64_t{read.block_y} * tile + read.slot_row
+                                   : std::int64_t{read.block_x} * tile + read.slot_col;
+    if (const auto place = model::decode_watched_value(read.got, p, of_a)) {
+        // Row `band` of A (or column `band` of B), at this slot's place within a tile.
+        const bool this_slot = of_a ? place->row == band && place->col % tile == read.slot_col
+                                    : place->col == band && place->row % tile == read.slot_row;
+        const std::int64_t phase = (of_a ? place->col : place->row) / tile;
+        return this_slot && phase == candidate ? candidate : -1;
+    }
+    // Not an element: the zero padding of a phase whose slot lies outside the matrix.
+    const float padding = of_a ? model::watched_value(band, std::int64_t{candidate} * tile + read.slot_col, p.m, p.k)
+                               : model::watched_value(std::int64_t{candidate} * tile + read.slot_row, band, p.k, p.n);
+    return read.got == 0.0f && padding == 0.0f ? candidate : -1;
+}
+
+}  // namespace
+
+WatchOutcome watch_shared_memory(WatchedBarriers barriers, const model::ExperimentCase& c, int max_launches,
+                                 bool check_c, cudaStream_t stream) {
+    const model::Problem& p = c.problem;
+    const int tile = c.kernel.tile;
+    if (c.kernel.kind != model::KernelKind::Tiled || (tile != 8 && tile != 16 && tile != 32) || p.batch != 1 ||
+        p.dtype != model::Dtype::Float32 || !model::watchable(p) || max_launches < 1)
+        throw std::invalid_argument(format_text("cannot watch shared memory for {} on {} × {} × {} ({} launches): the "
+                                                "watched kernel is tiled T = 8, 16 or 32, float, batch 1, with M·K "
+                                                "and K·N below 2^24",
+                                                model::describe(c.kernel), p.m, p.n, p.k, max_launches));
+    WatchOutcome outcome;
+    model::StaleReadReport& report = outcome.report;
+    report.experiment = barriers == WatchedBarriers::SecondMissing ? model::Experiment::MissingSecondSync
+                                                                    : model::Experiment::MissingFirstSync;
+    report.c = c;
+
+    // Inputs whose every element says where it is.
+    std::vector<float> a(static_cast<std::size_t>(p.a_elements()));
+    std::vector<float> b(static_cast<std::size_t>(p.b_elements()));
+    for (std::int64_t r = 0; r < p.m; ++r)
+        for (std::int64_t col = 0; col < p.k; ++col)
+            a[static_cast<std::size_t>(r * p.k + col)] = model::watched_value(r, col, p.m, p.k);
+    for (std::int64_t r = 0; r < p.k; ++r)
+        for (std::int64_t col = 0; col < p.n; ++col)
+            b[static_cast<std::size_t>(r * p.n + col)] = model::watched_value(r, col, p.k, p.n);
+    DeviceBuffer<float> a_dev(p.a_elements());
+    DeviceBuffer<float> b_dev(p.b_elements());
+    DeviceBuffer<float> c_dev(p.c_elements());
+    TS_CUDA_CHECK(cudaMemcpyAsync(a_dev.get(), a.data(), a_dev.bytes(), cudaMemcpyHostToDevice, stream));
+    TS_CUDA_CHECK(cudaMemcpyAsync(b_dev.get(), b.data(), b_dev.bytes(), cudaMemcpyHostToDevice, stream));
+
+    const model::LaunchGeometry g = model::plan_launch(c.kernel, p);
+    const std::int64_t blocks = g.grid.x * g.grid.y;
+    const int phases = model::phase_count(static_cast<int>(p.k), tile);
+    const std::int64_t clocks_per_block = kernels::watched_clock_count(1, phases, tile);
+    const std::int64_t clock_blocks = std::min(blocks, kMaxStoreClocks / clocks_per_block);
+    const std::int64_t clock_count = kernels::watched_clock_count(clock_blocks, phases, tile);
+    DeviceBuffer<model::StaleRead> reads(model::kMaxStaleReads);
+    DeviceBuffer<unsigned long long> counts(kernels::kWatchCounts);
+    DeviceBuffer<long long> clocks(std::max<std::int64_t>(clock_count, 1));
+    const kernels::WatchBuffers watch{reads.get(), counts.get(), clock_count > 0 ? clocks.get() : nullptr,
+                                      static_cast<int>(clock_blocks)};
+    const kernels::Operands<float> operands{a_dev.get(), b_dev.get(), c_dev.get()};
+    const std::string call = format_text("launching the watched tiled kernel ({}) <<<({}, {}), ({}, {})>>>",
+                                         barriers == WatchedBarriers::FirstMissing    ? "first barrier missing"
+                                         : barriers == WatchedBarriers::SecondMissing ? "second barrier missing"
+                                                                                      : "both barriers",
+                                         g.grid.x, g.grid.y, g.block.x, g.block.y);
+
+    std::vector<unsigned long long> counted(kernels::kWatchCounts, 0);
+    for (int launch = 1; launch <= max_launches; ++launch) {
+        // Fresh counts and clocks: what comes back is the last launch's alone.
+        TS_CUDA_CHECK(cudaMemsetAsync(counts.get(), 0, counts.bytes(), stream));
+        TS_CUDA_CHECK(cudaMemsetAsync(clocks.get(), 0, clocks.bytes(), stream));
+        TS_CUDA_CHECK(cudaMemsetAsync(c_dev.get(), 0xFF, c_dev.bytes(), stream));
+        cuda_check(kernels::launch_tiled_watched(kernel_barriers(barriers), c.kernel, p, operands, watch, stream), call,
+                   __FILE__, __LINE__);
+        counted = copy_to_host(counts.get(), kernels::kWatchCounts, stream);
+        report.launches = launch;
+        if (counted[0] > 0) break;
+    }
+    report.stale_reads = static_cast<std::int64_t>(counted[0]);
+    report.reads_checked = static_cast<std::int64_t>(counted[1]);
+
+    // Phase 0's kept reads, then the later phases' (WatchBuffers::reads).
+    std::vector<std::size_t> half_begins;
+    for (int half = 0; half < 2; ++half) {
+        const auto kept = static_cast<std::int64_t>(
+            std::min<unsigned long long>(counted[2 + static_cast<std::size_t>(half)], kernels::kWatchHalf));
+        const std::vector<model::StaleRead> part = copy_to_host(reads.get() + half * kernels::kWatchHalf, kept, stream);
+        half_begins.push_back(report.reads.size());
+        report.reads.insert(report.reads.end(), part.begin(), part.end());
+    }
+    half_begins.push_back(report.reads.size());
+    const std::vector<long long> store_clocks =
+        report.reads.empty() ? std::vector<long long>{} : copy_to_host(clocks.get(), clock_count, stream);
+    for (model::StaleRead& read : report.reads) {
+        read.value_phase = value_phase(read, p, tile, phases, barriers);
+        read.writer_x = read.slot_col;
+        read.writer_y = read.slot_row;
+        // The store the story needs: the one that came too late (in the reader's phase), or
+        // the next phase's that came too early.
+        const int store_phase = read.value_phase > read.phase ? read.value_phase : read.phase;
+        const std::int64_t block = model::block_linear(read.block_x, read.block_y, static_cast<int>(g.grid.x));
+        if (block < clock_blocks)
+            read.write_clock = store_clocks[static_cast<std::size_t>(kernels::watched_clock_slot(
+                block, phases, store_phase, read.operand == 'A' ? 0 : 1, tile, read.slot_row, read.slot_col))];
+    }
+    // Within each half, first (in their order) the reads whose clocks tell the story: the
+    // store came after the read, or, for a value of the next phase, before it. The others
+    // have no clock (a block past the clock buffer), or a store issued a few cycles before
+    // the read that had not yet landed. The story a view tells first (model::most_telling)
+    // can then give the cycles.
+    const auto clocks_tell = [](const model::StaleRead& read) {
+        if (read.write_clock == 0 || read.read_clock == 0) return false;
+        return read.value_phase > read.phase ? read.read_clock > read.write_clock : read.read_clock < read.write_clock;
+    };
+    for (std::size_t half = 0; half + 1 < half_begins.size(); ++half)
+        std::stable_partition(report.reads.begin() + static_cast<std::ptrdiff_t>(half_begins[half]),
+                              report.reads.begin() + static_cast<std::ptrdiff_t>(half_begins[half + 1]), clocks_tell);
+
+    if (check_c) {
+        const std::vector<float> c_host = copy_to_host(c_dev.get(), p.c_elements(), stream);
+        const Reference ref = reference_matmul(std::span<const float>(a), std::span<const float>(b), p);
+        const Comparison cmp = compare(std::span<const float>(c_host), ref, tolerance_factor(p.dtype, p.k));
+        outcome.c_right = cmp.passed();
+        outcome.c_summary = format_text("{} of {} cells wrong, max rel. error {}", cmp.mismatches, p.c_elements(),
+                                        cmp.max_rel_error);
+    }
+    return outcome;
+}
+
+void run_experiment(const RunRequest& request, const DeviceInfo&, cudaStream_t stream, RunResult& result) {
+    const model::Experiment experiment = request.experiment;
+    const model::ExperimentCase c{request.problem, request.kernel};
+    const model::Problem& p = c.problem;
+    if (request.runs < 1 || request.runs > model::kMaxExperimentRuns)
+        throw std::invalid_argument(format_text("an experiment runs 1 to {} times, not {}", model::kMaxExperimentRuns,
+                                                request.runs));
+    if (auto why = model::check_experiment_case(experiment, c)) throw std::invalid_argument(*why);
+
+    model::ExperimentRun run;
+    run.experiment = experiment;
+    run.c = c;
+    const model::LaunchGeometry g = model::plan_launch(c.kernel, p);
+    run.blocks = g.grid.x * g.grid.y;
+    run.map = model::make_wrong_cell_map(p.m, p.n);
+
+    // Every experiment runs between guard zones, so all four take the same path; only
+    // no-bounds-check ever touches them.
+    const std::int64_t guard = model::guard_elements(p, c.kernel.tile);
+    const GuardedMatrix a(p.a_elements(), guard);
+    const GuardedMatrix b(p.b_elements(), guard);
+    const GuardedMatrix c_out(p.c_elements(), guard);
+    for (const GuardedMatrix* m : {&a, &b, &c_out}) m->poison_guards(stream);
+    const std::int32_t bound = int32_input_bound(p.k);  // unused for float; fill_inputs takes it
+    TS_CUDA_CHECK(kernels::fill_inputs(a.matrix(), a.elements(), request.seed, 0, bound, stream));
+    TS_CUDA_CHECK(kernels::fill_inputs(b.matrix(), b.elements(), request.seed, 1, bound, stream));
+    const std::vector<float> a_host = copy_to_host(a.matrix(), a.elements(), stream);
+    const std::vector<float> b_host = copy_to_host(b.matrix(), b.elements(), stream);
+    const Reference ref = reference_for(a_host, b_host, p, stream);
+
+    const kernels::Operands<float> operands{a.matrix(), b.matrix(), c_out.matrix()};
+    const std::string call = launch_text(experiment, c);
+    Tally tally(p, ref);
+    for (int i = 0; i < request.runs; ++i) {
+        TS_CUDA_CHECK(cudaMemsetAsync(c_out.matrix(), 0xFF, static_cast<std::size_t>(p.c_elements()) * sizeof(float),
+                                      stream));
+        cuda_check(kernels::launch_experiment(experiment, c.kernel, p, operands, stream), call, __FILE__, __LINE__);
+        // A fault (an illegal address) shows here, named after the launch; the context is
+        // lost then, and the supervisor restarts the worker.
+        cuda_check(cudaStreamSynchronize(stream), format_text("{}, run {} of {}", call, i + 1, request.runs), __FILE__,
+                   __LINE__);
+        const std::vector<float> whole = c_out.copy_back(stream);
+        tally.add(c_out.matrix_of(whole), run);
+        run.stray_writes += c_out.count_stray_writes(whole, stream);
+    }
+    tally.finish(run);
+
+    if (experiment == model::Experiment::BankConflicts) time_bank_conflicts(c, operands, stream, run);
+
+    const bool missing_sync =
+        experiment == model::Experiment::MissingFirstSync || experiment == model::Experiment::MissingSecondSync;
+    if (missing_sync && model::watchable(p)) {
+        const WatchedBarriers barriers = experiment == model::Experiment::MissingFirstSync
+                                             ? WatchedBarriers::FirstMissing
+                                             : WatchedBarriers::SecondMissing;
+        result.stale_reads = watch_shared_memory(barriers, c, kMaxWatchedLaunches, false, stream).report;
+    }
+    result.experiment = std::move(run);
+}
+
+}  // namespace ts::gpu
