@@ -10,6 +10,8 @@
 
 #include "bench.hpp"
 #include "check.hpp"
+#include "counters.hpp"
+#include "experiment.hpp"
 #include "record.hpp"
 #include "roofline.hpp"
 #include "tune.hpp"
@@ -19,11 +21,15 @@ namespace ts::cli {
 struct Commands::State {
     BenchOptions bench_options;
     CheckOptions check_options;
+    CountersOptions counters_options;
+    ExperimentOptions experiment_options;
     RooflineOptions roofline_options;
     RecordOptions record_options;
     TuneOptions tune_options;
     CLI::App* bench = nullptr;
     CLI::App* check = nullptr;
+    CLI::App* counters = nullptr;
+    CLI::App* experiment = nullptr;
     CLI::App* roofline = nullptr;
     CLI::App* record = nullptr;
     CLI::App* tune = nullptr;
@@ -35,6 +41,8 @@ Commands::Commands(CLI::App& app) : m_state(std::make_unique<State>()) {
     m_state->check = add_check_command(app, m_state->check_options);
     m_state->roofline = add_roofline_command(app, m_state->roofline_options);
     m_state->record = add_record_command(app, m_state->record_options);
+    m_state->counters = add_counters_command(app, m_state->counters_options);
+    m_state->experiment = add_experiment_command(app, m_state->experiment_options);
     m_state->tune = add_tune_command(app, m_state->tune_options);
     // The window's GPU worker process (gpu/worker.hpp): started by the app, not by people,
     // so it is left out of --help.
@@ -48,6 +56,9 @@ std::optional<int> Commands::run_chosen() {
     if (m_state->check->parsed()) return run_check(m_state->check_options, std::cout, std::cerr);
     if (m_state->roofline->parsed()) return run_roofline(m_state->roofline_options, std::cout, std::cerr);
     if (m_state->record->parsed()) return run_record(m_state->record_options, std::cout, std::cerr);
+    if (m_state->counters->parsed()) return run_counters(m_state->counters_options, std::cout, std::cerr);
+    if (m_state->experiment->parsed())
+        return run_experiment(m_state->experiment_options, std::cout, std::cerr);
     if (m_state->tune->parsed()) return run_tune(m_state->tune_options, std::cout, std::cerr);
     if (m_state->worker->parsed()) {
         // The messages go out on the original standard output; anything a library prints
