@@ -4,8 +4,10 @@
 #include <iostream>
 #include <utility>
 
+#include "views/counters_panel.hpp"
 #include "views/ladder_view.hpp"
 #include "views/latency_view.hpp"
+#include "views/roofline_view.hpp"
 #include "views/theatre/theatre_recording.hpp"
 #include "views/tuning_view.hpp"
 
@@ -53,6 +55,16 @@ void Automation::before_frame(platform::Window& window) {
 // --run waits for the GPU probe, then does what the view's measure or run button does.
 void Automation::start_run(views::AppState& state) {
     m_start_run = false;
+    if (state.lab.view == views::LabView::Experiment) {
+        if (!state.device->usable) {
+            std::cerr << "tilescope: --run: not running the experiment: " << state.device->why_not << "\n";
+            return;
+        }
+        views::start_experiment_batch(state.experiments, state.experiments.experiment);
+        m_awaiting_lab = true;
+        std::cerr << "tilescope: --run: running the experiment's cases on the GPU…\n";
+        return;
+    }
     if (is_lab_view(state.lab.view)) {
         if (!state.device->usable) {
             std::cerr << "tilescope: --run: not measuring: " << state.device->why_not << "\n";
@@ -64,6 +76,13 @@ void Automation::start_run(views::AppState& state) {
             views::start_sweep(state.lab, views::ladder_requests(views::shown_ladder_size(state.lab)));
         else
             views::measure_latency_now(state.lab);  // the roofline plots these points too
+        // The roofline also places each kernel by the DRAM bytes its counters measured.
+        if (state.lab.view == views::LabView::Roofline) {
+            const model::Problem problem{views::kRooflineSize, views::kRooflineSize, views::kRooflineSize, 1,
+                                         model::Dtype::Float32};
+            for (const model::KernelConfig& kernel : views::counters_kernels(state.lab))
+                views::read_counters_now(state.lab, kernel, problem);
+        }
         m_awaiting_lab = true;
         std::cerr << "tilescope: --run: measuring on the GPU…\n";
         return;
@@ -93,7 +112,8 @@ void Automation::before_draw(views::AppState& state, gpu::Runner& runner) {
 }
 
 void Automation::after_draw(views::AppState& state) {
-    if (m_awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active())
+    if (m_awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active() &&
+        !state.experiments.batch)
         m_awaiting_lab = false;
     if (m_lab_benchmark) {
         m_lab_benchmark->on_frame(state, seconds_since_start());

@@ -39,6 +39,7 @@
 #include "platform/session.hpp"
 #include "platform/window.hpp"
 #include "views/app_state.hpp"
+#include "views/experiment_view.hpp"
 #include "lesson_flags.hpp"
 #include "automation.hpp"
 #include "views/lesson_state.hpp"
@@ -60,7 +61,8 @@ struct GuiOptions {
     ts::views::TheatreFlags theatre;  // --select-block, --phase, --step, --side-by-side, ...
     int width = 1600;
     int height = 1000;
-    std::string view = "stage";  // --view: stage, latency, tuning, roofline, theatre or ladder
+    std::string view = "stage";  // --view: stage, latency, tuning, roofline, theatre, ladder or experiment
+    std::string experiment;      // --experiment NAME: the Experiments view on it; with --view theatre, its stale read
     std::string load;            // --load: a recording; empty: the committed ones without a GPU
     int lab_benchmark = 0;       // --lab-benchmark: changes of the latency lab's size to time; 0: none
     double soak = 0.0;           // --soak: seconds of random changes, then a report; 0: none
@@ -219,6 +221,9 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         return 2;
     }
     for (const std::string& warning : trace_warnings) std::cerr << "tilescope: " << warning << "\n";
+    if (const auto experiment = ts::model::parse_experiment(options.experiment))
+        if (const auto note = ts::views::open_experiment(state, *experiment, options.view == "theatre"))
+            std::cerr << "tilescope: --experiment: " << *note << "\n";
     automation.prepare(state);
     if (!options.load.empty()) {
         if (!ts::views::load_recording(state.lab, options.load)) {
@@ -306,9 +311,14 @@ int main(int argc, char** argv) {
         ->type_name("PIXELS")
         ->capture_default_str();
 
-    app.add_option("--view", gui.view, "the view to open: stage (default), latency, tuning, roofline, theatre or ladder")
-        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline", "theatre", "ladder"}))
+    app.add_option("--view", gui.view,
+                   "the view to open: stage (default), latency, tuning, roofline, theatre, ladder or experiment")
+        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment"}))
         ->type_name("VIEW");
+    app.add_option("--experiment", gui.experiment,
+                   "open the Experiments view on NAME (" + ts::model::experiment_names() +
+                       "); with --view theatre, the theatre on the stale read of its recorded result")
+        ->type_name("NAME");
     app.add_option("--select-block", gui.theatre.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
         ->delimiter(',')
         ->expected(2)
@@ -427,6 +437,11 @@ int main(int argc, char** argv) {
     }
     if (const auto exit_code = commands.run_chosen()) return *exit_code;
     if (list_lessons) return ts::app::print_lesson_names();
+    if (!gui.experiment.empty() && !ts::model::parse_experiment(gui.experiment)) {
+        std::cerr << "tilescope: --experiment " << gui.experiment << " is not an experiment; they are: "
+                  << ts::model::experiment_names() << "\n";
+        return 2;
+    }
     if (!lesson_name.empty() || !lesson_file.empty()) {
         // With a lesson, --step is the lesson's step, not the theatre's sub-step.
         const std::string step = std::exchange(gui.theatre.step, "");

@@ -67,6 +67,9 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
             continue;
         }
         if (take_recording_result(state, *result)) continue;
+        if (take_experiment_result(state.experiments, *result,
+                                   state.device && state.device->usable ? state.device->limits.name : ""))
+            continue;
         state.run.last = std::move(*result);
         state.run.pending_id = 0;
     }
@@ -76,6 +79,10 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     }
     state.lab.to_submit.clear();
     submit_recordings(state, runner, now);
+    // The Experiments view's batch: one case at a time, so that Cancel stops after the one running.
+    if (state.device && state.device->usable)
+        if (const auto request = next_experiment_request(state.experiments))
+            experiment_submitted(state.experiments, runner.submit(*request));
     if (state.run_requested) {
         state.run_requested = false;
         if (!why_no_run(state)) {

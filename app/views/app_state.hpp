@@ -8,6 +8,7 @@
 #include <string>
 
 #include "gpu/runner.hpp"
+#include "experiment_state.hpp"
 #include "lab_state.hpp"
 #include "lesson_session.hpp"
 #include "model/device_limits.hpp"
@@ -54,6 +55,7 @@ struct AppState {
     TheatreState theatre;                   // the tiling theatre's block and phase player
     Presentation presentation;              // presenter mode, font scale, palette, the key list
     LessonSession lesson;                   // the guided lesson on show, its step and the guess
+    ExperimentState experiments = make_experiment_state();  // the Experiments view: cases, guesses, results
 };
 
 // The limits a launch is checked against: the GPU's when one is usable, otherwise the

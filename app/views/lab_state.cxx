@@ -14,7 +14,8 @@ namespace ts::views {
 namespace {
 
 constexpr LabView kViews[] = {LabView::Stage,    LabView::Latency, LabView::Tuning,
-                              LabView::Roofline, LabView::Theatre, LabView::Ladder};
+                              LabView::Roofline, LabView::Theatre, LabView::Ladder,
+                              LabView::Experiment};
 
 bool same_point(const record::Point& a, const record::Point& b) {
     return a.config == b.config && a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
@@ -47,6 +48,7 @@ std::string_view view_name(LabView view) {
         case LabView::Roofline: return "roofline";
         case LabView::Theatre: return "theatre";
         case LabView::Ladder: return "ladder";
+        case LabView::Experiment: return "experiment";
     }
     return "stage";
 }
@@ -194,6 +196,10 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
     if (result.ok && result.occupancy)
         lab.compiled_kernels[compiled_key(result.request.kernel, result.request.problem)] = {*result.occupancy,
                                                                                            result.tuned_variant};
+    if (result.request.kind == gpu::RequestKind::Counters) {
+        take_counters_result(lab.counter_reads, result);
+        return;
+    }
     if (result.request.kind == gpu::RequestKind::Roofline) {
         if (result.ok && result.roofline) lab.peaks = result.roofline;
         else lab.last_error = "roofline: " + result.error;

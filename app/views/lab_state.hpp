@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "gpu/cpu_baseline.hpp"
+#include "counter_reads.hpp"
 #include "gpu/runner.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
@@ -24,10 +25,10 @@
 
 namespace ts::views {
 
-// In the order of the view buttons and of Ctrl+1 … Ctrl+6.
-enum class LabView { Stage, Latency, Tuning, Roofline, Theatre, Ladder };
+// In the order of the view buttons and of Ctrl+1 … Ctrl+7.
+enum class LabView { Stage, Latency, Tuning, Roofline, Theatre, Ladder, Experiment };
 
-// "stage", "latency", "tuning", "roofline", "theatre", "ladder"
+// "stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment"
 std::string_view view_name(LabView view);
 std::optional<LabView> parse_view(std::string_view text);
 
@@ -127,6 +128,11 @@ struct LabState {
 
     // The ladder view's size (M = N = K); 0: the largest size with every rung measured.
     int ladder_size = 0;
+
+    // The counters panel's kernel (one of the roofline's), and every reading of the
+    // hardware's counters this session, per kernel and size (counter_reads.hpp).
+    model::KernelConfig counters_kernel{model::KernelKind::Tiled, 16, 16, 32};
+    CounterReads counter_reads;
 
     // The CPU's triple loop, timed on a thread of its own: it takes seconds, and the frame
     // must not wait. Shared so that LabState stays copyable.

@@ -6,6 +6,7 @@
 
 #include "ladder_view.hpp"
 #include "latency_view.hpp"
+#include "counters_panel.hpp"
 #include "model/format.hpp"
 #include "views/shortcuts.hpp"
 #include "occupancy_panel.hpp"
@@ -20,8 +21,9 @@ namespace ts::views {
 namespace {
 
 constexpr LabView kViews[] = {LabView::Stage,    LabView::Latency, LabView::Tuning,
-                              LabView::Roofline, LabView::Theatre, LabView::Ladder};
-constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder"};
+                              LabView::Roofline, LabView::Theatre, LabView::Ladder,
+                              LabView::Experiment};
+constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder", "Experiments"};
 constexpr int kViewCount = static_cast<int>(std::size(kViews));
 
 // The quick sweep of a first visit, while it runs: how far, and a way to stop it. Or why it
@@ -122,7 +124,7 @@ void draw_view_switcher(AppState& state) {
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
         }
         // With large text the keys leave the labels (F1 lists them), so that the row fits.
-        const bool with_keys = ImGui::GetFontSize() * 56.0f < ImGui::GetWindowContentRegionMax().x;
+        const bool with_keys = ImGui::GetFontSize() * 64.0f < ImGui::GetWindowContentRegionMax().x;
         const std::string label = with_keys ? model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1) : kTitles[i];
         if (ImGui::Button(label.c_str())) view = kViews[i];
         if (active) ImGui::PopStyleColor(2);
@@ -147,6 +149,12 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
         draw_ladder_controls(state);
         ImGui::Separator();
     }
+    // The hardware's counters beside the model's, at the size the plot shows.
+    if (state.lab.view == LabView::Roofline || state.lab.view == LabView::Ladder) {
+        const int size = state.lab.view == LabView::Roofline ? kRooflineSize : shown_ladder_size(state.lab);
+        draw_counters_panel(state, {size, size, size, 1, model::Dtype::Float32});
+        ImGui::Separator();
+    }
     draw_occupancy_panel(state);
     ImGui::Separator();
     draw_save(state);
@@ -164,7 +172,8 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
         case LabView::Roofline: draw_roofline_view(state, size); break;
         case LabView::Ladder: draw_ladder_view(state, size); break;
         case LabView::Stage:
-        case LabView::Theatre: break;
+        case LabView::Theatre:
+        case LabView::Experiment: break;
     }
     ImGui::EndChild();
 }

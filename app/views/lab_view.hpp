@@ -7,7 +7,7 @@
 
 namespace ts::views {
 
-// Buttons for the six views; Ctrl+1 … Ctrl+6 switch too.
+// Buttons for the seven views; Ctrl+1 … Ctrl+7 switch too.
 void draw_view_switcher(AppState& state);
 
 // A sweep a view's button started (the first visit's shows in the lab's panel): how far it

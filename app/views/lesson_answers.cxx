@@ -6,6 +6,7 @@
 
 #include "gpu/tuned_shapes.hpp"
 #include "lab_state.hpp"
+#include "model/experiment.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/ladder_rungs.hpp"
@@ -322,6 +323,91 @@ RevealedAnswer percent_of_cublas(const AppState& state) {
                         times_text(state, pair, "cuBLAS", name), name)};
 }
 
+// ---- Breaking a kernel on purpose (model/experiment.hpp) ----------------------------------
+// The step's `experiment:` names which; its outcomes are the Experiments view's: run on this
+// GPU this session, or recorded (assets/experiments). Nothing is known before a run but what
+// the model works out from the indices (the stores past C's end).
+
+std::string case_text(const model::ExperimentCase& c) {
+    const std::string size = size_text(c.problem);
+    return c.kernel.kind == model::KernelKind::Tiled ? format_text("{}, T = {}", size, c.kernel.tile) : size;
+}
+
+// Where the outcomes came from, each source once: "recorded on NVIDIA H200, 2026-11-26".
+std::string sources_text(const std::vector<const ExperimentOutcome*>& outcomes) {
+    std::vector<std::string> sources;
+    for (const ExperimentOutcome* outcome : outcomes)
+        if (std::find(sources.begin(), sources.end(), outcome->source) == sources.end()) sources.push_back(outcome->source);
+    std::string text;
+    for (const std::string& source : sources) text += (text.empty() ? "" : "; ") + source;
+    return text;
+}
+
+RevealedAnswer not_run(model::Experiment experiment) {
+    return {std::nullopt, "not run here",
+            format_text("no run of {} is loaded: run it in the Experiments view on a GPU, or record one with "
+                        "`tilescope-cli experiment {} --json FILE` and put FILE in assets/experiments",
+                        model::experiment_name(experiment), model::experiment_name(experiment))};
+}
+
+// The share of runs, over every case run, in which C came out wrong: 100 % every run, 0 never.
+RevealedAnswer experiment_wrong_runs(const AppState& state) {
+    const model::Experiment experiment = state.experiments.experiment;
+    std::vector<const ExperimentOutcome*> ran;
+    int runs = 0, wrong = 0;
+    std::string cases;
+    for (const ExperimentOutcome& outcome : page_of(state.experiments, experiment).outcomes) {
+        if (!outcome.run || outcome.run->runs <= 0) continue;
+        ran.push_back(&outcome);
+        runs += outcome.run->runs;
+        wrong += outcome.run->wrong_runs;
+        cases += format_text("{}{} of {} at {}", cases.empty() ? "" : ", ", outcome.run->wrong_runs, outcome.run->runs,
+                             case_text(outcome.c));
+    }
+    if (runs == 0) return not_run(experiment);
+    const double percent = 100.0 * wrong / runs;
+    return {percent, format_text("{} % of the runs ({} of {})", model::fixed(percent, percent < 10 && percent > 0 ? 1 : 0),
+                                 wrong, runs),
+            format_text("measured: {} ({}): runs with at least one wrong cell of C: {}", model::experiment_name(experiment),
+                        sources_text(ran), cases)};
+}
+
+// What one launch of no-bounds-check stores past C's end at the step's size and T, worked out
+// from the indices; the guard zone's count from the runs beside it where a run is loaded.
+RevealedAnswer stray_writes(const AppState& state) {
+    const model::ExperimentCase c{state.problem, model::experiment_kernel(model::Experiment::NoBoundsCheck,
+                                                                          state.kernel.tile)};
+    const std::int64_t predicted = model::predicted_stray_writes(c);
+    std::string how = format_text("{}, {}: the threads outside C store anyway, at row × N + col; the distinct elements "
+                                  "at or past M·N = {} that those stores reach",
+                                  kCounted, case_text(c), grouped(c.problem.m * c.problem.n));
+    const ExperimentOutcome* outcome = outcome_of(page_of(state.experiments, model::Experiment::NoBoundsCheck), c);
+    if (outcome && outcome->run && outcome->run->runs > 0)
+        how += format_text(". Measured ({}): the guard zone after C changed in {} elements over {} runs, {} per run",
+                           outcome->source, grouped(outcome->run->stray_writes), outcome->run->runs,
+                           model::fixed(static_cast<double>(outcome->run->stray_writes) / outcome->run->runs, 0));
+    return {static_cast<double>(predicted), grouped(predicted), how};
+}
+
+// How much slower the conflict-free rung ran without As's padding, in percent, at the largest
+// size run.
+RevealedAnswer experiment_slowdown(const AppState& state) {
+    const model::Experiment experiment = model::Experiment::BankConflicts;
+    const ExperimentOutcome* largest = nullptr;
+    for (const ExperimentOutcome& outcome : page_of(state.experiments, experiment).outcomes)
+        if (outcome.run && outcome.run->broken_ms > 0.0 && outcome.run->real_ms > 0.0 &&
+            (!largest || outcome.c.problem.m * outcome.c.problem.n > largest->c.problem.m * largest->c.problem.n))
+            largest = &outcome;
+    if (!largest) return not_run(experiment);
+    const model::ExperimentRun& run = *largest->run;
+    const double percent = 100.0 * (run.broken_ms / run.real_ms - 1.0);
+    return {percent, format_text("{} % {}", model::fixed(std::abs(percent), 1), percent >= 0 ? "slower" : "faster"),
+            format_text("measured ({}), {}: without the padding {}, with it {} (medians of launches with L2 flushed "
+                        "before each)",
+                        largest->source, case_text(largest->c), model::human_seconds(run.broken_ms / 1e3),
+                        model::human_seconds(run.real_ms / 1e3))};
+}
+
 }  // namespace
 
 namespace {
@@ -362,6 +448,14 @@ std::optional<std::string> check_answer(const AppState& state, const lessons::An
                                "regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined or tuned");
         return std::nullopt;
     }
+    const model::Experiment experiment = state.experiments.experiment;
+    if (word == "experiment-wrong-runs" && experiment == model::Experiment::BankConflicts)
+        return "experiment-wrong-runs counts runs in which C came out wrong: set experiment: to missing-first-sync, "
+               "missing-second-sync or no-bounds-check (bank-conflicts never makes C wrong)";
+    if (word == "experiment-slowdown" && experiment != model::Experiment::BankConflicts)
+        return "experiment-slowdown compares the times of bank-conflicts: set experiment: bank-conflicts";
+    if (word == "stray-writes" && state.kernel.kind != model::KernelKind::Tiled)
+        return "stray-writes counts the stores of the tiled kernel without its bounds checks: set kernel: tiled";
     if (!answer.cell) return std::nullopt;
     const Matrix m = matrix_of(state.problem, answer.word);
     const auto [row, col] = *answer.cell;
@@ -393,6 +487,12 @@ RevealedAnswer compute_answer(const AppState& state, const lessons::AnswerSpec& 
         if (word == "rung-speedup-predicted") return rung_speedup_predicted(state);
         if (word == "percent-of-cublas") return percent_of_cublas(state);
         return rung_speedup_measured(state, word == "speedup-over-tiled");
+    }
+    if (word == "experiment-wrong-runs" || word == "stray-writes" || word == "experiment-slowdown") {
+        if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
+        if (word == "experiment-wrong-runs") return experiment_wrong_runs(state);
+        if (word == "stray-writes") return stray_writes(state);
+        return experiment_slowdown(state);
     }
     return {std::nullopt, "—", format_text("no answer called \"{}\"", word)};
 }

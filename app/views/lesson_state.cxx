@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "counters_panel.hpp"
+#include "experiment_view.hpp"
 #include "lab_state.hpp"
 #include "lesson_answers.hpp"
 #include "lessons/lesson_keys.hpp"
@@ -53,6 +55,29 @@ std::optional<LatencyAxis> parse_axis(std::string_view word) {
     return std::nullopt;
 }
 
+// `experiment: NAME` as --experiment NAME opens it: in the Experiments view, that experiment;
+// with view: theatre, the theatre on the most telling stale read of its results where one is
+// loaded (a missing-sync experiment run here or recorded), else the theatre stays where the
+// step's own keys put it, so the lesson works without a GPU or a recording. In other views
+// the experiment is only remembered, for the answers. A stale read shown at an earlier step
+// is taken back unless this one shows it again.
+std::optional<std::string> apply_experiment(AppState& state, const std::string& name) {
+    state.experiments.race.reset();
+    if (name.empty()) return std::nullopt;
+    const auto experiment = model::parse_experiment(name);
+    if (!experiment)
+        return format_text("experiment must be one of {} or none, got \"{}\"", model::experiment_names(), name);
+    state.experiments.experiment = *experiment;
+    // The answers read the recorded outcomes too, whichever view the step shows.
+    load_committed_experiments(state.experiments);
+    if (state.lab.view == LabView::Experiment) open_experiment(state, *experiment, false);
+    // Only the missing-sync experiments have stale reads to show.
+    const bool has_stale_reads = *experiment == model::Experiment::MissingFirstSync ||
+                                 *experiment == model::Experiment::MissingSecondSync;
+    if (state.lab.view == LabView::Theatre && has_stale_reads) open_experiment(state, *experiment, true);
+    return std::nullopt;
+}
+
 // Everything the settings in force describe, written into `state`; the first value that
 // does not fit, in the lesson's words.
 std::optional<std::string> apply_settings(AppState& state, const SettingsInForce& settings) {
@@ -64,11 +89,15 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
 
     const std::string view = lessons::value_of(settings, "view", "stage");
     const auto parsed_view = parse_view(view);
-    if (!parsed_view) return format_text("view must be stage, latency, tuning, roofline, theatre or ladder, got \"{}\"", view);
+    if (!parsed_view)
+        return format_text("view must be stage, latency, tuning, roofline, theatre, ladder or experiment, got \"{}\"",
+                           view);
     state.lab.view = *parsed_view;
     // The lab's occupancy panel knows the naive and tiled kernels: it shows the lesson's.
     if (state.kernel.kind == model::KernelKind::Naive || state.kernel.kind == model::KernelKind::Tiled)
         state.lab.occupancy_kernel = state.kernel;
+    // The counters panel reads the lesson's kernel, where it is one the panel offers.
+    if (offers_counters_for(state.lab, state.kernel)) state.lab.counters_kernel = state.kernel;
     if (const auto axis = parse_axis(lessons::value_of(settings, "axis", "latency-log"))) state.lab.latency.axis = *axis;
 
     state.selected.reset();
@@ -96,7 +125,7 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
     flags.hover_a = pair_of(settings, "hover-a");
     flags.hover_b = pair_of(settings, "hover-b");
     if (auto why = apply_theatre_flags(state, flags)) return in_lesson_words(*why);
-    return std::nullopt;
+    return apply_experiment(state, lessons::value_of(settings, "experiment"));
 }
 
 // Which line made the settings fail: they are added back one at a time, in file order, and

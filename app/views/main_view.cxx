@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "experiment_view.hpp"
 #include "help_overlay.hpp"
 #include "lab_view.hpp"
 #include "lesson_panel.hpp"
@@ -34,6 +35,13 @@ void draw_main_view(AppState& state) {
     draw_lesson_list(state);
     if (state.lab.view == LabView::Theatre) {
         draw_theatre_view(state, status_height);
+        ImGui::Separator();
+        draw_status_bar(state);
+        ImGui::End();
+        return;
+    }
+    if (state.lab.view == LabView::Experiment) {
+        draw_experiment_view(state, status_height);
         ImGui::Separator();
         draw_status_bar(state);
         ImGui::End();

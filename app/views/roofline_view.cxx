@@ -9,6 +9,7 @@
 #include "model/format.hpp"
 #include "model/traffic.hpp"
 #include "platform/imgui_compat.hpp"
+#include "roofline_counters.hpp"
 #include "text.hpp"
 #include "theme.hpp"
 
@@ -21,7 +22,7 @@ namespace {
 using model::fixed;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kSize = 2048;
+constexpr int kSize = kRooflineSize;
 
 // Published peaks (NVIDIA's data sheets: HBM/GDDR bandwidth, FP32 without tensor cores),
 // for a roofline without a GPU to measure. Matched on the GPU's name.
@@ -255,6 +256,10 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         series.push_back(std::move(alone));
     }
     if (!ladder.points.empty()) series.push_back(std::move(ladder));
+    // Kernels whose counters were read: where the GPU's DRAM traffic puts them (roofline_counters.hpp).
+    const std::vector<MeasuredDramPoint> measured_dram =
+        measured_dram_points(state, kSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
+    add_measured_dram_series(series, measured_dram);
     // cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point.
     if (const record::Point* cublas = find_point(lab_points(lab), "cublas", kSize, "float")) {
         PlotSeries level;
@@ -295,7 +300,9 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         notes_height += ImGui::CalcTextSize(note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
     const float plot_height = std::max({size.y - notes_height - ImGui::GetCursorPosY(), size.y * 0.6f, 200.0f});
     const PlotFrame frame = draw_plot("##roofline", plot, ImVec2(size.x, plot_height));
+    draw_measured_dram_links(frame, plot, measured_dram);
     draw_labels(frame, plot, marks);
+    draw_measured_dram_points(frame, plot, measured_dram);
     for (const std::string& note : notes) muted_text(note);
 }
 

@@ -13,6 +13,9 @@
 
 namespace ts::views {
 
+// M = N = K of every kernel placed on the roofline (float).
+inline constexpr int kRooflineSize = 2048;
+
 struct RooflinePeaksShown {
     double bandwidth_gbs = 0;
     double fp32_gflops = 0;

@@ -125,7 +125,7 @@ const Shortcut kShortcuts[] = {
      font_size},
     {"Ctrl+0", "text back to 1×", "Everywhere", {ctrl(keys::kZero)}, font_reset},
     {"F6", "next palette: default, high contrast, colour-blind safe", "Everywhere", {key(keys::kF6)}, palette},
-    {"Ctrl+1 … Ctrl+6", "views: stage, latency, tuning, roofline, theatre, ladder", "Everywhere"},
+    {"Ctrl+1 … Ctrl+7", "views: stage, latency, tuning, roofline, theatre, ladder, experiments", "Everywhere"},
     {"Ctrl+R", "run the set-up on the GPU, as Run on GPU does", "Everywhere", {ctrl(keys::kR)}, run_on_gpu},
     {"Tab", "hand the keys to the panels: Tab and the arrows move between widgets, Space or Enter presses one",
      "Everywhere"},

@@ -137,14 +137,14 @@ ShownAccess shown_access(const Ladder& l) {
     return best;
 }
 
+}  // namespace
+
 std::string bank_summary(const model::BankMap& map) {
     if (map.wavefronts <= map.ideal)
         return format_text("{} wavefront{}: no conflict", map.wavefronts, map.wavefronts == 1 ? "" : "s");
     return format_text("{} wavefronts where {} would do: {}-way conflict", map.wavefronts, map.ideal, map.degree);
 }
 
-// 32 bank columns; one row per 128-byte line of shared memory the access touches; each word
-// a box in its phase's colour with its lane; a bank serving two words in one phase in red.
 void draw_bank_map(ImDrawList* draw, const Rect& area, const std::vector<model::LaneAccess>& accesses,
                    const std::string& title) {
     const model::BankMap map = model::bank_map(accesses);
@@ -205,6 +205,8 @@ void draw_bank_map(ImDrawList* draw, const Rect& area, const std::vector<model::
                     IM_COL32(255, 255, 255, 255), lane);
     }
 }
+
+namespace {
 
 // ---- The pipeline -----------------------------------------------------------------------------
 

@@ -161,7 +161,7 @@ std::optional<SourceLines> kernel_extent(model::KernelKind kind, const std::vect
     return std::nullopt;
 }
 
-void draw_source_panel(model::KernelKind kind, model::SubStep sub) {
+void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceFlag* flag) {
     const KernelFile file = kernel_file(kind);
     const std::vector<std::string_view> lines = split_lines(file.text);
     const auto extent = kernel_extent(kind, lines);
@@ -179,6 +179,7 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub) {
     muted_text(has_step ? "The real kernel, as compiled. Highlighted: what the block executes in this step."
                         : "The real kernel, as compiled. It has no shared memory and no barrier: nothing to do in "
                           "this step.");
+    const auto flagged = flag ? source_lines(kind, lines, flag->statement) : std::nullopt;
     ImGui::PushFont(small_font());
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float width = ImGui::GetContentRegionAvail().x;
@@ -188,6 +189,7 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub) {
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const ImVec2 end{at.x + width, at.y + ImGui::GetTextLineHeightWithSpacing()};
         if (lit) draw->AddRectFilled(at, end, kLineHighlight);
+        if (flagged && i == flagged->first) draw->AddRectFilled(at, end, IM_COL32(255, 215, 215, 255));
         // Bring the executed line into view when a step moves it off screen; otherwise the
         // reader's own scrolling stays.
         if (lit && i == current->first && !ImGui::IsRectVisible(at, end)) ImGui::SetScrollHereY(0.5f);
@@ -198,6 +200,16 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub) {
         ImGui::PopStyleColor();
         ImGui::SameLine(0.0f, 0.0f);
         ImGui::TextUnformatted(line.data(), line.data() + line.size());
+        if (flagged && i == flagged->first) {
+            // Struck through: the statement the experiment's variant does not have.
+            const ImVec2 text_min = ImGui::GetItemRectMin(), text_max = ImGui::GetItemRectMax();
+            const float mid = (text_min.y + text_max.y) * 0.5f;
+            draw->AddLine({text_min.x, mid}, {text_max.x, mid}, colours::kError, 2.0f);
+            ImGui::SameLine();
+            ImGui::PushStyleColor(ImGuiCol_Text, colours::kError);
+            ImGui::TextUnformatted(flag->note.c_str());
+            ImGui::PopStyleColor();
+        }
     }
     ImGui::PopFont();
 }

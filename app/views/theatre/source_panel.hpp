@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -45,8 +46,15 @@ std::optional<SourceLines> source_lines(model::KernelKind kind, const std::vecto
 // if the lines do not contain it.
 std::optional<SourceLines> kernel_extent(model::KernelKind kind, const std::vector<std::string_view>& lines);
 
+// A statement to flag: an experiment's missing barrier (theatre/race_overlay.hpp), drawn struck
+// through in red with `note` after it.
+struct SourceFlag {
+    model::SubStep statement = model::SubStep::SyncAfterCompute;  // whose line: a barrier of the tiled kernel
+    std::string note;                                              // "taken out in missing-second-sync"
+};
+
 // Draws `kind`'s kernel with line numbers into the current window, highlighting `sub`'s
-// lines; says so when the kernel has nothing to do in this sub-step.
-void draw_source_panel(model::KernelKind kind, model::SubStep sub);
+// lines; says so when the kernel has nothing to do in this sub-step. `flag`: a line to strike.
+void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceFlag* flag = nullptr);
 
 }  // namespace ts::views

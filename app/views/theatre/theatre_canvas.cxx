@@ -14,6 +14,7 @@
 #include "views/stage_view.hpp"
 #include "views/theme.hpp"
 #include "platform/imgui_compat.hpp"
+#include "race_overlay.hpp"
 
 namespace ts::views {
 
@@ -478,6 +479,7 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
         draw_shared_memory(draw, s, captions);
     draw_inspection(draw, s);
     draw_names(draw, names);
+    if (!timeline.naive) draw_race_overlay(draw, state, s.as_panel, s.bs_panel, s.layout.c);
     draw_legend(draw, captions, s);
     draw->PopClipRect();
 

@@ -6,6 +6,7 @@
 #include "ladder_canvas.hpp"
 #include "naive_vs_tiled.hpp"
 #include "phase_player.hpp"
+#include "race_overlay.hpp"
 #include "sm_timeline.hpp"
 #include "source_panel.hpp"
 #include "theatre_canvas.hpp"
@@ -128,7 +129,8 @@ void tabs(AppState& state) {
                     ImGui::Separator();
                     draw_source_panel(model::KernelKind::Tiled, step.sub);
                 } else {
-                    draw_source_panel(played_config(state).kind, step.sub);
+                    const auto flag = race_source_flag(state);  // an experiment's missing barrier
+                    draw_source_panel(played_config(state).kind, step.sub, flag ? &*flag : nullptr);
                 }
                 break;
             case TheatrePanel::Thread:
@@ -278,6 +280,7 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
     else
         muted_text(step_detail(state, step, focus_thread(state, inspected(state).c)));
     if (const auto line = recorded_block_line(state)) muted_text(*line);
+    draw_race_caption(state);
 
     // The SMs tab puts its timeline across the top of the stage.
     if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(state))
