@@ -5,6 +5,7 @@
 
 #include "cli/setup_options.hpp"
 #include "model/format.hpp"
+#include "model/experiment.hpp"
 #include "model/kernel_config.hpp"
 #include "model/phase_timeline.hpp"
 #include "model/problem.hpp"
@@ -20,12 +21,12 @@ namespace {
 constexpr std::string_view kStateKeys[] = {"view",  "m",        "n",        "k",      "batch",   "dtype",
                                            "kernel", "tile",    "block-size", "select", "block", "phase",
                                            "sub-step", "k-step", "side-by-side", "panel", "hover-a", "hover-b",
-                                           "axis"};
+                                           "axis", "experiment"};
 
 // Keys whose effect can be taken back: a step may unpin a cell or leave the theatre's
 // defaults again.
 constexpr std::string_view kNoneKeys[] = {"select", "block", "phase", "sub-step", "k-step", "panel", "hover-a",
-                                          "hover-b"};
+                                          "hover-b", "experiment"};
 
 struct Answer {
     std::string_view word;
@@ -40,6 +41,9 @@ constexpr Answer kAnswers[] = {
     // tiled T=32 and cuBLAS.
     {"rung-speedup-predicted", false}, {"rung-speedup-measured", false}, {"speedup-over-tiled", false},
     {"percent-of-cublas", false},
+    // Breaking a kernel on purpose (the step's `experiment:`): how many runs came out wrong,
+    // the stores past C's end of no-bounds-check, the slow-down of bank-conflicts.
+    {"experiment-wrong-runs", false}, {"stray-writes", false}, {"experiment-slowdown", false},
 };
 
 template <typename Range>
@@ -103,6 +107,10 @@ std::optional<std::string> check_state_value(std::string_view key, std::string_v
     if (key == "sub-step") {
         if (model::parse_substep(value)) return std::nullopt;
         return format_text("sub-step must be load, sync1, compute, sync2, store or none, got \"{}\"", value);
+    }
+    if (key == "experiment") {
+        if (model::parse_experiment(value)) return std::nullopt;
+        return format_text("experiment must be one of {} or none, got \"{}\"", model::experiment_names(), value);
     }
     if (key == "side-by-side") {
         if (value == "yes" || value == "no") return std::nullopt;
