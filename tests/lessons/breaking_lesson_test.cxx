@@ -4,6 +4,8 @@
 // from the lesson file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 
 #include "lessons/lesson_catalog.hpp"
