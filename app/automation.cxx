@@ -4,12 +4,12 @@
 #include <iostream>
 #include <utility>
 
-#include "views/counters_panel.hpp"
-#include "views/ladder_view.hpp"
-#include "views/latency_view.hpp"
-#include "views/roofline_view.hpp"
+#include "views/lab/counters_panel.hpp"
+#include "views/lab/ladder_view.hpp"
+#include "views/lab/latency_view.hpp"
+#include "views/lab/roofline_view.hpp"
 #include "views/theatre/theatre_recording.hpp"
-#include "views/tuning_view.hpp"
+#include "views/lab/tuning_view.hpp"
 
 namespace ts::app {
 

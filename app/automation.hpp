@@ -22,11 +22,11 @@
 
 #include "gpu/runner.hpp"
 #include "platform/key_names.hpp"
-#include "platform/session.hpp"
+#include "session.hpp"
 #include "platform/window.hpp"
 #include "soak.hpp"
-#include "views/app_state.hpp"
-#include "views/lab_benchmark.hpp"
+#include "views/window/app_state.hpp"
+#include "views/lab/lab_benchmark.hpp"
 
 namespace ts::app {
 

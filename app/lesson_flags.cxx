@@ -6,9 +6,9 @@
 #include <variant>
 
 #include "lessons/lesson_keys.hpp"
-#include "views/lesson_state.hpp"
-#include "views/main_view.hpp"
-#include "views/theme.hpp"
+#include "views/lessons/lesson_state.hpp"
+#include "views/window/main_view.hpp"
+#include "views/common/theme.hpp"
 
 namespace ts::app {
 

@@ -9,7 +9,7 @@
 #include "gpu/runner.hpp"
 #include "lessons/lesson.hpp"
 #include "platform/window.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 
 namespace ts::app {
 

@@ -10,10 +10,10 @@
 #include <fstream>
 
 #include "model/format.hpp"
-#include "views/latency_view.hpp"
-#include "views/setup_panel.hpp"
-#include "views/lesson_state.hpp"
-#include "views/tuning_view.hpp"
+#include "views/lab/latency_view.hpp"
+#include "views/window/setup_panel.hpp"
+#include "views/lessons/lesson_state.hpp"
+#include "views/lab/tuning_view.hpp"
 
 namespace ts::app {
 

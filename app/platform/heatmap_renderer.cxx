@@ -52,8 +52,8 @@ GLint uniform(GLuint program, const char* name) { return glGetUniformLocation(pr
 std::variant<std::unique_ptr<HeatmapRenderer>, std::string> HeatmapRenderer::create() {
     GLint max_side = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_side);
-    if (max_side < views::kMaxTextureSide)
-        return "heat maps need " + std::to_string(views::kMaxTextureSide) + "² textures; this OpenGL allows " +
+    if (max_side < kMaxTextureSide)
+        return "heat maps need " + std::to_string(kMaxTextureSide) + "² textures; this OpenGL allows " +
                std::to_string(max_side) + "²";
 
     auto vertex = compile(GL_VERTEX_SHADER, "heatmap.vert", kHeatmapVertexShader);
@@ -94,7 +94,7 @@ void HeatmapRenderer::begin_frame() {
     ++m_frame;
 }
 
-HeatmapRenderer::Texture& HeatmapRenderer::texture_for(const views::HeatmapQuad& quad) {
+HeatmapRenderer::Texture& HeatmapRenderer::texture_for(const HeatmapQuad& quad) {
     const auto found = std::find_if(m_textures.begin(), m_textures.end(),
                                     [&](const Texture& t) { return t.key == quad.key; });
     if (found != m_textures.end()) {
@@ -118,7 +118,7 @@ HeatmapRenderer::Texture& HeatmapRenderer::texture_for(const views::HeatmapQuad&
     }
 
     // The only place the values reach the GPU: once per new key, never per frame.
-    const views::HeatmapImage image = quad.image();
+    const HeatmapImage image = quad.image();
     Texture texture{quad.key, 0, image.cols, image.rows, image.box_cols, image.box_rows, m_frame};
     glGenTextures(1, &texture.id);
     glBindTexture(GL_TEXTURE_2D, texture.id);
@@ -139,7 +139,7 @@ HeatmapRenderer::Texture& HeatmapRenderer::texture_for(const views::HeatmapQuad&
     return m_textures.back();
 }
 
-void HeatmapRenderer::paint(ImDrawList* draw, const views::HeatmapQuad& quad) {
+void HeatmapRenderer::paint(ImDrawList* draw, const HeatmapQuad& quad) {
     if (quad.rows <= 0 || quad.cols <= 0 || quad.grid_rows <= 0 || quad.grid_cols <= 0) return;
     const Texture& texture = texture_for(quad);
     m_quads.push_back({this,
@@ -158,7 +158,7 @@ void HeatmapRenderer::draw_callback(const ImDrawList* /*list*/, const ImDrawCmd*
 }
 
 void HeatmapRenderer::draw(const Quad& q, const ImVec4& clip) const {
-    const views::HeatmapQuad& h = q.quad;
+    const HeatmapQuad& h = q.quad;
     // Only the visible part of the quad: zoomed in, the matrix may be millions of pixels wide.
     const float x0 = std::max(h.min.x, clip.x), y0 = std::max(h.min.y, clip.y);
     const float x1 = std::min(h.max.x, clip.z), y1 = std::min(h.max.y, clip.w);

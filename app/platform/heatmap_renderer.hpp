@@ -1,4 +1,4 @@
-// heatmap_renderer.hpp — the OpenGL side of the stage's heat maps (views/stage_heatmap.hpp):
+// heatmap_renderer.hpp — the OpenGL side of the stage's heat maps (heatmap_painter.hpp):
 // one R32F texture of values per matrix, rebuilt only when its key changes, and a shader
 // (shaders/heatmap.vert, shaders/heatmap.frag, embedded at build time) that colours it and
 // draws the cell and block lines, called from ImGui's draw list through a callback.
@@ -11,14 +11,14 @@
 #include <variant>
 #include <vector>
 
-#include "views/stage_heatmap.hpp"
+#include "heatmap_painter.hpp"
 
 namespace ts::platform {
 
-class HeatmapRenderer final : public views::HeatmapPainter {
+class HeatmapRenderer final : public HeatmapPainter {
 public:
     // Compiles the shaders; needs the window's OpenGL context current. Returns why not when
-    // they do not compile or the GPU's textures are smaller than views::kMaxTextureSide.
+    // they do not compile or the GPU's textures are smaller than kMaxTextureSide.
     static std::variant<std::unique_ptr<HeatmapRenderer>, std::string> create();
     ~HeatmapRenderer() override;
     HeatmapRenderer(const HeatmapRenderer&) = delete;
@@ -26,7 +26,7 @@ public:
 
     // Call before the views draw: forgets the previous frame's quads, which ImGui has drawn.
     void begin_frame();
-    void paint(ImDrawList* draw, const views::HeatmapQuad& quad) override;
+    void paint(ImDrawList* draw, const HeatmapQuad& quad) override;
 
     // Times a texture was built (and uploaded) since start: the tests check it is not per frame.
     std::uint64_t uploads() const { return m_uploads; }
@@ -44,11 +44,11 @@ private:
         HeatmapRenderer* renderer;
         unsigned texture;
         float texture_cells[2];
-        views::HeatmapQuad quad;
+        HeatmapQuad quad;
     };
 
     HeatmapRenderer() = default;
-    Texture& texture_for(const views::HeatmapQuad& quad);
+    Texture& texture_for(const HeatmapQuad& quad);
     void draw(const Quad& quad, const ImVec4& clip_rect) const;
     static void draw_callback(const ImDrawList* list, const ImDrawCmd* command);
 

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "gui_harness.hpp"
-#include "views/experiment_view.hpp"
-#include "views/theme.hpp"
+#include "views/experiments/experiment_view.hpp"
+#include "views/common/theme.hpp"
 #include "views/theatre/race_overlay.hpp"
 
 namespace {

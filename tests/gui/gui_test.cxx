@@ -15,7 +15,7 @@
 
 #include "gui_harness.hpp"
 #include "gpu/runner.hpp"
-#include "views/theme.hpp"
+#include "views/common/theme.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 
 #include "gui_harness.hpp"
 #include "model/kernel_config.hpp"
-#include "views/ladder_view.hpp"
-#include "views/theme.hpp"
+#include "views/lab/ladder_view.hpp"
+#include "views/common/theme.hpp"
 
 namespace {
 

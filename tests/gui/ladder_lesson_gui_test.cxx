@@ -14,8 +14,8 @@
 
 
 #include "gui_harness.hpp"
-#include "views/lesson_panel.hpp"
-#include "views/lesson_state.hpp"
+#include "views/lessons/lesson_panel.hpp"
+#include "views/lessons/lesson_state.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include "gui_harness.hpp"
 #include "views/theatre/ladder_canvas.hpp"
-#include "views/theme.hpp"
+#include "views/common/theme.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "gui_harness.hpp"
-#include "views/theme.hpp"
+#include "views/common/theme.hpp"
 
 namespace {
 

@@ -10,9 +10,9 @@
 
 
 #include "gui_harness.hpp"
-#include "views/lesson_panel.hpp"
-#include "views/lesson_state.hpp"
-#include "views/theme.hpp"
+#include "views/lessons/lesson_panel.hpp"
+#include "views/lessons/lesson_state.hpp"
+#include "views/common/theme.hpp"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "gui_harness.hpp"
-#include "views/example_values.hpp"
-#include "views/stage_heatmap.hpp"
-#include "views/theme.hpp"
+#include "views/common/example_values.hpp"
+#include "views/stage/stage_heatmap.hpp"
+#include "views/common/theme.hpp"
 
 namespace {
 

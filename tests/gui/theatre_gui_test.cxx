@@ -8,7 +8,7 @@
 
 #include "gui_harness.hpp"
 #include "views/theatre/theatre_paint.hpp"
-#include "views/theme.hpp"
+#include "views/common/theme.hpp"
 
 namespace {
 

@@ -11,9 +11,9 @@
 #include "lessons/lesson_catalog.hpp"
 #include "model/experiment.hpp"
 #include "model/format.hpp"
-#include "views/experiment_state.hpp"
-#include "views/lesson_answers.hpp"
-#include "views/lesson_state.hpp"
+#include "views/experiments/experiment_state.hpp"
+#include "views/lessons/lesson_answers.hpp"
+#include "views/lessons/lesson_state.hpp"
 
 namespace {
 

@@ -13,9 +13,9 @@
 #include "lessons/lesson_parser.hpp"
 #include "model/kernel_config.hpp"
 #include "model/ladder_rungs.hpp"
-#include "views/lab_state.hpp"
-#include "views/lesson_answers.hpp"
-#include "views/lesson_state.hpp"
+#include "views/lab/lab_state.hpp"
+#include "views/lessons/lesson_answers.hpp"
+#include "views/lessons/lesson_state.hpp"
 
 namespace {
 

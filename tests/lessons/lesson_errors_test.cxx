@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "views/lesson_state.hpp"
+#include "views/lessons/lesson_state.hpp"
 
 namespace {
 

@@ -9,9 +9,9 @@
 
 #include "lessons/lesson_catalog.hpp"
 #include "support/run_command.hpp"
-#include "views/lab_state.hpp"
-#include "views/lesson_answers.hpp"
-#include "views/lesson_state.hpp"
+#include "views/lab/lab_state.hpp"
+#include "views/lessons/lesson_answers.hpp"
+#include "views/lessons/lesson_state.hpp"
 
 namespace {
 

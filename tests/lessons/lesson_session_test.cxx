@@ -6,9 +6,9 @@
 
 #include "lessons/lesson_parser.hpp"
 #include "views/imgui_harness.hpp"
-#include "views/lesson_answers.hpp"
-#include "views/lesson_panel.hpp"
-#include "views/lesson_state.hpp"
+#include "views/lessons/lesson_answers.hpp"
+#include "views/lessons/lesson_panel.hpp"
+#include "views/lessons/lesson_state.hpp"
 
 namespace {
 

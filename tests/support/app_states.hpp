@@ -8,7 +8,7 @@
 #include "gpu/runner.hpp"
 #include "model/device_limits.hpp"
 #include "support/problems.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 
 namespace ts::testing_support {
 

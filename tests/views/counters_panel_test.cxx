@@ -16,13 +16,13 @@
 #include "model/counters.hpp"
 #include "model/format.hpp"
 #include "model/traffic.hpp"
-#include "views/app_state.hpp"
-#include "views/counter_reads.hpp"
-#include "views/counters_panel.hpp"
-#include "views/lab_view.hpp"
-#include "views/roofline_counters.hpp"
-#include "views/roofline_view.hpp"
-#include "views/theme.hpp"
+#include "views/window/app_state.hpp"
+#include "views/lab/counter_reads.hpp"
+#include "views/lab/counters_panel.hpp"
+#include "views/lab/lab_view.hpp"
+#include "views/lab/roofline_counters.hpp"
+#include "views/lab/roofline_view.hpp"
+#include "views/common/theme.hpp"
 
 using namespace ts::views;
 using ts::model::Counter;

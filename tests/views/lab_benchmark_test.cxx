@@ -3,8 +3,8 @@
 // and not kept, and an end after N changes or at the first reason to stop.
 #include <gtest/gtest.h>
 
-#include "views/lab_benchmark.hpp"
-#include "views/latency_view.hpp"
+#include "views/lab/lab_benchmark.hpp"
+#include "views/lab/latency_view.hpp"
 
 using namespace ts::views;
 using ts::gpu::RunRequest;

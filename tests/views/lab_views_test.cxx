@@ -10,10 +10,10 @@
 #include <thread>
 
 #include "imgui_harness.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 #include "model/device_limits.hpp"
-#include "views/lab_view.hpp"
-#include "views/tuning_view.hpp"
+#include "views/lab/lab_view.hpp"
+#include "views/lab/tuning_view.hpp"
 
 using namespace ts::views;
 using ts::test::ImGuiHarness;

@@ -9,7 +9,7 @@
 #include "imgui_harness.hpp"
 #include "model/ladder.hpp"
 #include "model/phase_timeline.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 #include "views/theatre/ladder_canvas.hpp"
 #include "views/theatre/source_panel.hpp"
 #include "views/theatre/theatre_logic.hpp"

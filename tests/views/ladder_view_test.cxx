@@ -14,11 +14,11 @@
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/ladder_rungs.hpp"
-#include "views/app_state.hpp"
-#include "views/lab_view.hpp"
-#include "views/ladder_view.hpp"
-#include "views/roofline_view.hpp"
-#include "views/tuning_view.hpp"
+#include "views/window/app_state.hpp"
+#include "views/lab/lab_view.hpp"
+#include "views/lab/ladder_view.hpp"
+#include "views/lab/roofline_view.hpp"
+#include "views/lab/tuning_view.hpp"
 
 using namespace ts::views;
 using ts::model::KernelKind;

@@ -13,10 +13,10 @@
 
 #include "imgui_harness.hpp"
 #include "model/device_limits.hpp"
-#include "views/app_state.hpp"
-#include "views/lab_view.hpp"
-#include "views/latency_view.hpp"
-#include "views/main_view.hpp"
+#include "views/window/app_state.hpp"
+#include "views/lab/lab_view.hpp"
+#include "views/lab/latency_view.hpp"
+#include "views/window/main_view.hpp"
 
 using namespace ts::views;
 using ts::model::Dtype;

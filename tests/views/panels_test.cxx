@@ -6,11 +6,11 @@
 #include "imgui_harness.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
-#include "views/app_state.hpp"
-#include "views/run_panel.hpp"
-#include "views/text.hpp"
-#include "views/setup_panel.hpp"
-#include "views/status_bar.hpp"
+#include "views/window/app_state.hpp"
+#include "views/window/run_panel.hpp"
+#include "views/common/text.hpp"
+#include "views/window/setup_panel.hpp"
+#include "views/window/status_bar.hpp"
 
 namespace {
 

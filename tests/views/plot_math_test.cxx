@@ -7,7 +7,7 @@
 #include <limits>
 #include <random>
 
-#include "views/plot_math.hpp"
+#include "views/common/plot_math.hpp"
 
 using namespace ts::views;
 

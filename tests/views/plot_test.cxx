@@ -14,7 +14,7 @@
 #include "imgui_harness.hpp"
 #include "platform/imgui_compat.hpp"
 #include "imgui_internal.h"
-#include "views/plot.hpp"
+#include "views/common/plot.hpp"
 
 using namespace ts::views;
 using ts::test::ImGuiHarness;

@@ -8,10 +8,10 @@
 
 #include "imgui_harness.hpp"
 #include "support/app_states.hpp"
-#include "views/help_overlay.hpp"
-#include "views/main_view.hpp"
-#include "views/shortcuts.hpp"
-#include "views/theme.hpp"
+#include "views/window/help_overlay.hpp"
+#include "views/window/main_view.hpp"
+#include "views/window/shortcuts.hpp"
+#include "views/common/theme.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 
 #include "imgui_harness.hpp"
 #include "model/format.hpp"
-#include "views/app_state.hpp"
-#include "views/run_panel.hpp"
+#include "views/window/app_state.hpp"
+#include "views/window/run_panel.hpp"
 
 namespace {
 

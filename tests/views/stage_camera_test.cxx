@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "views/stage_layout.hpp"
+#include "views/stage/stage_layout.hpp"
 
 namespace {
 

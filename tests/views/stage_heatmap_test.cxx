@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "views/example_values.hpp"
-#include "views/stage_heatmap.hpp"
+#include "views/common/example_values.hpp"
+#include "views/stage/stage_heatmap.hpp"
 
 namespace {
 

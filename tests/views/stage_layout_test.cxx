@@ -3,7 +3,7 @@
 
 #include "model/launch_geometry.hpp"
 #include "support/problems.hpp"
-#include "views/stage_layout.hpp"
+#include "views/stage/stage_layout.hpp"
 
 namespace {
 

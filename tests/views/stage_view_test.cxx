@@ -9,11 +9,11 @@
 #include "imgui_harness.hpp"
 #include "model/format.hpp"
 #include "model/thread_map.hpp"
-#include "views/app_state.hpp"
-#include "views/example_values.hpp"
-#include "views/main_view.hpp"
-#include "views/stage_layout.hpp"
-#include "views/stage_view.hpp"
+#include "views/window/app_state.hpp"
+#include "views/common/example_values.hpp"
+#include "views/window/main_view.hpp"
+#include "views/stage/stage_layout.hpp"
+#include "views/stage/stage_view.hpp"
 
 namespace {
 

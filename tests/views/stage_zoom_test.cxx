@@ -12,10 +12,10 @@
 #include "imgui.h"
 #include "imgui_harness.hpp"
 #include "platform/imgui_compat.hpp"
-#include "views/app_state.hpp"
-#include "views/main_view.hpp"
-#include "views/stage_heatmap.hpp"
-#include "views/stage_view.hpp"
+#include "views/window/app_state.hpp"
+#include "views/window/main_view.hpp"
+#include "views/stage/stage_heatmap.hpp"
+#include "views/stage/stage_view.hpp"
 
 namespace {
 

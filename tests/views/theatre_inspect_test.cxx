@@ -6,7 +6,7 @@
 #include "imgui.h"
 #include "imgui_harness.hpp"
 #include "model/traffic.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 #include "views/theatre/naive_vs_tiled.hpp"
 #include "views/theatre/theatre_flags.hpp"
 #include "views/theatre/theatre_logic.hpp"

@@ -9,7 +9,7 @@
 #include "platform/imgui_compat.hpp"
 #include "model/thread_map.hpp"
 #include "model/phase_timeline.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 #include "views/theatre/phase_player.hpp"
 #include "views/theatre/smem_panel.hpp"
 #include "views/theatre/source_panel.hpp"

@@ -1,4 +1,4 @@
-#include "ladder_canvas.hpp"
+#include "views/theatre/ladder_canvas.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -10,12 +10,12 @@
 #include "model/kernel_trace.hpp"
 #include "model/ladder_access.hpp"
 #include "model/thread_map.hpp"
-#include "theatre_logic.hpp"
-#include "theatre_recording.hpp"
-#include "theatre_paint.hpp"
-#include "views/stage_view.hpp"
-#include "views/text.hpp"
-#include "views/theme.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_paint.hpp"
+#include "views/stage/stage_view.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
 
 namespace ts::views {
 

@@ -15,8 +15,8 @@
 #include "model/ladder.hpp"
 #include "model/ladder_access.hpp"
 #include "model/phase_timeline.hpp"
-#include "views/app_state.hpp"
-#include "views/stage_layout.hpp"
+#include "views/window/app_state.hpp"
+#include "views/stage/stage_layout.hpp"
 
 namespace ts::views {
 

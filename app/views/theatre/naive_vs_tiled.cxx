@@ -1,4 +1,4 @@
-#include "naive_vs_tiled.hpp"
+#include "views/theatre/naive_vs_tiled.hpp"
 
 #include <algorithm>
 #include <initializer_list>
@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "model/format.hpp"
-#include "theatre_logic.hpp"
-#include "theatre_paint.hpp"
-#include "thread_inspector.hpp"
-#include "views/text.hpp"
-#include "views/theme.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/theatre/theatre_paint.hpp"
+#include "views/theatre/thread_inspector.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
 #include "platform/imgui_compat.hpp"
 
 namespace ts::views {

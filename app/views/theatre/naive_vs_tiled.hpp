@@ -8,8 +8,8 @@
 #include <string>
 
 #include "model/phase_timeline.hpp"
-#include "views/app_state.hpp"
-#include "views/stage_layout.hpp"
+#include "views/window/app_state.hpp"
+#include "views/stage/stage_layout.hpp"
 
 namespace ts::views {
 

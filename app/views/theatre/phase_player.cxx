@@ -1,10 +1,10 @@
-#include "phase_player.hpp"
+#include "views/theatre/phase_player.hpp"
 
 #include <algorithm>
 
 #include "imgui.h"
 #include "model/format.hpp"
-#include "views/shortcuts.hpp"
+#include "views/window/shortcuts.hpp"
 
 namespace ts::views {
 

@@ -1,12 +1,12 @@
-#include "race_overlay.hpp"
+#include "views/theatre/race_overlay.hpp"
 
 #include <algorithm>
 
 #include "model/format.hpp"
-#include "theatre_logic.hpp"
-#include "theatre_paint.hpp"
-#include "views/text.hpp"
-#include "views/theme.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/theatre/theatre_paint.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
 
 namespace ts::views {
 

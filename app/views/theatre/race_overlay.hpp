@@ -9,9 +9,9 @@
 #include <optional>
 
 #include "imgui.h"
-#include "source_panel.hpp"
-#include "views/app_state.hpp"
-#include "views/stage_layout.hpp"
+#include "views/theatre/source_panel.hpp"
+#include "views/window/app_state.hpp"
+#include "views/stage/stage_layout.hpp"
 
 namespace ts::views {
 

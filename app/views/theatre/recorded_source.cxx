@@ -1,4 +1,4 @@
-#include "recorded_source.hpp"
+#include "views/theatre/recorded_source.hpp"
 
 #include "model/format.hpp"
 

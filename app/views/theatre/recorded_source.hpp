@@ -10,7 +10,7 @@
 
 #include "model/kernel_trace.hpp"
 #include "model/recorded_reads.hpp"
-#include "step_source.hpp"
+#include "views/theatre/step_source.hpp"
 
 namespace ts::views {
 

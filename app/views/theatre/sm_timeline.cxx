@@ -1,4 +1,4 @@
-#include "sm_timeline.hpp"
+#include "views/theatre/sm_timeline.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -6,11 +6,11 @@
 
 #include "model/format.hpp"
 #include "paths/data_dir.hpp"
-#include "theatre_logic.hpp"
-#include "theatre_recording.hpp"
-#include "views/plot_math.hpp"
-#include "views/text.hpp"
-#include "views/theme.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/theatre/theatre_recording.hpp"
+#include "views/common/plot_math.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
 #include "platform/imgui_compat.hpp"
 
 namespace ts::views {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "model/kernel_trace.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 
 namespace ts::views {
 

@@ -1,12 +1,12 @@
-#include "smem_panel.hpp"
+#include "views/theatre/smem_panel.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "theatre_paint.hpp"
-#include "views/example_values.hpp"
-#include "views/stage_view.hpp"
-#include "views/theme.hpp"
+#include "views/theatre/theatre_paint.hpp"
+#include "views/common/example_values.hpp"
+#include "views/stage/stage_view.hpp"
+#include "views/common/theme.hpp"
 #include "platform/imgui_compat.hpp"
 
 namespace ts::views {

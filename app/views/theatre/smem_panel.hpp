@@ -6,7 +6,7 @@
 
 #include "imgui.h"
 #include "model/tile_schedule.hpp"
-#include "views/stage_layout.hpp"
+#include "views/stage/stage_layout.hpp"
 
 namespace ts::views {
 

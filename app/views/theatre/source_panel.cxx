@@ -1,4 +1,4 @@
-#include "source_panel.hpp"
+#include "views/theatre/source_panel.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,8 +6,8 @@
 #include "imgui.h"
 #include "kernel_sources.hpp"
 #include "model/format.hpp"
-#include "views/text.hpp"
-#include "views/theme.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
 
 namespace ts::views {
 

@@ -1,4 +1,4 @@
-#include "step_source.hpp"
+#include "views/theatre/step_source.hpp"
 
 namespace ts::views {
 

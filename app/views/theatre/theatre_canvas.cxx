@@ -1,4 +1,4 @@
-#include "theatre_canvas.hpp"
+#include "views/theatre/theatre_canvas.hpp"
 
 #include <algorithm>
 #include <cfloat>
@@ -6,15 +6,15 @@
 
 #include "model/format.hpp"
 #include "model/thread_map.hpp"
-#include "smem_panel.hpp"
-#include "theatre_layout.hpp"
-#include "theatre_logic.hpp"
-#include "theatre_paint.hpp"
-#include "views/example_values.hpp"
-#include "views/stage_view.hpp"
-#include "views/theme.hpp"
+#include "views/theatre/smem_panel.hpp"
+#include "views/theatre/theatre_layout.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/theatre/theatre_paint.hpp"
+#include "views/common/example_values.hpp"
+#include "views/stage/stage_view.hpp"
+#include "views/common/theme.hpp"
 #include "platform/imgui_compat.hpp"
-#include "race_overlay.hpp"
+#include "views/theatre/race_overlay.hpp"
 
 namespace ts::views {
 

@@ -5,9 +5,9 @@
 // K; the inspected thread or element outlined; threads coloured by warp on the Warp tab.
 #pragma once
 
-#include "thread_inspector.hpp"
-#include "views/app_state.hpp"
-#include "views/stage_layout.hpp"
+#include "views/theatre/thread_inspector.hpp"
+#include "views/window/app_state.hpp"
+#include "views/stage/stage_layout.hpp"
 
 namespace ts::views {
 

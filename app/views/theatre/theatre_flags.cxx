@@ -1,10 +1,10 @@
-#include "theatre_flags.hpp"
+#include "views/theatre/theatre_flags.hpp"
 
 #include <algorithm>
 
 #include "model/format.hpp"
-#include "theatre_logic.hpp"
-#include "theatre_recording.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/theatre/theatre_recording.hpp"
 
 namespace ts::views {
 

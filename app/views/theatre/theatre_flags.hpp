@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 
 namespace ts::views {
 

@@ -1,4 +1,4 @@
-#include "theatre_layout.hpp"
+#include "views/theatre/theatre_layout.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "model/problem.hpp"
-#include "theatre_logic.hpp"
-#include "views/stage_layout.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/stage/stage_layout.hpp"
 
 namespace ts::views {
 

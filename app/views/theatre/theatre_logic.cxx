@@ -1,4 +1,4 @@
-#include "theatre_logic.hpp"
+#include "views/theatre/theatre_logic.hpp"
 
 #include <algorithm>
 

@@ -10,7 +10,7 @@
 #include "model/kernel_config.hpp"
 #include "model/phase_timeline.hpp"
 #include "model/problem.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 
 namespace ts::views {
 

@@ -1,4 +1,4 @@
-#include "theatre_paint.hpp"
+#include "views/theatre/theatre_paint.hpp"
 
 #include <cfloat>
 

@@ -7,8 +7,8 @@
 
 #include "imgui.h"
 #include "platform/imgui_compat.hpp"
-#include "views/stage_layout.hpp"
-#include "views/theme.hpp"
+#include "views/stage/stage_layout.hpp"
+#include "views/common/theme.hpp"
 
 namespace ts::views {
 

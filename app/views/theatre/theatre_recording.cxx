@@ -1,7 +1,7 @@
-#include "theatre_recording.hpp"
+#include "views/theatre/theatre_recording.hpp"
 
 #include "record/trace_file.hpp"
-#include "theatre_logic.hpp"
+#include "views/theatre/theatre_logic.hpp"
 
 namespace ts::views {
 

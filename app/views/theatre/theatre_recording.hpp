@@ -9,7 +9,7 @@
 #include <string>
 
 #include "gpu/runner.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 
 namespace ts::views {
 

@@ -1,4 +1,4 @@
-#include "theatre_state.hpp"
+#include "views/theatre/theatre_state.hpp"
 
 namespace ts::views {
 

@@ -11,9 +11,9 @@
 
 #include "model/index_math.hpp"
 #include "model/kernel_trace.hpp"
-#include "phase_player.hpp"
-#include "recorded_source.hpp"
-#include "step_source.hpp"
+#include "views/theatre/phase_player.hpp"
+#include "views/theatre/recorded_source.hpp"
+#include "views/theatre/step_source.hpp"
 
 namespace ts::views {
 

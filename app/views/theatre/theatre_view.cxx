@@ -1,22 +1,22 @@
-#include "theatre_view.hpp"
+#include "views/theatre/theatre_view.hpp"
 
 #include <algorithm>
 
 #include "model/format.hpp"
-#include "ladder_canvas.hpp"
-#include "naive_vs_tiled.hpp"
-#include "phase_player.hpp"
-#include "race_overlay.hpp"
-#include "sm_timeline.hpp"
-#include "source_panel.hpp"
-#include "theatre_canvas.hpp"
-#include "theatre_logic.hpp"
-#include "theatre_recording.hpp"
-#include "thread_inspector.hpp"
-#include "views/side_column.hpp"
-#include "views/text.hpp"
-#include "views/theme.hpp"
-#include "warp_panel.hpp"
+#include "views/theatre/ladder_canvas.hpp"
+#include "views/theatre/naive_vs_tiled.hpp"
+#include "views/theatre/phase_player.hpp"
+#include "views/theatre/race_overlay.hpp"
+#include "views/theatre/sm_timeline.hpp"
+#include "views/theatre/source_panel.hpp"
+#include "views/theatre/theatre_canvas.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/thread_inspector.hpp"
+#include "views/window/side_column.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
+#include "views/theatre/warp_panel.hpp"
 
 namespace ts::views {
 

@@ -5,7 +5,7 @@
 // canvas on the right shows A, B and C (theatre_canvas.hpp, naive_vs_tiled.hpp).
 #pragma once
 
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 
 namespace ts::views {
 

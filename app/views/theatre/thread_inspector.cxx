@@ -1,13 +1,13 @@
-#include "thread_inspector.hpp"
+#include "views/theatre/thread_inspector.hpp"
 
 #include <algorithm>
 
 #include "imgui.h"
 #include "model/format.hpp"
 #include "model/thread_map.hpp"
-#include "theatre_logic.hpp"
-#include "views/text.hpp"
-#include "views/theme.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
 
 namespace ts::views {
 

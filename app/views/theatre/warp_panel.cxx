@@ -1,4 +1,4 @@
-#include "warp_panel.hpp"
+#include "views/theatre/warp_panel.hpp"
 
 #include <algorithm>
 #include <map>
@@ -7,11 +7,11 @@
 #include "imgui.h"
 #include "model/format.hpp"
 #include "model/thread_map.hpp"
-#include "theatre_logic.hpp"
-#include "theatre_paint.hpp"
-#include "views/stage_view.hpp"
-#include "views/text.hpp"
-#include "views/theme.hpp"
+#include "views/theatre/theatre_logic.hpp"
+#include "views/theatre/theatre_paint.hpp"
+#include "views/stage/stage_view.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
 
 namespace ts::views {
 

@@ -9,7 +9,7 @@
 
 #include "model/index_math.hpp"
 #include "model/memory_sectors.hpp"
-#include "views/app_state.hpp"
+#include "views/window/app_state.hpp"
 
 namespace ts::views {
 

@@ -1,0 +1,133 @@
+#include "session.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+#include "imgui.h"
+#include "views/lab/lab_state.hpp"
+#include "views/common/theme.hpp"
+
+namespace ts::platform {
+
+settings::Settings merge(settings::Settings s, const Overrides& flags) {
+    if (flags.width) s.window_width = *flags.width;
+    if (flags.height) s.window_height = *flags.height;
+    if (flags.fullscreen) s.fullscreen = true;
+    if (flags.view) s.view = *flags.view;
+    if (flags.panel) s.theatre_panel = *flags.panel;
+    const views::Presentation p = presentation_for(s, flags);
+    s.presenter = p.presenter;
+    s.font_scale = p.font_scale;
+    s.palette = p.palette;
+    return s;
+}
+
+views::Presentation presentation_for(const settings::Settings& s, const Overrides& flags) {
+    views::Presentation p;
+    p.presenter = s.presenter;
+    p.font_scale = s.font_scale;
+    p.palette = s.palette;
+    p.fullscreen = s.fullscreen || flags.fullscreen;
+    if (flags.presenter) views::set_presenter(p, true);
+    if (flags.font_scale) p.font_scale = *flags.font_scale;
+    if (flags.palette) p.palette = *flags.palette;
+    return p;
+}
+
+Session::Session(std::filesystem::path path) : m_path(std::move(path)) {
+    if (m_path.empty()) return;
+    settings::Loaded loaded = settings::load(m_path);
+    m_loaded = loaded.settings;
+    m_saved = m_loaded;
+    m_problem = loaded.problem;
+    if (m_problem) std::cerr << "tilescope: " << *m_problem << "\n";
+}
+
+void Session::start(Window& window, views::AppState& state, const settings::Settings& opened_with) {
+    if (!opened_with.imgui_layout.empty())
+        ImGui::LoadIniSettingsFromMemory(opened_with.imgui_layout.c_str(), opened_with.imgui_layout.size());
+    if (m_problem) {
+        state.presentation.notice = *m_problem;
+        state.presentation.notice_is_problem = true;
+    }
+    m_applied = state.presentation;
+    views::apply_presentation_style(state.presentation);
+    views::set_fonts({window.fonts().heading, window.fonts().small});
+    // The window may have refused full screen (no monitor): say what it is.
+    state.presentation.fullscreen = window.fullscreen();
+    m_applied.fullscreen = state.presentation.fullscreen;
+}
+
+void Session::after_frame(Window& window, views::AppState& state) {
+    views::Presentation& p = state.presentation;
+    if (p.font_scale != m_applied.font_scale) {
+        if (!window.set_font_scale(p.font_scale) && window.font_warning())
+            p.notice = *window.font_warning();
+        views::set_fonts({window.fonts().heading, window.fonts().small});
+    }
+    if (p.font_scale != m_applied.font_scale || p.palette != m_applied.palette || p.presenter != m_applied.presenter)
+        views::apply_presentation_style(p);
+    if (p.fullscreen != m_applied.fullscreen) {
+        const bool wanted = p.fullscreen;
+        window.set_fullscreen(wanted);
+        p.fullscreen = window.fullscreen();
+        if (wanted && !p.fullscreen) p.notice = "F11: no monitor to fill; staying a window";
+    }
+    m_applied = p;
+
+    if (m_path.empty()) return;
+    ImGuiIO& io = ImGui::GetIO();
+    settings::Settings now = snapshot(window, state);
+    // The window's size and place change with every drag: those wait for the exit.
+    now.window_width = m_saved.window_width;
+    now.window_height = m_saved.window_height;
+    now.window_x = m_saved.window_x;
+    now.window_y = m_saved.window_y;
+    if (!io.WantSaveIniSettings) now.imgui_layout = m_saved.imgui_layout;
+    io.WantSaveIniSettings = false;
+    if (now != m_saved) save(window, state);
+}
+
+void Session::finish(const Window& window, views::AppState& state) {
+    if (m_path.empty()) return;
+    save(window, state);
+}
+
+settings::Settings Session::snapshot(const Window& window, const views::AppState& state) const {
+    settings::Settings s;
+    const WindowPlacement place = window.placement();
+    s.window_width = std::clamp(place.width, 320, 16384);
+    s.window_height = std::clamp(place.height, 240, 16384);
+    s.window_x = place.x;
+    s.window_y = place.y;
+    const views::Presentation& p = state.presentation;
+    s.fullscreen = p.fullscreen;
+    s.presenter = p.presenter;
+    s.font_scale = p.font_scale;
+    s.palette = p.palette;
+    s.view = views::view_name(state.lab.view);
+    s.theatre_panel = views::panel_name(state.theatre.panel);
+    std::size_t size = 0;
+    const char* layout = ImGui::SaveIniSettingsToMemory(&size);
+    s.imgui_layout.assign(layout, size);
+    return s;
+}
+
+void Session::save(const Window& window, views::AppState& state) {
+    const settings::Settings s = snapshot(window, state);
+    if (const auto why = settings::save(m_path, s)) {
+        // Said once, not every time a setting changes: the folder stays unwritable.
+        if (*why != m_last_save_error) {
+            std::cerr << "tilescope: settings not saved: " << *why << "\n";
+            state.presentation.notice = "settings not saved: " + *why;
+            state.presentation.notice_is_problem = true;
+        }
+        m_last_save_error = *why;
+        m_saved = s;  // not retried until something changes again
+        return;
+    }
+    m_last_save_error.clear();
+    m_saved = s;
+}
+
+}  // namespace ts::platform

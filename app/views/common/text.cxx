@@ -1,0 +1,26 @@
+#include "views/common/text.hpp"
+
+#include "imgui.h"
+#include "views/common/theme.hpp"
+
+namespace ts::views {
+
+std::string grouped(std::int64_t value) {
+    const std::string digits = std::to_string(value < 0 ? -value : value);
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return value < 0 ? "-" + out : out;
+}
+
+void muted_text(const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
+}  // namespace ts::views

@@ -1,0 +1,113 @@
+#include "views/lab/lab_benchmark.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "views/lab/latency_view.hpp"
+#include "model/format.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+namespace {
+
+std::string spread_text(const std::vector<double>& values) {
+    const Spread s = spread(values);
+    char text[96];
+    std::snprintf(text, sizeof text, "median %.1f ms, p90 %.1f ms, max %.1f ms", s.median, s.p90, s.max);
+    return text;
+}
+
+}  // namespace
+
+Spread spread(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    Spread s;
+    s.median = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
+    s.p90 = values[static_cast<std::size_t>(std::ceil(0.9 * double(n))) - 1];
+    s.max = values.back();
+    return s;
+}
+
+LabBenchmark::LabBenchmark(int changes, std::vector<int> sizes, double timeout_s)
+    : m_changes(changes), m_sizes(std::move(sizes)), m_timeout_s(timeout_s) {}
+
+void LabBenchmark::on_frame(AppState& state, double now_s) {
+    if (m_finished || m_failure) return;
+    if (!m_first_frame_s) m_first_frame_s = now_s;
+    if (!state.device) {
+        if (now_s - *m_first_frame_s > m_timeout_s)
+            m_failure = format_text("CUDA gave no answer about the GPU within {} s", m_timeout_s);
+        return;
+    }
+    if (!state.device->usable) {
+        m_failure = "no usable GPU: " + state.device->why_not;
+        return;
+    }
+    if (m_made > 0) m_frame_ms.push_back((now_s - *m_last_frame_s) * 1e3);
+    m_last_frame_s = now_s;
+
+    LabState& lab = state.lab;
+    m_superseded = lab.superseded - m_superseded_before;
+    if (m_waiting) {
+        const int kept = lab.points_kept - m_kept_before;
+        // Points are kept in exchange_with_runner, before the views fill the plot this frame.
+        if (kept > 0 && !m_first_seen) {
+            m_first_ms.push_back((now_s - m_change_s) * 1e3);
+            m_first_seen = true;
+        }
+        if (lab.in_flight > 0 || !lab.to_submit.empty()) {
+            if (now_s - m_change_s > m_timeout_s)
+                m_failure = format_text("change {} (size {}): not every result was back after {} s", m_made,
+                                   lab.latency.size, m_timeout_s);
+            return;
+        }
+        m_waiting = false;
+        if (kept < m_requests) {
+            m_failure = format_text("change {} (size {}): {} of {} requests failed; the last error: {}", m_made,
+                               lab.latency.size, m_requests - kept, m_requests, lab.last_error);
+            return;
+        }
+        m_all_ms.push_back((now_s - m_change_s) * 1e3);
+        if (m_made == m_changes) {
+            m_finished = true;
+            return;
+        }
+    }
+    make_change(state, now_s);
+}
+
+void LabBenchmark::make_change(AppState& state, double now_s) {
+    LabState& lab = state.lab;
+    if (m_made == 0) {
+        m_device = state.device->limits.name;
+        m_superseded_before = lab.superseded;
+    }
+    lab.latency.size = m_sizes[static_cast<std::size_t>(m_made) % m_sizes.size()];
+    m_kept_before = lab.points_kept;
+    measure_latency_now(lab);
+    m_requests = static_cast<int>(std::count_if(lab.to_submit.begin(), lab.to_submit.end(), [](const auto& queued) {
+        return queued.first.rfind("latency/", 0) == 0;
+    }));
+    ++m_made;
+    m_waiting = true;
+    m_first_seen = false;
+    m_change_s = now_s;
+}
+
+std::string LabBenchmark::report() const {
+    std::string sizes;
+    for (int size : m_sizes) sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+    std::string text = format_text("lab benchmark on {}: {} changes of the size ({}), {} requests each\n", m_device,
+                              m_all_ms.size(), sizes, m_requests);
+    text += "slider-to-point latency, first new point: " + spread_text(m_first_ms) + "\n";
+    text += "slider-to-point latency, all points:      " + spread_text(m_all_ms) + "\n";
+    text += format_text("frame time while measuring, {} frames: ", m_frame_ms.size()) + spread_text(m_frame_ms) + "\n";
+    text += format_text("superseded requests: {}\n", m_superseded);
+    return text;
+}
+
+}  // namespace ts::views

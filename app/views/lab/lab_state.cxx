@@ -1,0 +1,305 @@
+#include "views/lab/lab_state.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <future>
+#include <span>
+
+#include "model/format.hpp"
+#include "paths/data_dir.hpp"
+
+namespace ts::views {
+
+namespace {
+
+constexpr LabView kViews[] = {LabView::Stage,    LabView::Latency, LabView::Tuning,
+                              LabView::Roofline, LabView::Theatre, LabView::Ladder,
+                              LabView::Experiment};
+
+bool same_point(const record::Point& a, const record::Point& b) {
+    return a.config == b.config && a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
+           a.dtype == b.dtype;
+}
+
+std::string utc_now() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return text;
+}
+
+void submit_next_of_sweep(LabState& lab) {
+    if (lab.sweep.remaining.empty()) return;
+    gpu::RunRequest next = lab.sweep.remaining.front();
+    lab.sweep.remaining.erase(lab.sweep.remaining.begin());
+    request_live(lab, "sweep", next);
+}
+
+}  // namespace
+
+std::string_view view_name(LabView view) {
+    switch (view) {
+        case LabView::Stage: return "stage";
+        case LabView::Latency: return "latency";
+        case LabView::Tuning: return "tuning";
+        case LabView::Roofline: return "roofline";
+        case LabView::Theatre: return "theatre";
+        case LabView::Ladder: return "ladder";
+        case LabView::Experiment: return "experiment";
+    }
+    return "stage";
+}
+
+std::optional<LabView> parse_view(std::string_view text) {
+    for (LabView view : kViews)
+        if (view_name(view) == text) return view;
+    return std::nullopt;
+}
+
+std::string recording_label(const record::Recording& recording) {
+    // The date alone: the time of day of a recording tells a reader nothing.
+    const std::string date = recording.meta.date_utc.substr(0, 10);
+    if (recording.from_csv) return "from a CSV (it names no GPU or date)";
+    return model::format_text("recorded on {}, {}", recording.meta.device.name, date);
+}
+
+bool load_recording(LabState& lab, const std::filesystem::path& file) {
+    auto loaded = record::load(file);
+    if (auto* why = std::get_if<std::string>(&loaded)) {
+        lab.load_error = *why;
+        return false;
+    }
+    lab.recording = std::move(std::get<record::Recording>(loaded));
+    lab.recording_label = recording_label(*lab.recording);
+    lab.load_error.clear();
+    return true;
+}
+
+std::vector<std::filesystem::path> committed_recordings() {
+    std::vector<std::filesystem::path> files;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator(paths::data_dir() / "measurements", error))
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    // Named GPU-DATE (nvidia-h200-2026-11-24): by the date the name ends with, so the newest
+    // comes last whatever its GPU; one day's recordings by name.
+    const auto date_of = [](const std::filesystem::path& file) {
+        const std::string stem = file.stem().string();
+        return stem.size() >= 10 ? stem.substr(stem.size() - 10) : std::string();
+    };
+    std::sort(files.begin(), files.end(), [&](const auto& a, const auto& b) {
+        return std::pair(date_of(a), a.filename()) < std::pair(date_of(b), b.filename());
+    });
+    return files;
+}
+
+record::Point point_from_result(const gpu::RunResult& result) {
+    const gpu::RunRequest& request = result.request;
+    record::Point point;
+    point.kernel = std::string(model::kernel_name(request.kernel.kind));
+    point.config = model::describe(request.kernel);
+    if (request.kernel.kind == model::KernelKind::Tiled) {
+        point.tile = request.kernel.tile;
+    } else if (request.kernel.kind != model::KernelKind::Cublas) {
+        point.block_x = request.kernel.block_x;
+        if (!model::uses_1d_blocks(request.kernel.kind)) point.block_y = request.kernel.block_y;
+    }
+    point.m = request.problem.m;
+    point.n = request.problem.n;
+    point.k = request.problem.k;
+    point.batch = request.problem.batch;
+    point.dtype = std::string(model::dtype_name(request.problem.dtype));
+    point.mode = result.hot ? "hot" : "cold";
+    point.ok = result.ok;
+    point.error = result.error;
+    if (!result.ok) return point;
+    point.samples_ms = result.samples_ms;
+    point.median_ms = result.median_ms;
+    point.p20_ms = result.p20_ms;
+    point.p80_ms = result.p80_ms;
+    point.mean_ms = result.mean_ms;
+    point.min_ms = result.min_ms;
+    point.max_ms = result.max_ms;
+    point.noise_pct = result.noise * 100.0;
+    point.stop_reason = result.stop_reason;
+    point.gflops = result.gflops;
+    if (result.model_traffic_bytes > 0) {
+        point.model_traffic_bytes = result.model_traffic_bytes;
+        point.model_bandwidth_GBps = result.model_bandwidth_gbs;
+    }
+    point.checked = result.checked;
+    point.check_passed = result.check_passed;
+    if (result.checked) point.max_rel_error = result.max_rel_error;
+    point.check_summary = result.check_summary;
+    return point;
+}
+
+std::vector<const record::Point*> lab_points(const LabState& lab) {
+    std::vector<const record::Point*> points;
+    if (lab.recording)
+        for (const record::Point& p : lab.recording->points) {
+            const bool replaced = std::any_of(lab.live_points.begin(), lab.live_points.end(),
+                                              [&](const record::Point& live) { return same_point(live, p); });
+            if (!replaced) points.push_back(&p);
+        }
+    for (const record::Point& p : lab.live_points) points.push_back(&p);
+    return points;
+}
+
+const record::Point* find_point(const std::vector<const record::Point*>& points, const std::string& config,
+                                std::int64_t size, std::string_view dtype, std::int64_t batch) {
+    const record::Point* found = nullptr;
+    for (const record::Point* p : points)
+        if (p->ok && p->config == config && p->m == size && p->n == size && p->k == size && p->dtype == dtype &&
+            p->batch == batch && p->mode == "cold")
+            found = p;
+    return found;
+}
+
+void request_live(LabState& lab, const std::string& key, const gpu::RunRequest& request) {
+    // A newer request under the same key replaces one not yet handed to the runner.
+    std::erase_if(lab.to_submit, [&](const auto& queued) { return queued.first == key; });
+    lab.to_submit.emplace_back(key, request);
+}
+
+void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests) {
+    lab.sweep = Sweep{std::move(requests), 0, 0};
+    lab.sweep.total = static_cast<int>(lab.sweep.remaining.size());
+    submit_next_of_sweep(lab);
+}
+
+bool plots_measurements(LabView view) { return view != LabView::Stage && view != LabView::Theatre; }
+
+void pass_over_first_visit_sweep(LabState& lab, std::string why) {
+    lab.first_visit = {false, std::move(why)};
+}
+
+void cancel_sweep(LabState& lab) {
+    // The request already running finishes and is kept; nothing after it is sent.
+    lab.sweep = Sweep{};
+    std::erase_if(lab.to_submit, [](const auto& queued) { return queued.first == "sweep"; });
+}
+
+void take_live_result(LabState& lab, const gpu::RunResult& result) {
+    lab.in_flight = std::max(0, lab.in_flight - 1);
+    if (result.live_key == "sweep" && lab.sweep.active()) {
+        ++lab.sweep.done;
+        submit_next_of_sweep(lab);
+    }
+    if (result.superseded_by != 0) {
+        ++lab.superseded;
+        return;
+    }
+    // Measurements describe their compiled kernel too: the ladder view takes it from either.
+    if (result.ok && result.occupancy)
+        lab.compiled_kernels[compiled_key(result.request.kernel, result.request.problem)] = {*result.occupancy,
+                                                                                           result.tuned_variant};
+    if (result.request.kind == gpu::RequestKind::Counters) {
+        take_counters_result(lab.counter_reads, result);
+        return;
+    }
+    if (result.request.kind == gpu::RequestKind::Roofline) {
+        if (result.ok && result.roofline) lab.peaks = result.roofline;
+        else lab.last_error = "roofline: " + result.error;
+        return;
+    }
+    if (result.request.kind == gpu::RequestKind::Occupancy) {
+        if (!result.ok || !result.occupancy) {
+            lab.last_error = model::format_text("occupancy of {}: {}", model::describe(result.request.kernel), result.error);
+            return;
+        }
+        lab.compiled_occupancy = result.occupancy;
+        lab.compiled_occupancy_of = occupancy_choice(result.request.kernel, result.request.problem.dtype);
+        return;
+    }
+    if (result.request.kind != gpu::RequestKind::Measure) return;
+    if (!result.ok) {
+        lab.last_error = model::format_text("{} at {}³: {}", model::describe(result.request.kernel), result.request.problem.m,
+                                       result.error);
+        return;
+    }
+    record::Point point = point_from_result(result);
+    std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
+    point.index = static_cast<int>(lab.live_points.size());
+    if (lab.journal)
+        if (auto why = lab.journal->append(point)) lab.last_error = *why;
+    lab.live_points.push_back(std::move(point));
+    ++lab.points_kept;
+}
+
+bool reopen_unfinished(LabState& lab) {
+    if (!lab.unfinished) return false;
+    auto loaded = record::load_journal(lab.unfinished->file);
+    if (auto* why = std::get_if<std::string>(&loaded)) {
+        lab.last_error = *why;
+        return false;
+    }
+    for (record::Point& point : std::get<record::Recording>(loaded).points) {
+        std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
+        point.index = static_cast<int>(lab.live_points.size());
+        if (lab.journal) lab.journal->append(point);
+        lab.live_points.push_back(std::move(point));
+    }
+    record::retire_journal(lab.unfinished->file);
+    lab.unfinished.reset();
+    return true;
+}
+
+void discard_unfinished(LabState& lab) {
+    if (!lab.unfinished) return;
+    record::retire_journal(lab.unfinished->file);
+    lab.unfinished.reset();
+}
+
+std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype) {
+    return model::format_text("{} {}", model::describe(kernel), model::dtype_name(dtype));
+}
+
+std::string compiled_key(const model::KernelConfig& kernel, const model::Problem& problem) {
+    const std::string choice = occupancy_choice(kernel, problem.dtype);
+    if (kernel.kind == model::KernelKind::Tuned && kernel.variant < 0)
+        return model::format_text("{} {}", choice, std::max({problem.m, problem.n, problem.k}));
+    return choice;
+}
+
+bool start_cpu_time(LabState& lab, const model::Problem& problem) {
+    if (lab.cpu_running.valid()) return false;
+    // cpu_baseline measures up to about 2 s and extrapolates beyond, marking the estimate.
+    lab.cpu_running = std::async(std::launch::async, [problem] {
+                          return gpu::cpu_baseline(std::span<const model::Problem>(&problem, 1)).front();
+                      }).share();
+    return true;
+}
+
+void poll_cpu_time(LabState& lab) {
+    if (!lab.cpu_running.valid() ||
+        lab.cpu_running.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    take_cpu_time(lab, lab.cpu_running.get());
+    lab.cpu_running = {};
+}
+
+void take_cpu_time(LabState& lab, const gpu::CpuTime& time) {
+    const model::Problem& p = time.problem;
+    std::erase_if(lab.cpu_times, [&](const gpu::CpuTime& t) {
+        return t.problem.m == p.m && t.problem.n == p.n && t.problem.k == p.k && t.problem.batch == p.batch &&
+               t.problem.dtype == p.dtype;
+    });
+    lab.cpu_times.push_back(time);
+}
+
+std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,
+                                        const std::string& device_name) {
+    if (lab.live_points.empty()) return "nothing measured yet: measure on the GPU first";
+    record::Recording recording;
+    recording.meta.date_utc = utc_now();
+    recording.meta.command_line = "tilescope (latency lab, live session)";
+    recording.meta.device.name = device_name;
+    recording.points = lab.live_points;
+    for (std::size_t i = 0; i < recording.points.size(); ++i) recording.points[i].index = static_cast<int>(i);
+    return record::save_text(file, record::to_json(recording));
+}
+
+}  // namespace ts::views

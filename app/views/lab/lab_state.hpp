@@ -1,0 +1,203 @@
+// lab_state.hpp — the latency lab's state: which view is shown, the recording loaded, the
+// points measured live this session, and the sweep in progress. The views read the points
+// from here whatever their source, so a recording from an H200 and a live run on this GPU
+// draw the same way.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "gpu/cpu_baseline.hpp"
+#include "views/lab/counter_reads.hpp"
+#include "gpu/runner.hpp"
+#include "model/kernel_config.hpp"
+#include "model/problem.hpp"
+#include "views/common/plot.hpp"
+#include "record/journal.hpp"
+#include "record/recording.hpp"
+
+namespace ts::views {
+
+// In the order of the view buttons and of Ctrl+1 … Ctrl+7.
+enum class LabView { Stage, Latency, Tuning, Roofline, Theatre, Ladder, Experiment };
+
+// "stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment"
+std::string_view view_name(LabView view);
+std::optional<LabView> parse_view(std::string_view text);
+
+// What the latency plot's y axis shows.
+enum class LatencyAxis { LatencyLinear, LatencyLog, Gflops, Speedup };
+
+struct LatencyControls {
+    int size = 2048;           // the size measured by "Measure" (M = N = K)
+    int sweep_from = 128;      // the sweep's range, powers of two
+    int sweep_to = 2048;
+    int naive_x = 32;          // the naive kernels' block shape
+    int naive_y = 32;
+    model::Dtype dtype = model::Dtype::Float32;
+    int batch = 1;
+    LatencyAxis axis = LatencyAxis::LatencyLog;
+    // T = 1, 2, 4, 8, 16, 32: T = 32 alone at first, the tiled kernel at its best, so that the
+    // plot opens with one line per idea rather than a fan of blues.
+    bool tiles[6] = {false, false, false, false, false, true};
+    // The ladder's rungs, regtile-1d … tuned (kLadderRungs in latency_view.cxx): warptile and
+    // tuned at first, the last big idea and the rung at cuBLAS speed.
+    bool rungs[7] = {false, false, false, false, true, false, true};
+};
+
+// A sweep measures one request after another, so that Cancel really stops it: only the
+// next request is queued at any time.
+struct Sweep {
+    std::vector<gpu::RunRequest> remaining;
+    int total = 0;
+    int done = 0;
+    // Started by a first visit to the lab (FirstVisitSweep), not by a button: the lab's panel
+    // shows its progress, whichever lab view is open.
+    bool first_visit = false;
+    bool active() const { return total > 0 && done < total; }
+};
+
+// The first visit to a lab view on a usable GPU starts a quick sweep of the latency series,
+// so that the live curves fill in while the user watches instead of one column of points.
+// Once a session; passed over (and said why) without a GPU, when a recording was opened
+// with --load, and under --lab-benchmark, which times its own requests.
+struct FirstVisitSweep {
+    bool due = true;          // false once started or passed over
+    std::string passed_over;  // why it did not start, for the lab's panel; empty once started
+};
+
+// What CUDA said about one compiled kernel, and for the tuned rung the candidate that ran.
+struct CompiledKernel {
+    gpu::KernelOccupancy occupancy;
+    int tuned_variant = -1;
+};
+
+struct LabState {
+    LabView view = LabView::Stage;
+    std::optional<record::Recording> recording;
+    std::string recording_label;  // "recorded on NVIDIA H200, 2026-11-21"
+    std::string load_error;       // why --load failed, shown in the lab's panel
+
+    LatencyControls latency;
+    // Live results this session, as recording points (what "Save session" writes).
+    std::vector<record::Point> live_points;
+    // Each live point is also appended here as it arrives (record/journal.hpp); null: none.
+    std::shared_ptr<record::Journal> journal;
+    // A session that ended in a crash, offered for reopening in the lab's panel.
+    std::optional<record::UnfinishedSession> unfinished;
+    // Requests for the main loop to hand to Runner::submit_live, keyed latest-wins.
+    std::vector<std::pair<std::string, gpu::RunRequest>> to_submit;
+    int in_flight = 0;
+    // Counts of live results since the start, which --lab-benchmark watches: measured points
+    // kept, and results dropped because a newer request of the same key replaced them.
+    int points_kept = 0;
+    int superseded = 0;
+    Sweep sweep;
+    FirstVisitSweep first_visit;
+    std::string last_error;       // the latest failed live request (e.g. a launch error)
+    std::string save_path = "tilescope-session.json";
+    std::string save_message;
+
+    // The GPU's own peaks, once a Roofline request came back; nullopt without a GPU.
+    std::optional<gpu::RooflinePeaks> peaks;
+    bool peaks_requested = false;
+
+    // The plots keep their view (pan, zoom, hidden series) from frame to frame.
+    Plot latency_plot;
+    Plot roofline_plot;
+
+    // The occupancy panel's kernel, and the preset used when there is no GPU.
+    model::KernelConfig occupancy_kernel{model::KernelKind::Tiled, 32, 32, 16};
+    int preset = 0;
+    // What CUDA said about the compiled kernel of the panel's choice, and which choice
+    // ("tiled T=32 float") was last asked for, so a change asks again.
+    std::optional<gpu::KernelOccupancy> compiled_occupancy;
+    std::string compiled_occupancy_of;
+    std::string occupancy_requested;
+    // Every compiled kernel CUDA described this session, from Occupancy and Measure results
+    // alike, by compiled_key: the ladder view shows each rung's registers and occupancy.
+    std::map<std::string, CompiledKernel> compiled_kernels;
+    std::vector<std::string> compiled_requested;  // keys asked for, so each is asked once
+
+    // The ladder view's size (M = N = K); 0: the largest size with every rung measured.
+    int ladder_size = 0;
+
+    // The counters panel's kernel (one of the roofline's), and every reading of the
+    // hardware's counters this session, per kernel and size (counter_reads.hpp).
+    model::KernelConfig counters_kernel{model::KernelKind::Tiled, 16, 16, 32};
+    CounterReads counter_reads;
+
+    // The CPU's triple loop, timed on a thread of its own: it takes seconds, and the frame
+    // must not wait. Shared so that LabState stays copyable.
+    std::shared_future<gpu::CpuTime> cpu_running;
+    std::vector<gpu::CpuTime> cpu_times;  // one per measured problem, the latest kept
+};
+
+// "recorded on NVIDIA H200, 2026-11-21"
+std::string recording_label(const record::Recording& recording);
+
+// Loads `file` into the lab; false, with load_error set, when it cannot be read.
+bool load_recording(LabState& lab, const std::filesystem::path& file);
+
+// The committed recordings (assets/measurements/*.json), the newest (by the date in the
+// file name) last.
+std::vector<std::filesystem::path> committed_recordings();
+
+// The point a live result becomes: the same fields `tilescope bench` writes.
+record::Point point_from_result(const gpu::RunResult& result);
+
+// Every point to plot: the recording's, then this session's live ones (which replace a
+// recorded point of the same kernel, size and dtype).
+std::vector<const record::Point*> lab_points(const LabState& lab);
+
+// The last point (live ones come last, so they win) of `config` at M = N = K = `size`.
+const record::Point* find_point(const std::vector<const record::Point*>& points, const std::string& config,
+                                std::int64_t size, std::string_view dtype, std::int64_t batch = 1);
+
+// Queues a live measurement; `key` names the series and size so a newer request for the
+// same point replaces an older one still waiting.
+void request_live(LabState& lab, const std::string& key, const gpu::RunRequest& request);
+void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests);
+void cancel_sweep(LabState& lab);
+
+// The views that plot measurements (latency, tuning, roofline, ladder): not the stage or
+// the theatre.
+bool plots_measurements(LabView view);
+// Marks the first-visit sweep as never to start this session, saying `why` in the panel.
+void pass_over_first_visit_sweep(LabState& lab, std::string why);
+
+// A finished live result: kept as a point unless superseded; feeds the sweep its next request.
+void take_live_result(LabState& lab, const gpu::RunResult& result);
+
+// Occupancy requests come back here too: "tiled T=32 float", the key the panel compares.
+std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype);
+
+// The key of LabState::compiled_kernels: occupancy_choice, and for the tuned rung left to the
+// tuner (variant −1) the size too, since the size picks the shape that runs ("tuned float 4096").
+std::string compiled_key(const model::KernelConfig& kernel, const model::Problem& problem);
+
+// Starts timing the CPU's triple loop on `problem` off the UI thread; false while one runs.
+bool start_cpu_time(LabState& lab, const model::Problem& problem);
+// Once per frame: takes the CPU time if it has finished. Never blocks.
+void poll_cpu_time(LabState& lab);
+// Keeps a CPU time, replacing an older one of the same problem.
+void take_cpu_time(LabState& lab, const gpu::CpuTime& time);
+
+// Adds the points of the unfinished session to this session's live ones (journaled again)
+// and stops offering it; false, with last_error set, when it cannot be read.
+bool reopen_unfinished(LabState& lab);
+// Stops offering the unfinished session; its journal stays on disk, renamed.
+void discard_unfinished(LabState& lab);
+
+// Writes this session's live points as a recording JSON; nullopt on success.
+std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,
+                                        const std::string& device_name);
+
+}  // namespace ts::views

@@ -1,0 +1,488 @@
+#include "views/lab/ladder_view.hpp"
+
+#include "views/lab/lab_view.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <variant>
+
+#include "gpu/tuned_shapes.hpp"
+#include "model/format.hpp"
+#include "model/ladder.hpp"
+#include "model/occupancy.hpp"
+#include "views/lab/occupancy_panel.hpp"
+#include "platform/imgui_compat.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
+
+namespace ts::views {
+
+using model::fixed;
+using model::format_text;
+
+namespace {
+
+constexpr int kStandardSizes[] = {128, 256, 512, 1024, 2048, 4096};
+constexpr const char* kCublasConfig = "cublas";
+
+bool usable_gpu(const AppState& state) { return state.device && state.device->usable; }
+
+// The GPU the points were measured on: this one when live, else the recording's.
+std::string gpu_name(const AppState& state) {
+    if (usable_gpu(state)) return state.device->limits.name;
+    if (state.lab.recording) return state.lab.recording->meta.device.name;
+    return "";
+}
+
+bool is_ladder_config(const std::string& config) {
+    if (config == kCublasConfig) return true;
+    const auto rungs = model::ladder_rungs();
+    return std::any_of(rungs.begin(), rungs.end(),
+                       [&](const model::LadderRung& r) { return model::describe(r.kernel) == config; });
+}
+
+model::Problem square(int size) {
+    model::Problem problem;
+    problem.m = problem.n = problem.k = size;
+    problem.dtype = model::Dtype::Float32;
+    return problem;
+}
+
+// 1234567890 → "1.23 G", 805306368 → "805 M": counts of elements to three digits, read aloud.
+std::string count_text(std::int64_t count) {
+    const double v = static_cast<double>(count);
+    const auto three_digits = [](double x, const char* unit) {
+        return fixed(x, x >= 100 ? 0 : x >= 10 ? 1 : 2) + " " + unit;
+    };
+    if (v >= 1e9) return three_digits(v / 1e9, "G");
+    if (v >= 1e6) return three_digits(v / 1e6, "M");
+    if (v >= 1e3) return three_digits(v / 1e3, "k");
+    return std::to_string(count);
+}
+
+std::string gflops_text(double gflops) { return grouped(std::llround(gflops)); }
+
+// Black on the light bars, white on the dark ones (by luminance), so a label inside reads.
+ImU32 ink_on(ImU32 fill) {
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(fill);
+    return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z > 0.5f ? IM_COL32(20, 20, 20, 255) : IM_COL32_WHITE;
+}
+
+// The tuned rung runs the candidate its tuning table picks for the GPU and size; CUDA's
+// answer, when a live result brought one, says which ran.
+model::KernelConfig resolved_kernel(const AppState& state, const model::KernelConfig& kernel,
+                                    const model::Problem& problem) {
+    if (kernel.kind != model::KernelKind::Tuned || kernel.variant >= 0) return kernel;
+    model::KernelConfig resolved = kernel;
+    const auto compiled = state.lab.compiled_kernels.find(compiled_key(kernel, problem));
+    if (compiled != state.lab.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
+        resolved.variant = compiled->second.tuned_variant;
+    else
+        resolved.variant = gpu::choose_tuned_variant(gpu_name(state), problem).variant;
+    return resolved;
+}
+
+void fill_occupancy(const AppState& state, const model::KernelConfig& asked, const model::Problem& problem,
+                    LadderBar& bar) {
+    const CompiledKernel* compiled = nullptr;
+    if (usable_gpu(state)) {
+        const auto found = state.lab.compiled_kernels.find(compiled_key(asked, problem));
+        if (found != state.lab.compiled_kernels.end()) compiled = &found->second;
+    }
+    const auto occupancy =
+        model::kernel_occupancy(bar.kernel, problem, occupancy_limits(state),
+                                compiled ? std::optional<int>(compiled->occupancy.registers_per_thread) : std::nullopt);
+    if (const auto* why = std::get_if<std::string>(&occupancy)) {
+        bar.registers_text = bar.occupancy_text = "?";
+        bar.occupancy_note = *why;
+        return;
+    }
+    const model::Occupancy& o = std::get<model::Occupancy>(occupancy);
+    bar.registers = o.block.registers_per_thread;
+    bar.from_compiled = o.block.registers_measured;
+    bar.occupancy = o.occupancy;
+    // "~" marks the model's estimate, as a number read aloud would be qualified.
+    const std::string mark = bar.from_compiled ? "" : "~";
+    bar.registers_text = mark + std::to_string(bar.registers);
+    bar.occupancy_text = mark + fixed(o.occupancy * 100.0, 0) + " %";
+}
+
+std::string rung_hover(const model::LadderRung& rung, const LadderBar& bar, const LadderBar* below, int size,
+                       const std::string& tuned_note) {
+    std::string text = format_text("{}  (kernels/{})\n{}\n", bar.name, rung.file, rung.change);
+    if (!tuned_note.empty()) text += tuned_note + "\n";
+    text += "\n";
+    if (bar.point)
+        text += format_text("Measured at {}³: {} GFLOP/s{}, median {} ms.\n", size, gflops_text(bar.gflops),
+                            bar.percent_of_cublas > 0 ? format_text(", {} % of cuBLAS", fixed(bar.percent_of_cublas, 1))
+                                                      : std::string(),
+                            fixed(bar.point->median_ms, 3));
+    else
+        text += format_text("Not measured at {}³.\n", size);
+    const model::RungCounts& c = bar.counts;
+    if (!below) {
+        text += format_text("The model's counts: {} shared loads per FMA, {} global loads, {} FLOP/B.\n",
+                            fixed(c.shared_loads_per_fma, 2), count_text(c.global_loads), fixed(c.intensity, 1));
+        text += "The rungs above predict their speed-up from these counts, one issue slot per FMA and per load "
+                "instruction; where the measured speed-up parts from it, something the counts leave out (bank "
+                "conflicts, waiting on memory) is at work.";
+        return text;
+    }
+    const model::RungCounts& b = below->counts;
+    text += format_text("The model's counts (below: {}): {} shared loads per FMA ({}), {} global loads ({}), {} FLOP/B ({}).\n",
+                        below->name, fixed(c.shared_loads_per_fma, 2), fixed(b.shared_loads_per_fma, 2),
+                        count_text(c.global_loads), count_text(b.global_loads), fixed(c.intensity, 1),
+                        fixed(b.intensity, 1));
+    text += format_text("Predicted from the counts: {}× over {} (load instructions per FMA {} → {}).\n",
+                        fixed(model::predicted_speedup(b, c), 2), below->name, fixed(b.load_instructions_per_fma, 3),
+                        fixed(c.load_instructions_per_fma, 3));
+    if (bar.point && below->point && below->gflops > 0)
+        text += format_text("Measured: {}× over {}.", fixed(bar.gflops / below->gflops, 2), below->name);
+    else
+        text += "Measured: not both measured at this size.";
+    return text;
+}
+
+std::string cublas_hover(const LadderBar& bar, const LadderBar* tuned, int size) {
+    std::string text = "cuBLAS SGEMM (pure FP32, no tensor cores): NVIDIA's kernels, chosen at run time. The reference "
+                       "every other bar is a percentage of; the model counts nothing inside it.\n\n";
+    if (!bar.point) return text + format_text("Not measured at {}³.", size);
+    text += format_text("Measured at {}³: {} GFLOP/s, median {} ms.", size, gflops_text(bar.gflops),
+                        fixed(bar.point->median_ms, 3));
+    if (tuned && tuned->point) text += format_text("\nThe tuned rung reaches {} % of it.", fixed(tuned->percent_of_cublas, 1));
+    return text;
+}
+
+// On a GPU, asks CUDA once per rung and size about the compiled kernel: registers and blocks
+// per SM. Nothing is launched.
+void ask_for_compiled_kernels(LabState& lab, int size) {
+    const model::Problem problem = square(size);
+    for (const model::LadderRung& rung : model::ladder_rungs()) {
+        const std::string key = compiled_key(rung.kernel, problem);
+        if (lab.compiled_kernels.count(key) ||
+            std::find(lab.compiled_requested.begin(), lab.compiled_requested.end(), key) != lab.compiled_requested.end())
+            continue;
+        gpu::RunRequest request;
+        request.kind = gpu::RequestKind::Occupancy;
+        request.kernel = rung.kernel;
+        request.problem = problem;
+        request_live(lab, "ladder-occupancy/" + key, request);
+        lab.compiled_requested.push_back(key);
+    }
+}
+
+}  // namespace
+
+ImU32 ladder_colour(model::KernelKind kind) {
+    using model::KernelKind;
+    switch (kind) {
+        case KernelKind::Tiled: return IM_COL32(10, 50, 120, 255);  // the latency view's T = 32
+        case KernelKind::RegTile1d: return IM_COL32(80, 175, 190, 255);
+        case KernelKind::RegTile2d: return IM_COL32(45, 160, 165, 255);
+        case KernelKind::Vectorized: return IM_COL32(30, 145, 135, 255);
+        case KernelKind::ConflictFree: return IM_COL32(25, 130, 105, 255);
+        case KernelKind::Warptile: return IM_COL32(20, 115, 80, 255);
+        case KernelKind::Pipelined: return IM_COL32(15, 100, 60, 255);
+        case KernelKind::Tuned: return IM_COL32(5, 80, 40, 255);
+        case KernelKind::Cublas: return IM_COL32(60, 60, 60, 255);  // the latency view's cuBLAS
+        default: return IM_COL32(120, 120, 120, 255);
+    }
+}
+
+std::vector<int> ladder_sizes(const LabState& lab) {
+    std::vector<int> sizes;
+    for (const record::Point* p : lab_points(lab))
+        if (p->ok && p->dtype == "float" && p->batch == 1 && p->mode == "cold" && p->m == p->n && p->m == p->k &&
+            is_ladder_config(p->config))
+            sizes.push_back(static_cast<int>(p->m));
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    return sizes;
+}
+
+int default_ladder_size(const LabState& lab) {
+    const std::vector<int> sizes = ladder_sizes(lab);
+    if (sizes.empty()) return 4096;
+    const auto points = lab_points(lab);
+    for (auto size = sizes.rbegin(); size != sizes.rend(); ++size) {
+        bool full = find_point(points, kCublasConfig, *size, "float") != nullptr;
+        for (const model::LadderRung& rung : model::ladder_rungs())
+            full = full && find_point(points, model::describe(rung.kernel), *size, "float");
+        if (full) return *size;
+    }
+    return sizes.back();
+}
+
+int shown_ladder_size(const LabState& lab) { return lab.ladder_size > 0 ? lab.ladder_size : default_ladder_size(lab); }
+
+LadderData ladder_data(const AppState& state, int size) {
+    const LabState& lab = state.lab;
+    LadderData data;
+    data.size = size > 0 ? size : shown_ladder_size(lab);
+    data.sizes = ladder_sizes(lab);
+    data.limits_name = occupancy_limits(state).name;
+    const model::Problem problem = square(data.size);
+    const auto points = lab_points(lab);
+
+    const record::Point* cublas = find_point(points, kCublasConfig, data.size, "float");
+    const auto rungs = model::ladder_rungs();
+    for (const model::LadderRung& rung : rungs) {
+        LadderBar bar;
+        bar.config = model::describe(rung.kernel);
+        bar.kernel = resolved_kernel(state, rung.kernel, problem);
+        bar.name = rung.kernel.kind == model::KernelKind::Tuned ? format_text("tuned (#{})", bar.kernel.variant) : bar.config;
+        bar.colour = ladder_colour(rung.kernel.kind);
+        bar.point = find_point(points, bar.config, data.size, "float");
+        if (bar.point) bar.gflops = bar.point->gflops;
+        if (bar.point && cublas && cublas->gflops > 0) bar.percent_of_cublas = 100.0 * bar.gflops / cublas->gflops;
+        bar.counts = model::rung_counts(bar.kernel, problem);
+        fill_occupancy(state, rung.kernel, problem, bar);
+        data.estimates = data.estimates || !bar.from_compiled;
+        data.bars.push_back(std::move(bar));
+    }
+    for (std::size_t i = 0; i < rungs.size(); ++i) {
+        LadderBar& bar = data.bars[i];
+        std::string tuned_note;
+        if (rungs[i].kernel.kind == model::KernelKind::Tuned)
+            tuned_note = format_text("At {}³ it runs candidate #{}: {}.", data.size, bar.kernel.variant,
+                                     model::describe_shape(model::ladder_shape(bar.kernel)));
+        bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note);
+        if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
+    }
+
+    LadderBar reference;
+    reference.name = "cuBLAS";
+    reference.config = kCublasConfig;
+    reference.kernel.kind = model::KernelKind::Cublas;
+    reference.is_cublas = true;
+    reference.colour = ladder_colour(model::KernelKind::Cublas);
+    reference.point = cublas;
+    if (cublas) {
+        reference.gflops = cublas->gflops;
+        reference.percent_of_cublas = 100.0;
+    }
+    reference.registers_text = "–";
+    reference.occupancy_text = "–";
+    reference.hover = cublas_hover(reference, data.bars.empty() ? nullptr : &data.bars.back(), data.size);
+    data.bars.push_back(std::move(reference));
+    return data;
+}
+
+std::vector<gpu::RunRequest> ladder_requests(int size) {
+    std::vector<gpu::RunRequest> requests;
+    const auto add = [&](const model::KernelConfig& kernel) {
+        gpu::RunRequest request;
+        request.kernel = kernel;
+        request.problem = square(size);
+        // As the latency view's full measurements; the CPU reference check only where it
+        // takes well under a second.
+        request.adaptive = true;
+        request.budget_s = 1.0;
+        request.check = size <= 1024;
+        requests.push_back(request);
+    };
+    for (const model::LadderRung& rung : model::ladder_rungs()) add(rung.kernel);
+    model::KernelConfig cublas;
+    cublas.kind = model::KernelKind::Cublas;
+    add(cublas);
+    return requests;
+}
+
+void draw_ladder_controls(AppState& state) {
+    LabState& lab = state.lab;
+    heading("The kernel ladder");
+    const bool gpu = usable_gpu(state);
+    // The sizes that have points; on a GPU also those it can measure now.
+    std::vector<int> sizes = ladder_sizes(lab);
+    if (gpu) sizes.insert(sizes.end(), std::begin(kStandardSizes), std::end(kStandardSizes));
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    int shown = shown_ladder_size(lab);
+    ImGui::TextUnformatted("size (M = N = K)");
+    if (sizes.empty()) muted_text("no points of the ladder in this recording");
+    const float right_edge = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        const std::string label = std::to_string(sizes[i]);
+        // Wrap the row of choices where the panel ends (large text).
+        const float width = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str()).x;
+        if (i > 0) {
+            ImGui::SameLine();
+            if (ImGui::GetCursorScreenPos().x + width > right_edge) ImGui::NewLine();
+        }
+        if (ImGui::RadioButton(label.c_str(), shown == sizes[i])) lab.ladder_size = shown = sizes[i];
+    }
+
+    ImGui::Spacing();
+    if (!draw_sweep_progress(lab)) {
+        const std::string why_not =
+            gpu ? std::string() : (state.device ? "Measuring needs a CUDA GPU: " + state.device->why_not : "Probing for a CUDA GPU…");
+        ImGui::BeginDisabled(!gpu);
+        if (ImGui::Button(format_text("Measure the ladder on this GPU ({}³)", shown).c_str()))
+            start_sweep(lab, ladder_requests(shown));
+        ImGui::EndDisabled();
+        if (!gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not.c_str());
+        if (!gpu) muted_text(state.device && lab.recording ? why_not + "; the bars come from the recording." : why_not);
+    }
+    if (lab.in_flight > 0) muted_text(format_text("{} measurement(s) running…", lab.in_flight));
+    if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
+}
+
+void draw_ladder_view(AppState& state, ImVec2 size) {
+    LabState& lab = state.lab;
+    const int shown = shown_ladder_size(lab);
+    if (usable_gpu(state)) ask_for_compiled_kernels(lab, shown);
+    const LadderData data = ladder_data(state, shown);
+
+    // Short, so that it fits in presenter mode; what to do with the bars is said under them,
+    // where it does not push cuBLAS's bar off a projector's screen.
+    heading(format_text("The kernel ladder at {}³, float", data.size).c_str());
+    ImGui::Spacing();
+
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float font = ImGui::GetFontSize();
+    ImFont* small = small_font();
+    const float small_size = imgui_compat::font_size(small);
+    const ImU32 text_colour = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = std::max(size.x - font * 0.5f, font * 20.0f);
+
+    float name_w = 0;
+    for (const LadderBar& bar : data.bars) name_w = std::max(name_w, ImGui::CalcTextSize(bar.name.c_str()).x);
+    name_w += font;
+
+    // The model's and CUDA's numbers in columns beside the bars where they fit, else on a small
+    // line under each bar (large text on a projector).
+    struct Column {
+        const char* title;
+        const char* subtitle;
+        float width;
+    };
+    Column columns[] = {{"intensity", "FLOP/B, model", 0}, {"registers", "per thread", 0}, {"occupancy", "of the SM", 0}};
+    const auto value_of = [](const LadderBar& bar, int column) -> std::string {
+        if (column == 0) return bar.is_cublas ? "–" : fixed(bar.counts.intensity, 1);
+        return column == 1 ? bar.registers_text : bar.occupancy_text;
+    };
+    float table_w = 0;
+    for (int c = 0; c < 3; ++c) {
+        float w = std::max(ImGui::CalcTextSize(columns[c].title).x,
+                           small->CalcTextSizeA(small_size, FLT_MAX, 0, columns[c].subtitle).x);
+        for (const LadderBar& bar : data.bars) w = std::max(w, ImGui::CalcTextSize(value_of(bar, c).c_str()).x);
+        columns[c].width = w + font * 1.2f;
+        table_w += columns[c].width;
+    }
+    const bool beside = width - name_w - table_w >= font * 30.0f;
+    const float bars_w = width - name_w - (beside ? table_w : 0.0f);
+
+    // The value after each bar; shortened where the long form would leave the bars no room.
+    double top = 0;
+    for (const LadderBar& bar : data.bars) top = std::max(top, bar.gflops);
+    const auto label_of = [&](const LadderBar& bar, bool long_form) -> std::string {
+        if (!bar.point) return format_text("not measured at {}³", data.size);
+        if (bar.is_cublas) return format_text("{} GFLOP/s{}", gflops_text(bar.gflops), long_form ? "  (100 %)" : "");
+        if (bar.percent_of_cublas <= 0) return format_text("{} GFLOP/s", gflops_text(bar.gflops));
+        return format_text("{} GFLOP/s · {} %{}", gflops_text(bar.gflops), fixed(bar.percent_of_cublas, 1),
+                           long_form ? " of cuBLAS" : "");
+    };
+    // A label goes inside its bar where it fits there, else after it; the bars may then span
+    // the width as long as no label is wider than half of it (a bar too short to hold its
+    // label leaves it room after).
+    bool long_form = true;
+    for (const LadderBar& bar : data.bars)
+        long_form = long_form && ImGui::CalcTextSize(label_of(bar, true).c_str()).x + font <= bars_w * 0.5f;
+    const float bar_max = std::max(bars_w - font * 0.5f, font * 4.0f);
+
+    // The header: what the bars and columns are.
+    float y = origin.y;
+    draw->AddText(ImVec2(origin.x + name_w, y), colours::kMuted,
+                  long_form ? "median GFLOP/s, cold L2" : "median GFLOP/s · % of cuBLAS");
+    if (beside) {
+        float x = origin.x + name_w + bars_w;
+        for (const Column& c : columns) {
+            draw->AddText(ImVec2(x + c.width - ImGui::CalcTextSize(c.title).x, y), text_colour, c.title);
+            const float sub_w = small->CalcTextSizeA(small_size, FLT_MAX, 0, c.subtitle).x;
+            draw->AddText(small, small_size, ImVec2(x + c.width - sub_w, y + font), colours::kMuted, c.subtitle);
+            x += c.width;
+        }
+        y += font + small_size + font * 0.4f;
+    } else {
+        y += font * 1.4f;
+    }
+
+    // Beside the columns, rows grow to use the height a large window leaves (thicker bars read
+    // better from the back of a room); under large text they stay compact so that cuBLAS's bar
+    // still fits on the screen.
+    const float rows = static_cast<float>(data.bars.size());
+    const float free_height = ImGui::GetContentRegionAvail().y - (y - origin.y) - font * 7.0f;
+    const float row_h = beside ? std::clamp(free_height / rows, font * 2.05f, font * 3.0f)
+                               : font * 1.15f + small_size * 1.05f + font * 0.35f;
+    const float bar_h = beside ? row_h * 0.68f : font * 1.15f;
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    for (std::size_t i = 0; i < data.bars.size(); ++i) {
+        const LadderBar& bar = data.bars[i];
+        const ImVec2 row_min(origin.x, y);
+        const ImVec2 row_max(origin.x + width, y + row_h);
+        const bool hovered = ImGui::IsWindowHovered() && mouse.x >= row_min.x && mouse.x < row_max.x &&
+                             mouse.y >= row_min.y && mouse.y < row_max.y;
+        if (hovered) draw->AddRectFilled(row_min, ImVec2(row_max.x, row_max.y - font * 0.15f), IM_COL32(0, 0, 0, 18));
+        // cuBLAS, the reference, sits apart under a thin line.
+        if (bar.is_cublas) draw->AddLine(ImVec2(origin.x, y - font * 0.12f), ImVec2(origin.x + width, y - font * 0.12f), colours::kGhostHatch);
+
+        const float bar_y = y + (beside ? (row_h - bar_h) * 0.4f : font * 0.1f);
+        const float text_y = bar_y + (bar_h - font) * 0.5f;
+        const float name_x = origin.x + name_w - font * 0.6f - ImGui::CalcTextSize(bar.name.c_str()).x;
+        draw->AddText(ImVec2(name_x, text_y), text_colour, bar.name.c_str());
+        const float bar_x = origin.x + name_w;
+        const std::string label = label_of(bar, long_form);
+        if (bar.point && top > 0) {
+            const float length = std::max(static_cast<float>(bar.gflops / top) * bar_max, 2.0f);
+            draw->AddRectFilled(ImVec2(bar_x, bar_y), ImVec2(bar_x + length, bar_y + bar_h), bar.colour);
+            const float label_w = ImGui::CalcTextSize(label.c_str()).x;
+            if (label_w + font * 0.8f <= length) {
+                draw->AddText(ImVec2(bar_x + length - label_w - font * 0.4f, text_y), ink_on(bar.colour), label.c_str());
+            } else {
+                draw->AddText(ImVec2(bar_x + length + font * 0.4f, text_y), text_colour, label.c_str());
+            }
+        } else {
+            draw->AddRect(ImVec2(bar_x, bar_y), ImVec2(bar_x + bar_max, bar_y + bar_h), colours::kGhostHatch);
+            draw->AddText(ImVec2(bar_x + font * 0.5f, text_y), colours::kMuted, label.c_str());
+        }
+        if (beside) {
+            float x = bar_x + bars_w;
+            for (int c = 0; c < 3; ++c) {
+                const std::string value = value_of(bar, c);
+                draw->AddText(ImVec2(x + columns[c].width - ImGui::CalcTextSize(value.c_str()).x, text_y), text_colour,
+                              value.c_str());
+                x += columns[c].width;
+            }
+        } else if (!bar.is_cublas) {
+            const std::string details = format_text("{} FLOP/B · {} registers · {} occupancy", fixed(bar.counts.intensity, 1),
+                                                    bar.registers_text, bar.occupancy_text);
+            draw->AddText(small, small_size, ImVec2(bar_x, bar_y + bar_h + font * 0.05f), colours::kMuted, details.c_str());
+        }
+        if (hovered) {
+            ImGui::BeginTooltip();
+            ImGui::PushTextWrapPos(font * 34.0f);
+            ImGui::TextUnformatted(bar.hover.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::EndTooltip();
+        }
+        y += row_h;
+    }
+
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, y + font * 0.4f));
+    muted_text((lab.recording ? lab.recording_label + ". " : std::string()) +
+               "Hover a bar: what that rung changed, and the speed-up the model's counts predicted beside the one "
+               "measured.");
+    if (data.estimates)
+        muted_text(format_text("~ marks the model's estimate of registers and occupancy for the {}: {}", data.limits_name,
+                               usable_gpu(state) ? "CUDA's answer for the compiled kernels is on its way."
+                                                 : "without a GPU, TileScope cannot ask CUDA about the compiled kernels."));
+    else
+        muted_text("Registers and occupancy of the kernels as compiled for this GPU (CUDA).");
+    muted_text("Intensity: FLOPs per byte the kernel requests from global memory, by the model's counts (before "
+               "caches). From regtile-2d to pipelined it stays the same; what lifts those rungs happens inside the SM.");
+    ImGui::Dummy(ImVec2(width, 1));
+}
+
+}  // namespace ts::views

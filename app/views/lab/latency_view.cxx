@@ -1,0 +1,467 @@
+#include "views/lab/latency_view.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iterator>
+#include <limits>
+
+#include "model/format.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+namespace {
+
+constexpr int kTiles[] = {1, 2, 4, 8, 16, 32};
+constexpr int kSizes[] = {128, 256, 512, 1024, 2048, 4096};
+// The first visit's quick sweep: enough sizes to show each curve's shape, few enough to be
+// done in seconds (4096³ alone would take longer than the rest together).
+constexpr int kQuickSweepSizes[] = {256, 512, 1024, 2048};
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Warm colours for the naive kernels, blues getting darker with T, grey for cuBLAS.
+constexpr ImU32 kNaiveColour = IM_COL32(205, 60, 40, 255);
+constexpr ImU32 kNaiveRowColour = IM_COL32(150, 60, 170, 255);
+constexpr ImU32 kTileColours[] = {IM_COL32(150, 190, 230, 255), IM_COL32(110, 165, 220, 255),
+                                  IM_COL32(70, 140, 210, 255),  IM_COL32(40, 110, 190, 255),
+                                  IM_COL32(25, 80, 160, 255),   IM_COL32(10, 50, 120, 255)};
+constexpr ImU32 kCublasColour = IM_COL32(60, 60, 60, 255);
+constexpr ImU32 kCpuColour = IM_COL32(150, 110, 40, 255);
+
+// The ladder's rungs in climbing order, each a hue of its own (none of the blues of T, the
+// naive kernels' red and purple or cuBLAS's grey), dark enough to read on white when faded.
+struct Rung {
+    model::KernelKind kind;
+    ImU32 colour;
+};
+constexpr Rung kLadderRungs[] = {
+    {model::KernelKind::RegTile1d, IM_COL32(40, 160, 140, 255)},     // teal
+    {model::KernelKind::RegTile2d, IM_COL32(140, 150, 30, 255)},     // olive
+    {model::KernelKind::Vectorized, IM_COL32(215, 165, 0, 255)},     // mustard
+    {model::KernelKind::ConflictFree, IM_COL32(235, 115, 15, 255)},  // orange
+    {model::KernelKind::Warptile, IM_COL32(150, 30, 90, 255)},       // wine
+    {model::KernelKind::Pipelined, IM_COL32(225, 95, 130, 255)},     // rose
+    {model::KernelKind::Tuned, IM_COL32(20, 120, 50, 255)},          // green
+};
+static_assert(std::size(kLadderRungs) == sizeof(LatencyControls::rungs) / sizeof(bool));
+
+struct SeriesSpec {
+    model::KernelConfig kernel;
+    std::string config;  // the recording's name for it: "naive 32×32"
+    std::string label;   // the legend's: "cuBLAS" for "cublas"
+    ImU32 colour;
+};
+
+// The series the controls choose, in the ladder's order; rungs with no kernel for the
+// chosen dtype are left out (the controls show them disabled, with the reason).
+std::vector<SeriesSpec> series_specs(const LatencyControls& c) {
+    std::vector<SeriesSpec> specs;
+    const auto add = [&](model::KernelConfig kernel, ImU32 colour) {
+        const std::string config = model::describe(kernel);
+        specs.push_back({kernel, config, config == "cublas" ? "cuBLAS" : config, colour});
+    };
+    add({model::KernelKind::Naive, c.naive_x, c.naive_y, 16}, kNaiveColour);
+    add({model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16}, kNaiveRowColour);
+    for (int i = 0; i < 6; ++i)
+        if (c.tiles[i]) add({model::KernelKind::Tiled, 16, 16, kTiles[i]}, kTileColours[i]);
+    for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
+        if (c.rungs[i] && !model::dtype_unsupported(kLadderRungs[i].kind, c.dtype))
+            add({kLadderRungs[i].kind, 16, 16, 16}, kLadderRungs[i].colour);
+    add({model::KernelKind::Cublas, 16, 16, 16}, kCublasColour);
+    return specs;
+}
+
+// "H200" for "NVIDIA H200": every GPU TileScope runs on is NVIDIA's, and the legend is narrow.
+std::string short_gpu_name(std::string name) {
+    if (name.starts_with("NVIDIA ")) name.erase(0, 7);
+    return name;
+}
+
+// "H200, 2026-11-24": a recorded series' tag in the legend, short enough for a projector.
+std::string recording_tag(const record::Recording& recording) {
+    if (recording.from_csv) return "recorded";
+    return format_text("{}, {}", short_gpu_name(recording.meta.device.name), recording.meta.date_utc.substr(0, 10));
+}
+
+double flops(const record::Point& p) { return 2.0 * double(p.m) * double(p.n) * double(p.k) * double(p.batch); }
+
+std::string point_note(const record::Point& p) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%lld samples, noise %.1f %%",
+                  static_cast<long long>(record::sample_count(p)), p.noise_pct);
+    std::string note = text;
+    if (!p.checked) return note + "\nnot checked";
+    return note + (p.check_passed ? "\ncheck passed" : "\ncheck FAILED: " + p.check_summary);
+}
+
+// y of one point on the chosen axis, with its p20–p80 spread.
+PlotPoint to_plot_point(const record::Point& p, LatencyAxis axis, const record::Point* naive) {
+    const double x = static_cast<double>(p.m);
+    switch (axis) {
+        case LatencyAxis::LatencyLinear:
+        case LatencyAxis::LatencyLog:
+            return {x, p.median_ms, p.p20_ms, p.p80_ms, point_note(p)};
+        case LatencyAxis::Gflops:
+            // The slower samples give the lower rate.
+            return {x, flops(p) / (p.median_ms * 1e6), flops(p) / (p.p80_ms * 1e6), flops(p) / (p.p20_ms * 1e6),
+                    point_note(p)};
+        case LatencyAxis::Speedup:
+            if (!naive) return {x, kNaN, kNaN, kNaN, ""};
+            return {x, naive->median_ms / p.median_ms, kNaN, kNaN,
+                    format_text("{} over {}\n{}", p.config, naive->config, point_note(p))};
+    }
+    return {};
+}
+
+bool finite_point(const PlotPoint& p) { return std::isfinite(p.y); }
+
+// The plot holds, per series, this session's live points drawn solid and the recording's
+// drawn faded beside them, so the lab is never an empty frame while a GPU measures:
+// - A recorded point stays until a live point of the same kernel and size replaces it
+//   (point by point, as lab_points does), so the faded curve keeps the sizes not yet
+//   measured here and no size ever shows two values of one kernel. The faded line breaks
+//   where a live point took over, rather than drawing a recorded slope straight through it.
+// - With no live point at all (no GPU), the recording is all there is: it is drawn solid,
+//   still labelled with its GPU and date, as the brightest thing on a projector should be.
+// Returns the live series' legend header ("live on H100"), empty when none is plotted.
+std::string fill_plot(AppState& state) {
+    LabState& lab = state.lab;
+    const LatencyControls& c = lab.latency;
+    Plot& plot = lab.latency_plot;
+    plot.x = {"matrix size M = N = K", "", AxisScale::Log2};
+    switch (c.axis) {
+        case LatencyAxis::LatencyLinear: plot.y = {"kernel latency (median)", "ms", AxisScale::Linear}; break;
+        case LatencyAxis::LatencyLog: plot.y = {"kernel latency (median)", "ms", AxisScale::Log10}; break;
+        case LatencyAxis::Gflops: plot.y = {"throughput", "GFLOP/s", AxisScale::Log10}; break;
+        case LatencyAxis::Speedup: plot.y = {"speed-up over the naive kernel", "×", AxisScale::Linear}; break;
+    }
+    plot.export_path = "tilescope_latency";
+
+    std::vector<const record::Point*> recorded;
+    std::vector<const record::Point*> live;
+    if (lab.recording)
+        for (const record::Point& p : lab.recording->points) recorded.push_back(&p);
+    for (const record::Point& p : lab.live_points) live.push_back(&p);
+    const std::string dtype(model::dtype_name(c.dtype));
+    const std::string naive_config = model::describe({model::KernelKind::Naive, c.naive_x, c.naive_y, 16});
+    const std::string tag = lab.recording ? recording_tag(*lab.recording) : "";
+
+    std::vector<PlotSeries> live_series;
+    std::vector<PlotSeries> recorded_series;
+    PlotSeries failed{"check FAILED", colours::kError, {}, true, false, true};
+    PlotSeries cpu{"CPU, one thread (i-j-k loop)", kCpuColour, {}};
+    for (const SeriesSpec& spec : series_specs(c)) {
+        if (c.axis == LatencyAxis::Speedup && spec.config == naive_config) continue;
+        PlotSeries now{spec.label, spec.colour, {}};
+        PlotSeries before{format_text("{} ({})", spec.label, tag), spec.colour, {}};
+        for (int size : kSizes) {
+            const record::Point* live_point = find_point(live, spec.config, size, dtype, c.batch);
+            const record::Point* recorded_point = find_point(recorded, spec.config, size, dtype, c.batch);
+            // A speed-up compares kernels measured on one GPU: live over live, recorded over recorded.
+            if (live_point) {
+                now.points.push_back(to_plot_point(*live_point, c.axis, find_point(live, naive_config, size, dtype, c.batch)));
+                if (live_point->checked && !live_point->check_passed) failed.points.push_back(now.points.back());
+            }
+            if (!recorded_point) continue;
+            if (live_point) {
+                before.points.push_back({double(size), kNaN, kNaN, kNaN, ""});  // breaks the faded line
+            } else {
+                before.points.push_back(
+                    to_plot_point(*recorded_point, c.axis, find_point(recorded, naive_config, size, dtype, c.batch)));
+                if (recorded_point->checked && !recorded_point->check_passed) failed.points.push_back(before.points.back());
+            }
+            // The recording's CPU time for this size, taken once, from whichever kernel has it.
+            const record::Point* p = recorded_point;
+            if (p->cpu_triple_loop_ms && cpu.points.size() < std::size(kSizes) &&
+                (cpu.points.empty() || cpu.points.back().x < size) && c.axis != LatencyAxis::Speedup) {
+                const double ms = *p->cpu_triple_loop_ms;
+                const double y = c.axis == LatencyAxis::Gflops ? flops(*p) / (ms * 1e6) : ms;
+                cpu.points.push_back({double(size), y, kNaN, kNaN, p->cpu_is_estimate.value_or(false)
+                                                                       ? "estimated from " + p->cpu_estimated_from
+                                                                       : "measured"});
+            }
+        }
+        if (std::any_of(now.points.begin(), now.points.end(), finite_point)) live_series.push_back(std::move(now));
+        if (std::any_of(before.points.begin(), before.points.end(), finite_point))
+            recorded_series.push_back(std::move(before));
+    }
+    // The legend: recorded series under a header naming the recording's GPU and date (each
+    // name says it too, "tiled T=32 (H200, 2026-11-24)", where the column is wide enough).
+    // Once live points are in, one row per kernel, so that it fits beside the plot at
+    // presenter sizes: the live series under a header naming this GPU, a kernel only
+    // recorded so far under the recording's; a recorded curve beside a live one of its
+    // kernel shares that row's colour (and its show/hide click), and the last row says that
+    // faded means recorded, and where and when.
+    plot.faded_legend.clear();
+    const std::string recorded_group = lab.recording && !lab.recording->from_csv ? "recorded on " + tag : "recorded";
+    for (PlotSeries& s : recorded_series) {
+        s.legend_group = recorded_group;
+        s.legend_name = s.name.substr(0, s.name.size() - tag.size() - 3);
+    }
+    if (!live_series.empty()) {
+        const std::string live_group = state.device && state.device->usable
+                                           ? "live on " + short_gpu_name(state.device->limits.name)
+                                           : std::string("measured this session");
+        for (PlotSeries& s : live_series) s.legend_group = live_group;
+        for (PlotSeries& s : recorded_series) {
+            s.faded = true;
+            s.legend_group = recorded_group + " (faded)";
+            s.in_legend = std::none_of(live_series.begin(), live_series.end(),
+                                       [&](const PlotSeries& l) { return l.name == s.legend_name; });
+        }
+        if (!recorded_series.empty())
+            plot.faded_legend = "faded: " + recorded_group;
+    }
+    const std::string live_group = live_series.empty() ? "" : live_series.front().legend_group;
+    std::vector<PlotSeries> series = std::move(live_series);
+    for (PlotSeries& s : recorded_series) series.push_back(std::move(s));
+    // This session's CPU times replace the recording's at the same size.
+    for (const gpu::CpuTime& t : lab.cpu_times) {
+        const model::Problem& p = t.problem;
+        if (c.axis == LatencyAxis::Speedup || p.dtype != c.dtype || p.batch != c.batch || p.m != p.n || p.m != p.k)
+            continue;
+        const double size = double(p.m);
+        std::erase_if(cpu.points, [size](const PlotPoint& q) { return q.x == size; });
+        const double f = 2.0 * double(p.m) * double(p.n) * double(p.k) * double(p.batch);
+        const double y = c.axis == LatencyAxis::Gflops ? f / (t.ms * 1e6) : t.ms;
+        cpu.points.push_back({size, y, kNaN, kNaN,
+                              t.estimate ? format_text("estimate, scaled from {}³ measured on this CPU", t.basis.m)
+                                         : "measured on this CPU"});
+    }
+    std::sort(cpu.points.begin(), cpu.points.end(), [](const PlotPoint& a, const PlotPoint& b) { return a.x < b.x; });
+    if (!cpu.points.empty()) series.push_back(std::move(cpu));
+    if (!failed.points.empty()) series.push_back(std::move(failed));
+    // Keep what the legend hid when the data is refreshed; a recorded curve without a row of
+    // its own follows its kernel's live row.
+    for (PlotSeries& s : series)
+        for (const PlotSeries& old : plot.series)
+            if (old.name == s.name) s.visible = old.visible;
+    for (PlotSeries& s : series)
+        if (!s.in_legend)
+            for (const PlotSeries& live : series)
+                if (live.in_legend && live.name == s.legend_name) s.visible = live.visible;
+    plot.series = std::move(series);
+    return live_group;
+}
+
+// How carefully a point is measured. A slider change must show its point at once (the
+// issue asks for 150 ms at 2048³), so it first gets a quick preview: one warm-up and three
+// timed launches, checked against the CPU reference only where that takes milliseconds. A
+// full measurement (adaptive, checked) follows under its own key and replaces the preview.
+// The first visit's quick sweep takes a third kind: adaptive within a quarter of a second,
+// checked only where the CPU reference is quick, as the tuning grid's sweep.
+enum class Care { Preview, Full, Quick };
+
+gpu::RunRequest measure_request(const SeriesSpec& spec, const LatencyControls& c, int size, Care care) {
+    gpu::RunRequest request;
+    request.kernel = spec.kernel;
+    request.problem.m = request.problem.n = request.problem.k = size;
+    request.problem.batch = c.batch;
+    request.problem.dtype = c.dtype;
+    if (care == Care::Preview) {
+        request.warmup_launches = 1;
+        request.timed_launches = 3;
+        request.check = size <= 512;
+    } else if (care == Care::Quick) {
+        request.adaptive = true;
+        request.budget_s = 0.25;
+        request.min_time_s = 0.1;
+        request.check = size <= 1024;
+    } else {
+        request.adaptive = true;
+        request.budget_s = 1.0;
+    }
+    return request;
+}
+
+// Checkboxes in rows as wide as the panel: the ladder's names do not fit in one.
+class CheckboxFlow {
+public:
+    bool checkbox(const char* label, bool* value) {
+        const ImGuiStyle& style = ImGui::GetStyle();
+        const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+        if (m_count++ > 0) {
+            ImGui::SameLine();
+            if (ImGui::GetCursorPosX() + width > ImGui::GetContentRegionMax().x) ImGui::NewLine();
+        }
+        return ImGui::Checkbox(label, value);
+    }
+
+private:
+    int m_count = 0;
+};
+
+bool size_combo(const char* label, int& value) {
+    bool changed = false;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.0f);
+    if (ImGui::BeginCombo(label, std::to_string(value).c_str())) {
+        for (int size : kSizes)
+            if (ImGui::Selectable(std::to_string(size).c_str(), size == value)) {
+                value = size;
+                changed = true;
+            }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+}  // namespace
+
+std::vector<gpu::RunRequest> first_visit_requests(const LatencyControls& controls) {
+    // Size by size, every series at each, so the curves grow from the left together.
+    std::vector<gpu::RunRequest> requests;
+    for (int size : kQuickSweepSizes)
+        for (const SeriesSpec& spec : series_specs(controls))
+            requests.push_back(measure_request(spec, controls, size, Care::Quick));
+    return requests;
+}
+
+void start_first_visit_sweep(AppState& state) {
+    LabState& lab = state.lab;
+    if (!lab.first_visit.due || !plots_measurements(lab.view) || !state.device) return;
+    if (!state.device->usable) {
+        pass_over_first_visit_sweep(lab, state.device->why_not);
+        return;
+    }
+    // A sweep already under way was asked for (--run in the tuning view, a button): keep it.
+    if (lab.sweep.active()) {
+        pass_over_first_visit_sweep(lab, "another sweep was already measuring");
+        return;
+    }
+    start_sweep(lab, first_visit_requests(lab.latency));
+    lab.sweep.first_visit = true;
+    lab.first_visit = {false, ""};
+}
+
+void measure_latency_now(LabState& lab) {
+    const std::vector<SeriesSpec> specs = series_specs(lab.latency);
+    for (const SeriesSpec& spec : specs)
+        request_live(lab, format_text("latency/preview/{}", spec.config),
+                     measure_request(spec, lab.latency, lab.latency.size, Care::Preview));
+    for (const SeriesSpec& spec : specs)
+        request_live(lab, format_text("latency/full/{}", spec.config),
+                     measure_request(spec, lab.latency, lab.latency.size, Care::Full));
+}
+
+void draw_latency_controls(AppState& state) {
+    LabState& lab = state.lab;
+    LatencyControls& c = lab.latency;
+    heading("Latency against size");
+    bool changed = false;
+
+    ImGui::TextUnformatted("y axis");
+    int axis = static_cast<int>(c.axis);
+    ImGui::RadioButton("latency (linear)", &axis, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("latency (log)", &axis, 1);
+    ImGui::RadioButton("GFLOP/s", &axis, 2);
+    ImGui::SameLine();
+    ImGui::RadioButton("speed-up over naive", &axis, 3);
+    c.axis = static_cast<LatencyAxis>(axis);
+
+    ImGui::TextUnformatted("naive block shape");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    changed |= ImGui::InputInt("block x", &c.naive_x, 8, 32);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+    changed |= ImGui::InputInt("block y", &c.naive_y, 1, 8);
+    c.naive_x = std::clamp(c.naive_x, 1, 1024);
+    c.naive_y = std::clamp(c.naive_y, 1, 1024);
+
+    ImGui::TextUnformatted("tiled kernel, T =");
+    for (int i = 0; i < 6; ++i) {
+        if (i > 0) ImGui::SameLine();
+        changed |= ImGui::Checkbox(std::to_string(kTiles[i]).c_str(), &c.tiles[i]);
+    }
+    ImGui::TextUnformatted("kernel ladder, rungs");
+    CheckboxFlow rungs;
+    bool float_only = false;  // some rungs are disabled for this dtype
+    for (std::size_t i = 0; i < std::size(kLadderRungs); ++i) {
+        const auto why_not = model::dtype_unsupported(kLadderRungs[i].kind, c.dtype);
+        ImGui::BeginDisabled(why_not.has_value());
+        changed |= rungs.checkbox(std::string(model::kernel_name(kLadderRungs[i].kind)).c_str(), &c.rungs[i]);
+        ImGui::EndDisabled();
+        if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not->c_str());
+        float_only |= why_not.has_value();
+    }
+    if (float_only)
+        muted_text("From vectorized on, the rungs are float only (they move four floats per 128-bit load): choose "
+                   "float to measure or plot them.");
+    int dtype = static_cast<int>(c.dtype);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    changed |= ImGui::Combo("dtype", &dtype, "int32\0float\0double\0");
+    c.dtype = static_cast<model::Dtype>(dtype);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    changed |= ImGui::InputInt("batch", &c.batch, 1, 4);
+    c.batch = std::clamp(c.batch, 1, 64);
+
+    ImGui::Spacing();
+    const bool gpu = state.device && state.device->usable;
+    if (!gpu) {
+        // The lab's panel says why above (draw_source); here only what it means for these buttons.
+        muted_text(state.device ? "Measure and Sweep need a usable CUDA GPU: the curves come from the recording."
+                                : "probing for a CUDA GPU…");
+        return;
+    }
+    changed |= size_combo("size", c.size);
+    ImGui::SameLine();
+    if (ImGui::Button("Measure")) changed = true;
+    ImGui::SameLine();
+    // The triple loop takes seconds, so it runs on a thread of its own (start_cpu_time).
+    if (lab.cpu_running.valid()) {
+        muted_text("timing the CPU…");
+    } else if (ImGui::Button("CPU (one thread)")) {
+        start_cpu_time(lab, {c.size, c.size, c.size, c.batch, c.dtype});
+    }
+    // Every change measures the chosen size at once; submit_live drops what is now stale.
+    if (changed) measure_latency_now(lab);
+
+    size_combo("sweep from", c.sweep_from);
+    ImGui::SameLine();
+    size_combo("to", c.sweep_to);
+    // The first visit's sweep shows its progress in the lab's panel (lab_view.cxx); this
+    // button replaces it with the chosen range.
+    if (lab.sweep.active() && !lab.sweep.first_visit) {
+        const float fraction = float(lab.sweep.done) / float(lab.sweep.total);
+        ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 12.0f, 0),
+                           format_text("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) cancel_sweep(lab);
+    } else if (ImGui::Button("Sweep the sizes")) {
+        std::vector<gpu::RunRequest> requests;
+        for (int size : kSizes)
+            if (size >= c.sweep_from && size <= c.sweep_to)
+                for (const SeriesSpec& spec : series_specs(c))
+                    requests.push_back(measure_request(spec, c, size, Care::Full));
+        start_sweep(lab, std::move(requests));
+    }
+    if (lab.in_flight > 0) muted_text(format_text("{} measurement(s) running…", lab.in_flight));
+    if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
+}
+
+void draw_latency_plot(AppState& state, ImVec2 size) {
+    poll_cpu_time(state.lab);
+    const std::string live = fill_plot(state);
+    // Where the curves come from, in words, above them: the legend's headers say it again.
+    const auto& series = state.lab.latency_plot.series;
+    const bool faded = std::any_of(series.begin(), series.end(), [](const PlotSeries& s) { return s.faded; });
+    const float top = ImGui::GetCursorPosY();
+    if (!live.empty() && faded)
+        muted_text(format_text("Solid: {}. Faded: {}, at sizes not yet measured here.", live, state.lab.recording_label));
+    else if (!live.empty())
+        muted_text(format_text("Solid: {}. Hover a point for its exact values.", live));
+    else if (state.lab.recording)
+        muted_text(state.lab.recording_label + ". Hover a point for its exact values.");
+    size.y -= ImGui::GetCursorPosY() - top;
+    if (state.lab.latency_plot.series.empty()) {
+        muted_text("No points for this choice yet: pick float and batch 1 to see the recording, or measure on a GPU.");
+        return;
+    }
+    draw_plot("##latency", state.lab.latency_plot, size);
+}
+
+}  // namespace ts::views

@@ -1,0 +1,35 @@
+// latency_view.hpp — the latency lab's main plot: latency (or GFLOP/s, or speed-up) against
+// matrix size for naive, naive with threadIdx.x as row, tiled for each T, the kernel ladder's
+// rungs, cuBLAS and the CPU, from the loaded recording (faded once live points are in, and
+// labelled with its GPU and date) and from live measurements (submit_live: stale ones dropped).
+#pragma once
+
+#include <vector>
+
+#include "views/window/app_state.hpp"
+#include "imgui.h"
+
+namespace ts::views {
+
+// The controls, for the lab's side panel: block shape, T, dtype, batch, the y axis, and on
+// a GPU Measure and Sweep (progress bar and Cancel).
+void draw_latency_controls(AppState& state);
+
+// What any change of those controls does: queue a live measurement of every series shown at
+// the chosen size (latest wins). --lab-benchmark changes the size through this too.
+void measure_latency_now(LabState& lab);
+
+// The quick sweep a first visit to a lab view starts: every series the controls choose, at
+// 256 to 2048, adaptive within a quarter of a second each, checked up to 1024³.
+std::vector<gpu::RunRequest> first_visit_requests(const LatencyControls& controls);
+
+// Once per frame, whichever view is open: on the first visit to a view that plots
+// measurements (plots_measurements), starts first_visit_requests as the lab's sweep when the
+// GPU is usable and nothing else sweeps, or passes over it saying why. Once a session.
+void start_first_visit_sweep(AppState& state);
+
+// A line saying where the curves come from (live, recorded, or both), then the plot: both
+// together `size` pixels large, at the cursor.
+void draw_latency_plot(AppState& state, ImVec2 size);
+
+}  // namespace ts::views

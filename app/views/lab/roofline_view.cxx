@@ -1,0 +1,309 @@
+#include "views/lab/roofline_view.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <limits>
+
+#include "views/lab/ladder_view.hpp"
+#include "model/format.hpp"
+#include "model/traffic.hpp"
+#include "platform/imgui_compat.hpp"
+#include "views/lab/roofline_counters.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+namespace {
+
+using model::fixed;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr int kSize = kRooflineSize;
+
+// Published peaks (NVIDIA's data sheets: HBM/GDDR bandwidth, FP32 without tensor cores),
+// for a roofline without a GPU to measure. Matched on the GPU's name.
+struct DataSheet {
+    const char* name_part;
+    double bandwidth_gbs;
+    double fp32_gflops;
+};
+constexpr DataSheet kDataSheets[] = {
+    {"H200", 4800, 67000},      {"H100", 3350, 67000},     {"A100", 1555, 19500},
+    {"3090", 936, 35600},       {"V100", 900, 15700},      {"TITAN X", 336.5, 6600},
+};
+
+// Right of the rungs' intensities (up to about 43 FLOP/B), so that their labels have room.
+constexpr double kRoofEnd = 400.0;
+constexpr const char* kLadderSeries = "kernel ladder";
+
+struct KernelMark {
+    model::KernelConfig kernel;
+    ImU32 colour;
+};
+
+bool overlaps(const RooflineLabel& a, const RooflineLabel& b, float gap) {
+    return a.min.x < b.max.x + gap && b.min.x < a.max.x + gap && a.min.y < b.max.y + gap && b.min.y < a.max.y + gap;
+}
+
+void shift_y(RooflineLabel& label, float dy) {
+    label.min.y += dy;
+    label.max.y += dy;
+}
+
+// Each kernel's name beside its point, in its colour, on a pale box so that lines behind it
+// do not cut through the letters; a thin line back to the point where the label had to move.
+void draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<RooflineMark>& marks) {
+    // The small font: thirteen names must share the plot with its points, large text or not.
+    ImFont* font = small_font();
+    const float font_size = imgui_compat::font_size(font);
+    std::vector<ImVec2> anchors;
+    std::vector<ImVec2> sizes;
+    std::vector<const RooflineMark*> shown;
+    for (const RooflineMark& mark : marks) {
+        const std::string in = mark.rung ? kLadderSeries : mark.name;
+        const auto series =
+            std::find_if(plot.series.begin(), plot.series.end(), [&](const PlotSeries& s) { return s.name == in; });
+        if (series == plot.series.end() || !series->visible) continue;
+        const auto x = frame.x.to_pixel(mark.intensity);
+        const auto y = frame.y.to_pixel(mark.gflops);
+        if (!x || !y || *x < frame.area_min.x || *x > frame.area_max.x || *y < frame.area_min.y || *y > frame.area_max.y)
+            continue;
+        anchors.push_back(ImVec2(static_cast<float>(*x), static_cast<float>(*y)));
+        sizes.push_back(font->CalcTextSizeA(font_size, FLT_MAX, 0, mark.name.c_str()));
+        shown.push_back(&mark);
+    }
+    const std::vector<RooflineLabel> labels =
+        place_roofline_labels(anchors, sizes, frame.area_min, frame.area_max, ImGui::GetFontSize() * 0.15f);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    draw->PushClipRect(frame.area_min, frame.area_max, true);
+    const float pad = ImGui::GetFontSize() * 0.15f;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const RooflineLabel& label = labels[i];
+        const ImVec2 near_end(label.min.x > label.anchor.x ? label.min.x - pad : label.max.x + pad,
+                              std::clamp(label.anchor.y, label.min.y, label.max.y));
+        if (std::abs(near_end.y - label.anchor.y) > 1.0f || std::abs(near_end.x - label.anchor.x) > ImGui::GetFontSize())
+            draw->AddLine(label.anchor, near_end, shown[i]->colour, 1.0f);
+        draw->AddRectFilled(ImVec2(label.min.x - pad, label.min.y), ImVec2(label.max.x + pad, label.max.y),
+                            IM_COL32(255, 255, 255, 210), pad);
+        draw->AddText(font, font_size, label.min, shown[i]->colour, shown[i]->name.c_str());
+    }
+    draw->PopClipRect();
+}
+
+}  // namespace
+
+std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors, std::span<const ImVec2> sizes,
+                                                 ImVec2 area_min, ImVec2 area_max, float gap) {
+    std::vector<RooflineLabel> labels;
+    const float offset = gap * 4.0f + 4.0f;
+    for (std::size_t i = 0; i < anchors.size(); ++i) {
+        RooflineLabel label;
+        label.anchor = anchors[i];
+        // Right of the point, or left where the right would leave the plot.
+        const bool right = anchors[i].x + offset + sizes[i].x <= area_max.x;
+        label.min.x = right ? anchors[i].x + offset : anchors[i].x - offset - sizes[i].x;
+        label.min.y = anchors[i].y - sizes[i].y * 0.5f;
+        label.max = ImVec2(label.min.x + sizes[i].x, label.min.y + sizes[i].y);
+        labels.push_back(label);
+    }
+    // Labels that collide push each other apart vertically, half the overlap each, until none
+    // do (a handful of rounds for the ladder's column of rungs at one intensity), then stay
+    // inside the plot.
+    // The label of the higher point always stays the upper one, so the names keep the order
+    // of their points.
+    std::vector<std::size_t> order(labels.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return labels[a].anchor.y < labels[b].anchor.y; });
+    for (int round = 0; round < 200; ++round) {
+        bool moved = false;
+        for (std::size_t i = 0; i < order.size(); ++i)
+            for (std::size_t j = i + 1; j < order.size(); ++j) {
+                RooflineLabel& upper = labels[order[i]];
+                RooflineLabel& lower = labels[order[j]];
+                if (!overlaps(upper, lower, gap)) continue;
+                const float overlap = upper.max.y + gap - lower.min.y;
+                shift_y(upper, -overlap * 0.5f - 0.5f);
+                shift_y(lower, overlap * 0.5f + 0.5f);
+                moved = true;
+            }
+        for (RooflineLabel& label : labels) {
+            if (label.min.y < area_min.y) shift_y(label, area_min.y - label.min.y);
+            if (label.max.y > area_max.y) shift_y(label, area_max.y - label.max.y);
+        }
+        if (!moved) break;
+    }
+    return labels;
+}
+
+RooflinePeaksShown roofline_peaks(const AppState& state) {
+    RooflinePeaksShown shown;
+    if (state.lab.peaks) {
+        shown.bandwidth_gbs = state.lab.peaks->bandwidth_gbs;
+        shown.fp32_gflops = state.lab.peaks->fp32_gflops;
+        shown.source = "measured on this GPU: " + state.lab.peaks->bandwidth_label + "; " + state.lab.peaks->fp32_label;
+        return shown;
+    }
+    std::string name = "NVIDIA H200";
+    if (state.lab.recording) name = state.lab.recording->meta.device.name;
+    else if (state.device && state.device->usable) name = state.device->limits.name;
+    for (const DataSheet& sheet : kDataSheets)
+        if (name.find(sheet.name_part) != std::string::npos) {
+            shown.bandwidth_gbs = sheet.bandwidth_gbs;
+            shown.fp32_gflops = sheet.fp32_gflops;
+            shown.source = format_text("data sheet of the {}, model", name);
+            return shown;
+        }
+    shown.bandwidth_gbs = kDataSheets[0].bandwidth_gbs;
+    shown.fp32_gflops = kDataSheets[0].fp32_gflops;
+    shown.source = "data sheet of the NVIDIA H200, model";
+    return shown;
+}
+
+std::vector<RooflineMark> roofline_marks(const AppState& state) {
+    std::vector<RooflineMark> marks;
+    const auto points = lab_points(state.lab);
+    model::Problem problem;
+    problem.m = problem.n = problem.k = kSize;
+    const auto add = [&](const std::string& name, const model::KernelConfig& kernel, const record::Point* p,
+                         ImU32 colour, bool rung) {
+        if (!p) return;
+        const model::Traffic traffic = model::count_traffic(kernel, problem);
+        marks.push_back({name, colour, traffic.arithmetic_intensity(4), p->gflops, p->median_ms,
+                         static_cast<double>(traffic.global_bytes(4)), rung});
+    };
+    // The naive kernels and the smaller tiles in the latency view's colours.
+    const LatencyControls& c = state.lab.latency;
+    const KernelMark others[] = {
+        {{model::KernelKind::Naive, c.naive_x, c.naive_y, 16}, IM_COL32(205, 60, 40, 255)},
+        {{model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16}, IM_COL32(150, 60, 170, 255)},
+        {{model::KernelKind::Tiled, 16, 16, 8}, IM_COL32(70, 140, 210, 255)},
+        {{model::KernelKind::Tiled, 16, 16, 16}, IM_COL32(25, 80, 160, 255)},
+    };
+    for (const KernelMark& mark : others) {
+        const std::string config = model::describe(mark.kernel);
+        add(config, mark.kernel, find_point(points, config, kSize, "float"), mark.colour, false);
+    }
+    // Every rung of the ladder, as the ladder view names and colours it (the tuned rung with
+    // the candidate it runs at this size).
+    for (const LadderBar& bar : ladder_data(state, kSize).bars)
+        if (!bar.is_cublas) add(bar.name, bar.kernel, bar.point, bar.colour, true);
+    return marks;
+}
+
+void draw_roofline_view(AppState& state, ImVec2 size) {
+    LabState& lab = state.lab;
+    const bool gpu = state.device && state.device->usable;
+    // The GPU's own peaks, measured once per session.
+    if (gpu && !lab.peaks && !lab.peaks_requested) {
+        gpu::RunRequest request;
+        request.kind = gpu::RequestKind::Roofline;
+        request_live(lab, "roofline", request);
+        lab.peaks_requested = true;
+    }
+    const RooflinePeaksShown peaks = roofline_peaks(state);
+
+    Plot& plot = lab.roofline_plot;
+    plot.x = {"arithmetic intensity, model: FLOPs per byte requested before caches", "FLOP/B", AxisScale::Log10};
+    plot.y = {"achieved throughput", "GFLOP/s", AxisScale::Log10};
+    plot.export_path = "tilescope_roofline";
+
+    std::vector<PlotSeries> series;
+    const double knee = peaks.fp32_gflops / peaks.bandwidth_gbs;
+    char roof_name[96];
+    std::snprintf(roof_name, sizeof roof_name, "roof: %.0f GB/s, %.1f TFLOP/s FP32", peaks.bandwidth_gbs,
+                  peaks.fp32_gflops / 1000.0);
+    PlotSeries roof;
+    roof.name = roof_name;
+    roof.colour = IM_COL32(20, 20, 20, 255);
+    roof.markers = false;
+    roof.points = {{0.05, 0.05 * peaks.bandwidth_gbs, kNaN, kNaN, "memory roof"},
+                   {knee, peaks.fp32_gflops, kNaN, kNaN, "ridge point"},
+                   {kRoofEnd, peaks.fp32_gflops, kNaN, kNaN, "FP32 peak"}};
+    series.push_back(std::move(roof));
+
+    const std::vector<RooflineMark> marks = roofline_marks(state);
+    // The rungs are one series, joined in the order of the climb: its path up the roofline
+    // (and straight up where rungs share an intensity). Each point is named on the plot.
+    PlotSeries ladder;
+    ladder.name = kLadderSeries;
+    ladder.colour = ladder_colour(model::KernelKind::ConflictFree);
+    for (const RooflineMark& mark : marks) {
+        // The model's traffic over the measured time: the bandwidth the kernel would need if
+        // every requested byte came from DRAM, against what the GPU's DRAM gives.
+        const double needed_gbs = mark.model_bytes / (mark.median_ms * 1e6);
+        PlotPoint point{mark.intensity, mark.gflops, kNaN, kNaN,
+                        format_text("{}{} FLOP/B (model), {} GFLOP/s measured at {}³\n"
+                                    "model traffic {} in {} ms: {} GB/s, {}× the {} GB/s peak",
+                                    mark.rung ? mark.name + ": " : std::string(), fixed(mark.intensity, 3),
+                                    fixed(mark.gflops, 0), kSize,
+                                    model::human_bytes(static_cast<std::int64_t>(mark.model_bytes)),
+                                    fixed(mark.median_ms, 3), fixed(needed_gbs, 0),
+                                    fixed(needed_gbs / peaks.bandwidth_gbs, 2), fixed(peaks.bandwidth_gbs, 0))};
+        if (mark.rung) {
+            ladder.points.push_back(std::move(point));
+            continue;
+        }
+        PlotSeries alone;
+        alone.name = mark.name;
+        alone.colour = mark.colour;
+        alone.lines = false;
+        alone.points = {std::move(point)};
+        series.push_back(std::move(alone));
+    }
+    if (!ladder.points.empty()) series.push_back(std::move(ladder));
+    // Kernels whose counters were read: where the GPU's DRAM traffic puts them (roofline_counters.hpp).
+    const std::vector<MeasuredDramPoint> measured_dram =
+        measured_dram_points(state, kSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
+    add_measured_dram_series(series, measured_dram);
+    // cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point.
+    if (const record::Point* cublas = find_point(lab_points(lab), "cublas", kSize, "float")) {
+        PlotSeries level;
+        level.name = "cuBLAS (level only: traffic not modelled)";
+        level.colour = IM_COL32(120, 120, 120, 255);
+        level.markers = false;
+        level.points = {{0.05, cublas->gflops, kNaN, kNaN, ""}, {kRoofEnd, cublas->gflops, kNaN, kNaN, ""}};
+        series.push_back(std::move(level));
+    }
+    for (PlotSeries& s : series)
+        for (const PlotSeries& old : plot.series)
+            if (old.name == s.name) s.visible = old.visible;
+    plot.series = std::move(series);
+
+    heading("Roofline at 2048³, float");
+    if (!lab.peaks) {
+        muted_text(format_text("Peaks: {} ({}). {}", gpu ? "being measured on this GPU…" : "not measured (no GPU)",
+                          peaks.source, lab.recording ? "Points: " + lab.recording_label + "." : ""));
+    } else {
+        muted_text("Peaks " + peaks.source);
+    }
+    // The rungs with 128×128 tiles, as counted: one x for all five.
+    const model::Traffic shared_shape =
+        model::count_traffic({model::KernelKind::RegTile2d}, {kSize, kSize, kSize, 1, model::Dtype::Float32});
+    const std::string notes[] = {
+        format_text("The ladder's rungs from regtile-2d to pipelined share 128×128 block tiles, so the model gives them "
+                    "one intensity ({} FLOP/B): what lifts each above the one before happens inside the SM (fewer "
+                    "shared-memory instructions, no bank conflicts, memory latency hidden), which a roofline of global "
+                    "memory cannot see. Hover the ladder view's bars for each step.",
+                    fixed(shared_shape.arithmetic_intensity(4), 1)),
+        "Why can naive sit above its memory roof? The model counts every byte the kernel requests from global memory, "
+        "before caches. Neighbouring threads read the same elements of A and B, and L1 and L2 serve most of those "
+        "requests, so far fewer bytes come from DRAM than the model's intensity assumes."};
+    // The notes below take what they need, but the plot keeps at least 60 % of the height
+    // (with large text the notes then scroll into view).
+    float notes_height = 0;
+    for (const std::string& note : notes)
+        notes_height += ImGui::CalcTextSize(note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
+    const float plot_height = std::max({size.y - notes_height - ImGui::GetCursorPosY(), size.y * 0.6f, 200.0f});
+    const PlotFrame frame = draw_plot("##roofline", plot, ImVec2(size.x, plot_height));
+    draw_measured_dram_links(frame, plot, measured_dram);
+    draw_labels(frame, plot, marks);
+    draw_measured_dram_points(frame, plot, measured_dram);
+    for (const std::string& note : notes) muted_text(note);
+}
+
+}  // namespace ts::views

@@ -1,0 +1,56 @@
+// roofline_view.hpp — log-log roofline: the GPU's bandwidth and FP32 peaks (measured live
+// with RequestKind::Roofline, else a data sheet's, labelled "model"), and each kernel at
+// 2048³ at the model's arithmetic intensity and its achieved GFLOP/s: the naive kernels, the
+// tiled ones, and every rung of the kernel ladder, each named beside its point.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "views/window/app_state.hpp"
+#include "imgui.h"
+
+namespace ts::views {
+
+// M = N = K of every kernel placed on the roofline (float).
+inline constexpr int kRooflineSize = 2048;
+
+struct RooflinePeaksShown {
+    double bandwidth_gbs = 0;
+    double fp32_gflops = 0;
+    std::string source;  // "measured on this GPU: ..." or "data sheet of the NVIDIA H200, model"
+};
+
+// The peaks the roofline draws: measured when a Roofline request came back, else the data
+// sheet of the recording's (or this) GPU.
+RooflinePeaksShown roofline_peaks(const AppState& state);
+
+// One kernel's point: x from the model's traffic counts, y from the lab's points.
+struct RooflineMark {
+    std::string name;      // "naive 32×32", "tiled T=32", "regtile-2d", "tuned (#1)"
+    ImU32 colour = 0;
+    double intensity = 0;  // FLOPs per byte requested from global memory (model)
+    double gflops = 0;     // measured
+    double median_ms = 0;
+    double model_bytes = 0;  // global bytes the model counts
+    bool rung = false;       // a rung of the ladder (the tiled kernel with T = 32 included)
+};
+
+// The kernels measured at 2048³ in float, each at its point.
+std::vector<RooflineMark> roofline_marks(const AppState& state);
+
+// Where a point's name goes: a box beside the point (right of it, or left where the plot
+// ends), moved up or down so that no two boxes come within `gap` of each other, inside the
+// area where it can be.
+struct RooflineLabel {
+    ImVec2 anchor;  // the point
+    ImVec2 min;
+    ImVec2 max;
+};
+std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors, std::span<const ImVec2> sizes,
+                                                 ImVec2 area_min, ImVec2 area_max, float gap);
+
+void draw_roofline_view(AppState& state, ImVec2 size);
+
+}  // namespace ts::views

@@ -1,0 +1,511 @@
+#include "views/lessons/lesson_answers.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "gpu/tuned_shapes.hpp"
+#include "views/lab/lab_state.hpp"
+#include "model/experiment.hpp"
+#include "model/format.hpp"
+#include "model/ladder.hpp"
+#include "model/ladder_rungs.hpp"
+#include "model/launch_geometry.hpp"
+#include "model/memory_sectors.hpp"
+#include "model/phase_timeline.hpp"
+#include "model/traffic.hpp"
+#include "views/common/text.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+namespace {
+
+constexpr const char* kCounted = "counted by the model";
+
+std::string size_text(const model::Problem& p) { return format_text("{}×{}×{}", p.m, p.n, p.k); }
+
+std::string ratio_text(double ratio) { return model::fixed(ratio, ratio < 10 ? 2 : 1) + "×"; }
+
+// How many times the whole run reads A[row][col] (or B) from global memory: the theatre's
+// counters at the store, the last step of the kernel.
+RevealedAnswer element_loads(const AppState& state, model::Operand operand, int row, int col) {
+    const model::KernelConfig& kernel = state.kernel;
+    const model::Problem& p = state.problem;
+    const char* name = operand == model::Operand::A ? "A" : "B";
+    if (!model::is_modelled(kernel.kind))
+        return {std::nullopt, "—", "cuBLAS chooses its own kernels at run time, so the model cannot count its loads"};
+    const bool tiled = kernel.kind == model::KernelKind::Tiled;
+    const model::Timeline timeline = model::make_timeline(p, kernel.tile, !tiled, false);
+    const model::KernelStep end = model::step_at(timeline, timeline.count() - 1);
+    const std::int64_t loads = model::element_reads_so_far(kernel.kind, p, kernel.tile, end, operand, row, col);
+    // A is shared along a row of C, B along a column: that is who asks for the element.
+    const bool of_a = operand == model::Operand::A;
+    const std::int64_t sharers = of_a ? p.n : p.m;
+    std::string how;
+    if (tiled)
+        how = format_text("{}, {}: each of the ⌈{} / T⌉ = ⌈{} / {}⌉ blocks along that {} of C loads it once into shared "
+                     "memory, and its threads read it from there",
+                     kCounted, size_text(p), of_a ? "N" : "M", sharers, kernel.tile, of_a ? "row" : "column");
+    else
+        how = format_text("{}, {}: every thread whose cell of C lies in {} {} reads {}[{}][{}] itself, and that {} has "
+                     "{} = {} cells",
+                     kCounted, size_text(p), of_a ? "row" : "column", of_a ? row : col, name, row, col,
+                     of_a ? "row" : "column", of_a ? "N" : "M", sharers);
+    return {static_cast<double>(loads), grouped(loads), how};
+}
+
+RevealedAnswer reuse_factor(const AppState& state) {
+    const model::Problem& p = state.problem;
+    model::KernelConfig naive = state.kernel;
+    naive.kind = model::KernelKind::Naive;
+    model::KernelConfig tiled = state.kernel;
+    tiled.kind = model::KernelKind::Tiled;
+    const std::int64_t naive_loads = model::count_traffic(naive, p).global_loads();
+    const std::int64_t tiled_loads = model::count_traffic(tiled, p).global_loads();
+    if (tiled_loads == 0) return {std::nullopt, "—", "the tiled kernel loads nothing for this problem"};
+    const double ratio = static_cast<double>(naive_loads) / static_cast<double>(tiled_loads);
+    return {ratio, ratio_text(ratio),
+            format_text("{}, {}: the naive kernel makes {} global loads, the tiled kernel with T = {} makes {}", kCounted,
+                   size_text(p), grouped(naive_loads), tiled.tile, grouped(tiled_loads))};
+}
+
+// One warp (warp 0 of block (0, 0)) at k = 0 of the naive loop: the sectors its reads of A
+// and B fall in, with the naive kernel's block shape.
+RevealedAnswer warp_sectors(const AppState& state, model::WarpMapping mapping) {
+    const model::Problem& p = state.problem;
+    const model::Index2 block_dim{state.kernel.block_x, state.kernel.block_y};
+    const auto a = model::naive_read_access(p, block_dim, {0, 0}, 0, model::Operand::A, 0, mapping);
+    const auto b = model::naive_read_access(p, block_dim, {0, 0}, 0, model::Operand::B, 0, mapping);
+    const model::WarpMapping other_mapping =
+        mapping == model::WarpMapping::Coalesced ? model::WarpMapping::XIsRow : model::WarpMapping::Coalesced;
+    const auto a_other = model::naive_read_access(p, block_dim, {0, 0}, 0, model::Operand::A, 0, other_mapping);
+    const auto b_other = model::naive_read_access(p, block_dim, {0, 0}, 0, model::Operand::B, 0, other_mapping);
+    const bool x_is_row = mapping == model::WarpMapping::XIsRow;
+    const int sectors = a.sectors + b.sectors;
+    return {static_cast<double>(sectors), std::to_string(sectors),
+            format_text("{}: warp 0 of block (0, 0), {}×{} threads, {} lanes, reading at k = 0 with threadIdx.x as the "
+                   "{}: A {} sector(s) + B {} sector(s) of 32 bytes. With threadIdx.x as the {} instead: A {} + B {} "
+                   "= {}",
+                   kCounted, block_dim.x, block_dim.y, a.active_lanes, x_is_row ? "row" : "column", a.sectors,
+                   b.sectors, x_is_row ? "column" : "row", a_other.sectors, b_other.sectors,
+                   a_other.sectors + b_other.sectors)};
+}
+
+RevealedAnswer threads_per_block(const AppState& state) {
+    const model::LaunchGeometry g = model::plan_launch(state.kernel, state.problem);
+    if (!g.modelled) return {std::nullopt, "—", "cuBLAS chooses its own blocks at run time"};
+    const std::int64_t threads = g.block.volume();
+    return {static_cast<double>(threads), grouped(threads),
+            format_text("{}: blockDim = ({}, {}), {} × {} threads; a GPU allows at most {} per block", kCounted, g.block.x,
+                   g.block.y, g.block.x, g.block.y, launch_limits(state).max_threads_per_block)};
+}
+
+// Where a measured point comes from: the loaded recording, or a run on this machine's GPU.
+std::string source_of(const LabState& lab, const record::Point* point) {
+    if (lab.recording) {
+        const auto& points = lab.recording->points;
+        if (!points.empty() && point >= &points.front() && point <= &points.back())
+            return "measured: " + lab.recording_label;
+    }
+    return "measured on this computer's GPU this session";
+}
+
+// slow ÷ fast at the largest square size the lab has both for (in the state's dtype).
+RevealedAnswer measured_ratio(const AppState& state, const model::KernelConfig& slow, const model::KernelConfig& fast,
+                              const char* what) {
+    const std::string slow_name = model::describe(slow);
+    const std::string fast_name = model::describe(fast);
+    const std::string dtype(model::dtype_name(state.problem.dtype));
+    const auto points = lab_points(state.lab);
+    std::vector<std::int64_t> sizes;
+    for (const record::Point* p : points)
+        if (p->ok && p->config == fast_name && p->dtype == dtype && p->batch == 1 && p->m == p->n && p->m == p->k)
+            sizes.push_back(p->m);
+    std::sort(sizes.rbegin(), sizes.rend());
+    for (std::int64_t size : sizes) {
+        const record::Point* s = find_point(points, slow_name, size, dtype);
+        const record::Point* f = find_point(points, fast_name, size, dtype);
+        if (!s || !f || !s->ok || !f->ok || f->median_ms <= 0.0) continue;
+        const double ratio = s->median_ms / f->median_ms;
+        return {ratio, ratio_text(ratio),
+                format_text("{}, {}×{}×{} {}, median kernel time: {} {}, {} {} ({})", source_of(state.lab, f), size, size,
+                       size, dtype, slow_name, model::human_seconds(s->median_ms / 1e3), fast_name,
+                       model::human_seconds(f->median_ms / 1e3), what)};
+    }
+    return {std::nullopt, "not measured here",
+            format_text("no measurement of both {} and {} in {} is loaded: run them on a GPU (the latency view's "
+                   "Measure) or load a recording with --load",
+                   slow_name, fast_name, dtype)};
+}
+
+RevealedAnswer coalescing_penalty(const AppState& state) {
+    if (const auto penalty = measured_coalescing_penalty(state.lab))
+        return {penalty->ratio, ratio_text(penalty->ratio),
+                "measured: " + penalty->measured + " (naive-row time ÷ naive time)"};
+    model::KernelConfig row = state.kernel;
+    row.kind = model::KernelKind::NaiveRowFromX;
+    model::KernelConfig column = state.kernel;
+    column.kind = model::KernelKind::Naive;
+    return measured_ratio(state, row, column, "threadIdx.x as the row ÷ as the column");
+}
+
+RevealedAnswer measured_speedup(const AppState& state) {
+    model::KernelConfig naive = state.kernel;
+    naive.kind = model::KernelKind::Naive;
+    model::KernelConfig tiled = state.kernel;
+    tiled.kind = model::KernelKind::Tiled;
+    return measured_ratio(state, naive, tiled, "naive time ÷ tiled time");
+}
+
+// ---- The kernel ladder -------------------------------------------------------------------
+// The step's `kernel:` names a rung (model::ladder_rungs: tiled T=32, regtile-1d … tuned);
+// the answers compare it with the rung below it, with tiled T=32 or with cuBLAS, in float at
+// 4096³, whatever size the theatre shows: the largest size both committed recordings hold
+// for every rung, where the tiles' edges no longer matter. Where a measurement lacks that
+// size, the largest square size measured for both is used, and named.
+
+constexpr const char* kCublasConfig = "cublas";
+
+// Where `kind` stands on the ladder; -1 when it is not a rung (the tiled kernel is rung 0).
+int rung_index(model::KernelKind kind) {
+    const auto rungs = model::ladder_rungs();
+    for (std::size_t i = 0; i < rungs.size(); ++i)
+        if (rungs[i].kernel.kind == kind) return static_cast<int>(i);
+    return -1;
+}
+
+constexpr std::int64_t kLadderAnswerSize = 4096;
+
+model::Problem square_float(std::int64_t size) {
+    model::Problem problem;
+    problem.m = problem.n = problem.k = size;
+    problem.dtype = model::Dtype::Float32;
+    return problem;
+}
+
+// The GPU whose points the lab shows: this one when it runs, else the recording's.
+std::string measured_gpu(const AppState& state) {
+    if (state.device && state.device->usable) return state.device->limits.name;
+    if (state.lab.recording) return state.lab.recording->meta.device.name;
+    return "";
+}
+
+// The tuned rung runs the candidate the tuning table picks for the GPU and size; the counts
+// are those of that candidate.
+model::KernelConfig counted_kernel(const AppState& state, model::KernelConfig kernel, const model::Problem& problem) {
+    if (kernel.kind == model::KernelKind::Tuned && kernel.variant < 0)
+        kernel.variant = gpu::choose_tuned_variant(measured_gpu(state), problem).variant;
+    return kernel;
+}
+
+std::string rung_name(const model::KernelConfig& kernel) {
+    return kernel.kind == model::KernelKind::Tuned && kernel.variant >= 0
+               ? format_text("tuned (candidate #{}, {})", kernel.variant, model::describe_shape(model::ladder_shape(kernel)))
+               : model::describe(kernel);
+}
+
+// 4294967296 → "4.29 G": a count of loads at 4096³, read aloud.
+std::string billions(std::int64_t count) {
+    return count >= 1'000'000'000 ? model::fixed(static_cast<double>(count) / 1e9, 2) + " G" : grouped(count);
+}
+
+// What the counts predict for `to` over `from` at `size`³: issue slots per FMA, the FMA itself
+// plus every load instruction that feeds it (shared and global; a float4 is one), as the
+// ladder view's tooltips count them.
+struct CountedSpeedup {
+    double ratio = 0.0;
+    std::string how;
+};
+CountedSpeedup counted_speedup(const AppState& state, model::KernelConfig from, model::KernelConfig to,
+                               std::int64_t size) {
+    const model::Problem problem = square_float(size);
+    from = counted_kernel(state, from, problem);
+    to = counted_kernel(state, to, problem);
+    const model::RungCounts a = model::rung_counts(from, problem);
+    const model::RungCounts b = model::rung_counts(to, problem);
+    const double ratio = model::predicted_speedup(a, b);
+    std::string how = format_text(
+        "issue slots per FMA (the FMA itself plus every shared- and global-memory load instruction that feeds it, a "
+        "float4 counting as one) {} → {}; of them shared loads per FMA {} → {}; global loads {} → {}",
+        model::fixed(a.issue_per_fma(), 3), model::fixed(b.issue_per_fma(), 3), model::fixed(a.shared_loads_per_fma, 3),
+        model::fixed(b.shared_loads_per_fma, 3), billions(a.global_loads), billions(b.global_loads));
+    if (to.kind == model::KernelKind::Tuned)
+        how = format_text("the tuned rung runs {} at {}³{}; ", rung_name(to), size,
+                          measured_gpu(state).empty() ? std::string() : " on " + measured_gpu(state)) +
+              how;
+    if (std::abs(ratio - 1.0) < 0.02)
+        how += ". The counts barely change: whatever this rung gains lies in what they leave out (bank conflicts, waiting for "
+                "memory, how well the blocks fill the GPU)";
+    return {ratio, how};
+}
+
+// The points of `slow` and `fast` at `size`³ (float), else at the largest square size that
+// has both; nullptr when none has.
+struct PointPair {
+    const record::Point* slow = nullptr;
+    const record::Point* fast = nullptr;
+    std::int64_t size = 0;
+};
+PointPair measured_pair(const AppState& state, const std::string& slow, const std::string& fast, std::int64_t size) {
+    const auto points = lab_points(state.lab);
+    const auto both_at = [&](std::int64_t at) -> PointPair {
+        const record::Point* s = find_point(points, slow, at, "float");
+        const record::Point* f = find_point(points, fast, at, "float");
+        if (!s || !f || !s->ok || !f->ok || s->median_ms <= 0.0 || f->median_ms <= 0.0) return {};
+        return {s, f, at};
+    };
+    if (PointPair pair = both_at(size); pair.slow) return pair;
+    std::vector<std::int64_t> sizes;
+    for (const record::Point* p : points)
+        if (p->ok && p->config == fast && p->dtype == "float" && p->batch == 1 && p->m == p->n && p->m == p->k)
+            sizes.push_back(p->m);
+    std::sort(sizes.rbegin(), sizes.rend());
+    for (std::int64_t at : sizes)
+        if (PointPair pair = both_at(at); pair.slow) return pair;
+    return {};
+}
+
+RevealedAnswer not_measured(const std::string& slow, const std::string& fast) {
+    return {std::nullopt, "not measured here",
+            format_text("no measurement of both {} and {} in float is loaded: run them on a GPU (the ladder view's "
+                        "Measure) or load a recording with --load",
+                        slow, fast)};
+}
+
+std::string times_text(const AppState& state, const PointPair& pair, const std::string& slow, const std::string& fast) {
+    return format_text("{}, {}³ float, median kernel time: {} {}, {} {}", source_of(state.lab, pair.fast), pair.size,
+                       slow, model::human_seconds(pair.slow->median_ms / 1e3), fast,
+                       model::human_seconds(pair.fast->median_ms / 1e3));
+}
+
+// The step's rung over the rung below it, as the model's counts predict it.
+RevealedAnswer rung_speedup_predicted(const AppState& state) {
+    const int index = rung_index(state.kernel.kind);
+    const auto rungs = model::ladder_rungs();
+    const std::int64_t size = kLadderAnswerSize;
+    const model::KernelConfig below = rungs[static_cast<std::size_t>(index) - 1].kernel;
+    const CountedSpeedup counted = counted_speedup(state, below, rungs[static_cast<std::size_t>(index)].kernel, size);
+    if (counted.ratio <= 0.0) return {std::nullopt, "—", "the model counts nothing for this problem"};
+    return {counted.ratio, ratio_text(counted.ratio),
+            format_text("{}, {}³ float, {} over {}: {}", kCounted, size,
+                        model::describe(rungs[static_cast<std::size_t>(index)].kernel), model::describe(below),
+                        counted.how)};
+}
+
+// The step's rung over the rung below it (or over tiled T=32), measured; the counts'
+// prediction beside it.
+RevealedAnswer rung_speedup_measured(const AppState& state, bool over_tiled) {
+    const int index = rung_index(state.kernel.kind);
+    const auto rungs = model::ladder_rungs();
+    const model::KernelConfig from = rungs[over_tiled ? 0 : static_cast<std::size_t>(index) - 1].kernel;
+    const model::KernelConfig to = rungs[static_cast<std::size_t>(index)].kernel;
+    const std::string slow = model::describe(from), fast = model::describe(to);
+    const PointPair pair = measured_pair(state, slow, fast, kLadderAnswerSize);
+    if (!pair.slow) return not_measured(slow, fast);
+    const double ratio = pair.slow->median_ms / pair.fast->median_ms;
+    const CountedSpeedup counted = counted_speedup(state, from, to, pair.size);
+    return {ratio, format_text("{} (the counts: {})", ratio_text(ratio), ratio_text(counted.ratio)),
+            format_text("{} ({} time ÷ {} time). The model's counts at that size predicted {}: {}",
+                        times_text(state, pair, slow, fast), slow, fast, ratio_text(counted.ratio), counted.how)};
+}
+
+// The step's kernel as a percentage of cuBLAS's speed: cuBLAS's time ÷ its time.
+RevealedAnswer percent_of_cublas(const AppState& state) {
+    const int index = rung_index(state.kernel.kind);
+    const std::string name = model::describe(model::ladder_rungs()[static_cast<std::size_t>(index)].kernel);
+    const PointPair pair = measured_pair(state, kCublasConfig, name, kLadderAnswerSize);
+    if (!pair.slow) return not_measured(kCublasConfig, name);
+    const double percent = 100.0 * pair.slow->median_ms / pair.fast->median_ms;
+    return {percent, model::fixed(percent, 0) + " %",
+            format_text("{} (cuBLAS time ÷ {} time; cuBLAS in plain FP32, no tensor cores)",
+                        times_text(state, pair, "cuBLAS", name), name)};
+}
+
+// ---- Breaking a kernel on purpose (model/experiment.hpp) ----------------------------------
+// The step's `experiment:` names which; its outcomes are the Experiments view's: run on this
+// GPU this session, or recorded (assets/experiments). Nothing is known before a run but what
+// the model works out from the indices (the stores past C's end).
+
+std::string case_text(const model::ExperimentCase& c) {
+    const std::string size = size_text(c.problem);
+    return c.kernel.kind == model::KernelKind::Tiled ? format_text("{}, T = {}", size, c.kernel.tile) : size;
+}
+
+// Where the outcomes came from, each source once: "recorded on NVIDIA H200, 2026-11-26".
+std::string sources_text(const std::vector<const ExperimentOutcome*>& outcomes) {
+    std::vector<std::string> sources;
+    for (const ExperimentOutcome* outcome : outcomes)
+        if (std::find(sources.begin(), sources.end(), outcome->source) == sources.end()) sources.push_back(outcome->source);
+    std::string text;
+    for (const std::string& source : sources) text += (text.empty() ? "" : "; ") + source;
+    return text;
+}
+
+RevealedAnswer not_run(model::Experiment experiment) {
+    return {std::nullopt, "not run here",
+            format_text("no run of {} is loaded: run it in the Experiments view on a GPU, or record one with "
+                        "`tilescope-cli experiment {} --json FILE` and put FILE in assets/experiments",
+                        model::experiment_name(experiment), model::experiment_name(experiment))};
+}
+
+// The share of runs, over every case run, in which C came out wrong: 100 % every run, 0 never.
+RevealedAnswer experiment_wrong_runs(const AppState& state) {
+    const model::Experiment experiment = state.experiments.experiment;
+    std::vector<const ExperimentOutcome*> ran;
+    int runs = 0, wrong = 0;
+    std::string cases;
+    for (const ExperimentOutcome& outcome : page_of(state.experiments, experiment).outcomes) {
+        if (!outcome.run || outcome.run->runs <= 0) continue;
+        ran.push_back(&outcome);
+        runs += outcome.run->runs;
+        wrong += outcome.run->wrong_runs;
+        cases += format_text("{}{} of {} at {}", cases.empty() ? "" : ", ", outcome.run->wrong_runs, outcome.run->runs,
+                             case_text(outcome.c));
+    }
+    if (runs == 0) return not_run(experiment);
+    const double percent = 100.0 * wrong / runs;
+    return {percent, format_text("{} % of the runs ({} of {})", model::fixed(percent, percent < 10 && percent > 0 ? 1 : 0),
+                                 wrong, runs),
+            format_text("measured: {} ({}): runs with at least one wrong cell of C: {}", model::experiment_name(experiment),
+                        sources_text(ran), cases)};
+}
+
+// What one launch of no-bounds-check stores past C's end at the step's size and T, worked out
+// from the indices; the guard zone's count from the runs beside it where a run is loaded.
+RevealedAnswer stray_writes(const AppState& state) {
+    const model::ExperimentCase c{state.problem, model::experiment_kernel(model::Experiment::NoBoundsCheck,
+                                                                          state.kernel.tile)};
+    const std::int64_t predicted = model::predicted_stray_writes(c);
+    std::string how = format_text("{}, {}: the threads outside C store anyway, at row × N + col; the distinct elements "
+                                  "at or past M·N = {} that those stores reach",
+                                  kCounted, case_text(c), grouped(c.problem.m * c.problem.n));
+    const ExperimentOutcome* outcome = outcome_of(page_of(state.experiments, model::Experiment::NoBoundsCheck), c);
+    if (outcome && outcome->run && outcome->run->runs > 0)
+        how += format_text(". Measured ({}): the guard zone after C changed in {} elements over {} runs, {} per run",
+                           outcome->source, grouped(outcome->run->stray_writes), outcome->run->runs,
+                           model::fixed(static_cast<double>(outcome->run->stray_writes) / outcome->run->runs, 0));
+    return {static_cast<double>(predicted), grouped(predicted), how};
+}
+
+// How much slower the conflict-free rung ran without As's padding, in percent, at the largest
+// size run.
+RevealedAnswer experiment_slowdown(const AppState& state) {
+    const model::Experiment experiment = model::Experiment::BankConflicts;
+    const ExperimentOutcome* largest = nullptr;
+    for (const ExperimentOutcome& outcome : page_of(state.experiments, experiment).outcomes)
+        if (outcome.run && outcome.run->broken_ms > 0.0 && outcome.run->real_ms > 0.0 &&
+            (!largest || outcome.c.problem.m * outcome.c.problem.n > largest->c.problem.m * largest->c.problem.n))
+            largest = &outcome;
+    if (!largest) return not_run(experiment);
+    const model::ExperimentRun& run = *largest->run;
+    const double percent = 100.0 * (run.broken_ms / run.real_ms - 1.0);
+    return {percent, format_text("{} % {}", model::fixed(std::abs(percent), 1), percent >= 0 ? "slower" : "faster"),
+            format_text("measured ({}), {}: without the padding {}, with it {} (medians of launches with L2 flushed "
+                        "before each)",
+                        largest->source, case_text(largest->c), model::human_seconds(run.broken_ms / 1e3),
+                        model::human_seconds(run.real_ms / 1e3))};
+}
+
+}  // namespace
+
+namespace {
+
+// The matrix an answer's ROW,COL names ('A', 'B' or 'C'), and its rows and columns.
+struct Matrix {
+    char name;
+    std::int64_t rows, cols;
+};
+Matrix matrix_of(const model::Problem& p, const std::string& word) {
+    const char last = word.back();
+    if (last == 'a') return {'A', p.m, p.k};
+    if (last == 'b') return {'B', p.k, p.n};
+    return {'C', p.m, p.n};
+}
+
+// Where element (row, col) lies in its matrix, counted in elements from the first.
+RevealedAnswer offset(const AppState& state, const std::string& word, int row, int col) {
+    const Matrix m = matrix_of(state.problem, word);
+    const std::int64_t at = row * m.cols + col;
+    return {static_cast<double>(at), grouped(at),
+            format_text("{}: {}[{}][{}] lies at row × columns + col = {} × {} + {} = {} in row-major order ({} has {} "
+                   "columns)",
+                   kCounted, m.name, row, col, row, m.cols, col, at, m.name, m.cols)};
+}
+
+}  // namespace
+
+std::optional<std::string> check_answer(const AppState& state, const lessons::AnswerSpec& answer) {
+    const std::string& word = answer.word;
+    const bool above_tiled = word == "rung-speedup-predicted" || word == "rung-speedup-measured" ||
+                             word == "speedup-over-tiled";
+    if (above_tiled || word == "percent-of-cublas") {
+        const int index = rung_index(state.kernel.kind);
+        if (index < 0 || (index == 0 && state.kernel.tile != 32) || (above_tiled && index == 0))
+            return format_text("{} compares the step's kernel on the ladder: set kernel: to {} ({})", word,
+                               above_tiled ? "a rung above tiled T=32" : "tiled with tile: 32 or a rung",
+                               "regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined or tuned");
+        return std::nullopt;
+    }
+    const model::Experiment experiment = state.experiments.experiment;
+    if (word == "experiment-wrong-runs" && experiment == model::Experiment::BankConflicts)
+        return "experiment-wrong-runs counts runs in which C came out wrong: set experiment: to missing-first-sync, "
+               "missing-second-sync or no-bounds-check (bank-conflicts never makes C wrong)";
+    if (word == "experiment-slowdown" && experiment != model::Experiment::BankConflicts)
+        return "experiment-slowdown compares the times of bank-conflicts: set experiment: bank-conflicts";
+    if (word == "stray-writes" && state.kernel.kind != model::KernelKind::Tiled)
+        return "stray-writes counts the stores of the tiled kernel without its bounds checks: set kernel: tiled";
+    if (!answer.cell) return std::nullopt;
+    const Matrix m = matrix_of(state.problem, answer.word);
+    const auto [row, col] = *answer.cell;
+    if (row < m.rows && col < m.cols) return std::nullopt;
+    return format_text("{} {},{}: {}[{}][{}] is outside {}, which has {} rows and {} columns (both count from 0)",
+                  answer.word, row, col, m.name, row, col, m.name, m.rows, m.cols);
+}
+
+RevealedAnswer compute_answer(const AppState& state, const lessons::AnswerSpec& answer) {
+    const std::string& word = answer.word;
+    if (word == "loads-of-a" || word == "loads-of-b") {
+        if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
+        return element_loads(state, word == "loads-of-a" ? model::Operand::A : model::Operand::B,
+                             answer.cell->first, answer.cell->second);
+    }
+    if (word.starts_with("offset-of-")) {
+        if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
+        return offset(state, word, answer.cell->first, answer.cell->second);
+    }
+    if (word == "reuse-factor") return reuse_factor(state);
+    if (word == "warp-sectors-coalesced") return warp_sectors(state, model::WarpMapping::Coalesced);
+    if (word == "warp-sectors-x-as-row") return warp_sectors(state, model::WarpMapping::XIsRow);
+    if (word == "threads-per-block") return threads_per_block(state);
+    if (word == "coalescing-penalty") return coalescing_penalty(state);
+    if (word == "measured-speedup") return measured_speedup(state);
+    if (word == "rung-speedup-predicted" || word == "rung-speedup-measured" || word == "speedup-over-tiled" ||
+        word == "percent-of-cublas") {
+        if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
+        if (word == "rung-speedup-predicted") return rung_speedup_predicted(state);
+        if (word == "percent-of-cublas") return percent_of_cublas(state);
+        return rung_speedup_measured(state, word == "speedup-over-tiled");
+    }
+    if (word == "experiment-wrong-runs" || word == "stray-writes" || word == "experiment-slowdown") {
+        if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
+        if (word == "experiment-wrong-runs") return experiment_wrong_runs(state);
+        if (word == "stray-writes") return stray_writes(state);
+        return experiment_slowdown(state);
+    }
+    return {std::nullopt, "—", format_text("no answer called \"{}\"", word)};
+}
+
+std::string judge_guess(double guess, double answer) {
+    if (guess == answer) return "exactly right";
+    if (answer == 0.0) return format_text("the answer is 0; you guessed {}", guess);
+    const double ratio = guess / answer;
+    if (std::abs(ratio - 1.0) <= 0.1) return format_text("close: within {} %", std::lround(std::abs(ratio - 1.0) * 100));
+    if (ratio <= 0.0) return "the answer is positive";
+    if (ratio >= 2.0) return format_text("{}× too high", model::fixed(ratio, ratio < 10 ? 1 : 0));
+    if (ratio <= 0.5) return format_text("{}× too low", model::fixed(1.0 / ratio, 1.0 / ratio < 10 ? 1 : 0));
+    return format_text("{} % too {}", std::lround(std::abs(ratio - 1.0) * 100), ratio > 1.0 ? "high" : "low");
+}
+
+}  // namespace ts::views

@@ -1,0 +1,79 @@
+#include "views/window/main_view.hpp"
+
+#include <algorithm>
+
+#include "views/experiments/experiment_view.hpp"
+#include "views/window/help_overlay.hpp"
+#include "views/lab/lab_view.hpp"
+#include "views/lessons/lesson_panel.hpp"
+#include "views/window/run_panel.hpp"
+#include "views/window/setup_panel.hpp"
+#include "views/window/shortcuts.hpp"
+#include "views/window/side_column.hpp"
+#include "views/stage/stage_view.hpp"
+#include "views/window/status_bar.hpp"
+#include "views/theatre/theatre_view.hpp"
+#include "views/common/theme.hpp"
+
+namespace ts::views {
+
+void draw_main_view(AppState& state) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(viewport->WorkPos);
+    ImGui::SetNextWindowSize(viewport->WorkSize);
+    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
+    ImGui::Begin("TileScope", nullptr, kFlags);
+    handle_shortcuts(state);
+    draw_help_overlay(state);  // its own window, on top of this one
+
+    const float status_height = ImGui::GetFrameHeightWithSpacing();
+    draw_view_switcher(state);
+    ImGui::SameLine();
+    draw_lessons_button(state);
+    handle_lesson_keys(state);
+    draw_lesson_list(state);
+    if (state.lab.view == LabView::Theatre) {
+        draw_theatre_view(state, status_height);
+        ImGui::Separator();
+        draw_status_bar(state);
+        ImGui::End();
+        return;
+    }
+    if (state.lab.view == LabView::Experiment) {
+        draw_experiment_view(state, status_height);
+        ImGui::Separator();
+        draw_status_bar(state);
+        ImGui::End();
+        return;
+    }
+    if (state.lab.view != LabView::Stage) {
+        draw_lab_view(state, status_height);
+        ImGui::Separator();
+        draw_status_bar(state);
+        ImGui::End();
+        return;
+    }
+    // Wide enough for the traffic table at the body font size, but at most half the window,
+    // so that presenter mode's large text leaves the drawing room.
+    const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
+    begin_side_column(state, "##panels", panel_width, status_height);
+    draw_setup_panel(state);
+    ImGui::Spacing();
+    ImGui::Separator();
+    ImGui::Spacing();
+    draw_run_panel(state);
+    end_side_column();
+
+    ImGui::SameLine();
+    ImGui::BeginChild("##stage", ImVec2(0.0f, -status_height), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    draw_stage_view(state);
+    ImGui::EndChild();
+
+    ImGui::Separator();
+    draw_status_bar(state);
+    ImGui::End();
+}
+
+}  // namespace ts::views

@@ -1,0 +1,74 @@
+#include "views/window/status_bar.hpp"
+
+#include <algorithm>
+
+#include "model/format.hpp"
+#include "views/common/theme.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+std::string device_status(const std::optional<gpu::DeviceInfo>& device) {
+    if (!device) return "probing GPU…";
+    if (!device->usable) {
+        // Backends phrase their reason differently; say "no CUDA device" and "model mode" once each.
+        const std::string suffix = " — model mode";
+        std::string reason = device->why_not;
+        if (reason.ends_with(suffix)) reason.erase(reason.size() - suffix.size());
+        if (!reason.starts_with("no CUDA device")) reason = "no CUDA device: " + reason;
+        return reason + suffix;
+    }
+    const model::DeviceLimits& limits = device->limits;
+    std::string text = format_text("GPU: {} · {} SMs · compute {}.{}", limits.name, limits.sm_count,
+                              limits.compute_major, limits.compute_minor);
+    if (limits.global_memory_bytes > 0) text += format_text(" · {} memory", model::human_bytes(limits.global_memory_bytes));
+    if (device->free_memory_bytes > 0) text += format_text(" ({} free)", model::human_bytes(device->free_memory_bytes));
+    if (!device->driver_version.empty()) text += format_text(" · driver {}", device->driver_version);
+    return text;
+}
+
+void draw_status_bar(const AppState& state) {
+    // Settings problems and what the last key did, then who has the keys: a keyboard-only
+    // user must always be able to tell whether Space plays the theatre or presses a button.
+    // A problem comes first, where a long GPU message cannot push it off the edge.
+    const std::string& notice = state.presentation.notice;
+    const bool problem = !notice.empty() && state.presentation.notice_is_problem;
+    if (problem) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colours::kError);
+        ImGui::TextUnformatted(notice.c_str());
+        ImGui::PopStyleColor();
+        ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+    }
+    const std::string text = device_status(state.device);
+    ImU32 colour = colours::kMuted;
+    if (state.device) colour = state.device->usable ? colours::kPass : colours::kWarning;
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopStyleColor();
+    if (!notice.empty() && !problem) {
+        ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+        ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
+        ImGui::TextUnformatted(notice.c_str());
+        ImGui::PopStyleColor();
+    }
+    // At the right end, the long form when there is room, else the short one, else nothing.
+    const bool widgets = (ImGui::GetIO().ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) != 0;
+    const char* forms[] = {widgets ? "keys: the panels (Escape: to the view) · F1: all keys"
+                                   : "keys: the view (Tab: to the panels) · F1: all keys",
+                           widgets ? "keys: panels · F1" : "keys: view · F1"};
+    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+    const float left = ImGui::GetCursorPosX(), right = ImGui::GetWindowContentRegionMax().x;
+    for (const char* keys : forms) {
+        const float width = ImGui::CalcTextSize(keys).x;
+        if (left + width > right) continue;
+        ImGui::SameLine(right - width);
+        ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
+        ImGui::TextUnformatted(keys);
+        ImGui::PopStyleColor();
+        return;
+    }
+    ImGui::Dummy(ImVec2(0.0f, 0.0f));  // ends the line SameLine() opened
+}
+
+}  // namespace ts::views
