@@ -74,8 +74,8 @@ TS_HOST_DEVICE constexpr FragmentSlot mma_c_slot(int row, int col) {
 
 // ldmatrix reads 8×8 matrices of 16-bit elements, each row 16 contiguous bytes anywhere in shared
 // memory (16-byte aligned). Lanes 8i..8i+7 give the addresses of rows 0..7 of matrix i; .x1 reads
-// lanes 0–7's addresses, .x2 lanes 0–15's, .x4 all 32. (On sm_75 every lane must hold a valid
-// address anyway; from sm_80 the others are ignored.)
+// lanes 0–7's addresses, .x2 lanes 0–15's, .x4 all 32. (For sm_75 and below the PTX ISA asks every
+// lane to hold a valid address all the same: copying the lower lanes' addresses up does.)
 inline constexpr int kLdmatrixRowBytes = 16;
 TS_HOST_DEVICE constexpr bool ldmatrix_gives_address(int lane, int matrices) { return lane < 8 * matrices; }
 TS_HOST_DEVICE constexpr int ldmatrix_address_matrix(int lane) { return lane >> 3; }

@@ -3,8 +3,8 @@
 // phase bit every wait names, who does what (producer and consumer warpgroups), and the exact
 // counts: wgmma instructions, bytes per stage (the expect_tx), shared memory, accumulators.
 //
-// The ring. Stage s of `stages` holds K step k when k % stages == s; it is filled for the
-// (k / stages)-th time, its round. Each stage has two mbarriers:
+// The ring. Stage s of `stages` holds K step k when k % stages == s; the round r = k / stages
+// counts how often the stage was filled before. Each stage has two mbarriers:
 //   full[s]:  the producer arms it (mbarrier.arrive.expect_tx with the stage's bytes) and issues
 //             the copies; TMA counts the bytes in as they land. The phase completes when both
 //             the one arrival and all the bytes are in. Consumers wait on it.
@@ -15,7 +15,8 @@
 // K step k (round r = k / stages) consumers wait on full[s] with parity r & 1, and the producer
 // waits on empty[s] with parity (r & 1) ^ 1: in round 0 that names the phase before phase 0,
 // which counts as complete, so the first pass through the ring does not wait — the stages start
-// empty. In round r ≥ 1 it waits for the consumers' (r − 1)-th release of the stage.
+// empty. In round r ≥ 1 it waits for phase r − 1 of empty[s]: the consumers' release of K step
+// k − stages, the stage's previous content.
 //
 // Everything is constexpr and header-only (TS_HOST_DEVICE), as in ladder.hpp.
 #pragma once
@@ -124,7 +125,8 @@ TS_HOST_DEVICE constexpr bool setmaxnreg_fits(WgmmaShape s, int producer_registe
 // ---- Shared memory ----------------------------------------------------------------------------
 
 // Stage s: A's tile then B's, each tma_tile_offset's layout, stage after stage; then the 2·stages
-// mbarriers (8 bytes each). The whole is dynamic shared memory, its start aligned to 1024 bytes.
+// mbarriers (8 bytes each). The whole is dynamic shared memory, its start aligned to 1024 bytes
+// (a kernel that rounds its start up to that boundary itself asks for up to 1008 bytes more).
 inline constexpr int kMbarrierBytes = 8;
 TS_HOST_DEVICE constexpr int stage_offset(WgmmaShape s, int stage) { return stage * s.stage_bytes(); }
 TS_HOST_DEVICE constexpr int a_tile_offset(WgmmaShape s, int stage) { return stage_offset(s, stage); }
