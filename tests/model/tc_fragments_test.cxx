@@ -197,6 +197,22 @@ TEST(TcFragments, WgmmaWarpRowsAreMmaCTiles) {
             }
 }
 
+// The PTX ISA gives wgmma's accumulator layout only as a figure. CUTLASS writes the same layout
+// as a CuTe layout from (thread, value) to a column-major offset m + 64·n in the 64×N tile:
+// ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512)). Thread t = t0 + 4·t1 + 32·t2, value
+// v = v0 + 2·v1 + 4·v2 sits at 128·t0 + t1 + 16·t2 + 64·v0 + 8·v1 + 512·v2. An independent
+// statement of the figure; the model must agree with it.
+TEST(TcFragments, WgmmaAccumulatorsAgreeWithTheCuteLayout) {
+    for (int n = 8; n <= 256; n += 8)
+        for (int t = 0; t < kWarpgroupSize; ++t)
+            for (int v = 0; v < wgmma_accumulator_registers(n); ++v) {
+                const int t0 = t % 4, t1 = (t / 4) % 8, t2 = t / 32;
+                const int v0 = v % 2, v1 = (v / 2) % 2, v2 = v / 4;
+                const int offset = 128 * t0 + t1 + 16 * t2 + 64 * v0 + 8 * v1 + 512 * v2;
+                ASSERT_EQ(wgmma_accumulator_cell(t, v), (Cell{offset % kWgmmaM, offset / kWgmmaM})) << "t " << t << " v " << v;
+            }
+}
+
 TEST(TcFragments, MmaWarpTileCellsCoverTheWarpTileOnce) {
     constexpr int wm = 64, wn = 32;
     std::vector<int> owners(wm * wn, 0);
