@@ -31,10 +31,14 @@ constexpr WgmmaShape kSwizzle64{.bm = 128, .bn = 128, .bk = 64, .stages = 2, .co
                                 .wgmma_n = 64, .swizzle = TmaSwizzle::B64};
 constexpr WgmmaShape kUnswizzled{.bm = 128, .bn = 128, .bk = 32, .stages = 3, .consumers = 1, .producer = false,
                                  .wgmma_n = 128, .swizzle = TmaSwizzle::None};
-constexpr WgmmaShape kShapes[] = {kWgmma16, kWarpSpecialized, kClustered, kKMajorB, kSwizzle64, kUnswizzled};
+// K-major B in clusters of 2: B's 256 rows of N split in halves of 128.
+constexpr WgmmaShape kClusteredKMajorB{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true,
+                                       .wgmma_n = 256, .b_k_major = true, .cluster_m = 2};
+constexpr WgmmaShape kShapes[] = {kWgmma16,   kWarpSpecialized, kClustered,       kKMajorB,
+                                  kSwizzle64, kUnswizzled,      kClusteredKMajorB};
 
 static_assert(kWgmma16.valid() && kWarpSpecialized.valid() && kClustered.valid() && kKMajorB.valid() &&
-              kSwizzle64.valid() && kUnswizzled.valid());
+              kSwizzle64.valid() && kUnswizzled.valid() && kClusteredKMajorB.valid());
 static_assert(a_boxes(kSwizzle64) == 2 && b_boxes(kSwizzle64) == 4 && a_boxes(kUnswizzled) == 4);
 static_assert(!WgmmaShape{.bm = 96}.valid());                   // consumers' rows not whole 64-row slices
 static_assert(!WgmmaShape{.wgmma_n = 96, .b_k_major = false}.valid());  // K×N B: N slices not whole 128-byte atoms
