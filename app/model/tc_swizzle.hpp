@@ -111,9 +111,10 @@ inline constexpr int kSharedBanks = 32;
 inline constexpr int kBankWordBytes = 4;
 inline constexpr int kLdmatrixPhaseLanes = 8;  // one 8×8 matrix: 8 rows of 16 bytes = 128 bytes
 
-// Wavefronts for one phase of accesses, each `bytes_each` bytes (a multiple of 4, aligned) from
-// the byte addresses given: the most distinct words any one bank must serve (1: no conflict).
-// At most kMaxPhaseWords words in all (32 lanes × 16 bytes = 128).
+// Wavefronts for one phase of accesses (the lanes served together: 32 for 4-byte accesses, 16 for
+// 8-byte, 8 for 16-byte), each `bytes_each` bytes (a multiple of 4, aligned) from the byte
+// addresses given: the most distinct words any one bank must serve (1: no conflict). At most
+// kMaxPhaseWords words in all; more are not counted.
 inline constexpr int kMaxPhaseWords = 128;
 TS_HOST_DEVICE constexpr int phase_wavefronts(const int* byte_addresses, int count, int bytes_each) {
     int words[kMaxPhaseWords] = {};
