@@ -89,7 +89,8 @@ TS_HOST_DEVICE constexpr SmemDescriptor k_major_descriptor(TmaSwizzle mode, int 
                                                            int k_step) {
     const int span = swizzle_span_bytes(mode);
     const int k_bytes = k_step * kWgmmaKBytes;
-    const std::uint32_t start = tile_start + static_cast<std::uint32_t>((k_bytes / span) * rows * span + k_bytes % span);
+    const std::uint32_t start =
+        tile_start + static_cast<std::uint32_t>((k_bytes / span) * rows * span + k_bytes % span);
     if (mode == TmaSwizzle::None)  // core matrices: 8 rows × 16 bytes, 128 bytes each
         return {start, static_cast<std::uint32_t>(rows * 16), 128u, 0, mode};
     return {start, 16u, static_cast<std::uint32_t>(8 * span), descriptor_base_offset(mode, tile_start), mode};
@@ -117,9 +118,8 @@ TS_HOST_DEVICE constexpr std::uint32_t canonical_k_major_offset(SmemDescriptor d
     const std::uint32_t elements_in = d.swizzle == TmaSwizzle::None
                                           ? static_cast<std::uint32_t>(r0 * t + c0)
                                           : static_cast<std::uint32_t>(r0 * s * t + c0 + c1 * t);
-    const std::uint32_t strided = d.swizzle == TmaSwizzle::None
-                                      ? r1 * d.stride_byte_offset + c1 * d.leading_byte_offset
-                                      : r1 * d.stride_byte_offset;
+    const std::uint32_t strided = d.swizzle == TmaSwizzle::None ? r1 * d.stride_byte_offset + c1 * d.leading_byte_offset
+                                                                : r1 * d.stride_byte_offset;
     return d.start_address + elements_in * static_cast<std::uint32_t>(element_bytes) + strided;
 }
 TS_HOST_DEVICE constexpr std::uint32_t canonical_mn_major_offset(SmemDescriptor d, int k, int mn, int element_bytes) {
@@ -132,8 +132,8 @@ TS_HOST_DEVICE constexpr std::uint32_t canonical_mn_major_offset(SmemDescriptor 
                k1 * d.leading_byte_offset;
     }
     const int m01 = mn % (s * t), m2 = mn / (s * t);  // ((T,s,m),(8,k)):((1,T,LBO),(sT,SBO))
-    return d.start_address + static_cast<std::uint32_t>((m01 + k0 * s * t) * element_bytes) + m2 * d.leading_byte_offset +
-           k1 * d.stride_byte_offset;
+    return d.start_address + static_cast<std::uint32_t>((m01 + k0 * s * t) * element_bytes) +
+           m2 * d.leading_byte_offset + k1 * d.stride_byte_offset;
 }
 
 }  // namespace ts::model

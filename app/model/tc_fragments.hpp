@@ -91,7 +91,8 @@ TS_HOST_DEVICE constexpr Cell ldmatrix_element(int lane, int half, bool trans) {
 }
 // The inverse: which lane and half receive stored element (row, col) of matrix `matrix`.
 TS_HOST_DEVICE constexpr FragmentSlot ldmatrix_receiver(int matrix, int row, int col, bool trans) {
-    return trans ? FragmentSlot{4 * col + (row >> 1), matrix, row & 1} : FragmentSlot{4 * row + (col >> 1), matrix, col & 1};
+    return trans ? FragmentSlot{4 * col + (row >> 1), matrix, row & 1}
+                 : FragmentSlot{4 * row + (col >> 1), matrix, col & 1};
 }
 
 // How the mma rungs feed mma.m16n8k16 with one ldmatrix.x4 per operand tile: the (row, col) in
@@ -107,7 +108,9 @@ TS_HOST_DEVICE constexpr Cell ldmatrix_x4_a_row(int lane) { return {lane & 15, (
 TS_HOST_DEVICE constexpr Cell ldmatrix_x4_trans_b_row(int lane) { return {lane & 15, (lane >> 4) * 8}; }
 // B stored N×K (K contiguous, "col" for mma), 16 n × 16 k: .x4 without .trans; matrix order as
 // above. Lane l points at n = l % 8 + 8·(l / 16), k = 8·((l / 8) % 2). Cell is (n, k).
-TS_HOST_DEVICE constexpr Cell ldmatrix_x4_b_row(int lane) { return {(lane & 7) + 8 * (lane >> 4), 8 * ((lane >> 3) & 1)}; }
+TS_HOST_DEVICE constexpr Cell ldmatrix_x4_b_row(int lane) {
+    return {(lane & 7) + 8 * (lane >> 4), 8 * ((lane >> 3) & 1)};
+}
 // For both B loads: destination register r of the x4 is register (r & 1) of the n8 fragment r / 2.
 
 // ---- A warp tile of mma.sync ------------------------------------------------------------------
@@ -138,7 +141,8 @@ struct AccumulatorSlot {
 };
 TS_HOST_DEVICE constexpr Cell wgmma_accumulator_cell(int thread, int reg) {
     const int warp = thread >> 5, lane = thread & 31;
-    return {16 * warp + mma_group(lane) + 8 * ((reg >> 1) & 1), 8 * (reg >> 2) + 2 * mma_thread_in_group(lane) + (reg & 1)};
+    return {16 * warp + mma_group(lane) + 8 * ((reg >> 1) & 1),
+            8 * (reg >> 2) + 2 * mma_thread_in_group(lane) + (reg & 1)};
 }
 TS_HOST_DEVICE constexpr AccumulatorSlot wgmma_accumulator_slot(int row, int col) {
     const int warp = row >> 4, r = row & 15;

@@ -24,9 +24,9 @@ namespace ts::model {
 
 struct MmaShape {
     int bm = 128, bn = 128, bk = 32;
-    int wm = 64, wn = 64;     // one warp's tile of C
-    int stages = 1;           // K steps in shared memory at once (cp.async pipeline when > 1)
-    bool swizzled = false;    // As and Bs XOR-swizzled (xor_swizzled_offset) rather than plain row-major
+    int wm = 64, wn = 64;   // one warp's tile of C
+    int stages = 1;         // K steps in shared memory at once (cp.async pipeline when > 1)
+    bool swizzled = false;  // As and Bs XOR-swizzled (xor_swizzled_offset) rather than plain row-major
     int element_bytes = 2;
 
     TS_HOST_DEVICE constexpr int warps_per_row() const { return bn / wn; }

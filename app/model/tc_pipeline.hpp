@@ -70,7 +70,8 @@ struct WgmmaShape {
         const int a_rows = bm, b_rows = b_k_major ? bn : bk, a_row_bytes = bk * element_bytes,
                   b_row_bytes = (b_k_major ? bk : bn) * element_bytes;
         if (a_row_bytes % span != 0 || b_row_bytes % span != 0 || a_rows > 256 || b_rows > 256) return false;
-        if (a_rows % 8 != 0 || b_rows % 8 != 0 || a_tile_bytes() % 1024 != 0 || b_tile_bytes() % 1024 != 0) return false;
+        if (a_rows % 8 != 0 || b_rows % 8 != 0 || a_tile_bytes() % 1024 != 0 || b_tile_bytes() % 1024 != 0)
+            return false;
         // K×N B is read MN-major: an N slice must be whole atoms wide.
         if (!b_k_major && (wgmma_n * element_bytes) % span != 0) return false;
         if (b_rows % cluster_m != 0 || (b_rows / cluster_m) % 8 != 0) return false;
@@ -94,9 +95,7 @@ TS_HOST_DEVICE constexpr TcRole warpgroup_role(WgmmaShape s, int wg) {
     return wg == 0 ? TcRole::ProducerAndConsumer : TcRole::Consumer;
 }
 // The consumer index of warpgroup `wg` (−1 for a producer-only warpgroup).
-TS_HOST_DEVICE constexpr int consumer_of_warpgroup(WgmmaShape s, int wg) {
-    return s.producer ? wg - 1 : wg;
-}
+TS_HOST_DEVICE constexpr int consumer_of_warpgroup(WgmmaShape s, int wg) { return s.producer ? wg - 1 : wg; }
 // Cell (row, col) of the block's BM×BN tile held by thread `thread` (0..127) of consumer
 // `consumer` in register `reg` of the accumulator tile of slice (m_slice, n_slice).
 TS_HOST_DEVICE constexpr Cell wgmma_block_cell(WgmmaShape s, int consumer, int m_slice, int n_slice, int thread,
@@ -130,9 +129,13 @@ TS_HOST_DEVICE constexpr bool setmaxnreg_fits(WgmmaShape s, int producer_registe
 inline constexpr int kMbarrierBytes = 8;
 TS_HOST_DEVICE constexpr int stage_offset(WgmmaShape s, int stage) { return stage * s.stage_bytes(); }
 TS_HOST_DEVICE constexpr int a_tile_offset(WgmmaShape s, int stage) { return stage_offset(s, stage); }
-TS_HOST_DEVICE constexpr int b_tile_offset(WgmmaShape s, int stage) { return stage_offset(s, stage) + s.a_tile_bytes(); }
+TS_HOST_DEVICE constexpr int b_tile_offset(WgmmaShape s, int stage) {
+    return stage_offset(s, stage) + s.a_tile_bytes();
+}
 TS_HOST_DEVICE constexpr int barriers_offset(WgmmaShape s) { return s.stages * s.stage_bytes(); }
-TS_HOST_DEVICE constexpr int wgmma_shared_bytes(WgmmaShape s) { return barriers_offset(s) + 2 * s.stages * kMbarrierBytes; }
+TS_HOST_DEVICE constexpr int wgmma_shared_bytes(WgmmaShape s) {
+    return barriers_offset(s) + 2 * s.stages * kMbarrierBytes;
+}
 
 // ---- TMA boxes --------------------------------------------------------------------------------
 
@@ -163,35 +166,50 @@ TS_HOST_DEVICE constexpr int boxes_per_stage(WgmmaShape s) { return a_boxes(s) +
 TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, int k_step, int i) {
     const int stage = k_step % s.stages, span = s.span_elements();
     if (i < a_boxes(s)) {
-        return {true, stage, span, s.bm, k_step * s.bk + i * span, block_m * s.bm,
-                a_tile_offset(s, stage) + i * s.bm * span * s.element_bytes, span * s.bm * s.element_bytes, 0};
+        return {.of_a = true,
+                .stage = stage,
+                .inner = span,
+                .outer = s.bm,
+                .inner_coord = k_step * s.bk + i * span,
+                .outer_coord = block_m * s.bm,
+                .smem_offset = a_tile_offset(s, stage) + i * s.bm * span * s.element_bytes,
+                .bytes = span * s.bm * s.element_bytes,
+                .issuer = 0};
     }
     const int j = i - a_boxes(s), slab = j / s.cluster_m, part = j % s.cluster_m;
     const int rows = (s.b_k_major ? s.bn : s.bk), part_rows = rows / s.cluster_m;
     const int slab_bytes = rows * span * s.element_bytes;
     const int inner_coord = s.b_k_major ? k_step * s.bk + slab * span : block_n * s.bn + slab * span;
     const int outer_coord = (s.b_k_major ? block_n * s.bn : k_step * s.bk) + part * part_rows;
-    return {false, stage, span, part_rows, inner_coord, outer_coord,
-            b_tile_offset(s, stage) + slab * slab_bytes + part * part_rows * span * s.element_bytes,
-            span * part_rows * s.element_bytes, part};
+    return {.of_a = false,
+            .stage = stage,
+            .inner = span,
+            .outer = part_rows,
+            .inner_coord = inner_coord,
+            .outer_coord = outer_coord,
+            .smem_offset = b_tile_offset(s, stage) + slab * slab_bytes + part * part_rows * span * s.element_bytes,
+            .bytes = span * part_rows * s.element_bytes,
+            .issuer = part};
 }
 
 // The transaction bytes full[s] expects each K step: the whole stage, whoever issued which part
 // (a multicast box counts in every CTA it lands in), out-of-bounds zeros included.
 TS_HOST_DEVICE constexpr int expect_tx_bytes(WgmmaShape s) { return s.stage_bytes(); }
 // The bytes one CTA asks TMA for per K step: all of A, its part of B.
-TS_HOST_DEVICE constexpr int issued_bytes_per_cta(WgmmaShape s) { return s.a_tile_bytes() + s.b_tile_bytes() / s.cluster_m; }
+TS_HOST_DEVICE constexpr int issued_bytes_per_cta(WgmmaShape s) {
+    return s.a_tile_bytes() + s.b_tile_bytes() / s.cluster_m;
+}
 
 // ---- The ring of stages -------------------------------------------------------------------------
 
 struct StageStep {
     int k_step = 0;
     int stage = 0;
-    int round = 0;               // how many times the stage was filled before
-    int full_parity = 0;         // consumers: mbarrier.try_wait.parity full[stage], full_parity
-    int empty_parity = 1;        // producer: mbarrier.try_wait.parity empty[stage], empty_parity
-    bool producer_waits = false; // false in round 0: the wait returns at once
-    int expect_tx = 0;           // bytes the producer arms full[stage] with
+    int round = 0;                // how many times the stage was filled before
+    int full_parity = 0;          // consumers: mbarrier.try_wait.parity full[stage], full_parity
+    int empty_parity = 1;         // producer: mbarrier.try_wait.parity empty[stage], empty_parity
+    bool producer_waits = false;  // false in round 0: the wait returns at once
+    int expect_tx = 0;            // bytes the producer arms full[stage] with
 };
 TS_HOST_DEVICE constexpr StageStep stage_step(WgmmaShape s, int k_step) {
     const int round = k_step / s.stages;
@@ -211,8 +229,8 @@ TS_HOST_DEVICE constexpr int empty_arrivals(WgmmaShape s) { return s.consumers *
 TS_HOST_DEVICE constexpr SmemDescriptor a_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage, int consumer,
                                                      int m_slice, int k_slice) {
     const int first_row = consumer * s.consumer_rows() + m_slice * kWgmmaM;
-    SmemDescriptor d = k_major_descriptor(s.swizzle, s.bm, smem_base + static_cast<std::uint32_t>(a_tile_offset(s, stage)),
-                                          k_slice);
+    SmemDescriptor d =
+        k_major_descriptor(s.swizzle, s.bm, smem_base + static_cast<std::uint32_t>(a_tile_offset(s, stage)), k_slice);
     d.start_address += static_cast<std::uint32_t>(first_row * swizzle_span_bytes(s.swizzle));
     return d;
 }
@@ -235,7 +253,9 @@ TS_HOST_DEVICE constexpr SmemDescriptor b_descriptor(WgmmaShape s, std::uint32_t
 
 // wgmma.mma_async instructions: per consumer warpgroup and K step, per block and K step, and per
 // block for a K of `k` (K steps rounded up: the last step's missing K arrives as zeros).
-TS_HOST_DEVICE constexpr int wgmmas_per_consumer_step(WgmmaShape s) { return s.m_slices() * s.n_slices() * s.k_slices(); }
+TS_HOST_DEVICE constexpr int wgmmas_per_consumer_step(WgmmaShape s) {
+    return s.m_slices() * s.n_slices() * s.k_slices();
+}
 TS_HOST_DEVICE constexpr int wgmmas_per_block_step(WgmmaShape s) { return s.consumers * wgmmas_per_consumer_step(s); }
 TS_HOST_DEVICE constexpr int wgmma_k_steps(WgmmaShape s, int k) { return ceil_div(k, s.bk); }
 TS_HOST_DEVICE constexpr std::int64_t wgmmas_per_block(WgmmaShape s, int k) {

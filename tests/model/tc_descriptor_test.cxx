@@ -25,18 +25,21 @@ static_assert(encode_descriptor(k_major_descriptor(TmaSwizzle::B128, 128, 0x400,
 static_assert(encode_descriptor(k_major_descriptor(TmaSwizzle::B128, 128, 0x400, 1)) == 0x4000004000010042ull);
 
 TEST(TcDescriptor, FieldsSitWhereThePtxIsaPutsThem) {
-    const SmemDescriptor d{.start_address = 0x3FFF0, .leading_byte_offset = 0x20, .stride_byte_offset = 0x400,
-                           .base_offset = 5, .swizzle = TmaSwizzle::B32};
+    const SmemDescriptor d{.start_address = 0x3FFF0,
+                           .leading_byte_offset = 0x20,
+                           .stride_byte_offset = 0x400,
+                           .base_offset = 5,
+                           .swizzle = TmaSwizzle::B32};
     const std::uint64_t bits = encode_descriptor(d);
-    EXPECT_EQ(bits & 0x3FFF, 0x3FFFu);              // 0x3FFF0 >> 4
-    EXPECT_EQ((bits >> 14) & 3, 0u);                // bits 14–15 unused
-    EXPECT_EQ((bits >> 16) & 0x3FFF, 2u);           // 0x20 >> 4
-    EXPECT_EQ((bits >> 30) & 3, 0u);                // bits 30–31 unused
-    EXPECT_EQ((bits >> 32) & 0x3FFF, 0x40u);        // 0x400 >> 4
-    EXPECT_EQ((bits >> 46) & 7, 0u);                // bits 46–48 unused on sm_90
+    EXPECT_EQ(bits & 0x3FFF, 0x3FFFu);        // 0x3FFF0 >> 4
+    EXPECT_EQ((bits >> 14) & 3, 0u);          // bits 14–15 unused
+    EXPECT_EQ((bits >> 16) & 0x3FFF, 2u);     // 0x20 >> 4
+    EXPECT_EQ((bits >> 30) & 3, 0u);          // bits 30–31 unused
+    EXPECT_EQ((bits >> 32) & 0x3FFF, 0x40u);  // 0x400 >> 4
+    EXPECT_EQ((bits >> 46) & 7, 0u);          // bits 46–48 unused on sm_90
     EXPECT_EQ((bits >> 49) & 7, 5u);
-    EXPECT_EQ((bits >> 52) & 0x3FF, 0u);            // bits 52–61 unused
-    EXPECT_EQ(bits >> 62, 3u);                      // 32B
+    EXPECT_EQ((bits >> 52) & 0x3FF, 0u);  // bits 52–61 unused
+    EXPECT_EQ(bits >> 62, 3u);            // 32B
     // matrix-descriptor-encode keeps 18 address bits: 0x40010 encodes as 0x10 does.
     EXPECT_EQ(descriptor_field(0x40010), descriptor_field(0x10));
     // The swizzle codes: 0 none, 1 128B, 2 64B, 3 32B.
@@ -61,11 +64,11 @@ TEST(TcDescriptor, DecodeInvertsEncode) {
 TEST(TcDescriptor, BaseOffsetFollowsTheIsaFormula) {
     // 0 on the pattern's boundary (1024, 512, 256 bytes); else (start >> 7) & 7.
     EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B128, 0x800), 0);
-    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B128, 0x480), 1);   // 1152 >> 7 = 9, & 7 = 1
-    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B128, 0x700), 6);   // 1792 >> 7 = 14 → 6
-    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B64, 0x600), 0);    // 1536 = 3·512
-    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B32, 0x180), 3);    // 384 >> 7 = 3
-    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::None, 0x480), 0);   // not used without swizzle
+    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B128, 0x480), 1);  // 1152 >> 7 = 9, & 7 = 1
+    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B128, 0x700), 6);  // 1792 >> 7 = 14 → 6
+    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B64, 0x600), 0);   // 1536 = 3·512
+    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::B32, 0x180), 3);   // 384 >> 7 = 3
+    EXPECT_EQ(descriptor_base_offset(TmaSwizzle::None, 0x480), 0);  // not used without swizzle
 }
 
 // ---- The PTX ISA's worked examples ("Canonical Layouts") -----------------------------------------
@@ -108,9 +111,9 @@ TEST(TcDescriptor, KMajor32ByteSwizzleTf32Example) {
 TEST(TcDescriptor, MnMajorBf16Examples) {
     struct Example {
         TmaSwizzle mode;
-        std::uint32_t lbo, sbo;  // bytes
-        int s;                   // 16-byte chunks per swizzled row along MN
-        int mn_stride, k_stride; // element strides of the repeats (m, k) in the exact layout
+        std::uint32_t lbo, sbo;   // bytes
+        int s;                    // 16-byte chunks per swizzled row along MN
+        int mn_stride, k_stride;  // element strides of the repeats (m, k) in the exact layout
     };
     // none: ((8,1,2),(8,2)):((1,8,64),(8,128)),     LBO 128·2 = 256 (16), SBO 64·2 = 128 (8)
     // 32B:  ((8,2,2),(8,2)):((1,8,128),(16,256)),   LBO 128·2 = 256 (16), SBO 256·2 = 512 (32)
@@ -123,7 +126,8 @@ TEST(TcDescriptor, MnMajorBf16Examples) {
         const int atom_mn = 8 * e.s;  // elements along MN in one atom row
         for (int k = 0; k < 16; ++k)
             for (int mn = 0; mn < 2 * atom_mn; ++mn) {
-                const int elements = mn % atom_mn + e.mn_stride * (mn / atom_mn) + atom_mn * (k % 8) + e.k_stride * (k / 8);
+                const int elements =
+                    mn % atom_mn + e.mn_stride * (mn / atom_mn) + atom_mn * (k % 8) + e.k_stride * (k / 8);
                 EXPECT_EQ(canonical_mn_major_offset(d, k, mn, 2), static_cast<std::uint32_t>(2 * elements))
                     << "mode " << static_cast<int>(e.mode) << " (" << k << ", " << mn << ")";
             }
@@ -146,8 +150,8 @@ TEST(TcDescriptor, KMajorDescriptorsPointWhereTmaWrote) {
                     for (int r = 0; r < rows; ++r)
                         for (int c = 0; c < kWgmmaK; ++c) {
                             const auto canonical = static_cast<int>(canonical_k_major_offset(d, r, c, 2));
-                            const int tma = static_cast<int>(tile_start) +
-                                            tma_tile_offset(mode, rows, r, k_step * kWgmmaK + c, 2);
+                            const int tma =
+                                static_cast<int>(tile_start) + tma_tile_offset(mode, rows, r, k_step * kWgmmaK + c, 2);
                             ASSERT_EQ(swizzle_bytes(mode, canonical), tma)
                                 << "mode " << static_cast<int>(mode) << " rows " << rows << " k step " << k_step << " ("
                                 << r << ", " << c << ")";
@@ -169,7 +173,8 @@ TEST(TcDescriptor, MnMajorDescriptorsPointWhereTmaWrote) {
                             const int tma = static_cast<int>(tile_start) +
                                             tma_tile_offset(mode, k_rows, k_step * kWgmmaK + k, j, 2);
                             ASSERT_EQ(swizzle_bytes(mode, canonical), tma)
-                                << "mode " << static_cast<int>(mode) << " k rows " << k_rows << " (" << k << ", " << j << ")";
+                                << "mode " << static_cast<int>(mode) << " k rows " << k_rows << " (" << k << ", " << j
+                                << ")";
                         }
                 }
             }
@@ -197,7 +202,10 @@ TEST(TcDescriptor, CanonicalKMajorValuesForBf16) {
     const struct {
         TmaSwizzle mode;
         std::uint32_t lbo, sbo;
-    } expected[] = {{TmaSwizzle::None, 2048, 128}, {TmaSwizzle::B32, 16, 256}, {TmaSwizzle::B64, 16, 512}, {TmaSwizzle::B128, 16, 1024}};
+    } expected[] = {{TmaSwizzle::None, 2048, 128},
+                    {TmaSwizzle::B32, 16, 256},
+                    {TmaSwizzle::B64, 16, 512},
+                    {TmaSwizzle::B128, 16, 1024}};
     for (const auto& e : expected) {
         const SmemDescriptor d = k_major_descriptor(e.mode, 128, 0, 0);
         EXPECT_EQ(d.leading_byte_offset, e.lbo);

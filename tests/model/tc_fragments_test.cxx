@@ -80,7 +80,8 @@ TEST(TcFragments, MmaCEveryElementHasOneOwnerAndRoundTrips) {
 TEST(TcFragments, LdmatrixAddressesComeFromEightLanesPerMatrix) {
     // .x1: lanes 0–7; .x2: 0–15; .x4: all. Lane 13 gives row 5 of matrix 1.
     for (int matrices : {1, 2, 4})
-        for (int lane = 0; lane < kWarpSize; ++lane) EXPECT_EQ(ldmatrix_gives_address(lane, matrices), lane < 8 * matrices);
+        for (int lane = 0; lane < kWarpSize; ++lane)
+            EXPECT_EQ(ldmatrix_gives_address(lane, matrices), lane < 8 * matrices);
     EXPECT_EQ(ldmatrix_address_matrix(13), 1);
     EXPECT_EQ(ldmatrix_address_row(13), 5);
 }
@@ -129,7 +130,8 @@ TEST(TcFragments, LdmatrixX4TransFeedsMmaBFromRowMajorKxN) {
         for (int reg = 0; reg < 4; ++reg)
             for (int half = 0; half < 2; ++half) {
                 const Cell b = mma_b_cell(lane, reg & 1, half);
-                EXPECT_EQ(loaded_element(ldmatrix_x4_trans_b_row, lane, reg, half, true), (Cell{b.row, b.col + 8 * (reg >> 1)}))
+                EXPECT_EQ(loaded_element(ldmatrix_x4_trans_b_row, lane, reg, half, true),
+                          (Cell{b.row, b.col + 8 * (reg >> 1)}))
                     << "lane " << lane << " reg " << reg;
             }
 }
@@ -140,7 +142,8 @@ TEST(TcFragments, LdmatrixX4FeedsMmaBFromNxK) {
         for (int reg = 0; reg < 4; ++reg)
             for (int half = 0; half < 2; ++half) {
                 const Cell b = mma_b_cell(lane, reg & 1, half);
-                EXPECT_EQ(loaded_element(ldmatrix_x4_b_row, lane, reg, half, false), (Cell{b.col + 8 * (reg >> 1), b.row}))
+                EXPECT_EQ(loaded_element(ldmatrix_x4_b_row, lane, reg, half, false),
+                          (Cell{b.col + 8 * (reg >> 1), b.row}))
                     << "lane " << lane << " reg " << reg;
             }
 }
@@ -209,7 +212,8 @@ TEST(TcFragments, WgmmaAccumulatorsAgreeWithTheCuteLayout) {
                 const int t0 = t % 4, t1 = (t / 4) % 8, t2 = t / 32;
                 const int v0 = v % 2, v1 = (v / 2) % 2, v2 = v / 4;
                 const int offset = 128 * t0 + t1 + 16 * t2 + 64 * v0 + 8 * v1 + 512 * v2;
-                ASSERT_EQ(wgmma_accumulator_cell(t, v), (Cell{offset % kWgmmaM, offset / kWgmmaM})) << "t " << t << " v " << v;
+                ASSERT_EQ(wgmma_accumulator_cell(t, v), (Cell{offset % kWgmmaM, offset / kWgmmaM}))
+                    << "t " << t << " v " << v;
             }
 }
 

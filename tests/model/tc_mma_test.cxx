@@ -25,21 +25,21 @@ static_assert(!MmaShape{.bm = 128, .bn = 128, .wm = 128, .wn = 128}.valid());  /
 
 TEST(TcMma, CountsWorkedByHand) {
     const MmaShape s = kMma;
-    EXPECT_EQ(s.warps(), 4);                       // (128/64) × (128/64)
+    EXPECT_EQ(s.warps(), 4);  // (128/64) × (128/64)
     EXPECT_EQ(s.threads(), 128);
-    EXPECT_EQ(s.m_tiles(), 4);                     // 64 / 16
-    EXPECT_EQ(s.n_tiles(), 8);                     // 64 / 8
-    EXPECT_EQ(s.k_slices(), 2);                    // 32 / 16
-    EXPECT_EQ(mmas_per_warp_step(s), 64);          // 4 × 8 × 2
+    EXPECT_EQ(s.m_tiles(), 4);             // 64 / 16
+    EXPECT_EQ(s.n_tiles(), 8);             // 64 / 8
+    EXPECT_EQ(s.k_slices(), 2);            // 32 / 16
+    EXPECT_EQ(mmas_per_warp_step(s), 64);  // 4 × 8 × 2
     EXPECT_EQ(mmas_per_block_step(s), 256);
-    EXPECT_EQ(wmmas_per_warp_step(s), 32);         // 13: (64/16) × (64/16) × 2 calls
-    EXPECT_EQ(ldmatrix_a_per_warp_step(s), 8);     // 4 × 2 of 16×16
-    EXPECT_EQ(ldmatrix_b_per_warp_step(s), 8);     // (64/16) × 2
-    EXPECT_EQ(s.accumulator_registers(), 128);     // 4 × 8 × 4 floats
-    EXPECT_EQ(s.a_chunks(), 512);                  // 128 × 32 × 2 / 16
+    EXPECT_EQ(wmmas_per_warp_step(s), 32);      // 13: (64/16) × (64/16) × 2 calls
+    EXPECT_EQ(ldmatrix_a_per_warp_step(s), 8);  // 4 × 2 of 16×16
+    EXPECT_EQ(ldmatrix_b_per_warp_step(s), 8);  // (64/16) × 2
+    EXPECT_EQ(s.accumulator_registers(), 128);  // 4 × 8 × 4 floats
+    EXPECT_EQ(s.a_chunks(), 512);               // 128 × 32 × 2 / 16
     EXPECT_EQ(s.b_chunks(), 512);
     EXPECT_EQ(s.chunks_per_thread(), 8);
-    EXPECT_EQ(mma_stage_bytes(s), 16384);          // 8192 + 8192
+    EXPECT_EQ(mma_stage_bytes(s), 16384);  // 8192 + 8192
     EXPECT_EQ(mma_shared_bytes(s), 16384);
     EXPECT_EQ(mma_shared_bytes(kMmaAsync), 3 * 16384);
     EXPECT_EQ(mmas_per_block(s, 4096), 128 * 256);

@@ -15,45 +15,64 @@ namespace ts::model {
 namespace {
 
 // 16: one warpgroup computes 128×128 (two 64-row slices) and its thread 0 issues the copies.
-constexpr WgmmaShape kWgmma16{.bm = 128, .bn = 128, .bk = 64, .stages = 4, .consumers = 1, .producer = false,
-                              .wgmma_n = 128};
+constexpr WgmmaShape kWgmma16{
+    .bm = 128, .bn = 128, .bk = 64, .stages = 4, .consumers = 1, .producer = false, .wgmma_n = 128};
 // 17: a producer warpgroup and two consumers of 64 rows each, 128×256 tiles.
-constexpr WgmmaShape kWarpSpecialized{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true,
-                                      .wgmma_n = 256};
+constexpr WgmmaShape kWarpSpecialized{
+    .bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true, .wgmma_n = 256};
 // 18: 17 in clusters of 2 along M, B's tile multicast.
-constexpr WgmmaShape kClustered{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true,
-                                .wgmma_n = 256, .cluster_m = 2};
+constexpr WgmmaShape kClustered{
+    .bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true, .wgmma_n = 256, .cluster_m = 2};
 // B stored N×K (K-major), as cuBLAS's TN and fast.cu use it.
-constexpr WgmmaShape kKMajorB{.bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2, .producer = true,
-                              .wgmma_n = 128, .b_k_major = true};
+constexpr WgmmaShape kKMajorB{
+    .bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2, .producer = true, .wgmma_n = 128, .b_k_major = true};
 // Narrower swizzles: A's 64 (or 32) columns come in several boxes, one per span.
-constexpr WgmmaShape kSwizzle64{.bm = 128, .bn = 128, .bk = 64, .stages = 2, .consumers = 2, .producer = true,
-                                .wgmma_n = 64, .swizzle = TmaSwizzle::B64};
-constexpr WgmmaShape kUnswizzled{.bm = 128, .bn = 128, .bk = 32, .stages = 3, .consumers = 1, .producer = false,
-                                 .wgmma_n = 128, .swizzle = TmaSwizzle::None};
+constexpr WgmmaShape kSwizzle64{.bm = 128,
+                                .bn = 128,
+                                .bk = 64,
+                                .stages = 2,
+                                .consumers = 2,
+                                .producer = true,
+                                .wgmma_n = 64,
+                                .swizzle = TmaSwizzle::B64};
+constexpr WgmmaShape kUnswizzled{.bm = 128,
+                                 .bn = 128,
+                                 .bk = 32,
+                                 .stages = 3,
+                                 .consumers = 1,
+                                 .producer = false,
+                                 .wgmma_n = 128,
+                                 .swizzle = TmaSwizzle::None};
 // K-major B in clusters of 2: B's 256 rows of N split in halves of 128.
-constexpr WgmmaShape kClusteredKMajorB{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true,
-                                       .wgmma_n = 256, .b_k_major = true, .cluster_m = 2};
+constexpr WgmmaShape kClusteredKMajorB{.bm = 128,
+                                       .bn = 256,
+                                       .bk = 64,
+                                       .stages = 4,
+                                       .consumers = 2,
+                                       .producer = true,
+                                       .wgmma_n = 256,
+                                       .b_k_major = true,
+                                       .cluster_m = 2};
 constexpr WgmmaShape kShapes[] = {kWgmma16,   kWarpSpecialized, kClustered,       kKMajorB,
                                   kSwizzle64, kUnswizzled,      kClusteredKMajorB};
 
 static_assert(kWgmma16.valid() && kWarpSpecialized.valid() && kClustered.valid() && kKMajorB.valid() &&
               kSwizzle64.valid() && kUnswizzled.valid() && kClusteredKMajorB.valid());
 static_assert(a_boxes(kSwizzle64) == 2 && b_boxes(kSwizzle64) == 4 && a_boxes(kUnswizzled) == 4);
-static_assert(!WgmmaShape{.bm = 96}.valid());                   // consumers' rows not whole 64-row slices
+static_assert(!WgmmaShape{.bm = 96}.valid());                           // consumers' rows not whole 64-row slices
 static_assert(!WgmmaShape{.wgmma_n = 96, .b_k_major = false}.valid());  // K×N B: N slices not whole 128-byte atoms
 static_assert(WgmmaShape{.bn = 192, .wgmma_n = 64}.valid());
 
 TEST(TcPipeline, CountsWorkedByHand) {
     const WgmmaShape s = kWarpSpecialized;
-    EXPECT_EQ(s.threads(), 384);                 // producer + 2 consumers
-    EXPECT_EQ(s.m_slices(), 1);                  // 64 rows per consumer
-    EXPECT_EQ(s.k_slices(), 4);                  // BK 64 = 4 × 16
-    EXPECT_EQ(wgmmas_per_consumer_step(s), 4);   // 1 × 1 × 4 of m64n256k16
+    EXPECT_EQ(s.threads(), 384);                // producer + 2 consumers
+    EXPECT_EQ(s.m_slices(), 1);                 // 64 rows per consumer
+    EXPECT_EQ(s.k_slices(), 4);                 // BK 64 = 4 × 16
+    EXPECT_EQ(wgmmas_per_consumer_step(s), 4);  // 1 × 1 × 4 of m64n256k16
     EXPECT_EQ(wgmmas_per_block_step(s), 8);
-    EXPECT_EQ(s.accumulator_registers(), 128);   // 256 / 2
-    EXPECT_EQ(s.a_tile_bytes(), 16384);          // 128 × 64 × 2
-    EXPECT_EQ(s.b_tile_bytes(), 32768);          // 64 × 256 × 2
+    EXPECT_EQ(s.accumulator_registers(), 128);  // 256 / 2
+    EXPECT_EQ(s.a_tile_bytes(), 16384);         // 128 × 64 × 2
+    EXPECT_EQ(s.b_tile_bytes(), 32768);         // 64 × 256 × 2
     EXPECT_EQ(expect_tx_bytes(s), 49152);
     EXPECT_EQ(wgmma_shared_bytes(s), 4 * 49152 + 8 * 8);  // 196,672 bytes: under the H100's 227 KiB
     EXPECT_EQ(wgmmas_per_block(s, 4096), 64 * 8);
@@ -120,10 +139,10 @@ TEST(TcPipeline, BoxesOfOneStepWorkedByHand) {
     const TmaBox a = tma_box(s, 1, 2, 3, 0);
     EXPECT_TRUE(a.of_a);
     EXPECT_EQ(a.stage, 3);
-    EXPECT_EQ(a.inner, 64);          // 64 BF16 of K: one 128-byte span
-    EXPECT_EQ(a.outer, 128);         // BM rows
-    EXPECT_EQ(a.inner_coord, 192);   // K: 3 × 64
-    EXPECT_EQ(a.outer_coord, 128);   // M: 1 × 128
+    EXPECT_EQ(a.inner, 64);         // 64 BF16 of K: one 128-byte span
+    EXPECT_EQ(a.outer, 128);        // BM rows
+    EXPECT_EQ(a.inner_coord, 192);  // K: 3 × 64
+    EXPECT_EQ(a.outer_coord, 128);  // M: 1 × 128
     EXPECT_EQ(a.smem_offset, 147456);
     EXPECT_EQ(a.bytes, 16384);
     // B is K×N: four slabs of 64 columns, each 64 K rows × 128 bytes = 8192 bytes.
@@ -193,15 +212,19 @@ TEST(TcPipeline, BoxesLandWhereTheDescriptorsLook) {
             ASSERT_EQ(box.smem_offset % swizzle_atom_bytes(s.swizzle), 0);
             for (int o = 0; o < box.outer; ++o)
                 for (int in = 0; in < box.inner; ++in) {
-                    const int placed = box.smem_offset + swizzle_bytes(s.swizzle, (o * box.inner + in) * s.element_bytes);
+                    const int placed =
+                        box.smem_offset + swizzle_bytes(s.swizzle, (o * box.inner + in) * s.element_bytes);
                     const int g_in = box.inner_coord + in, g_out = box.outer_coord + o;
                     int expected = 0;
                     if (box.of_a)
-                        expected = a_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bm, g_out, g_in - k_step * s.bk, 2);
+                        expected =
+                            a_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bm, g_out, g_in - k_step * s.bk, 2);
                     else if (s.b_k_major)
-                        expected = b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bn, g_out, g_in - k_step * s.bk, 2);
+                        expected =
+                            b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bn, g_out, g_in - k_step * s.bk, 2);
                     else
-                        expected = b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bk, g_out - k_step * s.bk, g_in, 2);
+                        expected =
+                            b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bk, g_out - k_step * s.bk, g_in, 2);
                     ASSERT_EQ(placed, expected);
                 }
         }
@@ -224,9 +247,8 @@ TEST(TcPipeline, BoxesLandWhereTheDescriptorsLook) {
                 for (int n = 0; n < s.wgmma_n; ++n)
                     for (int k = 0; k < kWgmmaK; ++k) {
                         const int col = ni * s.wgmma_n + n, kk = ks * kWgmmaK + k;
-                        const int where =
-                            s.b_k_major ? static_cast<int>(canonical_k_major_offset(d, n, k, 2))
-                                        : static_cast<int>(canonical_mn_major_offset(d, k, n, 2));
+                        const int where = s.b_k_major ? static_cast<int>(canonical_k_major_offset(d, n, k, 2))
+                                                      : static_cast<int>(canonical_mn_major_offset(d, k, n, 2));
                         const int expected = static_cast<int>(smem_base) + b_tile_offset(s, stage) +
                                              (s.b_k_major ? tma_tile_offset(s.swizzle, s.bn, col, kk, 2)
                                                           : tma_tile_offset(s.swizzle, s.bk, kk, col, 2));
@@ -357,15 +379,18 @@ TEST(TcPipeline, PhaseBitsKeepTheRingSafeUnderEveryInterleaving) {
     for (const WgmmaShape& s : kShapes)
         for (int k_steps : {1, 3, s.stages, 2 * s.stages + 1, 40})
             for (unsigned seed = 0; seed < 50; ++seed)
-                ASSERT_TRUE(run_ring(s, k_steps, seed, model)) << "stages " << s.stages << " k steps " << k_steps << " seed " << seed;
+                ASSERT_TRUE(run_ring(s, k_steps, seed, model))
+                    << "stages " << s.stages << " k steps " << k_steps << " seed " << seed;
 }
 
 // Checks that the simulation can fail: a producer that waits on empty with the consumers' parity
 // (as if the stages started full) never starts; consumers waiting on the wrong parity of full read
 // a stage before its data lands.
 TEST(TcPipeline, WrongPhaseBitsAreCaught) {
-    const ParityRule producer_wrong{[](StageStep st) { return st.full_parity; }, [](StageStep st) { return st.full_parity; }};
-    const ParityRule consumer_wrong{[](StageStep st) { return st.full_parity ^ 1; }, [](StageStep st) { return st.empty_parity; }};
+    const ParityRule producer_wrong{[](StageStep st) { return st.full_parity; },
+                                    [](StageStep st) { return st.full_parity; }};
+    const ParityRule consumer_wrong{[](StageStep st) { return st.full_parity ^ 1; },
+                                    [](StageStep st) { return st.empty_parity; }};
     EXPECT_FALSE(run_ring(kWarpSpecialized, 12, 1, producer_wrong));
     int caught = 0;
     for (unsigned seed = 0; seed < 20; ++seed) caught += !run_ring(kWarpSpecialized, 12, seed, consumer_wrong);

@@ -50,7 +50,8 @@ TEST(TcSwizzle, GeneralSwizzlesAreBijections) {
 // (lines from an atom-aligned start; the pattern repeats after the rows shown).
 TEST(TcSwizzle, TmaModesMatchThePtxTables) {
     const int b32[2][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}};
-    const int b64[4][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5}, {3, 2, 1, 0, 7, 6, 5, 4}};
+    const int b64[4][8] = {
+        {0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5}, {3, 2, 1, 0, 7, 6, 5, 4}};
     const int b128[8][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5},
                             {3, 2, 1, 0, 7, 6, 5, 4}, {4, 5, 6, 7, 0, 1, 2, 3}, {5, 4, 7, 6, 1, 0, 3, 2},
                             {6, 7, 4, 5, 2, 3, 0, 1}, {7, 6, 5, 4, 3, 2, 1, 0}};
@@ -133,9 +134,7 @@ TEST(TcSwizzle, LdmatrixConflictsOfPlainRowMajorTilesCountedByHand) {
     //  32 wide, 64-byte rows: quad 4r % 8 = 0, 4, 0, 4, ... → 4 rows per quad: 4-way.
     //  16 wide, 32-byte rows: quad 2r % 8 = 0, 2, 4, 6, 0, ... → 2-way.
     //  8 wide, 16-byte rows: the 8 rows are 128 contiguous bytes → conflict-free.
-    const struct {
-        int width, degree;
-    } cases[] = {{64, 8}, {128, 8}, {32, 4}, {16, 2}, {8, 1}};
+    const struct { int width, degree; } cases[] = {{64, 8}, {128, 8}, {32, 4}, {16, 2}, {8, 1}};
     for (const auto& c : cases) {
         const SmemTile plain{SmemLayout::RowMajor, 64, c.width, 2};
         EXPECT_EQ(ldmatrix_rows_wavefronts(plain, 0, 0), c.degree) << c.width << " wide";
@@ -153,7 +152,7 @@ TEST(TcSwizzle, LdmatrixPhasesAreConflictFreeAfterSwizzling) {
     const struct {
         TmaSwizzle mode;
         int width;
-    } tma[] = {{TmaSwizzle::None, 64}, {TmaSwizzle::B32, 16}, {TmaSwizzle::B32, 64}, {TmaSwizzle::B64, 32},
+    } tma[] = {{TmaSwizzle::None, 64}, {TmaSwizzle::B32, 16},  {TmaSwizzle::B32, 64},  {TmaSwizzle::B64, 32},
                {TmaSwizzle::B64, 128}, {TmaSwizzle::B128, 64}, {TmaSwizzle::B128, 256}};
     for (const auto& t : tma) {
         const SmemTile tile{SmemLayout::Tma, 64, t.width, 2, t.mode};
