@@ -1,0 +1,267 @@
+// tc_pipeline.hpp — the Hopper rungs' block (16 wgmma and up): the tile shape, the TMA boxes each
+// K step brings into which stage, the ring of stages with its two mbarriers per stage and the
+// phase bit every wait names, who does what (producer and consumer warpgroups), and the exact
+// counts: wgmma instructions, bytes per stage (the expect_tx), shared memory, accumulators.
+//
+// The ring. Stage s of `stages` holds K step k when k % stages == s; the round r = k / stages
+// counts how often the stage was filled before. Each stage has two mbarriers:
+//   full[s]:  the producer arms it (mbarrier.arrive.expect_tx with the stage's bytes) and issues
+//             the copies; TMA counts the bytes in as they land. The phase completes when both
+//             the one arrival and all the bytes are in. Consumers wait on it.
+//   empty[s]: every consumer warpgroup arrives once when its wgmmas on the stage are done (after
+//             wgmma.wait_group); the producer waits on it before refilling.
+// A barrier's phases count 0, 1, 2, ...; mbarrier.try_wait.parity waits for the phase of the
+// given parity to complete, and may name only the current phase or the one just before. So for
+// K step k (round r = k / stages) consumers wait on full[s] with parity r & 1, and the producer
+// waits on empty[s] with parity (r & 1) ^ 1: in round 0 that names the phase before phase 0,
+// which counts as complete, so the first pass through the ring does not wait — the stages start
+// empty. In round r ≥ 1 it waits for phase r − 1 of empty[s]: the consumers' release of K step
+// k − stages, the stage's previous content.
+//
+// Everything is constexpr and header-only (TS_HOST_DEVICE), as in ladder.hpp.
+#pragma once
+
+#include <cstdint>
+
+#include "tc_descriptor.hpp"
+#include "tc_fragments.hpp"
+#include "tc_swizzle.hpp"
+
+namespace ts::model {
+
+// The shape of a wgmma block. Warpgroup 0 is the producer when `producer` is set (17 on: it
+// issues the copies and computes nothing, with its registers given back by setmaxnreg); without
+// it (16) thread 0 of the block issues the copies between its own wgmmas. Consumers split the
+// block's BM rows evenly, each in slices of 64 (one wgmma's M), and cover all BN columns in wgmmas
+// of N = wgmma_n.
+struct WgmmaShape {
+    int bm = 128, bn = 128, bk = 64;
+    int stages = 4;
+    int consumers = 1;  // warpgroups that compute
+    bool producer = false;
+    int wgmma_n = 128;  // N of each wgmma.mma_async.m64nNk16
+    TmaSwizzle swizzle = TmaSwizzle::B128;
+    int element_bytes = 2;   // BF16 or FP16
+    bool b_k_major = false;  // B stored N×K (K contiguous) rather than TileScope's K×N
+    int cluster_m = 1;       // CTAs of a cluster along M that share B's tile through TMA multicast
+
+    TS_HOST_DEVICE constexpr int warpgroups() const { return consumers + (producer ? 1 : 0); }
+    TS_HOST_DEVICE constexpr int threads() const { return warpgroups() * kWarpgroupSize; }
+    TS_HOST_DEVICE constexpr int consumer_rows() const { return bm / consumers; }
+    TS_HOST_DEVICE constexpr int m_slices() const { return consumer_rows() / kWgmmaM; }  // per consumer
+    TS_HOST_DEVICE constexpr int n_slices() const { return bn / wgmma_n; }
+    TS_HOST_DEVICE constexpr int k_slices() const { return bk * element_bytes / kWgmmaKBytes; }
+    // The A tile is BM rows of BK; the B tile BK rows of BN (K×N) or BN rows of BK (N×K).
+    TS_HOST_DEVICE constexpr int a_tile_bytes() const { return bm * bk * element_bytes; }
+    TS_HOST_DEVICE constexpr int b_tile_bytes() const { return bk * bn * element_bytes; }
+    TS_HOST_DEVICE constexpr int stage_bytes() const { return a_tile_bytes() + b_tile_bytes(); }
+    TS_HOST_DEVICE constexpr int span_elements() const { return swizzle_span_bytes(swizzle) / element_bytes; }
+
+    // Valid when: consumers split BM into 64-row slices; wgmma_n is a wgmma N dividing BN; BK is
+    // whole K steps; every TMA box fits (at most 256 elements per dimension, the inner dimension
+    // one span wide) and each tile is whole atoms, so every tile and stage starts on the 1024-byte
+    // boundary the swizzle needs; the accumulators fit a thread's 255 registers with some room;
+    // an N slice of a K×N B is whole atoms wide; a cluster splits B's rows evenly.
+    TS_HOST_DEVICE constexpr bool valid() const {
+        if (bm <= 0 || bn <= 0 || bk <= 0 || stages < 1 || consumers < 1 || cluster_m < 1) return false;
+        if (element_bytes != 2 || bm % consumers != 0 || consumer_rows() % kWgmmaM != 0) return false;
+        if (!wgmma_n_valid(wgmma_n) || bn % wgmma_n != 0 || (bk * element_bytes) % kWgmmaKBytes != 0) return false;
+        const int span = swizzle_span_bytes(swizzle);
+        const int a_rows = bm, b_rows = b_k_major ? bn : bk, a_row_bytes = bk * element_bytes,
+                  b_row_bytes = (b_k_major ? bk : bn) * element_bytes;
+        if (a_row_bytes % span != 0 || b_row_bytes % span != 0 || a_rows > 256 || b_rows > 256) return false;
+        if (a_rows % 8 != 0 || b_rows % 8 != 0 || a_tile_bytes() % 1024 != 0 || b_tile_bytes() % 1024 != 0)
+            return false;
+        // K×N B is read MN-major: an N slice must be whole atoms wide.
+        if (!b_k_major && (wgmma_n * element_bytes) % span != 0) return false;
+        if (b_rows % cluster_m != 0 || (b_rows / cluster_m) % 8 != 0) return false;
+        // Leave a consumer thread at least 63 of its 255 registers for addresses and loop state.
+        return accumulator_registers() <= 192;
+    }
+    // FP32 accumulators per consumer thread: N/2 per wgmma tile, one tile per 64-row slice and per
+    // N slice.
+    TS_HOST_DEVICE constexpr int accumulator_registers() const { return m_slices() * n_slices() * wgmma_n / 2; }
+    constexpr bool operator==(const WgmmaShape&) const = default;
+};
+
+// ---- Roles ----------------------------------------------------------------------------------
+
+enum class TcRole { Producer, Consumer, ProducerAndConsumer };
+
+// Warpgroup `wg` of the block: with a producer, warpgroup 0 produces and 1.. consume; without one
+// every warpgroup consumes and warpgroup 0's thread 0 also issues the copies.
+TS_HOST_DEVICE constexpr TcRole warpgroup_role(WgmmaShape s, int wg) {
+    if (s.producer) return wg == 0 ? TcRole::Producer : TcRole::Consumer;
+    return wg == 0 ? TcRole::ProducerAndConsumer : TcRole::Consumer;
+}
+// The consumer index of warpgroup `wg` (−1 for a producer-only warpgroup).
+TS_HOST_DEVICE constexpr int consumer_of_warpgroup(WgmmaShape s, int wg) { return s.producer ? wg - 1 : wg; }
+// Cell (row, col) of the block's BM×BN tile held by thread `thread` (0..127) of consumer
+// `consumer` in register `reg` of the accumulator tile of slice (m_slice, n_slice).
+TS_HOST_DEVICE constexpr Cell wgmma_block_cell(WgmmaShape s, int consumer, int m_slice, int n_slice, int thread,
+                                               int reg) {
+    const Cell c = wgmma_accumulator_cell(thread, reg);
+    return {consumer * s.consumer_rows() + m_slice * kWgmmaM + c.row, n_slice * s.wgmma_n + c.col};
+}
+
+// setmaxnreg: registers per thread are set per warpgroup, in multiples of 8 from 24 to 256, and
+// all of them must fit the SM's 64 Ki. With the producer at `producer_registers`, the most each
+// consumer thread may ask for (e.g. 24 → 240 for two consumers: (65536 − 128·24) / 256 = 244,
+// down to a multiple of 8).
+inline constexpr int kRegistersPerSm = 65536;
+TS_HOST_DEVICE constexpr int max_consumer_registers(WgmmaShape s, int producer_registers) {
+    const int left = kRegistersPerSm - (s.producer ? kWarpgroupSize * producer_registers : 0);
+    const int each = left / (kWarpgroupSize * s.consumers) / 8 * 8;
+    return each < 256 ? each : 256;
+}
+TS_HOST_DEVICE constexpr bool setmaxnreg_fits(WgmmaShape s, int producer_registers, int consumer_registers) {
+    const auto ok = [](int r) { return r >= 24 && r <= 256 && r % 8 == 0; };
+    return ok(consumer_registers) && (!s.producer || ok(producer_registers)) &&
+           (s.producer ? producer_registers : 0) * kWarpgroupSize + consumer_registers * kWarpgroupSize * s.consumers <=
+               kRegistersPerSm;
+}
+
+// ---- Shared memory ----------------------------------------------------------------------------
+
+// Stage s: A's tile then B's, each tma_tile_offset's layout, stage after stage; then the 2·stages
+// mbarriers (8 bytes each). The whole is dynamic shared memory, its start aligned to 1024 bytes
+// (a kernel that rounds its start up to that boundary itself asks for up to 1008 bytes more).
+inline constexpr int kMbarrierBytes = 8;
+TS_HOST_DEVICE constexpr int stage_offset(WgmmaShape s, int stage) { return stage * s.stage_bytes(); }
+TS_HOST_DEVICE constexpr int a_tile_offset(WgmmaShape s, int stage) { return stage_offset(s, stage); }
+TS_HOST_DEVICE constexpr int b_tile_offset(WgmmaShape s, int stage) {
+    return stage_offset(s, stage) + s.a_tile_bytes();
+}
+TS_HOST_DEVICE constexpr int barriers_offset(WgmmaShape s) { return s.stages * s.stage_bytes(); }
+TS_HOST_DEVICE constexpr int wgmma_shared_bytes(WgmmaShape s) {
+    return barriers_offset(s) + 2 * s.stages * kMbarrierBytes;
+}
+
+// ---- TMA boxes --------------------------------------------------------------------------------
+
+// One cp.async.bulk.tensor.2d copy: a box of `inner` × `outer` elements (inner = the contiguous
+// dimension, as the tensor map counts it first) from global coordinates (inner_coord,
+// outer_coord) into the stage, `smem_offset` bytes from the start of shared memory. Parts of the
+// box outside the matrix arrive as zeros and still count in the transaction bytes.
+struct TmaBox {
+    bool of_a = true;
+    int stage = 0;
+    int inner = 0, outer = 0;
+    int inner_coord = 0, outer_coord = 0;
+    int smem_offset = 0;
+    int bytes = 0;
+    int issuer = 0;  // with a cluster: the CTA rank that issues it, multicast to every CTA; else 0
+};
+
+// Boxes per tile: one per span-wide column slab; with a cluster, B's slabs are split in
+// cluster_m parts by rows, each CTA issuing one part to all.
+TS_HOST_DEVICE constexpr int a_boxes(WgmmaShape s) { return s.bk / s.span_elements(); }
+TS_HOST_DEVICE constexpr int b_boxes(WgmmaShape s) {
+    return (s.b_k_major ? s.bk : s.bn) / s.span_elements() * s.cluster_m;
+}
+TS_HOST_DEVICE constexpr int boxes_per_stage(WgmmaShape s) { return a_boxes(s) + b_boxes(s); }
+
+// Box `i` (A's first, then B's) of K step `k_step` for the block at (block_m, block_n) of C.
+// A is M×K: inner = K. B is K×N: inner = N (or N×K: inner = K).
+TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, int k_step, int i) {
+    const int stage = k_step % s.stages, span = s.span_elements();
+    if (i < a_boxes(s)) {
+        return {.of_a = true,
+                .stage = stage,
+                .inner = span,
+                .outer = s.bm,
+                .inner_coord = k_step * s.bk + i * span,
+                .outer_coord = block_m * s.bm,
+                .smem_offset = a_tile_offset(s, stage) + i * s.bm * span * s.element_bytes,
+                .bytes = span * s.bm * s.element_bytes,
+                .issuer = 0};
+    }
+    const int j = i - a_boxes(s), slab = j / s.cluster_m, part = j % s.cluster_m;
+    const int rows = (s.b_k_major ? s.bn : s.bk), part_rows = rows / s.cluster_m;
+    const int slab_bytes = rows * span * s.element_bytes;
+    const int inner_coord = s.b_k_major ? k_step * s.bk + slab * span : block_n * s.bn + slab * span;
+    const int outer_coord = (s.b_k_major ? block_n * s.bn : k_step * s.bk) + part * part_rows;
+    return {.of_a = false,
+            .stage = stage,
+            .inner = span,
+            .outer = part_rows,
+            .inner_coord = inner_coord,
+            .outer_coord = outer_coord,
+            .smem_offset = b_tile_offset(s, stage) + slab * slab_bytes + part * part_rows * span * s.element_bytes,
+            .bytes = span * part_rows * s.element_bytes,
+            .issuer = part};
+}
+
+// The transaction bytes full[s] expects each K step: the whole stage, whoever issued which part
+// (a multicast box counts in every CTA it lands in), out-of-bounds zeros included.
+TS_HOST_DEVICE constexpr int expect_tx_bytes(WgmmaShape s) { return s.stage_bytes(); }
+// The bytes one CTA asks TMA for per K step: all of A, its part of B.
+TS_HOST_DEVICE constexpr int issued_bytes_per_cta(WgmmaShape s) {
+    return s.a_tile_bytes() + s.b_tile_bytes() / s.cluster_m;
+}
+
+// ---- The ring of stages -------------------------------------------------------------------------
+
+struct StageStep {
+    int k_step = 0;
+    int stage = 0;
+    int round = 0;                // how many times the stage was filled before
+    int full_parity = 0;          // consumers: mbarrier.try_wait.parity full[stage], full_parity
+    int empty_parity = 1;         // producer: mbarrier.try_wait.parity empty[stage], empty_parity
+    bool producer_waits = false;  // false in round 0: the wait returns at once
+    int expect_tx = 0;            // bytes the producer arms full[stage] with
+};
+TS_HOST_DEVICE constexpr StageStep stage_step(WgmmaShape s, int k_step) {
+    const int round = k_step / s.stages;
+    return {k_step, k_step % s.stages, round, round & 1, (round & 1) ^ 1, round > 0, expect_tx_bytes(s)};
+}
+// Arrivals that complete a phase: full[s] one (the producer's arrive.expect_tx; the bytes are
+// counted apart); empty[s] one per consumer warpgroup of every CTA whose copies write into this
+// CTA's stage — with a cluster, a CTA may refill only when all the CTAs it multicasts into
+// released it, so every consumer of the cluster arrives on it.
+TS_HOST_DEVICE constexpr int full_arrivals(WgmmaShape) { return 1; }
+TS_HOST_DEVICE constexpr int empty_arrivals(WgmmaShape s) { return s.consumers * s.cluster_m; }
+
+// The descriptors consumer wgmmas use in stage `stage` for K slice `k_slice` (0..k_slices − 1)
+// and row slice `m_slice` of consumer `consumer`: A's 64 rows start m rows into the A tile (a
+// whole number of 8-row atoms: + rows·span bytes), B's whole tile (N = wgmma_n: n_slice's part).
+// `smem_base` is the shared-window address of dynamic shared memory (aligned to 1024).
+TS_HOST_DEVICE constexpr SmemDescriptor a_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage, int consumer,
+                                                     int m_slice, int k_slice) {
+    const int first_row = consumer * s.consumer_rows() + m_slice * kWgmmaM;
+    SmemDescriptor d =
+        k_major_descriptor(s.swizzle, s.bm, smem_base + static_cast<std::uint32_t>(a_tile_offset(s, stage)), k_slice);
+    d.start_address += static_cast<std::uint32_t>(first_row * swizzle_span_bytes(s.swizzle));
+    return d;
+}
+TS_HOST_DEVICE constexpr SmemDescriptor b_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage, int n_slice,
+                                                     int k_slice) {
+    const auto tile = smem_base + static_cast<std::uint32_t>(b_tile_offset(s, stage));
+    if (s.b_k_major) {
+        SmemDescriptor d = k_major_descriptor(s.swizzle, s.bn, tile, k_slice);
+        d.start_address += static_cast<std::uint32_t>(n_slice * s.wgmma_n * swizzle_span_bytes(s.swizzle));
+        return d;
+    }
+    // K×N: an N slice of wgmma_n columns starts wgmma_n / span slabs in (or inside one slab).
+    SmemDescriptor d = mn_major_descriptor(s.swizzle, s.bk, tile, k_slice);
+    const int col_bytes = n_slice * s.wgmma_n * s.element_bytes, span = swizzle_span_bytes(s.swizzle);
+    d.start_address += static_cast<std::uint32_t>((col_bytes / span) * s.bk * span + col_bytes % span);
+    return d;
+}
+
+// ---- Counts ---------------------------------------------------------------------------------------
+
+// wgmma.mma_async instructions: per consumer warpgroup and K step, per block and K step, and per
+// block for a K of `k` (K steps rounded up: the last step's missing K arrives as zeros).
+TS_HOST_DEVICE constexpr int wgmmas_per_consumer_step(WgmmaShape s) {
+    return s.m_slices() * s.n_slices() * s.k_slices();
+}
+TS_HOST_DEVICE constexpr int wgmmas_per_block_step(WgmmaShape s) { return s.consumers * wgmmas_per_consumer_step(s); }
+TS_HOST_DEVICE constexpr int wgmma_k_steps(WgmmaShape s, int k) { return ceil_div(k, s.bk); }
+TS_HOST_DEVICE constexpr std::int64_t wgmmas_per_block(WgmmaShape s, int k) {
+    return static_cast<std::int64_t>(wgmmas_per_block_step(s)) * wgmma_k_steps(s, k);
+}
+// Multiply-adds one wgmma does: 64 · N · 16.
+TS_HOST_DEVICE constexpr std::int64_t wgmma_macs(int n) { return static_cast<std::int64_t>(kWgmmaM) * n * kWgmmaK; }
+
+}  // namespace ts::model

@@ -1,0 +1,401 @@
+// The wgmma block: counts worked by hand, accumulators covering the block's tile once, TMA boxes
+// covering each tile once and landing where the descriptors look, and the ring of stages run
+// through a simulated pair of mbarriers per stage under many interleavings: with the model's phase
+// bits no consumer reads a stage before its copy landed and no copy overwrites a stage still in
+// use; with the bits the other way round, the simulation catches it.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "model/tc_pipeline.hpp"
+
+namespace ts::model {
+namespace {
+
+// 16: one warpgroup computes 128×128 (two 64-row slices) and its thread 0 issues the copies.
+constexpr WgmmaShape kWgmma16{
+    .bm = 128, .bn = 128, .bk = 64, .stages = 4, .consumers = 1, .producer = false, .wgmma_n = 128};
+// 17: a producer warpgroup and two consumers of 64 rows each, 128×256 tiles.
+constexpr WgmmaShape kWarpSpecialized{
+    .bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true, .wgmma_n = 256};
+// 18: 17 in clusters of 2 along M, B's tile multicast.
+constexpr WgmmaShape kClustered{
+    .bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true, .wgmma_n = 256, .cluster_m = 2};
+// B stored N×K (K-major), as cuBLAS's TN and fast.cu use it.
+constexpr WgmmaShape kKMajorB{
+    .bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2, .producer = true, .wgmma_n = 128, .b_k_major = true};
+// Narrower swizzles: A's 64 (or 32) columns come in several boxes, one per span.
+constexpr WgmmaShape kSwizzle64{.bm = 128,
+                                .bn = 128,
+                                .bk = 64,
+                                .stages = 2,
+                                .consumers = 2,
+                                .producer = true,
+                                .wgmma_n = 64,
+                                .swizzle = TmaSwizzle::B64};
+constexpr WgmmaShape kUnswizzled{.bm = 128,
+                                 .bn = 128,
+                                 .bk = 32,
+                                 .stages = 3,
+                                 .consumers = 1,
+                                 .producer = false,
+                                 .wgmma_n = 128,
+                                 .swizzle = TmaSwizzle::None};
+// K-major B in clusters of 2: B's 256 rows of N split in halves of 128.
+constexpr WgmmaShape kClusteredKMajorB{.bm = 128,
+                                       .bn = 256,
+                                       .bk = 64,
+                                       .stages = 4,
+                                       .consumers = 2,
+                                       .producer = true,
+                                       .wgmma_n = 256,
+                                       .b_k_major = true,
+                                       .cluster_m = 2};
+constexpr WgmmaShape kShapes[] = {kWgmma16,   kWarpSpecialized, kClustered,       kKMajorB,
+                                  kSwizzle64, kUnswizzled,      kClusteredKMajorB};
+
+static_assert(kWgmma16.valid() && kWarpSpecialized.valid() && kClustered.valid() && kKMajorB.valid() &&
+              kSwizzle64.valid() && kUnswizzled.valid() && kClusteredKMajorB.valid());
+static_assert(a_boxes(kSwizzle64) == 2 && b_boxes(kSwizzle64) == 4 && a_boxes(kUnswizzled) == 4);
+static_assert(!WgmmaShape{.bm = 96}.valid());                           // consumers' rows not whole 64-row slices
+static_assert(!WgmmaShape{.wgmma_n = 96, .b_k_major = false}.valid());  // K×N B: N slices not whole 128-byte atoms
+static_assert(WgmmaShape{.bn = 192, .wgmma_n = 64}.valid());
+
+TEST(TcPipeline, CountsWorkedByHand) {
+    const WgmmaShape s = kWarpSpecialized;
+    EXPECT_EQ(s.threads(), 384);                // producer + 2 consumers
+    EXPECT_EQ(s.m_slices(), 1);                 // 64 rows per consumer
+    EXPECT_EQ(s.k_slices(), 4);                 // BK 64 = 4 × 16
+    EXPECT_EQ(wgmmas_per_consumer_step(s), 4);  // 1 × 1 × 4 of m64n256k16
+    EXPECT_EQ(wgmmas_per_block_step(s), 8);
+    EXPECT_EQ(s.accumulator_registers(), 128);  // 256 / 2
+    EXPECT_EQ(s.a_tile_bytes(), 16384);         // 128 × 64 × 2
+    EXPECT_EQ(s.b_tile_bytes(), 32768);         // 64 × 256 × 2
+    EXPECT_EQ(expect_tx_bytes(s), 49152);
+    EXPECT_EQ(wgmma_shared_bytes(s), 4 * 49152 + 8 * 8);  // 196,672 bytes: under the H100's 227 KiB
+    EXPECT_EQ(wgmmas_per_block(s, 4096), 64 * 8);
+    EXPECT_EQ(wgmmas_per_block(s, 4097), 65 * 8);  // the last K step is partial but whole wgmmas
+    // 16: one consumer, two 64-row slices of 128×128.
+    EXPECT_EQ(kWgmma16.threads(), 128);
+    EXPECT_EQ(wgmmas_per_consumer_step(kWgmma16), 2 * 1 * 4);
+    EXPECT_EQ(kWgmma16.accumulator_registers(), 2 * 64);
+    EXPECT_EQ(wgmma_shared_bytes(kWgmma16), 4 * (16384 + 16384) + 64);
+}
+
+TEST(TcPipeline, WgmmasDoExactlyTheBlocksMultiplyAdds) {
+    for (const WgmmaShape& s : kShapes)
+        for (int k : {64, 1000, 4096})
+            EXPECT_EQ(wgmmas_per_block(s, k) * wgmma_macs(s.wgmma_n),
+                      static_cast<std::int64_t>(s.bm) * s.bn * wgmma_k_steps(s, k) * s.bk);
+}
+
+TEST(TcPipeline, EveryCellOfTheBlockTileHasOneOwner) {
+    for (const WgmmaShape& s : kShapes) {
+        std::vector<int> owners(s.bm * s.bn, 0);
+        for (int wg = 0; wg < s.warpgroups(); ++wg) {
+            if (warpgroup_role(s, wg) == TcRole::Producer) continue;
+            const int consumer = consumer_of_warpgroup(s, wg);
+            for (int mi = 0; mi < s.m_slices(); ++mi)
+                for (int ni = 0; ni < s.n_slices(); ++ni)
+                    for (int t = 0; t < kWarpgroupSize; ++t)
+                        for (int reg = 0; reg < wgmma_accumulator_registers(s.wgmma_n); ++reg) {
+                            const Cell c = wgmma_block_cell(s, consumer, mi, ni, t, reg);
+                            ASSERT_TRUE(c.row >= 0 && c.row < s.bm && c.col >= 0 && c.col < s.bn);
+                            owners[c.row * s.bn + c.col] += 1;
+                        }
+        }
+        for (int o : owners) ASSERT_EQ(o, 1);
+    }
+}
+
+TEST(TcPipeline, RolesAndRegisters) {
+    EXPECT_EQ(warpgroup_role(kWarpSpecialized, 0), TcRole::Producer);
+    EXPECT_EQ(warpgroup_role(kWarpSpecialized, 1), TcRole::Consumer);
+    EXPECT_EQ(warpgroup_role(kWarpSpecialized, 2), TcRole::Consumer);
+    EXPECT_EQ(consumer_of_warpgroup(kWarpSpecialized, 2), 1);
+    EXPECT_EQ(warpgroup_role(kWgmma16, 0), TcRole::ProducerAndConsumer);
+    // setmaxnreg with two consumers: producer at 24 leaves (65536 − 3072) / 256 = 244 → 240;
+    // at 40: (65536 − 5120) / 256 = 236 → 232.
+    EXPECT_EQ(max_consumer_registers(kWarpSpecialized, 24), 240);
+    EXPECT_EQ(max_consumer_registers(kWarpSpecialized, 40), 232);
+    EXPECT_TRUE(setmaxnreg_fits(kWarpSpecialized, 24, 240));
+    EXPECT_FALSE(setmaxnreg_fits(kWarpSpecialized, 24, 248));  // 3072 + 63,488 > 65,536
+    EXPECT_FALSE(setmaxnreg_fits(kWarpSpecialized, 20, 232));  // not a multiple of 8 and under 24
+    // One consumer warpgroup alone may have all 256 a thread can name... capped at 256.
+    EXPECT_EQ(max_consumer_registers(kWgmma16, 0), 256);
+    EXPECT_EQ(full_arrivals(kWarpSpecialized), 1);
+    EXPECT_EQ(empty_arrivals(kWarpSpecialized), 2);
+    EXPECT_EQ(empty_arrivals(kClustered), 4);  // both consumers of both CTAs
+}
+
+// ---- TMA boxes ---------------------------------------------------------------------------------
+
+TEST(TcPipeline, BoxesOfOneStepWorkedByHand) {
+    // 17, block (m 1, n 2), K step 3 → stage 3, at 3 × 49152 = 147456.
+    const WgmmaShape s = kWarpSpecialized;
+    ASSERT_EQ(boxes_per_stage(s), 1 + 4);
+    const TmaBox a = tma_box(s, 1, 2, 3, 0);
+    EXPECT_TRUE(a.of_a);
+    EXPECT_EQ(a.stage, 3);
+    EXPECT_EQ(a.inner, 64);         // 64 BF16 of K: one 128-byte span
+    EXPECT_EQ(a.outer, 128);        // BM rows
+    EXPECT_EQ(a.inner_coord, 192);  // K: 3 × 64
+    EXPECT_EQ(a.outer_coord, 128);  // M: 1 × 128
+    EXPECT_EQ(a.smem_offset, 147456);
+    EXPECT_EQ(a.bytes, 16384);
+    // B is K×N: four slabs of 64 columns, each 64 K rows × 128 bytes = 8192 bytes.
+    const TmaBox b2 = tma_box(s, 1, 2, 3, 1 + 2);
+    EXPECT_FALSE(b2.of_a);
+    EXPECT_EQ(b2.inner, 64);
+    EXPECT_EQ(b2.outer, 64);
+    EXPECT_EQ(b2.inner_coord, 2 * 256 + 2 * 64);  // N
+    EXPECT_EQ(b2.outer_coord, 192);               // K
+    EXPECT_EQ(b2.smem_offset, 147456 + 16384 + 2 * 8192);
+    // With clusters of 2, each slab of B comes in two halves of 32 rows, CTA 0 and CTA 1 issuing
+    // one each to both: a CTA issues A (16384) and half of B (16384), but receives all 49152.
+    EXPECT_EQ(b_boxes(kClustered), 8);
+    const TmaBox half = tma_box(kClustered, 1, 2, 3, 1 + 5);  // slab 2, part 1
+    EXPECT_EQ(half.outer, 32);
+    EXPECT_EQ(half.outer_coord, 192 + 32);
+    EXPECT_EQ(half.issuer, 1);
+    EXPECT_EQ(half.smem_offset, 147456 + 16384 + 2 * 8192 + 32 * 128);
+    EXPECT_EQ(issued_bytes_per_cta(kClustered), 32768);
+    EXPECT_EQ(expect_tx_bytes(kClustered), 49152);
+}
+
+// Every element of the step's A and B tiles comes in exactly one box, and the boxes' bytes fill
+// the stage exactly: their sum is expect_tx.
+TEST(TcPipeline, BoxesCoverEachTileOnceAndFillTheStage) {
+    for (const WgmmaShape& s : kShapes) {
+        const int block_m = 2, block_n = 1, k_step = 5, stage = k_step % s.stages;
+        std::vector<int> a_hits(s.bm * s.bk, 0), b_hits(s.bk * s.bn, 0), stage_bytes(s.stage_bytes(), 0);
+        int bytes = 0;
+        for (int i = 0; i < boxes_per_stage(s); ++i) {
+            const TmaBox box = tma_box(s, block_m, block_n, k_step, i);
+            ASSERT_EQ(box.stage, stage);
+            ASSERT_EQ(box.bytes, box.inner * box.outer * s.element_bytes);
+            ASSERT_LE(box.outer, 256);
+            ASSERT_EQ(box.smem_offset % 128, 0);  // TMA's shared destination alignment
+            bytes += box.bytes;
+            for (int b = 0; b < box.bytes; ++b) stage_bytes[box.smem_offset - stage_offset(s, stage) + b] += 1;
+            for (int o = 0; o < box.outer; ++o)
+                for (int in = 0; in < box.inner; ++in) {
+                    const int g_in = box.inner_coord + in, g_out = box.outer_coord + o;
+                    if (box.of_a) {
+                        a_hits[(g_out - block_m * s.bm) * s.bk + (g_in - k_step * s.bk)] += 1;
+                    } else if (s.b_k_major) {  // (n, k)
+                        b_hits[(g_in - k_step * s.bk) * s.bn + (g_out - block_n * s.bn)] += 1;
+                    } else {  // (k, n)
+                        b_hits[(g_out - k_step * s.bk) * s.bn + (g_in - block_n * s.bn)] += 1;
+                    }
+                }
+        }
+        EXPECT_EQ(bytes, expect_tx_bytes(s));
+        for (int h : a_hits) ASSERT_EQ(h, 1);
+        for (int h : b_hits) ASSERT_EQ(h, 1);
+        for (int h : stage_bytes) ASSERT_EQ(h, 1);
+    }
+}
+
+// Where a box puts an element (the box's start, then the swizzle's layout within it: TMA swizzles
+// on the address, and every box starts on an atom) is where the tile layout, and so the wgmma
+// descriptors, expect it. Then the descriptors of every consumer's slices point at those bytes.
+TEST(TcPipeline, BoxesLandWhereTheDescriptorsLook) {
+    constexpr std::uint32_t smem_base = 0x400;  // dynamic shared memory, 1024-aligned
+    for (const WgmmaShape& s : kShapes) {
+        const int stage = 2, k_step = 6;  // 6 % 4 = 2 (and 6 % 3 = 0 for kKMajorB)
+        const int st = k_step % s.stages;
+        for (int i = 0; i < boxes_per_stage(s); ++i) {
+            const TmaBox box = tma_box(s, 0, 0, k_step, i);
+            ASSERT_EQ(box.smem_offset % swizzle_atom_bytes(s.swizzle), 0);
+            for (int o = 0; o < box.outer; ++o)
+                for (int in = 0; in < box.inner; ++in) {
+                    const int placed =
+                        box.smem_offset + swizzle_bytes(s.swizzle, (o * box.inner + in) * s.element_bytes);
+                    const int g_in = box.inner_coord + in, g_out = box.outer_coord + o;
+                    int expected = 0;
+                    if (box.of_a)
+                        expected =
+                            a_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bm, g_out, g_in - k_step * s.bk, 2);
+                    else if (s.b_k_major)
+                        expected =
+                            b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bn, g_out, g_in - k_step * s.bk, 2);
+                    else
+                        expected =
+                            b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bk, g_out - k_step * s.bk, g_in, 2);
+                    ASSERT_EQ(placed, expected);
+                }
+        }
+        // The descriptors of stage `stage`, every consumer, slice and K slice.
+        for (int c = 0; c < s.consumers; ++c)
+            for (int mi = 0; mi < s.m_slices(); ++mi)
+                for (int ks = 0; ks < s.k_slices(); ++ks) {
+                    const SmemDescriptor d = a_descriptor(s, smem_base, stage, c, mi, ks);
+                    for (int r = 0; r < kWgmmaM; ++r)
+                        for (int k = 0; k < kWgmmaK; ++k) {
+                            const int row = c * s.consumer_rows() + mi * kWgmmaM + r;
+                            ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_k_major_offset(d, r, k, 2))),
+                                      static_cast<int>(smem_base) + a_tile_offset(s, stage) +
+                                          tma_tile_offset(s.swizzle, s.bm, row, ks * kWgmmaK + k, 2));
+                        }
+                }
+        for (int ni = 0; ni < s.n_slices(); ++ni)
+            for (int ks = 0; ks < s.k_slices(); ++ks) {
+                const SmemDescriptor d = b_descriptor(s, smem_base, stage, ni, ks);
+                for (int n = 0; n < s.wgmma_n; ++n)
+                    for (int k = 0; k < kWgmmaK; ++k) {
+                        const int col = ni * s.wgmma_n + n, kk = ks * kWgmmaK + k;
+                        const int where = s.b_k_major ? static_cast<int>(canonical_k_major_offset(d, n, k, 2))
+                                                      : static_cast<int>(canonical_mn_major_offset(d, k, n, 2));
+                        const int expected = static_cast<int>(smem_base) + b_tile_offset(s, stage) +
+                                             (s.b_k_major ? tma_tile_offset(s.swizzle, s.bn, col, kk, 2)
+                                                          : tma_tile_offset(s.swizzle, s.bk, kk, col, 2));
+                        ASSERT_EQ(swizzle_bytes(s.swizzle, where), expected);
+                    }
+            }
+    }
+}
+
+// ---- The ring of stages under simulated mbarriers ---------------------------------------------------
+
+TEST(TcPipeline, StageStepsWorkedByHand) {
+    const WgmmaShape s = kWarpSpecialized;  // 4 stages
+    // K steps 0–3: round 0, stages 0–3; consumers wait for parity 0 (the first fill), the
+    // producer "waits" for parity 1, the phase before the first: it does not wait.
+    for (int k = 0; k < 4; ++k) {
+        const StageStep st = stage_step(s, k);
+        EXPECT_EQ(st.stage, k);
+        EXPECT_EQ(st.full_parity, 0);
+        EXPECT_EQ(st.empty_parity, 1);
+        EXPECT_FALSE(st.producer_waits);
+        EXPECT_EQ(st.expect_tx, 49152);
+    }
+    // K step 5: stage 1 again, its second fill (round 1): full parity 1; the producer waits for
+    // the consumers' first release of stage 1, phase 0 of empty[1].
+    const StageStep five = stage_step(s, 5);
+    EXPECT_EQ(five.stage, 1);
+    EXPECT_EQ(five.round, 1);
+    EXPECT_EQ(five.full_parity, 1);
+    EXPECT_EQ(five.empty_parity, 0);
+    EXPECT_TRUE(five.producer_waits);
+    // K step 10: stage 2, round 2: parities back to 0 and 1.
+    EXPECT_EQ(stage_step(s, 10).full_parity, 0);
+    EXPECT_EQ(stage_step(s, 10).empty_parity, 1);
+}
+
+// An mbarrier as the PTX ISA describes it: phases 0, 1, 2, ...; the current one is incomplete,
+// all before it complete. A phase completes when the expected arrivals are in and the transaction
+// bytes armed by arrive.expect_tx have all landed. try_wait.parity p may name the current phase
+// (false) or the one before it (true); the current phase's parity is `completed & 1`.
+struct Mbarrier {
+    int expected = 1;
+    int arrived = 0;
+    int tx_owed = 0;
+    int completed = 0;  // phases completed so far = the current phase's number
+    bool try_wait_parity(int p) const { return p != (completed & 1); }
+    void arrive(int expect_tx = 0) {
+        tx_owed += expect_tx;
+        ++arrived;
+        complete_if_done();
+    }
+    void complete_tx(int bytes) {
+        tx_owed -= bytes;
+        complete_if_done();
+    }
+    void complete_if_done() {
+        if (arrived == expected && tx_owed == 0) {
+            arrived = 0;
+            ++completed;
+        }
+    }
+};
+
+struct ParityRule {
+    int (*full)(StageStep);
+    int (*empty)(StageStep);
+};
+
+// Runs K steps through the ring, one random move at a time: the producer arming a stage and
+// issuing its copies, the copies of the oldest armed step landing (TMA's bytes come later than the
+// arrive.expect_tx), a consumer passing its wait on full and starting to read, a consumer done
+// (after wgmma.wait_group) releasing the stage. Returns false at the first hazard: a consumer
+// reading a stage that does not hold its own K step, or the producer refilling a stage that a
+// consumer has not finished with. Deadlock (nobody can move with work left) is a failure too.
+bool run_ring(WgmmaShape s, int k_steps, unsigned seed, ParityRule rule) {
+    std::vector<Mbarrier> full(s.stages), empty(s.stages);
+    for (auto& b : empty) b.expected = s.consumers;
+    std::vector<int> landed_step(s.stages, -1);  // the K step whose data is in the stage
+    std::vector<int> in_flight;                  // K steps armed whose bytes have not landed
+    std::vector<int> consumer_step(s.consumers, 0);
+    std::vector<bool> reading(s.consumers, false);
+    int producer_step = 0;
+    std::mt19937 random(seed);
+    for (int moves = 0; moves < 100000; ++moves) {
+        bool done = producer_step == k_steps && in_flight.empty();
+        for (int c : consumer_step) done = done && c == k_steps;
+        if (done) return true;
+        std::vector<int> ready;  // 0: producer, 1: a landing, 2 + c: consumer c
+        if (producer_step < k_steps &&
+            empty[producer_step % s.stages].try_wait_parity(rule.empty(stage_step(s, producer_step))))
+            ready.push_back(0);
+        if (!in_flight.empty()) ready.push_back(1);
+        for (int c = 0; c < s.consumers; ++c) {
+            const int k = consumer_step[c];
+            if (reading[c] || (k < k_steps && full[k % s.stages].try_wait_parity(rule.full(stage_step(s, k)))))
+                ready.push_back(2 + c);
+        }
+        if (ready.empty()) return false;  // deadlock
+        const int who = ready[random() % ready.size()];
+        if (who == 0) {
+            // Every consumer must be done with the K step this stage held before.
+            for (int c = 0; c < s.consumers; ++c)
+                if (consumer_step[c] <= producer_step - s.stages) return false;
+            full[producer_step % s.stages].arrive(expect_tx_bytes(s));
+            in_flight.push_back(producer_step++);
+        } else if (who == 1) {
+            const int k = in_flight.front();
+            in_flight.erase(in_flight.begin());
+            landed_step[k % s.stages] = k;
+            full[k % s.stages].complete_tx(expect_tx_bytes(s));
+        } else {
+            const int c = who - 2, k = consumer_step[c], stage = k % s.stages;
+            if (!reading[c]) {
+                if (landed_step[stage] != k) return false;  // the data of another K step
+                reading[c] = true;                          // ... wgmmas issued ...
+            } else {
+                reading[c] = false;  // wgmma.wait_group(0): done with the stage
+                empty[stage].arrive();
+                consumer_step[c] += 1;
+            }
+        }
+    }
+    return false;
+}
+
+TEST(TcPipeline, PhaseBitsKeepTheRingSafeUnderEveryInterleaving) {
+    const ParityRule model{[](StageStep st) { return st.full_parity; }, [](StageStep st) { return st.empty_parity; }};
+    for (const WgmmaShape& s : kShapes)
+        for (int k_steps : {1, 3, s.stages, 2 * s.stages + 1, 40})
+            for (unsigned seed = 0; seed < 50; ++seed)
+                ASSERT_TRUE(run_ring(s, k_steps, seed, model))
+                    << "stages " << s.stages << " k steps " << k_steps << " seed " << seed;
+}
+
+// Checks that the simulation can fail: a producer that waits on empty with the consumers' parity
+// (as if the stages started full) never starts; consumers waiting on the wrong parity of full read
+// a stage before its data lands.
+TEST(TcPipeline, WrongPhaseBitsAreCaught) {
+    const ParityRule producer_wrong{[](StageStep st) { return st.full_parity; },
+                                    [](StageStep st) { return st.full_parity; }};
+    const ParityRule consumer_wrong{[](StageStep st) { return st.full_parity ^ 1; },
+                                    [](StageStep st) { return st.empty_parity; }};
+    EXPECT_FALSE(run_ring(kWarpSpecialized, 12, 1, producer_wrong));
+    int caught = 0;
+    for (unsigned seed = 0; seed < 20; ++seed) caught += !run_ring(kWarpSpecialized, 12, seed, consumer_wrong);
+    EXPECT_EQ(caught, 20);
+}
+
+}  // namespace
+}  // namespace ts::model
