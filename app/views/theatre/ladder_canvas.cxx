@@ -1,15 +1,15 @@
 #include "views/theatre/ladder_canvas.hpp"
 
 #include <algorithm>
-#include <cfloat>
 #include <initializer_list>
-#include <map>
 #include <vector>
 
 #include "model/format.hpp"
 #include "model/kernel_trace.hpp"
 #include "model/ladder_access.hpp"
 #include "model/thread_map.hpp"
+#include "views/theatre/bank_map.hpp"
+#include "views/theatre/ladder_frame.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
 #include "views/theatre/theatre_paint.hpp"
@@ -22,41 +22,9 @@ namespace ts::views {
 using model::format_text;
 using model::Operand;
 using model::SubStep;
+using namespace ladder;
 
-namespace {
-
-constexpr int kWarp = 32;
-constexpr ImU32 kConflict = kBankConflictColour;
-constexpr ImU32 kCopying = IM_COL32(240, 160, 60, 255);
-constexpr ImU32 kComputing = IM_COL32(60, 140, 215, 255);
-constexpr ImU32 kFree = IM_COL32(225, 225, 225, 255);
-// The four phases of a 128-bit access (quarter-warps), told apart in the bank map.
-constexpr ImU32 kPhaseColours[] = {IM_COL32(40, 120, 200, 255), IM_COL32(210, 110, 20, 255),
-                                   IM_COL32(40, 150, 80, 255), IM_COL32(150, 70, 180, 255)};
-
-// Small text wrapped at `width`; returns its height.
-float wrapped_text(ImDrawList* draw, ImVec2 at, ImU32 colour, const std::string& text, float width) {
-    ImFont* font = small_font();
-    const float size = imgui_compat::font_size(font);
-    draw->AddText(font, size, at, colour, text.c_str(), nullptr, width);
-    return font->CalcTextSizeA(size, FLT_MAX, width, text.c_str()).y;
-}
-
-// Everything one frame needs, worked out once.
-struct Ladder {
-    model::LadderShape s;
-    model::Problem problem;
-    int m = 0, n = 0, k = 0;
-    model::Index2 block;
-    int block_row = 0, block_col = 0;  // the block's first cell of C
-    int steps = 1;
-    model::Timeline timeline;
-    model::KernelStep step;
-    int thread = 0, warp = 0, lane = 0;
-    // A recording of this rung and problem from the GPU, when one is loaded and replay is on:
-    // the followed warp's loads are drawn where the GPU's threads wrote them down.
-    const model::KernelTrace* trace = nullptr;
-};
+namespace ladder {
 
 Ladder make_ladder(const AppState& state) {
     Ladder l;
@@ -78,16 +46,13 @@ Ladder make_ladder(const AppState& state) {
     return l;
 }
 
-bool loading(const Ladder& l) { return l.step.sub == SubStep::LoadTiles; }
-bool computing(const Ladder& l) { return l.step.sub == SubStep::Compute; }
-// The k of the step that the fragments are drawn for: the one-k step's, else the first.
-int shown_k(const Ladder& l) { return std::max(l.step.k, 0); }
+}  // namespace ladder
 
-// Which element of A (row, col) an element (r, c) of the block's A tile is in this step.
-int a_row(const Ladder& l, int r) { return l.block_row + r; }
-int a_col(const Ladder& l, int c) { return l.step.phase * l.s.bk + c; }
-int b_row(const Ladder& l, int r) { return l.step.phase * l.s.bk + r; }
-int b_col(const Ladder& l, int c) { return l.block_col + c; }
+namespace {
+
+constexpr ImU32 kCopying = IM_COL32(240, 160, 60, 255);
+constexpr ImU32 kComputing = IM_COL32(60, 140, 215, 255);
+constexpr ImU32 kFree = IM_COL32(225, 225, 225, 255);
 
 // ---- The bank map of the access on show -------------------------------------------------------
 
@@ -136,77 +101,6 @@ ShownAccess shown_access(const Ladder& l) {
     }
     return best;
 }
-
-}  // namespace
-
-std::string bank_summary(const model::BankMap& map) {
-    if (map.wavefronts <= map.ideal)
-        return format_text("{} wavefront{}: no conflict", map.wavefronts, map.wavefronts == 1 ? "" : "s");
-    return format_text("{} wavefronts where {} would do: {}-way conflict", map.wavefronts, map.ideal, map.degree);
-}
-
-void draw_bank_map(ImDrawList* draw, const Rect& area, const std::vector<model::LaneAccess>& accesses,
-                   const std::string& title) {
-    const model::BankMap map = model::bank_map(accesses);
-    ImFont* font = small_font();
-    float y = area.min.y;
-    y += wrapped_text(draw, {area.min.x, y}, colours::kC.text, title, area.width());
-    y += wrapped_text(draw, {area.min.x, y}, map.wavefronts > map.ideal ? kConflict : colours::kPass, bank_summary(map),
-                      area.width());
-    // One row per (phase, 32-word line of shared memory) the access touches, phase by phase:
-    // each phase is served on its own, so its rows show its conflicts alone.
-    std::vector<std::pair<int, int>> rows;
-    for (std::size_t i = 0; i < map.words.size(); ++i) rows.push_back({map.phase_of[i], map.words[i] / 32});
-    std::sort(rows.begin(), rows.end());
-    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-    const int shown_rows = std::min<int>(static_cast<int>(rows.size()), 12);
-    const float top = y + 2.0f;
-    const std::string widest = map.phases > 1 ? "lanes 24-31 " : "";
-    const float label_w = text_width(font, widest);
-    const float w = (area.width() - label_w) / 32.0f;
-    const float h = std::min(w * 1.4f, (area.max.y - top) / static_cast<float>(std::max(shown_rows, 1)));
-    if (h < 3.0f) return;
-    const float x0 = area.min.x + label_w;
-    std::map<std::pair<int, int>, std::vector<int>> words_of;  // (phase, bank) → words
-    for (std::size_t i = 0; i < map.words.size(); ++i) words_of[{map.phase_of[i], map.banks[i]}].push_back(map.words[i]);
-    for (int bank = 0; bank < 32; ++bank) {
-        const float x = x0 + w * static_cast<float>(bank);
-        draw->AddRectFilled({x, top}, {x + w, top + h * static_cast<float>(shown_rows)}, IM_COL32(245, 245, 245, 255));
-        draw->AddRect({x, top}, {x + w, top + h * static_cast<float>(shown_rows)}, IM_COL32(210, 210, 210, 255));
-    }
-    const int lanes_per_phase = 32 / map.phases;
-    for (int row = 0; row < shown_rows; ++row) {
-        const int phase = rows[static_cast<std::size_t>(row)].first;
-        const float y_row = top + h * static_cast<float>(row);
-        const bool first_of_phase = row == 0 || rows[static_cast<std::size_t>(row) - 1].first != phase;
-        if (first_of_phase && map.phases > 1) {
-            if (row > 0) draw->AddLine({area.min.x, y_row}, {area.max.x, y_row}, colours::kMuted, 1.5f);
-            if (imgui_compat::font_size(font) <= h * 1.2f)
-                text_at(draw, font, {area.min.x, y_row}, kPhaseColours[phase % 4],
-                        format_text("lanes {}-{}", phase * lanes_per_phase, phase * lanes_per_phase + lanes_per_phase - 1));
-        }
-    }
-    for (std::size_t i = 0; i < map.words.size(); ++i) {
-        const auto found = std::find(rows.begin(), rows.end(), std::pair{map.phase_of[i], map.words[i] / 32});
-        const auto row = found - rows.begin();
-        if (row >= shown_rows) continue;
-        const float x = x0 + w * static_cast<float>(map.banks[i]);
-        const float y_word = top + h * static_cast<float>(row);
-        auto distinct = words_of[{map.phase_of[i], map.banks[i]}];
-        std::sort(distinct.begin(), distinct.end());
-        const bool clash = std::unique(distinct.begin(), distinct.end()) - distinct.begin() > 1;
-        draw->AddRectFilled({x + 1, y_word + 1}, {x + w - 1, y_word + h - 1},
-                            with_alpha(kPhaseColours[map.phase_of[i] % 4], 190));
-        if (clash) draw->AddRect({x, y_word}, {x + w, y_word + h}, kConflict, 0.0f, 0, 2.5f);
-        const std::string lane = std::to_string(map.lanes[i]);
-        if (text_width(font, lane) + 2.0f <= w && imgui_compat::font_size(font) <= h)
-            text_at(draw, font,
-                    {x + (w - text_width(font, lane)) * 0.5f, y_word + (h - imgui_compat::font_size(font)) * 0.5f},
-                    IM_COL32(255, 255, 255, 255), lane);
-    }
-}
-
-namespace {
 
 // ---- The pipeline -----------------------------------------------------------------------------
 
@@ -539,179 +433,6 @@ void hover_tooltip(const Picture& p, const Ladder& l, ImVec2 mouse) {
 }
 
 }  // namespace
-
-int ladder_focus_thread(const AppState& state) {
-    const model::LadderShape s = model::ladder_shape(state.kernel);
-    if (!state.selected) return 0;
-    const int r = state.selected->row - state.theatre.block.y * s.bm, c = state.selected->col - state.theatre.block.x * s.bn;
-    if (r < 0 || c < 0 || r >= s.bm || c >= s.bn) return 0;
-    return model::ladder_thread_of_tile_cell(s, r, c);
-}
-
-model::Problem ladder_textbook_problem(model::KernelConfig config) {
-    const model::LadderShape s = model::ladder_shape(config);
-    model::Problem problem;
-    problem.m = 2 * s.bm;
-    problem.n = 2 * s.bn;
-    // Enough K steps to see the pipeline fill, run and drain: stages + 2 of them, at least 3.
-    problem.k = static_cast<std::int64_t>(s.bk) * std::max(3, s.stages + 2);
-    return problem;
-}
-
-std::string ladder_step_title(const AppState& state, model::KernelStep step) {
-    const Ladder l = make_ladder(state);
-    if (step.sub == SubStep::Store) return format_text("After all {} K steps: store the register tiles to C", l.steps);
-    std::string what;
-    const bool pipelined = l.s.stages > 1;
-    switch (step.sub) {
-        case SubStep::LoadTiles:
-            what = pipelined ? format_text("start copying step {} (cp.async)", step.phase + l.s.stages - 1)
-                             : std::string("load the tiles into shared memory");
-            break;
-        case SubStep::SyncAfterLoad:
-            what = pipelined ? std::string("this step's copies have arrived") : std::string("barrier: the tiles are complete");
-            break;
-        case SubStep::Compute: what = "outer products from registers"; break;
-        case SubStep::SyncAfterCompute:
-            what = pipelined ? std::string("wait for the next step's copies, one barrier")
-                             : std::string("barrier: everyone is done reading");
-            break;
-        case SubStep::Store: break;
-    }
-    std::string title = format_text("K step {} of {} (step = {} in the code): {}", step.phase + 1, l.steps, step.phase, what);
-    if (step.k >= 0) title += format_text(", k = {} of {}", step.k, l.s.bk);
-    return title;
-}
-
-std::string ladder_step_detail(const AppState& state, model::KernelStep step) {
-    const Ladder l = make_ladder(state);
-    const model::LadderShape& s = l.s;
-    const int k0 = step.phase * s.bk;
-    switch (step.sub) {
-        case SubStep::LoadTiles: {
-            const std::string a_how = s.a_vec() > 1 ? "float4s (one instruction, four slots)" : "single floats";
-            const std::string b_how = s.vec > 1 ? "float4s" : "single values";
-            std::string text = format_text("The {} threads copy A's {}×{} tile (columns {}..{}) in {} and B's {}×{} tile in "
-                                           "{}: {} + {} load instructions each, neighbouring threads on neighbouring "
-                                           "addresses. Thread {}'s loads are lit; its warp's are dark.",
-                                           s.threads(), s.bm, s.bk, k0, k0 + s.bk - 1, a_how, s.bk, s.bn, b_how,
-                                           s.a_loads_per_thread(), s.b_loads_per_thread(), l.thread);
-            if (s.as_transposed) text += " As is stored transposed (k-major), so a thread's column of A values sits side by side.";
-            if (s.stages > 1)
-                text += format_text(" These copies are of step {}, {} steps ahead: they travel while this step computes.",
-                                    step.phase + s.stages - 1, s.stages - 1);
-            if (l.trace)
-                text += format_text(" Warp {}'s loads are drawn as its threads recorded them on the {} ({}).", l.warp,
-                                    l.trace->device, l.trace->recorded_at);
-            return text;
-        }
-        case SubStep::SyncAfterLoad:
-            return s.stages > 1 ? "The step's stage was filled by copies started stages − 1 steps ago; the barrier at the end "
-                                  "of the step before made them visible to every thread."
-                                : format_text("No thread may read As or Bs until all {} threads have written their slots.",
-                                              s.threads());
-        case SubStep::Compute: {
-            const int reads = static_cast<int>(model::ladder_fragment_reads(s, l.thread, 0).size());
-            const std::string k_text = step.k >= 0 ? format_text("For k = {} (k {} of the dot products)", step.k, k0 + step.k)
-                                                   : format_text("For each k of the {}", s.bk);
-            return format_text("{}, every thread reads {} values of As and {} of Bs into registers ({} instruction{}) and "
-                               "multiplies every pair: {} multiply-adds, {} per value read. Thread {}'s fragments "
-                               "are lit, its warp's dark.",
-                               k_text, s.tm * s.wm_iter, s.tn * s.wn_iter, reads, reads == 1 ? "" : "s",
-                               s.cells_per_thread(),
-                               model::fixed(static_cast<double>(s.cells_per_thread()) / (s.tm * s.wm_iter + s.tn * s.wn_iter), 1),
-                               l.thread);
-        }
-        case SubStep::SyncAfterCompute:
-            return s.stages > 1 ? format_text("One barrier per step: it publishes step {}'s copies and tells every thread "
-                                              "this stage may be refilled.",
-                                              step.phase + 1)
-                                : "No thread may overwrite As or Bs with the next step's tiles until all are done reading.";
-        case SubStep::Store:
-            return format_text("Each thread writes its {} sums to C{}; cells outside C (hatched) are not written.",
-                               s.cells_per_thread(), s.vec > 1 ? ", four at a time where the rows allow" : "");
-    }
-    return {};
-}
-
-std::string ladder_counts_line(const AppState& state) {
-    const model::LadderShape s = model::ladder_shape(state.kernel);
-    const int reads = static_cast<int>(model::ladder_fragment_reads(s, 0, 0).size());
-    const model::LadderCounts whole = model::count_ladder(s, state.problem.m, state.problem.n, state.problem.k);
-    return format_text("Per K step, one block: {} + {} elements from global memory in {} load instructions; per thread "
-                       "and k: {} shared reads for {} multiply-adds. Whole grid: {} global loads, {} shared reads, {} "
-                       "multiply-adds ({} per value read).",
-                       s.bm * s.bk, s.bk * s.bn, (s.a_loads_per_thread() + s.b_loads_per_thread()) * s.threads(), reads,
-                       s.cells_per_thread(), grouped(whole.global_loads_a + whole.global_loads_b),
-                       grouped(whole.shared_loads), grouped(whole.fmas), model::fixed(whole.fmas_per_shared_load(), 2));
-}
-
-void draw_ladder_thread_panel(const AppState& state) {
-    const Ladder l = make_ladder(state);
-    const model::LadderShape& s = l.s;
-    heading(format_text("Thread {} of block ({}, {})", l.thread, l.block.x, l.block.y).c_str());
-    muted_text(format_text("warp {}, lane {}; click a cell of C to follow its thread", l.warp, l.lane));
-    ImGui::TextWrapped("%s", format_text("Owns {} cells: {}×{} register tile{} of {}×{}, at rows {} and columns {} of "
-                                         "the block's tile.",
-                                         s.cells_per_thread(), s.wm_iter, s.wn_iter,
-                                         s.wm_iter * s.wn_iter > 1 ? "s" : "", s.tm, s.tn,
-                                         model::ladder_tile_row(s, l.thread), model::ladder_tile_col(s, l.thread))
-                                 .c_str());
-    ImGui::Separator();
-    ImGui::TextUnformatted("Loads of each K step:");
-    for (const model::LadderLoad& load : model::ladder_thread_loads(s, l.thread)) {
-        const bool a = load.operand == Operand::A;
-        const int row = a ? a_row(l, load.row) : b_row(l, load.row), col = a ? a_col(l, load.col) : b_col(l, load.col);
-        std::string slots;
-        for (int j = 0; j < load.width; ++j) slots += (j ? ", " : "") + std::to_string(load.slots[j]);
-        ImGui::BulletText("%s", format_text("i = {}: {}[{}][{}{}] ({}) → {}s slot{} {}", load.instruction, a ? "A" : "B", row,
-                                            col, load.width > 1 ? format_text("..{}", col + load.width - 1) : std::string(),
-                                            load.width > 1 ? "float4" : "float", a ? "A" : "B",
-                                            load.width > 1 ? "s" : "", slots)
-                                    .c_str());
-    }
-    ImGui::Separator();
-    const int k = shown_k(l);
-    ImGui::TextUnformatted(format_text("Fragment reads for k = {}:", k).c_str());
-    for (const model::FragmentRead& read : model::ladder_fragment_reads(s, l.thread, k))
-        ImGui::BulletText("%s", format_text("{}s slot{} {}{} → {} register{} {}{}", read.operand == Operand::A ? "A" : "B",
-                                            read.width > 1 ? "s" : "", read.slot,
-                                            read.width > 1 ? format_text("..{}", read.slot + read.width - 1) : std::string(),
-                                            read.operand == Operand::A ? "A" : "B", read.width > 1 ? "s" : "",
-                                            read.first_register,
-                                            read.width > 1 ? format_text("..{}", read.first_register + read.width - 1)
-                                                           : std::string())
-                                    .c_str());
-}
-
-void draw_ladder_warp_panel(const AppState& state) {
-    const Ladder l = make_ladder(state);
-    heading(format_text("Warp {}'s shared-memory accesses", l.warp).c_str());
-    muted_text("32 banks of 4-byte words. A 128-bit access is served a quarter-warp (8 lanes) at a time; within one, two "
-               "different words in the same bank take two wavefronts (a conflict). The same word is broadcast.");
-    const auto row = [&](const std::string& what, Operand operand, const auto& accesses_of) {
-        std::string text = format_text("{}: {}", what, bank_summary(model::bank_map(accesses_of(l.s))));
-        if (const auto comparison = model::layout_comparison(l.s, operand))
-            text += format_text("; {}: {}", comparison->label, bank_summary(model::bank_map(accesses_of(comparison->other))));
-        ImGui::BulletText("%s", text.c_str());
-    };
-    ImGui::TextUnformatted("Stores into As and Bs (each K step):");
-    for (const model::LadderLoad& load : model::ladder_thread_loads(l.s, l.thread)) {
-        const bool parts = load.operand == Operand::A && l.s.as_transposed && load.width > 1;
-        for (int part = 0; part < (parts ? load.width : 1); ++part)
-            row(format_text("{}s, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
-                            parts ? format_text(" value {}", part) : std::string()),
-                load.operand, [&](model::LadderShape shape) {
-                    return model::warp_store_accesses(shape, l.warp, load.operand, load.instruction, part);
-                });
-    }
-    const int k = shown_k(l);
-    ImGui::TextUnformatted(format_text("Fragment reads for k = {}:", k).c_str());
-    const auto reads = model::ladder_fragment_reads(l.s, l.thread, k);
-    for (int r = 0; r < static_cast<int>(reads.size()); ++r)
-        row(format_text("read {} ({}s)", r, reads[r].operand == Operand::A ? "A" : "B"), reads[r].operand,
-            [&](model::LadderShape shape) { return model::warp_fragment_accesses(shape, l.warp, k, r); });
-}
 
 void draw_ladder_canvas(AppState& state, const Rect& region, bool hovering, bool clicked) {
     const Ladder l = make_ladder(state);

@@ -5,6 +5,10 @@
 // its fragments for this k; and under the picture its registers and outer product, the banks
 // of its warp's shared-memory access against the layout the rung's fix is measured with,
 // and the pipeline's stages.
+//
+// Three files: ladder_canvas.cxx draws the canvas, ladder_text.cxx the words beside it (the
+// step's title and detail, the counts, the Thread and Warp tabs), bank_map.cxx the bank map
+// both use; ladder_frame.hpp is what they share.
 #pragma once
 
 #include <string>
@@ -15,22 +19,11 @@
 #include "model/ladder.hpp"
 #include "model/ladder_access.hpp"
 #include "model/phase_timeline.hpp"
+#include "views/theatre/bank_map.hpp"
 #include "views/window/app_state.hpp"
 #include "views/stage/stage_layout.hpp"
 
 namespace ts::views {
-
-// A bank serving two different words to one phase of a warp's access, in the bank map.
-inline constexpr ImU32 kBankConflictColour = IM_COL32(205, 30, 30, 255);
-
-// "2 wavefronts where 1 would do: 2-way conflict", or "1 wavefront: no conflict".
-std::string bank_summary(const model::BankMap& map);
-// A warp's shared-memory access drawn into `area` under `title` (small text): 32 bank columns,
-// one row per 128-byte line of shared memory the access touches, each word a box in its
-// phase's colour with its lane, a bank serving two words in one phase outlined in red. The
-// Experiments view draws bank-conflicts' As stores with it too.
-void draw_bank_map(ImDrawList* draw, const Rect& area, const std::vector<model::LaneAccess>& accesses,
-                   const std::string& title);
 
 // The thread of the theatre's block that is followed: the one owning the selected cell of C
 // when it lies in the block, else thread 0.

@@ -18,6 +18,13 @@ void text_at(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std
     draw->AddText(font, imgui_compat::font_size(font), pos, colour, text.c_str());
 }
 
+float wrapped_text(ImDrawList* draw, ImVec2 at, ImU32 colour, const std::string& text, float width) {
+    ImFont* font = small_font();
+    const float size = imgui_compat::font_size(font);
+    draw->AddText(font, size, at, colour, text.c_str(), nullptr, width);
+    return font->CalcTextSizeA(size, FLT_MAX, width, text.c_str()).y;
+}
+
 Rect plate_rect(ImFont* font, float size, ImVec2 pos, const std::string& text) {
     const ImVec2 extent = font->CalcTextSizeA(size > 0.0f ? size : imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str());
     return {{pos.x - 4.0f, pos.y - 2.0f}, {pos.x + extent.x + 4.0f, pos.y + extent.y + 2.0f}};

@@ -16,6 +16,8 @@ ImU32 with_alpha(ImU32 colour, int alpha);
 ImVec2 centre(const Rect& r);
 float text_width(ImFont* font, const std::string& text);
 void text_at(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text);
+// Small text wrapped at `width`; returns its height.
+float wrapped_text(ImDrawList* draw, ImVec2 at, ImU32 colour, const std::string& text, float width);
 
 // Text on a white plate, so it reads over any fill, at `size` (0: the font's own); returns
 // the plate. plate_rect() is the plate alone, for placing text before it is drawn.
