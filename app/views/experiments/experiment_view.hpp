@@ -7,6 +7,9 @@
 // on request. Without a GPU it says why and still shows what the model knows: the texts, the
 // out-of-bounds accesses worked out from the indices, the bank map of the As store, and any
 // recorded results (assets/experiments/*.json), faded and labelled with their GPU and date.
+//
+// experiment_view.cxx draws the panel and holds the entry points; experiment_results.cxx the
+// results column, wrong_map.cxx its heat map over C.
 #pragma once
 
 #include <optional>
@@ -15,6 +18,7 @@
 #include <string_view>
 
 #include "views/window/app_state.hpp"
+#include "views/experiments/wrong_map.hpp"  // wrong_share_value, which the tests check
 #include "imgui.h"
 
 namespace ts::views {
@@ -27,11 +31,6 @@ std::span<const std::string_view> prediction_choices(model::Experiment experimen
 // the wrong runs over all cases (all of every case: "every run"; none: "never"), for
 // bank-conflicts the largest measured slow-down.
 std::optional<int> observed_choice(const ExperimentPage& page, model::Experiment experiment);
-
-// The texel value the heat map gives a bin wrong in `wrong` of `runs` runs: 0 when never, else
-// from 0.35 (one run) up to 1 (every run), so that a cell wrong once still stands out from the
-// white of the cells never wrong.
-float wrong_share_value(int wrong, int runs);
 
 // --experiment NAME: the Experiments view on `experiment`; with `in_theatre` (--view theatre)
 // the theatre on the most telling stale read of its results (the recorded ones, at start).
