@@ -5,6 +5,7 @@
 
 #include "imgui.h"
 #include "views/lab/lab_state.hpp"
+#include "views/lab/latency_view.hpp"
 #include "views/common/theme.hpp"
 
 namespace ts::platform {
@@ -50,6 +51,10 @@ void Session::start(Window& window, views::AppState& state, const settings::Sett
         state.presentation.notice = *m_problem;
         state.presentation.notice_is_problem = true;
     }
+    // The latency plot's rungs as the file left them; without the key, the view's own choice,
+    // which is then not written until another setting changes.
+    if (opened_with.latency_rungs) views::show_rungs(state.lab.latency, *opened_with.latency_rungs);
+    if (!m_saved.latency_rungs) m_saved.latency_rungs = views::shown_rung_names(state.lab.latency);
     m_applied = state.presentation;
     views::apply_presentation_style(state.presentation);
     views::set_fonts({window.fonts().heading, window.fonts().small});
@@ -107,6 +112,7 @@ settings::Settings Session::snapshot(const Window& window, const views::AppState
     s.palette = p.palette;
     s.view = views::view_name(state.lab.view);
     s.theatre_panel = views::panel_name(state.theatre.panel);
+    s.latency_rungs = views::shown_rung_names(state.lab.latency);
     std::size_t size = 0;
     const char* layout = ImGui::SaveIniSettingsToMemory(&size);
     s.imgui_layout.assign(layout, size);

@@ -1,6 +1,7 @@
 // session.hpp — the settings file on the window: reads it at start (the command line wins
 // over it), applies presenter mode, the font scale, the palette and full screen whenever the
-// views change them, and writes the file when a setting changes and on exit.
+// views change them, keeps the latency plot's rungs, and writes the file when a setting
+// changes and on exit.
 #pragma once
 
 #include <filesystem>

@@ -17,11 +17,11 @@ namespace ts::settings {
 namespace {
 
 constexpr std::string_view kLayoutSection = "[imgui]";
-constexpr std::string_view kViews[] = {"stage", "latency", "tuning", "roofline", "theatre", "ladder"};
+constexpr std::string_view kViews[] = {"stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment"};
 constexpr std::string_view kPanels[] = {"source", "thread", "warp"};
 constexpr std::string_view kKeys[] = {"window_width", "window_height", "window_x", "window_y",
                                       "fullscreen",   "presenter",     "font_scale", "palette",
-                                      "view",         "theatre_panel"};
+                                      "view",         "theatre_panel", "latency_rungs"};
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -124,6 +124,24 @@ std::optional<std::string> apply(Settings& s, std::string_view key, std::string_
         if (std::find(std::begin(kPanels), std::end(kPanels), value) == std::end(kPanels))
             return bad("expected one of " + joined(kPanels));
         s.theatre_panel = value;
+    } else if (key == "latency_rungs") {
+        // Names separated by commas, each once, in any order; kept in the ladder's. Empty: none.
+        std::vector<std::string> rungs;
+        for (std::size_t from = 0; !value.empty() && from <= value.size();) {
+            const std::size_t comma = std::min(value.find(',', from), value.size());
+            const std::string_view name = trim(value.substr(from, comma - from));
+            from = comma + 1;
+            if (std::find(std::begin(kLadderRungNames), std::end(kLadderRungNames), name) == std::end(kLadderRungNames))
+                return bad("\"" + std::string(name) + "\" is no rung; expected names from " + joined(kLadderRungNames) +
+                           ", separated by commas");
+            if (std::find(rungs.begin(), rungs.end(), name) != rungs.end())
+                return bad(std::string(name) + " is named twice");
+            rungs.emplace_back(name);
+        }
+        std::vector<std::string> ordered;
+        for (const std::string_view name : kLadderRungNames)
+            if (std::find(rungs.begin(), rungs.end(), name) != rungs.end()) ordered.emplace_back(name);
+        s.latency_rungs = std::move(ordered);
     } else {
         return "unknown key \"" + std::string(key) + "\" (known: " + joined(kKeys) + ")";
     }
@@ -211,6 +229,11 @@ std::string to_text(const Settings& s) {
     out << "palette = " << palette_name(s.palette) << "\n";
     out << "view = " << s.view << "\n";
     out << "theatre_panel = " << s.theatre_panel << "\n";
+    if (s.latency_rungs) {
+        out << "latency_rungs =";
+        for (std::size_t i = 0; i < s.latency_rungs->size(); ++i) out << (i ? ", " : " ") << (*s.latency_rungs)[i];
+        out << "\n";
+    }
     if (!s.imgui_layout.empty()) out << kLayoutSection << "\n" << s.imgui_layout;
     return out.str();
 }

@@ -1,11 +1,13 @@
 // settings.hpp — what TileScope remembers between runs: the window, presenter mode, the font
-// scale, the palette, the last view and the theatre's open tab, and Dear ImGui's own layout.
+// scale, the palette, the last view, the theatre's open tab, the rungs the latency plot shows,
+// and Dear ImGui's own layout.
 // Plain C++ (no ImGui, no GL), so that reading, checking and writing have cpu tests.
 //
 // The file is text a person can edit, one `key = value` a line, '#' starts a comment:
 //
 //   window_width = 1600
 //   palette = high-contrast
+//   latency_rungs = warptile, tuned
 //   [imgui]
 //   ...Dear ImGui's own .ini text, kept as it is, to the end of the file
 #pragma once
@@ -15,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 namespace ts::settings {
 
@@ -25,6 +28,11 @@ enum class Palette { Default, HighContrast, ColourBlind };
 // "default", "high-contrast", "colour-blind"; "color-blind" is read too.
 std::string_view palette_name(Palette palette);
 std::optional<Palette> parse_palette(std::string_view text);
+
+// The ladder's rungs as latency_rungs names them, in climbing order (model::kernel_name's
+// names; the latency view's checkboxes are in this order too).
+inline constexpr std::string_view kLadderRungNames[] = {"regtile-1d", "regtile-2d", "vectorized", "conflict-free",
+                                                        "warptile",   "pipelined",  "tuned"};
 
 // The font scales Ctrl+= and Ctrl+- step through; --font-scale and the file take anything in
 // [kMinFontScale, kMaxFontScale].
@@ -44,8 +52,11 @@ struct Settings {
     bool presenter = false;
     float font_scale = 1.0f;
     Palette palette = Palette::Default;
-    std::string view = "stage";          // stage, latency, tuning, roofline, theatre, ladder
+    std::string view = "stage";          // stage, latency, tuning, roofline, theatre, ladder, experiment
     std::string theatre_panel = "source";  // source, thread, warp
+    // The ladder's rungs the latency plot shows, by name ("warptile", "tuned"; kLadderRungNames),
+    // in the ladder's order; nullopt: not in the file, the latency view's own choice.
+    std::optional<std::vector<std::string>> latency_rungs;
     std::string imgui_layout;            // Dear ImGui's .ini text; empty: none
 
     bool operator==(const Settings&) const = default;

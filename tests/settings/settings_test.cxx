@@ -93,12 +93,12 @@ TEST(Settings, EachCorruptCaseSaysFileLineAndWhat) {
     EXPECT_EQ(error_of("palette = purple\n"),
               "s.ini:1: palette = purple: expected default, high-contrast or colour-blind");
     EXPECT_EQ(error_of("view = kitchen\n"),
-              "s.ini:1: view = kitchen: expected one of stage, latency, tuning, roofline, theatre, ladder");
+              "s.ini:1: view = kitchen: expected one of stage, latency, tuning, roofline, theatre, ladder, experiment");
     EXPECT_EQ(error_of("theatre_panel = sms2\n"),
               "s.ini:1: theatre_panel = sms2: expected one of source, thread, warp");
     EXPECT_EQ(error_of("colour = red\n"),
               "s.ini:1: unknown key \"colour\" (known: window_width, window_height, window_x, window_y, fullscreen, "
-              "presenter, font_scale, palette, view, theatre_panel)");
+              "presenter, font_scale, palette, view, theatre_panel, latency_rungs)");
     EXPECT_EQ(error_of("view = stage\nfullscreen\n"), "s.ini:2: expected \"key = value\", found \"fullscreen\"");
     EXPECT_EQ(error_of("palette = default\nview = stage\npalette = default\n"),
               "s.ini:3: palette is set twice (first on line 1)");

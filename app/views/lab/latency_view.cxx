@@ -337,6 +337,18 @@ void start_first_visit_sweep(AppState& state) {
     lab.first_visit = {false, ""};
 }
 
+std::vector<std::string> shown_rung_names(const LatencyControls& controls) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
+        if (controls.rungs[i]) names.emplace_back(model::kernel_name(kLadderRungs[i].kind));
+    return names;
+}
+
+void show_rungs(LatencyControls& controls, const std::vector<std::string>& names) {
+    for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
+        controls.rungs[i] = std::find(names.begin(), names.end(), model::kernel_name(kLadderRungs[i].kind)) != names.end();
+}
+
 void measure_latency_now(LabState& lab) {
     const std::vector<SeriesSpec> specs = series_specs(lab.latency);
     for (const SeriesSpec& spec : specs)

@@ -4,6 +4,7 @@
 // labelled with its GPU and date) and from live measurements (submit_live: stale ones dropped).
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "views/window/app_state.hpp"
@@ -27,6 +28,12 @@ std::vector<gpu::RunRequest> first_visit_requests(const LatencyControls& control
 // measurements (plots_measurements), starts first_visit_requests as the lab's sweep when the
 // GPU is usable and nothing else sweeps, or passes over it saying why. Once a session.
 void start_first_visit_sweep(AppState& state);
+
+// The rungs the plot shows, by name ("warptile", as settings::kLadderRungNames writes them), in
+// the ladder's order; and back: the rungs named are checked, the others not, a name that is no
+// rung passed over. The settings file keeps them between runs (app/session.cxx).
+std::vector<std::string> shown_rung_names(const LatencyControls& controls);
+void show_rungs(LatencyControls& controls, const std::vector<std::string>& names);
 
 // A line saying where the curves come from (live, recorded, or both), then the plot: both
 // together `size` pixels large, at the cursor.
