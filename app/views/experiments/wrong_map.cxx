@@ -1,6 +1,8 @@
 #include "views/experiments/wrong_map.hpp"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "model/format.hpp"
 #include "model/index_math.hpp"
@@ -19,7 +21,47 @@ namespace {
 constexpr ImU32 kNeverWrong = IM_COL32(255, 255, 255, 255);
 constexpr ImU32 kAlwaysWrong = IM_COL32(150, 0, 25, 255);
 
+int g_images_built = 0;
+
+// The texels of a map at most `max_side` a side, and how many bins each pools.
+struct WrongMapSize {
+    int rows = 0, cols = 0;
+    int pool_rows = 1, pool_cols = 1;
+};
+
+WrongMapSize wrong_map_size(const model::WrongCellMap& map, int max_side) {
+    WrongMapSize size;
+    if (map.rows <= 0 || map.cols <= 0) return size;
+    size.pool_rows = model::ceil_div(map.rows, max_side);
+    size.pool_cols = model::ceil_div(map.cols, max_side);
+    size.rows = model::ceil_div(map.rows, size.pool_rows);
+    size.cols = model::ceil_div(map.cols, size.pool_cols);
+    return size;
+}
+
+// Images drawn without the painter, by key, newest first: a page shows a few maps, each built
+// once per result (and size), not once per frame.
+struct KeptImage {
+    std::string key;
+    HeatmapImage image;
+};
+constexpr std::size_t kKeptImages = 8;
+std::vector<KeptImage> g_kept;
+
+const HeatmapImage& kept_image(const std::string& key, const model::WrongCellMap& map, int runs, int max_side) {
+    const auto found = std::find_if(g_kept.begin(), g_kept.end(), [&](const KeptImage& k) { return k.key == key; });
+    if (found != g_kept.end()) {
+        std::rotate(g_kept.begin(), found, found + 1);
+        return g_kept.front().image;
+    }
+    if (g_kept.size() >= kKeptImages) g_kept.pop_back();
+    g_kept.insert(g_kept.begin(), KeptImage{key, wrong_map_image(map, runs, max_side)});
+    return g_kept.front().image;
+}
+
 }  // namespace
+
+int wrong_map_images_built() { return g_images_built; }
 
 float wrong_share_value(int wrong, int runs) {
     if (wrong <= 0 || runs <= 0) return 0.0f;
@@ -27,13 +69,15 @@ float wrong_share_value(int wrong, int runs) {
 }
 
 HeatmapImage wrong_map_image(const model::WrongCellMap& map, int runs, int max_side) {
+    ++g_images_built;
     HeatmapImage image;
     if (map.rows <= 0 || map.cols <= 0) return image;
     image.box_rows = 1;
     image.box_cols = 1;
-    const int pool_rows = model::ceil_div(map.rows, max_side), pool_cols = model::ceil_div(map.cols, max_side);
-    image.rows = model::ceil_div(map.rows, pool_rows);
-    image.cols = model::ceil_div(map.cols, pool_cols);
+    const WrongMapSize size = wrong_map_size(map, max_side);
+    const int pool_rows = size.pool_rows, pool_cols = size.pool_cols;
+    image.rows = size.rows;
+    image.cols = size.cols;
     image.texels.assign(static_cast<std::size_t>(image.rows) * image.cols, 0.0f);
     for (int r = 0; r < map.rows; ++r)
         for (int c = 0; c < map.cols; ++c) {
@@ -68,14 +112,17 @@ void draw_wrong_map(const ExperimentOutcome& outcome, float side) {
     HeatmapPainter* painter = heatmap_painter();
     // A texel per pixel at most; without the GPU's painter (the tests) fewer, drawn as rectangles.
     const int max_side = std::clamp(static_cast<int>(side), 16, painter ? model::kMaxHeatSide : 160);
-    const HeatmapImage image = wrong_map_image(map, run.runs, max_side);
+    const WrongMapSize texels = wrong_map_size(map, max_side);
     HeatmapQuad quad;
+    // One key per result (an outcome's serial is new with each) and size: the image behind it is
+    // built when the painter has no texture of the key (inside paint(): the map outlives it), or
+    // here when there is no painter.
     quad.key = format_text("experiment {} wrong cells, {} texels", outcome.serial, max_side);
-    quad.image = [image] { return image; };
+    quad.image = [&map, runs = run.runs, max_side] { return wrong_map_image(map, runs, max_side); };
     quad.min = area.min;
     quad.max = area.max;
-    quad.rows = quad.grid_rows = image.rows;
-    quad.cols = quad.grid_cols = image.cols;
+    quad.rows = quad.grid_rows = texels.rows;
+    quad.cols = quad.grid_cols = texels.cols;
     quad.low = 0.0f;
     quad.high = 1.0f;
     quad.low_colour = kNeverWrong;
@@ -83,8 +130,8 @@ void draw_wrong_map(const ExperimentOutcome& outcome, float side) {
     quad.line_colour = IM_COL32(200, 200, 200, 255);
     // The thread blocks, when a texel is a whole number of them apart.
     const int tile = outcome.c.kernel.kind == model::KernelKind::Tiled ? outcome.c.kernel.tile : 0;
-    const int texel_rows = map.bin_rows * model::ceil_div(map.rows, image.rows);
-    const int texel_cols = map.bin_cols * model::ceil_div(map.cols, image.cols);
+    const int texel_rows = map.bin_rows * model::ceil_div(map.rows, texels.rows);
+    const int texel_cols = map.bin_cols * model::ceil_div(map.cols, texels.cols);
     if (tile > 0 && tile % texel_rows == 0 && tile % texel_cols == 0) {
         quad.block_rows = tile / texel_rows;
         quad.block_cols = tile / texel_cols;
@@ -92,6 +139,7 @@ void draw_wrong_map(const ExperimentOutcome& outcome, float side) {
     if (painter) {
         painter->paint(draw, quad);
     } else {
+        const HeatmapImage& image = kept_image(quad.key, map, run.runs, max_side);
         // Runs of equal texels along a row as one rectangle each: most of C is one white run.
         const float w = size.x / static_cast<float>(image.cols), h = size.y / static_cast<float>(image.rows);
         for (int r = 0; r < image.rows; ++r) {

@@ -21,6 +21,9 @@ float wrong_share_value(int wrong, int runs);
 // cell wrong in any run of a texel's bins keeps the texel's colour: a mean would wash single
 // wrong cells out), each texel the value wrong_share_value gives.
 HeatmapImage wrong_map_image(const model::WrongCellMap& map, int runs, int max_side);
+// How many times wrong_map_image has run: a frame that changes no result builds no image (the
+// tests check it).
+int wrong_map_images_built();
 
 // The heat map of `outcome`'s run over C, its longer side `side` pixels, under its caption.
 void draw_wrong_map(const ExperimentOutcome& outcome, float side);
