@@ -10,6 +10,8 @@
 #include <fstream>
 
 #include "model/format.hpp"
+#include "views/experiments/experiment_state.hpp"
+#include "views/experiments/experiment_view.hpp"
 #include "views/lab/latency_view.hpp"
 #include "views/window/setup_panel.hpp"
 #include "views/lessons/lesson_state.hpp"
@@ -60,15 +62,10 @@ void Soak::ask_memory(gpu::Runner& runner) {
 }
 
 void Soak::change_something(views::AppState& state) {
-    const auto pick = [&](auto const& choices) { return choices[m_random() % choices.size()]; };
+    const auto pick = [&](auto const& choices) { return choices[m_random() % std::size(choices)]; };
     ++m_changes;
-    switch (m_random() % 8) {
-        case 0: {
-            constexpr std::array views{views::LabView::Stage,    views::LabView::Latency, views::LabView::Tuning,
-                                       views::LabView::Roofline, views::LabView::Theatre, views::LabView::Ladder};
-            state.lab.view = pick(views);
-            break;
-        }
+    switch (m_random() % 9) {
+        case 0: state.lab.view = pick(kSoakViews); break;
         case 1: {  // sizes as the setup panel takes them (typed 0 becomes 1), up to its largest
             constexpr std::array<std::int64_t, 9> typed{0, 1, 4, 7, 40, 128, 333, 1024, 99999};
             for (std::int64_t* size : {&state.problem.m, &state.problem.n, &state.problem.k}) {
@@ -109,6 +106,20 @@ void Soak::change_something(views::AppState& state) {
         case 6:
             if (!state.lab.sweep.active() && m_random() % 4 == 0) views::start_sweep(state.lab, views::tuning_requests());
             break;
+        case 7: {  // the Experiments view: another experiment, a guess, and on a GPU a few runs of its cases
+            views::ExperimentState& experiments = state.experiments;
+            state.lab.view = views::LabView::Experiment;
+            experiments.experiment = pick(model::kAllExperiments);
+            views::ExperimentPage& page = views::page_of(experiments, experiments.experiment);
+            page.prediction = static_cast<int>(m_random() % views::prediction_choices(experiments.experiment).size());
+            page.runs = 5;
+            // Not no-bounds-check: it writes past C on purpose, and a fault restarts the worker,
+            // which the soak counts as a failure.
+            if (state.device && state.device->usable && experiments.experiment != model::Experiment::NoBoundsCheck &&
+                m_random() % 4 == 0)
+                views::start_experiment_batch(experiments, experiments.experiment);
+            break;
+        }
         default: state.theatre.player.step = static_cast<int>(m_random() % 20); break;
     }
     // TILESCOPE_SOAK_LOG=1: each state on stderr, so that a failure can be replayed by hand,
@@ -186,6 +197,7 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
         m_end_asked = now;
         m_memory_request = 0;
         state.lab.sweep = {};
+        views::cancel_experiment_batch(state.experiments);
         restore_baseline(state);
     }
     const bool drained = runner.pending() == 0 || now - m_end_asked > 120.0;

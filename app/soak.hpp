@@ -1,8 +1,9 @@
 // soak.hpp — `tilescope --soak SECONDS`: drives the window as a restless user would, for
 // that long, and reports whether anything grew or broke. Every few frames it changes one
 // thing at random: the view, the sizes, the kernel and tile, a lesson step, a run on the
-// GPU, a measurement in the lab; some of these are invalid on purpose (a size of 0 or over
-// 2^31 elements, T = 64, a 64×32 block), through the same limits as the setup panel's fields.
+// GPU, a measurement in the lab, an experiment (and a few runs of it on a GPU); some of these
+// are invalid on purpose (a size of 0 or over 2^31 elements, T = 64, a 64×32 block), through
+// the same limits as the setup panel's fields.
 // It prints the app's resident memory and the GPU's used memory after a warm-up (a fifth of
 // the time, at most 60 s) and at the end, both in the state it began in (resident memory:
 // its lowest over two seconds there, so one frame's transient buffers do not count), and
@@ -19,6 +20,12 @@
 #include "views/window/app_state.hpp"
 
 namespace ts::app {
+
+// The views the soak switches between: every view of the window.
+inline constexpr views::LabView kSoakViews[] = {views::LabView::Stage,   views::LabView::Latency,
+                                                views::LabView::Tuning,  views::LabView::Roofline,
+                                                views::LabView::Theatre, views::LabView::Ladder,
+                                                views::LabView::Experiment};
 
 class Soak {
 public:
