@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 #include <utility>
 
 #include "record/recording.hpp"
@@ -79,12 +80,42 @@ const std::string& legend_text(const PlotSeries& s, float width) {
     return s.legend_name;
 }
 
+std::vector<std::string> wrapped_lines(const std::string& text, float width);
+
 // What the legend writes for `name` in a column `width` pixels wide: the name, or when it
-// is too long, broken before its last " (" ("tiled T=16\n(H200, 2026-11-24)").
+// is too long, broken before its last " (" ("tiled T=16\n(H200, 2026-11-24)"), or where
+// that is not enough (presenter mode's large text), between words.
 std::string legend_label(const std::string& name, float width) {
     const std::size_t at = name.rfind(" (");
-    if (at == std::string::npos || ImGui::CalcTextSize(name.c_str()).x <= width) return name;
-    return name.substr(0, at) + "\n" + name.substr(at + 1);
+    if (ImGui::CalcTextSize(name.c_str()).x <= width) return name;
+    if (at != std::string::npos && ImGui::CalcTextSize(name.substr(0, at).c_str()).x <= width &&
+        ImGui::CalcTextSize(name.substr(at + 1).c_str()).x <= width)
+        return name.substr(0, at) + "\n" + name.substr(at + 1);
+    std::string lines;
+    for (const std::string& line : wrapped_lines(name, width)) lines += (lines.empty() ? "" : "\n") + line;
+    return lines;
+}
+
+// `text` in lines no wider than `width` where its words allow (a word longer than that is a
+// line of its own): a long axis title at presenter mode's large text.
+std::vector<std::string> wrapped_lines(const std::string& text, float width) {
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t space = std::min(text.find(' ', from), text.size());
+        const std::string word = text.substr(from, space - from);
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = longer;
+        }
+        from = space + 1;
+    }
+    lines.push_back(line);
+    return lines;
 }
 
 std::vector<PlotImageRequest>& image_requests() {
@@ -132,7 +163,7 @@ void handle_input(Plot& plot, const AxisTransform& x, const AxisTransform& y, Im
 
 void draw_axes(ImDrawList* draw, const Plot& plot, const AxisTransform& x, const AxisTransform& y,
                const std::vector<Tick>& x_ticks, const std::vector<Tick>& y_ticks, ImVec2 area_min, ImVec2 area_max,
-               ImVec2 origin, ImVec2 size) {
+               ImVec2 origin) {
     const float font = ImGui::GetFontSize();
     draw->AddRectFilled(area_min, area_max, kAreaFill);
     for (const Tick& tick : x_ticks) {
@@ -154,9 +185,24 @@ void draw_axes(ImDrawList* draw, const Plot& plot, const AxisTransform& x, const
     draw->AddRect(area_min, area_max, kAreaBorder);
     // The y title above the axis: ImGui draws no rotated text.
     draw->AddText(ImVec2(origin.x, origin.y), kAxisText, axis_title(plot.y).c_str());
-    const std::string x_title = axis_title(plot.x);
-    const float w = ImGui::CalcTextSize(x_title.c_str()).x;
-    draw->AddText(ImVec2((area_min.x + area_max.x - w) / 2, origin.y + size.y - font), kAxisText, x_title.c_str());
+}
+
+// The x title's lines, each line centred under the data area but kept between the plot's left
+// edge and the area's right (the legend's column begins there); returns the lines' extent.
+std::pair<ImVec2, ImVec2> draw_x_title(ImDrawList* draw, const std::vector<std::string>& lines, ImVec2 area_min,
+                                       ImVec2 area_max, ImVec2 origin, ImVec2 size) {
+    const float font = ImGui::GetFontSize();
+    float y = origin.y + size.y - font * static_cast<float>(lines.size());
+    ImVec2 min(area_max.x, y), max(origin.x, origin.y + size.y);
+    for (const std::string& line : lines) {
+        const float w = ImGui::CalcTextSize(line.c_str()).x;
+        const float x = std::max(origin.x, std::min((area_min.x + area_max.x - w) / 2, area_max.x - w));
+        draw->AddText(ImVec2(x, y), kAxisText, line.c_str());
+        min.x = std::min(min.x, x);
+        max.x = std::max(max.x, x + w);
+        y += font;
+    }
+    return {min, max};
 }
 
 void draw_series(ImDrawList* draw, const PlotSeries& s, const AxisTransform& x, const AxisTransform& y, float font) {
@@ -229,7 +275,52 @@ void point_tooltip(const Plot& plot, const PlotHover& hover) {
     ImGui::EndTooltip();
 }
 
-void legend_and_export(Plot& plot, ImVec2 at, float width, ImVec2 rect_min, ImVec2 rect_max) {
+// The height of the legend's rows below, `width` wide, in the current font: the same steps,
+// measured without drawing.
+float legend_rows_height(const Plot& plot, float width) {
+    const float font = ImGui::GetFontSize();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const auto wrapped = [&](const std::string& text, float wrap) {
+        return ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
+    };
+    float height = 0.0f;
+    const std::string* group = nullptr;
+    for (const PlotSeries& s : plot.series) {
+        if (!s.in_legend) continue;
+        if (group && *group != s.legend_group) height += font * 0.4f;
+        if ((!group || *group != s.legend_group) && !s.legend_group.empty()) height += wrapped(s.legend_group, width);
+        group = &s.legend_group;
+        const std::string label = legend_label(legend_text(s, width - font * 1.5f), width - font * 1.5f);
+        height += ImGui::GetFrameHeight() +
+                  static_cast<float>(std::count(label.begin(), label.end(), '\n')) * ImGui::GetTextLineHeight();
+    }
+    if (!plot.faded_legend.empty())
+        height += font * 0.4f + style.FramePadding.y / 2 + wrapped(plot.faded_legend, width - font * 1.5f);
+    return height;
+}
+
+// The legend, then Export… and the last export's outcome under it, all inside the plot: a
+// legend taller than the room beside the data area (many series, or presenter mode's large
+// text) takes the small font, and where even that is too tall, scrolls. Returns the bottom
+// right of what it drew.
+ImVec2 legend_and_export(Plot& plot, ImVec2 at, float width, ImVec2 rect_min, ImVec2 rect_max) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float export_height =
+        ImGui::GetFontSize() * 0.5f + ImGui::GetFrameHeight() + style.ItemSpacing.y +
+        (plot.export_message->empty()
+             ? 0.0f
+             : ImGui::CalcTextSize(plot.export_message->c_str(), nullptr, false, width).y + style.ItemSpacing.y);
+    const float room = std::max(rect_max.y - at.y - export_height, ImGui::GetFrameHeight());
+    const float legend_top = at.y;
+    const bool small = legend_rows_height(plot, width) > room;
+    if (small) ImGui::PushFont(small_font());
+    const bool scroll = legend_rows_height(plot, width) > room;
+    if (scroll) {
+        ImGui::SetCursorScreenPos(at);
+        ImGui::BeginChild("##legend", ImVec2(width, room), false, ImGuiWindowFlags_NoBackground);
+        at = ImGui::GetCursorScreenPos();
+        width -= style.ScrollbarSize;
+    }
     const float font = ImGui::GetFontSize();
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const std::string* group = nullptr;
@@ -279,6 +370,12 @@ void legend_and_export(Plot& plot, ImVec2 at, float width, ImVec2 rect_min, ImVe
         ImGui::PopTextWrapPos();
         at.y = ImGui::GetCursorScreenPos().y;
     }
+    if (scroll) {
+        ImGui::EndChild();
+        at.y = legend_top + room;
+        width += style.ScrollbarSize;
+    }
+    if (small) ImGui::PopFont();
     ImGui::SetCursorScreenPos(ImVec2(at.x, at.y + font * 0.5f));
     if (ImGui::Button("Export…")) ImGui::OpenPopup("export");
     if (ImGui::BeginPopup("export")) {
@@ -307,6 +404,7 @@ void legend_and_export(Plot& plot, ImVec2 at, float width, ImVec2 rect_min, ImVe
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours::kMuted), "%s", plot.export_message->c_str());
         ImGui::PopTextWrapPos();
     }
+    return ImVec2(at.x + width, ImGui::GetCursorScreenPos().y - style.ItemSpacing.y);
 }
 
 }  // namespace
@@ -369,8 +467,10 @@ PlotFrame draw_plot(const char* id, Plot& plot, ImVec2 size) {
 
     // Tick labels decide the left margin, and the margin the area: measure with the height
     // the area will have (it does not depend on the margin).
+    // The x title under the tick labels, in as many lines as the width beside the legend needs.
+    const std::vector<std::string> x_title = wrapped_lines(axis_title(plot.x), size.x - legend - font * 0.8f);
     const float top = origin.y + font * 1.5f;
-    const float bottom = origin.y + size.y - font * 2.4f;
+    const float bottom = origin.y + size.y - font * (1.4f + static_cast<float>(x_title.size()));
     const int y_tick_count = std::max(2, static_cast<int>((bottom - top) / (font * 2.5f)));
     std::vector<Tick> y_ticks = make_ticks(shown_y_range(plot), plot.y.scale, y_tick_count);
     float label_width = font * 2;
@@ -393,7 +493,9 @@ PlotFrame draw_plot(const char* id, Plot& plot, ImVec2 size) {
     const std::vector<Tick> x_ticks = make_ticks(frame.x.range(), plot.x.scale, x_tick_count);
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    draw_axes(draw, plot, frame.x, frame.y, x_ticks, y_ticks, frame.area_min, frame.area_max, origin, size);
+    draw_axes(draw, plot, frame.x, frame.y, x_ticks, y_ticks, frame.area_min, frame.area_max, origin);
+    std::tie(frame.x_title_min, frame.x_title_max) =
+        draw_x_title(draw, x_title, frame.area_min, frame.area_max, origin, size);
     draw->PushClipRect(frame.area_min, frame.area_max, true);
     // Faded series first, so that every solid one is drawn over them.
     for (bool faded : {true, false})
@@ -411,7 +513,8 @@ PlotFrame draw_plot(const char* id, Plot& plot, ImVec2 size) {
     draw->PopClipRect();
     if (frame.hovered) point_tooltip(plot, *frame.hovered);
 
-    legend_and_export(plot, ImVec2(frame.area_max.x + font * 0.8f, frame.area_min.y), legend, frame.min, frame.max);
+    frame.legend_min = ImVec2(frame.area_max.x + font * 0.8f, frame.area_min.y);
+    frame.legend_max = legend_and_export(plot, frame.legend_min, legend, frame.min, frame.max);
 
     // Leave the cursor below the plot, as for any other widget of this size.
     ImGui::SetCursorScreenPos(origin);

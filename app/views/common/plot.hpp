@@ -7,7 +7,9 @@
 // - Hover: a tooltip with the nearest point's exact values, spread and note.
 // - Legend beside the plot: click a name to hide or show its series. Series may be grouped
 //   under a header ("live on this GPU", "recorded"); a name too long for the column breaks
-//   before its last " (".
+//   before its last " (". It stays inside the plot: too tall for it (many series, or large
+//   text), it takes the small font, and then scrolls.
+// - An x title wider than the plot breaks into lines.
 // - A faded series (paler, dashed, hollow markers) is drawn under the others: data kept for
 //   comparison, such as a recording from another GPU beside live measurements.
 // - Drag to pan, wheel to zoom about the mouse, double-click to fit the data again.
@@ -102,6 +104,10 @@ struct PlotFrame {
     AxisTransform x;
     AxisTransform y;
     std::optional<PlotHover> hovered;  // the point under the mouse, whose tooltip is shown
+    ImVec2 x_title_min;  // the x axis's title, in one line or more
+    ImVec2 x_title_max;
+    ImVec2 legend_min;   // the legend's column, Export… and its message included
+    ImVec2 legend_max;
 };
 
 // Draws `plot` at the cursor, `size` pixels large, and handles its mouse input. `id` must
