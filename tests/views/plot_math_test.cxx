@@ -104,6 +104,8 @@ TEST(Ticks, Log2TicksArePowersOfTwoForSizes) {
     for (const Tick& t : wide) EXPECT_TRUE(is_integer(std::log2(t.value))) << t.value;
     EXPECT_EQ(wide.back().label, "2^40");
     EXPECT_EQ(make_ticks({0.2, 1.0}, AxisScale::Log2, 6).front().label, "0.25");
+    // Room for two only (a narrow plot, large text): still two powers of two, not none.
+    EXPECT_EQ(values_of(make_ticks({100.0, 5000.0}, AxisScale::Log2, 2)), (std::vector<double>{128, 4096}));
 }
 
 TEST(Ticks, Log10TicksArePowersOfTenOrOneTwoFive) {

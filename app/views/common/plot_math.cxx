@@ -69,6 +69,12 @@ std::vector<int> exponents(double lo, double hi, int max_ticks) {
     std::vector<int> result;
     for (int e = first; e <= last; ++e)
         if (e % step == 0) result.push_back(e);
+    // Fewer than two multiples of the step (a narrow plot at presenter mode's large text: 2^7
+    // to 2^12 in steps of 5 holds only 2^10): the steps counted from the first power instead.
+    if (result.size() < 2 && last > first) {
+        result.clear();
+        for (int e = first; e <= last; e += step) result.push_back(e);
+    }
     return result;
 }
 
