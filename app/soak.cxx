@@ -106,9 +106,8 @@ void Soak::change_something(views::AppState& state) {
         case 6:
             if (!state.lab.sweep.active() && m_random() % 4 == 0) views::start_sweep(state.lab, views::tuning_requests());
             break;
-        case 7: {  // the Experiments view: another experiment, a guess, and on a GPU a few runs of its cases
+        case 7: {  // the Experiments view's page: another experiment, a guess, and on a GPU a few runs of its cases
             views::ExperimentState& experiments = state.experiments;
-            state.lab.view = views::LabView::Experiment;
             experiments.experiment = pick(model::kAllExperiments);
             views::ExperimentPage& page = views::page_of(experiments, experiments.experiment);
             page.prediction = static_cast<int>(m_random() % views::prediction_choices(experiments.experiment).size());
@@ -161,7 +160,12 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
     // The figures at the start are taken after a warm-up, once the views' caches (heat-map
     // textures, lesson files, glyphs) have seen most of what the changes bring.
     const double warm_up = std::min(60.0, 0.2 * m_seconds);
-    if (!m_baseline) m_baseline = Baseline{state.problem, state.kernel, state.lab.view};
+    if (!m_baseline) {
+        m_baseline = Baseline{state.problem, state.kernel, state.lab.view};
+        // The Experiments view reads the committed recordings once a session, on its first
+        // visit: read them now, before the figures at the start, so they do not count as growth.
+        views::load_committed_experiments(state.experiments);
+    }
     if (!m_started && now >= warm_up) {
         // Both figures are taken in the state the soak began in: what one random state needs
         // (a 99999-wide heat map, say) is not growth.
