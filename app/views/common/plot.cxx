@@ -1,3 +1,12 @@
+// plot.cxx — the plot module (plot.hpp). Sections, in order:
+//   Text and drawing helpers      numbers, titles, dashes, markers
+//   Legend names                  what a series' row says in its column
+//   Transforms and input          pixels from values, pan, zoom, fit
+//   Axes and the x title          grid, tick labels, titles in lines
+//   Series and the tooltip        lines, whiskers, markers, the hovered point
+//   The legend and Export…        rows measured, then drawn (shrunk or scrolled to fit)
+//   Ranges and draw_plot          what is shown, and the whole plot
+//   CSV and PNG export
 #include "views/common/plot.hpp"
 
 #include <algorithm>
@@ -16,6 +25,8 @@ constexpr ImU32 kAreaFill = IM_COL32(255, 255, 255, 255);
 constexpr ImU32 kAreaBorder = IM_COL32(160, 160, 160, 255);
 constexpr ImU32 kGrid = IM_COL32(225, 225, 225, 255);
 constexpr ImU32 kAxisText = IM_COL32(60, 60, 60, 255);
+
+// ---- Text and drawing helpers ---------------------------------------------------------------
 
 std::string number(double value) {
     char text[32];
@@ -74,6 +85,8 @@ void draw_marker(ImDrawList* draw, ImVec2 at, float radius, const PlotSeries& s,
     draw->AddCircle(at, radius * 1.25f, colour, 0, std::max(1.5f, radius * 0.45f));
 }
 
+// ---- Legend names ---------------------------------------------------------------------------
+
 // The name, or where it does not fit a column `width` pixels wide, the shorter legend_name.
 const std::string& legend_text(const PlotSeries& s, float width) {
     if (s.legend_name.empty() || ImGui::CalcTextSize(s.name.c_str()).x <= width) return s.name;
@@ -123,6 +136,8 @@ std::vector<PlotImageRequest>& image_requests() {
     return requests;
 }
 
+// ---- Transforms and input -------------------------------------------------------------------
+
 // Both transforms for an area; y runs up from the area's bottom.
 AxisTransform x_transform(const Plot& plot, ImVec2 area_min, ImVec2 area_max) {
     return {shown_x_range(plot), plot.x.scale, area_min.x, area_max.x};
@@ -160,6 +175,8 @@ void handle_input(Plot& plot, const AxisTransform& x, const AxisTransform& y, Im
         plot.y_view = zoom(y.range(), y.scale(), y.to_value(io.MousePos.y), factor);
     }
 }
+
+// ---- Axes and the x title -------------------------------------------------------------------
 
 void draw_axes(ImDrawList* draw, const Plot& plot, const AxisTransform& x, const AxisTransform& y,
                const std::vector<Tick>& x_ticks, const std::vector<Tick>& y_ticks, ImVec2 area_min, ImVec2 area_max,
@@ -204,6 +221,8 @@ std::pair<ImVec2, ImVec2> draw_x_title(ImDrawList* draw, const std::vector<std::
     }
     return {min, max};
 }
+
+// ---- Series and the tooltip -----------------------------------------------------------------
 
 void draw_series(ImDrawList* draw, const PlotSeries& s, const AxisTransform& x, const AxisTransform& y, float font) {
     const float radius = font * 0.22f;
@@ -274,6 +293,8 @@ void point_tooltip(const Plot& plot, const PlotHover& hover) {
     if (!p.note.empty()) ImGui::TextUnformatted(p.note.c_str());
     ImGui::EndTooltip();
 }
+
+// ---- The legend and Export… -----------------------------------------------------------------
 
 // The height of the legend's rows below, `width` wide, in the current font: the same steps,
 // measured without drawing.
@@ -409,6 +430,8 @@ ImVec2 legend_and_export(Plot& plot, ImVec2 at, float width, ImVec2 rect_min, Im
 
 }  // namespace
 
+// ---- Ranges and draw_plot -------------------------------------------------------------------
+
 ImU32 faded_colour(ImU32 colour) {
     // Half way to white: still a hue a projector shows, plainly behind the solid ones.
     const auto towards_white = [&](int shift) {
@@ -522,6 +545,8 @@ PlotFrame draw_plot(const char* id, Plot& plot, ImVec2 size) {
     ImGui::PopID();
     return frame;
 }
+
+// ---- CSV and PNG export ---------------------------------------------------------------------
 
 std::string plot_csv(const Plot& plot) {
     const AxisRange xr = shown_x_range(plot);
