@@ -14,6 +14,14 @@
 
 namespace ts::gpu {
 
+std::string describe_point(const RunRequest& request) {
+    const model::Problem& p = request.problem;
+    std::string what = model::format_text("{} {} ", model::describe(request.kernel), model::dtype_name(p.dtype));
+    what += p.m == p.n && p.n == p.k ? model::format_text("{}³", p.m) : model::format_text("{}×{}×{}", p.m, p.n, p.k);
+    if (p.batch > 1) what += model::format_text(" (batch {})", p.batch);
+    return what;
+}
+
 struct Runner::State {
     explicit State(RunnerBackend b) : backend(std::move(b)) {}
 

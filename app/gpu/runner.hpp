@@ -189,6 +189,10 @@ struct RunnerBackend {
     std::function<void()> finish{};
 };
 
+// The point a request measures, as people and the failed result's sentence name it: its
+// kernel, dtype and size: "tiled T=1 float 2048³", "naive 32×8 double 512×256×128 (batch 4)".
+std::string describe_point(const RunRequest& request);
+
 class Runner {
 public:
     Runner();

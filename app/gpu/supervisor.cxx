@@ -25,19 +25,45 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// What was running, as the failed result's sentence names it: the point (describe_point:
+// "tiled T=1 float 2048³"), and what was asked of it when that was not a plain measurement.
 std::string describe_request(const RunRequest& r) {
-    const model::Problem& p = r.problem;
-    std::string what = r.kind == RequestKind::Roofline ? "the roofline measurement" : model::describe(r.kernel);
-    if (r.kind != RequestKind::Roofline) what += format_text(" at {}×{}×{}", p.m, p.n, p.k);
-    if (p.batch > 1) what += format_text(" (batch {})", p.batch);
-    return what;
+    if (r.kind == RequestKind::Roofline) return "the roofline measurement";
+    if (r.kind == RequestKind::Memory) return "the question of how much GPU memory is free";
+    const std::string what = describe_point(r);
+    switch (r.kind) {
+        case RequestKind::Occupancy: return "asking CUDA about " + what;
+        case RequestKind::Record: return "recording " + what;
+        case RequestKind::Experiment: return format_text("the {} experiment on {}", model::experiment_name(r.experiment), what);
+        case RequestKind::Counters: return "reading the counters of " + what;
+        default: return what;
+    }
+}
+
+// The usual signals by name as well as number: "killed by signal 9 (SIGKILL: Killed)".
+const char* signal_name(int signal) {
+    switch (signal) {
+        case SIGKILL: return "SIGKILL";
+        case SIGSEGV: return "SIGSEGV";
+        case SIGABRT: return "SIGABRT";
+        case SIGBUS: return "SIGBUS";
+        case SIGFPE: return "SIGFPE";
+        case SIGILL: return "SIGILL";
+        case SIGTERM: return "SIGTERM";
+        case SIGINT: return "SIGINT";
+        case SIGHUP: return "SIGHUP";
+        case SIGPIPE: return "SIGPIPE";
+        default: return nullptr;
+    }
 }
 
 std::string describe_exit(int status) {
     if (WIFSIGNALED(status)) {
         const int signal = WTERMSIG(status);
-        const char* name = strsignal(signal);
-        return format_text("killed by signal {} ({})", signal, name ? name : "unknown");
+        const char* meaning = strsignal(signal);
+        const char* name = signal_name(signal);
+        return format_text("killed by signal {} ({}{}{})", signal, name ? name : "", name ? ": " : "",
+                           meaning ? meaning : "unknown");
     }
     if (WIFEXITED(status)) return format_text("exited with status {}", WEXITSTATUS(status));
     return "ended";

@@ -3,7 +3,11 @@
 // the request fails with what happened, the worker is restarted, and the next request runs.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+
+#include <chrono>
 #include <string>
+#include <thread>
 
 #include "fake_worker.hpp"
 #include "gpu/runner.hpp"
@@ -35,7 +39,7 @@ struct Supervised {
 
 void expect_recovers(Supervised& s, const RunResult& failed, const std::string& why) {
     EXPECT_FALSE(failed.ok);
-    EXPECT_NE(failed.error.find("the GPU worker stopped during tiled T=32 at 64×64×64: "), std::string::npos)
+    EXPECT_NE(failed.error.find("the GPU worker stopped during tiled T=32 float 64³: "), std::string::npos)
         << failed.error;
     EXPECT_NE(failed.error.find(why), std::string::npos) << failed.error;
     EXPECT_NE(failed.error.find("it was restarted"), std::string::npos) << failed.error;
@@ -118,6 +122,44 @@ TEST(Supervisor, QueuedRequestsRunAfterACrash) {
         EXPECT_TRUE(result.ok) << result.error;
         EXPECT_EQ(result.median_ms, 10.0 * static_cast<double>(i + 1));
     }
+}
+
+// Issue #22: SIGKILL sent to the worker from outside while it measures (a person did it on an
+// H200). The failed result names what was running (kernel, dtype, size) and the signal, says
+// the worker was restarted, and the next request succeeds.
+TEST(Supervisor, AWorkerKilledMidRequestSaysWhatRanAndWhatHappened) {
+    Supervised s;
+    RunRequest request;
+    request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 1};
+    request.problem = {2048, 2048, 2048, 1, ts::model::Dtype::Float32};
+    request.seed = static_cast<std::uint64_t>(FakeSeed::Slow);  // 1.5 s, beating all along
+    const auto id = s.runner.submit(request);
+    // Once the worker has it: it was started to probe, and the request follows at once.
+    ASSERT_TRUE(s.runner.wait_for_device().usable);
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
+    const int pid = s.stats->worker_pid;
+    ASSERT_GT(pid, 0);
+    ASSERT_EQ(kill(pid, SIGKILL), 0);
+    const RunResult killed = s.runner.wait(id);
+    EXPECT_FALSE(killed.ok);
+    EXPECT_EQ(killed.error,
+              "the GPU worker stopped during tiled T=1 float 2048³: killed by signal 9 (SIGKILL: Killed); it was restarted");
+    EXPECT_EQ(s.stats->last_stop, killed.error);
+    const RunResult next = s.run(1, 128);
+    EXPECT_TRUE(next.ok) << next.error;
+    EXPECT_EQ(next.median_ms, 128.0);
+    EXPECT_EQ(s.stats->restarts, 1);
+}
+
+// What the sentences call a request: its point (kernel, dtype, size and batch).
+TEST(Supervisor, RequestsAreNamedByKernelDtypeAndSize) {
+    RunRequest request;
+    request.kernel = {ts::model::KernelKind::Naive, 32, 8, 16};
+    request.problem = {512, 256, 128, 4, ts::model::Dtype::Float64};
+    EXPECT_EQ(describe_point(request), "naive 32×8 double 512×256×128 (batch 4)");
+    request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 32};
+    request.problem = {4096, 4096, 4096, 1, ts::model::Dtype::Int32};
+    EXPECT_EQ(describe_point(request), "tiled T=32 int32 4096³");
 }
 
 TEST(Supervisor, AMissingWorkerProgramIsReported) {
