@@ -215,6 +215,7 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
         return;
     }
     if (result.request.kind != gpu::RequestKind::Measure) return;
+    note_measure_result(lab.failures, result);
     if (!result.ok) {
         lab.last_error = model::format_text("{} at {}³: {}", model::describe(result.request.kernel), result.request.problem.m,
                                        result.error);

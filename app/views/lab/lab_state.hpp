@@ -16,6 +16,7 @@
 
 #include "gpu/cpu_baseline.hpp"
 #include "views/lab/counter_reads.hpp"
+#include "views/lab/failures.hpp"
 #include "gpu/runner.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
@@ -102,6 +103,8 @@ struct LabState {
     Sweep sweep;
     FirstVisitSweep first_visit;
     std::string last_error;       // the latest failed live request (e.g. a launch error)
+    // Measurements whose latest request failed, drawn as failed in place (failures.hpp).
+    Failures failures;
     std::string save_path = "tilescope-session.json";
     std::string save_message;
 
