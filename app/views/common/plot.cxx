@@ -1,5 +1,5 @@
 // plot.cxx — the plot module (plot.hpp). Sections, in order:
-//   Text and drawing helpers      numbers, titles, dashes, markers
+//   Text and drawing helpers      numbers, titles, dashes, markers, failed requests' marks
 //   Legend names                  what a series' row says in its column
 //   Transforms and input          pixels from values, pan, zoom, fit
 //   Axes and the x title          grid, tick labels, titles in lines
@@ -25,6 +25,8 @@ constexpr ImU32 kAreaFill = IM_COL32(255, 255, 255, 255);
 constexpr ImU32 kAreaBorder = IM_COL32(160, 160, 160, 255);
 constexpr ImU32 kGrid = IM_COL32(225, 225, 225, 255);
 constexpr ImU32 kAxisText = IM_COL32(60, 60, 60, 255);
+// The legend's row for failed requests' marks.
+constexpr const char* kFailedLegend = "failed: hover the mark for why, click it to measure again";
 
 // ---- Text and drawing helpers ---------------------------------------------------------------
 
@@ -83,6 +85,34 @@ void draw_marker(ImDrawList* draw, ImVec2 at, float radius, const PlotSeries& s,
     // A little larger than a dot: a ring of a paler colour must still be found from the back.
     draw->AddCircleFilled(at, radius * 1.25f, kAreaFill);
     draw->AddCircle(at, radius * 1.25f, colour, 0, std::max(1.5f, radius * 0.45f));
+}
+
+// A failed request's mark: a red × in a white disc ringed in its series' colour.
+void draw_failure_mark(ImDrawList* draw, ImVec2 at, float font, ImU32 ring) {
+    const float radius = font * 0.42f;
+    const float arm = radius * 0.55f;
+    draw->AddCircleFilled(at, radius, kAreaFill);
+    draw->AddCircle(at, radius, ring, 0, 2.0f);
+    draw->AddLine(ImVec2(at.x - arm, at.y - arm), ImVec2(at.x + arm, at.y + arm), colours::kError, 2.5f);
+    draw->AddLine(ImVec2(at.x - arm, at.y + arm), ImVec2(at.x + arm, at.y - arm), colours::kError, 2.5f);
+}
+
+// Where each failure's mark goes: on the bottom edge at its x, the second at one x above the
+// first, and so on; nullopt where the x is outside the view.
+std::vector<std::optional<ImVec2>> failure_positions(const Plot& plot, const AxisTransform& x, ImVec2 area_min,
+                                                     ImVec2 area_max, float font) {
+    std::vector<std::optional<ImVec2>> at;
+    for (std::size_t i = 0; i < plot.failures.size(); ++i) {
+        const auto px = x.to_pixel(plot.failures[i].x);
+        if (!px || *px < area_min.x || *px > area_max.x) {
+            at.emplace_back();
+            continue;
+        }
+        int below = 0;
+        for (std::size_t j = 0; j < i; ++j) below += plot.failures[j].x == plot.failures[i].x;
+        at.emplace_back(ImVec2(static_cast<float>(*px), area_max.y - font * (0.55f + 1.0f * below)));
+    }
+    return at;
 }
 
 // ---- Legend names ---------------------------------------------------------------------------
@@ -315,6 +345,8 @@ float legend_rows_height(const Plot& plot, float width) {
         height += ImGui::GetFrameHeight() +
                   static_cast<float>(std::count(label.begin(), label.end(), '\n')) * ImGui::GetTextLineHeight();
     }
+    if (!plot.failures.empty())
+        height += font * 0.4f + style.FramePadding.y / 2 + wrapped(kFailedLegend, width - font * 1.5f);
     if (!plot.faded_legend.empty())
         height += font * 0.4f + style.FramePadding.y / 2 + wrapped(plot.faded_legend, width - font * 1.5f);
     return height;
@@ -377,6 +409,16 @@ ImVec2 legend_and_export(Plot& plot, ImVec2 at, float width, ImVec2 rect_min, Im
         if (!shown) ImGui::PopStyleColor();
         const auto extra_lines = std::count(label.begin(), label.end(), '\n');
         at.y += ImGui::GetFrameHeight() + static_cast<float>(extra_lines) * ImGui::GetTextLineHeight();
+    }
+    if (!plot.failures.empty()) {
+        at.y += font * 0.4f;
+        draw_failure_mark(draw, ImVec2(at.x + font * 0.6f, at.y + font / 2 + ImGui::GetStyle().FramePadding.y / 2), font,
+                          colours::kError);
+        ImGui::SetCursorScreenPos(ImVec2(at.x + font * 1.5f, at.y + ImGui::GetStyle().FramePadding.y / 2));
+        push_wrap_at_screen_x(at.x + width);
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours::kError), "%s", kFailedLegend);
+        ImGui::PopTextWrapPos();
+        at.y = ImGui::GetCursorScreenPos().y;
     }
     if (!plot.faded_legend.empty()) {
         at.y += font * 0.4f;
@@ -448,6 +490,7 @@ AxisRange shown_x_range(const Plot& plot) {
     for (const PlotSeries& s : plot.series)
         if (s.visible)
             for (const PlotPoint& p : s.points) xs.push_back(p.x);
+    for (const PlotFailure& f : plot.failures) xs.push_back(f.x);
     return fit_range(xs, plot.x.scale).value_or(default_range(plot.x.scale));
 }
 
@@ -524,9 +567,21 @@ PlotFrame draw_plot(const char* id, Plot& plot, ImVec2 size) {
     for (bool faded : {true, false})
         for (const PlotSeries& s : plot.series)
             if (s.visible && s.faded == faded) draw_series(draw, s, frame.x, frame.y, font);
+    // Failed requests over the series, so that a curve never hides one.
+    const auto failure_at = failure_positions(plot, frame.x, frame.area_min, frame.area_max, font);
+    for (std::size_t i = 0; i < plot.failures.size(); ++i)
+        if (failure_at[i]) draw_failure_mark(draw, *failure_at[i], font, plot.failures[i].colour);
     if (hovered && !ImGui::IsMouseDragging(ImGuiMouseButton_Left)) {
-        frame.hovered =
-            hovered_point(plot, frame.x, frame.y, frame.area_min, frame.area_max, ImGui::GetIO().MousePos);
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        for (std::size_t i = 0; i < plot.failures.size() && !frame.hovered_failure; ++i)
+            if (failure_at[i] && std::hypot(mouse.x - failure_at[i]->x, mouse.y - failure_at[i]->y) <= font * 0.6f)
+                frame.hovered_failure = static_cast<int>(i);
+        if (frame.hovered_failure && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) frame.clicked_failure = frame.hovered_failure;
+        if (!frame.hovered_failure)
+            frame.hovered = hovered_point(plot, frame.x, frame.y, frame.area_min, frame.area_max, mouse);
+        if (frame.hovered_failure)
+            draw->AddCircle(*failure_at[static_cast<std::size_t>(*frame.hovered_failure)], font * 0.6f,
+                            colours::kHighlight, 0, 2.0f);
         if (frame.hovered) {
             const PlotSeries& s = plot.series[static_cast<std::size_t>(frame.hovered->series)];
             const PlotPoint& p = s.points[static_cast<std::size_t>(frame.hovered->index)];
@@ -535,6 +590,17 @@ PlotFrame draw_plot(const char* id, Plot& plot, ImVec2 size) {
     }
     draw->PopClipRect();
     if (frame.hovered) point_tooltip(plot, *frame.hovered);
+    if (frame.hovered_failure) {
+        const PlotFailure& f = plot.failures[static_cast<std::size_t>(*frame.hovered_failure)];
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(font * 34.0f);
+        ImGui::TextUnformatted(f.name.c_str());
+        ImGui::Text("%s: %s", plot.x.label.c_str(), with_unit(number(f.x), plot.x).c_str());
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours::kError), "%s", "failed");
+        if (!f.note.empty()) ImGui::TextUnformatted(f.note.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
 
     frame.legend_min = ImVec2(frame.area_max.x + font * 0.8f, frame.area_min.y);
     frame.legend_max = legend_and_export(plot, frame.legend_min, legend, frame.min, frame.max);

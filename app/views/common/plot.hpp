@@ -12,6 +12,9 @@
 // - An x title wider than the plot breaks into lines.
 // - A faded series (paler, dashed, hollow markers) is drawn under the others: data kept for
 //   comparison, such as a recording from another GPU beside live measurements.
+// - A failed request has an x but no y: it is drawn as a red × on the data area's bottom edge
+//   at its x, ringed in its series' colour (PlotFailure); hovering it tells why, and a click
+//   on it is reported to the caller, which may measure it again.
 // - Drag to pan, wheel to zoom about the mouse, double-click to fit the data again.
 // - Export: the data shown (visible series, points inside the view) as CSV, written here;
 //   the plot as PNG, which a view cannot write itself (see PlotImageRequest).
@@ -61,6 +64,15 @@ struct PlotSeries {
     bool in_legend = true;
 };
 
+// A request that failed at `x` (a size, an intensity): no y to plot, so a mark at the bottom
+// edge of the data area, several at one x stacked upwards.
+struct PlotFailure {
+    double x = 0.0;
+    std::string name;     // its series': "tiled T=1"
+    ImU32 colour = 0;     // its series' colour, for the ring around the ×
+    std::string note;     // the tooltip's lines under the name: what failed and why
+};
+
 // The colour a faded series is drawn in: `colour` taken half way to white, so it
 // stays legible on the plot's white area but gives way to the solid series.
 ImU32 faded_colour(ImU32 colour);
@@ -77,6 +89,7 @@ struct Plot {
     PlotAxis x;
     PlotAxis y;
     std::vector<PlotSeries> series;
+    std::vector<PlotFailure> failures;  // drawn over the series; their x counts when fitting
     // nullopt: fit the visible data. Set by panning and zooming; double-click clears both.
     std::optional<AxisRange> x_view;
     std::optional<AxisRange> y_view;
@@ -108,6 +121,8 @@ struct PlotFrame {
     ImVec2 x_title_max;
     ImVec2 legend_min;   // the legend's column, Export… and its message included
     ImVec2 legend_max;
+    std::optional<int> hovered_failure;  // an index into Plot::failures: the mark under the mouse
+    std::optional<int> clicked_failure;  // that mark, clicked this frame
 };
 
 // Draws `plot` at the cursor, `size` pixels large, and handles its mouse input. `id` must
