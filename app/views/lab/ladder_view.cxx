@@ -418,8 +418,13 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
                                : font * 1.15f + small_size * 1.05f + font * 0.35f;
     const float bar_h = beside ? row_h * 0.68f : font * 1.15f;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
+    // The requests in the bars' order (the rungs, then cuBLAS): a bar whose latest request
+    // failed says so in its place.
+    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size);
+    const auto points = lab_points(lab);
     for (std::size_t i = 0; i < data.bars.size(); ++i) {
         const LadderBar& bar = data.bars[i];
+        const auto failure = failure_at(lab, points, requests[i]);
         const ImVec2 row_min(origin.x, y);
         const ImVec2 row_max(origin.x + width, y + row_h);
         const bool hovered = ImGui::IsWindowHovered() && mouse.x >= row_min.x && mouse.x < row_max.x &&
@@ -434,7 +439,11 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
         draw->AddText(ImVec2(name_x, text_y), text_colour, bar.name.c_str());
         const float bar_x = origin.x + name_w;
         const std::string label = label_of(bar, long_form);
-        if (bar.point && top > 0) {
+        if (failure) {
+            if (failed_box(draw, ImVec2(bar_x, bar_y), ImVec2(bar_x + bar_max, bar_y + bar_h),
+                           ImVec2(bar_x + font * 0.5f, text_y), *failure, usable_gpu(state)))
+                measure_again(lab, *failure);
+        } else if (bar.point && top > 0) {
             const float length = std::max(static_cast<float>(bar.gflops / top) * bar_max, 2.0f);
             draw->AddRectFilled(ImVec2(bar_x, bar_y), ImVec2(bar_x + length, bar_y + bar_h), bar.colour);
             const float label_w = ImGui::CalcTextSize(label.c_str()).x;
@@ -460,7 +469,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
                                                     bar.registers_text, bar.occupancy_text);
             draw->AddText(small, small_size, ImVec2(bar_x, bar_y + bar_h + font * 0.05f), colours::kMuted, details.c_str());
         }
-        if (hovered) {
+        if (hovered && !failure) {  // a failed bar's tooltip says why instead
             ImGui::BeginTooltip();
             ImGui::PushTextWrapPos(font * 34.0f);
             ImGui::TextUnformatted(bar.hover.c_str());

@@ -278,6 +278,26 @@ gpu::RunRequest measure_request(const SeriesSpec& spec, const LatencyControls& c
     return request;
 }
 
+// The requests of the plotted series that failed, as marks on the plot's bottom edge
+// (PlotFailure); `failed` receives each one's failure, in the same order, for a click to
+// measure it again.
+void fill_failures(AppState& state, std::vector<Failure>& failed) {
+    LabState& lab = state.lab;
+    const LatencyControls& c = lab.latency;
+    const bool gpu = state.device && state.device->usable;
+    const auto points = lab_points(lab);
+    const std::string naive_config = model::describe({model::KernelKind::Naive, c.naive_x, c.naive_y, 16});
+    lab.latency_plot.failures.clear();
+    for (const SeriesSpec& spec : series_specs(c)) {
+        if (c.axis == LatencyAxis::Speedup && spec.config == naive_config) continue;
+        for (int size : kSizes)
+            if (auto failure = failure_at(lab, points, measure_request(spec, c, size, Care::Full))) {
+                lab.latency_plot.failures.push_back({double(size), spec.label, spec.colour, failure_tooltip(*failure, gpu)});
+                failed.push_back(std::move(*failure));
+            }
+    }
+}
+
 // Checkboxes in rows as wide as the panel: the ladder's names do not fit in one.
 class CheckboxFlow {
 public:
@@ -458,6 +478,8 @@ void draw_latency_controls(AppState& state) {
 void draw_latency_plot(AppState& state, ImVec2 size) {
     poll_cpu_time(state.lab);
     const std::string live = fill_plot(state);
+    std::vector<Failure> failed;
+    fill_failures(state, failed);
     // Where the curves come from, in words, above them: the legend's headers say it again.
     const auto& series = state.lab.latency_plot.series;
     const bool faded = std::any_of(series.begin(), series.end(), [](const PlotSeries& s) { return s.faded; });
@@ -469,11 +491,13 @@ void draw_latency_plot(AppState& state, ImVec2 size) {
     else if (state.lab.recording)
         muted_text(state.lab.recording_label + ". Hover a point for its exact values.");
     size.y -= ImGui::GetCursorPosY() - top;
-    if (state.lab.latency_plot.series.empty()) {
+    if (state.lab.latency_plot.series.empty() && failed.empty()) {
         muted_text("No points for this choice yet: pick float and batch 1 to see the recording, or measure on a GPU.");
         return;
     }
-    draw_plot("##latency", state.lab.latency_plot, size);
+    const PlotFrame frame = draw_plot("##latency", state.lab.latency_plot, size);
+    if (frame.clicked_failure && state.device && state.device->usable)
+        measure_again(state.lab, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
 }
 
 }  // namespace ts::views

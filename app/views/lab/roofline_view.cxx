@@ -45,6 +45,46 @@ struct KernelMark {
     ImU32 colour;
 };
 
+// The naive kernels and the smaller tiles in the latency view's colours: the kernels the
+// roofline shows beside the ladder's rungs.
+std::vector<KernelMark> other_kernels(const LatencyControls& c) {
+    return {
+        {{model::KernelKind::Naive, c.naive_x, c.naive_y, 16}, IM_COL32(205, 60, 40, 255)},
+        {{model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16}, IM_COL32(150, 60, 170, 255)},
+        {{model::KernelKind::Tiled, 16, 16, 8}, IM_COL32(70, 140, 210, 255)},
+        {{model::KernelKind::Tiled, 16, 16, 16}, IM_COL32(25, 80, 160, 255)},
+    };
+}
+
+// The roofline's kernels whose latest request at kSize failed, as marks on the plot's bottom
+// edge at the model's intensity (they have no throughput); `failed` receives each one's
+// failure in the same order, for a click to measure it again. cuBLAS has no intensity, so
+// the ladder view says when it failed.
+void fill_failures(const AppState& state, Plot& plot, std::vector<Failure>& failed) {
+    const LabState& lab = state.lab;
+    const bool gpu = state.device && state.device->usable;
+    const auto points = lab_points(lab);
+    const model::Problem problem{kSize, kSize, kSize, 1, model::Dtype::Float32};
+    const std::vector<gpu::RunRequest> rungs = ladder_requests(kSize);  // as the ladder measures, cuBLAS last
+    plot.failures.clear();
+    const auto add = [&](const std::string& name, const model::KernelConfig& shown, const gpu::RunRequest& request,
+                         ImU32 colour) {
+        auto failure = failure_at(lab, points, request);
+        if (!failure) return;
+        const double intensity = model::count_traffic(shown, problem).arithmetic_intensity(4);
+        plot.failures.push_back({intensity, name, colour, failure_tooltip(*failure, gpu)});
+        failed.push_back(std::move(*failure));
+    };
+    for (const KernelMark& mark : other_kernels(lab.latency)) {
+        gpu::RunRequest request = rungs.front();
+        request.kernel = mark.kernel;
+        add(model::describe(mark.kernel), mark.kernel, request, mark.colour);
+    }
+    const LadderData ladder = ladder_data(state, kSize);
+    for (std::size_t i = 0; i < ladder.bars.size(); ++i)
+        if (!ladder.bars[i].is_cublas) add(ladder.bars[i].name, ladder.bars[i].kernel, rungs[i], ladder.bars[i].colour);
+}
+
 bool overlaps(const RooflineLabel& a, const RooflineLabel& b, float gap) {
     return a.min.x < b.max.x + gap && b.min.x < a.max.x + gap && a.min.y < b.max.y + gap && b.min.y < a.max.y + gap;
 }
@@ -176,15 +216,7 @@ std::vector<RooflineMark> roofline_marks(const AppState& state) {
         marks.push_back({name, colour, traffic.arithmetic_intensity(4), p->gflops, p->median_ms,
                          static_cast<double>(traffic.global_bytes(4)), rung});
     };
-    // The naive kernels and the smaller tiles in the latency view's colours.
-    const LatencyControls& c = state.lab.latency;
-    const KernelMark others[] = {
-        {{model::KernelKind::Naive, c.naive_x, c.naive_y, 16}, IM_COL32(205, 60, 40, 255)},
-        {{model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16}, IM_COL32(150, 60, 170, 255)},
-        {{model::KernelKind::Tiled, 16, 16, 8}, IM_COL32(70, 140, 210, 255)},
-        {{model::KernelKind::Tiled, 16, 16, 16}, IM_COL32(25, 80, 160, 255)},
-    };
-    for (const KernelMark& mark : others) {
+    for (const KernelMark& mark : other_kernels(state.lab.latency)) {
         const std::string config = model::describe(mark.kernel);
         add(config, mark.kernel, find_point(points, config, kSize, "float"), mark.colour, false);
     }
@@ -273,6 +305,8 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         for (const PlotSeries& old : plot.series)
             if (old.name == s.name) s.visible = old.visible;
     plot.series = std::move(series);
+    std::vector<Failure> failed;
+    fill_failures(state, plot, failed);
 
     heading("Roofline at 2048³, float");
     if (!lab.peaks) {
@@ -300,6 +334,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         notes_height += ImGui::CalcTextSize(note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
     const float plot_height = std::max({size.y - notes_height - ImGui::GetCursorPosY(), size.y * 0.6f, 200.0f});
     const PlotFrame frame = draw_plot("##roofline", plot, ImVec2(size.x, plot_height));
+    if (frame.clicked_failure && gpu) measure_again(lab, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
     draw_measured_dram_links(frame, plot, measured_dram);
     draw_labels(frame, plot, marks);
     draw_measured_dram_points(frame, plot, measured_dram);

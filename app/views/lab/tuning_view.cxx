@@ -46,6 +46,9 @@ model::KernelConfig candidate_kernel(int variant) {
     return kernel;
 }
 
+// One float point of a map (defined with the requests, below).
+gpu::RunRequest unchecked_request(const model::KernelConfig& kernel, int size);
+
 // The first of `texts` (longest first) that fits `width` in `font`, else the last.
 const std::string& fitting(const std::vector<std::string>& texts, ImFont* font, float size, float width) {
     for (const std::string& text : texts)
@@ -63,6 +66,7 @@ void draw_candidates(AppState& state, ImVec2 size) {
     const std::string gpu_name =
         gpu ? state.device->limits.name : (lab.recording ? lab.recording->meta.device.name : std::string());
     const CandidateData data = candidate_data(lab, gpu_name);
+    const auto points = lab_points(lab);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     ImFont* small = small_font();
@@ -121,7 +125,11 @@ void draw_candidates(AppState& state, ImVec2 size) {
             const ImVec2 b(a.x + cell_w - 3, a.y + row_h - 3);
             const bool picked = data.picks[s] == v;
             std::string tooltip;
-            if (cell.point) {
+            const auto failure = failure_at(lab, points, unchecked_request(candidate_kernel(v), cell.size));
+            if (failure) {
+                if (failed_box(draw, a, b, ImVec2(a.x + font * 0.3f, a.y + font * 0.1f), *failure, gpu))
+                    measure_again(lab, *failure);
+            } else if (cell.point) {
                 // 100 % is the darkest; half the best speed or less the palest.
                 const double shade = std::clamp((1.0 - cell.relative) * 2.0, 0.0, 1.0);
                 draw->AddRectFilled(a, b, heat_colour(shade));
@@ -155,7 +163,7 @@ void draw_candidates(AppState& state, ImVec2 size) {
                            format_text("The tuner's pick at {}³ for the {} ({}).", cell.size,
                                        data.gpu.empty() ? "any GPU" : data.gpu, data.pick_source);
             }
-            if (!tooltip.empty() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
+            if (!tooltip.empty() && !failure && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
                 ImGui::SetTooltip("%s", tooltip.c_str());
         }
     }
@@ -259,7 +267,8 @@ std::vector<gpu::RunRequest> tuning_requests() {
 
 void draw_tuning_view(AppState& state, ImVec2 size) {
     LabState& lab = state.lab;
-    if (state.device && state.device->usable) {
+    const bool gpu = state.device && state.device->usable;
+    if (gpu) {
         // Live points replace the recorded ones of the same shape (lab_points), so the map
         // fills in with this GPU's numbers as the sweep goes.
         if (!draw_sweep_progress(lab)) {
@@ -269,6 +278,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         }
     }
     const TuningData data = tuning_data(lab);
+    const auto points = lab_points(lab);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -306,6 +316,11 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
                                     std::to_string(c.block_y).c_str());
         std::string text;
         std::string tooltip;
+        // The point's latest request failed: said in its cell, above any older number.
+        const auto failure = c.threads > kMaxThreads
+                                 ? std::nullopt
+                                 : failure_at(lab, points, unchecked_request({model::KernelKind::Naive, c.block_x, c.block_y, 16},
+                                                                             kTuningSize));
         double shade = 1.0;  // 0: the fastest, 1: the slowest or not measured
         if (c.point && slowest > fastest) shade = std::log(c.point->median_ms / fastest) / std::log(slowest / fastest);
         else if (c.point) shade = 0.0;
@@ -317,6 +332,9 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
             text = format_text("invalid: {} threads", c.threads);
             tooltip = format_text("{}×{} = {} threads per block: CUDA allows at most {}, so this launch fails with "
                              "\"invalid configuration argument\".", c.block_x, c.block_y, c.threads, kMaxThreads);
+        } else if (failure) {
+            if (failed_box(draw, a, b, ImVec2(a.x + 6, a.y + (cell_h - font) * 0.45f), *failure, gpu))
+                measure_again(lab, *failure);
         } else if (c.point) {
             draw->AddRectFilled(a, b, heat_colour(shade));
             text = ms_text(c.point->median_ms);
@@ -357,6 +375,14 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         const TuningTile& t = data.tiles[i];
         const float y = bars.y + i * (bar_h + 3);
         draw->AddText(ImVec2(bars.x, y + 1), IM_COL32_BLACK, format_text("T = {}", t.tile).c_str());
+        if (const auto failure =
+                failure_at(lab, points, unchecked_request({model::KernelKind::Tiled, 16, 16, t.tile}, kTuningSize))) {
+            // A failed bar spans the row, outlined in red, so that it cannot pass for a slow one.
+            const ImVec2 a(bars.x + label_w, y);
+            if (failed_box(draw, a, ImVec2(a.x + bar_max, y + bar_h), ImVec2(a.x + font * 0.4f, y + 2), *failure, gpu))
+                measure_again(lab, *failure);
+            continue;
+        }
         if (!t.point) {
             draw->AddText(ImVec2(bars.x + label_w, y + 2), colours::kMuted, "not measured");
             continue;
