@@ -1,6 +1,7 @@
 // automation.cxx — see automation.hpp.
 #include "automation.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <utility>
 
@@ -10,6 +11,7 @@
 #include "views/lab/roofline_view.hpp"
 #include "views/theatre/theatre_recording.hpp"
 #include "views/lab/tuning_view.hpp"
+#include "views/window/status_bar.hpp"
 
 namespace ts::app {
 
@@ -96,9 +98,35 @@ void Automation::start_run(views::AppState& state) {
     std::cerr << "tilescope: --run: running on the GPU…\n";
 }
 
+// --run: every request that failed, one line each on stderr, with the runner's sentence (a
+// person watching the window sees it in place and in the status bar).
+void Automation::announce_failures(const views::AppState& state) {
+    std::vector<const views::Failure*> lab;
+    for (const views::Failure& f : state.lab.failures.failed)
+        if (f.serial > m_lab_failures_told) lab.push_back(&f);
+    std::sort(lab.begin(), lab.end(), [](const auto* a, const auto* b) { return a->serial < b->serial; });
+    for (const views::Failure* f : lab) {
+        std::cerr << "tilescope: --run: " << views::failure_status(*f) << "\n";
+        m_lab_failures_told = f->serial;
+    }
+    int newest = m_experiment_failures_told;
+    for (const views::ExperimentPage& page : state.experiments.pages)
+        for (const views::ExperimentOutcome& outcome : page.outcomes)
+            if (!outcome.recorded && !outcome.error.empty() && outcome.serial > m_experiment_failures_told) {
+                std::cerr << "tilescope: --run: failed: " << model::experiment_name(outcome.experiment) << " on "
+                          << model::describe(outcome.c.kernel) << ": " << outcome.error << "\n";
+                newest = std::max(newest, outcome.serial);
+            }
+    m_experiment_failures_told = newest;
+}
+
 void Automation::before_draw(views::AppState& state, gpu::Runner& runner) {
     if (m_start_run && state.device) start_run(state);
-    if (m_awaiting_run && state.run.last) m_awaiting_run = false;
+    if (m_options.run) announce_failures(state);
+    if (m_awaiting_run && state.run.last) {
+        if (!state.run.last->ok) std::cerr << "tilescope: --run: failed: " << state.run.last->error << "\n";
+        m_awaiting_run = false;
+    }
     // --record: the theatre submits once the probe is done; a machine without a GPU says why.
     if (m_options.record && state.device && !m_announced_record) {
         m_announced_record = true;

@@ -28,6 +28,12 @@ std::string device_status(const std::optional<gpu::DeviceInfo>& device) {
     return text;
 }
 
+std::string failure_status(const Failure& failure) {
+    // The supervisor's sentences name the request ("… stopped during tiled T=1 float 2048³: …").
+    if (failure.sentence.find(failure.what) != std::string::npos) return "failed: " + failure.sentence;
+    return format_text("failed: {}: {}", failure.what, failure.sentence);
+}
+
 void draw_status_bar(const AppState& state) {
     // Settings problems and what the last key did, then who has the keys: a keyboard-only
     // user must always be able to tell whether Space plays the theatre or presses a button.
@@ -38,6 +44,17 @@ void draw_status_bar(const AppState& state) {
         ImGui::PushStyleColor(ImGuiCol_Text, colours::kError);
         ImGui::TextUnformatted(notice.c_str());
         ImGui::PopStyleColor();
+        ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+    }
+    // The latest failed measurement next, for the same reason; its view has the mark to click.
+    if (const Failure* failed = latest_failure(state.lab.failures)) {
+        ImGui::PushStyleColor(ImGuiCol_Text, colours::kError);
+        ImGui::TextUnformatted(failure_status(*failed).c_str());
+        ImGui::PopStyleColor();
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("%s failed:\n%s\nIn the lab's views its point, cell or bar is marked failed: click it "
+                              "there to measure it again.",
+                              failed->what.c_str(), failed->sentence.c_str());
         ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
     }
     const std::string text = device_status(state.device);
