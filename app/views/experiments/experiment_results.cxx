@@ -244,7 +244,15 @@ void draw_outcome(AppState& state, Experiment e, int index, const ExperimentOutc
                                   "The variant faulted; the GPU worker restarted, the app and your other results are fine.");
             ImGui::PopFont();
         }
-        coloured_text_wrapped(colours::kError, outcome.error.c_str());
+        // A case refused before running says "not run: why"; one that ran and failed, "failed: why".
+        const bool refused = outcome.error.starts_with("not run");
+        coloured_text_wrapped(colours::kError, (refused ? outcome.error : "failed: " + outcome.error).c_str());
+        // Exactly this case again (issue #22); the batch's Run button runs them all.
+        if (!refused && !outcome.recorded && state.device && state.device->usable) {
+            ImGui::BeginDisabled(state.experiments.batch.has_value());
+            if (ImGui::SmallButton("Run this case again")) run_case_again(state.experiments, e, outcome.c);
+            ImGui::EndDisabled();
+        }
     }
     if (run) {
         if (outcome.recorded) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, kRecordedAlpha);

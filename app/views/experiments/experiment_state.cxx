@@ -318,6 +318,23 @@ void cancel_experiment_batch(ExperimentState& state) {
     if (state.batch->in_flight == 0) state.batch.reset();
 }
 
+bool run_case_again(ExperimentState& state, model::Experiment experiment, const model::ExperimentCase& c) {
+    if (state.batch) return false;
+    ExperimentBatch batch;
+    batch.experiment = experiment;
+    gpu::RunRequest request;
+    request.kind = gpu::RequestKind::Experiment;
+    request.experiment = experiment;
+    request.runs = page_of(state, experiment).runs;
+    request.kernel = c.kernel;
+    request.problem = c.problem;
+    batch.remaining.push_back(request);
+    batch.total = 1;
+    state.batch_note.clear();
+    state.batch = std::move(batch);
+    return true;
+}
+
 std::optional<gpu::RunRequest> next_experiment_request(ExperimentState& state) {
     if (!state.batch || state.batch->in_flight != 0 || state.batch->remaining.empty()) return std::nullopt;
     gpu::RunRequest next = state.batch->remaining.front();

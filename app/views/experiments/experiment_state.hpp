@@ -97,6 +97,9 @@ bool says_worker_restarted(const std::string& error);
 // that fail are kept as outcomes with their reason). False when a batch is already running.
 bool start_experiment_batch(ExperimentState& state, model::Experiment experiment);
 void cancel_experiment_batch(ExperimentState& state);
+// Runs one case again, as a batch of its own (a failed case's "Run this case again"); false
+// when a batch is already running.
+bool run_case_again(ExperimentState& state, model::Experiment experiment, const model::ExperimentCase& c);
 
 // The main loop's part (app_state.cxx): the next request to submit, if any; and a finished
 // result, taken when it is an Experiment request (true), with `device_name` saying where it ran.
