@@ -1,10 +1,15 @@
 // A stand-in for `tilescope worker` that misbehaves on request: it serves requests like the
 // real worker (gpu/worker.cxx's loop), with a backend that answers at once, except that a
 // request's seed chooses how it fails. The supervisor tests need no GPU.
+//
+// The window runs it as its worker when $TILESCOPE_WORKER names it (the GUI tests); there
+// every request has seed 1, so $FAKE_WORKER_KILL names the kernel (model::describe, e.g.
+// "tiled T=1") whose requests kill the worker with SIGKILL, as a person did on an H200.
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "fake_worker.hpp"
@@ -20,6 +25,8 @@ bool g_context_lost = false;
 RunResult run(const RunRequest& request) {
     RunResult result;
     result.request = request;
+    if (const char* victim = std::getenv("FAKE_WORKER_KILL"); victim && ts::model::describe(request.kernel) == victim)
+        raise(SIGKILL);
     switch (static_cast<FakeSeed>(request.seed)) {
         case FakeSeed::Crash:
             signal(SIGSEGV, SIG_DFL);  // a real crash, even under AddressSanitizer's handler
@@ -47,6 +54,8 @@ RunResult run(const RunRequest& request) {
     result.ok = true;
     result.median_ms = static_cast<double>(request.problem.m);  // so a test can tell results apart
     result.samples_ms = {result.median_ms};
+    const ts::model::Problem& p = request.problem;
+    result.gflops = 2.0 * double(p.m) * double(p.n) * double(p.k) * double(p.batch) / (result.median_ms * 1e6);
     return result;
 }
 

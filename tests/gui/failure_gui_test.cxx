@@ -1,0 +1,62 @@
+// Issue #22 in a real window: `tilescope --view tuning --run` with a GPU worker that is killed
+// (SIGKILL) while it measures the tiled kernel with T = 1. The fake worker of the supervisor's
+// tests stands in for the GPU ($TILESCOPE_WORKER), so this runs anywhere: the other points are
+// measured, the T = 1 bar is drawn failed in red in its place, and stderr has one line with the
+// supervisor's sentence.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "gui_harness.hpp"
+#include "views/common/theme.hpp"
+
+namespace {
+
+using namespace ts::test;
+
+// Sets environment variables for the tilescope runs of one test, and unsets them after.
+class Environment {
+public:
+    void set(const char* name, const std::string& value) {
+        setenv(name, value.c_str(), 1);
+        m_names.push_back(name);
+    }
+    ~Environment() {
+        for (const char* name : m_names) unsetenv(name);
+    }
+
+private:
+    std::vector<const char*> m_names;
+};
+
+int count_of(const std::string& text, const std::string& part) {
+    int n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++n;
+    return n;
+}
+
+TEST(FailureGui, AWorkerKilledMidSweepLeavesAFailedBarWithItsSentence) {
+    Environment env;
+    env.set("TILESCOPE_WORKER", FAKE_WORKER_PATH);
+    env.set("FAKE_WORKER_KILL", "tiled T=1");
+    env.set("XDG_STATE_HOME", out_path("failure_gui_state"));  // its session journal, not the user's
+    std::string output;
+    const Image image = screenshot("tuning_failed.png", "--view tuning --run", &output);
+    ASSERT_GT(image.width, 0) << output;
+
+    const std::string sentence =
+        "the GPU worker stopped during tiled T=1 float 2048³: killed by signal 9 (SIGKILL: Killed); it was restarted";
+    EXPECT_EQ(count_of(output, "tilescope: --run: failed: " + sentence + "\n"), 1) << output;
+    EXPECT_EQ(count_of(output, "--run: failed:"), 1) << "only T = 1 failed\n" << output;
+
+    // The failed bar: the theme's red outline and "failed", on a pale red fill, right of the
+    // side panel. Nothing else in the tuning view is red.
+    const Rgb red = rgb(ts::views::colours::kError);
+    const Rgb pale{red.r + (255 - red.r) * 7 / 8, red.g + (255 - red.g) * 7 / 8, red.b + (255 - red.b) * 7 / 8};
+    EXPECT_GT(image.count_near(red, 16, 0.25f, 0.0f, 1.0f, 0.95f), 300) << "no red outline or word";
+    EXPECT_GT(image.count_near(pale, 3, 0.25f, 0.0f, 1.0f, 0.95f), 2000) << "no pale red bar";
+}
+
+}  // namespace
