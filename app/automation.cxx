@@ -37,6 +37,8 @@ Automation::Automation(AutomationOptions options)
 bool Automation::follow_pointer() const { return m_options.screenshot.empty() && !m_lab_benchmark && !m_soak; }
 
 void Automation::prepare(views::AppState& state) const {
+    // --run reports every failed request on stderr (announce_failures).
+    state.lab.failures.keep_unreported = m_options.run;
     if (m_lab_benchmark) {
         state.lab.view = views::LabView::Latency;
         // Its figures time its own requests alone; a sweep beside them would slow them.
@@ -100,15 +102,9 @@ void Automation::start_run(views::AppState& state) {
 
 // --run: every request that failed, one line each on stderr, with the runner's sentence (a
 // person watching the window sees it in place and in the status bar).
-void Automation::announce_failures(const views::AppState& state) {
-    std::vector<const views::Failure*> lab;
-    for (const views::Failure& f : state.lab.failures.failed)
-        if (f.serial > m_lab_failures_told) lab.push_back(&f);
-    std::sort(lab.begin(), lab.end(), [](const auto* a, const auto* b) { return a->serial < b->serial; });
-    for (const views::Failure* f : lab) {
-        std::cerr << "tilescope: --run: " << views::failure_status(*f) << "\n";
-        m_lab_failures_told = f->serial;
-    }
+void Automation::announce_failures(views::AppState& state) {
+    for (const views::Failure& f : std::exchange(state.lab.failures.unreported, {}))
+        std::cerr << "tilescope: --run: " << views::failure_status(f) << "\n";
     int newest = m_experiment_failures_told;
     for (const views::ExperimentPage& page : state.experiments.pages)
         for (const views::ExperimentOutcome& outcome : page.outcomes)

@@ -70,7 +70,7 @@ private:
     double seconds_since_start() const;
     std::optional<int> save_screenshot(platform::Window& window) const;
     void start_run(views::AppState& state);
-    void announce_failures(const views::AppState& state);
+    void announce_failures(views::AppState& state);
 
     AutomationOptions m_options;
     int m_frames_to_settle;   // 0: until the window is closed
@@ -87,8 +87,7 @@ private:
     bool m_awaiting_record = false;
     bool m_announced_record = false;
     std::optional<int> m_failed;   // set by after_draw when the lab benchmark gave up
-    // --run: the failures already written to stderr (the lab's and the experiments' serials).
-    int m_lab_failures_told = 0;
+    // --run: the experiments' failures already written to stderr (their outcomes' serials).
     int m_experiment_failures_told = 0;
 };
 

@@ -59,4 +59,51 @@ TEST(FailureGui, AWorkerKilledMidSweepLeavesAFailedBarWithItsSentence) {
     EXPECT_GT(image.count_near(pale, 3, 0.25f, 0.0f, 1.0f, 0.95f), 2000) << "no pale red bar";
 }
 
+// Every line --run wrote about a failed request.
+std::vector<std::string> failure_lines(const std::string& output) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    for (std::size_t end; (end = output.find('\n', start)) != std::string::npos; start = end + 1)
+        if (output.compare(start, 26, "tilescope: --run: failed: ") == 0) lines.push_back(output.substr(start, end - start));
+    return lines;
+}
+
+// The latency view with the tiled T=32 series killed at every size: a red × on the plot's
+// bottom edge at each size, and one stderr line per failed request (the preview and the full
+// measurement of 2048³, and the first visit's sweep).
+TEST(FailureGui, FailedPointsAreMarkedOnTheLatencyPlot) {
+    Environment env;
+    env.set("TILESCOPE_WORKER", FAKE_WORKER_PATH);
+    env.set("FAKE_WORKER_KILL", "tiled T=32");
+    env.set("XDG_STATE_HOME", out_path("failure_gui_state"));
+    std::string output;
+    const Image image = screenshot("latency_failed.png", "--view latency --run", &output);
+    ASSERT_GT(image.width, 0) << output;
+    const auto lines = failure_lines(output);
+    EXPECT_GE(lines.size(), 2u) << output;
+    for (const std::string& line : lines) {
+        EXPECT_NE(line.find("the GPU worker stopped during tiled T=32 float "), std::string::npos) << line;
+        EXPECT_NE(line.find("killed by signal 9 (SIGKILL: Killed); it was restarted"), std::string::npos) << line;
+    }
+    const Rgb red = rgb(ts::views::colours::kError);
+    EXPECT_GT(image.count_near(red, 16, 0.3f, 0.1f, 1.0f, 0.92f), 100) << "no red × on the plot";
+}
+
+// The ladder view with the warptile rung killed: its bar is drawn failed in its row.
+TEST(FailureGui, AFailedRungIsAFailedBar) {
+    Environment env;
+    env.set("TILESCOPE_WORKER", FAKE_WORKER_PATH);
+    env.set("FAKE_WORKER_KILL", "warptile");
+    env.set("XDG_STATE_HOME", out_path("failure_gui_state"));
+    std::string output;
+    const Image image = screenshot("ladder_failed.png", "--view ladder --run", &output);
+    ASSERT_GT(image.width, 0) << output;
+    const auto lines = failure_lines(output);
+    ASSERT_EQ(lines.size(), 1u) << output;
+    EXPECT_NE(lines[0].find("the GPU worker stopped during warptile float "), std::string::npos) << lines[0];
+    const Rgb red = rgb(ts::views::colours::kError);
+    const Rgb pale{red.r + (255 - red.r) * 7 / 8, red.g + (255 - red.g) * 7 / 8, red.b + (255 - red.b) * 7 / 8};
+    EXPECT_GT(image.count_near(pale, 3, 0.25f, 0.0f, 1.0f, 0.95f), 2000) << "no pale red bar";
+}
+
 }  // namespace

@@ -44,6 +44,7 @@ void note_measure_result(Failures& failures, const gpu::RunResult& result) {
     failures.failed.push_back({result.request, gpu::describe_point(result.request),
                                result.error.empty() ? std::string("the runner gave no reason") : result.error, false,
                                failures.next_serial++});
+    if (failures.keep_unreported) failures.unreported.push_back(failures.failed.back());
 }
 
 std::optional<Failure> failure_at(const LabState& lab, const std::vector<const record::Point*>& points,

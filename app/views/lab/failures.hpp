@@ -35,6 +35,10 @@ struct Failure {
 struct Failures {
     std::vector<Failure> failed;  // at most one per point (kernel, size, dtype, batch)
     int next_serial = 1;
+    // Every failure as it arrives, also those a newer one of the same point replaced in the
+    // same frame, for --run to write to stderr; kept only while `keep_unreported` is set.
+    bool keep_unreported = false;
+    std::vector<Failure> unreported;
 };
 
 // A Measure result that no newer request replaced (take_live_result): a failure is kept in

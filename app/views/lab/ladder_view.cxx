@@ -375,8 +375,15 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     const float bars_w = width - name_w - (beside ? table_w : 0.0f);
 
     // The value after each bar; shortened where the long form would leave the bars no room.
+    // A bar whose latest request failed says so in its place (the requests are in the bars'
+    // order: the rungs, then cuBLAS), and an older number of it does not set the scale.
+    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size);
+    const auto points = lab_points(lab);
+    std::vector<std::optional<Failure>> failures;
+    for (const gpu::RunRequest& request : requests) failures.push_back(failure_at(lab, points, request));
     double top = 0;
-    for (const LadderBar& bar : data.bars) top = std::max(top, bar.gflops);
+    for (std::size_t i = 0; i < data.bars.size(); ++i)
+        if (!failures[i]) top = std::max(top, data.bars[i].gflops);
     const auto label_of = [&](const LadderBar& bar, bool long_form) -> std::string {
         if (!bar.point) return format_text("not measured at {}³", data.size);
         if (bar.is_cublas) return format_text("{} GFLOP/s{}", gflops_text(bar.gflops), long_form ? "  (100 %)" : "");
@@ -418,13 +425,9 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
                                : font * 1.15f + small_size * 1.05f + font * 0.35f;
     const float bar_h = beside ? row_h * 0.68f : font * 1.15f;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    // The requests in the bars' order (the rungs, then cuBLAS): a bar whose latest request
-    // failed says so in its place.
-    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size);
-    const auto points = lab_points(lab);
     for (std::size_t i = 0; i < data.bars.size(); ++i) {
         const LadderBar& bar = data.bars[i];
-        const auto failure = failure_at(lab, points, requests[i]);
+        const std::optional<Failure>& failure = failures[i];
         const ImVec2 row_min(origin.x, y);
         const ImVec2 row_max(origin.x + width, y + row_h);
         const bool hovered = ImGui::IsWindowHovered() && mouse.x >= row_min.x && mouse.x < row_max.x &&
