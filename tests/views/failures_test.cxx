@@ -4,6 +4,7 @@
 // made here as the supervised runner sends them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -215,8 +216,16 @@ TEST(Failures, TheRooflineMarksAFailedKernelAtItsIntensity) {
     AppState state = lab_on_a_gpu(LabView::Roofline);
     ts::gpu::RunRequest request = ladder_requests(kRooflineSize).front();
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
+    take_live_result(state.lab, measured(request, 20.0));
+    ui.frame([&] { draw_lab_view(state, 0.0f); });
+    const auto has_series = [&](const std::string& name) {
+        const auto& series = state.lab.roofline_plot.series;
+        return std::any_of(series.begin(), series.end(), [&](const PlotSeries& s) { return s.name == name; });
+    };
+    EXPECT_TRUE(has_series("tiled T=16"));
     take_live_result(state.lab, failed(request, "CUDA reports: an illegal memory access was encountered"));
     ui.frame([&] { draw_lab_view(state, 0.0f); });
+    EXPECT_FALSE(has_series("tiled T=16")) << "its older point is not shown as this GPU's answer";
     const Plot& plot = state.lab.roofline_plot;
     ASSERT_EQ(plot.failures.size(), 1u);
     const ts::model::Problem problem{kRooflineSize, kRooflineSize, kRooflineSize, 1, ts::model::Dtype::Float32};

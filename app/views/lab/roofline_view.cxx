@@ -258,7 +258,15 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
                    {kRoofEnd, peaks.fp32_gflops, kNaN, kNaN, "FP32 peak"}};
     series.push_back(std::move(roof));
 
-    const std::vector<RooflineMark> marks = roofline_marks(state);
+    // A kernel whose latest request failed is marked failed on the bottom edge instead of
+    // showing an older (or recorded) point as if it were this GPU's answer.
+    std::vector<Failure> failed;
+    fill_failures(state, plot, failed);
+    std::vector<RooflineMark> marks = roofline_marks(state);
+    std::erase_if(marks, [&](const RooflineMark& mark) {
+        return std::any_of(plot.failures.begin(), plot.failures.end(),
+                           [&](const PlotFailure& f) { return f.name == mark.name; });
+    });
     // The rungs are one series, joined in the order of the climb: its path up the roofline
     // (and straight up where rungs share an intensity). Each point is named on the plot.
     PlotSeries ladder;
@@ -305,8 +313,6 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         for (const PlotSeries& old : plot.series)
             if (old.name == s.name) s.visible = old.visible;
     plot.series = std::move(series);
-    std::vector<Failure> failed;
-    fill_failures(state, plot, failed);
 
     heading("Roofline at 2048³, float");
     if (!lab.peaks) {
