@@ -160,6 +160,26 @@ TEST(Failures, AFailedHeatMapCellSaysWhy) {
     EXPECT_NE(text.find(why), std::string::npos) << text;
 }
 
+// A shape whose latest request failed has no number in the map: an older, faster time of it
+// does not make it the best.
+TEST(Failures, AFailedShapeIsNotTheBest) {
+    AppState state = lab_on_a_gpu(LabView::Tuning);
+    ts::gpu::RunRequest fastest;
+    for (const ts::gpu::RunRequest& r : tuning_requests()) {
+        const bool is_16x4 = r.kernel.kind == ts::model::KernelKind::Naive && r.kernel.block_x == 16 && r.kernel.block_y == 4;
+        take_live_result(state.lab, measured(r, is_16x4 ? 1.0 : 5.0));
+        if (is_16x4) fastest = r;
+    }
+    TuningData data = tuning_data(state.lab);
+    ASSERT_GE(data.best_cell, 0);
+    EXPECT_EQ(data.cells[data.best_cell].block_x, 16);
+    EXPECT_EQ(data.cells[data.best_cell].block_y, 4);
+    take_live_result(state.lab, failed(fastest, "killed by signal 9"));
+    data = tuning_data(state.lab);
+    ASSERT_GE(data.best_cell, 0);
+    EXPECT_FALSE(data.cells[data.best_cell].block_x == 16 && data.cells[data.best_cell].block_y == 4);
+}
+
 TEST(Failures, TheLadderViewSaysWhichRungFailed) {
     ImGuiHarness ui;
     AppState state = lab_on_a_gpu(LabView::Ladder);

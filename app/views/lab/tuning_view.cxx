@@ -180,6 +180,8 @@ CandidateData candidate_data(const LabState& lab, const std::string& gpu) {
     for (int v = 0; v < model::kTunedCandidateCount; ++v)
         for (int size : data.sizes) {
             CandidateCell cell{v, size, find_point(points, model::describe(candidate_kernel(v)), size, "float")};
+            // A cell whose latest request failed has no number: it neither shades nor wins.
+            if (failure_at(lab, points, unchecked_request(candidate_kernel(v), size))) cell.point = nullptr;
             data.any_measured = data.any_measured || cell.point;
             data.cells.push_back(cell);
         }
@@ -237,13 +239,17 @@ TuningData tuning_data(const LabState& lab) {
     for (int x : kBlockX)
         for (int y : kBlockY) {
             TuningCell cell{x, y, x * y, nullptr};
-            if (cell.threads <= kMaxThreads)
-                cell.point = find_point(points, model::describe({model::KernelKind::Naive, x, y, 16}), kTuningSize, "float");
+            const model::KernelConfig naive{model::KernelKind::Naive, x, y, 16};
+            // A shape whose latest request failed has no number: it neither shades nor wins.
+            if (cell.threads <= kMaxThreads && !failure_at(lab, points, unchecked_request(naive, kTuningSize)))
+                cell.point = find_point(points, model::describe(naive), kTuningSize, "float");
             data.cells.push_back(cell);
         }
-    for (int t : kTiles)
-        data.tiles.push_back({t, find_point(points, model::describe({model::KernelKind::Tiled, 16, 16, t}), kTuningSize,
-                                            "float")});
+    for (int t : kTiles) {
+        const model::KernelConfig tiled{model::KernelKind::Tiled, 16, 16, t};
+        const bool failed = failure_at(lab, points, unchecked_request(tiled, kTuningSize)).has_value();
+        data.tiles.push_back({t, failed ? nullptr : find_point(points, model::describe(tiled), kTuningSize, "float")});
+    }
     for (int i = 0; i < static_cast<int>(data.cells.size()); ++i)
         if (data.cells[i].point &&
             (data.best_cell < 0 || data.cells[i].point->median_ms < data.cells[data.best_cell].point->median_ms))

@@ -20,7 +20,7 @@ struct TuningCell {
     int block_x = 0;
     int block_y = 0;
     int threads = 0;
-    const record::Point* point = nullptr;  // null: invalid shape, or not measured
+    const record::Point* point = nullptr;  // null: invalid shape, not measured, or its latest request failed
 };
 
 struct TuningTile {
@@ -46,7 +46,7 @@ std::vector<gpu::RunRequest> tuning_requests();
 struct CandidateCell {
     int variant = 0;
     int size = 0;
-    const record::Point* point = nullptr;  // "tuned #i" at size, float; null: not measured
+    const record::Point* point = nullptr;  // "tuned #i" at size, float; null: not measured, or failed last
     double relative = 0.0;                 // GFLOP/s over the best candidate's at this size; 0: no point
 };
 
