@@ -41,6 +41,7 @@ public:
         return *found;
     }
     Fields object(const char* key) const { return Fields(at(key), m_path + "." + key); }
+    bool has(const char* key) const { return m_object.contains(key); }
 
     std::string text(const char* key) const { return checked(key, &Json::is_string, "a string").get<std::string>(); }
     bool flag(const char* key) const { return checked(key, &Json::is_boolean, "true or false").get<bool>(); }

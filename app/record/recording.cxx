@@ -46,8 +46,8 @@ Json timing_json(const Timing& t) {
 }
 
 // Every point has every key, so a table of points has fixed columns; what does not apply
-// is null. The CSV's columns are these keys, samples_ms aside.
-Json point_json(const Point& p) {
+// is null. The CSV's columns are these keys, samples_ms aside (which a compact JSON leaves out).
+Json point_json(const Point& p, SampleList samples = SampleList::All) {
     Json j;
     j["index"] = p.index;
     j["kernel"] = p.kernel;
@@ -84,7 +84,8 @@ Json point_json(const Point& p) {
     j["cpu_triple_loop_ms"] = nullable(p.cpu_triple_loop_ms);
     j["cpu_is_estimate"] = nullable(p.cpu_is_estimate);
     j["cpu_estimated_from"] = p.cpu_estimated_from;
-    j["samples_ms"] = p.samples_ms;
+    // A point that holds its count alone (read from a compact JSON) has no list to write.
+    if (samples == SampleList::All && p.samples_not_kept == 0) j["samples_ms"] = p.samples_ms;
     return j;
 }
 
@@ -164,7 +165,15 @@ Point read_point(const Fields& f, bool samples_listed = true) {
     p.cpu_estimated_from = f.text("cpu_estimated_from");
     const std::int64_t count = f.integer("samples");
     if (!samples_listed) {
-        p.csv_sample_count = count;
+        p.samples_not_kept = count;
+        return p;
+    }
+    // A compact recording keeps the count alone.
+    if (!f.has("samples_ms")) {
+        if (count < 0 || (p.ok && count == 0))
+            throw FormatError(f.path() + ": \"samples\" is " + std::to_string(count) +
+                              (p.ok ? " for a measured point" : ""));
+        p.samples_not_kept = count;
         return p;
     }
     p.samples_ms = f.numbers("samples_ms");
@@ -215,20 +224,29 @@ std::string csv_cell(const Json& value) {
 
 }  // namespace
 
-std::string to_json(const Recording& recording) {
-    Json root;
-    root["format"] = kFormat;
-    root["format_version"] = kFormatVersion;
+std::string to_json(const Recording& recording, SampleList samples) {
     Json meta;
     meta["tilescope_version"] = recording.meta.tilescope_version;
     meta["date_utc"] = recording.meta.date_utc;
     meta["command_line"] = recording.meta.command_line;
     meta["device"] = device_json(recording.meta.device);
     meta["timing"] = timing_json(recording.meta.timing);
-    root["meta"] = std::move(meta);
-    root["points"] = Json::array();
-    for (const Point& point : recording.points) root["points"].push_back(point_json(point));
-    return root.dump(1) + "\n";
+    // No indentation (it tripled the size: a sample a line), but a line per point, so that a
+    // diff of two recordings shows which points changed.
+    std::string out = "{\"format\":" + Json(kFormat).dump() + ",\"format_version\":" + std::to_string(kFormatVersion) +
+                      ",\"meta\":" + meta.dump() + ",\"points\":[";
+    for (std::size_t i = 0; i < recording.points.size(); ++i)
+        out += (i == 0 ? "\n" : ",\n") + point_json(recording.points[i], samples).dump();
+    return out + "\n]}\n";
+}
+
+Recording without_samples(Recording recording) {
+    for (Point& point : recording.points) {
+        point.samples_not_kept = sample_count(point);
+        point.samples_ms.clear();
+        point.samples_ms.shrink_to_fit();
+    }
+    return recording;
 }
 
 std::variant<Recording, std::string> parse_json(std::string_view text, std::string_view source) {
@@ -399,7 +417,7 @@ std::variant<Point, std::string> parse_point_line(std::string_view line, std::st
 }
 
 std::int64_t sample_count(const Point& point) {
-    return point.samples_ms.empty() ? point.csv_sample_count : static_cast<std::int64_t>(point.samples_ms.size());
+    return point.samples_ms.empty() ? point.samples_not_kept : static_cast<std::int64_t>(point.samples_ms.size());
 }
 
 std::variant<Recording, std::string> parse_csv(std::string_view text, std::string_view source) {

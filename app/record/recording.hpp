@@ -9,6 +9,11 @@
 //   pandas.json_normalize(json.load(open("run.json"))["points"])
 // give the same table (the JSON's adds the list column samples_ms).
 //
+// The JSON is written one point per line. A compact one (`tilescope-cli compact`, or
+// `bench --json-samples none`) leaves samples_ms out and keeps the count in "samples": what
+// the app shows (median, p20–p80, noise, count) is all there, at a few hundred bytes a point
+// instead of up to 10 000 numbers. Both kinds load, pretty-printed or not.
+//
 // Numbers carry their unit in their name (_ms, _bytes, _GBps, _pct). Values that do not
 // apply are null in JSON and empty in CSV: the timing of a failed point, the model traffic
 // of cuBLAS (not modelled), the CPU time when none was taken.
@@ -77,10 +82,11 @@ struct Point {
     bool ok = false;            // false: `error` says why and no timing below is meaningful
     std::string error;
 
-    // Kernel time, CUDA events, one per launch. A CSV keeps only their count: read from one,
-    // samples_ms is empty and sample_count says how many there were (sample_count()).
+    // Kernel time, CUDA events, one per launch. A CSV or a compact JSON keeps only their
+    // count: read from one, samples_ms is empty and samples_not_kept says how many there were
+    // (sample_count() counts either way).
     std::vector<double> samples_ms;
-    std::int64_t csv_sample_count = 0;
+    std::int64_t samples_not_kept = 0;
     double median_ms = 0.0;
     double p20_ms = 0.0;
     double p80_ms = 0.0;
@@ -107,7 +113,7 @@ struct Point {
     std::string cpu_estimated_from;  // "1024x1024x1024" when an estimate, else empty
 };
 
-// How many samples were taken for `point`, whether it holds them or came from a CSV.
+// How many samples were taken for `point`, whether it holds them or only their count.
 std::int64_t sample_count(const Point& point);
 
 struct Recording {
@@ -117,7 +123,15 @@ struct Recording {
 };
 
 // ---- JSON -----------------------------------------------------------------------------
-std::string to_json(const Recording& recording);
+// Whether the JSON lists every sample (what `bench --json` writes by default) or only counts
+// them ("samples": N, no samples_ms): a compact recording, as committed under assets/.
+enum class SampleList { All, CountOnly };
+// One line for the format and metadata, then one line per point. A point that holds only
+// its count is written without samples_ms either way.
+std::string to_json(const Recording& recording, SampleList samples = SampleList::All);
+// The same recording with its sample lists dropped and their counts kept (a CSV's points,
+// which hold none, are unchanged).
+Recording without_samples(Recording recording);
 // The recording in `text`, or an error that starts with `source` ("run.json:12:5: ...").
 std::variant<Recording, std::string> parse_json(std::string_view text, std::string_view source);
 // A recording from `file`: the JSON above, or the CSV below (told apart by their content).

@@ -169,6 +169,82 @@ TEST(Recording, MissingAndMistypedFieldsNameTheirPath) {
     EXPECT_NE(error_of(doc.dump()).find("\"samples\" says 3 but samples_ms holds 4"), std::string::npos);
 }
 
+TEST(Recording, IsWrittenOnePointPerLine) {
+    // The format and metadata on the first line, then a line per point: a diff names the points.
+    const std::vector<std::string> text_lines = [] {
+        std::vector<std::string> out;
+        const std::string json = to_json(sample());
+        for (std::size_t start = 0, end; (end = json.find('\n', start)) != std::string::npos; start = end + 1)
+            out.push_back(json.substr(start, end - start));
+        return out;
+    }();
+    ASSERT_EQ(text_lines.size(), 1u + 3u + 1u);
+    EXPECT_EQ(text_lines[0].rfind("{\"format\":\"tilescope-bench\",\"format_version\":1,\"meta\":{", 0), 0u) << text_lines[0];
+    EXPECT_EQ(text_lines[1].rfind("{\"index\":0,", 0), 0u) << text_lines[1];
+    EXPECT_NE(text_lines[1].find("\"samples_ms\":[1.9302,1.931,1.9299,1.95]"), std::string::npos) << text_lines[1];
+    EXPECT_TRUE(text_lines[0].ends_with(",\"points\":[")) << text_lines[0];
+    EXPECT_TRUE(text_lines[1].ends_with("},")) << text_lines[1];
+    EXPECT_EQ(text_lines[4], "]}");
+}
+
+TEST(Recording, CompactKeepsWhatTheAppShowsAndDropsTheSampleList) {
+    const Recording original = sample();
+    const std::string compact = to_json(original, SampleList::CountOnly);
+    EXPECT_EQ(compact.find("samples_ms"), std::string::npos) << compact;
+    EXPECT_LT(compact.size(), to_json(original).size());
+    const Recording back = parsed(compact);
+    EXPECT_EQ(back.meta.device.name, "NVIDIA H200");
+    EXPECT_EQ(back.meta.date_utc, original.meta.date_utc);
+    EXPECT_FALSE(back.from_csv);
+    ASSERT_EQ(back.points.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+        SCOPED_TRACE(i);
+        const Point& a = original.points[i];
+        const Point& b = back.points[i];
+        EXPECT_TRUE(b.samples_ms.empty());
+        EXPECT_EQ(sample_count(b), sample_count(a));
+        EXPECT_EQ(b.median_ms, a.median_ms);
+        EXPECT_EQ(b.p20_ms, a.p20_ms);
+        EXPECT_EQ(b.p80_ms, a.p80_ms);
+        EXPECT_EQ(b.noise_pct, a.noise_pct);
+        EXPECT_EQ(b.ok, a.ok);
+        EXPECT_EQ(b.check_summary, a.check_summary);
+    }
+    EXPECT_EQ(sample_count(back.points[0]), 4);
+    EXPECT_EQ(to_json(back, SampleList::CountOnly), compact);
+    EXPECT_EQ(to_json(without_samples(original), SampleList::CountOnly), compact);
+    // Written again with every sample asked for, a measured point has no list to write: it
+    // keeps its count rather than claiming an empty list.
+    const std::string again = to_json(back);
+    EXPECT_EQ(again.find("\"samples_ms\":[1"), std::string::npos) << again;
+    EXPECT_EQ(sample_count(parsed(again).points[0]), 4);
+}
+
+TEST(Recording, CompactPointsMustCountTheirSamples) {
+    Json doc = Json::parse(to_json(sample(), SampleList::CountOnly));
+    doc["points"][0]["samples"] = 0;
+    EXPECT_EQ(error_of(doc.dump()), "run.json: points[0]: \"samples\" is 0 for a measured point");
+    doc["points"][0]["samples"] = -4;
+    EXPECT_NE(error_of(doc.dump()).find("\"samples\" is -4"), std::string::npos);
+    doc["points"][0].erase("samples");
+    EXPECT_EQ(error_of(doc.dump()), "run.json: points[0]: missing field \"samples\"");
+    // A failed point counts none, compact or not.
+    doc = Json::parse(to_json(sample(), SampleList::CountOnly));
+    EXPECT_EQ(doc["points"][2]["samples"], 0);
+    EXPECT_EQ(parsed(doc.dump()).points.size(), 3u);
+}
+
+TEST(Recording, OlderPrettyPrintedFilesStillLoad) {
+    // What TileScope wrote before recordings were one point a line: indented, a sample a line.
+    const Json doc = Json::parse(to_json(sample()));
+    const std::string pretty = doc.dump(1) + "\n";
+    ASSERT_NE(pretty.find("\n   \"samples_ms\": [\n    1.9302,\n"), std::string::npos) << pretty;
+    const Recording back = parsed(pretty);
+    ASSERT_EQ(back.points.size(), 3u);
+    EXPECT_EQ(back.points[0].samples_ms, sample().points[0].samples_ms);
+    EXPECT_EQ(to_json(back), to_json(sample()));
+}
+
 TEST(Recording, RejectsOtherFormatsAndVersions) {
     Json doc = Json::parse(to_json(sample()));
     doc["format"] = "something-else";
