@@ -182,7 +182,15 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
         ->capture_default_str();
     bench->add_option("--csv", options.csv, "write one row per point to this CSV file");
     bench->add_option("--json", options.json, "write metadata and every sample to this JSON file");
+    bench->add_option("--json-samples", options.json_samples,
+                      "all: every sample in --json; none: their count only (a compact file, as `compact` writes)")
+        ->check(CLI::IsMember({"all", "none"}))
+        ->capture_default_str();
     return bench;
+}
+
+record::SampleList json_sample_list(const BenchOptions& options) {
+    return options.json_samples == "none" ? record::SampleList::CountOnly : record::SampleList::All;
 }
 
 int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
@@ -331,7 +339,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
             code = 1;
         }
     if (!options.json.empty())
-        if (auto why = record::save_text(options.json, record::to_json(recording))) {
+        if (auto why = record::save_text(options.json, record::to_json(recording, json_sample_list(options)))) {
             err << "tilescope bench: " << *why << '\n';
             code = 1;
         }

@@ -7,6 +7,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "record/recording.hpp"
 #include "sweep.hpp"
 
 namespace CLI {
@@ -34,11 +35,15 @@ struct BenchOptions {
     double cpu_limit_s = 2.0;
     std::string csv;
     std::string json;
+    std::string json_samples = "all";  // --json-samples none: counts only, as assets/measurements keeps them
 };
 
 // Registers the "bench" subcommand on `app`; returns it so the caller can test
 // whether it was chosen (`sub->parsed()`).
 CLI::App* add_bench_command(CLI::App& app, BenchOptions& options);
+
+// What --json lists of each point's samples: every one unless --json-samples none.
+record::SampleList json_sample_list(const BenchOptions& options);
 
 // Runs the benchmark. Returns the process exit code: 0 on success, 1 when a GPU run failed
 // or a check did not pass, 2 for bad arguments or no usable GPU.

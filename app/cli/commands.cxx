@@ -10,6 +10,7 @@
 
 #include "bench.hpp"
 #include "check.hpp"
+#include "compact.hpp"
 #include "counters.hpp"
 #include "experiment.hpp"
 #include "record.hpp"
@@ -21,6 +22,7 @@ namespace ts::cli {
 struct Commands::State {
     BenchOptions bench_options;
     CheckOptions check_options;
+    CompactOptions compact_options;
     CountersOptions counters_options;
     ExperimentOptions experiment_options;
     RooflineOptions roofline_options;
@@ -28,6 +30,7 @@ struct Commands::State {
     TuneOptions tune_options;
     CLI::App* bench = nullptr;
     CLI::App* check = nullptr;
+    CLI::App* compact = nullptr;
     CLI::App* counters = nullptr;
     CLI::App* experiment = nullptr;
     CLI::App* roofline = nullptr;
@@ -41,6 +44,7 @@ Commands::Commands(CLI::App& app) : m_state(std::make_unique<State>()) {
     m_state->check = add_check_command(app, m_state->check_options);
     m_state->roofline = add_roofline_command(app, m_state->roofline_options);
     m_state->record = add_record_command(app, m_state->record_options);
+    m_state->compact = add_compact_command(app, m_state->compact_options);
     m_state->counters = add_counters_command(app, m_state->counters_options);
     m_state->experiment = add_experiment_command(app, m_state->experiment_options);
     m_state->tune = add_tune_command(app, m_state->tune_options);
@@ -56,6 +60,7 @@ std::optional<int> Commands::run_chosen() {
     if (m_state->check->parsed()) return run_check(m_state->check_options, std::cout, std::cerr);
     if (m_state->roofline->parsed()) return run_roofline(m_state->roofline_options, std::cout, std::cerr);
     if (m_state->record->parsed()) return run_record(m_state->record_options, std::cout, std::cerr);
+    if (m_state->compact->parsed()) return run_compact(m_state->compact_options, std::cout, std::cerr);
     if (m_state->counters->parsed()) return run_counters(m_state->counters_options, std::cout, std::cerr);
     if (m_state->experiment->parsed())
         return run_experiment(m_state->experiment_options, std::cout, std::cerr);

@@ -1,4 +1,4 @@
-// commands.hpp — the command-line tools as subcommands (bench, check, roofline, record), registered
+// commands.hpp — the command-line tools as subcommands (bench, check, roofline, record, compact, ...), registered
 // once here for both executables: `tilescope <command>` and `tilescope-cli <command>`.
 #pragma once
 
