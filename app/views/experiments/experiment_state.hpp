@@ -108,9 +108,8 @@ void experiment_submitted(ExperimentState& state, std::uint64_t id);
 bool take_experiment_result(ExperimentState& state, const gpu::RunResult& result, const std::string& device_name);
 
 // ---- Recorded results (tilescope-cli experiment --json) --------------------------------------
-// A file holds one object with the GPU and date and a list of results, each either a RunResult
-// as the wire writes it ({"ok", "error", "request", "experiment": {...}, "stale_reads": {...}})
-// or an ExperimentRun alone (its "case" and counts) with an optional "stale_reads" beside it.
+// The file's format and its parsing are record/experiment_file.hpp's (no ImGui, fuzzed); here
+// its results become outcomes, each saying where it was recorded.
 struct ExperimentRecording {
     std::string device;  // "NVIDIA H200"
     std::string date;    // "2026-11-26"
