@@ -161,6 +161,11 @@ std::optional<int> Automation::save_screenshot(platform::Window& window) const {
 std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state,
                                             platform::Session& session) {
     if (m_failed) return m_failed;
+    // A --load that cannot be read ends the program, as it did when it was read before the window opened.
+    if (state.lab.load_flag_failed) {
+        std::cerr << "tilescope: --load: " << state.lab.load_error << "\n";
+        return 2;
+    }
     if (m_soak && m_soak->finished()) {
         std::cout << m_soak->report(state);
         session.finish(window, state);
@@ -172,19 +177,24 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
         return save_screenshot(window).value_or(0);
     }
 
-    const bool waiting = m_start_run || m_awaiting_run || m_awaiting_lab || m_awaiting_record;
+    // A screenshot waits for the recording being read, which the lab and the lessons show.
+    const bool waiting = m_start_run || m_awaiting_run || m_awaiting_lab || m_awaiting_record ||
+                         views::recording_loading(state.lab);
     // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
     m_quiet_frames = waiting || m_pressing_keys || m_lab_benchmark ? 0 : m_quiet_frames + 1;
     if (m_frames_to_settle == 0) return std::nullopt;
     const auto now = Clock::now();
     const bool timed_out = waiting && now - m_started > kRunTimeout;
+    const char* awaited = waiting && !m_start_run && !m_awaiting_run && !m_awaiting_lab && !m_awaiting_record
+                              ? "the recording to load"
+                              : "the GPU run";
     if (waiting && now > m_next_progress) {
-        std::cerr << "tilescope: still waiting for the GPU run ("
+        std::cerr << "tilescope: still waiting for " << awaited << " ("
                   << std::chrono::duration_cast<std::chrono::seconds>(now - m_started).count() << " s)\n";
         m_next_progress += std::chrono::seconds(10);
     }
     if (!timed_out && m_quiet_frames < m_frames_to_settle) return std::nullopt;
-    if (timed_out) std::cerr << "tilescope: gave up waiting for the GPU run after 120 s\n";
+    if (timed_out) std::cerr << "tilescope: gave up waiting for " << awaited << " after 120 s\n";
     session.finish(window, state);
     if (const auto failed = save_screenshot(window)) return failed;
     return timed_out ? 1 : 0;

@@ -227,17 +227,16 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         if (const auto note = ts::views::open_experiment(state, *experiment, options.view == "theatre"))
             std::cerr << "tilescope: --experiment: " << *note << "\n";
     automation.prepare(state);
+    // Read off the UI thread: the window opens at once and the lab says "Loading recordings…"
+    // until they are in (a --load that fails ends the program with 2, as before).
     if (!options.load.empty()) {
-        if (!ts::views::load_recording(state.lab, options.load)) {
-            std::cerr << "tilescope: --load: " << state.lab.load_error << "\n";
-            return 2;
-        }
+        ts::views::start_loading_recording(state.lab, options.load, true);
         // The user came to read these numbers: the lab does not start measuring over them.
         ts::views::pass_over_first_visit_sweep(state.lab,
                                                "a recording was opened with --load (Sweep the sizes measures this GPU)");
     } else if (const auto committed = ts::views::committed_recordings(); !committed.empty()) {
-        // Loaded up front; with a GPU, live points replace the recorded ones as they arrive.
-        ts::views::load_recording(state.lab, committed.back());
+        // With a GPU, live points replace the recorded ones as they arrive.
+        ts::views::start_loading_recording(state.lab, committed.back());
     }
 
     session.start(window, state, opened);

@@ -66,8 +66,9 @@ std::string recording_label(const record::Recording& recording) {
     return model::format_text("recorded on {}, {}", recording.meta.device.name, date);
 }
 
-bool load_recording(LabState& lab, const std::filesystem::path& file) {
-    auto loaded = record::load(file);
+namespace {
+
+bool take_loaded(LabState& lab, std::variant<record::Recording, std::string> loaded) {
     if (auto* why = std::get_if<std::string>(&loaded)) {
         lab.load_error = *why;
         return false;
@@ -76,6 +77,33 @@ bool load_recording(LabState& lab, const std::filesystem::path& file) {
     lab.recording_label = recording_label(*lab.recording);
     lab.load_error.clear();
     return true;
+}
+
+}  // namespace
+
+bool load_recording(LabState& lab, const std::filesystem::path& file) { return take_loaded(lab, record::load(file)); }
+
+void start_loading_recording(LabState& lab, std::filesystem::path file, bool from_flag) {
+    lab.loading = std::async(std::launch::async, [file = std::move(file)] {
+                      return std::make_shared<std::variant<record::Recording, std::string>>(record::load(file));
+                  }).share();
+    lab.loading_from_flag = from_flag;
+    lab.load_flag_failed = false;
+}
+
+void poll_recording_load(LabState& lab) {
+    if (!lab.loading.valid() || lab.loading.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    const auto loaded = lab.loading.get();
+    lab.loading = {};
+    lab.load_flag_failed = !take_loaded(lab, std::move(*loaded)) && lab.loading_from_flag;
+}
+
+bool recording_loading(const LabState& lab) { return lab.loading.valid(); }
+
+void wait_for_recording(LabState& lab) {
+    if (!lab.loading.valid()) return;
+    lab.loading.wait();
+    poll_recording_load(lab);
 }
 
 std::vector<std::filesystem::path> committed_recordings() {

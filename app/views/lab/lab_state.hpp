@@ -8,10 +8,12 @@
 #include <filesystem>
 #include <future>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "gpu/cpu_baseline.hpp"
@@ -85,6 +87,13 @@ struct LabState {
     std::optional<record::Recording> recording;
     std::string recording_label;  // "recorded on NVIDIA H200, 2026-11-21"
     std::string load_error;       // why --load failed, shown in the lab's panel
+    // The recording being read on a thread of its own (start_loading_recording): a JSON with
+    // every sample takes a while to parse, and the first frame must not wait for it. Invalid
+    // when none is being read. Shared so that LabState stays copyable; the recording behind a
+    // pointer, so that taking it moves it rather than copying every sample on the UI thread.
+    std::shared_future<std::shared_ptr<std::variant<record::Recording, std::string>>> loading;
+    bool loading_from_flag = false;  // the one being read was named by --load
+    bool load_flag_failed = false;   // ...and could not be read: the program ends (exit 2)
 
     LatencyControls latency;
     // Live results this session, as recording points (what "Save session" writes).
@@ -148,6 +157,17 @@ std::string recording_label(const record::Recording& recording);
 
 // Loads `file` into the lab; false, with load_error set, when it cannot be read.
 bool load_recording(LabState& lab, const std::filesystem::path& file);
+
+// Starts reading `file` off the UI thread; the lab's panel says "Loading recordings…" until
+// poll_recording_load takes it in. `from_flag`: named by --load, whose failure ends the program.
+void start_loading_recording(LabState& lab, std::filesystem::path file, bool from_flag = false);
+// Once per frame: takes the recording (or why it could not be read) once it is in. Never blocks.
+void poll_recording_load(LabState& lab);
+// Whether a recording is still being read (a --screenshot waits for it).
+bool recording_loading(const LabState& lab);
+// Waits for the recording being read and takes it: for runs that draw it without a frame loop
+// (--lesson-walk), never for the window's frames.
+void wait_for_recording(LabState& lab);
 
 // The committed recordings (assets/measurements/*.json), the newest (by the date in the
 // file name) last.

@@ -73,6 +73,7 @@ void draw_source(AppState& state) {
         ImGui::Separator();
     }
     if (!lab.load_error.empty()) coloured_text_wrapped(colours::kError, ("Cannot load: " + lab.load_error).c_str());
+    if (recording_loading(lab)) muted_text("Loading recordings…");
     if (lab.recording) {
         ImGui::PushFont(heading_font());
         coloured_text_wrapped(colours::kWarning, lab.recording_label.c_str());
@@ -85,9 +86,10 @@ void draw_source(AppState& state) {
     } else if (state.device) {
         // Said once here for every lab view: why nothing is measured, and what is shown instead.
         muted_text(model::format_text("Not measuring here: {}. {}", state.device->why_not,
-                                      lab.recording ? "What is drawn comes from the recording."
-                                                    : "No recording loaded either: nothing measured to show."));
-    } else if (!lab.recording) {
+                                      lab.recording              ? "What is drawn comes from the recording."
+                                      : recording_loading(lab) ? "What is drawn will come from the recording."
+                                                                 : "No recording loaded either: nothing measured to show."));
+    } else if (!lab.recording && !recording_loading(lab)) {
         muted_text("No recording loaded and no GPU: nothing measured to show.");
     }
 }

@@ -492,7 +492,9 @@ void draw_latency_plot(AppState& state, ImVec2 size) {
         muted_text(state.lab.recording_label + ". Hover a point for its exact values.");
     size.y -= ImGui::GetCursorPosY() - top;
     if (state.lab.latency_plot.series.empty() && failed.empty()) {
-        muted_text("No points for this choice yet: pick float and batch 1 to see the recording, or measure on a GPU.");
+        muted_text(recording_loading(state.lab)
+                       ? "Loading recordings…"
+                       : "No points for this choice yet: pick float and batch 1 to see the recording, or measure on a GPU.");
         return;
     }
     const PlotFrame frame = draw_plot("##latency", state.lab.latency_plot, size);

@@ -51,6 +51,7 @@ std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab
 
 void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     if (!state.device) state.device = runner.device();
+    poll_recording_load(state.lab);  // the recording read off the UI thread, once it is in
     // One run at a time (the button is disabled while one is pending), so a result is
     // always the pending run's.
     // Live requests are the latency lab's; the rest is the run panel's single run.
