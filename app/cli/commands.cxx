@@ -15,9 +15,21 @@
 #include "experiment.hpp"
 #include "record.hpp"
 #include "roofline.hpp"
+#include "setup_options.hpp"
 #include "tune.hpp"
 
 namespace ts::cli {
+
+// Here rather than in setup_options.cxx, which needs no CLI11 (the fuzz target links it).
+void add_setup_options(CLI::App& app, SetupOptions& options) {
+    app.add_option("--m", options.m, "rows of A and C")->capture_default_str();
+    app.add_option("--n", options.n, "columns of B and C")->capture_default_str();
+    app.add_option("--k", options.k, "columns of A, rows of B")->capture_default_str();
+    app.add_option("--tile", options.tile, "tile width T of the tiled kernel (1..32)")->capture_default_str();
+    app.add_option("--kernel", options.kernel, kernel_names())->capture_default_str();
+    app.add_option("--block", options.block, "block shape of the naive kernels, XxY")->capture_default_str();
+    app.add_option("--dtype", options.dtype, "element type: int32, float or double")->capture_default_str();
+}
 
 struct Commands::State {
     BenchOptions bench_options;

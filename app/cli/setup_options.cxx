@@ -1,7 +1,5 @@
 #include "setup_options.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <charconv>
 #include <optional>
@@ -30,16 +28,6 @@ std::string kernel_names() {
         names += model::kernel_name(kind);
     }
     return names;
-}
-
-void add_setup_options(CLI::App& app, SetupOptions& options) {
-    app.add_option("--m", options.m, "rows of A and C")->capture_default_str();
-    app.add_option("--n", options.n, "columns of B and C")->capture_default_str();
-    app.add_option("--k", options.k, "columns of A, rows of B")->capture_default_str();
-    app.add_option("--tile", options.tile, "tile width T of the tiled kernel (1..32)")->capture_default_str();
-    app.add_option("--kernel", options.kernel, kernel_names())->capture_default_str();
-    app.add_option("--block", options.block, "block shape of the naive kernels, XxY")->capture_default_str();
-    app.add_option("--dtype", options.dtype, "element type: int32, float or double")->capture_default_str();
 }
 
 std::variant<Setup, std::string> resolve_setup(const SetupOptions& options) {

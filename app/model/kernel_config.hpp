@@ -34,6 +34,11 @@ inline constexpr KernelKind kAllKernelKinds[] = {KernelKind::Naive,           Ke
                                                  KernelKind::Pipelined,       KernelKind::Tuned,
                                                  KernelKind::Cublas};
 
+// The ladder's rungs past the tiled kernel (is_ladder), in order.
+inline constexpr KernelKind kLadderKinds[] = {KernelKind::RegTile1d,    KernelKind::RegTile2d, KernelKind::Vectorized,
+                                              KernelKind::ConflictFree, KernelKind::Warptile,  KernelKind::Pipelined,
+                                              KernelKind::Tuned};
+
 // "naive", "naive-row", "row-per-thread", "column-per-thread", "tiled", "regtile-1d", ...,
 // "tuned", "cublas"
 std::string_view kernel_name(KernelKind kind);

@@ -16,7 +16,8 @@ namespace ts::record {
 
 namespace {
 
-using Json = nlohmann::json;
+// Unordered: these keys are read by name (json_document.hpp's ordered Json is for writing).
+using PlainJson = nlohmann::json;
 
 std::string utc(const char* format) {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -54,7 +55,7 @@ std::variant<Journal, std::string> Journal::open(const std::filesystem::path& di
         dir / ("session-" + utc("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid()) + ".jsonl");
     std::FILE* stream = std::fopen(file.c_str(), "a");
     if (!stream) return "cannot write the session journal " + file.string() + ": " + std::strerror(errno);
-    const Json head = {{"journal", "tilescope-session"}, {"started", utc("%Y-%m-%dT%H:%M:%SZ")}, {"pid", getpid()}};
+    const PlainJson head = {{"journal", "tilescope-session"}, {"started", utc("%Y-%m-%dT%H:%M:%SZ")}, {"pid", getpid()}};
     std::fprintf(stream, "%s\n", head.dump().c_str());
     std::fflush(stream);
     return Journal(file, stream);
@@ -107,8 +108,8 @@ std::vector<UnfinishedSession> unfinished_sessions(const std::filesystem::path& 
         if (file.extension() != ".jsonl" || file.filename().string().rfind("session-", 0) != 0) continue;
         const std::vector<std::string> lines = lines_of(file);
         if (lines.empty()) continue;
-        const Json head = Json::parse(lines.front(), nullptr, false);
-        const Json tail = Json::parse(lines.back(), nullptr, false);
+        const PlainJson head = PlainJson::parse(lines.front(), nullptr, false);
+        const PlainJson tail = PlainJson::parse(lines.back(), nullptr, false);
         if (!head.is_object() || head.value("journal", "") != "tilescope-session") continue;
         if (tail.is_object() && tail.value("closed", false)) continue;
         if (process_running(head.value("pid", 0L))) continue;  // another TileScope, still measuring
@@ -130,7 +131,7 @@ std::variant<Recording, std::string> load_journal(const std::filesystem::path& f
     const std::vector<std::string> lines = lines_of(file);
     if (lines.empty()) return file.string() + ": empty, or cannot be read";
     Recording recording;
-    const Json head = Json::parse(lines.front(), nullptr, false);
+    const PlainJson head = PlainJson::parse(lines.front(), nullptr, false);
     recording.meta.date_utc = head.is_object() ? head.value("started", "") : "";
     recording.meta.command_line = "tilescope (latency lab, reopened after a crash)";
     for (std::size_t i = 1; i < lines.size(); ++i) {

@@ -10,9 +10,7 @@ namespace {
 
 using Outcome = ts::testing_support::CommandOutcome;
 
-Outcome run_cli(const std::string& arguments) {
-    return ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " " + arguments);
-}
+using ts::testing_support::run_cli;
 
 TEST(BenchCommand, HelpListsTheFlags) {
     const Outcome outcome = run_cli("bench --help");

@@ -17,9 +17,7 @@ namespace {
 
 using Outcome = ts::testing_support::CommandOutcome;
 
-Outcome run_cli(const std::string& arguments) {
-    return ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " " + arguments);
-}
+using ts::testing_support::run_cli;
 
 const std::string kOldFile = TILESCOPE_RECORD_TEST_DATA "/old-pretty-nvidia-h200-2026-11-21.json";
 

@@ -30,7 +30,6 @@ RunRequest small_request() {
     return request;
 }
 
-}  // namespace
 
 TEST_F(RunnerWithoutGpu, ProbeSaysWhy) {
     EXPECT_FALSE(m_probed.why_not.empty());
@@ -103,3 +102,5 @@ TEST_F(RunnerWithoutGpu, PollNeverBlocks) {
     EXPECT_EQ(received, kRequests);
     EXPECT_LT(slowest, std::chrono::milliseconds(50));
 }
+
+}  // namespace

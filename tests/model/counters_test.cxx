@@ -10,8 +10,13 @@
 #include "model/device_limits.hpp"
 #include "model/ladder.hpp"
 #include "model/memory_sectors.hpp"
+#include "support/problems.hpp"
 
 namespace {
+
+using ts::testing_support::make_naive;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
 
 using ts::model::Counter;
 using ts::model::KernelConfig;
@@ -32,20 +37,7 @@ Problem sized(std::int64_t m, std::int64_t n, std::int64_t k) {
     return p;
 }
 
-KernelConfig tiled(int tile) {
-    KernelConfig c;
-    c.kind = KernelKind::Tiled;
-    c.tile = tile;
-    return c;
-}
 
-KernelConfig naive(int x, int y) {
-    KernelConfig c;
-    c.kind = KernelKind::Naive;
-    c.block_x = x;
-    c.block_y = y;
-    return c;
-}
 
 KernelConfig rung(KernelKind kind) {
     KernelConfig c;
@@ -90,20 +82,20 @@ TEST(Counters, CounterValueAddsItsMetricsAndNeedsAllOfThem) {
 // row 64-byte aligned: 4 sectors) and one of B (the same: 4 sectors).
 TEST(Counters, TiledSixteenOnSixtyFourCubedByHand) {
     const Problem p = cube(64);
-    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, tiled(16), p), 16 * 4 * 8 * 2);
-    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, tiled(16), p), 16 * 4 * 8 * 2 * 4);
+    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, make_tiled(16), p), 16 * 4 * 8 * 2);
+    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, make_tiled(16), p), 16 * 4 * 8 * 2 * 4);
     // Stores: 16 blocks × 8 warps, each two rows of 16 floats of C: 4 sectors.
-    EXPECT_EQ(predicted(Counter::L2Sectors, tiled(16), p), 16 * 4 * 8 * 2 * 4 + 16 * 8 * 4);
-    EXPECT_EQ(predicted(Counter::DramBytes, tiled(16), p), 3 * 64 * 64 * 4);
-    EXPECT_EQ(predicted(Counter::SharedBankConflicts, tiled(16), p), 0.0);
+    EXPECT_EQ(predicted(Counter::L2Sectors, make_tiled(16), p), 16 * 4 * 8 * 2 * 4 + 16 * 8 * 4);
+    EXPECT_EQ(predicted(Counter::DramBytes, make_tiled(16), p), 3 * 64 * 64 * 4);
+    EXPECT_EQ(predicted(Counter::SharedBankConflicts, make_tiled(16), p), 0.0);
 }
 
 // T = 32: one warp is one row of the tile: 32 floats of A (4 sectors), 32 of B (4 sectors).
 // 2 × 2 blocks × 2 phases × 32 warps × 2 = 512 requests.
 TEST(Counters, TiledThirtyTwoOnSixtyFourCubedByHand) {
     const Problem p = cube(64);
-    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, tiled(32), p), 4 * 2 * 32 * 2);
-    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, tiled(32), p), 4 * 2 * 32 * 2 * 4);
+    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, make_tiled(32), p), 4 * 2 * 32 * 2);
+    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, make_tiled(32), p), 4 * 2 * 32 * 2 * 4);
 }
 
 // A tile hanging over the edge: M = N = K = 20 with T = 16 makes 2 × 2 blocks and 2 phases.
@@ -117,7 +109,7 @@ TEST(Counters, TiledEdgeWarpsWithNothingInsideAskForNothing) {
     // both block columns and both block rows.
     const double a = 2 * 8 * 2 + 2 * 2 * 2;
     const double b = 2 * 2 * (8 + 2);
-    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, tiled(16), p), a + b);
+    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, make_tiled(16), p), a + b);
 }
 
 // Naive 16×16 on 64³: 16 blocks × 8 warps; per k a warp loads A[row][k] for its two rows (2
@@ -125,15 +117,15 @@ TEST(Counters, TiledEdgeWarpsWithNothingInsideAskForNothing) {
 // halves: 64 bytes, 2 sectors).
 TEST(Counters, NaiveSixteenBySixteenOnSixtyFourCubedByHand) {
     const Problem p = cube(64);
-    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, naive(16, 16), p), 16 * 8 * 64 * 2);
-    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, naive(16, 16), p), 16 * 8 * 64 * (2 + 2));
-    EXPECT_EQ(predicted(Counter::SharedBankConflicts, naive(16, 16), p), 0.0);
+    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, make_naive(KernelKind::Naive, 16, 16), p), 16 * 8 * 64 * 2);
+    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, make_naive(KernelKind::Naive, 16, 16), p), 16 * 8 * 64 * (2 + 2));
+    EXPECT_EQ(predicted(Counter::SharedBankConflicts, make_naive(KernelKind::Naive, 16, 16), p), 0.0);
 }
 
 // Naive with x → row (02): a warp of 32×8 blocks holds 32 rows and one column: A is 32 rows
 // apart (32 sectors), B one address (1 sector).
 TEST(Counters, NaiveRowFromXReadsThirtyTwoSectorsOfA) {
-    KernelConfig c = naive(32, 8);
+    KernelConfig c = make_naive(KernelKind::Naive, 32, 8);
     c.kind = KernelKind::NaiveRowFromX;
     const Problem p = cube(64);
     // 2 × 8 blocks of 8 warps.
@@ -184,7 +176,7 @@ TEST(Counters, RegTile2dHasBankConflictsTheModelCounts) {
 }
 
 TEST(Counters, SectorsAreAtLeastRequestsAndL2AtLeastLoads) {
-    for (const KernelConfig& c : {naive(16, 16), naive(32, 8), tiled(8), tiled(32), rung(KernelKind::RegTile1d),
+    for (const KernelConfig& c : {make_naive(KernelKind::Naive, 16, 16), make_naive(KernelKind::Naive, 32, 8), make_tiled(8), make_tiled(32), rung(KernelKind::RegTile1d),
                                   rung(KernelKind::RegTile2d), rung(KernelKind::Vectorized),
                                   rung(KernelKind::ConflictFree), rung(KernelKind::Warptile)}) {
         for (const Problem& p : {cube(96), sized(100, 60, 37), sized(33, 129, 64)}) {
@@ -200,7 +192,7 @@ TEST(Counters, SectorsAreAtLeastRequestsAndL2AtLeastLoads) {
 // repeat. It must stay fast enough to run beside each reading.
 TEST(Counters, PredictionsOfLargeProblemsAreQuick) {
     const Problem p = cube(4096);
-    for (const KernelConfig& c : {naive(16, 16), tiled(32), rung(KernelKind::RegTile2d), rung(KernelKind::Warptile)}) {
+    for (const KernelConfig& c : {make_naive(KernelKind::Naive, 16, 16), make_tiled(32), rung(KernelKind::RegTile2d), rung(KernelKind::Warptile)}) {
         const auto begin = std::chrono::steady_clock::now();
         const double requests = predicted(Counter::GlobalLoadRequests, c, p);
         const double took_ms =
@@ -210,7 +202,7 @@ TEST(Counters, PredictionsOfLargeProblemsAreQuick) {
     }
     // Sizes that nothing divides are the slowest: every dimension needs 9 representatives.
     const Problem odd = cube(4093);
-    for (const KernelConfig& c : {naive(16, 16), tiled(32), rung(KernelKind::RegTile2d), rung(KernelKind::Warptile)}) {
+    for (const KernelConfig& c : {make_naive(KernelKind::Naive, 16, 16), make_tiled(32), rung(KernelKind::RegTile2d), rung(KernelKind::Warptile)}) {
         const auto begin = std::chrono::steady_clock::now();
         for (const Counter counter : ts::model::kAllCounters) ts::model::predict_counter(counter, c, odd, h100());
         const double took_ms =
@@ -218,8 +210,8 @@ TEST(Counters, PredictionsOfLargeProblemsAreQuick) {
         EXPECT_LT(took_ms, 2000.0) << ts::model::describe(c) << ", every counter (debug build)";
     }
     // Tiled T = 32 at 4096³: 128² blocks × 128 phases × 32 warps × 2.
-    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, tiled(32), p), 128.0 * 128 * 128 * 32 * 2);
-    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, tiled(32), p), 128.0 * 128 * 128 * 32 * 2 * 4);
+    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, make_tiled(32), p), 128.0 * 128 * 128 * 32 * 2);
+    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, make_tiled(32), p), 128.0 * 128 * 128 * 32 * 2 * 4);
 }
 
 // The prediction walks at most 9 representatives per dimension; every warp of every block,
@@ -240,12 +232,12 @@ TEST(Counters, RepresentativeBlocksCountLikeEveryBlock) {
                         requests += access.active_lanes > 0;
                         sectors += access.sectors;
                     }
-    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, tiled(t), p), requests);
-    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, tiled(t), p), sectors);
+    EXPECT_EQ(predicted(Counter::GlobalLoadRequests, make_tiled(t), p), requests);
+    EXPECT_EQ(predicted(Counter::GlobalLoadSectors, make_tiled(t), p), sectors);
 
     // The naive kernel: every k of every warp.
     const Problem q = sized(150, 60, 37);
-    const KernelConfig c = naive(16, 8);
+    const KernelConfig c = make_naive(KernelKind::Naive, 16, 8);
     requests = sectors = 0;
     for (int by = 0; by < (150 + 7) / 8; ++by)
         for (int bx = 0; bx < (60 + 15) / 16; ++bx)
@@ -271,7 +263,7 @@ TEST(Counters, CublasHasNoModelButDramHasItsCompulsoryBytes) {
 }
 
 TEST(Counters, OccupancyIsTheTheoreticalAndSaysSo) {
-    const auto o = ts::model::predict_counter(Counter::AchievedOccupancy, tiled(16), cube(1024), h100(), 32);
+    const auto o = ts::model::predict_counter(Counter::AchievedOccupancy, make_tiled(16), cube(1024), h100(), 32);
     ASSERT_TRUE(o.has_value());
     EXPECT_EQ(o->value, 100.0) << "8 blocks of 256 threads fill the H100's 2048 threads at 32 registers";
     EXPECT_NE(o->basis.find("theoretical"), std::string::npos);
@@ -296,7 +288,7 @@ TEST(Counters, MakeReadingKeepsTheReasonWhereThereIsNoModel) {
     EXPECT_EQ(reading.measured, 5.0);
     EXPECT_FALSE(reading.model.has_value());
     EXPECT_NE(reading.model_basis.find("cuBLAS"), std::string::npos);
-    const auto tiled_reading = ts::model::make_reading(Counter::GlobalLoadRequests, 1024.0, tiled(16), cube(64), h100());
+    const auto tiled_reading = ts::model::make_reading(Counter::GlobalLoadRequests, 1024.0, make_tiled(16), cube(64), h100());
     EXPECT_EQ(tiled_reading.model, 1024.0);
     EXPECT_EQ(ts::model::counter_ratio(tiled_reading), 1.0);
 }

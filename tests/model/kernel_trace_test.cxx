@@ -9,7 +9,7 @@
 namespace ts::model {
 namespace {
 
-using testing_support::synthetic_trace;
+using ts::testing_support::synthetic_trace;
 
 Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
     Problem p;
@@ -89,7 +89,9 @@ TEST(KernelTrace, RecordedTileLoadsEqualTheSchedule) {
                 EXPECT_EQ(recorded[i].smem_col, model[i].smem_col);
                 EXPECT_EQ(recorded[i].padding, model[i].padding);
                 EXPECT_EQ(recorded[i].address, model[i].address);
-                if (!model[i].padding) EXPECT_EQ(recorded[i].global_row, model[i].global_row);
+                if (!model[i].padding) {
+                    EXPECT_EQ(recorded[i].global_row, model[i].global_row);
+                }
             }
         }
 }

@@ -3,6 +3,7 @@
 
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::model;
 
@@ -13,35 +14,16 @@ static void PrintTo(KernelKind kind, std::ostream* out) { *out << kernel_name(ki
 
 namespace {
 
-Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, Dtype dtype = Dtype::Float32,
-                     std::int64_t batch = 1) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.batch = batch;
-    p.dtype = dtype;
-    return p;
-}
+using ts::testing_support::make_naive;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
 
-KernelConfig naive(KernelKind kind, int bx, int by) {
-    KernelConfig config;
-    config.kind = kind;
-    config.block_x = bx;
-    config.block_y = by;
-    return config;
-}
 
-KernelConfig tiled(int tile) {
-    KernelConfig config;
-    config.kind = KernelKind::Tiled;
-    config.tile = tile;
-    return config;
-}
+
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-std::string why(const std::optional<std::string>& reason) { return reason.value_or("<accepted>"); }
+using ts::testing_support::reason_or_accepted;
 
 
 TEST(KernelConfig, NamesParseAndDescribe) {
@@ -51,9 +33,9 @@ TEST(KernelConfig, NamesParseAndDescribe) {
     EXPECT_EQ(kernel_name(KernelKind::NaiveRowFromX), "naive-row");
     EXPECT_EQ(kernel_name(KernelKind::Tiled), "tiled");
     EXPECT_EQ(parse_kernel("shared"), std::nullopt);
-    EXPECT_EQ(describe(tiled(16)), "tiled T=16");
-    EXPECT_EQ(describe(naive(KernelKind::Naive, 32, 8)), "naive 32×8");
-    EXPECT_EQ(describe(naive(KernelKind::NaiveRowFromX, 8, 32)), "naive-row 8×32");
+    EXPECT_EQ(describe(make_tiled(16)), "tiled T=16");
+    EXPECT_EQ(describe(make_naive(KernelKind::Naive, 32, 8)), "naive 32×8");
+    EXPECT_EQ(describe(make_naive(KernelKind::NaiveRowFromX, 8, 32)), "naive-row 8×32");
 }
 
 TEST(DeviceLimits, GenericLimitsAreCudasCommonOnes) {
@@ -94,7 +76,6 @@ void PrintTo(const GeometryCase& c, std::ostream* out) {
          << " batch=" << c.problem.batch << " " << dtype_name(c.problem.dtype);
 }
 
-}  // namespace
 
 class PlanLaunch : public testing::TestWithParam<GeometryCase> {};
 
@@ -112,24 +93,24 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, PlanLaunch,
     testing::Values(
         // Naive, C is 100 × 70: the grid's x covers the 70 columns, y the 100 rows.
-        GeometryCase{naive(KernelKind::Naive, 8, 1), make_problem(100, 70, 5), {9, 100, 1}, {8, 1, 1}, 0, 200},
-        GeometryCase{naive(KernelKind::Naive, 16, 16), make_problem(100, 70, 5), {5, 7, 1}, {16, 16, 1}, 0, 1960},
-        GeometryCase{naive(KernelKind::Naive, 32, 8), make_problem(100, 70, 5), {3, 13, 1}, {32, 8, 1}, 0, 2984},
-        GeometryCase{naive(KernelKind::Naive, 64, 16), make_problem(100, 70, 5), {2, 7, 1}, {64, 16, 1}, 0, 7336},
-        GeometryCase{naive(KernelKind::Naive, 10, 10), make_problem(100, 70, 5), {7, 10, 1}, {10, 10, 1}, 0, 0},
+        GeometryCase{make_naive(KernelKind::Naive, 8, 1), make_problem(100, 70, 5), {9, 100, 1}, {8, 1, 1}, 0, 200},
+        GeometryCase{make_naive(KernelKind::Naive, 16, 16), make_problem(100, 70, 5), {5, 7, 1}, {16, 16, 1}, 0, 1960},
+        GeometryCase{make_naive(KernelKind::Naive, 32, 8), make_problem(100, 70, 5), {3, 13, 1}, {32, 8, 1}, 0, 2984},
+        GeometryCase{make_naive(KernelKind::Naive, 64, 16), make_problem(100, 70, 5), {2, 7, 1}, {64, 16, 1}, 0, 7336},
+        GeometryCase{make_naive(KernelKind::Naive, 10, 10), make_problem(100, 70, 5), {7, 10, 1}, {10, 10, 1}, 0, 0},
         // threadIdx.x walks the rows: the grid's x now covers the 100 rows.
-        GeometryCase{naive(KernelKind::NaiveRowFromX, 32, 8), make_problem(100, 70, 5), {4, 9, 1}, {32, 8, 1}, 0,
+        GeometryCase{make_naive(KernelKind::NaiveRowFromX, 32, 8), make_problem(100, 70, 5), {4, 9, 1}, {32, 8, 1}, 0,
                      2216},
-        GeometryCase{naive(KernelKind::NaiveRowFromX, 8, 32), make_problem(100, 70, 5), {13, 3, 1}, {8, 32, 1}, 0,
+        GeometryCase{make_naive(KernelKind::NaiveRowFromX, 8, 32), make_problem(100, 70, 5), {13, 3, 1}, {8, 32, 1}, 0,
                      2984},
         // Tiled, C is 40 × 28; shared memory holds one T×T tile of A and one of B.
-        GeometryCase{tiled(1), make_problem(40, 28, 36), {28, 40, 1}, {1, 1, 1}, 8, 0},
-        GeometryCase{tiled(8), make_problem(40, 28, 36), {4, 5, 1}, {8, 8, 1}, 512, 160},
-        GeometryCase{tiled(16), make_problem(40, 28, 36), {2, 3, 1}, {16, 16, 1}, 2048, 416},
-        GeometryCase{tiled(32), make_problem(40, 28, 36, Dtype::Float64), {1, 2, 1}, {32, 32, 1}, 16384, 928},
-        GeometryCase{tiled(32), make_problem(40, 28, 36, Dtype::Int32), {1, 2, 1}, {32, 32, 1}, 8192, 928},
+        GeometryCase{make_tiled(1), make_problem(40, 28, 36), {28, 40, 1}, {1, 1, 1}, 8, 0},
+        GeometryCase{make_tiled(8), make_problem(40, 28, 36), {4, 5, 1}, {8, 8, 1}, 512, 160},
+        GeometryCase{make_tiled(16), make_problem(40, 28, 36), {2, 3, 1}, {16, 16, 1}, 2048, 416},
+        GeometryCase{make_tiled(32), make_problem(40, 28, 36, Dtype::Float64), {1, 2, 1}, {32, 32, 1}, 16384, 928},
+        GeometryCase{make_tiled(32), make_problem(40, 28, 36, Dtype::Int32), {1, 2, 1}, {32, 32, 1}, 8192, 928},
         // Batches go to gridDim.z; ghost_threads counts one batch.
-        GeometryCase{tiled(16), make_problem(40, 28, 36, Dtype::Float32, 3), {2, 3, 3}, {16, 16, 1}, 2048, 416}));
+        GeometryCase{make_tiled(16), make_problem(40, 28, 36, Dtype::Float32, 3), {2, 3, 3}, {16, 16, 1}, 2048, 416}));
 
 // kernel_tuner sweeps block_size_x over 8..64 and block_size_y over 1..32: every shape
 // with at most 1024 threads is accepted, the others are explained.
@@ -143,12 +124,12 @@ std::string sweep_name(const testing::TestParamInfo<SweepParam>& info) {
 
 TEST_P(NaiveBlockSweep, AcceptedExactlyUpTo1024Threads) {
     const auto [kind, bx, by] = GetParam();
-    const auto reason = check_launch(naive(kind, bx, by), make_problem(300, 200, 50), generic_limits());
+    const auto reason = check_launch(make_naive(kind, bx, by), make_problem(300, 200, 50), generic_limits());
     if (bx * by <= 1024) {
         EXPECT_EQ(reason, std::nullopt);
         return;
     }
-    const std::string text = why(reason);
+    const std::string text = reason_or_accepted(reason);
     EXPECT_TRUE(contains(text, std::to_string(bx) + "×" + std::to_string(by) + " = " + std::to_string(bx * by)))
         << text;
     EXPECT_TRUE(contains(text, "limit of 1024 threads per block")) << text;
@@ -162,24 +143,24 @@ INSTANTIATE_TEST_SUITE_P(KernelTunerRange, NaiveBlockSweep,
                          sweep_name);
 
 TEST(CheckConfig, TileOf64ExplainsTheThreadLimit) {
-    const std::string text = why(check_config(tiled(64)));
+    const std::string text = reason_or_accepted(check_config(make_tiled(64)));
     EXPECT_TRUE(contains(text, "T = 64")) << text;
     EXPECT_TRUE(contains(text, "64 × 64 = 4096 threads per block")) << text;
     EXPECT_TRUE(contains(text, "1024")) << text;
     EXPECT_TRUE(contains(text, "invalid configuration argument")) << text;
     // check_launch gives the same explanation.
-    EXPECT_EQ(check_launch(tiled(64), make_problem(64, 64, 64), generic_limits()), check_config(tiled(64)));
+    EXPECT_EQ(check_launch(make_tiled(64), make_problem(64, 64, 64), generic_limits()), check_config(make_tiled(64)));
 }
 
 TEST(CheckConfig, TileBoundsAndBlockSides) {
-    EXPECT_EQ(check_config(tiled(1)), std::nullopt);
-    EXPECT_EQ(check_config(tiled(32)), std::nullopt);
-    EXPECT_TRUE(contains(why(check_config(tiled(33))), "33 × 33 = 1089")) << why(check_config(tiled(33)));
-    EXPECT_TRUE(contains(why(check_config(tiled(0))), "at least 1 (got 0)")) << why(check_config(tiled(0)));
-    EXPECT_TRUE(contains(why(check_config(naive(KernelKind::Naive, 0, 4))), "0×4"));
-    EXPECT_TRUE(contains(why(check_config(naive(KernelKind::NaiveRowFromX, 8, -1))), "8×-1"));
+    EXPECT_EQ(check_config(make_tiled(1)), std::nullopt);
+    EXPECT_EQ(check_config(make_tiled(32)), std::nullopt);
+    EXPECT_TRUE(contains(reason_or_accepted(check_config(make_tiled(33))), "33 × 33 = 1089")) << reason_or_accepted(check_config(make_tiled(33)));
+    EXPECT_TRUE(contains(reason_or_accepted(check_config(make_tiled(0))), "at least 1 (got 0)")) << reason_or_accepted(check_config(make_tiled(0)));
+    EXPECT_TRUE(contains(reason_or_accepted(check_config(make_naive(KernelKind::Naive, 0, 4))), "0×4"));
+    EXPECT_TRUE(contains(reason_or_accepted(check_config(make_naive(KernelKind::NaiveRowFromX, 8, -1))), "8×-1"));
     // A tiled config ignores block_x/block_y, a naive one ignores the tile.
-    KernelConfig odd = naive(KernelKind::Naive, 16, 16);
+    KernelConfig odd = make_naive(KernelKind::Naive, 16, 16);
     odd.tile = 0;
     EXPECT_EQ(check_config(odd), std::nullopt);
 }
@@ -188,8 +169,8 @@ TEST(CheckLaunch, EveryTileUpTo32FitsStaticSharedMemory) {
     for (Dtype dtype : {Dtype::Int32, Dtype::Float32, Dtype::Float64})
         for (int tile = 1; tile <= kMaxTile; ++tile) {
             const Problem p = make_problem(100, 100, 100, dtype);
-            EXPECT_LE(plan_launch(tiled(tile), p).shared_bytes, 48 * 1024);
-            EXPECT_EQ(check_launch(tiled(tile), p, generic_limits()), std::nullopt) << tile;
+            EXPECT_LE(plan_launch(make_tiled(tile), p).shared_bytes, 48 * 1024);
+            EXPECT_EQ(check_launch(make_tiled(tile), p, generic_limits()), std::nullopt) << tile;
         }
 }
 
@@ -197,41 +178,43 @@ TEST(CheckLaunch, SharedMemoryOverTheLimitIsExplained) {
     DeviceLimits small = generic_limits();
     small.static_shared_per_block = 8 * 1024;
     // T = 32 floats: 2 · 32 · 32 · 4 = 8 KiB, an exact fit; doubles need 16 KiB.
-    EXPECT_EQ(check_launch(tiled(32), make_problem(64, 64, 64), small), std::nullopt);
-    const std::string text = why(check_launch(tiled(32), make_problem(64, 64, 64, Dtype::Float64), small));
+    EXPECT_EQ(check_launch(make_tiled(32), make_problem(64, 64, 64), small), std::nullopt);
+    const std::string text = reason_or_accepted(check_launch(make_tiled(32), make_problem(64, 64, 64, Dtype::Float64), small));
     EXPECT_TRUE(contains(text, "16.0 KiB")) << text;
     EXPECT_TRUE(contains(text, "8.0 KiB")) << text;
 }
 
 TEST(CheckLaunch, GridYOver65535IsExplained) {
     // One row per block: gridDim.y = M.
-    EXPECT_EQ(check_launch(naive(KernelKind::Naive, 32, 1), make_problem(65535, 1, 1), generic_limits()),
+    EXPECT_EQ(check_launch(make_naive(KernelKind::Naive, 32, 1), make_problem(65535, 1, 1), generic_limits()),
               std::nullopt);
     const std::string text =
-        why(check_launch(naive(KernelKind::Naive, 32, 1), make_problem(70000, 1, 1), generic_limits()));
+        reason_or_accepted(check_launch(make_naive(KernelKind::Naive, 32, 1), make_problem(70000, 1, 1), generic_limits()));
     EXPECT_TRUE(contains(text, "(1, 70000, 1)")) << text;
     EXPECT_TRUE(contains(text, "65535")) << text;
     // The same matrix fits when the rows go to gridDim.x, which allows 2^31 − 1 blocks.
-    EXPECT_EQ(check_launch(naive(KernelKind::NaiveRowFromX, 32, 1), make_problem(70000, 1, 1), generic_limits()),
+    EXPECT_EQ(check_launch(make_naive(KernelKind::NaiveRowFromX, 32, 1), make_problem(70000, 1, 1), generic_limits()),
               std::nullopt);
-    EXPECT_NE(check_launch(tiled(1), make_problem(65536, 1, 1), generic_limits()), std::nullopt);
+    EXPECT_NE(check_launch(make_tiled(1), make_problem(65536, 1, 1), generic_limits()), std::nullopt);
 }
 
 TEST(CheckLaunch, BlockDimensionLimitIsChecked) {
     DeviceLimits limits = generic_limits();
     limits.max_block_dim_x = 512;
-    const std::string text = why(check_launch(naive(KernelKind::Naive, 1024, 1), make_problem(8, 8, 8), limits));
+    const std::string text = reason_or_accepted(check_launch(make_naive(KernelKind::Naive, 1024, 1), make_problem(8, 8, 8), limits));
     EXPECT_TRUE(contains(text, "blockDim (1024, 1)")) << text;
     EXPECT_TRUE(contains(text, "(512, 1024)")) << text;
-    EXPECT_EQ(check_launch(naive(KernelKind::Naive, 1024, 1), make_problem(8, 8, 8), generic_limits()), std::nullopt);
+    EXPECT_EQ(check_launch(make_naive(KernelKind::Naive, 1024, 1), make_problem(8, 8, 8), generic_limits()), std::nullopt);
 }
 
 TEST(CheckLaunch, ProblemAndDeviceMemoryAreChecked) {
     // 3 · 40000² doubles = 38.4 GB, more than the 16 GiB of the V100 preset.
     const DeviceLimits& v100 = device_presets()[3];
     ASSERT_EQ(v100.global_memory_bytes, std::int64_t{16} << 30);
-    const std::string text = why(check_launch(tiled(16), make_problem(40000, 40000, 40000, Dtype::Float64), v100));
+    const std::string text = reason_or_accepted(check_launch(make_tiled(16), make_problem(40000, 40000, 40000, Dtype::Float64), v100));
     EXPECT_TRUE(contains(text, "35.8 GiB")) << text;
     EXPECT_TRUE(contains(text, "16.0 GiB")) << text;
-    EXPECT_TRUE(contains(why(check_launch(tiled(16), make_problem(0, 4, 4), v100)), "M = 0"));
+    EXPECT_TRUE(contains(reason_or_accepted(check_launch(make_tiled(16), make_problem(0, 4, 4), v100)), "M = 0"));
 }
+
+}  // namespace

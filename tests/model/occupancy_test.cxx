@@ -7,10 +7,15 @@
 
 #include "model/device_limits.hpp"
 #include "model/occupancy.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::model;
 
 namespace {
+
+using ts::testing_support::make_naive;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
 
 const DeviceLimits& preset_named(const std::string& part) {
     for (const DeviceLimits& limits : device_presets())
@@ -25,12 +30,6 @@ Problem square(std::int64_t size, Dtype dtype = Dtype::Float32) {
     return p;
 }
 
-KernelConfig tiled(int tile) {
-    KernelConfig config;
-    config.kind = KernelKind::Tiled;
-    config.tile = tile;
-    return config;
-}
 
 Occupancy expect_fits(const std::variant<Occupancy, std::string>& result) {
     if (const auto* why = std::get_if<std::string>(&result)) {
@@ -66,7 +65,7 @@ TEST(Occupancy, TiledT16FloatOnA100IsLimitedByThreads) {
     // 256 threads = 8 warps; 2048 threads per SM hold 8 such blocks. Shared memory: 2 KiB of
     // tiles + 1 KiB reserved = 3 KiB, 54 blocks' worth; block slots: 32.
     const DeviceLimits& a100 = preset_named("A100");
-    const Occupancy o = expect_fits(kernel_occupancy(tiled(16), square(2048), a100));
+    const Occupancy o = expect_fits(kernel_occupancy(make_tiled(16), square(2048), a100));
     EXPECT_EQ(o.block.threads, 256);
     EXPECT_EQ(o.block.shared_bytes, 2048);
     EXPECT_FALSE(o.block.registers_measured);
@@ -86,19 +85,19 @@ TEST(Occupancy, TiledT16FloatOnA100IsLimitedByThreads) {
 }
 
 TEST(Occupancy, TiledT32IsTwoBlocksOfAThousandThreads) {
-    const Occupancy o = expect_fits(kernel_occupancy(tiled(32), square(2048), preset_named("A100")));
+    const Occupancy o = expect_fits(kernel_occupancy(make_tiled(32), square(2048), preset_named("A100")));
     EXPECT_EQ(o.block.threads, 1024);
     EXPECT_EQ(o.blocks_per_sm, 2);
     EXPECT_EQ(o.limited_by, OccupancyLimit::Threads);
     // The RTX 3090 holds 1536 threads per SM: one block of 1024, two thirds of its warps.
-    const Occupancy rtx = expect_fits(kernel_occupancy(tiled(32), square(2048), preset_named("3090")));
+    const Occupancy rtx = expect_fits(kernel_occupancy(make_tiled(32), square(2048), preset_named("3090")));
     EXPECT_EQ(rtx.blocks_per_sm, 1);
     EXPECT_NEAR(rtx.occupancy, 32.0 / 48.0, 1e-12);
 }
 
 TEST(Occupancy, SmallBlocksRunOutOfBlockSlots) {
     // T = 4: 16 threads, one warp, 32 block slots on an A100: 32 of 64 warps.
-    const Occupancy o = expect_fits(kernel_occupancy(tiled(4), square(512), preset_named("A100")));
+    const Occupancy o = expect_fits(kernel_occupancy(make_tiled(4), square(512), preset_named("A100")));
     EXPECT_EQ(o.blocks_by_threads, 64);
     EXPECT_EQ(o.blocks_per_sm, 32);
     EXPECT_EQ(o.limited_by, OccupancyLimit::BlockSlots);
@@ -154,7 +153,7 @@ TEST(Occupancy, SharedMemoryLimitsBigTiles) {
 }
 
 TEST(Occupancy, TiledDoubleUsesTwiceTheSharedMemory) {
-    const Occupancy o = expect_fits(kernel_occupancy(tiled(32), square(1024, Dtype::Float64), preset_named("H100")));
+    const Occupancy o = expect_fits(kernel_occupancy(make_tiled(32), square(1024, Dtype::Float64), preset_named("H100")));
     EXPECT_EQ(o.block.shared_bytes, 2 * 32 * 32 * 8);  // 16 KiB
     EXPECT_EQ(o.blocks_by_shared, 228 / 17);
 }
@@ -166,13 +165,13 @@ TEST(Occupancy, EstimatedRegistersKeepTheSmFull) {
     EXPECT_EQ(estimated_registers_per_thread(generic_limits()), 64);      // Turing: 1024 threads
     for (const DeviceLimits& limits : device_presets())
         for (int tile : {8, 16, 32}) {
-            const Occupancy o = expect_fits(kernel_occupancy(tiled(tile), square(1024), limits));
+            const Occupancy o = expect_fits(kernel_occupancy(make_tiled(tile), square(1024), limits));
             EXPECT_GE(o.blocks_by_registers, o.blocks_by_threads) << limits.name << " T=" << tile;
         }
 }
 
 TEST(Occupancy, MeasuredRegistersReplaceTheEstimate) {
-    const Occupancy o = expect_fits(kernel_occupancy(tiled(16), square(2048), preset_named("A100"), 64));
+    const Occupancy o = expect_fits(kernel_occupancy(make_tiled(16), square(2048), preset_named("A100"), 64));
     EXPECT_TRUE(o.block.registers_measured);
     EXPECT_EQ(o.block.registers_per_thread, 64);
     EXPECT_EQ(o.blocks_per_sm, 4);  // 2048 registers per warp: 32 warps per SM, 4 blocks of 8
@@ -201,11 +200,11 @@ TEST(Occupancy, OversizedBlocksAndCublasHaveReasons) {
     KernelConfig cublas;
     cublas.kind = KernelKind::Cublas;
     EXPECT_TRUE(std::holds_alternative<std::string>(kernel_occupancy(cublas, square(256), preset_named("A100"))));
-    EXPECT_TRUE(std::holds_alternative<std::string>(kernel_occupancy(tiled(64), square(256), preset_named("A100"))));
+    EXPECT_TRUE(std::holds_alternative<std::string>(kernel_occupancy(make_tiled(64), square(256), preset_named("A100"))));
 }
 
 TEST(Occupancy, DescribeNamesEveryBindingLimit) {
-    const Occupancy o = expect_fits(kernel_occupancy(tiled(16), square(2048), preset_named("A100")));
+    const Occupancy o = expect_fits(kernel_occupancy(make_tiled(16), square(2048), preset_named("A100")));
     EXPECT_EQ(describe(o), "8 blocks/SM (limited by threads per SM, and equally by registers), 100 % occupancy, "
                            "18.96 waves");
 }

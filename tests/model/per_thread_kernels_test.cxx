@@ -16,7 +16,6 @@
 using namespace ts::model;
 
 namespace ts::model {
-static void PrintTo(const KernelConfig& config, std::ostream* out) { *out << describe(config); }
 }  // namespace ts::model
 
 namespace {

@@ -2,24 +2,19 @@
 #include <gtest/gtest.h>
 
 #include "model/problem.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::model;
 
 namespace {
 
-Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, Dtype dtype = Dtype::Float32,
-                     std::int64_t batch = 1) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.batch = batch;
-    p.dtype = dtype;
-    return p;
-}
+using ts::testing_support::make_naive;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
+
 
 // The message, or a marker that none of the substring checks below will find.
-std::string why(const std::optional<std::string>& reason) { return reason.value_or("<accepted>"); }
+using ts::testing_support::reason_or_accepted;
 
 }  // namespace
 
@@ -58,32 +53,32 @@ TEST(ProblemValidate, AcceptsOrdinaryProblems) {
 }
 
 TEST(ProblemValidate, RejectsZeroAndNegativeSizesNamingThem) {
-    const std::string zero_m = why(validate(make_problem(0, 4, 4)));
+    const std::string zero_m = reason_or_accepted(validate(make_problem(0, 4, 4)));
     EXPECT_NE(zero_m.find("at least 1"), std::string::npos) << zero_m;
     EXPECT_NE(zero_m.find("M = 0"), std::string::npos) << zero_m;
 
-    const std::string negative_k = why(validate(make_problem(4, 4, -3)));
+    const std::string negative_k = reason_or_accepted(validate(make_problem(4, 4, -3)));
     EXPECT_NE(negative_k.find("K = -3"), std::string::npos) << negative_k;
 
-    const std::string zero_n = why(validate(make_problem(4, 0, 4)));
+    const std::string zero_n = reason_or_accepted(validate(make_problem(4, 0, 4)));
     EXPECT_NE(zero_n.find("N = 0"), std::string::npos) << zero_n;
 
-    const std::string zero_batch = why(validate(make_problem(4, 4, 4, Dtype::Float32, 0)));
+    const std::string zero_batch = reason_or_accepted(validate(make_problem(4, 4, 4, Dtype::Float32, 0)));
     EXPECT_NE(zero_batch.find("batch"), std::string::npos) << zero_batch;
     EXPECT_NE(zero_batch.find("got 0"), std::string::npos) << zero_batch;
 }
 
 TEST(ProblemValidate, Rejects32BitIndexOverflowNamingTheMatrix) {
     // M = K = 65536: A has 2^32 elements, so row * K + k no longer fits in an int.
-    const std::string a = why(validate(make_problem(65536, 1, 65536)));
+    const std::string a = reason_or_accepted(validate(make_problem(65536, 1, 65536)));
     EXPECT_NE(a.find("A would have 65536 × 65536 elements"), std::string::npos) << a;
     EXPECT_NE(a.find("2^31"), std::string::npos) << a;
     EXPECT_NE(a.find("32-bit"), std::string::npos) << a;
 
-    const std::string b = why(validate(make_problem(1, 65536, 65536)));
+    const std::string b = reason_or_accepted(validate(make_problem(1, 65536, 65536)));
     EXPECT_NE(b.find("B would have 65536 × 65536"), std::string::npos) << b;
 
-    const std::string c = why(validate(make_problem(65536, 65536, 1)));
+    const std::string c = reason_or_accepted(validate(make_problem(65536, 65536, 1)));
     EXPECT_NE(c.find("C would have 65536 × 65536"), std::string::npos) << c;
 }
 
@@ -99,7 +94,7 @@ TEST(ProblemValidate, IndexLimitIsExactlyIntMax) {
 
 TEST(ProblemValidate, RejectsBatchOverGridZLimit) {
     EXPECT_EQ(validate(make_problem(2, 2, 2, Dtype::Float32, 65535)), std::nullopt);
-    const std::string text = why(validate(make_problem(2, 2, 2, Dtype::Float32, 65536)));
+    const std::string text = reason_or_accepted(validate(make_problem(2, 2, 2, Dtype::Float32, 65536)));
     EXPECT_NE(text.find("65536"), std::string::npos) << text;
     EXPECT_NE(text.find("65535"), std::string::npos) << text;
 }
@@ -112,11 +107,11 @@ TEST(ProblemValidate, RejectsMoreMemoryThanTheDeviceHas) {
     EXPECT_EQ(validate(p, 12582912), std::nullopt) << "an exact fit is fine";
     EXPECT_NE(validate(p, 12582911), std::nullopt);
 
-    const std::string text = why(validate(p, 8 << 20));
+    const std::string text = reason_or_accepted(validate(p, 8 << 20));
     EXPECT_NE(text.find("12.0 MiB"), std::string::npos) << text;
     EXPECT_NE(text.find("8.0 MiB"), std::string::npos) << text;
 
     // Batches multiply the memory: 4 batches of doubles need 96 MiB.
-    const std::string batched = why(validate(make_problem(1024, 1024, 1024, Dtype::Float64, 4), 64 << 20));
+    const std::string batched = reason_or_accepted(validate(make_problem(1024, 1024, 1024, Dtype::Float64, 4), 64 << 20));
     EXPECT_NE(batched.find("96.0 MiB"), std::string::npos) << batched;
 }

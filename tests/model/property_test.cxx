@@ -13,16 +13,20 @@
 #include "model/thread_map.hpp"
 #include "model/tile_schedule.hpp"
 #include "model/traffic.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::model;
 
 namespace ts::model {
 // How gtest shows a failing parameter: "tiled T=8" rather than the struct's bytes. Found by
 // argument-dependent lookup, so it lives beside KernelConfig; static keeps it in this file.
-static void PrintTo(const KernelConfig& config, std::ostream* out) { *out << describe(config); }
 }  // namespace ts::model
 
 namespace {
+
+using ts::testing_support::make_naive;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
 
 struct Shape {
     int m;
@@ -81,20 +85,7 @@ std::string config_name(const testing::TestParamInfo<KernelConfig>& info) {
     return format_text("{}_{}x{}", c.kind == KernelKind::Naive ? "naive" : "naive_row", c.block_x, c.block_y);
 }
 
-KernelConfig naive(KernelKind kind, int bx, int by) {
-    KernelConfig config;
-    config.kind = kind;
-    config.block_x = bx;
-    config.block_y = by;
-    return config;
-}
 
-KernelConfig tiled(int tile) {
-    KernelConfig config;
-    config.kind = KernelKind::Tiled;
-    config.tile = tile;
-    return config;
-}
 
 // Every (block, thread) of the planned launch: the cell matches the CUDA formula, the
 // inverse map finds the thread again, and each cell of C has exactly one owner.
@@ -174,7 +165,7 @@ void check_naive_loads(const KernelConfig& config, Shape s) {
 // column of Bs. The result must be A · B, and the loads must match the traffic counts.
 void check_tiled_schedule(int tile, Shape s) {
     const Problem p = to_problem(s);
-    const KernelConfig config = tiled(tile);
+    const KernelConfig config = make_tiled(tile);
     const LaunchGeometry g = plan_launch(config, p);
     const int phases = phase_count(s.k, tile);
     const auto a = fill(s.m * s.k, 3);
@@ -289,18 +280,18 @@ TEST_P(EveryKernel, EachCellOfCHasExactlyOneThread) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Naive, EveryKernel,
-                         testing::Values(naive(KernelKind::Naive, 8, 1), naive(KernelKind::Naive, 16, 16),
-                                         naive(KernelKind::Naive, 32, 8), naive(KernelKind::Naive, 64, 4),
-                                         naive(KernelKind::Naive, 8, 32), naive(KernelKind::Naive, 13, 3)),
+                         testing::Values(make_naive(KernelKind::Naive, 8, 1), make_naive(KernelKind::Naive, 16, 16),
+                                         make_naive(KernelKind::Naive, 32, 8), make_naive(KernelKind::Naive, 64, 4),
+                                         make_naive(KernelKind::Naive, 8, 32), make_naive(KernelKind::Naive, 13, 3)),
                          config_name);
 INSTANTIATE_TEST_SUITE_P(NaiveRowFromX, EveryKernel,
-                         testing::Values(naive(KernelKind::NaiveRowFromX, 8, 1),
-                                         naive(KernelKind::NaiveRowFromX, 32, 8),
-                                         naive(KernelKind::NaiveRowFromX, 64, 16),
-                                         naive(KernelKind::NaiveRowFromX, 5, 11)),
+                         testing::Values(make_naive(KernelKind::NaiveRowFromX, 8, 1),
+                                         make_naive(KernelKind::NaiveRowFromX, 32, 8),
+                                         make_naive(KernelKind::NaiveRowFromX, 64, 16),
+                                         make_naive(KernelKind::NaiveRowFromX, 5, 11)),
                          config_name);
 INSTANTIATE_TEST_SUITE_P(Tiled, EveryKernel,
-                         testing::Values(tiled(1), tiled(2), tiled(3), tiled(8), tiled(13), tiled(32)), config_name);
+                         testing::Values(make_tiled(1), make_tiled(2), make_tiled(3), make_tiled(8), make_tiled(13), make_tiled(32)), config_name);
 
 class NaiveKernel : public testing::TestWithParam<KernelConfig> {};
 
@@ -313,10 +304,10 @@ TEST_P(NaiveKernel, LoadsMatchTrafficAndTheProductIsRight) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, NaiveKernel,
-                         testing::Values(naive(KernelKind::Naive, 8, 1), naive(KernelKind::Naive, 32, 8),
-                                         naive(KernelKind::Naive, 64, 4), naive(KernelKind::Naive, 7, 9),
-                                         naive(KernelKind::NaiveRowFromX, 32, 8),
-                                         naive(KernelKind::NaiveRowFromX, 16, 32)),
+                         testing::Values(make_naive(KernelKind::Naive, 8, 1), make_naive(KernelKind::Naive, 32, 8),
+                                         make_naive(KernelKind::Naive, 64, 4), make_naive(KernelKind::Naive, 7, 9),
+                                         make_naive(KernelKind::NaiveRowFromX, 32, 8),
+                                         make_naive(KernelKind::NaiveRowFromX, 16, 32)),
                          config_name);
 
 class TiledKernel : public testing::TestWithParam<int> {};

@@ -10,7 +10,7 @@
 namespace ts::model {
 namespace {
 
-constexpr TmaSwizzle kModes[] = {TmaSwizzle::None, TmaSwizzle::B32, TmaSwizzle::B64, TmaSwizzle::B128};
+constexpr TmaSwizzle kDescriptorModes[] = {TmaSwizzle::None, TmaSwizzle::B32, TmaSwizzle::B64, TmaSwizzle::B128};
 
 // A 128×64 BF16 tile of A under 128B swizzle at shared address 0x400 (1024), K step 0:
 //   start 1024 >> 4 = 64 = 0x40                    → bits 0–13:  0x0000000000000040
@@ -50,7 +50,7 @@ TEST(TcDescriptor, FieldsSitWhereThePtxIsaPutsThem) {
 }
 
 TEST(TcDescriptor, DecodeInvertsEncode) {
-    for (TmaSwizzle mode : kModes)
+    for (TmaSwizzle mode : kDescriptorModes)
         for (int base = 0; base < 8; ++base)
             for (std::uint32_t v = 0; v < (1u << 18); v += 16 * 37) {
                 const SmemDescriptor d{v, (v * 7) & 0x3FFF0u, (v * 13) & 0x3FFF0u, base, mode};
@@ -141,7 +141,7 @@ TEST(TcDescriptor, MnMajorBf16Examples) {
 // wrote that element.
 TEST(TcDescriptor, KMajorDescriptorsPointWhereTmaWrote) {
     constexpr std::uint32_t tile_start = 3 * 1024;
-    for (TmaSwizzle mode : kModes)
+    for (TmaSwizzle mode : kDescriptorModes)
         for (int rows : {64, 128, 256})
             for (int k_width : {64, 128}) {  // BK in elements: one or more spans
                 for (int k_step = 0; k_step < k_width / kWgmmaK; ++k_step) {
@@ -162,7 +162,7 @@ TEST(TcDescriptor, KMajorDescriptorsPointWhereTmaWrote) {
 
 TEST(TcDescriptor, MnMajorDescriptorsPointWhereTmaWrote) {
     constexpr std::uint32_t tile_start = 5 * 1024;
-    for (TmaSwizzle mode : kModes)
+    for (TmaSwizzle mode : kDescriptorModes)
         for (int k_rows : {32, 64})
             for (int mn : {64, 128, 256}) {
                 for (int k_step = 0; k_step < k_rows / kWgmmaK; ++k_step) {

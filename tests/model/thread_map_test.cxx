@@ -4,40 +4,25 @@
 #include <vector>
 
 #include "model/thread_map.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::model;
 
 namespace {
 
-Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
+using ts::testing_support::make_naive;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
 
-KernelConfig naive(KernelKind kind, int bx, int by) {
-    KernelConfig config;
-    config.kind = kind;
-    config.block_x = bx;
-    config.block_y = by;
-    return config;
-}
 
-KernelConfig tiled(int tile) {
-    KernelConfig config;
-    config.kind = KernelKind::Tiled;
-    config.tile = tile;
-    return config;
-}
+
 
 }  // namespace
 
 // PMPP 3.4: Width = 4, 2×2 blocks, one thread per element of P = M · N. The book writes
 // coordinates as (y, x), so "thread (1,0) of block (0,0)" is threadIdx.y = 1, threadIdx.x = 0.
 TEST(TextbookExample, Thread10OfBlock00ComputesP10) {
-    const KernelConfig config = naive(KernelKind::Naive, 2, 2);
+    const KernelConfig config = make_naive(KernelKind::Naive, 2, 2);
     const Problem p = make_problem(4, 4, 4);
     const Cell cell = cell_of_thread(config, Index2{0, 0}, Index2{0, 1});
     EXPECT_EQ(cell, (Cell{1, 0}));
@@ -57,7 +42,7 @@ TEST(TextbookExample, Thread10OfBlock00ComputesP10) {
 }
 
 TEST(TextbookExample, Thread00OfBlock10ComputesP20) {
-    const KernelConfig config = naive(KernelKind::Naive, 2, 2);
+    const KernelConfig config = make_naive(KernelKind::Naive, 2, 2);
     // Block (1,0) in (y, x) order: blockIdx.y = 1, blockIdx.x = 0.
     EXPECT_EQ(cell_of_thread(config, Index2{0, 1}, Index2{0, 0}), (Cell{2, 0}));
     const auto id = thread_of_cell(config, make_problem(4, 4, 4), Cell{2, 0});
@@ -69,7 +54,7 @@ TEST(TextbookExample, Thread00OfBlock10ComputesP20) {
 }
 
 TEST(TextbookExample, FourBlocksOfFourThreadsAndNoGhosts) {
-    const LaunchGeometry g = plan_launch(naive(KernelKind::Naive, 2, 2), make_problem(4, 4, 4));
+    const LaunchGeometry g = plan_launch(make_naive(KernelKind::Naive, 2, 2), make_problem(4, 4, 4));
     EXPECT_EQ(g.grid, (Dim3{2, 2, 1}));
     EXPECT_EQ(g.block, (Dim3{2, 2, 1}));
     EXPECT_EQ(g.ghost_threads, 0);
@@ -79,7 +64,7 @@ TEST(ThreadOfCell, WarpAndLaneFollowXFastestLinearization) {
     const Problem p = make_problem(100, 70, 5);
 
     // Naive 32×8: column 40 is block x 1, thread x 8; row 5 is thread y 5. Linear 5·32 + 8.
-    auto id = thread_of_cell(naive(KernelKind::Naive, 32, 8), p, Cell{5, 40});
+    auto id = thread_of_cell(make_naive(KernelKind::Naive, 32, 8), p, Cell{5, 40});
     ASSERT_TRUE(id.has_value());
     EXPECT_EQ(id->block, (Index2{1, 0}));
     EXPECT_EQ(id->thread, (Index2{8, 5}));
@@ -87,7 +72,7 @@ TEST(ThreadOfCell, WarpAndLaneFollowXFastestLinearization) {
     EXPECT_EQ(id->lane, 8);
 
     // Row from x, 16×16: row 40 is block x 2, thread x 8; column 5 is thread y 5. Linear 88.
-    id = thread_of_cell(naive(KernelKind::NaiveRowFromX, 16, 16), p, Cell{40, 5});
+    id = thread_of_cell(make_naive(KernelKind::NaiveRowFromX, 16, 16), p, Cell{40, 5});
     ASSERT_TRUE(id.has_value());
     EXPECT_EQ(id->block, (Index2{2, 0}));
     EXPECT_EQ(id->thread, (Index2{8, 5}));
@@ -95,7 +80,7 @@ TEST(ThreadOfCell, WarpAndLaneFollowXFastestLinearization) {
     EXPECT_EQ(id->lane, 24);
 
     // Tiled T = 8: cell (19, 27) is block (x 3, y 2), thread (x 3, y 3). Linear 27.
-    id = thread_of_cell(tiled(8), p, Cell{19, 27});
+    id = thread_of_cell(make_tiled(8), p, Cell{19, 27});
     ASSERT_TRUE(id.has_value());
     EXPECT_EQ(id->block, (Index2{3, 2}));
     EXPECT_EQ(id->thread, (Index2{3, 3}));
@@ -110,27 +95,27 @@ TEST(ThreadOfCell, WarpShapeDependsOnWhichIndexWalksColumns) {
     for (int lane = 0; lane < kWarpSize; ++lane) {
         // Warp 3 of block (1, 1): linear threads 96..127, i.e. threadIdx.y = 3, threadIdx.x = lane.
         const Index2 thread{lane, 3};
-        EXPECT_EQ(cell_of_thread(naive(KernelKind::Naive, 32, 8), Index2{1, 1}, thread), (Cell{11, 32 + lane}));
-        EXPECT_EQ(cell_of_thread(naive(KernelKind::NaiveRowFromX, 32, 8), Index2{1, 1}, thread),
+        EXPECT_EQ(cell_of_thread(make_naive(KernelKind::Naive, 32, 8), Index2{1, 1}, thread), (Cell{11, 32 + lane}));
+        EXPECT_EQ(cell_of_thread(make_naive(KernelKind::NaiveRowFromX, 32, 8), Index2{1, 1}, thread),
                   (Cell{32 + lane, 11}));
-        EXPECT_EQ(thread_of_cell(naive(KernelKind::NaiveRowFromX, 32, 8), p, Cell{32 + lane, 11})->warp, 3);
+        EXPECT_EQ(thread_of_cell(make_naive(KernelKind::NaiveRowFromX, 32, 8), p, Cell{32 + lane, 11})->warp, 3);
     }
 }
 
 TEST(IsGhost, ThreadsPastTheEdgeOfCAreGhosts) {
     // C is 40 × 28, T = 8: block x 3 covers columns 24..31, so threadIdx.x >= 4 is a ghost.
     const Problem p = make_problem(40, 28, 36);
-    EXPECT_FALSE(is_ghost(tiled(8), p, Index2{3, 0}, Index2{3, 0}));
-    EXPECT_TRUE(is_ghost(tiled(8), p, Index2{3, 0}, Index2{4, 0}));
-    EXPECT_FALSE(is_ghost(tiled(8), p, Index2{3, 4}, Index2{0, 0})) << "row 32 and column 24 are inside";
-    EXPECT_TRUE(is_ghost(tiled(8), p, Index2{0, 5}, Index2{0, 0})) << "block y 5 starts at row 40";
-    EXPECT_FALSE(is_ghost(tiled(8), p, Index2{0, 4}, Index2{7, 7}));
+    EXPECT_FALSE(is_ghost(make_tiled(8), p, Index2{3, 0}, Index2{3, 0}));
+    EXPECT_TRUE(is_ghost(make_tiled(8), p, Index2{3, 0}, Index2{4, 0}));
+    EXPECT_FALSE(is_ghost(make_tiled(8), p, Index2{3, 4}, Index2{0, 0})) << "row 32 and column 24 are inside";
+    EXPECT_TRUE(is_ghost(make_tiled(8), p, Index2{0, 5}, Index2{0, 0})) << "block y 5 starts at row 40";
+    EXPECT_FALSE(is_ghost(make_tiled(8), p, Index2{0, 4}, Index2{7, 7}));
 
     // Row from x, 32×4: block x 1 covers rows 32..63, so threadIdx.x >= 8 is a ghost.
-    EXPECT_FALSE(is_ghost(naive(KernelKind::NaiveRowFromX, 32, 4), p, Index2{1, 0}, Index2{7, 0}));
-    EXPECT_TRUE(is_ghost(naive(KernelKind::NaiveRowFromX, 32, 4), p, Index2{1, 0}, Index2{8, 0}));
+    EXPECT_FALSE(is_ghost(make_naive(KernelKind::NaiveRowFromX, 32, 4), p, Index2{1, 0}, Index2{7, 0}));
+    EXPECT_TRUE(is_ghost(make_naive(KernelKind::NaiveRowFromX, 32, 4), p, Index2{1, 0}, Index2{8, 0}));
 
-    EXPECT_EQ(thread_of_cell(tiled(8), p, Cell{40, 0}), std::nullopt);
-    EXPECT_EQ(thread_of_cell(tiled(8), p, Cell{0, 28}), std::nullopt);
-    EXPECT_EQ(thread_of_cell(tiled(8), p, Cell{-1, 0}), std::nullopt);
+    EXPECT_EQ(thread_of_cell(make_tiled(8), p, Cell{40, 0}), std::nullopt);
+    EXPECT_EQ(thread_of_cell(make_tiled(8), p, Cell{0, 28}), std::nullopt);
+    EXPECT_EQ(thread_of_cell(make_tiled(8), p, Cell{-1, 0}), std::nullopt);
 }

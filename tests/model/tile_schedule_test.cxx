@@ -5,18 +5,16 @@
 #include <vector>
 
 #include "model/tile_schedule.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::model;
 
 namespace {
 
-Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
+using ts::testing_support::make_naive;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
+
 
 // The tile as a picture, one line per smem row: '#' for padding, '.' for a real load.
 std::vector<std::string> padding_picture(const std::vector<TileLoad>& loads, int tile) {

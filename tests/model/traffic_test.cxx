@@ -8,27 +8,18 @@ using namespace ts::model;
 
 namespace {
 
+using ts::testing_support::make_naive;
+using ts::testing_support::make_problem;
+using ts::testing_support::make_tiled;
+
 using ts::testing_support::make_problem;
 
-KernelConfig naive(KernelKind kind = KernelKind::Naive, int bx = 16, int by = 16) {
-    KernelConfig config;
-    config.kind = kind;
-    config.block_x = bx;
-    config.block_y = by;
-    return config;
-}
 
-KernelConfig tiled(int tile) {
-    KernelConfig config;
-    config.kind = KernelKind::Tiled;
-    config.tile = tile;
-    return config;
-}
 
 }  // namespace
 
 TEST(Traffic, Naive64Cubed) {
-    const Traffic t = count_traffic(naive(), make_problem(64, 64, 64));
+    const Traffic t = count_traffic(make_naive(), make_problem(64, 64, 64));
     EXPECT_EQ(t.global_loads_a, 262144);
     EXPECT_EQ(t.global_loads_b, 262144);
     EXPECT_EQ(t.global_loads(), 524288) << "2 · M · N · K";
@@ -43,7 +34,7 @@ TEST(Traffic, Naive64Cubed) {
 }
 
 TEST(Traffic, Tiled64CubedWithT16) {
-    const Traffic t = count_traffic(tiled(16), make_problem(64, 64, 64));
+    const Traffic t = count_traffic(make_tiled(16), make_problem(64, 64, 64));
     EXPECT_EQ(t.global_loads_a, 16384);
     EXPECT_EQ(t.global_loads_b, 16384);
     EXPECT_EQ(t.global_loads(), 32768) << "2 · M · N · K / T";
@@ -59,9 +50,9 @@ TEST(Traffic, TiledAtTheEdges) {
     // C 40 × 28, K 36, T 8: a 4 × 5 grid of 64 threads (160 ghosts), 5 phases. Every A
     // element is loaded once per block column (4), every B element once per block row (5).
     const Problem p = make_problem(40, 28, 36);
-    EXPECT_EQ(loads_of_element(tiled(8), p, true), 4);
-    EXPECT_EQ(loads_of_element(tiled(8), p, false), 5);
-    const Traffic t = count_traffic(tiled(8), p);
+    EXPECT_EQ(loads_of_element(make_tiled(8), p, true), 4);
+    EXPECT_EQ(loads_of_element(make_tiled(8), p, false), 5);
+    const Traffic t = count_traffic(make_tiled(8), p);
     EXPECT_EQ(t.global_loads_a, 4 * 40 * 36);
     EXPECT_EQ(t.global_loads_b, 5 * 36 * 28);
     EXPECT_EQ(t.global_stores, 1120);
@@ -70,7 +61,7 @@ TEST(Traffic, TiledAtTheEdges) {
     EXPECT_EQ(t.flops, 80640);
 
     // The batch multiplies everything.
-    const Traffic batched = count_traffic(tiled(8), make_problem(40, 28, 36, 3));
+    const Traffic batched = count_traffic(make_tiled(8), make_problem(40, 28, 36, 3));
     EXPECT_EQ(batched.global_loads_a, 3 * t.global_loads_a);
     EXPECT_EQ(batched.global_loads_b, 3 * t.global_loads_b);
     EXPECT_EQ(batched.global_stores, 3 * t.global_stores);
@@ -85,9 +76,9 @@ TEST(Traffic, NaiveAtTheEdgesDoesNotDependOnTheBlockShape) {
     const Problem p = make_problem(40, 28, 36);
     for (KernelKind kind : {KernelKind::Naive, KernelKind::NaiveRowFromX})
         for (auto [bx, by] : {std::pair{8, 1}, std::pair{32, 8}, std::pair{64, 16}, std::pair{13, 7}}) {
-            EXPECT_EQ(loads_of_element(naive(kind, bx, by), p, true), 28);
-            EXPECT_EQ(loads_of_element(naive(kind, bx, by), p, false), 40);
-            const Traffic t = count_traffic(naive(kind, bx, by), p);
+            EXPECT_EQ(loads_of_element(make_naive(kind, bx, by), p, true), 28);
+            EXPECT_EQ(loads_of_element(make_naive(kind, bx, by), p, false), 40);
+            const Traffic t = count_traffic(make_naive(kind, bx, by), p);
             EXPECT_EQ(t.global_loads_a, 40320);
             EXPECT_EQ(t.global_loads_b, 40320);
             EXPECT_EQ(t.global_stores, 1120);
@@ -101,8 +92,8 @@ class DividingTile : public testing::TestWithParam<std::tuple<std::int64_t, std:
 TEST_P(DividingTile, TiledLoadsAreNaiveLoadsOverT) {
     const auto [m, n, k, tile] = GetParam();
     const Problem p = make_problem(m, n, k);
-    const Traffic slow = count_traffic(naive(), p);
-    const Traffic fast = count_traffic(tiled(tile), p);
+    const Traffic slow = count_traffic(make_naive(), p);
+    const Traffic fast = count_traffic(make_tiled(tile), p);
     EXPECT_EQ(slow.global_loads(), 2 * m * n * k);
     EXPECT_EQ(fast.global_loads(), 2 * m * n * k / tile);
     EXPECT_EQ(fast.global_loads_a, m * n * k / tile);

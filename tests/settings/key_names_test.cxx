@@ -20,7 +20,7 @@ std::vector<KeyPress> keys(const std::string& list) {
     return std::get<std::vector<KeyPress>>(parsed);
 }
 
-std::string error_of(const std::string& list) {
+std::string key_list_error(const std::string& list) {
     auto parsed = parse_key_list(list);
     if (auto* why = std::get_if<std::string>(&parsed)) return *why;
     return "(parsed)";
@@ -68,12 +68,12 @@ TEST(KeyNames, UnknownNamesAreClearErrors) {
     const std::string known =
         "; known: F1-F12, PageUp, PageDown, Home, End, Left, Right, Up, Down, Enter, Escape, Space, Tab, Backspace, "
         "Delete, Insert, A-Z, 0-9, =, -, +, ?, with ctrl+, shift+ or alt+ before them";
-    EXPECT_EQ(error_of("F1,Hyper"), "--keys: unknown key \"Hyper\"" + known);
-    EXPECT_EQ(error_of("F13"), "--keys: unknown key \"F13\"" + known);
-    EXPECT_EQ(error_of("F0"), "--keys: unknown key \"F0\"" + known);
-    EXPECT_EQ(error_of("ctrl+"), "--keys: unknown key \"ctrl+\"" + known);
-    EXPECT_EQ(error_of("F1,,F2"), "--keys: an empty name between commas");
-    EXPECT_EQ(error_of(""), "--keys: no keys given; e.g. --keys \"F11,ctrl+2,PageDown\"");
+    EXPECT_EQ(key_list_error("F1,Hyper"), "--keys: unknown key \"Hyper\"" + known);
+    EXPECT_EQ(key_list_error("F13"), "--keys: unknown key \"F13\"" + known);
+    EXPECT_EQ(key_list_error("F0"), "--keys: unknown key \"F0\"" + known);
+    EXPECT_EQ(key_list_error("ctrl+"), "--keys: unknown key \"ctrl+\"" + known);
+    EXPECT_EQ(key_list_error("F1,,F2"), "--keys: an empty name between commas");
+    EXPECT_EQ(key_list_error(""), "--keys: no keys given; e.g. --keys \"F11,ctrl+2,PageDown\"");
 }
 
 }  // namespace

@@ -7,16 +7,13 @@
 #include <vector>
 
 #include "settings/settings.hpp"
+#include "support/settings_text.hpp"
 
 namespace {
 
 using ts::settings::Settings;
 
-std::string error_of(const std::string& text) {
-    const auto parsed = ts::settings::parse(text, "s.ini");
-    if (const auto* why = std::get_if<std::string>(&parsed)) return *why;
-    return "(parsed)";
-}
+using ts::testing_support::settings_error;
 
 Settings parsed(const std::string& text) {
     auto result = ts::settings::parse(text, "s.ini");
@@ -50,14 +47,14 @@ TEST(LatencyRungsSetting, RoundTripsInTheLaddersOrder) {
 }
 
 TEST(LatencyRungsSetting, AWrongLineSaysFileLineAndWhat) {
-    EXPECT_EQ(error_of("view = stage\nlatency_rungs = warptile, turbo\n"),
+    EXPECT_EQ(settings_error("view = stage\nlatency_rungs = warptile, turbo\n"),
               "s.ini:2: latency_rungs = warptile, turbo: \"turbo\" is no rung; expected names from regtile-1d, "
               "regtile-2d, vectorized, conflict-free, warptile, pipelined, tuned, separated by commas");
-    EXPECT_EQ(error_of("latency_rungs = tuned, tuned\n"), "s.ini:1: latency_rungs = tuned, tuned: tuned is named twice");
-    EXPECT_EQ(error_of("latency_rungs = warptile,\n"),
+    EXPECT_EQ(settings_error("latency_rungs = tuned, tuned\n"), "s.ini:1: latency_rungs = tuned, tuned: tuned is named twice");
+    EXPECT_EQ(settings_error("latency_rungs = warptile,\n"),
               "s.ini:1: latency_rungs = warptile,: \"\" is no rung; expected names from regtile-1d, regtile-2d, "
               "vectorized, conflict-free, warptile, pipelined, tuned, separated by commas");
-    EXPECT_EQ(error_of("latency_rungs = tuned\nlatency_rungs = warptile\n"),
+    EXPECT_EQ(settings_error("latency_rungs = tuned\nlatency_rungs = warptile\n"),
               "s.ini:2: latency_rungs is set twice (first on line 1)");
 }
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "settings/settings.hpp"
+#include "support/settings_text.hpp"
 
 namespace {
 
@@ -50,12 +51,7 @@ Settings everything_changed() {
     return s;
 }
 
-// The message parse() gives for `text` in a file called "s.ini".
-std::string error_of(const std::string& text) {
-    const auto parsed = ts::settings::parse(text, "s.ini");
-    if (const auto* why = std::get_if<std::string>(&parsed)) return *why;
-    return "(parsed)";
-}
+using ts::testing_support::settings_error;
 
 TEST(Settings, DefaultsRoundTrip) {
     const auto parsed = ts::settings::parse(ts::settings::to_text(Settings{}), "s.ini");
@@ -82,30 +78,30 @@ TEST(Settings, ReadsWhatPeopleWrite) {
 }
 
 TEST(Settings, EachCorruptCaseSaysFileLineAndWhat) {
-    EXPECT_EQ(error_of("window_width = abc\n"),
+    EXPECT_EQ(settings_error("window_width = abc\n"),
               "s.ini:1: window_width = abc: expected a whole number from 320 to 16384");
-    EXPECT_EQ(error_of("# ok\nwindow_height = 100\n"),
+    EXPECT_EQ(settings_error("# ok\nwindow_height = 100\n"),
               "s.ini:2: window_height = 100: expected a whole number from 240 to 16384");
-    EXPECT_EQ(error_of("window_x = 99999\n"), "s.ini:1: window_x = 99999: expected a whole number from -32768 to 32768");
-    EXPECT_EQ(error_of("presenter = yes\n"), "s.ini:1: presenter = yes: expected true or false");
-    EXPECT_EQ(error_of("\n\nfont_scale = 9\n"), "s.ini:3: font_scale = 9: expected a number from 0.75 to 4");
-    EXPECT_EQ(error_of("font_scale = big\n"), "s.ini:1: font_scale = big: expected a number from 0.75 to 4");
-    EXPECT_EQ(error_of("palette = purple\n"),
+    EXPECT_EQ(settings_error("window_x = 99999\n"), "s.ini:1: window_x = 99999: expected a whole number from -32768 to 32768");
+    EXPECT_EQ(settings_error("presenter = yes\n"), "s.ini:1: presenter = yes: expected true or false");
+    EXPECT_EQ(settings_error("\n\nfont_scale = 9\n"), "s.ini:3: font_scale = 9: expected a number from 0.75 to 4");
+    EXPECT_EQ(settings_error("font_scale = big\n"), "s.ini:1: font_scale = big: expected a number from 0.75 to 4");
+    EXPECT_EQ(settings_error("palette = purple\n"),
               "s.ini:1: palette = purple: expected default, high-contrast or colour-blind");
-    EXPECT_EQ(error_of("view = kitchen\n"),
+    EXPECT_EQ(settings_error("view = kitchen\n"),
               "s.ini:1: view = kitchen: expected one of stage, latency, tuning, roofline, theatre, ladder, experiment");
-    EXPECT_EQ(error_of("theatre_panel = sms2\n"),
+    EXPECT_EQ(settings_error("theatre_panel = sms2\n"),
               "s.ini:1: theatre_panel = sms2: expected one of source, thread, warp");
-    EXPECT_EQ(error_of("colour = red\n"),
+    EXPECT_EQ(settings_error("colour = red\n"),
               "s.ini:1: unknown key \"colour\" (known: window_width, window_height, window_x, window_y, fullscreen, "
               "presenter, font_scale, palette, view, theatre_panel, latency_rungs)");
-    EXPECT_EQ(error_of("view = stage\nfullscreen\n"), "s.ini:2: expected \"key = value\", found \"fullscreen\"");
-    EXPECT_EQ(error_of("palette = default\nview = stage\npalette = default\n"),
+    EXPECT_EQ(settings_error("view = stage\nfullscreen\n"), "s.ini:2: expected \"key = value\", found \"fullscreen\"");
+    EXPECT_EQ(settings_error("palette = default\nview = stage\npalette = default\n"),
               "s.ini:3: palette is set twice (first on line 1)");
-    EXPECT_EQ(error_of("[window]\n"), "s.ini:1: unknown section [window] (only [imgui] is known)");
-    EXPECT_EQ(error_of("view = stage\n\xff\xfe garbage\n"),
+    EXPECT_EQ(settings_error("[window]\n"), "s.ini:1: unknown section [window] (only [imgui] is known)");
+    EXPECT_EQ(settings_error("view = stage\n\xff\xfe garbage\n"),
               "s.ini:2: unreadable line: not UTF-8 text, or it holds control characters");
-    EXPECT_EQ(error_of(std::string("view = st\0age\n", 14)),
+    EXPECT_EQ(settings_error(std::string("view = st\0age\n", 14)),
               "s.ini:1: unreadable line: not UTF-8 text, or it holds control characters");
 }
 

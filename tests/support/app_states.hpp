@@ -20,6 +20,14 @@ inline views::AppState state_for(std::int64_t m, std::int64_t n, std::int64_t k,
     return state;
 }
 
+// The tiled kernel with T = 8 on 40×28×36: no size is a multiple of the tile, so the last
+// blocks and phases are ragged.
+inline views::AppState ragged_state(model::KernelKind kind = model::KernelKind::Tiled) {
+    views::AppState state = state_for(40, 28, 36, 8);
+    state.kernel.kind = kind;
+    return state;
+}
+
 // A GPU that the views take as usable (the first preset's limits); nothing is ever run on it.
 inline void give_fake_gpu(views::AppState& state, const std::string& name = "") {
     gpu::DeviceInfo info;

@@ -1,11 +1,19 @@
-// problems.hpp — a Problem from its sizes, and a tiled kernel from its T, for tests that build
-// many of them.
+// problems.hpp — a Problem from its sizes, and a naive or tiled kernel from its block or T, for
+// tests that build many of them.
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
 
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
+
+namespace ts::model {
+// GoogleTest names a failing parameter with this.
+inline void PrintTo(const KernelConfig& config, std::ostream* out) { *out << describe(config); }
+}  // namespace ts::model
 
 namespace ts::testing_support {
 
@@ -17,6 +25,27 @@ inline model::Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t 
     p.batch = batch;
     return p;
 }
+
+// The same with an element type (the batch comes last here, as Problem lists it).
+inline model::Problem make_problem(std::int64_t m, std::int64_t n, std::int64_t k, model::Dtype dtype,
+                                   std::int64_t batch = 1) {
+    model::Problem p = make_problem(m, n, k, batch);
+    p.dtype = dtype;
+    return p;
+}
+
+// A naive-family kernel (naive, naive-row, row- or column-per-thread) with its block.
+inline model::KernelConfig make_naive(model::KernelKind kind = model::KernelKind::Naive, int block_x = 16,
+                                      int block_y = 16) {
+    model::KernelConfig config;
+    config.kind = kind;
+    config.block_x = block_x;
+    config.block_y = block_y;
+    return config;
+}
+
+// validate()'s and plan_launch's answers as one text: the reason, or "<accepted>".
+inline std::string reason_or_accepted(const std::optional<std::string>& reason) { return reason.value_or("<accepted>"); }
 
 inline model::KernelConfig make_tiled(int tile) {
     model::KernelConfig config;

@@ -24,4 +24,11 @@ inline CommandOutcome run_command(const std::string& command_line) {
     return outcome;
 }
 
+#ifdef TILESCOPE_CLI_PATH
+// tilescope-cli with `arguments` (the tests that use it define where it was built).
+inline CommandOutcome run_cli(const std::string& arguments) {
+    return run_command(std::string(TILESCOPE_CLI_PATH) + " " + arguments);
+}
+#endif
+
 }  // namespace ts::testing_support

@@ -82,7 +82,7 @@ ts::gpu::RunResult counters_result(const ts::model::CounterReport& report) {
 }
 
 // The lab's panel and plot, twice: ImGui sizes child windows from the previous frame.
-std::string draw(ImGuiHarness& ui, AppState& state) {
+std::string draw_counters(ImGuiHarness& ui, AppState& state) {
     std::string text;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
     return text;
@@ -112,7 +112,7 @@ TEST(CountersPanel, WithoutAGpuTheButtonIsDisabledAndSaysWhy) {
     AppState state;
     give_no_gpu(state);
     state.lab.view = LabView::Roofline;
-    const std::string text = draw(ui, state);
+    const std::string text = draw_counters(ui, state);
     EXPECT_NE(text.find("Hardware counters"), std::string::npos) << text;
     EXPECT_NE(text.find("Read the counters (one launch)"), std::string::npos) << text;
     EXPECT_NE(text.find("Unavailable: reading counters needs a CUDA GPU: no CUDA device: none in this test"),
@@ -150,7 +150,7 @@ TEST(CountersPanel, AReadingBecomesATableOfMeasuredModelAndRatio) {
     ASSERT_TRUE(read.report);
     EXPECT_FALSE(read.pending);
 
-    const std::string text = draw(ui, state);
+    const std::string text = draw_counters(ui, state);
     for (const char* column : {"counter", "measured", "model", "ratio"})
         EXPECT_NE(text.find(column), std::string::npos) << column;
     for (Counter counter : ts::model::kAllCounters)
@@ -236,7 +236,7 @@ TEST(CountersPanel, ReadingsAreKeptPerKernelAndSize) {
     state.lab.counters_kernel = {KernelKind::Tiled, 16, 16, 16};
     EXPECT_EQ(draw_panel(ui, state).find("3.00×"), std::string::npos);
     state.lab.view = LabView::Ladder;
-    draw(ui, state);
+    draw_counters(ui, state);
     state.lab.view = LabView::Roofline;
     state.lab.counters_kernel = kTiled32;
     EXPECT_NE(draw_panel(ui, state).find("3.00×"), std::string::npos);
@@ -256,7 +256,7 @@ TEST(CountersPanel, TheRooflineGetsAMeasuredPointBesideTheModelsPoint) {
     state.lab.view = LabView::Roofline;
     const ts::model::CounterReport report = fake_report(kTiled32, roofline_problem());
     take_live_result(state.lab, counters_result(report));
-    draw(ui, state);
+    draw_counters(ui, state);
 
     const RooflinePeaksShown peaks = roofline_peaks(state);
     const auto points = measured_dram_points(state, kRooflineSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
@@ -289,7 +289,7 @@ TEST(CountersPanel, WithoutATimingTheMeasuredPointSitsOnTheRoof) {
     take_live_result(state.lab, counters_result(fake_report(kTiled32, roofline_problem())));
     // Another size is not the roofline's: it stays in the panel only.
     take_live_result(state.lab, counters_result(fake_report(kTiled32, {1024, 1024, 1024, 1, ts::model::Dtype::Float32})));
-    draw(ui, state);
+    draw_counters(ui, state);
     const RooflinePeaksShown peaks = roofline_peaks(state);
     const auto points = measured_dram_points(state, kRooflineSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
     ASSERT_EQ(points.size(), 1u);

@@ -46,7 +46,7 @@ AppState state_without_gpu(Experiment experiment) {
 }
 
 // The view twice: ImGui sizes child windows from the previous frame.
-std::string draw(ImGuiHarness& ui, AppState& state) {
+std::string draw_experiment_view(ImGuiHarness& ui, AppState& state) {
     std::string text;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_experiment_view(state, 0.0f); });
     return text;
@@ -122,7 +122,7 @@ TEST(ExperimentView, EveryExperimentDrawsFromTheModelWithoutAGpu) {
     ImGuiHarness ui;
     for (Experiment experiment : ts::model::kAllExperiments) {
         AppState state = state_without_gpu(experiment);
-        const std::string text = draw(ui, state);
+        const std::string text = draw_experiment_view(ui, state);
         const auto& words = ts::model::experiment_text(experiment);
         EXPECT_TRUE(has(text, std::string(words.title))) << ts::model::experiment_name(experiment);
         EXPECT_TRUE(has(text, std::string(words.real_file)));
@@ -146,9 +146,9 @@ TEST(ExperimentView, EveryExperimentDrawsFromTheModelWithoutAGpu) {
 TEST(ExperimentView, TheAnswerWaitsForAGuess) {
     ImGuiHarness ui;
     AppState state = state_without_gpu(Experiment::MissingFirstSync);
-    EXPECT_TRUE(has(draw(ui, state), "Pick an answer"));
+    EXPECT_TRUE(has(draw_experiment_view(ui, state), "Pick an answer"));
     page_of(state.experiments, Experiment::MissingFirstSync).prediction = 1;
-    const std::string text = draw(ui, state);
+    const std::string text = draw_experiment_view(ui, state);
     EXPECT_FALSE(has(text, "Pick an answer"));
     EXPECT_TRUE(has(text, "What usually happens, and why"));
 }
@@ -159,7 +159,7 @@ TEST(ExperimentView, AFakeResultBecomesNumbersAHeatMapAndTheStaleRead) {
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
     page_of(state.experiments, Experiment::MissingSecondSync).prediction = 1;  // "some runs"
     ASSERT_TRUE(take_experiment_result(state.experiments, fake_second_sync_result(), "Fake GPU"));
-    const std::string text = draw(ui, state);
+    const std::string text = draw_experiment_view(ui, state);
     EXPECT_TRUE(has(text, "measured on Fake GPU, this session")) << text;
     EXPECT_TRUE(has(text, "37 of 50")) << text;
     EXPECT_TRUE(has(text, "cells ever wrong"));
@@ -252,7 +252,7 @@ TEST(ExperimentView, TheBatchRunsOneCaseAtATimeAndCancelKeepsWhatCameBack) {
     EXPECT_EQ(experiments.batch->done, 1);
 
     ImGuiHarness ui;
-    EXPECT_TRUE(has(draw(ui, state), "case 2 of 3"));
+    EXPECT_TRUE(has(draw_experiment_view(ui, state), "case 2 of 3"));
     const auto second = next_experiment_request(experiments);
     ASSERT_TRUE(second.has_value());
     experiment_submitted(experiments, 8);
@@ -266,7 +266,7 @@ TEST(ExperimentView, TheBatchRunsOneCaseAtATimeAndCancelKeepsWhatCameBack) {
     EXPECT_FALSE(experiments.batch.has_value());
     EXPECT_EQ(page_of(experiments, Experiment::MissingSecondSync).outcomes.size(), 2u) << "nothing measured is lost";
 
-    const std::string text = draw(ui, state);
+    const std::string text = draw_experiment_view(ui, state);
     EXPECT_TRUE(has(text, "The variant faulted; the GPU worker restarted, the app and your other results are fine."))
         << text;
     EXPECT_TRUE(has(text, "an illegal memory access"));
@@ -274,9 +274,9 @@ TEST(ExperimentView, TheBatchRunsOneCaseAtATimeAndCancelKeepsWhatCameBack) {
 
     // Another experiment and back: the results stay.
     experiments.experiment = Experiment::BankConflicts;
-    draw(ui, state);
+    draw_experiment_view(ui, state);
     experiments.experiment = Experiment::MissingSecondSync;
-    EXPECT_TRUE(has(draw(ui, state), "37 of 50"));
+    EXPECT_TRUE(has(draw_experiment_view(ui, state), "37 of 50"));
 }
 
 TEST(ExperimentView, TheSampleRecordingDecodes) {
@@ -349,7 +349,7 @@ TEST(ExperimentView, RecordedResultsAreLabelledUntilLiveOnesReplaceThem) {
     ImGuiHarness ui;
     AppState state = state_without_gpu(Experiment::MissingSecondSync);
     ASSERT_TRUE(load_experiment_recording(state.experiments, kSample)) << state.experiments.load_message;
-    std::string text = draw(ui, state);
+    std::string text = draw_experiment_view(ui, state);
     EXPECT_TRUE(has(text, "recorded on Sample GPU, 2026-11-26")) << text;
     EXPECT_TRUE(has(text, "37 of 50"));
 
@@ -357,15 +357,15 @@ TEST(ExperimentView, RecordedResultsAreLabelledUntilLiveOnesReplaceThem) {
     auto live = fake_second_sync_result();
     live.experiment->wrong_runs = 12;
     take_experiment_result(state.experiments, live, "Fake GPU");
-    text = draw(ui, state);
+    text = draw_experiment_view(ui, state);
     EXPECT_TRUE(has(text, "12 of 50"));
     EXPECT_FALSE(has(text, "recorded on Sample GPU")) << "the live result of the same case replaces the recorded one";
     // A recording loaded later never hides it.
     load_experiment_recording(state.experiments, kSample);
-    EXPECT_TRUE(has(draw(ui, state), "12 of 50"));
+    EXPECT_TRUE(has(draw_experiment_view(ui, state), "12 of 50"));
 
     state.experiments.experiment = Experiment::NoBoundsCheck;
-    EXPECT_TRUE(has(draw(ui, state), "The variant faulted; the GPU worker restarted"));
+    EXPECT_TRUE(has(draw_experiment_view(ui, state), "The variant faulted; the GPU worker restarted"));
 }
 
 TEST(ExperimentView, TheTheatreFlagOpensTheRecordedStaleRead) {
@@ -407,7 +407,7 @@ TEST(ExperimentView, ACorruptOrMissingFileGivesAClearMessage) {
     EXPECT_TRUE(has(state.experiments.load_message, "cannot be opened"));
 
     ImGuiHarness ui;
-    EXPECT_TRUE(has(draw(ui, state), "Recorded results: ")) << "the view says so and keeps working";
+    EXPECT_TRUE(has(draw_experiment_view(ui, state), "Recorded results: ")) << "the view says so and keeps working";
     std::filesystem::remove_all(dir);
 }
 

@@ -21,9 +21,6 @@ using ts::model::KernelKind;
 using ts::model::SubStep;
 using ts::views::AppState;
 
-constexpr KernelKind kRungs[] = {KernelKind::RegTile1d,  KernelKind::RegTile2d, KernelKind::Vectorized,
-                                 KernelKind::ConflictFree, KernelKind::Warptile, KernelKind::Pipelined,
-                                 KernelKind::Tuned};
 
 AppState rung(KernelKind kind) {
     AppState state;
@@ -34,7 +31,7 @@ AppState rung(KernelKind kind) {
 }
 
 TEST(LadderTheatre, EveryRungPlaysAtItsTextbookSize) {
-    for (const KernelKind kind : kRungs) {
+    for (const KernelKind kind : ts::model::kLadderKinds) {
         SCOPED_TRACE(std::string(ts::model::kernel_name(kind)));
         AppState state = rung(kind);
         const ts::model::LadderShape s = ts::model::ladder_shape(state.kernel);
@@ -51,7 +48,7 @@ TEST(LadderTheatre, EveryRungPlaysAtItsTextbookSize) {
 
 TEST(LadderTheatre, EverySubStepDrawsAndSaysWhatHappens) {
     ts::test::ImGuiHarness harness(ImVec2(1600, 1000));
-    for (const KernelKind kind : kRungs) {
+    for (const KernelKind kind : ts::model::kLadderKinds) {
         SCOPED_TRACE(std::string(ts::model::kernel_name(kind)));
         AppState state = rung(kind);
         state.theatre.each_k = true;
@@ -108,7 +105,7 @@ TEST(LadderTheatre, JumpsCheckKStepsAgainstBK) {
 }
 
 TEST(LadderTheatre, EveryRungsSourceLightsEachSubStepInOrder) {
-    for (const KernelKind kind : kRungs) {
+    for (const KernelKind kind : ts::model::kLadderKinds) {
         SCOPED_TRACE(std::string(ts::model::kernel_name(kind)));
         const auto file = ts::views::kernel_file(kind);
         ASSERT_FALSE(file.file.empty()) << "not embedded";

@@ -53,7 +53,7 @@ void give_no_gpu(AppState& state) {
 }
 
 // The lab's panel and plot, twice: ImGui sizes child windows from the previous frame.
-std::string draw(ImGuiHarness& ui, AppState& state) {
+std::string draw_latency_lab(ImGuiHarness& ui, AppState& state) {
     std::string text;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
     return text;
@@ -88,21 +88,18 @@ ts::gpu::RunResult live_result(ts::model::KernelConfig kernel, int size, double 
     return result;
 }
 
-constexpr KernelKind kRungs[] = {KernelKind::RegTile1d,    KernelKind::RegTile2d, KernelKind::Vectorized,
-                                 KernelKind::ConflictFree, KernelKind::Warptile,  KernelKind::Pipelined,
-                                 KernelKind::Tuned};
 
 TEST(LatencyLab, RungSeriesComeFromTheRecording) {
     ImGuiHarness ui;
     AppState state = state_with_recording();
     // By default warptile and tuned are among the series, with T = 32 and cuBLAS.
-    draw(ui, state);
+    draw_latency_lab(ui, state);
     for (const char* name : {"tiled T=32", "warptile", "tuned", "cuBLAS"})
         EXPECT_NE(series(state, std::string(name) + kTag), nullptr) << name;
     EXPECT_EQ(series(state, std::string("vectorized") + kTag), nullptr) << "off by default";
 
     std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
-    const std::string text = draw(ui, state);
+    const std::string text = draw_latency_lab(ui, state);
     for (const char* rung : {"regtile-1d", "regtile-2d", "vectorized", "conflict-free", "warptile", "pipelined", "tuned"}) {
         EXPECT_NE(text.find(rung), std::string::npos) << "no checkbox for " << rung;
         const PlotSeries* s = series(state, std::string(rung) + kTag);
@@ -123,7 +120,7 @@ TEST(LatencyLab, FloatOnlyRungsAreDisabledForOtherDtypes) {
     give_fake_gpu(state);
     std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
     state.lab.latency.dtype = Dtype::Float64;
-    const std::string text = draw(ui, state);
+    const std::string text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("the rungs are float only"), std::string::npos) << text;
     // Neither plotted nor measured: Measure queues regtile-1d and regtile-2d, which have double
     // kernels, and none of the float-only rungs.
@@ -142,7 +139,7 @@ TEST(LatencyLab, MeasureQueuesTheChosenRungs) {
     AppState state = state_with_recording();
     std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
     measure_latency_now(state.lab);
-    for (KernelKind rung : kRungs) {
+    for (KernelKind rung : ts::model::kLadderKinds) {
         const std::string config = ts::model::describe({rung, 16, 16, 16});
         EXPECT_TRUE(std::any_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
                                 [&](const auto& queued) { return queued.first == "latency/full/" + config; }))
@@ -157,7 +154,7 @@ TEST(LatencyLab, RecordedCurveStaysFadedUntilLivePointsReplaceIt) {
 
     // One live point of cuBLAS: every recorded curve stays, faded, T = 32's whole.
     take_live_result(state.lab, live_result({KernelKind::Cublas, 16, 16, 16}, 2048, 0.4));
-    std::string text = draw(ui, state);
+    std::string text = draw_latency_lab(ui, state);
     const PlotSeries* recorded_tiled = series(state, std::string("tiled T=32") + kTag);
     ASSERT_NE(recorded_tiled, nullptr);
     EXPECT_TRUE(recorded_tiled->faded);
@@ -192,7 +189,7 @@ TEST(LatencyLab, RecordedCurveStaysFadedUntilLivePointsReplaceIt) {
     // Live points of T = 32 at every recorded size: its recorded curve is gone.
     for (int size : {128, 256, 512, 1024, 2048, 4096})
         take_live_result(state.lab, live_result({KernelKind::Tiled, 16, 16, 32}, size, size / 1000.0));
-    draw(ui, state);
+    draw_latency_lab(ui, state);
     EXPECT_EQ(series(state, std::string("tiled T=32") + kTag), nullptr);
     const PlotSeries* live_tiled = series(state, "tiled T=32");
     ASSERT_NE(live_tiled, nullptr);
@@ -212,7 +209,7 @@ TEST(LatencyLab, LiveRungPointReplacesItsRecordedOne) {
     // Under the recording's name for the rung, so the two meet in one series.
     EXPECT_EQ(point_from_result(result).config, "tuned");
     take_live_result(state.lab, result);
-    draw(ui, state);
+    draw_latency_lab(ui, state);
     const PlotSeries* live = series(state, "tuned");
     ASSERT_NE(live, nullptr);
     ASSERT_EQ(live->points.size(), 1u);
@@ -231,7 +228,7 @@ TEST(LatencyLab, AxisShowsLiveAndRecordedPoints) {
     take_live_result(state.lab, live_result({KernelKind::Tiled, 16, 16, 32}, 2048, 5000.0));
     for (LatencyAxis axis : {LatencyAxis::LatencyLog, LatencyAxis::LatencyLinear}) {
         state.lab.latency.axis = axis;
-        draw(ui, state);
+        draw_latency_lab(ui, state);
         const Plot& plot = state.lab.latency_plot;
         const AxisRange x = shown_x_range(plot);
         const AxisRange y = shown_y_range(plot);
@@ -284,7 +281,7 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
     EXPECT_EQ(requests.front().problem.m, 256);
 
     // Progress: each result moves it on and sends the next request.
-    std::string text = draw(ui, state);
+    std::string text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("Measuring on Fake GPU: 0 of 24 points"), std::string::npos) << text;
     std::erase_if(state.lab.to_submit, [](const auto& queued) { return queued.first != "sweep"; });  // the panel's
     for (int i = 0; i < 7; ++i) {
@@ -300,7 +297,7 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
     }
     EXPECT_EQ(state.lab.sweep.done, 7);
     EXPECT_EQ(state.lab.live_points.size(), 7u);
-    text = draw(ui, state);
+    text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("Measuring on Fake GPU: 7 of 24 points"), std::string::npos) << text;
     EXPECT_NE(text.find("Cancel"), std::string::npos) << text;
 
@@ -342,7 +339,7 @@ TEST(LatencyLab, NoFirstVisitSweepWithoutAGpu) {
     EXPECT_FALSE(state.lab.sweep.active());
     EXPECT_TRUE(state.lab.to_submit.empty());
     EXPECT_FALSE(state.lab.first_visit.due);
-    const std::string text = draw(ui, state);
+    const std::string text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("Not measuring here: no CUDA device: none in this test"), std::string::npos) << text;
     ASSERT_FALSE(state.lab.latency_plot.series.empty());
     for (const PlotSeries& s : state.lab.latency_plot.series) EXPECT_FALSE(s.faded) << s.name;
@@ -361,7 +358,7 @@ TEST(LatencyLab, FirstVisitSweepPassedOverSaysWhy) {
     start_first_visit_sweep(state);
     EXPECT_FALSE(state.lab.sweep.active());
     EXPECT_TRUE(state.lab.to_submit.empty());
-    const std::string text = draw(ui, state);
+    const std::string text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("No automatic sweep: a recording was opened with --load."), std::string::npos) << text;
 }
 

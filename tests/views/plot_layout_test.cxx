@@ -16,7 +16,7 @@ using ts::test::ImGuiHarness;
 
 namespace {
 
-const ImVec2 kPlotSize(800, 500);
+const ImVec2 kLayoutPlotSize(800, 500);
 
 // `count` series of one point each, named like the latency plot's recorded curves.
 Plot plot_of(int count, std::string x_title = "matrix size M = N = K") {
@@ -31,9 +31,9 @@ Plot plot_of(int count, std::string x_title = "matrix size M = N = K") {
     return plot;
 }
 
-PlotFrame draw(ImGuiHarness& ui, Plot& plot) {
+PlotFrame draw_layout_plot(ImGuiHarness& ui, Plot& plot) {
     PlotFrame frame;
-    for (int i = 0; i < 2; ++i) ui.frame([&] { frame = draw_plot("layout", plot, kPlotSize); });
+    for (int i = 0; i < 2; ++i) ui.frame([&] { frame = draw_plot("layout", plot, kLayoutPlotSize); });
     return frame;
 }
 
@@ -47,7 +47,7 @@ void expect_inside(const PlotFrame& f, ImVec2 min, ImVec2 max, const char* what)
 TEST(PlotLayout, AFewSeriesKeepTheirLegendAsItWas) {
     ImGuiHarness ui;
     Plot plot = plot_of(2);
-    const PlotFrame f = draw(ui, plot);
+    const PlotFrame f = draw_layout_plot(ui, plot);
     expect_inside(f, f.legend_min, f.legend_max, "legend");
     // Two rows, then Export… half a line under them.
     EXPECT_NEAR(f.legend_max.y - f.legend_min.y,
@@ -59,7 +59,7 @@ TEST(PlotLayout, AFewSeriesKeepTheirLegendAsItWas) {
 TEST(PlotLayout, ManySeriesKeepTheLegendAndExportInsideThePlot) {
     ImGuiHarness ui;
     Plot plot = plot_of(40);
-    const PlotFrame f = draw(ui, plot);
+    const PlotFrame f = draw_layout_plot(ui, plot);
     expect_inside(f, f.legend_min, f.legend_max, "legend and Export…");
     EXPECT_GT(f.legend_max.y, f.area_max.y - ImGui::GetFrameHeight() * 2) << "the legend uses the height it has";
 }
@@ -70,7 +70,7 @@ TEST(PlotLayout, AtTwiceTheTextTheRooflinesTitleAndLegendStayInside) {
     Plot plot = plot_of(9, "arithmetic intensity, model: FLOPs per byte requested before caches");
     plot.x.unit = "FLOP/B";
     plot.x.scale = AxisScale::Log10;
-    const PlotFrame f = draw(ui, plot);
+    const PlotFrame f = draw_layout_plot(ui, plot);
     const float font = ImGui::GetFontSize();
     // The title in lines between the plot's left edge and the legend, under the tick labels.
     EXPECT_GE(f.x_title_min.x, f.min.x - 0.5f);

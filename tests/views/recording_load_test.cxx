@@ -23,7 +23,7 @@ using ts::test::ImGuiHarness;
 
 namespace {
 
-std::string draw(ImGuiHarness& ui, AppState& state) {
+std::string draw_lab(ImGuiHarness& ui, AppState& state) {
     std::string text;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
     return text;
@@ -66,7 +66,7 @@ TEST(RecordingLoad, PendingUntilTheFileIsInThenShown) {
     EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(100));
     EXPECT_TRUE(recording_loading(state.lab));
     EXPECT_FALSE(state.lab.recording);
-    const std::string pending = draw(ui, state);
+    const std::string pending = draw_lab(ui, state);
     EXPECT_NE(pending.find("Loading recordings…"), std::string::npos) << pending;
     EXPECT_EQ(pending.find("No recording loaded"), std::string::npos) << pending;
 
@@ -82,7 +82,7 @@ TEST(RecordingLoad, PendingUntilTheFileIsInThenShown) {
     EXPECT_FALSE(state.lab.load_flag_failed);
     EXPECT_GE(state.lab.recording->points.size(), 10u);
     EXPECT_EQ(state.lab.recording_label.rfind("recorded on NVIDIA H", 0), 0u) << state.lab.recording_label;
-    const std::string loaded = draw(ui, state);
+    const std::string loaded = draw_lab(ui, state);
     EXPECT_EQ(loaded.find("Loading recordings…"), std::string::npos) << loaded;
     EXPECT_NE(loaded.find(state.lab.recording_label), std::string::npos) << loaded;
 }
@@ -102,7 +102,7 @@ TEST(RecordingLoad, ABrokenFileSaysWhyInThePanel) {
     EXPECT_NE(state.lab.load_error.find("not valid JSON"), std::string::npos) << state.lab.load_error;
     // Named by --load: the program ends with 2 (the automation's part).
     EXPECT_TRUE(state.lab.load_flag_failed);
-    const std::string text = draw(ui, state);
+    const std::string text = draw_lab(ui, state);
     EXPECT_NE(text.find("Cannot load: " + file.string()), std::string::npos) << text;
     EXPECT_EQ(text.find("Loading recordings…"), std::string::npos) << text;
 }

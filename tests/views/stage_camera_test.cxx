@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "views/stage/stage_layout.hpp"
+#include "support/problems.hpp"
 
 namespace {
 
@@ -16,13 +17,7 @@ using ts::views::Rect;
 using ts::views::StageCamera;
 using ts::views::StageGeometry;
 
-ts::model::Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    ts::model::Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
+using ts::testing_support::make_problem;
 
 ts::model::KernelConfig tiled(int tile) {
     ts::model::KernelConfig config;
@@ -31,21 +26,21 @@ ts::model::KernelConfig tiled(int tile) {
     return config;
 }
 
-const Rect kRegion{{100, 50}, {1300, 950}};
-constexpr float kLine = 20.0f;
+const Rect kCameraRegion{{100, 50}, {1300, 950}};
+constexpr float kCameraLine = 20.0f;
 
-ImVec2 centre(const Rect& r) { return {(r.min.x + r.max.x) * 0.5f, (r.min.y + r.max.y) * 0.5f}; }
+using ts::views::centre;
 
 StageGeometry geometry(std::int64_t side, float zoom, Cell centre_cell, int tile = 16) {
     StageCamera camera;
     camera.request = StageCamera::Request{zoom, centre_cell};
-    return ts::views::stage_geometry(problem(side, side, side), tiled(tile), camera, kRegion, kLine);
+    return ts::views::stage_geometry(make_problem(side, side, side), tiled(tile), camera, kCameraRegion, kCameraLine);
 }
 
 TEST(StageCamera, HomeCameraDrawsTheHomeLayout) {
-    const auto p = problem(40, 28, 36);
-    const StageGeometry g = ts::views::stage_geometry(p, tiled(8), StageCamera{}, kRegion, kLine);
-    const auto home = ts::views::layout_stage(p, ts::views::block_tiling(tiled(8), p), kRegion, kLine);
+    const auto p = make_problem(40, 28, 36);
+    const StageGeometry g = ts::views::stage_geometry(p, tiled(8), StageCamera{}, kCameraRegion, kCameraLine);
+    const auto home = ts::views::layout_stage(p, ts::views::block_tiling(tiled(8), p), kCameraRegion, kCameraLine);
     EXPECT_FLOAT_EQ(g.layout.c.min.x, home.c.min.x);
     EXPECT_FLOAT_EQ(g.layout.c.max.y, home.c.max.y);
     EXPECT_FLOAT_EQ(g.layout.a.min.x, home.a.min.x);
@@ -60,10 +55,10 @@ TEST(StageCamera, ZoomAboutAPointKeepsThatPointFixed) {
     for (const ImVec2 fixed : {ImVec2(100, 50), ImVec2(640, 480), ImVec2(1299, 949)})
         for (const float zoom : {0.5f, 1.0f, 7.5f, 4000.0f}) {
             SCOPED_TRACE(testing::Message() << fixed.x << "," << fixed.y << " zoom " << zoom);
-            const ImVec2 home = ts::views::to_home(camera, kRegion.min, fixed);
-            const StageCamera zoomed = ts::views::zoom_about(camera, kRegion.min, fixed, zoom);
+            const ImVec2 home = ts::views::to_home(camera, kCameraRegion.min, fixed);
+            const StageCamera zoomed = ts::views::zoom_about(camera, kCameraRegion.min, fixed, zoom);
             EXPECT_FLOAT_EQ(zoomed.zoom, zoom);
-            const ImVec2 after = ts::views::to_screen(zoomed, kRegion.min, home);
+            const ImVec2 after = ts::views::to_screen(zoomed, kCameraRegion.min, home);
             EXPECT_NEAR(after.x, fixed.x, 1e-3f * std::max(1.0f, zoom));
             EXPECT_NEAR(after.y, fixed.y, 1e-3f * std::max(1.0f, zoom));
         }
@@ -74,7 +69,7 @@ TEST(StageCamera, ToHomeInvertsToScreen) {
     camera.zoom = 12.5f;
     camera.pan = {-3000.0f, -1700.0f};
     const ImVec2 home(437.0f, 611.0f);
-    const ImVec2 back = ts::views::to_home(camera, kRegion.min, ts::views::to_screen(camera, kRegion.min, home));
+    const ImVec2 back = ts::views::to_home(camera, kCameraRegion.min, ts::views::to_screen(camera, kCameraRegion.min, home));
     EXPECT_NEAR(back.x, home.x, 1e-3f);
     EXPECT_NEAR(back.y, home.y, 1e-3f);
 }
@@ -89,7 +84,7 @@ TEST(StageCamera, CellAtInvertsCellsRectUnderZoom) {
                                 Cell{side / 2 + 2, side / 3 + 1}}) {
             const Rect r = ts::views::cells_rect(g.layout.c, side, side, cell.row, cell.col, cell.row + 1, cell.col + 1);
             if (zoom > 1.0f) {
-                EXPECT_TRUE(kRegion.contains(centre(r)));
+                EXPECT_TRUE(kCameraRegion.contains(centre(r)));
             }
             const auto hit = ts::views::cell_at(g.layout.c, side, side, centre(r));
             ASSERT_TRUE(hit);
@@ -103,8 +98,8 @@ TEST(StageCamera, RequestPutsTheCellInTheMiddle) {
     EXPECT_FALSE(g.camera.request);
     EXPECT_FLOAT_EQ(g.camera.zoom, 200.0f);
     const Rect cell = ts::views::cells_rect(g.layout.c, 4096, 4096, 100, 2000, 101, 2001);
-    EXPECT_NEAR(centre(cell).x, centre(kRegion).x, 0.5f);
-    EXPECT_NEAR(centre(cell).y, centre(kRegion).y, 0.5f);
+    EXPECT_NEAR(centre(cell).x, centre(kCameraRegion).x, 0.5f);
+    EXPECT_NEAR(centre(cell).y, centre(kCameraRegion).y, 0.5f);
     EXPECT_NEAR(g.layout.cell_w, g.home.cell_w * 200.0f, 1e-3f);
 }
 
@@ -119,22 +114,22 @@ TEST(StageCamera, ZoomStopsWhereCellsAreLargeAndWhereTheStageIsSmall) {
 }
 
 TEST(StageCamera, PanCannotLoseTheStage) {
-    const auto p = problem(4096, 4096, 4096);
-    const auto home = ts::views::layout_stage(p, ts::views::block_tiling(tiled(16), p), kRegion, kLine);
+    const auto p = make_problem(4096, 4096, 4096);
+    const auto home = ts::views::layout_stage(p, ts::views::block_tiling(tiled(16), p), kCameraRegion, kCameraLine);
     for (const ImVec2 pan : {ImVec2(1e6f, 1e6f), ImVec2(-1e6f, -1e6f), ImVec2(1e6f, -1e6f)}) {
         StageCamera camera;
         camera.zoom = 4.0f;
         camera.pan = pan;
-        const StageCamera clamped = ts::views::clamp_camera(camera, home, kRegion);
-        const Rect stage = ts::views::to_screen(clamped, kRegion.min, Rect{{home.a.min.x, home.b.min.y}, home.grid.max});
-        EXPECT_GT(std::min(stage.max.x, kRegion.max.x) - std::max(stage.min.x, kRegion.min.x), 100.0f);
-        EXPECT_GT(std::min(stage.max.y, kRegion.max.y) - std::max(stage.min.y, kRegion.min.y), 100.0f);
+        const StageCamera clamped = ts::views::clamp_camera(camera, home, kCameraRegion);
+        const Rect stage = ts::views::to_screen(clamped, kCameraRegion.min, Rect{{home.a.min.x, home.b.min.y}, home.grid.max});
+        EXPECT_GT(std::min(stage.max.x, kCameraRegion.max.x) - std::max(stage.min.x, kCameraRegion.min.x), 100.0f);
+        EXPECT_GT(std::min(stage.max.y, kCameraRegion.max.y) - std::max(stage.min.y, kCameraRegion.min.y), 100.0f);
     }
 }
 
 TEST(VisibleCells, AllAtHomeNoneOffScreenAndTheScreensWorthZoomedIn) {
     const Rect area{{200, 100}, {600, 500}};
-    const auto all = ts::views::visible_cells(area, 40, 20, kRegion);
+    const auto all = ts::views::visible_cells(area, 40, 20, kCameraRegion);
     EXPECT_EQ(all.count(), 800);
     EXPECT_TRUE(ts::views::visible_cells(area, 40, 20, {{700, 600}, {900, 900}}).empty());
     // Cells are 20 px wide and 10 px high: a box from row 10.5, column 2.75 to row 19.5,
@@ -146,8 +141,8 @@ TEST(VisibleCells, AllAtHomeNoneOffScreenAndTheScreensWorthZoomedIn) {
     EXPECT_EQ(some.col_end, 5);
 
     const StageGeometry g = geometry(16384, 1e6f, {8000, 9000});
-    const auto visible = ts::views::visible_cells(g.layout.c, 16384, 16384, kRegion);
-    const float per_row = kRegion.width() / g.layout.cell_w + 2.0f, per_col = kRegion.height() / g.layout.cell_h + 2.0f;
+    const auto visible = ts::views::visible_cells(g.layout.c, 16384, 16384, kCameraRegion);
+    const float per_row = kCameraRegion.width() / g.layout.cell_w + 2.0f, per_col = kCameraRegion.height() / g.layout.cell_h + 2.0f;
     EXPECT_GT(visible.count(), 0);
     EXPECT_LE(static_cast<float>(visible.count()), per_row * per_col);
 }

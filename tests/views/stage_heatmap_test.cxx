@@ -7,19 +7,14 @@
 
 #include "views/common/example_values.hpp"
 #include "views/stage/stage_heatmap.hpp"
+#include "support/problems.hpp"
 
 namespace {
 
 using ts::views::HeatmapImage;
 using ts::views::StageMatrix;
 
-ts::model::Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    ts::model::Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
+using ts::testing_support::make_problem;
 
 // A matrix whose every cell differs: value = 100·row + col.
 ts::views::RowValues numbered() {
@@ -76,7 +71,7 @@ TEST(ExampleValues, ProductIsTheSumOverK) {
 }
 
 TEST(ExampleValues, RowsAndRangesMatchTheDefinitions) {
-    for (const auto& p : {problem(4, 4, 4), problem(3, 2, 5), problem(40, 28, 36), problem(1, 1, 1)})
+    for (const auto& p : {make_problem(4, 4, 4), make_problem(3, 2, 5), make_problem(40, 28, 36), make_problem(1, 1, 1)})
         for (const StageMatrix which : {StageMatrix::A, StageMatrix::B, StageMatrix::C}) {
             const int rows = ts::views::rows_of(which, p), cols = ts::views::cols_of(which, p);
             SCOPED_TRACE(testing::Message() << p.m << "×" << p.n << "×" << p.k << " matrix " << static_cast<int>(which));
@@ -101,11 +96,11 @@ TEST(ExampleValues, RowsAndRangesMatchTheDefinitions) {
 
 TEST(ExampleValues, KeysChangeExactlyWithTheValues) {
     using ts::views::example_key;
-    EXPECT_EQ(example_key(StageMatrix::A, problem(64, 10, 32)), example_key(StageMatrix::A, problem(64, 99, 32)));
-    EXPECT_NE(example_key(StageMatrix::A, problem(64, 10, 32)), example_key(StageMatrix::A, problem(64, 10, 33)));
-    EXPECT_EQ(example_key(StageMatrix::B, problem(1, 10, 32)), example_key(StageMatrix::B, problem(7, 10, 32)));
-    EXPECT_NE(example_key(StageMatrix::C, problem(64, 64, 32)), example_key(StageMatrix::C, problem(64, 64, 33)));
-    EXPECT_NE(example_key(StageMatrix::A, problem(64, 64, 64)), example_key(StageMatrix::B, problem(64, 64, 64)));
+    EXPECT_EQ(example_key(StageMatrix::A, make_problem(64, 10, 32)), example_key(StageMatrix::A, make_problem(64, 99, 32)));
+    EXPECT_NE(example_key(StageMatrix::A, make_problem(64, 10, 32)), example_key(StageMatrix::A, make_problem(64, 10, 33)));
+    EXPECT_EQ(example_key(StageMatrix::B, make_problem(1, 10, 32)), example_key(StageMatrix::B, make_problem(7, 10, 32)));
+    EXPECT_NE(example_key(StageMatrix::C, make_problem(64, 64, 32)), example_key(StageMatrix::C, make_problem(64, 64, 33)));
+    EXPECT_NE(example_key(StageMatrix::A, make_problem(64, 64, 64)), example_key(StageMatrix::B, make_problem(64, 64, 64)));
 }
 
 TEST(HeatColour, RunsFromLowToHighColour) {

@@ -41,7 +41,7 @@ public:
     std::vector<HeatmapQuad> quads;
 };
 
-ImVec2 centre(const ts::views::Rect& r) { return {(r.min.x + r.max.x) * 0.5f, (r.min.y + r.max.y) * 0.5f}; }
+using ts::views::centre;
 
 ImVec2 centre_of(const StageGeometry& g, const AppState& state, Cell cell) {
     const int m = static_cast<int>(state.problem.m), n = static_cast<int>(state.problem.n);

@@ -13,6 +13,7 @@
 #include "views/theatre/theatre_view.hpp"
 #include "views/theatre/thread_inspector.hpp"
 #include "views/theatre/warp_panel.hpp"
+#include "support/app_states.hpp"
 
 namespace {
 
@@ -20,20 +21,12 @@ using ts::model::KernelKind;
 using ts::model::SubStep;
 using ts::views::AppState;
 
-AppState ragged(KernelKind kind = KernelKind::Tiled) {
-    AppState state;
-    state.problem.m = 40;
-    state.problem.n = 28;
-    state.problem.k = 36;
-    state.kernel.kind = kind;
-    state.kernel.tile = 8;
-    return state;
-}
+using ts::testing_support::ragged_state;
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(ThreadReport, FillsInTheIndexFormulas) {
-    AppState state = ragged();
+    AppState state = ragged_state();
     ASSERT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{0, 1}, 2, SubStep::LoadTiles));
     const std::string text = ts::views::thread_report(state, {11, 5});
     EXPECT_TRUE(has(text, "blockIdx (x=0, y=1), threadIdx (x=5, y=3)")) << text;
@@ -47,7 +40,7 @@ TEST(ThreadReport, FillsInTheIndexFormulas) {
 }
 
 TEST(ThreadReport, ComputeListsTheAddressesAndPaddingIsNamed) {
-    AppState state = ragged();
+    AppState state = ragged_state();
     ASSERT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{0, 1}, 2, SubStep::Compute));
     const std::string compute = ts::views::thread_report(state, {11, 5});
     EXPECT_TRUE(has(compute, "A at 412..419")) << compute;
@@ -62,7 +55,7 @@ TEST(ThreadReport, ComputeListsTheAddressesAndPaddingIsNamed) {
 }
 
 TEST(ThreadReport, NaiveReadsGlobalMemoryAndBatchesAddAnOffset) {
-    AppState state = ragged(KernelKind::Naive);
+    AppState state = ragged_state(KernelKind::Naive);
     state.kernel.block_x = 16;
     state.kernel.block_y = 16;
     state.problem.batch = 3;
@@ -76,7 +69,7 @@ TEST(ThreadReport, NaiveReadsGlobalMemoryAndBatchesAddAnOffset) {
 }
 
 TEST(ElementReport, SaysWhichBlocksLoadItAndWhen) {
-    AppState state = ragged();
+    AppState state = ragged_state();
     const std::string a = ts::views::element_report(state, ts::model::Operand::A, {11, 21});
     EXPECT_TRUE(has(a, "address 11·36 + 21 = 417")) << a;
     EXPECT_TRUE(has(a, "phase 21 / 8 = 2 (k 16..23), into As[3][5]")) << a;
@@ -89,7 +82,7 @@ TEST(ElementReport, SaysWhichBlocksLoadItAndWhen) {
     EXPECT_TRUE(has(b, "blockIdx.x = 27 / 8 = 3")) << b;
     EXPECT_TRUE(has(b, "grid.y = 5 global loads")) << b;
 
-    const AppState naive = ragged(KernelKind::Naive);
+    const AppState naive = ragged_state(KernelKind::Naive);
     const std::string n = ts::views::element_report(naive, ts::model::Operand::A, {11, 21});
     EXPECT_TRUE(has(n, "by the N = 28 threads computing row 11 of C")) << n;
     EXPECT_TRUE(ts::views::element_report(naive, ts::model::Operand::B, {36, 0}).empty()) << "outside B";
@@ -129,7 +122,7 @@ TEST(WarpPanel, MeasuredPenaltyOrNotYet) {
 }
 
 TEST(SideBySide, CountersEndAtTheModelsTotals) {
-    AppState state = ragged();
+    AppState state = ragged_state();
     state.theatre.side_by_side = true;
     ASSERT_FALSE(ts::views::jump_theatre(state, std::nullopt, std::nullopt, SubStep::Store));
     const auto counts = ts::views::side_by_side_counts(state);
@@ -150,7 +143,7 @@ TEST(SideBySide, CountersEndAtTheModelsTotals) {
 }
 
 TEST(TheatreFlags, ReachEveryState) {
-    AppState state = ragged();
+    AppState state = ragged_state();
     ts::views::TheatreFlags flags;
     flags.side_by_side = true;
     flags.phase = 3;
@@ -169,7 +162,7 @@ TEST(TheatreFlags, ReachEveryState) {
 }
 
 TEST(TheatreFlags, SelectPicksTheBlockUnlessOneIsGiven) {
-    AppState state = ragged();
+    AppState state = ragged_state();
     state.selected = ts::model::Cell{20, 27};
     ASSERT_FALSE(ts::views::apply_theatre_flags(state, {}));
     EXPECT_EQ(state.theatre.block, (ts::model::Index2{3, 2}));
@@ -181,7 +174,7 @@ TEST(TheatreFlags, SelectPicksTheBlockUnlessOneIsGiven) {
 
 TEST(TheatreFlags, RejectWhatDoesNotFit) {
     const auto reason = [](KernelKind kind, auto set) {
-        AppState state = ragged(kind);
+        AppState state = ragged_state(kind);
         ts::views::TheatreFlags flags;
         set(flags);
         return ts::views::apply_theatre_flags(state, flags).value_or("");
@@ -194,7 +187,7 @@ TEST(TheatreFlags, RejectWhatDoesNotFit) {
 }
 
 // Frames of the whole theatre view in each mode; returns the harness's captured text.
-std::string draw(ts::test::ImGuiHarness& harness, AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX),
+std::string draw_theatre(ts::test::ImGuiHarness& harness, AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX),
                  bool down = false) {
     return harness.frame([&] { ts::views::draw_theatre_view(state, 0.0f); }, mouse, down);
 }
@@ -206,7 +199,7 @@ TEST(TheatreView, DrawsEveryModeAndPanel) {
             for (const bool each_k : {false, true})
                 for (const auto panel : {ts::views::TheatrePanel::Source, ts::views::TheatrePanel::Thread,
                                          ts::views::TheatrePanel::Warp}) {
-                    AppState state = ragged(kind);
+                    AppState state = ragged_state(kind);
                     state.theatre.side_by_side = side;
                     state.theatre.each_k = each_k;
                     state.theatre.open_panel = panel;
@@ -214,8 +207,8 @@ TEST(TheatreView, DrawsEveryModeAndPanel) {
                     const int count = ts::views::theatre_timeline(state).count();
                     for (const int step : {0, count / 2, count - 1}) {
                         state.theatre.player.step = step;
-                        draw(harness, state);
-                        const std::string text = draw(harness, state);
+                        draw_theatre(harness, state);
+                        const std::string text = draw_theatre(harness, state);
                         EXPECT_TRUE(has(text, "events: model")) << text;
                         if (panel == ts::views::TheatrePanel::Warp && !side) {
                             EXPECT_TRUE(has(text, "not measured yet")) << text;
@@ -226,27 +219,27 @@ TEST(TheatreView, DrawsEveryModeAndPanel) {
 
 TEST(TheatreView, ExplainsAKernelItDoesNotPlay) {
     ts::test::ImGuiHarness harness;
-    AppState state = ragged(KernelKind::Cublas);
-    EXPECT_TRUE(has(draw(harness, state), "plays the naive kernel, the tiled kernel and the ladder's rungs"));
+    AppState state = ragged_state(KernelKind::Cublas);
+    EXPECT_TRUE(has(draw_theatre(harness, state), "plays the naive kernel, the tiled kernel and the ladder's rungs"));
 }
 
 TEST(TheatreView, HoveringACellOfCShowsItsThreadAndAClickPicksItsBlock) {
     ts::test::ImGuiHarness harness;
-    AppState state = ragged();
-    draw(harness, state);
+    AppState state = ragged_state();
+    draw_theatre(harness, state);
     // Sweep the canvas until the mouse is over C.
     std::optional<ImVec2> over_c;
     for (float y = 100.0f; y < 1000.0f && !over_c; y += 16.0f)
         for (float x = 600.0f; x < 1600.0f && !over_c; x += 16.0f) {
-            draw(harness, state, {x, y});
+            draw_theatre(harness, state, {x, y});
             if (state.theatre.hovered.c && state.theatre.hovered.c->col >= 24 && state.theatre.hovered.c->row >= 16 &&
                 state.theatre.hovered.c->row < 24)
                 over_c = ImVec2(x, y);
         }
     ASSERT_TRUE(over_c) << "no cell of block (3, 2) under the mouse anywhere";
     EXPECT_TRUE(harness.tooltip_open());
-    draw(harness, state, *over_c, true);
-    draw(harness, state, *over_c, false);
+    draw_theatre(harness, state, *over_c, true);
+    draw_theatre(harness, state, *over_c, false);
     EXPECT_EQ(state.theatre.block, (ts::model::Index2{3, 2}));
     ASSERT_TRUE(state.selected);
     EXPECT_EQ(state.selected, state.theatre.hovered.c);

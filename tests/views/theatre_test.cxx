@@ -15,6 +15,7 @@
 #include "views/theatre/source_panel.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_view.hpp"
+#include "support/app_states.hpp"
 
 namespace {
 
@@ -22,15 +23,7 @@ using ts::model::SubStep;
 using ts::views::AppState;
 using ts::views::PhasePlayer;
 
-AppState ragged() {
-    AppState state;
-    state.problem.m = 40;
-    state.problem.n = 28;
-    state.problem.k = 36;
-    state.kernel.kind = ts::model::KernelKind::Tiled;
-    state.kernel.tile = 8;
-    return state;
-}
+using ts::testing_support::ragged_state;
 
 TEST(PhasePlayer, StepsStayInRangeAndPause) {
     PhasePlayer player;
@@ -67,7 +60,7 @@ void press(ts::test::ImGuiHarness& harness, AppState& state, ts::imgui_compat::K
 
 TEST(PhasePlayer, KeysDriveTheViewsPlayer) {
     ts::test::ImGuiHarness harness;
-    AppState state = ragged();
+    AppState state = ragged_state();
     const int count = ts::views::theatre_timeline(state).count();
     EXPECT_EQ(count, 21);
     press(harness, state, ts::imgui_compat::keys::kRight);
@@ -86,7 +79,7 @@ TEST(PhasePlayer, KeysDriveTheViewsPlayer) {
 }
 
 TEST(Theatre, BlockStripsAreTheThreadMapsBlockClippedToC) {
-    const AppState state = ragged();
+    const AppState state = ragged_state();
     for (int by = 0; by < 5; ++by)
         for (int bx = 0; bx < 4; ++bx) {
             const auto strips = ts::views::block_strips(state.kernel, state.problem, {bx, by});
@@ -109,7 +102,7 @@ TEST(Theatre, BlockStripsAreTheThreadMapsBlockClippedToC) {
 TEST(Theatre, PaddingSlotsOfTheLastPhaseMatchTheModel) {
     // M=40 N=28 K=36 T=8, block (3,2), phase 4: the tiles cover k 32..39 but K ends at 36, and
     // the B tile's columns 24..31 pass N = 28.
-    const AppState state = ragged();
+    const AppState state = ragged_state();
     const ts::views::Rect panel{{0, 0}, {80, 80}};
     for (const auto operand : {ts::model::Operand::A, ts::model::Operand::B}) {
         const auto loads = state.theatre.source->tile_loads(state.problem, 8, {3, 2}, 4, operand);
@@ -131,7 +124,7 @@ TEST(Theatre, PaddingSlotsOfTheLastPhaseMatchTheModel) {
 }
 
 TEST(Theatre, JumpChecksTheFlagsAgainstTheProblem) {
-    AppState state = ragged();
+    AppState state = ragged_state();
     EXPECT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{3, 2}, 4, SubStep::Compute));
     EXPECT_EQ(ts::views::current_step(state), (ts::model::KernelStep{4, SubStep::Compute, -1}));
     EXPECT_EQ(state.theatre.block, (ts::model::Index2{3, 2}));

@@ -7,12 +7,16 @@
 // plot skips it, and fit_range() ignores it.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace ts::views {
+
+// A value not (yet) known: plots leave a gap for it.
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 enum class AxisScale { Linear, Log2, Log10 };
 

@@ -1,6 +1,9 @@
 #include "views/common/text.hpp"
 
+#include <cfloat>
+
 #include "imgui.h"
+#include "platform/imgui_compat.hpp"
 #include "views/common/theme.hpp"
 
 namespace ts::views {
@@ -13,6 +16,10 @@ std::string grouped(std::int64_t value) {
         out += digits[i];
     }
     return value < 0 ? "-" + out : out;
+}
+
+float text_width(ImFont* font, const std::string& text) {
+    return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str()).x;
 }
 
 void muted_text(const std::string& text) {

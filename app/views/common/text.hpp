@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+struct ImFont;
+
 namespace ts::views {
 
 // 8589934592 → "8,589,934,592": long counts are read aloud in class, so group the digits.
@@ -11,5 +13,8 @@ std::string grouped(std::int64_t value);
 
 // Wrapped text in the muted colour: explanations that support the main numbers.
 void muted_text(const std::string& text);
+
+// The width `text` takes in `font` at the font's own size, in pixels.
+float text_width(ImFont* font, const std::string& text);
 
 }  // namespace ts::views

@@ -47,6 +47,11 @@ inline constexpr ColourScheme kDefaultScheme{
 
 const ColourScheme& colour_scheme(settings::Palette palette);
 
+// `colour` with its alpha replaced (0 transparent … 255 opaque).
+inline ImU32 with_alpha(ImU32 colour, int alpha) {
+    return (colour & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha) << IM_COL32_A_SHIFT);
+}
+
 namespace detail {
 inline ColourScheme g_scheme = kDefaultScheme;  // the one in use: set_palette() changes it
 }

@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::string_view kBreaksC[] = {"every run", "some runs", "never"};
 constexpr std::string_view kSlowdowns[] = {"not at all", "a few percent", "about a quarter", "twice as slow"};
-constexpr int kTiles[] = {8, 16, 32};
+constexpr int kExperimentTiles[] = {8, 16, 32};
 constexpr int kMaxCases = 6;
 
 // ---- The side panel -------------------------------------------------------------------------
@@ -121,7 +121,7 @@ void draw_cases(ExperimentPage& page, Experiment e, bool locked) {
             ImGui::SameLine(0.0f, 4.0f);
             ImGui::SetNextItemWidth(w);
             if (ImGui::BeginCombo("##T", std::to_string(c.kernel.tile).c_str())) {
-                for (int t : kTiles)
+                for (int t : kExperimentTiles)
                     if (ImGui::Selectable(std::to_string(t).c_str(), c.kernel.tile == t))
                         c.kernel = model::experiment_kernel(e, t);
                 ImGui::EndCombo();

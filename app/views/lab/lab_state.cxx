@@ -13,9 +13,6 @@ namespace ts::views {
 
 namespace {
 
-constexpr LabView kViews[] = {LabView::Stage,    LabView::Latency, LabView::Tuning,
-                              LabView::Roofline, LabView::Theatre, LabView::Ladder,
-                              LabView::Experiment};
 
 bool same_point(const record::Point& a, const record::Point& b) {
     return a.config == b.config && a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
@@ -54,7 +51,7 @@ std::string_view view_name(LabView view) {
 }
 
 std::optional<LabView> parse_view(std::string_view text) {
-    for (LabView view : kViews)
+    for (LabView view : kLabViews)
         if (view_name(view) == text) return view;
     return std::nullopt;
 }

@@ -20,11 +20,8 @@ namespace ts::views {
 
 namespace {
 
-constexpr LabView kViews[] = {LabView::Stage,    LabView::Latency, LabView::Tuning,
-                              LabView::Roofline, LabView::Theatre, LabView::Ladder,
-                              LabView::Experiment};
 constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder", "Experiments"};
-constexpr int kViewCount = static_cast<int>(std::size(kViews));
+constexpr int kViewCount = static_cast<int>(std::size(kLabViews));
 
 // The quick sweep of a first visit, while it runs: how far, and a way to stop it. Or why it
 // never started, where a user might wonder (a GPU is there, yet nothing filled in).
@@ -116,10 +113,10 @@ void draw_view_switcher(AppState& state) {
     LabView& view = state.lab.view;
     const ImGuiIO& io = ImGui::GetIO();
     for (int i = 0; i < kViewCount; ++i)
-        if (io.KeyCtrl && imgui_compat::key_pressed(imgui_compat::digit_key(1 + i), false)) view = kViews[i];
+        if (io.KeyCtrl && imgui_compat::key_pressed(imgui_compat::digit_key(1 + i), false)) view = kLabViews[i];
     for (int i = 0; i < kViewCount; ++i) {
         if (i > 0) ImGui::SameLine();
-        const bool active = view == kViews[i];
+        const bool active = view == kLabViews[i];
         // The open view stands out: dark with white text, the others stay light.
         if (active) {
             ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colours::kA.line));
@@ -128,7 +125,7 @@ void draw_view_switcher(AppState& state) {
         // With large text the keys leave the labels (F1 lists them), so that the row fits.
         const bool with_keys = ImGui::GetFontSize() * 64.0f < ImGui::GetWindowContentRegionMax().x;
         const std::string label = with_keys ? model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1) : kTitles[i];
-        if (ImGui::Button(label.c_str())) view = kViews[i];
+        if (ImGui::Button(label.c_str())) view = kLabViews[i];
         if (active) ImGui::PopStyleColor(2);
     }
     draw_presenter_controls(state);

@@ -16,12 +16,10 @@ using model::format_text;
 
 namespace {
 
-constexpr int kTiles[] = {1, 2, 4, 8, 16, 32};
 constexpr int kSizes[] = {128, 256, 512, 1024, 2048, 4096};
 // The first visit's quick sweep: enough sizes to show each curve's shape, few enough to be
 // done in seconds (4096³ alone would take longer than the rest together).
 constexpr int kQuickSweepSizes[] = {256, 512, 1024, 2048};
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Warm colours for the naive kernels, blues getting darker with T, grey for cuBLAS.
 constexpr ImU32 kNaiveColour = IM_COL32(205, 60, 40, 255);
@@ -67,7 +65,7 @@ std::vector<SeriesSpec> series_specs(const LatencyControls& c) {
     add({model::KernelKind::Naive, c.naive_x, c.naive_y, 16}, kNaiveColour);
     add({model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16}, kNaiveRowColour);
     for (int i = 0; i < 6; ++i)
-        if (c.tiles[i]) add({model::KernelKind::Tiled, 16, 16, kTiles[i]}, kTileColours[i]);
+        if (c.tiles[i]) add({model::KernelKind::Tiled, 16, 16, kSweptTiles[i]}, kTileColours[i]);
     for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
         if (c.rungs[i] && !model::dtype_unsupported(kLadderRungs[i].kind, c.dtype))
             add({kLadderRungs[i].kind, 16, 16, 16}, kLadderRungs[i].colour);
@@ -406,7 +404,7 @@ void draw_latency_controls(AppState& state) {
     ImGui::TextUnformatted("tiled kernel, T =");
     for (int i = 0; i < 6; ++i) {
         if (i > 0) ImGui::SameLine();
-        changed |= ImGui::Checkbox(std::to_string(kTiles[i]).c_str(), &c.tiles[i]);
+        changed |= ImGui::Checkbox(std::to_string(kSweptTiles[i]).c_str(), &c.tiles[i]);
     }
     ImGui::TextUnformatted("kernel ladder, rungs");
     CheckboxFlow rungs;

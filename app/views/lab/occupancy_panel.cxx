@@ -19,7 +19,7 @@ namespace {
 // a student will try and which the model must explain rather than hide.
 constexpr int kBlockX[] = {8, 16, 32, 64};
 constexpr int kBlockY[] = {1, 2, 4, 8, 16, 32};
-constexpr int kTiles[] = {1, 2, 4, 8, 16, 32, 64};
+constexpr int kOccupancyTiles[] = {1, 2, 4, 8, 16, 32, 64};
 
 bool int_combo(const char* label, int& value, const int* options, int count) {
     bool changed = false;
@@ -77,7 +77,7 @@ void draw_occupancy_panel(AppState& state) {
     const float combo_width = ImGui::GetFontSize() * 4.5f;
     if (kernel.kind == model::KernelKind::Tiled) {
         ImGui::SetNextItemWidth(combo_width);
-        int_combo("T (tile width)", kernel.tile, kTiles, static_cast<int>(std::size(kTiles)));
+        int_combo("T (tile width)", kernel.tile, kOccupancyTiles, static_cast<int>(std::size(kOccupancyTiles)));
     } else {
         ImGui::SetNextItemWidth(combo_width);
         int_combo("block x", kernel.block_x, kBlockX, static_cast<int>(std::size(kBlockX)));

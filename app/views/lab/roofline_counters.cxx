@@ -13,7 +13,6 @@ using model::format_text;
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Orange: no kernel on the roofline has it (naive red and purple, tiled blue, the ladder green).
 constexpr ImU32 kMeasuredColour = IM_COL32(235, 125, 0, 255);
 

@@ -21,7 +21,6 @@ namespace {
 
 using model::fixed;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kSize = kRooflineSize;
 
 // Published peaks (NVIDIA's data sheets: HBM/GDDR bandwidth, FP32 without tensor cores),

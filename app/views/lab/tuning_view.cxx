@@ -24,7 +24,6 @@ namespace {
 
 constexpr int kBlockX[] = {8, 16, 32, 64};
 constexpr int kBlockY[] = {1, 2, 4, 8, 16, 32};
-constexpr int kTiles[] = {1, 2, 4, 8, 16, 32};
 constexpr int kMaxThreads = 1024;  // per block, on every CUDA GPU
 
 // Fast is dark green, slow is pale: the eye finds the best region first.
@@ -245,7 +244,7 @@ TuningData tuning_data(const LabState& lab) {
                 cell.point = find_point(points, model::describe(naive), kTuningSize, "float");
             data.cells.push_back(cell);
         }
-    for (int t : kTiles) {
+    for (int t : kSweptTiles) {
         const model::KernelConfig tiled{model::KernelKind::Tiled, 16, 16, t};
         const bool failed = failure_at(lab, points, unchecked_request(tiled, kTuningSize)).has_value();
         data.tiles.push_back({t, failed ? nullptr : find_point(points, model::describe(tiled), kTuningSize, "float")});
@@ -267,7 +266,7 @@ std::vector<gpu::RunRequest> tuning_requests() {
     for (int x : kBlockX)
         for (int y : kBlockY)
             if (x * y <= kMaxThreads) add({model::KernelKind::Naive, x, y, 16});
-    for (int t : kTiles) add({model::KernelKind::Tiled, 16, 16, t});
+    for (int t : kSweptTiles) add({model::KernelKind::Tiled, 16, 16, t});
     return requests;
 }
 

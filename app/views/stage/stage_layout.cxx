@@ -111,9 +111,9 @@ std::pair<int, int> overlapping(float lo, float hi, float start, float size, int
             static_cast<int>(std::clamp(last, 0.0, static_cast<double>(count)))};
 }
 
-ImVec2 centre(const Rect& r) { return {(r.min.x + r.max.x) * 0.5f, (r.min.y + r.max.y) * 0.5f}; }
-
 }  // namespace
+
+ImVec2 centre(const Rect& r) { return {(r.min.x + r.max.x) * 0.5f, (r.min.y + r.max.y) * 0.5f}; }
 
 model::CellRange visible_cells(const Rect& area, int rows, int cols, const Rect& visible) {
     if (rows <= 0 || cols <= 0 || area.width() <= 0.0f || area.height() <= 0.0f) return {};

@@ -52,6 +52,8 @@ struct StageLayout {
 StageLayout layout_stage(const model::Problem& problem, const BlockTiling& tiling, Rect region, float line_height);
 
 // The cell of a rows × cols matrix drawn in `area` that contains `p`, or nullopt.
+ImVec2 centre(const Rect& r);
+
 std::optional<model::Cell> cell_at(const Rect& area, int rows, int cols, ImVec2 p);
 
 // The pixel rectangle of cells [row0, row1) × [col0, col1) of a rows × cols matrix in `area`.

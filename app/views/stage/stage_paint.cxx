@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "views/common/example_values.hpp"
+#include "views/common/text.hpp"
 #include "model/format.hpp"
 #include "views/stage/stage_heatmap.hpp"
 #include "views/stage/stage_view.hpp"
@@ -18,20 +19,12 @@ namespace ts::views {
 
 namespace {
 
-ImU32 with_alpha(ImU32 colour, int alpha) {
-    return (colour & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha) << IM_COL32_A_SHIFT);
-}
-
 Rect intersect(const Rect& a, const Rect& b) {
     return {{std::max(a.min.x, b.min.x), std::max(a.min.y, b.min.y)},
             {std::min(a.max.x, b.max.x), std::min(a.max.y, b.max.y)}};
 }
 
 bool is_empty(const Rect& r) { return r.width() <= 0.0f || r.height() <= 0.0f; }
-
-float text_width(ImFont* font, const std::string& text) {
-    return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str()).x;
-}
 
 // Example values are whole numbers; anything else gets three significant digits.
 std::string number(double value) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "views/common/example_values.hpp"
+#include "views/common/text.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/thread_map.hpp"
@@ -120,11 +121,6 @@ Rect at_least(Rect r, float size) {
     return {{r.min.x - grow_x, r.min.y - grow_y}, {r.max.x + grow_x, r.max.y + grow_y}};
 }
 
-ImU32 with_alpha(ImU32 colour, int alpha) {
-    return (colour & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha) << IM_COL32_A_SHIFT);
-}
-
-float text_width(ImFont* font, const char* text) { return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text).x; }
 
 // Text centred on `centre_x` with its top at `top`, kept inside [min_x, max_x].
 void draw_label(ImDrawList* draw, ImFont* font, float centre_x, float top, float min_x, float max_x, ImU32 colour,

@@ -4,15 +4,6 @@
 
 namespace ts::views {
 
-ImU32 with_alpha(ImU32 colour, int alpha) {
-    return (colour & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha) << IM_COL32_A_SHIFT);
-}
-
-ImVec2 centre(const Rect& r) { return {(r.min.x + r.max.x) * 0.5f, (r.min.y + r.max.y) * 0.5f}; }
-
-float text_width(ImFont* font, const std::string& text) {
-    return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str()).x;
-}
 
 void text_at(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text) {
     draw->AddText(font, imgui_compat::font_size(font), pos, colour, text.c_str());

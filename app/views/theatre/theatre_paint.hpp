@@ -8,13 +8,11 @@
 #include "imgui.h"
 #include "platform/imgui_compat.hpp"
 #include "views/stage/stage_layout.hpp"
+#include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 
 namespace ts::views {
 
-ImU32 with_alpha(ImU32 colour, int alpha);
-ImVec2 centre(const Rect& r);
-float text_width(ImFont* font, const std::string& text);
 void text_at(ImDrawList* draw, ImFont* font, ImVec2 pos, ImU32 colour, const std::string& text);
 // Small text wrapped at `width`; returns its height.
 float wrapped_text(ImDrawList* draw, ImVec2 at, ImU32 colour, const std::string& text, float width);
