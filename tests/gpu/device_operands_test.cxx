@@ -7,27 +7,15 @@
 
 #include "gpu/cpu_reference.hpp"
 #include "gpu/device_operands.hpp"
+#include "support/gpu_skip.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::gpu;
 using namespace ts::model;
 
-namespace ts::model {
-static void PrintTo(Dtype dtype, std::ostream* out) { *out << dtype_name(dtype); }
-}  // namespace ts::model
 
 namespace {
 
-bool gpu_usable(std::string& why) {
-    static const DeviceInfo info = probe_device();
-    why = info.why_not;
-    return info.usable;
-}
-
-#define SKIP_WITHOUT_GPU()                                                 \
-    do {                                                                   \
-        std::string why;                                                   \
-        if (!gpu_usable(why)) GTEST_SKIP() << "no usable CUDA device: " << why; \
-    } while (0)
 
 RunRequest request_of(Dtype dtype, std::uint64_t seed = 5) {
     RunRequest request;

@@ -11,16 +11,11 @@
 #include "support/gpu_skip.hpp"
 #include "gpu/runner.hpp"
 #include "model/launch_geometry.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::gpu;
 using namespace ts::model;
 
-namespace ts::model {
-// Readable parameter names in test output.
-void PrintTo(const KernelConfig& config, std::ostream* out) { *out << describe(config); }
-void PrintTo(KernelKind kind, std::ostream* out) { *out << kernel_name(kind); }
-void PrintTo(Dtype dtype, std::ostream* out) { *out << dtype_name(dtype); }
-}  // namespace ts::model
 
 namespace {
 

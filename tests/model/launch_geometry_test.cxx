@@ -7,11 +7,6 @@
 
 using namespace ts::model;
 
-namespace ts::model {
-// How gtest shows a KernelKind parameter: its name rather than its bytes.
-static void PrintTo(KernelKind kind, std::ostream* out) { *out << kernel_name(kind); }
-}  // namespace ts::model
-
 namespace {
 
 using ts::testing_support::make_naive;

@@ -11,8 +11,10 @@
 #include "model/problem.hpp"
 
 namespace ts::model {
-// GoogleTest names a failing parameter with this.
+// GoogleTest names a failing parameter with these.
 inline void PrintTo(const KernelConfig& config, std::ostream* out) { *out << describe(config); }
+inline void PrintTo(KernelKind kind, std::ostream* out) { *out << kernel_name(kind); }
+inline void PrintTo(Dtype dtype, std::ostream* out) { *out << dtype_name(dtype); }
 }  // namespace ts::model
 
 namespace ts::testing_support {

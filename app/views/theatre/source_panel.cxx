@@ -180,6 +180,7 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceF
                         : "The real kernel, as compiled. It has no shared memory and no barrier: nothing to do in "
                           "this step.");
     const auto flagged = flag ? source_lines(kind, lines, flag->statement) : std::nullopt;
+    const int flagged_line = flagged ? flagged->first : -1;  // the struck-through statement's first line
     ImGui::PushFont(small_font());
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float width = ImGui::GetContentRegionAvail().x;
@@ -189,7 +190,7 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceF
         const ImVec2 at = ImGui::GetCursorScreenPos();
         const ImVec2 end{at.x + width, at.y + ImGui::GetTextLineHeightWithSpacing()};
         if (lit) draw->AddRectFilled(at, end, kLineHighlight);
-        if (flagged && i == flagged->first) draw->AddRectFilled(at, end, IM_COL32(255, 215, 215, 255));
+        if (i == flagged_line) draw->AddRectFilled(at, end, IM_COL32(255, 215, 215, 255));
         // Bring the executed line into view when a step moves it off screen; otherwise the
         // reader's own scrolling stays.
         if (lit && i == current->first && !ImGui::IsRectVisible(at, end)) ImGui::SetScrollHereY(0.5f);
@@ -200,7 +201,7 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceF
         ImGui::PopStyleColor();
         ImGui::SameLine(0.0f, 0.0f);
         ImGui::TextUnformatted(line.data(), line.data() + line.size());
-        if (flagged && i == flagged->first) {
+        if (i == flagged_line) {
             // Struck through: the statement the experiment's variant does not have.
             const ImVec2 text_min = ImGui::GetItemRectMin(), text_max = ImGui::GetItemRectMax();
             const float mid = (text_min.y + text_max.y) * 0.5f;
