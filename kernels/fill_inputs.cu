@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "kernels/fill_inputs.hpp"
+#include "model/half_values.hpp"
 #include "model/input_values.hpp"
 
 namespace ts::kernels {
@@ -21,15 +22,33 @@ __global__ void fill_inputs_kernel(T* out, std::int64_t count, std::uint64_t see
     }
 }
 
+__global__ void fill_half_inputs_kernel(std::uint16_t* out, std::int64_t count, std::uint64_t seed, int matrix,
+                                        model::HalfFormat format) {
+    for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
+         i += std::int64_t{gridDim.x} * blockDim.x)
+        out[i] = model::round_to_half(model::input_real(seed, matrix, i), format);
+}
+
+constexpr int kFillThreads = 256;
+unsigned fill_blocks(std::int64_t count) {
+    return static_cast<unsigned>(std::min<std::int64_t>((count + kFillThreads - 1) / kFillThreads, 4096));
+}
+
 }  // namespace
+
+cudaError_t fill_half_inputs(std::uint16_t* out, std::int64_t count, std::uint64_t seed, int matrix, bool bf16,
+                             cudaStream_t stream) {
+    if (count <= 0) return cudaSuccess;
+    fill_half_inputs_kernel<<<fill_blocks(count), kFillThreads, 0, stream>>>(
+        out, count, seed, matrix, bf16 ? model::kBf16Format : model::kFp16Format);
+    return cudaGetLastError();
+}
 
 template <typename T>
 cudaError_t fill_inputs(T* out, std::int64_t count, std::uint64_t seed, int matrix, std::int32_t bound,
                         cudaStream_t stream) {
     if (count <= 0) return cudaSuccess;
-    constexpr int kThreads = 256;
-    const std::int64_t blocks = std::min<std::int64_t>((count + kThreads - 1) / kThreads, 4096);
-    fill_inputs_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(out, count, seed, matrix, bound);
+    fill_inputs_kernel<T><<<fill_blocks(count), kFillThreads, 0, stream>>>(out, count, seed, matrix, bound);
     return cudaGetLastError();
 }
 

@@ -13,4 +13,8 @@ template <typename T>
 cudaError_t fill_inputs(T* out, std::int64_t count, std::uint64_t seed, int matrix, std::int32_t bound,
                         cudaStream_t stream);
 
+// BF16 (bf16 = true) or FP16 bits: input_real rounded to nearest (model/half_values.hpp).
+cudaError_t fill_half_inputs(std::uint16_t* out, std::int64_t count, std::uint64_t seed, int matrix, bool bf16,
+                             cudaStream_t stream);
+
 }  // namespace ts::kernels

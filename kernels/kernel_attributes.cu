@@ -5,8 +5,56 @@
 
 namespace ts::kernels {
 
+const char* tensor_core_rung_unavailable(model::KernelKind kind) {
+    if (!model::is_tensor_core(kind)) return nullptr;
+    if (model::needs_sm90a(kind)) return sm90a_unavailable();
+    int device = 0, major = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
+        return "no CUDA device to ask";
+    if (major < 8)
+        return "the wmma and mma rungs use BF16 tensor cores and cp.async, which arrive with compute capability 8.0 "
+               "(Ampere): this GPU is older";
+    return nullptr;
+}
+
+namespace {
+
+TcKernelHandle tensor_core_handle(model::KernelKind kind, const model::Problem& problem) {
+    switch (kind) {
+        case model::KernelKind::Wmma: return wmma_handle(problem);
+        case model::KernelKind::Mma: return mma_handle(problem);
+        case model::KernelKind::Wgmma: return wgmma_handle(problem);
+        case model::KernelKind::WarpSpecialized: return warp_specialized_handle(problem);
+        default: return {};
+    }
+}
+
+cudaError_t attributes_of(const void* handle, int threads, int dynamic_shared, KernelAttributes& attributes) {
+    cudaFuncAttributes compiled{};
+    if (const cudaError_t error = cudaFuncGetAttributes(&compiled, handle); error != cudaSuccess) return error;
+    if (const cudaError_t error = allow_dynamic_shared(handle, dynamic_shared); error != cudaSuccess) return error;
+    int blocks = 0;
+    if (const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, handle, threads, dynamic_shared);
+        error != cudaSuccess)
+        return error;
+    attributes.registers_per_thread = compiled.numRegs;
+    attributes.static_shared_bytes = static_cast<int>(compiled.sharedSizeBytes) + dynamic_shared;
+    attributes.local_bytes_per_thread = static_cast<int>(compiled.localSizeBytes);
+    attributes.max_threads_per_block = compiled.maxThreadsPerBlock;
+    attributes.blocks_per_sm = blocks;
+    return cudaSuccess;
+}
+
+}  // namespace
+
 cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Problem& problem,
                               KernelAttributes& attributes) {
+    if (model::is_tensor_core(config.kind)) {
+        const TcKernelHandle tc = tensor_core_handle(config.kind, problem);
+        if (!tc.kernel) return cudaErrorInvalidValue;
+        return attributes_of(tc.kernel, tc.threads, tc.dynamic_shared, attributes);
+    }
     const void* handle = nullptr;
     switch (config.kind) {
         case model::KernelKind::Naive: handle = naive_handle(config, problem); break;
@@ -24,28 +72,14 @@ cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Pr
         case model::KernelKind::Warptile: handle = warptile_handle(config, problem); break;
         case model::KernelKind::Pipelined: handle = pipelined_handle(config, problem); break;
         case model::KernelKind::Tuned: handle = tuned_handle(config, problem); break;
-        case model::KernelKind::Cublas: return cudaErrorInvalidValue;
+        default: return cudaErrorInvalidValue;  // cuBLAS: not a kernel of ours
     }
     if (!handle) return cudaErrorInvalidValue;
 
-    cudaFuncAttributes compiled{};
-    if (const cudaError_t error = cudaFuncGetAttributes(&compiled, handle); error != cudaSuccess) return error;
-    const model::LaunchGeometry g = model::plan_launch(config, problem);
-    int blocks = 0;
     // The pipelined rungs hold their stages in dynamic shared memory (as much as the model
     // plans); the other kernels declare their tiles statically.
-    const int dynamic_shared = dynamic_shared_bytes(config, g);
-    if (const cudaError_t error = allow_dynamic_shared(handle, dynamic_shared); error != cudaSuccess) return error;
-    if (const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            &blocks, handle, static_cast<int>(g.block.volume()), dynamic_shared);
-        error != cudaSuccess)
-        return error;
-    attributes.registers_per_thread = compiled.numRegs;
-    attributes.static_shared_bytes = static_cast<int>(compiled.sharedSizeBytes) + dynamic_shared;
-    attributes.local_bytes_per_thread = static_cast<int>(compiled.localSizeBytes);
-    attributes.max_threads_per_block = compiled.maxThreadsPerBlock;
-    attributes.blocks_per_sm = blocks;
-    return cudaSuccess;
+    const model::LaunchGeometry g = model::plan_launch(config, problem);
+    return attributes_of(handle, static_cast<int>(g.block.volume()), dynamic_shared_bytes(config, g), attributes);
 }
 
 }  // namespace ts::kernels

@@ -103,4 +103,19 @@ const void* warptile_handle(const model::KernelConfig& config, const model::Prob
 const void* pipelined_handle(const model::KernelConfig& config, const model::Problem& problem);
 const void* tuned_handle(const model::KernelConfig& config, const model::Problem& problem);
 
+// The tensor-core rungs' kernels carry their own block shape (the model's MmaShape or
+// WgmmaShape) rather than plan_launch's: the handle comes with its threads and dynamic shared
+// memory. A kernel of null: no such instantiation (a type other than BF16 or FP16).
+struct TcKernelHandle {
+    const void* kernel = nullptr;
+    int threads = 0;
+    int dynamic_shared = 0;
+};
+TcKernelHandle wmma_handle(const model::Problem& problem);
+TcKernelHandle mma_handle(const model::Problem& problem);
+TcKernelHandle wgmma_handle(const model::Problem& problem);
+TcKernelHandle warp_specialized_handle(const model::Problem& problem);
+// hopper_launch.cu: why this GPU cannot run sm_90a code, or null.
+const char* sm90a_unavailable();
+
 }  // namespace ts::kernels

@@ -147,7 +147,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
         "bench", "Measure kernels on the GPU: one point, or a sweep over lists and ranges (256:4096:x2, 100:400:+100)");
     SweepLists& l = options.lists;
     bench->add_option("--kernel", l.kernel, "kernels to measure, e.g. naive,tiled,cublas, or all, or ladder (tiled T=32, every rung of the "
-                                            "ladder and cuBLAS; default tiled); "
+                                            "ladder and cuBLAS; default tiled), or tc-ladder (every tensor-core "
+                                            "rung and cuBLAS in bf16, and cuBLAS in float); "
                                             "known: " + kernel_names());
     bench->add_option("--size", l.size, "square sizes M = N = K, e.g. 256:4096:x2 (default 1024)");
     bench->add_option("--m", l.m, "rows of A and C (list or range; replaces --size for M)");
@@ -156,7 +157,8 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
     bench->add_option("--tile", l.tile, "tile widths T of the tiled kernel, 1..32 (default 16)");
     bench->add_option("--block", l.block, "block shapes XxY of naive and naive-row, e.g. 32x32,16x16 (default 16x16)");
     bench->add_option("--threads", l.threads, "threads per block of row- and column-per-thread (default 128)");
-    bench->add_option("--dtype", l.dtype, "element types: int32, float, double (default float)");
+    bench->add_option("--dtype", l.dtype,
+                      "element types: int32, float, double, bf16, fp16 (default float; bf16 for tc-ladder)");
     bench->add_option("--batch", l.batch, "matrices per launch (default 1)");
     bench->add_option("--sweep", options.sweep, "\"default\": the full default sweep (takes minutes; --plan shows it)");
     bench->add_flag("--plan", options.plan, "list the points and the estimated time; measure nothing");

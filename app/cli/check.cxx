@@ -27,7 +27,7 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
                  "result against its reference");
     check->add_option("--seed", options.seed, "seed of the random sizes and inputs (default: a fresh one, printed)");
     check->add_flag("--quick", options.quick, "a smaller suite: fewer block shapes and tiles, no large sizes");
-    check->add_option("--dtype", options.dtype, "int32 | float | double | all")->capture_default_str();
+    check->add_option("--dtype", options.dtype, "int32 | float | double | bf16 | fp16 | all")->capture_default_str();
     return check;
 }
 
@@ -43,11 +43,11 @@ std::variant<CheckPlan, std::string> resolve_check(const CheckOptions& options) 
             return format_text("--seed expects a whole number from 0 to 2^64 − 1, got \"{}\"", options.seed);
     }
     if (options.dtype == "all") {
-        plan.dtypes = {Dtype::Int32, Dtype::Float32, Dtype::Float64};
+        plan.dtypes = {Dtype::Int32, Dtype::Float32, Dtype::Float64, Dtype::BFloat16, Dtype::Float16};
     } else if (const auto dtype = model::parse_dtype(options.dtype)) {
         plan.dtypes = {*dtype};
     } else {
-        return format_text("--dtype must be int32, float, double or all, got \"{}\"", options.dtype);
+        return format_text("--dtype must be int32, float, double, bf16, fp16 or all, got \"{}\"", options.dtype);
     }
     return plan;
 }
@@ -104,6 +104,7 @@ std::vector<KernelConfig> suite_kernels(bool quick) {
     }
     for (KernelKind kind : model::kAllKernelKinds)
         if (model::is_ladder(kind)) list.push_back(of_kind(kind));  // the tuned rung as the tuner picks
+    for (KernelKind kind : model::kTensorCoreKinds) list.push_back(of_kind(kind));
     // Every shape the tuner may pick, each on its own.
     for (int variant = 0; variant < model::kTunedCandidateCount; ++variant) {
         KernelConfig candidate = of_kind(KernelKind::Tuned);
@@ -161,13 +162,18 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
                                          rng()));
             // The ladder's block tiles are up to 128×128: sizes over that, none a multiple,
             // so partial tiles sit at the edges of a grid of several blocks.
-            if (model::is_ladder(kernel.kind)) {
+            if (model::is_ladder(kernel.kind) || model::is_tensor_core(kernel.kind)) {
                 suite.push_back(make_request(kernel, dtype, uniform(129, 700) | 1, uniform(129, 700) | 1,
                                              uniform(9, 500) | 1, 1, rng()));
                 // Multiples of 4 that no tile divides: the float rungs' 128-bit path, with
                 // partial tiles at the edges.
                 suite.push_back(make_request(kernel, dtype, 4 * uniform(33, 175) + 4 * (uniform(0, 1)), 4 * uniform(33, 175),
                                              4 * uniform(3, 125), uniform(1, 2), rng()));
+                // Multiples of 8 that no tile divides: the tensor-core rungs' cp.async and TMA path
+                // without padded copies, partial tiles at the edges.
+                if (model::is_tensor_core(kernel.kind))
+                    suite.push_back(make_request(kernel, dtype, 8 * uniform(17, 90) + 1, 8 * uniform(17, 90),
+                                                 8 * uniform(2, 60), uniform(1, 2), rng()));
             }
         }
     if (plan.quick) return suite;
@@ -183,7 +189,7 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
         suite.push_back(make_request(tiled(16), dtype, 700, 900, 1100, 3, rng()));
         suite.push_back(make_request(tiled(32), dtype, 2111, 2143, 2087, 1, rng()));
         for (KernelKind kind : model::kAllKernelKinds)
-            if (model::is_ladder(kind) && !model::dtype_unsupported(kind, dtype)) {
+            if ((model::is_ladder(kind) || model::is_tensor_core(kind)) && !model::dtype_unsupported(kind, dtype)) {
                 suite.push_back(make_request(of_kind(kind), dtype, 1024, 1024, 1024, 1, rng()));
                 suite.push_back(make_request(of_kind(kind), dtype, 2111, 2143, 2087, 1, rng()));
             }

@@ -23,7 +23,7 @@ namespace ts::cli {
 struct CheckOptions {
     std::string seed;           // empty: a random seed, printed so the run can be repeated
     bool quick = false;         // a smaller suite: fewer block shapes and tiles, no large sizes
-    std::string dtype = "all";  // int32, float, double or all
+    std::string dtype = "all";  // int32, float, double, bf16, fp16 or all
 };
 
 struct CheckPlan {

@@ -178,6 +178,7 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
 
     std::vector<model::KernelKind> kinds;
     const bool ladder = lists.kernel == "ladder";
+    const bool tc_ladder = lists.kernel == "tc-ladder";
     if (lists.kernel == "all") {
         kinds.assign(std::begin(model::kAllKernelKinds), std::end(model::kAllKernelKinds));
     } else if (ladder) {
@@ -187,6 +188,11 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
         for (model::KernelKind kind : model::kAllKernelKinds)
             if (model::is_ladder(kind)) kinds.push_back(kind);
         kinds.push_back(model::KernelKind::Cublas);
+    } else if (tc_ladder) {
+        // The tensor-core ladder: every tensor-core rung and cuBLAS in the 16-bit type (BF16 unless
+        // --dtype says), and cuBLAS in FP32 beside them (added with the points, below).
+        kinds.assign(std::begin(model::kTensorCoreKinds), std::end(model::kTensorCoreKinds));
+        kinds.push_back(model::KernelKind::Cublas);
     } else {
         const std::string text = or_default(lists.kernel, "tiled");
         auto names = entries("--kernel", text);
@@ -194,7 +200,8 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
         for (std::string_view name : std::get<0>(names)) {
             const auto kind = model::parse_kernel(name);
             if (!kind)
-                return format_text("--kernel must be one of {} (or all, or ladder), got \"{}\"", kernel_names(), name);
+                return format_text("--kernel must be one of {} (or all, ladder, tc-ladder), got \"{}\"", kernel_names(),
+                                   name);
             kinds.push_back(*kind);
         }
         keep_first_of_each(kinds);
@@ -202,12 +209,12 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
 
     std::vector<model::Dtype> dtypes;
     // entries() returns views into the text: it must outlive them.
-    const std::string dtype_text = or_default(lists.dtype, "float");
+    const std::string dtype_text = or_default(lists.dtype, tc_ladder ? "bf16" : "float");
     auto dtype_names = entries("--dtype", dtype_text);
     if (failed(dtype_names, why)) return why;
     for (std::string_view name : std::get<0>(dtype_names)) {
         const auto dtype = model::parse_dtype(name);
-        if (!dtype) return format_text("--dtype must be int32, float or double, got \"{}\"", name);
+        if (!dtype) return format_text("--dtype must be int32, float, double, bf16 or fp16, got \"{}\"", name);
         dtypes.push_back(*dtype);
     }
     keep_first_of_each(dtypes);
@@ -258,7 +265,7 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
         } else if (model::uses_1d_blocks(kind)) {
             for (std::int64_t count : std::get<0>(threads))
                 configs.push_back(config_of(kind, static_cast<int>(std::min<std::int64_t>(count, 1 << 20)), 1));
-        } else if (kind == model::KernelKind::Cublas || model::is_ladder(kind)) {
+        } else if (kind == model::KernelKind::Cublas || model::is_ladder(kind) || model::is_tensor_core(kind)) {
             configs.push_back(config_of(kind));  // a rung's shape is its own (the tuned rung's: the tuner's)
         } else {
             for (const auto& [x, y] : std::get<0>(blocks)) configs.push_back(config_of(kind, x, y));
@@ -266,13 +273,16 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     }
 
     std::vector<Setup> points;
+    if (tc_ladder && std::find(dtypes.begin(), dtypes.end(), model::Dtype::Float32) == dtypes.end())
+        dtypes.push_back(model::Dtype::Float32);  // cuBLAS FP32, the CUDA cores' best, for the comparison
     for (model::Dtype dtype : dtypes)
         for (const model::KernelConfig& config : configs)
             for (std::int64_t batch : std::get<0>(batches))
                 for (const auto& [m, n, k] : sizes) {
-                    // "all" and "ladder" leave out the float rungs for other types; named
+                    // "all", "ladder" and "tc-ladder" leave out what has no kernel for a type; named
                     // alone, the runner says why it cannot run.
-                    if ((ladder || lists.kernel == "all") && model::dtype_unsupported(config.kind, dtype)) continue;
+                    if ((ladder || tc_ladder || lists.kernel == "all") && model::dtype_unsupported(config.kind, dtype))
+                        continue;
                     Setup setup;
                     setup.kernel = config;
                     setup.problem = {m, n, k, batch, dtype};

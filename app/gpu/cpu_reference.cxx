@@ -88,7 +88,8 @@ Reference reference_matmul_of(std::span<const T> a, std::span<const T> b, const 
 }
 
 template <typename T>
-Comparison compare_of(std::span<const T> got, const Reference& ref, double tolerance_factor) {
+Comparison compare_of(std::span<const T> got, const Reference& ref, double tolerance_factor,
+                      double output_rounding = 0.0) {
     const bool exact = ref.abs_sum.empty();
     if (got.size() != ref.c.size() || (!exact && ref.abs_sum.size() != ref.c.size()))
         throw std::invalid_argument("compare: the result and the reference differ in size");
@@ -102,7 +103,8 @@ Comparison compare_of(std::span<const T> got, const Reference& ref, double toler
         if (!finite) ++result.non_finite;
         else result.max_rel_error = std::max(result.max_rel_error, diff / std::max(std::fabs(ref.c[i]), 1.0));
         // Written so that NaN fails: every comparison with NaN is false.
-        const double allowed = exact ? 0.0 : tolerance_factor * ref.abs_sum[i];
+        const double allowed =
+            exact ? 0.0 : tolerance_factor * ref.abs_sum[i] + output_rounding * std::fabs(ref.c[i]);
         const bool within = finite && diff <= allowed;
         if (!within) {
             if (result.first_bad < 0) result.first_bad = static_cast<std::int64_t>(i);
@@ -130,8 +132,8 @@ Reference reference_matmul(std::span<const std::int32_t> a, std::span<const std:
 Comparison compare(std::span<const float> got, const Reference& ref, double factor) {
     return compare_of(got, ref, factor);
 }
-Comparison compare(std::span<const double> got, const Reference& ref, double factor) {
-    return compare_of(got, ref, factor);
+Comparison compare(std::span<const double> got, const Reference& ref, double factor, double output_rounding) {
+    return compare_of(got, ref, factor, output_rounding);
 }
 Comparison compare(std::span<const std::int32_t> got, const Reference& ref, double factor) {
     return compare_of(got, ref, factor);
@@ -143,8 +145,18 @@ double tolerance_factor(model::Dtype dtype, std::int64_t k) {
         case model::Dtype::Int32: return 0.0;
         case model::Dtype::Float32: return 2.0 * static_cast<double>(k) * std::numeric_limits<float>::epsilon() / 2.0;
         case model::Dtype::Float64: return 2.0 * static_cast<double>(k) * std::numeric_limits<double>::epsilon() / 2.0;
+        case model::Dtype::BFloat16:
+        case model::Dtype::Float16: return 4.0 * static_cast<double>(k) * std::numeric_limits<float>::epsilon() / 2.0;
     }
     return 0.0;
+}
+
+double output_rounding(model::Dtype dtype) {
+    switch (dtype) {
+        case model::Dtype::BFloat16: return std::ldexp(1.0, -8);
+        case model::Dtype::Float16: return std::ldexp(1.0, -11);
+        default: return 0.0;
+    }
 }
 
 std::int32_t int32_input_bound(std::int64_t k) {

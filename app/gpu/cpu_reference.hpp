@@ -7,6 +7,13 @@
 // 2·K·u·Σ|a·b|: it grows with K and with the size of the terms, and a wrong or missing
 // term still shows. For doubles the factor 2 also covers the reference's own rounding.
 //
+// BF16 and FP16 (the tensor-core rungs): the inputs are 16-bit, the products exact in FP32, the
+// sums FP32, and C is rounded to 16 bits at the end. Tensor cores may align and add the terms of
+// one instruction with truncation rather than rounding (up to 2u a step instead of u), so the
+// accumulation is allowed 4·K·u₃₂·Σ|a·b|, and the last rounding u₁₆·|c| besides (u₁₆ = 2^-8 for
+// BF16's 8-bit significand, 2^-11 for FP16's 11-bit one). The reference takes the 16-bit inputs
+// as they are, exactly, in double.
+//
 // int32: the check is exact. Inputs are drawn with |a|, |b| <= int32_input_bound(K), so
 // K·bound² <= 2^30: no partial sum can overflow int32 in the kernel, and every partial
 // sum is an integer below 2^53, which the double accumulator holds exactly.
@@ -43,15 +50,19 @@ struct Comparison {
     bool passed() const { return mismatches == 0; }
 };
 
-// Cell i passes when |got[i] − ref.c[i]| <= tolerance_factor · ref.abs_sum[i]; when the
-// reference has no abs_sum (int32) only an exact match passes.
+// Cell i passes when |got[i] − ref.c[i]| <= tolerance_factor · ref.abs_sum[i] + output_rounding ·
+// |ref.c[i]|; when the reference has no abs_sum (int32) only an exact match passes.
 Comparison compare(std::span<const float> got, const Reference& ref, double tolerance_factor);
-Comparison compare(std::span<const double> got, const Reference& ref, double tolerance_factor);
+Comparison compare(std::span<const double> got, const Reference& ref, double tolerance_factor,
+                   double output_rounding = 0.0);
 Comparison compare(std::span<const std::int32_t> got, const Reference& ref, double tolerance_factor);
 
-// 2·K·u with u the unit roundoff of the type (2^-24 for float, 2^-53 for double); 0 for
-// int32, which must match exactly.
+// 2·K·u with u the unit roundoff of the type (2^-24 for float, 2^-53 for double); 4·K·2^-24 for
+// BF16 and FP16 (FP32 accumulation); 0 for int32, which must match exactly.
 double tolerance_factor(model::Dtype dtype, std::int64_t k);
+// The unit roundoff of C's own type where C is narrower than the accumulator: 2^-8 for BF16,
+// 2^-11 for FP16, else 0 (C is rounded once, at the store).
+double output_rounding(model::Dtype dtype);
 
 // The largest |a| and |b| for int32 inputs when the dot products have K terms: the largest
 // bound with K·bound² <= 2^30 (at least 1). Every correct cell then lies within ±2^30, so

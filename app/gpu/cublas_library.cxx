@@ -29,6 +29,14 @@ struct CublasApi {
     decltype(&::cublasDgemm_v2) dgemm = nullptr;
     decltype(&::cublasSgemmStridedBatched) sgemm_batched = nullptr;
     decltype(&::cublasDgemmStridedBatched) dgemm_batched = nullptr;
+    // Written out: C++ sees overloads of these two (cublas_api.h), the library exports the C ones.
+    cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void*,
+                              const void*, cudaDataType, int, const void*, cudaDataType, int, const void*, void*,
+                              cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
+    cublasStatus_t (*gemm_batched_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                                      const void*, const void*, cudaDataType, int, long long, const void*,
+                                      cudaDataType, int, long long, const void*, void*, cudaDataType, int, long long,
+                                      int, cublasComputeType_t, cublasGemmAlgo_t) = nullptr;
 };
 
 // One per process: the library, its functions and one handle, made on first use. The
@@ -82,7 +90,9 @@ void load(Cublas& c) {
         !resolve(library, "cublasSgemm_v2", api.sgemm, c.why_not) ||
         !resolve(library, "cublasDgemm_v2", api.dgemm, c.why_not) ||
         !resolve(library, "cublasSgemmStridedBatched", api.sgemm_batched, c.why_not) ||
-        !resolve(library, "cublasDgemmStridedBatched", api.dgemm_batched, c.why_not))
+        !resolve(library, "cublasDgemmStridedBatched", api.dgemm_batched, c.why_not) ||
+        !resolve(library, "cublasGemmEx", api.gemm_ex, c.why_not) ||
+        !resolve(library, "cublasGemmStridedBatchedEx", api.gemm_batched_ex, c.why_not))
         return;
 
     if (const cublasStatus_t status = api.create(&c.handle); status != CUBLAS_STATUS_SUCCESS) {
@@ -147,6 +157,29 @@ void matmul(const model::Problem& p, const T* a, const T* b, T* c, cudaStream_t 
           single ? "cublasSgemmStridedBatched" : "cublasDgemmStridedBatched");
 }
 
+// BF16 or FP16 in and out, FP32 accumulation (CUBLAS_COMPUTE_32F), the same row-major trick. In
+// cuBLAS's default math mode for this one call: pedantic math is for FP32 and FP64, where it keeps
+// TF32 and emulations out; for 16-bit inputs the tensor cores are the prescribed arithmetic, and
+// the default mode is what cuBLAS's and torch's own BF16 figures use. Pedantic comes back after.
+void matmul_half(const model::Problem& p, const void* a, const void* b, void* c, cudaStream_t stream) {
+    Cublas& cb = cublas();
+    const auto lock = ready(cb);
+    check(cb.api, cb.api.set_stream(cb.handle, stream), "cublasSetStream");
+    const cudaDataType type = p.dtype == model::Dtype::BFloat16 ? CUDA_R_16BF : CUDA_R_16F;
+    const float one = 1.0f, zero = 0.0f;
+    const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
+    check(cb.api, cb.api.set_math_mode(cb.handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode(CUBLAS_DEFAULT_MATH)");
+    const cublasStatus_t status =
+        p.batch == 1 ? cb.api.gemm_ex(cb.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, type, n, a, type, k, &zero,
+                                      c, type, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT)
+                     : cb.api.gemm_batched_ex(cb.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, type, n,
+                                              p.b_elements(), a, type, k, p.a_elements(), &zero, c, type, n,
+                                              p.c_elements(), static_cast<int>(p.batch), CUBLAS_COMPUTE_32F,
+                                              CUBLAS_GEMM_DEFAULT);
+    check(cb.api, cb.api.set_math_mode(cb.handle, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(CUBLAS_PEDANTIC_MATH)");
+    check(cb.api, status, p.batch == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx");
+}
+
 }  // namespace
 
 std::optional<std::string> cublas_unavailable(model::Dtype dtype) {
@@ -175,6 +208,12 @@ void cublas_matmul(const model::Problem& p, const float* a, const float* b, floa
 
 void cublas_matmul(const model::Problem& p, const double* a, const double* b, double* c, cudaStream_t stream) {
     matmul(p, a, b, c, stream);
+}
+
+void cublas_matmul_half(const model::Problem& p, const std::uint16_t* a, const std::uint16_t* b, std::uint16_t* c,
+                        cudaStream_t stream) {
+    if (!model::is_half_precision(p.dtype)) throw std::invalid_argument("cublas_matmul_half: not a 16-bit type");
+    matmul_half(p, a, b, c, stream);
 }
 
 }  // namespace ts::gpu

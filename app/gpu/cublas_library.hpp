@@ -6,12 +6,14 @@
 // would stop TileScope from starting on machines without it. Without it every cuBLAS
 // request fails with "cuBLAS not found (libcublas.so.13): <why>" and the rest works.
 //
-// Plain FP32 and FP64 only. cuBLAS has no int32 GEMM of int32 inputs, so int32 has no
+// FP32 and FP64 in pedantic math (no TF32, no emulation), and BF16 or FP16 with FP32
+// accumulation on the tensor cores (cublasGemmEx, CUBLAS_COMPUTE_32F, default math). cuBLAS has no int32 GEMM of int32 inputs, so int32 has no
 // cuBLAS line (cublas_unavailable says so).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -33,5 +35,8 @@ void release_cublas();
 void cublas_matmul(const model::Problem& problem, const float* a, const float* b, float* c, cudaStream_t stream);
 void cublas_matmul(const model::Problem& problem, const double* a, const double* b, double* c,
                    cudaStream_t stream);
+// problem.dtype BFloat16 or Float16: the 16-bit words of A, B and C.
+void cublas_matmul_half(const model::Problem& problem, const std::uint16_t* a, const std::uint16_t* b,
+                        std::uint16_t* c, cudaStream_t stream);
 
 }  // namespace ts::gpu

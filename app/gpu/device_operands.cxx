@@ -15,6 +15,7 @@
 #include "kernels/fill_inputs.hpp"
 #include "kernels/launchers.hpp"
 #include "model/format.hpp"
+#include "model/half_values.hpp"
 #include "model/launch_geometry.hpp"
 
 namespace ts::gpu {
@@ -73,6 +74,10 @@ cudaError_t launch_kernel(const model::KernelConfig& config, const model::Proble
         case model::KernelKind::Tuned:
             if constexpr (std::is_same_v<T, float>) return launch_float_rung(config, problem, operands, stream);
             break;  // float only: the runner refuses other types first (model::dtype_unsupported)
+        case model::KernelKind::Wmma:
+        case model::KernelKind::Mma:
+        case model::KernelKind::Wgmma:
+        case model::KernelKind::WarpSpecialized: break;  // 16-bit only: HalfOperands launches them
         case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
     }
     return cudaErrorInvalidValue;
@@ -112,10 +117,14 @@ std::string describe_check(const Comparison& cmp, const model::Problem& p, const
                            const std::string& got, const std::string& expected) {
     const std::int64_t cells = p.c_elements() * p.batch;
     const bool exact = p.dtype == model::Dtype::Int32;
-    const std::string rule =
-        exact ? format_text("equal to the exact product ({})", reference)
-              : format_text("within 2·K·u·Σ|a·b| (K = {}, u = 2^-{}) of {}", p.k,
-                       p.dtype == model::Dtype::Float32 ? 24 : 53, reference);
+    std::string rule;
+    if (exact) rule = format_text("equal to the exact product ({})", reference);
+    else if (model::is_half_precision(p.dtype))
+        rule = format_text("within 4·K·2^-24·Σ|a·b| + 2^-{}·|c| (K = {}: FP32 accumulation, then C rounded to {}) of {}",
+                           p.dtype == model::Dtype::BFloat16 ? 8 : 11, p.k, model::dtype_name(p.dtype), reference);
+    else
+        rule = format_text("within 2·K·u·Σ|a·b| (K = {}, u = 2^-{}) of {}", p.k,
+                           p.dtype == model::Dtype::Float32 ? 24 : 53, reference);
     if (cmp.passed())
         return format_text("max rel. error {}; all {} cells {}: pass", scientific(cmp.max_rel_error), cells, rule);
     const std::int64_t at = cmp.first_bad;
@@ -129,6 +138,18 @@ std::string describe_check(const Comparison& cmp, const model::Problem& p, const
     if (p.batch > 1) text += format_text(" of batch {}", batch);
     text += format_text(": got {}, expected {}", got, expected);
     return text + format_text("; max rel. error {}", scientific(cmp.max_rel_error));
+}
+
+cudaError_t launch_tensor_core_rung(const model::KernelConfig& config, const model::Problem& problem,
+                                    kernels::Operands<std::uint16_t> operands, cudaStream_t stream) {
+    switch (config.kind) {
+        case model::KernelKind::Wmma: return kernels::launch_wmma(config, problem, operands, stream);
+        case model::KernelKind::Mma: return kernels::launch_mma(config, problem, operands, stream);
+        case model::KernelKind::Wgmma: return kernels::launch_wgmma(config, problem, operands, stream);
+        case model::KernelKind::WarpSpecialized:
+            return kernels::launch_warp_specialized(config, problem, operands, stream);
+        default: return cudaErrorInvalidValue;  // the runner refuses other kinds first (model::dtype_unsupported)
+    }
 }
 
 template <typename T>
@@ -230,6 +251,101 @@ private:
     std::string m_launch_call;
 };
 
+// BF16 or FP16: A, B and C as 16-bit words on the GPU. The reference reads the inputs exactly as
+// doubles (model::half_to_double), and C is compared with the tolerance of FP32 accumulation
+// followed by one rounding to 16 bits (cpu_reference.hpp).
+class HalfOperands final : public DeviceOperands::Data {
+public:
+    HalfOperands(const RunRequest& request, cudaStream_t stream)
+        : m_request(request),
+          m_format(request.problem.dtype == model::Dtype::BFloat16 ? model::kBf16Format : model::kFp16Format),
+          m_a_dev(problem().a_elements() * problem().batch),
+          m_b_dev(problem().b_elements() * problem().batch),
+          m_c_dev(problem().c_elements() * problem().batch),
+          m_stream(stream) {
+        const bool bf16 = problem().dtype == model::Dtype::BFloat16;
+        TS_CUDA_CHECK(kernels::fill_half_inputs(m_a_dev.get(), m_a_dev.size(), request.seed, 0, bf16, stream));
+        TS_CUDA_CHECK(kernels::fill_half_inputs(m_b_dev.get(), m_b_dev.size(), request.seed, 1, bf16, stream));
+        m_launch_call = format_text("launching {} on {}", model::describe(request.kernel), model::dtype_name(problem().dtype));
+    }
+
+    // All bits set is a NaN in both formats.
+    void poison(cudaStream_t stream) const override {
+        TS_CUDA_CHECK(cudaMemsetAsync(m_c_dev.get(), 0xFF, m_c_dev.bytes(), stream));
+    }
+    void launch(cudaStream_t stream) const override { launch_on(m_a_dev.get(), m_b_dev.get(), m_c_dev.get(), stream); }
+    void launch_on(const void* a, const void* b, void* c, cudaStream_t stream) const override {
+        const auto* a16 = static_cast<const std::uint16_t*>(a);
+        const auto* b16 = static_cast<const std::uint16_t*>(b);
+        auto* c16 = static_cast<std::uint16_t*>(c);
+        if (m_request.kernel.kind == model::KernelKind::Cublas) {
+            cublas_matmul_half(problem(), a16, b16, c16, stream);
+            return;
+        }
+        cuda_check(launch_tensor_core_rung(m_request.kernel, problem(), {a16, b16, c16}, stream), m_launch_call,
+                   __FILE__, __LINE__);
+    }
+
+    void check(RunResult& result, cudaStream_t stream) const override {
+        const model::Problem& p = problem();
+        const std::vector<double> c = as_doubles(download(m_c_dev, stream));
+        const std::vector<double> a = as_doubles(host_inputs(m_a, m_a_dev));
+        const std::vector<double> b = as_doubles(host_inputs(m_b, m_b_dev));
+        const bool use_cublas = m_request.kernel.kind != model::KernelKind::Cublas &&
+                                p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float64);
+        const Reference ref = use_cublas ? cublas_reference(a, b, p, stream)
+                                         : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
+        const Comparison cmp =
+            compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k), output_rounding(p.dtype));
+        std::string got, expected;
+        if (cmp.first_bad >= 0) {
+            const auto at = static_cast<std::size_t>(cmp.first_bad);
+            got = format_text("{}", c[at]);
+            expected = format_text("{}", ref.c[at]);
+        }
+        result.checked = true;
+        result.check_passed = cmp.passed();
+        result.max_rel_error = cmp.max_rel_error;
+        result.mismatches = cmp.mismatches;
+        result.check_summary = describe_check(cmp, p, use_cublas ? "cuBLAS in FP64" : "the CPU reference", got, expected);
+    }
+
+    std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(host_inputs(m_a, m_a_dev))); }
+    std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(host_inputs(m_b, m_b_dev))); }
+    std::size_t c_bytes() const override { return m_c_dev.bytes(); }
+    DevicePointers pointers() const override { return {m_a_dev.get(), m_b_dev.get(), m_c_dev.get()}; }
+
+private:
+    const model::Problem& problem() const { return m_request.problem; }
+
+    std::vector<std::uint16_t> download(const DeviceBuffer<std::uint16_t>& device, cudaStream_t stream) const {
+        std::vector<std::uint16_t> host(static_cast<std::size_t>(device.size()));
+        TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.get(), device.bytes(), cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return host;
+    }
+    const std::vector<std::uint16_t>& host_inputs(std::vector<std::uint16_t>& host,
+                                                  const DeviceBuffer<std::uint16_t>& device) const {
+        if (host.empty() && device.size() > 0) host = download(device, m_stream);
+        return host;
+    }
+    std::vector<double> as_doubles(const std::vector<std::uint16_t>& bits) const {
+        std::vector<double> values(bits.size());
+        for (std::size_t i = 0; i < bits.size(); ++i) values[i] = model::half_to_double(bits[i], m_format);
+        return values;
+    }
+
+    RunRequest m_request;
+    model::HalfFormat m_format;
+    mutable std::vector<std::uint16_t> m_a;
+    mutable std::vector<std::uint16_t> m_b;
+    DeviceBuffer<std::uint16_t> m_a_dev;
+    DeviceBuffer<std::uint16_t> m_b_dev;
+    DeviceBuffer<std::uint16_t> m_c_dev;
+    cudaStream_t m_stream;
+    std::string m_launch_call;
+};
+
 }  // namespace
 
 DeviceOperands::DeviceOperands(const RunRequest& request, cudaStream_t stream) {
@@ -237,6 +353,8 @@ DeviceOperands::DeviceOperands(const RunRequest& request, cudaStream_t stream) {
         case model::Dtype::Int32: m_data = std::make_unique<TypedOperands<std::int32_t>>(request, stream); break;
         case model::Dtype::Float32: m_data = std::make_unique<TypedOperands<float>>(request, stream); break;
         case model::Dtype::Float64: m_data = std::make_unique<TypedOperands<double>>(request, stream); break;
+        case model::Dtype::BFloat16:
+        case model::Dtype::Float16: m_data = std::make_unique<HalfOperands>(request, stream); break;
     }
     if (!m_data) throw std::invalid_argument("DeviceOperands: unknown element type");
 }

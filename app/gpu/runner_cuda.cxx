@@ -210,6 +210,11 @@ RunResult run_request(const RunRequest& asked) {
             result.unsupported = true;
             return result;
         }
+        if (const char* why = kernels::tensor_core_rung_unavailable(request.kernel.kind)) {
+            result.error = why;
+            result.unsupported = true;
+            return result;
+        }
         if (request.kernel.kind == model::KernelKind::Tuned && request.kernel.variant < 0) {
             const TunedChoice choice = choose_tuned_variant(device.limits.name, p);
             request.kernel.variant = result.tuned_variant = choice.variant;

@@ -163,8 +163,7 @@ std::string why_no_prediction(Counter counter, const KernelConfig& config, const
     if (predict_counter(counter, config, problem, limits)) return {};
     if (auto why = check_config(config)) return *why;
     if (auto why = validate(problem)) return *why;
-    if (config.kind == KernelKind::Cublas)
-        return "cuBLAS picks its own kernels at run time: the model knows nothing inside them";
+    if (!is_modelled(config.kind)) return std::string(unmodelled_reason(config.kind));
     if (counter == Counter::SharedBankConflicts) {
         if (ladder_shape(config).stages > 1)
             return "the pipelined rungs fill shared memory with cp.async copies, which these two metrics do not "
@@ -247,6 +246,10 @@ std::optional<CounterPrediction> predict_counter(Counter counter, const KernelCo
                                                          "blocks",
                                                          per_phase, phases, g.grid.x * g.grid.y * p.batch)};
                 }
+                case KernelKind::Wmma:
+                case KernelKind::Mma:
+                case KernelKind::Wgmma:
+                case KernelKind::WarpSpecialized:
                 case KernelKind::Cublas: return std::nullopt;
                 default: {
                     const LadderShape s = ladder_shape(config);

@@ -352,6 +352,10 @@ std::optional<GlobalAccess> walk_global(const KernelConfig& config, const Proble
         case KernelKind::RowPerThread:
         case KernelKind::ColumnPerThread: return walk_per_thread(config, p);
         case KernelKind::Tiled: return walk_tiled(config, p);
+        case KernelKind::Wmma:
+        case KernelKind::Mma:
+        case KernelKind::Wgmma:
+        case KernelKind::WarpSpecialized:
         case KernelKind::Cublas: return std::nullopt;
         default: return walk_ladder(config, p, limits);
     }

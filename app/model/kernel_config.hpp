@@ -23,6 +23,11 @@ enum class KernelKind {
     Warptile,        // 10: block → warp → thread tiles
     Pipelined,       // 11: a four-stage cp.async pipeline over 10's block and warp tiles
     Tuned,           // 12: 11's kernel with the shape the tuner chose for this GPU and size
+    // The tensor-core ladder: BF16 or FP16 in, FP32 accumulation, BF16 or FP16 out.
+    Wmma,            // 13: the WMMA API, 16×16×16 fragments loaded from shared memory
+    Mma,             // 14: PTX mma.sync.m16n8k16 fed by ldmatrix, warp tiles in registers
+    Wgmma,           // 16: TMA copies, mbarriers and wgmma.mma_async from swizzled shared memory (sm_90a)
+    WarpSpecialized, // 17: a producer warpgroup and two consumer warpgroups around a ring of stages (sm_90a)
     Cublas,          // NVIDIA's cuBLAS GEMM, the reference line; the model knows nothing inside it
 };
 
@@ -32,7 +37,13 @@ inline constexpr KernelKind kAllKernelKinds[] = {KernelKind::Naive,           Ke
                                                  KernelKind::RegTile2d,       KernelKind::Vectorized,
                                                  KernelKind::ConflictFree,    KernelKind::Warptile,
                                                  KernelKind::Pipelined,       KernelKind::Tuned,
+                                                 KernelKind::Wmma,            KernelKind::Mma,
+                                                 KernelKind::Wgmma,           KernelKind::WarpSpecialized,
                                                  KernelKind::Cublas};
+
+// The tensor-core rungs, in order.
+inline constexpr KernelKind kTensorCoreKinds[] = {KernelKind::Wmma, KernelKind::Mma, KernelKind::Wgmma,
+                                                  KernelKind::WarpSpecialized};
 
 // The ladder's rungs past the tiled kernel (is_ladder), in order.
 inline constexpr KernelKind kLadderKinds[] = {KernelKind::RegTile1d,    KernelKind::RegTile2d, KernelKind::Vectorized,
@@ -46,8 +57,16 @@ std::optional<KernelKind> parse_kernel(std::string_view text);
 
 // False for cuBLAS: it picks its own kernels, grids and tiles at run time, so the model
 // can say nothing about its threads or traffic (plan_launch, the thread map and
-// count_traffic say so: see each).
+// count_traffic say so: see each). False for the tensor-core rungs too: their warps,
+// fragments and stages are in tc_*.hpp, which the CUDA-core views do not draw.
 bool is_modelled(KernelKind kind);
+// Why the views cannot draw `kind`'s threads, for a kind that is not modelled.
+std::string_view unmodelled_reason(KernelKind kind);
+
+// True for 13 on: BF16 or FP16 inputs on the tensor cores.
+bool is_tensor_core(KernelKind kind);
+// True for the rungs built only for sm_90a (wgmma, TMA, setmaxnreg): 16 on.
+bool needs_sm90a(KernelKind kind);
 
 // True for the kernels that launch 1-D blocks of block_x threads (block_y is not used).
 bool uses_1d_blocks(KernelKind kind);

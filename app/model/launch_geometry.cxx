@@ -61,7 +61,11 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
                                  ladder_threads_inside(s, static_cast<int>(rows[y]), static_cast<int>(cols[x]));
             break;
         }
-        case KernelKind::Cublas:
+        case KernelKind::Wmma:
+        case KernelKind::Mma:
+        case KernelKind::Wgmma:
+        case KernelKind::WarpSpecialized:
+        case KernelKind::Cublas:  // (the tensor-core rungs' blocks are tc_mma.hpp's and tc_pipeline.hpp's)
             g.grid = {0, 0, 0};
             g.block = {0, 0, 0};
             g.modelled = false;
@@ -82,7 +86,8 @@ std::optional<std::string> check_config(const KernelConfig& config) {
                           config.tile, config.tile, config.tile, std::int64_t{config.tile} * config.tile);
         return std::nullopt;
     }
-    if (config.kind == KernelKind::Cublas || is_ladder(config.kind)) return std::nullopt;  // shapes fixed per rung
+    // Shapes fixed per rung (and cuBLAS's its own).
+    if (config.kind == KernelKind::Cublas || is_ladder(config.kind) || is_tensor_core(config.kind)) return std::nullopt;
     if (uses_1d_blocks(config.kind)) {
         if (config.block_x < 1) return format_text("the block must have at least 1 thread (got {})", config.block_x);
         return std::nullopt;

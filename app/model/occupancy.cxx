@@ -117,7 +117,7 @@ std::variant<Occupancy, std::string> kernel_occupancy(const KernelConfig& config
                                                       const DeviceLimits& limits,
                                                       std::optional<int> measured_registers) {
     if (!is_modelled(config.kind))
-        return std::string("cuBLAS picks its own kernels at run time, so the model knows none of their blocks");
+        return std::string(unmodelled_reason(config.kind));
     if (auto why = check_config(config)) return *why;
     const LaunchGeometry g = plan_launch(config, problem);
     BlockResources block;

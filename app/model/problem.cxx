@@ -11,6 +11,8 @@ std::string_view dtype_name(Dtype dtype) {
         case Dtype::Int32: return "int32";
         case Dtype::Float32: return "float";
         case Dtype::Float64: return "double";
+        case Dtype::BFloat16: return "bf16";
+        case Dtype::Float16: return "fp16";
     }
     return "?";
 }
@@ -20,6 +22,8 @@ std::size_t dtype_size(Dtype dtype) {
         case Dtype::Int32: return 4;
         case Dtype::Float32: return 4;
         case Dtype::Float64: return 8;
+        case Dtype::BFloat16: return 2;
+        case Dtype::Float16: return 2;
     }
     return 0;
 }
@@ -28,8 +32,12 @@ std::optional<Dtype> parse_dtype(std::string_view text) {
     if (text == "int32" || text == "int") return Dtype::Int32;
     if (text == "float" || text == "float32" || text == "fp32") return Dtype::Float32;
     if (text == "double" || text == "float64" || text == "fp64") return Dtype::Float64;
+    if (text == "bf16" || text == "bfloat16") return Dtype::BFloat16;
+    if (text == "fp16" || text == "float16" || text == "half") return Dtype::Float16;
     return std::nullopt;
 }
+
+bool is_half_precision(Dtype dtype) { return dtype == Dtype::BFloat16 || dtype == Dtype::Float16; }
 
 std::int64_t Problem::total_bytes() const {
     return (a_elements() + b_elements() + c_elements()) * batch * static_cast<std::int64_t>(dtype_size(dtype));

@@ -8,11 +8,16 @@
 
 namespace ts::model {
 
-enum class Dtype { Int32, Float32, Float64 };
+// BFloat16 and Float16 are the tensor-core rungs' inputs and output (13 on, and cuBLAS); they
+// accumulate in FP32.
+enum class Dtype { Int32, Float32, Float64, BFloat16, Float16 };
 
-std::string_view dtype_name(Dtype dtype);      // "int32", "float", "double"
+std::string_view dtype_name(Dtype dtype);      // "int32", "float", "double", "bf16", "fp16"
 std::size_t dtype_size(Dtype dtype);           // bytes per element
-std::optional<Dtype> parse_dtype(std::string_view text);  // accepts int32/float/float32/double/float64
+// accepts int32/float/float32/fp32/double/float64/fp64/bf16/bfloat16/fp16/float16/half
+std::optional<Dtype> parse_dtype(std::string_view text);
+// BFloat16 or Float16: 16-bit floating point, for the tensor cores.
+bool is_half_precision(Dtype dtype);
 
 struct Problem {
     std::int64_t m = 4;

@@ -28,6 +28,7 @@ struct MmaShape {
     int stages = 1;         // K steps in shared memory at once (cp.async pipeline when > 1)
     bool swizzled = false;  // As and Bs XOR-swizzled (xor_swizzled_offset) rather than plain row-major
     int element_bytes = 2;
+    int pad = 0;            // elements added to every row of As and Bs (unswizzled), so rows start in other banks
 
     TS_HOST_DEVICE constexpr int warps_per_row() const { return bn / wn; }
     TS_HOST_DEVICE constexpr int warps() const { return (bm / wm) * warps_per_row(); }
@@ -42,10 +43,10 @@ struct MmaShape {
     TS_HOST_DEVICE constexpr int b_chunks() const { return bk * bn * element_bytes / 16; }
     TS_HOST_DEVICE constexpr int chunks_per_thread() const { return (a_chunks() + b_chunks()) / threads(); }
     TS_HOST_DEVICE constexpr SmemTile a_tile() const {
-        return {swizzled ? SmemLayout::XorSwizzled : SmemLayout::RowMajor, bm, bk, element_bytes};
+        return {swizzled ? SmemLayout::XorSwizzled : SmemLayout::RowMajor, bm, bk + (swizzled ? 0 : pad), element_bytes};
     }
     TS_HOST_DEVICE constexpr SmemTile b_tile() const {
-        return {swizzled ? SmemLayout::XorSwizzled : SmemLayout::RowMajor, bk, bn, element_bytes};
+        return {swizzled ? SmemLayout::XorSwizzled : SmemLayout::RowMajor, bk, bn + (swizzled ? 0 : pad), element_bytes};
     }
     // Valid when the warp tiles cover the block, the mma tiles the warp tile (WN in pairs of n8 for
     // the x4.trans loads), BK is whole K slices, the rows are whole 16-byte chunks (and a power of
@@ -53,6 +54,7 @@ struct MmaShape {
     // accumulators leave room.
     TS_HOST_DEVICE constexpr bool valid() const {
         if (bm <= 0 || bn <= 0 || bk <= 0 || wm <= 0 || wn <= 0 || stages < 1 || element_bytes != 2) return false;
+        if (pad < 0 || (pad * element_bytes) % 16 != 0) return false;  // rows stay whole 16-byte chunks
         if (bm % wm != 0 || bn % wn != 0 || wm % kMmaM != 0 || wn % 16 != 0 || bk % kMmaK != 0) return false;
         if (threads() > 1024 || (a_chunks() + b_chunks()) % threads() != 0 || a_chunks() % threads() != 0) return false;
         const auto chunks_fit = [](int row_bytes) {
@@ -64,6 +66,17 @@ struct MmaShape {
     }
     constexpr bool operator==(const MmaShape&) const = default;
 };
+
+// The rungs' shapes: 8 warps of 64×32 over a 128×128 tile, rows padded by 16 bytes. 13 holds a
+// warp's tile as 4×2 wmma fragments of 16×16, 14 as 4×4 mma tiles of 16×8 (64 accumulators a
+// thread). (Warps of 64×64, 4 to a block, feed each ldmatrix to twice the mma but held 128
+// accumulators and 214 registers a thread: 8 warps an SM, and 14 ran at 14 % of cuBLAS on an H100
+// against 13's 18 %.)
+inline constexpr MmaShape kWmmaShape{.bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32, .stages = 1,
+                                     .swizzled = false, .element_bytes = 2, .pad = 8};
+inline constexpr MmaShape kMmaShape{.bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32, .stages = 1,
+                                    .swizzled = false, .element_bytes = 2, .pad = 8};
+static_assert(kWmmaShape.valid() && kMmaShape.valid());
 
 // Where warp `warp`'s tile starts in the block's tile.
 TS_HOST_DEVICE constexpr Cell mma_warp_origin(MmaShape s, int warp) {

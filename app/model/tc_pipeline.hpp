@@ -84,6 +84,15 @@ struct WgmmaShape {
     constexpr bool operator==(const WgmmaShape&) const = default;
 };
 
+// The rungs' shapes. 16: two warpgroups that both compute, 64 rows each of a 128×128 tile, thread 0
+// issuing the copies; 4 stages of 32 KiB. 17: a producer warpgroup and two consumers, each consumer
+// 64×256 (one m64n256k16 per K slice, 128 accumulators a thread); 4 stages of 48 KiB.
+inline constexpr WgmmaShape kWgmmaShape{.bm = 128, .bn = 128, .bk = 64, .stages = 4, .consumers = 2,
+                                        .producer = false, .wgmma_n = 128, .swizzle = TmaSwizzle::B128};
+inline constexpr WgmmaShape kWarpSpecializedShape{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2,
+                                                  .producer = true, .wgmma_n = 256, .swizzle = TmaSwizzle::B128};
+static_assert(kWgmmaShape.valid() && kWarpSpecializedShape.valid());
+
 // ---- Roles ----------------------------------------------------------------------------------
 
 enum class TcRole { Producer, Consumer, ProducerAndConsumer };

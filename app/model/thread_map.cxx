@@ -32,6 +32,10 @@ Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread) {
         case KernelKind::ColumnPerThread: return {0, column_per_thread_col(block.x, config.block_x, thread.x)};
         case KernelKind::Tiled:
             return {tiled_row(block.y, config.tile, thread.y), tiled_col(block.x, config.tile, thread.x)};
+        case KernelKind::Wmma:
+        case KernelKind::Mma:
+        case KernelKind::Wgmma:
+        case KernelKind::WarpSpecialized:
         case KernelKind::Cublas: return {-1, -1};
         default: {  // the ladder
             const LadderShape s = ladder_shape(config);

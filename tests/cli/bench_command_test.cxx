@@ -26,7 +26,7 @@ TEST(BenchCommand, BadValuesExitNonZeroWithAMessage) {
         {"bench --n lots", "whole number"},
         {"bench --k 99999999999999999999999", "far too large"},
         {"bench --tile 64", "invalid configuration argument"},
-        {"bench --kernel warp-specialized", "--kernel must be"},
+        {"bench --kernel warp-specialised", "--kernel must be"},
     };
     for (const auto& [arguments, expected] : cases) {
         const Outcome outcome = run_cli(arguments);
@@ -44,7 +44,7 @@ TEST(BenchCommand, BadListsAndRangesExitTwo) {
         {"bench --kernel naive,fast", "--kernel must be"},
         {"bench --block 32x0", "at least 1"},
         {"bench --tile 8,64", "--tile 64"},
-        {"bench --dtype float,half", "--dtype must be"},
+        {"bench --dtype float,quad", "--dtype must be"},
         {"bench --budget 0", "--budget"},
         {"bench --samples 0", "--samples"},
         {"bench --sweep everything", "--sweep knows only"},

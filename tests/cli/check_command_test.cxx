@@ -35,7 +35,7 @@ TEST(CheckCommand, HelpListsTheFlags) {
 
 TEST(CheckCommand, BadArgumentsExit2WithAMessage) {
     const std::pair<const char*, const char*> cases[] = {
-        {"check --dtype half", "--dtype must be int32, float, double or all"},
+        {"check --dtype quad", "--dtype must be int32, float, double, bf16, fp16 or all"},
         {"check --seed -1", "--seed expects a whole number"},
         {"check --seed 12abc", "--seed expects a whole number"},
         {"check --seed 99999999999999999999999", "--seed expects a whole number"},
@@ -87,7 +87,7 @@ TEST(CheckSuite, CoversEveryKernelTileTypeAndBothMmAndBmm) {
     EXPECT_EQ(kinds.size(), std::size(model::kAllKernelKinds));
     EXPECT_EQ(tiles.size(), static_cast<std::size_t>(model::kMaxTile));
     EXPECT_GE(naive_blocks.size(), 6u);
-    EXPECT_EQ(dtypes.size(), 3u);
+    EXPECT_EQ(dtypes.size(), 5u) << "int32, float, double, bf16, fp16";
     EXPECT_GT(batched, 100);
     EXPECT_GT(plain, 100);
     EXPECT_GT(no_multiple, static_cast<int>(suite.size()) * 3 / 4) << "most sizes leave ghost threads";

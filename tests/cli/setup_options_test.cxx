@@ -73,7 +73,7 @@ TEST(SetupOptions, RejectsUnknownKernelDtypeAndBadBlock) {
     options.kernel = "fast";
     EXPECT_NE(error_of(options).find("--kernel"), std::string::npos);
     options = {};
-    options.dtype = "half";
+    options.dtype = "quad";
     EXPECT_NE(error_of(options).find("--dtype"), std::string::npos);
     options = {};
     options.block = "32";

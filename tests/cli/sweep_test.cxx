@@ -147,22 +147,46 @@ TEST(ExpandSweep, ThreeDtypesAreThreeDtypes) {
     EXPECT_EQ(dtypes, (std::set<model::Dtype>{model::Dtype::Int32, model::Dtype::Float32, model::Dtype::Float64}));
 }
 
-TEST(ExpandSweep, AllMeansEveryKernel) {
+TEST(ExpandSweep, AllMeansEveryKernelOfTheType) {
     SweepLists lists;
     lists.kernel = "all";
-    EXPECT_EQ(expand(lists).size(), std::size(model::kAllKernelKinds));
+    EXPECT_EQ(expand(lists).size(), std::size(model::kAllKernelKinds) - std::size(model::kTensorCoreKinds))
+        << "in float: the tensor-core rungs take bf16 or fp16";
+    lists.dtype = "bf16";
+    EXPECT_EQ(expand(lists).size(), std::size(model::kTensorCoreKinds) + 1) << "the rungs and cuBLAS";
+}
+
+TEST(ExpandSweep, TheTensorCoreLadderIsInBf16WithCublasInBothTypes) {
+    SweepLists lists;
+    lists.kernel = "tc-ladder";
+    lists.size = "256,4099";
+    const std::vector<cli::Setup> points = expand(lists);
+    ASSERT_EQ(points.size(), 2u * (std::size(model::kTensorCoreKinds) + 2));
+    int cublas_float = 0;
+    for (const cli::Setup& point : points) {
+        if (point.problem.dtype == model::Dtype::Float32) {
+            EXPECT_EQ(point.kernel.kind, model::KernelKind::Cublas);
+            ++cublas_float;
+        } else {
+            EXPECT_EQ(point.problem.dtype, model::Dtype::BFloat16);
+        }
+    }
+    EXPECT_EQ(cublas_float, 2);
+    lists.dtype = "fp16";
+    for (const cli::Setup& point : expand(lists))
+        EXPECT_TRUE(point.problem.dtype == model::Dtype::Float16 || point.kernel.kind == model::KernelKind::Cublas);
 }
 
 TEST(ExpandSweep, WrongValuesAreErrorsNotPoints) {
     SweepLists lists;
-    lists.kernel = "naive,warp-specialized";
+    lists.kernel = "naive,warp-specialised";
     EXPECT_NE(expand_error(lists).find("--kernel must be one of"), std::string::npos) << expand_error(lists);
     lists = {};
     lists.tile = "16,64";
     EXPECT_NE(expand_error(lists).find("--tile 64"), std::string::npos);
     EXPECT_NE(expand_error(lists).find("invalid configuration argument"), std::string::npos);
     lists = {};
-    lists.dtype = "float,half";
+    lists.dtype = "float,quad";
     EXPECT_NE(expand_error(lists).find("--dtype must be"), std::string::npos);
     lists = {};
     lists.m = "100000";

@@ -32,7 +32,8 @@ TEST(Dtype, ParseRoundTripsNamesAndAcceptsAliases) {
         EXPECT_EQ(parse_dtype(dtype_name(dtype)), dtype);
     EXPECT_EQ(parse_dtype("float32"), Dtype::Float32);
     EXPECT_EQ(parse_dtype("float64"), Dtype::Float64);
-    EXPECT_EQ(parse_dtype("half"), std::nullopt);
+    EXPECT_EQ(parse_dtype("half"), Dtype::Float16);
+    EXPECT_EQ(parse_dtype("quad"), std::nullopt);
     EXPECT_EQ(parse_dtype(""), std::nullopt);
     EXPECT_EQ(parse_dtype("float "), std::nullopt);
 }

@@ -35,7 +35,7 @@ RevealedAnswer element_loads(const AppState& state, model::Operand operand, int 
     const model::Problem& p = state.problem;
     const char* name = operand == model::Operand::A ? "A" : "B";
     if (!model::is_modelled(kernel.kind))
-        return {std::nullopt, "—", "cuBLAS chooses its own kernels at run time, so the model cannot count its loads"};
+        return {std::nullopt, "—", std::string(model::unmodelled_reason(kernel.kind))};
     const bool tiled = kernel.kind == model::KernelKind::Tiled;
     const model::Timeline timeline = model::make_timeline(p, kernel.tile, !tiled, false);
     const model::KernelStep end = model::step_at(timeline, timeline.count() - 1);
@@ -95,7 +95,7 @@ RevealedAnswer warp_sectors(const AppState& state, model::WarpMapping mapping) {
 
 RevealedAnswer threads_per_block(const AppState& state) {
     const model::LaunchGeometry g = model::plan_launch(state.kernel, state.problem);
-    if (!g.modelled) return {std::nullopt, "—", "cuBLAS chooses its own blocks at run time"};
+    if (!g.modelled) return {std::nullopt, "—", std::string(model::unmodelled_reason(state.kernel.kind))};
     const std::int64_t threads = g.block.volume();
     return {static_cast<double>(threads), grouped(threads),
             format_text("{}: blockDim = ({}, {}), {} × {} threads; a GPU allows at most {} per block", kCounted, g.block.x,

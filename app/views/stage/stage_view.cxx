@@ -105,6 +105,14 @@ std::string kernel_sentence(const model::KernelConfig& config, const model::Prob
                                rung_title(config.kind), s.threads(), s.bm, s.bn, tiles > 1 ? format_text("{} tiles of ", tiles) : "",
                                s.tm, s.tn, s.bk, s.stages > 1 ? format_text(", {} steps in flight", s.stages) : "");
         }
+        case model::KernelKind::Wmma:
+        case model::KernelKind::Mma:
+        case model::KernelKind::Wgmma:
+        case model::KernelKind::WarpSpecialized:
+            return format_text("{}: a tensor-core rung (BF16 or FP16 in, FP32 accumulation). Its warps share whole "
+                               "fragments of A, B and C, so the stage draws no thread per cell; `tilescope-cli bench "
+                               "--kernel tc-ladder` measures it.",
+                               model::kernel_name(config.kind));
         case model::KernelKind::Cublas:
             return "cuBLAS, NVIDIA's GEMM: the line to measure against. It picks its own kernels, grids and tiles "
                    "at run time, so no threads are drawn.";

@@ -1,0 +1,113 @@
+// Teaches: give each job its own warps. One warpgroup does nothing but copy (the producer): it waits
+// until a stage of the ring is empty, arms its full barrier and issues the stage's TMA boxes. Two
+// warpgroups do nothing but multiply (the consumers): each waits until a stage is full, runs its
+// wgmmas on it and marks it empty again. Nobody waits at a block-wide barrier; the stage ring's two
+// mbarriers per stage (model::stage_step says who waits for which phase) are the only handshake.
+// The producer needs few registers and the consumers many, so setmaxnreg moves them: the producer
+// drops to 40 a thread and each consumer thread rises to 232, for 128 FP32 accumulators of a
+// 64×256 tile (one m64n256k16 per 16 of K).
+// Changed from 16_wgmma.cu: a third warpgroup, the producer; empty barriers beside the full ones; no
+// __syncthreads in the loop; block tiles of 128×256 (4 stages of 48 KiB). Built for sm_90a alone.
+// What it leaves on the table: every block starts cold (its ring empty) and ends with its SM idle
+// while the next block starts, and blocks run in the order of the grid, which L2 does not like.
+#include "kernels/hopper_common.cuh"
+
+namespace ts::kernels {
+
+namespace {
+
+constexpr model::WgmmaShape kShape = model::kWarpSpecializedShape;
+constexpr int kThreads = kShape.threads();
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+static_assert(model::setmaxnreg_fits(kShape, kProducerRegisters, kConsumerRegisters));
+constexpr int kSharedBytes = model::wgmma_shared_bytes(kShape) + 1024;  // + room to align to 1024
+
+template <typename T>
+__global__ void __launch_bounds__(kThreads, 1) warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map,
+                                                                       const __grid_constant__ CUtensorMap b_map, T* c,
+                                                                       int m, int n, int k) {
+    extern __shared__ unsigned char raw_smem[];
+    unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw_smem) + 1023) & ~std::uintptr_t{1023});
+    auto* full = reinterpret_cast<std::uint64_t*>(smem + model::barriers_offset(kShape));
+    std::uint64_t* empty = full + kShape.stages;
+    const std::uint32_t smem_base = shared_address(smem);
+
+    const int thread = static_cast<int>(threadIdx.x);
+    const int warpgroup = thread / model::kWarpgroupSize, wg_thread = thread % model::kWarpgroupSize;
+    const int block_m = static_cast<int>(blockIdx.y), block_n = static_cast<int>(blockIdx.x);
+    const int batch = static_cast<int>(blockIdx.z);
+    const int k_steps = model::wgmma_k_steps(kShape, k);
+
+    if (thread == 0) {
+        for (int s = 0; s < kShape.stages; ++s) {
+            mbarrier_init(&full[s], model::full_arrivals(kShape));
+            mbarrier_init(&empty[s], model::empty_arrivals(kShape));
+        }
+        fence_barrier_init();
+    }
+    // Every warpgroup waits on barriers that thread 0 just made; the last block-wide barrier.
+    __syncthreads();
+
+    // One branch per role, an if and its else: that is how setmaxnreg takes effect.
+    if (model::warpgroup_role(kShape, warpgroup) == model::TcRole::Producer) {
+        setmaxnreg_dec<kProducerRegisters>();
+        if (wg_thread == 0) {
+            for (int step = 0; step < k_steps; ++step) {
+                const model::StageStep ring = model::stage_step(kShape, step);
+                // The stage's previous K step (step − stages) must be released by both consumers;
+                // in the first round the stages start empty and there is nothing to wait for.
+                if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);
+                issue_stage<kShape>(smem, full, &a_map, &b_map, block_m, block_n, batch, step);
+            }
+        }
+    } else {
+        setmaxnreg_inc<kConsumerRegisters>();
+        const int consumer = model::consumer_of_warpgroup(kShape, warpgroup);
+        float acc[kShape.wgmma_n / 2] = {};
+        for (int step = 0; step < k_steps; ++step) {
+            const model::StageStep ring = model::stage_step(kShape, step);
+            // The stage is whole when TMA has delivered every byte the producer announced.
+            mbarrier_wait(&full[ring.stage], ring.full_parity);
+            // The accumulators were last written by the previous wgmma group (or zeroed): order that first.
+            wgmma_fence();
+#pragma unroll
+            for (int ks = 0; ks < kShape.k_slices(); ++ks) {
+                const std::uint64_t a_desc =
+                    model::encode_descriptor(model::a_descriptor(kShape, smem_base, ring.stage, consumer, 0, ks));
+                const std::uint64_t b_desc = model::encode_descriptor(model::b_descriptor(kShape, smem_base, ring.stage, 0, ks));
+                wgmma_m64n256k16<T>(acc, a_desc, b_desc, 1);
+            }
+            wgmma_commit();
+            // This warpgroup's reads of the stage are over when its wgmmas are.
+            wgmma_wait<0>();
+            // One arrival per consumer warpgroup tells the producer the stage may be refilled.
+            if (wg_thread == 0) mbarrier_arrive(&empty[ring.stage]);
+        }
+
+        T* c_batch = c + static_cast<std::int64_t>(batch) * m * n;
+        store_accumulators<kShape, T>(acc, c_batch, m, n, block_m * kShape.bm, block_n * kShape.bn, consumer, 0, 0,
+                                      wg_thread);
+    }
+}
+
+template <typename T>
+struct WarpSpecializedRung {
+    static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
+                              cudaStream_t stream) {
+        return launch_tma_kernel<T>(warp_specialized_kernel<T>, kShape, kSharedBytes, p, operands, stream);
+    }
+    static TcKernelHandle handle(const model::Problem&) {
+        return {reinterpret_cast<const void*>(warp_specialized_kernel<T>), kShape.threads(), kSharedBytes};
+    }
+};
+
+}  // namespace
+
+cudaError_t launch_warp_specialized(const model::KernelConfig& config, const model::Problem& problem,
+                                    Operands<std::uint16_t> operands, cudaStream_t stream) {
+    return launch_by_half_type<WarpSpecializedRung>(config, problem, operands, stream);
+}
+
+TcKernelHandle warp_specialized_handle(const model::Problem& problem) { return handle_by_half_type<WarpSpecializedRung>(problem); }
+
+}  // namespace ts::kernels

@@ -1,0 +1,168 @@
+// hopper_common.cuh — what the sm_90a rungs (16 on) share: TMA tensor maps and copies, mbarriers,
+// and the launch that makes A and B fit TMA.
+//
+// TMA (the Tensor Memory Accelerator) copies a whole box of a matrix into shared memory from one
+// instruction of one thread, swizzling it on the way (model/tc_swizzle.hpp), and counts the bytes
+// it delivers into an mbarrier. Boxes that reach past the matrix arrive as zeros, which does the
+// edge work of M, N and K for free. What TMA cannot do is a row that starts off a 16-byte boundary:
+// its tensor maps take strides in multiples of 16 bytes. When K or N is not a multiple of 8, the
+// launcher copies A and B into padded scratch buffers first (zeros in the padding), and that copy
+// is part of the launch and of its time.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap and its enums; the function itself comes from the runtime (no -lcuda)
+#include <cudaTypedefs.h>
+
+#include <cstdint>
+
+#include "kernels/tc_common.cuh"
+#include "kernels/wgmma_instructions.cuh"
+#include "model/tc_pipeline.hpp"
+
+namespace ts::kernels {
+
+// ---- mbarrier ----------------------------------------------------------------------------------
+
+__device__ __forceinline__ void mbarrier_init(std::uint64_t* barrier, int arrivals) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)), "r"(arrivals));
+}
+// Makes the initialised barriers visible to the async proxy (TMA) before any copy names them.
+__device__ __forceinline__ void fence_barrier_init() {
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+// The producer's arrival on a full barrier, announcing how many bytes TMA will bring into it.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* barrier, int bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(barrier)), "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* barrier) {
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier)) : "memory");
+}
+// Waits until the phase of parity `parity` of the barrier has completed (tc_pipeline.hpp says
+// which parity each wait names). try_wait may give up after a while: loop until it says done.
+__device__ __forceinline__ void mbarrier_wait(std::uint64_t* barrier, int parity) {
+    asm volatile(
+        "{\n"
+        ".reg .pred done;\n"
+        "wait:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+        "@!done bra wait;\n"
+        "}\n" ::"r"(shared_address(barrier)),
+        "r"(parity)
+        : "memory");
+}
+
+// ---- TMA ---------------------------------------------------------------------------------------
+
+// One box of a 3-D tensor map (inner, outer, batch) into shared memory, counted into `barrier`.
+__device__ __forceinline__ void tma_load_3d(void* shared, const CUtensorMap* map, std::uint64_t* barrier, int inner,
+                                            int outer, int batch) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n" ::
+            "r"(shared_address(shared)),
+        "l"(map), "r"(inner), "r"(outer), "r"(batch), "r"(shared_address(barrier))
+        : "memory");
+}
+
+// setmaxnreg: a warpgroup gives registers back (dec) or takes them (inc), so that the producer
+// runs on few and the consumers on many (model::setmaxnreg_fits).
+template <int Registers>
+__device__ __forceinline__ void setmaxnreg_dec() {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(Registers));
+}
+template <int Registers>
+__device__ __forceinline__ void setmaxnreg_inc() {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
+}
+
+// ---- The block's copies of one K step ----------------------------------------------------------
+
+// Arms full[stage] with the stage's bytes and issues every box of K step `k_step` for the block at
+// (block_m, block_n) of batch `batch` (model::tma_box: where each box comes from and goes to).
+// One thread calls it.
+template <model::WgmmaShape Shape>
+__device__ __forceinline__ void issue_stage(unsigned char* smem, std::uint64_t* full, const CUtensorMap* a_map,
+                                            const CUtensorMap* b_map, int block_m, int block_n, int batch,
+                                            int k_step) {
+    const int stage = k_step % Shape.stages;
+    mbarrier_arrive_expect_tx(&full[stage], model::expect_tx_bytes(Shape));
+#pragma unroll
+    for (int i = 0; i < model::boxes_per_stage(Shape); ++i) {
+        const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i);
+        tma_load_3d(smem + box.smem_offset, box.of_a ? a_map : b_map, &full[stage], box.inner_coord, box.outer_coord,
+                    batch);
+    }
+}
+
+// The accumulators of one consumer thread to C, rounded to T, inside the matrix only: two
+// neighbouring columns in one 32-bit store where N is even (every row then starts on 4 bytes).
+template <model::WgmmaShape Shape, typename T, int Registers>
+__device__ __forceinline__ void store_accumulators(const float (&acc)[Registers], T* c, int m, int n, int block_row,
+                                                   int block_col, int consumer, int m_slice, int n_slice, int thread) {
+#pragma unroll
+    for (int r = 0; r < Registers; r += 2) {
+        const model::Cell cell = model::wgmma_block_cell(Shape, consumer, m_slice, n_slice, thread, r);
+        const int row = block_row + cell.row, col = block_col + cell.col;
+        if (row >= m) continue;
+        T* out = c + static_cast<std::int64_t>(row) * n + col;
+        if (n % 2 == 0 && col + 1 < n) {
+            *reinterpret_cast<typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type*>(out) = {
+                from_float<T>(acc[r]), from_float<T>(acc[r + 1])};
+        } else {
+            if (col < n) out[0] = from_float<T>(acc[r]);
+            if (col + 1 < n) out[1] = from_float<T>(acc[r + 1]);
+        }
+    }
+}
+
+// ---- Host: tensor maps and the launch ---------------------------------------------------------
+
+// The 16-bit operands the way TMA needs them: row strides of 16-byte multiples. For sizes that are
+// not, padded copies in scratch memory (freed when the stream gets there).
+struct TmaOperands {
+    const void* a = nullptr;  // M×k_padded per batch
+    const void* b = nullptr;  // K (or k_padded)×n_padded per batch
+    int k_padded = 0, n_padded = 0;
+    void* scratch = nullptr;  // to free after the launch, or null
+};
+cudaError_t prepare_tma_operands(const model::Problem& problem, Operands<std::uint16_t> operands, TmaOperands& out,
+                                 cudaStream_t stream);
+cudaError_t release_tma_operands(TmaOperands& operands, cudaStream_t stream);
+
+// The tensor maps of A (inner K, outer M, batch) and B (inner N, outer K, batch), with boxes of the
+// swizzle span × the tile's rows and the shape's swizzle. Returns the driver's error as text in
+// `why` on failure.
+bool make_tensor_maps(const model::WgmmaShape& shape, const model::Problem& problem, const TmaOperands& operands,
+                      CUtensorMap& a_map, CUtensorMap& b_map, const char*& why);
+
+template <typename T>
+using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int);
+
+// The launch every TMA rung makes: refuse off Hopper, pad A and B where TMA needs it, make the
+// tensor maps, allow the kernel its shared memory, launch one block per BM×BN tile of C per batch,
+// and free the padding when the stream gets there.
+template <typename T>
+cudaError_t launch_tma_kernel(TmaKernel<T> kernel, const model::WgmmaShape& shape, int shared_bytes,
+                              const model::Problem& p, Operands<std::uint16_t> operands, cudaStream_t stream) {
+    if (sm90a_unavailable()) return cudaErrorNoKernelImageForDevice;
+    TmaOperands tma;
+    if (const cudaError_t e = prepare_tma_operands(p, operands, tma, stream); e != cudaSuccess) return e;
+    CUtensorMap a_map, b_map;
+    const char* why = nullptr;
+    cudaError_t launched = cudaErrorInvalidValue;
+    if (make_tensor_maps(shape, p, tma, a_map, b_map, why)) {
+        launched = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+        if (launched == cudaSuccess) {
+            const dim3 grid(static_cast<unsigned>(model::ceil_div(p.n, shape.bn)),
+                            static_cast<unsigned>(model::ceil_div(p.m, shape.bm)), static_cast<unsigned>(p.batch));
+            kernel<<<grid, shape.threads(), shared_bytes, stream>>>(a_map, b_map, reinterpret_cast<T*>(operands.c),
+                                                                   static_cast<int>(p.m), static_cast<int>(p.n),
+                                                                   static_cast<int>(p.k));
+            launched = cudaGetLastError();
+        }
+    }
+    const cudaError_t released = release_tma_operands(tma, stream);
+    return launched != cudaSuccess ? launched : released;
+}
+
+}  // namespace ts::kernels

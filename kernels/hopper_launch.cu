@@ -1,0 +1,129 @@
+// Host side of the sm_90a rungs (hopper_common.cuh): padded copies for TMA, tensor maps, and
+// whether this GPU can run sm_90a code at all.
+#include "kernels/hopper_common.cuh"
+
+namespace ts::kernels {
+
+namespace {
+
+// dst (rows × dst_cols, per batch) = src (rows × cols): only the first `cols` of each row are
+// written; TMA's tensor map stops at `cols`, so the padding is never read.
+__global__ void copy_rows_kernel(std::uint16_t* dst, const std::uint16_t* src, std::int64_t rows, int cols,
+                                 int dst_cols) {
+    const std::int64_t count = rows * cols;
+    for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
+         i += std::int64_t{gridDim.x} * blockDim.x) {
+        const std::int64_t row = i / cols;
+        dst[row * dst_cols + i % cols] = src[i];
+    }
+}
+
+cudaError_t copy_rows(std::uint16_t* dst, const std::uint16_t* src, std::int64_t rows, int cols, int dst_cols,
+                      cudaStream_t stream) {
+    constexpr int kThreads = 256;
+    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((rows * cols + kThreads - 1) / kThreads, 8192));
+    copy_rows_kernel<<<blocks, kThreads, 0, stream>>>(dst, src, rows, cols, dst_cols);
+    return cudaGetLastError();
+}
+
+int round_up_8(std::int64_t x) { return static_cast<int>((x + 7) / 8 * 8); }
+
+PFN_cuTensorMapEncodeTiled_v12000 encode_function(const char*& why) {
+    static PFN_cuTensorMapEncodeTiled_v12000 function = nullptr;
+    static const char* failure = nullptr;
+    static bool tried = false;
+    if (!tried) {
+        tried = true;
+        cudaDriverEntryPointQueryResult found{};
+        void* address = nullptr;
+        if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &address, 12000, cudaEnableDefault, &found) !=
+                cudaSuccess ||
+            found != cudaDriverEntryPointSuccess)
+            failure = "the CUDA driver has no cuTensorMapEncodeTiled (a driver for CUDA 12 or newer is needed)";
+        function = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(address);
+    }
+    why = failure;
+    return function;
+}
+
+bool encode(CUtensorMap& map, const void* base, std::uint64_t inner, std::uint64_t outer, std::uint64_t batch,
+            std::uint64_t row_stride_elements, std::uint32_t box_inner, std::uint32_t box_outer, model::TmaSwizzle mode,
+            const char*& why) {
+    const auto encode_tiled = encode_function(why);
+    if (!encode_tiled) return false;
+    const cuuint64_t sizes[3] = {inner, outer, batch};
+    // Bytes from one row to the next and from one matrix to the next (the innermost is implied).
+    const cuuint64_t strides[2] = {row_stride_elements * 2, row_stride_elements * 2 * outer};
+    const cuuint32_t box[3] = {box_inner, box_outer, 1};
+    const cuuint32_t element_strides[3] = {1, 1, 1};
+    const CUtensorMapSwizzle swizzle = mode == model::TmaSwizzle::B128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                                       : mode == model::TmaSwizzle::B64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                       : mode == model::TmaSwizzle::B32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                                                        : CU_TENSOR_MAP_SWIZZLE_NONE;
+    // BF16 and FP16 are both 16-bit words to TMA: it copies bits, it does no arithmetic.
+    const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 3, const_cast<void*>(base), sizes,
+                                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS) {
+        why = "cuTensorMapEncodeTiled refused the tensor map";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+cudaError_t prepare_tma_operands(const model::Problem& p, Operands<std::uint16_t> operands, TmaOperands& out,
+                                 cudaStream_t stream) {
+    out = {operands.a, operands.b, static_cast<int>(p.k), static_cast<int>(p.n), nullptr};
+    if (p.k % 8 == 0 && p.n % 8 == 0) return cudaSuccess;
+    out.k_padded = round_up_8(p.k);
+    out.n_padded = round_up_8(p.n);
+    const std::int64_t a_elements = p.m * out.k_padded * p.batch, b_elements = p.k * out.n_padded * p.batch;
+    if (const cudaError_t e = cudaMallocAsync(&out.scratch, (a_elements + b_elements) * 2, stream); e != cudaSuccess)
+        return e;
+    auto* a = static_cast<std::uint16_t*>(out.scratch);
+    auto* b = a + a_elements;
+    if (const cudaError_t e = copy_rows(a, operands.a, p.m * p.batch, static_cast<int>(p.k), out.k_padded, stream);
+        e != cudaSuccess)
+        return e;
+    if (const cudaError_t e = copy_rows(b, operands.b, p.k * p.batch, static_cast<int>(p.n), out.n_padded, stream);
+        e != cudaSuccess)
+        return e;
+    out.a = a;
+    out.b = b;
+    return cudaSuccess;
+}
+
+cudaError_t release_tma_operands(TmaOperands& operands, cudaStream_t stream) {
+    if (!operands.scratch) return cudaSuccess;
+    const cudaError_t e = cudaFreeAsync(operands.scratch, stream);
+    operands.scratch = nullptr;
+    return e;
+}
+
+bool make_tensor_maps(const model::WgmmaShape& s, const model::Problem& p, const TmaOperands& operands,
+                      CUtensorMap& a_map, CUtensorMap& b_map, const char*& why) {
+    const auto span = static_cast<std::uint32_t>(s.span_elements());
+    const auto batch = static_cast<std::uint64_t>(p.batch);
+    return encode(a_map, operands.a, static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.m), batch,
+                  static_cast<std::uint64_t>(operands.k_padded), span, static_cast<std::uint32_t>(s.bm), s.swizzle,
+                  why) &&
+           encode(b_map, operands.b, static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k), batch,
+                  static_cast<std::uint64_t>(operands.n_padded), span, static_cast<std::uint32_t>(s.bk / s.cluster_m),
+                  s.swizzle, why);
+}
+
+const char* sm90a_unavailable() {
+    int device = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess)
+        return "no CUDA device to ask";
+    if (major != 9 || minor != 0)
+        return "wgmma, TMA's tensor copies with mbarriers and setmaxnreg are sm_90a instructions: this rung runs on "
+               "Hopper (H100, H200, compute capability 9.0) alone, and Blackwell's tensor cores use other ones";
+    return nullptr;
+}
+
+}  // namespace ts::kernels

@@ -1,0 +1,85 @@
+// The tensor-core rungs (13 on) and cuBLAS in BF16 and FP16 against the FP64 reference on a real
+// GPU, through run_request: sizes smaller than one tile, sizes no tile divides (K and N odd, so
+// the TMA rungs go through their padded copies), multiples of 8 that no tile divides (their
+// unpadded path), batches; and what CUDA says of each kernel (no spills).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "gpu/runner.hpp"
+#include "model/kernel_config.hpp"
+#include "support/gpu_skip.hpp"
+#include "support/problems.hpp"
+
+namespace {
+
+using ts::gpu::RunRequest;
+using ts::gpu::RunResult;
+using ts::model::Dtype;
+using ts::model::KernelKind;
+
+struct TcSize {
+    std::int64_t m, n, k, batch;
+};
+constexpr TcSize kTcSizes[] = {
+    {1, 1, 1, 1},       {5, 3, 7, 1},       {37, 45, 29, 1},    {100, 1, 67, 1},   {1, 133, 250, 1},
+    {257, 129, 65, 1},  {33, 47, 21, 3},    {136, 264, 72, 1},  {200, 328, 520, 2}, {129, 257, 1025, 1},
+    {520, 1000, 264, 1}, {1000, 1000, 1000, 1},
+};
+
+RunRequest tc_request(KernelKind kind, const TcSize& s, Dtype dtype) {
+    RunRequest request;
+    request.kernel.kind = kind;
+    request.problem = {s.m, s.n, s.k, s.batch, dtype};
+    request.warmup_launches = 1;
+    request.timed_launches = 2;
+    request.seed = static_cast<std::uint64_t>(s.m * 31 + s.n * 17 + s.k * 7 + s.batch);
+    return request;
+}
+
+class TensorCoreRung : public testing::TestWithParam<std::tuple<KernelKind, Dtype>> {};
+
+TEST_P(TensorCoreRung, MatchesTheReferenceAtEverySize) {
+    SKIP_WITHOUT_GPU();
+    const auto [kind, dtype] = GetParam();
+    for (const TcSize& s : kTcSizes) {
+        SCOPED_TRACE(std::to_string(s.m) + "×" + std::to_string(s.n) + "×" + std::to_string(s.k) + " batch " +
+                     std::to_string(s.batch));
+        const RunResult result = ts::gpu::run_request(tc_request(kind, s, dtype));
+        // Off Hopper the sm_90a rungs refuse, with the reason; on Hopper every rung runs.
+        const auto& limits = ts::testing_support::device().limits;
+        const bool hopper = limits.compute_major == 9 && limits.compute_minor == 0;
+        if (!hopper && ts::model::needs_sm90a(kind)) {
+            EXPECT_TRUE(result.unsupported) << result.error;
+            EXPECT_NE(result.error.find("sm_90a"), std::string::npos) << result.error;
+            return;
+        }
+        ASSERT_TRUE(result.ok) << result.error;
+        EXPECT_TRUE(result.checked);
+        EXPECT_TRUE(result.check_passed) << result.check_summary;
+        if (kind != KernelKind::Cublas) {
+            ASSERT_TRUE(result.occupancy);
+            EXPECT_GT(result.occupancy->registers_per_thread, 0);
+            EXPECT_EQ(result.occupancy->local_bytes_per_thread, 0) << "spills";
+            EXPECT_GE(result.occupancy->blocks_per_sm, 1);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryRung, TensorCoreRung,
+                         testing::Combine(testing::Values(KernelKind::Wmma, KernelKind::Mma, KernelKind::Wgmma,
+                                                          KernelKind::WarpSpecialized, KernelKind::Cublas),
+                                          testing::Values(Dtype::BFloat16, Dtype::Float16)));
+
+// The tiled kernel has no BF16 form: the runner says so rather than running something else.
+TEST(TensorCoreCheck, CudaCoreKernelsRefuseBf16) {
+    SKIP_WITHOUT_GPU();
+    RunRequest tiled = tc_request(KernelKind::Tiled, {64, 64, 64, 1}, Dtype::BFloat16);
+    const RunResult refused = ts::gpu::run_request(tiled);
+    EXPECT_FALSE(refused.ok);
+    EXPECT_TRUE(refused.unsupported);
+    EXPECT_NE(refused.error.find("tensor-core"), std::string::npos) << refused.error;
+}
+
+}  // namespace
