@@ -64,6 +64,43 @@ __device__ __forceinline__ void tma_load_3d(void* shared, const CUtensorMap* map
         : "memory");
 }
 
+// The same box into the same place of every CTA in `cta_mask` (a bit per rank of the cluster),
+// counted into each one's barrier at the same offset.
+__device__ __forceinline__ void tma_load_3d_multicast(void* shared, const CUtensorMap* map, std::uint64_t* barrier,
+                                                      int inner, int outer, int batch, std::uint16_t cta_mask) {
+    asm volatile(
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(shared_address(shared)),
+        "l"(map), "r"(inner), "r"(outer), "r"(batch), "r"(shared_address(barrier)), "h"(cta_mask)
+        : "memory");
+}
+
+// ---- Clusters ----------------------------------------------------------------------------------
+
+__device__ __forceinline__ int cluster_cta_rank() {
+    std::uint32_t rank;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+    return static_cast<int>(rank);
+}
+// Every thread of every CTA in the cluster arrives and waits: what one CTA wrote to its shared
+// memory (barriers it initialised) is visible to the others after it.
+__device__ __forceinline__ void cluster_sync() {
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+// An arrival on the barrier at the same offset in CTA `rank`'s shared memory (this CTA's own too).
+// Without .release.cluster: what the arrival announces (the wgmmas' reads of a stage) was already
+// waited for with wgmma.wait_group, and a cluster-wide release fence on every K step costs time.
+__device__ __forceinline__ void mbarrier_arrive_cluster(std::uint64_t* barrier, int rank) {
+    asm volatile(
+        "{\n"
+        ".reg .b32 remote;\n"
+        "mapa.shared::cluster.u32 remote, %0, %1;\n"
+        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
+        "}\n" ::"r"(shared_address(barrier)),
+        "r"(rank)
+        : "memory");
+}
+
 // setmaxnreg: a warpgroup gives registers back (dec) or takes them (inc), so that the producer
 // runs on few and the consumers on many (model::setmaxnreg_fits).
 template <int Registers>
@@ -91,6 +128,27 @@ __device__ __forceinline__ void issue_stage(unsigned char* smem, std::uint64_t* 
         const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i);
         tma_load_3d(smem + box.smem_offset, box.of_a ? a_map : b_map, &full[stage], box.inner_coord, box.outer_coord,
                     batch);
+    }
+}
+
+// The same in a cluster, for a persistent block: K step `k_step` of the tile into stage `stage`
+// (the ring's, counted over every tile). This CTA (rank `rank`) brings all of its own A tile and
+// its part of B's, the part multicast to every CTA of the cluster (model::tma_box's issuer); the
+// other CTAs bring the other parts. full[stage] of each CTA expects the whole stage either way.
+template <model::WgmmaShape Shape>
+__device__ __forceinline__ void issue_cluster_stage(unsigned char* smem, std::uint64_t* full, const CUtensorMap* a_map,
+                                                    const CUtensorMap* b_map, int block_m, int block_n, int batch,
+                                                    int k_step, int stage, int rank) {
+    constexpr auto kEveryCta = static_cast<std::uint16_t>((1u << Shape.cluster_m) - 1);
+    mbarrier_arrive_expect_tx(&full[stage], model::expect_tx_bytes(Shape));
+#pragma unroll
+    for (int i = 0; i < model::boxes_per_stage(Shape); ++i) {
+        const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i, stage);
+        if (box.of_a)
+            tma_load_3d(smem + box.smem_offset, a_map, &full[stage], box.inner_coord, box.outer_coord, batch);
+        else if (box.issuer == rank)
+            tma_load_3d_multicast(smem + box.smem_offset, b_map, &full[stage], box.inner_coord, box.outer_coord, batch,
+                                  kEveryCta);
     }
 }
 

@@ -13,7 +13,7 @@ const char* tensor_core_rung_unavailable(model::KernelKind kind) {
         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess)
         return "no CUDA device to ask";
     if (major < 8)
-        return "the wmma and mma rungs use BF16 tensor cores and cp.async, which arrive with compute capability 8.0 "
+        return "the wmma, mma and mma-async rungs use BF16 tensor cores and cp.async, which arrive with compute capability 8.0 "
                "(Ampere): this GPU is older";
     return nullptr;
 }
@@ -24,8 +24,10 @@ TcKernelHandle tensor_core_handle(model::KernelKind kind, const model::Problem& 
     switch (kind) {
         case model::KernelKind::Wmma: return wmma_handle(problem);
         case model::KernelKind::Mma: return mma_handle(problem);
+        case model::KernelKind::MmaAsync: return mma_async_handle(problem);
         case model::KernelKind::Wgmma: return wgmma_handle(problem);
         case model::KernelKind::WarpSpecialized: return warp_specialized_handle(problem);
+        case model::KernelKind::Persistent: return persistent_handle(problem);
         default: return {};
     }
 }

@@ -113,8 +113,10 @@ struct TcKernelHandle {
 };
 TcKernelHandle wmma_handle(const model::Problem& problem);
 TcKernelHandle mma_handle(const model::Problem& problem);
+TcKernelHandle mma_async_handle(const model::Problem& problem);
 TcKernelHandle wgmma_handle(const model::Problem& problem);
 TcKernelHandle warp_specialized_handle(const model::Problem& problem);
+TcKernelHandle persistent_handle(const model::Problem& problem);
 // hopper_launch.cu: why this GPU cannot run sm_90a code, or null.
 const char* sm90a_unavailable();
 

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <iomanip>
 #include <iterator>
+#include <sstream>
 
 #include "model/format.hpp"
 #include "model/ladder.hpp"
@@ -154,7 +156,14 @@ std::string table_row(const record::Point& p) {
     row += right(p.model_bandwidth_GBps ? fixed(*p.model_bandwidth_GBps, 1) : "n/a", 9);
     row += right(p.end_to_end_ms ? ms_text(*p.end_to_end_ms) : "-", 14);
     if (!p.checked) return row + "  -";
-    return row + (p.check_passed ? "  pass" : "  FAIL");
+    // With the largest relative error against the exact (FP64) product: what the type costs.
+    std::string error;
+    if (p.max_rel_error) {
+        std::ostringstream text;
+        text << std::scientific << std::setprecision(1) << *p.max_rel_error;
+        error = " (" + text.str() + ")";
+    }
+    return row + (p.check_passed ? "  pass" : "  FAIL") + error;
 }
 
 std::string progress_start(int index, int count, const gpu::RunRequest& request) {

@@ -376,7 +376,14 @@ double estimate_seconds(const gpu::RunRequest& request) {
         case KernelKind::Warptile:
         case KernelKind::Pipelined:
         case KernelKind::Tuned: rate = 38000.0; break;
-        case KernelKind::Cublas: rate = 50000.0; break;
+        // The tensor-core rungs on an H100 at 4096³ in BF16 (2026-11-26), and cuBLAS BF16 there.
+        case KernelKind::Wmma: rate = 150000.0; break;
+        case KernelKind::Mma: rate = 160000.0; break;
+        case KernelKind::MmaAsync: rate = 250000.0; break;
+        case KernelKind::Wgmma: rate = 480000.0; break;
+        case KernelKind::WarpSpecialized:
+        case KernelKind::Persistent: rate = 600000.0; break;
+        case KernelKind::Cublas: rate = model::is_half_precision(p.dtype) ? 750000.0 : 50000.0; break;
     }
     if (p.dtype == model::Dtype::Float64 && config.kind != KernelKind::Cublas) rate *= 0.5;
     // Small problems do not fill the GPU (132 SMs × 2048 threads).

@@ -76,8 +76,10 @@ cudaError_t launch_kernel(const model::KernelConfig& config, const model::Proble
             break;  // float only: the runner refuses other types first (model::dtype_unsupported)
         case model::KernelKind::Wmma:
         case model::KernelKind::Mma:
+        case model::KernelKind::MmaAsync:
         case model::KernelKind::Wgmma:
-        case model::KernelKind::WarpSpecialized: break;  // 16-bit only: HalfOperands launches them
+        case model::KernelKind::WarpSpecialized:
+        case model::KernelKind::Persistent: break;  // 16-bit only: HalfOperands launches them
         case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
     }
     return cudaErrorInvalidValue;
@@ -145,9 +147,11 @@ cudaError_t launch_tensor_core_rung(const model::KernelConfig& config, const mod
     switch (config.kind) {
         case model::KernelKind::Wmma: return kernels::launch_wmma(config, problem, operands, stream);
         case model::KernelKind::Mma: return kernels::launch_mma(config, problem, operands, stream);
+        case model::KernelKind::MmaAsync: return kernels::launch_mma_async(config, problem, operands, stream);
         case model::KernelKind::Wgmma: return kernels::launch_wgmma(config, problem, operands, stream);
         case model::KernelKind::WarpSpecialized:
             return kernels::launch_warp_specialized(config, problem, operands, stream);
+        case model::KernelKind::Persistent: return kernels::launch_persistent(config, problem, operands, stream);
         default: return cudaErrorInvalidValue;  // the runner refuses other kinds first (model::dtype_unsupported)
     }
 }

@@ -248,8 +248,10 @@ std::optional<CounterPrediction> predict_counter(Counter counter, const KernelCo
                 }
                 case KernelKind::Wmma:
                 case KernelKind::Mma:
+                case KernelKind::MmaAsync:
                 case KernelKind::Wgmma:
                 case KernelKind::WarpSpecialized:
+                case KernelKind::Persistent:
                 case KernelKind::Cublas: return std::nullopt;
                 default: {
                     const LadderShape s = ladder_shape(config);

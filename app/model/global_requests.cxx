@@ -354,8 +354,10 @@ std::optional<GlobalAccess> walk_global(const KernelConfig& config, const Proble
         case KernelKind::Tiled: return walk_tiled(config, p);
         case KernelKind::Wmma:
         case KernelKind::Mma:
+        case KernelKind::MmaAsync:
         case KernelKind::Wgmma:
         case KernelKind::WarpSpecialized:
+        case KernelKind::Persistent:
         case KernelKind::Cublas: return std::nullopt;
         default: return walk_ladder(config, p, limits);
     }

@@ -20,8 +20,10 @@ std::string_view kernel_name(KernelKind kind) {
         case KernelKind::Tuned: return "tuned";
         case KernelKind::Wmma: return "wmma";
         case KernelKind::Mma: return "mma";
+        case KernelKind::MmaAsync: return "mma-async";
         case KernelKind::Wgmma: return "wgmma";
         case KernelKind::WarpSpecialized: return "warp-specialized";
+        case KernelKind::Persistent: return "persistent";
         case KernelKind::Cublas: return "cublas";
     }
     return "?";
@@ -42,9 +44,9 @@ std::string_view unmodelled_reason(KernelKind kind) {
     return "cuBLAS picks its own kernels at run time, so the model knows none of their blocks";
 }
 
-bool is_tensor_core(KernelKind kind) { return kind >= KernelKind::Wmma && kind <= KernelKind::WarpSpecialized; }
+bool is_tensor_core(KernelKind kind) { return kind >= KernelKind::Wmma && kind <= KernelKind::Persistent; }
 
-bool needs_sm90a(KernelKind kind) { return kind == KernelKind::Wgmma || kind == KernelKind::WarpSpecialized; }
+bool needs_sm90a(KernelKind kind) { return kind >= KernelKind::Wgmma && kind <= KernelKind::Persistent; }
 
 bool is_ladder(KernelKind kind) { return kind >= KernelKind::RegTile1d && kind <= KernelKind::Tuned; }
 

@@ -26,8 +26,10 @@ enum class KernelKind {
     // The tensor-core ladder: BF16 or FP16 in, FP32 accumulation, BF16 or FP16 out.
     Wmma,            // 13: the WMMA API, 16×16×16 fragments loaded from shared memory
     Mma,             // 14: PTX mma.sync.m16n8k16 fed by ldmatrix, warp tiles in registers
+    MmaAsync,        // 15: 14 with XOR-swizzled tiles in a 4-stage cp.async pipeline: the Ampere recipe
     Wgmma,           // 16: TMA copies, mbarriers and wgmma.mma_async from swizzled shared memory (sm_90a)
     WarpSpecialized, // 17: a producer warpgroup and two consumer warpgroups around a ring of stages (sm_90a)
+    Persistent,      // 18: 17 on a persistent grid in an L2-aware order, in clusters of 2 sharing B by multicast
     Cublas,          // NVIDIA's cuBLAS GEMM, the reference line; the model knows nothing inside it
 };
 
@@ -38,12 +40,14 @@ inline constexpr KernelKind kAllKernelKinds[] = {KernelKind::Naive,           Ke
                                                  KernelKind::ConflictFree,    KernelKind::Warptile,
                                                  KernelKind::Pipelined,       KernelKind::Tuned,
                                                  KernelKind::Wmma,            KernelKind::Mma,
-                                                 KernelKind::Wgmma,           KernelKind::WarpSpecialized,
+                                                 KernelKind::MmaAsync,        KernelKind::Wgmma,
+                                                 KernelKind::WarpSpecialized, KernelKind::Persistent,
                                                  KernelKind::Cublas};
 
 // The tensor-core rungs, in order.
-inline constexpr KernelKind kTensorCoreKinds[] = {KernelKind::Wmma, KernelKind::Mma, KernelKind::Wgmma,
-                                                  KernelKind::WarpSpecialized};
+inline constexpr KernelKind kTensorCoreKinds[] = {KernelKind::Wmma,  KernelKind::Mma,
+                                                  KernelKind::MmaAsync, KernelKind::Wgmma,
+                                                  KernelKind::WarpSpecialized, KernelKind::Persistent};
 
 // The ladder's rungs past the tiled kernel (is_ladder), in order.
 inline constexpr KernelKind kLadderKinds[] = {KernelKind::RegTile1d,    KernelKind::RegTile2d, KernelKind::Vectorized,

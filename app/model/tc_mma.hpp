@@ -76,7 +76,10 @@ inline constexpr MmaShape kWmmaShape{.bm = 128, .bn = 128, .bk = 32, .wm = 64, .
                                      .swizzled = false, .element_bytes = 2, .pad = 8};
 inline constexpr MmaShape kMmaShape{.bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32, .stages = 1,
                                     .swizzled = false, .element_bytes = 2, .pad = 8};
-static_assert(kWmmaShape.valid() && kMmaShape.valid());
+// 15: 14's tiles, XOR-swizzled instead of padded, in 4 stages filled by cp.async (64 KiB).
+inline constexpr MmaShape kMmaAsyncShape{.bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32, .stages = 4,
+                                         .swizzled = true, .element_bytes = 2, .pad = 0};
+static_assert(kWmmaShape.valid() && kMmaShape.valid() && kMmaAsyncShape.valid());
 
 // Where warp `warp`'s tile starts in the block's tile.
 TS_HOST_DEVICE constexpr Cell mma_warp_origin(MmaShape s, int warp) {

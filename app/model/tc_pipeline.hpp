@@ -91,7 +91,12 @@ inline constexpr WgmmaShape kWgmmaShape{.bm = 128, .bn = 128, .bk = 64, .stages 
                                         .producer = false, .wgmma_n = 128, .swizzle = TmaSwizzle::B128};
 inline constexpr WgmmaShape kWarpSpecializedShape{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2,
                                                   .producer = true, .wgmma_n = 256, .swizzle = TmaSwizzle::B128};
-static_assert(kWgmmaShape.valid() && kWarpSpecializedShape.valid());
+// 18: 17's block in clusters of two CTAs along M that share B's tile, each bringing half of it
+// to both by TMA multicast.
+inline constexpr WgmmaShape kPersistentShape{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2,
+                                             .producer = true, .wgmma_n = 256, .swizzle = TmaSwizzle::B128,
+                                             .cluster_m = 2};
+static_assert(kWgmmaShape.valid() && kWarpSpecializedShape.valid() && kPersistentShape.valid());
 
 // ---- Roles ----------------------------------------------------------------------------------
 
@@ -170,10 +175,12 @@ TS_HOST_DEVICE constexpr int b_boxes(WgmmaShape s) {
 }
 TS_HOST_DEVICE constexpr int boxes_per_stage(WgmmaShape s) { return a_boxes(s) + b_boxes(s); }
 
-// Box `i` (A's first, then B's) of K step `k_step` for the block at (block_m, block_n) of C.
-// A is M×K: inner = K. B is K×N: inner = N (or N×K: inner = K).
-TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, int k_step, int i) {
-    const int stage = k_step % s.stages, span = s.span_elements();
+// Box `i` (A's first, then B's) of K step `k_step` for the block at (block_m, block_n) of C, into
+// stage `stage`. A is M×K: inner = K. B is K×N: inner = N (or N×K: inner = K). A block that takes
+// one tile fills stage k_step % stages (the overload below); a persistent one runs its ring on
+// across tiles, so the stage follows its count of K steps over every tile, not this tile's k_step.
+TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, int k_step, int i, int stage) {
+    const int span = s.span_elements();
     if (i < a_boxes(s)) {
         return {.of_a = true,
                 .stage = stage,
@@ -199,6 +206,9 @@ TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, 
             .smem_offset = b_tile_offset(s, stage) + slab * slab_bytes + part * part_rows * span * s.element_bytes,
             .bytes = span * part_rows * s.element_bytes,
             .issuer = part};
+}
+TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, int k_step, int i) {
+    return tma_box(s, block_m, block_n, k_step, i, k_step % s.stages);
 }
 
 // The transaction bytes full[s] expects each K step: the whole stage, whoever issued which part
@@ -257,6 +267,36 @@ TS_HOST_DEVICE constexpr SmemDescriptor b_descriptor(WgmmaShape s, std::uint32_t
     d.start_address += static_cast<std::uint32_t>((col_bytes / span) * s.bk * span + col_bytes % span);
     return d;
 }
+
+// ---- A persistent grid's order of tiles ----------------------------------------------------------
+
+// A persistent kernel launches one cluster per pair of SMs it can hold and lets each cluster walk
+// the tiles of C: cluster c takes tiles c, c + clusters, c + 2·clusters, ... of this order. A tile
+// here is a cluster tile: cluster_m blocks of BM rows by BN columns (CTA r of the cluster takes
+// block row cluster_row·cluster_m + r). The order goes down a group of `group_rows` cluster rows
+// before moving one column right, so the tiles that run at the same time share few rows of A and
+// few columns of B, and those stay in L2 while every cluster reads them.
+struct ClusterTile {
+    int batch = 0;
+    int cluster_row = 0;  // block rows cluster_row·cluster_m ... + cluster_m − 1
+    int col = 0;          // block column
+    constexpr bool operator==(const ClusterTile&) const = default;
+};
+TS_HOST_DEVICE constexpr int cluster_rows_of(WgmmaShape s, int m) { return ceil_div(m, s.bm * s.cluster_m); }
+TS_HOST_DEVICE constexpr int block_cols_of(WgmmaShape s, int n) { return ceil_div(n, s.bn); }
+TS_HOST_DEVICE constexpr ClusterTile persistent_tile(int index, int cluster_rows, int cols, int group_rows) {
+    const int per_batch = cluster_rows * cols;
+    const int batch = index / per_batch, t = index % per_batch;
+    const int group_size = group_rows * cols;
+    const int first_row = (t / group_size) * group_rows;
+    const int rows = cluster_rows - first_row < group_rows ? cluster_rows - first_row : group_rows;
+    const int in_group = t % group_size;
+    return {batch, first_row + in_group % rows, in_group / rows};
+}
+// 8 cluster rows (2,048 rows of A for 18) by as many columns as the clusters reach: the 66 clusters
+// an H100 holds at once cover 8 × 8 or 9 tiles, 2,048 rows of A and about as many columns of B,
+// which the clusters walk along K together.
+inline constexpr int kPersistentGroupRows = 8;
 
 // ---- Counts ---------------------------------------------------------------------------------------
 

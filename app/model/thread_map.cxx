@@ -34,8 +34,10 @@ Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread) {
             return {tiled_row(block.y, config.tile, thread.y), tiled_col(block.x, config.tile, thread.x)};
         case KernelKind::Wmma:
         case KernelKind::Mma:
+        case KernelKind::MmaAsync:
         case KernelKind::Wgmma:
         case KernelKind::WarpSpecialized:
+        case KernelKind::Persistent:
         case KernelKind::Cublas: return {-1, -1};
         default: {  // the ladder
             const LadderShape s = ladder_shape(config);

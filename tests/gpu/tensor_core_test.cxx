@@ -26,6 +26,9 @@ constexpr TcSize kTcSizes[] = {
     {1, 1, 1, 1},       {5, 3, 7, 1},       {37, 45, 29, 1},    {100, 1, 67, 1},   {1, 133, 250, 1},
     {257, 129, 65, 1},  {33, 47, 21, 3},    {136, 264, 72, 1},  {200, 328, 520, 2}, {129, 257, 1025, 1},
     {520, 1000, 264, 1}, {1000, 1000, 1000, 1},
+    // More tiles than an H100 runs clusters at once, K steps no multiple of the stages: a persistent
+    // block's ring runs on from tile to tile.
+    {2304, 2560, 900, 1}, {1100, 1300, 330, 3},
 };
 
 RunRequest tc_request(KernelKind kind, const TcSize& s, Dtype dtype) {
@@ -68,8 +71,9 @@ TEST_P(TensorCoreRung, MatchesTheReferenceAtEverySize) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryRung, TensorCoreRung,
-                         testing::Combine(testing::Values(KernelKind::Wmma, KernelKind::Mma, KernelKind::Wgmma,
-                                                          KernelKind::WarpSpecialized, KernelKind::Cublas),
+                         testing::Combine(testing::Values(KernelKind::Wmma, KernelKind::Mma, KernelKind::MmaAsync, KernelKind::Wgmma,
+                                                          KernelKind::WarpSpecialized, KernelKind::Persistent,
+                                                          KernelKind::Cublas),
                                           testing::Values(Dtype::BFloat16, Dtype::Float16)));
 
 // The tiled kernel has no BF16 form: the runner says so rather than running something else.

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <set>
 #include <iterator>
 
 #include "model/kernel_config.hpp"
@@ -62,6 +64,37 @@ TEST(TensorCoreKinds, RungShapesFitAHopperBlock) {
     EXPECT_EQ(ts::model::kWarpSpecializedShape.threads(), 384);
     EXPECT_EQ(ts::model::kWarpSpecializedShape.accumulator_registers(), 128);
     EXPECT_EQ(ts::model::kMmaShape.accumulator_registers(), 64);
+}
+
+// A persistent grid's order visits every cluster tile once, and the tiles in flight together
+// (consecutive indices) stay within a group of rows.
+TEST(PersistentOrder, EveryTileOnceGroupedByRows) {
+    for (const auto [rows, cols, batches] : {std::array{1, 1, 1}, std::array{3, 5, 2}, std::array{32, 32, 1},
+                                             std::array{17, 9, 3}, std::array{8, 1, 1}}) {
+        std::set<std::array<int, 3>> seen;
+        const int tiles = rows * cols * batches;
+        for (int i = 0; i < tiles; ++i) {
+            const ts::model::ClusterTile t = ts::model::persistent_tile(i, rows, cols, ts::model::kPersistentGroupRows);
+            ASSERT_GE(t.cluster_row, 0);
+            ASSERT_LT(t.cluster_row, rows);
+            ASSERT_GE(t.col, 0);
+            ASSERT_LT(t.col, cols);
+            ASSERT_LT(t.batch, batches);
+            EXPECT_TRUE(seen.insert({t.batch, t.cluster_row, t.col}).second) << "tile " << i << " twice";
+        }
+        EXPECT_EQ(static_cast<int>(seen.size()), tiles);
+    }
+    // 32 × 32 cluster tiles: the first 66 (an H100's clusters) span 8 rows and 9 columns.
+    std::set<int> rows_in_flight, cols_in_flight;
+    for (int i = 0; i < 66; ++i) {
+        const auto t = ts::model::persistent_tile(i, 32, 32, ts::model::kPersistentGroupRows);
+        rows_in_flight.insert(t.cluster_row);
+        cols_in_flight.insert(t.col);
+    }
+    EXPECT_EQ(rows_in_flight.size(), 8u);
+    EXPECT_EQ(cols_in_flight.size(), 9u);
+    EXPECT_EQ(ts::model::cluster_rows_of(ts::model::kPersistentShape, 4099), 17) << "256 rows a cluster tile";
+    EXPECT_EQ(ts::model::block_cols_of(ts::model::kPersistentShape, 4095), 16);
 }
 
 }  // namespace

@@ -107,8 +107,10 @@ std::string kernel_sentence(const model::KernelConfig& config, const model::Prob
         }
         case model::KernelKind::Wmma:
         case model::KernelKind::Mma:
+        case model::KernelKind::MmaAsync:
         case model::KernelKind::Wgmma:
         case model::KernelKind::WarpSpecialized:
+        case model::KernelKind::Persistent:
             return format_text("{}: a tensor-core rung (BF16 or FP16 in, FP32 accumulation). Its warps share whole "
                                "fragments of A, B and C, so the stage draws no thread per cell; `tilescope-cli bench "
                                "--kernel tc-ladder` measures it.",

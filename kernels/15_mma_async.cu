@@ -1,0 +1,149 @@
+// Teaches: the Ampere recipe, and where it stops on Hopper. Two changes to 14:
+// - The tiles are XOR-swizzled rather than padded (model::xor_swizzled_offset): each 16-byte chunk
+//   of a row moves to chunk ^ (row's line), so the 8 rows an ldmatrix phase reads land in 8
+//   different bank quads without a byte of padding, and every cp.async still writes 16 whole bytes.
+// - Four stages of shared memory, filled by cp.async three K steps ahead: while the warps multiply
+//   one stage, the copies of the next ones are in flight, and one barrier a K step is enough.
+// On Ampere and Ada this is how the fastest hand-written kernels reach cuBLAS. On Hopper it does
+// not: mma.sync keeps the warps busy issuing instructions and moving fragments through registers
+// that wgmma reads from shared memory by itself (16 on).
+// Changed from 14_mma.cu: the layout of As and Bs, the ring of stages with cp.async groups, and
+// dynamic shared memory (64 KiB).
+#include "kernels/tc_common.cuh"
+#include "model/tc_mma.hpp"
+
+namespace ts::kernels {
+
+namespace {
+
+constexpr model::MmaShape kShape = model::kMmaAsyncShape;
+constexpr int kThreads = kShape.threads();
+constexpr int kMTiles = kShape.m_tiles(), kNTiles = kShape.n_tiles();
+constexpr int kStageBytes = model::mma_stage_bytes(kShape);
+constexpr int kSharedBytes = model::mma_shared_bytes(kShape);
+
+// The copies of K step `step` into stage step % stages: this thread's 16-byte chunks.
+template <bool Aligned, typename T>
+__device__ __forceinline__ void copy_step(unsigned char* smem, const T* a, const T* b, int m, int n, int k,
+                                          int block_row, int block_col, int step) {
+    unsigned char* as = smem + (step % kShape.stages) * kStageBytes;
+    unsigned char* bs = as + kShape.a_tile().bytes();
+    const int k0 = step * kShape.bk;
+#pragma unroll
+    for (int i = 0; i < kShape.chunks_per_thread(); ++i) {
+        const model::CopyChunk chunk = model::mma_copy_chunk(kShape, static_cast<int>(threadIdx.x), i);
+        if (chunk.of_a)
+            copy_chunk_of_8<Aligned>(reinterpret_cast<T*>(as + kShape.a_tile().offset(chunk.row, chunk.col)), a, m, k,
+                                     block_row + chunk.row, k0 + chunk.col);
+        else
+            copy_chunk_of_8<Aligned>(reinterpret_cast<T*>(bs + kShape.b_tile().offset(chunk.row, chunk.col)), b, k, n,
+                                     k0 + chunk.row, block_col + chunk.col);
+    }
+}
+
+template <typename T, bool Aligned, bool Batched>
+__global__ void __launch_bounds__(kThreads) mma_async_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
+#if TS_TENSOR_CORE_SM80
+    extern __shared__ __align__(128) unsigned char smem[];
+    if constexpr (Batched) select_tc_batch(a, b, c, m, n, k);
+
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    const int block_row = static_cast<int>(blockIdx.y) * kShape.bm, block_col = static_cast<int>(blockIdx.x) * kShape.bn;
+    const model::Cell warp_origin = model::mma_warp_origin(kShape, warp);
+    const int k_steps = model::mma_k_steps(kShape, k);
+
+    float acc[kMTiles][kNTiles][model::kMmaCRegisters] = {};
+
+    // The first stages - 1 K steps in flight before any math; a group per step, empty or not, so
+    // that "wait until at most stages - 2 groups are pending" always means "step s has landed".
+    for (int s = 0; s < kShape.stages - 1; ++s) {
+        if (s < k_steps) copy_step<Aligned>(smem, a, b, m, n, k, block_row, block_col, s);
+        cp_async_commit();
+    }
+    for (int step = 0; step < k_steps; ++step) {
+        cp_async_wait<kShape.stages - 2>();
+        // This step's stage is whole for every thread, and every warp is done with the previous
+        // step's stage, which the copy below refills.
+        __syncthreads();
+        const int ahead = step + kShape.stages - 1;
+        if (ahead < k_steps) copy_step<Aligned>(smem, a, b, m, n, k, block_row, block_col, ahead);
+        cp_async_commit();
+
+        const std::uint32_t as_address = shared_address(smem + (step % kShape.stages) * kStageBytes);
+        const std::uint32_t bs_address = as_address + kShape.a_tile().bytes();
+#pragma unroll
+        for (int kk = 0; kk < kShape.bk; kk += model::kMmaK) {
+            std::uint32_t a_frag[kMTiles][4];
+            std::uint32_t b_frag[kNTiles / 2][4];
+#pragma unroll
+            for (int mi = 0; mi < kMTiles; ++mi) {
+                const model::Cell row = model::ldmatrix_x4_a_row(lane);
+                ldmatrix_x4(a_frag[mi], as_address + kShape.a_tile().offset(warp_origin.row + model::kMmaM * mi + row.row,
+                                                                            kk + row.col));
+            }
+#pragma unroll
+            for (int nj = 0; nj < kNTiles / 2; ++nj) {
+                const model::Cell row = model::ldmatrix_x4_trans_b_row(lane);
+                ldmatrix_x4_trans(b_frag[nj],
+                                  bs_address + kShape.b_tile().offset(kk + row.row, warp_origin.col + 16 * nj + row.col));
+            }
+#pragma unroll
+            for (int mi = 0; mi < kMTiles; ++mi)
+#pragma unroll
+                for (int ni = 0; ni < kNTiles; ++ni)
+                    mma_m16n8k16<T>(acc[mi][ni], a_frag[mi], b_frag[ni / 2][2 * (ni % 2)],
+                                    b_frag[ni / 2][2 * (ni % 2) + 1]);
+        }
+    }
+    // No copy is left in flight when the block ends (the last groups are empty).
+    cp_async_wait<0>();
+
+#pragma unroll
+    for (int mi = 0; mi < kMTiles; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kNTiles; ++ni)
+#pragma unroll
+            for (int r = 0; r < model::kMmaCRegisters; ++r) {
+                const model::Cell cell = model::mma_block_cell(kShape, warp, lane, mi, ni, r);
+                const int row = block_row + cell.row, col = block_col + cell.col;
+                if (row < m && col < n) c[static_cast<std::int64_t>(row) * n + col] = from_float<T>(acc[mi][ni][r]);
+            }
+#endif
+}
+
+template <typename T>
+struct MmaAsyncRung {
+    static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
+                              cudaStream_t stream) {
+        const Operands<T> o = typed<T>(operands);
+        const dim3 grid(static_cast<unsigned>(model::ceil_div(p.n, kShape.bn)),
+                        static_cast<unsigned>(model::ceil_div(p.m, kShape.bm)), static_cast<unsigned>(p.batch));
+        const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
+        return with_edge_form(p, [&](auto aligned, auto batched) {
+            const auto kernel = mma_async_kernel<T, decltype(aligned)::value, decltype(batched)::value>;
+            if (const cudaError_t e = allow_dynamic_shared(reinterpret_cast<const void*>(kernel), kSharedBytes);
+                e != cudaSuccess)
+                return e;
+            kernel<<<grid, kThreads, kSharedBytes, stream>>>(o.a, o.b, o.c, m, n, k);
+            return cudaGetLastError();
+        });
+    }
+    static TcKernelHandle handle(const model::Problem& p) {
+        return with_edge_form(p, [](auto aligned, auto batched) {
+            return TcKernelHandle{
+                reinterpret_cast<const void*>(mma_async_kernel<T, decltype(aligned)::value, decltype(batched)::value>),
+                kThreads, kSharedBytes};
+        });
+    }
+};
+
+}  // namespace
+
+cudaError_t launch_mma_async(const model::KernelConfig& config, const model::Problem& problem,
+                             Operands<std::uint16_t> operands, cudaStream_t stream) {
+    return launch_by_half_type<MmaAsyncRung>(config, problem, operands, stream);
+}
+
+TcKernelHandle mma_async_handle(const model::Problem& problem) { return handle_by_half_type<MmaAsyncRung>(problem); }
+
+}  // namespace ts::kernels

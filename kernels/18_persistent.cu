@@ -1,0 +1,179 @@
+// Teaches: keep the SMs busy and the bytes close. Three changes to 17, each about what happens
+// between the tensor cores' work rather than in it:
+// - A persistent grid: one cluster per pair of SMs the GPU can hold, each walking many tiles of C
+//   (model::persistent_tile). The ring of stages runs on from one tile to the next, so the producer
+//   fills the next tile's stages while the consumers still write the last tile's C: no block start,
+//   no cold ring, no idle SM at a tile's end.
+// - An order of tiles for L2: down a group of 8 cluster rows, then one column right, so the tiles
+//   in flight at once read few rows of A and few columns of B, and L2 keeps them.
+// - Clusters of two CTAs along M: both need the same B tile, so each brings half of it and TMA
+//   multicasts it into both (model::tma_box's issuer): B crosses from L2 once for two blocks. A
+//   stage is refilled only when the consumers of both CTAs released it (model::empty_arrivals).
+// And each consumer keeps one wgmma group in flight: it waits for the previous K step's group, not
+// this one's, before releasing that step's stage, so the tensor cores never wait for the wait.
+// Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
+// the peer's barriers, a cluster-wide barrier at the start and the end), and wgmma_wait<1>.
+// What it leaves on the table: C is written straight from registers, 4 bytes a thread at a time
+// (a TMA store from shared memory writes whole lines), and the tile shape is one for every size.
+#include "kernels/hopper_common.cuh"
+
+namespace ts::kernels {
+
+namespace {
+
+constexpr model::WgmmaShape kShape = model::kPersistentShape;
+constexpr int kThreads = kShape.threads();
+constexpr int kClusterSize = kShape.cluster_m;
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+static_assert(model::setmaxnreg_fits(kShape, kProducerRegisters, kConsumerRegisters));
+constexpr int kSharedBytes = model::wgmma_shared_bytes(kShape) + 1024;  // + room to align to 1024
+
+template <typename T>
+__global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads, 1)
+    persistent_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, T* c,
+                      int m, int n, int k, int batches) {
+    extern __shared__ unsigned char raw_smem[];
+    unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw_smem) + 1023) & ~std::uintptr_t{1023});
+    auto* full = reinterpret_cast<std::uint64_t*>(smem + model::barriers_offset(kShape));
+    std::uint64_t* empty = full + kShape.stages;
+    const std::uint32_t smem_base = shared_address(smem);
+
+    const int thread = static_cast<int>(threadIdx.x);
+    const int warpgroup = thread / model::kWarpgroupSize, wg_thread = thread % model::kWarpgroupSize;
+    const int rank = cluster_cta_rank();
+    const int cluster = static_cast<int>(blockIdx.x) / kClusterSize, clusters = static_cast<int>(gridDim.x) / kClusterSize;
+    const int cluster_rows = model::cluster_rows_of(kShape, m), cols = model::block_cols_of(kShape, n);
+    const int tiles = cluster_rows * cols * batches;
+    const int k_steps = model::wgmma_k_steps(kShape, k);
+
+    if (thread == 0) {
+        for (int s = 0; s < kShape.stages; ++s) {
+            mbarrier_init(&full[s], model::full_arrivals(kShape));
+            mbarrier_init(&empty[s], model::empty_arrivals(kShape));
+        }
+        fence_barrier_init();
+    }
+    // Both CTAs' barriers exist before either multicasts into the other or arrives on its barriers.
+    cluster_sync();
+
+    // One branch per role, an if and its else: that is how setmaxnreg takes effect.
+    if (model::warpgroup_role(kShape, warpgroup) == model::TcRole::Producer) {
+        setmaxnreg_dec<kProducerRegisters>();
+        if (wg_thread == 0) {
+            int step = 0;  // counts K steps over every tile this cluster takes: the ring runs on
+            for (int tile = cluster; tile < tiles; tile += clusters) {
+                const model::ClusterTile t = model::persistent_tile(tile, cluster_rows, cols, model::kPersistentGroupRows);
+                const int block_m = t.cluster_row * kClusterSize + rank;
+                for (int kk = 0; kk < k_steps; ++kk, ++step) {
+                    const model::StageStep ring = model::stage_step(kShape, step);
+                    // Refill only once the consumers of both CTAs released the stage's last K step
+                    // (in the first round the stages start empty).
+                    if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);
+                    issue_cluster_stage<kShape>(smem, full, &a_map, &b_map, block_m, t.col, t.batch, kk, ring.stage,
+                                                rank);
+                }
+            }
+        }
+    } else {
+        setmaxnreg_inc<kConsumerRegisters>();
+        const int consumer = model::consumer_of_warpgroup(kShape, warpgroup);
+        // Releases a stage in every CTA of the cluster: each of them multicast part of it here.
+        auto release = [&](int stage) {
+            if (wg_thread == 0)
+                for (int r = 0; r < kClusterSize; ++r) mbarrier_arrive_cluster(&empty[stage], r);
+        };
+        int step = 0;
+        for (int tile = cluster; tile < tiles; tile += clusters) {
+            const model::ClusterTile t = model::persistent_tile(tile, cluster_rows, cols, model::kPersistentGroupRows);
+            float acc[kShape.wgmma_n / 2];
+            int previous_stage = -1;
+            for (int kk = 0; kk < k_steps; ++kk, ++step) {
+                const model::StageStep ring = model::stage_step(kShape, step);
+                // The stage is whole when TMA has delivered every byte, from both CTAs' copies.
+                mbarrier_wait(&full[ring.stage], ring.full_parity);
+                // The accumulators were last written by the previous wgmma group: order that first.
+                wgmma_fence();
+#pragma unroll
+                for (int ks = 0; ks < kShape.k_slices(); ++ks) {
+                    const std::uint64_t a_desc =
+                        model::encode_descriptor(model::a_descriptor(kShape, smem_base, ring.stage, consumer, 0, ks));
+                    const std::uint64_t b_desc =
+                        model::encode_descriptor(model::b_descriptor(kShape, smem_base, ring.stage, 0, ks));
+                    // The tile's first K slice overwrites what the last tile left in acc.
+                    wgmma_m64n256k16<T>(acc, a_desc, b_desc, kk > 0 || ks > 0);
+                }
+                wgmma_commit();
+                // The previous K step's group is done once at most this one is running: its stage is free.
+                wgmma_wait<1>();
+                if (previous_stage >= 0) release(previous_stage);
+                previous_stage = ring.stage;
+            }
+            // The tile's last group, then its stage, then C.
+            wgmma_wait<0>();
+            if (previous_stage >= 0) release(previous_stage);
+            const int block_m = t.cluster_row * kClusterSize + rank;
+            T* c_batch = c + static_cast<std::int64_t>(t.batch) * m * n;
+            store_accumulators<kShape, T>(acc, c_batch, m, n, block_m * kShape.bm, t.col * kShape.bn, consumer, 0, 0,
+                                          wg_thread);
+        }
+    }
+    // The producer warp's lanes meet again (only lane 0 issued) before the aligned cluster barrier.
+    __syncwarp();
+    // No CTA leaves while the other may still multicast into it or arrive on its barriers.
+    cluster_sync();
+}
+
+template <typename T>
+struct PersistentRung {
+    static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
+                              cudaStream_t stream) {
+        if (sm90a_unavailable()) return cudaErrorNoKernelImageForDevice;
+        TmaOperands tma;
+        if (const cudaError_t e = prepare_tma_operands(p, operands, tma, stream); e != cudaSuccess) return e;
+        CUtensorMap a_map, b_map;
+        const char* why = nullptr;
+        cudaError_t launched = cudaErrorInvalidValue;
+        if (make_tensor_maps(kShape, p, tma, a_map, b_map, why)) {
+            const auto kernel = persistent_kernel<T>;
+            launched = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+            const int clusters = launched == cudaSuccess ? clusters_that_fit(p) : 0;
+            if (clusters > 0) {
+                kernel<<<clusters * kClusterSize, kThreads, kSharedBytes, stream>>>(
+                    a_map, b_map, reinterpret_cast<T*>(operands.c), static_cast<int>(p.m), static_cast<int>(p.n),
+                    static_cast<int>(p.k), static_cast<int>(p.batch));
+                launched = cudaGetLastError();
+            } else if (launched == cudaSuccess) {
+                launched = cudaErrorInvalidConfiguration;
+            }
+        }
+        const cudaError_t released = release_tma_operands(tma, stream);
+        return launched != cudaSuccess ? launched : released;
+    }
+    // As many clusters as the GPU runs at once (cudaOccupancyMaxActiveClusters: an H100's 132 SMs
+    // hold 66 pairs when every GPC's SMs pair up), and no more than there are tiles.
+    static int clusters_that_fit(const model::Problem& p) {
+        cudaLaunchConfig_t config{};
+        config.gridDim = dim3(kClusterSize, 1, 1);
+        config.blockDim = dim3(kThreads, 1, 1);
+        config.dynamicSmemBytes = kSharedBytes;
+        int clusters = 0;
+        if (cudaOccupancyMaxActiveClusters(&clusters, persistent_kernel<T>, &config) != cudaSuccess) return 0;
+        const std::int64_t tiles = static_cast<std::int64_t>(model::cluster_rows_of(kShape, static_cast<int>(p.m))) *
+                                   model::block_cols_of(kShape, static_cast<int>(p.n)) * p.batch;
+        return static_cast<int>(std::min<std::int64_t>(clusters, tiles));
+    }
+    static TcKernelHandle handle(const model::Problem&) {
+        return {reinterpret_cast<const void*>(persistent_kernel<T>), kShape.threads(), kSharedBytes};
+    }
+};
+
+}  // namespace
+
+cudaError_t launch_persistent(const model::KernelConfig& config, const model::Problem& problem,
+                              Operands<std::uint16_t> operands, cudaStream_t stream) {
+    return launch_by_half_type<PersistentRung>(config, problem, operands, stream);
+}
+
+TcKernelHandle persistent_handle(const model::Problem& problem) { return handle_by_half_type<PersistentRung>(problem); }
+
+}  // namespace ts::kernels
