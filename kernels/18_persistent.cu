@@ -82,6 +82,9 @@ __global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads,
             if (wg_thread == 0)
                 for (int r = 0; r < kClusterSize; ++r) mbarrier_arrive_cluster(&empty[stage], r);
         };
+        // The descriptors of stage 0, K slice 0; every other is a sum (model::a_descriptor_step).
+        const std::uint64_t a_desc0 = model::encode_descriptor(model::a_descriptor(kShape, smem_base, 0, consumer, 0, 0));
+        const std::uint64_t b_desc0 = model::encode_descriptor(model::b_descriptor(kShape, smem_base, 0, 0, 0));
         int step = 0;
         for (int tile = cluster; tile < tiles; tile += clusters) {
             const model::ClusterTile t = model::persistent_tile(tile, cluster_rows, cols, model::kPersistentGroupRows);
@@ -93,14 +96,13 @@ __global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads,
                 mbarrier_wait(&full[ring.stage], ring.full_parity);
                 // The accumulators were last written by the previous wgmma group: order that first.
                 wgmma_fence();
+                const std::uint64_t a_stage = a_desc0 + model::a_descriptor_step(kShape, ring.stage, 0);
+                const std::uint64_t b_stage = b_desc0 + model::b_descriptor_step(kShape, ring.stage, 0);
 #pragma unroll
                 for (int ks = 0; ks < kShape.k_slices(); ++ks) {
-                    const std::uint64_t a_desc =
-                        model::encode_descriptor(model::a_descriptor(kShape, smem_base, ring.stage, consumer, 0, ks));
-                    const std::uint64_t b_desc =
-                        model::encode_descriptor(model::b_descriptor(kShape, smem_base, ring.stage, 0, ks));
                     // The tile's first K slice overwrites what the last tile left in acc.
-                    wgmma_m64n256k16<T>(acc, a_desc, b_desc, kk > 0 || ks > 0);
+                    wgmma_m64n256k16<T>(acc, a_stage + model::a_descriptor_step(kShape, 0, ks),
+                                        b_stage + model::b_descriptor_step(kShape, 0, ks), kk > 0 || ks > 0);
                 }
                 wgmma_commit();
                 // The previous K step's group is done once at most this one is running: its stage is free.

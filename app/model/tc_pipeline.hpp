@@ -298,6 +298,23 @@ TS_HOST_DEVICE constexpr ClusterTile persistent_tile(int index, int cluster_rows
 // which the clusters walk along K together.
 inline constexpr int kPersistentGroupRows = 8;
 
+// ---- Descriptors as sums -----------------------------------------------------------------------
+
+// Within a block's shared memory (below 256 KiB, so every start address fits the descriptor's 14
+// bits) a descriptor's start address is the only field that changes from stage to stage and K slice
+// to K slice, and the encoded start is address >> 4: so the descriptor of (stage, k slice) is the
+// one of (0, 0) plus a whole number. A kernel computes the first with a_descriptor/b_descriptor once
+// and adds these, rather than spending instructions between its wgmmas on the whole arithmetic
+// (tc_kinds_test checks the sums against a_descriptor and b_descriptor).
+TS_HOST_DEVICE constexpr std::uint64_t a_descriptor_step(WgmmaShape s, int stage, int k_slice) {
+    return (static_cast<std::uint64_t>(a_descriptor(s, 0, stage, 0, 0, k_slice).start_address) -
+            a_descriptor(s, 0, 0, 0, 0, 0).start_address) >> 4;
+}
+TS_HOST_DEVICE constexpr std::uint64_t b_descriptor_step(WgmmaShape s, int stage, int k_slice) {
+    return (static_cast<std::uint64_t>(b_descriptor(s, 0, stage, 0, k_slice).start_address) -
+            b_descriptor(s, 0, 0, 0, 0).start_address) >> 4;
+}
+
 // ---- Counts ---------------------------------------------------------------------------------------
 
 // wgmma.mma_async instructions: per consumer warpgroup and K step, per block and K step, and per

@@ -9,6 +9,7 @@
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
 #include "model/tc_mma.hpp"
+#include "model/tc_descriptor.hpp"
 #include "model/tc_pipeline.hpp"
 
 namespace {
@@ -95,6 +96,25 @@ TEST(PersistentOrder, EveryTileOnceGroupedByRows) {
     EXPECT_EQ(cols_in_flight.size(), 9u);
     EXPECT_EQ(ts::model::cluster_rows_of(ts::model::kPersistentShape, 4099), 17) << "256 rows a cluster tile";
     EXPECT_EQ(ts::model::block_cols_of(ts::model::kPersistentShape, 4095), 16);
+}
+
+// A kernel adds a_descriptor_step / b_descriptor_step to the (0, 0) descriptor: the same bits as
+// the whole computation, for every stage, K slice and consumer of the Hopper rungs' shapes.
+TEST(DescriptorSteps, SumsEqualTheWholeComputation) {
+    using namespace ts::model;
+    for (const WgmmaShape s : {kWgmmaShape, kWarpSpecializedShape, kPersistentShape})
+        for (const std::uint32_t base : {0u, 1024u, 7168u}) {
+            for (int consumer = 0; consumer < s.consumers; ++consumer)
+                for (int stage = 0; stage < s.stages; ++stage)
+                    for (int ks = 0; ks < s.k_slices(); ++ks) {
+                        EXPECT_EQ(encode_descriptor(a_descriptor(s, base, 0, consumer, 0, 0)) +
+                                      a_descriptor_step(s, stage, ks),
+                                  encode_descriptor(a_descriptor(s, base, stage, consumer, 0, ks)));
+                        EXPECT_EQ(encode_descriptor(b_descriptor(s, base, 0, 0, 0)) + b_descriptor_step(s, stage, ks),
+                                  encode_descriptor(b_descriptor(s, base, stage, 0, ks)));
+                    }
+            EXPECT_LT(base + wgmma_shared_bytes(s), 1u << 18) << "start addresses fit the 14 bits";
+        }
 }
 
 }  // namespace
