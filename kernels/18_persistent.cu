@@ -11,8 +11,11 @@
 //   stage is refilled only when the consumers of both CTAs released it (model::empty_arrivals).
 // And each consumer keeps one wgmma group in flight: it waits for the previous K step's group, not
 // this one's, before releasing that step's stage, so the tensor cores never wait for the wait.
+// And fewer instructions between the wgmmas: each stage's and K slice's descriptor is the first
+// one plus a constant (model::a_descriptor_step), not the whole descriptor arithmetic again.
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
-// the peer's barriers, a cluster-wide barrier at the start and the end), and wgmma_wait<1>.
+// the peer's barriers, a cluster-wide barrier at the start and the end), wgmma_wait<1>, and the
+// descriptors as sums.
 // What it leaves on the table: C is written straight from registers, 4 bytes a thread at a time
 // (a TMA store from shared memory writes whole lines), and the tile shape is one for every size.
 #include "kernels/hopper_common.cuh"
