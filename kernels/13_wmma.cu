@@ -110,24 +110,14 @@ __global__ void __launch_bounds__(kThreads) wmma_kernel(const T* a, const T* b, 
 
 template <typename T>
 struct WmmaRung {
+    static constexpr auto pick = [](auto aligned, auto batched) {
+        return wmma_kernel<T, decltype(aligned)::value, decltype(batched)::value>;
+    };
     static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
                               cudaStream_t stream) {
-        const Operands<T> o = typed<T>(operands);
-        const dim3 grid(static_cast<unsigned>(model::ceil_div(p.n, kShape.bn)),
-                        static_cast<unsigned>(model::ceil_div(p.m, kShape.bm)), static_cast<unsigned>(p.batch));
-        const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
-        return with_edge_form(p, [&](auto aligned, auto batched) {
-            wmma_kernel<T, decltype(aligned)::value, decltype(batched)::value>
-                <<<grid, kThreads, 0, stream>>>(o.a, o.b, o.c, m, n, k);
-            return cudaGetLastError();
-        });
+        return launch_block_tiled<T>(p, kShape.bm, kShape.bn, kThreads, 0, operands, stream, pick);
     }
-    static TcKernelHandle handle(const model::Problem& p) {
-        return with_edge_form(p, [](auto aligned, auto batched) {
-            return TcKernelHandle{
-                reinterpret_cast<const void*>(wmma_kernel<T, decltype(aligned)::value, decltype(batched)::value>), kThreads, 0};
-        });
-    }
+    static TcKernelHandle handle(const model::Problem& p) { return block_tiled_handle(p, kThreads, 0, pick); }
 };
 
 }  // namespace

@@ -18,7 +18,6 @@ namespace {
 
 constexpr model::MmaShape kShape = model::kMmaShape;
 constexpr int kThreads = kShape.threads();
-constexpr int kMTiles = kShape.m_tiles(), kNTiles = kShape.n_tiles();
 
 template <typename T, bool Aligned, bool Batched>
 __global__ void __launch_bounds__(kThreads) mma_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
@@ -32,7 +31,7 @@ __global__ void __launch_bounds__(kThreads) mma_kernel(const T* a, const T* b, T
     const model::Cell warp_origin = model::mma_warp_origin(kShape, warp);
     const std::uint32_t as_address = shared_address(as), bs_address = shared_address(bs);
 
-    float acc[kMTiles][kNTiles][model::kMmaCRegisters] = {};
+    MmaAccumulators<kShape> acc = {};
 
     for (int k0 = 0; k0 < k; k0 += kShape.bk) {
 #pragma unroll
@@ -50,68 +49,26 @@ __global__ void __launch_bounds__(kThreads) mma_kernel(const T* a, const T* b, T
         // The tiles are whole only when every thread's copies have landed.
         __syncthreads();
 
-#pragma unroll
-        for (int kk = 0; kk < kShape.bk; kk += model::kMmaK) {
-            std::uint32_t a_frag[kMTiles][4];
-            std::uint32_t b_frag[kNTiles / 2][4];  // one x4.trans: the two n8 fragments of 16 columns
-#pragma unroll
-            for (int mi = 0; mi < kMTiles; ++mi) {
-                const model::Cell row = model::ldmatrix_x4_a_row(lane);
-                ldmatrix_x4(a_frag[mi], as_address + kShape.a_tile().offset(warp_origin.row + model::kMmaM * mi + row.row,
-                                                                            kk + row.col));
-            }
-#pragma unroll
-            for (int nj = 0; nj < kNTiles / 2; ++nj) {
-                const model::Cell row = model::ldmatrix_x4_trans_b_row(lane);
-                ldmatrix_x4_trans(b_frag[nj],
-                                  bs_address + kShape.b_tile().offset(kk + row.row, warp_origin.col + 16 * nj + row.col));
-            }
-#pragma unroll
-            for (int mi = 0; mi < kMTiles; ++mi)
-#pragma unroll
-                for (int ni = 0; ni < kNTiles; ++ni)
-                    // Registers 0, 1 of the x4 are n8 fragment 2·nj, registers 2, 3 fragment 2·nj + 1.
-                    mma_m16n8k16<T>(acc[mi][ni], a_frag[mi], b_frag[ni / 2][2 * (ni % 2)],
-                                    b_frag[ni / 2][2 * (ni % 2) + 1]);
-        }
+        mma_warp_step<kShape, T>(acc, as_address, bs_address, warp_origin, lane);
         // Every warp is done reading the tiles before the next K step overwrites them.
         __syncthreads();
     }
 
-    // Each accumulator's cell is known (model::mma_block_cell): straight from registers to C.
-#pragma unroll
-    for (int mi = 0; mi < kMTiles; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < kNTiles; ++ni)
-#pragma unroll
-            for (int r = 0; r < model::kMmaCRegisters; ++r) {
-                const model::Cell cell = model::mma_block_cell(kShape, warp, lane, mi, ni, r);
-                const int row = block_row + cell.row, col = block_col + cell.col;
-                if (row < m && col < n) c[static_cast<std::int64_t>(row) * n + col] = from_float<T>(acc[mi][ni][r]);
-            }
+    // Each accumulator's cell is known: straight from registers to C (store_mma_tiles).
+    store_mma_tiles<kShape, T>(acc, c, m, n, block_row, block_col, warp, lane);
 #endif
 }
 
 template <typename T>
 struct MmaRung {
+    static constexpr auto pick = [](auto aligned, auto batched) {
+        return mma_kernel<T, decltype(aligned)::value, decltype(batched)::value>;
+    };
     static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
                               cudaStream_t stream) {
-        const Operands<T> o = typed<T>(operands);
-        const dim3 grid(static_cast<unsigned>(model::ceil_div(p.n, kShape.bn)),
-                        static_cast<unsigned>(model::ceil_div(p.m, kShape.bm)), static_cast<unsigned>(p.batch));
-        const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
-        return with_edge_form(p, [&](auto aligned, auto batched) {
-            mma_kernel<T, decltype(aligned)::value, decltype(batched)::value>
-                <<<grid, kThreads, 0, stream>>>(o.a, o.b, o.c, m, n, k);
-            return cudaGetLastError();
-        });
+        return launch_block_tiled<T>(p, kShape.bm, kShape.bn, kThreads, 0, operands, stream, pick);
     }
-    static TcKernelHandle handle(const model::Problem& p) {
-        return with_edge_form(p, [](auto aligned, auto batched) {
-            return TcKernelHandle{
-                reinterpret_cast<const void*>(mma_kernel<T, decltype(aligned)::value, decltype(batched)::value>), kThreads, 0};
-        });
-    }
+    static TcKernelHandle handle(const model::Problem& p) { return block_tiled_handle(p, kThreads, 0, pick); }
 };
 
 }  // namespace

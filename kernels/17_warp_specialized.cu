@@ -25,7 +25,7 @@ constexpr int kSharedBytes = model::wgmma_shared_bytes(kShape) + 1024;  // + roo
 template <typename T>
 __global__ void __launch_bounds__(kThreads, 1) warp_specialized_kernel(const __grid_constant__ CUtensorMap a_map,
                                                                        const __grid_constant__ CUtensorMap b_map, T* c,
-                                                                       int m, int n, int k) {
+                                                                       int m, int n, int k, int /*batches: gridDim.z*/) {
     extern __shared__ unsigned char raw_smem[];
     unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw_smem) + 1023) & ~std::uintptr_t{1023});
     auto* full = reinterpret_cast<std::uint64_t*>(smem + model::barriers_offset(kShape));
@@ -38,13 +38,7 @@ __global__ void __launch_bounds__(kThreads, 1) warp_specialized_kernel(const __g
     const int batch = static_cast<int>(blockIdx.z);
     const int k_steps = model::wgmma_k_steps(kShape, k);
 
-    if (thread == 0) {
-        for (int s = 0; s < kShape.stages; ++s) {
-            mbarrier_init(&full[s], model::full_arrivals(kShape));
-            mbarrier_init(&empty[s], model::empty_arrivals(kShape));
-        }
-        fence_barrier_init();
-    }
+    if (thread == 0) init_ring_barriers<kShape>(full, empty);
     // Every warpgroup waits on barriers that thread 0 just made; the last block-wide barrier.
     __syncthreads();
 
@@ -63,21 +57,14 @@ __global__ void __launch_bounds__(kThreads, 1) warp_specialized_kernel(const __g
     } else {
         setmaxnreg_inc<kConsumerRegisters>();
         const int consumer = model::consumer_of_warpgroup(kShape, warpgroup);
+        const std::uint64_t a_desc0 = model::encode_descriptor(model::a_descriptor(kShape, smem_base, 0, consumer, 0, 0));
+        const std::uint64_t b_desc0 = model::encode_descriptor(model::b_descriptor(kShape, smem_base, 0, 0, 0));
         float acc[kShape.wgmma_n / 2] = {};
         for (int step = 0; step < k_steps; ++step) {
             const model::StageStep ring = model::stage_step(kShape, step);
             // The stage is whole when TMA has delivered every byte the producer announced.
             mbarrier_wait(&full[ring.stage], ring.full_parity);
-            // The accumulators were last written by the previous wgmma group (or zeroed): order that first.
-            wgmma_fence();
-#pragma unroll
-            for (int ks = 0; ks < kShape.k_slices(); ++ks) {
-                const std::uint64_t a_desc =
-                    model::encode_descriptor(model::a_descriptor(kShape, smem_base, ring.stage, consumer, 0, ks));
-                const std::uint64_t b_desc = model::encode_descriptor(model::b_descriptor(kShape, smem_base, ring.stage, 0, ks));
-                wgmma_m64n256k16<T>(acc, a_desc, b_desc, 1);
-            }
-            wgmma_commit();
+            wgmma_stage<kShape, T>(acc, a_desc0, b_desc0, ring.stage, true);
             // This warpgroup's reads of the stage are over when its wgmmas are.
             wgmma_wait<0>();
             // One arrival per consumer warpgroup tells the producer the stage may be refilled.
@@ -94,7 +81,8 @@ template <typename T>
 struct WarpSpecializedRung {
     static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
                               cudaStream_t stream) {
-        return launch_tma_kernel<T>(warp_specialized_kernel<T>, kShape, kSharedBytes, p, operands, stream);
+        return launch_tma_kernel<T>(warp_specialized_kernel<T>, kShape, kSharedBytes, p, operands, stream,
+                                    [&] { return tile_grid(kShape, p); });
     }
     static TcKernelHandle handle(const model::Problem&) {
         return {reinterpret_cast<const void*>(warp_specialized_kernel<T>), kShape.threads(), kSharedBytes};

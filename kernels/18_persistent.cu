@@ -11,11 +11,8 @@
 //   stage is refilled only when the consumers of both CTAs released it (model::empty_arrivals).
 // And each consumer keeps one wgmma group in flight: it waits for the previous K step's group, not
 // this one's, before releasing that step's stage, so the tensor cores never wait for the wait.
-// And fewer instructions between the wgmmas: each stage's and K slice's descriptor is the first
-// one plus a constant (model::a_descriptor_step), not the whole descriptor arithmetic again.
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
-// the peer's barriers, a cluster-wide barrier at the start and the end), wgmma_wait<1>, and the
-// descriptors as sums.
+// the peer's barriers, a cluster-wide barrier at the start and the end), and wgmma_wait<1>.
 // What it leaves on the table: C is written straight from registers, 4 bytes a thread at a time
 // (a TMA store from shared memory writes whole lines), and the tile shape is one for every size.
 #include "kernels/hopper_common.cuh"
@@ -49,13 +46,7 @@ __global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads,
     const int tiles = cluster_rows * cols * batches;
     const int k_steps = model::wgmma_k_steps(kShape, k);
 
-    if (thread == 0) {
-        for (int s = 0; s < kShape.stages; ++s) {
-            mbarrier_init(&full[s], model::full_arrivals(kShape));
-            mbarrier_init(&empty[s], model::empty_arrivals(kShape));
-        }
-        fence_barrier_init();
-    }
+    if (thread == 0) init_ring_barriers<kShape>(full, empty);
     // Both CTAs' barriers exist before either multicasts into the other or arrives on its barriers.
     cluster_sync();
 
@@ -97,17 +88,8 @@ __global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads,
                 const model::StageStep ring = model::stage_step(kShape, step);
                 // The stage is whole when TMA has delivered every byte, from both CTAs' copies.
                 mbarrier_wait(&full[ring.stage], ring.full_parity);
-                // The accumulators were last written by the previous wgmma group: order that first.
-                wgmma_fence();
-                const std::uint64_t a_stage = a_desc0 + model::a_descriptor_step(kShape, ring.stage, 0);
-                const std::uint64_t b_stage = b_desc0 + model::b_descriptor_step(kShape, ring.stage, 0);
-#pragma unroll
-                for (int ks = 0; ks < kShape.k_slices(); ++ks) {
-                    // The tile's first K slice overwrites what the last tile left in acc.
-                    wgmma_m64n256k16<T>(acc, a_stage + model::a_descriptor_step(kShape, 0, ks),
-                                        b_stage + model::b_descriptor_step(kShape, 0, ks), kk > 0 || ks > 0);
-                }
-                wgmma_commit();
+                // The tile's first K step overwrites what the last tile left in acc.
+                wgmma_stage<kShape, T>(acc, a_desc0, b_desc0, ring.stage, kk > 0);
                 // The previous K step's group is done once at most this one is running: its stage is free.
                 wgmma_wait<1>();
                 if (previous_stage >= 0) release(previous_stage);
@@ -132,27 +114,8 @@ template <typename T>
 struct PersistentRung {
     static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
                               cudaStream_t stream) {
-        if (sm90a_unavailable()) return cudaErrorNoKernelImageForDevice;
-        TmaOperands tma;
-        if (const cudaError_t e = prepare_tma_operands(p, operands, tma, stream); e != cudaSuccess) return e;
-        CUtensorMap a_map, b_map;
-        const char* why = nullptr;
-        cudaError_t launched = cudaErrorInvalidValue;
-        if (make_tensor_maps(kShape, p, tma, a_map, b_map, why)) {
-            const auto kernel = persistent_kernel<T>;
-            launched = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
-            const int clusters = launched == cudaSuccess ? clusters_that_fit(p) : 0;
-            if (clusters > 0) {
-                kernel<<<clusters * kClusterSize, kThreads, kSharedBytes, stream>>>(
-                    a_map, b_map, reinterpret_cast<T*>(operands.c), static_cast<int>(p.m), static_cast<int>(p.n),
-                    static_cast<int>(p.k), static_cast<int>(p.batch));
-                launched = cudaGetLastError();
-            } else if (launched == cudaSuccess) {
-                launched = cudaErrorInvalidConfiguration;
-            }
-        }
-        const cudaError_t released = release_tma_operands(tma, stream);
-        return launched != cudaSuccess ? launched : released;
+        return launch_tma_kernel<T>(persistent_kernel<T>, kShape, kSharedBytes, p, operands, stream,
+                                    [&] { return dim3(static_cast<unsigned>(clusters_that_fit(p) * kClusterSize)); });
     }
     // As many clusters as the GPU runs at once (cudaOccupancyMaxActiveClusters: an H100's 132 SMs
     // hold 66 pairs when every GPC's SMs pair up), and no more than there are tiles.

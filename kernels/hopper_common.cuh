@@ -112,6 +112,40 @@ __device__ __forceinline__ void setmaxnreg_inc() {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(Registers));
 }
 
+// ---- The ring and the wgmmas on it ---------------------------------------------------------------
+
+// One thread makes the ring's barriers: full[s] completes on the producer's one arrival and the
+// stage's bytes, empty[s] (where the rung has them) on one arrival per consumer warpgroup that
+// reads the stage (model::empty_arrivals). The fence lets TMA see them initialised.
+template <model::WgmmaShape Shape>
+__device__ __forceinline__ void init_ring_barriers(std::uint64_t* full, std::uint64_t* empty) {
+    for (int s = 0; s < Shape.stages; ++s) {
+        mbarrier_init(&full[s], model::full_arrivals(Shape));
+        if (empty) mbarrier_init(&empty[s], model::empty_arrivals(Shape));
+    }
+    fence_barrier_init();
+}
+
+// This warpgroup's wgmmas on one stage, started and committed as one group: one m64nNk16 per 16 of
+// K, from descriptors that are sums on the stage-0, slice-0 ones (model::a_descriptor_step).
+// `accumulate` false: the first wgmma writes acc rather than adding to it (a new tile).
+template <model::WgmmaShape Shape, typename T>
+__device__ __forceinline__ void wgmma_stage(float (&acc)[Shape.wgmma_n / 2], std::uint64_t a_desc0,
+                                            std::uint64_t b_desc0, int stage, bool accumulate) {
+    // The accumulators were last written by the previous group or other instructions: order that first.
+    wgmma_fence();
+    const std::uint64_t a_stage = a_desc0 + model::a_descriptor_step(Shape, stage, 0);
+    const std::uint64_t b_stage = b_desc0 + model::b_descriptor_step(Shape, stage, 0);
+#pragma unroll
+    for (int ks = 0; ks < Shape.k_slices(); ++ks) {
+        const std::uint64_t a = a_stage + model::a_descriptor_step(Shape, 0, ks);
+        const std::uint64_t b = b_stage + model::b_descriptor_step(Shape, 0, ks);
+        if constexpr (Shape.wgmma_n == 256) wgmma_m64n256k16<T>(acc, a, b, accumulate || ks > 0);
+        else wgmma_m64n128k16<T>(acc, a, b, accumulate || ks > 0);
+    }
+    wgmma_commit();
+}
+
 // ---- The block's copies of one K step ----------------------------------------------------------
 
 // Arms full[stage] with the stage's bytes and issues every box of K step `k_step` for the block at
@@ -194,14 +228,21 @@ bool make_tensor_maps(const model::WgmmaShape& shape, const model::Problem& prob
                       CUtensorMap& a_map, CUtensorMap& b_map, const char*& why);
 
 template <typename T>
-using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int);
+using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int, int);
+
+// One block per BM×BN tile of C per batch (16, 17).
+inline dim3 tile_grid(const model::WgmmaShape& shape, const model::Problem& p) {
+    return dim3(static_cast<unsigned>(model::ceil_div(p.n, shape.bn)), static_cast<unsigned>(model::ceil_div(p.m, shape.bm)),
+                static_cast<unsigned>(p.batch));
+}
 
 // The launch every TMA rung makes: refuse off Hopper, pad A and B where TMA needs it, make the
-// tensor maps, allow the kernel its shared memory, launch one block per BM×BN tile of C per batch,
-// and free the padding when the stream gets there.
-template <typename T>
+// tensor maps, allow the kernel its shared memory, launch on the grid `grid()` gives (asked after
+// the shared memory is allowed, so that an occupancy query sees it; an empty grid: nothing fits),
+// and free the padding when the stream gets there. The kernel gets the maps, C, M, N, K, batches.
+template <typename T, typename Grid>
 cudaError_t launch_tma_kernel(TmaKernel<T> kernel, const model::WgmmaShape& shape, int shared_bytes,
-                              const model::Problem& p, Operands<std::uint16_t> operands, cudaStream_t stream) {
+                              const model::Problem& p, Operands<std::uint16_t> operands, cudaStream_t stream, Grid grid) {
     if (sm90a_unavailable()) return cudaErrorNoKernelImageForDevice;
     TmaOperands tma;
     if (const cudaError_t e = prepare_tma_operands(p, operands, tma, stream); e != cudaSuccess) return e;
@@ -210,12 +251,12 @@ cudaError_t launch_tma_kernel(TmaKernel<T> kernel, const model::WgmmaShape& shap
     cudaError_t launched = cudaErrorInvalidValue;
     if (make_tensor_maps(shape, p, tma, a_map, b_map, why)) {
         launched = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes);
+        const dim3 blocks = launched == cudaSuccess ? grid() : dim3(0, 0, 0);
+        if (launched == cudaSuccess && blocks.x * blocks.y * blocks.z == 0) launched = cudaErrorInvalidConfiguration;
         if (launched == cudaSuccess) {
-            const dim3 grid(static_cast<unsigned>(model::ceil_div(p.n, shape.bn)),
-                            static_cast<unsigned>(model::ceil_div(p.m, shape.bm)), static_cast<unsigned>(p.batch));
-            kernel<<<grid, shape.threads(), shared_bytes, stream>>>(a_map, b_map, reinterpret_cast<T*>(operands.c),
-                                                                   static_cast<int>(p.m), static_cast<int>(p.n),
-                                                                   static_cast<int>(p.k));
+            kernel<<<blocks, shape.threads(), shared_bytes, stream>>>(a_map, b_map, reinterpret_cast<T*>(operands.c),
+                                                                     static_cast<int>(p.m), static_cast<int>(p.n),
+                                                                     static_cast<int>(p.k), static_cast<int>(p.batch));
             launched = cudaGetLastError();
         }
     }

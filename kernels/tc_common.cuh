@@ -18,6 +18,7 @@
 #include "kernels/launchers.hpp"
 #include "model/index_math.hpp"
 #include "model/tc_fragments.hpp"
+#include "model/tc_mma.hpp"
 
 // cp.async and mma.sync with BF16 exist from sm_80 on. A build that also targets sm_75 compiles the
 // wmma and mma kernels' bodies out there (an empty kernel), and tensor_core_rung_unavailable
@@ -92,6 +93,61 @@ __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const std::uint32_t 
     }
 }
 
+// ---- A warp tile of mma.sync (14, 15) ------------------------------------------------------------
+
+template <model::MmaShape Shape>
+using MmaAccumulators = float[Shape.m_tiles()][Shape.n_tiles()][model::kMmaCRegisters];
+
+// One K step of a warp's tile, from the stage's As and Bs at these shared-window addresses: per
+// 16 of K, an ldmatrix.x4 for each 16 rows of A and an ldmatrix.x4.trans for each 16 columns of B
+// (two n8 fragments), then every mma of the tile. Where each lane points is the model's
+// (ldmatrix_x4_a_row, ldmatrix_x4_trans_b_row, the tiles' offset).
+template <model::MmaShape Shape, typename T>
+__device__ __forceinline__ void mma_warp_step(MmaAccumulators<Shape>& acc, std::uint32_t as_address,
+                                              std::uint32_t bs_address, model::Cell warp_origin, int lane) {
+    constexpr int kMTiles = Shape.m_tiles(), kNTiles = Shape.n_tiles();
+#pragma unroll
+    for (int kk = 0; kk < Shape.bk; kk += model::kMmaK) {
+        std::uint32_t a_frag[kMTiles][4];
+        std::uint32_t b_frag[kNTiles / 2][4];  // one x4.trans: the two n8 fragments of 16 columns
+#pragma unroll
+        for (int mi = 0; mi < kMTiles; ++mi) {
+            const model::Cell row = model::ldmatrix_x4_a_row(lane);
+            ldmatrix_x4(a_frag[mi],
+                        as_address + Shape.a_tile().offset(warp_origin.row + model::kMmaM * mi + row.row, kk + row.col));
+        }
+#pragma unroll
+        for (int nj = 0; nj < kNTiles / 2; ++nj) {
+            const model::Cell row = model::ldmatrix_x4_trans_b_row(lane);
+            ldmatrix_x4_trans(b_frag[nj],
+                              bs_address + Shape.b_tile().offset(kk + row.row, warp_origin.col + 16 * nj + row.col));
+        }
+#pragma unroll
+        for (int mi = 0; mi < kMTiles; ++mi)
+#pragma unroll
+            for (int ni = 0; ni < kNTiles; ++ni)
+                // Registers 0, 1 of the x4 are n8 fragment 2·nj, registers 2, 3 fragment 2·nj + 1.
+                mma_m16n8k16<T>(acc[mi][ni], a_frag[mi], b_frag[ni / 2][2 * (ni % 2)], b_frag[ni / 2][2 * (ni % 2) + 1]);
+    }
+}
+
+// Each accumulator's cell is known (model::mma_block_cell): straight from registers to C, rounded
+// to T, inside the matrix only.
+template <model::MmaShape Shape, typename T>
+__device__ __forceinline__ void store_mma_tiles(const MmaAccumulators<Shape>& acc, T* c, int m, int n, int block_row,
+                                                int block_col, int warp, int lane) {
+#pragma unroll
+    for (int mi = 0; mi < Shape.m_tiles(); ++mi)
+#pragma unroll
+        for (int ni = 0; ni < Shape.n_tiles(); ++ni)
+#pragma unroll
+            for (int r = 0; r < model::kMmaCRegisters; ++r) {
+                const model::Cell cell = model::mma_block_cell(Shape, warp, lane, mi, ni, r);
+                const int row = block_row + cell.row, col = block_col + cell.col;
+                if (row < m && col < n) c[static_cast<std::int64_t>(row) * n + col] = from_float<T>(acc[mi][ni][r]);
+            }
+}
+
 // ---- cp.async ----------------------------------------------------------------------------------
 
 // 16 bytes from global to shared without passing through registers. src_bytes < 16 copies that
@@ -127,6 +183,13 @@ __device__ __forceinline__ void copy_chunk_of_8(T* shared, const T* matrix, int 
     }
 }
 
+// The 16-bit words the runner holds, as the element type a rung is instantiated for.
+template <typename T>
+Operands<T> typed(Operands<std::uint16_t> operands) {
+    return {reinterpret_cast<const T*>(operands.a), reinterpret_cast<const T*>(operands.b),
+            reinterpret_cast<T*>(operands.c)};
+}
+
 // Calls `use(aligned, batched)` with two std::bool_constant naming the form of a kernel a problem
 // needs, for the kernel's template arguments, and returns what it returns. Aligned: K and N
 // multiples of 8, so every row of A and B starts on 16 bytes and cp.async can copy it; batched:
@@ -140,7 +203,34 @@ auto with_edge_form(const model::Problem& p, Use use) {
     return use(std::false_type{}, std::true_type{});
 }
 
-// The same for the handle of a rung's kernel (kernel_attributes.cu).
+// The launch of a rung whose blocks each own a BM×BN tile of C (13 to 15): one block per tile per
+// batch, `threads` threads, `shared_bytes` of dynamic shared memory (allowed first where past
+// 48 KiB). `pick(aligned, batched)` names the kernel's instantiation (with_edge_form's two
+// std::bool_constant); the attribute query takes the same pick.
+template <typename T, typename Pick>
+cudaError_t launch_block_tiled(const model::Problem& p, int bm, int bn, int threads, int shared_bytes,
+                               Operands<std::uint16_t> operands, cudaStream_t stream, Pick pick) {
+    const Operands<T> o = typed<T>(operands);
+    const dim3 grid(static_cast<unsigned>(model::ceil_div(p.n, bn)), static_cast<unsigned>(model::ceil_div(p.m, bm)),
+                    static_cast<unsigned>(p.batch));
+    const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
+    return with_edge_form(p, [&](auto aligned, auto batched) {
+        const auto kernel = pick(aligned, batched);
+        if (const cudaError_t e = allow_dynamic_shared(reinterpret_cast<const void*>(kernel), shared_bytes);
+            e != cudaSuccess)
+            return e;
+        kernel<<<grid, threads, shared_bytes, stream>>>(o.a, o.b, o.c, m, n, k);
+        return cudaGetLastError();
+    });
+}
+template <typename Pick>
+TcKernelHandle block_tiled_handle(const model::Problem& p, int threads, int shared_bytes, Pick pick) {
+    return with_edge_form(p, [&](auto aligned, auto batched) {
+        return TcKernelHandle{reinterpret_cast<const void*>(pick(aligned, batched)), threads, shared_bytes};
+    });
+}
+
+// Dispatch a rung's kernel handle (kernel_attributes.cu) on the 16-bit type problem.dtype names.
 template <template <typename> class Rung>
 TcKernelHandle handle_by_half_type(const model::Problem& problem) {
     if (problem.dtype == model::Dtype::BFloat16) return Rung<__nv_bfloat16>::handle(problem);
@@ -155,12 +245,6 @@ cudaError_t launch_by_half_type(const model::KernelConfig& config, const model::
     if (problem.dtype == model::Dtype::BFloat16) return Rung<__nv_bfloat16>::launch(config, problem, operands, stream);
     if (problem.dtype == model::Dtype::Float16) return Rung<__half>::launch(config, problem, operands, stream);
     return cudaErrorInvalidValue;
-}
-
-template <typename T>
-Operands<T> typed(Operands<std::uint16_t> operands) {
-    return {reinterpret_cast<const T*>(operands.a), reinterpret_cast<const T*>(operands.b),
-            reinterpret_cast<T*>(operands.c)};
 }
 
 }  // namespace ts::kernels
