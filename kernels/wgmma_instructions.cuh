@@ -7,6 +7,7 @@
 // by anything else.
 //
 // One function per N because inline PTX names every register: n128 has 64 of them, n256 128.
+// Written by scripts/generate-wgmma-instructions: change that and run it, not this file.
 #pragma once
 
 #include <cstdint>

@@ -186,7 +186,8 @@ void draw_labels(ImDrawList* draw, const StageScene& s) {
     const std::string c_label = format_text("C (M×N)  {} × {}", s.m, s.n);
     std::string note;
     if (!s.tiling.modelled)
-        note = "   cuBLAS picks its own blocks: none drawn";
+        note = model::is_tensor_core(s.config.kind) ? "   a tensor-core rung: no thread per cell drawn"
+                                                    : "   cuBLAS picks its own blocks: none drawn";
     else if (s.tiling.grid_rows > s.m || s.tiling.grid_cols > s.n)
         note = format_text("   hatched: ghost threads (the grid covers {} × {})", s.tiling.grid_rows, s.tiling.grid_cols);
     ImFont* small = small_font();

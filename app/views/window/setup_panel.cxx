@@ -84,7 +84,7 @@ void example_buttons(AppState& state) {
 void launch_summary(const AppState& state) {
     const model::LaunchGeometry launch = model::plan_launch(state.kernel, state.problem);
     if (!launch.modelled) {
-        muted_text("cuBLAS chooses its grid, blocks and tiles at run time; the model cannot show them.");
+        muted_text(std::string(model::unmodelled_reason(state.kernel.kind)) + ".");
         return;
     }
     ImGui::Text("grid (%lld, %lld) blocks of (%lld, %lld) threads", static_cast<long long>(launch.grid.x),
