@@ -13,6 +13,7 @@
 #include <map>
 #include <utility>
 
+#include "gpu/cpu_reference.hpp"
 #include "model/format.hpp"
 #include "model/kernel_config.hpp"
 #include "model/ladder.hpp"
@@ -144,19 +145,12 @@ std::string describe_case(const gpu::RunRequest& r) {
 }
 
 // One line per type: the largest |got − exact| / max(|exact|, 1) over its checked cases, and the
-// rule each cell was held to (gpu/cpu_reference.hpp).
+// rule each cell was held to (gpu::tolerance_rule).
 std::string accuracy_table(const std::map<Dtype, std::pair<double, int>>& accuracy) {
     if (accuracy.empty()) return {};
     std::string text = "accuracy against the exact product (FP64 on the same inputs), largest relative error:\n";
     for (const auto& [dtype, seen] : accuracy) {
-        std::string rule;
-        switch (dtype) {
-            case Dtype::Int32: rule = "exact"; break;
-            case Dtype::Float32: rule = "each cell within 2·K·2^-24·Σ|a·b|"; break;
-            case Dtype::Float64: rule = "each cell within 2·K·2^-53·Σ|a·b|"; break;
-            case Dtype::BFloat16: rule = "each cell within 4·K·2^-24·Σ|a·b| + 2^-8·|c| (C rounded to 8 bits)"; break;
-            case Dtype::Float16: rule = "each cell within 4·K·2^-24·Σ|a·b| + 2^-11·|c| (C rounded to 11 bits)"; break;
-        }
+        const std::string rule = dtype == Dtype::Int32 ? "exact" : "each cell within " + gpu::tolerance_rule(dtype);
         std::ostringstream largest;
         largest << std::scientific << std::setprecision(2) << seen.first;
         text += format_text("  {}: {} over {} cases; {}\n", model::dtype_name(dtype), largest.str(), seen.second, rule);

@@ -151,6 +151,17 @@ double tolerance_factor(model::Dtype dtype, std::int64_t k) {
     return 0.0;
 }
 
+std::string tolerance_rule(model::Dtype dtype) {
+    switch (dtype) {
+        case model::Dtype::Int32: return "exact";
+        case model::Dtype::Float32: return "2·K·2^-24·Σ|a·b|";
+        case model::Dtype::Float64: return "2·K·2^-53·Σ|a·b|";
+        case model::Dtype::BFloat16: return "4·K·2^-24·Σ|a·b| + 2^-8·|c|";
+        case model::Dtype::Float16: return "4·K·2^-24·Σ|a·b| + 2^-11·|c|";
+    }
+    return "?";
+}
+
 double output_rounding(model::Dtype dtype) {
     switch (dtype) {
         case model::Dtype::BFloat16: return std::ldexp(1.0, -8);

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "model/problem.hpp"
@@ -63,6 +64,9 @@ double tolerance_factor(model::Dtype dtype, std::int64_t k);
 // The unit roundoff of C's own type where C is narrower than the accumulator: 2^-8 for BF16,
 // 2^-11 for FP16, else 0 (C is rounded once, at the store).
 double output_rounding(model::Dtype dtype);
+// The rule above for `dtype` in words, for check summaries: "2·K·2^-24·Σ|a·b|",
+// "4·K·2^-24·Σ|a·b| + 2^-8·|c|", ..., "exact" for int32.
+std::string tolerance_rule(model::Dtype dtype);
 
 // The largest |a| and |b| for int32 inputs when the dot products have K terms: the largest
 // bound with K·bound² <= 2^30 (at least 1). Every correct cell then lies within ±2^30, so

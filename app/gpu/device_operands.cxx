@@ -119,14 +119,8 @@ std::string describe_check(const Comparison& cmp, const model::Problem& p, const
                            const std::string& got, const std::string& expected) {
     const std::int64_t cells = p.c_elements() * p.batch;
     const bool exact = p.dtype == model::Dtype::Int32;
-    std::string rule;
-    if (exact) rule = format_text("equal to the exact product ({})", reference);
-    else if (model::is_half_precision(p.dtype))
-        rule = format_text("within 4·K·2^-24·Σ|a·b| + 2^-{}·|c| (K = {}: FP32 accumulation, then C rounded to {}) of {}",
-                           p.dtype == model::Dtype::BFloat16 ? 8 : 11, p.k, model::dtype_name(p.dtype), reference);
-    else
-        rule = format_text("within 2·K·u·Σ|a·b| (K = {}, u = 2^-{}) of {}", p.k,
-                           p.dtype == model::Dtype::Float32 ? 24 : 53, reference);
+    const std::string rule = exact ? format_text("equal to the exact product ({})", reference)
+                                   : format_text("within {} (K = {}) of {}", tolerance_rule(p.dtype), p.k, reference);
     if (cmp.passed())
         return format_text("max rel. error {}; all {} cells {}: pass", scientific(cmp.max_rel_error), cells, rule);
     const std::int64_t at = cmp.first_bad;
@@ -156,15 +150,63 @@ cudaError_t launch_tensor_core_rung(const model::KernelConfig& config, const mod
     }
 }
 
+// What every element type's operands hold: the request, A, B and C on the GPU, the host's copies
+// of A and B once asked for, and what the Data interface asks of buffers alone.
 template <typename T>
-class TypedOperands final : public DeviceOperands::Data {
+class OperandBuffers : public DeviceOperands::Data {
 public:
-    TypedOperands(const RunRequest& request, cudaStream_t stream)
+    OperandBuffers(const RunRequest& request, cudaStream_t stream)
         : m_request(request),
           m_a_dev(problem().a_elements() * problem().batch),
           m_b_dev(problem().b_elements() * problem().batch),
           m_c_dev(problem().c_elements() * problem().batch),
-          m_stream(stream) {
+          m_stream(stream) {}
+
+    std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(host_inputs(m_a, m_a_dev))); }
+    std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(host_inputs(m_b, m_b_dev))); }
+    std::size_t c_bytes() const override { return m_c_dev.bytes(); }
+    DevicePointers pointers() const override { return {m_a_dev.get(), m_b_dev.get(), m_c_dev.get()}; }
+
+protected:
+    const model::Problem& problem() const { return m_request.problem; }
+
+    // A device buffer's contents on the host (synchronises `stream`).
+    static std::vector<T> download(const DeviceBuffer<T>& device, cudaStream_t stream) {
+        std::vector<T> host(static_cast<std::size_t>(device.size()));
+        TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.get(), device.bytes(), cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return host;
+    }
+    // The comparison's outcome into `result`; `got` and `expected` are the first bad cell's values.
+    void record_check(RunResult& result, const Comparison& cmp, bool used_cublas, const std::string& got,
+                      const std::string& expected) const {
+        result.checked = true;
+        result.check_passed = cmp.passed();
+        result.max_rel_error = cmp.max_rel_error;
+        result.mismatches = cmp.mismatches;
+        result.check_summary =
+            describe_check(cmp, problem(), used_cublas ? "cuBLAS in FP64" : "the CPU reference", got, expected);
+    }
+    // The host's copy of an input, copied back from the GPU the first time it is asked for.
+    const std::vector<T>& host_inputs(std::vector<T>& host, const DeviceBuffer<T>& device) const {
+        if (host.empty() && device.size() > 0) host = download(device, m_stream);
+        return host;
+    }
+
+    RunRequest m_request;
+    mutable std::vector<T> m_a;
+    mutable std::vector<T> m_b;
+    DeviceBuffer<T> m_a_dev;
+    DeviceBuffer<T> m_b_dev;
+    DeviceBuffer<T> m_c_dev;
+    cudaStream_t m_stream;
+    std::string m_launch_call;
+};
+
+template <typename T>
+class TypedOperands final : public OperandBuffers<T> {
+public:
+    TypedOperands(const RunRequest& request, cudaStream_t stream) : OperandBuffers<T>(request, stream) {
         // The inputs are made on the GPU (model/input_values.hpp): at 2048³ that takes a
         // fraction of a millisecond where drawing them on the host and uploading them took
         // tens. The host copies them back only when it needs them (the check, end-to-end).
@@ -200,9 +242,7 @@ public:
 
     void check(RunResult& result, cudaStream_t stream) const override {
         const model::Problem& p = problem();
-        std::vector<T> c(static_cast<std::size_t>(p.c_elements() * p.batch));
-        TS_CUDA_CHECK(cudaMemcpyAsync(c.data(), m_c_dev.get(), m_c_dev.bytes(), cudaMemcpyDeviceToHost, stream));
-        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+        const std::vector<T> c = download(m_c_dev, stream);
 
         const bool use_cublas = !std::is_integral_v<T> && m_request.kernel.kind != model::KernelKind::Cublas &&
                                 p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(p.dtype);
@@ -219,54 +259,30 @@ public:
             expected = std::is_integral_v<T> ? format_text("{}", static_cast<std::int64_t>(ref.c[at]))
                                              : format_text("{}", ref.c[at]);
         }
-        result.checked = true;
-        result.check_passed = cmp.passed();
-        result.max_rel_error = cmp.max_rel_error;
-        result.mismatches = cmp.mismatches;
-        result.check_summary =
-            describe_check(cmp, p, use_cublas ? "cuBLAS in FP64" : "the CPU reference", got, expected);
+        this->record_check(result, cmp, use_cublas, got, expected);
     }
-
-    std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(host_inputs(m_a, m_a_dev))); }
-    std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(host_inputs(m_b, m_b_dev))); }
-    std::size_t c_bytes() const override { return m_c_dev.bytes(); }
-    DevicePointers pointers() const override { return {m_a_dev.get(), m_b_dev.get(), m_c_dev.get()}; }
 
 private:
-    const model::Problem& problem() const { return m_request.problem; }
-
-    // The host's copy of an input, copied back from the GPU the first time it is asked for.
-    const std::vector<T>& host_inputs(std::vector<T>& host, const DeviceBuffer<T>& device) const {
-        if (host.empty() && device.size() > 0) {
-            host.resize(static_cast<std::size_t>(device.size()));
-            TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.get(), device.bytes(), cudaMemcpyDeviceToHost, m_stream));
-            TS_CUDA_CHECK(cudaStreamSynchronize(m_stream));
-        }
-        return host;
-    }
-
-    RunRequest m_request;
-    mutable std::vector<T> m_a;
-    mutable std::vector<T> m_b;
-    DeviceBuffer<T> m_a_dev;
-    DeviceBuffer<T> m_b_dev;
-    DeviceBuffer<T> m_c_dev;
-    cudaStream_t m_stream;
-    std::string m_launch_call;
+    using OperandBuffers<T>::problem;
+    using OperandBuffers<T>::host_inputs;
+    using OperandBuffers<T>::download;
+    using OperandBuffers<T>::m_request;
+    using OperandBuffers<T>::m_a;
+    using OperandBuffers<T>::m_b;
+    using OperandBuffers<T>::m_a_dev;
+    using OperandBuffers<T>::m_b_dev;
+    using OperandBuffers<T>::m_c_dev;
+    using OperandBuffers<T>::m_launch_call;
 };
 
 // BF16 or FP16: A, B and C as 16-bit words on the GPU. The reference reads the inputs exactly as
 // doubles (model::half_to_double), and C is compared with the tolerance of FP32 accumulation
 // followed by one rounding to 16 bits (cpu_reference.hpp).
-class HalfOperands final : public DeviceOperands::Data {
+class HalfOperands final : public OperandBuffers<std::uint16_t> {
 public:
     HalfOperands(const RunRequest& request, cudaStream_t stream)
-        : m_request(request),
-          m_format(request.problem.dtype == model::Dtype::BFloat16 ? model::kBf16Format : model::kFp16Format),
-          m_a_dev(problem().a_elements() * problem().batch),
-          m_b_dev(problem().b_elements() * problem().batch),
-          m_c_dev(problem().c_elements() * problem().batch),
-          m_stream(stream) {
+        : OperandBuffers(request, stream),
+          m_format(request.problem.dtype == model::Dtype::BFloat16 ? model::kBf16Format : model::kFp16Format) {
         const bool bf16 = problem().dtype == model::Dtype::BFloat16;
         TS_CUDA_CHECK(kernels::fill_half_inputs(m_a_dev.get(), m_a_dev.size(), request.seed, 0, bf16, stream));
         TS_CUDA_CHECK(kernels::fill_half_inputs(m_b_dev.get(), m_b_dev.size(), request.seed, 1, bf16, stream));
@@ -307,47 +323,17 @@ public:
             got = format_text("{}", c[at]);
             expected = format_text("{}", ref.c[at]);
         }
-        result.checked = true;
-        result.check_passed = cmp.passed();
-        result.max_rel_error = cmp.max_rel_error;
-        result.mismatches = cmp.mismatches;
-        result.check_summary = describe_check(cmp, p, use_cublas ? "cuBLAS in FP64" : "the CPU reference", got, expected);
+        record_check(result, cmp, use_cublas, got, expected);
     }
-
-    std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(host_inputs(m_a, m_a_dev))); }
-    std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(host_inputs(m_b, m_b_dev))); }
-    std::size_t c_bytes() const override { return m_c_dev.bytes(); }
-    DevicePointers pointers() const override { return {m_a_dev.get(), m_b_dev.get(), m_c_dev.get()}; }
 
 private:
-    const model::Problem& problem() const { return m_request.problem; }
-
-    std::vector<std::uint16_t> download(const DeviceBuffer<std::uint16_t>& device, cudaStream_t stream) const {
-        std::vector<std::uint16_t> host(static_cast<std::size_t>(device.size()));
-        TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.get(), device.bytes(), cudaMemcpyDeviceToHost, stream));
-        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-        return host;
-    }
-    const std::vector<std::uint16_t>& host_inputs(std::vector<std::uint16_t>& host,
-                                                  const DeviceBuffer<std::uint16_t>& device) const {
-        if (host.empty() && device.size() > 0) host = download(device, m_stream);
-        return host;
-    }
     std::vector<double> as_doubles(const std::vector<std::uint16_t>& bits) const {
         std::vector<double> values(bits.size());
         for (std::size_t i = 0; i < bits.size(); ++i) values[i] = model::half_to_double(bits[i], m_format);
         return values;
     }
 
-    RunRequest m_request;
     model::HalfFormat m_format;
-    mutable std::vector<std::uint16_t> m_a;
-    mutable std::vector<std::uint16_t> m_b;
-    DeviceBuffer<std::uint16_t> m_a_dev;
-    DeviceBuffer<std::uint16_t> m_b_dev;
-    DeviceBuffer<std::uint16_t> m_c_dev;
-    cudaStream_t m_stream;
-    std::string m_launch_call;
 };
 
 }  // namespace

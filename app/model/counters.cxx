@@ -225,6 +225,7 @@ std::optional<CounterPrediction> predict_counter(Counter counter, const KernelCo
                             human_bytes(read), human_bytes(written))};
         }
         case Counter::SharedBankConflicts: {
+            if (!is_modelled(config.kind)) return std::nullopt;
             switch (config.kind) {
                 case KernelKind::Naive:
                 case KernelKind::NaiveRowFromX:
@@ -246,13 +247,6 @@ std::optional<CounterPrediction> predict_counter(Counter counter, const KernelCo
                                                          "blocks",
                                                          per_phase, phases, g.grid.x * g.grid.y * p.batch)};
                 }
-                case KernelKind::Wmma:
-                case KernelKind::Mma:
-                case KernelKind::MmaAsync:
-                case KernelKind::Wgmma:
-                case KernelKind::WarpSpecialized:
-                case KernelKind::Persistent:
-                case KernelKind::Cublas: return std::nullopt;
                 default: {
                     const LadderShape s = ladder_shape(config);
                     if (s.stages > 1 || size != 4) return std::nullopt;

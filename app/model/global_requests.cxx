@@ -345,20 +345,13 @@ GlobalAccess walk_ladder(const KernelConfig& config, const Problem& p, const Dev
 }  // namespace
 
 std::optional<GlobalAccess> walk_global(const KernelConfig& config, const Problem& p, const DeviceLimits& limits) {
-    if (check_config(config) || validate(p)) return std::nullopt;
+    if (check_config(config) || validate(p) || !is_modelled(config.kind)) return std::nullopt;
     switch (config.kind) {
         case KernelKind::Naive:
         case KernelKind::NaiveRowFromX: return walk_naive(config, p);
         case KernelKind::RowPerThread:
         case KernelKind::ColumnPerThread: return walk_per_thread(config, p);
         case KernelKind::Tiled: return walk_tiled(config, p);
-        case KernelKind::Wmma:
-        case KernelKind::Mma:
-        case KernelKind::MmaAsync:
-        case KernelKind::Wgmma:
-        case KernelKind::WarpSpecialized:
-        case KernelKind::Persistent:
-        case KernelKind::Cublas: return std::nullopt;
         default: return walk_ladder(config, p, limits);
     }
 }

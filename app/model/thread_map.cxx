@@ -22,6 +22,7 @@ int cols_of(const Problem& p) { return static_cast<int>(p.n); }
 }  // namespace
 
 Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread) {
+    if (!is_modelled(config.kind)) return {-1, -1};  // cuBLAS and the tensor-core rungs: no cell per thread
     switch (config.kind) {
         case KernelKind::Naive:
             return {naive_row(block.y, config.block_y, thread.y), naive_col(block.x, config.block_x, thread.x)};
@@ -32,13 +33,6 @@ Cell cell_of_thread(const KernelConfig& config, Index2 block, Index2 thread) {
         case KernelKind::ColumnPerThread: return {0, column_per_thread_col(block.x, config.block_x, thread.x)};
         case KernelKind::Tiled:
             return {tiled_row(block.y, config.tile, thread.y), tiled_col(block.x, config.tile, thread.x)};
-        case KernelKind::Wmma:
-        case KernelKind::Mma:
-        case KernelKind::MmaAsync:
-        case KernelKind::Wgmma:
-        case KernelKind::WarpSpecialized:
-        case KernelKind::Persistent:
-        case KernelKind::Cublas: return {-1, -1};
         default: {  // the ladder
             const LadderShape s = ladder_shape(config);
             return {ladder_row(s, block.y, thread.x), ladder_col(s, block.x, thread.x)};
