@@ -165,7 +165,18 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
     auto uniform = [&rng](std::int64_t lo, std::int64_t hi) {
         return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
     };
+    // One random case: its sizes and seed drawn in this order. Each draw sits in a braced
+    // initializer, which C++ evaluates left to right, never in a call's argument list, whose
+    // order is unspecified (GCC evaluates right to left, Clang left to right): --seed gives the
+    // same suite whichever compiler built the program.
+    struct Draw {
+        std::int64_t m, n, k, batch;
+        std::uint64_t seed;
+    };
     std::vector<gpu::RunRequest> suite;
+    auto add = [&suite](const KernelConfig& kernel, Dtype dtype, const Draw& d) {
+        suite.push_back(make_request(kernel, dtype, d.m, d.n, d.k, d.batch, d.seed));
+    };
     // Small random sizes: a side of 1 is as likely as any other, and sizes that a block or
     // tile divides are rare, so ghost threads and padded tiles occur in nearly every case.
     // K reaches 400 so the float tolerance has rounding to absorb.
@@ -175,24 +186,23 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
             // The float rungs have no kernel for int32 or double (model::dtype_unsupported).
             if (model::dtype_unsupported(kernel.kind, dtype)) continue;
             for (int i = 0; i < plain_cases; ++i)
-                suite.push_back(
-                    make_request(kernel, dtype, uniform(1, 160), uniform(1, 160), uniform(1, 400), 1, rng()));
-            suite.push_back(make_request(kernel, dtype, uniform(1, 96), uniform(1, 96), uniform(1, 200), uniform(2, 4),
-                                         rng()));
+                add(kernel, dtype, Draw{uniform(1, 160), uniform(1, 160), uniform(1, 400), 1, rng()});
+            add(kernel, dtype, Draw{uniform(1, 96), uniform(1, 96), uniform(1, 200), uniform(2, 4), rng()});
             // The ladder's block tiles are up to 128×128: sizes over that, none a multiple,
             // so partial tiles sit at the edges of a grid of several blocks.
             if (model::is_ladder(kernel.kind) || model::is_tensor_core(kernel.kind)) {
-                suite.push_back(make_request(kernel, dtype, uniform(129, 700) | 1, uniform(129, 700) | 1,
-                                             uniform(9, 500) | 1, 1, rng()));
+                add(kernel, dtype, Draw{uniform(129, 700) | 1, uniform(129, 700) | 1, uniform(9, 500) | 1, 1, rng()});
                 // Multiples of 4 that no tile divides: the float rungs' 128-bit path, with
                 // partial tiles at the edges.
-                suite.push_back(make_request(kernel, dtype, 4 * uniform(33, 175) + 4 * (uniform(0, 1)), 4 * uniform(33, 175),
-                                             4 * uniform(3, 125), uniform(1, 2), rng()));
+                const std::int64_t m_extra = 4 * uniform(0, 1);
+                add(kernel, dtype,
+                    Draw{4 * uniform(33, 175) + m_extra, 4 * uniform(33, 175), 4 * uniform(3, 125), uniform(1, 2),
+                         rng()});
                 // Multiples of 8 that no tile divides: the tensor-core rungs' cp.async and TMA path
                 // without padded copies, partial tiles at the edges.
                 if (model::is_tensor_core(kernel.kind))
-                    suite.push_back(make_request(kernel, dtype, 8 * uniform(17, 90) + 1, 8 * uniform(17, 90),
-                                                 8 * uniform(2, 60), uniform(1, 2), rng()));
+                    add(kernel, dtype,
+                        Draw{8 * uniform(17, 90) + 1, 8 * uniform(17, 90), 8 * uniform(2, 60), uniform(1, 2), rng()});
             }
         }
     if (plan.quick) return suite;
