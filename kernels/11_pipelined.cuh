@@ -21,8 +21,8 @@
 // - the same overlap one level down: a thread reads the fragments of As and Bs for k + 1,
 //   one 128-bit load at a time, in between the products of k (products_loading, which also
 //   says why the products go down and up the columns: the register banks);
-// - blocks that lie wholly inside C, with K a multiple of BK, copy without testing each
-//   element against the matrix's edge;
+// - blocks that lie wholly inside C copy without testing each element against the matrix's
+//   edge, but in a last, partial K step; at any size, rows on 16 bytes or not;
 // - K steps of 8 instead of 16, four in flight: with the loads overlapped a short step costs
 //   little, and four stages of 128×8 and 8×128 fit in 32.5 KiB;
 // - on compute capability 7.5 (Turing), which has no cp.async, the copy helpers below are
@@ -117,9 +117,15 @@ __device__ __forceinline__ void copy_step_async(const float* a, const float* b, 
     }
 }
 
-// The pipeline of one block. Checked = false where the block's whole tile of C lies inside C
-// and K is a multiple of BK: then every copy lies inside A and B, and the loop does without
-// testing each element against the matrix's edge (most blocks of a large problem; those
+// Whether an unchecked body also takes a K that BK does not divide, checking the copies of its
+// last step alone. Not for a shape that asks for two blocks per SM: it has 128 registers a thread,
+// and that step's checks would spill some (tuned #4: 40 bytes a thread); for such a K it keeps the
+// checked body.
+TS_HOST_DEVICE constexpr bool unchecked_with_partial_k_step(model::LadderShape s) { return s.blocks_per_sm < 2; }
+
+// The pipeline of one block. Checked = false where the block's whole tile of C lies inside C:
+// then every copy but those of a last, partial K step lies inside A and B, and the loop does
+// without testing each element against the matrix's edge (most blocks of a large problem; those
 // tests take issue slots that the multiply-adds need).
 template <model::LadderShape S, bool Aligned, bool Checked>
 __device__ __forceinline__ void pipeline_body(const float* a, const float* b, float* c, float* shared, int m, int n,
@@ -131,13 +137,20 @@ __device__ __forceinline__ void pipeline_body(const float* a, const float* b, fl
     const unsigned shared_at = shared_address(shared);
     const auto as_of = [&](int stage) { return shared + stage * stage_slots; };
     const auto bs_of = [&](int stage) { return as_of(stage) + S.as_slots(); };
+    const int steps = ladder_steps(S, k);
+    // A block whose tile lies inside C checks its copies in one K step at most: the last, where
+    // K is not a multiple of BK and the step reaches past A's columns and B's rows.
+    const bool partial_last_step = k % S.bk != 0;
     const auto copy_step = [&](int step) {
         const int stage = step % S.stages;
         const unsigned as_at = shared_at + 4 * stage * stage_slots;
-        copy_step_async<S, Aligned, Checked>(a, b, as_at, as_at + 4 * S.as_slots(), m, n, k, block_row, block_col,
-                                             step);
+        if (Checked || (unchecked_with_partial_k_step(S) && partial_last_step && step == steps - 1))
+            copy_step_async<S, Aligned, true>(a, b, as_at, as_at + 4 * S.as_slots(), m, n, k, block_row, block_col,
+                                              step);
+        else
+            copy_step_async<S, Aligned, false>(a, b, as_at, as_at + 4 * S.as_slots(), m, n, k, block_row, block_col,
+                                               step);
     };
-    const int steps = ladder_steps(S, k);
 
     // Fill the pipeline: start the copies of the first stages − 1 steps. A group is
     // committed even when there is no step left to copy, so that group g always holds
@@ -213,16 +226,32 @@ __global__ void __launch_bounds__(Shape::value.threads(), Shape::value.blocks_pe
     float* shared = reinterpret_cast<float*>(shared_vectors);
     select_batch<true>(a, b, c, m, n, k);
     const int block_row = blockIdx.y * S.bm, block_col = blockIdx.x * S.bn;
-    // The unchecked body only where rows are 16-byte aligned (sizes multiples of 4, the fast
-    // path of large problems): other sizes take the checked body everywhere, and the build
-    // one body fewer.
-    if constexpr (Aligned) {
-        if (block_row + S.bm <= m && block_col + S.bn <= n && k % S.bk == 0) {
-            pipeline_body<S, true, false>(a, b, c, shared, m, n, k, block_row, block_col);
-            return;
-        }
+    // The unchecked body wherever the block's tile lies inside C, whatever the sizes: rows off
+    // 16 bytes (K or N not a multiple of 4) cost B four 4-byte copies for each 16-byte one, a
+    // few instructions per thousand multiply-adds, where the checked body's test of every
+    // element cost 4099×4095×4097 a sixth of its speed.
+    if (block_row + S.bm <= m && block_col + S.bn <= n && (unchecked_with_partial_k_step(S) || k % S.bk == 0)) {
+        pipeline_body<S, Aligned, false>(a, b, c, shared, m, n, k, block_row, block_col);
+        return;
     }
     pipeline_body<S, Aligned, true>(a, b, c, shared, m, n, k, block_row, block_col);
+}
+
+// The aligned form copies B and stores C 16 bytes at a time, and copies A 4 bytes at a time
+// whatever the sizes: it needs N a multiple of 4 (and the buffers on 16 bytes), not K.
+inline bool pipelined_rows_aligned(const model::Problem& problem) { return problem.n % 4 == 0; }
+inline const void* pipelined_handle_of(const FloatRungKernels& kernels, const model::Problem& problem) {
+    if (problem.dtype != model::Dtype::Float32) return nullptr;
+    return reinterpret_cast<const void*>(kernels.pick(problem, pipelined_rows_aligned(problem)));
+}
+inline cudaError_t launch_pipelined_rung(const FloatRungKernels& kernels, model::KernelKind kind,
+                                         const model::KernelConfig& config, const model::Problem& problem,
+                                         Operands<float> operands, cudaStream_t stream) {
+    if (config.kind != kind) return cudaErrorInvalidValue;
+    const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
+    const bool aligned = pipelined_rows_aligned(problem) &&
+                         (address(operands.a) | address(operands.b) | address(operands.c)) % 16 == 0;
+    return launch_on_plan(kernels.pick(problem, aligned), config, problem, operands, stream);
 }
 
 template <typename S>

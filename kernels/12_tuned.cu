@@ -5,7 +5,8 @@
 // registers per thread). `tilescope-cli tune` runs every candidate that fits the device at a few sizes and
 // writes the fastest per size to a tuning table (model/tuning_table.hpp); a launch of the
 // tuned rung runs the candidate in config.variant, which the runner fills from that table.
-// Changed from 11_pipelined.cu: nothing in the kernel; the shape became a choice.
+// Changed from 11_pipelined.cu: nothing in the kernel; the shape became a choice. And where N is
+// not a multiple of 4 the launcher pads B and C to make their rows 16-byte aligned (launch_tuned).
 // Small problems want small tiles (a 64×64 tile gives 4× the blocks of 128×128, so the GPU's
 // SMs have work); large ones want large tiles (fewer loads per FMA). On an H100 the
 // 128×256 tile with 8 warps of 64×64 wins from 2048³ on, within 4 % of cuBLAS.
@@ -13,6 +14,7 @@
 #include <utility>
 
 #include "kernels/11_pipelined.cuh"
+#include "kernels/row_copy.cuh"
 
 namespace ts::kernels {
 
@@ -37,13 +39,40 @@ int candidate_of(const model::KernelConfig& config) {
 }  // namespace
 
 const void* tuned_handle(const model::KernelConfig& config, const model::Problem& problem) {
-    return float_rung_handle(kKernels[candidate_of(config)], problem);
+    // The form that runs: launch_tuned pads N to a multiple of 4.
+    model::Problem padded = problem;
+    padded.n = round_up(problem.n, 4);
+    return pipelined_handle_of(kKernels[candidate_of(config)], padded);
 }
 
 cudaError_t launch_tuned(const model::KernelConfig& config, const model::Problem& problem, Operands<float> operands,
                          cudaStream_t stream) {
-    return launch_float_rung(kKernels[candidate_of(config)], model::KernelKind::Tuned, config, problem, operands,
-                             stream);
+    const FloatRungKernels& kernels = kKernels[candidate_of(config)];
+    if (problem.dtype != model::Dtype::Float32 || problem.n % 4 == 0)
+        return launch_pipelined_rung(kernels, model::KernelKind::Tuned, config, problem, operands, stream);
+    // Rows of B and C off 16 bytes (N not a multiple of 4): B copied into a scratch buffer with
+    // rows of N rounded up to 4 (zeros after N), the kernel run there into a padded C, whose
+    // first N columns are copied back. 4-byte copies of B and stores of C cost 4099×4095×4097
+    // an eighth of its speed; the copies here, a few percent. A's rows need no padding: A is
+    // copied 4 bytes at a time anyway (LadderShape::a_vec), and a K that is no multiple of 4 or
+    // of BK only makes the last K step check its copies (11_pipelined.cuh).
+    model::Problem padded = problem;
+    padded.n = round_up(problem.n, 4);
+    const std::int64_t b_elements = problem.k * padded.n * problem.batch,
+                       c_elements = problem.m * padded.n * problem.batch;
+    void* scratch = nullptr;
+    if (const cudaError_t e = cudaMallocAsync(&scratch, (b_elements + c_elements) * sizeof(float), stream);
+        e != cudaSuccess)
+        return e;
+    auto* b = static_cast<float*>(scratch);
+    float* c = b + b_elements;
+    cudaError_t e = copy_rows(b, padded.n, operands.b, problem.n, problem.k * problem.batch, problem.n, padded.n, stream);
+    if (e == cudaSuccess)
+        e = launch_pipelined_rung(kernels, model::KernelKind::Tuned, config, padded, {operands.a, b, c}, stream);
+    if (e == cudaSuccess)
+        e = copy_rows(operands.c, problem.n, c, padded.n, problem.m * problem.batch, problem.n, problem.n, stream);
+    const cudaError_t freed = cudaFreeAsync(scratch, stream);
+    return e != cudaSuccess ? e : freed;
 }
 
 }  // namespace ts::kernels

@@ -1,4 +1,4 @@
-// Teaches: keep the SMs busy and the bytes close. Three changes to 17, each about what happens
+// Teaches: keep the SMs busy and the bytes close. Four changes to 17, each about what happens
 // between the tensor cores' work rather than in it:
 // - A persistent grid: one cluster per pair of SMs the GPU can hold, each walking many tiles of C
 //   (model::persistent_tile). The ring of stages runs on from one tile to the next, so the producer
@@ -9,12 +9,18 @@
 // - Clusters of two CTAs along M: both need the same B tile, so each brings half of it and TMA
 //   multicasts it into both (model::tma_box's issuer): B crosses from L2 once for two blocks. A
 //   stage is refilled only when the consumers of both CTAs released it (model::empty_arrivals).
+// - C leaves through shared memory: each consumer writes its 64×256 accumulators, rounded, into a
+//   swizzled staging area (model::c_staging_offset) and one thread sends it out with TMA stores,
+//   whole lines at a time, that run on while the warpgroup starts its next tile. From registers
+//   (17), a warp's store writes 8 rows × 16 bytes and the tensor cores wait until the tile's
+//   128 stores have left. The staging area costs the ring a stage: 3 of 48 KiB, not 4.
+//   Where TMA cannot write C (N not a multiple of 8) the kernel stores from registers as 17 does.
 // And each consumer keeps one wgmma group in flight: it waits for the previous K step's group, not
 // this one's, before releasing that step's stage, so the tensor cores never wait for the wait.
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
-// the peer's barriers, a cluster-wide barrier at the start and the end), and wgmma_wait<1>.
-// What it leaves on the table: C is written straight from registers, 4 bytes a thread at a time
-// (a TMA store from shared memory writes whole lines), and the tile shape is one for every size.
+// the peer's barriers, a cluster-wide barrier at the start and the end), wgmma_wait<1>, and the
+// staged epilogue (stage_and_store_c, C's tensor map).
+// What it leaves on the table: the tile shape is one for every size.
 #include "kernels/hopper_common.cuh"
 
 namespace ts::kernels {
@@ -31,7 +37,7 @@ constexpr int kSharedBytes = model::wgmma_shared_bytes(kShape) + 1024;  // + roo
 template <typename T>
 __global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads, 1)
     persistent_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, T* c,
-                      int m, int n, int k, int batches) {
+                      int m, int n, int k, int batches, const __grid_constant__ CUtensorMap c_map, bool c_by_tma) {
     extern __shared__ unsigned char raw_smem[];
     unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw_smem) + 1023) & ~std::uintptr_t{1023});
     auto* full = reinterpret_cast<std::uint64_t*>(smem + model::barriers_offset(kShape));
@@ -99,10 +105,17 @@ __global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads,
             wgmma_wait<0>();
             if (previous_stage >= 0) release(previous_stage);
             const int block_m = t.cluster_row * kClusterSize + rank;
-            T* c_batch = c + static_cast<std::int64_t>(t.batch) * m * n;
-            store_accumulators<kShape, T>(acc, c_batch, m, n, block_m * kShape.bm, t.col * kShape.bn, consumer, 0, 0,
-                                          wg_thread);
+            if (c_by_tma) {
+                stage_and_store_c<kShape, T>(acc, smem, &c_map, block_m * kShape.bm, t.col * kShape.bn, t.batch,
+                                             consumer, wg_thread);
+            } else {
+                T* c_batch = c + static_cast<std::int64_t>(t.batch) * m * n;
+                store_accumulators<kShape, T>(acc, c_batch, m, n, block_m * kShape.bm, t.col * kShape.bn, consumer, 0,
+                                              0, wg_thread);
+            }
         }
+        // The last tile's stores are done before the block ends and its shared memory goes.
+        if (c_by_tma && wg_thread == 0) bulk_wait_group<0>();
     }
     // The producer warp's lanes meet again (only lane 0 issued) before the aligned cluster barrier.
     __syncwarp();
@@ -114,8 +127,13 @@ template <typename T>
 struct PersistentRung {
     static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
                               cudaStream_t stream) {
-        return launch_tma_kernel<T>(persistent_kernel<T>, kShape, kSharedBytes, p, operands, stream,
-                                    [&] { return dim3(static_cast<unsigned>(clusters_that_fit(p) * kClusterSize)); });
+        // C by TMA where its tensor map can be made; else from registers (the map is then unused).
+        CUtensorMap c_map{};
+        const char* why = nullptr;
+        const bool c_by_tma = make_c_tensor_map(kShape, p, operands.c, c_map, why);
+        return launch_tma_kernel<T>(
+            persistent_kernel<T>, kShape, kSharedBytes, p, operands, stream,
+            [&] { return dim3(static_cast<unsigned>(clusters_that_fit(p) * kClusterSize)); }, c_map, c_by_tma);
     }
     // As many clusters as the GPU runs at once (cudaOccupancyMaxActiveClusters: an H100's 132 SMs
     // hold 66 pairs when every GPC's SMs pair up), and no more than there are tiles.

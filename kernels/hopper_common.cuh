@@ -14,6 +14,7 @@
 #include <cudaTypedefs.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/tc_common.cuh"
 #include "kernels/wgmma_instructions.cuh"
@@ -73,6 +74,37 @@ __device__ __forceinline__ void tma_load_3d_multicast(void* shared, const CUtens
         " [%0], [%1, {%2, %3, %4}], [%5], %6;\n" ::"r"(shared_address(shared)),
         "l"(map), "r"(inner), "r"(outer), "r"(batch), "r"(shared_address(barrier)), "h"(cta_mask)
         : "memory");
+}
+
+// One box of shared memory out to a 3-D tensor map, asynchronously, in this thread's current bulk
+// group (bulk_commit_group closes it). Parts of the box outside the matrix are not written.
+__device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void* shared, int inner, int outer,
+                                             int batch) {
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(map),
+                 "r"(shared_address(shared)), "r"(inner), "r"(outer), "r"(batch)
+                 : "memory");
+}
+__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
+// Waits until at most `Pending` of this thread's bulk groups still read their shared memory (the
+// writes to global memory may still be under way): the memory may then be written again.
+template <int Pending>
+__device__ __forceinline__ void bulk_wait_group_read() {
+    asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
+}
+// Waits until at most `Pending` of this thread's bulk groups are unfinished, their writes done.
+template <int Pending>
+__device__ __forceinline__ void bulk_wait_group() {
+    asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(Pending) : "memory");
+}
+// Orders this thread's ordinary writes to shared memory before what the async proxy (TMA) reads
+// there afterwards: without it a TMA store may read what was there before.
+__device__ __forceinline__ void fence_proxy_async_shared() {
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+// A barrier for `threads` threads (whole warps) of the block under hardware barrier `id` (1 to 15;
+// 0 is __syncthreads'), so that one warpgroup can wait for itself alone.
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+    asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
 // ---- Clusters ----------------------------------------------------------------------------------
@@ -227,8 +259,52 @@ cudaError_t release_tma_operands(TmaOperands& operands, cudaStream_t stream);
 bool make_tensor_maps(const model::WgmmaShape& shape, const model::Problem& problem, const TmaOperands& operands,
                       CUtensorMap& a_map, CUtensorMap& b_map, const char*& why);
 
-template <typename T>
-using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int, int);
+// C's tensor map for a Shape with c_staged (TMA stores of span × consumer_rows boxes, the staging
+// area's swizzle). False, with the reason in `why`, where TMA cannot write C: a row of N elements
+// that is not a whole number of 16 bytes, or C not on a 16-byte boundary. The kernel then writes
+// C from registers (store_accumulators) instead.
+bool make_c_tensor_map(const model::WgmmaShape& shape, const model::Problem& problem, void* c, CUtensorMap& c_map,
+                       const char*& why);
+
+// A TMA rung's kernel: the maps of A and B, C, M, N, K, batches, and any further arguments.
+template <typename T, typename... Extra>
+using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int, int, Extra...);
+
+// The accumulators of one consumer warpgroup to C through shared memory (a Shape with c_staged):
+// each thread writes its values, rounded to T, into the consumer's staging area
+// (model::c_staging_offset), and thread 0 sends it out with one TMA store per slab, which writes
+// only what lies inside the matrix. The stores run on while the warpgroup starts its next tile;
+// the staging area is written again only once they have read it. `thread` is 0..127 of the
+// warpgroup; C's tensor map has boxes of span × consumer_rows (make_c_tensor_map).
+template <model::WgmmaShape Shape, typename T, int Registers>
+__device__ __forceinline__ void stage_and_store_c(const float (&acc)[Registers], unsigned char* smem,
+                                                  const CUtensorMap* c_map, int block_row, int block_col, int batch,
+                                                  int consumer, int thread) {
+    static_assert(Shape.c_staged && Shape.m_slices() == 1 && Shape.n_slices() == 1);
+    // The previous tile's stores have read the staging area (thread 0 issued them, so it waits)...
+    if (thread == 0) bulk_wait_group_read<0>();
+    // ...before any thread of the warpgroup writes it again.
+    named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+#pragma unroll
+    for (int r = 0; r < Registers; r += 2) {
+        const model::Cell cell = model::wgmma_accumulator_cell(thread, r);
+        using Pair = typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type;
+        *reinterpret_cast<Pair*>(smem + model::c_staging_offset(Shape, consumer, cell.row, cell.col)) = {
+            from_float<T>(acc[r]), from_float<T>(acc[r + 1])};
+    }
+    // Each thread's writes are ordered before the async proxy's reads, and every thread has written,
+    // before thread 0 starts the stores.
+    fence_proxy_async_shared();
+    named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+    if (thread == 0) {
+        constexpr int kSpan = Shape.span_elements();
+#pragma unroll
+        for (int box = 0; box < model::c_store_boxes(Shape); ++box)
+            tma_store_3d(c_map, smem + model::c_staging_offset(Shape, consumer, 0, box * kSpan), block_col + box * kSpan,
+                         block_row + consumer * Shape.consumer_rows(), batch);
+        bulk_commit_group();
+    }
+}
 
 // One block per BM×BN tile of C per batch (16, 17).
 inline dim3 tile_grid(const model::WgmmaShape& shape, const model::Problem& p) {
@@ -240,9 +316,10 @@ inline dim3 tile_grid(const model::WgmmaShape& shape, const model::Problem& p) {
 // tensor maps, allow the kernel its shared memory, launch on the grid `grid()` gives (asked after
 // the shared memory is allowed, so that an occupancy query sees it; an empty grid: nothing fits),
 // and free the padding when the stream gets there. The kernel gets the maps, C, M, N, K, batches.
-template <typename T, typename Grid>
-cudaError_t launch_tma_kernel(TmaKernel<T> kernel, const model::WgmmaShape& shape, int shared_bytes,
-                              const model::Problem& p, Operands<std::uint16_t> operands, cudaStream_t stream, Grid grid) {
+template <typename T, typename Grid, typename... Extra>
+cudaError_t launch_tma_kernel(TmaKernel<T, Extra...> kernel, const model::WgmmaShape& shape, int shared_bytes,
+                              const model::Problem& p, Operands<std::uint16_t> operands, cudaStream_t stream, Grid grid,
+                              std::type_identity_t<Extra>... extra) {
     if (sm90a_unavailable()) return cudaErrorNoKernelImageForDevice;
     TmaOperands tma;
     if (const cudaError_t e = prepare_tma_operands(p, operands, tma, stream); e != cudaSuccess) return e;
@@ -256,7 +333,8 @@ cudaError_t launch_tma_kernel(TmaKernel<T> kernel, const model::WgmmaShape& shap
         if (launched == cudaSuccess) {
             kernel<<<blocks, shape.threads(), shared_bytes, stream>>>(a_map, b_map, reinterpret_cast<T*>(operands.c),
                                                                      static_cast<int>(p.m), static_cast<int>(p.n),
-                                                                     static_cast<int>(p.k), static_cast<int>(p.batch));
+                                                                     static_cast<int>(p.k), static_cast<int>(p.batch),
+                                                                     extra...);
             launched = cudaGetLastError();
         }
     }

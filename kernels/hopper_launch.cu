@@ -1,32 +1,13 @@
 // Host side of the sm_90a rungs (hopper_common.cuh): padded copies for TMA, tensor maps, and
 // whether this GPU can run sm_90a code at all.
 #include "kernels/hopper_common.cuh"
+#include "kernels/row_copy.cuh"
 
 namespace ts::kernels {
 
 namespace {
 
-// dst (rows × dst_cols, per batch) = src (rows × cols): only the first `cols` of each row are
-// written; TMA's tensor map stops at `cols`, so the padding is never read.
-__global__ void copy_rows_kernel(std::uint16_t* dst, const std::uint16_t* src, std::int64_t rows, int cols,
-                                 int dst_cols) {
-    const std::int64_t count = rows * cols;
-    for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
-         i += std::int64_t{gridDim.x} * blockDim.x) {
-        const std::int64_t row = i / cols;
-        dst[row * dst_cols + i % cols] = src[i];
-    }
-}
-
-cudaError_t copy_rows(std::uint16_t* dst, const std::uint16_t* src, std::int64_t rows, int cols, int dst_cols,
-                      cudaStream_t stream) {
-    constexpr int kThreads = 256;
-    const auto blocks = static_cast<unsigned>(std::min<std::int64_t>((rows * cols + kThreads - 1) / kThreads, 8192));
-    copy_rows_kernel<<<blocks, kThreads, 0, stream>>>(dst, src, rows, cols, dst_cols);
-    return cudaGetLastError();
-}
-
-int round_up_8(std::int64_t x) { return static_cast<int>((x + 7) / 8 * 8); }
+int round_up_8(std::int64_t x) { return static_cast<int>(round_up(x, 8)); }
 
 PFN_cuTensorMapEncodeTiled_v12000 encode_function(const char*& why) {
     static PFN_cuTensorMapEncodeTiled_v12000 function = nullptr;
@@ -84,10 +65,10 @@ cudaError_t prepare_tma_operands(const model::Problem& p, Operands<std::uint16_t
         return e;
     auto* a = static_cast<std::uint16_t*>(out.scratch);
     auto* b = a + a_elements;
-    if (const cudaError_t e = copy_rows(a, operands.a, p.m * p.batch, static_cast<int>(p.k), out.k_padded, stream);
+    if (const cudaError_t e = copy_rows(a, out.k_padded, operands.a, p.k, p.m * p.batch, p.k, out.k_padded, stream);
         e != cudaSuccess)
         return e;
-    if (const cudaError_t e = copy_rows(b, operands.b, p.k * p.batch, static_cast<int>(p.n), out.n_padded, stream);
+    if (const cudaError_t e = copy_rows(b, out.n_padded, operands.b, p.n, p.k * p.batch, p.n, out.n_padded, stream);
         e != cudaSuccess)
         return e;
     out.a = a;
@@ -112,6 +93,18 @@ bool make_tensor_maps(const model::WgmmaShape& s, const model::Problem& p, const
            encode(b_map, operands.b, static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k), batch,
                   static_cast<std::uint64_t>(operands.n_padded), span, static_cast<std::uint32_t>(s.bk / s.cluster_m),
                   s.swizzle, why);
+}
+
+bool make_c_tensor_map(const model::WgmmaShape& s, const model::Problem& p, void* c, CUtensorMap& c_map,
+                       const char*& why) {
+    if (p.n % 8 != 0 || reinterpret_cast<std::uintptr_t>(c) % 16 != 0) {
+        why = "TMA writes rows that start on 16-byte boundaries: N is not a multiple of 8";
+        return false;
+    }
+    return encode(c_map, c, static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.m),
+                  static_cast<std::uint64_t>(p.batch), static_cast<std::uint64_t>(p.n),
+                  static_cast<std::uint32_t>(s.span_elements()), static_cast<std::uint32_t>(s.consumer_rows()), s.swizzle,
+                  why);
 }
 
 const char* sm90a_unavailable() {

@@ -169,6 +169,14 @@ DeviceInfo probe_device() {
         info.memory_bus_bits = attribute_or_zero(cudaDevAttrGlobalMemoryBusWidth);
 
         TS_CUDA_CHECK(cudaSetDevice(0));
+        // The scratch buffers a launch allocates with cudaMallocAsync (the TMA rungs' padded A and
+        // B) stay in the device's pool between launches, as a library keeps its workspace: with
+        // the default threshold of 0 the pool hands them back at every synchronisation, and each
+        // timed launch would pay for a fresh allocation of the GPU's memory.
+        cudaMemPool_t pool = nullptr;
+        TS_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+        std::uint64_t keep_all = UINT64_MAX;
+        TS_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
         std::size_t free_bytes = 0;
         std::size_t total_bytes = 0;
         TS_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));

@@ -44,6 +44,7 @@ struct WgmmaShape {
     int element_bytes = 2;   // BF16 or FP16
     bool b_k_major = false;  // B stored N×K (K contiguous) rather than TileScope's K×N
     int cluster_m = 1;       // CTAs of a cluster along M that share B's tile through TMA multicast
+    bool c_staged = false;   // C leaves through shared memory and TMA stores, not from registers
 
     TS_HOST_DEVICE constexpr int warpgroups() const { return consumers + (producer ? 1 : 0); }
     TS_HOST_DEVICE constexpr int threads() const { return warpgroups() * kWarpgroupSize; }
@@ -55,6 +56,7 @@ struct WgmmaShape {
     TS_HOST_DEVICE constexpr int a_tile_bytes() const { return bm * bk * element_bytes; }
     TS_HOST_DEVICE constexpr int b_tile_bytes() const { return bk * bn * element_bytes; }
     TS_HOST_DEVICE constexpr int stage_bytes() const { return a_tile_bytes() + b_tile_bytes(); }
+    TS_HOST_DEVICE constexpr int c_tile_bytes() const { return c_staged ? bm * bn * element_bytes : 0; }
     TS_HOST_DEVICE constexpr int span_elements() const { return swizzle_span_bytes(swizzle) / element_bytes; }
 
     // Valid when: consumers split BM into 64-row slices; wgmma_n is a wgmma N dividing BN; BK is
@@ -75,6 +77,9 @@ struct WgmmaShape {
         // K×N B is read MN-major: an N slice must be whole atoms wide.
         if (!b_k_major && (wgmma_n * element_bytes) % span != 0) return false;
         if (b_rows % cluster_m != 0 || (b_rows / cluster_m) % 8 != 0) return false;
+        // A staged C tile goes out in boxes one span wide and one consumer's rows tall.
+        if (c_staged && (bn * element_bytes % span != 0 || consumer_rows() > 256 || m_slices() != 1 || n_slices() != 1))
+            return false;
         // Leave a consumer thread at least 63 of its 255 registers for addresses and loop state.
         return accumulator_registers() <= 192;
     }
@@ -92,10 +97,11 @@ inline constexpr WgmmaShape kWgmmaShape{.bm = 128, .bn = 128, .bk = 64, .stages 
 inline constexpr WgmmaShape kWarpSpecializedShape{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2,
                                                   .producer = true, .wgmma_n = 256, .swizzle = TmaSwizzle::B128};
 // 18: 17's block in clusters of two CTAs along M that share B's tile, each bringing half of it
-// to both by TMA multicast.
-inline constexpr WgmmaShape kPersistentShape{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2,
+// to both by TMA multicast, and C staged in shared memory for TMA stores. The 64 KiB of C leave
+// room for three stages, not four (3 · 48 + 64 = 208 KiB of the 227 a block may have).
+inline constexpr WgmmaShape kPersistentShape{.bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2,
                                              .producer = true, .wgmma_n = 256, .swizzle = TmaSwizzle::B128,
-                                             .cluster_m = 2};
+                                             .cluster_m = 2, .c_staged = true};
 static_assert(kWgmmaShape.valid() && kWarpSpecializedShape.valid() && kPersistentShape.valid());
 
 // ---- Roles ----------------------------------------------------------------------------------
@@ -137,16 +143,32 @@ TS_HOST_DEVICE constexpr bool setmaxnreg_fits(WgmmaShape s, int producer_registe
 
 // ---- Shared memory ----------------------------------------------------------------------------
 
-// Stage s: A's tile then B's, each tma_tile_offset's layout, stage after stage; then the 2·stages
-// mbarriers (8 bytes each). The whole is dynamic shared memory, its start aligned to 1024 bytes
-// (a kernel that rounds its start up to that boundary itself asks for up to 1008 bytes more).
+// Stage s: A's tile then B's, each tma_tile_offset's layout, stage after stage; then C's tile
+// where it is staged; then the 2·stages mbarriers (8 bytes each). The whole is dynamic shared
+// memory, its start aligned to 1024 bytes (a kernel that rounds its start up to that boundary
+// itself asks for up to 1008 bytes more).
 inline constexpr int kMbarrierBytes = 8;
 TS_HOST_DEVICE constexpr int stage_offset(WgmmaShape s, int stage) { return stage * s.stage_bytes(); }
 TS_HOST_DEVICE constexpr int a_tile_offset(WgmmaShape s, int stage) { return stage_offset(s, stage); }
 TS_HOST_DEVICE constexpr int b_tile_offset(WgmmaShape s, int stage) {
     return stage_offset(s, stage) + s.a_tile_bytes();
 }
-TS_HOST_DEVICE constexpr int barriers_offset(WgmmaShape s) { return s.stages * s.stage_bytes(); }
+TS_HOST_DEVICE constexpr int c_tile_offset(WgmmaShape s) { return s.stages * s.stage_bytes(); }
+TS_HOST_DEVICE constexpr int barriers_offset(WgmmaShape s) { return c_tile_offset(s) + s.c_tile_bytes(); }
+
+// Where a staged C keeps element (row, col) of consumer `consumer`'s rows (row < consumer_rows,
+// col < BN), in bytes from the start of shared memory: each consumer's rows in column slabs one
+// span wide, swizzled as TMA swizzles an operand (tma_tile_offset), so that one TMA store per slab
+// takes them out. The swizzle is also what makes the consumers' writes fast: a warp writes 8 rows
+// × 16 bytes of the accumulator layout at a time, and the XOR sends the 8 rows to 8 different
+// 16-byte groups of banks (tc_pipeline_test counts the wavefronts: one, where the plain row-major
+// tile takes eight).
+TS_HOST_DEVICE constexpr int c_staging_offset(WgmmaShape s, int consumer, int row, int col) {
+    return c_tile_offset(s) + consumer * s.consumer_rows() * s.bn * s.element_bytes +
+           tma_tile_offset(s.swizzle, s.consumer_rows(), row, col, s.element_bytes);
+}
+// TMA stores per consumer and tile: one box per slab, span × consumer_rows elements.
+TS_HOST_DEVICE constexpr int c_store_boxes(WgmmaShape s) { return s.bn / s.span_elements(); }
 TS_HOST_DEVICE constexpr int wgmma_shared_bytes(WgmmaShape s) {
     return barriers_offset(s) + 2 * s.stages * kMbarrierBytes;
 }

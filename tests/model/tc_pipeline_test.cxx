@@ -397,5 +397,63 @@ TEST(TcPipeline, WrongPhaseBitsAreCaught) {
     EXPECT_EQ(caught, 20);
 }
 
+// 18's C through shared memory: the staging area after the stages, each consumer's 64 × 256 in
+// four 128-byte-swizzled slabs of 64 columns; the ring loses its fourth stage for it.
+TEST(TcPipeline, StagedCWorkedByHand) {
+    const WgmmaShape s = kPersistentShape;
+    EXPECT_TRUE(s.c_staged);
+    EXPECT_EQ(s.stages, 3);
+    EXPECT_EQ(s.c_tile_bytes(), 128 * 256 * 2);  // 64 KiB
+    EXPECT_EQ(c_tile_offset(s), 3 * 49152);
+    EXPECT_EQ(barriers_offset(s), 3 * 49152 + 65536);
+    // With the kernel's 1024 bytes of room to align, under the 227 KiB (232,448 bytes) a block may have.
+    EXPECT_EQ(wgmma_shared_bytes(s) + 1024, 3 * 49152 + 65536 + 6 * 8 + 1024);  // 214,064
+    EXPECT_LE(wgmma_shared_bytes(s) + 1024, 232448);
+    EXPECT_EQ(c_store_boxes(s), 4);
+    // Consumer 1, row 0, column 64: the second consumer's area (32 KiB in), its second slab
+    // (64 rows × 128 bytes = 8 KiB in), row 0 unswizzled.
+    EXPECT_EQ(c_staging_offset(s, 1, 0, 64), c_tile_offset(s) + 32768 + 8192);
+    // Row 3, column 9 of consumer 0: 16-byte chunk 1 of row 3, XORed with 3 → chunk 2, byte 2 of it.
+    EXPECT_EQ(c_staging_offset(s, 0, 3, 9), c_tile_offset(s) + 3 * 128 + 2 * 16 + 2);
+    // Every slab starts on the 1024-byte boundary TMA's 128-byte swizzle needs.
+    for (int consumer = 0; consumer < s.consumers; ++consumer)
+        for (int box = 0; box < c_store_boxes(s); ++box)
+            EXPECT_EQ(c_staging_offset(s, consumer, 0, box * s.span_elements()) % 1024, 0);
+    // Shapes without it keep their layout.
+    EXPECT_EQ(kWarpSpecializedShape.c_tile_bytes(), 0);
+    EXPECT_EQ(barriers_offset(kWarpSpecializedShape), 4 * 49152);
+}
+
+TEST(TcPipeline, StagedCGivesEachCellItsOwnSlot) {
+    const WgmmaShape s = kPersistentShape;
+    std::vector<int> seen(s.c_tile_bytes() / s.element_bytes, 0);
+    for (int consumer = 0; consumer < s.consumers; ++consumer)
+        for (int row = 0; row < s.consumer_rows(); ++row)
+            for (int col = 0; col < s.bn; ++col) {
+                const int offset = c_staging_offset(s, consumer, row, col) - c_tile_offset(s);
+                ASSERT_TRUE(offset >= 0 && offset < s.c_tile_bytes() && offset % s.element_bytes == 0);
+                seen[offset / s.element_bytes] += 1;
+            }
+    for (int n : seen) ASSERT_EQ(n, 1);
+}
+
+// A warp writes its accumulators two at a time (4 bytes a lane, 32 lanes served together): with the
+// swizzle every such write is one wavefront; in a plain row-major 64 × 256 tile (512-byte rows) the
+// 8 rows of a write share their banks, 8 wavefronts.
+TEST(TcPipeline, StagedCWritesAreConflictFree) {
+    const WgmmaShape s = kPersistentShape;
+    for (int warp = 0; warp < 4; ++warp)
+        for (int reg = 0; reg < s.accumulator_registers(); reg += 2) {
+            int swizzled[32] = {}, plain[32] = {};
+            for (int lane = 0; lane < 32; ++lane) {
+                const Cell c = wgmma_accumulator_cell(warp * 32 + lane, reg);
+                swizzled[lane] = c_staging_offset(s, 0, c.row, c.col);
+                plain[lane] = rowmajor_offset(c.row, c.col, s.bn, s.element_bytes);
+            }
+            ASSERT_EQ(phase_wavefronts(swizzled, 32, 4), 1) << "warp " << warp << " register " << reg;
+            ASSERT_EQ(phase_wavefronts(plain, 32, 4), 8) << "warp " << warp << " register " << reg;
+        }
+}
+
 }  // namespace
 }  // namespace ts::model
