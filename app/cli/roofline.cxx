@@ -72,10 +72,18 @@ CLI::App* add_roofline_command(CLI::App& app, RooflineOptions& options) {
 
 std::string peaks_text(const gpu::RooflinePeaks& peaks) {
     std::string text = format_text("bandwidth {} GB/s ({})\n", rate(peaks.bandwidth_gbs), peaks.bandwidth_label);
-    if (peaks.fp32_gflops <= 0.0) return text + "FP32      unknown: " + peaks.fp32_unavailable + '\n';
-    text += format_text("FP32      {} GFLOP/s ({})\n", rate(peaks.fp32_gflops), peaks.fp32_label);
-    text += format_text("ridge     {} FLOP/byte: below it a kernel is limited by memory bandwidth, above it by arithmetic\n",
-                   fixed(peaks.fp32_gflops / peaks.bandwidth_gbs, 1));
+    if (peaks.fp32_gflops <= 0.0) {
+        text += "FP32      unknown: " + peaks.fp32_unavailable + '\n';
+    } else {
+        text += format_text("FP32      {} GFLOP/s ({})\n", rate(peaks.fp32_gflops), peaks.fp32_label);
+        text += format_text("ridge     {} FLOP/byte: below it a kernel is limited by memory bandwidth, above it by arithmetic\n",
+                            fixed(peaks.fp32_gflops / peaks.bandwidth_gbs, 1));
+    }
+    if (peaks.bf16_gflops <= 0.0) return text + "BF16      unknown: " + peaks.bf16_unavailable + '\n';
+    text += format_text("BF16      {} GFLOP/s ({}), {}× FP32; its ridge at {} FLOP/byte\n", rate(peaks.bf16_gflops),
+                        peaks.bf16_label,
+                        peaks.fp32_gflops > 0.0 ? fixed(peaks.bf16_gflops / peaks.fp32_gflops, 1) : std::string("?"),
+                        fixed(peaks.bf16_gflops / peaks.bandwidth_gbs, 1));
     return text;
 }
 

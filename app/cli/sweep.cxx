@@ -331,6 +331,10 @@ std::vector<Setup> default_sweep() {
         candidate.variant = variant;
         add(candidate, Dtype::Float32, candidate_sizes);
     }
+    // The tensor-core ladder and cuBLAS in BF16 (their inputs; FP32 sums), to 8192, where each
+    // still runs in milliseconds and the ladder's last rungs reach their speed.
+    for (KernelKind kind : model::kTensorCoreKinds) add(config_of(kind), Dtype::BFloat16, doubling(128, 8192));
+    add(config_of(KernelKind::Cublas), Dtype::BFloat16, doubling(128, 8192));
     // One thread per row or column leaves most of the GPU idle: 4096 would take seconds.
     add(config_of(KernelKind::RowPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));
     add(config_of(KernelKind::ColumnPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));

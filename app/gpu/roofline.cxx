@@ -10,6 +10,7 @@
 #include "cuda_check.hpp"
 #include "measure.hpp"
 #include "model/format.hpp"
+#include "model/half_values.hpp"
 
 namespace ts::gpu {
 
@@ -62,8 +63,16 @@ std::vector<float> random_block() {
     return block;
 }
 
-void fill(const DeviceBytes& buffer, const std::vector<float>& block, cudaStream_t stream) {
-    const auto block_bytes = static_cast<std::int64_t>(block.size() * sizeof(float));
+// The same values rounded to BF16, for the tensor cores' peak.
+std::vector<std::uint16_t> bf16_block(const std::vector<float>& block) {
+    std::vector<std::uint16_t> words(block.size());
+    for (std::size_t i = 0; i < block.size(); ++i) words[i] = model::round_to_half(block[i], model::kBf16Format);
+    return words;
+}
+
+template <typename T>
+void fill(const DeviceBytes& buffer, const std::vector<T>& block, cudaStream_t stream) {
+    const auto block_bytes = static_cast<std::int64_t>(block.size() * sizeof(T));
     auto* out = static_cast<std::byte*>(buffer.get());
     for (std::int64_t at = 0; at < buffer.bytes(); at += block_bytes) {
         const std::int64_t bytes = std::min(block_bytes, buffer.bytes() - at);
@@ -89,41 +98,85 @@ void measure_bandwidth(std::int64_t free_bytes, cudaStream_t stream, RooflinePea
                                    model::human_bytes(bytes), copy.samples_ms.size());
 }
 
-void measure_fp32(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
-    if (auto why = cublas_unavailable(model::Dtype::Float32)) {
-        peaks.fp32_unavailable = "no FP32 peak: " + *why;
-        return;
+// The fastest of cuBLAS's GEMMs of `dtype` (float: SGEMM without TF32; bf16: cublasGemmEx with
+// FP32 sums, on the tensor cores) over the square sizes that fit in half the free memory.
+struct GemmPeak {
+    double gflops = 0.0;
+    std::int64_t size = 0;
+    double median_ms = 0.0;
+    std::string tried;      // "2048³, 4096³, 8192³"
+    std::string why_none;   // when nothing was measured
+};
+GemmPeak measure_gemm_peak(model::Dtype dtype, std::int64_t free_bytes, cudaStream_t stream) {
+    GemmPeak peak;
+    if (auto why = cublas_unavailable(dtype)) {
+        peak.why_none = *why;
+        return peak;
     }
     const std::vector<float> block = random_block();
-    std::string tried;
+    const std::vector<std::uint16_t> half_block = dtype == model::Dtype::Float32 ? std::vector<std::uint16_t>{}
+                                                                                 : bf16_block(block);
+    const std::int64_t element_bytes = model::dtype_size(dtype);
     for (const std::int64_t size : kSgemmSizes) {
-        const std::int64_t matrix_bytes = size * size * static_cast<std::int64_t>(sizeof(float));
+        const std::int64_t matrix_bytes = size * size * element_bytes;
         if (3 * matrix_bytes > free_bytes / 2) break;
         model::Problem problem;
         problem.m = problem.n = problem.k = size;
+        problem.dtype = dtype;
         const DeviceBytes a(matrix_bytes);
         const DeviceBytes b(matrix_bytes);
         const DeviceBytes c(matrix_bytes);
-        fill(a, block, stream);
-        fill(b, block, stream);
+        if (dtype == model::Dtype::Float32) {
+            fill(a, block, stream);
+            fill(b, block, stream);
+        } else {
+            fill(a, half_block, stream);
+            fill(b, half_block, stream);
+        }
         const Measurement gemm = measure(peak_settings(), stream, [&](cudaStream_t s) {
-            cublas_matmul(problem, static_cast<const float*>(a.get()), static_cast<const float*>(b.get()),
-                          static_cast<float*>(c.get()), s);
+            if (dtype == model::Dtype::Float32)
+                cublas_matmul(problem, static_cast<const float*>(a.get()), static_cast<const float*>(b.get()),
+                              static_cast<float*>(c.get()), s);
+            else
+                cublas_matmul_half(problem, static_cast<const std::uint16_t*>(a.get()),
+                                   static_cast<const std::uint16_t*>(b.get()), static_cast<std::uint16_t*>(c.get()), s);
         });
         const double gflops = 2.0 * static_cast<double>(size * size) * static_cast<double>(size) /
                               (gemm.stats.median * 1e-3) * 1e-9;
-        tried += format_text("{}{}³", tried.empty() ? "" : ", ", size);
-        if (gflops > peaks.fp32_gflops) {
-            peaks.fp32_gflops = gflops;
-            peaks.sgemm_size = size;
-            peaks.sgemm_median_ms = gemm.stats.median;
+        peak.tried += format_text("{}{}³", peak.tried.empty() ? "" : ", ", size);
+        if (gflops > peak.gflops) {
+            peak.gflops = gflops;
+            peak.size = size;
+            peak.median_ms = gemm.stats.median;
         }
     }
-    if (peaks.sgemm_size == 0) {
-        peaks.fp32_unavailable = "no FP32 peak: too little free GPU memory for a 2048³ SGEMM";
+    if (peak.size == 0) peak.why_none = "too little free GPU memory for a 2048³ GEMM";
+    return peak;
+}
+
+void measure_fp32(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
+    const GemmPeak peak = measure_gemm_peak(model::Dtype::Float32, free_bytes, stream);
+    if (peak.size == 0) {
+        peaks.fp32_unavailable = "no FP32 peak: " + peak.why_none;
         return;
     }
-    peaks.fp32_label = format_text("cuBLAS SGEMM {}³, FP32 without TF32, the fastest of {}", peaks.sgemm_size, tried);
+    peaks.fp32_gflops = peak.gflops;
+    peaks.sgemm_size = peak.size;
+    peaks.sgemm_median_ms = peak.median_ms;
+    peaks.fp32_label = format_text("cuBLAS SGEMM {}³, FP32 without TF32, the fastest of {}", peak.size, peak.tried);
+}
+
+// The tensor cores' roof: cuBLAS's BF16 GEMM, the fastest a GPU's own library gets from them.
+void measure_bf16(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
+    const GemmPeak peak = measure_gemm_peak(model::Dtype::BFloat16, free_bytes, stream);
+    if (peak.size == 0) {
+        peaks.bf16_unavailable = "no tensor-core peak: " + peak.why_none;
+        return;
+    }
+    peaks.bf16_gflops = peak.gflops;
+    peaks.bf16_size = peak.size;
+    peaks.bf16_label = format_text("cuBLAS BF16 GEMM {}³ on the tensor cores (FP32 sums), the fastest of {}", peak.size,
+                                   peak.tried);
 }
 
 }  // namespace
@@ -132,6 +185,7 @@ RooflinePeaks measure_roofline(std::int64_t free_bytes, cudaStream_t stream) {
     RooflinePeaks peaks;
     measure_bandwidth(free_bytes, stream, peaks);
     measure_fp32(free_bytes, stream, peaks);
+    measure_bf16(free_bytes, stream, peaks);
     return peaks;
 }
 

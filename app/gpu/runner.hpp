@@ -112,6 +112,10 @@ struct RooflinePeaks {
     double sgemm_median_ms = 0.0;
     std::string fp32_label;           // "cuBLAS SGEMM 8192³, FP32 (no TF32), best of 2048³, 4096³, 8192³"
     std::string fp32_unavailable;     // why there is no FP32 rate, or empty
+    double bf16_gflops = 0.0;         // the tensor cores' roof: cuBLAS BF16; 0: see bf16_unavailable
+    std::int64_t bf16_size = 0;       // M = N = K of the fastest BF16 GEMM
+    std::string bf16_label;           // "cuBLAS BF16 GEMM 8192³ on the tensor cores (FP32 sums), the fastest of …"
+    std::string bf16_unavailable;     // why there is no BF16 rate, or empty
 };
 
 struct RunResult {

@@ -158,6 +158,10 @@ void fields(Io& io, Peaks& r) requires std::is_same_v<std::remove_const_t<Peaks>
     io("sgemm_median_ms", r.sgemm_median_ms);
     io("fp32_label", r.fp32_label);
     io("fp32_unavailable", r.fp32_unavailable);
+    io("bf16_gflops", r.bf16_gflops);
+    io("bf16_size", r.bf16_size);
+    io("bf16_label", r.bf16_label);
+    io("bf16_unavailable", r.bf16_unavailable);
 }
 
 template <typename Io, typename Case>

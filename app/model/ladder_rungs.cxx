@@ -1,6 +1,8 @@
 #include "ladder_rungs.hpp"
 
 #include "ladder.hpp"
+#include "tc_mma.hpp"
+#include "tc_pipeline.hpp"
 #include "traffic.hpp"
 
 namespace ts::model {
@@ -36,12 +38,67 @@ constexpr LadderRung kRungs[] = {
      "where large ones would leave SMs idle, 128×256 tiles where they fit."},
 };
 
+// After each tensor-core kernel's opening lines.
+constexpr LadderRung kTensorCoreRungs[] = {
+    {{KernelKind::Wmma}, "13_wmma.cu",
+     "Tensor cores through the WMMA API: one wmma::mma_sync multiplies 16×16 tiles of A and B (4,096 multiply-adds) "
+     "with the whole warp taking part. BF16 inputs, FP32 sums; 128×128 block tiles, one stage of shared memory."},
+    {{KernelKind::Mma}, "14_mma.cu",
+     "The instruction under WMMA: mma.sync.m16n8k16, its registers filled by ldmatrix from shared memory, each "
+     "lane's elements as the PTX ISA lays them out. C is written straight from the accumulators."},
+    {{KernelKind::MmaAsync}, "15_mma_async.cu",
+     "The Ampere recipe: XOR-swizzled tiles (no bank conflicts, no padding) and four stages filled by cp.async "
+     "three K steps ahead. On Ampere it reaches cuBLAS; on Hopper the warps spend their time issuing."},
+    {{KernelKind::Wgmma}, "16_wgmma.cu",
+     "Hopper's own path: wgmma.mma_async, four warps multiplying 64×128 over 16 of K from shared memory through "
+     "descriptors, and TMA copying each K step's swizzled tiles from one thread into a ring of mbarriers."},
+    {{KernelKind::WarpSpecialized}, "17_warp_specialized.cu",
+     "A producer warpgroup only copies and two consumer warpgroups only multiply, each handing stages to the other "
+     "through the ring's mbarriers; setmaxnreg gives the consumers the registers for 128×256 tiles."},
+    {{KernelKind::Persistent}, "18_persistent.cu",
+     "One cluster per pair of SMs walks many tiles in an L2-friendly order, the two CTAs sharing B's tile by TMA "
+     "multicast, and C leaves through shared memory by TMA stores while the next tile starts."},
+};
+
 }  // namespace
 
 std::span<const LadderRung> ladder_rungs() { return kRungs; }
 
+std::span<const LadderRung> tensor_core_rungs() { return kTensorCoreRungs; }
+
+TcBlockTile tc_block_tile(KernelKind kind) {
+    const auto of_mma = [](const MmaShape& s) {
+        return TcBlockTile{s.bm, s.bn, s.bk, 1, s.stages, s.threads(), mma_shared_bytes(s)};
+    };
+    const auto of_wgmma = [](const WgmmaShape& s) {
+        // The kernels round the start of dynamic shared memory up to 1,024 bytes themselves.
+        return TcBlockTile{s.bm, s.bn, s.bk, s.cluster_m, s.stages, s.threads(), wgmma_shared_bytes(s) + 1024};
+    };
+    switch (kind) {
+        case KernelKind::Wmma: return of_mma(kWmmaShape);
+        case KernelKind::Mma: return of_mma(kMmaShape);
+        case KernelKind::MmaAsync: return of_mma(kMmaAsyncShape);
+        case KernelKind::Wgmma: return of_wgmma(kWgmmaShape);
+        case KernelKind::WarpSpecialized: return of_wgmma(kWarpSpecializedShape);
+        case KernelKind::Persistent: return of_wgmma(kPersistentShape);
+        default: return {};
+    }
+}
+
 RungCounts rung_counts(const KernelConfig& kernel, const Problem& problem) {
     RungCounts counts;
+    if (is_tensor_core(kernel.kind)) {
+        const TcBlockTile t = tc_block_tile(kernel.kind);
+        // Every block row reads all of B (once a cluster), every block column all of A; K is
+        // rounded up to whole K steps as the copies bring it (the zeros past K count too).
+        const std::int64_t k = ceil_div64(problem.k, t.bk) * t.bk;
+        const std::int64_t a = problem.m * k * ceil_div64(problem.n, t.bn);
+        const std::int64_t b = k * problem.n * ceil_div64(problem.m, std::int64_t{t.bm} * t.cluster_m);
+        counts.global_loads = (a + b) * problem.batch;
+        counts.fmas = problem.m * problem.n * problem.k * problem.batch;
+        counts.intensity = 2.0 * static_cast<double>(counts.fmas) / (2.0 * static_cast<double>(counts.global_loads));
+        return counts;
+    }
     if (kernel.kind != KernelKind::Tiled && !is_ladder(kernel.kind)) return counts;
     const Traffic traffic = count_traffic(kernel, problem);
     counts.intensity = traffic.arithmetic_intensity(dtype_size(problem.dtype));

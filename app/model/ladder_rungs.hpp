@@ -22,8 +22,28 @@ struct LadderRung {
 // tiled T=32, regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined, tuned.
 std::span<const LadderRung> ladder_rungs();
 
+// The tensor-core ladder, BF16 in and FP32 accumulated: wmma, mma, mma-async, wgmma,
+// warp-specialized, persistent (13 to 18).
+std::span<const LadderRung> tensor_core_rungs();
+
+// A tensor-core rung's block tile and what its copies bring from global memory: a block of
+// bm × bn of C reads bm rows of A and bn columns of B over all of K; a cluster of cluster_m blocks
+// along M shares each B tile (TMA multicast), so B is read once a cluster.
+struct TcBlockTile {
+    int bm = 0, bn = 0, bk = 0;
+    int cluster_m = 1;
+    int stages = 1;
+    int threads = 0;
+    int shared_bytes = 0;  // dynamic shared memory the block asks for
+};
+// Zero for kinds that are not tensor-core rungs.
+TcBlockTile tc_block_tile(KernelKind kind);
+
 // What the counts say about one launch of the tiled kernel or a ladder rung (the tuned rung:
-// the candidate in kernel.variant, candidate 0 for −1). Zero for other kernels and cuBLAS.
+// the candidate in kernel.variant, candidate 0 for −1). For a tensor-core rung, the global loads
+// and intensity of its block tiles (tc_block_tile; elements of 2 bytes), the rest zero: its
+// instructions are counted by tc_mma.hpp and tc_pipeline.hpp per K step. Zero for other kernels
+// and cuBLAS.
 struct RungCounts {
     double intensity = 0.0;         // FLOPs per byte requested from global memory, before caches
     std::int64_t global_loads = 0;  // elements of A and B read from global memory

@@ -8,7 +8,10 @@
 #include <cstdio>
 
 #include "format.hpp"
+#include "ladder_rungs.hpp"
 #include "launch_geometry.hpp"
+#include "tc_mma.hpp"
+#include "tc_pipeline.hpp"
 
 namespace ts::model {
 
@@ -52,6 +55,22 @@ int estimated_ladder_registers(const KernelConfig& config) {
     const LadderShape s = ladder_shape(config);
     const int held = s.cells_per_thread() + s.tm * s.wm_iter + s.tn * s.wn_iter + 24;
     return std::min(s.register_cap(), round_up(held, 8));
+}
+
+int estimated_tc_registers(KernelKind kind) {
+    const auto of_mma = [](const MmaShape& s) {
+        return std::min(255, round_up(s.accumulator_registers() + 4 * s.m_tiles() + 2 * s.n_tiles() + 32, 8));
+    };
+    const auto of_wgmma = [](const WgmmaShape& s) { return std::min(255, 65536 / s.threads() / 8 * 8); };
+    switch (kind) {
+        case KernelKind::Wmma: return of_mma(kWmmaShape);
+        case KernelKind::Mma: return of_mma(kMmaShape);
+        case KernelKind::MmaAsync: return of_mma(kMmaAsyncShape);
+        case KernelKind::Wgmma: return of_wgmma(kWgmmaShape);
+        case KernelKind::WarpSpecialized: return of_wgmma(kWarpSpecializedShape);
+        case KernelKind::Persistent: return of_wgmma(kPersistentShape);
+        default: return 0;
+    }
 }
 
 std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block, const DeviceLimits& limits) {
@@ -116,6 +135,22 @@ std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block
 std::variant<Occupancy, std::string> kernel_occupancy(const KernelConfig& config, const Problem& problem,
                                                       const DeviceLimits& limits,
                                                       std::optional<int> measured_registers) {
+    if (is_tensor_core(config.kind)) {
+        const TcBlockTile tile = tc_block_tile(config.kind);
+        BlockResources block;
+        block.threads = tile.threads;
+        block.shared_bytes = tile.shared_bytes;
+        block.registers_measured = measured_registers.has_value();
+        block.registers_per_thread = measured_registers.value_or(estimated_tc_registers(config.kind));
+        auto result = block_occupancy(block, limits);
+        if (auto* o = std::get_if<Occupancy>(&result)) {
+            o->grid_blocks = ceil_div64(problem.m, tile.bm) * ceil_div64(problem.n, tile.bn) * problem.batch;
+            o->blocks_per_wave = static_cast<std::int64_t>(o->blocks_per_sm) * limits.sm_count;
+            if (o->blocks_per_wave > 0)
+                o->waves = static_cast<double>(o->grid_blocks) / static_cast<double>(o->blocks_per_wave);
+        }
+        return result;
+    }
     if (!is_modelled(config.kind))
         return std::string(unmodelled_reason(config.kind));
     if (auto why = check_config(config)) return *why;

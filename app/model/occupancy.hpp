@@ -85,13 +85,22 @@ int estimated_registers_per_thread(const DeviceLimits& limits);
 // estimate is within about a fifth of that, and serves only where no GPU can say.
 int estimated_ladder_registers(const KernelConfig& config);
 
+// The tensor-core rungs alike: 13 to 15 hold their warp's accumulators and one K slice's
+// fragments of A (4 registers an m16 tile) and B (2 an n8 tile), and 32 for addresses; 16 to 18
+// are compiled with __launch_bounds__(threads, 1), so ptxas may take all of the SM's registers for
+// one block: 65,536 / threads, down to 8, at most 255 (17 and 18 then move them between
+// warpgroups with setmaxnreg). 0 for other kinds.
+int estimated_tc_registers(KernelKind kind);
+
 // Blocks of this shape per SM, or why none fits (such a launch fails with "too many
 // resources requested for launch" or "invalid configuration argument").
 std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block, const DeviceLimits& limits);
 
 // The same for the kernel `config` launches on `problem` (threads and shared memory from
-// plan_launch), with registers from the GPU when given, else the estimate; and the waves
-// its grid takes over limits.sm_count SMs. cuBLAS is not modelled: a reason comes back.
+// plan_launch; a tensor-core rung's from tc_block_tile), with registers from the GPU when given,
+// else the estimate; and the waves its grid takes over limits.sm_count SMs (a tensor-core rung's
+// grid: one block per tile of C, which the persistent rung walks in fewer blocks). cuBLAS is
+// not modelled: a reason comes back.
 std::variant<Occupancy, std::string> kernel_occupancy(const KernelConfig& config, const Problem& problem,
                                                       const DeviceLimits& limits,
                                                       std::optional<int> measured_registers = std::nullopt);

@@ -31,8 +31,9 @@ std::optional<Palette> parse_palette(std::string_view text);
 
 // The ladder's rungs as latency_rungs names them, in climbing order (model::kernel_name's
 // names; the latency view's checkboxes are in this order too).
-inline constexpr std::string_view kLadderRungNames[] = {"regtile-1d", "regtile-2d", "vectorized", "conflict-free",
-                                                        "warptile",   "pipelined",  "tuned"};
+inline constexpr std::string_view kLadderRungNames[] = {
+    "regtile-1d", "regtile-2d", "vectorized", "conflict-free",    "warptile",  "pipelined", "tuned",
+    "wmma",       "mma",        "mma-async",  "wgmma",            "warp-specialized",      "persistent"};
 
 // The font scales Ctrl+= and Ctrl+- step through; --font-scale and the file take anything in
 // [kMinFontScale, kMaxFontScale].

@@ -46,7 +46,20 @@ TEST(RooflineReport, PeaksNameHowTheyWereMeasured) {
     no_cublas.fp32_unavailable = "no FP32 peak: cuBLAS not found (libcublas.so.13): gone";
     const std::string without = peaks_text(no_cublas);
     EXPECT_NE(without.find("FP32      unknown: no FP32 peak: cuBLAS not found"), std::string::npos) << without;
-    EXPECT_EQ(without.find("ridge"), std::string::npos) << without;
+    EXPECT_EQ(without.find("ridge     "), std::string::npos) << without;
+}
+
+TEST(RooflineReport, TheTensorCoresRoofIsCublasBf16) {
+    gpu::RooflinePeaks peaks = h200_like();
+    peaks.bf16_unavailable = "no tensor-core peak: cuBLAS not found (libcublas.so.13): gone";
+    EXPECT_NE(peaks_text(peaks).find("BF16      unknown: no tensor-core peak"), std::string::npos) << peaks_text(peaks);
+    peaks.bf16_unavailable.clear();
+    peaks.bf16_gflops = 800000.0;
+    peaks.bf16_size = 8192;
+    peaks.bf16_label = "cuBLAS BF16 GEMM 8192³ on the tensor cores (FP32 sums), the fastest of 2048³, 4096³, 8192³";
+    const std::string text = peaks_text(peaks);
+    EXPECT_NE(text.find("BF16      800000 GFLOP/s (cuBLAS BF16 GEMM 8192³"), std::string::npos) << text;
+    EXPECT_NE(text.find("16.0× FP32; its ridge at 200.0 FLOP/byte"), std::string::npos) << text;
 }
 
 TEST(RooflineReport, RoofIsTheLowerOfSlopeAndPeak) {

@@ -224,6 +224,17 @@ TEST(DefaultSweep, HasTheIssuesGroups) {
         EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind && s.problem.dtype != model::Dtype::Float32; }),
                   0);
     }
+    // The tensor-core rungs and cuBLAS in BF16 over 128..8192, and no other type for those rungs.
+    for (model::KernelKind kind : model::kTensorCoreKinds) {
+        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind && s.problem.dtype == model::Dtype::BFloat16; }),
+                  7)
+            << model::kernel_name(kind);
+        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind; }), 7) << model::kernel_name(kind);
+    }
+    EXPECT_EQ(count([](const cli::Setup& s) {
+                  return s.kernel.kind == model::KernelKind::Cublas && s.problem.dtype == model::Dtype::BFloat16;
+              }),
+              7);
     // And every candidate of the tuned rung at 1024, 2048 and 4096: "tuned #0" … "tuned #4".
     for (int variant = 0; variant < model::kTunedCandidateCount; ++variant)
         for (std::int64_t size : {1024, 2048, 4096})

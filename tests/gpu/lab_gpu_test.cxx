@@ -66,6 +66,14 @@ std::vector<RunRequest> every_kernel() {
         for (Dtype dtype : {Dtype::Int32, Dtype::Float32, Dtype::Float64})
             for (std::int64_t batch : {1, 3})
                 if (!dtype_unsupported(c.kind, dtype)) requests.push_back(occupancy_request(c, dtype, batch));
+    // The tensor-core rungs in BF16: the mma ones from compute capability 8.0, the Hopper ones on
+    // 9.0 alone.
+    const DeviceLimits& limits = device().limits;
+    for (KernelKind kind : kTensorCoreKinds) {
+        if (limits.compute_major < 8 || (needs_sm90a(kind) && (limits.compute_major != 9 || limits.compute_minor != 0)))
+            continue;
+        requests.push_back(occupancy_request(config(kind, 16, 16, 16), Dtype::BFloat16, 1));
+    }
     return requests;
 }
 
@@ -99,12 +107,23 @@ TEST(LabOnGpu, CudasOccupancyAgreesWithTheModel) {
         ASSERT_TRUE(result.ok) << what << ": " << result.error;
         ASSERT_TRUE(result.occupancy.has_value()) << what;
         const KernelOccupancy& cuda = *result.occupancy;
-        EXPECT_EQ(cuda.static_shared_bytes, plan_launch(request.kernel, request.problem).shared_bytes) << what;
+        const bool tensor_cores = is_tensor_core(request.kernel.kind);
+        // (The tensor-core rungs' shared memory is the model's tc_block_tile, compared through the
+        // blocks per SM it allows.)
+        if (!tensor_cores) {
+            EXPECT_EQ(cuda.static_shared_bytes, plan_launch(request.kernel, request.problem).shared_bytes) << what;
+        }
         EXPECT_EQ(cuda.local_bytes_per_thread, 0) << what << " spills registers";
         const auto model = kernel_occupancy(request.kernel, request.problem, device().limits, cuda.registers_per_thread);
         ASSERT_TRUE(std::holds_alternative<Occupancy>(model)) << what << ": " << std::get<std::string>(model);
         EXPECT_EQ(std::get<Occupancy>(model).blocks_per_sm, cuda.blocks_per_sm)
             << what << " with " << cuda.registers_per_thread << " registers";
+        if (tensor_cores) {
+            std::cout << what << ": " << cuda.registers_per_thread << " registers (estimate "
+                      << estimated_tc_registers(request.kernel.kind) << "), " << cuda.blocks_per_sm << " blocks/SM\n";
+            ++registers_seen[cuda.registers_per_thread];
+            continue;
+        }
         // The estimate the model uses without a GPU, judged by what it predicts: exact for
         // the kernels up to the tiled one; for the ladder only a rough guess (printed).
         const auto estimated = kernel_occupancy(request.kernel, request.problem, device().limits);
@@ -175,6 +194,16 @@ TEST(LabOnGpu, RooflinePeaksArePlausible) {
         EXPECT_GT(peaks.sgemm_size, 0);
     } else {
         EXPECT_FALSE(peaks.fp32_unavailable.empty());
+    }
+    std::cout << "tensor cores: " << peaks.bf16_gflops << " GFLOP/s ("
+              << (peaks.bf16_label.empty() ? peaks.bf16_unavailable : peaks.bf16_label) << ")\n";
+    if (peaks.bf16_gflops > 0.0) {
+        // BF16 on tensor cores: several times FP32 on any GPU that has them, under 5 PFLOP/s dense.
+        EXPECT_GT(peaks.bf16_gflops, 2.0 * peaks.fp32_gflops);
+        EXPECT_LT(peaks.bf16_gflops, 5e6);
+        EXPECT_GT(peaks.bf16_size, 0);
+    } else {
+        EXPECT_FALSE(peaks.bf16_unavailable.empty());
     }
 }
 

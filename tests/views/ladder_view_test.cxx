@@ -135,7 +135,8 @@ TEST_F(Ladder, CompiledKernelsReplaceTheEstimateOnAGpu) {
     ImGuiHarness ui;
     AppState state = state_with("nvidia-h100-2026-11-24");
     give_fake_gpu(state);
-    // Drawing asks CUDA about each rung's compiled kernel once: eight Occupancy requests.
+    // Drawing asks CUDA about each rung's compiled kernel once: an Occupancy request for each of
+    // the FP32 ladder's eight rungs and the tensor cores' six.
     ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
     std::vector<std::string> asked;
     for (const auto& [key, request] : state.lab.to_submit)
@@ -144,7 +145,9 @@ TEST_F(Ladder, CompiledKernelsReplaceTheEstimateOnAGpu) {
             EXPECT_EQ(request.problem.m, 4096);
             asked.push_back(key);
         }
-    EXPECT_EQ(asked.size(), ts::model::ladder_rungs().size());
+    EXPECT_EQ(asked.size(), ts::model::ladder_rungs().size() + ts::model::tensor_core_rungs().size());
+    EXPECT_TRUE(std::any_of(asked.begin(), asked.end(),
+                            [](const std::string& key) { return key.starts_with("ladder-occupancy/persistent"); }));
     EXPECT_NE(std::find(asked.begin(), asked.end(), "ladder-occupancy/tuned float 4096"), asked.end());
     const std::size_t queued = state.lab.to_submit.size();
     ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
@@ -216,7 +219,9 @@ TEST_F(Ladder, HoveringABarShowsItsTooltip) {
         return text;
     };
     const std::string plain = draw(ImVec2(-FLT_MAX, -FLT_MAX));
-    EXPECT_NE(plain.find("The kernel ladder at 4096³, float"), std::string::npos) << plain;
+    EXPECT_NE(plain.find("The kernel ladders at 4096³: FP32, then tensor cores"), std::string::npos) << plain;
+    // The tensor cores' panel is there, its bars not measured in a recording of 2026-11-24.
+    EXPECT_NE(plain.find("The tensor cores' ladder"), std::string::npos) << plain;
     EXPECT_NE(plain.find("recorded on NVIDIA H100 80GB HBM3, 2026-11-24"), std::string::npos) << plain;
     EXPECT_NE(plain.find("~ marks the model's estimate"), std::string::npos) << plain;
     EXPECT_FALSE(ui.tooltip_open());
@@ -239,7 +244,7 @@ TEST_F(Ladder, ViewDrawsInTheLabLayoutAndKeysSwitchToIt) {
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
     EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
     EXPECT_NE(text.find("The kernel ladder"), std::string::npos) << text;
-    EXPECT_NE(text.find("Measure the ladder on this GPU (4096³)"), std::string::npos) << text;
+    EXPECT_NE(text.find("Measure the ladders on this GPU (4096³)"), std::string::npos) << text;
     EXPECT_NE(text.find("Measuring needs a CUDA GPU: no CUDA device: a test; the bars come from the recording."),
               std::string::npos)
         << text;
@@ -279,6 +284,51 @@ TEST_F(Ladder, MeasureQueuesEveryRungAndCublas) {
         EXPECT_TRUE(r.adaptive);
     }
     EXPECT_EQ(requests.front().kernel.tile, 32);
+}
+
+// The tensor-core ladder from synthetic BF16 points: TFLOP/s, % of cuBLAS BF16, the model's block
+// counts in the tooltip, and the sweep that measures both ladders.
+TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
+    AppState state = state_with("nvidia-h100-2026-11-24");
+    const double rates[] = {120000, 125000, 250000, 480000, 560000, 640000};
+    for (std::size_t i = 0; i < ts::model::tensor_core_rungs().size(); ++i) {
+        ts::record::Point p = synthetic_point(ts::model::describe(ts::model::tensor_core_rungs()[i].kernel), 4096, rates[i]);
+        p.dtype = "bf16";
+        state.lab.recording->points.push_back(p);
+    }
+    ts::record::Point cublas = synthetic_point("cublas", 4096, 700000);
+    cublas.dtype = "bf16";
+    state.lab.recording->points.push_back(cublas);
+
+    const LadderData data = ladder_data(state, 4096, ts::views::Ladder::TensorCores);
+    EXPECT_EQ(data.dtype, "bf16");
+    ASSERT_EQ(data.bars.size(), 7u);
+    EXPECT_EQ(data.bars.front().name, "wmma");
+    EXPECT_EQ(data.bars[5].name, "persistent");
+    EXPECT_EQ(data.bars.back().name, "cuBLAS BF16");
+    EXPECT_NEAR(data.bars[5].percent_of_cublas, 100.0 * 640000 / 700000, 1e-9);
+    // 18's blocks: 128×256 in clusters of two sharing B, so B is read once per 256 rows of C.
+    const LadderBar& persistent = data.bars[5];
+    EXPECT_NEAR(persistent.counts.intensity, 4096.0 * 4096 * 4096 / (4096.0 * 4096 * 16 + 4096.0 * 4096 * 16), 1e-9);
+    EXPECT_NE(persistent.hover.find("kernels/18_persistent.cu"), std::string::npos) << persistent.hover;
+    EXPECT_NE(persistent.hover.find("640 TFLOP/s, 91.4 % of cuBLAS"), std::string::npos) << persistent.hover;
+    EXPECT_NE(persistent.hover.find("128×256 block tiles in clusters of 2 sharing B"), std::string::npos)
+        << persistent.hover;
+    EXPECT_NE(persistent.hover.find("Measured: 1.14× over warp-specialized"), std::string::npos) << persistent.hover;
+    EXPECT_NE(data.bars.back().hover.find("The persistent rung reaches 91.4 % of it"), std::string::npos)
+        << data.bars.back().hover;
+    // The view's line between the panels puts the two cuBLAS lines side by side.
+    ImGuiHarness ui;
+    std::string text;
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
+    EXPECT_NE(text.find("here cuBLAS runs"), std::string::npos) << text;
+
+    // Measuring sweeps both ladders, FP32 first, each with its cuBLAS.
+    const std::vector<ts::gpu::RunRequest> both = both_ladders_requests(2048);
+    ASSERT_EQ(both.size(), ts::model::ladder_rungs().size() + 1 + ts::model::tensor_core_rungs().size() + 1);
+    EXPECT_EQ(both.back().kernel.kind, KernelKind::Cublas);
+    EXPECT_EQ(both.back().problem.dtype, ts::model::Dtype::BFloat16);
+    EXPECT_EQ(both.front().problem.dtype, ts::model::Dtype::Float32);
 }
 
 TEST_F(Ladder, RooflinePlotsEveryRung) {

@@ -121,7 +121,7 @@ TEST(LatencyLab, FloatOnlyRungsAreDisabledForOtherDtypes) {
     std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
     state.lab.latency.dtype = Dtype::Float64;
     const std::string text = draw_latency_lab(ui, state);
-    EXPECT_NE(text.find("the rungs are float only"), std::string::npos) << text;
+    EXPECT_NE(text.find("from vectorized on the FP32 rungs are float only"), std::string::npos) << text;
     // Neither plotted nor measured: Measure queues regtile-1d and regtile-2d, which have double
     // kernels, and none of the float-only rungs.
     state.lab.to_submit.clear();

@@ -24,15 +24,18 @@ TEST(LatencyRungs, TheirNamesAreTheSettingsFiles) {
     const std::vector<std::string> names = ts::views::shown_rung_names(every);
     EXPECT_EQ(names, std::vector<std::string>(std::begin(ts::settings::kLadderRungNames),
                                               std::end(ts::settings::kLadderRungNames)));
-    EXPECT_EQ(ts::views::shown_rung_names(LatencyControls{}), (std::vector<std::string>{"warptile", "tuned"}))
+    EXPECT_EQ(ts::views::shown_rung_names(LatencyControls{}),
+              (std::vector<std::string>{"warptile", "tuned", "mma-async", "persistent"}))
         << "the view's own first choice";
 }
 
 TEST(LatencyRungs, NamesCheckExactlyTheirBoxes) {
     LatencyControls c;
     ts::views::show_rungs(c, {"pipelined", "regtile-1d", "turbo"});
-    EXPECT_EQ(boxes(c), (std::vector<bool>{true, false, false, false, false, true, false}))
-        << "warptile and tuned, checked by default, are unchecked; a name that is no rung is passed over";
+    EXPECT_EQ(boxes(c),
+              (std::vector<bool>{true, false, false, false, false, true, false, false, false, false, false, false, false}))
+        << "warptile, tuned, mma-async and persistent, checked by default, are unchecked; a name that is no rung is "
+           "passed over";
     ts::views::show_rungs(c, {});
     EXPECT_EQ(boxes(c), std::vector<bool>(std::size(c.rungs), false));
 }

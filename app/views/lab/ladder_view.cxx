@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <span>
 #include <variant>
 
 #include "gpu/tuned_shapes.hpp"
@@ -35,17 +36,23 @@ std::string gpu_name(const AppState& state) {
     return "";
 }
 
-bool is_ladder_config(const std::string& config) {
+std::span<const model::LadderRung> rungs_of(Ladder ladder) {
+    return ladder == Ladder::Fp32 ? model::ladder_rungs() : model::tensor_core_rungs();
+}
+model::Dtype dtype_of(Ladder ladder) { return ladder == Ladder::Fp32 ? model::Dtype::Float32 : model::Dtype::BFloat16; }
+std::string dtype_name_of(Ladder ladder) { return std::string(model::dtype_name(dtype_of(ladder))); }
+
+bool is_rung_config(const std::string& config, Ladder ladder) {
     if (config == kCublasConfig) return true;
-    const auto rungs = model::ladder_rungs();
+    const auto rungs = rungs_of(ladder);
     return std::any_of(rungs.begin(), rungs.end(),
                        [&](const model::LadderRung& r) { return model::describe(r.kernel) == config; });
 }
 
-model::Problem square(int size) {
+model::Problem square(int size, Ladder ladder) {
     model::Problem problem;
     problem.m = problem.n = problem.k = size;
-    problem.dtype = model::Dtype::Float32;
+    problem.dtype = dtype_of(ladder);
     return problem;
 }
 
@@ -62,6 +69,11 @@ std::string count_text(std::int64_t count) {
 }
 
 std::string gflops_text(double gflops) { return grouped(std::llround(gflops)); }
+// The tensor-core ladder counts in TFLOP/s: "612", "48.3".
+std::string tflops_text(double gflops) { return fixed(gflops / 1000.0, gflops >= 100000.0 ? 0 : 1); }
+std::string rate_text(Ladder ladder, double gflops) {
+    return ladder == Ladder::Fp32 ? gflops_text(gflops) + " GFLOP/s" : tflops_text(gflops) + " TFLOP/s";
+}
 
 // Black on the light bars, white on the dark ones (by luminance), so a label inside reads.
 ImU32 ink_on(ImU32 fill) {
@@ -109,18 +121,28 @@ void fill_occupancy(const AppState& state, const model::KernelConfig& asked, con
 }
 
 std::string rung_hover(const model::LadderRung& rung, const LadderBar& bar, const LadderBar* below, int size,
-                       const std::string& tuned_note) {
+                       const std::string& tuned_note, Ladder ladder) {
     std::string text = format_text("{}  (kernels/{})\n{}\n", bar.name, rung.file, rung.change);
     if (!tuned_note.empty()) text += tuned_note + "\n";
     text += "\n";
     if (bar.point)
-        text += format_text("Measured at {}³: {} GFLOP/s{}, median {} ms.\n", size, gflops_text(bar.gflops),
+        text += format_text("Measured at {}³: {}{}, median {} ms.\n", size, rate_text(ladder, bar.gflops),
                             bar.percent_of_cublas > 0 ? format_text(", {} % of cuBLAS", fixed(bar.percent_of_cublas, 1))
                                                       : std::string(),
                             fixed(bar.point->median_ms, 3));
     else
         text += format_text("Not measured at {}³.\n", size);
     const model::RungCounts& c = bar.counts;
+    if (ladder == Ladder::TensorCores) {
+        const model::TcBlockTile t = model::tc_block_tile(bar.kernel.kind);
+        text += format_text("The model's counts: {}×{} block tiles{}, {} elements of A and B read from global memory, "
+                            "{} FLOP/B; {} threads and {} KiB of shared memory a block.",
+                            t.bm, t.bn, t.cluster_m > 1 ? format_text(" in clusters of {} sharing B", t.cluster_m) : "",
+                            count_text(c.global_loads), fixed(c.intensity, 1), t.threads, fixed(t.shared_bytes / 1024.0, 1));
+        if (below && bar.point && below->point && below->gflops > 0)
+            text += format_text("\nMeasured: {}× over {}.", fixed(bar.gflops / below->gflops, 2), below->name);
+        return text;
+    }
     if (!below) {
         text += format_text("The model's counts: {} shared loads per FMA, {} global loads, {} FLOP/B.\n",
                             fixed(c.shared_loads_per_fma, 2), count_text(c.global_loads), fixed(c.intensity, 1));
@@ -144,31 +166,39 @@ std::string rung_hover(const model::LadderRung& rung, const LadderBar& bar, cons
     return text;
 }
 
-std::string cublas_hover(const LadderBar& bar, const LadderBar* tuned, int size) {
-    std::string text = "cuBLAS SGEMM (pure FP32, no tensor cores): NVIDIA's kernels, chosen at run time. The reference "
-                       "every other bar is a percentage of; the model counts nothing inside it.\n\n";
+std::string cublas_hover(const LadderBar& bar, const LadderBar* best, int size, Ladder ladder) {
+    std::string text =
+        ladder == Ladder::Fp32
+            ? "cuBLAS SGEMM (pure FP32, no tensor cores): NVIDIA's kernels, chosen at run time. The reference every "
+              "other bar is a percentage of; the model counts nothing inside it.\n\n"
+            : "cuBLAS's BF16 GEMM (cublasGemmEx: BF16 in, FP32 sums, BF16 out, tensor cores): NVIDIA's kernels, "
+              "chosen at run time. The reference the tensor-core bars are a percentage of.\n\n";
     if (!bar.point) return text + format_text("Not measured at {}³.", size);
-    text += format_text("Measured at {}³: {} GFLOP/s, median {} ms.", size, gflops_text(bar.gflops),
+    text += format_text("Measured at {}³: {}, median {} ms.", size, rate_text(ladder, bar.gflops),
                         fixed(bar.point->median_ms, 3));
-    if (tuned && tuned->point) text += format_text("\nThe tuned rung reaches {} % of it.", fixed(tuned->percent_of_cublas, 1));
+    if (best && best->point)
+        text += format_text("\nThe {} rung reaches {} % of it.", best->config, fixed(best->percent_of_cublas, 1));
     return text;
 }
 
 // On a GPU, asks CUDA once per rung and size about the compiled kernel: registers and blocks
 // per SM. Nothing is launched.
 void ask_for_compiled_kernels(LabState& lab, int size) {
-    const model::Problem problem = square(size);
-    for (const model::LadderRung& rung : model::ladder_rungs()) {
-        const std::string key = compiled_key(rung.kernel, problem);
-        if (lab.compiled_kernels.count(key) ||
-            std::find(lab.compiled_requested.begin(), lab.compiled_requested.end(), key) != lab.compiled_requested.end())
-            continue;
-        gpu::RunRequest request;
-        request.kind = gpu::RequestKind::Occupancy;
-        request.kernel = rung.kernel;
-        request.problem = problem;
-        request_live(lab, "ladder-occupancy/" + key, request);
-        lab.compiled_requested.push_back(key);
+    for (Ladder ladder : {Ladder::Fp32, Ladder::TensorCores}) {
+        const model::Problem problem = square(size, ladder);
+        for (const model::LadderRung& rung : rungs_of(ladder)) {
+            const std::string key = compiled_key(rung.kernel, problem);
+            if (lab.compiled_kernels.count(key) ||
+                std::find(lab.compiled_requested.begin(), lab.compiled_requested.end(), key) !=
+                    lab.compiled_requested.end())
+                continue;
+            gpu::RunRequest request;
+            request.kind = gpu::RequestKind::Occupancy;
+            request.kernel = rung.kernel;
+            request.problem = problem;
+            request_live(lab, "ladder-occupancy/" + key, request);
+            lab.compiled_requested.push_back(key);
+        }
     }
 }
 
@@ -185,6 +215,13 @@ ImU32 ladder_colour(model::KernelKind kind) {
         case KernelKind::Warptile: return IM_COL32(20, 115, 80, 255);
         case KernelKind::Pipelined: return IM_COL32(15, 100, 60, 255);
         case KernelKind::Tuned: return IM_COL32(5, 80, 40, 255);
+        // The tensor cores in warm colours, darkening up their ladder.
+        case KernelKind::Wmma: return IM_COL32(240, 170, 80, 255);
+        case KernelKind::Mma: return IM_COL32(230, 145, 60, 255);
+        case KernelKind::MmaAsync: return IM_COL32(215, 120, 45, 255);
+        case KernelKind::Wgmma: return IM_COL32(195, 90, 40, 255);
+        case KernelKind::WarpSpecialized: return IM_COL32(165, 65, 35, 255);
+        case KernelKind::Persistent: return IM_COL32(130, 40, 30, 255);
         case KernelKind::Cublas: return IM_COL32(60, 60, 60, 255);  // the latency view's cuBLAS
         default: return IM_COL32(120, 120, 120, 255);
     }
@@ -192,9 +229,13 @@ ImU32 ladder_colour(model::KernelKind kind) {
 
 std::vector<int> ladder_sizes(const LabState& lab) {
     std::vector<int> sizes;
+    const auto on_a_ladder = [](const record::Point& p) {
+        for (Ladder ladder : {Ladder::Fp32, Ladder::TensorCores})
+            if (p.dtype == dtype_name_of(ladder) && is_rung_config(p.config, ladder)) return true;
+        return false;
+    };
     for (const record::Point* p : lab_points(lab))
-        if (p->ok && p->dtype == "float" && p->batch == 1 && p->mode == "cold" && p->m == p->n && p->m == p->k &&
-            is_ladder_config(p->config))
+        if (p->ok && p->batch == 1 && p->mode == "cold" && p->m == p->n && p->m == p->k && on_a_ladder(*p))
             sizes.push_back(static_cast<int>(p->m));
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
@@ -216,24 +257,26 @@ int default_ladder_size(const LabState& lab) {
 
 int shown_ladder_size(const LabState& lab) { return lab.ladder_size > 0 ? lab.ladder_size : default_ladder_size(lab); }
 
-LadderData ladder_data(const AppState& state, int size) {
+LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
     const LabState& lab = state.lab;
     LadderData data;
+    data.ladder = ladder;
+    data.dtype = dtype_name_of(ladder);
     data.size = size > 0 ? size : shown_ladder_size(lab);
     data.sizes = ladder_sizes(lab);
     data.limits_name = occupancy_limits(state).name;
-    const model::Problem problem = square(data.size);
+    const model::Problem problem = square(data.size, ladder);
     const auto points = lab_points(lab);
 
-    const record::Point* cublas = find_point(points, kCublasConfig, data.size, "float");
-    const auto rungs = model::ladder_rungs();
+    const record::Point* cublas = find_point(points, kCublasConfig, data.size, data.dtype);
+    const auto rungs = rungs_of(ladder);
     for (const model::LadderRung& rung : rungs) {
         LadderBar bar;
         bar.config = model::describe(rung.kernel);
         bar.kernel = resolved_kernel(state, rung.kernel, problem);
         bar.name = rung.kernel.kind == model::KernelKind::Tuned ? format_text("tuned (#{})", bar.kernel.variant) : bar.config;
         bar.colour = ladder_colour(rung.kernel.kind);
-        bar.point = find_point(points, bar.config, data.size, "float");
+        bar.point = find_point(points, bar.config, data.size, data.dtype);
         if (bar.point) bar.gflops = bar.point->gflops;
         if (bar.point && cublas && cublas->gflops > 0) bar.percent_of_cublas = 100.0 * bar.gflops / cublas->gflops;
         bar.counts = model::rung_counts(bar.kernel, problem);
@@ -247,12 +290,12 @@ LadderData ladder_data(const AppState& state, int size) {
         if (rungs[i].kernel.kind == model::KernelKind::Tuned)
             tuned_note = format_text("At {}³ it runs candidate #{}: {}.", data.size, bar.kernel.variant,
                                      model::describe_shape(model::ladder_shape(bar.kernel)));
-        bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note);
+        bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note, ladder);
         if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
     }
 
     LadderBar reference;
-    reference.name = "cuBLAS";
+    reference.name = ladder == Ladder::Fp32 ? "cuBLAS" : "cuBLAS BF16";
     reference.config = kCublasConfig;
     reference.kernel.kind = model::KernelKind::Cublas;
     reference.is_cublas = true;
@@ -264,17 +307,17 @@ LadderData ladder_data(const AppState& state, int size) {
     }
     reference.registers_text = "–";
     reference.occupancy_text = "–";
-    reference.hover = cublas_hover(reference, data.bars.empty() ? nullptr : &data.bars.back(), data.size);
+    reference.hover = cublas_hover(reference, data.bars.empty() ? nullptr : &data.bars.back(), data.size, ladder);
     data.bars.push_back(std::move(reference));
     return data;
 }
 
-std::vector<gpu::RunRequest> ladder_requests(int size) {
+std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder) {
     std::vector<gpu::RunRequest> requests;
     const auto add = [&](const model::KernelConfig& kernel) {
         gpu::RunRequest request;
         request.kernel = kernel;
-        request.problem = square(size);
+        request.problem = square(size, ladder);
         // As the latency view's full measurements; the CPU reference check only where it
         // takes well under a second.
         request.adaptive = true;
@@ -282,10 +325,17 @@ std::vector<gpu::RunRequest> ladder_requests(int size) {
         request.check = size <= 1024;
         requests.push_back(request);
     };
-    for (const model::LadderRung& rung : model::ladder_rungs()) add(rung.kernel);
+    for (const model::LadderRung& rung : rungs_of(ladder)) add(rung.kernel);
     model::KernelConfig cublas;
     cublas.kind = model::KernelKind::Cublas;
     add(cublas);
+    return requests;
+}
+
+std::vector<gpu::RunRequest> both_ladders_requests(int size) {
+    std::vector<gpu::RunRequest> requests = ladder_requests(size, Ladder::Fp32);
+    const std::vector<gpu::RunRequest> tensor_cores = ladder_requests(size, Ladder::TensorCores);
+    requests.insert(requests.end(), tensor_cores.begin(), tensor_cores.end());
     return requests;
 }
 
@@ -318,8 +368,8 @@ void draw_ladder_controls(AppState& state) {
         const std::string why_not =
             gpu ? std::string() : (state.device ? "Measuring needs a CUDA GPU: " + state.device->why_not : "Probing for a CUDA GPU…");
         ImGui::BeginDisabled(!gpu);
-        if (ImGui::Button(format_text("Measure the ladder on this GPU ({}³)", shown).c_str()))
-            start_sweep(lab, ladder_requests(shown));
+        if (ImGui::Button(format_text("Measure the ladders on this GPU ({}³)", shown).c_str()))
+            start_sweep(lab, both_ladders_requests(shown));
         ImGui::EndDisabled();
         if (!gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not.c_str());
         if (!gpu) muted_text(state.device && lab.recording ? why_not + "; the bars come from the recording." : why_not);
@@ -328,24 +378,19 @@ void draw_ladder_controls(AppState& state) {
     if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
 }
 
-void draw_ladder_view(AppState& state, ImVec2 size) {
+namespace {
+
+// One ladder's bars in a panel `width` wide, its rows sharing `height` (thicker bars where a large
+// window leaves room, read from the back of a room; compact under large text). Returns the height
+// used.
+float draw_ladder_panel(AppState& state, const LadderData& data, float width, float height) {
     LabState& lab = state.lab;
-    const int shown = shown_ladder_size(lab);
-    if (usable_gpu(state)) ask_for_compiled_kernels(lab, shown);
-    const LadderData data = ladder_data(state, shown);
-
-    // Short, so that it fits in presenter mode; what to do with the bars is said under them,
-    // where it does not push cuBLAS's bar off a projector's screen.
-    heading(format_text("The kernel ladder at {}³, float", data.size).c_str());
-    ImGui::Spacing();
-
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     ImFont* small = small_font();
     const float small_size = imgui_compat::font_size(small);
     const ImU32 text_colour = ImGui::GetColorU32(ImGuiCol_Text);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = std::max(size.x - font * 0.5f, font * 20.0f);
 
     float name_w = 0;
     for (const LadderBar& bar : data.bars) name_w = std::max(name_w, ImGui::CalcTextSize(bar.name.c_str()).x);
@@ -377,7 +422,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     // The value after each bar; shortened where the long form would leave the bars no room.
     // A bar whose latest request failed says so in its place (the requests are in the bars'
     // order: the rungs, then cuBLAS), and an older number of it does not set the scale.
-    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size);
+    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size, data.ladder);
     const auto points = lab_points(lab);
     std::vector<std::optional<Failure>> failures;
     for (const gpu::RunRequest& request : requests) failures.push_back(failure_at(lab, points, request));
@@ -386,10 +431,10 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
         if (!failures[i]) top = std::max(top, data.bars[i].gflops);
     const auto label_of = [&](const LadderBar& bar, bool long_form) -> std::string {
         if (!bar.point) return format_text("not measured at {}³", data.size);
-        if (bar.is_cublas) return format_text("{} GFLOP/s{}", gflops_text(bar.gflops), long_form ? "  (100 %)" : "");
-        if (bar.percent_of_cublas <= 0) return format_text("{} GFLOP/s", gflops_text(bar.gflops));
-        return format_text("{} GFLOP/s · {} %{}", gflops_text(bar.gflops), fixed(bar.percent_of_cublas, 1),
-                           long_form ? " of cuBLAS" : "");
+        const std::string rate = rate_text(data.ladder, bar.gflops);
+        if (bar.is_cublas) return rate + (long_form ? "  (100 %)" : "");
+        if (bar.percent_of_cublas <= 0) return rate;
+        return format_text("{} · {} %{}", rate, fixed(bar.percent_of_cublas, 1), long_form ? " of cuBLAS" : "");
     };
     // A label goes inside its bar where it fits there, else after it; the bars may then span
     // the width as long as no label is wider than half of it (a bar too short to hold its
@@ -401,8 +446,9 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
 
     // The header: what the bars and columns are.
     float y = origin.y;
+    const char* unit = data.ladder == Ladder::Fp32 ? "GFLOP/s" : "TFLOP/s";
     draw->AddText(ImVec2(origin.x + name_w, y), colours::kMuted,
-                  long_form ? "median GFLOP/s, cold L2" : "median GFLOP/s · % of cuBLAS");
+                  (long_form ? format_text("median {}, cold L2", unit) : format_text("median {} · % of cuBLAS", unit)).c_str());
     if (beside) {
         float x = origin.x + name_w + bars_w;
         for (const Column& c : columns) {
@@ -416,12 +462,9 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
         y += font * 1.4f;
     }
 
-    // Beside the columns, rows grow to use the height a large window leaves (thicker bars read
-    // better from the back of a room); under large text they stay compact so that cuBLAS's bar
-    // still fits on the screen.
     const float rows = static_cast<float>(data.bars.size());
-    const float free_height = ImGui::GetContentRegionAvail().y - (y - origin.y) - font * 7.0f;
-    const float row_h = beside ? std::clamp(free_height / rows, font * 2.05f, font * 3.0f)
+    const float free_height = height - (y - origin.y);
+    const float row_h = beside ? std::clamp(free_height / rows, font * 1.6f, font * 3.0f)
                                : font * 1.15f + small_size * 1.05f + font * 0.35f;
     const float bar_h = beside ? row_h * 0.68f : font * 1.15f;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -481,13 +524,53 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
         }
         y += row_h;
     }
+    return y - origin.y;
+}
 
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, y + font * 0.4f));
+// The line between the panels: how far the tensor cores move the top, where both are measured.
+std::string ladders_compared(const LadderData& fp32, const LadderData& tensor_cores) {
+    const LadderBar& sgemm = fp32.bars.back();
+    const LadderBar& bf16 = tensor_cores.bars.back();
+    if (!sgemm.point || !bf16.point || sgemm.gflops <= 0)
+        return "The tensor cores' ladder: BF16 inputs, FP32 sums, each bar a percentage of cuBLAS's BF16 GEMM.";
+    return format_text("The tensor cores' ladder, BF16 inputs and FP32 sums: here cuBLAS runs {}× faster than in FP32, "
+                       "so each bar below is a percentage of cuBLAS BF16.",
+                       fixed(bf16.gflops / sgemm.gflops, 1));
+}
+
+}  // namespace
+
+void draw_ladder_view(AppState& state, ImVec2 size) {
+    LabState& lab = state.lab;
+    const int shown = shown_ladder_size(lab);
+    if (usable_gpu(state)) ask_for_compiled_kernels(lab, shown);
+    const LadderData fp32 = ladder_data(state, shown, Ladder::Fp32);
+    const LadderData tensor_cores = ladder_data(state, shown, Ladder::TensorCores);
+
+    // Short, so that it fits in presenter mode; what to do with the bars is said under them,
+    // where it does not push cuBLAS's bar off a projector's screen.
+    heading(format_text("The kernel ladders at {}³: FP32, then tensor cores", shown).c_str());
+    ImGui::Spacing();
+    const float font = ImGui::GetFontSize();
+    const float width = std::max(size.x - font * 0.5f, font * 20.0f);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    // The two panels share what the notes under them leave, the tensor cores' a row shorter.
+    const float panels_h = std::max(ImGui::GetContentRegionAvail().y - font * 9.5f, font * 20.0f);
+    const float fp32_rows = static_cast<float>(fp32.bars.size()), tc_rows = static_cast<float>(tensor_cores.bars.size());
+    float used = draw_ladder_panel(state, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows));
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used + font * 0.3f));
+    ImGui::PushTextWrapPos(origin.x + width);
+    ImGui::TextUnformatted(ladders_compared(fp32, tensor_cores).c_str());
+    ImGui::PopTextWrapPos();
+    const float second_y = ImGui::GetCursorScreenPos().y + font * 0.2f;
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y));
+    used = draw_ladder_panel(state, tensor_cores, width, panels_h * tc_rows / (fp32_rows + tc_rows));
+
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y + used + font * 0.4f));
     muted_text((lab.recording ? lab.recording_label + ". " : std::string()) +
-               "Hover a bar: what that rung changed, and the speed-up the model's counts predicted beside the one "
-               "measured.");
-    if (data.estimates)
-        muted_text(format_text("~ marks the model's estimate of registers and occupancy for the {}: {}", data.limits_name,
+               "Hover a bar: what that rung changed, the model's counts, and the speed-up over the rung below.");
+    if (fp32.estimates || tensor_cores.estimates)
+        muted_text(format_text("~ marks the model's estimate of registers and occupancy for the {}: {}", fp32.limits_name,
                                usable_gpu(state) ? "CUDA's answer for the compiled kernels is on its way."
                                                  : "without a GPU, TileScope cannot ask CUDA about the compiled kernels."));
     else

@@ -1,7 +1,9 @@
-// ladder_view.hpp — the kernel ladder at one size (--view ladder, Ctrl+6): a bar per rung, from
-// the tiled kernel (T = 32) up to the tuned one, and cuBLAS, each with its GFLOP/s and % of
-// cuBLAS; beside each the model's arithmetic intensity and the compiled kernel's registers and
-// occupancy (the model's estimate, marked "~", where no GPU can say). Hovering a bar says
+// ladder_view.hpp — the kernel ladders at one size (--view ladder, Ctrl+6), one above the other: a
+// bar per rung, from the tiled kernel (T = 32) up to the tuned one against cuBLAS SGEMM, then the
+// tensor-core rungs from wmma to persistent against cuBLAS BF16, each with its GFLOP/s (TFLOP/s
+// for the tensor cores) and % of its cuBLAS; beside each the model's arithmetic intensity and the
+// compiled kernel's registers and occupancy (the model's estimate, marked "~", where no GPU can
+// say). Hovering a bar says
 // what that rung changed and puts the speed-up the model's counts predict beside the measured
 // one. Points come from lab_points: the loaded recording, replaced by live ones.
 #pragma once
@@ -38,15 +40,22 @@ struct LadderBar {
     std::string hover;                     // the tooltip: what changed, counts against measurement
 };
 
+// The two ladders the view shows, one above the other: the FP32 one (05 tiled to 12 tuned, against
+// cuBLAS SGEMM) and the tensor-core one (13 wmma to 18 persistent in BF16, against cuBLAS's BF16
+// GEMM), each bar a percentage of its own cuBLAS.
+enum class Ladder { Fp32, TensorCores };
+
 struct LadderData {
+    Ladder ladder = Ladder::Fp32;
+    std::string dtype;            // the points' dtype: "float", or "bf16" for the tensor cores
     int size = 0;                 // M = N = K
     std::vector<int> sizes;       // sizes with at least one point of the ladder (float, batch 1)
-    std::vector<LadderBar> bars;  // model::ladder_rungs() in order, then cuBLAS
+    std::vector<LadderBar> bars;  // the rungs in order (model::ladder_rungs or tensor_core_rungs), then cuBLAS
     bool estimates = false;       // some registers or occupancy are the model's, not CUDA's
     std::string limits_name;      // the GPU whose limits the occupancy is worked out for
 };
 
-// Sizes at which the lab has a point of any rung or cuBLAS, smallest first.
+// Sizes at which the lab has a point of any rung of either ladder or either cuBLAS, smallest first.
 std::vector<int> ladder_sizes(const LabState& lab);
 // The size shown when the user has not chosen one: the largest with every bar measured, else
 // the largest with any, else 4096.
@@ -54,12 +63,14 @@ int default_ladder_size(const LabState& lab);
 // LabState::ladder_size, or the default when it is 0.
 int shown_ladder_size(const LabState& lab);
 
-// The bars at `size` (0: shown_ladder_size); they point into state.lab, valid while it is
-// unchanged.
-LadderData ladder_data(const AppState& state, int size = 0);
+// The bars of `ladder` at `size` (0: shown_ladder_size); they point into state.lab, valid while it
+// is unchanged.
+LadderData ladder_data(const AppState& state, int size = 0, Ladder ladder = Ladder::Fp32);
 
-// What "Measure the ladder on this GPU" sweeps: every rung and cuBLAS at `size`, float.
-std::vector<gpu::RunRequest> ladder_requests(int size);
+// Every rung of `ladder` and its cuBLAS at `size`, in the bars' order: float, or BF16.
+std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder = Ladder::Fp32);
+// What "Measure the ladders on this GPU" sweeps: both of them at `size`, FP32 first.
+std::vector<gpu::RunRequest> both_ladders_requests(int size);
 
 // The side panel's part: the size, and on a GPU the measure button with its progress.
 void draw_ladder_controls(AppState& state);

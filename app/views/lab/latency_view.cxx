@@ -44,6 +44,13 @@ constexpr Rung kLadderRungs[] = {
     {model::KernelKind::Warptile, IM_COL32(150, 30, 90, 255)},       // wine
     {model::KernelKind::Pipelined, IM_COL32(225, 95, 130, 255)},     // rose
     {model::KernelKind::Tuned, IM_COL32(20, 120, 50, 255)},          // green
+    // The tensor cores (bf16, fp16).
+    {model::KernelKind::Wmma, IM_COL32(165, 115, 55, 255)},              // brown
+    {model::KernelKind::Mma, IM_COL32(120, 80, 170, 255)},               // violet
+    {model::KernelKind::MmaAsync, IM_COL32(0, 140, 190, 255)},           // cerulean
+    {model::KernelKind::Wgmma, IM_COL32(190, 60, 160, 255)},             // magenta
+    {model::KernelKind::WarpSpecialized, IM_COL32(90, 125, 40, 255)},    // moss
+    {model::KernelKind::Persistent, IM_COL32(95, 40, 20, 255)},          // dark brown
 };
 static_assert(std::size(kLadderRungs) == sizeof(LatencyControls::rungs) / sizeof(bool));
 
@@ -54,11 +61,13 @@ struct SeriesSpec {
     ImU32 colour;
 };
 
-// The series the controls choose, in the ladder's order; rungs with no kernel for the
-// chosen dtype are left out (the controls show them disabled, with the reason).
+// The series the controls choose, in the ladder's order; kernels with no version for the
+// chosen dtype are left out (the controls show the rungs disabled, with the reason): in bf16 and
+// fp16 only the tensor-core rungs and cuBLAS, in the other types none of those rungs.
 std::vector<SeriesSpec> series_specs(const LatencyControls& c) {
     std::vector<SeriesSpec> specs;
     const auto add = [&](model::KernelConfig kernel, ImU32 colour) {
+        if (model::dtype_unsupported(kernel.kind, c.dtype)) return;
         const std::string config = model::describe(kernel);
         specs.push_back({kernel, config, config == "cublas" ? "cuBLAS" : config, colour});
     };
@@ -67,8 +76,7 @@ std::vector<SeriesSpec> series_specs(const LatencyControls& c) {
     for (int i = 0; i < 6; ++i)
         if (c.tiles[i]) add({model::KernelKind::Tiled, 16, 16, kSweptTiles[i]}, kTileColours[i]);
     for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
-        if (c.rungs[i] && !model::dtype_unsupported(kLadderRungs[i].kind, c.dtype))
-            add({kLadderRungs[i].kind, 16, 16, 16}, kLadderRungs[i].colour);
+        if (c.rungs[i]) add({kLadderRungs[i].kind, 16, 16, 16}, kLadderRungs[i].colour);
     add({model::KernelKind::Cublas, 16, 16, 16}, kCublasColour);
     return specs;
 }
@@ -406,23 +414,32 @@ void draw_latency_controls(AppState& state) {
         if (i > 0) ImGui::SameLine();
         changed |= ImGui::Checkbox(std::to_string(kSweptTiles[i]).c_str(), &c.tiles[i]);
     }
-    ImGui::TextUnformatted("kernel ladder, rungs");
-    CheckboxFlow rungs;
-    bool float_only = false;  // some rungs are disabled for this dtype
-    for (std::size_t i = 0; i < std::size(kLadderRungs); ++i) {
-        const auto why_not = model::dtype_unsupported(kLadderRungs[i].kind, c.dtype);
-        ImGui::BeginDisabled(why_not.has_value());
-        changed |= rungs.checkbox(std::string(model::kernel_name(kLadderRungs[i].kind)).c_str(), &c.rungs[i]);
-        ImGui::EndDisabled();
-        if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not->c_str());
-        float_only |= why_not.has_value();
-    }
-    if (float_only)
-        muted_text("From vectorized on, the rungs are float only (they move four floats per 128-bit load): choose "
-                   "float to measure or plot them.");
+    bool disabled = false;  // some rungs have no version for this dtype
+    const auto rung_checkboxes = [&](const char* title, std::size_t first, std::size_t last) {
+        ImGui::TextUnformatted(title);
+        CheckboxFlow flow;
+        for (std::size_t i = first; i < last; ++i) {
+            const auto why_not = model::dtype_unsupported(kLadderRungs[i].kind, c.dtype);
+            ImGui::BeginDisabled(why_not.has_value());
+            changed |= flow.checkbox(std::string(model::kernel_name(kLadderRungs[i].kind)).c_str(), &c.rungs[i]);
+            ImGui::EndDisabled();
+            if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("%s", why_not->c_str());
+            disabled |= why_not.has_value();
+        }
+    };
+    constexpr std::size_t kFp32Rungs = 7;
+    rung_checkboxes("kernel ladder, rungs", 0, kFp32Rungs);
+    rung_checkboxes("tensor cores, rungs", kFp32Rungs, std::size(kLadderRungs));
+    if (disabled)
+        muted_text(model::is_half_precision(c.dtype)
+                       ? "bf16 and fp16 run on the tensor-core rungs and cuBLAS only: choose float for the CUDA-core "
+                         "kernels."
+                       : "The tensor-core rungs take bf16 or fp16, and from vectorized on the FP32 rungs are float only "
+                         "(four floats per 128-bit load): choose the dtype to measure or plot them.");
     int dtype = static_cast<int>(c.dtype);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-    changed |= ImGui::Combo("dtype", &dtype, "int32\0float\0double\0");
+    changed |= ImGui::Combo("dtype", &dtype, "int32\0float\0double\0bf16\0fp16\0");
     c.dtype = static_cast<model::Dtype>(dtype);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);

@@ -25,19 +25,24 @@ constexpr int kSize = kRooflineSize;
 
 // Published peaks (NVIDIA's data sheets: HBM/GDDR bandwidth, FP32 without tensor cores),
 // for a roofline without a GPU to measure. Matched on the GPU's name.
+// The tensor cores' dense BF16 (FP16 on the V100, which has no BF16) with FP32 accumulation; 0
+// where the GPU has none.
 struct DataSheet {
     const char* name_part;
     double bandwidth_gbs;
     double fp32_gflops;
+    double bf16_gflops;
 };
 constexpr DataSheet kDataSheets[] = {
-    {"H200", 4800, 67000},      {"H100", 3350, 67000},     {"A100", 1555, 19500},
-    {"3090", 936, 35600},       {"V100", 900, 15700},      {"TITAN X", 336.5, 6600},
+    {"H200", 4800, 67000, 989000}, {"H100", 3350, 67000, 989000}, {"A100", 1555, 19500, 312000},
+    {"3090", 936, 35600, 71000},   {"V100", 900, 15700, 125000},  {"TITAN X", 336.5, 6600, 0},
 };
 
-// Right of the rungs' intensities (up to about 43 FLOP/B), so that their labels have room.
-constexpr double kRoofEnd = 400.0;
+// Right of the intensities of the FP32 rungs (up to about 43 FLOP/B) and of the tensor cores' ridge
+// (about 300 FLOP/B on an H100) and rungs (up to 128), so that their labels have room.
+constexpr double kRoofEnd = 1000.0;
 constexpr const char* kLadderSeries = "kernel ladder";
+constexpr const char* kTensorCoreSeries = "tensor-core ladder (BF16)";
 
 struct KernelMark {
     model::KernelConfig kernel;
@@ -82,6 +87,17 @@ void fill_failures(const AppState& state, Plot& plot, std::vector<Failure>& fail
     const LadderData ladder = ladder_data(state, kSize);
     for (std::size_t i = 0; i < ladder.bars.size(); ++i)
         if (!ladder.bars[i].is_cublas) add(ladder.bars[i].name, ladder.bars[i].kernel, rungs[i], ladder.bars[i].colour);
+    // The tensor-core rungs at their blocks' intensity (model::rung_counts).
+    const std::vector<gpu::RunRequest> tc_rungs = ladder_requests(kSize, Ladder::TensorCores);
+    const LadderData tensor_cores = ladder_data(state, kSize, Ladder::TensorCores);
+    for (std::size_t i = 0; i < tensor_cores.bars.size(); ++i) {
+        const LadderBar& bar = tensor_cores.bars[i];
+        if (bar.is_cublas) continue;
+        auto failure = failure_at(lab, points, tc_rungs[i]);
+        if (!failure) continue;
+        plot.failures.push_back({bar.counts.intensity, bar.name, bar.colour, failure_tooltip(*failure, gpu)});
+        failed.push_back(std::move(*failure));
+    }
 }
 
 bool overlaps(const RooflineLabel& a, const RooflineLabel& b, float gap) {
@@ -103,7 +119,7 @@ void draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roo
     std::vector<ImVec2> sizes;
     std::vector<const RooflineMark*> shown;
     for (const RooflineMark& mark : marks) {
-        const std::string in = mark.rung ? kLadderSeries : mark.name;
+        const std::string in = mark.rung ? kLadderSeries : mark.tensor_cores ? kTensorCoreSeries : mark.name;
         const auto series =
             std::find_if(plot.series.begin(), plot.series.end(), [&](const PlotSeries& s) { return s.name == in; });
         if (series == plot.series.end() || !series->visible) continue;
@@ -184,7 +200,9 @@ RooflinePeaksShown roofline_peaks(const AppState& state) {
     if (state.lab.peaks) {
         shown.bandwidth_gbs = state.lab.peaks->bandwidth_gbs;
         shown.fp32_gflops = state.lab.peaks->fp32_gflops;
+        shown.bf16_gflops = state.lab.peaks->bf16_gflops;
         shown.source = "measured on this GPU: " + state.lab.peaks->bandwidth_label + "; " + state.lab.peaks->fp32_label;
+        if (!state.lab.peaks->bf16_label.empty()) shown.source += "; " + state.lab.peaks->bf16_label;
         return shown;
     }
     std::string name = "NVIDIA H200";
@@ -194,11 +212,13 @@ RooflinePeaksShown roofline_peaks(const AppState& state) {
         if (name.find(sheet.name_part) != std::string::npos) {
             shown.bandwidth_gbs = sheet.bandwidth_gbs;
             shown.fp32_gflops = sheet.fp32_gflops;
+            shown.bf16_gflops = sheet.bf16_gflops;
             shown.source = format_text("data sheet of the {}, model", name);
             return shown;
         }
     shown.bandwidth_gbs = kDataSheets[0].bandwidth_gbs;
     shown.fp32_gflops = kDataSheets[0].fp32_gflops;
+    shown.bf16_gflops = kDataSheets[0].bf16_gflops;
     shown.source = "data sheet of the NVIDIA H200, model";
     return shown;
 }
@@ -223,6 +243,11 @@ std::vector<RooflineMark> roofline_marks(const AppState& state) {
     // the candidate it runs at this size).
     for (const LadderBar& bar : ladder_data(state, kSize).bars)
         if (!bar.is_cublas) add(bar.name, bar.kernel, bar.point, bar.colour, true);
+    // The tensor-core rungs in BF16: their blocks' intensity (2-byte elements), their own series.
+    for (const LadderBar& bar : ladder_data(state, kSize, Ladder::TensorCores).bars)
+        if (!bar.is_cublas && bar.point)
+            marks.push_back({bar.name, bar.colour, bar.counts.intensity, bar.point->gflops, bar.point->median_ms,
+                             2.0 * static_cast<double>(bar.counts.global_loads), false, true});
     return marks;
 }
 
@@ -256,6 +281,20 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
                    {knee, peaks.fp32_gflops, kNaN, kNaN, "ridge point"},
                    {kRoofEnd, peaks.fp32_gflops, kNaN, kNaN, "FP32 peak"}};
     series.push_back(std::move(roof));
+    // The tensor cores' roof over the same memory roof: the ridge moves about 15 times to the right.
+    if (peaks.bf16_gflops > 0) {
+        const double tc_knee = peaks.bf16_gflops / peaks.bandwidth_gbs;
+        char tc_name[96];
+        std::snprintf(tc_name, sizeof tc_name, "tensor-core roof: %.0f TFLOP/s BF16", peaks.bf16_gflops / 1000.0);
+        PlotSeries tc_roof;
+        tc_roof.name = tc_name;
+        tc_roof.colour = ladder_colour(model::KernelKind::Persistent);
+        tc_roof.markers = false;
+        tc_roof.points = {{knee, peaks.fp32_gflops, kNaN, kNaN, "FP32 ridge"},
+                          {tc_knee, peaks.bf16_gflops, kNaN, kNaN, "tensor cores' ridge point"},
+                          {kRoofEnd, peaks.bf16_gflops, kNaN, kNaN, "BF16 tensor-core peak"}};
+        series.push_back(std::move(tc_roof));
+    }
 
     // A kernel whose latest request failed is marked failed on the bottom edge instead of
     // showing an older (or recorded) point as if it were this GPU's answer.
@@ -271,20 +310,24 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     PlotSeries ladder;
     ladder.name = kLadderSeries;
     ladder.colour = ladder_colour(model::KernelKind::ConflictFree);
+    PlotSeries tc_ladder;
+    tc_ladder.name = kTensorCoreSeries;
+    tc_ladder.colour = ladder_colour(model::KernelKind::Wgmma);
     for (const RooflineMark& mark : marks) {
         // The model's traffic over the measured time: the bandwidth the kernel would need if
         // every requested byte came from DRAM, against what the GPU's DRAM gives.
         const double needed_gbs = mark.model_bytes / (mark.median_ms * 1e6);
         PlotPoint point{mark.intensity, mark.gflops, kNaN, kNaN,
-                        format_text("{}{} FLOP/B (model), {} GFLOP/s measured at {}³\n"
+                        format_text("{}{} FLOP/B (model), {} GFLOP/s measured at {}³{}\n"
                                     "model traffic {} in {} ms: {} GB/s, {}× the {} GB/s peak",
-                                    mark.rung ? mark.name + ": " : std::string(), fixed(mark.intensity, 3),
-                                    fixed(mark.gflops, 0), kSize,
+                                    mark.rung || mark.tensor_cores ? mark.name + ": " : std::string(),
+                                    fixed(mark.intensity, 3),
+                                    fixed(mark.gflops, 0), kSize, mark.tensor_cores ? " in BF16" : "",
                                     model::human_bytes(static_cast<std::int64_t>(mark.model_bytes)),
                                     fixed(mark.median_ms, 3), fixed(needed_gbs, 0),
                                     fixed(needed_gbs / peaks.bandwidth_gbs, 2), fixed(peaks.bandwidth_gbs, 0))};
-        if (mark.rung) {
-            ladder.points.push_back(std::move(point));
+        if (mark.rung || mark.tensor_cores) {
+            (mark.rung ? ladder : tc_ladder).points.push_back(std::move(point));
             continue;
         }
         PlotSeries alone;
@@ -295,6 +338,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         series.push_back(std::move(alone));
     }
     if (!ladder.points.empty()) series.push_back(std::move(ladder));
+    if (!tc_ladder.points.empty()) series.push_back(std::move(tc_ladder));
     // Kernels whose counters were read: where the GPU's DRAM traffic puts them (roofline_counters.hpp).
     const std::vector<MeasuredDramPoint> measured_dram =
         measured_dram_points(state, kSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
@@ -308,12 +352,20 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         level.points = {{0.05, cublas->gflops, kNaN, kNaN, ""}, {kRoofEnd, cublas->gflops, kNaN, kNaN, ""}};
         series.push_back(std::move(level));
     }
+    if (const record::Point* cublas = find_point(lab_points(lab), "cublas", kSize, "bf16")) {
+        PlotSeries level;
+        level.name = "cuBLAS BF16 (level only)";
+        level.colour = IM_COL32(150, 110, 90, 255);
+        level.markers = false;
+        level.points = {{0.05, cublas->gflops, kNaN, kNaN, ""}, {kRoofEnd, cublas->gflops, kNaN, kNaN, ""}};
+        series.push_back(std::move(level));
+    }
     for (PlotSeries& s : series)
         for (const PlotSeries& old : plot.series)
             if (old.name == s.name) s.visible = old.visible;
     plot.series = std::move(series);
 
-    heading("Roofline at 2048³, float");
+    heading("Roofline at 2048³: FP32, and the tensor cores in BF16");
     if (!lab.peaks) {
         muted_text(format_text("Peaks: {} ({}). {}", gpu ? "being measured on this GPU…" : "not measured (no GPU)",
                           peaks.source, lab.recording ? "Points: " + lab.recording_label + "." : ""));

@@ -1,7 +1,8 @@
-// roofline_view.hpp — log-log roofline: the GPU's bandwidth and FP32 peaks (measured live
-// with RequestKind::Roofline, else a data sheet's, labelled "model"), and each kernel at
-// 2048³ at the model's arithmetic intensity and its achieved GFLOP/s: the naive kernels, the
-// tiled ones, and every rung of the kernel ladder, each named beside its point.
+// roofline_view.hpp — log-log roofline: the GPU's bandwidth, FP32 and tensor-core (BF16) peaks
+// (measured live with RequestKind::Roofline, else a data sheet's, labelled "model"), and each
+// kernel at 2048³ at the model's arithmetic intensity and its achieved GFLOP/s: the naive
+// kernels, the tiled ones, every rung of the FP32 ladder under the FP32 roof and every rung of
+// the tensor-core ladder under theirs, each named beside its point.
 #pragma once
 
 #include <span>
@@ -19,6 +20,7 @@ inline constexpr int kRooflineSize = 2048;
 struct RooflinePeaksShown {
     double bandwidth_gbs = 0;
     double fp32_gflops = 0;
+    double bf16_gflops = 0;  // the tensor cores' roof (dense BF16, FP32 sums); 0: none known
     std::string source;  // "measured on this GPU: ..." or "data sheet of the NVIDIA H200, model"
 };
 
@@ -35,9 +37,10 @@ struct RooflineMark {
     double median_ms = 0;
     double model_bytes = 0;  // global bytes the model counts
     bool rung = false;       // a rung of the ladder (the tiled kernel with T = 32 included)
+    bool tensor_cores = false;  // a rung of the tensor-core ladder (BF16)
 };
 
-// The kernels measured at 2048³ in float, each at its point.
+// The kernels measured at 2048³ in float, and the tensor-core rungs in BF16, each at its point.
 std::vector<RooflineMark> roofline_marks(const AppState& state);
 
 // Where a point's name goes: a box beside the point (right of it, or left where the plot
