@@ -208,6 +208,9 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     } close_journal_at_exit{state.lab};
     state.problem = setup.problem;
     state.kernel = setup.kernel;
+    // The latency view opens on the set-up's type: --view latency --dtype bf16 plots the
+    // tensor-core rungs.
+    state.lab.latency.dtype = setup.problem.dtype;
     if (!options.select.empty()) state.selected = ts::model::Cell{options.select[0], options.select[1]};
     if (options.zoom || !options.center.empty()) {
         state.camera.request = ts::views::StageCamera::Request{options.zoom.value_or(1.0f), std::nullopt};

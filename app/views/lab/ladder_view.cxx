@@ -341,7 +341,7 @@ std::vector<gpu::RunRequest> both_ladders_requests(int size) {
 
 void draw_ladder_controls(AppState& state) {
     LabState& lab = state.lab;
-    heading("The kernel ladder");
+    heading("The kernel ladders");
     const bool gpu = usable_gpu(state);
     // The sizes that have points; on a GPU also those it can measure now.
     std::vector<int> sizes = ladder_sizes(lab);

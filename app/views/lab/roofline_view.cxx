@@ -383,7 +383,10 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
                     fixed(shared_shape.arithmetic_intensity(4), 1)),
         "Why can naive sit above its memory roof? The model counts every byte the kernel requests from global memory, "
         "before caches. Neighbouring threads read the same elements of A and B, and L1 and L2 serve most of those "
-        "requests, so far fewer bytes come from DRAM than the model's intensity assumes."};
+        "requests, so far fewer bytes come from DRAM than the model's intensity assumes.",
+        "The tensor-core rungs are placed by their block tiles (128×128 up to 18's clusters of 128×256 that share B): "
+        "the blocks running at once read the same rows of A and columns of B, which L2 serves, so they too can pass "
+        "the DRAM slope. Their own roof is the tensor cores' BF16 peak, about 15 times the FP32 one."};
     // The notes below take what they need, but the plot keeps at least 60 % of the height
     // (with large text the notes then scroll into view).
     float notes_height = 0;
