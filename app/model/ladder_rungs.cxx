@@ -1,8 +1,6 @@
 #include "ladder_rungs.hpp"
 
 #include "ladder.hpp"
-#include "tc_mma.hpp"
-#include "tc_pipeline.hpp"
 #include "traffic.hpp"
 
 namespace ts::model {
@@ -67,22 +65,13 @@ std::span<const LadderRung> ladder_rungs() { return kRungs; }
 std::span<const LadderRung> tensor_core_rungs() { return kTensorCoreRungs; }
 
 TcBlockTile tc_block_tile(KernelKind kind) {
-    const auto of_mma = [](const MmaShape& s) {
-        return TcBlockTile{s.bm, s.bn, s.bk, 1, s.stages, s.threads(), mma_shared_bytes(s)};
-    };
-    const auto of_wgmma = [](const WgmmaShape& s) {
+    return with_tc_shape(
+        kind, [](const MmaShape& s) { return TcBlockTile{s.bm, s.bn, s.bk, 1, s.stages, s.threads(), mma_shared_bytes(s)}; },
         // The kernels round the start of dynamic shared memory up to 1,024 bytes themselves.
-        return TcBlockTile{s.bm, s.bn, s.bk, s.cluster_m, s.stages, s.threads(), wgmma_shared_bytes(s) + 1024};
-    };
-    switch (kind) {
-        case KernelKind::Wmma: return of_mma(kWmmaShape);
-        case KernelKind::Mma: return of_mma(kMmaShape);
-        case KernelKind::MmaAsync: return of_mma(kMmaAsyncShape);
-        case KernelKind::Wgmma: return of_wgmma(kWgmmaShape);
-        case KernelKind::WarpSpecialized: return of_wgmma(kWarpSpecializedShape);
-        case KernelKind::Persistent: return of_wgmma(kPersistentShape);
-        default: return {};
-    }
+        [](const WgmmaShape& s) {
+            return TcBlockTile{s.bm, s.bn, s.bk, s.cluster_m, s.stages, s.threads(), wgmma_shared_bytes(s) + 1024};
+        },
+        TcBlockTile{});
 }
 
 RungCounts rung_counts(const KernelConfig& kernel, const Problem& problem) {

@@ -10,6 +10,8 @@
 
 #include "kernel_config.hpp"
 #include "problem.hpp"
+#include "tc_mma.hpp"
+#include "tc_pipeline.hpp"
 
 namespace ts::model {
 
@@ -39,6 +41,11 @@ struct TcBlockTile {
 // Zero for kinds that are not tensor-core rungs.
 TcBlockTile tc_block_tile(KernelKind kind);
 
+// Calls `on_mma(MmaShape)` for 13 to 15 or `on_wgmma(WgmmaShape)` for 16 to 18 with the rung's
+// shape (tc_mma.hpp, tc_pipeline.hpp) and returns what it returns; `otherwise` for other kinds.
+template <typename Result, typename OnMma, typename OnWgmma>
+Result with_tc_shape(KernelKind kind, OnMma on_mma, OnWgmma on_wgmma, Result otherwise);
+
 // What the counts say about one launch of the tiled kernel or a ladder rung (the tuned rung:
 // the candidate in kernel.variant, candidate 0 for −1). For a tensor-core rung, the global loads
 // and intensity of its block tiles (tc_block_tile; elements of 2 bytes), the rest zero: its
@@ -60,5 +67,18 @@ RungCounts rung_counts(const KernelConfig& kernel, const Problem& problem);
 // issue slot and nothing they cannot see (bank conflicts, waiting on memory) matters:
 // from.issue_per_fma() / to.issue_per_fma(). 0 when either is not counted.
 double predicted_speedup(const RungCounts& from, const RungCounts& to);
+
+template <typename Result, typename OnMma, typename OnWgmma>
+Result with_tc_shape(KernelKind kind, OnMma on_mma, OnWgmma on_wgmma, Result otherwise) {
+    switch (kind) {
+        case KernelKind::Wmma: return on_mma(kWmmaShape);
+        case KernelKind::Mma: return on_mma(kMmaShape);
+        case KernelKind::MmaAsync: return on_mma(kMmaAsyncShape);
+        case KernelKind::Wgmma: return on_wgmma(kWgmmaShape);
+        case KernelKind::WarpSpecialized: return on_wgmma(kWarpSpecializedShape);
+        case KernelKind::Persistent: return on_wgmma(kPersistentShape);
+        default: return otherwise;
+    }
+}
 
 }  // namespace ts::model

@@ -10,8 +10,6 @@
 #include "format.hpp"
 #include "ladder_rungs.hpp"
 #include "launch_geometry.hpp"
-#include "tc_mma.hpp"
-#include "tc_pipeline.hpp"
 
 namespace ts::model {
 
@@ -58,19 +56,12 @@ int estimated_ladder_registers(const KernelConfig& config) {
 }
 
 int estimated_tc_registers(KernelKind kind) {
-    const auto of_mma = [](const MmaShape& s) {
-        return std::min(255, round_up(s.accumulator_registers() + 4 * s.m_tiles() + 2 * s.n_tiles() + 32, 8));
-    };
-    const auto of_wgmma = [](const WgmmaShape& s) { return std::min(255, 65536 / s.threads() / 8 * 8); };
-    switch (kind) {
-        case KernelKind::Wmma: return of_mma(kWmmaShape);
-        case KernelKind::Mma: return of_mma(kMmaShape);
-        case KernelKind::MmaAsync: return of_mma(kMmaAsyncShape);
-        case KernelKind::Wgmma: return of_wgmma(kWgmmaShape);
-        case KernelKind::WarpSpecialized: return of_wgmma(kWarpSpecializedShape);
-        case KernelKind::Persistent: return of_wgmma(kPersistentShape);
-        default: return 0;
-    }
+    return with_tc_shape(
+        kind,
+        [](const MmaShape& s) {
+            return std::min(255, round_up(s.accumulator_registers() + 4 * s.m_tiles() + 2 * s.n_tiles() + 32, 8));
+        },
+        [](const WgmmaShape& s) { return std::min(255, 65536 / s.threads() / 8 * 8); }, 0);
 }
 
 std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block, const DeviceLimits& limits) {

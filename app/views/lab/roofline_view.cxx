@@ -344,22 +344,18 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         measured_dram_points(state, kSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
     add_measured_dram_series(series, measured_dram);
     // cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point.
-    if (const record::Point* cublas = find_point(lab_points(lab), "cublas", kSize, "float")) {
+    const auto cublas_level = [&](std::string_view dtype, const char* name, ImU32 colour) {
+        const record::Point* cublas = find_point(lab_points(lab), "cublas", kSize, dtype);
+        if (!cublas) return;
         PlotSeries level;
-        level.name = "cuBLAS (level only: traffic not modelled)";
-        level.colour = IM_COL32(120, 120, 120, 255);
+        level.name = name;
+        level.colour = colour;
         level.markers = false;
         level.points = {{0.05, cublas->gflops, kNaN, kNaN, ""}, {kRoofEnd, cublas->gflops, kNaN, kNaN, ""}};
         series.push_back(std::move(level));
-    }
-    if (const record::Point* cublas = find_point(lab_points(lab), "cublas", kSize, "bf16")) {
-        PlotSeries level;
-        level.name = "cuBLAS BF16 (level only)";
-        level.colour = IM_COL32(150, 110, 90, 255);
-        level.markers = false;
-        level.points = {{0.05, cublas->gflops, kNaN, kNaN, ""}, {kRoofEnd, cublas->gflops, kNaN, kNaN, ""}};
-        series.push_back(std::move(level));
-    }
+    };
+    cublas_level("float", "cuBLAS (level only: traffic not modelled)", IM_COL32(120, 120, 120, 255));
+    cublas_level("bf16", "cuBLAS BF16 (level only)", IM_COL32(150, 110, 90, 255));
     for (PlotSeries& s : series)
         for (const PlotSeries& old : plot.series)
             if (old.name == s.name) s.visible = old.visible;
