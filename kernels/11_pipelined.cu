@@ -12,12 +12,13 @@ constexpr FloatRungKernels kKernels = pipelined_kernels<ShapeOf<model::kPipeline
 }
 
 const void* pipelined_handle(const model::KernelConfig&, const model::Problem& problem) {
-    return pipelined_handle_of(kKernels, problem);
+    return float_rung_handle(kKernels, problem, pipelined_rows_aligned);
 }
 
 cudaError_t launch_pipelined(const model::KernelConfig& config, const model::Problem& problem,
                              Operands<float> operands, cudaStream_t stream) {
-    return launch_pipelined_rung(kKernels, model::KernelKind::Pipelined, config, problem, operands, stream);
+    return launch_float_rung(kKernels, model::KernelKind::Pipelined, config, problem, operands, stream,
+                             pipelined_rows_aligned);
 }
 
 }  // namespace ts::kernels

@@ -240,19 +240,6 @@ __global__ void __launch_bounds__(Shape::value.threads(), Shape::value.blocks_pe
 // The aligned form copies B and stores C 16 bytes at a time, and copies A 4 bytes at a time
 // whatever the sizes: it needs N a multiple of 4 (and the buffers on 16 bytes), not K.
 inline bool pipelined_rows_aligned(const model::Problem& problem) { return problem.n % 4 == 0; }
-inline const void* pipelined_handle_of(const FloatRungKernels& kernels, const model::Problem& problem) {
-    if (problem.dtype != model::Dtype::Float32) return nullptr;
-    return reinterpret_cast<const void*>(kernels.pick(problem, pipelined_rows_aligned(problem)));
-}
-inline cudaError_t launch_pipelined_rung(const FloatRungKernels& kernels, model::KernelKind kind,
-                                         const model::KernelConfig& config, const model::Problem& problem,
-                                         Operands<float> operands, cudaStream_t stream) {
-    if (config.kind != kind) return cudaErrorInvalidValue;
-    const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-    const bool aligned = pipelined_rows_aligned(problem) &&
-                         (address(operands.a) | address(operands.b) | address(operands.c)) % 16 == 0;
-    return launch_on_plan(kernels.pick(problem, aligned), config, problem, operands, stream);
-}
 
 template <typename S>
 constexpr FloatRungKernels pipelined_kernels() {

@@ -36,28 +36,38 @@ int candidate_of(const model::KernelConfig& config) {
     return config.variant >= 0 && config.variant < model::kTunedCandidateCount ? config.variant : 0;
 }
 
+// The problem the kernel runs: N rounded up to a multiple of 4 (launch_tuned pads B and C to it).
+model::Problem padded_in_n(const model::Problem& problem) {
+    model::Problem padded = problem;
+    padded.n = round_up(problem.n, 4);
+    return padded;
+}
+
+// Launches candidate `kernels` on buffers whose rows of B and C start on 16 bytes.
+cudaError_t launch_candidate(const FloatRungKernels& kernels, const model::KernelConfig& config,
+                             const model::Problem& problem, Operands<float> operands, cudaStream_t stream) {
+    return launch_float_rung(kernels, model::KernelKind::Tuned, config, problem, operands, stream,
+                             pipelined_rows_aligned);
+}
+
 }  // namespace
 
 const void* tuned_handle(const model::KernelConfig& config, const model::Problem& problem) {
-    // The form that runs: launch_tuned pads N to a multiple of 4.
-    model::Problem padded = problem;
-    padded.n = round_up(problem.n, 4);
-    return pipelined_handle_of(kKernels[candidate_of(config)], padded);
+    return float_rung_handle(kKernels[candidate_of(config)], padded_in_n(problem), pipelined_rows_aligned);
 }
 
 cudaError_t launch_tuned(const model::KernelConfig& config, const model::Problem& problem, Operands<float> operands,
                          cudaStream_t stream) {
     const FloatRungKernels& kernels = kKernels[candidate_of(config)];
     if (problem.dtype != model::Dtype::Float32 || problem.n % 4 == 0)
-        return launch_pipelined_rung(kernels, model::KernelKind::Tuned, config, problem, operands, stream);
+        return launch_candidate(kernels, config, problem, operands, stream);
     // Rows of B and C off 16 bytes (N not a multiple of 4): B copied into a scratch buffer with
     // rows of N rounded up to 4 (zeros after N), the kernel run there into a padded C, whose
     // first N columns are copied back. 4-byte copies of B and stores of C cost 4099×4095×4097
     // an eighth of its speed; the copies here, a few percent. A's rows need no padding: A is
     // copied 4 bytes at a time anyway (LadderShape::a_vec), and a K that is no multiple of 4 or
     // of BK only makes the last K step check its copies (11_pipelined.cuh).
-    model::Problem padded = problem;
-    padded.n = round_up(problem.n, 4);
+    const model::Problem padded = padded_in_n(problem);
     const std::int64_t b_elements = problem.k * padded.n * problem.batch,
                        c_elements = problem.m * padded.n * problem.batch;
     void* scratch = nullptr;
@@ -68,7 +78,7 @@ cudaError_t launch_tuned(const model::KernelConfig& config, const model::Problem
     float* c = b + b_elements;
     cudaError_t e = copy_rows(b, padded.n, operands.b, problem.n, problem.k * problem.batch, problem.n, padded.n, stream);
     if (e == cudaSuccess)
-        e = launch_pipelined_rung(kernels, model::KernelKind::Tuned, config, padded, {operands.a, b, c}, stream);
+        e = launch_candidate(kernels, config, padded, {operands.a, b, c}, stream);
     if (e == cudaSuccess)
         e = copy_rows(operands.c, problem.n, c, padded.n, problem.m * problem.batch, problem.n, problem.n, stream);
     const cudaError_t freed = cudaFreeAsync(scratch, stream);

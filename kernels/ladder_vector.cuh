@@ -236,27 +236,31 @@ constexpr FloatRungKernels vector_ladder_kernels() {
 
 // 128-bit loads and stores need every row of A, B and C to start on 16 bytes: K and N
 // multiples of 4 (then M·K, K·N and M·N are too, so every matrix of a batch does) and the
-// buffers themselves aligned (cudaMalloc's are, to 256 bytes).
+// buffers themselves aligned (cudaMalloc's are, to 256 bytes). A rung that copies A 4 bytes at a
+// time needs less (pipelined_rows_aligned, 11_pipelined.cuh): the launchers take the rule.
+using RowsAligned = bool (*)(const model::Problem&);
 inline bool rows_aligned(const model::Problem& problem) { return problem.k % 4 == 0 && problem.n % 4 == 0; }
-inline bool vector_aligned(const model::Problem& problem, Operands<float> operands) {
+inline bool vector_aligned(const model::Problem& problem, Operands<float> operands, RowsAligned rows = rows_aligned) {
     const auto address = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p); };
-    return rows_aligned(problem) && (address(operands.a) | address(operands.b) | address(operands.c)) % 16 == 0;
+    return rows(problem) && (address(operands.a) | address(operands.b) | address(operands.c)) % 16 == 0;
 }
 
 // The handle kernel_attributes asks CUDA about: the form a launch of `problem` runs (with
 // cudaMalloc'ed buffers, aligned exactly when the sizes are); nullptr for other types.
-inline const void* float_rung_handle(const FloatRungKernels& kernels, const model::Problem& problem) {
+inline const void* float_rung_handle(const FloatRungKernels& kernels, const model::Problem& problem,
+                                     RowsAligned rows = rows_aligned) {
     if (problem.dtype != model::Dtype::Float32) return nullptr;
-    return reinterpret_cast<const void*>(kernels.pick(problem, rows_aligned(problem)));
+    return reinterpret_cast<const void*>(kernels.pick(problem, rows(problem)));
 }
 
 // Launches the float rung `kind` in the form `problem` and the buffers allow
 // (launch_on_plan: grid, block and dynamic shared memory from the model's plan).
 inline cudaError_t launch_float_rung(const FloatRungKernels& kernels, model::KernelKind kind,
                                      const model::KernelConfig& config, const model::Problem& problem,
-                                     Operands<float> operands, cudaStream_t stream) {
+                                     Operands<float> operands, cudaStream_t stream, RowsAligned rows = rows_aligned) {
     if (config.kind != kind) return cudaErrorInvalidValue;
-    return launch_on_plan(kernels.pick(problem, vector_aligned(problem, operands)), config, problem, operands, stream);
+    return launch_on_plan(kernels.pick(problem, vector_aligned(problem, operands, rows)), config, problem, operands,
+                          stream);
 }
 
 }  // namespace ts::kernels

@@ -126,35 +126,28 @@ std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block
 std::variant<Occupancy, std::string> kernel_occupancy(const KernelConfig& config, const Problem& problem,
                                                       const DeviceLimits& limits,
                                                       std::optional<int> measured_registers) {
+    BlockResources block;
+    block.registers_measured = measured_registers.has_value();
+    std::int64_t grid_blocks = 0;
     if (is_tensor_core(config.kind)) {
         const TcBlockTile tile = tc_block_tile(config.kind);
-        BlockResources block;
         block.threads = tile.threads;
         block.shared_bytes = tile.shared_bytes;
-        block.registers_measured = measured_registers.has_value();
         block.registers_per_thread = measured_registers.value_or(estimated_tc_registers(config.kind));
-        auto result = block_occupancy(block, limits);
-        if (auto* o = std::get_if<Occupancy>(&result)) {
-            o->grid_blocks = ceil_div64(problem.m, tile.bm) * ceil_div64(problem.n, tile.bn) * problem.batch;
-            o->blocks_per_wave = static_cast<std::int64_t>(o->blocks_per_sm) * limits.sm_count;
-            if (o->blocks_per_wave > 0)
-                o->waves = static_cast<double>(o->grid_blocks) / static_cast<double>(o->blocks_per_wave);
-        }
-        return result;
+        grid_blocks = ceil_div64(problem.m, tile.bm) * ceil_div64(problem.n, tile.bn) * problem.batch;
+    } else {
+        if (!is_modelled(config.kind)) return std::string(unmodelled_reason(config.kind));
+        if (auto why = check_config(config)) return *why;
+        const LaunchGeometry g = plan_launch(config, problem);
+        block.threads = static_cast<int>(std::min<std::int64_t>(g.block.volume(), INT_MAX));
+        block.shared_bytes = g.shared_bytes;
+        block.registers_per_thread = measured_registers.value_or(
+            is_ladder(config.kind) ? estimated_ladder_registers(config) : estimated_registers_per_thread(limits));
+        grid_blocks = g.grid.volume();
     }
-    if (!is_modelled(config.kind))
-        return std::string(unmodelled_reason(config.kind));
-    if (auto why = check_config(config)) return *why;
-    const LaunchGeometry g = plan_launch(config, problem);
-    BlockResources block;
-    block.threads = static_cast<int>(std::min<std::int64_t>(g.block.volume(), INT_MAX));
-    block.shared_bytes = g.shared_bytes;
-    block.registers_measured = measured_registers.has_value();
-    block.registers_per_thread = measured_registers.value_or(
-        is_ladder(config.kind) ? estimated_ladder_registers(config) : estimated_registers_per_thread(limits));
     auto result = block_occupancy(block, limits);
     if (auto* o = std::get_if<Occupancy>(&result)) {
-        o->grid_blocks = g.grid.volume();
+        o->grid_blocks = grid_blocks;
         o->blocks_per_wave = static_cast<std::int64_t>(o->blocks_per_sm) * limits.sm_count;
         if (o->blocks_per_wave > 0)
             o->waves = static_cast<double>(o->grid_blocks) / static_cast<double>(o->blocks_per_wave);
