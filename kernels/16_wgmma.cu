@@ -37,18 +37,20 @@ __global__ void __launch_bounds__(kThreads) wgmma_kernel(const __grid_constant__
     const int block_m = static_cast<int>(blockIdx.y), block_n = static_cast<int>(blockIdx.x);
     const int batch = static_cast<int>(blockIdx.z);
     const int k_steps = model::wgmma_k_steps(kShape, k);
+    // B's slabs in one copy where N allows (the launch made B's map to match: make_tensor_maps).
+    const bool b_runs = model::b_slab_runs(kShape, n);
 
     if (thread == 0) init_ring_barriers<kShape>(full, nullptr);
     // Every thread waits on barriers that thread 0 just made.
     __syncthreads();
     if (thread == 0)
         for (int step = 0; step < kShape.stages && step < k_steps; ++step)
-            issue_stage<kShape>(smem, full, &a_map, &b_map, block_m, block_n, batch, step);
+            issue_stage<kShape>(smem, full, &a_map, &b_map, block_m, block_n, batch, step, b_runs);
 
     // The descriptors of stage 0, K slice 0 (model::a_descriptor, b_descriptor); wgmma_stage adds the rest.
     const std::uint64_t a_desc0 = model::encode_descriptor(model::a_descriptor(kShape, smem_base, 0, consumer, 0, 0));
     const std::uint64_t b_desc0 = model::encode_descriptor(model::b_descriptor(kShape, smem_base, 0, 0, 0));
-    float acc[kShape.wgmma_n / 2] = {};
+    Accumulators<kShape> acc = {};
     for (int step = 0; step < k_steps; ++step) {
         const model::StageStep ring = model::stage_step(kShape, step);
         // The stage is whole when TMA has delivered every byte thread 0 announced.
@@ -59,11 +61,11 @@ __global__ void __launch_bounds__(kThreads) wgmma_kernel(const __grid_constant__
         // Both warpgroups are done with the stage before thread 0 refills it.
         __syncthreads();
         if (thread == 0 && step + kShape.stages < k_steps)
-            issue_stage<kShape>(smem, full, &a_map, &b_map, block_m, block_n, batch, step + kShape.stages);
+            issue_stage<kShape>(smem, full, &a_map, &b_map, block_m, block_n, batch, step + kShape.stages, b_runs);
     }
 
     T* c_batch = c + static_cast<std::int64_t>(batch) * m * n;
-    store_accumulators<kShape, T>(acc, c_batch, m, n, block_m * kShape.bm, block_n * kShape.bn, consumer, 0, 0,
+    store_accumulators<kShape, T>(acc, c_batch, m, n, block_m * kShape.bm, block_n * kShape.bn, consumer,
                                   wg_thread);
 }
 

@@ -1,11 +1,11 @@
-// Teaches: keep the SMs busy and the bytes close. Four changes to 17, each about what happens
-// between the tensor cores' work rather than in it:
+// Teaches: keep the SMs busy and the bytes close, and feed the tensor cores the way they read
+// fastest. Five changes to 17, four about what happens between the tensor cores' work:
 // - A persistent grid: one cluster per pair of SMs the GPU can hold, each walking many tiles of C
 //   (model::persistent_tile). The ring of stages runs on from one tile to the next, so the producer
 //   fills the next tile's stages while the consumers still write the last tile's C: no block start,
 //   no cold ring, no idle SM at a tile's end.
-// - An order of tiles for L2: down a group of 8 cluster rows, then one column right, so the tiles
-//   in flight at once read few rows of A and few columns of B, and L2 keeps them.
+// - 17's order of tiles for L2, now over cluster tiles: down a group of 8 cluster rows, then one
+//   column right, so the tiles in flight at once read few rows of A and few columns of B.
 // - Clusters of two CTAs along M: both need the same B tile, so each brings half of it and TMA
 //   multicasts it into both (model::tma_box's issuer): B crosses from L2 once for two blocks. A
 //   stage is refilled only when the consumers of both CTAs released it (model::empty_arrivals).
@@ -14,12 +14,19 @@
 //   whole lines at a time, that run on while the warpgroup starts its next tile. From registers
 //   (17), a warp's store writes 8 rows × 16 bytes and the tensor cores wait until the tile's
 //   128 stores have left. The staging area costs the ring a stage: 3 of 48 KiB, not 4.
-//   Where TMA cannot write C (N not a multiple of 8) the kernel stores from registers as 17 does.
-// And each consumer keeps one wgmma group in flight: it waits for the previous K step's group, not
-// this one's, before releasing that step's stage, so the tensor cores never wait for the wait.
+//   Where TMA cannot write C (N not a multiple of 8) the warpgroup copies the staged tile out itself.
+// - The wgmmas compute Cᵀ = Bᵀ·Aᵀ (model::WgmmaShape::swap_ab): B's tile, K×N with N contiguous,
+//   is what wgmma reads as its A (MN-major, 64 wide), and A's tile its B (K-major). 17 reads B's
+//   tile as wgmma's B, MN-major and 256 wide, and on an H100 the same kernel ran 7–12 % slower that
+//   way. The tiles in shared memory and their copies do not change; each consumer now takes 128
+//   columns of C for all 128 rows (two m64n128k16 per 16 of K), and its accumulators hold a piece
+//   of Cᵀ, which the epilogue writes back the right way round.
+// Each consumer waits for its own wgmmas on a stage before releasing it (wgmma_wait<0>), as 17 does:
+// with three stages, keeping one group in flight (wait<1>) held two stages per consumer and left the
+// producer one stage ahead; it ran 6 points slower at 2048³ on an H100.
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
-// the peer's barriers, a cluster-wide barrier at the start and the end), wgmma_wait<1>, and the
-// staged epilogue (stage_and_store_c, C's tensor map).
+// the peer's barriers, a cluster-wide barrier at the start and the end), the swapped operands, and
+// the staged epilogue (stage_and_store_c, C's tensor map).
 // What it leaves on the table: the tile shape is one for every size.
 #include "kernels/hopper_common.cuh"
 
@@ -51,6 +58,8 @@ __global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads,
     const int cluster_rows = model::cluster_rows_of(kShape, m), cols = model::block_cols_of(kShape, n);
     const int tiles = cluster_rows * cols * batches;
     const int k_steps = model::wgmma_k_steps(kShape, k);
+    // B's slabs in one copy where N allows (the launch made B's map to match: make_tensor_maps).
+    const bool b_runs = model::b_slab_runs(kShape, n);
 
     if (thread == 0) init_ring_barriers<kShape>(full, empty);
     // Both CTAs' barriers exist before either multicasts into the other or arrives on its barriers.
@@ -70,49 +79,36 @@ __global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads,
                     // (in the first round the stages start empty).
                     if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);
                     issue_cluster_stage<kShape>(smem, full, &a_map, &b_map, block_m, t.col, t.batch, kk, ring.stage,
-                                                rank);
+                                                rank, b_runs);
                 }
             }
         }
     } else {
         setmaxnreg_inc<kConsumerRegisters>();
         const int consumer = model::consumer_of_warpgroup(kShape, warpgroup);
-        // Releases a stage in every CTA of the cluster: each of them multicast part of it here.
-        auto release = [&](int stage) {
-            if (wg_thread == 0)
-                for (int r = 0; r < kClusterSize; ++r) mbarrier_arrive_cluster(&empty[stage], r);
-        };
         // The descriptors of stage 0, K slice 0; every other is a sum (model::a_descriptor_step).
-        const std::uint64_t a_desc0 = model::encode_descriptor(model::a_descriptor(kShape, smem_base, 0, consumer, 0, 0));
-        const std::uint64_t b_desc0 = model::encode_descriptor(model::b_descriptor(kShape, smem_base, 0, 0, 0));
+        const std::uint64_t a_desc0 =
+            model::encode_descriptor(model::wgmma_a_descriptor(kShape, smem_base, 0, consumer, 0, 0));
+        const std::uint64_t b_desc0 = model::encode_descriptor(model::wgmma_b_descriptor(kShape, smem_base, 0, 0, 0));
         int step = 0;
         for (int tile = cluster; tile < tiles; tile += clusters) {
             const model::ClusterTile t = model::persistent_tile(tile, cluster_rows, cols, model::kPersistentGroupRows);
-            float acc[kShape.wgmma_n / 2];
-            int previous_stage = -1;
+            Accumulators<kShape> acc;
             for (int kk = 0; kk < k_steps; ++kk, ++step) {
                 const model::StageStep ring = model::stage_step(kShape, step);
                 // The stage is whole when TMA has delivered every byte, from both CTAs' copies.
                 mbarrier_wait(&full[ring.stage], ring.full_parity);
                 // The tile's first K step overwrites what the last tile left in acc.
                 wgmma_stage<kShape, T>(acc, a_desc0, b_desc0, ring.stage, kk > 0);
-                // The previous K step's group is done once at most this one is running: its stage is free.
-                wgmma_wait<1>();
-                if (previous_stage >= 0) release(previous_stage);
-                previous_stage = ring.stage;
+                // This warpgroup's reads of the stage are over when its wgmmas are.
+                wgmma_wait<0>();
+                // Release the stage in every CTA of the cluster (each of them multicast part of it
+                // here): thread r arrives on CTA r's barrier, the arrivals side by side.
+                if (wg_thread < kClusterSize) mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);
             }
-            // The tile's last group, then its stage, then C.
-            wgmma_wait<0>();
-            if (previous_stage >= 0) release(previous_stage);
             const int block_m = t.cluster_row * kClusterSize + rank;
-            if (c_by_tma) {
-                stage_and_store_c<kShape, T>(acc, smem, &c_map, block_m * kShape.bm, t.col * kShape.bn, t.batch,
-                                             consumer, wg_thread);
-            } else {
-                T* c_batch = c + static_cast<std::int64_t>(t.batch) * m * n;
-                store_accumulators<kShape, T>(acc, c_batch, m, n, block_m * kShape.bm, t.col * kShape.bn, consumer, 0,
-                                              0, wg_thread);
-            }
+            stage_and_store_c<kShape, T>(acc, smem, c_by_tma ? &c_map : nullptr, c, m, n, block_m * kShape.bm,
+                                         t.col * kShape.bn, t.batch, consumer, wg_thread);
         }
         // The last tile's stores are done before the block ends and its shared memory goes.
         if (c_by_tma && wg_thread == 0) bulk_wait_group<0>();

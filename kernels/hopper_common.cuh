@@ -76,6 +76,26 @@ __device__ __forceinline__ void tma_load_3d_multicast(void* shared, const CUtens
         : "memory");
 }
 
+// A run of B's slabs (model::b_slab_run) through B's 4-D map (columns, rows, slabs, batch), to
+// this CTA only or, with `cta_mask`, multicast to the CTAs of the mask.
+__device__ __forceinline__ void tma_load_slab_run(void* shared, const CUtensorMap* map, std::uint64_t* barrier,
+                                                  int first_row, int first_slab, int batch) {
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {0, %2, %3, %4}], [%5];\n" ::
+            "r"(shared_address(shared)),
+        "l"(map), "r"(first_row), "r"(first_slab), "r"(batch), "r"(shared_address(barrier))
+        : "memory");
+}
+__device__ __forceinline__ void tma_load_slab_run_multicast(void* shared, const CUtensorMap* map,
+                                                            std::uint64_t* barrier, int first_row, int first_slab,
+                                                            int batch, std::uint16_t cta_mask) {
+    asm volatile(
+        "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {0, %2, %3, %4}], [%5], %6;\n" ::"r"(shared_address(shared)),
+        "l"(map), "r"(first_row), "r"(first_slab), "r"(batch), "r"(shared_address(barrier)), "h"(cta_mask)
+        : "memory");
+}
+
 // One box of shared memory out to a 3-D tensor map, asynchronously, in this thread's current bulk
 // group (bulk_commit_group closes it). Parts of the box outside the matrix are not written.
 __device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void* shared, int inner, int outer,
@@ -105,6 +125,23 @@ __device__ __forceinline__ void fence_proxy_async_shared() {
 // 0 is __syncthreads'), so that one warpgroup can wait for itself alone.
 __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
     asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+// Four 8×8 matrices of 16-bit elements into shared memory, each transposed: every lane gives its
+// two elements of each matrix packed in one register (an mma accumulator fragment's row), and lane
+// 8q + i names where row i of matrix q, after the transpose, goes (16 bytes).
+__device__ __forceinline__ void stmatrix_x4_trans(std::uint32_t address, std::uint32_t m0, std::uint32_t m1,
+                                                  std::uint32_t m2, std::uint32_t m3) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(address), "r"(m0),
+                 "r"(m1), "r"(m2), "r"(m3)
+                 : "memory");
+}
+// Two FP32 values rounded to T and packed, the first in the low half.
+template <typename T>
+__device__ __forceinline__ std::uint32_t pack_pair(float first, float second) {
+    using Pair = typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type;
+    const Pair pair = {from_float<T>(first), from_float<T>(second)};
+    return *reinterpret_cast<const std::uint32_t*>(&pair);
 }
 
 // ---- Clusters ----------------------------------------------------------------------------------
@@ -158,22 +195,33 @@ __device__ __forceinline__ void init_ring_barriers(std::uint64_t* full, std::uin
     fence_barrier_init();
 }
 
-// This warpgroup's wgmmas on one stage, started and committed as one group: one m64nNk16 per 16 of
-// K, from descriptors that are sums on the stage-0, slice-0 ones (model::a_descriptor_step).
-// `accumulate` false: the first wgmma writes acc rather than adding to it (a new tile).
+// A consumer thread's accumulators: N/2 for each 64-slice of wgmma's M it covers.
+template <model::WgmmaShape Shape>
+using Accumulators = float[Shape.m_slices()][Shape.wgmma_n / 2];
+
+// This warpgroup's wgmmas on one stage, started and committed as one group: per 16 of K one
+// m64nNk16 per 64-slice of wgmma's M, from descriptors that are sums on the stage-0, slice-0
+// ones (model::a_descriptor_step). With swap_ab wgmma reads B's tile as its A, MN-major, and A's
+// as its B, K-major (model::wgmma_a_descriptor). `accumulate` false: the first wgmma writes acc
+// rather than adding to it (a new tile).
 template <model::WgmmaShape Shape, typename T>
-__device__ __forceinline__ void wgmma_stage(float (&acc)[Shape.wgmma_n / 2], std::uint64_t a_desc0,
+__device__ __forceinline__ void wgmma_stage(Accumulators<Shape>& acc, std::uint64_t a_desc0,
                                             std::uint64_t b_desc0, int stage, bool accumulate) {
+    static_assert(Shape.n_slices() == 1);
+    constexpr int kTransA = Shape.swap_ab ? 1 : 0, kTransB = Shape.swap_ab || Shape.b_k_major ? 0 : 1;
     // The accumulators were last written by the previous group or other instructions: order that first.
     wgmma_fence();
     const std::uint64_t a_stage = a_desc0 + model::a_descriptor_step(Shape, stage, 0);
     const std::uint64_t b_stage = b_desc0 + model::b_descriptor_step(Shape, stage, 0);
 #pragma unroll
     for (int ks = 0; ks < Shape.k_slices(); ++ks) {
-        const std::uint64_t a = a_stage + model::a_descriptor_step(Shape, 0, ks);
-        const std::uint64_t b = b_stage + model::b_descriptor_step(Shape, 0, ks);
-        if constexpr (Shape.wgmma_n == 256) wgmma_m64n256k16<T>(acc, a, b, accumulate || ks > 0);
-        else wgmma_m64n128k16<T>(acc, a, b, accumulate || ks > 0);
+#pragma unroll
+        for (int ms = 0; ms < Shape.m_slices(); ++ms) {
+            const std::uint64_t a = a_stage + model::a_descriptor_step(Shape, 0, ks) + model::a_slice_step(Shape, ms);
+            const std::uint64_t b = b_stage + model::b_descriptor_step(Shape, 0, ks);
+            if constexpr (Shape.wgmma_n == 256) wgmma_m64n256k16<T, kTransA, kTransB>(acc[ms], a, b, accumulate || ks > 0);
+            else wgmma_m64n128k16<T, kTransA, kTransB>(acc[ms], a, b, accumulate || ks > 0);
+        }
     }
     wgmma_commit();
 }
@@ -182,13 +230,24 @@ __device__ __forceinline__ void wgmma_stage(float (&acc)[Shape.wgmma_n / 2], std
 
 // Arms full[stage] with the stage's bytes and issues every box of K step `k_step` for the block at
 // (block_m, block_n) of batch `batch` (model::tma_box: where each box comes from and goes to).
-// One thread calls it.
+// With `b_runs` B's map is the 4-D one and its slabs come in one copy (model::b_slab_runs). One
+// thread calls it.
 template <model::WgmmaShape Shape>
 __device__ __forceinline__ void issue_stage(unsigned char* smem, std::uint64_t* full, const CUtensorMap* a_map,
                                             const CUtensorMap* b_map, int block_m, int block_n, int batch,
-                                            int k_step) {
+                                            int k_step, bool b_runs) {
     const int stage = k_step % Shape.stages;
     mbarrier_arrive_expect_tx(&full[stage], model::expect_tx_bytes(Shape));
+    if (b_runs) {
+#pragma unroll
+        for (int i = 0; i < model::a_boxes(Shape); ++i) {
+            const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i);
+            tma_load_3d(smem + box.smem_offset, a_map, &full[stage], box.inner_coord, box.outer_coord, batch);
+        }
+        const model::TmaSlabRun run = model::b_slab_run(Shape, block_n, k_step, 0, stage);
+        tma_load_slab_run(smem + run.smem_offset, b_map, &full[stage], run.first_row, run.first_slab, batch);
+        return;
+    }
 #pragma unroll
     for (int i = 0; i < model::boxes_per_stage(Shape); ++i) {
         const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i);
@@ -204,9 +263,20 @@ __device__ __forceinline__ void issue_stage(unsigned char* smem, std::uint64_t* 
 template <model::WgmmaShape Shape>
 __device__ __forceinline__ void issue_cluster_stage(unsigned char* smem, std::uint64_t* full, const CUtensorMap* a_map,
                                                     const CUtensorMap* b_map, int block_m, int block_n, int batch,
-                                                    int k_step, int stage, int rank) {
+                                                    int k_step, int stage, int rank, bool b_runs) {
     constexpr auto kEveryCta = static_cast<std::uint16_t>((1u << Shape.cluster_m) - 1);
     mbarrier_arrive_expect_tx(&full[stage], model::expect_tx_bytes(Shape));
+    if (b_runs) {
+#pragma unroll
+        for (int i = 0; i < model::a_boxes(Shape); ++i) {
+            const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i, stage);
+            tma_load_3d(smem + box.smem_offset, a_map, &full[stage], box.inner_coord, box.outer_coord, batch);
+        }
+        const model::TmaSlabRun run = model::b_slab_run(Shape, block_n, k_step, rank, stage);
+        tma_load_slab_run_multicast(smem + run.smem_offset, b_map, &full[stage], run.first_row, run.first_slab, batch,
+                                    kEveryCta);
+        return;
+    }
 #pragma unroll
     for (int i = 0; i < model::boxes_per_stage(Shape); ++i) {
         const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i, stage);
@@ -220,21 +290,26 @@ __device__ __forceinline__ void issue_cluster_stage(unsigned char* smem, std::ui
 
 // The accumulators of one consumer thread to C, rounded to T, inside the matrix only: two
 // neighbouring columns in one 32-bit store where N is even (every row then starts on 4 bytes).
-template <model::WgmmaShape Shape, typename T, int Registers>
-__device__ __forceinline__ void store_accumulators(const float (&acc)[Registers], T* c, int m, int n, int block_row,
-                                                   int block_col, int consumer, int m_slice, int n_slice, int thread) {
+// (A swap_ab shape stages C: stage_and_store_c.)
+template <model::WgmmaShape Shape, typename T>
+__device__ __forceinline__ void store_accumulators(const Accumulators<Shape>& acc, T* c, int m, int n, int block_row,
+                                                   int block_col, int consumer, int thread) {
+    static_assert(!Shape.swap_ab);
 #pragma unroll
-    for (int r = 0; r < Registers; r += 2) {
-        const model::Cell cell = model::wgmma_block_cell(Shape, consumer, m_slice, n_slice, thread, r);
-        const int row = block_row + cell.row, col = block_col + cell.col;
-        if (row >= m) continue;
-        T* out = c + static_cast<std::int64_t>(row) * n + col;
-        if (n % 2 == 0 && col + 1 < n) {
-            *reinterpret_cast<typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type*>(out) = {
-                from_float<T>(acc[r]), from_float<T>(acc[r + 1])};
-        } else {
-            if (col < n) out[0] = from_float<T>(acc[r]);
-            if (col + 1 < n) out[1] = from_float<T>(acc[r + 1]);
+    for (int ms = 0; ms < Shape.m_slices(); ++ms) {
+#pragma unroll
+        for (int r = 0; r < Shape.wgmma_n / 2; r += 2) {
+            const model::Cell cell = model::wgmma_block_cell(Shape, consumer, ms, 0, thread, r);
+            const int row = block_row + cell.row, col = block_col + cell.col;
+            if (row >= m) continue;
+            T* out = c + static_cast<std::int64_t>(row) * n + col;
+            if (n % 2 == 0 && col + 1 < n) {
+                *reinterpret_cast<typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type*>(out) = {
+                    from_float<T>(acc[ms][r]), from_float<T>(acc[ms][r + 1])};
+            } else {
+                if (col < n) out[0] = from_float<T>(acc[ms][r]);
+                if (col + 1 < n) out[1] = from_float<T>(acc[ms][r + 1]);
+            }
         }
     }
 }
@@ -275,33 +350,64 @@ using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int, int, Ext
 // (model::c_staging_offset), and thread 0 sends it out with one TMA store per slab, which writes
 // only what lies inside the matrix. The stores run on while the warpgroup starts its next tile;
 // the staging area is written again only once they have read it. `thread` is 0..127 of the
-// warpgroup; C's tensor map has boxes of span × consumer_rows (make_c_tensor_map).
-template <model::WgmmaShape Shape, typename T, int Registers>
-__device__ __forceinline__ void stage_and_store_c(const float (&acc)[Registers], unsigned char* smem,
-                                                  const CUtensorMap* c_map, int block_row, int block_col, int batch,
-                                                  int consumer, int thread) {
-    static_assert(Shape.c_staged && Shape.m_slices() == 1 && Shape.n_slices() == 1);
+// warpgroup; C's tensor map has boxes of span × consumer_rows (make_c_tensor_map). Where TMA
+// cannot write C (`c_map` null: N not a multiple of 8) the warpgroup copies its staged part to
+// `c` itself, neighbouring threads on neighbouring columns, inside the matrix only.
+template <model::WgmmaShape Shape, typename T>
+__device__ __forceinline__ void stage_and_store_c(const Accumulators<Shape>& acc, unsigned char* smem,
+                                                  const CUtensorMap* c_map, T* c, int m, int n, int block_row,
+                                                  int block_col, int batch, int consumer, int thread) {
+    static_assert(Shape.c_staged);
+    const model::Cell origin = model::consumer_origin(Shape, consumer);
     // The previous tile's stores have read the staging area (thread 0 issued them, so it waits)...
     if (thread == 0) bulk_wait_group_read<0>();
     // ...before any thread of the warpgroup writes it again.
     named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+    if constexpr (Shape.swap_ab) {
+        // The accumulators hold Cᵀ: stmatrix transposes 8×8 pieces on the way (model::stmatrix_trans_row).
+        const std::uint32_t smem_base = shared_address(smem);
 #pragma unroll
-    for (int r = 0; r < Registers; r += 2) {
-        const model::Cell cell = model::wgmma_accumulator_cell(thread, r);
-        using Pair = typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type;
-        *reinterpret_cast<Pair*>(smem + model::c_staging_offset(Shape, consumer, cell.row, cell.col)) = {
-            from_float<T>(acc[r]), from_float<T>(acc[r + 1])};
+        for (int ms = 0; ms < Shape.m_slices(); ++ms) {
+#pragma unroll
+            for (int group = 0; group < Shape.wgmma_n / 16; ++group) {
+                const model::Cell to = model::stmatrix_trans_row(ms, group, thread);
+                const float* r = &acc[ms][8 * group];
+                stmatrix_x4_trans(smem_base + model::c_staging_offset(Shape, consumer, to.row, to.col),
+                                  pack_pair<T>(r[0], r[1]), pack_pair<T>(r[2], r[3]), pack_pair<T>(r[4], r[5]),
+                                  pack_pair<T>(r[6], r[7]));
+            }
+        }
+    } else {
+#pragma unroll
+        for (int r = 0; r < Shape.wgmma_n / 2; r += 2) {
+            const model::Cell cell = model::wgmma_block_cell(Shape, consumer, 0, 0, thread, r);
+            using Pair = typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type;
+            *reinterpret_cast<Pair*>(smem + model::c_staging_offset(Shape, consumer, cell.row - origin.row, cell.col)) = {
+                from_float<T>(acc[0][r]), from_float<T>(acc[0][r + 1])};
+        }
     }
     // Each thread's writes are ordered before the async proxy's reads, and every thread has written,
     // before thread 0 starts the stores.
     fence_proxy_async_shared();
     named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+    if (c_map == nullptr) {
+        const int first_row = block_row + origin.row, first_col = block_col + origin.col;
+        T* c_batch = c + static_cast<std::int64_t>(batch) * m * n;
+        for (int i = thread; i < Shape.consumer_rows() * Shape.consumer_cols(); i += model::kWarpgroupSize) {
+            const int row = i / Shape.consumer_cols(), col = i % Shape.consumer_cols();
+            if (first_row + row < m && first_col + col < n)
+                c_batch[static_cast<std::int64_t>(first_row + row) * n + first_col + col] =
+                    *reinterpret_cast<const T*>(smem + model::c_staging_offset(Shape, consumer, row, col));
+        }
+        // The next tile's staging waits at the barrier above for every thread's reads here.
+        return;
+    }
     if (thread == 0) {
         constexpr int kSpan = Shape.span_elements();
 #pragma unroll
         for (int box = 0; box < model::c_store_boxes(Shape); ++box)
-            tma_store_3d(c_map, smem + model::c_staging_offset(Shape, consumer, 0, box * kSpan), block_col + box * kSpan,
-                         block_row + consumer * Shape.consumer_rows(), batch);
+            tma_store_3d(c_map, smem + model::c_staging_offset(Shape, consumer, 0, box * kSpan),
+                         block_col + origin.col + box * kSpan, block_row + origin.row, batch);
         bulk_commit_group();
     }
 }

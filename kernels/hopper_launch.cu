@@ -27,6 +27,13 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_function(const char*& why) {
     return function;
 }
 
+CUtensorMapSwizzle tensor_map_swizzle(model::TmaSwizzle mode) {
+    return mode == model::TmaSwizzle::B128  ? CU_TENSOR_MAP_SWIZZLE_128B
+           : mode == model::TmaSwizzle::B64 ? CU_TENSOR_MAP_SWIZZLE_64B
+           : mode == model::TmaSwizzle::B32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                                            : CU_TENSOR_MAP_SWIZZLE_NONE;
+}
+
 bool encode(CUtensorMap& map, const void* base, std::uint64_t inner, std::uint64_t outer, std::uint64_t batch,
             std::uint64_t row_stride_elements, std::uint32_t box_inner, std::uint32_t box_outer, model::TmaSwizzle mode,
             const char*& why) {
@@ -37,16 +44,36 @@ bool encode(CUtensorMap& map, const void* base, std::uint64_t inner, std::uint64
     const cuuint64_t strides[2] = {row_stride_elements * 2, row_stride_elements * 2 * outer};
     const cuuint32_t box[3] = {box_inner, box_outer, 1};
     const cuuint32_t element_strides[3] = {1, 1, 1};
-    const CUtensorMapSwizzle swizzle = mode == model::TmaSwizzle::B128  ? CU_TENSOR_MAP_SWIZZLE_128B
-                                       : mode == model::TmaSwizzle::B64 ? CU_TENSOR_MAP_SWIZZLE_64B
-                                       : mode == model::TmaSwizzle::B32 ? CU_TENSOR_MAP_SWIZZLE_32B
-                                                                        : CU_TENSOR_MAP_SWIZZLE_NONE;
     // BF16 and FP16 are both 16-bit words to TMA: it copies bits, it does no arithmetic.
     const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 3, const_cast<void*>(base), sizes,
-                                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, tensor_map_swizzle(mode),
                                          CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS) {
         why = "cuTensorMapEncodeTiled refused the tensor map";
+        return false;
+    }
+    return true;
+}
+
+// B (K×N, `n` a multiple of the span) as (span columns, K rows, N / span slabs, batch), boxes of
+// span × box_rows × box_slabs: a run of slabs in one copy (model::b_slab_run).
+bool encode_slab_runs(CUtensorMap& map, const void* base, std::uint64_t n, std::uint64_t k, std::uint64_t batch,
+                      std::uint32_t span, std::uint32_t box_rows, std::uint32_t box_slabs, model::TmaSwizzle mode,
+                      const char*& why) {
+    const auto encode_tiled = encode_function(why);
+    if (!encode_tiled) return false;
+    const cuuint64_t sizes[4] = {span, k, n / span, batch};
+    // Bytes from one row of K to the next, from one slab to the next (span columns on), and from
+    // one matrix to the next.
+    const cuuint64_t strides[3] = {n * 2, span * 2, n * 2 * k};
+    const cuuint32_t box[4] = {span, box_rows, box_slabs, 1};
+    const cuuint32_t element_strides[4] = {1, 1, 1, 1};
+    const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 4, const_cast<void*>(base), sizes,
+                                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                         tensor_map_swizzle(mode), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS) {
+        why = "cuTensorMapEncodeTiled refused the tensor map of B's slabs";
         return false;
     }
     return true;
@@ -87,11 +114,15 @@ bool make_tensor_maps(const model::WgmmaShape& s, const model::Problem& p, const
                       CUtensorMap& a_map, CUtensorMap& b_map, const char*& why) {
     const auto span = static_cast<std::uint32_t>(s.span_elements());
     const auto batch = static_cast<std::uint64_t>(p.batch);
-    return encode(a_map, operands.a, static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.m), batch,
-                  static_cast<std::uint64_t>(operands.k_padded), span, static_cast<std::uint32_t>(s.bm), s.swizzle,
-                  why) &&
-           encode(b_map, operands.b, static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k), batch,
-                  static_cast<std::uint64_t>(operands.n_padded), span, static_cast<std::uint32_t>(s.bk / s.cluster_m),
+    if (!encode(a_map, operands.a, static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.m), batch,
+                static_cast<std::uint64_t>(operands.k_padded), span, static_cast<std::uint32_t>(s.bm), s.swizzle, why))
+        return false;
+    if (model::b_slab_runs(s, p.n))
+        return encode_slab_runs(b_map, operands.b, static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k),
+                                batch, span, static_cast<std::uint32_t>(s.bk),
+                                static_cast<std::uint32_t>(model::b_run_slabs(s)), s.swizzle, why);
+    return encode(b_map, operands.b, static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k), batch,
+                  static_cast<std::uint64_t>(operands.n_padded), span, static_cast<std::uint32_t>(model::b_box_rows(s)),
                   s.swizzle, why);
 }
 

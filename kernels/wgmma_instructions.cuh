@@ -1,6 +1,9 @@
 // wgmma_instructions.cuh — wgmma.mma_async for the shapes the Hopper rungs use (sm_90a only):
-// m64nNk16, BF16 or FP16 inputs, FP32 accumulators, A K-major and B MN-major (TileScope's B is K×N
-// with N contiguous, so imm-trans-b is 1). A warpgroup of 128 threads issues it together; each
+// m64nNk16, BF16 or FP16 inputs, FP32 accumulators. TransA and TransB are the instruction's
+// imm-trans-a and imm-trans-b: 0 reads the operand K-major, 1 MN-major. The defaults fit A·B as
+// TileScope stores them (A K-major; B is K×N with N contiguous, MN-major); 18 swaps the operands
+// (model::WgmmaShape::swap_ab) and reads B's tile as wgmma's A, MN-major (TransA 1), and A's tile as
+// wgmma's B, K-major (TransB 0). A warpgroup of 128 threads issues it together; each
 // thread holds N/2 accumulators (model::wgmma_accumulator_cell). `accumulate` 0 writes d = A·B,
 // 1 adds to d. The instruction only starts the work: wgmma_commit and wgmma_wait (in the
 // kernels) mark and wait for its end, and wgmma_fence must come before it whenever d was touched
@@ -16,7 +19,7 @@
 
 namespace ts::kernels {
 
-template <typename T>
+template <typename T, int TransA = 0, int TransB = 1>
 __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], std::uint64_t desc_a, std::uint64_t desc_b,
                                                   int accumulate) {
     if constexpr (kIsBf16<T>) {
@@ -27,7 +30,7 @@ __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], std::uint64_t d
             "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
             "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
             "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-            "%64, %65, accumulate, 1, 1, 0, 1;\n}\n"
+            "%64, %65, accumulate, 1, 1, %67, %68;\n}\n"
             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -36,7 +39,7 @@ __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], std::uint64_t d
               "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
               "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
               "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-            : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+            : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransA), "n"(TransB));
     } else {
         asm volatile(
             "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %66, 0;\n"
@@ -45,7 +48,7 @@ __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], std::uint64_t d
             "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
             "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
             "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, "
-            "%64, %65, accumulate, 1, 1, 0, 1;\n}\n"
+            "%64, %65, accumulate, 1, 1, %67, %68;\n}\n"
             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -54,11 +57,11 @@ __device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], std::uint64_t d
               "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
               "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
               "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-            : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+            : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransA), "n"(TransB));
     }
 }
 
-template <typename T>
+template <typename T, int TransA = 0, int TransB = 1>
 __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t desc_a, std::uint64_t desc_b,
                                                   int accumulate) {
     if constexpr (kIsBf16<T>) {
@@ -73,7 +76,7 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
             "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
             "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
             "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-            "%128, %129, accumulate, 1, 1, 0, 1;\n}\n"
+            "%128, %129, accumulate, 1, 1, %131, %132;\n}\n"
             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -90,7 +93,7 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
               "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
               "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
               "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-            : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+            : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransA), "n"(TransB));
     } else {
         asm volatile(
             "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %130, 0;\n"
@@ -103,7 +106,7 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
             "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
             "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
             "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-            "%128, %129, accumulate, 1, 1, 0, 1;\n}\n"
+            "%128, %129, accumulate, 1, 1, %131, %132;\n}\n"
             : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
               "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
               "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
@@ -120,7 +123,7 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
               "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
               "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
               "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-            : "l"(desc_a), "l"(desc_b), "r"(accumulate));
+            : "l"(desc_a), "l"(desc_b), "r"(accumulate), "n"(TransA), "n"(TransB));
     }
 }
 

@@ -34,6 +34,15 @@ namespace ts::model {
 // it (16) thread 0 of the block issues the copies between its own wgmmas. Consumers split the
 // block's BM rows evenly, each in slices of 64 (one wgmma's M), and cover all BN columns in wgmmas
 // of N = wgmma_n.
+//
+// With swap_ab (18) the wgmmas compute the transpose, Cᵀ = Bᵀ·Aᵀ: wgmma's A operand is B's tile,
+// read MN-major (N runs along wgmma's M), and its B operand is A's tile, read K-major (M runs along
+// wgmma's N). The tiles in shared memory, and the copies that bring them, stay as they are. Then
+// the consumers split BN: each takes BN / consumers columns in slices of 64, and covers all BM
+// rows in wgmmas of N = wgmma_n. Why: a wgmma reads an MN-major operand more slowly when it is
+// its B (up to 256 wide) than its A (64 wide). On an H100 (2026-11-26) 18 ran at 83–92 % of cuBLAS
+// with B's tile as wgmma's B, MN-major, and at 95–99 % with the same bytes read K-major; reading
+// B's tile as wgmma's A, as cuBLAS does, keeps A·B's layouts and the speed.
 struct WgmmaShape {
     int bm = 128, bn = 128, bk = 64;
     int stages = 4;
@@ -45,12 +54,16 @@ struct WgmmaShape {
     bool b_k_major = false;  // B stored N×K (K contiguous) rather than TileScope's K×N
     int cluster_m = 1;       // CTAs of a cluster along M that share B's tile through TMA multicast
     bool c_staged = false;   // C leaves through shared memory and TMA stores, not from registers
+    bool swap_ab = false;    // the wgmmas compute Cᵀ = Bᵀ·Aᵀ (above)
 
     TS_HOST_DEVICE constexpr int warpgroups() const { return consumers + (producer ? 1 : 0); }
     TS_HOST_DEVICE constexpr int threads() const { return warpgroups() * kWarpgroupSize; }
-    TS_HOST_DEVICE constexpr int consumer_rows() const { return bm / consumers; }
-    TS_HOST_DEVICE constexpr int m_slices() const { return consumer_rows() / kWgmmaM; }  // per consumer
-    TS_HOST_DEVICE constexpr int n_slices() const { return bn / wgmma_n; }
+    TS_HOST_DEVICE constexpr int consumer_rows() const { return swap_ab ? bm : bm / consumers; }
+    TS_HOST_DEVICE constexpr int consumer_cols() const { return swap_ab ? bn / consumers : bn; }
+    // Per consumer: slices of 64 along wgmma's M (rows of C, or with swap_ab its columns) and of
+    // wgmma_n along its N (columns of C, or with swap_ab its rows).
+    TS_HOST_DEVICE constexpr int m_slices() const { return (swap_ab ? consumer_cols() : consumer_rows()) / kWgmmaM; }
+    TS_HOST_DEVICE constexpr int n_slices() const { return (swap_ab ? bm : bn) / wgmma_n; }
     TS_HOST_DEVICE constexpr int k_slices() const { return bk * element_bytes / kWgmmaKBytes; }
     // The A tile is BM rows of BK; the B tile BK rows of BN (K×N) or BN rows of BK (N×K).
     TS_HOST_DEVICE constexpr int a_tile_bytes() const { return bm * bk * element_bytes; }
@@ -66,19 +79,22 @@ struct WgmmaShape {
     // an N slice of a K×N B is whole atoms wide; a cluster splits B's rows evenly.
     TS_HOST_DEVICE constexpr bool valid() const {
         if (bm <= 0 || bn <= 0 || bk <= 0 || stages < 1 || consumers < 1 || cluster_m < 1) return false;
-        if (element_bytes != 2 || bm % consumers != 0 || consumer_rows() % kWgmmaM != 0) return false;
-        if (!wgmma_n_valid(wgmma_n) || bn % wgmma_n != 0 || (bk * element_bytes) % kWgmmaKBytes != 0) return false;
+        const int split = swap_ab ? bn : bm, across = swap_ab ? bm : bn;
+        if (element_bytes != 2 || split % consumers != 0 || (split / consumers) % kWgmmaM != 0) return false;
+        if (!wgmma_n_valid(wgmma_n) || across % wgmma_n != 0 || (bk * element_bytes) % kWgmmaKBytes != 0) return false;
+        if (swap_ab && b_k_major) return false;
         const int span = swizzle_span_bytes(swizzle);
         const int a_rows = bm, b_rows = b_k_major ? bn : bk, a_row_bytes = bk * element_bytes,
                   b_row_bytes = (b_k_major ? bk : bn) * element_bytes;
         if (a_row_bytes % span != 0 || b_row_bytes % span != 0 || a_rows > 256 || b_rows > 256) return false;
         if (a_rows % 8 != 0 || b_rows % 8 != 0 || a_tile_bytes() % 1024 != 0 || b_tile_bytes() % 1024 != 0)
             return false;
-        // K×N B is read MN-major: an N slice must be whole atoms wide.
-        if (!b_k_major && (wgmma_n * element_bytes) % span != 0) return false;
+        // K×N B is read MN-major: an N slice (64 wide with swap_ab) must be whole atoms wide.
+        if (!b_k_major && ((swap_ab ? kWgmmaM : wgmma_n) * element_bytes) % span != 0) return false;
         if (b_rows % cluster_m != 0 || (b_rows / cluster_m) % 8 != 0) return false;
-        // A staged C tile goes out in boxes one span wide and one consumer's rows tall.
-        if (c_staged && (bn * element_bytes % span != 0 || consumer_rows() > 256 || m_slices() != 1 || n_slices() != 1))
+        // A staged C tile goes out in boxes one span wide and as tall as a consumer's part of C.
+        if (c_staged && (consumer_cols() * element_bytes % span != 0 || consumer_rows() > 256 || n_slices() != 1 ||
+                         (!swap_ab && m_slices() != 1)))
             return false;
         // Leave a consumer thread at least 63 of its 255 registers for addresses and loop state.
         return accumulator_registers() <= 192;
@@ -97,11 +113,13 @@ inline constexpr WgmmaShape kWgmmaShape{.bm = 128, .bn = 128, .bk = 64, .stages 
 inline constexpr WgmmaShape kWarpSpecializedShape{.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2,
                                                   .producer = true, .wgmma_n = 256, .swizzle = TmaSwizzle::B128};
 // 18: 17's block in clusters of two CTAs along M that share B's tile, each bringing half of it
-// to both by TMA multicast, and C staged in shared memory for TMA stores. The 64 KiB of C leave
-// room for three stages, not four (3 · 48 + 64 = 208 KiB of the 227 a block may have).
+// to both by TMA multicast, C staged in shared memory for TMA stores, and the operands swapped
+// (swap_ab): each consumer computes 128 columns of C for all 128 rows, two m64n128k16 per K slice
+// with B's tile as wgmma's A. The 64 KiB of C leave room for three stages, not four
+// (3 · 48 + 64 = 208 KiB of the 227 a block may have).
 inline constexpr WgmmaShape kPersistentShape{.bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2,
-                                             .producer = true, .wgmma_n = 256, .swizzle = TmaSwizzle::B128,
-                                             .cluster_m = 2, .c_staged = true};
+                                             .producer = true, .wgmma_n = 128, .swizzle = TmaSwizzle::B128,
+                                             .cluster_m = 2, .c_staged = true, .swap_ab = true};
 static_assert(kWgmmaShape.valid() && kWarpSpecializedShape.valid() && kPersistentShape.valid());
 
 // ---- Roles ----------------------------------------------------------------------------------
@@ -117,11 +135,17 @@ TS_HOST_DEVICE constexpr TcRole warpgroup_role(WgmmaShape s, int wg) {
 // The consumer index of warpgroup `wg` (−1 for a producer-only warpgroup).
 TS_HOST_DEVICE constexpr int consumer_of_warpgroup(WgmmaShape s, int wg) { return s.producer ? wg - 1 : wg; }
 // Cell (row, col) of the block's BM×BN tile held by thread `thread` (0..127) of consumer
-// `consumer` in register `reg` of the accumulator tile of slice (m_slice, n_slice).
+// `consumer` in register `reg` of the accumulator tile of slice (m_slice, n_slice). With swap_ab
+// the accumulator tile is a piece of Cᵀ: its rows are columns of C, its columns rows of C.
 TS_HOST_DEVICE constexpr Cell wgmma_block_cell(WgmmaShape s, int consumer, int m_slice, int n_slice, int thread,
                                                int reg) {
     const Cell c = wgmma_accumulator_cell(thread, reg);
+    if (s.swap_ab) return {n_slice * s.wgmma_n + c.col, consumer * s.consumer_cols() + m_slice * kWgmmaM + c.row};
     return {consumer * s.consumer_rows() + m_slice * kWgmmaM + c.row, n_slice * s.wgmma_n + c.col};
+}
+// The first cell of consumer `consumer`'s part of the block's tile (consumer_rows × consumer_cols).
+TS_HOST_DEVICE constexpr Cell consumer_origin(WgmmaShape s, int consumer) {
+    return s.swap_ab ? Cell{0, consumer * s.consumer_cols()} : Cell{consumer * s.consumer_rows(), 0};
 }
 
 // setmaxnreg: registers per thread are set per warpgroup, in multiples of 8 from 24 to 256, and
@@ -156,19 +180,31 @@ TS_HOST_DEVICE constexpr int b_tile_offset(WgmmaShape s, int stage) {
 TS_HOST_DEVICE constexpr int c_tile_offset(WgmmaShape s) { return s.stages * s.stage_bytes(); }
 TS_HOST_DEVICE constexpr int barriers_offset(WgmmaShape s) { return c_tile_offset(s) + s.c_tile_bytes(); }
 
-// Where a staged C keeps element (row, col) of consumer `consumer`'s rows (row < consumer_rows,
-// col < BN), in bytes from the start of shared memory: each consumer's rows in column slabs one
-// span wide, swizzled as TMA swizzles an operand (tma_tile_offset), so that one TMA store per slab
-// takes them out. The swizzle is also what makes the consumers' writes fast: a warp writes 8 rows
-// × 16 bytes of the accumulator layout at a time, and the XOR sends the 8 rows to 8 different
-// 16-byte groups of banks (tc_pipeline_test counts the wavefronts: one, where the plain row-major
-// tile takes eight).
+// Where a staged C keeps element (row, col) of consumer `consumer`'s part (row < consumer_rows,
+// col < consumer_cols, from consumer_origin), in bytes from the start of shared memory: each
+// consumer's part in column slabs one span wide, swizzled as TMA swizzles an operand
+// (tma_tile_offset), so that one TMA store per slab takes them out. The swizzle is also what makes
+// the consumers' writes fast: a warp writes 8 rows × 16 bytes of the accumulator layout at a time,
+// and the XOR sends the 8 rows to 8 different 16-byte groups of banks (tc_pipeline_test counts the
+// wavefronts: one, where the plain row-major tile takes eight).
 TS_HOST_DEVICE constexpr int c_staging_offset(WgmmaShape s, int consumer, int row, int col) {
-    return c_tile_offset(s) + consumer * s.consumer_rows() * s.bn * s.element_bytes +
+    return c_tile_offset(s) + consumer * s.consumer_rows() * s.consumer_cols() * s.element_bytes +
            tma_tile_offset(s.swizzle, s.consumer_rows(), row, col, s.element_bytes);
 }
+// With swap_ab a consumer's accumulators are pieces of Cᵀ, and stmatrix...trans writes them back
+// the right way round. Instruction `group` (0 .. wgmma_n/16 − 1) of slice `m_slice` stores the
+// thread's registers 8·group .. 8·group + 7 as four 8×8 matrices: matrix q gets registers
+// 8·group + 2q and + 1, packed in one 32-bit value (a row of the fragment, as mma accumulators
+// hold it). Transposed, row i of matrix q is a column of that fragment: 8 neighbouring columns of
+// one row of C, 16 bytes, written where lane 8q + i points. This is that place for `thread`, as
+// (row, first column) of the consumer's part; tc_pipeline_test checks that every element lands on
+// its wgmma_block_cell.
+TS_HOST_DEVICE constexpr Cell stmatrix_trans_row(int m_slice, int group, int thread) {
+    const int warp = thread >> 5, lane = thread & 31, matrix = lane >> 3, row_in_matrix = lane & 7;
+    return {8 * (2 * group + (matrix >> 1)) + row_in_matrix, m_slice * kWgmmaM + 16 * warp + 8 * (matrix & 1)};
+}
 // TMA stores per consumer and tile: one box per slab, span × consumer_rows elements.
-TS_HOST_DEVICE constexpr int c_store_boxes(WgmmaShape s) { return s.bn / s.span_elements(); }
+TS_HOST_DEVICE constexpr int c_store_boxes(WgmmaShape s) { return s.consumer_cols() / s.span_elements(); }
 TS_HOST_DEVICE constexpr int wgmma_shared_bytes(WgmmaShape s) {
     return barriers_offset(s) + 2 * s.stages * kMbarrierBytes;
 }
@@ -189,11 +225,20 @@ struct TmaBox {
     int issuer = 0;  // with a cluster: the CTA rank that issues it, multicast to every CTA; else 0
 };
 
-// Boxes per tile: one per span-wide column slab; with a cluster, B's slabs are split in
-// cluster_m parts by rows, each CTA issuing one part to all.
+// Boxes per tile: one per span-wide column slab. With a cluster the CTAs share B's boxes out,
+// each issuing its share to all: whole slabs where they go round evenly (18's four slabs of a
+// K×N tile: two each), else each slab's rows in cluster_m parts (one slab of an N×K tile). Whole
+// slabs make fewer, larger copies, and TMA is paced by its copies as much as by their bytes: on an
+// H100 (2026-11-26) 18 ran at 80–88 % of cuBLAS issuing four 64 × 32 boxes of B per CTA and K
+// step, and at 116 % with no B copies at all.
+TS_HOST_DEVICE constexpr int b_slabs(WgmmaShape s) { return (s.b_k_major ? s.bk : s.bn) / s.span_elements(); }
+TS_HOST_DEVICE constexpr bool b_split_by_slab(WgmmaShape s) { return b_slabs(s) % s.cluster_m == 0; }
 TS_HOST_DEVICE constexpr int a_boxes(WgmmaShape s) { return s.bk / s.span_elements(); }
-TS_HOST_DEVICE constexpr int b_boxes(WgmmaShape s) {
-    return (s.b_k_major ? s.bk : s.bn) / s.span_elements() * s.cluster_m;
+TS_HOST_DEVICE constexpr int b_boxes(WgmmaShape s) { return b_split_by_slab(s) ? b_slabs(s) : b_slabs(s) * s.cluster_m; }
+// Rows of each B box (the tensor map's box height).
+TS_HOST_DEVICE constexpr int b_box_rows(WgmmaShape s) {
+    const int rows = s.b_k_major ? s.bn : s.bk;
+    return b_split_by_slab(s) ? rows : rows / s.cluster_m;
 }
 TS_HOST_DEVICE constexpr int boxes_per_stage(WgmmaShape s) { return a_boxes(s) + b_boxes(s); }
 
@@ -214,8 +259,10 @@ TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, 
                 .bytes = span * s.bm * s.element_bytes,
                 .issuer = 0};
     }
-    const int j = i - a_boxes(s), slab = j / s.cluster_m, part = j % s.cluster_m;
-    const int rows = (s.b_k_major ? s.bn : s.bk), part_rows = rows / s.cluster_m;
+    const int j = i - a_boxes(s);
+    const bool by_slab = b_split_by_slab(s);
+    const int slab = by_slab ? j : j / s.cluster_m, part = by_slab ? 0 : j % s.cluster_m;
+    const int rows = (s.b_k_major ? s.bn : s.bk), part_rows = b_box_rows(s);
     const int slab_bytes = rows * span * s.element_bytes;
     const int inner_coord = s.b_k_major ? k_step * s.bk + slab * span : block_n * s.bn + slab * span;
     const int outer_coord = (s.b_k_major ? block_n * s.bn : k_step * s.bk) + part * part_rows;
@@ -227,10 +274,37 @@ TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, 
             .outer_coord = outer_coord,
             .smem_offset = b_tile_offset(s, stage) + slab * slab_bytes + part * part_rows * span * s.element_bytes,
             .bytes = span * part_rows * s.element_bytes,
-            .issuer = part};
+            .issuer = by_slab ? slab / (b_slabs(s) / s.cluster_m) : part};
 }
 TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, int k_step, int i) {
     return tma_box(s, block_m, block_n, k_step, i, k_step % s.stages);
+}
+
+// ---- B's slabs in one copy ----------------------------------------------------------------------
+
+// One box per slab makes four copies of 64 × 64 per K step for a 256-wide K×N B tile. Seen through
+// a tensor map of four dimensions, (span columns, K rows, N / span slabs, batch), the slabs a CTA
+// brings are one box of span × bk × slabs, which TMA lays out slab after slab just where the single
+// boxes land: one copy. On an H100 (2026-11-26) that took 18 from 88–91 % of cuBLAS to the figures
+// in the README. It needs N to be a whole number of spans: no dimension of that map ends at N, so
+// the columns of a slab past N would be read from the next row instead of arriving as zeros.
+// Elsewhere the kernels copy slab by slab (tma_box).
+TS_HOST_DEVICE constexpr bool b_slab_runs(WgmmaShape s, std::int64_t n) {
+    return !s.b_k_major && b_split_by_slab(s) && n % s.span_elements() == 0;
+}
+TS_HOST_DEVICE constexpr int b_run_slabs(WgmmaShape s) { return b_slabs(s) / s.cluster_m; }
+struct TmaSlabRun {
+    int first_slab = 0;   // the map's third coordinate: slab block_n · b_slabs + ...
+    int first_row = 0;    // its second: the K step's first row of B
+    int smem_offset = 0;  // bytes from the start of shared memory
+    int bytes = 0;
+    int issuer = 0;       // the CTA rank that issues it (multicast to every CTA of the cluster)
+};
+// The run CTA `issuer` brings of K step `k_step` for block column `block_n` into stage `stage`.
+TS_HOST_DEVICE constexpr TmaSlabRun b_slab_run(WgmmaShape s, int block_n, int k_step, int issuer, int stage) {
+    const int slab_bytes = s.bk * s.span_elements() * s.element_bytes;
+    return {block_n * b_slabs(s) + issuer * b_run_slabs(s), k_step * s.bk,
+            b_tile_offset(s, stage) + issuer * b_run_slabs(s) * slab_bytes, b_run_slabs(s) * slab_bytes, issuer};
 }
 
 // The transaction bytes full[s] expects each K step: the whole stage, whoever issued which part
@@ -275,18 +349,40 @@ TS_HOST_DEVICE constexpr SmemDescriptor a_descriptor(WgmmaShape s, std::uint32_t
     d.start_address += static_cast<std::uint32_t>(first_row * swizzle_span_bytes(s.swizzle));
     return d;
 }
-TS_HOST_DEVICE constexpr SmemDescriptor b_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage, int n_slice,
-                                                     int k_slice) {
+// B's tile from column `first_col` on, for K slice `k_slice`: N×K K-major, or K×N MN-major, where
+// a slice starts first_col / span slabs in (or inside one slab).
+TS_HOST_DEVICE constexpr SmemDescriptor b_tile_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage,
+                                                          int first_col, int k_slice) {
     const auto tile = smem_base + static_cast<std::uint32_t>(b_tile_offset(s, stage));
     if (s.b_k_major) {
         SmemDescriptor d = k_major_descriptor(s.swizzle, s.bn, tile, k_slice);
-        d.start_address += static_cast<std::uint32_t>(n_slice * s.wgmma_n * swizzle_span_bytes(s.swizzle));
+        d.start_address += static_cast<std::uint32_t>(first_col * swizzle_span_bytes(s.swizzle));
         return d;
     }
-    // K×N: an N slice of wgmma_n columns starts wgmma_n / span slabs in (or inside one slab).
     SmemDescriptor d = mn_major_descriptor(s.swizzle, s.bk, tile, k_slice);
-    const int col_bytes = n_slice * s.wgmma_n * s.element_bytes, span = swizzle_span_bytes(s.swizzle);
+    const int col_bytes = first_col * s.element_bytes, span = swizzle_span_bytes(s.swizzle);
     d.start_address += static_cast<std::uint32_t>((col_bytes / span) * s.bk * span + col_bytes % span);
+    return d;
+}
+TS_HOST_DEVICE constexpr SmemDescriptor b_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage, int n_slice,
+                                                     int k_slice) {
+    return b_tile_descriptor(s, smem_base, stage, n_slice * s.wgmma_n, k_slice);
+}
+
+// What wgmma reads as its A and its B: A's and B's tiles, or with swap_ab (Cᵀ = Bᵀ·Aᵀ) B's tile
+// as A (the 64 columns of m_slice, MN-major) and A's tile as B (the wgmma_n rows of n_slice,
+// K-major).
+TS_HOST_DEVICE constexpr SmemDescriptor wgmma_a_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage,
+                                                           int consumer, int m_slice, int k_slice) {
+    if (!s.swap_ab) return a_descriptor(s, smem_base, stage, consumer, m_slice, k_slice);
+    return b_tile_descriptor(s, smem_base, stage, consumer * s.consumer_cols() + m_slice * kWgmmaM, k_slice);
+}
+TS_HOST_DEVICE constexpr SmemDescriptor wgmma_b_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage,
+                                                           int n_slice, int k_slice) {
+    if (!s.swap_ab) return b_descriptor(s, smem_base, stage, n_slice, k_slice);
+    SmemDescriptor d =
+        k_major_descriptor(s.swizzle, s.bm, smem_base + static_cast<std::uint32_t>(a_tile_offset(s, stage)), k_slice);
+    d.start_address += static_cast<std::uint32_t>(n_slice * s.wgmma_n * swizzle_span_bytes(s.swizzle));
     return d;
 }
 
@@ -315,9 +411,9 @@ TS_HOST_DEVICE constexpr ClusterTile persistent_tile(int index, int cluster_rows
     const int in_group = t % group_size;
     return {batch, first_row + in_group % rows, in_group / rows};
 }
-// 8 cluster rows (2,048 rows of A for 18) by as many columns as the clusters reach: the 66 clusters
-// an H100 holds at once cover 8 × 8 or 9 tiles, 2,048 rows of A and about as many columns of B,
-// which the clusters walk along K together.
+// 8 cluster rows (2,048 rows of A for 18; 17 takes the same order, a tile a block) by as many
+// columns as the clusters reach: the 66 clusters an H100 holds at once cover 8 × 8 or 9 tiles,
+// 2,048 rows of A and about as many columns of B, which the clusters walk along K together.
 inline constexpr int kPersistentGroupRows = 8;
 
 // ---- Descriptors as sums -----------------------------------------------------------------------
@@ -329,12 +425,17 @@ inline constexpr int kPersistentGroupRows = 8;
 // and adds these, rather than spending instructions between its wgmmas on the whole arithmetic
 // (tc_kinds_test checks the sums against a_descriptor and b_descriptor).
 TS_HOST_DEVICE constexpr std::uint64_t a_descriptor_step(WgmmaShape s, int stage, int k_slice) {
-    return (static_cast<std::uint64_t>(a_descriptor(s, 0, stage, 0, 0, k_slice).start_address) -
-            a_descriptor(s, 0, 0, 0, 0, 0).start_address) >> 4;
+    return (static_cast<std::uint64_t>(wgmma_a_descriptor(s, 0, stage, 0, 0, k_slice).start_address) -
+            wgmma_a_descriptor(s, 0, 0, 0, 0, 0).start_address) >> 4;
+}
+// From a consumer's first 64-slice of wgmma's M to slice `m_slice`.
+TS_HOST_DEVICE constexpr std::uint64_t a_slice_step(WgmmaShape s, int m_slice) {
+    return (static_cast<std::uint64_t>(wgmma_a_descriptor(s, 0, 0, 0, m_slice, 0).start_address) -
+            wgmma_a_descriptor(s, 0, 0, 0, 0, 0).start_address) >> 4;
 }
 TS_HOST_DEVICE constexpr std::uint64_t b_descriptor_step(WgmmaShape s, int stage, int k_slice) {
-    return (static_cast<std::uint64_t>(b_descriptor(s, 0, stage, 0, k_slice).start_address) -
-            b_descriptor(s, 0, 0, 0, 0).start_address) >> 4;
+    return (static_cast<std::uint64_t>(wgmma_b_descriptor(s, 0, stage, 0, k_slice).start_address) -
+            wgmma_b_descriptor(s, 0, 0, 0, 0).start_address) >> 4;
 }
 
 // ---- Counts ---------------------------------------------------------------------------------------

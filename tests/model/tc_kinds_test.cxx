@@ -98,21 +98,24 @@ TEST(PersistentOrder, EveryTileOnceGroupedByRows) {
     EXPECT_EQ(ts::model::block_cols_of(ts::model::kPersistentShape, 4095), 16);
 }
 
-// A kernel adds a_descriptor_step / b_descriptor_step to the (0, 0) descriptor: the same bits as
-// the whole computation, for every stage, K slice and consumer of the Hopper rungs' shapes.
+// A kernel adds a_descriptor_step / b_descriptor_step (and a_slice_step) to the (0, 0) descriptor:
+// the same bits as the whole computation, for every stage, K slice, M slice and consumer of the
+// Hopper rungs' shapes, 18's swapped operands included.
 TEST(DescriptorSteps, SumsEqualTheWholeComputation) {
     using namespace ts::model;
     for (const WgmmaShape s : {kWgmmaShape, kWarpSpecializedShape, kPersistentShape})
         for (const std::uint32_t base : {0u, 1024u, 7168u}) {
             for (int consumer = 0; consumer < s.consumers; ++consumer)
                 for (int stage = 0; stage < s.stages; ++stage)
-                    for (int ks = 0; ks < s.k_slices(); ++ks) {
-                        EXPECT_EQ(encode_descriptor(a_descriptor(s, base, 0, consumer, 0, 0)) +
-                                      a_descriptor_step(s, stage, ks),
-                                  encode_descriptor(a_descriptor(s, base, stage, consumer, 0, ks)));
-                        EXPECT_EQ(encode_descriptor(b_descriptor(s, base, 0, 0, 0)) + b_descriptor_step(s, stage, ks),
-                                  encode_descriptor(b_descriptor(s, base, stage, 0, ks)));
-                    }
+                    for (int ks = 0; ks < s.k_slices(); ++ks)
+                        for (int ms = 0; ms < s.m_slices(); ++ms) {
+                            EXPECT_EQ(encode_descriptor(wgmma_a_descriptor(s, base, 0, consumer, 0, 0)) +
+                                          a_descriptor_step(s, stage, ks) + a_slice_step(s, ms),
+                                      encode_descriptor(wgmma_a_descriptor(s, base, stage, consumer, ms, ks)));
+                            EXPECT_EQ(encode_descriptor(wgmma_b_descriptor(s, base, 0, 0, 0)) +
+                                          b_descriptor_step(s, stage, ks),
+                                      encode_descriptor(wgmma_b_descriptor(s, base, stage, 0, ks)));
+                        }
             EXPECT_LT(base + wgmma_shared_bytes(s), 1u << 18) << "start addresses fit the 14 bits";
         }
 }

@@ -53,8 +53,19 @@ constexpr WgmmaShape kClusteredKMajorB{.bm = 128,
                                        .wgmma_n = 256,
                                        .b_k_major = true,
                                        .cluster_m = 2};
-constexpr WgmmaShape kShapes[] = {kWgmma16,   kWarpSpecialized, kClustered,       kKMajorB,
-                                  kSwizzle64, kUnswizzled,      kClusteredKMajorB};
+// 18's operands swapped (Cᵀ = Bᵀ·Aᵀ): each consumer 128 columns of C in two 64-wide slices, all
+// 128 rows as wgmma's N.
+constexpr WgmmaShape kSwapped{.bm = 128,
+                              .bn = 256,
+                              .bk = 64,
+                              .stages = 3,
+                              .consumers = 2,
+                              .producer = true,
+                              .wgmma_n = 128,
+                              .cluster_m = 2,
+                              .swap_ab = true};
+constexpr WgmmaShape kShapes[] = {kWgmma16,   kWarpSpecialized, kClustered,        kKMajorB,
+                                  kSwizzle64, kUnswizzled,      kClusteredKMajorB, kSwapped};
 
 static_assert(kWgmma16.valid() && kWarpSpecialized.valid() && kClustered.valid() && kKMajorB.valid() &&
               kSwizzle64.valid() && kUnswizzled.valid() && kClusteredKMajorB.valid());
@@ -62,6 +73,9 @@ static_assert(a_boxes(kSwizzle64) == 2 && b_boxes(kSwizzle64) == 4 && a_boxes(kU
 static_assert(!WgmmaShape{.bm = 96}.valid());                           // consumers' rows not whole 64-row slices
 static_assert(!WgmmaShape{.wgmma_n = 96, .b_k_major = false}.valid());  // K×N B: N slices not whole 128-byte atoms
 static_assert(WgmmaShape{.bn = 192, .wgmma_n = 64}.valid());
+static_assert(kSwapped.valid() && kSwapped.m_slices() == 2 && kSwapped.n_slices() == 1);
+static_assert(!WgmmaShape{.b_k_major = true, .swap_ab = true}.valid());  // swapping reads B's K×N tile
+static_assert(!WgmmaShape{.bm = 128, .bn = 192, .consumers = 2, .swap_ab = true}.valid());  // 96 columns each
 
 TEST(TcPipeline, CountsWorkedByHand) {
     const WgmmaShape s = kWarpSpecialized;
@@ -153,16 +167,52 @@ TEST(TcPipeline, BoxesOfOneStepWorkedByHand) {
     EXPECT_EQ(b2.inner_coord, 2 * 256 + 2 * 64);  // N
     EXPECT_EQ(b2.outer_coord, 192);               // K
     EXPECT_EQ(b2.smem_offset, 147456 + 16384 + 2 * 8192);
-    // With clusters of 2, each slab of B comes in two halves of 32 rows, CTA 0 and CTA 1 issuing
-    // one each to both: a CTA issues A (16384) and half of B (16384), but receives all 49152.
-    EXPECT_EQ(b_boxes(kClustered), 8);
-    const TmaBox half = tma_box(kClustered, 1, 2, 3, 1 + 5);  // slab 2, part 1
-    EXPECT_EQ(half.outer, 32);
-    EXPECT_EQ(half.outer_coord, 192 + 32);
-    EXPECT_EQ(half.issuer, 1);
-    EXPECT_EQ(half.smem_offset, 147456 + 16384 + 2 * 8192 + 32 * 128);
+    // With clusters of 2, B's four slabs are shared out whole: CTA 0 issues slabs 0 and 1 to both,
+    // CTA 1 slabs 2 and 3. A CTA issues A (16384) and half of B (16384), but receives all 49152.
+    EXPECT_TRUE(b_split_by_slab(kClustered));
+    EXPECT_EQ(b_boxes(kClustered), 4);
+    EXPECT_EQ(b_box_rows(kClustered), 64);
+    const TmaBox shared = tma_box(kClustered, 1, 2, 3, 1 + 2);  // slab 2
+    EXPECT_EQ(shared.outer, 64);
+    EXPECT_EQ(shared.inner_coord, 2 * 256 + 2 * 64);
+    EXPECT_EQ(shared.outer_coord, 192);
+    EXPECT_EQ(shared.issuer, 1);
+    EXPECT_EQ(shared.smem_offset, 147456 + 16384 + 2 * 8192);
+    EXPECT_EQ(tma_box(kClustered, 1, 2, 3, 1 + 1).issuer, 0);
     EXPECT_EQ(issued_bytes_per_cta(kClustered), 32768);
     EXPECT_EQ(expect_tx_bytes(kClustered), 49152);
+    // An N×K B tile is one slab (64 of K): its 256 rows of N come in two halves of 128, one per CTA.
+    EXPECT_FALSE(b_split_by_slab(kClusteredKMajorB));
+    EXPECT_EQ(b_boxes(kClusteredKMajorB), 2);
+    EXPECT_EQ(b_box_rows(kClusteredKMajorB), 128);
+    EXPECT_EQ(tma_box(kClusteredKMajorB, 0, 0, 0, 1 + 1).issuer, 1);
+}
+
+// A run of slabs (B's 4-D map) lands slab after slab exactly where the single boxes land, each CTA
+// of a cluster bringing its share, and the runs together bring the whole B tile.
+TEST(TcPipeline, SlabRunsLandWhereTheBoxesDo) {
+    for (const WgmmaShape& s : kShapes) {
+        if (!b_slab_runs(s, 4096)) continue;
+        EXPECT_FALSE(b_slab_runs(s, 4096 + 4)) << "N not a whole number of spans";
+        const int slab_bytes = s.bk * s.span_elements() * s.element_bytes;
+        for (int stage = 0; stage < s.stages; ++stage) {
+            int bytes = 0;
+            for (int issuer = 0; issuer < s.cluster_m; ++issuer) {
+                const TmaSlabRun run = b_slab_run(s, 3, 5, issuer, stage);
+                bytes += run.bytes;
+                EXPECT_EQ(run.first_row, 5 * s.bk);
+                for (int j = 0; j < b_run_slabs(s); ++j) {
+                    const TmaBox box = tma_box(s, 0, 3, 5, a_boxes(s) + issuer * b_run_slabs(s) + j, stage);
+                    EXPECT_EQ(run.smem_offset + j * slab_bytes, box.smem_offset);
+                    EXPECT_EQ((run.first_slab + j) * s.span_elements(), box.inner_coord);
+                    EXPECT_EQ(box.issuer, issuer);
+                }
+            }
+            EXPECT_EQ(bytes, s.b_tile_bytes());
+        }
+    }
+    EXPECT_TRUE(b_slab_runs(kPersistentShape, 8192) && b_run_slabs(kPersistentShape) == 2);
+    EXPECT_TRUE(b_slab_runs(kWarpSpecializedShape, 2048) && b_run_slabs(kWarpSpecializedShape) == 4);
 }
 
 // Every element of the step's A and B tiles comes in exactly one box, and the boxes' bytes fill
@@ -229,6 +279,33 @@ TEST(TcPipeline, BoxesLandWhereTheDescriptorsLook) {
                 }
         }
         // The descriptors of stage `stage`, every consumer, slice and K slice.
+        if (s.swap_ab) {
+            // wgmma's A: 64 columns of B's K×N tile, MN-major; its B: wgmma_n rows of A's tile, K-major.
+            for (int c = 0; c < s.consumers; ++c)
+                for (int mi = 0; mi < s.m_slices(); ++mi)
+                    for (int ks = 0; ks < s.k_slices(); ++ks) {
+                        const SmemDescriptor d = wgmma_a_descriptor(s, smem_base, stage, c, mi, ks);
+                        for (int r = 0; r < kWgmmaM; ++r)
+                            for (int k = 0; k < kWgmmaK; ++k) {
+                                const int col = c * s.consumer_cols() + mi * kWgmmaM + r, kk = ks * kWgmmaK + k;
+                                ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_mn_major_offset(d, k, r, 2))),
+                                          static_cast<int>(smem_base) + b_tile_offset(s, stage) +
+                                              tma_tile_offset(s.swizzle, s.bk, kk, col, 2));
+                            }
+                    }
+            for (int ni = 0; ni < s.n_slices(); ++ni)
+                for (int ks = 0; ks < s.k_slices(); ++ks) {
+                    const SmemDescriptor d = wgmma_b_descriptor(s, smem_base, stage, ni, ks);
+                    for (int n = 0; n < s.wgmma_n; ++n)
+                        for (int k = 0; k < kWgmmaK; ++k) {
+                            const int row = ni * s.wgmma_n + n, kk = ks * kWgmmaK + k;
+                            ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_k_major_offset(d, n, k, 2))),
+                                      static_cast<int>(smem_base) + a_tile_offset(s, stage) +
+                                          tma_tile_offset(s.swizzle, s.bm, row, kk, 2));
+                        }
+                }
+            continue;
+        }
         for (int c = 0; c < s.consumers; ++c)
             for (int mi = 0; mi < s.m_slices(); ++mi)
                 for (int ks = 0; ks < s.k_slices(); ++ks) {
@@ -397,8 +474,9 @@ TEST(TcPipeline, WrongPhaseBitsAreCaught) {
     EXPECT_EQ(caught, 20);
 }
 
-// 18's C through shared memory: the staging area after the stages, each consumer's 64 × 256 in
-// four 128-byte-swizzled slabs of 64 columns; the ring loses its fourth stage for it.
+// 18's C through shared memory: the staging area after the stages, each consumer's 128 × 128 (its
+// columns, every row) in two 128-byte-swizzled slabs of 64 columns; the ring loses its fourth stage
+// for it.
 TEST(TcPipeline, StagedCWorkedByHand) {
     const WgmmaShape s = kPersistentShape;
     EXPECT_TRUE(s.c_staged);
@@ -409,10 +487,11 @@ TEST(TcPipeline, StagedCWorkedByHand) {
     // With the kernel's 1024 bytes of room to align, under the 227 KiB (232,448 bytes) a block may have.
     EXPECT_EQ(wgmma_shared_bytes(s) + 1024, 3 * 49152 + 65536 + 6 * 8 + 1024);  // 214,064
     EXPECT_LE(wgmma_shared_bytes(s) + 1024, 232448);
-    EXPECT_EQ(c_store_boxes(s), 4);
-    // Consumer 1, row 0, column 64: the second consumer's area (32 KiB in), its second slab
-    // (64 rows × 128 bytes = 8 KiB in), row 0 unswizzled.
-    EXPECT_EQ(c_staging_offset(s, 1, 0, 64), c_tile_offset(s) + 32768 + 8192);
+    EXPECT_EQ(c_store_boxes(s), 2);
+    EXPECT_EQ(consumer_origin(s, 1), (Cell{0, 128}));
+    // Consumer 1, row 0, column 64 of its part: the second consumer's area (32 KiB in), its second
+    // slab (128 rows × 128 bytes = 16 KiB in), row 0 unswizzled.
+    EXPECT_EQ(c_staging_offset(s, 1, 0, 64), c_tile_offset(s) + 32768 + 16384);
     // Row 3, column 9 of consumer 0: 16-byte chunk 1 of row 3, XORed with 3 → chunk 2, byte 2 of it.
     EXPECT_EQ(c_staging_offset(s, 0, 3, 9), c_tile_offset(s) + 3 * 128 + 2 * 16 + 2);
     // Every slab starts on the 1024-byte boundary TMA's 128-byte swizzle needs.
@@ -429,7 +508,7 @@ TEST(TcPipeline, StagedCGivesEachCellItsOwnSlot) {
     std::vector<int> seen(s.c_tile_bytes() / s.element_bytes, 0);
     for (int consumer = 0; consumer < s.consumers; ++consumer)
         for (int row = 0; row < s.consumer_rows(); ++row)
-            for (int col = 0; col < s.bn; ++col) {
+            for (int col = 0; col < s.consumer_cols(); ++col) {
                 const int offset = c_staging_offset(s, consumer, row, col) - c_tile_offset(s);
                 ASSERT_TRUE(offset >= 0 && offset < s.c_tile_bytes() && offset % s.element_bytes == 0);
                 seen[offset / s.element_bytes] += 1;
@@ -437,11 +516,58 @@ TEST(TcPipeline, StagedCGivesEachCellItsOwnSlot) {
     for (int n : seen) ASSERT_EQ(n, 1);
 }
 
-// A warp writes its accumulators two at a time (4 bytes a lane, 32 lanes served together): with the
-// swizzle every such write is one wavefront; in a plain row-major 64 × 256 tile (512-byte rows) the
-// 8 rows of a write share their banks, 8 wavefronts.
+// With the operands swapped a thread holds pieces of Cᵀ; stmatrix...trans writes them back as
+// rows of C. Every element lands on the cell wgmma_block_cell gives it: matrix q of instruction
+// `group` holds registers 8·group + 2q and + 1 of each lane, its row lane / 4 and columns
+// 2·(lane % 4) and + 1; transposed, column j of the matrix goes to the 16 bytes lane 8q + j names,
+// at position lane / 4.
+TEST(TcPipeline, StmatrixTransPutsEveryAccumulatorOnItsCell) {
+    const WgmmaShape s = kPersistentShape;
+    for (int consumer = 0; consumer < s.consumers; ++consumer)
+        for (int ms = 0; ms < s.m_slices(); ++ms)
+            for (int group = 0; group < s.wgmma_n / 16; ++group)
+                for (int thread = 0; thread < kWarpgroupSize; ++thread) {
+                    const int warp = thread / 32, lane = thread % 32;
+                    for (int q = 0; q < 4; ++q)
+                        for (int e = 0; e < 2; ++e) {
+                            const int reg = 8 * group + 2 * q + e;
+                            const int column_in_matrix = 2 * (lane % 4) + e, row_in_matrix = lane / 4;
+                            const Cell row_start = stmatrix_trans_row(ms, group, warp * 32 + 8 * q + column_in_matrix);
+                            const Cell landed{row_start.row, row_start.col + row_in_matrix};
+                            const Cell cell = wgmma_block_cell(s, consumer, ms, 0, thread, reg);
+                            const Cell origin = consumer_origin(s, consumer);
+                            ASSERT_EQ(landed, (Cell{cell.row - origin.row, cell.col - origin.col}))
+                                << "consumer " << consumer << " slice " << ms << " thread " << thread << " reg " << reg;
+                        }
+                }
+}
+
+// Each stmatrix matrix is 8 rows of 16 bytes written together: with the swizzle one wavefront; in a
+// plain row-major 128 × 128 area (256-byte rows) the 8 rows share their banks, 8 wavefronts.
 TEST(TcPipeline, StagedCWritesAreConflictFree) {
     const WgmmaShape s = kPersistentShape;
+    for (int ms = 0; ms < s.m_slices(); ++ms)
+        for (int group = 0; group < s.wgmma_n / 16; ++group)
+            for (int warp = 0; warp < 4; ++warp)
+                for (int q = 0; q < 4; ++q) {
+                    int swizzled[8] = {}, plain[8] = {};
+                    for (int i = 0; i < 8; ++i) {
+                        const Cell to = stmatrix_trans_row(ms, group, warp * 32 + 8 * q + i);
+                        swizzled[i] = c_staging_offset(s, 0, to.row, to.col);
+                        plain[i] = rowmajor_offset(to.row, to.col, s.consumer_cols(), s.element_bytes);
+                    }
+                    ASSERT_EQ(phase_wavefronts(swizzled, 8, 16), 1) << "slice " << ms << " group " << group;
+                    ASSERT_EQ(phase_wavefronts(plain, 8, 16), 8) << "slice " << ms << " group " << group;
+                }
+}
+
+// 17's C through the same staging, were it staged (a shape without swap_ab writes its accumulators
+// two at a time, 4 bytes a lane, 32 lanes served together): with the swizzle every such write is
+// one wavefront; in a plain row-major 64 × 256 tile (512-byte rows) the 8 rows share their banks.
+TEST(TcPipeline, StagedUnswappedCWritesAreConflictFree) {
+    constexpr WgmmaShape s{.bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2, .producer = true,
+                           .wgmma_n = 256, .cluster_m = 2, .c_staged = true};
+    static_assert(s.valid());
     for (int warp = 0; warp < 4; ++warp)
         for (int reg = 0; reg < s.accumulator_registers(); reg += 2) {
             int swizzled[32] = {}, plain[32] = {};
