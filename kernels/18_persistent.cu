@@ -1,6 +1,7 @@
 // Teaches: keep the SMs busy and the bytes close, and feed the tensor cores the way they read
 // fastest. Five changes to 17, four about what happens between the tensor cores' work:
-// - A persistent grid: one cluster per pair of SMs the GPU can hold, each walking many tiles of C
+// - A persistent grid: one cluster per pair of SMs the GPU can hold (or as few as finish the tiles
+//   in as many rounds: model::balanced_clusters), each walking many tiles of C
 //   (model::persistent_tile). The ring of stages runs on from one tile to the next, so the producer
 //   fills the next tile's stages while the consumers still write the last tile's C: no block start,
 //   no cold ring, no idle SM at a tile's end.
@@ -132,7 +133,8 @@ struct PersistentRung {
             [&] { return dim3(static_cast<unsigned>(clusters_that_fit(p) * kClusterSize)); }, c_map, c_by_tma);
     }
     // As many clusters as the GPU runs at once (cudaOccupancyMaxActiveClusters: an H100's 132 SMs
-    // hold 66 pairs when every GPC's SMs pair up), and no more than there are tiles.
+    // hold 66 pairs when every GPC's SMs pair up), or fewer where fewer finish the tiles in as many
+    // rounds (model::balanced_clusters: 64 for 4096³ and 8192³ on an H100).
     static int clusters_that_fit(const model::Problem& p) {
         cudaLaunchConfig_t config{};
         config.gridDim = dim3(kClusterSize, 1, 1);
@@ -142,7 +144,7 @@ struct PersistentRung {
         if (cudaOccupancyMaxActiveClusters(&clusters, persistent_kernel<T>, &config) != cudaSuccess) return 0;
         const std::int64_t tiles = static_cast<std::int64_t>(model::cluster_rows_of(kShape, static_cast<int>(p.m))) *
                                    model::block_cols_of(kShape, static_cast<int>(p.n)) * p.batch;
-        return static_cast<int>(std::min<std::int64_t>(clusters, tiles));
+        return model::balanced_clusters(tiles, clusters);
     }
     static TcKernelHandle handle(const model::Problem&) {
         return {reinterpret_cast<const void*>(persistent_kernel<T>), kShape.threads(), kSharedBytes};

@@ -411,6 +411,18 @@ TS_HOST_DEVICE constexpr ClusterTile persistent_tile(int index, int cluster_rows
     const int in_group = t % group_size;
     return {batch, first_row + in_group % rows, in_group / rows};
 }
+// How many clusters a persistent launch runs: as few as finish the tiles in as many rounds as the
+// most that fit (`most`) would, ceil(tiles / rounds). Every cluster then takes the same number of
+// tiles, give or take one, where the most that fit would leave the last round part-empty and
+// only add to the traffic of the others. On an H100 (2026-11-26, three runs each) 64 clusters
+// instead of 66 took 18 from 99.0 to 100.2 % of cuBLAS at 8192³ (1,024 tiles: 16 rounds either
+// way) and from 95.8 to 96.6 % at 4096³ (256 tiles, 4 rounds).
+TS_HOST_DEVICE constexpr int balanced_clusters(std::int64_t tiles, int most) {
+    if (tiles <= 0 || most <= 0) return 0;
+    const std::int64_t rounds = (tiles + most - 1) / most;
+    return static_cast<int>((tiles + rounds - 1) / rounds);
+}
+
 // 8 cluster rows (2,048 rows of A for 18; 17 takes the same order, a tile a block) by as many
 // columns as the clusters reach: the 66 clusters an H100 holds at once cover 8 × 8 or 9 tiles,
 // 2,048 rows of A and about as many columns of B, which the clusters walk along K together.

@@ -215,6 +215,25 @@ TEST(TcPipeline, SlabRunsLandWhereTheBoxesDo) {
     EXPECT_TRUE(b_slab_runs(kWarpSpecializedShape, 2048) && b_run_slabs(kWarpSpecializedShape) == 4);
 }
 
+// A persistent launch takes as few clusters as finish the tiles in the same number of rounds.
+TEST(TcPipeline, BalancedClustersKeepTheRoundsAndNoMore) {
+    EXPECT_EQ(balanced_clusters(1024, 66), 64);  // 8192³ on an H100: 16 rounds
+    EXPECT_EQ(balanced_clusters(256, 66), 64);   // 4096³: 4 rounds
+    EXPECT_EQ(balanced_clusters(64, 66), 64);    // 2048³: one tile each
+    EXPECT_EQ(balanced_clusters(272, 66), 55);   // 4099×4095×4097: 5 rounds, 4 or 5 tiles each
+    EXPECT_EQ(balanced_clusters(10, 66), 10);
+    EXPECT_EQ(balanced_clusters(0, 66), 0);
+    EXPECT_EQ(balanced_clusters(100, 0), 0);
+    for (int most = 1; most <= 132; ++most)
+        for (int tiles = 1; tiles <= 3000; tiles += 7) {
+            const int c = balanced_clusters(tiles, most);
+            const auto rounds = [&](int clusters) { return (tiles + clusters - 1) / clusters; };
+            ASSERT_TRUE(c >= 1 && c <= most) << tiles << " tiles, " << most;
+            ASSERT_EQ(rounds(c), rounds(most)) << tiles << " tiles, " << most;
+            if (c > 1) ASSERT_GT(rounds(c - 1), rounds(most)) << tiles << " tiles, " << most;
+        }
+}
+
 // Every element of the step's A and B tiles comes in exactly one box, and the boxes' bytes fill
 // the stage exactly: their sum is expect_tx.
 TEST(TcPipeline, BoxesCoverEachTileOnceAndFillTheStage) {
