@@ -61,7 +61,14 @@ int estimated_tc_registers(KernelKind kind) {
         [](const MmaShape& s) {
             return std::min(255, round_up(s.accumulator_registers() + 4 * s.m_tiles() + 2 * s.n_tiles() + 32, 8));
         },
-        [](const WgmmaShape& s) { return std::min(255, 65536 / s.threads() / 8 * 8); }, 0);
+        [](const WgmmaShape& s) {
+            // With a producer the compiler takes every register __launch_bounds__(threads, 1) allows
+            // (setmaxnreg moves them between warpgroups later: 168 for 384 threads); without one
+            // its accumulators and about 26 more (16: 64 + 26 = 90 on sm_90a, CUDA 13.0).
+            const int allowed = std::min(255, 65536 / s.threads() / 8 * 8);
+            return s.producer ? allowed : std::min(allowed, round_up(s.accumulator_registers() + 26, 8));
+        },
+        0);
 }
 
 std::variant<Occupancy, std::string> block_occupancy(const BlockResources& block, const DeviceLimits& limits) {
