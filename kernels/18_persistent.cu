@@ -124,7 +124,8 @@ template <typename T>
 struct PersistentRung {
     static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
                               cudaStream_t stream) {
-        // C by TMA where its tensor map can be made; else from registers (the map is then unused).
+        // C by TMA where its tensor map can be made; else the consumers copy their staged part out
+        // themselves (stage_and_store_c; the map is then unused).
         CUtensorMap c_map{};
         const char* why = nullptr;
         const bool c_by_tma = make_c_tensor_map(kShape, p, operands.c, c_map, why);
