@@ -8,7 +8,9 @@
 // ahead by thread 0; the math is wgmma from 128-byte-swizzled tiles; two warpgroups each own 64
 // rows of a 128×128 block tile. A descriptor is computed once (stage 0, first K slice) and the
 // others are that plus a constant (model::a_descriptor_step): the whole arithmetic between the
-// wgmmas cost 18 a tenth of its speed. Built for sm_90a alone.
+// wgmmas cost 18 a tenth of its speed. TMA is paced by its copies as much as by their bytes, so
+// where N is a multiple of 64 B's slabs come in one copy through a 4-D tensor map
+// (model::b_slab_run; 17 and 18 too). Built for sm_90a alone.
 // What it leaves on the table: thread 0 copies between its own wgmmas, and the whole block waits at
 // a barrier every K step before a stage is refilled; 17 gives the copies a warpgroup of their own.
 #include "kernels/hopper_common.cuh"

@@ -1,5 +1,5 @@
-// Teaches: keep the SMs busy and the bytes close, and feed the tensor cores the way they read
-// fastest. Five changes to 17, four about what happens between the tensor cores' work:
+// Teaches: keep the SMs busy and the bytes close. Five changes to 17: four about what happens
+// between the tensor cores' work, one about which operand is which:
 // - A persistent grid: one cluster per pair of SMs the GPU can hold (or as few as finish the tiles
 //   in as many rounds: model::balanced_clusters), each walking many tiles of C
 //   (model::persistent_tile). The ring of stages runs on from one tile to the next, so the producer
@@ -16,12 +16,14 @@
 //   (17), a warp's store writes 8 rows × 16 bytes and the tensor cores wait until the tile's
 //   128 stores have left. The staging area costs the ring a stage: 3 of 48 KiB, not 4.
 //   Where TMA cannot write C (N not a multiple of 8) the warpgroup copies the staged tile out itself.
-// - The wgmmas compute Cᵀ = Bᵀ·Aᵀ (model::WgmmaShape::swap_ab): B's tile, K×N with N contiguous,
-//   is what wgmma reads as its A (MN-major, 64 wide), and A's tile its B (K-major). 17 reads B's
-//   tile as wgmma's B, MN-major and 256 wide, and on an H100 the same kernel ran 7–12 % slower that
-//   way. The tiles in shared memory and their copies do not change; each consumer now takes 128
-//   columns of C for all 128 rows (two m64n128k16 per 16 of K), and its accumulators hold a piece
-//   of Cᵀ, which the epilogue writes back the right way round.
+// - The wgmmas compute Cᵀ = Bᵀ·Aᵀ (model::WgmmaShape::swap_ab), as cuBLAS's own kernel for this
+//   layout does: B's tile, K×N with N contiguous, is what wgmma reads as its A (MN-major, 64 wide),
+//   and A's tile its B (K-major). The tiles in shared memory and their copies do not change; each
+//   consumer now takes 128 columns of C for all 128 rows (two m64n128k16 per 16 of K), and its
+//   accumulators hold a piece of Cᵀ, which stmatrix .trans writes back the right way round. On an
+//   H100 this alone made no difference beyond the run-to-run spread: wgmma reads either operand
+//   MN-major at full speed. What did (95–100 % of cuBLAS from 88–91 %) was B's slabs arriving in
+//   one TMA copy per CTA instead of two (model::b_slab_run); with none at all, 116 %.
 // Each consumer waits for its own wgmmas on a stage before releasing it (wgmma_wait<0>), as 17 does:
 // with three stages, keeping one group in flight (wait<1>) held two stages per consumer and left the
 // producer one stage ahead; it ran 6 points slower at 2048³ on an H100.

@@ -39,10 +39,10 @@ namespace ts::model {
 // read MN-major (N runs along wgmma's M), and its B operand is A's tile, read K-major (M runs along
 // wgmma's N). The tiles in shared memory, and the copies that bring them, stay as they are. Then
 // the consumers split BN: each takes BN / consumers columns in slices of 64, and covers all BM
-// rows in wgmmas of N = wgmma_n. Why: a wgmma reads an MN-major operand more slowly when it is
-// its B (up to 256 wide) than its A (64 wide). On an H100 (2026-11-26) 18 ran at 83–92 % of cuBLAS
-// with B's tile as wgmma's B, MN-major, and at 95–99 % with the same bytes read K-major; reading
-// B's tile as wgmma's A, as cuBLAS does, keeps A·B's layouts and the speed.
+// rows in wgmmas of N = wgmma_n. cuBLAS's kernel for TileScope's layout works this way (ncu:
+// nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT). On an H100 (2026-11-26) it made no difference
+// to 18 beyond the run-to-run spread; a probe that read B's bytes K-major looked faster, but its
+// gain came from B arriving in fewer TMA copies (b_slab_run), not from the operand's major-ness.
 struct WgmmaShape {
     int bm = 128, bn = 128, bk = 64;
     int stages = 4;
