@@ -239,17 +239,12 @@ __device__ __forceinline__ void issue_stage(unsigned char* smem, std::uint64_t* 
     const int stage = k_step % Shape.stages;
     mbarrier_arrive_expect_tx(&full[stage], model::expect_tx_bytes(Shape));
     if (b_runs) {
-#pragma unroll
-        for (int i = 0; i < model::a_boxes(Shape); ++i) {
-            const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i);
-            tma_load_3d(smem + box.smem_offset, a_map, &full[stage], box.inner_coord, box.outer_coord, batch);
-        }
         const model::TmaSlabRun run = model::b_slab_run(Shape, block_n, k_step, 0, stage);
         tma_load_slab_run(smem + run.smem_offset, b_map, &full[stage], run.first_row, run.first_slab, batch);
-        return;
     }
+    // A's boxes, then B's unless its slabs came in one run.
 #pragma unroll
-    for (int i = 0; i < model::boxes_per_stage(Shape); ++i) {
+    for (int i = 0; i < (b_runs ? model::a_boxes(Shape) : model::boxes_per_stage(Shape)); ++i) {
         const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i);
         tma_load_3d(smem + box.smem_offset, box.of_a ? a_map : b_map, &full[stage], box.inner_coord, box.outer_coord,
                     batch);
@@ -267,18 +262,13 @@ __device__ __forceinline__ void issue_cluster_stage(unsigned char* smem, std::ui
     constexpr auto kEveryCta = static_cast<std::uint16_t>((1u << Shape.cluster_m) - 1);
     mbarrier_arrive_expect_tx(&full[stage], model::expect_tx_bytes(Shape));
     if (b_runs) {
-#pragma unroll
-        for (int i = 0; i < model::a_boxes(Shape); ++i) {
-            const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i, stage);
-            tma_load_3d(smem + box.smem_offset, a_map, &full[stage], box.inner_coord, box.outer_coord, batch);
-        }
         const model::TmaSlabRun run = model::b_slab_run(Shape, block_n, k_step, rank, stage);
         tma_load_slab_run_multicast(smem + run.smem_offset, b_map, &full[stage], run.first_row, run.first_slab, batch,
                                     kEveryCta);
-        return;
     }
+    // A's boxes, then this CTA's share of B's unless its slabs came in one run.
 #pragma unroll
-    for (int i = 0; i < model::boxes_per_stage(Shape); ++i) {
+    for (int i = 0; i < (b_runs ? model::a_boxes(Shape) : model::boxes_per_stage(Shape)); ++i) {
         const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i, stage);
         if (box.of_a)
             tma_load_3d(smem + box.smem_offset, a_map, &full[stage], box.inner_coord, box.outer_coord, batch);
@@ -304,8 +294,7 @@ __device__ __forceinline__ void store_accumulators(const Accumulators<Shape>& ac
             if (row >= m) continue;
             T* out = c + static_cast<std::int64_t>(row) * n + col;
             if (n % 2 == 0 && col + 1 < n) {
-                *reinterpret_cast<typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type*>(out) = {
-                    from_float<T>(acc[ms][r]), from_float<T>(acc[ms][r + 1])};
+                *reinterpret_cast<std::uint32_t*>(out) = pack_pair<T>(acc[ms][r], acc[ms][r + 1]);
             } else {
                 if (col < n) out[0] = from_float<T>(acc[ms][r]);
                 if (col + 1 < n) out[1] = from_float<T>(acc[ms][r + 1]);
@@ -345,8 +334,8 @@ bool make_c_tensor_map(const model::WgmmaShape& shape, const model::Problem& pro
 template <typename T, typename... Extra>
 using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int, int, Extra...);
 
-// The accumulators of one consumer warpgroup to C through shared memory (a Shape with c_staged):
-// each thread writes its values, rounded to T, into the consumer's staging area
+// The accumulators of one consumer warpgroup to C through shared memory (a Shape with c_staged and
+// swap_ab): each thread writes its values, rounded to T, into the consumer's staging area
 // (model::c_staging_offset), and thread 0 sends it out with one TMA store per slab, which writes
 // only what lies inside the matrix. The stores run on while the warpgroup starts its next tile;
 // the staging area is written again only once they have read it. `thread` is 0..127 of the
@@ -357,33 +346,25 @@ template <model::WgmmaShape Shape, typename T>
 __device__ __forceinline__ void stage_and_store_c(const Accumulators<Shape>& acc, unsigned char* smem,
                                                   const CUtensorMap* c_map, T* c, int m, int n, int block_row,
                                                   int block_col, int batch, int consumer, int thread) {
-    static_assert(Shape.c_staged);
+    // The one staged shape, 18's, has its operands swapped; a staged shape without would write
+    // its accumulator pairs straight to c_staging_offset instead of through stmatrix.
+    static_assert(Shape.c_staged && Shape.swap_ab);
     const model::Cell origin = model::consumer_origin(Shape, consumer);
     // The previous tile's stores have read the staging area (thread 0 issued them, so it waits)...
     if (thread == 0) bulk_wait_group_read<0>();
     // ...before any thread of the warpgroup writes it again.
     named_barrier_sync(1 + consumer, model::kWarpgroupSize);
-    if constexpr (Shape.swap_ab) {
-        // The accumulators hold Cᵀ: stmatrix transposes 8×8 pieces on the way (model::stmatrix_trans_row).
-        const std::uint32_t smem_base = shared_address(smem);
+    // The accumulators hold Cᵀ: stmatrix transposes 8×8 pieces on the way (model::stmatrix_trans_row).
+    const std::uint32_t smem_base = shared_address(smem);
 #pragma unroll
-        for (int ms = 0; ms < Shape.m_slices(); ++ms) {
+    for (int ms = 0; ms < Shape.m_slices(); ++ms) {
 #pragma unroll
-            for (int group = 0; group < Shape.wgmma_n / 16; ++group) {
-                const model::Cell to = model::stmatrix_trans_row(ms, group, thread);
-                const float* r = &acc[ms][8 * group];
-                stmatrix_x4_trans(smem_base + model::c_staging_offset(Shape, consumer, to.row, to.col),
-                                  pack_pair<T>(r[0], r[1]), pack_pair<T>(r[2], r[3]), pack_pair<T>(r[4], r[5]),
-                                  pack_pair<T>(r[6], r[7]));
-            }
-        }
-    } else {
-#pragma unroll
-        for (int r = 0; r < Shape.wgmma_n / 2; r += 2) {
-            const model::Cell cell = model::wgmma_block_cell(Shape, consumer, 0, 0, thread, r);
-            using Pair = typename std::conditional<kIsBf16<T>, __nv_bfloat162, __half2>::type;
-            *reinterpret_cast<Pair*>(smem + model::c_staging_offset(Shape, consumer, cell.row - origin.row, cell.col)) = {
-                from_float<T>(acc[0][r]), from_float<T>(acc[0][r + 1])};
+        for (int group = 0; group < Shape.wgmma_n / 16; ++group) {
+            const model::Cell to = model::stmatrix_trans_row(ms, group, thread);
+            const float* r = &acc[ms][8 * group];
+            stmatrix_x4_trans(smem_base + model::c_staging_offset(Shape, consumer, to.row, to.col),
+                              pack_pair<T>(r[0], r[1]), pack_pair<T>(r[2], r[3]), pack_pair<T>(r[4], r[5]),
+                              pack_pair<T>(r[6], r[7]));
         }
     }
     // Each thread's writes are ordered before the async proxy's reads, and every thread has written,

@@ -34,20 +34,21 @@ CUtensorMapSwizzle tensor_map_swizzle(model::TmaSwizzle mode) {
                                             : CU_TENSOR_MAP_SWIZZLE_NONE;
 }
 
-bool encode(CUtensorMap& map, const void* base, std::uint64_t inner, std::uint64_t outer, std::uint64_t batch,
-            std::uint64_t row_stride_elements, std::uint32_t box_inner, std::uint32_t box_outer, model::TmaSwizzle mode,
-            const char*& why) {
+// A tiled map of 16-bit elements with `Rank` dimensions (the innermost first): their sizes, the
+// byte strides of all but the innermost, and the box. BF16 and FP16 are both 16-bit words to TMA:
+// it copies bits, it does no arithmetic.
+template <int Rank>
+bool encode_tiled_map(CUtensorMap& map, const void* base, const cuuint64_t (&sizes)[Rank],
+                      const cuuint64_t (&strides)[Rank - 1], const cuuint32_t (&box)[Rank], model::TmaSwizzle mode,
+                      const char*& why) {
     const auto encode_tiled = encode_function(why);
     if (!encode_tiled) return false;
-    const cuuint64_t sizes[3] = {inner, outer, batch};
-    // Bytes from one row to the next and from one matrix to the next (the innermost is implied).
-    const cuuint64_t strides[2] = {row_stride_elements * 2, row_stride_elements * 2 * outer};
-    const cuuint32_t box[3] = {box_inner, box_outer, 1};
-    const cuuint32_t element_strides[3] = {1, 1, 1};
-    // BF16 and FP16 are both 16-bit words to TMA: it copies bits, it does no arithmetic.
-    const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 3, const_cast<void*>(base), sizes,
-                                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, tensor_map_swizzle(mode),
-                                         CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    cuuint32_t element_strides[Rank];
+    for (cuuint32_t& e : element_strides) e = 1;
+    const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, Rank, const_cast<void*>(base), sizes,
+                                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                         tensor_map_swizzle(mode), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS) {
         why = "cuTensorMapEncodeTiled refused the tensor map";
         return false;
@@ -55,28 +56,23 @@ bool encode(CUtensorMap& map, const void* base, std::uint64_t inner, std::uint64
     return true;
 }
 
+// A matrix (inner, outer, batch): bytes from one row to the next and from one matrix to the next.
+bool encode(CUtensorMap& map, const void* base, std::uint64_t inner, std::uint64_t outer, std::uint64_t batch,
+            std::uint64_t row_stride_elements, std::uint32_t box_inner, std::uint32_t box_outer, model::TmaSwizzle mode,
+            const char*& why) {
+    return encode_tiled_map<3>(map, base, {inner, outer, batch},
+                               {row_stride_elements * 2, row_stride_elements * 2 * outer}, {box_inner, box_outer, 1},
+                               mode, why);
+}
+
 // B (K×N, `n` a multiple of the span) as (span columns, K rows, N / span slabs, batch), boxes of
-// span × box_rows × box_slabs: a run of slabs in one copy (model::b_slab_run).
+// span × box_rows × box_slabs: a run of slabs in one copy (model::b_slab_run). Bytes from one row
+// of K to the next, from one slab to the next (span columns on), and from one matrix to the next.
 bool encode_slab_runs(CUtensorMap& map, const void* base, std::uint64_t n, std::uint64_t k, std::uint64_t batch,
                       std::uint32_t span, std::uint32_t box_rows, std::uint32_t box_slabs, model::TmaSwizzle mode,
                       const char*& why) {
-    const auto encode_tiled = encode_function(why);
-    if (!encode_tiled) return false;
-    const cuuint64_t sizes[4] = {span, k, n / span, batch};
-    // Bytes from one row of K to the next, from one slab to the next (span columns on), and from
-    // one matrix to the next.
-    const cuuint64_t strides[3] = {n * 2, span * 2, n * 2 * k};
-    const cuuint32_t box[4] = {span, box_rows, box_slabs, 1};
-    const cuuint32_t element_strides[4] = {1, 1, 1, 1};
-    const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, 4, const_cast<void*>(base), sizes,
-                                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                         tensor_map_swizzle(mode), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS) {
-        why = "cuTensorMapEncodeTiled refused the tensor map of B's slabs";
-        return false;
-    }
-    return true;
+    return encode_tiled_map<4>(map, base, {span, k, n / span, batch}, {n * 2, span * 2, n * 2 * k},
+                               {span, box_rows, box_slabs, 1}, mode, why);
 }
 
 }  // namespace

@@ -341,13 +341,18 @@ TS_HOST_DEVICE constexpr int empty_arrivals(WgmmaShape s) { return s.consumers *
 // and row slice `m_slice` of consumer `consumer`: A's 64 rows start m rows into the A tile (a
 // whole number of 8-row atoms: + rows·span bytes), B's whole tile (N = wgmma_n: n_slice's part).
 // `smem_base` is the shared-window address of dynamic shared memory (aligned to 1024).
-TS_HOST_DEVICE constexpr SmemDescriptor a_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage, int consumer,
-                                                     int m_slice, int k_slice) {
-    const int first_row = consumer * s.consumer_rows() + m_slice * kWgmmaM;
+// A's tile from row `first_row` on (a whole number of 8-row atoms: + rows·span bytes), K slice
+// `k_slice`, K-major.
+TS_HOST_DEVICE constexpr SmemDescriptor a_tile_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage,
+                                                          int first_row, int k_slice) {
     SmemDescriptor d =
         k_major_descriptor(s.swizzle, s.bm, smem_base + static_cast<std::uint32_t>(a_tile_offset(s, stage)), k_slice);
     d.start_address += static_cast<std::uint32_t>(first_row * swizzle_span_bytes(s.swizzle));
     return d;
+}
+TS_HOST_DEVICE constexpr SmemDescriptor a_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage, int consumer,
+                                                     int m_slice, int k_slice) {
+    return a_tile_descriptor(s, smem_base, stage, consumer * s.consumer_rows() + m_slice * kWgmmaM, k_slice);
 }
 // B's tile from column `first_col` on, for K slice `k_slice`: N×K K-major, or K×N MN-major, where
 // a slice starts first_col / span slabs in (or inside one slab).
@@ -380,10 +385,7 @@ TS_HOST_DEVICE constexpr SmemDescriptor wgmma_a_descriptor(WgmmaShape s, std::ui
 TS_HOST_DEVICE constexpr SmemDescriptor wgmma_b_descriptor(WgmmaShape s, std::uint32_t smem_base, int stage,
                                                            int n_slice, int k_slice) {
     if (!s.swap_ab) return b_descriptor(s, smem_base, stage, n_slice, k_slice);
-    SmemDescriptor d =
-        k_major_descriptor(s.swizzle, s.bm, smem_base + static_cast<std::uint32_t>(a_tile_offset(s, stage)), k_slice);
-    d.start_address += static_cast<std::uint32_t>(n_slice * s.wgmma_n * swizzle_span_bytes(s.swizzle));
-    return d;
+    return a_tile_descriptor(s, smem_base, stage, n_slice * s.wgmma_n, k_slice);
 }
 
 // ---- A persistent grid's order of tiles ----------------------------------------------------------

@@ -230,7 +230,9 @@ TEST(TcPipeline, BalancedClustersKeepTheRoundsAndNoMore) {
             const auto rounds = [&](int clusters) { return (tiles + clusters - 1) / clusters; };
             ASSERT_TRUE(c >= 1 && c <= most) << tiles << " tiles, " << most;
             ASSERT_EQ(rounds(c), rounds(most)) << tiles << " tiles, " << most;
-            if (c > 1) ASSERT_GT(rounds(c - 1), rounds(most)) << tiles << " tiles, " << most;
+            if (c > 1) {
+                ASSERT_GT(rounds(c - 1), rounds(most)) << tiles << " tiles, " << most;
+            }
         }
 }
 
