@@ -1,166 +1,24 @@
-// Teaches: keep the SMs busy and the bytes close. Five changes to 17: four about what happens
-// between the tensor cores' work, one about which operand is which:
-// - A persistent grid: one cluster per pair of SMs the GPU can hold (or as few as finish the tiles
-//   in as many rounds: model::balanced_clusters), each walking many tiles of C
-//   (model::persistent_tile). The ring of stages runs on from one tile to the next, so the producer
-//   fills the next tile's stages while the consumers still write the last tile's C: no block start,
-//   no cold ring, no idle SM at a tile's end.
-// - 17's order of tiles for L2, now over cluster tiles: down a group of 8 cluster rows, then one
-//   column right, so the tiles in flight at once read few rows of A and few columns of B.
-// - Clusters of two CTAs along M: both need the same B tile, so each brings half of it and TMA
-//   multicasts it into both (model::tma_box's issuer): B crosses from L2 once for two blocks. A
-//   stage is refilled only when the consumers of both CTAs released it (model::empty_arrivals).
-// - C leaves through shared memory: each consumer writes its 64×256 accumulators, rounded, into a
-//   swizzled staging area (model::c_staging_offset) and one thread sends it out with TMA stores,
-//   whole lines at a time, that run on while the warpgroup starts its next tile. From registers
-//   (17), a warp's store writes 8 rows × 16 bytes and the tensor cores wait until the tile's
-//   128 stores have left. The staging area costs the ring a stage: 3 of 48 KiB, not 4.
-//   Where TMA cannot write C (N not a multiple of 8) the warpgroup copies the staged tile out itself.
-// - The wgmmas compute Cᵀ = Bᵀ·Aᵀ (model::WgmmaShape::swap_ab), as cuBLAS's own kernel for this
-//   layout does: B's tile, K×N with N contiguous, is what wgmma reads as its A (MN-major, 64 wide),
-//   and A's tile its B (K-major). The tiles in shared memory and their copies do not change; each
-//   consumer now takes 128 columns of C for all 128 rows (two m64n128k16 per 16 of K), and its
-//   accumulators hold a piece of Cᵀ, which stmatrix .trans writes back the right way round. On an
-//   H100 this alone made no difference beyond the run-to-run spread: wgmma reads either operand
-//   MN-major at full speed. What did (95–100 % of cuBLAS from 88–91 %) was B's slabs arriving in
-//   one TMA copy per CTA instead of two (model::b_slab_run); with none at all, 116 %.
-// Each consumer waits for its own wgmmas on a stage before releasing it (wgmma_wait<0>), as 17 does:
-// with three stages, keeping one group in flight (wait<1>) held two stages per consumer and left the
-// producer one stage ahead; it ran 6 points slower at 2048³ on an H100.
-// Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
-// the peer's barriers, a cluster-wide barrier at the start and the end), the swapped operands, and
-// the staged epilogue (stage_and_store_c, C's tensor map).
-// What it leaves on the table: the tile shape is one for every size.
-#include "kernels/hopper_common.cuh"
+// 18 persistent: 17's producer and consumers on a persistent grid of 2-CTA clusters that share B
+// by TMA multicast, tiles in an L2-friendly order, C out through shared memory by TMA stores, in
+// 18's shape (model::kPersistentShape: 128×256 tiles, three stages of 48 KiB). What it teaches and
+// what changed from 17_warp_specialized.cu: see 18_persistent.cuh, which 19_tc_tuned.cu shares.
+#include "kernels/18_persistent.cuh"
 
 namespace ts::kernels {
 
 namespace {
-
-constexpr model::WgmmaShape kShape = model::kPersistentShape;
-constexpr int kThreads = kShape.threads();
-constexpr int kClusterSize = kShape.cluster_m;
-constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
-static_assert(model::setmaxnreg_fits(kShape, kProducerRegisters, kConsumerRegisters));
-constexpr int kSharedBytes = model::wgmma_shared_bytes(kShape) + 1024;  // + room to align to 1024
-
-template <typename T>
-__global__ void __cluster_dims__(kClusterSize, 1, 1) __launch_bounds__(kThreads, 1)
-    persistent_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, T* c,
-                      int m, int n, int k, int batches, const __grid_constant__ CUtensorMap c_map, bool c_by_tma) {
-    extern __shared__ unsigned char raw_smem[];
-    unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw_smem) + 1023) & ~std::uintptr_t{1023});
-    auto* full = reinterpret_cast<std::uint64_t*>(smem + model::barriers_offset(kShape));
-    std::uint64_t* empty = full + kShape.stages;
-    const std::uint32_t smem_base = shared_address(smem);
-
-    const int thread = static_cast<int>(threadIdx.x);
-    const int warpgroup = thread / model::kWarpgroupSize, wg_thread = thread % model::kWarpgroupSize;
-    const int rank = cluster_cta_rank();
-    const int cluster = static_cast<int>(blockIdx.x) / kClusterSize, clusters = static_cast<int>(gridDim.x) / kClusterSize;
-    const int cluster_rows = model::cluster_rows_of(kShape, m), cols = model::block_cols_of(kShape, n);
-    const int tiles = cluster_rows * cols * batches;
-    const int k_steps = model::wgmma_k_steps(kShape, k);
-    // B's slabs in one copy where N allows (the launch made B's map to match: make_tensor_maps).
-    const bool b_runs = model::b_slab_runs(kShape, n);
-
-    if (thread == 0) init_ring_barriers<kShape>(full, empty);
-    // Both CTAs' barriers exist before either multicasts into the other or arrives on its barriers.
-    cluster_sync();
-
-    // One branch per role, an if and its else: that is how setmaxnreg takes effect.
-    if (model::warpgroup_role(kShape, warpgroup) == model::TcRole::Producer) {
-        setmaxnreg_dec<kProducerRegisters>();
-        if (wg_thread == 0) {
-            int step = 0;  // counts K steps over every tile this cluster takes: the ring runs on
-            for (int tile = cluster; tile < tiles; tile += clusters) {
-                const model::ClusterTile t = model::persistent_tile(tile, cluster_rows, cols, model::kPersistentGroupRows);
-                const int block_m = t.cluster_row * kClusterSize + rank;
-                for (int kk = 0; kk < k_steps; ++kk, ++step) {
-                    const model::StageStep ring = model::stage_step(kShape, step);
-                    // Refill only once the consumers of both CTAs released the stage's last K step
-                    // (in the first round the stages start empty).
-                    if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);
-                    issue_cluster_stage<kShape>(smem, full, &a_map, &b_map, block_m, t.col, t.batch, kk, ring.stage,
-                                                rank, b_runs);
-                }
-            }
-        }
-    } else {
-        setmaxnreg_inc<kConsumerRegisters>();
-        const int consumer = model::consumer_of_warpgroup(kShape, warpgroup);
-        // The descriptors of stage 0, K slice 0; every other is a sum (model::a_descriptor_step).
-        const std::uint64_t a_desc0 =
-            model::encode_descriptor(model::wgmma_a_descriptor(kShape, smem_base, 0, consumer, 0, 0));
-        const std::uint64_t b_desc0 = model::encode_descriptor(model::wgmma_b_descriptor(kShape, smem_base, 0, 0, 0));
-        int step = 0;
-        for (int tile = cluster; tile < tiles; tile += clusters) {
-            const model::ClusterTile t = model::persistent_tile(tile, cluster_rows, cols, model::kPersistentGroupRows);
-            Accumulators<kShape> acc;
-            for (int kk = 0; kk < k_steps; ++kk, ++step) {
-                const model::StageStep ring = model::stage_step(kShape, step);
-                // The stage is whole when TMA has delivered every byte, from both CTAs' copies.
-                mbarrier_wait(&full[ring.stage], ring.full_parity);
-                // The tile's first K step overwrites what the last tile left in acc.
-                wgmma_stage<kShape, T>(acc, a_desc0, b_desc0, ring.stage, kk > 0);
-                // This warpgroup's reads of the stage are over when its wgmmas are.
-                wgmma_wait<0>();
-                // Release the stage in every CTA of the cluster (each of them multicast part of it
-                // here): thread r arrives on CTA r's barrier, the arrivals side by side.
-                if (wg_thread < kClusterSize) mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);
-            }
-            const int block_m = t.cluster_row * kClusterSize + rank;
-            stage_and_store_c<kShape, T>(acc, smem, c_by_tma ? &c_map : nullptr, c, m, n, block_m * kShape.bm,
-                                         t.col * kShape.bn, t.batch, consumer, wg_thread);
-        }
-        // The last tile's stores are done before the block ends and its shared memory goes.
-        if (c_by_tma && wg_thread == 0) bulk_wait_group<0>();
-    }
-    // The producer warp's lanes meet again (only lane 0 issued) before the aligned cluster barrier.
-    __syncwarp();
-    // No CTA leaves while the other may still multicast into it or arrive on its barriers.
-    cluster_sync();
-}
-
-template <typename T>
-struct PersistentRung {
-    static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
-                              cudaStream_t stream) {
-        // C by TMA where its tensor map can be made; else the consumers copy their staged part out
-        // themselves (stage_and_store_c; the map is then unused).
-        CUtensorMap c_map{};
-        const char* why = nullptr;
-        const bool c_by_tma = make_c_tensor_map(kShape, p, operands.c, c_map, why);
-        return launch_tma_kernel<T>(
-            persistent_kernel<T>, kShape, kSharedBytes, p, operands, stream,
-            [&] { return dim3(static_cast<unsigned>(clusters_that_fit(p) * kClusterSize)); }, c_map, c_by_tma);
-    }
-    // As many clusters as the GPU runs at once (cudaOccupancyMaxActiveClusters: an H100's 132 SMs
-    // hold 66 pairs when every GPC's SMs pair up), or fewer where fewer finish the tiles in as many
-    // rounds (model::balanced_clusters: 64 for 4096³ and 8192³ on an H100).
-    static int clusters_that_fit(const model::Problem& p) {
-        cudaLaunchConfig_t config{};
-        config.gridDim = dim3(kClusterSize, 1, 1);
-        config.blockDim = dim3(kThreads, 1, 1);
-        config.dynamicSmemBytes = kSharedBytes;
-        int clusters = 0;
-        if (cudaOccupancyMaxActiveClusters(&clusters, persistent_kernel<T>, &config) != cudaSuccess) return 0;
-        const std::int64_t tiles = static_cast<std::int64_t>(model::cluster_rows_of(kShape, static_cast<int>(p.m))) *
-                                   model::block_cols_of(kShape, static_cast<int>(p.n)) * p.batch;
-        return model::balanced_clusters(tiles, clusters);
-    }
-    static TcKernelHandle handle(const model::Problem&) {
-        return {reinterpret_cast<const void*>(persistent_kernel<T>), kShape.threads(), kSharedBytes};
-    }
+struct PersistentShape {
+    static constexpr model::WgmmaShape value = model::kPersistentShape;
 };
-
-}  // namespace
+template <typename T>
+using Rung = persistent::PersistentRung<PersistentShape>::Of<T>;
+}
 
 cudaError_t launch_persistent(const model::KernelConfig& config, const model::Problem& problem,
                               Operands<std::uint16_t> operands, cudaStream_t stream) {
-    return launch_by_half_type<PersistentRung>(config, problem, operands, stream);
+    return launch_by_half_type<Rung>(config, problem, operands, stream);
 }
 
-TcKernelHandle persistent_handle(const model::Problem& problem) { return handle_by_half_type<PersistentRung>(problem); }
+TcKernelHandle persistent_handle(const model::Problem& problem) { return handle_by_half_type<Rung>(problem); }
 
 }  // namespace ts::kernels

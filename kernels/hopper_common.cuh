@@ -208,6 +208,7 @@ template <model::WgmmaShape Shape, typename T>
 __device__ __forceinline__ void wgmma_stage(Accumulators<Shape>& acc, std::uint64_t a_desc0,
                                             std::uint64_t b_desc0, int stage, bool accumulate) {
     static_assert(Shape.n_slices() == 1);
+    static_assert(Shape.wgmma_n == 256 || Shape.wgmma_n == 128, "only m64n256k16 and m64n128k16 are generated here");
     constexpr int kTransA = Shape.swap_ab ? 1 : 0, kTransB = Shape.swap_ab || Shape.b_k_major ? 0 : 1;
     // The accumulators were last written by the previous group or other instructions: order that first.
     wgmma_fence();
@@ -261,10 +262,14 @@ __device__ __forceinline__ void issue_cluster_stage(unsigned char* smem, std::ui
                                                     int k_step, int stage, int rank, bool b_runs) {
     constexpr auto kEveryCta = static_cast<std::uint16_t>((1u << Shape.cluster_m) - 1);
     mbarrier_arrive_expect_tx(&full[stage], model::expect_tx_bytes(Shape));
+    // A cluster of one (a tc-tuned candidate) copies B plainly: there is no other CTA to reach.
     if (b_runs) {
         const model::TmaSlabRun run = model::b_slab_run(Shape, block_n, k_step, rank, stage);
-        tma_load_slab_run_multicast(smem + run.smem_offset, b_map, &full[stage], run.first_row, run.first_slab, batch,
-                                    kEveryCta);
+        if constexpr (Shape.cluster_m == 1)
+            tma_load_slab_run(smem + run.smem_offset, b_map, &full[stage], run.first_row, run.first_slab, batch);
+        else
+            tma_load_slab_run_multicast(smem + run.smem_offset, b_map, &full[stage], run.first_row, run.first_slab,
+                                        batch, kEveryCta);
     }
     // A's boxes, then this CTA's share of B's unless its slabs came in one run.
 #pragma unroll
@@ -272,6 +277,8 @@ __device__ __forceinline__ void issue_cluster_stage(unsigned char* smem, std::ui
         const model::TmaBox box = model::tma_box(Shape, block_m, block_n, k_step, i, stage);
         if (box.of_a)
             tma_load_3d(smem + box.smem_offset, a_map, &full[stage], box.inner_coord, box.outer_coord, batch);
+        else if (Shape.cluster_m == 1)
+            tma_load_3d(smem + box.smem_offset, b_map, &full[stage], box.inner_coord, box.outer_coord, batch);
         else if (box.issuer == rank)
             tma_load_3d_multicast(smem + box.smem_offset, b_map, &full[stage], box.inner_coord, box.outer_coord, batch,
                                   kEveryCta);

@@ -20,14 +20,15 @@ const char* tensor_core_rung_unavailable(model::KernelKind kind) {
 
 namespace {
 
-TcKernelHandle tensor_core_handle(model::KernelKind kind, const model::Problem& problem) {
-    switch (kind) {
+TcKernelHandle tensor_core_handle(const model::KernelConfig& config, const model::Problem& problem) {
+    switch (config.kind) {
         case model::KernelKind::Wmma: return wmma_handle(problem);
         case model::KernelKind::Mma: return mma_handle(problem);
         case model::KernelKind::MmaAsync: return mma_async_handle(problem);
         case model::KernelKind::Wgmma: return wgmma_handle(problem);
         case model::KernelKind::WarpSpecialized: return warp_specialized_handle(problem);
         case model::KernelKind::Persistent: return persistent_handle(problem);
+        case model::KernelKind::TcTuned: return tc_tuned_handle(config, problem);
         default: return {};
     }
 }
@@ -53,7 +54,7 @@ cudaError_t attributes_of(const void* handle, int threads, int dynamic_shared, K
 cudaError_t kernel_attributes(const model::KernelConfig& config, const model::Problem& problem,
                               KernelAttributes& attributes) {
     if (model::is_tensor_core(config.kind)) {
-        const TcKernelHandle tc = tensor_core_handle(config.kind, problem);
+        const TcKernelHandle tc = tensor_core_handle(config, problem);
         if (!tc.kernel) return cudaErrorInvalidValue;
         return attributes_of(tc.kernel, tc.threads, tc.dynamic_shared, attributes);
     }

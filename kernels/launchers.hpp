@@ -81,9 +81,9 @@ cudaError_t launch_pipelined(const model::KernelConfig& config, const model::Pro
 cudaError_t launch_tuned(const model::KernelConfig& config, const model::Problem& problem, Operands<float> operands,
                          cudaStream_t stream);
 
-// 13_wmma.cu to 18_persistent.cu, the tensor-core rungs: A, B and C hold 16-bit values,
+// 13_wmma.cu to 19_tc_tuned.cu, the tensor-core rungs: A, B and C hold 16-bit values,
 // BF16 or FP16 as problem.dtype says (cudaErrorInvalidValue for any other type), accumulated in
-// FP32. Any M, N, K and batch. Wgmma, warp-specialized and persistent are compiled for sm_90a alone: on any
+// FP32. Any M, N, K and batch. Wgmma, warp-specialized, persistent and tc-tuned are compiled for sm_90a alone: on any
 // other GPU they return cudaErrorNoKernelImageForDevice without launching (tc_rung_unavailable
 // says why in words first).
 cudaError_t launch_wmma(const model::KernelConfig& config, const model::Problem& problem,
@@ -98,6 +98,10 @@ cudaError_t launch_warp_specialized(const model::KernelConfig& config, const mod
                                     Operands<std::uint16_t> operands, cudaStream_t stream);
 cudaError_t launch_persistent(const model::KernelConfig& config, const model::Problem& problem,
                               Operands<std::uint16_t> operands, cudaStream_t stream);
+// 19_tc_tuned.cu: 18's kernel in candidate config.variant of model::kTcTunedCandidates (candidate 0,
+// 18's own shape, for −1).
+cudaError_t launch_tc_tuned(const model::KernelConfig& config, const model::Problem& problem,
+                            Operands<std::uint16_t> operands, cudaStream_t stream);
 // Why the current device cannot run the tensor-core rung `kind`, in words, or null when it can (or
 // when `kind` is not a tensor-core rung).
 const char* tensor_core_rung_unavailable(model::KernelKind kind);

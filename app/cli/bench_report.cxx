@@ -11,6 +11,7 @@
 
 #include "model/format.hpp"
 #include "model/ladder.hpp"
+#include "model/ladder_rungs.hpp"
 #include "model/occupancy.hpp"
 
 namespace ts::cli {
@@ -183,7 +184,7 @@ std::string progress_result(const gpu::RunResult& result) {
                        result.occupancy->registers_per_thread);
     if (result.tuned_variant >= 0)
         text += format_text("; ran candidate #{} ({}), {}", result.tuned_variant,
-                            model::describe_shape(model::kTunedCandidates[result.tuned_variant]), result.tuned_source);
+                            model::describe_candidate(result.request.kernel.kind, result.tuned_variant), result.tuned_source);
     if (result.checked && !result.check_passed) text += "; CHECK FAILED";
     if (!result.timing_warning.empty()) text += "; warning: " + result.timing_warning;
     return text;

@@ -110,12 +110,13 @@ std::vector<KernelConfig> suite_kernels(bool quick) {
     for (KernelKind kind : model::kAllKernelKinds)
         if (model::is_ladder(kind)) list.push_back(of_kind(kind));  // the tuned rung as the tuner picks
     for (KernelKind kind : model::kTensorCoreKinds) list.push_back(of_kind(kind));
-    // Every shape the tuner may pick, each on its own.
-    for (int variant = 0; variant < model::kTunedCandidateCount; ++variant) {
-        KernelConfig candidate = of_kind(KernelKind::Tuned);
-        candidate.variant = variant;
-        list.push_back(candidate);
-    }
+    // Every shape the tuners may pick, each on its own.
+    for (KernelKind rung : {KernelKind::Tuned, KernelKind::TcTuned})
+        for (int variant = 0; variant < model::tuned_candidate_count(rung); ++variant) {
+            KernelConfig candidate = of_kind(rung);
+            candidate.variant = variant;
+            list.push_back(candidate);
+        }
     list.push_back(cublas());
     return list;
 }

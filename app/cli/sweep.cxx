@@ -10,6 +10,7 @@
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/ladder.hpp"
+#include "model/tc_pipeline.hpp"
 #include "model/tuning_table.hpp"
 
 namespace ts::cli {
@@ -334,6 +335,14 @@ std::vector<Setup> default_sweep() {
     // The tensor-core ladder and cuBLAS in BF16 (their inputs; FP32 sums), to 8192, where each
     // still runs in milliseconds and the ladder's last rungs reach their speed.
     for (KernelKind kind : model::kTensorCoreKinds) add(config_of(kind), Dtype::BFloat16, doubling(128, 8192));
+    // And tc-tuned's candidates where its tuner chooses between them ("tc-tuned #0" …).
+    const std::vector<std::int64_t> tc_candidate_sizes(std::begin(model::kTcCandidateSweepSizes),
+                                                       std::end(model::kTcCandidateSweepSizes));
+    for (int variant = 0; variant < model::kTcTunedCandidateCount; ++variant) {
+        model::KernelConfig candidate = config_of(KernelKind::TcTuned);
+        candidate.variant = variant;
+        add(candidate, Dtype::BFloat16, tc_candidate_sizes);
+    }
     add(config_of(KernelKind::Cublas), Dtype::BFloat16, doubling(128, 8192));
     // One thread per row or column leaves most of the GPU idle: 4096 would take seconds.
     add(config_of(KernelKind::RowPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));
@@ -386,7 +395,8 @@ double estimate_seconds(const gpu::RunRequest& request) {
         case KernelKind::MmaAsync: rate = 250000.0; break;
         case KernelKind::Wgmma: rate = 480000.0; break;
         case KernelKind::WarpSpecialized:
-        case KernelKind::Persistent: rate = 600000.0; break;
+        case KernelKind::Persistent:
+        case KernelKind::TcTuned: rate = 600000.0; break;
         case KernelKind::Cublas: rate = model::is_half_precision(p.dtype) ? 750000.0 : 50000.0; break;
     }
     if (p.dtype == model::Dtype::Float64 && config.kind != KernelKind::Cublas) rate *= 0.5;

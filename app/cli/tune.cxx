@@ -13,6 +13,7 @@
 #include "gpu/tuned_shapes.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
+#include "model/ladder_rungs.hpp"
 #include "model/launch_geometry.hpp"
 #include "sweep.hpp"
 
@@ -23,7 +24,11 @@ using model::format_text;
 
 CLI::App* add_tune_command(CLI::App& app, TuneOptions& options) {
     CLI::App* tune = app.add_subcommand(
-        "tune", "Measure every shape of the tuned rung (12) at a few sizes on this GPU and keep the fastest per size");
+        "tune", "Measure every shape of a tuned rung (12 tuned, 19 tc-tuned) at a few sizes on this GPU and keep the "
+                "fastest per size");
+    tune->add_option("--kernel", options.kernel, "the rung to tune: tuned (float) or tc-tuned (bf16 or fp16)")
+        ->capture_default_str();
+    tune->add_option("--dtype", options.dtype, "the element type: float for tuned; bf16 (default) or fp16 for tc-tuned");
     tune->add_option("--size", options.sizes, "square sizes to tune at, e.g. 1024,2048,4096")->capture_default_str();
     tune->add_option("--output", options.output,
                      "the tuning table to update (default: " + gpu::user_tuning_path().string() + ")");
@@ -33,20 +38,21 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& options) {
     return tune;
 }
 
-model::TuningSection winners(const std::string& gpu, const std::vector<TuneMeasurement>& measured) {
+model::TuningSection winners(const std::string& gpu, model::KernelKind rung, const std::vector<TuneMeasurement>& measured) {
     std::map<std::int64_t, const TuneMeasurement*> best;
     for (const TuneMeasurement& m : measured) {
         if (m.median_ms <= 0.0) continue;
         auto& slot = best[m.size];
         if (!slot || m.median_ms < slot->median_ms) slot = &m;
     }
-    model::TuningSection section{gpu, {}};
+    model::TuningSection section{gpu, {}, rung};
     for (const auto& [size, m] : best) section.rows.push_back({size, m->variant});
     if (!section.rows.empty()) section.rows.push_back({0, section.rows.back().variant});
     return section;
 }
 
-std::string tune_table(const std::vector<TuneMeasurement>& measured, const std::vector<TuneMeasurement>& cublas) {
+std::string tune_table(model::KernelKind rung, const std::vector<TuneMeasurement>& measured,
+                       const std::vector<TuneMeasurement>& cublas) {
     std::set<std::int64_t> sizes;
     std::map<std::int64_t, double> best;
     for (const TuneMeasurement& m : measured) {
@@ -57,8 +63,8 @@ std::string tune_table(const std::vector<TuneMeasurement>& measured, const std::
     std::string text = padded("candidate", 46);
     for (std::int64_t size : sizes) text += cell(format_text("{}³ ms (% of best)", size));
     text += '\n';
-    for (int variant = 0; variant < model::kTunedCandidateCount; ++variant) {
-        std::string row = padded(format_text("#{} {}", variant, model::describe_shape(model::kTunedCandidates[variant])), 46);
+    for (int variant = 0; variant < model::tuned_candidate_count(rung); ++variant) {
+        std::string row = padded(format_text("#{} {}", variant, model::describe_candidate(rung, variant)), 46);
         bool any = false;
         for (std::int64_t size : sizes) {
             const auto found = std::find_if(measured.begin(), measured.end(), [&](const TuneMeasurement& m) {
@@ -95,10 +101,11 @@ std::string tune_table(const std::vector<TuneMeasurement>& measured, const std::
 
 namespace {
 
-gpu::RunRequest tune_request(model::KernelConfig kernel, std::int64_t size, double budget_s, bool check) {
+gpu::RunRequest tune_request(model::KernelConfig kernel, std::int64_t size, model::Dtype dtype, double budget_s,
+                             bool check) {
     gpu::RunRequest request;
     request.kernel = kernel;
-    request.problem = {size, size, size, 1, model::Dtype::Float32};
+    request.problem = {size, size, size, 1, dtype};
     request.warmup_launches = 2;
     request.timed_launches = 5;
     request.adaptive = true;
@@ -113,6 +120,24 @@ gpu::RunRequest tune_request(model::KernelConfig kernel, std::int64_t size, doub
 }  // namespace
 
 int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
+    const auto rung = model::parse_kernel(options.kernel);
+    if (!rung || !model::is_tuned(*rung)) {
+        err << format_text("tilescope tune: --kernel must be tuned or tc-tuned, got \"{}\"\n", options.kernel);
+        return 2;
+    }
+    const model::KernelKind kind = *rung;
+    const std::string dtype_text = options.dtype.empty() ? (kind == model::KernelKind::Tuned ? "float" : "bf16")
+                                                         : options.dtype;
+    const auto dtype = model::parse_dtype(dtype_text);
+    if (!dtype) {
+        err << format_text("tilescope tune: --dtype must be float, bf16 or fp16, got \"{}\"\n", dtype_text);
+        return 2;
+    }
+    if (auto why = model::dtype_unsupported(kind, *dtype)) {
+        err << "tilescope tune: " << *why << '\n';
+        return 2;
+    }
+    const int candidates = model::tuned_candidate_count(kind);
     auto parsed = parse_number_list("--size", options.sizes);
     if (const auto* why = std::get_if<std::string>(&parsed)) {
         err << "tilescope tune: " << *why << '\n';
@@ -122,7 +147,7 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
     for (std::int64_t size : sizes)
-        if (auto why = model::validate({size, size, size, 1, model::Dtype::Float32})) {
+        if (auto why = model::validate({size, size, size, 1, *dtype})) {
             err << format_text("tilescope tune: --size {}: {}\n", size, *why);
             return 2;
         }
@@ -132,12 +157,22 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
     }
     const std::filesystem::path path = options.output.empty() ? gpu::user_tuning_path() : std::filesystem::path(options.output);
     if (options.plan) {
-        out << format_text("{} candidates × {} sizes, float, cold L2; winners go to {}\n", model::kTunedCandidateCount,
-                           sizes.size(), path.string());
-        for (int variant = 0; variant < model::kTunedCandidateCount; ++variant) {
-            const model::LadderShape s = model::kTunedCandidates[variant];
-            out << format_text("  #{} {}: {} threads, {} of shared memory\n", variant, model::describe_shape(s),
-                               s.threads(), model::human_bytes(model::ladder_shared_bytes(s, 4)));
+        out << format_text("{} candidates of {} × {} sizes, {}, cold L2; winners go to {}\n", candidates,
+                           model::kernel_name(kind), sizes.size(), model::dtype_name(*dtype), path.string());
+        for (int variant = 0; variant < candidates; ++variant) {
+            model::KernelConfig candidate{.kind = kind, .variant = variant};
+            int threads = 0, shared = 0;
+            if (kind == model::KernelKind::Tuned) {
+                const model::LadderShape s = model::kTunedCandidates[variant];
+                threads = s.threads();
+                shared = model::ladder_shared_bytes(s, 4);
+            } else {
+                const model::TcBlockTile t = model::tc_block_tile(candidate);
+                threads = t.threads;
+                shared = t.shared_bytes;
+            }
+            out << format_text("  #{} {}: {} threads, {} of shared memory\n", variant,
+                               model::describe_candidate(kind, variant), threads, model::human_bytes(shared));
         }
         return 0;
     }
@@ -149,21 +184,20 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
     const std::string& gpu_name = device.limits.name;
     std::vector<TuneMeasurement> measured, cublas;
     int failed_checks = 0;
-    const int total = static_cast<int>(sizes.size()) * (model::kTunedCandidateCount + 1);
+    const int total = static_cast<int>(sizes.size()) * (candidates + 1);
     int done = 0;
     for (std::int64_t size : sizes) {
-        for (int variant = -1; variant < model::kTunedCandidateCount; ++variant) {
-            model::KernelConfig kernel{.kind = variant < 0 ? model::KernelKind::Cublas : model::KernelKind::Tuned,
-                                       .variant = variant};
+        for (int variant = -1; variant < candidates; ++variant) {
+            model::KernelConfig kernel{.kind = variant < 0 ? model::KernelKind::Cublas : kind, .variant = variant};
             const std::string name = variant < 0 ? "cuBLAS" : format_text("#{}", variant);
             err << format_text("[{}/{}] {} at {}³: ", ++done, total, name, size);
             TuneMeasurement m{size, variant, 0.0, {}};
-            if (auto why = model::check_launch(kernel, {size, size, size, 1, model::Dtype::Float32}, device.limits)) {
+            if (auto why = model::check_launch(kernel, {size, size, size, 1, *dtype}, device.limits)) {
                 m.error = *why;
             } else {
                 // Each candidate is checked once, at the smallest size: they are one kernel.
                 const bool check = variant >= 0 && size == sizes.front();
-                const gpu::RunResult result = runner.wait(runner.submit(tune_request(kernel, size, options.budget_s, check)));
+                const gpu::RunResult result = runner.wait(runner.submit(tune_request(kernel, size, *dtype, options.budget_s, check)));
                 if (!result.ok) m.error = result.error;
                 else if (result.checked && !result.check_passed) {
                     m.error = "wrong result: " + result.check_summary;
@@ -174,9 +208,10 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
             (variant < 0 ? cublas : measured).push_back(m);
         }
     }
-    out << gpu_name << ", float, cold L2:\n" << tune_table(measured, cublas);
+    out << format_text("{}, {}, {}, cold L2:\n", gpu_name, model::kernel_name(kind), model::dtype_name(*dtype))
+        << tune_table(kind, measured, cublas);
 
-    const model::TuningSection section = winners(gpu_name, measured);
+    const model::TuningSection section = winners(gpu_name, kind, measured);
     if (section.rows.empty()) {
         err << "tilescope tune: no candidate ran; the table is left as it was\n";
         return 1;
@@ -194,7 +229,7 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
         err << "tilescope tune: cannot write " << path.string() << '\n';
         return 2;
     }
-    out << format_text("winners for {} written to {}\n", gpu_name, path.string());
+    out << format_text("winners of {} for {} written to {}\n", model::kernel_name(kind), gpu_name, path.string());
     return failed_checks == 0 ? 0 : 1;
 }
 

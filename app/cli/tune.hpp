@@ -1,7 +1,8 @@
-// tune.hpp — `tilescope tune`: measures every shape the tuned rung is compiled for
-// (model::kTunedCandidates) at a few square sizes on this GPU, prints the table, and writes
-// the fastest per size to the user's tuning table (gpu/tuned_shapes.hpp), where the app,
-// bench and check find it. No ImGui, no GL.
+// tune.hpp — `tilescope tune`: measures every shape a tuned rung is compiled for (the tuned
+// rung's model::kTunedCandidates, in float, or tc-tuned's model::kTcTunedCandidates, in BF16 or
+// FP16) at a few square sizes on this GPU, prints the table, and writes the fastest per size to
+// the user's tuning table (gpu/tuned_shapes.hpp), where the app, bench and check find it. No
+// ImGui, no GL.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,8 @@ class App;
 namespace ts::cli {
 
 struct TuneOptions {
+    std::string kernel = "tuned";               // --kernel: tuned or tc-tuned
+    std::string dtype;                          // --dtype: float for tuned; bf16 (default) or fp16 for tc-tuned
     std::string sizes = "1024,2048,4096,8192";  // --size: square sizes to tune at
     std::string output;                         // --output: the table to update (default: the user's)
     bool plan = false;                          // --plan: list the candidates and sizes, measure nothing
@@ -40,12 +43,14 @@ struct TuneMeasurement {
     std::string error;
 };
 
-// The section to write for `gpu`: per size, in increasing order, the fastest candidate; the
-// largest size's winner also covers anything larger ("*").
-model::TuningSection winners(const std::string& gpu, const std::vector<TuneMeasurement>& measured);
+// The section to write for `gpu` and `rung`: per size, in increasing order, the fastest
+// candidate; the largest size's winner also covers anything larger ("*").
+model::TuningSection winners(const std::string& gpu, model::KernelKind rung, const std::vector<TuneMeasurement>& measured);
 
-// The printed table: a row per candidate (its shape), a column per size with the median and
-// its percentage of that size's best, the winner marked, and cuBLAS's median where given.
-std::string tune_table(const std::vector<TuneMeasurement>& measured, const std::vector<TuneMeasurement>& cublas);
+// The printed table: a row per candidate of `rung` (its shape), a column per size with the
+// median and its percentage of that size's best, the winner marked, and cuBLAS's median where
+// given.
+std::string tune_table(model::KernelKind rung, const std::vector<TuneMeasurement>& measured,
+                       const std::vector<TuneMeasurement>& cublas);
 
 }  // namespace ts::cli

@@ -79,7 +79,8 @@ cudaError_t launch_kernel(const model::KernelConfig& config, const model::Proble
         case model::KernelKind::MmaAsync:
         case model::KernelKind::Wgmma:
         case model::KernelKind::WarpSpecialized:
-        case model::KernelKind::Persistent: break;  // 16-bit only: HalfOperands launches them
+        case model::KernelKind::Persistent:
+        case model::KernelKind::TcTuned: break;  // 16-bit only: HalfOperands launches them
         case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
     }
     return cudaErrorInvalidValue;
@@ -146,6 +147,7 @@ cudaError_t launch_tensor_core_rung(const model::KernelConfig& config, const mod
         case model::KernelKind::WarpSpecialized:
             return kernels::launch_warp_specialized(config, problem, operands, stream);
         case model::KernelKind::Persistent: return kernels::launch_persistent(config, problem, operands, stream);
+        case model::KernelKind::TcTuned: return kernels::launch_tc_tuned(config, problem, operands, stream);
         default: return cudaErrorInvalidValue;  // the runner refuses other kinds first (model::dtype_unsupported)
     }
 }

@@ -223,8 +223,8 @@ RunResult run_request(const RunRequest& asked) {
             result.unsupported = true;
             return result;
         }
-        if (request.kernel.kind == model::KernelKind::Tuned && request.kernel.variant < 0) {
-            const TunedChoice choice = choose_tuned_variant(device.limits.name, p);
+        if (model::is_tuned(request.kernel.kind) && request.kernel.variant < 0) {
+            const TunedChoice choice = choose_tuned_variant(request.kernel.kind, device.limits.name, p);
             request.kernel.variant = result.tuned_variant = choice.variant;
             result.tuned_source = choice.source;
         }

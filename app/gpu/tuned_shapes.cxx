@@ -7,7 +7,6 @@
 #include <variant>
 
 #include "model/format.hpp"
-#include "model/ladder.hpp"
 
 namespace ts::gpu {
 
@@ -26,24 +25,24 @@ model::TuningTable load_tuning(const std::filesystem::path& path, std::string* w
     if (!in) return {};
     std::ostringstream text;
     text << in.rdbuf();
-    auto parsed = model::parse_tuning_table(text.str(), model::kTunedCandidateCount);
+    auto parsed = model::parse_tuning_table(text.str());
     if (auto* table = std::get_if<model::TuningTable>(&parsed)) return std::move(*table);
     if (warning) *warning = model::format_text("{}: {}", path.string(), std::get<std::string>(parsed));
     return {};
 }
 
-TunedChoice choose_tuned_variant(const std::string& gpu, const model::Problem& problem) {
+TunedChoice choose_tuned_variant(model::KernelKind rung, const std::string& gpu, const model::Problem& problem) {
     const std::int64_t size = std::max({problem.m, problem.n, problem.k});
     const std::filesystem::path path = user_tuning_path();
     std::string warning;
-    if (const auto variant = model::pick_variant(load_tuning(path, &warning), gpu, size))
+    if (const auto variant = model::pick_variant(load_tuning(path, &warning), gpu, size, rung))
         return {*variant, model::format_text("tuned on this machine ({})", path.string())};
     // A user's table that does not parse (a bad edit, or one written for other candidates)
     // is passed over, and the source says so wherever it is shown.
     const std::string passed_over = warning.empty() ? "" : "; ignored " + warning;
-    const auto shipped = model::parse_tuning_table(model::kShippedTuningTable, model::kTunedCandidateCount);
+    const auto shipped = model::parse_tuning_table(model::kShippedTuningTable);
     if (const auto* table = std::get_if<model::TuningTable>(&shipped))
-        if (const auto variant = model::pick_variant(*table, gpu, size)) return {*variant, "shipped table" + passed_over};
+        if (const auto variant = model::pick_variant(*table, gpu, size, rung)) return {*variant, "shipped table" + passed_over};
     return {0, "default" + passed_over};
 }
 

@@ -1,4 +1,4 @@
-// tuned_shapes.hpp — where the tuned rung's table lives, and which candidate a request runs.
+// tuned_shapes.hpp — where the tuned rungs' table lives, and which candidate a request runs.
 //
 // The user's table ($TILESCOPE_TUNING, else $XDG_DATA_HOME/tilescope/tuned-shapes.ini, else
 // ~/.local/share/tilescope/tuned-shapes.ini), written by `tilescope-cli tune`, is consulted
@@ -27,8 +27,8 @@ struct TunedChoice {
     std::string source;
 };
 
-// The candidate the tuned rung runs for `problem` on the GPU named `gpu`: its largest side
-// picks the row.
-TunedChoice choose_tuned_variant(const std::string& gpu, const model::Problem& problem);
+// The candidate the tuned rung `rung` (tuned or tc-tuned) runs for `problem` on the GPU named
+// `gpu`: its largest side picks the row.
+TunedChoice choose_tuned_variant(model::KernelKind rung, const std::string& gpu, const model::Problem& problem);
 
 }  // namespace ts::gpu

@@ -1,6 +1,8 @@
 #include "kernel_config.hpp"
 
 #include "format.hpp"
+#include "ladder.hpp"
+#include "tc_pipeline.hpp"
 
 namespace ts::model {
 
@@ -24,6 +26,7 @@ std::string_view kernel_name(KernelKind kind) {
         case KernelKind::Wgmma: return "wgmma";
         case KernelKind::WarpSpecialized: return "warp-specialized";
         case KernelKind::Persistent: return "persistent";
+        case KernelKind::TcTuned: return "tc-tuned";
         case KernelKind::Cublas: return "cublas";
     }
     return "?";
@@ -44,9 +47,16 @@ std::string_view unmodelled_reason(KernelKind kind) {
     return "cuBLAS picks its own kernels at run time, so the model knows none of their blocks";
 }
 
-bool is_tensor_core(KernelKind kind) { return kind >= KernelKind::Wmma && kind <= KernelKind::Persistent; }
+bool is_tensor_core(KernelKind kind) { return kind >= KernelKind::Wmma && kind <= KernelKind::TcTuned; }
 
-bool needs_sm90a(KernelKind kind) { return kind >= KernelKind::Wgmma && kind <= KernelKind::Persistent; }
+bool needs_sm90a(KernelKind kind) { return kind >= KernelKind::Wgmma && kind <= KernelKind::TcTuned; }
+
+bool is_tuned(KernelKind kind) { return kind == KernelKind::Tuned || kind == KernelKind::TcTuned; }
+
+int tuned_candidate_count(KernelKind kind) {
+    if (kind == KernelKind::Tuned) return kTunedCandidateCount;
+    return kind == KernelKind::TcTuned ? kTcTunedCandidateCount : 0;
+}
 
 bool is_ladder(KernelKind kind) { return kind >= KernelKind::RegTile1d && kind <= KernelKind::Tuned; }
 
@@ -74,7 +84,8 @@ bool uses_1d_blocks(KernelKind kind) {
 
 std::string describe(const KernelConfig& config) {
     if (config.kind == KernelKind::Tiled) return format_text("tiled T={}", config.tile);
-    if (config.kind == KernelKind::Tuned && config.variant >= 0) return format_text("tuned #{}", config.variant);
+    if (is_tuned(config.kind) && config.variant >= 0)
+        return format_text("{} #{}", kernel_name(config.kind), config.variant);
     if (config.kind == KernelKind::Cublas || is_ladder(config.kind) || is_tensor_core(config.kind))
         return std::string(kernel_name(config.kind));
     if (uses_1d_blocks(config.kind)) return format_text("{} {}", kernel_name(config.kind), config.block_x);

@@ -30,6 +30,7 @@ enum class KernelKind {
     Wgmma,           // 16: TMA copies, mbarriers and wgmma.mma_async from swizzled shared memory (sm_90a)
     WarpSpecialized, // 17: a producer warpgroup and two consumer warpgroups around a ring of stages (sm_90a)
     Persistent,      // 18: 17 on a persistent grid in an L2-aware order, in clusters of 2 sharing B by multicast
+    TcTuned,         // 19: 18's kernel with the shape the tuner chose for this GPU and size (sm_90a)
     Cublas,          // NVIDIA's cuBLAS GEMM, the reference line; the model knows nothing inside it
 };
 
@@ -42,12 +43,13 @@ inline constexpr KernelKind kAllKernelKinds[] = {KernelKind::Naive,           Ke
                                                  KernelKind::Wmma,            KernelKind::Mma,
                                                  KernelKind::MmaAsync,        KernelKind::Wgmma,
                                                  KernelKind::WarpSpecialized, KernelKind::Persistent,
-                                                 KernelKind::Cublas};
+                                                 KernelKind::TcTuned,         KernelKind::Cublas};
 
 // The tensor-core rungs, in order.
 inline constexpr KernelKind kTensorCoreKinds[] = {KernelKind::Wmma,  KernelKind::Mma,
                                                   KernelKind::MmaAsync, KernelKind::Wgmma,
-                                                  KernelKind::WarpSpecialized, KernelKind::Persistent};
+                                                  KernelKind::WarpSpecialized, KernelKind::Persistent,
+                                                  KernelKind::TcTuned};
 
 // The ladder's rungs past the tiled kernel (is_ladder), in order.
 inline constexpr KernelKind kLadderKinds[] = {KernelKind::RegTile1d,    KernelKind::RegTile2d, KernelKind::Vectorized,
@@ -75,6 +77,11 @@ bool needs_sm90a(KernelKind kind);
 // True for the kernels that launch 1-D blocks of block_x threads (block_y is not used).
 bool uses_1d_blocks(KernelKind kind);
 
+// True for the rungs whose shape is a choice among candidates (KernelConfig::variant): tuned, tc-tuned.
+bool is_tuned(KernelKind kind);
+// How many candidate shapes a tuned rung is compiled for; 0 for any other kind.
+int tuned_candidate_count(KernelKind kind);
+
 // True for the rungs of the kernel ladder past the tiled kernel (06 on): their shape is fixed
 // per rung (ladder_shape), not taken from block_x, block_y or tile.
 bool is_ladder(KernelKind kind);
@@ -95,8 +102,9 @@ struct KernelConfig {
     int block_x = 16;  // naive kernels: blockDim.x; row/column-per-thread: the whole block
     int block_y = 16;  // naive kernels: blockDim.y; ignored by the 1-D kernels
     int tile = 16;     // tiled kernel: T (blocks of T×T threads)
-    // Tuned rung: which of model::kTunedCandidates (ladder.hpp) it runs; -1: the one the
-    // tuning table picks for this GPU and size (the runner resolves it before a launch).
+    // Tuned rungs: which of model::kTunedCandidates (ladder.hpp) or, for tc-tuned, of
+    // model::kTcTunedCandidates (tc_pipeline.hpp) it runs; -1: the one the tuning table picks for
+    // this GPU and size (the runner resolves it before a launch).
     int variant = -1;
 };
 

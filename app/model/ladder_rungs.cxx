@@ -1,5 +1,6 @@
 #include "ladder_rungs.hpp"
 
+#include "format.hpp"
 #include "ladder.hpp"
 #include "traffic.hpp"
 
@@ -56,6 +57,9 @@ constexpr LadderRung kTensorCoreRungs[] = {
     {{KernelKind::Persistent}, "18_persistent.cu",
      "One cluster per pair of SMs walks many tiles in an L2-friendly order, the two CTAs sharing B's tile by TMA "
      "multicast, and C leaves through shared memory by TMA stores while the next tile starts."},
+    {{KernelKind::TcTuned}, "19_tc_tuned.cu",
+     "The persistent kernel compiled for the shape the tuner measured fastest on this GPU and size: 128×128 tiles "
+     "where 128×256 would leave each CTA one tile and nothing to overlap its epilogue with, clusters or none."},
 };
 
 }  // namespace
@@ -64,9 +68,20 @@ std::span<const LadderRung> ladder_rungs() { return kRungs; }
 
 std::span<const LadderRung> tensor_core_rungs() { return kTensorCoreRungs; }
 
-TcBlockTile tc_block_tile(KernelKind kind) {
+std::string describe_candidate(KernelKind rung, int variant) {
+    if (variant < 0 || variant >= tuned_candidate_count(rung)) return "";
+    return rung == KernelKind::Tuned ? describe_shape(kTunedCandidates[variant])
+                                     : describe_wgmma_shape(kTcTunedCandidates[variant]);
+}
+
+std::string describe_wgmma_shape(const WgmmaShape& s) {
+    return format_text("{}×{}×{}, {} stages, {}", s.bm, s.bn, s.bk, s.stages,
+                       s.cluster_m > 1 ? format_text("clusters of {}", s.cluster_m) : std::string("no cluster"));
+}
+
+TcBlockTile tc_block_tile(const KernelConfig& kernel) {
     return with_tc_shape(
-        kind, [](const MmaShape& s) { return TcBlockTile{s.bm, s.bn, s.bk, 1, s.stages, s.threads(), mma_shared_bytes(s)}; },
+        kernel, [](const MmaShape& s) { return TcBlockTile{s.bm, s.bn, s.bk, 1, s.stages, s.threads(), mma_shared_bytes(s)}; },
         // The kernels round the start of dynamic shared memory up to 1,024 bytes themselves.
         [](const WgmmaShape& s) {
             return TcBlockTile{s.bm, s.bn, s.bk, s.cluster_m, s.stages, s.threads(), wgmma_shared_bytes(s) + 1024};
@@ -77,7 +92,7 @@ TcBlockTile tc_block_tile(KernelKind kind) {
 RungCounts rung_counts(const KernelConfig& kernel, const Problem& problem) {
     RungCounts counts;
     if (is_tensor_core(kernel.kind)) {
-        const TcBlockTile t = tc_block_tile(kernel.kind);
+        const TcBlockTile t = tc_block_tile(kernel);
         // Every block row reads all of B (once a cluster), every block column all of A; K is
         // rounded up to whole K steps as the copies bring it (the zeros past K count too).
         const std::int64_t k = ceil_div64(problem.k, t.bk) * t.bk;

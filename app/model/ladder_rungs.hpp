@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "kernel_config.hpp"
@@ -25,7 +26,7 @@ struct LadderRung {
 std::span<const LadderRung> ladder_rungs();
 
 // The tensor-core ladder, BF16 in and FP32 accumulated: wmma, mma, mma-async, wgmma,
-// warp-specialized, persistent (13 to 18).
+// warp-specialized, persistent, tc-tuned (13 to 19).
 std::span<const LadderRung> tensor_core_rungs();
 
 // A tensor-core rung's block tile and what its copies bring from global memory: a block of
@@ -38,13 +39,27 @@ struct TcBlockTile {
     int threads = 0;
     int shared_bytes = 0;  // dynamic shared memory the block asks for
 };
-// Zero for kinds that are not tensor-core rungs.
-TcBlockTile tc_block_tile(KernelKind kind);
+// Zero for kinds that are not tensor-core rungs. tc-tuned: the candidate in kernel.variant
+// (candidate 0 for −1).
+TcBlockTile tc_block_tile(const KernelConfig& kernel);
 
-// Calls `on_mma(MmaShape)` for 13 to 15 or `on_wgmma(WgmmaShape)` for 16 to 18 with the rung's
-// shape (tc_mma.hpp, tc_pipeline.hpp) and returns what it returns; `otherwise` for other kinds.
+// The shape tc-tuned runs for `variant` (kTcTunedCandidates; candidate 0, 18's, for −1 or one out of range).
+constexpr WgmmaShape tc_tuned_shape(int variant) {
+    return variant >= 0 && variant < kTcTunedCandidateCount ? kTcTunedCandidates[variant] : kTcTunedCandidates[0];
+}
+
+// "128×256×64, 3 stages, cluster 2": a WgmmaShape in one line.
+std::string describe_wgmma_shape(const WgmmaShape& shape);
+
+// Candidate `variant` of the tuned rung `rung` in one line (describe_shape or
+// describe_wgmma_shape); "" for a kind that is not tuned or a variant it does not have.
+std::string describe_candidate(KernelKind rung, int variant);
+
+// Calls `on_mma(MmaShape)` for 13 to 15 or `on_wgmma(WgmmaShape)` for 16 to 19 with the rung's
+// shape (tc_mma.hpp, tc_pipeline.hpp; tc-tuned's: tc_tuned_shape(kernel.variant)) and returns
+// what it returns; `otherwise` for other kinds.
 template <typename Result, typename OnMma, typename OnWgmma>
-Result with_tc_shape(KernelKind kind, OnMma on_mma, OnWgmma on_wgmma, Result otherwise);
+Result with_tc_shape(const KernelConfig& kernel, OnMma on_mma, OnWgmma on_wgmma, Result otherwise);
 
 // What the counts say about one launch of the tiled kernel or a ladder rung (the tuned rung:
 // the candidate in kernel.variant, candidate 0 for −1). For a tensor-core rung, the global loads
@@ -69,14 +84,15 @@ RungCounts rung_counts(const KernelConfig& kernel, const Problem& problem);
 double predicted_speedup(const RungCounts& from, const RungCounts& to);
 
 template <typename Result, typename OnMma, typename OnWgmma>
-Result with_tc_shape(KernelKind kind, OnMma on_mma, OnWgmma on_wgmma, Result otherwise) {
-    switch (kind) {
+Result with_tc_shape(const KernelConfig& kernel, OnMma on_mma, OnWgmma on_wgmma, Result otherwise) {
+    switch (kernel.kind) {
         case KernelKind::Wmma: return on_mma(kWmmaShape);
         case KernelKind::Mma: return on_mma(kMmaShape);
         case KernelKind::MmaAsync: return on_mma(kMmaAsyncShape);
         case KernelKind::Wgmma: return on_wgmma(kWgmmaShape);
         case KernelKind::WarpSpecialized: return on_wgmma(kWarpSpecializedShape);
         case KernelKind::Persistent: return on_wgmma(kPersistentShape);
+        case KernelKind::TcTuned: return on_wgmma(tc_tuned_shape(kernel.variant));
         default: return otherwise;
     }
 }

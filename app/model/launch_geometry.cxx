@@ -67,6 +67,7 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
         case KernelKind::Wgmma:
         case KernelKind::WarpSpecialized:
         case KernelKind::Persistent:
+        case KernelKind::TcTuned:
         case KernelKind::Cublas:  // (the tensor-core rungs' blocks are tc_mma.hpp's and tc_pipeline.hpp's)
             g.grid = {0, 0, 0};
             g.block = {0, 0, 0};

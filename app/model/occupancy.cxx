@@ -55,9 +55,9 @@ int estimated_ladder_registers(const KernelConfig& config) {
     return std::min(s.register_cap(), round_up(held, 8));
 }
 
-int estimated_tc_registers(KernelKind kind) {
+int estimated_tc_registers(const KernelConfig& kernel) {
     return with_tc_shape(
-        kind,
+        kernel,
         [](const MmaShape& s) {
             return std::min(255, round_up(s.accumulator_registers() + 4 * s.m_tiles() + 2 * s.n_tiles() + 32, 8));
         },
@@ -137,10 +137,10 @@ std::variant<Occupancy, std::string> kernel_occupancy(const KernelConfig& config
     block.registers_measured = measured_registers.has_value();
     std::int64_t grid_blocks = 0;
     if (is_tensor_core(config.kind)) {
-        const TcBlockTile tile = tc_block_tile(config.kind);
+        const TcBlockTile tile = tc_block_tile(config);
         block.threads = tile.threads;
         block.shared_bytes = tile.shared_bytes;
-        block.registers_per_thread = measured_registers.value_or(estimated_tc_registers(config.kind));
+        block.registers_per_thread = measured_registers.value_or(estimated_tc_registers(config));
         grid_blocks = ceil_div64(problem.m, tile.bm) * ceil_div64(problem.n, tile.bn) * problem.batch;
     } else {
         if (!is_modelled(config.kind)) return std::string(unmodelled_reason(config.kind));

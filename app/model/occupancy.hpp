@@ -90,7 +90,7 @@ int estimated_ladder_registers(const KernelConfig& config);
 // are compiled with __launch_bounds__(threads, 1), so ptxas may take all of the SM's registers for
 // one block: 65,536 / threads, down to 8, at most 255 (17 and 18 then move them between
 // warpgroups with setmaxnreg). 0 for other kinds.
-int estimated_tc_registers(KernelKind kind);
+int estimated_tc_registers(const KernelConfig& kernel);
 
 // Blocks of this shape per SM, or why none fits (such a launch fails with "too many
 // resources requested for launch" or "invalid configuration argument").

@@ -122,6 +122,27 @@ inline constexpr WgmmaShape kPersistentShape{.bm = 128, .bn = 256, .bk = 64, .st
                                              .cluster_m = 2, .c_staged = true, .swap_ab = true};
 static_assert(kWgmmaShape.valid() && kWarpSpecializedShape.valid() && kPersistentShape.valid());
 
+// 19: 18's kernel compiled for each of these shapes; `tilescope-cli tune --kernel tc-tuned` measures
+// them on a GPU at a few sizes and the tuning table (tuning_table.hpp) keeps the fastest per size,
+// as 12 does for 11. Candidate 0 is 18's shape, the fallback where nothing was tuned.
+// - 1: 128×128 tiles, twice as many as 18's: a 2048² C gives each cluster two, so one tile's
+//   epilogue runs under the next one's loads instead of ending the kernel; each consumer computes
+//   64 columns (one m64n128k16 per K slice), and the 32 KiB stages leave room for five.
+// - 2: 18's shape without the cluster: no multicast, and no CTA waits for its peer to release a
+//   stage; B crosses from L2 once per CTA instead of once per pair.
+// - 3: 1's tile without the cluster.
+inline constexpr WgmmaShape kTcTunedCandidates[] = {
+    kPersistentShape,
+    {.bm = 128, .bn = 128, .bk = 64, .stages = 5, .consumers = 2, .producer = true, .wgmma_n = 128,
+     .swizzle = TmaSwizzle::B128, .cluster_m = 2, .c_staged = true, .swap_ab = true},
+    {.bm = 128, .bn = 256, .bk = 64, .stages = 3, .consumers = 2, .producer = true, .wgmma_n = 128,
+     .swizzle = TmaSwizzle::B128, .cluster_m = 1, .c_staged = true, .swap_ab = true},
+    {.bm = 128, .bn = 128, .bk = 64, .stages = 5, .consumers = 2, .producer = true, .wgmma_n = 128,
+     .swizzle = TmaSwizzle::B128, .cluster_m = 1, .c_staged = true, .swap_ab = true},
+};
+inline constexpr int kTcTunedCandidateCount =
+    static_cast<int>(sizeof(kTcTunedCandidates) / sizeof(kTcTunedCandidates[0]));
+
 // ---- Roles ----------------------------------------------------------------------------------
 
 enum class TcRole { Producer, Consumer, ProducerAndConsumer };

@@ -27,7 +27,18 @@ std::optional<Number> whole_number(std::string_view text) {
 
 }  // namespace
 
-std::variant<TuningTable, std::string> parse_tuning_table(std::string_view text, int candidate_count) {
+// "tc-tuned: NVIDIA H100" names tc-tuned's rows for that GPU; a name with no rung before a colon
+// is the tuned rung's (as every table before tc-tuned was written).
+TuningSection section_named(std::string_view name) {
+    for (KernelKind rung : {KernelKind::Tuned, KernelKind::TcTuned}) {
+        const std::string_view prefix = kernel_name(rung);
+        if (name.starts_with(prefix) && name.substr(prefix.size()).starts_with(':'))
+            return {std::string(trim(name.substr(prefix.size() + 1))), {}, rung};
+    }
+    return {std::string(name), {}, KernelKind::Tuned};
+}
+
+std::variant<TuningTable, std::string> parse_tuning_table(std::string_view text) {
     TuningTable table;
     int line_number = 0;
     while (!text.empty()) {
@@ -38,10 +49,12 @@ std::variant<TuningTable, std::string> parse_tuning_table(std::string_view text,
         if (line.empty() || line.front() == '#') continue;
         if (line.front() == '[') {
             const std::string_view name = line.size() >= 2 ? trim(line.substr(1, line.size() - 2)) : "";
-            if (line.back() != ']' || name.empty())
-                return format_text("line {}: a section is a GPU name in brackets, like [NVIDIA H100], got \"{}\"",
+            TuningSection section = section_named(name);
+            if (line.back() != ']' || section.gpu.empty())
+                return format_text("line {}: a section is a GPU name in brackets, like [NVIDIA H100] or "
+                                   "[tc-tuned: NVIDIA H100], got \"{}\"",
                                    line_number, line);
-            table.sections.push_back({std::string(name), {}});
+            table.sections.push_back(std::move(section));
             continue;
         }
         const std::size_t equals = line.find('=');
@@ -61,9 +74,11 @@ std::variant<TuningTable, std::string> parse_tuning_table(std::string_view text,
             row.up_to = *size;
         }
         const auto variant = whole_number<int>(variant_text);
-        if (!variant || *variant < 0 || *variant >= candidate_count)
-            return format_text("line {}: the candidate must be a number from 0 to {}, got \"{}\"", line_number,
-                               candidate_count - 1, variant_text);
+        const KernelKind rung = table.sections.back().rung;
+        if (!variant || *variant < 0 || *variant >= tuned_candidate_count(rung))
+            return format_text("line {}: the candidate must be a number from 0 to {} ({} has {}), got \"{}\"",
+                               line_number, tuned_candidate_count(rung) - 1, kernel_name(rung),
+                               tuned_candidate_count(rung), variant_text);
         row.variant = *variant;
         table.sections.back().rows.push_back(row);
     }
@@ -71,19 +86,23 @@ std::variant<TuningTable, std::string> parse_tuning_table(std::string_view text,
 }
 
 std::string write_tuning_table(const TuningTable& table) {
-    std::string text = "# TileScope's tuned shapes (tilescope-cli tune): [GPU], then size = candidate\n";
+    std::string text =
+        "# TileScope's tuned shapes (tilescope-cli tune): [GPU] for tuned, [tc-tuned: GPU], then size = candidate\n";
     for (const TuningSection& section : table.sections) {
-        text += format_text("\n[{}]\n", section.gpu);
+        // The tuned rung's sections plainly, unless the name would read back as another rung's.
+        const bool plain = section.rung == KernelKind::Tuned && section_named(section.gpu) == TuningSection{section.gpu, {}};
+        text += plain ? format_text("\n[{}]\n", section.gpu)
+                      : format_text("\n[{}: {}]\n", kernel_name(section.rung), section.gpu);
         for (const TuningRow& row : section.rows)
             text += row.up_to > 0 ? format_text("{} = {}\n", row.up_to, row.variant) : format_text("* = {}\n", row.variant);
     }
     return text;
 }
 
-std::optional<int> pick_variant(const TuningTable& table, std::string_view gpu, std::int64_t size) {
+std::optional<int> pick_variant(const TuningTable& table, std::string_view gpu, std::int64_t size, KernelKind rung) {
     const TuningSection* best = nullptr;
     for (const TuningSection& section : table.sections) {
-        const bool matches = section.gpu == "*" || gpu.starts_with(section.gpu);
+        const bool matches = section.rung == rung && (section.gpu == "*" || gpu.starts_with(section.gpu));
         // The longest matching name is the most specific; "*" only when nothing else matches.
         const auto weight = [](const TuningSection& s) { return s.gpu == "*" ? 0 : s.gpu.size(); };
         if (matches && (!best || weight(section) > weight(*best))) best = &section;
@@ -96,7 +115,7 @@ std::optional<int> pick_variant(const TuningTable& table, std::string_view gpu, 
 
 void set_section(TuningTable& table, TuningSection section) {
     for (TuningSection& existing : table.sections)
-        if (existing.gpu == section.gpu) {
+        if (existing.gpu == section.gpu && existing.rung == section.rung) {
             existing = std::move(section);
             return;
         }
@@ -107,6 +126,11 @@ void set_section(TuningTable& table, TuningSection section) {
 // H200, 2026-11-24, the same winners on both): 64×64 tiles at 1024, where 128×128 tiles
 // leave most SMs idle; 128×256 from 2048 on. Other GPUs get the pipelined rung's own shape
 // (candidate 0) until tuned.
+// tc-tuned from `tilescope-cli tune --kernel tc-tuned` on the H100 (2026-11-26, cold L2, bf16):
+// 128×128 tiles without a cluster at 1024³ (0.014 ms against 18's 0.019: 64 tiles of 128×256
+// leave half the SMs idle), 18's own shape from 2048³ on (0.031, 0.185 and 1.389 ms; the
+// 128×128 tiles in clusters 97, 89 and 88 % of it). No H200 was lent to tune it: other GPUs run
+// 18's shape (candidate 0).
 const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
 [*]
 * = 0
@@ -118,6 +142,13 @@ const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shap
 [NVIDIA H200]
 1024 = 3
 * = 1
+
+[tc-tuned: *]
+* = 0
+
+[tc-tuned: NVIDIA H100]
+1024 = 3
+* = 0
 )";
 
 }  // namespace ts::model

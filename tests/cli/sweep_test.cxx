@@ -8,6 +8,7 @@
 #include "cli/sweep.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
+#include "model/tc_pipeline.hpp"
 
 namespace ts::cli {
 namespace {
@@ -225,12 +226,28 @@ TEST(DefaultSweep, HasTheIssuesGroups) {
                   0);
     }
     // The tensor-core rungs and cuBLAS in BF16 over 128..8192, and no other type for those rungs.
+    // (tc-tuned as its tuner picks; its candidates below.)
     for (model::KernelKind kind : model::kTensorCoreKinds) {
-        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind && s.problem.dtype == model::Dtype::BFloat16; }),
+        EXPECT_EQ(count([&](const cli::Setup& s) {
+                      return s.kernel.kind == kind && s.kernel.variant < 0 && s.problem.dtype == model::Dtype::BFloat16;
+                  }),
                   7)
             << model::kernel_name(kind);
-        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind; }), 7) << model::kernel_name(kind);
+        EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind && s.problem.dtype != model::Dtype::BFloat16; }),
+                  0)
+            << model::kernel_name(kind);
     }
+    // Every candidate of tc-tuned at 1024 to 8192 in BF16: "tc-tuned #0" …
+    for (int variant = 0; variant < model::kTcTunedCandidateCount; ++variant)
+        for (std::int64_t size : {1024, 2048, 4096, 8192})
+            EXPECT_EQ(count([&](const cli::Setup& s) {
+                          return model::describe(s.kernel) == model::format_text("tc-tuned #{}", variant) &&
+                                 s.problem.m == size && s.problem.dtype == model::Dtype::BFloat16;
+                      }),
+                      1)
+                << variant << " at " << size;
+    EXPECT_EQ(count([](const cli::Setup& s) { return s.kernel.kind == model::KernelKind::TcTuned && s.kernel.variant >= 0; }),
+              4 * model::kTcTunedCandidateCount);
     EXPECT_EQ(count([](const cli::Setup& s) {
                   return s.kernel.kind == model::KernelKind::Cublas && s.problem.dtype == model::Dtype::BFloat16;
               }),

@@ -120,7 +120,7 @@ TEST(LabOnGpu, CudasOccupancyAgreesWithTheModel) {
             << what << " with " << cuda.registers_per_thread << " registers";
         if (tensor_cores) {
             std::cout << what << ": " << cuda.registers_per_thread << " registers (estimate "
-                      << estimated_tc_registers(request.kernel.kind) << "), " << cuda.blocks_per_sm << " blocks/SM\n";
+                      << estimated_tc_registers(request.kernel) << "), " << cuda.blocks_per_sm << " blocks/SM\n";
             ++registers_seen[cuda.registers_per_thread];
             continue;
         }

@@ -9,6 +9,7 @@
 
 #include "gpu/runner.hpp"
 #include "model/kernel_config.hpp"
+#include "model/tc_pipeline.hpp"
 #include "support/gpu_skip.hpp"
 #include "support/problems.hpp"
 
@@ -31,9 +32,10 @@ constexpr TcSize kTcSizes[] = {
     {2304, 2560, 900, 1}, {1100, 1300, 330, 3},
 };
 
-RunRequest tc_request(KernelKind kind, const TcSize& s, Dtype dtype) {
+RunRequest tc_request(KernelKind kind, const TcSize& s, Dtype dtype, int variant = -1) {
     RunRequest request;
     request.kernel.kind = kind;
+    request.kernel.variant = variant;
     request.problem = {s.m, s.n, s.k, s.batch, dtype};
     request.warmup_launches = 1;
     request.timed_launches = 2;
@@ -41,15 +43,12 @@ RunRequest tc_request(KernelKind kind, const TcSize& s, Dtype dtype) {
     return request;
 }
 
-class TensorCoreRung : public testing::TestWithParam<std::tuple<KernelKind, Dtype>> {};
-
-TEST_P(TensorCoreRung, MatchesTheReferenceAtEverySize) {
-    SKIP_WITHOUT_GPU();
-    const auto [kind, dtype] = GetParam();
+// `kind` (candidate `variant` of a tuned rung; −1: as the table picks) at every size of kTcSizes.
+void expect_matches_at_every_size(KernelKind kind, Dtype dtype, int variant = -1) {
     for (const TcSize& s : kTcSizes) {
         SCOPED_TRACE(std::to_string(s.m) + "×" + std::to_string(s.n) + "×" + std::to_string(s.k) + " batch " +
                      std::to_string(s.batch));
-        const RunResult result = ts::gpu::run_request(tc_request(kind, s, dtype));
+        const RunResult result = ts::gpu::run_request(tc_request(kind, s, dtype, variant));
         // Off Hopper the sm_90a rungs refuse, with the reason; on Hopper every rung runs.
         const auto& limits = ts::testing_support::device().limits;
         const bool hopper = limits.compute_major == 9 && limits.compute_minor == 0;
@@ -70,10 +69,32 @@ TEST_P(TensorCoreRung, MatchesTheReferenceAtEverySize) {
     }
 }
 
+class TensorCoreRung : public testing::TestWithParam<std::tuple<KernelKind, Dtype>> {};
+
+TEST_P(TensorCoreRung, MatchesTheReferenceAtEverySize) {
+    SKIP_WITHOUT_GPU();
+    const auto [kind, dtype] = GetParam();
+    expect_matches_at_every_size(kind, dtype);
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryRung, TensorCoreRung,
                          testing::Combine(testing::Values(KernelKind::Wmma, KernelKind::Mma, KernelKind::MmaAsync, KernelKind::Wgmma,
                                                           KernelKind::WarpSpecialized, KernelKind::Persistent,
-                                                          KernelKind::Cublas),
+                                                          KernelKind::TcTuned, KernelKind::Cublas),
+                                          testing::Values(Dtype::BFloat16, Dtype::Float16)));
+
+// Every shape tc-tuned's tuner may pick, each on its own (clusters of one and two, 128×128 and
+// 128×256 tiles).
+class TcTunedCandidate : public testing::TestWithParam<std::tuple<int, Dtype>> {};
+
+TEST_P(TcTunedCandidate, MatchesTheReferenceAtEverySize) {
+    SKIP_WITHOUT_GPU();
+    const auto [variant, dtype] = GetParam();
+    expect_matches_at_every_size(KernelKind::TcTuned, dtype, variant);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryCandidate, TcTunedCandidate,
+                         testing::Combine(testing::Range(0, ts::model::kTcTunedCandidateCount),
                                           testing::Values(Dtype::BFloat16, Dtype::Float16)));
 
 // The tiled kernel has no BF16 form: the runner says so rather than running something else.

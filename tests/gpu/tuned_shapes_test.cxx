@@ -37,21 +37,21 @@ protected:
 
 TEST_F(TunedShapes, TheUsersTableComesFirst) {
     write("[NVIDIA H100]\n* = 2\n");
-    const TunedChoice choice = choose_tuned_variant("NVIDIA H100 80GB HBM3", square(4096));
+    const TunedChoice choice = choose_tuned_variant(model::KernelKind::Tuned, "NVIDIA H100 80GB HBM3", square(4096));
     EXPECT_EQ(choice.variant, 2);
     EXPECT_NE(choice.source.find(m_path.string()), std::string::npos) << choice.source;
 }
 
 TEST_F(TunedShapes, WithoutOneTheShippedTableAnswers) {
-    EXPECT_EQ(choose_tuned_variant("NVIDIA H100 80GB HBM3", square(1024)).variant, 3);
-    EXPECT_EQ(choose_tuned_variant("NVIDIA H100 80GB HBM3", square(4096)).variant, 1);
-    EXPECT_EQ(choose_tuned_variant("NVIDIA H100 80GB HBM3", square(4096)).source, "shipped table");
-    EXPECT_EQ(choose_tuned_variant("Some Future GPU", square(4096)).variant, 0);
+    EXPECT_EQ(choose_tuned_variant(model::KernelKind::Tuned, "NVIDIA H100 80GB HBM3", square(1024)).variant, 3);
+    EXPECT_EQ(choose_tuned_variant(model::KernelKind::Tuned, "NVIDIA H100 80GB HBM3", square(4096)).variant, 1);
+    EXPECT_EQ(choose_tuned_variant(model::KernelKind::Tuned, "NVIDIA H100 80GB HBM3", square(4096)).source, "shipped table");
+    EXPECT_EQ(choose_tuned_variant(model::KernelKind::Tuned, "Some Future GPU", square(4096)).variant, 0);
 }
 
 TEST_F(TunedShapes, ABadTableIsPassedOverAndNamed) {
     write("[NVIDIA H100]\n1024 = 7\n");  // written when there were more candidates
-    const TunedChoice choice = choose_tuned_variant("NVIDIA H100 80GB HBM3", square(1024));
+    const TunedChoice choice = choose_tuned_variant(model::KernelKind::Tuned, "NVIDIA H100 80GB HBM3", square(1024));
     EXPECT_EQ(choice.variant, 3) << "the shipped table's choice";
     EXPECT_NE(choice.source.find("shipped table; ignored " + m_path.string() + ": line 2"), std::string::npos)
         << choice.source;

@@ -5,8 +5,10 @@
 #include <array>
 #include <set>
 #include <iterator>
+#include <string>
 
 #include "model/kernel_config.hpp"
+#include "model/ladder_rungs.hpp"
 #include "model/problem.hpp"
 #include "model/tc_mma.hpp"
 #include "model/tc_descriptor.hpp"
@@ -65,6 +67,41 @@ TEST(TensorCoreKinds, RungShapesFitAHopperBlock) {
     EXPECT_EQ(ts::model::kWarpSpecializedShape.threads(), 384);
     EXPECT_EQ(ts::model::kWarpSpecializedShape.accumulator_registers(), 128);
     EXPECT_EQ(ts::model::kMmaShape.accumulator_registers(), 64);
+}
+
+// tc-tuned's candidates: 18's shape first (the fallback), then shapes that each compile to the same
+// kernel: valid, within a Hopper block's shared memory and registers, no two alike, and each a line
+// the tuner can print.
+TEST(TensorCoreKinds, TcTunedCandidatesAreRunnableShapes) {
+    using ts::model::kTcTunedCandidates;
+    EXPECT_TRUE(ts::model::is_tuned(KernelKind::TcTuned));
+    EXPECT_TRUE(ts::model::needs_sm90a(KernelKind::TcTuned));
+    EXPECT_EQ(ts::model::tuned_candidate_count(KernelKind::TcTuned), ts::model::kTcTunedCandidateCount);
+    EXPECT_EQ(ts::model::tuned_candidate_count(KernelKind::Persistent), 0);
+    EXPECT_EQ(kTcTunedCandidates[0], ts::model::kPersistentShape);
+    std::set<std::string> described;
+    for (int v = 0; v < ts::model::kTcTunedCandidateCount; ++v) {
+        const ts::model::WgmmaShape& s = kTcTunedCandidates[v];
+        SCOPED_TRACE(v);
+        EXPECT_TRUE(s.valid());
+        EXPECT_TRUE(s.producer && s.c_staged && s.swap_ab) << "18's kernel: a producer, staged C, swapped operands";
+        EXPECT_TRUE(s.wgmma_n == 128 || s.wgmma_n == 256) << "the wgmma forms the kernel is generated for";
+        EXPECT_LE(ts::model::wgmma_shared_bytes(s) + 1024, 227 * 1024);
+        EXPECT_TRUE(ts::model::setmaxnreg_fits(s, 40, 232));
+        EXPECT_EQ(ts::model::empty_arrivals(s), s.consumers * s.cluster_m);
+        described.insert(ts::model::describe_candidate(KernelKind::TcTuned, v));
+        for (int w = 0; w < v; ++w) EXPECT_FALSE(kTcTunedCandidates[w] == s) << "same as candidate " << w;
+    }
+    EXPECT_EQ(described.size(), static_cast<std::size_t>(ts::model::kTcTunedCandidateCount));
+    EXPECT_EQ(ts::model::describe_candidate(KernelKind::TcTuned, 1), "128×128×64, 5 stages, clusters of 2");
+    EXPECT_EQ(ts::model::describe_candidate(KernelKind::TcTuned, 3), "128×128×64, 5 stages, no cluster");
+    EXPECT_EQ(ts::model::describe_candidate(KernelKind::TcTuned, ts::model::kTcTunedCandidateCount), "");
+    EXPECT_EQ(ts::model::describe(ts::model::KernelConfig{.kind = KernelKind::TcTuned, .variant = 2}), "tc-tuned #2");
+    EXPECT_EQ(ts::model::describe(ts::model::KernelConfig{.kind = KernelKind::TcTuned}), "tc-tuned");
+    // The model draws an unresolved tc-tuned as candidate 0, and each candidate's own tile.
+    EXPECT_EQ(ts::model::tc_block_tile({.kind = KernelKind::TcTuned}).bn, 256);
+    EXPECT_EQ(ts::model::tc_block_tile({.kind = KernelKind::TcTuned, .variant = 1}).bn, 128);
+    EXPECT_EQ(ts::model::tc_block_tile({.kind = KernelKind::TcTuned, .variant = 3}).cluster_m, 1);
 }
 
 // A persistent grid's order visits every cluster tile once, and the tiles in flight together

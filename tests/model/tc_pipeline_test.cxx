@@ -65,7 +65,9 @@ constexpr WgmmaShape kSwapped{.bm = 128,
                               .cluster_m = 2,
                               .swap_ab = true};
 constexpr WgmmaShape kShapes[] = {kWgmma16,   kWarpSpecialized, kClustered,        kKMajorB,
-                                  kSwizzle64, kUnswizzled,      kClusteredKMajorB, kSwapped};
+                                  kSwizzle64, kUnswizzled,      kClusteredKMajorB, kSwapped,
+                                  // tc-tuned's 128×128 candidates, in a cluster and alone, and 18's alone
+                                  kTcTunedCandidates[1], kTcTunedCandidates[2], kTcTunedCandidates[3]};
 
 static_assert(kWgmma16.valid() && kWarpSpecialized.valid() && kClustered.valid() && kKMajorB.valid() &&
               kSwizzle64.valid() && kUnswizzled.valid() && kClusteredKMajorB.valid());
@@ -525,16 +527,18 @@ TEST(TcPipeline, StagedCWorkedByHand) {
 }
 
 TEST(TcPipeline, StagedCGivesEachCellItsOwnSlot) {
-    const WgmmaShape s = kPersistentShape;
-    std::vector<int> seen(s.c_tile_bytes() / s.element_bytes, 0);
-    for (int consumer = 0; consumer < s.consumers; ++consumer)
-        for (int row = 0; row < s.consumer_rows(); ++row)
-            for (int col = 0; col < s.consumer_cols(); ++col) {
-                const int offset = c_staging_offset(s, consumer, row, col) - c_tile_offset(s);
-                ASSERT_TRUE(offset >= 0 && offset < s.c_tile_bytes() && offset % s.element_bytes == 0);
-                seen[offset / s.element_bytes] += 1;
-            }
-    for (int n : seen) ASSERT_EQ(n, 1);
+    // 18's shape and every tc-tuned candidate (their staged C and stmatrix alike).
+    for (const WgmmaShape& s : kTcTunedCandidates) {
+        std::vector<int> seen(s.c_tile_bytes() / s.element_bytes, 0);
+        for (int consumer = 0; consumer < s.consumers; ++consumer)
+            for (int row = 0; row < s.consumer_rows(); ++row)
+                for (int col = 0; col < s.consumer_cols(); ++col) {
+                    const int offset = c_staging_offset(s, consumer, row, col) - c_tile_offset(s);
+                    ASSERT_TRUE(offset >= 0 && offset < s.c_tile_bytes() && offset % s.element_bytes == 0);
+                    seen[offset / s.element_bytes] += 1;
+                }
+        for (int n : seen) ASSERT_EQ(n, 1);
+    }
 }
 
 // With the operands swapped a thread holds pieces of Cᵀ; stmatrix...trans writes them back as
@@ -543,43 +547,47 @@ TEST(TcPipeline, StagedCGivesEachCellItsOwnSlot) {
 // 2·(lane % 4) and + 1; transposed, column j of the matrix goes to the 16 bytes lane 8q + j names,
 // at position lane / 4.
 TEST(TcPipeline, StmatrixTransPutsEveryAccumulatorOnItsCell) {
-    const WgmmaShape s = kPersistentShape;
-    for (int consumer = 0; consumer < s.consumers; ++consumer)
-        for (int ms = 0; ms < s.m_slices(); ++ms)
-            for (int group = 0; group < s.wgmma_n / 16; ++group)
-                for (int thread = 0; thread < kWarpgroupSize; ++thread) {
-                    const int warp = thread / 32, lane = thread % 32;
-                    for (int q = 0; q < 4; ++q)
-                        for (int e = 0; e < 2; ++e) {
-                            const int reg = 8 * group + 2 * q + e;
-                            const int column_in_matrix = 2 * (lane % 4) + e, row_in_matrix = lane / 4;
-                            const Cell row_start = stmatrix_trans_row(ms, group, warp * 32 + 8 * q + column_in_matrix);
-                            const Cell landed{row_start.row, row_start.col + row_in_matrix};
-                            const Cell cell = wgmma_block_cell(s, consumer, ms, 0, thread, reg);
-                            const Cell origin = consumer_origin(s, consumer);
-                            ASSERT_EQ(landed, (Cell{cell.row - origin.row, cell.col - origin.col}))
-                                << "consumer " << consumer << " slice " << ms << " thread " << thread << " reg " << reg;
-                        }
-                }
+    // 18's shape and every tc-tuned candidate (their staged C and stmatrix alike).
+    for (const WgmmaShape& s : kTcTunedCandidates) {
+        for (int consumer = 0; consumer < s.consumers; ++consumer)
+            for (int ms = 0; ms < s.m_slices(); ++ms)
+                for (int group = 0; group < s.wgmma_n / 16; ++group)
+                    for (int thread = 0; thread < kWarpgroupSize; ++thread) {
+                        const int warp = thread / 32, lane = thread % 32;
+                        for (int q = 0; q < 4; ++q)
+                            for (int e = 0; e < 2; ++e) {
+                                const int reg = 8 * group + 2 * q + e;
+                                const int column_in_matrix = 2 * (lane % 4) + e, row_in_matrix = lane / 4;
+                                const Cell row_start = stmatrix_trans_row(ms, group, warp * 32 + 8 * q + column_in_matrix);
+                                const Cell landed{row_start.row, row_start.col + row_in_matrix};
+                                const Cell cell = wgmma_block_cell(s, consumer, ms, 0, thread, reg);
+                                const Cell origin = consumer_origin(s, consumer);
+                                ASSERT_EQ(landed, (Cell{cell.row - origin.row, cell.col - origin.col}))
+                                    << "consumer " << consumer << " slice " << ms << " thread " << thread << " reg " << reg;
+                            }
+                    }
+    }
 }
 
 // Each stmatrix matrix is 8 rows of 16 bytes written together: with the swizzle one wavefront; in a
 // plain row-major 128 × 128 area (256-byte rows) the 8 rows share their banks, 8 wavefronts.
 TEST(TcPipeline, StagedCWritesAreConflictFree) {
-    const WgmmaShape s = kPersistentShape;
-    for (int ms = 0; ms < s.m_slices(); ++ms)
-        for (int group = 0; group < s.wgmma_n / 16; ++group)
-            for (int warp = 0; warp < 4; ++warp)
-                for (int q = 0; q < 4; ++q) {
-                    int swizzled[8] = {}, plain[8] = {};
-                    for (int i = 0; i < 8; ++i) {
-                        const Cell to = stmatrix_trans_row(ms, group, warp * 32 + 8 * q + i);
-                        swizzled[i] = c_staging_offset(s, 0, to.row, to.col);
-                        plain[i] = rowmajor_offset(to.row, to.col, s.consumer_cols(), s.element_bytes);
+    // 18's shape and every tc-tuned candidate (their staged C and stmatrix alike).
+    for (const WgmmaShape& s : kTcTunedCandidates) {
+        for (int ms = 0; ms < s.m_slices(); ++ms)
+            for (int group = 0; group < s.wgmma_n / 16; ++group)
+                for (int warp = 0; warp < 4; ++warp)
+                    for (int q = 0; q < 4; ++q) {
+                        int swizzled[8] = {}, plain[8] = {};
+                        for (int i = 0; i < 8; ++i) {
+                            const Cell to = stmatrix_trans_row(ms, group, warp * 32 + 8 * q + i);
+                            swizzled[i] = c_staging_offset(s, 0, to.row, to.col);
+                            plain[i] = rowmajor_offset(to.row, to.col, s.consumer_cols(), s.element_bytes);
+                        }
+                        ASSERT_EQ(phase_wavefronts(swizzled, 8, 16), 1) << "slice " << ms << " group " << group;
+                        ASSERT_EQ(phase_wavefronts(plain, 8, 16), 8) << "slice " << ms << " group " << group;
                     }
-                    ASSERT_EQ(phase_wavefronts(swizzled, 8, 16), 1) << "slice " << ms << " group " << group;
-                    ASSERT_EQ(phase_wavefronts(plain, 8, 16), 8) << "slice " << ms << " group " << group;
-                }
+    }
 }
 
 // 17's C through the same staging, were it staged (a shape without swap_ab writes its accumulators

@@ -5,20 +5,22 @@
 #include <string>
 #include <variant>
 
+#include "model/format.hpp"
 #include "model/ladder.hpp"
+#include "model/tc_pipeline.hpp"
 #include "model/tuning_table.hpp"
 
 namespace ts::model {
 namespace {
 
 TuningTable parse_ok(std::string_view text) {
-    auto parsed = parse_tuning_table(text, kTunedCandidateCount);
+    auto parsed = parse_tuning_table(text);
     EXPECT_TRUE(std::holds_alternative<TuningTable>(parsed)) << std::get<std::string>(parsed);
     return std::holds_alternative<TuningTable>(parsed) ? std::get<TuningTable>(parsed) : TuningTable{};
 }
 
 std::string error_of(std::string_view text) {
-    auto parsed = parse_tuning_table(text, kTunedCandidateCount);
+    auto parsed = parse_tuning_table(text);
     return std::holds_alternative<std::string>(parsed) ? std::get<std::string>(parsed) : "(parsed)";
 }
 
@@ -64,12 +66,53 @@ TEST(TuningTable, BadLinesAreNamed) {
     EXPECT_NE(error_of("[x]\nhello\n").find("SIZE = CANDIDATE"), std::string::npos);
 }
 
+// tc-tuned's rows live in sections of their own, "[tc-tuned: GPU]", checked against its own
+// candidates; the tuned rung's sections stay as every earlier table wrote them.
+TEST(TuningTable, TcTunedHasSectionsOfItsOwn) {
+    const TuningTable table = parse_ok(R"(
+[NVIDIA H100]
+* = 4
+[tc-tuned: NVIDIA H100]
+1024 = 3
+* = 0
+[tuned: NVIDIA H200]
+* = 2
+)");
+    ASSERT_EQ(table.sections.size(), 3u);
+    EXPECT_EQ(table.sections[1], (TuningSection{"NVIDIA H100", {{1024, 3}, {0, 0}}, KernelKind::TcTuned}));
+    EXPECT_EQ(table.sections[2], (TuningSection{"NVIDIA H200", {{0, 2}}, KernelKind::Tuned}));
+    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 8192), 4);
+    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 512, KernelKind::TcTuned), 3);
+    EXPECT_EQ(pick_variant(table, "NVIDIA H100 80GB HBM3", 8192, KernelKind::TcTuned), 0);
+    EXPECT_EQ(pick_variant(table, "NVIDIA H200", 512, KernelKind::TcTuned), std::nullopt)
+        << "the tuned rung's rows say nothing of tc-tuned";
+    // Written back, each section keeps its rung; set_section replaces only its own GPU and rung.
+    TuningTable edited = table;
+    set_section(edited, {"NVIDIA H100", {{0, 1}}, KernelKind::TcTuned});
+    const TuningTable back = parse_ok(write_tuning_table(edited));
+    ASSERT_EQ(back.sections.size(), 3u);
+    EXPECT_EQ(back.sections[0], table.sections[0]);
+    EXPECT_EQ(back.sections[1], (TuningSection{"NVIDIA H100", {{0, 1}}, KernelKind::TcTuned}));
+    // A tuned GPU name that would read back as a rung's section is written with its rung.
+    const TuningTable odd = parse_ok("[tuned: tc-tuned: x]\n* = 1\n");
+    ASSERT_EQ(odd.sections.size(), 1u);
+    EXPECT_EQ(parse_ok(write_tuning_table(odd)).sections, odd.sections);
+    // Candidates are counted per rung: tc-tuned has fewer than the tuned rung.
+    EXPECT_NE(error_of(format_text("[tc-tuned: x]\n* = {}\n", kTcTunedCandidateCount)).find("tc-tuned has"),
+              std::string::npos);
+    EXPECT_NE(error_of("[tc-tuned: ]\n* = 0\n").find("in brackets"), std::string::npos);
+}
+
 TEST(TuningTable, TheShippedTableParsesAndCoversEveryGpu) {
     const TuningTable shipped = parse_ok(kShippedTuningTable);
     EXPECT_TRUE(pick_variant(shipped, "Some Future GPU", 1 << 20).has_value());
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 1024), 3) << "measured on the device";
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 4096), 1);
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 1024), 3);
+    EXPECT_TRUE(pick_variant(shipped, "Some Future GPU", 1 << 20, KernelKind::TcTuned).has_value());
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 1024, KernelKind::TcTuned), 3) << "measured on the device";
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 4096, KernelKind::TcTuned), 0);
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 4096, KernelKind::TcTuned), 0) << "18's shape until tuned";
 }
 
 }  // namespace

@@ -290,7 +290,7 @@ TEST_F(Ladder, MeasureQueuesEveryRungAndCublas) {
 // counts in the tooltip, and the sweep that measures both ladders.
 TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
     AppState state = state_with("nvidia-h100-2026-11-24");
-    const double rates[] = {120000, 125000, 250000, 480000, 560000, 640000};
+    const double rates[] = {120000, 125000, 250000, 480000, 560000, 640000, 650000};
     for (std::size_t i = 0; i < ts::model::tensor_core_rungs().size(); ++i) {
         ts::record::Point p = synthetic_point(ts::model::describe(ts::model::tensor_core_rungs()[i].kernel), 4096, rates[i]);
         p.dtype = "bf16";
@@ -302,7 +302,7 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
 
     const LadderData data = ladder_data(state, 4096, ts::views::Ladder::TensorCores);
     EXPECT_EQ(data.dtype, "bf16");
-    ASSERT_EQ(data.bars.size(), 7u);
+    ASSERT_EQ(data.bars.size(), 8u);
     EXPECT_EQ(data.bars.front().name, "wmma");
     EXPECT_EQ(data.bars[5].name, "persistent");
     EXPECT_EQ(data.bars.back().name, "cuBLAS BF16");
@@ -315,7 +315,15 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
     EXPECT_NE(persistent.hover.find("128×256 block tiles in clusters of 2 sharing B"), std::string::npos)
         << persistent.hover;
     EXPECT_NE(persistent.hover.find("Measured: 1.14× over warp-specialized"), std::string::npos) << persistent.hover;
-    EXPECT_NE(data.bars.back().hover.find("The persistent rung reaches 91.4 % of it"), std::string::npos)
+    // 19 runs the candidate the shipped table gives an H100 at 4096³.
+    const LadderBar& tc_tuned = data.bars[6];
+    EXPECT_EQ(tc_tuned.name, ts::model::format_text("tc-tuned (#{})", tc_tuned.kernel.variant));
+    EXPECT_NE(tc_tuned.hover.find(ts::model::format_text("At 4096³ it runs candidate #{}: {}", tc_tuned.kernel.variant,
+                                                         ts::model::describe_candidate(KernelKind::TcTuned,
+                                                                                       tc_tuned.kernel.variant))),
+              std::string::npos)
+        << tc_tuned.hover;
+    EXPECT_NE(data.bars.back().hover.find("The tc-tuned rung reaches 92.9 % of it"), std::string::npos)
         << data.bars.back().hover;
     // The view's line between the panels puts the two cuBLAS lines side by side.
     ImGuiHarness ui;

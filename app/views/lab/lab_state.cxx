@@ -285,7 +285,7 @@ std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dty
 
 std::string compiled_key(const model::KernelConfig& kernel, const model::Problem& problem) {
     const std::string choice = occupancy_choice(kernel, problem.dtype);
-    if (kernel.kind == model::KernelKind::Tuned && kernel.variant < 0)
+    if (model::is_tuned(kernel.kind) && kernel.variant < 0)
         return model::format_text("{} {}", choice, std::max({problem.m, problem.n, problem.k}));
     return choice;
 }

@@ -81,17 +81,17 @@ ImU32 ink_on(ImU32 fill) {
     return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z > 0.5f ? IM_COL32(20, 20, 20, 255) : IM_COL32_WHITE;
 }
 
-// The tuned rung runs the candidate its tuning table picks for the GPU and size; CUDA's
+// A tuned rung (12, 19) runs the candidate its tuning table picks for the GPU and size; CUDA's
 // answer, when a live result brought one, says which ran.
 model::KernelConfig resolved_kernel(const AppState& state, const model::KernelConfig& kernel,
                                     const model::Problem& problem) {
-    if (kernel.kind != model::KernelKind::Tuned || kernel.variant >= 0) return kernel;
+    if (!model::is_tuned(kernel.kind) || kernel.variant >= 0) return kernel;
     model::KernelConfig resolved = kernel;
     const auto compiled = state.lab.compiled_kernels.find(compiled_key(kernel, problem));
     if (compiled != state.lab.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
         resolved.variant = compiled->second.tuned_variant;
     else
-        resolved.variant = gpu::choose_tuned_variant(gpu_name(state), problem).variant;
+        resolved.variant = gpu::choose_tuned_variant(kernel.kind, gpu_name(state), problem).variant;
     return resolved;
 }
 
@@ -134,7 +134,7 @@ std::string rung_hover(const model::LadderRung& rung, const LadderBar& bar, cons
         text += format_text("Not measured at {}³.\n", size);
     const model::RungCounts& c = bar.counts;
     if (ladder == Ladder::TensorCores) {
-        const model::TcBlockTile t = model::tc_block_tile(bar.kernel.kind);
+        const model::TcBlockTile t = model::tc_block_tile(bar.kernel);
         text += format_text("The model's counts: {}×{} block tiles{}, {} elements of A and B read from global memory, "
                             "{} FLOP/B; {} threads and {} KiB of shared memory a block.",
                             t.bm, t.bn, t.cluster_m > 1 ? format_text(" in clusters of {} sharing B", t.cluster_m) : "",
@@ -222,6 +222,7 @@ ImU32 ladder_colour(model::KernelKind kind) {
         case KernelKind::Wgmma: return IM_COL32(195, 90, 40, 255);
         case KernelKind::WarpSpecialized: return IM_COL32(165, 65, 35, 255);
         case KernelKind::Persistent: return IM_COL32(130, 40, 30, 255);
+        case KernelKind::TcTuned: return IM_COL32(95, 20, 20, 255);
         case KernelKind::Cublas: return IM_COL32(60, 60, 60, 255);  // the latency view's cuBLAS
         default: return IM_COL32(120, 120, 120, 255);
     }
@@ -274,7 +275,9 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
         LadderBar bar;
         bar.config = model::describe(rung.kernel);
         bar.kernel = resolved_kernel(state, rung.kernel, problem);
-        bar.name = rung.kernel.kind == model::KernelKind::Tuned ? format_text("tuned (#{})", bar.kernel.variant) : bar.config;
+        bar.name = model::is_tuned(rung.kernel.kind)
+                       ? format_text("{} (#{})", model::kernel_name(rung.kernel.kind), bar.kernel.variant)
+                       : bar.config;
         bar.colour = ladder_colour(rung.kernel.kind);
         bar.point = find_point(points, bar.config, data.size, data.dtype);
         if (bar.point) bar.gflops = bar.point->gflops;
@@ -287,9 +290,9 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
     for (std::size_t i = 0; i < rungs.size(); ++i) {
         LadderBar& bar = data.bars[i];
         std::string tuned_note;
-        if (rungs[i].kernel.kind == model::KernelKind::Tuned)
+        if (model::is_tuned(rungs[i].kernel.kind))
             tuned_note = format_text("At {}³ it runs candidate #{}: {}.", data.size, bar.kernel.variant,
-                                     model::describe_shape(model::ladder_shape(bar.kernel)));
+                                     model::describe_candidate(bar.kernel.kind, bar.kernel.variant));
         bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note, ladder);
         if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
     }

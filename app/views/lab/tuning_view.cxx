@@ -187,7 +187,7 @@ CandidateData candidate_data(const LabState& lab, const std::string& gpu) {
     for (std::size_t s = 0; s < data.sizes.size(); ++s) {
         model::Problem problem;
         problem.m = problem.n = problem.k = data.sizes[s];
-        const gpu::TunedChoice choice = gpu::choose_tuned_variant(gpu, problem);
+        const gpu::TunedChoice choice = gpu::choose_tuned_variant(model::KernelKind::Tuned, gpu, problem);
         data.picks.push_back(choice.variant);
         data.pick_source = choice.source;
         int best = -1;

@@ -195,8 +195,8 @@ std::string measured_gpu(const AppState& state) {
 // The tuned rung runs the candidate the tuning table picks for the GPU and size; the counts
 // are those of that candidate.
 model::KernelConfig counted_kernel(const AppState& state, model::KernelConfig kernel, const model::Problem& problem) {
-    if (kernel.kind == model::KernelKind::Tuned && kernel.variant < 0)
-        kernel.variant = gpu::choose_tuned_variant(measured_gpu(state), problem).variant;
+    if (model::is_tuned(kernel.kind) && kernel.variant < 0)
+        kernel.variant = gpu::choose_tuned_variant(kernel.kind, measured_gpu(state), problem).variant;
     return kernel;
 }
 

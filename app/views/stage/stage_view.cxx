@@ -111,6 +111,7 @@ std::string kernel_sentence(const model::KernelConfig& config, const model::Prob
         case model::KernelKind::Wgmma:
         case model::KernelKind::WarpSpecialized:
         case model::KernelKind::Persistent:
+        case model::KernelKind::TcTuned:
             return format_text("{}: a tensor-core rung (BF16 or FP16 in, FP32 accumulation). Its warps share whole "
                                "fragments of A, B and C, so the stage draws no thread per cell; `tilescope-cli bench "
                                "--kernel tc-ladder` measures it.",
