@@ -108,6 +108,7 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     p.batch = request.problem.batch;
     p.dtype = model::dtype_name(request.problem.dtype);
     p.mode = request.hot ? "hot" : "cold";
+    if (result.tuned_variant >= 0) p.ran_candidate = result.tuned_variant;
     p.ok = result.ok;
     p.error = result.error;
     if (cpu) {

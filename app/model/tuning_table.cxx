@@ -126,11 +126,11 @@ void set_section(TuningTable& table, TuningSection section) {
 // H200, 2026-11-24, the same winners on both): 64×64 tiles at 1024, where 128×128 tiles
 // leave most SMs idle; 128×256 from 2048 on. Other GPUs get the pipelined rung's own shape
 // (candidate 0) until tuned.
-// tc-tuned from `tilescope-cli tune --kernel tc-tuned` on the H100 (2026-11-26, cold L2, bf16):
-// 128×128 tiles without a cluster at 1024³ (0.014 ms against 18's 0.019: 64 tiles of 128×256
-// leave half the SMs idle), 18's own shape from 2048³ on (0.031, 0.185 and 1.389 ms; the
-// 128×128 tiles in clusters 97, 89 and 88 % of it). No H200 was lent to tune it: other GPUs run
-// 18's shape (candidate 0).
+// tc-tuned from `tilescope-cli tune --kernel tc-tuned` on the H100 and the H200 (2026-11-26, cold
+// L2, bf16), the same winners on both: 128×128 tiles without a cluster at 1024³ (H100: 0.014 ms
+// against 18's 0.019; 64 tiles of 128×256 leave half the SMs idle), 18's own shape from 2048³ on
+// (H100: 0.031, 0.185 and 1.389 ms; the 128×128 tiles in clusters 97, 89 and 88 % of it). Other
+// GPUs run 18's shape (candidate 0) until tuned.
 const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
 [*]
 * = 0
@@ -147,6 +147,10 @@ const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shap
 * = 0
 
 [tc-tuned: NVIDIA H100]
+1024 = 3
+* = 0
+
+[tc-tuned: NVIDIA H200]
 1024 = 3
 * = 0
 )";

@@ -47,7 +47,16 @@ Json timing_json(const Timing& t) {
 
 // Every point has every key, so a table of points has fixed columns; what does not apply
 // is null. The CSV's columns are these keys, samples_ms aside (which a compact JSON leaves out).
-Json point_json(const Point& p, SampleList samples = SampleList::All) {
+Json point_json(const Point& p, SampleList samples = SampleList::All);
+
+// A point with every key its JSON may have: the CSV's columns, and which of them hold text.
+Json column_sample() {
+    Point p;
+    p.ran_candidate = 0;
+    return point_json(p);
+}
+
+Json point_json(const Point& p, SampleList samples) {
     Json j;
     j["index"] = p.index;
     j["kernel"] = p.kernel;
@@ -55,6 +64,8 @@ Json point_json(const Point& p, SampleList samples = SampleList::All) {
     j["block_x"] = nullable(p.block_x);
     j["block_y"] = nullable(p.block_y);
     j["tile"] = nullable(p.tile);
+    // Only where known, so that recordings without it read and write as they always did.
+    if (p.ran_candidate) j["ran_candidate"] = *p.ran_candidate;
     j["m"] = p.m;
     j["n"] = p.n;
     j["k"] = p.k;
@@ -134,6 +145,7 @@ Point read_point(const Fields& f, bool samples_listed = true) {
     p.block_x = maybe_small(f.maybe_integer("block_x"));
     p.block_y = maybe_small(f.maybe_integer("block_y"));
     p.tile = maybe_small(f.maybe_integer("tile"));
+    if (f.has("ran_candidate")) p.ran_candidate = maybe_small(f.maybe_integer("ran_candidate"));
     p.m = f.integer("m");
     p.n = f.integer("n");
     p.k = f.integer("k");
@@ -272,7 +284,7 @@ const std::vector<std::string_view>& csv_columns() {
     static const std::vector<std::string_view> columns = [] {
         std::vector<std::string_view> names;
         // The keys of a point's JSON, in order; static storage keeps the views valid.
-        static const Json sample = point_json(Point{});
+        static const Json sample = column_sample();
         for (auto it = sample.begin(); it != sample.end(); ++it)
             if (it.key() != "samples_ms") names.push_back(it.key());
         return names;
@@ -293,7 +305,8 @@ std::string to_csv(const Recording& recording) {
         for (std::string_view column : csv_columns()) {
             if (!first) out += ',';
             first = false;
-            out += csv_cell(row.at(std::string(column)));
+            // A column the point's JSON leaves out (ran_candidate unknown) is an empty cell.
+            if (row.contains(std::string(column))) out += csv_cell(row.at(std::string(column)));
         }
         out += '\n';
     }
@@ -380,10 +393,15 @@ Recording read_csv(std::string_view text, std::string_view source) {
     const std::vector<CsvRecord> records = split_csv(text, source);
     if (records.empty()) throw FormatError(std::string(source) + ": empty: no header line");
     const CsvRecord& header = records.front();
-    const Json sample = point_json(Point{});
-    std::vector<int> column_of;  // csv_columns()[i] is cell column_of[i] of a row
+    const Json sample = column_sample();
+    std::vector<int> column_of;  // csv_columns()[i] is cell column_of[i] of a row; -1: absent
     for (std::string_view name : csv_columns()) {
         const auto found = std::find(header.cells.begin(), header.cells.end(), name);
+        // Columns added since the first CSVs may be missing from older ones.
+        if (found == header.cells.end() && name == "ran_candidate") {
+            column_of.push_back(-1);
+            continue;
+        }
         if (found == header.cells.end())
             throw FormatError(std::string(source) + ":1: no column \"" + std::string(name) +
                               "\": not a CSV of `tilescope bench --csv`");
@@ -399,6 +417,7 @@ Recording read_csv(std::string_view text, std::string_view source) {
                               std::to_string(header.cells.size()) + " columns");
         Json point = Json::object();
         for (std::size_t i = 0; i < csv_columns().size(); ++i) {
+            if (column_of[i] < 0) continue;
             const std::string name(csv_columns()[i]);
             point[name] = csv_value(row.cells[static_cast<std::size_t>(column_of[i])], sample.at(name).is_string(),
                                     at + ": column " + name);

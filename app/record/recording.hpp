@@ -73,6 +73,10 @@ struct Point {
     std::optional<int> block_x; // naive and 1-D kernels
     std::optional<int> block_y; // 2-D naive kernels
     std::optional<int> tile;    // tiled kernel
+    // A tuned rung (tuned, tc-tuned) asked for the table's pick: the candidate that ran. Null
+    // otherwise, and absent from recordings made before TileScope kept it (their JSON has no key,
+    // their CSV no column).
+    std::optional<int> ran_candidate;
     std::int64_t m = 0;
     std::int64_t n = 0;
     std::int64_t k = 0;

@@ -293,6 +293,9 @@ TEST(RecordingCsv, IsAFlatTableWithTheJsonsColumns) {
     const Json point = Json::parse(to_json(r))["points"][0];
     for (auto it = point.begin(); it != point.end(); ++it)
         if (it.key() != "samples_ms") keys.push_back(it.key());
+    // ran_candidate, written only where a tuned rung ran, has its column after tile either way.
+    ASSERT_FALSE(point.contains("ran_candidate"));
+    keys.insert(std::find(keys.begin(), keys.end(), "tile") + 1, "ran_candidate");
     EXPECT_EQ(header, keys);
     ASSERT_EQ(header.size(), csv_columns().size());
     for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(csv_fields(rows[i]).size(), header.size()) << rows[i];
@@ -324,6 +327,38 @@ TEST(RecordingCsv, ColumnNamesCarryUnits) {
                                   "cpu_triple_loop_ms"})
         EXPECT_NE(std::find(columns.begin(), columns.end(), name), columns.end()) << name;
     EXPECT_EQ(std::find(columns.begin(), columns.end(), "samples_ms"), columns.end()) << "the list is JSON only";
+}
+
+// Which candidate a tuned rung ran survives JSON and CSV; a CSV written before the column
+// existed still reads (the candidate then unknown).
+TEST(RecordingCsv, RanCandidateIsKeptWhereKnown) {
+    Recording r = sample();
+    r.points[0].ran_candidate = 3;
+    const auto json = parse_json(to_json(r), "run.json");
+    ASSERT_TRUE(std::holds_alternative<Recording>(json)) << std::get<std::string>(json);
+    EXPECT_EQ(std::get<Recording>(json).points[0].ran_candidate, 3);
+    EXPECT_EQ(std::get<Recording>(json).points[1].ran_candidate, std::nullopt);
+    const std::string csv = to_csv(r);
+    const auto back = parse_csv(csv, "run.csv");
+    ASSERT_TRUE(std::holds_alternative<Recording>(back)) << std::get<std::string>(back);
+    EXPECT_EQ(std::get<Recording>(back).points[0].ran_candidate, 3);
+    EXPECT_EQ(std::get<Recording>(back).points[1].ran_candidate, std::nullopt);
+    // The same CSV without the column, as bench wrote it until 2026-11-26.
+    std::vector<std::string> rows = lines(csv);
+    const std::vector<std::string> header = csv_fields(rows[0]);
+    const auto column = static_cast<std::size_t>(std::find(header.begin(), header.end(), "ran_candidate") - header.begin());
+    std::string old;
+    for (const std::string& row : lines(to_csv(sample()))) {
+        std::vector<std::string> cells = csv_fields(row);
+        if (cells.size() > column) cells.erase(cells.begin() + static_cast<std::ptrdiff_t>(column));
+        std::string line;
+        for (const std::string& c : cells) line += (line.empty() ? "" : ",") + (c.find_first_of(",\"") == std::string::npos ? c : "\"" + c + "\"");
+        old += line + "\n";
+    }
+    const auto older = parse_csv(old, "old.csv");
+    ASSERT_TRUE(std::holds_alternative<Recording>(older)) << std::get<std::string>(older);
+    EXPECT_EQ(std::get<Recording>(older).points.size(), r.points.size());
+    EXPECT_EQ(std::get<Recording>(older).points[0].ran_candidate, std::nullopt);
 }
 
 // What `tilescope bench --csv` writes, --load reads back: every point, every column.

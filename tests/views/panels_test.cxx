@@ -91,6 +91,18 @@ TEST(SetupPanel, ValidSetupShowsTheLaunch) {
     EXPECT_NE(text.find("phases along K: 5"), std::string::npos) << text;
 }
 
+// tc-tuned offers its own candidates: the combo shows the one chosen in tc-tuned's words.
+TEST(SetupPanel, TcTunedShowsItsShapeChoice) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.kernel.kind = ts::model::KernelKind::TcTuned;
+    std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    EXPECT_NE(text.find("tuner's pick for GPU, size"), std::string::npos) << text;
+    state.kernel.variant = 1;
+    text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    EXPECT_NE(text.find("#1: 128×128×64, 5 stages, clusters of 2"), std::string::npos) << text;
+}
+
 TEST(SetupPanel, ChecksAgainstTheRealDeviceWhenThereIsOne) {
     ts::test::ImGuiHarness imgui;
     AppState state;

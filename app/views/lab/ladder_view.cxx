@@ -81,14 +81,18 @@ ImU32 ink_on(ImU32 fill) {
     return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z > 0.5f ? IM_COL32(20, 20, 20, 255) : IM_COL32_WHITE;
 }
 
-// A tuned rung (12, 19) runs the candidate its tuning table picks for the GPU and size; CUDA's
-// answer, when a live result brought one, says which ran.
+// A tuned rung (12, 19) runs the candidate its tuning table picks for the GPU and size; the
+// measured point says which ran where it was recorded (record::Point::ran_candidate), and CUDA's
+// answer, when a live result brought one; else the table says what it would pick today.
 model::KernelConfig resolved_kernel(const AppState& state, const model::KernelConfig& kernel,
-                                    const model::Problem& problem) {
+                                    const model::Problem& problem, const record::Point* point) {
     if (!model::is_tuned(kernel.kind) || kernel.variant >= 0) return kernel;
     model::KernelConfig resolved = kernel;
     const auto compiled = state.lab.compiled_kernels.find(compiled_key(kernel, problem));
-    if (compiled != state.lab.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
+    if (point && point->ran_candidate && *point->ran_candidate >= 0 &&
+        *point->ran_candidate < model::tuned_candidate_count(kernel.kind))
+        resolved.variant = *point->ran_candidate;
+    else if (compiled != state.lab.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
         resolved.variant = compiled->second.tuned_variant;
     else
         resolved.variant = gpu::choose_tuned_variant(kernel.kind, gpu_name(state), problem).variant;
@@ -274,12 +278,12 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
     for (const model::LadderRung& rung : rungs) {
         LadderBar bar;
         bar.config = model::describe(rung.kernel);
-        bar.kernel = resolved_kernel(state, rung.kernel, problem);
+        bar.point = find_point(points, bar.config, data.size, data.dtype);
+        bar.kernel = resolved_kernel(state, rung.kernel, problem, bar.point);
         bar.name = model::is_tuned(rung.kernel.kind)
                        ? format_text("{} (#{})", model::kernel_name(rung.kernel.kind), bar.kernel.variant)
                        : bar.config;
         bar.colour = ladder_colour(rung.kernel.kind);
-        bar.point = find_point(points, bar.config, data.size, data.dtype);
         if (bar.point) bar.gflops = bar.point->gflops;
         if (bar.point && cublas && cublas->gflops > 0) bar.percent_of_cublas = 100.0 * bar.gflops / cublas->gflops;
         bar.counts = model::rung_counts(bar.kernel, problem);

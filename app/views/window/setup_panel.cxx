@@ -5,6 +5,7 @@
 
 #include "model/format.hpp"
 #include "model/ladder.hpp"
+#include "model/ladder_rungs.hpp"
 #include "model/launch_geometry.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
@@ -22,16 +23,16 @@ void size_input(const char* label, std::int64_t& value) {
         value = std::clamp<std::int64_t>(value, 1, kMaxTypedSize);
 }
 
-// The tuned rung runs the tuner's choice for the GPU and size (variant -1), or one candidate.
+// A tuned rung (12, 19) runs the tuner's choice for the GPU and size (variant -1), or one candidate.
 void tuned_shape_combo(model::KernelConfig& config) {
-    const auto name = [](int variant) {
+    const auto name = [&](int variant) {
         return variant < 0 ? std::string("tuner's pick for GPU, size")
-                           : format_text("#{}: {}", variant, model::describe_shape(model::kTunedCandidates[variant]));
+                           : format_text("#{}: {}", variant, model::describe_candidate(config.kind, variant));
     };
     // As wide as the panel allows; the list itself widens to the longest shape.
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 13.0f);
     if (!ImGui::BeginCombo("shape", name(config.variant).c_str())) return;
-    for (int variant = -1; variant < model::kTunedCandidateCount; ++variant)
+    for (int variant = -1; variant < model::tuned_candidate_count(config.kind); ++variant)
         if (ImGui::Selectable(name(variant).c_str(), variant == config.variant)) config.variant = variant;
     ImGui::EndCombo();
 }
@@ -42,7 +43,11 @@ void kernel_combo(model::KernelConfig& config) {
     if (!ImGui::BeginCombo("kernel", current.c_str())) return;
     for (const model::KernelKind kind : model::kAllKernelKinds) {
         const std::string name(model::kernel_name(kind));
-        if (ImGui::Selectable(name.c_str(), kind == config.kind)) config.kind = kind;
+        // A candidate of one tuned rung means nothing to another: a new kind starts at the tuner's pick.
+        if (ImGui::Selectable(name.c_str(), kind == config.kind) && kind != config.kind) {
+            config.kind = kind;
+            config.variant = -1;
+        }
     }
     ImGui::EndCombo();
 }
@@ -130,6 +135,8 @@ void draw_setup_panel(AppState& state) {
         const model::LadderShape s = model::ladder_shape(state.kernel);
         muted_text(format_text("{} threads; block tile {}×{}, K step {}; {} cells per thread ({})", s.threads(), s.bm,
                                s.bn, s.bk, s.cells_per_thread(), model::describe_shape(s)));
+    } else if (state.kernel.kind == model::KernelKind::TcTuned) {
+        tuned_shape_combo(state.kernel);
     } else if (model::is_modelled(state.kernel.kind)) {
         int block[2] = {state.kernel.block_x, state.kernel.block_y};
         if (ImGui::InputInt2("blockDim (x, y)", block)) {
