@@ -86,7 +86,7 @@ int estimated_registers_per_thread(const DeviceLimits& limits);
 int estimated_ladder_registers(const KernelConfig& config);
 
 // The tensor-core rungs alike: 13 to 15 hold their warp's accumulators and one K slice's
-// fragments of A (4 registers an m16 tile) and B (2 an n8 tile), and 32 for addresses; 16 to 18
+// fragments of A (4 registers an m16 tile) and B (2 an n8 tile), and 32 for addresses; 16 to 19
 // are compiled with __launch_bounds__(threads, 1), so ptxas may take all of the SM's registers for
 // one block: 65,536 / threads, down to 8, at most 255 (17 and 18 then move them between
 // warpgroups with setmaxnreg). 0 for other kinds.

@@ -323,6 +323,12 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
     EXPECT_EQ(tc_tuned.kernel.variant, 2);
     EXPECT_NE(tc_tuned.hover.find("At 4096³ it runs candidate #2: 128×256×64, 3 stages, no cluster"), std::string::npos)
         << tc_tuned.hover;
+    EXPECT_EQ(tc_tuned.hover.find("does not say which candidate ran"), std::string::npos) << tc_tuned.hover;
+    // A recording from before points kept their candidate: today's table answers, and says so.
+    state.lab.recording->points[state.lab.recording->points.size() - 2].ran_candidate.reset();
+    const LadderBar unsure = ladder_data(state, 4096, ts::views::Ladder::TensorCores).bars[6];
+    EXPECT_EQ(unsure.name, "tc-tuned (#0)") << "the shipped table's pick for an H100 at 4096³";
+    EXPECT_NE(unsure.hover.find("does not say which candidate ran"), std::string::npos) << unsure.hover;
     EXPECT_NE(data.bars.back().hover.find("The tc-tuned rung reaches 92.9 % of it"), std::string::npos)
         << data.bars.back().hover;
     // The view's line between the panels puts the two cuBLAS lines side by side.

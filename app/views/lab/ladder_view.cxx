@@ -84,8 +84,11 @@ ImU32 ink_on(ImU32 fill) {
 // A tuned rung (12, 19) runs the candidate its tuning table picks for the GPU and size; the
 // measured point says which ran where it was recorded (record::Point::ran_candidate), and CUDA's
 // answer, when a live result brought one; else the table says what it would pick today.
+// `guessed` says when the table answered for a measured point (a recording made before points kept
+// their candidate).
 model::KernelConfig resolved_kernel(const AppState& state, const model::KernelConfig& kernel,
-                                    const model::Problem& problem, const record::Point* point) {
+                                    const model::Problem& problem, const record::Point* point, bool& guessed) {
+    guessed = false;
     if (!model::is_tuned(kernel.kind) || kernel.variant >= 0) return kernel;
     model::KernelConfig resolved = kernel;
     const auto compiled = state.lab.compiled_kernels.find(compiled_key(kernel, problem));
@@ -94,8 +97,10 @@ model::KernelConfig resolved_kernel(const AppState& state, const model::KernelCo
         resolved.variant = *point->ran_candidate;
     else if (compiled != state.lab.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
         resolved.variant = compiled->second.tuned_variant;
-    else
+    else {
         resolved.variant = gpu::choose_tuned_variant(kernel.kind, gpu_name(state), problem).variant;
+        guessed = point != nullptr;
+    }
     return resolved;
 }
 
@@ -279,7 +284,13 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
         LadderBar bar;
         bar.config = model::describe(rung.kernel);
         bar.point = find_point(points, bar.config, data.size, data.dtype);
-        bar.kernel = resolved_kernel(state, rung.kernel, problem, bar.point);
+        bool guessed = false;
+        bar.kernel = resolved_kernel(state, rung.kernel, problem, bar.point, guessed);
+        if (guessed)
+            bar.candidate_note = format_text(
+                " The recording does not say which candidate ran (it was made before points kept it): #{} is what "
+                "today's table picks for {}, and a table that changed since may have picked another then.",
+                bar.kernel.variant, gpu_name(state));
         bar.name = model::is_tuned(rung.kernel.kind)
                        ? format_text("{} (#{})", model::kernel_name(rung.kernel.kind), bar.kernel.variant)
                        : bar.config;
@@ -295,8 +306,8 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
         LadderBar& bar = data.bars[i];
         std::string tuned_note;
         if (model::is_tuned(rungs[i].kernel.kind))
-            tuned_note = format_text("At {}³ it runs candidate #{}: {}.", data.size, bar.kernel.variant,
-                                     model::describe_candidate(bar.kernel.kind, bar.kernel.variant));
+            tuned_note = format_text("At {}³ it runs candidate #{}: {}.{}", data.size, bar.kernel.variant,
+                                     model::describe_candidate(bar.kernel.kind, bar.kernel.variant), bar.candidate_note);
         bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note, ladder);
         if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
     }

@@ -1,6 +1,6 @@
 // ladder_view.hpp — the kernel ladders at one size (--view ladder, Ctrl+6), one above the other: a
 // bar per rung, from the tiled kernel (T = 32) up to the tuned one against cuBLAS SGEMM, then the
-// tensor-core rungs from wmma to persistent against cuBLAS BF16, each with its GFLOP/s (TFLOP/s
+// tensor-core rungs from wmma to tc-tuned against cuBLAS BF16, each with its GFLOP/s (TFLOP/s
 // for the tensor cores) and % of its cuBLAS; beside each the model's arithmetic intensity and the
 // compiled kernel's registers and occupancy (the model's estimate, marked "~", where no GPU can
 // say). Hovering a bar says
@@ -24,7 +24,8 @@ ImU32 ladder_colour(model::KernelKind kind);
 struct LadderBar {
     std::string name;                      // "tiled T=32", "regtile-1d", …, "tuned (#1)", "cuBLAS"
     std::string config;                    // the points' name for it: "tiled T=32", "tuned", "cublas"
-    model::KernelConfig kernel;            // the tuned rung: the candidate that runs at this size
+    model::KernelConfig kernel;            // a tuned rung: the candidate that runs at this size
+    std::string candidate_note;            // a tuned rung's recorded point that does not say which ran
     bool is_cublas = false;
     ImU32 colour = 0;
     const record::Point* point = nullptr;  // null: not measured at this size
@@ -41,7 +42,7 @@ struct LadderBar {
 };
 
 // The two ladders the view shows, one above the other: the FP32 one (05 tiled to 12 tuned, against
-// cuBLAS SGEMM) and the tensor-core one (13 wmma to 18 persistent in BF16, against cuBLAS's BF16
+// cuBLAS SGEMM) and the tensor-core one (13 wmma to 19 tc-tuned in BF16, against cuBLAS's BF16
 // GEMM), each bar a percentage of its own cuBLAS.
 enum class Ladder { Fp32, TensorCores };
 
