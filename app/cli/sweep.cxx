@@ -4,13 +4,13 @@
 
 #include <algorithm>
 #include <set>
+#include <span>
 #include <cmath>
 #include <optional>
 
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/ladder.hpp"
-#include "model/tc_pipeline.hpp"
 #include "model/tuning_table.hpp"
 
 namespace ts::cli {
@@ -323,26 +323,21 @@ std::vector<Setup> default_sweep() {
     // The kernel ladder past the tiled kernel, in float (the float rungs' only type).
     for (KernelKind kind : model::kAllKernelKinds)
         if (model::is_ladder(kind)) add(config_of(kind), Dtype::Float32, doubling(128, 4096));
-    // Every candidate shape of the tuned rung where the tuner chooses between them, so that a
-    // recording shows what it chose from (the tuning view's candidate map: "tuned #0" …).
-    const std::vector<std::int64_t> candidate_sizes(std::begin(model::kCandidateSweepSizes),
-                                                    std::end(model::kCandidateSweepSizes));
-    for (int variant = 0; variant < model::kTunedCandidateCount; ++variant) {
-        model::KernelConfig candidate = config_of(KernelKind::Tuned);
-        candidate.variant = variant;
-        add(candidate, Dtype::Float32, candidate_sizes);
-    }
+    // Every candidate shape of a tuned rung where its tuner chooses between them, so that a
+    // recording shows what it chose from ("tuned #0" …, the tuning view's candidate map).
+    const auto add_candidates = [&](KernelKind rung, Dtype dtype, std::span<const int> sizes) {
+        for (int variant = 0; variant < model::tuned_candidate_count(rung); ++variant) {
+            model::KernelConfig candidate = config_of(rung);
+            candidate.variant = variant;
+            add(candidate, dtype, std::vector<std::int64_t>(sizes.begin(), sizes.end()));
+        }
+    };
+    add_candidates(KernelKind::Tuned, Dtype::Float32, model::kCandidateSweepSizes);
     // The tensor-core ladder and cuBLAS in BF16 (their inputs; FP32 sums), to 8192, where each
-    // still runs in milliseconds and the ladder's last rungs reach their speed.
+    // still runs in milliseconds and the ladder's last rungs reach their speed; tc-tuned's
+    // candidates too ("tc-tuned #0" …).
     for (KernelKind kind : model::kTensorCoreKinds) add(config_of(kind), Dtype::BFloat16, doubling(128, 8192));
-    // And tc-tuned's candidates where its tuner chooses between them ("tc-tuned #0" …).
-    const std::vector<std::int64_t> tc_candidate_sizes(std::begin(model::kTcCandidateSweepSizes),
-                                                       std::end(model::kTcCandidateSweepSizes));
-    for (int variant = 0; variant < model::kTcTunedCandidateCount; ++variant) {
-        model::KernelConfig candidate = config_of(KernelKind::TcTuned);
-        candidate.variant = variant;
-        add(candidate, Dtype::BFloat16, tc_candidate_sizes);
-    }
+    add_candidates(KernelKind::TcTuned, Dtype::BFloat16, model::kTcCandidateSweepSizes);
     add(config_of(KernelKind::Cublas), Dtype::BFloat16, doubling(128, 8192));
     // One thread per row or column leaves most of the GPU idle: 4096 would take seconds.
     add(config_of(KernelKind::RowPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));

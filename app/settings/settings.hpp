@@ -33,7 +33,7 @@ std::optional<Palette> parse_palette(std::string_view text);
 // names; the latency view's checkboxes are in this order too).
 inline constexpr std::string_view kLadderRungNames[] = {
     "regtile-1d", "regtile-2d", "vectorized", "conflict-free",    "warptile",  "pipelined", "tuned",
-    "wmma",       "mma",        "mma-async",  "wgmma",            "warp-specialized",      "persistent"};
+    "wmma",       "mma",        "mma-async",  "wgmma",            "warp-specialized",      "persistent", "tc-tuned"};
 
 // The font scales Ctrl+= and Ctrl+- step through; --font-scale and the file take anything in
 // [kMinFontScale, kMaxFontScale].

@@ -54,11 +54,11 @@ struct LatencyControls {
     // T = 1, 2, 4, 8, 16, 32: T = 32 alone at first, the tiled kernel at its best, so that the
     // plot opens with one line per idea rather than a fan of blues.
     bool tiles[6] = {false, false, false, false, false, true};
-    // The ladder's rungs, regtile-1d … tuned, then the tensor cores' wmma … persistent
+    // The ladder's rungs, regtile-1d … tuned, then the tensor cores' wmma … tc-tuned
     // (kLadderRungs in latency_view.cxx): warptile and tuned at first, the last big idea and the
     // rung at cuBLAS speed; of the tensor cores (bf16 or fp16 only) mma-async and persistent, the
     // Ampere recipe and the Hopper one.
-    bool rungs[13] = {false, false, false, false, true, false, true, false, false, true, false, false, true};
+    bool rungs[14] = {false, false, false, false, true, false, true, false, false, true, false, false, true, false};
 };
 
 // A sweep measures one request after another, so that Cancel really stops it: only the

@@ -51,6 +51,7 @@ constexpr Rung kLadderRungs[] = {
     {model::KernelKind::Wgmma, IM_COL32(190, 60, 160, 255)},             // magenta
     {model::KernelKind::WarpSpecialized, IM_COL32(90, 125, 40, 255)},    // moss
     {model::KernelKind::Persistent, IM_COL32(95, 40, 20, 255)},          // dark brown
+    {model::KernelKind::TcTuned, IM_COL32(200, 30, 60, 255)},            // crimson
 };
 static_assert(std::size(kLadderRungs) == sizeof(LatencyControls::rungs) / sizeof(bool));
 
