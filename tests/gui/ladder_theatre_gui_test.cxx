@@ -7,6 +7,7 @@
 
 #include "gui_harness.hpp"
 #include "views/theatre/ladder_canvas.hpp"
+#include "views/theatre/tc_fragments.hpp"
 #include "views/common/theme.hpp"
 
 namespace {
@@ -43,6 +44,21 @@ TEST(LadderTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
                                                kernel + " --presenter --width 1920 --height 1080 --phase 0 --step load");
         EXPECT_EQ(two.width, 1920);
         EXPECT_GT(ts::test::distinct_colours(two), 50) << "blank at 2×";
+    }
+}
+
+// The tensor-core rungs' fragments: every lane's colour on the canvas, at 1× and at 2× on 1080p.
+TEST(LadderTheatreGui, TensorCoreFragmentsAtOneTimesAndInPresenterMode) {
+    for (const char* rung : {"wmma", "mma", "mma-async", "wgmma", "warp-specialized", "persistent", "tc-tuned"}) {
+        SCOPED_TRACE(rung);
+        const std::string kernel = std::string("--view theatre --dtype bf16 --kernel ") + rung;
+        for (const bool presenter : {false, true}) {
+            const Image shot = ts::test::screenshot(std::string("fragments_") + rung + (presenter ? "_2x.png" : "_1x.png"),
+                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            EXPECT_GT(ts::test::distinct_colours(shot), 40) << "blank";
+            for (int lane = 0; lane < 32; ++lane)
+                EXPECT_GT(shot.count(rgb(ts::views::lane_colour(lane)), kCanvas), 20) << "lane " << lane << " not drawn";
+        }
     }
 }
 

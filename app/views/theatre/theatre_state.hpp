@@ -61,6 +61,8 @@ struct TheatreState {
     std::optional<TheatrePanel> open_panel;      // a tab to bring to the front (--panel)
     int scroll_to_tabs = 0;     // frames left in which the side panel scrolls its tabs into view
     int batch_z = 0;            // which matrix of a batched (bmm) stack: blockIdx.z
+    // The tensor-core rungs' fragments: the lane (mma) or thread (wgmma) pinned by a click, or -1.
+    int pinned_lane = -1;
     // An element of A or B pinned by a click (or --hover-a, --hover-b): who loads it, when.
     std::optional<model::Cell> pinned_a;
     std::optional<model::Cell> pinned_b;

@@ -3,12 +3,14 @@
 #include <algorithm>
 
 #include "model/format.hpp"
+#include "model/ladder_rungs.hpp"
 #include "views/theatre/ladder_canvas.hpp"
 #include "views/theatre/naive_vs_tiled.hpp"
 #include "views/theatre/phase_player.hpp"
 #include "views/theatre/race_overlay.hpp"
 #include "views/theatre/sm_timeline.hpp"
 #include "views/theatre/source_panel.hpp"
+#include "views/theatre/tc_fragments.hpp"
 #include "views/theatre/theatre_canvas.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
@@ -35,6 +37,22 @@ bool number(const char* label, const char* id, int& value, int low, int high, fl
     return true;
 }
 
+// Every kernel the theatre plays; picking a rung of the ladder opens it at its textbook size,
+// where one block fills the picture (problem_controls); a tensor-core rung opens its fragments.
+void theatre_kernel_combo(AppState& state) {
+    const model::KernelKind before = state.kernel.kind;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
+    if (ImGui::BeginCombo("kernel", model::kernel_name(before).data())) {
+        for (int i = 0; i < static_cast<int>(model::KernelKind::Cublas); ++i) {
+            const auto kind = static_cast<model::KernelKind>(i);
+            const bool playable = kind == model::KernelKind::Naive || kind == model::KernelKind::Tiled ||
+                                  model::is_ladder(kind) || model::is_tensor_core(kind);
+            if (playable && ImGui::Selectable(model::kernel_name(kind).data(), kind == before)) state.kernel.kind = kind;
+        }
+        ImGui::EndCombo();
+    }
+}
+
 void problem_controls(AppState& state) {
     model::Problem& p = state.problem;
     const float w = ImGui::GetFontSize() * 3.4f;
@@ -53,18 +71,8 @@ void problem_controls(AppState& state) {
     ImGui::SameLine();
     number("showing z =", "##z", state.theatre.batch_z, 0, batch - 1, w);
 
-    // Every kernel the theatre plays; picking a rung of the ladder opens it at its textbook
-    // size, where one block fills the picture.
     const model::KernelKind before = state.kernel.kind;
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
-    if (ImGui::BeginCombo("kernel", model::kernel_name(before).data())) {
-        for (int i = 0; i <= static_cast<int>(model::KernelKind::Tuned); ++i) {
-            const auto kind = static_cast<model::KernelKind>(i);
-            const bool playable = kind == model::KernelKind::Naive || kind == model::KernelKind::Tiled || model::is_ladder(kind);
-            if (playable && ImGui::Selectable(model::kernel_name(kind).data(), kind == before)) state.kernel.kind = kind;
-        }
-        ImGui::EndCombo();
-    }
+    theatre_kernel_combo(state);
     if (state.kernel.kind != before && model::is_ladder(state.kernel.kind)) {
         const model::Problem textbook = ladder_textbook_problem(state.kernel);
         p.m = textbook.m, p.n = textbook.n, p.k = textbook.k;
@@ -74,6 +82,41 @@ void problem_controls(AppState& state) {
     ImGui::Checkbox("side by side", &state.theatre.side_by_side);
     ImGui::SameLine();
     ImGui::Checkbox("one k per step", &state.theatre.each_k);
+}
+
+// A tensor-core rung: what it teaches beside who holds which element of its instruction.
+void draw_tc_theatre(AppState& state, float bottom_reserve) {
+    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
+    begin_side_column(state, "##theatre_panel", width, bottom_reserve);
+    if (!state.lesson.lesson) heading("Tiling theatre");
+    theatre_kernel_combo(state);
+    for (const model::LadderRung& rung : model::tensor_core_rungs())
+        if (rung.kernel.kind == state.kernel.kind) {
+            ImGui::Spacing();
+            ImGui::TextWrapped("%s", rung.change.data());
+            muted_text(format_text("kernels/{}", rung.file));
+        }
+    ImGui::Spacing();
+    const bool wgmma = model::needs_sm90a(state.kernel.kind);
+    ImGui::TextWrapped("%s",
+                       wgmma ? "A warpgroup (four warps, 128 threads) multiplies 64 rows of A by N columns of B from "
+                               "shared memory in one wgmma.mma_async; the sums stay in the threads' registers, N/2 "
+                               "of them each, in the layout on the right."
+                             : "A warp's 32 lanes multiply a 16×16 piece of A by a 16×8 piece of B in one "
+                               "mma.sync.m16n8k16. No lane holds a row or a column: each holds 8 values of A, 4 of B "
+                               "and 4 sums of C, in the places on the right, and the instruction needs them exactly "
+                               "there (ldmatrix loads them so).");
+    end_side_column();
+    ImGui::SameLine();
+    ImGui::BeginChild("##theatre", ImVec2(0.0f, -bottom_reserve), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::PushFont(heading_font());
+    ImGui::TextUnformatted(format_text("{}: who holds which element{}", model::kernel_name(state.kernel.kind),
+                                       wgmma ? " of a wgmma's accumulators" : " of one mma")
+                               .c_str());
+    ImGui::PopFont();
+    draw_tc_fragments(state);
+    ImGui::EndChild();
 }
 
 void counters_table(const AppState& state) {
@@ -231,6 +274,10 @@ void draw_panel(AppState& state, float bottom_reserve) {
 }  // namespace
 
 void draw_theatre_view(AppState& state, float bottom_reserve) {
+    if (model::is_tensor_core(state.kernel.kind) && !state.theatre.side_by_side) {
+        draw_tc_theatre(state, bottom_reserve);
+        return;
+    }
     TheatreState& theatre = state.theatre;
     clamp_theatre(state);
     choose_theatre_source(state);

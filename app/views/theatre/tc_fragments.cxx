@@ -1,0 +1,249 @@
+#include "views/theatre/tc_fragments.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+
+#include "model/format.hpp"
+#include "model/tc_fragments.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
+#include "views/theatre/theatre_paint.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+namespace {
+
+// The accumulators shown of a wgmma: 32 columns, four 8-column blocks, enough to see the pattern
+// repeat (registers 4 apart per block) and still read a cell at 1080p.
+constexpr int kWgmmaShownCols = 32;
+
+const char* half_name(int half) { return half == 0 ? "low half" : "high half"; }
+
+}  // namespace
+
+// Steps of the golden ratio round the colour wheel, light enough that the lane's number reads on
+// them. (ImGui::ColorConvertFloat4ToU32, not GetColorU32: no style alpha, no context needed.)
+ImU32 lane_colour(int lane) {
+    const float hue = std::fmod(static_cast<float>(lane % 32) * 0.618034f, 1.0f);
+    float r = 0, g = 0, b = 0;
+    ImGui::ColorConvertHSVtoRGB(hue, 0.42f, 0.97f, r, g, b);
+    return ImGui::ColorConvertFloat4ToU32(ImVec4(r, g, b, 1.0f));
+}
+
+std::vector<FragmentGrid> fragment_grids(model::KernelKind kind) {
+    using model::KernelKind;
+    switch (kind) {
+        case KernelKind::Wmma:
+        case KernelKind::Mma:
+        case KernelKind::MmaAsync:
+            return {{FragmentOperand::MmaA, model::kMmaM, model::kMmaK, "A, 16×16 (rows m, columns k)"},
+                    {FragmentOperand::MmaB, model::kMmaK, model::kMmaN, "B, 16×8 (rows k)"},
+                    {FragmentOperand::MmaC, model::kMmaM, model::kMmaN, "C, 16×8, FP32"}};
+        case KernelKind::Wgmma:
+        case KernelKind::WarpSpecialized:
+        case KernelKind::Persistent:
+        case KernelKind::TcTuned:
+            return {{FragmentOperand::WgmmaD, model::kWgmmaM, kWgmmaShownCols,
+                     "D, the accumulators: 64 rows × the first 32 of N columns, FP32"}};
+        default: return {};
+    }
+}
+
+int fragment_holder(FragmentOperand operand, int row, int col) {
+    switch (operand) {
+        case FragmentOperand::MmaA: return model::mma_a_slot(row, col).lane;
+        case FragmentOperand::MmaB: return model::mma_b_slot(row, col).lane;
+        case FragmentOperand::MmaC: return model::mma_c_slot(row, col).lane;
+        case FragmentOperand::WgmmaD: return model::wgmma_accumulator_slot(row, col).thread;
+    }
+    return 0;
+}
+
+std::string fragment_register(FragmentOperand operand, int row, int col) {
+    switch (operand) {
+        case FragmentOperand::MmaA: {
+            const model::FragmentSlot s = model::mma_a_slot(row, col);
+            return format_text("a{}, {}", s.reg, half_name(s.half));
+        }
+        case FragmentOperand::MmaB: {
+            const model::FragmentSlot s = model::mma_b_slot(row, col);
+            return format_text("b{}, {}", s.reg, half_name(s.half));
+        }
+        case FragmentOperand::MmaC: return format_text("c{}", model::mma_c_slot(row, col).reg);
+        case FragmentOperand::WgmmaD: return format_text("d{}", model::wgmma_accumulator_slot(row, col).reg);
+    }
+    return "";
+}
+
+std::string fragment_formula(FragmentOperand operand, int row, int col) {
+    switch (operand) {
+        case FragmentOperand::MmaA: {
+            const model::FragmentSlot s = model::mma_a_slot(row, col);
+            const int g = model::mma_group(s.lane), t = model::mma_thread_in_group(s.lane);
+            return format_text(
+                "A[{}][{}] is held by lane {}, register a{} ({}): element a{} of the PTX ISA's fragment.\n"
+                "groupID = lane >> 2 = {}, threadID_in_group = lane % 4 = {}\n"
+                "row = groupID + 8·(reg % 2) = {} + 8·{} = {}\n"
+                "col = 2·threadID_in_group + half + 8·(reg / 2) = 2·{} + {} + 8·{} = {}\n"
+                "Each lane holds 8 values of A in 4 registers: a0 top left, a1 bottom left, a2 top right, a3 bottom right.",
+                row, col, s.lane, s.reg, half_name(s.half), 2 * s.reg + s.half, g, t, g, s.reg & 1, row, t, s.half,
+                s.reg >> 1, col);
+        }
+        case FragmentOperand::MmaB: {
+            const model::FragmentSlot s = model::mma_b_slot(row, col);
+            const int g = model::mma_group(s.lane), t = model::mma_thread_in_group(s.lane);
+            return format_text(
+                "B[{}][{}] is held by lane {}, register b{} ({}): element b{} of the PTX ISA's fragment.\n"
+                "groupID = lane >> 2 = {}, threadID_in_group = lane % 4 = {}\n"
+                "row = 2·threadID_in_group + half + 8·reg = 2·{} + {} + 8·{} = {}\n"
+                "col = groupID = {}\n"
+                "A lane's two halves are neighbours along K, not along N: ldmatrix .trans puts them there from a "
+                "K×N tile.",
+                row, col, s.lane, s.reg, half_name(s.half), 2 * s.reg + s.half, g, t, t, s.half, s.reg, row, col);
+        }
+        case FragmentOperand::MmaC: {
+            const model::FragmentSlot s = model::mma_c_slot(row, col);
+            const int g = model::mma_group(s.lane), t = model::mma_thread_in_group(s.lane);
+            return format_text(
+                "C[{}][{}] is held by lane {}, register c{} (FP32).\n"
+                "groupID = lane >> 2 = {}, threadID_in_group = lane % 4 = {}\n"
+                "row = groupID + 8·(reg / 2) = {} + 8·{} = {}\n"
+                "col = 2·threadID_in_group + reg % 2 = 2·{} + {} = {}\n"
+                "Each lane owns two pairs of neighbours, eight rows apart: one 8-byte store per pair.",
+                row, col, s.lane, s.reg, g, t, g, s.reg >> 1, row, t, s.reg & 1, col);
+        }
+        case FragmentOperand::WgmmaD: {
+            const model::AccumulatorSlot s = model::wgmma_accumulator_slot(row, col);
+            const int warp = s.thread >> 5, lane = s.thread & 31;
+            const int g = model::mma_group(lane), t = model::mma_thread_in_group(lane);
+            return format_text(
+                "D[{}][{}] is held by thread {} of the warpgroup (warp {}, lane {}), register d{} (FP32).\n"
+                "Warp w owns rows 16·w … 16·w + 15; in them each 8-column block is laid out as mma's C:\n"
+                "row = 16·warp + groupID + 8·((reg / 2) % 2) = 16·{} + {} + 8·{} = {}\n"
+                "col = 8·(reg / 4) + 2·threadID_in_group + reg % 2 = 8·{} + 2·{} + {} = {}\n"
+                "(groupID = lane >> 2 = {}, threadID_in_group = lane % 4 = {}). A thread holds N/2 of these: 128 "
+                "for m64n256k16.",
+                row, col, s.thread, warp, lane, s.reg, warp, g, (s.reg >> 1) & 1, row, s.reg >> 2, t, s.reg & 1, col, g,
+                t);
+        }
+    }
+    return "";
+}
+
+// A caption of up to two lines above the grids.
+float caption_height(float font) { return font * 2.6f; }
+
+FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 origin, ImVec2 avail, float font) {
+    FragmentLayout layout;
+    if (grids.empty() || avail.x < 200.0f || avail.y < 200.0f) return layout;
+    int total_cols = 0, max_rows = 0;
+    for (const FragmentGrid& g : grids) {
+        total_cols += g.cols;
+        max_rows = std::max(max_rows, g.rows);
+    }
+    const float gaps = 2.0f * static_cast<float>(grids.size() - 1);
+    // Room on the right for a wgmma's warp names, and below for the line under the grids.
+    const float names = grids.front().operand == FragmentOperand::WgmmaD ? font * 16.0f : 4.0f;
+    const float cell = std::floor(std::min((avail.x - names) / (static_cast<float>(total_cols) + gaps),
+                                           (avail.y - caption_height(font) - font * 1.5f) / static_cast<float>(max_rows)));
+    if (cell < 4.0f) return layout;
+    layout.cell = cell;
+    float x = origin.x;
+    for (const FragmentGrid& g : grids) {
+        layout.tops.push_back({x, origin.y + caption_height(font)});
+        x += (static_cast<float>(g.cols) + 2.0f) * cell;
+    }
+    return layout;
+}
+
+void draw_tc_fragments(AppState& state) {
+    const std::vector<FragmentGrid> grids = fragment_grids(state.kernel.kind);
+    if (grids.empty()) return;
+    const bool wgmma = grids.front().operand == FragmentOperand::WgmmaD;
+    int& pinned = state.theatre.pinned_lane;
+    if (pinned >= (wgmma ? model::kWarpgroupSize : 32)) pinned = -1;
+
+    const float font = ImGui::GetFontSize();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const FragmentLayout layout = layout_fragments(grids, origin, avail, font);
+    if (layout.cell <= 0.0f) return;
+    const float cell = layout.cell;
+    int max_rows = 0;
+    for (const FragmentGrid& g : grids) max_rows = std::max(max_rows, g.rows);
+    ImGui::InvisibleButton("##tc_fragments", avail);
+    const bool hovering = ImGui::IsItemHovered();
+    const bool clicked = ImGui::IsItemClicked();
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    ImFont* small = ImGui::GetFont();
+
+    for (std::size_t i = 0; i < grids.size(); ++i) {
+        const FragmentGrid& g = grids[i];
+        const ImVec2 top = layout.tops[i];
+        wrapped_text(draw, {top.x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text), g.title,
+                     static_cast<float>(g.cols) * cell + cell);
+        for (int r = 0; r < g.rows; ++r)
+            for (int c = 0; c < g.cols; ++c) {
+                const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
+                const ImVec2 b{a.x + cell, a.y + cell};
+                const int holder = fragment_holder(g.operand, r, c);
+                const int lane = holder % 32;
+                draw->AddRectFilled(a, b, lane_colour(lane));
+                const bool mine = pinned >= 0 && holder == pinned;
+                const bool over = hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
+                // The lane's number where it fits; with a lane pinned, that lane's registers instead.
+                const std::string label =
+                    mine ? fragment_register(g.operand, r, c).substr(0, fragment_register(g.operand, r, c).find(','))
+                         : std::to_string(wgmma ? holder : lane);
+                // Smaller than the text around it where the cells are small (2× on a projector).
+                const float size = std::min(font, cell * 0.55f);
+                const ImVec2 text = small->CalcTextSizeA(size, FLT_MAX, 0.0f, label.c_str());
+                if (text.x <= cell - 2.0f && size >= 8.0f)
+                    draw->AddText(small, size, {a.x + (cell - text.x) * 0.5f, a.y + (cell - text.y) * 0.5f},
+                                  colours::kCellValue, label.c_str());
+                if (mine) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, std::max(2.0f, cell * 0.08f));
+                if (over) {
+                    draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 1.5f);
+                    ImGui::SetTooltip("%s", fragment_formula(g.operand, r, c).c_str());
+                    if (clicked) pinned = pinned == holder ? -1 : holder;
+                }
+            }
+        // Lines between the 8×8 quarters: the registers' boundaries; between a wgmma's warps (16
+        // rows each, the same colours again) thicker, each warp named beside its rows.
+        for (int q = 8; q < g.rows; q += 8) {
+            const bool warp_edge = g.operand == FragmentOperand::WgmmaD && q % 16 == 0;
+            draw->AddLine({top.x, top.y + static_cast<float>(q) * cell},
+                          {top.x + static_cast<float>(g.cols) * cell, top.y + static_cast<float>(q) * cell},
+                          IM_COL32(40, 40, 40, warp_edge ? 255 : 200), warp_edge ? std::max(2.5f, cell * 0.2f) : 1.0f);
+        }
+        if (g.operand == FragmentOperand::WgmmaD)
+            for (int w = 0; w < g.rows / 16; ++w)
+                text_at(draw, small,
+                        {top.x + static_cast<float>(g.cols) * cell + font * 0.5f,
+                         top.y + (static_cast<float>(16 * w) + 7.0f) * cell},
+                        ImGui::GetColorU32(ImGuiCol_Text),
+                        format_text("warp {}: threads {}–{}, rows {}–{}", w, 32 * w, 32 * w + 31, 16 * w, 16 * w + 15));
+        for (int q = 8; q < g.cols; q += 8)
+            draw->AddLine({top.x + static_cast<float>(q) * cell, top.y},
+                          {top.x + static_cast<float>(q) * cell, top.y + static_cast<float>(g.rows) * cell},
+                          IM_COL32(40, 40, 40, 200), 1.0f);
+    }
+    const std::string foot =
+        pinned >= 0 ? format_text("{} {} pinned (outlined, its registers written in); click it again to let go.",
+                                  wgmma ? "Thread" : "Lane", pinned)
+                    : format_text("Each colour is one {}; hover an element for its register and the PTX ISA's formula, "
+                                  "click to pin that {}.",
+                                  wgmma ? "lane of a warp (the four warps repeat the colours, each in its own 16 rows)"
+                                        : "lane of the warp (0–31)",
+                                  wgmma ? "thread" : "lane");
+    wrapped_text(draw, {origin.x, layout.tops.front().y + static_cast<float>(max_rows) * cell + font * 0.3f},
+                 colours::kMuted, foot, avail.x);
+}
+
+}  // namespace ts::views

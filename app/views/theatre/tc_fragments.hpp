@@ -1,0 +1,60 @@
+// tc_fragments.hpp — the tensor-core rungs in the theatre, first picture: who holds which element.
+//
+// For wmma, mma and mma-async (13–15): one mma.sync.m16n8k16, its A (16×16), B (16×8) and C (16×8)
+// side by side, every element coloured by the lane of the warp that holds it and marked with that
+// lane's number. For wgmma to tc-tuned (16–19): the FP32 accumulators of one wgmma m64nNk16 over
+// its first 32 columns, coloured by thread of the warpgroup (its four warps own 16 rows each).
+// Hovering an element names its lane (or thread), register and half, and the PTX ISA's formula
+// with the numbers filled in; clicking pins a lane, and every element it holds is outlined, with
+// its register written in.
+//
+// Everything comes from model/tc_fragments.hpp, the functions the kernels themselves call to put
+// each value where the instruction expects it. The pure parts (which lane, which register, the
+// formula) are here for the tests; draw_tc_fragments draws them.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+#include "views/window/app_state.hpp"
+
+namespace ts::views {
+
+enum class FragmentOperand { MmaA, MmaB, MmaC, WgmmaD };
+
+// One grid of the picture: which operand, its size, its caption.
+struct FragmentGrid {
+    FragmentOperand operand = FragmentOperand::MmaA;
+    int rows = 0, cols = 0;
+    std::string title;
+};
+// The grids the theatre draws for a tensor-core rung: A, B and C of one mma for 13–15, the
+// accumulators of one wgmma (64 × 32) for 16–19; none for other kernels.
+std::vector<FragmentGrid> fragment_grids(model::KernelKind kind);
+
+// The colour of lane `lane` (0–31): 32 hues, far apart for neighbouring lanes.
+ImU32 lane_colour(int lane);
+
+// Who holds element (row, col): the lane of the warp (mma) or the thread of the warpgroup (wgmma).
+int fragment_holder(FragmentOperand operand, int row, int col);
+// "a2, low half" (mma A and B: registers of two 16-bit halves), "c3" or "d13" (FP32 accumulators).
+std::string fragment_register(FragmentOperand operand, int row, int col);
+// The hover text: holder, register, and the PTX ISA's layout formula with this element's numbers.
+std::string fragment_formula(FragmentOperand operand, int row, int col);
+
+// Where the grids go in an area at `origin` of `avail` pixels with text `font` pixels high: a
+// caption line above them, side by side two cells apart, square cells as large as fit. cell 0:
+// too small to draw.
+struct FragmentLayout {
+    float cell = 0.0f;
+    std::vector<ImVec2> tops;  // each grid's top-left corner
+};
+FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 origin, ImVec2 avail, float font);
+
+// The picture of state.kernel.kind's fragments in the current ImGui window's remaining area
+// (layout_fragments at the cursor); a click pins or lets go of a lane (state.theatre.pinned_lane).
+void draw_tc_fragments(AppState& state);
+
+}  // namespace ts::views
