@@ -23,7 +23,8 @@ using ts::views::FragmentGrid;
 using ts::views::FragmentOperand;
 
 // Every element of every grid has one holder, and each holder holds its share: 8 of A, 4 of B,
-// 4 of C per lane; 16 of the 64 × 32 accumulators per thread (N/2 for N = 32).
+// 4 of C per lane; 16 of the 64 × 32 accumulators per thread (N/2 for N = 32); for ldmatrix.x4,
+// one 16-byte row (8 elements) per lane's address.
 TEST(TcFragments, EachLaneHoldsItsShare) {
     for (KernelKind kind : {KernelKind::Mma, KernelKind::Persistent}) {
         for (const FragmentGrid& g : ts::views::fragment_grids(kind)) {
@@ -35,13 +36,14 @@ TEST(TcFragments, EachLaneHoldsItsShare) {
                     held[holder] += 1;
                     slots[std::to_string(holder) + " " + ts::views::fragment_register(g.operand, r, c)] += 1;
                 }
-            const int per = g.operand == FragmentOperand::MmaA ? 8 : g.operand == FragmentOperand::WgmmaD ? 16 : 4;
+            const bool rows = g.operand == FragmentOperand::LdmatrixA;
+            const int per = g.operand == FragmentOperand::MmaA || rows ? 8 : g.operand == FragmentOperand::WgmmaD ? 16 : 4;
             EXPECT_EQ(held.size(), g.operand == FragmentOperand::WgmmaD ? 128u : 32u) << g.title;
             for (const auto& [holder, count] : held) EXPECT_EQ(count, per) << g.title << " holder " << holder;
-            for (const auto& [slot, count] : slots) EXPECT_EQ(count, 1) << g.title << " slot " << slot;
+            for (const auto& [slot, count] : slots) EXPECT_EQ(count, rows ? 8 : 1) << g.title << " slot " << slot;
         }
     }
-    EXPECT_EQ(ts::views::fragment_grids(KernelKind::Wmma).size(), 3u);
+    EXPECT_EQ(ts::views::fragment_grids(KernelKind::Wmma).size(), 4u);
     EXPECT_EQ(ts::views::fragment_grids(KernelKind::TcTuned).size(), 1u);
     EXPECT_TRUE(ts::views::fragment_grids(KernelKind::Tiled).empty());
 }
@@ -60,6 +62,16 @@ TEST(TcFragments, FormulasWorkedByHand) {
     EXPECT_EQ(ts::views::fragment_register(FragmentOperand::MmaB, 11, 6), "b1, high half");
     const std::string b = ts::views::fragment_formula(FragmentOperand::MmaB, 11, 6);
     EXPECT_NE(b.find("= 2·1 + 1 + 8·1 = 11"), std::string::npos) << b;
+    // ldmatrix.x4 for A: lane 25 (= 9 + 16) gives the address of A[9][8…15], row 1 of matrix 3; the
+    // instruction hands A[9][10] to lane 5 as register 3's low half, a6: where mma's A wants it.
+    EXPECT_EQ(ts::views::fragment_holder(FragmentOperand::LdmatrixA, 9, 10), 25);
+    EXPECT_EQ(ts::views::fragment_register(FragmentOperand::LdmatrixA, 9, 10), "row 1 of matrix 3");
+    const std::string l = ts::views::fragment_formula(FragmentOperand::LdmatrixA, 9, 10);
+    EXPECT_NE(l.find("A[9][8…15], 16 bytes, is row 1 of 8×8 matrix 3: lane 25 gives its address"), std::string::npos) << l;
+    EXPECT_NE(l.find("ldmatrix hands A[9][10] to lane 5 = 4·(row % 8) + (col % 8) / 2, register 3 (matrix 3), low half: "
+                     "a6 of mma's A fragment"),
+              std::string::npos)
+        << l;
     // C[12][3]: groupID 4 (row 12 = 4 + 8), column 3 = 2·1 + 1: lane 17, register c3.
     EXPECT_EQ(ts::views::fragment_holder(FragmentOperand::MmaC, 12, 3), 17);
     EXPECT_EQ(ts::views::fragment_register(FragmentOperand::MmaC, 12, 3), "c3");

@@ -24,6 +24,14 @@ constexpr int kWgmmaShownCols = 32;
 
 const char* half_name(int half) { return half == 0 ? "low half" : "high half"; }
 
+// The lane whose address ldmatrix.x4 reads the 16-byte row holding A[row][col] from: the one
+// model::ldmatrix_x4_a_row points at the row's first element.
+int address_lane(int row, int col) {
+    for (int lane = 0; lane < 32; ++lane)
+        if (model::ldmatrix_x4_a_row(lane) == model::Cell{row, col - col % 8}) return lane;
+    return 0;
+}
+
 }  // namespace
 
 // Steps of the golden ratio round the colour wheel, light enough that the lane's number reads on
@@ -43,7 +51,11 @@ std::vector<FragmentGrid> fragment_grids(model::KernelKind kind) {
         case KernelKind::MmaAsync:
             return {{FragmentOperand::MmaA, model::kMmaM, model::kMmaK, "A, 16×16 (rows m, columns k)"},
                     {FragmentOperand::MmaB, model::kMmaK, model::kMmaN, "B, 16×8 (rows k)"},
-                    {FragmentOperand::MmaC, model::kMmaM, model::kMmaN, "C, 16×8, FP32"}};
+                    {FragmentOperand::MmaC, model::kMmaM, model::kMmaN, "C, 16×8, FP32"},
+                    {FragmentOperand::LdmatrixA, model::kMmaM, model::kMmaK,
+                     "A's tile in shared memory: each 16-byte row in the colour of the lane that gives ldmatrix.x4 "
+                     "its address",
+                     1}};
         case KernelKind::Wgmma:
         case KernelKind::WarpSpecialized:
         case KernelKind::Persistent:
@@ -60,6 +72,7 @@ int fragment_holder(FragmentOperand operand, int row, int col) {
         case FragmentOperand::MmaB: return model::mma_b_slot(row, col).lane;
         case FragmentOperand::MmaC: return model::mma_c_slot(row, col).lane;
         case FragmentOperand::WgmmaD: return model::wgmma_accumulator_slot(row, col).thread;
+        case FragmentOperand::LdmatrixA: return address_lane(row, col);
     }
     return 0;
 }
@@ -76,6 +89,10 @@ std::string fragment_register(FragmentOperand operand, int row, int col) {
         }
         case FragmentOperand::MmaC: return format_text("c{}", model::mma_c_slot(row, col).reg);
         case FragmentOperand::WgmmaD: return format_text("d{}", model::wgmma_accumulator_slot(row, col).reg);
+        case FragmentOperand::LdmatrixA: {
+            const int lane = address_lane(row, col);
+            return format_text("row {} of matrix {}", model::ldmatrix_address_row(lane), model::ldmatrix_address_matrix(lane));
+        }
     }
     return "";
 }
@@ -131,6 +148,18 @@ std::string fragment_formula(FragmentOperand operand, int row, int col) {
                 row, col, s.thread, warp, lane, s.reg, warp, g, (s.reg >> 1) & 1, row, s.reg >> 2, t, s.reg & 1, col, g,
                 t);
         }
+        case FragmentOperand::LdmatrixA: {
+            const int giver = address_lane(row, col), matrix = model::ldmatrix_address_matrix(giver);
+            const model::Cell first = model::ldmatrix_x4_a_row(giver);
+            const model::FragmentSlot to = model::ldmatrix_receiver(matrix, row % 8, col % 8, false);
+            return format_text(
+                "A[{}][{}…{}], 16 bytes, is row {} of 8×8 matrix {}: lane {} gives its address (lanes 8·m … 8·m + 7 "
+                "give matrix m's rows; lane & 15 = {} is the row, 8·(lane >> 4) = {} the first column).\n"
+                "ldmatrix hands A[{}][{}] to lane {} = 4·(row % 8) + (col % 8) / 2, register {} (matrix {}), {}: "
+                "a{} of mma's A fragment above, where the instruction wants it.",
+                first.row, first.col, first.col + 7, model::ldmatrix_address_row(giver), matrix, giver, first.row,
+                first.col, row, col, to.lane, to.reg, matrix, half_name(to.half), 2 * to.reg + to.half);
+        }
     }
     return "";
 }
@@ -141,21 +170,34 @@ float caption_height(float font) { return font * 2.6f; }
 FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 origin, ImVec2 avail, float font) {
     FragmentLayout layout;
     if (grids.empty() || avail.x < 200.0f || avail.y < 200.0f) return layout;
-    int total_cols = 0, max_rows = 0;
+    const int lines = grids.back().line + 1;
+    // Per line: columns with two between grids; rows of its tallest grid.
+    std::vector<float> widths(static_cast<std::size_t>(lines), -2.0f);
+    std::vector<int> rows(static_cast<std::size_t>(lines), 0);
     for (const FragmentGrid& g : grids) {
-        total_cols += g.cols;
-        max_rows = std::max(max_rows, g.rows);
+        widths[static_cast<std::size_t>(g.line)] += static_cast<float>(g.cols) + 2.0f;
+        rows[static_cast<std::size_t>(g.line)] = std::max(rows[static_cast<std::size_t>(g.line)], g.rows);
     }
-    const float gaps = 2.0f * static_cast<float>(grids.size() - 1);
+    float widest = 0.0f, tall = 0.0f;
+    for (int l = 0; l < lines; ++l) {
+        widest = std::max(widest, widths[static_cast<std::size_t>(l)]);
+        tall += static_cast<float>(rows[static_cast<std::size_t>(l)]);
+    }
     // Room on the right for a wgmma's warp names, and below for the line under the grids.
     const float names = grids.front().operand == FragmentOperand::WgmmaD ? font * 16.0f : 4.0f;
-    const float cell = std::floor(std::min((avail.x - names) / (static_cast<float>(total_cols) + gaps),
-                                           (avail.y - caption_height(font) - font * 1.5f) / static_cast<float>(max_rows)));
+    const float cell = std::floor(std::min((avail.x - names) / widest,
+                                           (avail.y - caption_height(font) * static_cast<float>(lines) - font * 1.5f) / tall));
     if (cell < 4.0f) return layout;
     layout.cell = cell;
-    float x = origin.x;
+    float x = origin.x, y = origin.y + caption_height(font);
+    int line = 0;
     for (const FragmentGrid& g : grids) {
-        layout.tops.push_back({x, origin.y + caption_height(font)});
+        if (g.line != line) {
+            y += static_cast<float>(rows[static_cast<std::size_t>(line)]) * cell + caption_height(font);
+            x = origin.x;
+            line = g.line;
+        }
+        layout.tops.push_back({x, y});
         x += (static_cast<float>(g.cols) + 2.0f) * cell;
     }
     return layout;
@@ -174,8 +216,6 @@ void draw_tc_fragments(AppState& state) {
     const FragmentLayout layout = layout_fragments(grids, origin, avail, font);
     if (layout.cell <= 0.0f) return;
     const float cell = layout.cell;
-    int max_rows = 0;
-    for (const FragmentGrid& g : grids) max_rows = std::max(max_rows, g.rows);
     ImGui::InvisibleButton("##tc_fragments", avail);
     const bool hovering = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
@@ -186,8 +226,18 @@ void draw_tc_fragments(AppState& state) {
     for (std::size_t i = 0; i < grids.size(); ++i) {
         const FragmentGrid& g = grids[i];
         const ImVec2 top = layout.tops[i];
-        wrapped_text(draw, {top.x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text), g.title,
-                     static_cast<float>(g.cols) * cell + cell);
+        // A line's last grid may take the rest of the width for its caption.
+        const bool last_of_line = i + 1 == grids.size() || grids[i + 1].line != g.line;
+        wrapped_text(draw, {top.x, top.y - caption_height(font)}, ImGui::GetColorU32(ImGuiCol_Text), g.title,
+                     last_of_line ? origin.x + avail.x - top.x : static_cast<float>(g.cols) * cell + cell);
+        // ldmatrix reads 16-byte rows: one label per 8 elements, over the whole row piece.
+        const int span = g.operand == FragmentOperand::LdmatrixA ? 8 : 1;
+        // Drawn after the cells, which would otherwise paint over a label wider than one.
+        struct Label {
+            ImVec2 at;
+            std::string text;
+        };
+        std::vector<Label> labels;
         for (int r = 0; r < g.rows; ++r)
             for (int c = 0; c < g.cols; ++c) {
                 const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
@@ -200,13 +250,14 @@ void draw_tc_fragments(AppState& state) {
                 // The lane's number where it fits; with a lane pinned, that lane's registers instead.
                 const std::string label =
                     mine ? fragment_register(g.operand, r, c).substr(0, fragment_register(g.operand, r, c).find(','))
-                         : std::to_string(wgmma ? holder : lane);
+                    : span > 1 ? format_text("lane {}", lane)
+                               : std::to_string(wgmma ? holder : lane);
                 // Smaller than the text around it where the cells are small (2× on a projector).
                 const float size = std::min(font, cell * 0.55f);
                 const ImVec2 text = small->CalcTextSizeA(size, FLT_MAX, 0.0f, label.c_str());
-                if (text.x <= cell - 2.0f && size >= 8.0f)
-                    draw->AddText(small, size, {a.x + (cell - text.x) * 0.5f, a.y + (cell - text.y) * 0.5f},
-                                  colours::kCellValue, label.c_str());
+                const float room = cell * static_cast<float>(span);
+                if (c % span == 0 && text.x <= room - 2.0f && size >= 8.0f)
+                    labels.push_back({{a.x + (room - text.x) * 0.5f, a.y + (cell - text.y) * 0.5f}, label});
                 if (mine) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, std::max(2.0f, cell * 0.08f));
                 if (over) {
                     draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 1.5f);
@@ -214,6 +265,8 @@ void draw_tc_fragments(AppState& state) {
                     if (clicked) pinned = pinned == holder ? -1 : holder;
                 }
             }
+        const float size = std::min(font, cell * 0.55f);
+        for (const Label& l : labels) draw->AddText(small, size, l.at, colours::kCellValue, l.text.c_str());
         // Lines between the 8×8 quarters: the registers' boundaries; between a wgmma's warps (16
         // rows each, the same colours again) thicker, each warp named beside its rows.
         for (int q = 8; q < g.rows; q += 8) {
@@ -242,7 +295,10 @@ void draw_tc_fragments(AppState& state) {
                                   wgmma ? "lane of a warp (the four warps repeat the colours, each in its own 16 rows)"
                                         : "lane of the warp (0–31)",
                                   wgmma ? "thread" : "lane");
-    wrapped_text(draw, {origin.x, layout.tops.front().y + static_cast<float>(max_rows) * cell + font * 0.3f},
+    float bottom = 0.0f;
+    for (std::size_t i = 0; i < grids.size(); ++i)
+        bottom = std::max(bottom, layout.tops[i].y + static_cast<float>(grids[i].rows) * cell);
+    wrapped_text(draw, {origin.x, bottom + font * 0.3f},
                  colours::kMuted, foot, avail.x);
 }
 

@@ -2,7 +2,9 @@
 //
 // For wmma, mma and mma-async (13–15): one mma.sync.m16n8k16, its A (16×16), B (16×8) and C (16×8)
 // side by side, every element coloured by the lane of the warp that holds it and marked with that
-// lane's number. For wgmma to tc-tuned (16–19): the FP32 accumulators of one wgmma m64nNk16 over
+// lane's number; below, A's tile as shared memory stores it, each 16-byte row coloured by the lane
+// that gives ldmatrix.x4 its address (the lane that gives an address is not the lane that
+// receives its values). For wgmma to tc-tuned (16–19): the FP32 accumulators of one wgmma m64nNk16 over
 // its first 32 columns, coloured by thread of the warpgroup (its four warps own 16 rows each).
 // Hovering an element names its lane (or thread), register and half, and the PTX ISA's formula
 // with the numbers filled in; clicking pins a lane, and every element it holds is outlined, with
@@ -22,13 +24,15 @@
 
 namespace ts::views {
 
-enum class FragmentOperand { MmaA, MmaB, MmaC, WgmmaD };
+// LdmatrixA: A's 16×16 tile in shared memory, by the lane that gives each row's address.
+enum class FragmentOperand { MmaA, MmaB, MmaC, WgmmaD, LdmatrixA };
 
-// One grid of the picture: which operand, its size, its caption.
+// One grid of the picture: which operand, its size, its caption, and its line (0: the top one).
 struct FragmentGrid {
     FragmentOperand operand = FragmentOperand::MmaA;
     int rows = 0, cols = 0;
     std::string title;
+    int line = 0;
 };
 // The grids the theatre draws for a tensor-core rung: A, B and C of one mma for 13–15, the
 // accumulators of one wgmma (64 × 32) for 16–19; none for other kernels.
@@ -37,16 +41,17 @@ std::vector<FragmentGrid> fragment_grids(model::KernelKind kind);
 // The colour of lane `lane` (0–31): 32 hues, far apart for neighbouring lanes.
 ImU32 lane_colour(int lane);
 
-// Who holds element (row, col): the lane of the warp (mma) or the thread of the warpgroup (wgmma).
+// Who holds element (row, col): the lane of the warp (mma) or the thread of the warpgroup (wgmma);
+// for LdmatrixA the lane that gives the address of the 16-byte row the element is in.
 int fragment_holder(FragmentOperand operand, int row, int col);
 // "a2, low half" (mma A and B: registers of two 16-bit halves), "c3" or "d13" (FP32 accumulators).
 std::string fragment_register(FragmentOperand operand, int row, int col);
 // The hover text: holder, register, and the PTX ISA's layout formula with this element's numbers.
 std::string fragment_formula(FragmentOperand operand, int row, int col);
 
-// Where the grids go in an area at `origin` of `avail` pixels with text `font` pixels high: a
-// caption line above them, side by side two cells apart, square cells as large as fit. cell 0:
-// too small to draw.
+// Where the grids go in an area at `origin` of `avail` pixels with text `font` pixels high: each
+// line of grids under a caption, side by side two cells apart, square cells as large as fit.
+// cell 0: too small to draw.
 struct FragmentLayout {
     float cell = 0.0f;
     std::vector<ImVec2> tops;  // each grid's top-left corner
