@@ -345,7 +345,8 @@ using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int, int, Ext
 // swap_ab): each thread writes its values, rounded to T, into the consumer's staging area
 // (model::c_staging_offset), and thread 0 sends it out with one TMA store per slab, which writes
 // only what lies inside the matrix. The stores run on while the warpgroup starts its next tile;
-// the staging area is written again only once they have read it. `thread` is 0..127 of the
+// the staging area is written again only once they have read it. With c_one_slab the area holds
+// one 64-column slab: each slice is written, stored, and read by its store before the next. `thread` is 0..127 of the
 // warpgroup; C's tensor map has boxes of span × consumer_rows (make_c_tensor_map). Where TMA
 // cannot write C (`c_map` null: N not a multiple of 8) the warpgroup copies its staged part to
 // `c` itself, neighbouring threads on neighbouring columns, inside the matrix only.
@@ -357,46 +358,56 @@ __device__ __forceinline__ void stage_and_store_c(const Accumulators<Shape>& acc
     // its accumulator pairs straight to c_staging_offset instead of through stmatrix.
     static_assert(Shape.c_staged && Shape.swap_ab);
     const model::Cell origin = model::consumer_origin(Shape, consumer);
-    // The previous tile's stores have read the staging area (thread 0 issued them, so it waits)...
-    if (thread == 0) bulk_wait_group_read<0>();
-    // ...before any thread of the warpgroup writes it again.
-    named_barrier_sync(1 + consumer, model::kWarpgroupSize);
-    // The accumulators hold Cᵀ: stmatrix transposes 8×8 pieces on the way (model::stmatrix_trans_row).
     const std::uint32_t smem_base = shared_address(smem);
+    constexpr int kSpan = Shape.span_elements();
+    // The whole part at once, or (c_one_slab) each 64-column slice on its own: one slab, which
+    // its TMA store reads before the next slice is written to the same place.
+    constexpr int kRounds = Shape.c_one_slab ? Shape.m_slices() : 1;
+    constexpr int kSlicesPerRound = Shape.m_slices() / kRounds;
 #pragma unroll
-    for (int ms = 0; ms < Shape.m_slices(); ++ms) {
+    for (int round = 0; round < kRounds; ++round) {
+        // The previous stores have read the staging area (thread 0 issued them, so it waits)...
+        if (thread == 0) bulk_wait_group_read<0>();
+        // ...before any thread of the warpgroup writes it again.
+        named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+        // The accumulators hold Cᵀ: stmatrix transposes 8×8 pieces on the way (model::stmatrix_trans_row).
 #pragma unroll
-        for (int group = 0; group < Shape.wgmma_n / 16; ++group) {
-            const model::Cell to = model::stmatrix_trans_row(ms, group, thread);
-            const float* r = &acc[ms][8 * group];
-            stmatrix_x4_trans(smem_base + model::c_staging_offset(Shape, consumer, to.row, to.col),
-                              pack_pair<T>(r[0], r[1]), pack_pair<T>(r[2], r[3]), pack_pair<T>(r[4], r[5]),
-                              pack_pair<T>(r[6], r[7]));
+        for (int ms = round * kSlicesPerRound; ms < (round + 1) * kSlicesPerRound; ++ms) {
+#pragma unroll
+            for (int group = 0; group < Shape.wgmma_n / 16; ++group) {
+                const model::Cell to = model::stmatrix_trans_row(ms, group, thread);
+                const float* r = &acc[ms][8 * group];
+                stmatrix_x4_trans(smem_base + model::c_staging_offset(Shape, consumer, to.row, to.col),
+                                  pack_pair<T>(r[0], r[1]), pack_pair<T>(r[2], r[3]), pack_pair<T>(r[4], r[5]),
+                                  pack_pair<T>(r[6], r[7]));
+            }
         }
-    }
-    // Each thread's writes are ordered before the async proxy's reads, and every thread has written,
-    // before thread 0 starts the stores.
-    fence_proxy_async_shared();
-    named_barrier_sync(1 + consumer, model::kWarpgroupSize);
-    if (c_map == nullptr) {
-        const int first_row = block_row + origin.row, first_col = block_col + origin.col;
-        T* c_batch = c + static_cast<std::int64_t>(batch) * m * n;
-        for (int i = thread; i < Shape.consumer_rows() * Shape.consumer_cols(); i += model::kWarpgroupSize) {
-            const int row = i / Shape.consumer_cols(), col = i % Shape.consumer_cols();
-            if (first_row + row < m && first_col + col < n)
-                c_batch[static_cast<std::int64_t>(first_row + row) * n + first_col + col] =
-                    *reinterpret_cast<const T*>(smem + model::c_staging_offset(Shape, consumer, row, col));
+        // Each thread's writes are ordered before the async proxy's reads, and every thread has
+        // written, before thread 0 starts the stores.
+        fence_proxy_async_shared();
+        named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+        // This round's columns of the consumer's part, from..to.
+        const int first = round * kSlicesPerRound * model::kWgmmaM, last = first + kSlicesPerRound * model::kWgmmaM;
+        if (c_map == nullptr) {
+            const int first_row = block_row + origin.row, first_col = block_col + origin.col;
+            T* c_batch = c + static_cast<std::int64_t>(batch) * m * n;
+            const int cols = last - first;
+            for (int i = thread; i < Shape.consumer_rows() * cols; i += model::kWarpgroupSize) {
+                const int row = i / cols, col = first + i % cols;
+                if (first_row + row < m && first_col + col < n)
+                    c_batch[static_cast<std::int64_t>(first_row + row) * n + first_col + col] =
+                        *reinterpret_cast<const T*>(smem + model::c_staging_offset(Shape, consumer, row, col));
+            }
+            // The next round's (or tile's) staging waits at the barrier above for every thread's reads.
+            continue;
         }
-        // The next tile's staging waits at the barrier above for every thread's reads here.
-        return;
-    }
-    if (thread == 0) {
-        constexpr int kSpan = Shape.span_elements();
+        if (thread == 0) {
 #pragma unroll
-        for (int box = 0; box < model::c_store_boxes(Shape); ++box)
-            tma_store_3d(c_map, smem + model::c_staging_offset(Shape, consumer, 0, box * kSpan),
-                         block_col + origin.col + box * kSpan, block_row + origin.row, batch);
-        bulk_commit_group();
+            for (int col = first; col < last; col += kSpan)
+                tma_store_3d(c_map, smem + model::c_staging_offset(Shape, consumer, 0, col), block_col + origin.col + col,
+                             block_row + origin.row, batch);
+            bulk_commit_group();
+        }
     }
 }
 

@@ -59,7 +59,8 @@ constexpr LadderRung kTensorCoreRungs[] = {
      "multicast, and C leaves through shared memory by TMA stores while the next tile starts."},
     {{KernelKind::TcTuned}, "19_tc_tuned.cu",
      "The persistent kernel compiled for the shape the tuner measured fastest on this GPU and size: 128×128 tiles "
-     "where 128×256 would leave each CTA one tile and nothing to overlap its epilogue with, clusters or none."},
+     "where 128×256 would leave most SMs idle, clusters or none, and a fourth stage where C goes out a slab at a "
+     "time."},
 };
 
 }  // namespace
@@ -75,8 +76,9 @@ std::string describe_candidate(KernelKind rung, int variant) {
 }
 
 std::string describe_wgmma_shape(const WgmmaShape& s) {
-    return format_text("{}×{}×{}, {} stages, {}", s.bm, s.bn, s.bk, s.stages,
-                       s.cluster_m > 1 ? format_text("clusters of {}", s.cluster_m) : std::string("no cluster"));
+    return format_text("{}×{}×{}, {} stages, {}{}", s.bm, s.bn, s.bk, s.stages,
+                       s.cluster_m > 1 ? format_text("clusters of {}", s.cluster_m) : std::string("no cluster"),
+                       s.c_one_slab ? ", C a slab at a time" : "");
 }
 
 TcBlockTile tc_block_tile(const KernelConfig& kernel) {

@@ -55,6 +55,10 @@ struct WgmmaShape {
     int cluster_m = 1;       // CTAs of a cluster along M that share B's tile through TMA multicast
     bool c_staged = false;   // C leaves through shared memory and TMA stores, not from registers
     bool swap_ab = false;    // the wgmmas compute Cᵀ = Bᵀ·Aᵀ (above)
+    // A staged C holds one slab (one span wide: one 64-column slice of a swapped consumer) per
+    // consumer at a time, stored before the next is written: a quarter of the shared memory of a
+    // whole 128×256 C, room for a stage more (as cuBLAS's nvjet_sm90_tst_256x128_64x4 kernel has).
+    bool c_one_slab = false;
 
     TS_HOST_DEVICE constexpr int warpgroups() const { return consumers + (producer ? 1 : 0); }
     TS_HOST_DEVICE constexpr int threads() const { return warpgroups() * kWarpgroupSize; }
@@ -69,7 +73,10 @@ struct WgmmaShape {
     TS_HOST_DEVICE constexpr int a_tile_bytes() const { return bm * bk * element_bytes; }
     TS_HOST_DEVICE constexpr int b_tile_bytes() const { return bk * bn * element_bytes; }
     TS_HOST_DEVICE constexpr int stage_bytes() const { return a_tile_bytes() + b_tile_bytes(); }
-    TS_HOST_DEVICE constexpr int c_tile_bytes() const { return c_staged ? bm * bn * element_bytes : 0; }
+    TS_HOST_DEVICE constexpr int c_tile_bytes() const {
+        if (!c_staged) return 0;
+        return c_one_slab ? consumers * consumer_rows() * swizzle_span_bytes(swizzle) : bm * bn * element_bytes;
+    }
     TS_HOST_DEVICE constexpr int span_elements() const { return swizzle_span_bytes(swizzle) / element_bytes; }
 
     // Valid when: consumers split BM into 64-row slices; wgmma_n is a wgmma N dividing BN; BK is
@@ -96,6 +103,8 @@ struct WgmmaShape {
         if (c_staged && (consumer_cols() * element_bytes % span != 0 || consumer_rows() > 256 || n_slices() != 1 ||
                          (!swap_ab && m_slices() != 1)))
             return false;
+        // One slab at a time: each of a swapped consumer's 64-column slices is one slab.
+        if (c_one_slab && (!c_staged || !swap_ab || span_elements() != kWgmmaM)) return false;
         // Leave a consumer thread at least 63 of its 255 registers for addresses and loop state.
         return accumulator_registers() <= 192;
     }
@@ -131,6 +140,9 @@ static_assert(kWgmmaShape.valid() && kWarpSpecializedShape.valid() && kPersisten
 // - 2: 18's shape without the cluster: no multicast, and no CTA waits for its peer to release a
 //   stage; B crosses from L2 once per CTA instead of once per pair.
 // - 3: 1's tile without the cluster.
+// - 4: 18's shape with four stages: C staged one 64-column slab per consumer at a time (16 KiB, not
+//   64) leaves the room, as in the kernel cuBLAS picks at 2048³ and 4096³ on an H100
+//   (nvjet_sm90_tst_256x128_64x4_1x2: 64 of K, 4 stages, clusters of 2, 213 KiB).
 inline constexpr WgmmaShape kTcTunedCandidates[] = {
     kPersistentShape,
     {.bm = 128, .bn = 128, .bk = 64, .stages = 5, .consumers = 2, .producer = true, .wgmma_n = 128,
@@ -139,6 +151,8 @@ inline constexpr WgmmaShape kTcTunedCandidates[] = {
      .swizzle = TmaSwizzle::B128, .cluster_m = 1, .c_staged = true, .swap_ab = true},
     {.bm = 128, .bn = 128, .bk = 64, .stages = 5, .consumers = 2, .producer = true, .wgmma_n = 128,
      .swizzle = TmaSwizzle::B128, .cluster_m = 1, .c_staged = true, .swap_ab = true},
+    {.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true, .wgmma_n = 128,
+     .swizzle = TmaSwizzle::B128, .cluster_m = 2, .c_staged = true, .swap_ab = true, .c_one_slab = true},
 };
 inline constexpr int kTcTunedCandidateCount =
     static_cast<int>(sizeof(kTcTunedCandidates) / sizeof(kTcTunedCandidates[0]));
@@ -208,9 +222,11 @@ TS_HOST_DEVICE constexpr int barriers_offset(WgmmaShape s) { return c_tile_offse
 // the consumers' writes fast: a warp writes 8 rows × 16 bytes of the accumulator layout at a time,
 // and the XOR sends the 8 rows to 8 different 16-byte groups of banks (tc_pipeline_test counts the
 // wavefronts: one, where the plain row-major tile takes eight).
+// With c_one_slab only the slab of `col` is there at a time, so every slab lands in the same place.
 TS_HOST_DEVICE constexpr int c_staging_offset(WgmmaShape s, int consumer, int row, int col) {
-    return c_tile_offset(s) + consumer * s.consumer_rows() * s.consumer_cols() * s.element_bytes +
-           tma_tile_offset(s.swizzle, s.consumer_rows(), row, col, s.element_bytes);
+    const int cols = s.c_one_slab ? s.span_elements() : s.consumer_cols();
+    return c_tile_offset(s) + consumer * s.consumer_rows() * cols * s.element_bytes +
+           tma_tile_offset(s.swizzle, s.consumer_rows(), row, s.c_one_slab ? col % cols : col, s.element_bytes);
 }
 // With swap_ab a consumer's accumulators are pieces of Cᵀ, and stmatrix...trans writes them back
 // the right way round. Instruction `group` (0 .. wgmma_n/16 − 1) of slice `m_slice` stores the

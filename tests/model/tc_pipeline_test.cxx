@@ -66,8 +66,9 @@ constexpr WgmmaShape kSwapped{.bm = 128,
                               .swap_ab = true};
 constexpr WgmmaShape kShapes[] = {kWgmma16,   kWarpSpecialized, kClustered,        kKMajorB,
                                   kSwizzle64, kUnswizzled,      kClusteredKMajorB, kSwapped,
-                                  // tc-tuned's 128×128 candidates, in a cluster and alone, and 18's alone
-                                  kTcTunedCandidates[1], kTcTunedCandidates[2], kTcTunedCandidates[3]};
+                                  // tc-tuned's 128×128 candidates, in a cluster and alone, 18's alone, and
+                                  // 18's with four stages and C a slab at a time
+                                  kTcTunedCandidates[1], kTcTunedCandidates[2], kTcTunedCandidates[3], kTcTunedCandidates[4]};
 
 static_assert(kWgmma16.valid() && kWarpSpecialized.valid() && kClustered.valid() && kKMajorB.valid() &&
               kSwizzle64.valid() && kUnswizzled.valid() && kClusteredKMajorB.valid());
@@ -527,18 +528,29 @@ TEST(TcPipeline, StagedCWorkedByHand) {
 }
 
 TEST(TcPipeline, StagedCGivesEachCellItsOwnSlot) {
-    // 18's shape and every tc-tuned candidate (their staged C and stmatrix alike).
+    // 18's shape and every tc-tuned candidate (their staged C and stmatrix alike). A shape that
+    // stages one slab at a time fills the whole area with each slab (each slice of 64 columns).
     for (const WgmmaShape& s : kTcTunedCandidates) {
-        std::vector<int> seen(s.c_tile_bytes() / s.element_bytes, 0);
-        for (int consumer = 0; consumer < s.consumers; ++consumer)
-            for (int row = 0; row < s.consumer_rows(); ++row)
-                for (int col = 0; col < s.consumer_cols(); ++col) {
-                    const int offset = c_staging_offset(s, consumer, row, col) - c_tile_offset(s);
-                    ASSERT_TRUE(offset >= 0 && offset < s.c_tile_bytes() && offset % s.element_bytes == 0);
-                    seen[offset / s.element_bytes] += 1;
-                }
-        for (int n : seen) ASSERT_EQ(n, 1);
+        const int width = s.c_one_slab ? s.span_elements() : s.consumer_cols();
+        for (int first = 0; first < s.consumer_cols(); first += width) {
+            std::vector<int> seen(s.c_tile_bytes() / s.element_bytes, 0);
+            for (int consumer = 0; consumer < s.consumers; ++consumer)
+                for (int row = 0; row < s.consumer_rows(); ++row)
+                    for (int col = first; col < first + width; ++col) {
+                        const int offset = c_staging_offset(s, consumer, row, col) - c_tile_offset(s);
+                        ASSERT_TRUE(offset >= 0 && offset < s.c_tile_bytes() && offset % s.element_bytes == 0);
+                        seen[offset / s.element_bytes] += 1;
+                    }
+            for (int n : seen) ASSERT_EQ(n, 1);
+        }
     }
+    // The one-slab candidate: 16 KiB a consumer instead of 64, and so four stages of 48 KiB.
+    const WgmmaShape& one_slab = kTcTunedCandidates[4];
+    EXPECT_TRUE(one_slab.c_one_slab);
+    EXPECT_EQ(one_slab.c_tile_bytes(), 2 * 128 * 128);
+    EXPECT_EQ(one_slab.stages, 4);
+    EXPECT_LE(wgmma_shared_bytes(one_slab) + 1024, 227 * 1024);
+    EXPECT_FALSE((WgmmaShape{.c_staged = true, .c_one_slab = true}.valid())) << "only a swapped shape's slices are slabs";
 }
 
 // With the operands swapped a thread holds pieces of Cᵀ; stmatrix...trans writes them back as

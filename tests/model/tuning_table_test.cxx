@@ -97,7 +97,7 @@ TEST(TuningTable, TcTunedHasSectionsOfItsOwn) {
     const TuningTable odd = parse_ok("[tuned: tc-tuned: x]\n* = 1\n");
     ASSERT_EQ(odd.sections.size(), 1u);
     EXPECT_EQ(parse_ok(write_tuning_table(odd)).sections, odd.sections);
-    // Candidates are counted per rung: tc-tuned has fewer than the tuned rung.
+    // Candidates are counted per rung: past tc-tuned's last is an error in its section.
     EXPECT_NE(error_of(format_text("[tc-tuned: x]\n* = {}\n", kTcTunedCandidateCount)).find("tc-tuned has"),
               std::string::npos);
     EXPECT_NE(error_of("[tc-tuned: ]\n* = 0\n").find("in brackets"), std::string::npos);
@@ -111,7 +111,9 @@ TEST(TuningTable, TheShippedTableParsesAndCoversEveryGpu) {
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 1024), 3);
     EXPECT_TRUE(pick_variant(shipped, "Some Future GPU", 1 << 20, KernelKind::TcTuned).has_value());
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 1024, KernelKind::TcTuned), 3) << "measured on the device";
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 2048, KernelKind::TcTuned), 4);
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 4096, KernelKind::TcTuned), 0);
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 8192, KernelKind::TcTuned), 4);
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 1024, KernelKind::TcTuned), 3);
     EXPECT_EQ(pick_variant(shipped, "NVIDIA RTX 4090", 1024, KernelKind::TcTuned), 0) << "18's shape until tuned";
 }
