@@ -129,10 +129,12 @@ void set_section(TuningTable& table, TuningSection section) {
 // tc-tuned from `tilescope-cli tune --kernel tc-tuned` on the H100 and the H200 (2026-11-26, cold
 // L2, bf16): 128×128 tiles without a cluster at 1024³ on both (H100: 0.014 ms against 18's 0.019;
 // 32 tiles of 128×256 leave most SMs idle). On the H100, candidate 4 (18's shape with four stages,
-// C a slab at a time) at 2048³ (93.4 % of cuBLAS against 18's shape's 89.1–89.2 %, two processes
-// each) and from 8192³ on (101.8–102.0 % against 100.5–100.6 %; the tuner's own 8192³ run was
-// slowed by the power cap, cuBLAS 1.617 ms there against 1.384 alone), 18's shape at 4096³ (96.4–97.0
-// against 93.0–93.3 %). The H200 was tuned before candidate 4 existed: 18's shape from 2048³ on.
+// C a slab at a time) from 2048³ on: 2048³ 93.4 % of cuBLAS against 18's shape's 89.1–89.2 %, two
+// processes each; 8192³ 101.8–102.0 % against 100.5–100.6 % (the tuner's own 8192³ run was slowed
+// by the power cap, cuBLAS 1.617 ms there against 1.384 alone); 4096³ 0.175–0.191 ms against
+// 0.180–0.193 in seven and nine processes: as % of cuBLAS the two swap places from run to run,
+// because cuBLAS's own 4096³ time moves between 0.175 and 0.189 ms. The H200 was tuned before candidate 4
+// existed: 18's shape from 2048³ on.
 // Other GPUs run 18's shape (candidate 0) until tuned.
 const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
 [*]
@@ -151,8 +153,6 @@ const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shap
 
 [tc-tuned: NVIDIA H100]
 1024 = 3
-2048 = 4
-4096 = 0
 * = 4
 
 [tc-tuned: NVIDIA H200]
