@@ -3,6 +3,10 @@
 // through a simulated pair of mbarriers per stage under many interleavings: with the model's phase
 // bits no consumer reads a stage before its copy landed and no copy overwrites a stage still in
 // use; with the bits the other way round, the simulation catches it.
+//
+// Sections: the shapes under test; counts and owners; TMA boxes (slab runs, balanced clusters,
+// boxes against descriptors); the ring of stages under simulated mbarriers; staged C (slots,
+// stmatrix .trans, bank wavefronts).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -79,6 +83,8 @@ static_assert(WgmmaShape{.bn = 192, .wgmma_n = 64}.valid());
 static_assert(kSwapped.valid() && kSwapped.m_slices() == 2 && kSwapped.n_slices() == 1);
 static_assert(!WgmmaShape{.b_k_major = true, .swap_ab = true}.valid());  // swapping reads B's K×N tile
 static_assert(!WgmmaShape{.bm = 128, .bn = 192, .consumers = 2, .swap_ab = true}.valid());  // 96 columns each
+
+// ---- Counts and owners ------------------------------------------------------------------------------
 
 TEST(TcPipeline, CountsWorkedByHand) {
     const WgmmaShape s = kWarpSpecialized;
@@ -497,6 +503,8 @@ TEST(TcPipeline, WrongPhaseBitsAreCaught) {
     for (unsigned seed = 0; seed < 20; ++seed) caught += !run_ring(kWarpSpecialized, 12, seed, consumer_wrong);
     EXPECT_EQ(caught, 20);
 }
+
+// ---- Staged C ---------------------------------------------------------------------------------------
 
 // 18's C through shared memory: the staging area after the stages, each consumer's 128 × 128 (its
 // columns, every row) in two 128-byte-swizzled slabs of 64 columns; the ring loses its fourth stage

@@ -284,13 +284,7 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
         LadderBar bar;
         bar.config = model::describe(rung.kernel);
         bar.point = find_point(points, bar.config, data.size, data.dtype);
-        bool guessed = false;
-        bar.kernel = resolved_kernel(state, rung.kernel, problem, bar.point, guessed);
-        if (guessed)
-            bar.candidate_note = format_text(
-                " The recording does not say which candidate ran (it was made before points kept it): #{} is what "
-                "today's table picks for {}, and a table that changed since may have picked another then.",
-                bar.kernel.variant, gpu_name(state));
+        bar.kernel = resolved_kernel(state, rung.kernel, problem, bar.point, bar.candidate_guessed);
         bar.name = model::is_tuned(rung.kernel.kind)
                        ? format_text("{} (#{})", model::kernel_name(rung.kernel.kind), bar.kernel.variant)
                        : bar.config;
@@ -306,8 +300,13 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
         LadderBar& bar = data.bars[i];
         std::string tuned_note;
         if (model::is_tuned(rungs[i].kernel.kind))
-            tuned_note = format_text("At {}³ it runs candidate #{}: {}.{}", data.size, bar.kernel.variant,
-                                     model::describe_candidate(bar.kernel.kind, bar.kernel.variant), bar.candidate_note);
+            tuned_note = format_text("At {}³ it runs candidate #{}: {}.", data.size, bar.kernel.variant,
+                                     model::describe_candidate(bar.kernel.kind, bar.kernel.variant));
+        if (bar.candidate_guessed)
+            tuned_note += format_text(" The recording does not say which candidate ran (it was made before points "
+                                      "kept it): #{} is what today's table picks for {}, and a table that changed "
+                                      "since may have picked another then.",
+                                      bar.kernel.variant, gpu_name(state));
         bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note, ladder);
         if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
     }

@@ -25,7 +25,7 @@ struct LadderBar {
     std::string name;                      // "tiled T=32", "regtile-1d", …, "tuned (#1)", "cuBLAS"
     std::string config;                    // the points' name for it: "tiled T=32", "tuned", "cublas"
     model::KernelConfig kernel;            // a tuned rung: the candidate that runs at this size
-    std::string candidate_note;            // a tuned rung's recorded point that does not say which ran
+    bool candidate_guessed = false;        // a tuned rung's recorded point does not say which candidate ran
     bool is_cublas = false;
     ImU32 colour = 0;
     const record::Point* point = nullptr;  // null: not measured at this size

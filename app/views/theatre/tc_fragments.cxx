@@ -248,10 +248,10 @@ void draw_tc_fragments(AppState& state) {
                 const bool mine = pinned >= 0 && holder == pinned;
                 const bool over = hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
                 // The lane's number where it fits; with a lane pinned, that lane's registers instead.
-                const std::string label =
-                    mine ? fragment_register(g.operand, r, c).substr(0, fragment_register(g.operand, r, c).find(','))
-                    : span > 1 ? format_text("lane {}", lane)
-                               : std::to_string(wgmma ? holder : lane);
+                std::string label = mine       ? fragment_register(g.operand, r, c)
+                                    : span > 1 ? format_text("lane {}", lane)
+                                               : std::to_string(wgmma ? holder : lane);
+                if (mine) label.resize(std::min(label.size(), label.find(',')));  // "a3", not "a3, low half"
                 // Smaller than the text around it where the cells are small (2× on a projector).
                 const float size = std::min(font, cell * 0.55f);
                 const ImVec2 text = small->CalcTextSizeA(size, FLT_MAX, 0.0f, label.c_str());
