@@ -117,6 +117,22 @@ TEST(ExpandSweep, RectangularDimensionsReplaceTheSquareOnes) {
     EXPECT_TRUE(sizes.contains({200, 512, 64}));
 }
 
+// With --m, --n and --k all given, --size fills no dimension: a long --size list must neither
+// repeat the combinations nor walk them once per square (4096 squares of 98 304 combinations
+// took the fuzzer past its time limit).
+TEST(ExpandSweep, SizesAreUnusedWhereEveryDimensionIsGiven) {
+    SweepLists lists;
+    lists.size = "1:4096:+1";
+    lists.m = "1:4096:+1";
+    lists.n = "1:24:+1";
+    lists.k = "7";
+    const std::vector<cli::Setup> points = expand(lists);
+    ASSERT_EQ(points.size(), 4096u * 24);
+    EXPECT_EQ(points.back().problem.m, 4096);
+    EXPECT_EQ(points.back().problem.n, 24);
+    EXPECT_EQ(points.back().problem.k, 7);
+}
+
 TEST(ExpandSweep, DtypesBatchesAndOneDimensionalBlocks) {
     SweepLists lists;
     lists.kernel = "row-per-thread,column-per-thread";
