@@ -29,7 +29,9 @@
 //   one TMA copy per CTA instead of two (model::b_slab_run); with none at all, 116 %.
 // Each consumer waits for its own wgmmas on a stage before releasing it (wgmma_wait<0>), as 17 does:
 // with three stages, keeping one group in flight (wait<1>) held two stages per consumer and left the
-// producer one stage ahead; it ran 6 points slower at 2048³ on an H100.
+// producer one stage ahead; it ran 6 points slower at 2048³ on an H100. With four stages (tc-tuned's
+// candidate 4) it was neither faster nor slower on an H200 at 2048³, 4096³ or 8192³: the tensor
+// cores do not wait for the barrier and the issue between K steps long enough to show.
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
 // the peer's barriers, a cluster-wide barrier at the start and the end), the swapped operands, and
 // the staged epilogue (stage_and_store_c, C's tensor map).

@@ -133,8 +133,11 @@ void set_section(TuningTable& table, TuningSection section) {
 // processes each; 8192³ 101.8–102.0 % against 100.5–100.6 % (the tuner's own 8192³ run was slowed
 // by the power cap, cuBLAS 1.617 ms there against 1.384 alone); 4096³ 0.175–0.191 ms against
 // 0.180–0.193 in seven and nine processes: as % of cuBLAS the two swap places from run to run,
-// because cuBLAS's own 4096³ time moves between 0.175 and 0.189 ms. The H200 was tuned before candidate 4
-// existed: 18's shape from 2048³ on.
+// because cuBLAS's own 4096³ time moves between 0.175 and 0.189 ms. On an H200 (tuned again
+// 2026-11-26 with candidate 4) candidate 4 from 2048³ on too: the tuner's 2048³ column 100 % against
+// 18's shape's 96.4 %; alone, 4096³ 97.3–98.6 % of cuBLAS against 96.0–97.0 %, and 8192³
+// 101.8–101.9 % against 100.3 % in two processes each (the tuner's later columns ran under the
+// power cap again: #4 84.9 % at 8192³ there).
 // Other GPUs run 18's shape (candidate 0) until tuned.
 const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
 [*]
@@ -157,7 +160,7 @@ const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shap
 
 [tc-tuned: NVIDIA H200]
 1024 = 3
-* = 0
+* = 4
 )";
 
 }  // namespace ts::model
