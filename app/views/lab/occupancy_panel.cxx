@@ -8,6 +8,7 @@
 #include "model/occupancy.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
+#include "views/lab/block_choices.hpp"
 
 namespace ts::views {
 
@@ -15,10 +16,6 @@ using model::format_text;
 
 namespace {
 
-// The block shapes the lab offers: those of the tuning sweep, plus T = 64 and 64×32, which
-// a student will try and which the model must explain rather than hide.
-constexpr int kBlockX[] = {8, 16, 32, 64};
-constexpr int kBlockY[] = {1, 2, 4, 8, 16, 32};
 constexpr int kOccupancyTiles[] = {1, 2, 4, 8, 16, 32, 64};
 
 bool int_combo(const char* label, int& value, const int* options, int count) {

@@ -1,5 +1,6 @@
 #include "views/lab/tuning_view.hpp"
 
+#include "views/lab/block_choices.hpp"
 #include "views/lab/lab_view.hpp"
 
 #include <algorithm>
@@ -22,8 +23,6 @@ using model::format_text;
 
 namespace {
 
-constexpr int kBlockX[] = {8, 16, 32, 64};
-constexpr int kBlockY[] = {1, 2, 4, 8, 16, 32};
 constexpr int kMaxThreads = 1024;  // per block, on every CUDA GPU
 
 // Fast is dark green, slow is pale: the eye finds the best region first.
