@@ -5,13 +5,15 @@
 
 #include "format.hpp"
 #include "launch_geometry.hpp"
+#include "tc_stage_record.hpp"
 
 namespace ts::model {
 
 namespace {
 
 bool recorded_kind(KernelKind kind) {
-    return kind == KernelKind::Naive || kind == KernelKind::Tiled || is_recorded_ladder(kind);
+    return kind == KernelKind::Naive || kind == KernelKind::Tiled || is_recorded_ladder(kind) ||
+           kind == KernelKind::Wgmma;
 }
 
 int ladder_phases(const KernelConfig& config, const Problem& problem) {
@@ -19,12 +21,19 @@ int ladder_phases(const KernelConfig& config, const Problem& problem) {
 }
 
 // The phases of a recording: K steps of BK for a ladder rung, chunks of T otherwise.
+// The wgmma rung's: its K steps of BK.
 int phases_of(const KernelConfig& config, const Problem& problem) {
+    if (config.kind == KernelKind::Wgmma) return wgmma_k_steps(kRecordedStageShape, static_cast<int>(problem.k));
     return is_recorded_ladder(config.kind) ? ladder_phases(config, problem)
                                            : phase_count(static_cast<int>(problem.k), config.tile);
 }
 
 Index2 grid_of(const KernelConfig& config, const Problem& problem) {
+    // The wgmma rung: one block per BM × BN tile of C (plan_launch leaves the tensor-core rungs to
+    // tc_pipeline.hpp).
+    if (config.kind == KernelKind::Wgmma)
+        return {ceil_div(static_cast<int>(problem.n), kRecordedStageShape.bn),
+                ceil_div(static_cast<int>(problem.m), kRecordedStageShape.bm)};
     const LaunchGeometry g = plan_launch(config, problem);
     return {static_cast<int>(g.grid.x), static_cast<int>(g.grid.y)};
 }
@@ -131,6 +140,7 @@ int KernelTrace::phases() const { return phases_of(config, problem); }
 bool is_recorded_ladder(KernelKind kind) { return kind == KernelKind::RegTile2d || kind == KernelKind::Warptile; }
 
 std::int64_t load_records(const KernelConfig& config, const Problem& problem) {
+    if (config.kind == KernelKind::Wgmma) return 0;  // TMA loads; the stage's words say where they went
     const LaunchGeometry g = plan_launch(config, problem);
     if (is_recorded_ladder(config.kind)) {
         const LadderShape s = ladder_shape(config);
@@ -144,26 +154,29 @@ std::int64_t load_records(const KernelConfig& config, const Problem& problem) {
 }
 
 std::int64_t clock_records(const KernelConfig& config, const Problem& problem) {
-    const LaunchGeometry g = plan_launch(config, problem);
-    return g.grid.x * g.grid.y * phases_of(config, problem);
+    const Index2 grid = grid_of(config, problem);
+    return std::int64_t{grid.x} * grid.y * phases_of(config, problem);
 }
 
 std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem) {
     if (!recorded_kind(config.kind))
-        return format_text("only the naive, tiled, regtile-2d and warptile kernels have recording variants, not {}",
-                           describe(config));
+        return format_text(
+            "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not {}",
+            describe(config));
     if (auto why = validate(problem, 0)) return why;
     if (auto why = check_config(config)) return why;
-    const bool ladder = is_recorded_ladder(config.kind);  // a fixed shape: no T to check
-    if (!ladder && (config.tile < 1 || config.tile > kMaxTile))
+    // A ladder rung's shape and the wgmma rung's are fixed: no T to check.
+    const bool fixed_shape = is_recorded_ladder(config.kind) || config.kind == KernelKind::Wgmma;
+    if (!fixed_shape && (config.tile < 1 || config.tile > kMaxTile))
         return format_text("the recording chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
     if (problem.batch != 1)
         return format_text("a recording covers one matrix product: set the batch to 1 (it is {})", problem.batch);
-    const LaunchGeometry g = plan_launch(config, problem);
-    const char* larger = ladder ? "" : " or a larger T";
-    if (g.grid.x * g.grid.y > kMaxRecordedBlocks)
-        return format_text("{} blocks is more than a recording keeps ({}): take a smaller problem{}",
-                      g.grid.x * g.grid.y, kMaxRecordedBlocks, larger);
+    const Index2 grid = grid_of(config, problem);
+    const std::int64_t blocks = std::int64_t{grid.x} * grid.y;
+    const char* larger = fixed_shape ? "" : " or a larger T";
+    if (blocks > kMaxRecordedBlocks)
+        return format_text("{} blocks is more than a recording keeps ({}): take a smaller problem{}", blocks,
+                           kMaxRecordedBlocks, larger);
     if (clock_records(config, problem) > kMaxClockRecords)
         return format_text("{} blocks × phases is more than a recording keeps ({}): take a smaller problem{}",
                       clock_records(config, problem), kMaxClockRecords, larger);
@@ -246,6 +259,10 @@ std::optional<std::string> compare_with_model(const KernelTrace& trace) {
         if (trace.block_sm[static_cast<std::size_t>(b)] >= static_cast<std::uint32_t>(trace.sm_count))
             return format_text("block {} (in launch order) names SM {}, but the GPU has {} SMs", b,
                           static_cast<std::int64_t>(trace.block_sm[static_cast<std::size_t>(b)]), trace.sm_count);
+    if (trace.config.kind == KernelKind::Wgmma) {
+        if (trace.stage_words.empty()) return "the recording holds no stage of shared memory";
+        return compare_stage_words(kRecordedStageShape, trace.problem, trace.stage_words);
+    }
     if (!trace.has_loads()) return std::nullopt;
     if (static_cast<std::int64_t>(trace.loads.size()) != load_records(trace.config, trace.problem))
         return format_text("the recording holds {} loads; {} on {} × {} × {} needs {}", trace.loads.size(),

@@ -109,6 +109,10 @@ struct KernelTrace {
     std::vector<RecordedLoad> loads;      // empty: only blocks and clocks were recorded
     std::vector<PhaseClock> clocks;       // phase_clock_slot order
     std::vector<std::uint32_t> block_sm;  // block_linear order; kNoSm: never ran
+    // Wgmma: stage 0 of block (0, 0) once its first K step's copies landed, 16-bit words, A's
+    // tile then B's (tc_stage_record.hpp); the clocks are each block's K steps, the wait for the
+    // stage to its wgmmas' end. Empty for the other kernels.
+    std::vector<std::uint16_t> stage_words;
 
     Index2 grid() const;
     int blocks() const { return grid().x * grid().y; }

@@ -2,6 +2,7 @@
 
 #include "json_document.hpp"
 #include "model/format.hpp"
+#include "model/tc_stage_record.hpp"
 
 namespace ts::record {
 
@@ -19,17 +20,20 @@ model::KernelTrace read_trace(const Json& root) {
     model::KernelTrace trace;
     const auto kind = model::parse_kernel(top.text("kernel"));
     if (!kind || (*kind != model::KernelKind::Naive && *kind != model::KernelKind::Tiled &&
-                  !model::is_recorded_ladder(*kind)))
-        throw FormatError(format_text("kernel: \"{}\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\" or "
-                                      "\"warptile\"",
+                  !model::is_recorded_ladder(*kind) && *kind != model::KernelKind::Wgmma))
+        throw FormatError(format_text("kernel: \"{}\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\", "
+                                      "\"warptile\" or \"wgmma\"",
                                       top.text("kernel")));
+    const bool wgmma = *kind == model::KernelKind::Wgmma;
     trace.config = {*kind, static_cast<int>(top.integer("block_x")), static_cast<int>(top.integer("block_y")),
                     static_cast<int>(top.integer("tile"))};
     trace.problem.m = top.integer("m");
     trace.problem.n = top.integer("n");
     trace.problem.k = top.integer("k");
     trace.problem.batch = 1;
-    trace.problem.dtype = model::Dtype::Float32;
+    // The FP32 kernels are recorded in float, the wgmma rung in BF16 (the numbers in its inputs
+    // are bit patterns: tc_stage_record.hpp).
+    trace.problem.dtype = wgmma ? model::Dtype::BFloat16 : model::Dtype::Float32;
     if (auto why = model::check_recordable(trace.config, trace.problem)) throw FormatError(*why);
     trace.device = top.text("device");
     trace.sm_count = static_cast<int>(top.integer("sm_count"));
@@ -48,6 +52,15 @@ model::KernelTrace read_trace(const Json& root) {
     for (std::size_t i = 0; i < loads.size(); i += 4)
         trace.loads.push_back({static_cast<std::int32_t>(loads[i]), static_cast<std::int32_t>(loads[i + 1]),
                                static_cast<std::int32_t>(loads[i + 2]), static_cast<std::int32_t>(loads[i + 3])});
+    if (top.has("stage_words")) {
+        for (std::int64_t word : top.integers("stage_words")) {
+            if (word < 0 || word > 0xFFFF) throw FormatError(format_text("stage_words: {} is not a 16-bit word", word));
+            trace.stage_words.push_back(static_cast<std::uint16_t>(word));
+        }
+    }
+    if (wgmma && trace.stage_words.size() != static_cast<std::size_t>(model::kRecordedStageWords))
+        throw FormatError(format_text("stage_words: {} words; the wgmma rung's stage holds {}", trace.stage_words.size(),
+                                      model::kRecordedStageWords));
 
     const std::int64_t blocks = trace.blocks();
     if (static_cast<std::int64_t>(trace.block_sm.size()) != blocks)
@@ -97,6 +110,7 @@ std::string trace_to_json(const model::KernelTrace& trace) {
         loads.push_back(l.loaded);
     }
     root["loads"] = std::move(loads);
+    if (!trace.stage_words.empty()) root["stage_words"] = trace.stage_words;
     // Compact: a recording holds tens of thousands of numbers and no one reads them by eye.
     return root.dump() + "\n";
 }

@@ -7,8 +7,10 @@
 //    "loads": [row, col, slot, loaded, ...]}
 //
 // clocks and loads are flat lists, four numbers per record, in kernel_trace.hpp's slot order.
-// "kernel" is naive, tiled, regtile-2d or warptile (the rungs' shapes are fixed; their
-// block_x, block_y and tile are stored but mean nothing).
+// "kernel" is naive, tiled, regtile-2d, warptile or wgmma (the rungs' shapes are fixed; their
+// block_x, block_y and tile are stored but mean nothing). A wgmma recording has no loads; its
+// "stage_words" are stage 0 of block (0, 0) after its first TMA copies, one 16-bit word each
+// (model/tc_stage_record.hpp), and its clocks the blocks' K steps.
 #pragma once
 
 #include <filesystem>

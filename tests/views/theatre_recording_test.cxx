@@ -186,7 +186,7 @@ TEST(TheatreRecording, ALadderRungRecordsItselfAlone) {
     // A rung without a recorded variant says so.
     state.kernel.kind = model::KernelKind::Vectorized;
     EXPECT_EQ(views::why_no_recording(state),
-              "only the naive, tiled, regtile-2d and warptile kernels have recording variants, not vectorized");
+              "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not vectorized");
     EXPECT_TRUE(views::recording_requests(state).empty());
 }
 

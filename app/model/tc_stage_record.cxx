@@ -1,0 +1,104 @@
+#include "tc_stage_record.hpp"
+
+#include "format.hpp"
+
+namespace ts::model {
+
+namespace {
+
+// The tile dimensions of the operand a word sits in: A's BM × BK, then B's BK × BN.
+struct TileOf {
+    bool of_a;
+    int rows, cols, first_word;
+};
+TileOf tile_of(WgmmaShape s, int index) {
+    const int a_words = s.a_tile_bytes() / s.element_bytes;
+    if (index < a_words) return {true, s.bm, s.bk, 0};
+    return {false, s.bk, s.bn, a_words};
+}
+
+std::string element_text(const StageWord& w) {
+    if (w.foreign) return "a number no element of the tile holds";
+    if (w.zero_fill) return "a zero (TMA's fill)";
+    return format_text("{}[{}][{}]", w.of_a ? "A" : "B", w.row, w.col);
+}
+
+}  // namespace
+
+std::vector<std::uint16_t> stage_words_expected(WgmmaShape s, const Problem& problem) {
+    std::vector<std::uint16_t> words(static_cast<std::size_t>(s.stage_bytes() / s.element_bytes), 0);
+    // A is M×K, B K×N (TileScope's layouts); block (0, 0)'s first K step reads rows and columns
+    // from 0, so an element is inside the matrix when its tile coordinates are.
+    for (int r = 0; r < s.bm; ++r)
+        for (int c = 0; c < s.bk; ++c) {
+            const int at = tma_tile_offset(s.swizzle, s.bm, r, c, s.element_bytes) / s.element_bytes;
+            words[static_cast<std::size_t>(at)] =
+                r < problem.m && c < problem.k ? stage_element_number(r, c, s.bm, s.bk) : std::uint16_t{0};
+        }
+    const int b_first = s.a_tile_bytes() / s.element_bytes;
+    for (int r = 0; r < s.bk; ++r)
+        for (int c = 0; c < s.bn; ++c) {
+            const int at = b_first + tma_tile_offset(s.swizzle, s.bk, r, c, s.element_bytes) / s.element_bytes;
+            words[static_cast<std::size_t>(at)] =
+                r < problem.k && c < problem.n ? stage_element_number(r, c, s.bk, s.bn) : std::uint16_t{0};
+        }
+    return words;
+}
+
+StageWord read_stage_word(WgmmaShape s, int index, std::uint16_t word) {
+    const TileOf t = tile_of(s, index);
+    StageWord w;
+    w.of_a = t.of_a;
+    if (word == 0) {
+        const StageWord place = stage_word_place(s, index);
+        w.row = place.row;
+        w.col = place.col;
+        w.zero_fill = true;
+        return w;
+    }
+    const int number = word - 1;
+    if (number >= t.rows * t.cols) {
+        w.foreign = true;
+        return w;
+    }
+    w.row = number / t.cols;
+    w.col = number % t.cols;
+    return w;
+}
+
+StageWord stage_word_place(WgmmaShape s, int index) {
+    const TileOf t = tile_of(s, index);
+    // tma_tile_offset is its own inverse within a slab (the swizzle is an involution): undo the
+    // slab, then the swizzle, then read row and column off the plain row of one span.
+    const int span = swizzle_span_bytes(s.swizzle);
+    const int byte = (index - t.first_word) * s.element_bytes;
+    const int slab_bytes = t.rows * span;
+    const int slab = byte / slab_bytes;
+    const int plain = swizzle_bytes(s.swizzle, byte % slab_bytes);
+    StageWord w;
+    w.of_a = t.of_a;
+    w.row = plain / span;
+    w.col = slab * (span / s.element_bytes) + (plain % span) / s.element_bytes;
+    return w;
+}
+
+std::optional<std::string> compare_stage_words(WgmmaShape s, const Problem& problem,
+                                               const std::vector<std::uint16_t>& recorded) {
+    const std::vector<std::uint16_t> expected = stage_words_expected(s, problem);
+    if (recorded.size() != expected.size())
+        return format_text("the recorded stage has {} words, the model's {}", recorded.size(), expected.size());
+    const int a_words = s.a_tile_bytes() / s.element_bytes;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        if (recorded[i] == expected[i]) continue;
+        const int index = static_cast<int>(i);
+        const bool of_a = index < a_words;
+        const int byte = (of_a ? index : index - a_words) * s.element_bytes;
+        return format_text("{}'s tile, byte {} (128-byte line {}, 16-byte chunk {}): recorded {}, model {}",
+                           of_a ? "A" : "B", byte, byte / 128, byte % 128 / 16,
+                           element_text(read_stage_word(s, index, recorded[i])),
+                           element_text(read_stage_word(s, index, expected[i])));
+    }
+    return std::nullopt;
+}
+
+}  // namespace ts::model
