@@ -113,6 +113,8 @@ struct TraceBuffers {
     model::RecordedLoad* loads = nullptr;
     model::PhaseClock* clocks = nullptr;
     std::uint32_t* block_sm = nullptr;
+    // 16_wgmma_recorded.cu: stage 0 of block (0, 0), model::kRecordedStageWords words; may be null.
+    std::uint16_t* stage_words = nullptr;
 };
 
 // 01_naive_recorded.cu and 05_tiled_recorded.cu: the naive (config.kind == Naive; config.tile
@@ -130,6 +132,11 @@ cudaError_t launch_regtile_2d_recorded(const model::KernelConfig& config, const 
                                        Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
 cudaError_t launch_warptile_recorded(const model::KernelConfig& config, const model::Problem& problem,
                                      Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
+// 16_wgmma_recorded.cu: the wgmma rung with records (a clock per block and K step, each block's SM,
+// and block (0, 0)'s first stage as TMA wrote it), BF16, one matrix; A and B should hold element
+// numbers (model::stage_element_number). Refused off sm_90a as 16 is.
+cudaError_t launch_wgmma_recorded(const model::Problem& problem, Operands<std::uint16_t> operands, TraceBuffers trace,
+                                  cudaStream_t stream);
 
 // What CUDA knows about the kernel a launcher would run for `config` and `problem` (the
 // instantiation for its element type, plain or batched): the compiled kernel's resources

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <ostream>
 
 #include "model/format.hpp"
@@ -15,8 +16,8 @@ using model::fixed;
 
 CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     CLI::App* record = app.add_subcommand(
-        "record", "Run the naive, tiled, regtile-2d or warptile kernel once with records: every thread's loads, each "
-                  "block's SM and clocks");
+        "record", "Run the naive, tiled, regtile-2d, warptile or wgmma kernel once with records: every thread's "
+                  "loads (wgmma: the first stage as TMA wrote it), each block's SM and clocks");
     SetupOptions& s = options.setup;
     s.m = "40";
     s.n = "28";
@@ -28,7 +29,7 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     record->add_option("--k", s.k, "columns of A, rows of B")->capture_default_str();
     record->add_option("--tile", s.tile, "T: the tiled kernel's tile; for naive, the chunk of k called a phase")
         ->capture_default_str();
-    record->add_option("--kernel", s.kernel, "naive, tiled, regtile-2d or warptile (the rungs' shapes are fixed)")
+    record->add_option("--kernel", s.kernel, "naive, tiled, regtile-2d, warptile or wgmma (the rungs' shapes are fixed; wgmma runs in BF16)")
         ->capture_default_str();
     record->add_option("--block", s.block, "block shape of the naive kernel, XxY")->capture_default_str();
     record->add_option("--out", options.out, "save the recording as JSON to FILE (open it with tilescope --trace)")
@@ -39,15 +40,24 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
 std::string record_summary(const model::KernelTrace& trace) {
     const model::SmTimeline timeline = model::sm_timeline(trace);
     const model::Index2 grid = trace.grid();
+    const bool wgmma = trace.config.kind == model::KernelKind::Wgmma;
     std::string text = format_text("recorded {} on {}×{}×{} on the {} ({}): grid {} × {} = {} blocks, {} {}\n",
                               model::describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
                               trace.device, trace.recorded_at, grid.x, grid.y, trace.blocks(), trace.phases(),
-                              model::is_recorded_ladder(trace.config.kind) ? "K steps" : "phases");
+                              model::is_recorded_ladder(trace.config.kind) || wgmma ? "K steps" : "phases");
     text += format_text("SMs: the blocks ran on {} of the GPU's {} SMs, at most {} at once, in {} wave{}; first start to "
                    "last end {} µs (with the recording's own stores)\n",
                    timeline.sms_used.size(), trace.sm_count, timeline.most_at_once, timeline.waves,
                    timeline.waves == 1 ? "" : "s", fixed(timeline.span_us, 1));
-    if (!trace.has_loads()) {
+    if (wgmma) {
+        const auto zeros = std::count(trace.stage_words.begin(), trace.stage_words.end(), std::uint16_t{0});
+        if (const auto difference = model::compare_with_model(trace))
+            text += "stage: DIFFERS from the model: " + *difference + "\n";
+        else
+            text += format_text("stage: all {} words of block (0, 0)'s first stage ({} of them TMA's zero fill) are where "
+                                "the model's 128-byte swizzle puts them\n",
+                                trace.stage_words.size(), zeros);
+    } else if (!trace.has_loads()) {
         text += "loads: not recorded (too many); SMs and clocks only\n";
     } else if (const auto difference = model::compare_with_model(trace)) {
         text += "loads: DIFFER from the model: " + *difference + "\n";
@@ -93,6 +103,8 @@ int run_record(const RecordOptions& options, std::ostream& out, std::ostream& er
         }
         out << "saved " << options.out << '\n';
     }
+    // The wgmma recording's inputs are element numbers: its stage is what is checked, not C.
+    if (result.trace->config.kind == model::KernelKind::Wgmma) return model::compare_with_model(*result.trace) ? 1 : 0;
     const bool loads_match = !result.trace->has_loads() || !model::compare_with_model(*result.trace);
     return loads_match && result.check_passed ? 0 : 1;
 }

@@ -1,7 +1,7 @@
-// record.hpp — `tilescope record`: run the recorded variant of the naive, tiled, regtile-2d
-// or warptile kernel once on the GPU, compare every load with the model, say which SMs ran
-// the blocks and in how many waves, and save the recording for the app (`tilescope --trace
-// FILE`).
+// record.hpp — `tilescope record`: run the recorded variant of the naive, tiled, regtile-2d,
+// warptile or wgmma kernel once on the GPU, compare every load (wgmma: every word of the first
+// stage TMA wrote) with the model, say which SMs ran the blocks and in how many waves, and save
+// the recording for the app (`tilescope --trace FILE`).
 #pragma once
 
 #include <iosfwd>
@@ -17,7 +17,7 @@ class App;
 namespace ts::cli {
 
 struct RecordOptions {
-    SetupOptions setup;  // --m --n --k --tile --kernel (naive, tiled, regtile-2d, warptile) --block; float only
+    SetupOptions setup;  // --m --n --k --tile --kernel (naive, tiled, regtile-2d, warptile, wgmma) --block
     std::string out;     // --out FILE: the JSON recording; empty: not saved
 };
 

@@ -11,6 +11,7 @@
 #include "kernels/launchers.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+#include "model/tc_stage_record.hpp"
 
 namespace ts::gpu {
 
@@ -34,9 +35,62 @@ std::vector<T> copy_back(const DeviceBuffer<T>& buffer, std::int64_t count, cuda
     return host;
 }
 
+// The wgmma rung's recording (16_wgmma_recorded.cu): A and B hold element numbers
+// (model::stage_element_number), so that the stage it writes out says where each element went.
+void record_wgmma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+    model::Problem problem = request.problem;
+    problem.dtype = model::Dtype::BFloat16;
+    const model::WgmmaShape s = model::kRecordedStageShape;
+    std::vector<std::uint16_t> a(static_cast<std::size_t>(problem.m * problem.k)),
+        b(static_cast<std::size_t>(problem.k * problem.n));
+    for (std::int64_t r = 0; r < problem.m; ++r)
+        for (std::int64_t c = 0; c < problem.k; ++c)
+            a[static_cast<std::size_t>(r * problem.k + c)] = model::stage_element_number(r, c, s.bm, s.bk);
+    for (std::int64_t r = 0; r < problem.k; ++r)
+        for (std::int64_t c = 0; c < problem.n; ++c)
+            b[static_cast<std::size_t>(r * problem.n + c)] = model::stage_element_number(r, c, s.bk, s.bn);
+
+    const DeviceBuffer<std::uint16_t> a_device(problem.m * problem.k), b_device(problem.k * problem.n),
+        c_device(problem.m * problem.n);
+    TS_CUDA_CHECK(cudaMemcpyAsync(a_device.get(), a.data(), a_device.bytes(), cudaMemcpyHostToDevice, stream));
+    TS_CUDA_CHECK(cudaMemcpyAsync(b_device.get(), b.data(), b_device.bytes(), cudaMemcpyHostToDevice, stream));
+    const std::int64_t clock_count = model::clock_records(request.kernel, problem);
+    model::KernelTrace trace;
+    trace.config = request.kernel;
+    trace.problem = problem;
+    const std::int64_t blocks = trace.blocks();
+    DeviceBuffer<model::PhaseClock> clocks(clock_count);
+    DeviceBuffer<std::uint32_t> block_sm(blocks);
+    DeviceBuffer<std::uint16_t> stage(model::kRecordedStageWords);
+    TS_CUDA_CHECK(cudaMemsetAsync(clocks.get(), 0, clocks.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
+    // A word no element holds: what is left where the kernel wrote nothing.
+    TS_CUDA_CHECK(cudaMemsetAsync(stage.get(), 0xFF, stage.bytes(), stream));
+
+    const kernels::TraceBuffers buffers{nullptr, clocks.get(), block_sm.get(), stage.get()};
+    cuda_check(kernels::launch_wgmma_recorded(problem, {a_device.get(), b_device.get(), c_device.get()}, buffers, stream),
+               format_text("launching the recorded wgmma kernel on {}×{}×{}", problem.m, problem.n, problem.k), __FILE__,
+               __LINE__);
+    trace.device = device.limits.name;
+    trace.sm_count = device.limits.sm_count;
+    trace.recorded_at = utc_now();
+    trace.clocks = copy_back(clocks, clock_count, stream);
+    trace.block_sm = copy_back(block_sm, blocks, stream);
+    trace.stage_words = copy_back(stage, model::kRecordedStageWords, stream);
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    trace.check_passed = false;
+    trace.check_summary = "C not checked: this recording's A and B hold element numbers, not values";
+    result.checked = false;
+    result.trace = std::move(trace);
+}
+
 }  // namespace
 
 void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+    if (request.kernel.kind == model::KernelKind::Wgmma) {
+        record_wgmma(request, device, stream, result);
+        return;
+    }
     // The indices a thread computes do not depend on the element type, so every recording
     // runs in float; the check below is float's.
     RunRequest float_request = request;

@@ -205,6 +205,10 @@ RunResult run_request(const RunRequest& asked) {
     RunResult result;
     result.request = asked;
     RunRequest request = asked;  // the tuned rung's variant resolved, below
+    // The wgmma rung is recorded in BF16 whatever type was asked (its inputs are bit patterns:
+    // recorder.cxx); the FP32 kernels' recordings run in float (record_kernel).
+    if (request.kind == RequestKind::Record && request.kernel.kind == model::KernelKind::Wgmma)
+        request.problem.dtype = model::Dtype::BFloat16;
     const model::Problem& p = request.problem;
     std::string expected_failure;
     try {

@@ -5,6 +5,7 @@
 
 #include "gpu/runner.hpp"
 #include "model/kernel_trace.hpp"
+#include "model/tc_stage_record.hpp"
 #include "support/gpu_skip.hpp"
 
 namespace ts::gpu {
@@ -148,6 +149,31 @@ TEST(Recorder, LargeGridsKeepSmsAndClocksAndRunInWaves) {
     EXPECT_LE(timeline.most_at_once, sms * testing_support::device().limits.max_threads_per_sm / 1024);
 }
 
+// The wgmma rung's recorded stage: every word where the model's 128-byte swizzle puts it, TMA's
+// zeros where the tile overhangs the matrix, and a clock per block and K step. An sm_90a kernel:
+// elsewhere the recorder says why not.
+TEST(Recorder, TheWgmmaStageIsWhereTheModelPutsIt) {
+    SKIP_WITHOUT_GPU();
+    const Case cases[] = {
+        {{model::KernelKind::Wgmma}, 128, 128, 64},   // one block, one K step
+        {{model::KernelKind::Wgmma}, 300, 200, 100},  // B by slab (N not a multiple of 64), 2 K steps
+        {{model::KernelKind::Wgmma}, 100, 72, 40},    // smaller than a tile: TMA's zero fill
+        {{model::KernelKind::Wgmma}, 513, 256, 700},  // B's slabs in one copy, 11 K steps
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::to_string(c.m) + "×" + std::to_string(c.n) + "×" + std::to_string(c.k));
+        const RunResult result = record(c.config, c.m, c.n, c.k);
+        if (!result.ok && result.error.find("sm_90a") != std::string::npos) GTEST_SKIP() << result.error;
+        ASSERT_TRUE(result.ok) << result.error;
+        ASSERT_TRUE(result.trace);
+        const model::KernelTrace& trace = *result.trace;
+        EXPECT_EQ(trace.stage_words.size(), static_cast<std::size_t>(model::kRecordedStageWords));
+        EXPECT_EQ(model::compare_with_model(trace), std::nullopt);
+        expect_sane_clocks(trace);
+        for (std::uint32_t sm : trace.block_sm) EXPECT_LT(sm, static_cast<std::uint32_t>(trace.sm_count));
+    }
+}
+
 TEST(Recorder, RefusesWhatItCannotRecord) {
     SKIP_WITHOUT_GPU();
     RunRequest request;
@@ -156,10 +182,10 @@ TEST(Recorder, RefusesWhatItCannotRecord) {
     request.problem.m = request.problem.n = request.problem.k = 64;
     const RunResult cublas = run_request(request);
     EXPECT_FALSE(cublas.ok);
-    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d and warptile kernels have recording variants, not cublas");
+    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not cublas");
     request.kernel = {model::KernelKind::Vectorized};
     EXPECT_EQ(run_request(request).error,
-              "only the naive, tiled, regtile-2d and warptile kernels have recording variants, not vectorized");
+              "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not vectorized");
     request.kernel = {model::KernelKind::Tiled, 8, 8, 8};
     request.problem.batch = 3;
     EXPECT_EQ(run_request(request).error, "a recording covers one matrix product: set the batch to 1 (it is 3)");
