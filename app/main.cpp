@@ -337,9 +337,10 @@ int main(int argc, char** argv) {
         ->type_name("I");
     app.add_flag("--side-by-side", gui.theatre.side_by_side,
                  "the tiling theatre: the naive and tiled kernels in lockstep, with running counters");
-    app.add_option("--panel", gui.theatre.panel, "the tiling theatre's open tab")
-        ->check(CLI::IsMember({"source", "thread", "warp", "sms"}))
-        ->type_name("source|thread|warp|sms");
+    app.add_option("--panel", gui.theatre.panel,
+                   "the tiling theatre's open tab (fragments and smem: the tensor-core rungs' pictures)")
+        ->check(CLI::IsMember({"source", "thread", "warp", "sms", "fragments", "smem"}))
+        ->type_name("source|thread|warp|sms|fragments|smem");
     app.add_option("--hover-a", gui.theatre.hover_a, "the tiling theatre: pin element ROW,COL of A (who loads it)")
         ->delimiter(',')
         ->expected(2)

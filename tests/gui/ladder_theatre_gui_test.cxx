@@ -62,4 +62,21 @@ TEST(LadderTheatreGui, TensorCoreFragmentsAtOneTimesAndInPresenterMode) {
     }
 }
 
+// The shared-memory tab: the tile's chunk columns in their colours in all three grids, at 1× and
+// in presenter mode at 1080p, for a rung of each layout (padded, XORed by the kernel, TMA's).
+TEST(LadderTheatreGui, TensorCoreSharedMemoryAtOneTimesAndInPresenterMode) {
+    for (const char* rung : {"mma", "mma-async", "wgmma", "persistent"}) {
+        SCOPED_TRACE(rung);
+        const std::string kernel =
+            std::string("--view theatre --dtype bf16 --m 256 --n 256 --k 256 --panel smem --kernel ") + rung;
+        for (const bool presenter : {false, true}) {
+            const Image shot = ts::test::screenshot(std::string("smem_") + rung + (presenter ? "_2x.png" : "_1x.png"),
+                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            EXPECT_GT(ts::test::distinct_colours(shot), 20) << "blank";
+            for (int chunk = 0; chunk < 4; ++chunk)
+                EXPECT_GT(shot.count(rgb(ts::views::lane_colour(chunk)), kCanvas), 100) << "chunk " << chunk << " not drawn";
+        }
+    }
+}
+
 }  // namespace

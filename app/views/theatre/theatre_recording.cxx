@@ -44,6 +44,10 @@ void choose_theatre_source(AppState& state) {
 
 void add_recording(TheatreRecording& recording, model::KernelTrace trace) {
     const model::KernelKind kind = trace.config.kind;
+    if (kind == model::KernelKind::Wgmma) {
+        recording.tensor_core = std::make_shared<const model::KernelTrace>(std::move(trace));
+        return;
+    }
     if (model::is_recorded_ladder(kind)) {
         recording.ladder = std::make_shared<const model::KernelTrace>(std::move(trace));
         return;  // the replay source plays the naive and tiled kernels only
@@ -63,6 +67,13 @@ std::optional<std::string> why_no_recording(const AppState& state) {
     if (!state.device) return "still probing for a CUDA GPU";
     if (!state.device->usable) return "no GPU here, so the player shows the model: " + state.device->why_not;
     if (!state.theatre.recording.pending.empty()) return "recording…";
+    // Of the tensor-core rungs the wgmma rung has a recorded variant: its stage as TMA wrote it.
+    if (model::is_tensor_core(state.kernel.kind)) {
+        if (state.kernel.kind != model::KernelKind::Wgmma)
+            return "of the tensor-core rungs only wgmma has a recording variant (16_wgmma_recorded.cu): its first "
+                   "stage as TMA wrote it, and a clock per block and K step";
+        return model::check_recordable(state.kernel, state.problem);
+    }
     if (auto why = theatre_error(state)) return why;
     // A ladder rung records itself (regtile-2d and warptile have recorded variants; the others
     // say so).
@@ -76,6 +87,16 @@ std::optional<std::string> why_no_recording(const AppState& state) {
 std::vector<gpu::RunRequest> recording_requests(const AppState& state) {
     const int tile = state.kernel.tile;
     std::vector<gpu::RunRequest> requests;
+    if (state.kernel.kind == model::KernelKind::Wgmma && !model::check_recordable(state.kernel, state.problem)) {
+        gpu::RunRequest request;
+        request.kind = gpu::RequestKind::Record;
+        request.kernel = state.kernel;
+        request.problem = state.problem;
+        request.problem.dtype = model::Dtype::BFloat16;
+        requests.push_back(request);
+        return requests;
+    }
+    if (model::is_tensor_core(state.kernel.kind)) return requests;
     if (plays_ladder(state)) {
         // The played rung alone, on the problem on show (the recorder runs it in float).
         if (!model::check_recordable(state.kernel, state.problem)) {

@@ -19,9 +19,10 @@ namespace ts::views {
 
 // The tabs under the player: the kernel's source, the pinned thread or element, its warp,
 // and which SM ran each block (from a recording).
-enum class TheatrePanel { Source, Thread, Warp, Sms };
+// Fragments and Smem are the tensor-core rungs' pictures (their theatre has no player tabs).
+enum class TheatrePanel { Source, Thread, Warp, Sms, Fragments, Smem };
 
-// "source", "thread", "warp", "sms": the --panel flag's words.
+// "source", "thread", "warp", "sms", "fragments", "smem": the --panel flag's words.
 std::string_view panel_name(TheatrePanel panel);
 std::optional<TheatrePanel> parse_panel(std::string_view text);
 
@@ -41,6 +42,8 @@ struct TheatreRecording {
     // The latest recording of a ladder rung (regtile-2d or warptile; model::recorded_ladder_load
     // reads its loads). Not part of replay_source, which replays the naive and tiled kernels.
     std::shared_ptr<const model::KernelTrace> ladder;
+    // The latest recording of the wgmma rung: its first stage as TMA wrote it (tc_smem.hpp).
+    std::shared_ptr<const model::KernelTrace> tensor_core;
     std::shared_ptr<const RecordedSource> replay_source;  // built from naive and tiled
     bool replay = true;             // false: show the model even where a recording fits
     bool requested = false;         // "Record on GPU" was pressed; the main loop submits
@@ -63,6 +66,10 @@ struct TheatreState {
     int batch_z = 0;            // which matrix of a batched (bmm) stack: blockIdx.z
     // The tensor-core rungs' fragments: the lane (mma) or thread (wgmma) pinned by a click, or -1.
     int pinned_lane = -1;
+    // Their shared-memory picture: B's tile rather than A's, and the chunk column whose 8-row read
+    // is outlined.
+    bool smem_b = false;
+    int smem_chunk = 0;
     // An element of A or B pinned by a click (or --hover-a, --hover-b): who loads it, when.
     std::optional<model::Cell> pinned_a;
     std::optional<model::Cell> pinned_b;

@@ -11,6 +11,7 @@
 #include "views/theatre/sm_timeline.hpp"
 #include "views/theatre/source_panel.hpp"
 #include "views/theatre/tc_fragments.hpp"
+#include "views/theatre/tc_smem.hpp"
 #include "views/theatre/theatre_canvas.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
@@ -85,7 +86,31 @@ void problem_controls(AppState& state) {
 }
 
 // A tensor-core rung: what it teaches beside who holds which element of its instruction.
-void draw_tc_theatre(AppState& state, float bottom_reserve) {
+// The tensor-core rungs' "Record on GPU": the wgmma rung's recorded variant writes out its first
+// stage as TMA left it (the shared-memory tab draws it) and a clock per block and K step.
+void tc_recording_controls(AppState& state, double now) {
+    TheatreRecording& recording = state.theatre.recording;
+    const auto why_not = why_no_recording(state);
+    ImGui::BeginDisabled(why_not.has_value());
+    if (ImGui::Button("Record on GPU")) recording.requested = true;
+    ImGui::EndDisabled();
+    if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not->c_str());
+    if (!recording.pending.empty()) {
+        ImGui::SameLine();
+        ImGui::TextUnformatted(format_text("recording… {} s", fixed(now - recording.pending_since, 1)).c_str());
+    } else if (recording.tensor_core && state.kernel.kind == model::KernelKind::Wgmma) {
+        coloured_text_wrapped(colours::kPass, format_text("stage recorded on {} ({})", recording.tensor_core->device,
+                                                          recording.tensor_core->recorded_at)
+                                                  .c_str());
+    } else if (why_not) {
+        ImGui::PushTextWrapPos(0.0f);
+        muted_text(*why_not);
+        ImGui::PopTextWrapPos();
+    }
+    if (!recording.error.empty()) coloured_text_wrapped(colours::kError, recording.error.c_str());
+}
+
+void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
     const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
     begin_side_column(state, "##theatre_panel", width, bottom_reserve);
     if (!state.lesson.lesson) heading("Tiling theatre");
@@ -106,16 +131,44 @@ void draw_tc_theatre(AppState& state, float bottom_reserve) {
                                "mma.sync.m16n8k16. No lane holds a row or a column: each holds 8 values of A, 4 of B "
                                "and 4 sums of C, in the places on the right, and the instruction needs them exactly "
                                "there (ldmatrix loads them so).");
+    if (state.theatre.panel == TheatrePanel::Smem) {
+        ImGui::Spacing();
+        ImGui::TextWrapped("%s", smem_explanation(state).c_str());
+    }
+    ImGui::Spacing();
+    tc_recording_controls(state, now);
     end_side_column();
     ImGui::SameLine();
     ImGui::BeginChild("##theatre", ImVec2(0.0f, -bottom_reserve), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    ImGui::PushFont(heading_font());
-    ImGui::TextUnformatted(format_text("{}: who holds which element{}", model::kernel_name(state.kernel.kind),
-                                       wgmma ? " of a wgmma's accumulators" : " of one mma")
-                               .c_str());
-    ImGui::PopFont();
-    draw_tc_fragments(state);
+    TheatreState& theatre = state.theatre;
+    const std::optional<TheatrePanel> open = theatre.open_panel;
+    theatre.open_panel.reset();
+    if (ImGui::BeginTabBar("##tc_pictures")) {
+        const auto tab = [&](const char* label, TheatrePanel panel) {
+            return ImGui::BeginTabItem(label, nullptr, open == panel ? ImGuiTabItemFlags_SetSelected : 0);
+        };
+        if (tab("Who holds what", TheatrePanel::Fragments)) {
+            theatre.panel = TheatrePanel::Fragments;
+            ImGui::PushFont(heading_font());
+            ImGui::TextUnformatted(format_text("{}: who holds which element{}", model::kernel_name(state.kernel.kind),
+                                               wgmma ? " of a wgmma's accumulators" : " of one mma")
+                                       .c_str());
+            ImGui::PopFont();
+            draw_tc_fragments(state);
+            ImGui::EndTabItem();
+        }
+        if (tab("Shared memory", TheatrePanel::Smem)) {
+            theatre.panel = TheatrePanel::Smem;
+            ImGui::PushFont(heading_font());
+            ImGui::TextUnformatted(
+                format_text("{}: a tile in shared memory, and the banks", model::kernel_name(state.kernel.kind)).c_str());
+            ImGui::PopFont();
+            draw_tc_smem(state);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
     ImGui::EndChild();
 }
 
@@ -275,7 +328,7 @@ void draw_panel(AppState& state, float bottom_reserve) {
 
 void draw_theatre_view(AppState& state, float bottom_reserve) {
     if (model::is_tensor_core(state.kernel.kind) && !state.theatre.side_by_side) {
-        draw_tc_theatre(state, bottom_reserve);
+        draw_tc_theatre(state, bottom_reserve, ImGui::GetTime());
         return;
     }
     TheatreState& theatre = state.theatre;

@@ -1,0 +1,282 @@
+#include "views/theatre/tc_smem.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+
+#include "model/format.hpp"
+#include "model/ladder_rungs.hpp"
+#include "model/tc_stage_record.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
+#include "views/theatre/tc_fragments.hpp"
+#include "views/theatre/theatre_paint.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+namespace {
+
+constexpr int kChunkBytes = 16;
+constexpr int kLineBytes = 128;
+
+int chunks_per_row(const model::SmemTile& tile) { return tile.row_elements * tile.element_bytes / kChunkBytes; }
+int elements_per_chunk(const model::SmemTile& tile) { return kChunkBytes / tile.element_bytes; }
+
+}  // namespace
+
+std::optional<SmemTilePair> smem_tiles(model::KernelKind kind, bool operand_b) {
+    using model::SmemLayout;
+    using model::SmemTile;
+    return model::with_tc_shape<std::optional<SmemTilePair>>(
+        model::KernelConfig{kind},
+        [&](const model::MmaShape& s) -> std::optional<SmemTilePair> {
+            const SmemTile stored = operand_b ? s.b_tile() : s.a_tile();
+            const int elements = operand_b ? s.bn : s.bk;
+            const std::string how = s.swizzled ? "the kernel's own XOR: chunk c of row r goes to c ^ (r % 8)"
+                                    : s.pad > 0 ? format_text("each row padded by {} elements ({} bytes)", s.pad,
+                                                              s.pad * s.element_bytes)
+                                                : std::string("row-major, nothing done to it");
+            return SmemTilePair{stored, {SmemLayout::RowMajor, stored.rows, elements, s.element_bytes}, how};
+        },
+        [&](const model::WgmmaShape& s) -> std::optional<SmemTilePair> {
+            const int rows = operand_b ? s.bk : s.bm, elements = operand_b ? s.bn : s.bk;
+            return SmemTilePair{{SmemLayout::Tma, rows, elements, s.element_bytes, s.swizzle},
+                                {SmemLayout::RowMajor, rows, elements, s.element_bytes},
+                                format_text("TMA's {}-byte swizzle, in column slabs {} bytes wide",
+                                            model::swizzle_span_bytes(s.swizzle),
+                                            model::swizzle_span_bytes(s.swizzle))};
+        },
+        std::nullopt);
+}
+
+std::vector<SmemChunkSlot> model_slots(const model::SmemTile& tile, int lines) {
+    std::vector<SmemChunkSlot> slots(static_cast<std::size_t>(lines * kSlotsPerLine));
+    for (int r = 0; r < tile.rows; ++r)
+        for (int c = 0; c < chunks_per_row(tile); ++c) {
+            const int byte = tile.offset(r, c * elements_per_chunk(tile));
+            if (byte / kLineBytes < lines) slots[static_cast<std::size_t>(byte / kChunkBytes)] = {r, c};
+        }
+    return slots;
+}
+
+std::vector<SmemChunkSlot> recorded_slots(const model::KernelTrace& trace, bool operand_b, int lines) {
+    const model::WgmmaShape s = model::kRecordedStageShape;
+    if (trace.config.kind != model::KernelKind::Wgmma ||
+        trace.stage_words.size() != static_cast<std::size_t>(model::kRecordedStageWords))
+        return {};
+    const int first_word = operand_b ? s.a_tile_bytes() / s.element_bytes : 0;
+    const int tile_bytes = operand_b ? s.b_tile_bytes() : s.a_tile_bytes();
+    std::vector<SmemChunkSlot> slots(static_cast<std::size_t>(lines * kSlotsPerLine));
+    for (int i = 0; i < lines * kSlotsPerLine; ++i) {
+        const int byte = i * kChunkBytes;
+        if (byte >= tile_bytes) break;
+        const int index = first_word + byte / s.element_bytes;
+        const model::StageWord w =
+            model::read_stage_word(s, index, trace.stage_words[static_cast<std::size_t>(index)]);
+        if (w.foreign) continue;
+        slots[static_cast<std::size_t>(i)] = {w.row, w.col / (kChunkBytes / s.element_bytes), w.zero_fill};
+    }
+    return slots;
+}
+
+int shown_lines(const SmemTilePair& tiles) {
+    int lines = kSmemShownLines;
+    for (const model::SmemTile* tile : {&tiles.stored, &tiles.plain})
+        for (int r = 0; r < model::kLdmatrixPhaseLanes; ++r)
+            for (int c = 0; c < chunks_per_row(*tile); ++c)
+                lines = std::max(lines, tile->offset(r, c * elements_per_chunk(*tile)) / kLineBytes + 1);
+    return lines;
+}
+
+int picture_wavefronts(const std::vector<SmemChunkSlot>& slots, int chunk) {
+    int per_column[kSlotsPerLine] = {};
+    for (std::size_t i = 0; i < slots.size(); ++i)
+        if (slots[i].chunk == chunk && slots[i].row >= 0 && slots[i].row < model::kLdmatrixPhaseLanes)
+            ++per_column[i % kSlotsPerLine];
+    return *std::max_element(std::begin(per_column), std::end(per_column));
+}
+
+int chunk_read_wavefronts(const model::SmemTile& tile, int first_row, int chunk) {
+    return model::ldmatrix_rows_wavefronts(tile, first_row, chunk * elements_per_chunk(tile));
+}
+
+std::string smem_chunk_formula(const SmemTilePair& tiles, int row, int chunk) {
+    const int per = elements_per_chunk(tiles.stored);
+    const int plain = tiles.plain.offset(row, chunk * per), stored = tiles.stored.offset(row, chunk * per);
+    const auto place = [](int byte) {
+        const int slot = byte % kLineBytes / kChunkBytes;
+        return format_text("byte {}: line {}, banks {}–{}", byte, byte / kLineBytes, 4 * slot, 4 * slot + 3);
+    };
+    std::string why;
+    switch (tiles.stored.layout) {
+        case model::SmemLayout::Tma: {
+            const int span = model::swizzle_span_bytes(tiles.stored.mode);
+            const int in_span = chunk * kChunkBytes % span / kChunkBytes;
+            why = format_text("slab {} (every {} bytes of a row are a slab of their own), then the chunk XORed with the "
+                              "line: {} ^ ({} % 8) = {}",
+                              chunk * kChunkBytes / span, span, in_span, row, in_span ^ (row % 8));
+            break;
+        }
+        case model::SmemLayout::XorSwizzled: why = "the chunk XORed with the row, as the kernel writes it"; break;
+        default: why = "rows one after another, " + std::to_string(tiles.stored.row_elements * tiles.stored.element_bytes) +
+                       " bytes each"; break;
+    }
+    return format_text("row {}, elements {}–{} (16 bytes)\nrow-major: {}\nas stored: {}\n({})", row, chunk * per,
+                       chunk * per + per - 1, place(plain), place(stored), why);
+}
+
+std::string smem_explanation(const AppState& state) {
+    const auto tiles = smem_tiles(state.kernel.kind, state.theatre.smem_b);
+    if (!tiles) return "";
+    return format_text(
+        "Each colour is one 16-byte chunk column of the tile ({} elements), each number the row it belongs to. Shared "
+        "memory is drawn in 128-byte lines: a column of cells there is four of the 32 banks. Outlined: rows 0–7 of "
+        "chunk {}, which one ldmatrix phase (or one of wgmma's 8-row core matrices) reads at once; under each layout, "
+        "how many wavefronts that read takes (one per chunk in the same banks). Click a chunk to read its column, "
+        "hover one for its addresses.",
+        elements_per_chunk(tiles->plain), state.theatre.smem_chunk);
+}
+
+void draw_tc_smem(AppState& state) {
+    TheatreState& theatre = state.theatre;
+    ImGui::TextUnformatted("Tile:");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("A", !theatre.smem_b)) theatre.smem_b = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("B", theatre.smem_b)) theatre.smem_b = true;
+    const auto tiles = smem_tiles(state.kernel.kind, theatre.smem_b);
+    if (!tiles) return;
+    const char operand = theatre.smem_b ? 'B' : 'A';
+    const int chunks = chunks_per_row(tiles->plain);
+    theatre.smem_chunk = std::clamp(theatre.smem_chunk, 0, chunks - 1);
+    const int rows = std::min(kSmemShownLines, tiles->plain.rows);
+    const int lines = shown_lines(*tiles);
+
+    // The right-hand grid: the GPU's own bytes where the wgmma rung has been recorded.
+    const model::KernelTrace* recording = theatre.recording.tensor_core.get();
+    std::vector<SmemChunkSlot> stored = recording && state.kernel.kind == model::KernelKind::Wgmma
+                                       ? recorded_slots(*recording, theatre.smem_b, lines)
+                                       : std::vector<SmemChunkSlot>{};
+    const bool recorded = !stored.empty();
+    if (!recorded) stored = model_slots(tiles->stored, lines);
+    std::vector<SmemChunkSlot> plain = model_slots(tiles->plain, lines);
+    // Block (0, 0)'s first tile of the problem on show (the recording's, where drawn from one):
+    // chunks past M, N or K are TMA's zeros in shared memory, as the recording shows them.
+    const model::Problem& problem = recorded ? recording->problem : state.problem;
+    const auto outside = [&](const SmemChunkSlot& slot) {
+        const std::int64_t first = static_cast<std::int64_t>(slot.chunk) * elements_per_chunk(tiles->plain);
+        return theatre.smem_b ? slot.row >= problem.k || first >= problem.n : slot.row >= problem.m || first >= problem.k;
+    };
+    for (SmemChunkSlot& slot : plain)
+        if (!slot.empty() && outside(slot)) slot.zero_fill = true;
+    if (!recorded)
+        for (SmemChunkSlot& slot : stored)
+            if (!slot.empty() && outside(slot)) slot.zero_fill = true;
+    if (recorded) {
+        const auto difference = model::compare_with_model(*recording);
+        ImGui::PushStyleColor(ImGuiCol_Text, difference ? colours::kWarning : colours::kPass);
+        ImGui::TextWrapped("%s", (difference ? "The recorded stage differs from the model: " + *difference
+                                             : format_text("Recorded on {} ({}, {}×{}×{}): block (0, 0)'s first stage, "
+                                                           "every word where the model puts it.",
+                                                           recording->device, recording->recorded_at,
+                                                           recording->problem.m, recording->problem.n,
+                                                           recording->problem.k))
+                                     .c_str());
+        ImGui::PopStyleColor();
+    }
+
+    ImGui::PushTextWrapPos(0.0f);
+    muted_text(format_text("Left, {}'s tile as the kernel indexes it; middle, stored row-major; right, {}: {}.", operand,
+                           recorded ? "as the GPU stored it (recorded)" : "as the rung stores it", tiles->how));
+    ImGui::PopTextWrapPos();
+
+    struct Grid {
+        std::string title;
+        int cols;
+        const std::vector<SmemChunkSlot>* slots;  // null: the logical grid
+    };
+    const Grid grids[] = {{"indexed", chunks, nullptr}, {"row-major", kSlotsPerLine, &plain},
+                          {recorded ? "recorded" : "stored", kSlotsPerLine, &stored}};
+
+    const float font = ImGui::GetFontSize();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    // A title and the banks over the grids, the wavefronts under them.
+    const float caption = font * 2.6f, below = font * 1.6f;
+    const float columns = static_cast<float>(chunks + 2 * kSlotsPerLine) + 4.0f;
+    const float cell = std::floor(std::min(avail.x / columns, (avail.y - caption - below) / static_cast<float>(lines)));
+    if (cell < 6.0f) return;
+    ImGui::InvisibleButton("##tc_smem", avail);
+    const bool hovering = ImGui::IsItemHovered();
+    const bool clicked = ImGui::IsItemClicked();
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    ImFont* small = ImGui::GetFont();
+    const float label_size = std::min(font, cell * 0.55f);
+
+    // The chunk under the mouse, in any grid: outlined in all three.
+    std::optional<SmemChunkSlot> hovered;
+    float x = origin.x;
+    const float top_y = origin.y + caption;
+    for (const Grid& g : grids) {
+        const float width = static_cast<float>(g.cols) * cell;
+        text_at(draw, small, {x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text), g.title);
+        for (int line = 0; line < (g.slots ? lines : rows); ++line)
+            for (int c = 0; c < g.cols; ++c) {
+                SmemChunkSlot slot = g.slots ? (*g.slots)[static_cast<std::size_t>(line * kSlotsPerLine + c)]
+                                             : SmemChunkSlot{line, c};
+                if (!g.slots && outside(slot)) slot.zero_fill = true;
+                const ImVec2 a{x + static_cast<float>(c) * cell, top_y + static_cast<float>(line) * cell};
+                const ImVec2 b{a.x + cell, a.y + cell};
+                if (slot.empty()) {
+                    draw->AddRect(a, b, colours::kMuted);
+                    continue;
+                }
+                draw->AddRectFilled(a, b, slot.zero_fill ? colours::kMuted : lane_colour(slot.chunk));
+                const std::string label = slot.zero_fill ? "0" : std::to_string(slot.row);
+                const ImVec2 size = small->CalcTextSizeA(label_size, FLT_MAX, 0.0f, label.c_str());
+                if (size.x <= cell - 2.0f && label_size >= 8.0f)
+                    draw->AddText(small, label_size, {a.x + (cell - size.x) * 0.5f, a.y + (cell - size.y) * 0.5f},
+                                  colours::kCellValue, label.c_str());
+                const bool read = slot.chunk == theatre.smem_chunk && slot.row < model::kLdmatrixPhaseLanes;
+                if (read) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, std::max(2.0f, cell * 0.12f));
+                if (hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) hovered = slot;
+            }
+        if (g.slots) {
+            // Bank groups over the columns, and the cost of the outlined read underneath.
+            for (int c = 0; c < kSlotsPerLine; c += 4)
+                text_at(draw, small, {x + static_cast<float>(c) * cell, top_y - font * 1.2f}, colours::kMuted,
+                        format_text("bank {}", 4 * c));
+            const int waves = picture_wavefronts(*g.slots, theatre.smem_chunk);
+            text_at(draw, small, {x, top_y + static_cast<float>(lines) * cell + font * 0.3f},
+                    waves <= 1 ? colours::kPass : colours::kWarning,
+                    format_text("{} wavefront{}", waves, waves == 1 ? "" : "s"));
+        }
+        x += width + 2.0f * cell;
+    }
+    // The hovered chunk wherever it sits, and its addresses.
+    if (hovered && !hovered->zero_fill) {
+        x = origin.x;
+        for (const Grid& g : grids) {
+            for (int line = 0; line < lines; ++line)
+                for (int c = 0; c < g.cols; ++c) {
+                    const SmemChunkSlot slot = g.slots ? (*g.slots)[static_cast<std::size_t>(line * kSlotsPerLine + c)]
+                                                  : SmemChunkSlot{line, c};
+                    if (slot.row != hovered->row || slot.chunk != hovered->chunk || (!g.slots && line >= rows)) continue;
+                    const ImVec2 a{x + static_cast<float>(c) * cell, top_y + static_cast<float>(line) * cell};
+                    draw->AddRect({a.x - 1.0f, a.y - 1.0f}, {a.x + cell + 1.0f, a.y + cell + 1.0f},
+                                  IM_COL32(255, 255, 255, 255), 0.0f, 0, 2.0f);
+                }
+            x += static_cast<float>(g.cols) * cell + 2.0f * cell;
+        }
+        ImGui::SetTooltip("%c %s", operand, smem_chunk_formula(*tiles, hovered->row, hovered->chunk).c_str());
+        if (clicked) theatre.smem_chunk = hovered->chunk;
+    } else if (hovered) {
+        ImGui::SetTooltip("A zero TMA wrote: row %d, chunk %d lies outside the matrix", hovered->row, hovered->chunk);
+    }
+}
+
+}  // namespace ts::views

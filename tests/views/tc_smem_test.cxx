@@ -1,0 +1,116 @@
+// The tensor-core rungs' shared-memory picture: where each layout puts a tile's 16-byte chunks,
+// the wavefronts of one 8-row read as the picture counts them against the model's count, a
+// recording's words read back into the same slots, and the picture drawn for every rung.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "imgui.h"
+#include "imgui_harness.hpp"
+#include "model/kernel_config.hpp"
+#include "model/tc_stage_record.hpp"
+#include "views/theatre/tc_smem.hpp"
+#include "views/theatre/theatre_view.hpp"
+#include "views/window/app_state.hpp"
+
+namespace {
+
+using ts::model::KernelKind;
+using ts::views::SmemChunkSlot;
+
+bool holds(const SmemChunkSlot& slot, int row, int chunk) { return slot.row == row && slot.chunk == chunk; }
+
+// A's 128×64 BF16 tile of the wgmma rung: rows of 128 bytes, one line each. Row-major, chunk c of
+// row r is slot c of line r; TMA's 128-byte swizzle puts it in slot c ^ (r % 8).
+TEST(TcSmem, SlotsWorkedByHand) {
+    const auto tiles = ts::views::smem_tiles(KernelKind::Wgmma, false);
+    ASSERT_TRUE(tiles);
+    const auto plain = ts::views::model_slots(tiles->plain, 16), stored = ts::views::model_slots(tiles->stored, 16);
+    EXPECT_TRUE(holds(plain[1 * 8 + 0], 1, 0));
+    EXPECT_TRUE(holds(stored[1 * 8 + 1], 1, 0));
+    EXPECT_TRUE(holds(stored[1 * 8 + 0], 1, 1));
+    EXPECT_TRUE(holds(stored[13 * 8 + (3 ^ 5)], 13, 3));
+    const std::string formula = ts::views::smem_chunk_formula(*tiles, 1, 0);
+    EXPECT_NE(formula.find("as stored: byte 144: line 1, banks 4–7"), std::string::npos) << formula;
+    EXPECT_NE(formula.find("0 ^ (1 % 8) = 1"), std::string::npos) << formula;
+    EXPECT_EQ(ts::views::smem_tiles(KernelKind::Tiled, false), std::nullopt);
+}
+
+// Unswizzled, rows 0–7 of a chunk of a 128-byte-wide tile sit in one column of banks: 8
+// wavefronts; swizzled, in eight: 1. The picture's count is the model's for every rung, tile and
+// chunk, in both layouts.
+TEST(TcSmem, ThePicturesWavefrontsAreTheModels) {
+    for (KernelKind kind : ts::model::kTensorCoreKinds) {
+        if (kind == KernelKind::Cublas) continue;
+        for (bool b : {false, true}) {
+            const auto tiles = ts::views::smem_tiles(kind, b);
+            ASSERT_TRUE(tiles) << ts::model::kernel_name(kind);
+            const int lines = ts::views::shown_lines(*tiles);
+            for (const ts::model::SmemTile* tile : {&tiles->plain, &tiles->stored}) {
+                const auto slots = ts::views::model_slots(*tile, lines);
+                for (int chunk = 0; chunk < tile->row_elements * tile->element_bytes / 16; ++chunk)
+                    ASSERT_EQ(ts::views::picture_wavefronts(slots, chunk), ts::views::chunk_read_wavefronts(*tile, 0, chunk))
+                        << ts::model::kernel_name(kind) << (b ? " B" : " A") << " chunk " << chunk;
+            }
+        }
+    }
+    const auto wgmma = ts::views::smem_tiles(KernelKind::Wgmma, false);
+    EXPECT_EQ(ts::views::chunk_read_wavefronts(wgmma->plain, 0, 0), 8);
+    EXPECT_EQ(ts::views::chunk_read_wavefronts(wgmma->stored, 0, 0), 1);
+}
+
+// A recording whose words are the model's draws the model's slots; a zero is TMA's fill.
+TEST(TcSmem, RecordedWordsFillTheSameSlots) {
+    ts::model::KernelTrace trace;
+    trace.config = {KernelKind::Wgmma};
+    trace.problem = {100, 72, 40, 1, ts::model::Dtype::BFloat16};
+    trace.stage_words = ts::model::stage_words_expected(ts::model::kRecordedStageShape, trace.problem);
+    for (bool b : {false, true}) {
+        const auto tiles = ts::views::smem_tiles(KernelKind::Wgmma, b);
+        const auto model = ts::views::model_slots(tiles->stored, 16), recorded = ts::views::recorded_slots(trace, b, 16);
+        ASSERT_EQ(recorded.size(), model.size());
+        for (std::size_t i = 0; i < model.size(); ++i)
+            ASSERT_TRUE(holds(recorded[i], model[i].row, model[i].chunk)) << (b ? "B" : "A") << " slot " << i;
+    }
+    // A's row 0 has K = 40 elements: chunks 5–7 (elements 40–63) are zeros.
+    const auto a = ts::views::recorded_slots(trace, false, 16);
+    EXPECT_FALSE(a[0 * 8 + 4].zero_fill);
+    EXPECT_TRUE(a[0 * 8 + 5].zero_fill);
+    trace.config.kind = KernelKind::Tiled;
+    EXPECT_TRUE(ts::views::recorded_slots(trace, false, 16).empty());
+}
+
+// The shared-memory tab draws for every tensor-core rung, with and without a recording.
+TEST(TcSmem, TheTabDrawsForEveryRung) {
+    for (KernelKind kind : ts::model::kTensorCoreKinds) {
+        if (kind == KernelKind::Cublas) continue;
+        ts::test::ImGuiHarness ui;
+        ts::views::AppState state;
+        state.kernel.kind = kind;
+        state.problem.dtype = ts::model::Dtype::BFloat16;
+        state.theatre.open_panel = ts::views::TheatrePanel::Smem;
+        // The tab is chosen in the first frame and drawn from the next.
+        ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        EXPECT_NE(text.find("a tile in shared memory, and the banks"), std::string::npos) << text;
+    }
+    ts::test::ImGuiHarness ui;
+    ts::views::AppState state;
+    state.kernel.kind = KernelKind::Wgmma;
+    state.problem.dtype = ts::model::Dtype::BFloat16;
+    ts::model::KernelTrace trace;
+    trace.config = {KernelKind::Wgmma};
+    trace.problem = {300, 200, 100, 1, ts::model::Dtype::BFloat16};
+    trace.device = "NVIDIA H100 80GB HBM3";
+    trace.sm_count = 132;
+    trace.block_sm.assign(static_cast<std::size_t>(trace.blocks()), 0);
+    trace.clocks.resize(static_cast<std::size_t>(ts::model::clock_records(trace.config, trace.problem)));
+    trace.stage_words = ts::model::stage_words_expected(ts::model::kRecordedStageShape, trace.problem);
+    state.theatre.recording.tensor_core = std::make_shared<const ts::model::KernelTrace>(trace);
+    state.theatre.open_panel = ts::views::TheatrePanel::Smem;
+    ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+    const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+    EXPECT_NE(text.find("Recorded on NVIDIA H100 80GB HBM3"), std::string::npos) << text;
+}
+
+}  // namespace
