@@ -79,4 +79,24 @@ TEST(LadderTheatreGui, TensorCoreSharedMemoryAtOneTimesAndInPresenterMode) {
     }
 }
 
+// The wgmma recording made on an H100, opened with --trace: its stage drawn from the GPU's words,
+// and its SM timeline with each block's K steps, at 1× and 2×.
+TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {
+    const std::string trace = std::string("--view theatre --dtype bf16 --kernel wgmma --m 1024 --n 1024 --k 1024 --trace '") +
+                              TILESCOPE_TRACES_DIR + "/nvidia-h100-wgmma-1024x1024x1024.json' ";
+    for (const bool presenter : {false, true}) {
+        const std::string scale = presenter ? " --presenter --width 1920 --height 1080" : "";
+        const Image stage = ts::test::screenshot(std::string("wgmma_recorded_smem") + (presenter ? "_2x.png" : "_1x.png"),
+                                                 trace + "--panel smem" + scale);
+        for (int chunk = 0; chunk < 8; ++chunk)
+            EXPECT_GT(stage.count(rgb(ts::views::lane_colour(chunk)), kCanvas), 100) << "chunk " << chunk;
+        const Image sms = ts::test::screenshot(std::string("wgmma_recorded_sms") + (presenter ? "_2x.png" : "_1x.png"),
+                                               trace + "--panel sms" + scale);
+        // Presenter mode's colour scheme has its own shade of wave 1's green.
+        if (!presenter)
+            EXPECT_GT(sms.count(rgb(ts::views::colours::kC.line), kCanvas), 20000) << "the blocks of wave 1 are not drawn";
+        EXPECT_GT(ts::test::distinct_colours(sms), 20) << "blank";
+    }
+}
+
 }  // namespace

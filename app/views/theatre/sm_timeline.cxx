@@ -43,6 +43,7 @@ std::shared_ptr<const model::KernelTrace> shown_trace(const AppState& state) {
     const TheatreRecording& r = state.theatre.recording;
     if (!trace) return nullptr;
     if (trace == r.ladder.get()) return r.ladder;
+    if (trace == r.tensor_core.get()) return r.tensor_core;
     return trace == r.tiled.get() ? r.tiled : r.naive;
 }
 
@@ -120,7 +121,8 @@ void draw_sm_summary(const AppState& state) {
         muted_text(format_text(
             "Press \"Record on GPU\" above (it needs a GPU), or open a recording with --trace FILE: {} holds some "
             "made on an NVIDIA H200 (40×28×36 with T = 8, the textbook's 4×4, and 1024×1024×256 with T = 32 for "
-            "waves). A recording fits when M, N, K and T are the ones on show.",
+            "waves) and of wgmma on an H100 (300×200×100, 100×72×40). A recording fits when M, N, K and T are the "
+            "ones on show.",
             traces));
         return;
     }
@@ -128,12 +130,17 @@ void draw_sm_summary(const AppState& state) {
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(timeline_summary(*trace, c.timeline).c_str());
     ImGui::PopTextWrapPos();
-    muted_text(format_text("The timeline above the matrices: one row per SM that ran a block ({} rows{}), time to the "
-                      "right; blocks on one SM at the same time share its row; colour: wave (green, orange, blue, "
-                      "then again). The block on show is magenta, its current phase outlined.{}",
-                      c.timeline.sms_used.size(),
+    const bool tensor_core = model::is_tensor_core(state.kernel.kind);
+    muted_text(format_text("The timeline {}: one row per SM that ran a block ({} rows{}), time to the right; blocks on "
+                      "one SM at the same time share its row; colour: wave (green, orange, blue, then again); thin "
+                      "lines inside a block: where each of its {} began.{}",
+                      tensor_core ? "below" : "above the matrices", c.timeline.sms_used.size(),
                       static_cast<int>(c.timeline.sms_used.size()) < trace->sm_count ? ", idle SMs left out" : "",
-                      trace->config.kind == played_config(state).kind ? " Click a block to show it." : ""));
+                      tensor_core ? "K steps (the wait for the stage, then its wgmmas)" : "phases",
+                      tensor_core ? ""
+                      : trace->config.kind == played_config(state).kind
+                          ? " The block on show is magenta, its current phase outlined. Click a block to show it."
+                          : " The block on show is magenta, its current phase outlined."));
 }
 
 bool has_sm_timeline(const AppState& state) { return shown_trace(state) != nullptr; }
@@ -145,6 +152,7 @@ void draw_sm_timeline(AppState& state, float height) {
     const model::SmTimeline& timeline = c.timeline;
     if (timeline.blocks.empty() || timeline.span_us <= 0.0) return;
     const bool clickable = trace->config.kind == played_config(state).kind;
+    const int phases = trace->phases();
 
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -197,6 +205,12 @@ void draw_sm_timeline(AppState& state, float height) {
         const Rect box = block_box(i);
         const ImU32 colour = wave_colour(b.wave);
         draw->AddRectFilled(box.min, box.max, (colour & ~IM_COL32_A_MASK) | (ImU32{alpha} << IM_COL32_A_SHIFT));
+        // Where each phase (K step) began, where there is room to tell them apart.
+        if (box.width() >= 4.0f * static_cast<float>(phases) && box.height() >= 4.0f)
+            for (int phase = 1; phase < phases; ++phase) {
+                const float x = x_of(model::phase_span(*trace, b.block, phase).start_us);
+                draw->AddLine({x, box.min.y}, {x, box.max.y}, IM_COL32(255, 255, 255, 200), 1.0f);
+            }
         if (clickable && b.block == state.theatre.block) selected = i;
         if (hovering && box.contains(mouse)) under_mouse = i;
     }

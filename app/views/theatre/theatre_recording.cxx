@@ -17,7 +17,8 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
     const model::Problem& p = state.problem;
     if (trace.problem.m != p.m || trace.problem.n != p.n || trace.problem.k != p.k || p.batch != 1) return false;
     // A ladder rung's shape is fixed: the rung on show is all that must match.
-    if (model::is_recorded_ladder(trace.config.kind)) return trace.config.kind == state.kernel.kind;
+    if (model::is_recorded_ladder(trace.config.kind) || trace.config.kind == model::KernelKind::Wgmma)
+        return trace.config.kind == state.kernel.kind;
     if (trace.config.tile != state.kernel.tile) return false;
     if (trace.config.kind == model::KernelKind::Tiled) return true;
     const model::KernelConfig naive{model::KernelKind::Naive, state.kernel.block_x, state.kernel.block_y,
@@ -27,6 +28,9 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
 
 const model::KernelTrace* timeline_trace(const AppState& state) {
     const TheatreRecording& r = state.theatre.recording;
+    // The tensor-core rungs: the wgmma rung's recording, on the problem it was made on.
+    if (model::is_tensor_core(state.kernel.kind))
+        return r.tensor_core && trace_fits(*r.tensor_core, state) ? r.tensor_core.get() : nullptr;
     if (plays_ladder(state)) return r.ladder && trace_fits(*r.ladder, state) ? r.ladder.get() : nullptr;
     const model::KernelTrace* played = plays_naive(state) ? r.naive.get() : r.tiled.get();
     const model::KernelTrace* other = plays_naive(state) ? r.tiled.get() : r.naive.get();

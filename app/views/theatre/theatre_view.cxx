@@ -167,6 +167,14 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
             draw_tc_smem(state);
             ImGui::EndTabItem();
         }
+        if (tab("SMs", TheatrePanel::Sms)) {
+            theatre.panel = TheatrePanel::Sms;
+            // The wgmma rung's recording: which SM ran each block and when (a clock per K step).
+            draw_sm_summary(state);
+            ImGui::Spacing();
+            draw_sm_timeline(state, ImGui::GetContentRegionAvail().y);
+            ImGui::EndTabItem();
+        }
         ImGui::EndTabBar();
     }
     ImGui::EndChild();
