@@ -338,9 +338,9 @@ int main(int argc, char** argv) {
     app.add_flag("--side-by-side", gui.theatre.side_by_side,
                  "the tiling theatre: the naive and tiled kernels in lockstep, with running counters");
     app.add_option("--panel", gui.theatre.panel,
-                   "the tiling theatre's open tab (fragments and smem: the tensor-core rungs' pictures)")
-        ->check(CLI::IsMember({"source", "thread", "warp", "sms", "fragments", "smem"}))
-        ->type_name("source|thread|warp|sms|fragments|smem");
+                   "the tiling theatre's open tab (fragments, smem and stages: the tensor-core rungs' pictures)")
+        ->check(CLI::IsMember({"source", "thread", "warp", "sms", "fragments", "smem", "stages"}))
+        ->type_name("source|thread|warp|sms|fragments|smem|stages");
     app.add_option("--hover-a", gui.theatre.hover_a, "the tiling theatre: pin element ROW,COL of A (who loads it)")
         ->delimiter(',')
         ->expected(2)

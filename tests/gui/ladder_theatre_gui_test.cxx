@@ -79,6 +79,21 @@ TEST(LadderTheatreGui, TensorCoreSharedMemoryAtOneTimesAndInPresenterMode) {
     }
 }
 
+// The ring of stages of each TMA rung, at 1× and 2×: every stage's colour drawn.
+TEST(LadderTheatreGui, TensorCoreStagesAtOneTimesAndInPresenterMode) {
+    for (const char* rung : {"wgmma", "warp-specialized", "persistent", "tc-tuned"}) {
+        SCOPED_TRACE(rung);
+        const std::string kernel =
+            std::string("--view theatre --dtype bf16 --m 1024 --n 1024 --k 1024 --panel stages --kernel ") + rung;
+        for (const bool presenter : {false, true}) {
+            const Image shot = ts::test::screenshot(std::string("stages_") + rung + (presenter ? "_2x.png" : "_1x.png"),
+                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            for (int stage = 0; stage < 3; ++stage)
+                EXPECT_GT(shot.count(rgb(ts::views::lane_colour(stage)), kCanvas), 500) << "stage " << stage;
+        }
+    }
+}
+
 // The wgmma recording made on an H100, opened with --trace: its stage drawn from the GPU's words,
 // and its SM timeline with each block's K steps, at 1× and 2×.
 TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {

@@ -43,7 +43,7 @@ std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFla
             return "--hover-b: " + *why;
     if (!flags.panel.empty()) {
         const auto panel = parse_panel(flags.panel);
-        if (!panel) return "--panel must be source, thread, warp, sms, fragments or smem";
+        if (!panel) return "--panel must be source, thread, warp, sms, fragments, smem or stages";
         theatre.open_panel = *panel;
     }
     return std::nullopt;

@@ -9,7 +9,8 @@ struct PanelName {
 };
 constexpr PanelName kPanels[] = {
     {TheatrePanel::Source, "source"}, {TheatrePanel::Thread, "thread"}, {TheatrePanel::Warp, "warp"},
-    {TheatrePanel::Sms, "sms"}, {TheatrePanel::Fragments, "fragments"}, {TheatrePanel::Smem, "smem"}};
+    {TheatrePanel::Sms, "sms"}, {TheatrePanel::Fragments, "fragments"}, {TheatrePanel::Smem, "smem"},
+    {TheatrePanel::Stages, "stages"}};
 }  // namespace
 
 std::string_view panel_name(TheatrePanel panel) { return kPanels[static_cast<int>(panel)].name; }

@@ -12,6 +12,7 @@
 #include "views/theatre/source_panel.hpp"
 #include "views/theatre/tc_fragments.hpp"
 #include "views/theatre/tc_smem.hpp"
+#include "views/theatre/tc_stages.hpp"
 #include "views/theatre/theatre_canvas.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
@@ -165,6 +166,16 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
                 format_text("{}: a tile in shared memory, and the banks", model::kernel_name(state.kernel.kind)).c_str());
             ImGui::PopFont();
             draw_tc_smem(state);
+            ImGui::EndTabItem();
+        }
+        if (tab("Stages", TheatrePanel::Stages)) {
+            theatre.panel = TheatrePanel::Stages;
+            ImGui::PushFont(heading_font());
+            ImGui::TextUnformatted(
+                format_text("{}: the ring of stages, its copies and its barriers", model::kernel_name(state.kernel.kind))
+                    .c_str());
+            ImGui::PopFont();
+            draw_tc_stages(state);
             ImGui::EndTabItem();
         }
         if (tab("SMs", TheatrePanel::Sms)) {

@@ -1,0 +1,232 @@
+#include "views/theatre/tc_stages.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+
+#include "model/format.hpp"
+#include "model/ladder_rungs.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
+#include "views/theatre/tc_fragments.hpp"
+#include "views/theatre/theatre_paint.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+namespace {
+
+// K steps of one tile the chart shows at most: enough for the ring to fill and turn twice.
+constexpr int kShownStepsPerTile = 8;
+
+bool persistent_kind(model::KernelKind kind) {
+    return kind == model::KernelKind::Persistent || kind == model::KernelKind::TcTuned;
+}
+
+}  // namespace
+
+RingSchedule ring_schedule(const model::WgmmaShape& s, int steps_per_tile, int tiles) {
+    RingSchedule r;
+    r.steps_per_tile = std::max(1, steps_per_tile);
+    r.steps = r.steps_per_tile * std::max(1, tiles);
+    r.rows.push_back(s.producer ? "producer: TMA copies" : "thread 0: TMA copies");
+    for (int c = 0; c < s.consumers; ++c)
+        r.rows.push_back(format_text("{} {}: wgmmas", s.producer ? "consumer" : "warpgroup", c));
+    std::vector<double> release(static_cast<std::size_t>(r.steps), 0.0);
+    std::vector<double> free_at(static_cast<std::size_t>(s.consumers), 0.0);
+    double producer_free = 0.0;
+    for (int j = 0; j < r.steps; ++j) {
+        const int stage = j % s.stages;
+        // A stage is refilled once every consumer has released its K step of one round before.
+        const double ready = j >= s.stages ? release[static_cast<std::size_t>(j - s.stages)] : 0.0;
+        const double issue = std::max(producer_free, ready);
+        producer_free = issue + kIssueSteps;
+        const double landed = issue + kCopyLatencySteps;
+        r.bars.push_back({0, j, stage, issue, landed});
+        // A tile's first K step after the first tile: each consumer writes the last tile's C first.
+        if (j > 0 && j % r.steps_per_tile == 0)
+            for (int c = 0; c < s.consumers; ++c) {
+                double& free = free_at[static_cast<std::size_t>(c)];
+                r.bars.push_back({1 + c, j, stage, free, free + kEpilogueSteps, true});
+                free += kEpilogueSteps;
+            }
+        // Without a producer warpgroup (16) the whole block meets at a barrier every K step.
+        const double together = *std::max_element(free_at.begin(), free_at.end());
+        double released = 0.0;
+        for (int c = 0; c < s.consumers; ++c) {
+            double& free = free_at[static_cast<std::size_t>(c)];
+            const double start = std::max(landed, s.producer ? free : together);
+            free = start + 1.0;
+            released = std::max(released, free);
+            r.bars.push_back({1 + c, j, stage, start, free});
+        }
+        release[static_cast<std::size_t>(j)] = released;
+    }
+    if (std::max(1, tiles) > 1)  // the last tile's C
+        for (int c = 0; c < s.consumers; ++c) {
+            const double free = free_at[static_cast<std::size_t>(c)];
+            r.bars.push_back({1 + c, r.steps, (r.steps - 1) % s.stages, free, free + kEpilogueSteps, true});
+        }
+    for (const RingBar& bar : r.bars) r.span = std::max(r.span, bar.end);
+    return r;
+}
+
+std::vector<std::string> barrier_lines(const model::WgmmaShape& s, int step) {
+    std::vector<std::string> lines;
+    for (int t = 0; t < s.stages; ++t) {
+        // The K step stage t holds while the consumers reach `step`: the producer runs up to a
+        // whole ring ahead of them.
+        int held = step;
+        while (held % s.stages != t) ++held;
+        const model::StageStep ring = model::stage_step(s, held);
+        std::string line = format_text("stage {}: K step {} (round {}). full[{}]: the consumers wait for phase bit {}; one "
+                                       "arrival armed it for {} bytes, which the copies complete.",
+                                       t, held, ring.round, t, ring.full_parity, grouped(ring.expect_tx));
+        if (!s.producer)
+            line += " No empty barrier: the block's __syncthreads after each K step tells thread 0 the stage is free.";
+        else if (ring.producer_waits)
+            line += format_text(" empty[{}]: {} arrivals (every consumer{}) release it; the producer waited for phase "
+                                "bit {} before these copies.",
+                                t, model::empty_arrivals(s), s.cluster_m > 1 ? " of both CTAs" : "", ring.empty_parity);
+        else
+            line += format_text(" empty[{}]: {} arrivals release it; round 0: the producer did not wait, the stage began "
+                                "empty.",
+                                t, model::empty_arrivals(s));
+        lines.push_back(line + (held == step ? "  ← read now" : ""));
+    }
+    return lines;
+}
+
+std::vector<std::string> box_lines(const model::WgmmaShape& s, int step, int stage, std::int64_t n) {
+    std::vector<std::string> lines;
+    const bool runs = model::b_slab_runs(s, n);
+    const auto issuer = [&](int rank) {
+        return s.cluster_m > 1 ? format_text(", issued by CTA {} of the cluster and multicast to both", rank)
+                               : std::string();
+    };
+    for (int i = 0; i < (runs ? model::a_boxes(s) : model::boxes_per_stage(s)); ++i) {
+        const model::TmaBox box = model::tma_box(s, 0, 0, step, i, stage);
+        lines.push_back(format_text("{}: a box {} wide × {} high from ({} {}, {} {}) to shared byte {}, {} bytes{}",
+                                    box.of_a ? "A" : "B", box.inner, box.outer, box.of_a ? "k" : "n", box.inner_coord,
+                                    box.of_a ? "m" : "k", box.outer_coord, grouped(box.smem_offset),
+                                    grouped(box.bytes), box.of_a ? std::string() : issuer(box.issuer)));
+    }
+    if (runs)
+        for (int rank = 0; rank < s.cluster_m; ++rank) {
+            const model::TmaSlabRun run = model::b_slab_run(s, 0, step, rank, stage);
+            lines.push_back(format_text("B: {} slabs of {} columns in one copy (a 4-D tensor map), from slab {}, row {} to "
+                                        "shared byte {}, {} bytes{}",
+                                        model::b_run_slabs(s), s.span_elements(), run.first_slab, run.first_row,
+                                        grouped(run.smem_offset), grouped(run.bytes), issuer(rank)));
+        }
+    return lines;
+}
+
+void draw_tc_stages(AppState& state) {
+    const auto shape = model::with_tc_shape<std::optional<model::WgmmaShape>>(
+        state.kernel,
+        [](const model::MmaShape&) { return std::optional<model::WgmmaShape>{}; },
+        [](const model::WgmmaShape& s) { return std::optional<model::WgmmaShape>{s}; }, std::nullopt);
+    if (!shape) {
+        ImGui::TextWrapped("wmma, mma and mma-async have no TMA and no mbarriers: every thread copies its share of "
+                           "each tile itself (mma-async with cp.async, four stages deep, waiting with "
+                           "cp.async.wait_group), and the block meets at __syncthreads. The ring of stages starts "
+                           "with wgmma.");
+        return;
+    }
+    const model::WgmmaShape& s = *shape;
+    const int k_steps = model::wgmma_k_steps(s, static_cast<int>(std::min<std::int64_t>(state.problem.k, 1 << 30)));
+    const int per_tile = std::min(k_steps, kShownStepsPerTile);
+    const int tiles = persistent_kind(state.kernel.kind) ? 2 : 1;
+    const RingSchedule ring = ring_schedule(s, per_tile, tiles);
+    int& chosen = state.theatre.ring_step;
+    chosen = std::clamp(chosen, 0, ring.steps - 1);
+
+    ImGui::PushTextWrapPos(0.0f);
+    muted_text(format_text(
+        "{} stages of {} bytes; K = {} is {} K steps of {}{}. Time in K steps of wgmmas, as the model orders them (a "
+        "copy lands {} steps after its issue{}): order and overlap, not a measurement.",
+        s.stages, grouped(s.stage_bytes()), state.problem.k, k_steps, s.bk,
+        tiles > 1 ? format_text(", two tiles of them shown (a persistent block runs its ring on from one tile to "
+                                "the next)")
+                  : (k_steps > per_tile ? format_text(", the first {} shown", per_tile) : std::string()),
+        kCopyLatencySteps, tiles > 1 ? format_text(", C takes {}", kEpilogueSteps) : std::string()));
+    ImGui::PopTextWrapPos();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+    ImGui::SliderInt("K step", &chosen, 0, ring.steps - 1);
+
+    const float font = ImGui::GetFontSize();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    // The producer's copies overlap in time (several are in flight at once): one lane per stage.
+    const float label_width = font * 11.0f, row_height = font * 1.7f, lane_height = font * 1.3f;
+    const float producer_height = lane_height * static_cast<float>(s.stages);
+    const float plot_width = std::max(width - label_width, font * 10.0f);
+    const float chart_height = producer_height + row_height * static_cast<float>(ring.rows.size() - 1);
+    const auto row_top = [&](int row) {
+        return origin.y + (row == 0 ? 0.0f : producer_height + row_height * static_cast<float>(row - 1));
+    };
+    ImGui::InvisibleButton("##tc_stages", ImVec2(width, chart_height + font * 1.2f));
+    const bool hovering = ImGui::IsItemHovered();
+    const bool clicked = ImGui::IsItemClicked();
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    ImFont* small = ImGui::GetFont();
+    const auto x_of = [&](double t) { return origin.x + label_width + static_cast<float>(t / ring.span) * plot_width; };
+    for (std::size_t row = 0; row < ring.rows.size(); ++row) {
+        const float y = row_top(static_cast<int>(row));
+        const float height = row == 0 ? producer_height : row_height;
+        if (row % 2 == 1)
+            draw->AddRectFilled({origin.x, y}, {origin.x + label_width + plot_width, y + height}, IM_COL32(0, 0, 0, 12));
+        text_at(draw, small, {origin.x, y + row_height * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), ring.rows[row]);
+    }
+    for (const RingBar& bar : ring.bars) {
+        const float y = row_top(bar.row) + (bar.row == 0 ? lane_height * static_cast<float>(bar.stage) : 0.0f);
+        const float height = bar.row == 0 ? lane_height : row_height;
+        const ImVec2 a{x_of(bar.start), y + 2.0f}, b{std::max(x_of(bar.end) - 1.0f, x_of(bar.start) + 2.0f), y + height - 2.0f};
+        // C's epilogue in a light grey that its label reads on in either colour scheme.
+        draw->AddRectFilled(a, b, bar.epilogue ? IM_COL32(185, 185, 185, 255) : lane_colour(bar.stage));
+        const std::string label = bar.epilogue ? "C" : format_text("K{}", bar.step);
+        const ImVec2 size = small->CalcTextSizeA(font, FLT_MAX, 0.0f, label.c_str());
+        if (size.x <= b.x - a.x - 2.0f)
+            draw->AddText(small, font, {a.x + (b.x - a.x - size.x) * 0.5f, a.y + (b.y - a.y - size.y) * 0.5f},
+                          colours::kCellValue, label.c_str());
+        if (!bar.epilogue && bar.step == chosen) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 2.5f);
+        if (hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
+            ImGui::SetTooltip("%s", bar.epilogue ? "C of the tile: stored through shared memory while the producer fills "
+                                                   "the next tile's stages"
+                                    : bar.row == 0
+                                        ? format_text("K step {}'s copies into stage {}: from their issue to the moment "
+                                                      "their bytes complete full[{}]",
+                                                      bar.step, bar.stage, bar.stage)
+                                              .c_str()
+                                        : format_text("K step {} on stage {}: the wgmmas, then an arrival on empty[{}]",
+                                                      bar.step, bar.stage, bar.stage)
+                                              .c_str());
+            if (clicked && !bar.epilogue) chosen = bar.step;
+        }
+    }
+    text_at(draw, small, {x_of(0.0), origin.y + chart_height + 2.0f}, colours::kMuted,
+            "time → (click a bar to choose its K step)");
+
+    ImGui::Spacing();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(format_text("The ring's barriers as the consumers reach K step {}:", chosen).c_str());
+    for (const std::string& line : barrier_lines(s, chosen)) ImGui::TextWrapped("• %s", line.c_str());
+    // Within its tile, the chosen step is K step chosen % per_tile; its stage is the ring's.
+    const int k_step = chosen % ring.steps_per_tile;
+    ImGui::TextUnformatted(format_text("Its copies, for block (0, 0){} (model::tma_box; a box is at most one 128-byte "
+                                       "span wide):",
+                                       chosen >= ring.steps_per_tile ? format_text("'s K step {} of the next tile's row "
+                                                                                   "and column",
+                                                                                   k_step)
+                                                                     : std::string())
+                               .c_str());
+    for (const std::string& line : box_lines(s, k_step, chosen % s.stages, state.problem.n))
+        ImGui::TextWrapped("• %s", line.c_str());
+    ImGui::PopTextWrapPos();
+}
+
+}  // namespace ts::views

@@ -1,0 +1,93 @@
+// The ring of stages picture: the model's order of copies and wgmmas never refills a stage a
+// consumer still reads and never reads one before its copy landed; the barriers and boxes at a K
+// step are worded from model::stage_step and model::tma_box; the tab draws for every TMA rung.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "imgui_harness.hpp"
+#include "model/kernel_config.hpp"
+#include "model/tc_pipeline.hpp"
+#include "views/theatre/tc_stages.hpp"
+#include "views/theatre/theatre_view.hpp"
+#include "views/window/app_state.hpp"
+
+namespace {
+
+using ts::model::KernelKind;
+using ts::views::RingBar;
+
+TEST(TcStages, TheRingNeverReadsEarlyNorRefillsWhatIsRead) {
+    for (const ts::model::WgmmaShape& s :
+         {ts::model::kWgmmaShape, ts::model::kWarpSpecializedShape, ts::model::kPersistentShape}) {
+        for (int tiles : {1, 2}) {
+            const ts::views::RingSchedule ring = ts::views::ring_schedule(s, 6, tiles);
+            ASSERT_EQ(ring.steps, 6 * tiles);
+            std::map<int, RingBar> copy;
+            std::map<int, double> released;
+            std::map<int, double> busy_until;
+            int epilogues = 0;
+            for (const RingBar& bar : ring.bars) {
+                if (bar.epilogue) {
+                    ++epilogues;
+                    continue;
+                }
+                if (bar.row == 0) {
+                    copy[bar.step] = bar;
+                    continue;
+                }
+                ASSERT_TRUE(copy.count(bar.step)) << "a K step read before its copy was issued";
+                EXPECT_GE(bar.start, copy[bar.step].end) << "K step " << bar.step << " read before it landed";
+                EXPECT_GE(bar.start, busy_until[bar.row]) << "a consumer doing two things at once";
+                busy_until[bar.row] = bar.end;
+                released[bar.step] = std::max(released[bar.step], bar.end);
+            }
+            for (const auto& [step, bar] : copy) {
+                EXPECT_EQ(bar.stage, step % s.stages);
+                if (step >= s.stages) EXPECT_GE(bar.start, released[step - s.stages]) << "stage refilled while read";
+            }
+            EXPECT_EQ(epilogues, tiles > 1 ? s.consumers * tiles : 0);
+        }
+    }
+}
+
+TEST(TcStages, BarriersAndBoxesAtAKStep) {
+    const ts::model::WgmmaShape s = ts::model::kPersistentShape;  // 3 stages, clusters of 2
+    const auto lines = ts::views::barrier_lines(s, 4);
+    ASSERT_EQ(lines.size(), 3u);
+    EXPECT_NE(lines[1].find("stage 1: K step 4 (round 1). full[1]: the consumers wait for phase bit 1"), std::string::npos)
+        << lines[1];
+    EXPECT_NE(lines[1].find("4 arrivals (every consumer of both CTAs) release it; the producer waited for phase bit 0"),
+              std::string::npos)
+        << lines[1];
+    EXPECT_NE(lines[1].find("read now"), std::string::npos);
+    EXPECT_NE(lines[0].find("stage 0: K step 6 (round 2)"), std::string::npos) << "the producer is a ring ahead";
+    const auto runs = ts::views::box_lines(s, 1, 1, 1024);
+    ASSERT_EQ(runs.size(), 3u) << "A's box, and B's two runs of slabs (one per CTA)";
+    EXPECT_NE(runs[0].find("A: a box 64 wide × 128 high from (k 64, m 0)"), std::string::npos) << runs[0];
+    EXPECT_NE(runs[2].find("issued by CTA 1 of the cluster and multicast to both"), std::string::npos) << runs[2];
+    const auto boxes = ts::views::box_lines(s, 0, 0, 1000);  // N not whole slabs: slab by slab
+    EXPECT_EQ(boxes.size(), static_cast<std::size_t>(ts::model::boxes_per_stage(s)));
+    const auto block_barrier = ts::views::barrier_lines(ts::model::kWgmmaShape, 0);
+    EXPECT_NE(block_barrier[0].find("No empty barrier"), std::string::npos) << block_barrier[0];
+}
+
+TEST(TcStages, TheTabDrawsForEveryRung) {
+    for (KernelKind kind : ts::model::kTensorCoreKinds) {
+        if (kind == KernelKind::Cublas) continue;
+        ts::test::ImGuiHarness ui;
+        ts::views::AppState state;
+        state.kernel.kind = kind;
+        state.problem = {1024, 1024, 1024, 1, ts::model::Dtype::BFloat16};
+        state.theatre.open_panel = ts::views::TheatrePanel::Stages;
+        ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        const bool tma = ts::model::needs_sm90a(kind);
+        EXPECT_NE(text.find(tma ? "The ring's barriers as the consumers reach K step 0" : "have no TMA and no mbarriers"),
+                  std::string::npos)
+            << ts::model::kernel_name(kind) << text;
+    }
+}
+
+}  // namespace
