@@ -149,35 +149,23 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
         const auto tab = [&](const char* label, TheatrePanel panel) {
             return ImGui::BeginTabItem(label, nullptr, open == panel ? ImGuiTabItemFlags_SetSelected : 0);
         };
-        if (tab("Who holds what", TheatrePanel::Fragments)) {
-            theatre.panel = TheatrePanel::Fragments;
+        // A picture's tab: its heading ("wgmma: …"), then the picture.
+        const std::string_view rung = model::kernel_name(state.kernel.kind);
+        const auto picture = [&](const char* label, TheatrePanel panel, const std::string& heading_text,
+                                 void (*draw)(AppState&)) {
+            if (!tab(label, panel)) return;
+            theatre.panel = panel;
             ImGui::PushFont(heading_font());
-            ImGui::TextUnformatted(format_text("{}: who holds which element{}", model::kernel_name(state.kernel.kind),
-                                               wgmma ? " of a wgmma's accumulators" : " of one mma")
-                                       .c_str());
+            ImGui::TextUnformatted(format_text("{}: {}", rung, heading_text).c_str());
             ImGui::PopFont();
-            draw_tc_fragments(state);
+            draw(state);
             ImGui::EndTabItem();
-        }
-        if (tab("Shared memory", TheatrePanel::Smem)) {
-            theatre.panel = TheatrePanel::Smem;
-            ImGui::PushFont(heading_font());
-            ImGui::TextUnformatted(
-                format_text("{}: a tile in shared memory, and the banks", model::kernel_name(state.kernel.kind)).c_str());
-            ImGui::PopFont();
-            draw_tc_smem(state);
-            ImGui::EndTabItem();
-        }
-        if (tab("Stages", TheatrePanel::Stages)) {
-            theatre.panel = TheatrePanel::Stages;
-            ImGui::PushFont(heading_font());
-            ImGui::TextUnformatted(
-                format_text("{}: the ring of stages, its copies and its barriers", model::kernel_name(state.kernel.kind))
-                    .c_str());
-            ImGui::PopFont();
-            draw_tc_stages(state);
-            ImGui::EndTabItem();
-        }
+        };
+        picture("Who holds what", TheatrePanel::Fragments,
+                wgmma ? "who holds which element of a wgmma's accumulators" : "who holds which element of one mma",
+                draw_tc_fragments);
+        picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem);
+        picture("Stages", TheatrePanel::Stages, "the ring of stages, its copies and its barriers", draw_tc_stages);
         if (tab("SMs", TheatrePanel::Sms)) {
             theatre.panel = TheatrePanel::Sms;
             // The wgmma rung's recording: which SM ran each block and when (a clock per K step).
