@@ -41,6 +41,9 @@ constexpr Answer kAnswers[] = {
     // tiled T=32 and cuBLAS.
     {"rung-speedup-predicted", false}, {"rung-speedup-measured", false}, {"speedup-over-tiled", false},
     {"percent-of-cublas", false},
+    // The tensor-core ladder, in BF16: the step's rung against the rung below it, cuBLAS BF16,
+    // and cuBLAS FP32.
+    {"tc-rung-speedup-measured", false}, {"tc-speedup-over-fp32", false}, {"tc-percent-of-cublas", false},
     // Breaking a kernel on purpose (the step's `experiment:`): how many runs came out wrong,
     // the stores past C's end of no-bounds-check, the slow-down of bank-conflicts.
     {"experiment-wrong-runs", false}, {"stray-writes", false}, {"experiment-slowdown", false},

@@ -1,4 +1,5 @@
-// The kernel ladder's lessons (register-tiles … pipelining) in the real binary, in a window
+// The kernel ladder's lessons (register-tiles … pipelining, then tensor-cores and
+// hopper-tensor-cores) in the real binary, in a window
 // (under xvfb-run when there is no display), walked the way a teacher does: Ctrl+L to the
 // first of them, PageDown through every step, Enter to reveal each prediction. Every picture
 // must hold the lesson card and a view that is not blank, and the keys must land where
@@ -23,7 +24,9 @@ using ts::test::Image;
 using ts::test::load_png;
 using ts::test::rgb;
 
-const std::vector<std::string> kPath = {"register-tiles", "wider-loads", "bank-conflicts", "warp-tiles", "pipelining"};
+// The FP32 ladder's path, and the tensor cores' after it.
+const std::vector<std::string> kPath = {"register-tiles", "wider-loads",  "bank-conflicts",     "warp-tiles",
+                                        "pipelining",     "tensor-cores", "hopper-tensor-cores"};
 
 int band_pixels(const Image& image) { return image.count(rgb(ts::views::kLessonBand), 0.0f, 0.0f, 1.0f, 0.5f); }
 

@@ -35,7 +35,8 @@ std::vector<ts::lessons::Lesson> shipped_lessons() {
 const std::vector<std::string> kTeachingOrder = {
     "row-major",       "naive-kernel", "redundant-loads", "tiling",          "boundaries",
     "coalescing",      "tile-width",   "measured-speedup", "register-tiles", "wider-loads",
-    "bank-conflicts",  "warp-tiles",   "pipelining",       "breaking-tiled",
+    "bank-conflicts",  "warp-tiles",   "pipelining",       "breaking-tiled",  "tensor-cores",
+    "hopper-tensor-cores",
 };
 
 // Answers that only a run of an experiment can give (stray-writes is the model's).
@@ -100,7 +101,8 @@ TEST(LessonFiles, PredictionsRevealComputedAnswers) {
     for (const char* kind : {"loads-of-a", "reuse-factor", "warp-sectors-x-as-row", "coalescing-penalty",
                              "measured-speedup", "rung-speedup-predicted", "rung-speedup-measured",
                              "speedup-over-tiled", "percent-of-cublas", "experiment-wrong-runs", "stray-writes",
-                             "experiment-slowdown"})
+                             "experiment-slowdown", "tc-rung-speedup-measured", "tc-speedup-over-fp32",
+                             "tc-percent-of-cublas"})
         EXPECT_TRUE(kinds.count(kind)) << "no lesson asks for " << kind;
 }
 

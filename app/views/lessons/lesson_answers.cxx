@@ -112,32 +112,37 @@ std::string source_of(const LabState& lab, const record::Point* point) {
     return "measured on this computer's GPU this session";
 }
 
-// slow ÷ fast at the largest square size the lab has both for (in the state's dtype).
-RevealedAnswer measured_ratio(const AppState& state, const model::KernelConfig& slow, const model::KernelConfig& fast,
-                              const char* what) {
-    const std::string slow_name = model::describe(slow);
-    const std::string fast_name = model::describe(fast);
-    const std::string dtype(model::dtype_name(state.problem.dtype));
+// slow (in slow_dtype) ÷ fast (in fast_dtype) at the largest square size the lab has both for.
+RevealedAnswer measured_ratio_of(const AppState& state, const std::string& slow_name, const std::string& slow_dtype,
+                                 const std::string& fast_name, const std::string& fast_dtype, const char* what) {
     const auto points = lab_points(state.lab);
     std::vector<std::int64_t> sizes;
     for (const record::Point* p : points)
-        if (p->ok && p->config == fast_name && p->dtype == dtype && p->batch == 1 && p->m == p->n && p->m == p->k)
+        if (p->ok && p->config == fast_name && p->dtype == fast_dtype && p->batch == 1 && p->m == p->n && p->m == p->k)
             sizes.push_back(p->m);
     std::sort(sizes.rbegin(), sizes.rend());
+    const std::string types = slow_dtype == fast_dtype ? slow_dtype : slow_dtype + " and " + fast_dtype;
     for (std::int64_t size : sizes) {
-        const record::Point* s = find_point(points, slow_name, size, dtype);
-        const record::Point* f = find_point(points, fast_name, size, dtype);
+        const record::Point* s = find_point(points, slow_name, size, slow_dtype);
+        const record::Point* f = find_point(points, fast_name, size, fast_dtype);
         if (!s || !f || !s->ok || !f->ok || f->median_ms <= 0.0) continue;
         const double ratio = s->median_ms / f->median_ms;
         return {ratio, ratio_text(ratio),
                 format_text("{}, {}×{}×{} {}, median kernel time: {} {}, {} {} ({})", source_of(state.lab, f), size, size,
-                       size, dtype, slow_name, model::human_seconds(s->median_ms / 1e3), fast_name,
+                       size, types, slow_name, model::human_seconds(s->median_ms / 1e3), fast_name,
                        model::human_seconds(f->median_ms / 1e3), what)};
     }
     return {std::nullopt, "not measured here",
             format_text("no measurement of both {} and {} in {} is loaded: run them on a GPU (the latency view's "
                    "Measure) or load a recording with --load",
-                   slow_name, fast_name, dtype)};
+                   slow_name, fast_name, types)};
+}
+
+// slow ÷ fast at the largest square size the lab has both for (in the state's dtype).
+RevealedAnswer measured_ratio(const AppState& state, const model::KernelConfig& slow, const model::KernelConfig& fast,
+                              const char* what) {
+    const std::string dtype(model::dtype_name(state.problem.dtype));
+    return measured_ratio_of(state, model::describe(slow), dtype, model::describe(fast), dtype, what);
 }
 
 RevealedAnswer coalescing_penalty(const AppState& state) {
@@ -323,6 +328,41 @@ RevealedAnswer percent_of_cublas(const AppState& state) {
                         times_text(state, pair, "cuBLAS", name), name)};
 }
 
+// ---- The tensor-core ladder ------------------------------------------------------------------
+// The step's `kernel:` names a tensor-core rung (model::tensor_core_rungs: wmma … tc-tuned); the
+// answers compare it, in BF16, with the rung below it, with cuBLAS BF16, or with cuBLAS in FP32
+// (the CUDA cores' best), at the largest square size measured for both (8192³ in the committed
+// recordings).
+
+int tc_rung_index(model::KernelKind kind) {
+    const auto rungs = model::tensor_core_rungs();
+    for (std::size_t i = 0; i < rungs.size(); ++i)
+        if (rungs[i].kernel.kind == kind) return static_cast<int>(i);
+    return -1;
+}
+
+RevealedAnswer tc_answer(const AppState& state, const std::string& word) {
+    const auto rungs = model::tensor_core_rungs();
+    const int index = tc_rung_index(state.kernel.kind);
+    const std::string name = model::describe(rungs[static_cast<std::size_t>(index)].kernel);
+    if (word == "tc-rung-speedup-measured") {
+        const std::string below = model::describe(rungs[static_cast<std::size_t>(index) - 1].kernel);
+        return measured_ratio_of(state, below, "bf16", name, "bf16",
+                                 format_text("{} time ÷ {} time", below, name).c_str());
+    }
+    if (word == "tc-speedup-over-fp32")
+        return measured_ratio_of(state, kCublasConfig, "float", name, "bf16",
+                                 format_text("cuBLAS FP32 time ÷ {} BF16 time: the CUDA cores' best against the tensor "
+                                             "cores",
+                                             name)
+                                     .c_str());
+    RevealedAnswer ratio = measured_ratio_of(state, kCublasConfig, "bf16", name, "bf16",
+                                             format_text("cuBLAS BF16 time ÷ {} time", name).c_str());
+    if (!ratio.value) return ratio;
+    const double percent = 100.0 * *ratio.value;
+    return {percent, model::fixed(percent, 0) + " %", ratio.how};
+}
+
 // ---- Breaking a kernel on purpose (model/experiment.hpp) ----------------------------------
 // The step's `experiment:` names which; its outcomes are the Experiments view's: run on this
 // GPU this session, or recorded (assets/experiments). Nothing is known before a run but what
@@ -448,6 +488,16 @@ std::optional<std::string> check_answer(const AppState& state, const lessons::An
                                "regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined or tuned");
         return std::nullopt;
     }
+    if (word == "tc-rung-speedup-measured" || word == "tc-speedup-over-fp32" || word == "tc-percent-of-cublas") {
+        const int index = tc_rung_index(state.kernel.kind);
+        if (index < 0 || (index == 0 && word == "tc-rung-speedup-measured"))
+            return format_text("{} compares the step's kernel on the tensor-core ladder: set kernel: to {}", word,
+                               word == "tc-rung-speedup-measured"
+                                   ? "a rung above wmma (mma, mma-async, wgmma, warp-specialized, persistent or tc-tuned)"
+                                   : "a tensor-core rung (wmma, mma, mma-async, wgmma, warp-specialized, persistent or "
+                                     "tc-tuned)");
+        return std::nullopt;
+    }
     const model::Experiment experiment = state.experiments.experiment;
     if (word == "experiment-wrong-runs" && experiment == model::Experiment::BankConflicts)
         return "experiment-wrong-runs counts runs in which C came out wrong: set experiment: to missing-first-sync, "
@@ -487,6 +537,10 @@ RevealedAnswer compute_answer(const AppState& state, const lessons::AnswerSpec& 
         if (word == "rung-speedup-predicted") return rung_speedup_predicted(state);
         if (word == "percent-of-cublas") return percent_of_cublas(state);
         return rung_speedup_measured(state, word == "speedup-over-tiled");
+    }
+    if (word == "tc-rung-speedup-measured" || word == "tc-speedup-over-fp32" || word == "tc-percent-of-cublas") {
+        if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
+        return tc_answer(state, word);
     }
     if (word == "experiment-wrong-runs" || word == "stray-writes" || word == "experiment-slowdown") {
         if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
