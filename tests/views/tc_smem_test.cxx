@@ -80,6 +80,33 @@ TEST(TcSmem, RecordedWordsFillTheSameSlots) {
     EXPECT_TRUE(ts::views::recorded_slots(trace, false, 16).empty());
 }
 
+// The descriptors, worked by hand from the PTX ISA's layout (tc_descriptor.hpp): A's tile is read
+// K-major, a K slice of 16 elements is 32 bytes on from the last, SBO is 8 rows of 128 bytes, LBO
+// is 16 (unused), swizzle code 1 in bits 62–63. B's K×N tile is read MN-major: LBO steps one slab
+// (64 rows of K × 128 bytes), SBO one group of 8 rows of K. 18 swaps the operands.
+TEST(TcSmem, DescriptorsWorkedByHand) {
+    const auto a = ts::views::tile_descriptor(KernelKind::Wgmma, false, 5);  // chunk 5: elements 40–47, slice 2
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->k_slice, 2);
+    EXPECT_EQ(a->fields.start_address, 64u);
+    EXPECT_EQ(a->fields.stride_byte_offset, 1024u);
+    EXPECT_EQ(a->fields.leading_byte_offset, 16u);
+    EXPECT_EQ(a->bits, (1ull << 62) | (64ull << 32) | (1ull << 16) | (64 >> 4));
+    EXPECT_TRUE(a->as_wgmma_a);
+    const auto b = ts::views::tile_descriptor(KernelKind::Wgmma, true, 9);  // chunk 9: columns 72–79, slab 1
+    ASSERT_TRUE(b);
+    EXPECT_FALSE(b->k_major);
+    EXPECT_EQ(b->fields.start_address - b->tile_start, 64u * 128);
+    EXPECT_EQ(b->fields.leading_byte_offset, 64u * 128);
+    EXPECT_EQ(b->fields.stride_byte_offset, 1024u);
+    EXPECT_FALSE(ts::views::tile_descriptor(KernelKind::Persistent, false, 0)->as_wgmma_a) << "18 reads A's tile as B";
+    EXPECT_FALSE(ts::views::tile_descriptor(KernelKind::Mma, false, 0).has_value());
+    const std::string text = ts::views::descriptor_text(*a);
+    EXPECT_NE(text.find("through the descriptor 0x4000004000010004: start byte 64 (K slice 2: elements 32–47 of K)"),
+              std::string::npos)
+        << text;
+}
+
 // The shared-memory tab draws for every tensor-core rung, with and without a recording.
 TEST(TcSmem, TheTabDrawsForEveryRung) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {

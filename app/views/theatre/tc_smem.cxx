@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdio>
 
 #include "model/format.hpp"
 #include "model/ladder_rungs.hpp"
@@ -128,6 +129,50 @@ std::string smem_chunk_formula(const SmemTilePair& tiles, int row, int chunk) {
                        chunk * per + per - 1, place(plain), place(stored), why);
 }
 
+std::optional<TileDescriptor> tile_descriptor(model::KernelKind kind, bool operand_b, int chunk) {
+    return model::with_tc_shape<std::optional<TileDescriptor>>(
+        model::KernelConfig{kind}, [](const model::MmaShape&) { return std::optional<TileDescriptor>{}; },
+        [&](const model::WgmmaShape& s) -> std::optional<TileDescriptor> {
+            TileDescriptor d;
+            const int per_chunk = kChunkBytes / s.element_bytes;
+            if (!operand_b) {
+                // A K slice is 16 elements of K: 32 bytes, two chunks.
+                d.k_slice = chunk * kChunkBytes / model::kWgmmaKBytes;
+                d.fields = model::a_tile_descriptor(s, 0, 0, 0, d.k_slice);
+                d.tile_start = static_cast<std::uint32_t>(model::a_tile_offset(s, 0));
+                d.as_wgmma_a = !s.swap_ab;
+            } else {
+                const int slab_elements = s.span_elements();
+                d.fields = model::b_tile_descriptor(s, 0, 0, chunk * per_chunk / slab_elements * slab_elements, 0);
+                d.tile_start = static_cast<std::uint32_t>(model::b_tile_offset(s, 0));
+                d.k_major = s.b_k_major;
+                d.as_wgmma_a = s.swap_ab;
+            }
+            d.bits = model::encode_descriptor(d.fields);
+            return d;
+        },
+        std::nullopt);
+}
+
+std::string descriptor_text(const TileDescriptor& d) {
+    const model::SmemDescriptor& f = d.fields;
+    char bits[24];
+    std::snprintf(bits, sizeof bits, "0x%016llx", static_cast<unsigned long long>(d.bits));
+    const std::string head =
+        format_text("wgmma reads this tile as its {} operand, {}, through the descriptor {}: start byte {}{}; ",
+                    d.as_wgmma_a ? "A" : "B", d.k_major ? "K-major" : "MN-major", bits, f.start_address,
+                    d.k_major ? format_text(" (K slice {}: elements {}–{} of K)", d.k_slice, 16 * d.k_slice,
+                                            16 * d.k_slice + 15)
+                              : std::string(" (K slice 0)"));
+    if (d.k_major)
+        return head + format_text("SBO {} bytes, from one group of 8 rows to the next; LBO {} (unused with the "
+                                  "swizzle); swizzle 128B, which the hardware undoes on each address.",
+                                  f.stride_byte_offset, f.leading_byte_offset);
+    return head + format_text("LBO {} bytes, from one 64-column slab to the next; SBO {} bytes, from one group of 8 "
+                              "rows of K to the next; swizzle 128B.",
+                              f.leading_byte_offset, f.stride_byte_offset);
+}
+
 std::string smem_explanation(const AppState& state) {
     const auto tiles = smem_tiles(state.kernel.kind, state.theatre.smem_b);
     if (!tiles) return "";
@@ -205,7 +250,8 @@ void draw_tc_smem(AppState& state) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     // A title and the banks over the grids, the wavefronts under them.
-    const float caption = font * 2.6f, below = font * 1.6f;
+    const bool described = tile_descriptor(state.kernel.kind, theatre.smem_b, theatre.smem_chunk).has_value();
+    const float caption = font * 2.6f, below = font * (described ? 5.5f : 1.6f);
     const float columns = static_cast<float>(chunks + 2 * kSlotsPerLine) + 4.0f;
     const float cell = std::floor(std::min(avail.x / columns, (avail.y - caption - below) / static_cast<float>(lines)));
     if (cell < 6.0f) return;
@@ -256,6 +302,34 @@ void draw_tc_smem(AppState& state) {
                     format_text("{} wavefront{}", waves, waves == 1 ? "" : "s"));
         }
         x += width + 2.0f * cell;
+    }
+    // The descriptor's start and stride on the stored grid, where the rung reads through one.
+    const auto descriptor = tile_descriptor(state.kernel.kind, theatre.smem_b, theatre.smem_chunk);
+    if (descriptor && !stored.empty()) {
+        const float stored_x = origin.x + static_cast<float>(chunks + kSlotsPerLine) * cell + 4.0f * cell;
+        const int in_tile = static_cast<int>(descriptor->fields.start_address - descriptor->tile_start);
+        const ImVec2 start{stored_x + (static_cast<float>(in_tile % kLineBytes / kChunkBytes) + 0.5f) * cell,
+                           top_y + static_cast<float>(in_tile / kLineBytes) * cell};
+        const ImU32 arrow = colours::kHighlight;
+        const float thick = std::max(2.0f, cell * 0.12f);
+        draw->AddLine({start.x, start.y - cell * 0.9f}, start, arrow, thick);
+        draw->AddTriangleFilled({start.x - cell * 0.25f, start.y - cell * 0.35f}, {start.x + cell * 0.25f, start.y - cell * 0.35f},
+                                start, arrow);
+        const int sbo_lines = static_cast<int>(descriptor->fields.stride_byte_offset) / kLineBytes;
+        if (sbo_lines > 0 && sbo_lines < lines) {
+            // In the gap left of the stored grid: from row 0 to row 8, the next group of 8 rows.
+            const float x_line = stored_x - cell;
+            const float y0 = top_y + cell * 0.5f, y1 = top_y + (static_cast<float>(sbo_lines) + 0.5f) * cell;
+            draw->AddLine({x_line, y0}, {x_line, y1}, arrow, thick);
+            draw->AddTriangleFilled({x_line - cell * 0.25f, y1 - cell * 0.4f}, {x_line + cell * 0.25f, y1 - cell * 0.4f},
+                                    {x_line, y1}, arrow);
+            const float label = small->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, "SBO").x;
+            text_at(draw, small, {x_line - label * 0.5f, y1 + cell * 0.1f}, arrow, "SBO");
+        }
+        ImGui::SetCursorScreenPos({origin.x, top_y + static_cast<float>(lines) * cell + font * 1.5f});
+        ImGui::PushTextWrapPos(0.0f);
+        muted_text(descriptor_text(*descriptor));
+        ImGui::PopTextWrapPos();
     }
     // The hovered chunk wherever it sits, and its addresses.
     if (hovered && !hovered->zero_fill) {

@@ -13,11 +13,13 @@
 // that read costs: one per chunk sharing a column of banks.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "model/kernel_trace.hpp"
+#include "model/tc_descriptor.hpp"
 #include "model/tc_swizzle.hpp"
 #include "views/window/app_state.hpp"
 
@@ -63,6 +65,21 @@ int picture_wavefronts(const std::vector<SmemChunkSlot>& slots, int chunk);
 
 // The hover text for the chunk at (row, chunk) of the tile: where each layout puts it, and why.
 std::string smem_chunk_formula(const SmemTilePair& tiles, int row, int chunk);
+
+// The descriptor wgmma reads a TMA rung's tile through (tc_descriptor.hpp), for the K slice (A)
+// or the 64-column slab (B) that chunk column `chunk` lies in, from the start of dynamic shared
+// memory; nullopt for the mma rungs, which have none.
+struct TileDescriptor {
+    model::SmemDescriptor fields;
+    std::uint64_t bits = 0;
+    std::uint32_t tile_start = 0;  // where the tile itself starts (stage 0), from the same place
+    int k_slice = 0;       // A: which 16 elements of K (two chunks); B: 0
+    bool k_major = true;   // A's tile: K-major; B's (K×N): MN-major
+    bool as_wgmma_a = true;  // wgmma's A operand (or, with the operands swapped, its B)
+};
+std::optional<TileDescriptor> tile_descriptor(model::KernelKind kind, bool operand_b, int chunk);
+// The descriptor in words: what wgmma reads it as, and each field with why.
+std::string descriptor_text(const TileDescriptor& d);
 
 // What the picture shows, for the side panel beside it.
 std::string smem_explanation(const AppState& state);
