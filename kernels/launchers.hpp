@@ -115,6 +115,8 @@ struct TraceBuffers {
     std::uint32_t* block_sm = nullptr;
     // 16_wgmma_recorded.cu: stage 0 of block (0, 0), model::kRecordedStageWords words; may be null.
     std::uint16_t* stage_words = nullptr;
+    // 17_warp_specialized_recorded.cu: model::role_clock_records clocks; may be null elsewhere.
+    model::RoleClock* role_clocks = nullptr;
 };
 
 // 01_naive_recorded.cu and 05_tiled_recorded.cu: the naive (config.kind == Naive; config.tile
@@ -137,6 +139,11 @@ cudaError_t launch_warptile_recorded(const model::KernelConfig& config, const mo
 // numbers (model::stage_element_number). Refused off sm_90a as 16 is.
 cudaError_t launch_wgmma_recorded(const model::Problem& problem, Operands<std::uint16_t> operands, TraceBuffers trace,
                                   cudaStream_t stream);
+// 17_warp_specialized_recorded.cu: the warp-specialized rung with records (each role's wait, ready
+// and done per K step on the SM's cycle counter, consumer 0's K steps on the global timer, each
+// block's SM), BF16, one matrix. Refused off sm_90a as 17 is.
+cudaError_t launch_warp_specialized_recorded(const model::Problem& problem, Operands<std::uint16_t> operands,
+                                             TraceBuffers trace, cudaStream_t stream);
 
 // What CUDA knows about the kernel a launcher would run for `config` and `problem` (the
 // instantiation for its element type, plain or batched): the compiled kernel's resources

@@ -16,8 +16,9 @@ using model::fixed;
 
 CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     CLI::App* record = app.add_subcommand(
-        "record", "Run the naive, tiled, regtile-2d, warptile or wgmma kernel once with records: every thread's "
-                  "loads (wgmma: the first stage as TMA wrote it), each block's SM and clocks");
+        "record", "Run the naive, tiled, regtile-2d, warptile, wgmma or warp-specialized kernel once with records: "
+                  "every thread's loads (wgmma: the first stage as TMA wrote it; warp-specialized: each role's waits), "
+                  "each block's SM and clocks");
     SetupOptions& s = options.setup;
     s.m = "40";
     s.n = "28";
@@ -29,7 +30,8 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     record->add_option("--k", s.k, "columns of A, rows of B")->capture_default_str();
     record->add_option("--tile", s.tile, "T: the tiled kernel's tile; for naive, the chunk of k called a phase")
         ->capture_default_str();
-    record->add_option("--kernel", s.kernel, "naive, tiled, regtile-2d, warptile or wgmma (the rungs' shapes are fixed; wgmma runs in BF16)")
+    record->add_option("--kernel", s.kernel, "naive, tiled, regtile-2d, warptile, wgmma or warp-specialized (the rungs' shapes are fixed; the "
+                                          "tensor-core rungs run in BF16)")
         ->capture_default_str();
     record->add_option("--block", s.block, "block shape of the naive kernel, XxY")->capture_default_str();
     record->add_option("--out", options.out, "save the recording as JSON to FILE (open it with tilescope --trace)")
@@ -44,12 +46,26 @@ std::string record_summary(const model::KernelTrace& trace) {
     std::string text = format_text("recorded {} on {}×{}×{} on the {} ({}): grid {} × {} = {} blocks, {} {}\n",
                               model::describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
                               trace.device, trace.recorded_at, grid.x, grid.y, trace.blocks(), trace.phases(),
-                              model::is_recorded_ladder(trace.config.kind) || wgmma ? "K steps" : "phases");
+                              model::is_recorded_ladder(trace.config.kind) || model::is_tensor_core(trace.config.kind)
+                                  ? "K steps"
+                                  : "phases");
     text += format_text("SMs: the blocks ran on {} of the GPU's {} SMs, at most {} at once, in {} wave{}; first start to "
                    "last end {} µs (with the recording's own stores)\n",
                    timeline.sms_used.size(), trace.sm_count, timeline.most_at_once, timeline.waves,
                    timeline.waves == 1 ? "" : "s", fixed(timeline.span_us, 1));
-    if (wgmma) {
+    if (trace.config.kind == model::KernelKind::WarpSpecialized) {
+        if (const auto difference = model::compare_with_model(trace)) {
+            text += "roles: DIFFER from the ring's protocol: " + *difference + "\n";
+        } else {
+            const model::RoleTimes t = model::role_times(trace);
+            text += format_text("roles: at every K step of every block the consumers saw a stage full only after the "
+                                "producer armed it, and the producer refilled one only after both consumers were done "
+                                "with it. Per K step, on average: the producer waited {} cycles and issued in {}; the "
+                                "consumers waited {} and {} cycles and computed in {} and {}\n",
+                                fixed(t.wait_cycles[0], 0), fixed(t.work_cycles[0], 0), fixed(t.wait_cycles[1], 0),
+                                fixed(t.wait_cycles[2], 0), fixed(t.work_cycles[1], 0), fixed(t.work_cycles[2], 0));
+        }
+    } else if (wgmma) {
         const auto zeros = std::count(trace.stage_words.begin(), trace.stage_words.end(), std::uint16_t{0});
         if (const auto difference = model::compare_with_model(trace))
             text += "stage: DIFFERS from the model: " + *difference + "\n";
@@ -105,6 +121,8 @@ int run_record(const RecordOptions& options, std::ostream& out, std::ostream& er
     }
     // The wgmma recording's inputs are element numbers: its stage is what is checked, not C.
     if (result.trace->config.kind == model::KernelKind::Wgmma) return model::compare_with_model(*result.trace) ? 1 : 0;
+    if (result.trace->config.kind == model::KernelKind::WarpSpecialized)
+        return !model::compare_with_model(*result.trace) && result.check_passed ? 0 : 1;
     const bool loads_match = !result.trace->has_loads() || !model::compare_with_model(*result.trace);
     return loads_match && result.check_passed ? 0 : 1;
 }

@@ -84,11 +84,61 @@ void record_wgmma(const RunRequest& request, const DeviceInfo& device, cudaStrea
     result.trace = std::move(trace);
 }
 
+// The warp-specialized rung's recording (17_warp_specialized_recorded.cu): real BF16 inputs, C
+// checked, and each role's clocks.
+void record_warp_specialized(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream,
+                             RunResult& result) {
+    RunRequest bf16_request = request;
+    bf16_request.problem.dtype = model::Dtype::BFloat16;
+    const model::Problem& problem = bf16_request.problem;
+    model::KernelTrace trace;
+    trace.config = request.kernel;
+    trace.problem = problem;
+    const std::int64_t blocks = trace.blocks();
+    const std::int64_t clock_count = model::clock_records(request.kernel, problem);
+    const std::int64_t role_count = model::role_clock_records(request.kernel, problem);
+
+    const DeviceOperands operands(bf16_request, stream);
+    DeviceBuffer<model::PhaseClock> clocks(clock_count);
+    DeviceBuffer<model::RoleClock> role_clocks(role_count);
+    DeviceBuffer<std::uint32_t> block_sm(blocks);
+    TS_CUDA_CHECK(cudaMemsetAsync(clocks.get(), 0, clocks.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(role_clocks.get(), 0, role_clocks.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
+    operands.poison(stream);
+    const DevicePointers p = operands.pointers();
+    kernels::TraceBuffers buffers{nullptr, clocks.get(), block_sm.get()};
+    buffers.role_clocks = role_clocks.get();
+    cuda_check(kernels::launch_warp_specialized_recorded(
+                   problem,
+                   {static_cast<const std::uint16_t*>(p.a), static_cast<const std::uint16_t*>(p.b),
+                    static_cast<std::uint16_t*>(p.c)},
+                   buffers, stream),
+               format_text("launching the recorded warp-specialized kernel on {}×{}×{}", problem.m, problem.n,
+                           problem.k),
+               __FILE__, __LINE__);
+    trace.device = device.limits.name;
+    trace.sm_count = device.limits.sm_count;
+    trace.recorded_at = utc_now();
+    trace.clocks = copy_back(clocks, clock_count, stream);
+    trace.role_clocks = copy_back(role_clocks, role_count, stream);
+    trace.block_sm = copy_back(block_sm, blocks, stream);
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    operands.check(result, stream);
+    trace.check_passed = result.check_passed;
+    trace.check_summary = result.check_summary;
+    result.trace = std::move(trace);
+}
+
 }  // namespace
 
 void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
     if (request.kernel.kind == model::KernelKind::Wgmma) {
         record_wgmma(request, device, stream, result);
+        return;
+    }
+    if (request.kernel.kind == model::KernelKind::WarpSpecialized) {
+        record_warp_specialized(request, device, stream, result);
         return;
     }
     // The indices a thread computes do not depend on the element type, so every recording

@@ -13,7 +13,7 @@ namespace {
 
 bool recorded_kind(KernelKind kind) {
     return kind == KernelKind::Naive || kind == KernelKind::Tiled || is_recorded_ladder(kind) ||
-           kind == KernelKind::Wgmma;
+           kind == KernelKind::Wgmma || kind == KernelKind::WarpSpecialized;
 }
 
 int ladder_phases(const KernelConfig& config, const Problem& problem) {
@@ -21,19 +21,25 @@ int ladder_phases(const KernelConfig& config, const Problem& problem) {
 }
 
 // The phases of a recording: K steps of BK for a ladder rung, chunks of T otherwise.
-// The wgmma rung's: its K steps of BK.
+// The recorded tensor-core rungs' block shapes (tc_pipeline.hpp).
+const WgmmaShape* recorded_tc_shape(KernelKind kind) {
+    if (kind == KernelKind::Wgmma) return &kRecordedStageShape;
+    if (kind == KernelKind::WarpSpecialized) return &kWarpSpecializedShape;
+    return nullptr;
+}
+
+// The wgmma and warp-specialized rungs': their K steps of BK.
 int phases_of(const KernelConfig& config, const Problem& problem) {
-    if (config.kind == KernelKind::Wgmma) return wgmma_k_steps(kRecordedStageShape, static_cast<int>(problem.k));
+    if (const WgmmaShape* s = recorded_tc_shape(config.kind)) return wgmma_k_steps(*s, static_cast<int>(problem.k));
     return is_recorded_ladder(config.kind) ? ladder_phases(config, problem)
                                            : phase_count(static_cast<int>(problem.k), config.tile);
 }
 
 Index2 grid_of(const KernelConfig& config, const Problem& problem) {
-    // The wgmma rung: one block per BM × BN tile of C (plan_launch leaves the tensor-core rungs to
-    // tc_pipeline.hpp).
-    if (config.kind == KernelKind::Wgmma)
-        return {ceil_div(static_cast<int>(problem.n), kRecordedStageShape.bn),
-                ceil_div(static_cast<int>(problem.m), kRecordedStageShape.bm)};
+    // The wgmma and warp-specialized rungs: one block per BM × BN tile of C (plan_launch leaves the
+    // tensor-core rungs to tc_pipeline.hpp).
+    if (const WgmmaShape* s = recorded_tc_shape(config.kind))
+        return {ceil_div(static_cast<int>(problem.n), s->bn), ceil_div(static_cast<int>(problem.m), s->bm)};
     const LaunchGeometry g = plan_launch(config, problem);
     return {static_cast<int>(g.grid.x), static_cast<int>(g.grid.y)};
 }
@@ -131,6 +137,45 @@ std::optional<std::string> compare_naive(const KernelTrace& trace) {
     return std::nullopt;
 }
 
+// The warp-specialized rung's clocks against the ring's protocol (model::stage_step): a consumer's
+// wait for K step j ends no earlier than the producer's wait before that step's copies (the copies
+// are armed after it), and the producer's wait before refilling a stage for step j ends no earlier
+// than both consumers finished step j − stages (they stamp before they arrive on empty). Each role
+// stamps in order. One SM's cycle counter serves every warp of a block, so the orders compare.
+std::optional<std::string> compare_role_clocks(const KernelTrace& trace) {
+    const int steps = trace.phases(), blocks = trace.blocks();
+    if (static_cast<std::int64_t>(trace.role_clocks.size()) != role_clock_records(trace.config, trace.problem))
+        return format_text("the recording holds {} role clocks; {} blocks × {} roles × {} K steps need {}",
+                           trace.role_clocks.size(), blocks, kRecordedRoles, steps,
+                           role_clock_records(trace.config, trace.problem));
+    const WgmmaShape& s = kWarpSpecializedShape;
+    const auto at = [&](int block, int role, int step) -> const RoleClock& {
+        return trace.role_clocks[static_cast<std::size_t>(role_clock_slot(block, steps, role, step))];
+    };
+    const char* names[kRecordedRoles] = {"the producer", "consumer 0", "consumer 1"};
+    for (int b = 0; b < blocks; ++b)
+        for (int step = 0; step < steps; ++step) {
+            for (int role = 0; role < kRecordedRoles; ++role) {
+                const RoleClock& c = at(b, role, step);
+                if (c.wait_start == 0 || c.ready < c.wait_start || c.done < c.ready)
+                    return format_text("block {}, K step {}: {}'s clocks are out of order or missing", b, step,
+                                       names[role]);
+            }
+            const RoleClock& producer = at(b, 0, step);
+            for (int role = 1; role < kRecordedRoles; ++role)
+                if (at(b, role, step).ready < producer.ready)
+                    return format_text("block {}, K step {}: {} saw the stage full before the producer armed it", b,
+                                       step, names[role]);
+            if (stage_step(s, step).producer_waits)
+                for (int role = 1; role < kRecordedRoles; ++role)
+                    if (producer.ready < at(b, role, step - s.stages).done)
+                        return format_text("block {}, K step {}: the producer refilled stage {} before {} was done "
+                                           "with K step {}",
+                                           b, step, stage_step(s, step).stage, names[role], step - s.stages);
+        }
+    return std::nullopt;
+}
+
 }  // namespace
 
 Index2 KernelTrace::grid() const { return grid_of(config, problem); }
@@ -140,7 +185,7 @@ int KernelTrace::phases() const { return phases_of(config, problem); }
 bool is_recorded_ladder(KernelKind kind) { return kind == KernelKind::RegTile2d || kind == KernelKind::Warptile; }
 
 std::int64_t load_records(const KernelConfig& config, const Problem& problem) {
-    if (config.kind == KernelKind::Wgmma) return 0;  // TMA loads; the stage's words say where they went
+    if (recorded_tc_shape(config.kind)) return 0;  // TMA loads; the stage's words say where they went
     const LaunchGeometry g = plan_launch(config, problem);
     if (is_recorded_ladder(config.kind)) {
         const LadderShape s = ladder_shape(config);
@@ -158,15 +203,41 @@ std::int64_t clock_records(const KernelConfig& config, const Problem& problem) {
     return std::int64_t{grid.x} * grid.y * phases_of(config, problem);
 }
 
+std::int64_t role_clock_records(const KernelConfig& config, const Problem& problem) {
+    if (config.kind != KernelKind::WarpSpecialized) return 0;
+    return clock_records(config, problem) * kRecordedRoles;
+}
+
+RoleTimes role_times(const KernelTrace& trace) {
+    RoleTimes times;
+    const int steps = trace.phases();
+    if (steps <= 0 || static_cast<std::int64_t>(trace.role_clocks.size()) != role_clock_records(trace.config, trace.problem))
+        return times;
+    for (int b = 0; b < trace.blocks(); ++b)
+        for (int role = 0; role < kRecordedRoles; ++role)
+            for (int step = 0; step < steps; ++step) {
+                const RoleClock& c = trace.role_clocks[static_cast<std::size_t>(role_clock_slot(b, steps, role, step))];
+                times.wait_cycles[role] += static_cast<double>(c.ready - c.wait_start);
+                times.work_cycles[role] += static_cast<double>(c.done - c.ready);
+            }
+    const double count = static_cast<double>(trace.blocks()) * steps;
+    for (int role = 0; role < kRecordedRoles; ++role) {
+        times.wait_cycles[role] /= count;
+        times.work_cycles[role] /= count;
+    }
+    return times;
+}
+
 std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem) {
     if (!recorded_kind(config.kind))
         return format_text(
-            "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not {}",
+            "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+            "not {}",
             describe(config));
     if (auto why = validate(problem, 0)) return why;
     if (auto why = check_config(config)) return why;
     // A ladder rung's shape and the wgmma rung's are fixed: no T to check.
-    const bool fixed_shape = is_recorded_ladder(config.kind) || config.kind == KernelKind::Wgmma;
+    const bool fixed_shape = is_recorded_ladder(config.kind) || recorded_tc_shape(config.kind);
     if (!fixed_shape && (config.tile < 1 || config.tile > kMaxTile))
         return format_text("the recording chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
     if (problem.batch != 1)
@@ -263,6 +334,7 @@ std::optional<std::string> compare_with_model(const KernelTrace& trace) {
         if (trace.stage_words.empty()) return "the recording holds no stage of shared memory";
         return compare_stage_words(kRecordedStageShape, trace.problem, trace.stage_words);
     }
+    if (trace.config.kind == KernelKind::WarpSpecialized) return compare_role_clocks(trace);
     if (!trace.has_loads()) return std::nullopt;
     if (static_cast<std::int64_t>(trace.loads.size()) != load_records(trace.config, trace.problem))
         return format_text("the recording holds {} loads; {} on {} × {} × {} needs {}", trace.loads.size(),

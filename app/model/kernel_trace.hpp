@@ -54,6 +54,22 @@ struct PhaseClock {
 
 inline constexpr std::uint32_t kNoSm = 0xFFFFFFFFu;
 
+// The warp-specialized rung's recording (17_warp_specialized_recorded.cu): for each block, role
+// (0: the producer; 1, 2: the consumer warpgroups) and K step, three readings of the SM's cycle
+// counter (clock64, one counter for every warp of an SM): before the role's wait on the stage's
+// barrier (the producer's on empty, a consumer's on full), when the wait ended, and when its work
+// on the stage was done (the producer: its copies issued; a consumer: its wgmmas over, just before
+// it arrives on empty). A producer's first round does not wait: wait_start == ready.
+struct RoleClock {
+    std::uint64_t wait_start = 0;
+    std::uint64_t ready = 0;
+    std::uint64_t done = 0;
+};
+inline constexpr int kRecordedRoles = 3;
+TS_HOST_DEVICE constexpr std::int64_t role_clock_slot(int block, int k_steps, int role, int step) {
+    return (static_cast<std::int64_t>(block) * kRecordedRoles + role) * k_steps + step;
+}
+
 // ---- Slots in the device buffers (host and device) --------------------------------------
 
 // Blocks in launch order: x fastest, one matrix (recordings are of batch 1).
@@ -113,6 +129,8 @@ struct KernelTrace {
     // tile then B's (tc_stage_record.hpp); the clocks are each block's K steps, the wait for the
     // stage to its wgmmas' end. Empty for the other kernels.
     std::vector<std::uint16_t> stage_words;
+    // WarpSpecialized: role_clock_slot order; the clocks (phase clocks) are consumer 0's K steps.
+    std::vector<RoleClock> role_clocks;
 
     Index2 grid() const;
     int blocks() const { return grid().x * grid().y; }
@@ -129,6 +147,17 @@ std::int64_t clock_records(const KernelConfig& config, const Problem& problem);
 inline constexpr std::int64_t kMaxLoadRecords = std::int64_t{1} << 22;
 inline constexpr std::int64_t kMaxClockRecords = std::int64_t{1} << 22;
 inline constexpr std::int64_t kMaxRecordedBlocks = 65536;
+
+// How many role clocks a recording of `config` on `problem` takes (the warp-specialized rung's).
+std::int64_t role_clock_records(const KernelConfig& config, const Problem& problem);
+
+// A warp-specialized recording in averages per K step over every block: for each role the
+// cycles spent waiting on its barrier and working on the stage.
+struct RoleTimes {
+    double wait_cycles[kRecordedRoles] = {};
+    double work_cycles[kRecordedRoles] = {};
+};
+RoleTimes role_times(const KernelTrace& trace);
 
 // Why `config` on `problem` cannot be recorded, or nullopt.
 std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem);

@@ -20,20 +20,22 @@ model::KernelTrace read_trace(const Json& root) {
     model::KernelTrace trace;
     const auto kind = model::parse_kernel(top.text("kernel"));
     if (!kind || (*kind != model::KernelKind::Naive && *kind != model::KernelKind::Tiled &&
-                  !model::is_recorded_ladder(*kind) && *kind != model::KernelKind::Wgmma))
+                  !model::is_recorded_ladder(*kind) && *kind != model::KernelKind::Wgmma &&
+                  *kind != model::KernelKind::WarpSpecialized))
         throw FormatError(format_text("kernel: \"{}\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\", "
-                                      "\"warptile\" or \"wgmma\"",
+                                      "\"warptile\", \"wgmma\" or \"warp-specialized\"",
                                       top.text("kernel")));
     const bool wgmma = *kind == model::KernelKind::Wgmma;
+    const bool tensor_cores = wgmma || *kind == model::KernelKind::WarpSpecialized;
     trace.config = {*kind, static_cast<int>(top.integer("block_x")), static_cast<int>(top.integer("block_y")),
                     static_cast<int>(top.integer("tile"))};
     trace.problem.m = top.integer("m");
     trace.problem.n = top.integer("n");
     trace.problem.k = top.integer("k");
     trace.problem.batch = 1;
-    // The FP32 kernels are recorded in float, the wgmma rung in BF16 (the numbers in its inputs
-    // are bit patterns: tc_stage_record.hpp).
-    trace.problem.dtype = wgmma ? model::Dtype::BFloat16 : model::Dtype::Float32;
+    // The FP32 kernels are recorded in float, the tensor-core rungs in BF16 (the wgmma rung's
+    // inputs are element numbers as bit patterns: tc_stage_record.hpp).
+    trace.problem.dtype = tensor_cores ? model::Dtype::BFloat16 : model::Dtype::Float32;
     if (auto why = model::check_recordable(trace.config, trace.problem)) throw FormatError(*why);
     trace.device = top.text("device");
     trace.sm_count = static_cast<int>(top.integer("sm_count"));
@@ -58,6 +60,16 @@ model::KernelTrace read_trace(const Json& root) {
             trace.stage_words.push_back(static_cast<std::uint16_t>(word));
         }
     }
+    if (top.has("role_clocks")) {
+        const std::vector<std::int64_t> role = top.integers("role_clocks");
+        if (role.size() % 3 != 0) throw FormatError("role_clocks: expected three numbers per role clock");
+        for (std::size_t i = 0; i < role.size(); i += 3)
+            trace.role_clocks.push_back({static_cast<std::uint64_t>(role[i]), static_cast<std::uint64_t>(role[i + 1]),
+                                         static_cast<std::uint64_t>(role[i + 2])});
+    }
+    if (static_cast<std::int64_t>(trace.role_clocks.size()) != model::role_clock_records(trace.config, trace.problem))
+        throw FormatError(format_text("role_clocks: {} role clocks; this recording needs {}", trace.role_clocks.size(),
+                                      model::role_clock_records(trace.config, trace.problem)));
     if (wgmma && trace.stage_words.size() != static_cast<std::size_t>(model::kRecordedStageWords))
         throw FormatError(format_text("stage_words: {} words; the wgmma rung's stage holds {}", trace.stage_words.size(),
                                       model::kRecordedStageWords));
@@ -111,6 +123,15 @@ std::string trace_to_json(const model::KernelTrace& trace) {
     }
     root["loads"] = std::move(loads);
     if (!trace.stage_words.empty()) root["stage_words"] = trace.stage_words;
+    if (!trace.role_clocks.empty()) {
+        Json role = Json::array();
+        for (const model::RoleClock& c : trace.role_clocks) {
+            role.push_back(c.wait_start);
+            role.push_back(c.ready);
+            role.push_back(c.done);
+        }
+        root["role_clocks"] = std::move(role);
+    }
     // Compact: a recording holds tens of thousands of numbers and no one reads them by eye.
     return root.dump() + "\n";
 }

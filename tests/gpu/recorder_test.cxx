@@ -174,6 +174,30 @@ TEST(Recorder, TheWgmmaStageIsWhereTheModelPutsIt) {
     }
 }
 
+// The warp-specialized rung's role clocks keep the ring's protocol at every K step of every block
+// (compare_with_model), C is right, and the waits add up to something.
+TEST(Recorder, TheWarpSpecializedRolesKeepTheRingsProtocol) {
+    SKIP_WITHOUT_GPU();
+    const Case cases[] = {
+        {{model::KernelKind::WarpSpecialized}, 256, 512, 1024},  // 4 blocks, 16 K steps: the ring turns 4 times
+        {{model::KernelKind::WarpSpecialized}, 300, 200, 100},   // edges, 2 K steps
+        {{model::KernelKind::WarpSpecialized}, 2048, 2048, 512}, // 128 blocks at once
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::to_string(c.m) + "×" + std::to_string(c.n) + "×" + std::to_string(c.k));
+        const RunResult result = record(c.config, c.m, c.n, c.k);
+        if (!result.ok && result.error.find("sm_90a") != std::string::npos) GTEST_SKIP() << result.error;
+        ASSERT_TRUE(result.ok) << result.error;
+        ASSERT_TRUE(result.trace);
+        const model::KernelTrace& trace = *result.trace;
+        EXPECT_TRUE(result.check_passed) << result.check_summary;
+        EXPECT_EQ(model::compare_with_model(trace), std::nullopt);
+        expect_sane_clocks(trace);
+        const model::RoleTimes times = model::role_times(trace);
+        for (int role = 1; role < model::kRecordedRoles; ++role) EXPECT_GT(times.work_cycles[role], 0.0);
+    }
+}
+
 TEST(Recorder, RefusesWhatItCannotRecord) {
     SKIP_WITHOUT_GPU();
     RunRequest request;
@@ -182,10 +206,12 @@ TEST(Recorder, RefusesWhatItCannotRecord) {
     request.problem.m = request.problem.n = request.problem.k = 64;
     const RunResult cublas = run_request(request);
     EXPECT_FALSE(cublas.ok);
-    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not cublas");
+    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+              "not cublas");
     request.kernel = {model::KernelKind::Vectorized};
     EXPECT_EQ(run_request(request).error,
-              "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not vectorized");
+              "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+              "not vectorized");
     request.kernel = {model::KernelKind::Tiled, 8, 8, 8};
     request.problem.batch = 3;
     EXPECT_EQ(run_request(request).error, "a recording covers one matrix product: set the batch to 1 (it is 3)");

@@ -114,4 +114,21 @@ TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {
     }
 }
 
+// The warp-specialized recording made on an H100: the Stages tab draws block (0, 0)'s K steps from
+// the SM's cycle counter, every stage's colour and the consumers' grey waits.
+TEST(LadderTheatreGui, TheWarpSpecializedRecordingsStages) {
+    const std::string trace =
+        std::string("--view theatre --dtype bf16 --kernel warp-specialized --m 256 --n 512 --k 1024 --panel stages "
+                    "--trace '") +
+        TILESCOPE_TRACES_DIR + "/nvidia-h100-warp-specialized-256x512x1024.json'";
+    for (const bool presenter : {false, true}) {
+        const Image shot =
+            ts::test::screenshot(std::string("warp_specialized_recorded_stages") + (presenter ? "_2x.png" : "_1x.png"),
+                                 trace + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+        for (int stage = 0; stage < 4; ++stage)
+            EXPECT_GT(shot.count(rgb(ts::views::lane_colour(stage)), kCanvas), 300) << "stage " << stage;
+        EXPECT_GT(shot.count(ts::test::Rgb{185, 185, 185}, kCanvas), 100) << "no consumer waits drawn";
+    }
+}
+
 }  // namespace

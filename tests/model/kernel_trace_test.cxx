@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "model/kernel_trace.hpp"
+#include "model/tc_pipeline.hpp"
 #include "model/recorded_reads.hpp"
 #include "support/synthetic_trace.hpp"
 
@@ -126,7 +127,8 @@ TEST(KernelTrace, WhatCannotBeRecordedSaysWhy) {
     batched.batch = 2;
     EXPECT_EQ(*check_recordable(kTiled8, batched), "a recording covers one matrix product: set the batch to 1 (it is 2)");
     EXPECT_EQ(*check_recordable({KernelKind::Cublas, 16, 16, 16}, problem(8, 8, 8)),
-              "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not cublas");
+              "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+              "not cublas");
     EXPECT_TRUE(check_recordable({KernelKind::Tiled, 1, 1, 1}, problem(4096, 4096, 4096)));  // 16.7 M blocks
     EXPECT_EQ(check_recordable({KernelKind::Tiled, 32, 32, 32}, problem(4096, 4096, 4096)), std::nullopt);
     EXPECT_GT(load_records({KernelKind::Tiled, 32, 32, 32}, problem(4096, 4096, 4096)), kMaxLoadRecords);
@@ -368,7 +370,8 @@ TEST(KernelTrace, RecordedLadderLoadReadsTheTraceWithinBounds) {
 
 TEST(KernelTrace, LadderRecordingsAreRefusedOrCutLikeTheOthers) {
     EXPECT_EQ(*check_recordable({KernelKind::RegTile1d}, problem(64, 64, 64)),
-              "only the naive, tiled, regtile-2d, warptile and wgmma kernels have recording variants, not regtile-1d");
+              "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+              "not regtile-1d");
     Problem batched = problem(128, 128, 16);
     batched.batch = 2;
     EXPECT_EQ(*check_recordable(kWarptile, batched), "a recording covers one matrix product: set the batch to 1 (it is 2)");
@@ -420,6 +423,52 @@ TEST(RecordedReads, ALoadMissingFromTheRecordingShowsInTheCounts) {
     const KernelStep store{4, SubStep::Store, -1};
     EXPECT_EQ(reads.traffic(store).global_loads_a, traffic_so_far(KernelKind::Tiled, p, 8, store).global_loads_a - 1);
     EXPECT_EQ(reads.element_reads(store, Operand::A, 0, 0), 3);  // grid.x = 4 blocks, one missing
+}
+
+// A warp-specialized recording against the ring's protocol: clocks made to obey it pass, and each
+// way of breaking it is named (a consumer seeing a stage before it was armed, a stage refilled
+// before a consumer was done, clocks out of order).
+TEST(KernelTrace, WarpSpecializedRoleClocksFollowTheRing) {
+    KernelTrace trace;
+    trace.config = {KernelKind::WarpSpecialized};
+    trace.problem = {256, 512, 512, 1, Dtype::BFloat16};  // 2 × 2 blocks, 8 K steps of 64
+    trace.sm_count = 4;
+    const int steps = trace.phases(), stages = kWarpSpecializedShape.stages;
+    ASSERT_EQ(steps, 8);
+    trace.block_sm.assign(static_cast<std::size_t>(trace.blocks()), 0);
+    trace.clocks.resize(static_cast<std::size_t>(clock_records(trace.config, trace.problem)));
+    trace.role_clocks.resize(static_cast<std::size_t>(role_clock_records(trace.config, trace.problem)));
+    ASSERT_EQ(trace.role_clocks.size(), 4u * 3 * 8);
+    // The model's order in whole cycles: the producer arms step j at 10·j (after the consumers were
+    // done with j − stages), the consumers wait from 10·j, see it full at 10·j + 5, are done at +8.
+    for (int b = 0; b < trace.blocks(); ++b)
+        for (int j = 0; j < steps; ++j) {
+            const std::uint64_t base = 100 + 10 * static_cast<std::uint64_t>(j) + (j >= stages ? 40 : 0);
+            trace.role_clocks[static_cast<std::size_t>(role_clock_slot(b, steps, 0, j))] = {base - 1, base, base + 1};
+            for (int role = 1; role < kRecordedRoles; ++role)
+                trace.role_clocks[static_cast<std::size_t>(role_clock_slot(b, steps, role, j))] = {base, base + 5, base + 8};
+        }
+    EXPECT_EQ(compare_with_model(trace), std::nullopt);
+    const RoleTimes times = role_times(trace);
+    EXPECT_DOUBLE_EQ(times.wait_cycles[1], 5.0);
+    EXPECT_DOUBLE_EQ(times.work_cycles[2], 3.0);
+
+    KernelTrace early = trace;
+    early.role_clocks[static_cast<std::size_t>(role_clock_slot(1, steps, 2, 3))].ready = 1;
+    EXPECT_NE(compare_with_model(early)->find("block 1, K step 3: consumer 1's clocks are out of order"), std::string::npos);
+    KernelTrace unarmed = trace;
+    auto& producer = unarmed.role_clocks[static_cast<std::size_t>(role_clock_slot(0, steps, 0, 2))];
+    producer.ready = producer.done = 10000;
+    EXPECT_NE(compare_with_model(unarmed)->find("block 0, K step 2: consumer 0 saw the stage full before the producer armed it"),
+              std::string::npos);
+    KernelTrace refilled = trace;
+    refilled.role_clocks[static_cast<std::size_t>(role_clock_slot(0, steps, 1, 1))].done = 5000;
+    EXPECT_NE(compare_with_model(refilled)->find("the producer refilled stage 1 before consumer 0 was done with K step 1"),
+              std::string::npos)
+        << *compare_with_model(refilled);
+    KernelTrace cut = trace;
+    cut.role_clocks.pop_back();
+    EXPECT_NE(compare_with_model(cut)->find("role clocks"), std::string::npos);
 }
 
 }  // namespace

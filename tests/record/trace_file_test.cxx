@@ -65,8 +65,8 @@ TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
     std::string wrong_kernel = text;
     wrong_kernel.replace(wrong_kernel.find("\"tiled\""), 7, "\"cublas\"");
     EXPECT_EQ(error_of(wrong_kernel),
-              "t.json: kernel: \"cublas\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\", \"warptile\" or "
-              "\"wgmma\"");
+              "t.json: kernel: \"cublas\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\", \"warptile\", "
+              "\"wgmma\" or \"warp-specialized\"");
 
     std::string short_loads = text;
     short_loads.replace(short_loads.find("\"loads\":[") + 9, 0, "1,2,3,4,");
@@ -104,6 +104,27 @@ TEST(TraceFile, AWgmmaRecordingKeepsItsStage) {
     std::string wide = text;
     wide.replace(wide.find("\"stage_words\":[") + 15, 0, "70000,");
     EXPECT_EQ(error_of(wide), "t.json: stage_words: 70000 is not a 16-bit word");
+}
+
+// The warp-specialized rung's recording keeps its role clocks; a list of the wrong length is refused.
+TEST(TraceFile, AWarpSpecializedRecordingKeepsItsRoleClocks) {
+    model::KernelTrace trace;
+    trace.config = {model::KernelKind::WarpSpecialized};
+    trace.problem = {300, 200, 100, 1, model::Dtype::BFloat16};
+    trace.device = "Synthetic GPU";
+    trace.sm_count = 4;
+    trace.block_sm.assign(static_cast<std::size_t>(trace.blocks()), 1);
+    trace.clocks.assign(static_cast<std::size_t>(model::clock_records(trace.config, trace.problem)), {1, 2, 3, 4});
+    for (std::int64_t i = 0; i < model::role_clock_records(trace.config, trace.problem); ++i)
+        trace.role_clocks.push_back({static_cast<std::uint64_t>(10 * i + 1), static_cast<std::uint64_t>(10 * i + 2),
+                                     static_cast<std::uint64_t>(10 * i + 3)});
+    const std::string text = trace_to_json(trace);
+    const model::KernelTrace back = parsed(text);
+    ASSERT_EQ(back.role_clocks.size(), trace.role_clocks.size());
+    EXPECT_EQ(back.role_clocks.back().done, trace.role_clocks.back().done);
+    std::string cut = text;
+    cut.replace(cut.find("\"role_clocks\":[") + 15, 6, "");  // "1,2,3,"
+    EXPECT_EQ(error_of(cut), "t.json: role_clocks: 17 role clocks; this recording needs 18");
 }
 
 TEST(TraceFile, CommittedRecordingsMatchTheModel) {

@@ -133,7 +133,7 @@ TEST(TcSmem, TheTabDrawsForEveryRung) {
     trace.block_sm.assign(static_cast<std::size_t>(trace.blocks()), 0);
     trace.clocks.resize(static_cast<std::size_t>(ts::model::clock_records(trace.config, trace.problem)));
     trace.stage_words = ts::model::stage_words_expected(ts::model::kRecordedStageShape, trace.problem);
-    state.theatre.recording.tensor_core = std::make_shared<const ts::model::KernelTrace>(trace);
+    state.theatre.recording.tensor_cores.push_back(std::make_shared<const ts::model::KernelTrace>(trace));
     state.theatre.open_panel = ts::views::TheatrePanel::Smem;
     ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
     const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });

@@ -73,6 +73,40 @@ TEST(TcStages, BarriersAndBoxesAtAKStep) {
     EXPECT_NE(block_barrier[0].find("No empty barrier"), std::string::npos) << block_barrier[0];
 }
 
+// A warp-specialized recording's clocks become the chart: a copy from its arming to the first
+// consumer seeing it, each consumer's wait (grey) and work, in cycles from the block's first stamp.
+TEST(TcStages, ARecordingsClocksBecomeTheChart) {
+    ts::model::KernelTrace trace;
+    trace.config = {KernelKind::WarpSpecialized};
+    trace.problem = {128, 256, 128, 1, ts::model::Dtype::BFloat16};  // one block, 2 K steps
+    const int steps = trace.phases();
+    trace.role_clocks.resize(static_cast<std::size_t>(ts::model::role_clock_records(trace.config, trace.problem)));
+    const auto set = [&](int role, int step, ts::model::RoleClock c) {
+        trace.role_clocks[static_cast<std::size_t>(ts::model::role_clock_slot(0, steps, role, step))] = c;
+    };
+    set(0, 0, {1000, 1000, 1010});
+    set(0, 1, {1010, 1010, 1020});
+    set(1, 0, {1002, 1300, 1500});
+    set(2, 0, {1003, 1310, 1490});
+    set(1, 1, {1500, 1500, 1700});
+    set(2, 1, {1490, 1495, 1690});
+    const ts::views::RingSchedule ring = ts::views::recorded_ring(trace, 0, 16);
+    ASSERT_TRUE(ring.recorded);
+    EXPECT_EQ(ring.steps, 2);
+    EXPECT_EQ(ring.rows.size(), 3u);
+    ASSERT_FALSE(ring.bars.empty());
+    const RingBar& copy0 = ring.bars.front();
+    EXPECT_EQ(copy0.row, 0);
+    EXPECT_DOUBLE_EQ(copy0.start, 0.0);
+    EXPECT_DOUBLE_EQ(copy0.end, 300.0) << "to consumer 0 seeing it full";
+    int waits = 0;
+    for (const RingBar& bar : ring.bars) waits += bar.waiting;
+    EXPECT_EQ(waits, 3) << "consumer 0 at step 1 did not wait";
+    EXPECT_DOUBLE_EQ(ring.span, 700.0);
+    trace.config.kind = KernelKind::Wgmma;
+    EXPECT_FALSE(ts::views::recorded_ring(trace, 0, 16).recorded);
+}
+
 TEST(TcStages, TheTabDrawsForEveryRung) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {
         if (kind == KernelKind::Cublas) continue;

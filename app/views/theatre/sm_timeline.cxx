@@ -43,7 +43,8 @@ std::shared_ptr<const model::KernelTrace> shown_trace(const AppState& state) {
     const TheatreRecording& r = state.theatre.recording;
     if (!trace) return nullptr;
     if (trace == r.ladder.get()) return r.ladder;
-    if (trace == r.tensor_core.get()) return r.tensor_core;
+    for (const auto& recorded : r.tensor_cores)
+        if (trace == recorded.get()) return recorded;
     return trace == r.tiled.get() ? r.tiled : r.naive;
 }
 

@@ -13,6 +13,7 @@
 #include "views/common/theme.hpp"
 #include "views/theatre/tc_fragments.hpp"
 #include "views/theatre/theatre_paint.hpp"
+#include "views/theatre/theatre_recording.hpp"
 
 namespace ts::views {
 
@@ -201,7 +202,8 @@ void draw_tc_smem(AppState& state) {
     const int lines = shown_lines(*tiles);
 
     // The right-hand grid: the GPU's own bytes where the wgmma rung has been recorded.
-    const model::KernelTrace* recording = theatre.recording.tensor_core.get();
+    const auto recording_kept = tensor_core_recording(theatre.recording, model::KernelKind::Wgmma);
+    const model::KernelTrace* recording = recording_kept.get();
     std::vector<SmemChunkSlot> stored = recording && state.kernel.kind == model::KernelKind::Wgmma
                                        ? recorded_slots(*recording, theatre.smem_b, lines)
                                        : std::vector<SmemChunkSlot>{};

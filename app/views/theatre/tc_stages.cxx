@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdint>
 
 #include "model/format.hpp"
 #include "model/ladder_rungs.hpp"
@@ -11,6 +12,7 @@
 #include "views/common/theme.hpp"
 #include "views/theatre/tc_fragments.hpp"
 #include "views/theatre/theatre_paint.hpp"
+#include "views/theatre/theatre_recording.hpp"
 
 namespace ts::views {
 
@@ -69,6 +71,36 @@ RingSchedule ring_schedule(const model::WgmmaShape& s, int steps_per_tile, int t
             const double free = free_at[static_cast<std::size_t>(c)];
             r.bars.push_back({1 + c, r.steps, (r.steps - 1) % s.stages, free, free + kEpilogueSteps, true});
         }
+    for (const RingBar& bar : r.bars) r.span = std::max(r.span, bar.end);
+    return r;
+}
+
+RingSchedule recorded_ring(const model::KernelTrace& trace, int block, int max_steps) {
+    RingSchedule r;
+    const int steps = trace.phases();
+    if (trace.config.kind != model::KernelKind::WarpSpecialized || block < 0 || block >= trace.blocks() ||
+        static_cast<std::int64_t>(trace.role_clocks.size()) != model::role_clock_records(trace.config, trace.problem))
+        return r;
+    const model::WgmmaShape& s = model::kWarpSpecializedShape;
+    r.recorded = true;
+    r.steps = r.steps_per_tile = std::min(steps, max_steps);
+    r.rows = {"producer: TMA copies", "consumer 0: wgmmas", "consumer 1: wgmmas"};
+    const auto at = [&](int role, int step) -> const model::RoleClock& {
+        return trace.role_clocks[static_cast<std::size_t>(model::role_clock_slot(block, steps, role, step))];
+    };
+    std::uint64_t origin = UINT64_MAX;
+    for (int role = 0; role < model::kRecordedRoles; ++role) origin = std::min(origin, at(role, 0).wait_start);
+    const auto t = [&](std::uint64_t cycles) { return static_cast<double>(cycles - std::min(cycles, origin)); };
+    for (int j = 0; j < r.steps; ++j) {
+        const int stage = j % s.stages;
+        const std::uint64_t seen = std::min(at(1, j).ready, at(2, j).ready);
+        r.bars.push_back({0, j, stage, t(at(0, j).ready), t(std::max(seen, at(0, j).ready))});
+        for (int role = 1; role < model::kRecordedRoles; ++role) {
+            const model::RoleClock& c = at(role, j);
+            if (c.ready > c.wait_start) r.bars.push_back({role, j, stage, t(c.wait_start), t(c.ready), false, true});
+            r.bars.push_back({role, j, stage, t(c.ready), t(c.done)});
+        }
+    }
     for (const RingBar& bar : r.bars) r.span = std::max(r.span, bar.end);
     return r;
 }
@@ -140,19 +172,42 @@ void draw_tc_stages(AppState& state) {
     const int k_steps = model::wgmma_k_steps(s, static_cast<int>(std::min<std::int64_t>(state.problem.k, 1 << 30)));
     const int per_tile = std::min(k_steps, kShownStepsPerTile);
     const int tiles = persistent_kind(state.kernel.kind) ? 2 : 1;
-    const RingSchedule ring = ring_schedule(s, per_tile, tiles);
+    // The GPU's own clocks where this rung was recorded on the problem on show.
+    const auto recording = tensor_core_recording(state.theatre.recording, state.kernel.kind);
+    const bool fits = recording && trace_fits(*recording, state);
+    RingSchedule ring = fits && state.theatre.recording.replay
+                            ? recorded_ring(*recording, 0, 2 * kShownStepsPerTile)
+                            : RingSchedule{};
+    if (!ring.recorded) ring = ring_schedule(s, per_tile, tiles);
     int& chosen = state.theatre.ring_step;
     chosen = std::clamp(chosen, 0, ring.steps - 1);
 
     ImGui::PushTextWrapPos(0.0f);
-    muted_text(format_text(
-        "{} stages of {} bytes; K = {} is {} K steps of {}{}. Time in K steps of wgmmas, as the model orders them (a "
-        "copy lands {} steps after its issue{}): order and overlap, not a measurement.",
-        s.stages, grouped(s.stage_bytes()), state.problem.k, k_steps, s.bk,
-        tiles > 1 ? format_text(", two tiles of them shown (a persistent block runs its ring on from one tile to "
-                                "the next)")
-                  : (k_steps > per_tile ? format_text(", the first {} shown", per_tile) : std::string()),
-        kCopyLatencySteps, tiles > 1 ? format_text(", C takes {}", kEpilogueSteps) : std::string()));
+    if (fits) {
+        ImGui::Checkbox("the recording's clocks", &state.theatre.recording.replay);
+        ImGui::SameLine();
+    }
+    if (ring.recorded) {
+        const bool broken = model::compare_with_model(*recording).has_value();
+        coloured_text_wrapped(
+            broken ? colours::kWarning : colours::kPass,
+            format_text("Recorded on {} ({}): block (0, 0)'s first {} K steps in the SM's own cycles. Grey: a consumer "
+                        "waiting for its stage; a copy's bar runs from the producer arming the stage to the first "
+                        "consumer seeing it full. {}",
+                        recording->device, recording->recorded_at, ring.steps,
+                        broken ? "The clocks break the ring's protocol (tilescope-cli record says where)."
+                               : "Every wait ended after what it waited for.")
+                .c_str());
+    } else {
+        muted_text(format_text(
+            "{} stages of {} bytes; K = {} is {} K steps of {}{}. Time in K steps of wgmmas, as the model orders them "
+            "(a copy lands {} steps after its issue{}): order and overlap, not a measurement.",
+            s.stages, grouped(s.stage_bytes()), state.problem.k, k_steps, s.bk,
+            tiles > 1 ? format_text(", two tiles of them shown (a persistent block runs its ring on from one tile to "
+                                    "the next)")
+                      : (k_steps > per_tile ? format_text(", the first {} shown", per_tile) : std::string()),
+            kCopyLatencySteps, tiles > 1 ? format_text(", C takes {}", kEpilogueSteps) : std::string()));
+    }
     ImGui::PopTextWrapPos();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
     ImGui::SliderInt("K step", &chosen, 0, ring.steps - 1);
@@ -187,15 +242,25 @@ void draw_tc_stages(AppState& state) {
         const float height = bar.row == 0 ? lane_height : row_height;
         const ImVec2 a{x_of(bar.start), y + 2.0f}, b{std::max(x_of(bar.end) - 1.0f, x_of(bar.start) + 2.0f), y + height - 2.0f};
         // C's epilogue in a light grey that its label reads on in either colour scheme.
-        draw->AddRectFilled(a, b, bar.epilogue ? IM_COL32(185, 185, 185, 255) : lane_colour(bar.stage));
-        const std::string label = bar.epilogue ? "C" : format_text("K{}", bar.step);
+        draw->AddRectFilled(a, b, bar.epilogue || bar.waiting ? IM_COL32(185, 185, 185, 255) : lane_colour(bar.stage));
+        const std::string label = bar.epilogue ? "C" : bar.waiting ? "" : format_text("K{}", bar.step);
         const ImVec2 size = small->CalcTextSizeA(font, FLT_MAX, 0.0f, label.c_str());
         if (size.x <= b.x - a.x - 2.0f)
             draw->AddText(small, font, {a.x + (b.x - a.x - size.x) * 0.5f, a.y + (b.y - a.y - size.y) * 0.5f},
                           colours::kCellValue, label.c_str());
-        if (!bar.epilogue && bar.step == chosen) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 2.5f);
+        if (!bar.epilogue && !bar.waiting && bar.step == chosen) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 2.5f);
         if (hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
-            ImGui::SetTooltip("%s", bar.epilogue ? "C of the tile: stored through shared memory while the producer fills "
+            ImGui::SetTooltip("%s", bar.waiting ? format_text("waiting for K step {}'s stage to be full: {} cycles",
+                                                              bar.step, model::fixed(bar.end - bar.start, 0))
+                                                      .c_str()
+                                    : ring.recorded
+                                        ? format_text("K step {} on stage {}: {} to {} cycles ({} cycles){}", bar.step,
+                                                      bar.stage, model::fixed(bar.start, 0), model::fixed(bar.end, 0),
+                                                      model::fixed(bar.end - bar.start, 0),
+                                                      bar.row == 0 ? ", from arming the stage to a consumer seeing it full"
+                                                                   : ", its wgmmas")
+                                              .c_str()
+                                    : bar.epilogue ? "C of the tile: stored through shared memory while the producer fills "
                                                    "the next tile's stages"
                                     : bar.row == 0
                                         ? format_text("K step {}'s copies into stage {}: from their issue to the moment "
@@ -209,7 +274,8 @@ void draw_tc_stages(AppState& state) {
         }
     }
     text_at(draw, small, {x_of(0.0), origin.y + chart_height + 2.0f}, colours::kMuted,
-            "time → (click a bar to choose its K step)");
+            ring.recorded ? format_text("SM cycles → (0 to {}; click a bar to choose its K step)", model::fixed(ring.span, 0))
+                          : std::string("time → (click a bar to choose its K step)"));
 
     ImGui::Spacing();
     ImGui::PushTextWrapPos(0.0f);

@@ -31,18 +31,26 @@ struct RingBar {
     int stage = 0;  // the stage it fills or reads
     double start = 0, end = 0;
     bool epilogue = false;  // a consumer's C after a tile's last K step
+    bool waiting = false;   // a role waiting on the stage's barrier (recorded only)
 };
 struct RingSchedule {
     std::vector<std::string> rows;
     std::vector<RingBar> bars;
     int steps = 0, steps_per_tile = 0;
     double span = 0;
+    bool recorded = false;  // from a recording's clocks (cycles), not the model's order (K steps)
 };
 
 // The first `tiles` tiles of `steps_per_tile` K steps each of a block of shape `s`: copies issued
 // as soon as their stage is released (by every consumer: a block barrier for 16, which has no
 // producer warpgroup), wgmmas as soon as their stage has landed and the consumer is free.
 RingSchedule ring_schedule(const model::WgmmaShape& s, int steps_per_tile, int tiles);
+
+// Block `block`'s first `max_steps` K steps as a warp-specialized recording saw them, in SM cycles
+// from the block's first stamp: each copy from the producer's arming it to the first consumer
+// seeing the stage full (its landing lies inside), each consumer's wait and its wgmmas. Empty when
+// the trace holds no role clocks.
+RingSchedule recorded_ring(const model::KernelTrace& trace, int block, int max_steps);
 
 // "full[1]: waits for phase 0 · expects 49,152 bytes from 1 arrival and the copies" and the like:
 // the ring's barriers as a consumer reaches K step `step`, one line per stage.

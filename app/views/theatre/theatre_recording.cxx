@@ -17,7 +17,7 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
     const model::Problem& p = state.problem;
     if (trace.problem.m != p.m || trace.problem.n != p.n || trace.problem.k != p.k || p.batch != 1) return false;
     // A ladder rung's shape is fixed: the rung on show is all that must match.
-    if (model::is_recorded_ladder(trace.config.kind) || trace.config.kind == model::KernelKind::Wgmma)
+    if (model::is_recorded_ladder(trace.config.kind) || model::is_tensor_core(trace.config.kind))
         return trace.config.kind == state.kernel.kind;
     if (trace.config.tile != state.kernel.tile) return false;
     if (trace.config.kind == model::KernelKind::Tiled) return true;
@@ -26,11 +26,21 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
     return trace.config.block_x == naive.block_x && trace.config.block_y == naive.block_y;
 }
 
+std::shared_ptr<const model::KernelTrace> tensor_core_recording(const TheatreRecording& recording,
+                                                                model::KernelKind kind) {
+    for (const auto& trace : recording.tensor_cores)
+        if (trace->config.kind == kind) return trace;
+    return nullptr;
+}
+
 const model::KernelTrace* timeline_trace(const AppState& state) {
     const TheatreRecording& r = state.theatre.recording;
     // The tensor-core rungs: the wgmma rung's recording, on the problem it was made on.
     if (model::is_tensor_core(state.kernel.kind))
-        return r.tensor_core && trace_fits(*r.tensor_core, state) ? r.tensor_core.get() : nullptr;
+    {
+        const auto trace = tensor_core_recording(r, state.kernel.kind);
+        return trace && trace_fits(*trace, state) ? trace.get() : nullptr;
+    }
     if (plays_ladder(state)) return r.ladder && trace_fits(*r.ladder, state) ? r.ladder.get() : nullptr;
     const model::KernelTrace* played = plays_naive(state) ? r.naive.get() : r.tiled.get();
     const model::KernelTrace* other = plays_naive(state) ? r.tiled.get() : r.naive.get();
@@ -48,8 +58,9 @@ void choose_theatre_source(AppState& state) {
 
 void add_recording(TheatreRecording& recording, model::KernelTrace trace) {
     const model::KernelKind kind = trace.config.kind;
-    if (kind == model::KernelKind::Wgmma) {
-        recording.tensor_core = std::make_shared<const model::KernelTrace>(std::move(trace));
+    if (model::is_tensor_core(kind)) {
+        std::erase_if(recording.tensor_cores, [&](const auto& t) { return t->config.kind == kind; });
+        recording.tensor_cores.push_back(std::make_shared<const model::KernelTrace>(std::move(trace)));
         return;
     }
     if (model::is_recorded_ladder(kind)) {
@@ -71,11 +82,11 @@ std::optional<std::string> why_no_recording(const AppState& state) {
     if (!state.device) return "still probing for a CUDA GPU";
     if (!state.device->usable) return "no GPU here, so the player shows the model: " + state.device->why_not;
     if (!state.theatre.recording.pending.empty()) return "recording…";
-    // Of the tensor-core rungs the wgmma rung has a recorded variant: its stage as TMA wrote it.
+    // Of the tensor-core rungs wgmma and warp-specialized have recorded variants.
     if (model::is_tensor_core(state.kernel.kind)) {
-        if (state.kernel.kind != model::KernelKind::Wgmma)
-            return "of the tensor-core rungs only wgmma has a recording variant (16_wgmma_recorded.cu): its first "
-                   "stage as TMA wrote it, and a clock per block and K step";
+        if (state.kernel.kind != model::KernelKind::Wgmma && state.kernel.kind != model::KernelKind::WarpSpecialized)
+            return "of the tensor-core rungs wgmma (16_wgmma_recorded.cu: its first stage as TMA wrote it) and "
+                   "warp-specialized (17_warp_specialized_recorded.cu: each role's waits) have recording variants";
         return model::check_recordable(state.kernel, state.problem);
     }
     if (auto why = theatre_error(state)) return why;
@@ -91,7 +102,9 @@ std::optional<std::string> why_no_recording(const AppState& state) {
 std::vector<gpu::RunRequest> recording_requests(const AppState& state) {
     const int tile = state.kernel.tile;
     std::vector<gpu::RunRequest> requests;
-    if (state.kernel.kind == model::KernelKind::Wgmma && !model::check_recordable(state.kernel, state.problem)) {
+    const bool recorded_tc =
+        state.kernel.kind == model::KernelKind::Wgmma || state.kernel.kind == model::KernelKind::WarpSpecialized;
+    if (recorded_tc && !model::check_recordable(state.kernel, state.problem)) {
         gpu::RunRequest request;
         request.kind = gpu::RequestKind::Record;
         request.kernel = state.kernel;

@@ -21,6 +21,10 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state);
 // else the other kernel's; null when none fits. A ladder rung: its own recording or null.
 const model::KernelTrace* timeline_trace(const AppState& state);
 
+// The latest recording of tensor-core rung `kind` (wgmma, warp-specialized), or null.
+std::shared_ptr<const model::KernelTrace> tensor_core_recording(const TheatreRecording& recording,
+                                                                model::KernelKind kind);
+
 // Keeps state.theatre.source pointing at the events to show: the recording when replay is
 // on and one fits, the model otherwise. Once per frame, before drawing.
 void choose_theatre_source(AppState& state);

@@ -42,8 +42,9 @@ struct TheatreRecording {
     // The latest recording of a ladder rung (regtile-2d or warptile; model::recorded_ladder_load
     // reads its loads). Not part of replay_source, which replays the naive and tiled kernels.
     std::shared_ptr<const model::KernelTrace> ladder;
-    // The latest recording of the wgmma rung: its first stage as TMA wrote it (tc_smem.hpp).
-    std::shared_ptr<const model::KernelTrace> tensor_core;
+    // The latest recording of each recorded tensor-core rung: wgmma's first stage as TMA wrote it
+    // (tc_smem.hpp), warp-specialized's role clocks (tc_stages.hpp). tensor_core_recording finds one.
+    std::vector<std::shared_ptr<const model::KernelTrace>> tensor_cores;
     std::shared_ptr<const RecordedSource> replay_source;  // built from naive and tiled
     bool replay = true;             // false: show the model even where a recording fits
     bool requested = false;         // "Record on GPU" was pressed; the main loop submits

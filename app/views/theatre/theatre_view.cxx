@@ -99,9 +99,10 @@ void tc_recording_controls(AppState& state, double now) {
     if (!recording.pending.empty()) {
         ImGui::SameLine();
         ImGui::TextUnformatted(format_text("recording… {} s", fixed(now - recording.pending_since, 1)).c_str());
-    } else if (recording.tensor_core && state.kernel.kind == model::KernelKind::Wgmma) {
-        coloured_text_wrapped(colours::kPass, format_text("stage recorded on {} ({})", recording.tensor_core->device,
-                                                          recording.tensor_core->recorded_at)
+    } else if (const auto recorded = tensor_core_recording(recording, state.kernel.kind)) {
+        coloured_text_wrapped(colours::kPass, format_text("recorded on {} ({}, {}×{}×{})", recorded->device,
+                                                          recorded->recorded_at, recorded->problem.m,
+                                                          recorded->problem.n, recorded->problem.k)
                                                   .c_str());
     } else if (why_not) {
         ImGui::PushTextWrapPos(0.0f);
