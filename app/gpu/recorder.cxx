@@ -35,6 +35,27 @@ std::vector<T> copy_back(const DeviceBuffer<T>& buffer, std::int64_t count, cuda
     return host;
 }
 
+// What every recording keeps of each block: a clock per block and phase (zeros until stamped) and
+// the SM it ran on (all bits set, kNoSm, until the block writes it); read back with where, on
+// what and when it was recorded.
+struct BlockRecords {
+    std::int64_t clock_count, blocks;
+    DeviceBuffer<model::PhaseClock> clocks;
+    DeviceBuffer<std::uint32_t> block_sm;
+    BlockRecords(std::int64_t clock_count_, std::int64_t blocks_, cudaStream_t stream)
+        : clock_count(clock_count_), blocks(blocks_), clocks(clock_count_), block_sm(blocks_) {
+        TS_CUDA_CHECK(cudaMemsetAsync(clocks.get(), 0, clocks.bytes(), stream));
+        TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
+    }
+    void read_into(model::KernelTrace& trace, const DeviceInfo& device, cudaStream_t stream) const {
+        trace.device = device.limits.name;
+        trace.sm_count = device.limits.sm_count;
+        trace.recorded_at = utc_now();
+        trace.clocks = copy_back(clocks, clock_count, stream);
+        trace.block_sm = copy_back(block_sm, blocks, stream);
+    }
+};
+
 // The wgmma rung's recording (16_wgmma_recorded.cu): A and B hold element numbers
 // (model::stage_element_number), so that the stage it writes out says where each element went.
 void record_wgmma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
@@ -54,28 +75,19 @@ void record_wgmma(const RunRequest& request, const DeviceInfo& device, cudaStrea
         c_device(problem.m * problem.n);
     TS_CUDA_CHECK(cudaMemcpyAsync(a_device.get(), a.data(), a_device.bytes(), cudaMemcpyHostToDevice, stream));
     TS_CUDA_CHECK(cudaMemcpyAsync(b_device.get(), b.data(), b_device.bytes(), cudaMemcpyHostToDevice, stream));
-    const std::int64_t clock_count = model::clock_records(request.kernel, problem);
     model::KernelTrace trace;
     trace.config = request.kernel;
     trace.problem = problem;
-    const std::int64_t blocks = trace.blocks();
-    DeviceBuffer<model::PhaseClock> clocks(clock_count);
-    DeviceBuffer<std::uint32_t> block_sm(blocks);
+    const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
     DeviceBuffer<std::uint16_t> stage(model::kRecordedStageWords);
-    TS_CUDA_CHECK(cudaMemsetAsync(clocks.get(), 0, clocks.bytes(), stream));
-    TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
     // A word no element holds: what is left where the kernel wrote nothing.
     TS_CUDA_CHECK(cudaMemsetAsync(stage.get(), 0xFF, stage.bytes(), stream));
 
-    const kernels::TraceBuffers buffers{nullptr, clocks.get(), block_sm.get(), stage.get()};
+    const kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get(), stage.get()};
     cuda_check(kernels::launch_wgmma_recorded(problem, {a_device.get(), b_device.get(), c_device.get()}, buffers, stream),
                format_text("launching the recorded wgmma kernel on {}×{}×{}", problem.m, problem.n, problem.k), __FILE__,
                __LINE__);
-    trace.device = device.limits.name;
-    trace.sm_count = device.limits.sm_count;
-    trace.recorded_at = utc_now();
-    trace.clocks = copy_back(clocks, clock_count, stream);
-    trace.block_sm = copy_back(block_sm, blocks, stream);
+    records.read_into(trace, device, stream);
     trace.stage_words = copy_back(stage, model::kRecordedStageWords, stream);
     TS_CUDA_CHECK(cudaStreamSynchronize(stream));
     trace.check_passed = false;
@@ -94,20 +106,15 @@ void record_warp_specialized(const RunRequest& request, const DeviceInfo& device
     model::KernelTrace trace;
     trace.config = request.kernel;
     trace.problem = problem;
-    const std::int64_t blocks = trace.blocks();
-    const std::int64_t clock_count = model::clock_records(request.kernel, problem);
     const std::int64_t role_count = model::role_clock_records(request.kernel, problem);
 
     const DeviceOperands operands(bf16_request, stream);
-    DeviceBuffer<model::PhaseClock> clocks(clock_count);
+    const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
     DeviceBuffer<model::RoleClock> role_clocks(role_count);
-    DeviceBuffer<std::uint32_t> block_sm(blocks);
-    TS_CUDA_CHECK(cudaMemsetAsync(clocks.get(), 0, clocks.bytes(), stream));
     TS_CUDA_CHECK(cudaMemsetAsync(role_clocks.get(), 0, role_clocks.bytes(), stream));
-    TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
     operands.poison(stream);
     const DevicePointers p = operands.pointers();
-    kernels::TraceBuffers buffers{nullptr, clocks.get(), block_sm.get()};
+    kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get()};
     buffers.role_clocks = role_clocks.get();
     cuda_check(kernels::launch_warp_specialized_recorded(
                    problem,
@@ -117,12 +124,8 @@ void record_warp_specialized(const RunRequest& request, const DeviceInfo& device
                format_text("launching the recorded warp-specialized kernel on {}×{}×{}", problem.m, problem.n,
                            problem.k),
                __FILE__, __LINE__);
-    trace.device = device.limits.name;
-    trace.sm_count = device.limits.sm_count;
-    trace.recorded_at = utc_now();
-    trace.clocks = copy_back(clocks, clock_count, stream);
+    records.read_into(trace, device, stream);
     trace.role_clocks = copy_back(role_clocks, role_count, stream);
-    trace.block_sm = copy_back(block_sm, blocks, stream);
     TS_CUDA_CHECK(cudaStreamSynchronize(stream));
     operands.check(result, stream);
     trace.check_passed = result.check_passed;
@@ -150,25 +153,21 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
 
     const std::int64_t load_count = model::load_records(config, problem);
     const bool with_loads = load_count <= model::kMaxLoadRecords;
-    const std::int64_t clock_count = model::clock_records(config, problem);
     const model::LaunchGeometry g = model::plan_launch(config, problem);
-    const std::int64_t blocks = g.grid.x * g.grid.y;
 
     const DeviceOperands operands(float_request, stream);
     DeviceBuffer<model::RecordedLoad> loads(with_loads ? load_count : 1);
-    DeviceBuffer<model::PhaseClock> clocks(clock_count);
-    DeviceBuffer<std::uint32_t> block_sm(blocks);
-    // All bits set: a load slot no thread writes reads kNotRecorded, a block that never ran kNoSm.
+    const BlockRecords records(model::clock_records(config, problem), g.grid.x * g.grid.y, stream);
+    // All bits set: a load slot no thread writes reads kNotRecorded.
     TS_CUDA_CHECK(cudaMemsetAsync(loads.get(), 0xFF, loads.bytes(), stream));
-    TS_CUDA_CHECK(cudaMemsetAsync(clocks.get(), 0, clocks.bytes(), stream));
-    TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
     operands.poison(stream);
 
     const DevicePointers device_pointers = operands.pointers();
     const kernels::Operands<float> floats{static_cast<const float*>(device_pointers.a),
                                           static_cast<const float*>(device_pointers.b),
                                           static_cast<float*>(device_pointers.c)};
-    const kernels::TraceBuffers trace_buffers{with_loads ? loads.get() : nullptr, clocks.get(), block_sm.get()};
+    const kernels::TraceBuffers trace_buffers{with_loads ? loads.get() : nullptr, records.clocks.get(),
+                                              records.block_sm.get()};
     cudaError_t launched = cudaErrorInvalidValue;  // check_recordable lets only these four through
     switch (config.kind) {
         case model::KernelKind::Naive:
@@ -193,12 +192,8 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
     model::KernelTrace trace;
     trace.config = config;
     trace.problem = problem;
-    trace.device = device.limits.name;
-    trace.sm_count = device.limits.sm_count;
-    trace.recorded_at = utc_now();
+    records.read_into(trace, device, stream);
     if (with_loads) trace.loads = copy_back(loads, load_count, stream);
-    trace.clocks = copy_back(clocks, clock_count, stream);
-    trace.block_sm = copy_back(block_sm, blocks, stream);
     TS_CUDA_CHECK(cudaStreamSynchronize(stream));
 
     operands.check(result, stream);

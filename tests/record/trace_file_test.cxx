@@ -33,6 +33,19 @@ std::string error_of(const std::string& text) {
     return why ? *why : "(no error)";
 }
 
+// A recording of a tensor-core rung on 300×200×100 in BF16 with its blocks' SMs and clocks filled
+// in; the rung's own records are the test's to add.
+model::KernelTrace tensor_core_trace(model::KernelKind kind) {
+    model::KernelTrace trace;
+    trace.config = {kind};
+    trace.problem = {300, 200, 100, 1, model::Dtype::BFloat16};
+    trace.device = "Synthetic GPU";
+    trace.sm_count = 4;
+    trace.block_sm.assign(static_cast<std::size_t>(trace.blocks()), 1);
+    trace.clocks.assign(static_cast<std::size_t>(model::clock_records(trace.config, trace.problem)), {1, 2, 3, 4});
+    return trace;
+}
+
 TEST(TraceFile, RoundTripKeepsEveryRecord) {
     for (const model::KernelConfig& config :
          {model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, model::KernelConfig{model::KernelKind::Naive, 4, 2, 8},
@@ -83,13 +96,7 @@ TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
 // The wgmma rung's recording keeps its stage word for word; a stage of the wrong size, or a word
 // that is not 16 bits, is refused.
 TEST(TraceFile, AWgmmaRecordingKeepsItsStage) {
-    model::KernelTrace trace;
-    trace.config = {model::KernelKind::Wgmma};
-    trace.problem = {300, 200, 100, 1, model::Dtype::BFloat16};
-    trace.device = "Synthetic GPU";
-    trace.sm_count = 4;
-    trace.block_sm.assign(static_cast<std::size_t>(trace.blocks()), 1);
-    trace.clocks.assign(static_cast<std::size_t>(model::clock_records(trace.config, trace.problem)), {1, 2, 3, 4});
+    model::KernelTrace trace = tensor_core_trace(model::KernelKind::Wgmma);
     trace.stage_words = model::stage_words_expected(model::kRecordedStageShape, trace.problem);
     const std::string text = trace_to_json(trace);
     const model::KernelTrace back = parsed(text);
@@ -108,13 +115,7 @@ TEST(TraceFile, AWgmmaRecordingKeepsItsStage) {
 
 // The warp-specialized rung's recording keeps its role clocks; a list of the wrong length is refused.
 TEST(TraceFile, AWarpSpecializedRecordingKeepsItsRoleClocks) {
-    model::KernelTrace trace;
-    trace.config = {model::KernelKind::WarpSpecialized};
-    trace.problem = {300, 200, 100, 1, model::Dtype::BFloat16};
-    trace.device = "Synthetic GPU";
-    trace.sm_count = 4;
-    trace.block_sm.assign(static_cast<std::size_t>(trace.blocks()), 1);
-    trace.clocks.assign(static_cast<std::size_t>(model::clock_records(trace.config, trace.problem)), {1, 2, 3, 4});
+    model::KernelTrace trace = tensor_core_trace(model::KernelKind::WarpSpecialized);
     for (std::int64_t i = 0; i < model::role_clock_records(trace.config, trace.problem); ++i)
         trace.role_clocks.push_back({static_cast<std::uint64_t>(10 * i + 1), static_cast<std::uint64_t>(10 * i + 2),
                                      static_cast<std::uint64_t>(10 * i + 3)});
