@@ -7,7 +7,9 @@
 // are coloured by stage. The times are the model's, in units of one K step of wgmmas, with a copy
 // taking kCopyLatencySteps of them to land and (for the persistent rungs) C's epilogue
 // kEpilogueSteps between two tiles: an illustration of order and overlap, said so on screen, not
-// a measurement (the SMs tab has the recorded clocks). Under the chart, at the chosen K step:
+// a measurement. Where the warp-specialized rung was recorded on the problem on show
+// (17_warp_specialized_recorded.cu), the chart is drawn from the recording's clocks instead
+// (recorded_ring), in SM cycles. Under the chart, at the chosen K step:
 // each stage's two mbarriers (phase bit, expected bytes, arrivals) from model::stage_step, and
 // the TMA boxes the step's copies bring, from model::tma_box.
 #pragma once
