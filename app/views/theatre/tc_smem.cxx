@@ -223,7 +223,7 @@ void draw_tc_smem(AppState& state) {
         for (SmemChunkSlot& slot : stored)
             if (!slot.empty() && outside(slot)) slot.zero_fill = true;
     if (recorded) {
-        const auto difference = model::compare_with_model(*recording);
+        const auto& difference = recording_difference(recording_kept);
         ImGui::PushStyleColor(ImGuiCol_Text, difference ? colours::kWarning : colours::kPass);
         ImGui::TextWrapped("%s", (difference ? "The recorded stage differs from the model: " + *difference
                                              : format_text("Recorded on {} ({}, {}×{}×{}): block (0, 0)'s first stage, "

@@ -188,7 +188,7 @@ void draw_tc_stages(AppState& state) {
         ImGui::SameLine();
     }
     if (ring.recorded) {
-        const bool broken = model::compare_with_model(*recording).has_value();
+        const bool broken = recording_difference(recording).has_value();
         coloured_text_wrapped(
             broken ? colours::kWarning : colours::kPass,
             format_text("Recorded on {} ({}): block (0, 0)'s first {} K steps in the SM's own cycles. Grey: a consumer "

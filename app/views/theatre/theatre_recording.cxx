@@ -26,6 +26,17 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
     return trace.config.block_x == naive.block_x && trace.config.block_y == naive.block_y;
 }
 
+const std::optional<std::string>& recording_difference(const std::shared_ptr<const model::KernelTrace>& trace) {
+    // Holding the recording keeps its address from being reused by another one.
+    static std::shared_ptr<const model::KernelTrace> compared;
+    static std::optional<std::string> difference;
+    if (trace != compared) {
+        compared = trace;
+        difference = trace ? model::compare_with_model(*trace) : std::nullopt;
+    }
+    return difference;
+}
+
 std::shared_ptr<const model::KernelTrace> tensor_core_recording(const TheatreRecording& recording,
                                                                 model::KernelKind kind) {
     for (const auto& trace : recording.tensor_cores)

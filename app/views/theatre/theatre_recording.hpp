@@ -21,6 +21,10 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state);
 // else the other kernel's; null when none fits. A ladder rung: its own recording or null.
 const model::KernelTrace* timeline_trace(const AppState& state);
 
+// compare_with_model for `trace`, worked out once per recording rather than once per frame (a
+// wgmma stage is 16 384 words to rebuild and compare).
+const std::optional<std::string>& recording_difference(const std::shared_ptr<const model::KernelTrace>& trace);
+
 // The latest recording of tensor-core rung `kind` (wgmma, warp-specialized), or null.
 std::shared_ptr<const model::KernelTrace> tensor_core_recording(const TheatreRecording& recording,
                                                                 model::KernelKind kind);
