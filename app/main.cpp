@@ -338,9 +338,13 @@ int main(int argc, char** argv) {
     app.add_flag("--side-by-side", gui.theatre.side_by_side,
                  "the tiling theatre: the naive and tiled kernels in lockstep, with running counters");
     app.add_option("--panel", gui.theatre.panel,
-                   "the tiling theatre's open tab (fragments, smem and stages: the tensor-core rungs' pictures)")
-        ->check(CLI::IsMember({"source", "thread", "warp", "sms", "fragments", "smem", "stages"}))
-        ->type_name("source|thread|warp|sms|fragments|smem|stages");
+                   "the tiling theatre's open tab (fragments, smem, stages and tiles: the tensor-core rungs' pictures)")
+        ->check(CLI::IsMember({"source", "thread", "warp", "sms", "fragments", "smem", "stages", "tiles"}))
+        ->type_name("source|thread|warp|sms|fragments|smem|stages|tiles");
+    app.add_option("--round", gui.theatre.round, "the tiling theatre's Tiles tab (persistent rungs): the round on show, from 1")
+        ->type_name("R");
+    app.add_flag("--row-by-row", gui.theatre.row_by_row,
+                 "the tiling theatre's Tiles tab: the plain row-by-row order instead of the kernels' own");
     app.add_option("--hover-a", gui.theatre.hover_a, "the tiling theatre: pin element ROW,COL of A (who loads it)")
         ->delimiter(',')
         ->expected(2)

@@ -94,6 +94,24 @@ TEST(LadderTheatreGui, TensorCoreStagesAtOneTimesAndInPresenterMode) {
     }
 }
 
+// The persistent rungs' order of tiles at 4096³, at 1× and 2×: round 2's 64 clusters in their colours
+// (lane_colour of the cluster, every one of the palette's eight repeating), beside the done tiles.
+TEST(LadderTheatreGui, PersistentTileOrderAtOneTimesAndInPresenterMode) {
+    for (const char* rung : {"persistent", "tc-tuned"}) {
+        SCOPED_TRACE(rung);
+        const std::string kernel =
+            std::string("--view theatre --dtype bf16 --m 4096 --n 4096 --k 4096 --panel tiles --round 2 --kernel ") +
+            rung;
+        for (const bool presenter : {false, true}) {
+            const Image shot = ts::test::screenshot(std::string("tiles_") + rung + (presenter ? "_2x.png" : "_1x.png"),
+                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            for (int cluster = 0; cluster < 8; ++cluster)
+                EXPECT_GT(shot.count(rgb(ts::views::lane_colour(cluster)), kCanvas), presenter ? 500 : 1000)
+                    << "cluster " << cluster;
+        }
+    }
+}
+
 // The wgmma recording made on an H100, opened with --trace: its stage drawn from the GPU's words,
 // and its SM timeline with each block's K steps, at 1× and 2×.
 TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {

@@ -45,7 +45,9 @@ TEST(TcStages, TheRingNeverReadsEarlyNorRefillsWhatIsRead) {
             }
             for (const auto& [step, bar] : copy) {
                 EXPECT_EQ(bar.stage, step % s.stages);
-                if (step >= s.stages) EXPECT_GE(bar.start, released[step - s.stages]) << "stage refilled while read";
+                if (step >= s.stages) {
+                    EXPECT_GE(bar.start, released[step - s.stages]) << "stage refilled while read";
+                }
             }
             EXPECT_EQ(epilogues, tiles > 1 ? s.consumers * tiles : 0);
         }

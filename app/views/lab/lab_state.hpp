@@ -186,6 +186,9 @@ record::Point point_from_result(const gpu::RunResult& result);
 // recorded point of the same kernel, size and dtype).
 std::vector<const record::Point*> lab_points(const LabState& lab);
 
+// The config name cuBLAS's points carry (model::describe of a cuBLAS kernel).
+inline constexpr const char* kCublasConfig = "cublas";
+
 // The last point (live ones come last, so they win) of `config` at M = N = K = `size`.
 const record::Point* find_point(const std::vector<const record::Point*>& points, const std::string& config,
                                 std::int64_t size, std::string_view dtype, std::int64_t batch = 1);

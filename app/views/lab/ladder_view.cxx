@@ -25,8 +25,6 @@ using model::format_text;
 namespace {
 
 constexpr int kStandardSizes[] = {128, 256, 512, 1024, 2048, 4096};
-constexpr const char* kCublasConfig = "cublas";
-
 bool usable_gpu(const AppState& state) { return state.device && state.device->usable; }
 
 // The GPU the points were measured on: this one when live, else the recording's.

@@ -171,8 +171,6 @@ RevealedAnswer measured_speedup(const AppState& state) {
 // for every rung, where the tiles' edges no longer matter. Where a measurement lacks that
 // size, the largest square size measured for both is used, and named.
 
-constexpr const char* kCublasConfig = "cublas";
-
 // Where `kind` stands on the ladder; -1 when it is not a rung (the tiled kernel is rung 0).
 int rung_index(model::KernelKind kind) {
     const auto rungs = model::ladder_rungs();

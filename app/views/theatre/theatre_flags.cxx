@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/format.hpp"
+#include "views/theatre/tc_tiles.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
 
@@ -43,9 +44,17 @@ std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFla
             return "--hover-b: " + *why;
     if (!flags.panel.empty()) {
         const auto panel = parse_panel(flags.panel);
-        if (!panel) return "--panel must be source, thread, warp, sms, fragments, smem or stages";
+        if (!panel) return "--panel must be source, thread, warp, sms, fragments, smem, stages or tiles";
         theatre.open_panel = *panel;
     }
+    if (flags.round) {
+        const auto launch = shown_tile_launch(state);
+        if (!launch) return "--round is for the persistent rungs' Tiles tab (persistent, tc-tuned)";
+        if (*flags.round < 1 || *flags.round > launch->rounds)
+            return model::format_text("--round must be 1 to {} for this launch", launch->rounds);
+        theatre.tile_round = *flags.round - 1;
+    }
+    theatre.tile_order_plain = flags.row_by_row;
     return std::nullopt;
 }
 

@@ -20,6 +20,8 @@ struct TheatreFlags {
     std::vector<int> hover_a;       // --hover-a ROW,COL: pin an element of A
     std::vector<int> hover_b;       // --hover-b ROW,COL
     std::optional<int> batch_z;     // --batch-z Z: show matrix Z of the stack (batch grows to Z + 1)
+    std::optional<int> round;       // --round R: the persistent rungs' round of tiles on show, from 1
+    bool row_by_row = false;        // --row-by-row: their tiles in the plain order, not the kernels'
     bool record = false;            // --record: record the problem on show on the GPU at start
     std::vector<std::string> traces;  // --trace FILE...: recordings to replay
 };

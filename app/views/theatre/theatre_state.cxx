@@ -10,7 +10,7 @@ struct PanelName {
 constexpr PanelName kPanels[] = {
     {TheatrePanel::Source, "source"}, {TheatrePanel::Thread, "thread"}, {TheatrePanel::Warp, "warp"},
     {TheatrePanel::Sms, "sms"}, {TheatrePanel::Fragments, "fragments"}, {TheatrePanel::Smem, "smem"},
-    {TheatrePanel::Stages, "stages"}};
+    {TheatrePanel::Stages, "stages"}, {TheatrePanel::Tiles, "tiles"}};
 }  // namespace
 
 std::string_view panel_name(TheatrePanel panel) { return kPanels[static_cast<int>(panel)].name; }

@@ -19,10 +19,10 @@ namespace ts::views {
 
 // The tabs under the player: the kernel's source, the pinned thread or element, its warp,
 // and which SM ran each block (from a recording).
-// Fragments and Smem are the tensor-core rungs' pictures (their theatre has no player tabs).
-enum class TheatrePanel { Source, Thread, Warp, Sms, Fragments, Smem, Stages };
+// Fragments, Smem, Stages and Tiles are the tensor-core rungs' pictures (their theatre has no player tabs).
+enum class TheatrePanel { Source, Thread, Warp, Sms, Fragments, Smem, Stages, Tiles };
 
-// "source", "thread", "warp", "sms", "fragments", "smem", "stages": the --panel flag's words.
+// "source", "thread", "warp", "sms", "fragments", "smem", "stages", "tiles": the --panel flag's words.
 std::string_view panel_name(TheatrePanel panel);
 std::optional<TheatrePanel> parse_panel(std::string_view text);
 
@@ -72,6 +72,10 @@ struct TheatreState {
     bool smem_b = false;
     int smem_chunk = 0;
     int ring_step = 0;  // the K step the ring of stages picture reads its barriers and copies at
+    // The persistent rungs' order of tiles: the round on show, and the plain row-by-row order in
+    // place of the kernel's grouped one.
+    int tile_round = 0;
+    bool tile_order_plain = false;
     // An element of A or B pinned by a click (or --hover-a, --hover-b): who loads it, when.
     std::optional<model::Cell> pinned_a;
     std::optional<model::Cell> pinned_b;

@@ -13,6 +13,7 @@
 #include "views/theatre/tc_fragments.hpp"
 #include "views/theatre/tc_smem.hpp"
 #include "views/theatre/tc_stages.hpp"
+#include "views/theatre/tc_tiles.hpp"
 #include "views/theatre/theatre_canvas.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
@@ -157,7 +158,7 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
             if (!tab(label, panel)) return;
             theatre.panel = panel;
             ImGui::PushFont(heading_font());
-            ImGui::TextUnformatted(format_text("{}: {}", rung, heading_text).c_str());
+            ImGui::TextWrapped("%s", format_text("{}: {}", rung, heading_text).c_str());
             ImGui::PopFont();
             draw(state);
             ImGui::EndTabItem();
@@ -167,6 +168,9 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
                 draw_tc_fragments);
         picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem);
         picture("Stages", TheatrePanel::Stages, "the ring of stages, its copies and its barriers", draw_tc_stages);
+        if (has_tile_order(state.kernel.kind))
+            picture("Tiles", TheatrePanel::Tiles, "the order of C's tiles, round by round, and what L2 holds",
+                    draw_tc_tiles);
         if (tab("SMs", TheatrePanel::Sms)) {
             theatre.panel = TheatrePanel::Sms;
             // The wgmma rung's recording: which SM ran each block and when (a clock per K step).
@@ -246,6 +250,8 @@ void tabs(AppState& state) {
                 else draw_warp_panel(state, inspected(state).c);
                 break;
             case TheatrePanel::Sms: draw_sm_summary(state); break;
+            // The tensor-core rungs' pictures belong to their own theatre (draw_tc_theatre).
+            default: break;
         }
         ImGui::EndChild();
         ImGui::EndTabItem();

@@ -1,0 +1,223 @@
+#include "views/theatre/tc_tiles.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <optional>
+
+#include "model/format.hpp"
+#include "model/ladder_rungs.hpp"
+#include "views/common/text.hpp"
+#include "views/common/theme.hpp"
+#include "views/theatre/tc_fragments.hpp"
+#include "views/theatre/theatre_paint.hpp"
+
+namespace ts::views {
+
+using model::format_text;
+
+namespace {
+
+// Past this many tiles a side the grid is not drawn (cells under a pixel); the counts still are.
+constexpr int kMostDrawnTilesPerSide = 160;
+
+int group_rows_of(bool plain) { return plain ? 1 : model::kPersistentGroupRows; }
+
+std::optional<model::WgmmaShape> shown_shape(const AppState& state) {
+    return model::with_tc_shape<std::optional<model::WgmmaShape>>(
+        state.kernel, [](const model::MmaShape&) { return std::optional<model::WgmmaShape>{}; },
+        [](const model::WgmmaShape& s) { return std::optional<model::WgmmaShape>{s}; }, std::nullopt);
+}
+
+// "rows 256–511" of one cluster tile's part of C (clipped at the matrix's edge).
+std::string span_words(const char* what, std::int64_t first, std::int64_t size, std::int64_t limit) {
+    return format_text("{} {}–{}", what, first, std::min(first + size, limit) - 1);
+}
+
+}  // namespace
+
+bool has_tile_order(model::KernelKind kind) {
+    return kind == model::KernelKind::Persistent || kind == model::KernelKind::TcTuned;
+}
+
+int tile_order_sm_count(const AppState& state, std::string& source) {
+    const model::DeviceLimits limits = launch_limits(state);
+    if (!limits.is_preset && limits.compute_major == 9) {
+        source = format_text("{}'s {} SMs", limits.name, limits.sm_count);
+        return limits.sm_count;
+    }
+    source = "an H100's 132 SMs (no Hopper GPU here)";
+    return 132;
+}
+
+std::optional<model::PersistentLaunch> shown_tile_launch(const AppState& state) {
+    const std::optional<model::WgmmaShape> shape = shown_shape(state);
+    if (!shape || !has_tile_order(state.kernel.kind)) return std::nullopt;
+    std::string sms;
+    return model::persistent_launch(*shape, state.problem, tile_order_sm_count(state, sms));
+}
+
+std::string round_words(const model::WgmmaShape& s, const model::Problem& p, const model::PersistentLaunch& launch,
+                        int round, bool plain) {
+    const model::RoundFootprint f = model::round_footprint(s, p, launch, round, group_rows_of(plain));
+    const model::RoundFootprint other = model::round_footprint(s, p, launch, round, group_rows_of(!plain));
+    const bool fits = f.bytes() <= model::kHopperL2Bytes;
+    std::string text = format_text(
+        "Round {} of {}: {} tiles, read together along K: {} panels of A ({}) and {} of B ({}), {} in all, {} "
+        "the 50 MiB of an H100's or H200's L2. ",
+        round + 1, launch.rounds, f.tiles, f.a_panels, model::human_bytes(f.a_bytes), f.b_panels,
+        model::human_bytes(f.b_bytes), model::human_bytes(f.bytes()), fits ? "within" : "more than");
+    text += fits ? "So a panel comes from DRAM about once and every further tile that reads it finds it in L2. "
+                 : "So panels are evicted before every tile that reads them has, and come from DRAM again. ";
+    text += format_text("{} order, the same round would read {} panels of A and {} of B: {}.",
+                        plain ? "In the kernels' own" : "Row by row, the plain", other.a_panels, other.b_panels,
+                        model::human_bytes(other.bytes()));
+    return text;
+}
+
+void draw_tc_tiles(AppState& state) {
+    const std::optional<model::WgmmaShape> shape = shown_shape(state);
+    if (!shape || !has_tile_order(state.kernel.kind)) {
+        ImGui::TextWrapped("%s", "This rung launches one block per tile of C and the GPU starts them in blockIdx order as "
+                                 "SMs come free (17 maps blockIdx to tiles in groups of 8 block rows, as 18 does). The "
+                                 "persistent rungs, 18 and 19, choose the order themselves: pick one of them to see "
+                                 "it round by round.");
+        return;
+    }
+    const model::WgmmaShape& s = *shape;
+    const model::Problem& p = state.problem;
+    std::string sms;
+    const model::PersistentLaunch launch = model::persistent_launch(s, p, tile_order_sm_count(state, sms));
+    if (launch.tiles == 0) {
+        ImGui::TextWrapped("%s", "No tiles: C is empty or too large to count its tiles.");
+        return;
+    }
+    TheatreState& theatre = state.theatre;
+    theatre.tile_round = std::clamp(theatre.tile_round, 0, launch.rounds - 1);
+    const int group_rows = group_rows_of(theatre.tile_order_plain);
+    const std::int64_t tile_rows = std::int64_t{s.bm} * s.cluster_m;
+
+    // C on the left, as large as the height allows; the words and controls beside it, scrolling
+    // where they need more room (at a projector's text size).
+    const ImVec2 whole = ImGui::GetContentRegionAvail();
+    const float grid_width = std::floor(std::min(whole.x * 0.58f, whole.y + ImGui::GetFontSize() * 3.0f));
+    ImGui::BeginChild("##tiles_grid", ImVec2(grid_width, whole.y), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    const float font = ImGui::GetFontSize();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float strip = font * 1.2f, gap = font * 0.4f, label = font * 1.3f;
+    const int rows = launch.cluster_rows, cols = launch.cols;
+    const float cell = std::floor(std::min((avail.x - strip - gap - font) / static_cast<float>(cols),
+                                           (avail.y - label - strip - gap) / static_cast<float>(rows)));
+    const bool drawn = rows <= kMostDrawnTilesPerSide && cols <= kMostDrawnTilesPerSide && cell >= 2.0f;
+    const float grid_height = drawn ? strip + gap + label + cell * static_cast<float>(rows) : 0.0f;
+
+    if (drawn) {
+        ImGui::InvisibleButton("##tc_tiles", ImVec2(avail.x, grid_height));
+        const bool hovering = ImGui::IsItemHovered();
+        const ImVec2 mouse = ImGui::GetIO().MousePos;
+        ImDrawList* draw = ImGui::GetWindowDrawList();
+        ImFont* small = ImGui::GetFont();
+        const ImVec2 c0{origin.x + strip + gap, origin.y + label + strip + gap};
+        text_at(draw, small, {c0.x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text),
+                "B's panels");
+        // Which panels the round reads, and each tile's place in the order.
+        std::vector<int> round_of(static_cast<std::size_t>(rows * cols), -1), cluster_of(round_of);
+        std::vector<char> a_lit(static_cast<std::size_t>(rows), 0), b_lit(static_cast<std::size_t>(cols), 0);
+        const int per_batch = rows * cols;
+        for (int index = 0; index < per_batch; ++index) {
+            const model::OrderedTile t = model::ordered_tile(launch, index, group_rows);
+            const std::size_t at = static_cast<std::size_t>(t.tile.cluster_row * cols + t.tile.col);
+            round_of[at] = t.round;
+            cluster_of[at] = t.cluster;
+            if (t.round == theatre.tile_round) {
+                a_lit[static_cast<std::size_t>(t.tile.cluster_row)] = 1;
+                b_lit[static_cast<std::size_t>(t.tile.col)] = 1;
+            }
+        }
+        const float label_size = std::min(font, cell * 0.5f);
+        for (int c = 0; c < cols; ++c) {
+            const ImVec2 a{c0.x + static_cast<float>(c) * cell, c0.y - strip - gap};
+            draw->AddRectFilled(a, {a.x + cell - 1.0f, a.y + strip}, b_lit[static_cast<std::size_t>(c)] ? colours::kB.line
+                                                                                                      : colours::kB.fill);
+        }
+        for (int r = 0; r < rows; ++r) {
+            const ImVec2 a{origin.x, c0.y + static_cast<float>(r) * cell};
+            draw->AddRectFilled(a, {a.x + strip, a.y + cell - 1.0f}, a_lit[static_cast<std::size_t>(r)] ? colours::kA.line
+                                                                                                      : colours::kA.fill);
+        }
+        std::optional<std::pair<int, int>> hovered;
+        for (int r = 0; r < rows; ++r)
+            for (int c = 0; c < cols; ++c) {
+                const std::size_t at = static_cast<std::size_t>(r * cols + c);
+                const ImVec2 a{c0.x + static_cast<float>(c) * cell, c0.y + static_cast<float>(r) * cell};
+                const ImVec2 b{a.x + cell, a.y + cell};
+                const int round = round_of[at];
+                if (round < theatre.tile_round) {
+                    draw->AddRectFilled(a, b, with_alpha(colours::kMuted, 90));
+                } else if (round == theatre.tile_round) {
+                    draw->AddRectFilled(a, b, lane_colour(cluster_of[at]));
+                    const std::string number = std::to_string(cluster_of[at]);
+                    const ImVec2 size = small->CalcTextSizeA(label_size, FLT_MAX, 0.0f, number.c_str());
+                    if (size.x <= cell - 2.0f && label_size >= 8.0f)
+                        draw->AddText(small, label_size, {a.x + (cell - size.x) * 0.5f, a.y + (cell - size.y) * 0.5f},
+                                      colours::kCellValue, number.c_str());
+                }
+                draw->AddRect(a, b, with_alpha(colours::kMuted, 160));
+                // The cluster's CTAs: one tile each, stacked along M.
+                for (int cta = 1; cta < s.cluster_m && cell >= 8.0f; ++cta) {
+                    const float y = a.y + cell * static_cast<float>(cta) / static_cast<float>(s.cluster_m);
+                    draw->AddLine({a.x + 2.0f, y}, {b.x - 2.0f, y}, with_alpha(colours::kMuted, 120));
+                }
+                if (hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) hovered = {{r, c}};
+            }
+        draw->AddText(small, font, {c0.x + static_cast<float>(cols) * cell + gap, c0.y}, colours::kMuted, "C");
+        if (hovered) {
+            const auto [r, c] = *hovered;
+            const std::size_t at = static_cast<std::size_t>(r * cols + c);
+            const std::int64_t first_row = r * tile_rows, first_col = std::int64_t{c} * s.bn;
+            ImGui::SetTooltip("%s",
+                              format_text("cluster tile ({}, {}): C {}, {}\ntaken by cluster {} in round {} of {}\n"
+                                          "reads A {} and B {}, all {} of K",
+                                          r, c, span_words("rows", first_row, tile_rows, p.m),
+                                          span_words("columns", first_col, s.bn, p.n), cluster_of[at],
+                                          round_of[at] + 1, launch.rounds,
+                                          span_words("rows", first_row, tile_rows, p.m),
+                                          span_words("columns", first_col, s.bn, p.n), p.k)
+                                  .c_str());
+        }
+    } else {
+        ImGui::TextWrapped("%s", format_text("C has {} × {} tiles: too many to draw here; the counts beside still hold.",
+                                             rows, cols)
+                                     .c_str());
+    }
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##tiles_words", ImVec2(0.0f, whole.y));
+    ImGui::PushTextWrapPos(0.0f);
+    muted_text(format_text(
+        "{}×{}×{} on {}: C is {} × {} tiles of {}×{}{}; {} clusters of {} run at once, each taking every {}th tile of "
+        "the order, so the tiles go in {} rounds. Below, grey tiles are done; the numbers are the clusters of this "
+        "round, each on its own {}; lit on the left and on top are the panels of A and B it reads.{}",
+        p.m, p.n, p.k, sms, launch.cluster_rows, launch.cols, tile_rows, s.bn,
+        s.cluster_m > 1 ? format_text(" (a cluster's {} CTAs, {} rows each)", s.cluster_m, s.bm) : std::string(),
+        launch.clusters, s.cluster_m, launch.clusters, launch.rounds, s.cluster_m > 1 ? "pair of SMs" : "SM",
+        p.batch > 1 ? format_text(" The picture shows matrix 0 of {}; the counts take every one.", p.batch)
+                    : std::string()));
+    ImGui::PopTextWrapPos();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+    int shown_round = theatre.tile_round + 1;
+    if (ImGui::SliderInt("round", &shown_round, 1, launch.rounds)) theatre.tile_round = shown_round - 1;
+    int order = theatre.tile_order_plain ? 1 : 0;
+    ImGui::RadioButton("the kernels' order (8 cluster rows, then right)", &order, 0);
+    ImGui::RadioButton("row by row", &order, 1);
+    theatre.tile_order_plain = order == 1;
+    ImGui::TextWrapped("%s", round_words(s, p, launch, theatre.tile_round, theatre.tile_order_plain).c_str());
+
+    ImGui::EndChild();
+}
+
+}  // namespace ts::views

@@ -1,0 +1,40 @@
+// tc_tiles.hpp — the tensor-core rungs in the theatre, fourth picture: the order a persistent
+// launch (18 persistent, 19 tc-tuned) walks C's tiles, and what each round keeps in L2.
+//
+// C is drawn as its grid of cluster tiles (bm·cluster_m rows by bn columns; a thin line splits
+// each into its CTAs' tiles). A slider picks a round: the tiles its clusters take together are
+// coloured by cluster and numbered, earlier rounds greyed (done), later ones left open. The
+// panels of A (left) and B (top) the round reads are lit, and under the picture their bytes
+// against L2's 50 MiB, beside what the plain row-by-row order would read in the same round:
+// the reason for the kernels' order, in numbers from model::round_footprint. Hover a tile for its
+// rows, columns, cluster and round. Everything comes from model/tc_tile_order.hpp, which calls
+// the persistent_tile the kernels call.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "model/tc_tile_order.hpp"
+#include "views/window/app_state.hpp"
+
+namespace ts::views {
+
+// Whether the rung on show walks tiles persistently (the tab exists only for those).
+bool has_tile_order(model::KernelKind kind);
+
+// The SMs the picture's launch assumes: the GPU's where a Hopper GPU is in use, else an H100's 132
+// (the persistent rungs run on sm_90a only). `source` says which, in words.
+int tile_order_sm_count(const AppState& state, std::string& source);
+
+// The launch the picture shows for the rung and problem on show; nullopt for a rung that does not
+// walk tiles persistently.
+std::optional<model::PersistentLaunch> shown_tile_launch(const AppState& state);
+
+// "Round 1 of 4 reads 8 panels of A and 8 of B: 32 MiB, …" for the round and order given.
+std::string round_words(const model::WgmmaShape& s, const model::Problem& p, const model::PersistentLaunch& launch,
+                        int round, bool plain);
+
+// The picture for state.kernel.kind (persistent and tc-tuned; other rungs say what they do).
+void draw_tc_tiles(AppState& state);
+
+}  // namespace ts::views

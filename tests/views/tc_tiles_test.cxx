@@ -1,0 +1,93 @@
+// The persistent rungs' order of tiles: the tab exists for 18 and 19 only, draws C's tiles for a
+// round, and words the round's footprint from model::round_footprint in both orders.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "imgui_harness.hpp"
+#include "model/kernel_config.hpp"
+#include "model/tc_tile_order.hpp"
+#include "views/theatre/tc_tiles.hpp"
+#include "views/theatre/theatre_flags.hpp"
+#include "views/theatre/theatre_view.hpp"
+#include "views/window/app_state.hpp"
+
+namespace {
+
+using ts::model::KernelKind;
+
+TEST(TcTiles, RoundWordsAt4096) {
+    const ts::model::Problem p{4096, 4096, 4096, 1, ts::model::Dtype::BFloat16};
+    const auto launch = ts::model::persistent_launch(ts::model::kPersistentShape, p, 132);
+    const std::string grouped = ts::views::round_words(ts::model::kPersistentShape, p, launch, 0, false);
+    EXPECT_NE(grouped.find("Round 1 of 4: 64 tiles"), std::string::npos) << grouped;
+    EXPECT_NE(grouped.find("8 panels of A (16.0 MiB) and 8 of B (16.0 MiB), 32.0 MiB in all, within"), std::string::npos)
+        << grouped;
+    EXPECT_NE(grouped.find("Row by row, the plain order, the same round would read 4 panels of A and 16 of B: 40.0 MiB"),
+              std::string::npos)
+        << grouped;
+    // 8192³: the plain order's round does not fit.
+    const ts::model::Problem big{8192, 8192, 8192, 1, ts::model::Dtype::BFloat16};
+    const auto big_launch = ts::model::persistent_launch(ts::model::kPersistentShape, big, 132);
+    const std::string plain = ts::views::round_words(ts::model::kPersistentShape, big, big_launch, 3, true);
+    EXPECT_NE(plain.find("Round 4 of 16"), std::string::npos) << plain;
+    EXPECT_NE(plain.find("136.0 MiB in all, more than the 50 MiB"), std::string::npos) << plain;
+    EXPECT_NE(plain.find("In the kernels' own order, the same round would read 8 panels of A and 8 of B: 64.0 MiB"),
+              std::string::npos)
+        << plain;
+}
+
+TEST(TcTiles, TheTabIsThereForThePersistentRungsOnly) {
+    for (KernelKind kind : ts::model::kTensorCoreKinds) {
+        if (kind == KernelKind::Cublas) continue;
+        ts::test::ImGuiHarness ui;
+        ts::views::AppState state;
+        state.kernel.kind = kind;
+        state.problem = {4096, 4096, 4096, 1, ts::model::Dtype::BFloat16};
+        state.theatre.open_panel = ts::views::TheatrePanel::Tiles;
+        state.theatre.tile_round = 99;  // clamped to the last round
+        ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        const bool persistent = ts::views::has_tile_order(kind);
+        EXPECT_EQ(text.find("Round 4 of 4") != std::string::npos, persistent) << ts::model::kernel_name(kind) << text;
+        EXPECT_EQ(text.find("an H100's 132 SMs (no Hopper GPU here)") != std::string::npos, persistent);
+        if (persistent) {
+            EXPECT_EQ(state.theatre.tile_round, 3);
+        }
+    }
+}
+
+TEST(TcTiles, RoundFlagIsCheckedAgainstTheLaunch) {
+    const auto apply = [](KernelKind kind, int round, bool plain) {
+        ts::views::AppState state;
+        state.kernel.kind = kind;
+        state.problem = {4096, 4096, 4096, 1, ts::model::Dtype::BFloat16};
+        ts::views::TheatreFlags flags;
+        flags.round = round;
+        flags.row_by_row = plain;
+        const std::string why = ts::views::apply_theatre_flags(state, flags).value_or("");
+        return std::pair{why, state.theatre};
+    };
+    const auto [ok, theatre] = apply(KernelKind::Persistent, 4, true);
+    EXPECT_EQ(ok, "");
+    EXPECT_EQ(theatre.tile_round, 3);
+    EXPECT_TRUE(theatre.tile_order_plain);
+    EXPECT_EQ(apply(KernelKind::TcTuned, 5, false).first, "--round must be 1 to 4 for this launch");
+    EXPECT_EQ(apply(KernelKind::TcTuned, 0, false).first, "--round must be 1 to 4 for this launch");
+    EXPECT_EQ(apply(KernelKind::Wgmma, 1, false).first,
+              "--round is for the persistent rungs' Tiles tab (persistent, tc-tuned)");
+}
+
+TEST(TcTiles, HugeProblemsAreCountedNotDrawn) {
+    ts::test::ImGuiHarness ui;
+    ts::views::AppState state;
+    state.kernel.kind = KernelKind::Persistent;
+    state.problem = {200000, 200000, 64, 1, ts::model::Dtype::BFloat16};
+    state.theatre.open_panel = ts::views::TheatrePanel::Tiles;
+    ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+    const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+    EXPECT_NE(text.find("too many to draw here"), std::string::npos) << text;
+    EXPECT_NE(text.find("Round 1 of "), std::string::npos) << text;
+}
+
+}  // namespace
