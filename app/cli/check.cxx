@@ -17,6 +17,7 @@
 #include "model/format.hpp"
 #include "model/kernel_config.hpp"
 #include "model/ladder.hpp"
+#include "model/precision.hpp"
 #include "sweep.hpp"
 
 namespace ts::cli {
@@ -156,7 +157,13 @@ std::string accuracy_table(const std::map<Dtype, std::pair<double, int>>& accura
         largest << std::scientific << std::setprecision(2) << seen.first;
         text += format_text("  {}: {} over {} cases; {}\n", model::dtype_name(dtype), largest.str(), seen.second, rule);
     }
-    return text;
+    // The error above tests the kernels; what the types cost comes first, in rounding the inputs.
+    text += format_text("what each type keeps against the unrounded inputs (the model, C = A·B of {}×{}, K = {}): ",
+                        model::kPrecisionM, model::kPrecisionN, model::kPrecisionK);
+    for (model::Precision p : model::kPrecisions)
+        text += format_text("{}{} {} digits", p == model::Precision::Fp32 ? "" : ", ", model::precision_name(p),
+                            model::fixed(model::lesson_precision_error(p).digits(), 1));
+    return text + "\n";
 }
 
 }  // namespace

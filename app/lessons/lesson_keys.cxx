@@ -44,6 +44,10 @@ constexpr Answer kAnswers[] = {
     // The tensor-core ladder, in BF16: the step's rung against the rung below it, cuBLAS BF16,
     // and cuBLAS FP32.
     {"tc-rung-speedup-measured", false}, {"tc-speedup-over-fp32", false}, {"tc-percent-of-cublas", false},
+    // What each type costs in accuracy: C's correct digits in each (the model, on the CPU), and the
+    // largest error `check` found for the step's kernel in BF16 (measured).
+    {"digits-fp32", false}, {"digits-tf32", false}, {"digits-fp16", false}, {"digits-bf16", false},
+    {"check-error", false},
     // Breaking a kernel on purpose (the step's `experiment:`): how many runs came out wrong,
     // the stores past C's end of no-bounds-check, the slow-down of bank-conflicts.
     {"experiment-wrong-runs", false}, {"stray-writes", false}, {"experiment-slowdown", false},
@@ -105,7 +109,7 @@ std::optional<std::string> check_state_value(std::string_view key, std::string_v
     }
     if (key == "dtype") {
         if (model::parse_dtype(value)) return std::nullopt;
-        return format_text("dtype must be int32, float or double, got \"{}\"", value);
+        return format_text("dtype must be int32, float, double, bf16 or fp16, got \"{}\"", value);
     }
     if (key == "sub-step") {
         if (model::parse_substep(value)) return std::nullopt;

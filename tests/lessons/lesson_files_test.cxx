@@ -36,7 +36,7 @@ const std::vector<std::string> kTeachingOrder = {
     "row-major",       "naive-kernel", "redundant-loads", "tiling",          "boundaries",
     "coalescing",      "tile-width",   "measured-speedup", "register-tiles", "wider-loads",
     "bank-conflicts",  "warp-tiles",   "pipelining",       "breaking-tiled",  "tensor-cores",
-    "hopper-tensor-cores",
+    "hopper-tensor-cores", "precision",
 };
 
 // Answers that only a run of an experiment can give (stray-writes is the model's).
@@ -94,7 +94,8 @@ TEST(LessonFiles, PredictionsRevealComputedAnswers) {
                 continue;
             }
             EXPECT_TRUE(answer.value.has_value()) << answer.how;
-            EXPECT_TRUE(answer.how.starts_with("counted by the model") || answer.how.starts_with("measured"))
+            EXPECT_TRUE(answer.how.starts_with("counted by the model") || answer.how.starts_with("computed by the model") ||
+                        answer.how.starts_with("measured"))
                 << answer.how;
         }
     EXPECT_GE(predictions, 4);
@@ -102,7 +103,8 @@ TEST(LessonFiles, PredictionsRevealComputedAnswers) {
                              "measured-speedup", "rung-speedup-predicted", "rung-speedup-measured",
                              "speedup-over-tiled", "percent-of-cublas", "experiment-wrong-runs", "stray-writes",
                              "experiment-slowdown", "tc-rung-speedup-measured", "tc-speedup-over-fp32",
-                             "tc-percent-of-cublas"})
+                             "tc-percent-of-cublas", "digits-fp32", "digits-tf32", "digits-fp16", "digits-bf16",
+                             "check-error"})
         EXPECT_TRUE(kinds.count(kind)) << "no lesson asks for " << kind;
 }
 

@@ -574,7 +574,8 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     const float fp32_rows = static_cast<float>(fp32.bars.size()), tc_rows = static_cast<float>(tensor_cores.bars.size());
     float used = draw_ladder_panel(state, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows));
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used + font * 0.3f));
-    ImGui::PushTextWrapPos(origin.x + width);
+    // Wrapped short of the view's scroll bar, which may cover the last few pixels of `width`.
+    ImGui::PushTextWrapPos(origin.x + width - ImGui::GetStyle().ScrollbarSize);
     ImGui::TextUnformatted(ladders_compared(fp32, tensor_cores).c_str());
     ImGui::PopTextWrapPos();
     const float second_y = ImGui::GetCursorScreenPos().y + font * 0.2f;

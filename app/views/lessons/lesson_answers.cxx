@@ -1,7 +1,9 @@
 #include "views/lessons/lesson_answers.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "gpu/tuned_shapes.hpp"
@@ -13,6 +15,7 @@
 #include "model/launch_geometry.hpp"
 #include "model/memory_sectors.hpp"
 #include "model/phase_timeline.hpp"
+#include "model/precision.hpp"
 #include "model/traffic.hpp"
 #include "views/common/text.hpp"
 
@@ -361,6 +364,60 @@ RevealedAnswer tc_answer(const AppState& state, const std::string& word) {
     return {percent, model::fixed(percent, 0) + " %", ratio.how};
 }
 
+// ---- What each type costs in accuracy (model/precision.hpp) -----------------------------------
+// digits-fp32 … digits-bf16: the correct decimal digits of C in each type, worked out by the model
+// on the CPU against FP64 on the unrounded inputs. check-error: the largest relative error
+// `check` found for the step's kernel in BF16 on a GPU, against FP64 on the inputs it had.
+
+// 0.00267 → "0.0027", 5.8e-07 → "5.8e-07": two significant digits.
+std::string two_digits(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2g", value);
+    return text;
+}
+
+std::optional<model::Precision> digits_precision(const std::string& word) {
+    for (model::Precision p : model::kPrecisions) {
+        std::string name(model::precision_name(p));
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (word == "digits-" + name) return p;
+    }
+    return std::nullopt;
+}
+
+RevealedAnswer precision_digits(model::Precision p) {
+    const model::PrecisionError& e = model::lesson_precision_error(p);
+    const double digits = std::round(e.digits() * 10.0) / 10.0;
+    const bool sixteen_bit = p == model::Precision::Fp16 || p == model::Precision::Bf16;
+    return {digits, format_text("{} digits", model::fixed(digits, 1)),
+            format_text("computed by the model on this CPU: C = A·B of {}×{} with K = {}, inputs uniform in [−1, 1) "
+                        "rounded to {} ({} significant bits), {}sums in FP32{}, against FP64 on the unrounded inputs: "
+                        "‖error‖ ÷ ‖C‖ = {}, so −log10 of it is {}; the worst cell is off by {} of max(|c|, 1)",
+                        model::kPrecisionM, model::kPrecisionN, model::kPrecisionK, model::precision_name(p),
+                        model::significand_bits(p), p == model::Precision::Fp32 ? "one fused multiply-add per k, " : "products exact, ",
+                        sixteen_bit ? format_text(", C rounded to {}", model::precision_name(p)) : std::string(),
+                        two_digits(e.normwise), model::fixed(e.digits(), 2),
+                        two_digits(e.largest))};
+}
+
+RevealedAnswer check_error(const AppState& state) {
+    const std::string name = model::describe(state.kernel);
+    const record::Point* best = nullptr;
+    for (const record::Point* p : lab_points(state.lab))
+        if (p->ok && p->checked && p->max_rel_error && p->config == name && p->dtype == "bf16" &&
+            (!best || p->m * p->n * p->k > best->m * best->n * best->k))
+            best = p;
+    if (!best)
+        return {std::nullopt, "not measured here",
+                format_text("no checked BF16 run of {} is loaded: run it on a GPU with its check on, or load a "
+                            "recording with --load",
+                            name)};
+    return {*best->max_rel_error, two_digits(*best->max_rel_error),
+            format_text("{}, {}×{}×{} bf16: the largest |c − exact| ÷ max(|exact|, 1) of any cell, the exact product "
+                        "taken in FP64 from the BF16 inputs the kernel had",
+                        source_of(state.lab, best), best->m, best->n, best->k)};
+}
+
 // ---- Breaking a kernel on purpose (model/experiment.hpp) ----------------------------------
 // The step's `experiment:` names which; its outcomes are the Experiments view's: run on this
 // GPU this session, or recorded (assets/experiments). Nothing is known before a run but what
@@ -540,6 +597,8 @@ RevealedAnswer compute_answer(const AppState& state, const lessons::AnswerSpec& 
         if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
         return tc_answer(state, word);
     }
+    if (const auto precision = digits_precision(word)) return precision_digits(*precision);
+    if (word == "check-error") return check_error(state);
     if (word == "experiment-wrong-runs" || word == "stray-writes" || word == "experiment-slowdown") {
         if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
         if (word == "experiment-wrong-runs") return experiment_wrong_runs(state);
