@@ -327,7 +327,7 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->expected(2)
         ->type_name("BX,BY");
-    app.add_option("--phase", gui.theatre.phase, "the tiling theatre's phase, from 0")->type_name("P");
+    app.add_option("--phase", gui.theatre.phase, "the tiling theatre's phase, from 0 (a tensor-core rung: its K step)")->type_name("P");
     // With --lesson, --step is the lesson's step; apply_theatre_flags checks the theatre's words.
     app.add_option("--step", gui.theatre.step,
                    "the tiling theatre's sub-step within the phase; with --lesson or --lesson-file, the lesson's "
@@ -341,6 +341,9 @@ int main(int argc, char** argv) {
                    "the tiling theatre's open tab (fragments, smem, stages and tiles: the tensor-core rungs' pictures)")
         ->check(CLI::IsMember({"source", "thread", "warp", "sms", "fragments", "smem", "stages", "tiles"}))
         ->type_name("source|thread|warp|sms|fragments|smem|stages|tiles");
+    app.add_option("--statement", gui.theatre.statement,
+                   "the tiling theatre's Source tab for a tensor-core rung: the statement lit, from 1 (--phase: its K step)")
+        ->type_name("S");
     app.add_option("--round", gui.theatre.round, "the tiling theatre's Tiles tab (persistent rungs): the round on show, from 1")
         ->type_name("R");
     app.add_flag("--row-by-row", gui.theatre.row_by_row,

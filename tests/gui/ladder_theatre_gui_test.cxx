@@ -94,6 +94,23 @@ TEST(LadderTheatreGui, TensorCoreStagesAtOneTimesAndInPresenterMode) {
     }
 }
 
+// Each tensor-core rung's Source tab at 1× and 2×, at K step 5 with its fourth statement lit: the
+// highlighted line is drawn (the source panel's pale yellow).
+TEST(LadderTheatreGui, TensorCoreSourceAtOneTimesAndInPresenterMode) {
+    for (const char* rung : {"wmma", "mma", "mma-async", "wgmma", "warp-specialized", "persistent", "tc-tuned"}) {
+        SCOPED_TRACE(rung);
+        const std::string kernel = std::string("--view theatre --dtype bf16 --m 1024 --n 1024 --k 1024 --panel source "
+                                               "--phase 5 --statement 4 --kernel ") +
+                                   rung;
+        for (const bool presenter : {false, true}) {
+            const Image shot = ts::test::screenshot(std::string("source_") + rung + (presenter ? "_2x.png" : "_1x.png"),
+                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            EXPECT_GT(shot.count(ts::test::Rgb{255, 226, 120}, kCanvas), 2000) << "no lit statement";
+            EXPECT_GT(ts::test::distinct_colours(shot), 20) << "blank";
+        }
+    }
+}
+
 // The persistent rungs' order of tiles at 4096³, at 1× and 2×: round 2's 64 clusters in their colours
 // (lane_colour of the cluster, every one of the palette's eight repeating), beside the done tiles.
 TEST(LadderTheatreGui, PersistentTileOrderAtOneTimesAndInPresenterMode) {

@@ -394,7 +394,8 @@ RevealedAnswer precision_digits(model::Precision p) {
                         "rounded to {} ({} significant bits), {}sums in FP32{}, against FP64 on the unrounded inputs: "
                         "‖error‖ ÷ ‖C‖ = {}, so −log10 of it is {}; the worst cell is off by {} of max(|c|, 1)",
                         model::kPrecisionM, model::kPrecisionN, model::kPrecisionK, model::precision_name(p),
-                        model::significand_bits(p), p == model::Precision::Fp32 ? "one fused multiply-add per k, " : "products exact, ",
+                        model::significand_bits(p),
+                        p == model::Precision::Fp32 ? "one fused multiply-add per k, " : "products exact, ",
                         sixteen_bit ? format_text(", C rounded to {}", model::precision_name(p)) : std::string(),
                         two_digits(e.normwise), model::fixed(e.digits(), 2),
                         two_digits(e.largest))};

@@ -50,6 +50,17 @@ const LadderSource* ladder_source(model::KernelKind kind) {
 
 std::string_view signature_of(model::KernelKind kind) {
     if (const LadderSource* ladder = ladder_source(kind)) return ladder->signature;
+    // The tensor-core rungs (their sub-steps: tc_source.cxx). 18 and 19 share persistent_kernel.
+    switch (kind) {
+        case model::KernelKind::Wmma: return "__launch_bounds__(kThreads) wmma_kernel(";
+        case model::KernelKind::Mma: return "__launch_bounds__(kThreads) mma_kernel(";
+        case model::KernelKind::MmaAsync: return "__launch_bounds__(kThreads) mma_async_kernel(";
+        case model::KernelKind::Wgmma: return "__launch_bounds__(kThreads) wgmma_kernel(";
+        case model::KernelKind::WarpSpecialized: return ") warp_specialized_kernel(";
+        case model::KernelKind::Persistent:
+        case model::KernelKind::TcTuned: return "__global__ void __cluster_dims__(ShapeType::value.cluster_m";
+        default: break;
+    }
     return kind == model::KernelKind::Tiled ? "__global__ void tiled_kernel" : "__global__ void naive_kernel";
 }
 
@@ -180,11 +191,15 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceF
                         : "The real kernel, as compiled. It has no shared memory and no barrier: nothing to do in "
                           "this step.");
     const auto flagged = flag ? source_lines(kind, lines, flag->statement) : std::nullopt;
-    const int flagged_line = flagged ? flagged->first : -1;  // the struck-through statement's first line
+    draw_source_lines(lines, *extent, current, flagged ? flagged->first : -1, flag ? flag->note : std::string());
+}
+
+void draw_source_lines(const std::vector<std::string_view>& lines, SourceLines extent, std::optional<SourceLines> current,
+                       int flagged_line, const std::string& note) {
     ImGui::PushFont(small_font());
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float width = ImGui::GetContentRegionAvail().x;
-    for (int i = extent->first; i <= extent->last; ++i) {
+    for (int i = extent.first; i <= extent.last; ++i) {
         const std::string_view line = lines[static_cast<std::size_t>(i)];
         const bool lit = current && i >= current->first && i <= current->last;
         const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -208,7 +223,7 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceF
             draw->AddLine({text_min.x, mid}, {text_max.x, mid}, colours::kError, 2.0f);
             ImGui::SameLine();
             ImGui::PushStyleColor(ImGuiCol_Text, colours::kError);
-            ImGui::TextUnformatted(flag->note.c_str());
+            ImGui::TextUnformatted(note.c_str());
             ImGui::PopStyleColor();
         }
     }

@@ -53,6 +53,11 @@ struct SourceFlag {
     std::string note;                                              // "taken out in missing-second-sync"
 };
 
+// Lines `extent` of a kernel's file with line numbers, `current` highlighted (and scrolled into view
+// when it moves off screen), `flagged_line` (−1: none) struck through in red with `note` after it.
+void draw_source_lines(const std::vector<std::string_view>& lines, SourceLines extent,
+                       std::optional<SourceLines> current, int flagged_line = -1, const std::string& note = {});
+
 // Draws `kind`'s kernel with line numbers into the current window, highlighting `sub`'s
 // lines; says so when the kernel has nothing to do in this sub-step. `flag`: a line to strike.
 void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceFlag* flag = nullptr);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/format.hpp"
+#include "views/theatre/tc_source.hpp"
 #include "views/theatre/tc_tiles.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
@@ -32,9 +33,28 @@ std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFla
         block = model::Index2{flags.select_block[0], flags.select_block[1]};
     else if (state.selected && !theatre_error(state))
         block = block_of_cell(played_config(state), state.problem, *state.selected);
+    // The tensor-core rungs have no phase player: --phase picks the K step their Source and Stages
+    // tabs read, --statement the lit statement of the Source tab.
+    const auto statements = tc_substeps(state.kernel.kind);
+    if (!statements.empty()) {
+        if (flags.phase) {
+            const int k_steps = tc_k_steps(state);
+            if (*flags.phase < 0 || *flags.phase >= k_steps)
+                return model::format_text("--phase {}: this launch's K steps run from 0 to {}", *flags.phase, k_steps - 1);
+            theatre.ring_step = *flags.phase;
+        }
+        if (flags.statement) {
+            if (*flags.statement < 1 || *flags.statement > static_cast<int>(statements.size()))
+                return model::format_text("--statement must be 1 to {} for {}", statements.size(),
+                                          model::kernel_name(state.kernel.kind));
+            theatre.tc_substep = *flags.statement - 1;
+        }
+    } else if (flags.statement) {
+        return "--statement is for the tensor-core rungs' Source tab (wmma … tc-tuned)";
+    }
     const auto sub = model::parse_substep(flags.step);
     if (!flags.step.empty() && !sub) return "--step must be load, sync1, compute, sync2 or store";
-    if (block || flags.phase || sub || flags.k_step)
+    if (block || (flags.phase && statements.empty()) || sub || flags.k_step)
         if (auto why = jump_theatre(state, block, flags.phase, sub, flags.k_step)) return why;
     if (!flags.hover_a.empty())
         if (auto why = pin_element(state, model::Operand::A, {flags.hover_a[0], flags.hover_a[1]}))

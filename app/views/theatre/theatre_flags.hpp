@@ -12,7 +12,7 @@ namespace ts::views {
 
 struct TheatreFlags {
     std::vector<int> select_block;  // --select-block BX,BY; empty: the --select cell's block, or (0, 0)
-    std::optional<int> phase;       // --phase P, from 0
+    std::optional<int> phase;       // --phase P, from 0 (the tensor-core rungs: their K step)
     std::string step;               // --step load|sync1|compute|sync2|store
     std::optional<int> k_step;      // --k-step I: one k per step, stopped at the tile loop's i = I
     bool side_by_side = false;      // --side-by-side: naive and tiled in lockstep
@@ -20,6 +20,7 @@ struct TheatreFlags {
     std::vector<int> hover_a;       // --hover-a ROW,COL: pin an element of A
     std::vector<int> hover_b;       // --hover-b ROW,COL
     std::optional<int> batch_z;     // --batch-z Z: show matrix Z of the stack (batch grows to Z + 1)
+    std::optional<int> statement;   // --statement S: the tensor-core rungs' lit statement, from 1
     std::optional<int> round;       // --round R: the persistent rungs' round of tiles on show, from 1
     bool row_by_row = false;        // --row-by-row: their tiles in the plain order, not the kernels'
     bool record = false;            // --record: record the problem on show on the GPU at start

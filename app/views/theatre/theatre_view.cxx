@@ -12,6 +12,7 @@
 #include "views/theatre/source_panel.hpp"
 #include "views/theatre/tc_fragments.hpp"
 #include "views/theatre/tc_smem.hpp"
+#include "views/theatre/tc_source.hpp"
 #include "views/theatre/tc_stages.hpp"
 #include "views/theatre/tc_tiles.hpp"
 #include "views/theatre/theatre_canvas.hpp"
@@ -166,6 +167,7 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
         picture("Who holds what", TheatrePanel::Fragments,
                 wgmma ? "who holds which element of a wgmma's accumulators" : "who holds which element of one mma",
                 draw_tc_fragments);
+        picture("Source", TheatrePanel::Source, "the kernel, one statement of the K loop at a time", draw_tc_source);
         picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem);
         picture("Stages", TheatrePanel::Stages, "the ring of stages, its copies and its barriers", draw_tc_stages);
         if (has_tile_order(state.kernel.kind))
