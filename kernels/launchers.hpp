@@ -117,6 +117,9 @@ struct TraceBuffers {
     std::uint16_t* stage_words = nullptr;
     // 17_warp_specialized_recorded.cu: model::role_clock_records clocks; may be null elsewhere.
     model::RoleClock* role_clocks = nullptr;
+    // 14_mma_recorded.cu: warp 0's registers after its first ldmatrix of A and B,
+    // model::kRecordedFragmentWords words; may be null.
+    std::uint16_t* fragment_words = nullptr;
 };
 
 // 01_naive_recorded.cu and 05_tiled_recorded.cu: the naive (config.kind == Naive; config.tile
@@ -134,6 +137,12 @@ cudaError_t launch_regtile_2d_recorded(const model::KernelConfig& config, const 
                                        Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
 cudaError_t launch_warptile_recorded(const model::KernelConfig& config, const model::Problem& problem,
                                      Operands<float> operands, TraceBuffers trace, cudaStream_t stream);
+// 14_mma_recorded.cu: the mma rung with records (a clock per block and K step, each block's SM, and
+// warp 0 of block (0, 0)'s registers after its first ldmatrix.x4 of A and B), BF16, one matrix; A
+// and B should hold element numbers (model::stage_element_number). Refused below compute
+// capability 8.0 as 14 is.
+cudaError_t launch_mma_recorded(const model::Problem& problem, Operands<std::uint16_t> operands, TraceBuffers trace,
+                                cudaStream_t stream);
 // 16_wgmma_recorded.cu: the wgmma rung with records (a clock per block and K step, each block's SM,
 // and block (0, 0)'s first stage as TMA wrote it), BF16, one matrix; A and B should hold element
 // numbers (model::stage_element_number). Refused off sm_90a as 16 is.

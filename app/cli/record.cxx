@@ -16,9 +16,9 @@ using model::fixed;
 
 CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     CLI::App* record = app.add_subcommand(
-        "record", "Run the naive, tiled, regtile-2d, warptile, wgmma or warp-specialized kernel once with records: "
-                  "every thread's loads (wgmma: the first stage as TMA wrote it; warp-specialized: each role's waits), "
-                  "each block's SM and clocks");
+        "record", "Run the naive, tiled, regtile-2d, warptile, mma, wgmma or warp-specialized kernel once with records: "
+                  "every thread's loads (mma: warp 0's registers after ldmatrix; wgmma: the first stage as TMA wrote "
+                  "it; warp-specialized: each role's waits), each block's SM and clocks");
     SetupOptions& s = options.setup;
     s.m = "40";
     s.n = "28";
@@ -30,8 +30,9 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     record->add_option("--k", s.k, "columns of A, rows of B")->capture_default_str();
     record->add_option("--tile", s.tile, "T: the tiled kernel's tile; for naive, the chunk of k called a phase")
         ->capture_default_str();
-    record->add_option("--kernel", s.kernel, "naive, tiled, regtile-2d, warptile, wgmma or warp-specialized (the rungs' shapes are fixed; the "
-                                          "tensor-core rungs run in BF16)")
+    record->add_option("--kernel", s.kernel,
+                       "naive, tiled, regtile-2d, warptile, mma, wgmma or warp-specialized (the rungs' shapes are fixed; "
+                       "the tensor-core rungs run in BF16)")
         ->capture_default_str();
     record->add_option("--block", s.block, "block shape of the naive kernel, XxY")->capture_default_str();
     record->add_option("--out", options.out, "save the recording as JSON to FILE (open it with tilescope --trace)")
@@ -65,6 +66,13 @@ std::string record_summary(const model::KernelTrace& trace) {
                                 fixed(t.wait_cycles[0], 0), fixed(t.work_cycles[0], 0), fixed(t.wait_cycles[1], 0),
                                 fixed(t.wait_cycles[2], 0), fixed(t.work_cycles[1], 0), fixed(t.work_cycles[2], 0));
         }
+    } else if (trace.config.kind == model::KernelKind::Mma) {
+        if (const auto difference = model::compare_with_model(trace))
+            text += "registers: DIFFER from the model: " + *difference + "\n";
+        else
+            text += format_text("registers: all {} halves that warp 0's 32 lanes received from its first ldmatrix.x4 of A "
+                                "and ldmatrix.x4.trans of B are the elements the PTX ISA's mma layout puts there\n",
+                                trace.fragment_words.size());
     } else if (wgmma) {
         const auto zeros = std::count(trace.stage_words.begin(), trace.stage_words.end(), std::uint16_t{0});
         if (const auto difference = model::compare_with_model(trace))
@@ -119,8 +127,10 @@ int run_record(const RecordOptions& options, std::ostream& out, std::ostream& er
         }
         out << "saved " << options.out << '\n';
     }
-    // The wgmma recording's inputs are element numbers: its stage is what is checked, not C.
-    if (result.trace->config.kind == model::KernelKind::Wgmma) return model::compare_with_model(*result.trace) ? 1 : 0;
+    // The mma and wgmma recordings' inputs are element numbers: their registers or stage are what
+    // is checked, not C.
+    if (result.trace->config.kind == model::KernelKind::Wgmma || result.trace->config.kind == model::KernelKind::Mma)
+        return model::compare_with_model(*result.trace) ? 1 : 0;
     if (result.trace->config.kind == model::KernelKind::WarpSpecialized)
         return !model::compare_with_model(*result.trace) && result.check_passed ? 0 : 1;
     const bool loads_match = !result.trace->has_loads() || !model::compare_with_model(*result.trace);

@@ -56,44 +56,84 @@ struct BlockRecords {
     }
 };
 
-// The wgmma rung's recording (16_wgmma_recorded.cu): A and B hold element numbers
-// (model::stage_element_number), so that the stage it writes out says where each element went.
-void record_wgmma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+// A and B of a recording whose inputs are element numbers (model::stage_element_number: A cut in
+// tiles of a_rows × k_cols, B in k_cols × b_cols), on the device, with room for C.
+struct NumberedOperands {
+    DeviceBuffer<std::uint16_t> a, b, c;
+    NumberedOperands(const model::Problem& p, int a_rows, int k_cols, int b_cols, cudaStream_t stream)
+        : a(p.m * p.k), b(p.k * p.n), c(p.m * p.n) {
+        std::vector<std::uint16_t> host_a(static_cast<std::size_t>(p.m * p.k)), host_b(static_cast<std::size_t>(p.k * p.n));
+        for (std::int64_t r = 0; r < p.m; ++r)
+            for (std::int64_t col = 0; col < p.k; ++col)
+                host_a[static_cast<std::size_t>(r * p.k + col)] = model::stage_element_number(r, col, a_rows, k_cols);
+        for (std::int64_t r = 0; r < p.k; ++r)
+            for (std::int64_t col = 0; col < p.n; ++col)
+                host_b[static_cast<std::size_t>(r * p.n + col)] = model::stage_element_number(r, col, k_cols, b_cols);
+        TS_CUDA_CHECK(cudaMemcpyAsync(a.get(), host_a.data(), a.bytes(), cudaMemcpyHostToDevice, stream));
+        TS_CUDA_CHECK(cudaMemcpyAsync(b.get(), host_b.data(), b.bytes(), cudaMemcpyHostToDevice, stream));
+        // The copies read the host vectors before they go.
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    kernels::Operands<std::uint16_t> operands() const { return {a.get(), b.get(), c.get()}; }
+};
+
+// Sets every word of a record to one no element holds: what is left where a kernel wrote nothing.
+void mark_unwritten(const DeviceBuffer<std::uint16_t>& words, cudaStream_t stream) {
+    TS_CUDA_CHECK(cudaMemsetAsync(words.get(), 0xFF, words.bytes(), stream));
+}
+
+void numbered_inputs_not_checked(model::KernelTrace& trace, RunResult& result) {
+    trace.check_passed = false;
+    trace.check_summary = "C not checked: this recording's A and B hold element numbers, not values";
+    result.checked = false;
+    result.trace = std::move(trace);
+}
+
+// The mma rung's recording (14_mma_recorded.cu): A and B hold element numbers, so that the registers
+// warp 0 writes out say which element reached which lane.
+void record_mma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
     model::Problem problem = request.problem;
     problem.dtype = model::Dtype::BFloat16;
-    const model::WgmmaShape s = model::kRecordedStageShape;
-    std::vector<std::uint16_t> a(static_cast<std::size_t>(problem.m * problem.k)),
-        b(static_cast<std::size_t>(problem.k * problem.n));
-    for (std::int64_t r = 0; r < problem.m; ++r)
-        for (std::int64_t c = 0; c < problem.k; ++c)
-            a[static_cast<std::size_t>(r * problem.k + c)] = model::stage_element_number(r, c, s.bm, s.bk);
-    for (std::int64_t r = 0; r < problem.k; ++r)
-        for (std::int64_t c = 0; c < problem.n; ++c)
-            b[static_cast<std::size_t>(r * problem.n + c)] = model::stage_element_number(r, c, s.bk, s.bn);
-
-    const DeviceBuffer<std::uint16_t> a_device(problem.m * problem.k), b_device(problem.k * problem.n),
-        c_device(problem.m * problem.n);
-    TS_CUDA_CHECK(cudaMemcpyAsync(a_device.get(), a.data(), a_device.bytes(), cudaMemcpyHostToDevice, stream));
-    TS_CUDA_CHECK(cudaMemcpyAsync(b_device.get(), b.data(), b_device.bytes(), cudaMemcpyHostToDevice, stream));
+    const model::MmaShape s = model::kRecordedFragmentShape;
+    const NumberedOperands inputs(problem, s.bm, s.bk, s.bn, stream);
     model::KernelTrace trace;
     trace.config = request.kernel;
     trace.problem = problem;
     const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
-    DeviceBuffer<std::uint16_t> stage(model::kRecordedStageWords);
-    // A word no element holds: what is left where the kernel wrote nothing.
-    TS_CUDA_CHECK(cudaMemsetAsync(stage.get(), 0xFF, stage.bytes(), stream));
+    const DeviceBuffer<std::uint16_t> fragments(model::kRecordedFragmentWords);
+    mark_unwritten(fragments, stream);
+    kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get()};
+    buffers.fragment_words = fragments.get();
+    cuda_check(kernels::launch_mma_recorded(problem, inputs.operands(), buffers, stream),
+               format_text("launching the recorded mma kernel on {}×{}×{}", problem.m, problem.n, problem.k), __FILE__,
+               __LINE__);
+    records.read_into(trace, device, stream);
+    trace.fragment_words = copy_back(fragments, model::kRecordedFragmentWords, stream);
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    numbered_inputs_not_checked(trace, result);
+}
 
+// The wgmma rung's recording (16_wgmma_recorded.cu): A and B hold element numbers, so that the
+// stage it writes out says where each element went.
+void record_wgmma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+    model::Problem problem = request.problem;
+    problem.dtype = model::Dtype::BFloat16;
+    const model::WgmmaShape s = model::kRecordedStageShape;
+    const NumberedOperands inputs(problem, s.bm, s.bk, s.bn, stream);
+    model::KernelTrace trace;
+    trace.config = request.kernel;
+    trace.problem = problem;
+    const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
+    const DeviceBuffer<std::uint16_t> stage(model::kRecordedStageWords);
+    mark_unwritten(stage, stream);
     const kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get(), stage.get()};
-    cuda_check(kernels::launch_wgmma_recorded(problem, {a_device.get(), b_device.get(), c_device.get()}, buffers, stream),
+    cuda_check(kernels::launch_wgmma_recorded(problem, inputs.operands(), buffers, stream),
                format_text("launching the recorded wgmma kernel on {}×{}×{}", problem.m, problem.n, problem.k), __FILE__,
                __LINE__);
     records.read_into(trace, device, stream);
     trace.stage_words = copy_back(stage, model::kRecordedStageWords, stream);
     TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    trace.check_passed = false;
-    trace.check_summary = "C not checked: this recording's A and B hold element numbers, not values";
-    result.checked = false;
-    result.trace = std::move(trace);
+    numbered_inputs_not_checked(trace, result);
 }
 
 // The warp-specialized rung's recording (17_warp_specialized_recorded.cu): real BF16 inputs, C
@@ -136,6 +176,10 @@ void record_warp_specialized(const RunRequest& request, const DeviceInfo& device
 }  // namespace
 
 void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+    if (request.kernel.kind == model::KernelKind::Mma) {
+        record_mma(request, device, stream, result);
+        return;
+    }
     if (request.kernel.kind == model::KernelKind::Wgmma) {
         record_wgmma(request, device, stream, result);
         return;

@@ -9,12 +9,12 @@
 
 namespace ts::model {
 
-namespace {
-
 bool recorded_kind(KernelKind kind) {
     return kind == KernelKind::Naive || kind == KernelKind::Tiled || is_recorded_ladder(kind) ||
-           kind == KernelKind::Wgmma || kind == KernelKind::WarpSpecialized;
+           kind == KernelKind::Mma || kind == KernelKind::Wgmma || kind == KernelKind::WarpSpecialized;
 }
+
+namespace {
 
 int ladder_phases(const KernelConfig& config, const Problem& problem) {
     return ladder_steps(ladder_shape(config), static_cast<int>(problem.k));
@@ -28,8 +28,9 @@ const WgmmaShape* recorded_tc_shape(KernelKind kind) {
     return nullptr;
 }
 
-// The wgmma and warp-specialized rungs': their K steps of BK.
+// The mma, wgmma and warp-specialized rungs': their K steps of BK.
 int phases_of(const KernelConfig& config, const Problem& problem) {
+    if (config.kind == KernelKind::Mma) return mma_k_steps(kRecordedFragmentShape, static_cast<int>(problem.k));
     if (const WgmmaShape* s = recorded_tc_shape(config.kind)) return wgmma_k_steps(*s, static_cast<int>(problem.k));
     return is_recorded_ladder(config.kind) ? ladder_phases(config, problem)
                                            : phase_count(static_cast<int>(problem.k), config.tile);
@@ -40,6 +41,9 @@ Index2 grid_of(const KernelConfig& config, const Problem& problem) {
     // tensor-core rungs to tc_pipeline.hpp).
     if (const WgmmaShape* s = recorded_tc_shape(config.kind))
         return {ceil_div(static_cast<int>(problem.n), s->bn), ceil_div(static_cast<int>(problem.m), s->bm)};
+    if (config.kind == KernelKind::Mma)
+        return {ceil_div(static_cast<int>(problem.n), kRecordedFragmentShape.bn),
+                ceil_div(static_cast<int>(problem.m), kRecordedFragmentShape.bm)};
     const LaunchGeometry g = plan_launch(config, problem);
     return {static_cast<int>(g.grid.x), static_cast<int>(g.grid.y)};
 }
@@ -185,7 +189,8 @@ int KernelTrace::phases() const { return phases_of(config, problem); }
 bool is_recorded_ladder(KernelKind kind) { return kind == KernelKind::RegTile2d || kind == KernelKind::Warptile; }
 
 std::int64_t load_records(const KernelConfig& config, const Problem& problem) {
-    if (recorded_tc_shape(config.kind)) return 0;  // TMA loads; the stage's words say where they went
+    // TMA loads, whose stage's words say where they went; mma's ldmatrix, whose registers do.
+    if (recorded_tc_shape(config.kind) || config.kind == KernelKind::Mma) return 0;
     const LaunchGeometry g = plan_launch(config, problem);
     if (is_recorded_ladder(config.kind)) {
         const LadderShape s = ladder_shape(config);
@@ -231,13 +236,14 @@ RoleTimes role_times(const KernelTrace& trace) {
 std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem) {
     if (!recorded_kind(config.kind))
         return format_text(
-            "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
-            "not {}",
+            "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+            "variants, not {}",
             describe(config));
     if (auto why = validate(problem, 0)) return why;
     if (auto why = check_config(config)) return why;
     // A ladder rung's shape and the wgmma rung's are fixed: no T to check.
-    const bool fixed_shape = is_recorded_ladder(config.kind) || recorded_tc_shape(config.kind);
+    const bool fixed_shape = is_recorded_ladder(config.kind) || recorded_tc_shape(config.kind) ||
+                             config.kind == KernelKind::Mma;
     if (!fixed_shape && (config.tile < 1 || config.tile > kMaxTile))
         return format_text("the recording chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
     if (problem.batch != 1)
@@ -330,6 +336,10 @@ std::optional<std::string> compare_with_model(const KernelTrace& trace) {
         if (trace.block_sm[static_cast<std::size_t>(b)] >= static_cast<std::uint32_t>(trace.sm_count))
             return format_text("block {} (in launch order) names SM {}, but the GPU has {} SMs", b,
                           static_cast<std::int64_t>(trace.block_sm[static_cast<std::size_t>(b)]), trace.sm_count);
+    if (trace.config.kind == KernelKind::Mma) {
+        if (trace.fragment_words.empty()) return "the recording holds no registers";
+        return compare_fragment_words(trace.problem, trace.fragment_words);
+    }
     if (trace.config.kind == KernelKind::Wgmma) {
         if (trace.stage_words.empty()) return "the recording holds no stage of shared memory";
         return compare_stage_words(kRecordedStageShape, trace.problem, trace.stage_words);

@@ -131,6 +131,9 @@ struct KernelTrace {
     std::vector<std::uint16_t> stage_words;
     // WarpSpecialized: role_clock_slot order; the clocks (phase clocks) are consumer 0's K steps.
     std::vector<RoleClock> role_clocks;
+    // Mma: warp 0 of block (0, 0)'s registers after its first ldmatrix.x4 of A and of B, 16 halves
+    // a lane (tc_stage_record.hpp's fragment_word_slot); the clocks are each block's K steps.
+    std::vector<std::uint16_t> fragment_words;
 
     Index2 grid() const;
     int blocks() const { return grid().x * grid().y; }
@@ -173,6 +176,9 @@ std::optional<std::string> compare_with_model(const KernelTrace& trace);
 
 // True for the ladder rungs that have a recorded variant: RegTile2d and Warptile.
 bool is_recorded_ladder(KernelKind kind);
+// Whether `kind` has a recording variant: naive, tiled, regtile-2d, warptile, mma, wgmma and
+// warp-specialized.
+bool recorded_kind(KernelKind kind);
 
 // What the model says load instruction `instruction` of `thread` in K step `step` of `block`
 // does on a ladder rung (config.kind RegTile2d or Warptile): the element of A (row

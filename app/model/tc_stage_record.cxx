@@ -101,4 +101,77 @@ std::optional<std::string> compare_stage_words(WgmmaShape s, const Problem& prob
     return std::nullopt;
 }
 
+// ---- The mma rung's registers after ldmatrix ----------------------------------------------------
+
+namespace {
+
+// The number element (row, col) of the 16×16 square holds: A is cut in BM × BK tiles, B in BK × BN.
+std::uint16_t fragment_element_number(bool of_b, Cell cell) {
+    const MmaShape& s = kRecordedFragmentShape;
+    return of_b ? stage_element_number(cell.row, cell.col, s.bk, s.bn)
+                : stage_element_number(cell.row, cell.col, s.bm, s.bk);
+}
+
+}  // namespace
+
+// Whether element `cell` of A's (m, k) or B's (k, n) 16×16 square of block (0, 0) lies inside the matrix.
+bool inside_square(const Problem& p, bool of_b, Cell cell) {
+    return of_b ? cell.row < p.k && cell.col < p.n : cell.row < p.m && cell.col < p.k;
+}
+
+std::vector<std::uint16_t> fragment_words_expected(const Problem& problem) {
+    std::vector<std::uint16_t> words(static_cast<std::size_t>(kRecordedFragmentWords));
+    for (int lane = 0; lane < kWarpSize; ++lane)
+        for (const bool of_b : {false, true})
+            for (int reg = 0; reg < 4; ++reg)
+                for (int half = 0; half < 2; ++half) {
+                    const Cell cell = fragment_word_cell(lane, of_b, reg, half);
+                    words[static_cast<std::size_t>(fragment_word_slot(lane, of_b, reg, half))] =
+                        inside_square(problem, of_b, cell) ? fragment_element_number(of_b, cell) : 0;
+                }
+    return words;
+}
+
+std::optional<FragmentHolder> recorded_holder(const std::vector<std::uint16_t>& words, bool of_b, int row, int col) {
+    if (words.size() != static_cast<std::size_t>(kRecordedFragmentWords)) return std::nullopt;
+    const std::uint16_t number = fragment_element_number(of_b, {row, col});
+    // Numbers start at 1, so no element's is the zero fill.
+    for (int lane = 0; lane < kWarpSize; ++lane)
+        for (int reg = 0; reg < 4; ++reg)
+            for (int half = 0; half < 2; ++half)
+                if (words[static_cast<std::size_t>(fragment_word_slot(lane, of_b, reg, half))] == number)
+                    return FragmentHolder{lane, reg, half};
+    return std::nullopt;
+}
+
+std::optional<std::string> compare_fragment_words(const Problem& problem, const std::vector<std::uint16_t>& recorded) {
+    if (recorded.size() != static_cast<std::size_t>(kRecordedFragmentWords))
+        return format_text("the record holds {} words; 32 lanes × 16 halves are {}", recorded.size(),
+                           kRecordedFragmentWords);
+    const std::vector<std::uint16_t> expected = fragment_words_expected(problem);
+    for (int lane = 0; lane < kWarpSize; ++lane)
+        for (const bool of_b : {false, true})
+            for (int reg = 0; reg < 4; ++reg)
+                for (int half = 0; half < 2; ++half) {
+                    const auto slot = static_cast<std::size_t>(fragment_word_slot(lane, of_b, reg, half));
+                    if (recorded[slot] == expected[slot]) continue;
+                    const Cell want = fragment_word_cell(lane, of_b, reg, half);
+                    const char name = of_b ? 'B' : 'A';
+                    // The element the recorded number names, in the same 16×16 square if it is one.
+                    std::string got = recorded[slot] == 0 ? std::string("0 (zero fill)")
+                                                          : format_text("the number {}", recorded[slot]);
+                    for (int r = 0; r < 16; ++r)
+                        for (int c = 0; c < 16; ++c)
+                            if (fragment_element_number(of_b, {r, c}) == recorded[slot])
+                                got = format_text("{}[{}][{}]", name, r, c);
+                    const std::string model = expected[slot] == 0
+                                                  ? format_text("0 ({}[{}][{}] lies outside the matrix)", name, want.row,
+                                                                want.col)
+                                                  : format_text("{}[{}][{}]", name, want.row, want.col);
+                    return format_text("lane {}, {} register {}, {} half: recorded {}, the model says {}", lane, name, reg,
+                                       half == 0 ? "low" : "high", got, model);
+                }
+    return std::nullopt;
+}
+
 }  // namespace ts::model

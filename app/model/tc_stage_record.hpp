@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "problem.hpp"
+#include "tc_fragments.hpp"
+#include "tc_mma.hpp"
 #include "tc_pipeline.hpp"
 
 namespace ts::model {
@@ -59,5 +61,47 @@ StageWord stage_word_place(WgmmaShape s, int index);
 // exactly what the model says; a recording of the wrong length says so.
 std::optional<std::string> compare_stage_words(WgmmaShape s, const Problem& problem,
                                                const std::vector<std::uint16_t>& recorded);
+
+// ---- The mma rung's registers after ldmatrix (14_mma_recorded.cu) ------------------------------
+//
+// At K step 0, once the tiles are whole, warp 0 of block (0, 0) issues the first ldmatrix.x4 of
+// A (rows 0–15, k 0–15) and ldmatrix.x4.trans of B (k 0–15, n 0–15) that its mma step issues,
+// with the same addresses, and every lane writes out the 16 halves it received: A's 4 registers,
+// then B's 4 (two n8 fragments), low half first. The inputs hold element numbers, as above (A in
+// BM × BK tiles, B in BK × BN), so each word says which element reached which lane and register;
+// an element outside the matrix arrives as the copies' zero fill, 0.
+
+inline constexpr MmaShape kRecordedFragmentShape = kMmaShape;
+inline constexpr int kFragmentWordsPerLane = 16;  // 8 halves of A, 8 of B
+inline constexpr int kRecordedFragmentWords = kWarpSize * kFragmentWordsPerLane;
+
+// Where lane `lane`'s half `half` of register `reg` (0..3) of A's or B's x4 goes in the record.
+TS_HOST_DEVICE constexpr int fragment_word_slot(int lane, bool of_b, int reg, int half) {
+    return lane * kFragmentWordsPerLane + (of_b ? 8 : 0) + 2 * reg + half;
+}
+// The element (row, col) of A's 16×16 square (m, k) or B's 16×16 (k, n) that the model puts in
+// that half: mma's A fragment for A; for B, register r of the x4.trans is register r & 1 of n8
+// fragment r / 2 (mma_b_cell, 8 columns further for the second).
+TS_HOST_DEVICE constexpr Cell fragment_word_cell(int lane, bool of_b, int reg, int half) {
+    if (!of_b) return mma_a_cell(lane, reg, half);
+    const Cell b = mma_b_cell(lane, reg & 1, half);
+    return {b.row, b.col + 8 * (reg >> 1)};
+}
+
+// The record the model expects for `problem`: each slot holding the number of its element, or 0
+// where the element lies outside A (M × K) or B (K × N).
+std::vector<std::uint16_t> fragment_words_expected(const Problem& problem);
+
+// Who received A's (or B's) element (row, col) of the 16×16 square according to a record: the
+// lane, register and half whose word holds its number; nullopt if no word does (as for an element
+// outside the matrix, whose number no copy brought).
+struct FragmentHolder {
+    int lane = 0, reg = 0, half = 0;
+};
+std::optional<FragmentHolder> recorded_holder(const std::vector<std::uint16_t>& words, bool of_b, int row, int col);
+
+// The first slot where `recorded` differs from the model ("lane 5, A register 1, high half:
+// recorded A[9][3], model A[9][3]..."), or nullopt when every one of the 512 words agrees.
+std::optional<std::string> compare_fragment_words(const Problem& problem, const std::vector<std::uint16_t>& recorded);
 
 }  // namespace ts::model

@@ -19,22 +19,20 @@ model::KernelTrace read_trace(const Json& root) {
 
     model::KernelTrace trace;
     const auto kind = model::parse_kernel(top.text("kernel"));
-    if (!kind || (*kind != model::KernelKind::Naive && *kind != model::KernelKind::Tiled &&
-                  !model::is_recorded_ladder(*kind) && *kind != model::KernelKind::Wgmma &&
-                  *kind != model::KernelKind::WarpSpecialized))
+    if (!kind || !model::recorded_kind(*kind))
         throw FormatError(format_text("kernel: \"{}\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\", "
-                                      "\"warptile\", \"wgmma\" or \"warp-specialized\"",
+                                      "\"warptile\", \"mma\", \"wgmma\" or \"warp-specialized\"",
                                       top.text("kernel")));
-    const bool wgmma = *kind == model::KernelKind::Wgmma;
-    const bool tensor_cores = wgmma || *kind == model::KernelKind::WarpSpecialized;
+    const bool wgmma = *kind == model::KernelKind::Wgmma, mma = *kind == model::KernelKind::Mma;
+    const bool tensor_cores = wgmma || mma || *kind == model::KernelKind::WarpSpecialized;
     trace.config = {*kind, static_cast<int>(top.integer("block_x")), static_cast<int>(top.integer("block_y")),
                     static_cast<int>(top.integer("tile"))};
     trace.problem.m = top.integer("m");
     trace.problem.n = top.integer("n");
     trace.problem.k = top.integer("k");
     trace.problem.batch = 1;
-    // The FP32 kernels are recorded in float, the tensor-core rungs in BF16 (the wgmma rung's
-    // inputs are element numbers as bit patterns: tc_stage_record.hpp).
+    // The FP32 kernels are recorded in float, the tensor-core rungs in BF16 (the mma and wgmma
+    // rungs' inputs are element numbers as bit patterns: tc_stage_record.hpp).
     trace.problem.dtype = tensor_cores ? model::Dtype::BFloat16 : model::Dtype::Float32;
     if (auto why = model::check_recordable(trace.config, trace.problem)) throw FormatError(*why);
     trace.device = top.text("device");
@@ -54,12 +52,15 @@ model::KernelTrace read_trace(const Json& root) {
     for (std::size_t i = 0; i < loads.size(); i += 4)
         trace.loads.push_back({static_cast<std::int32_t>(loads[i]), static_cast<std::int32_t>(loads[i + 1]),
                                static_cast<std::int32_t>(loads[i + 2]), static_cast<std::int32_t>(loads[i + 3])});
-    if (top.has("stage_words")) {
-        for (std::int64_t word : top.integers("stage_words")) {
-            if (word < 0 || word > 0xFFFF) throw FormatError(format_text("stage_words: {} is not a 16-bit word", word));
-            trace.stage_words.push_back(static_cast<std::uint16_t>(word));
+    const auto words16 = [&](const char* key, std::vector<std::uint16_t>& into) {
+        if (!top.has(key)) return;
+        for (std::int64_t word : top.integers(key)) {
+            if (word < 0 || word > 0xFFFF) throw FormatError(format_text("{}: {} is not a 16-bit word", key, word));
+            into.push_back(static_cast<std::uint16_t>(word));
         }
-    }
+    };
+    words16("stage_words", trace.stage_words);
+    words16("fragment_words", trace.fragment_words);
     if (top.has("role_clocks")) {
         const std::vector<std::int64_t> role = top.integers("role_clocks");
         if (role.size() % 3 != 0) throw FormatError("role_clocks: expected three numbers per role clock");
@@ -70,6 +71,9 @@ model::KernelTrace read_trace(const Json& root) {
     if (static_cast<std::int64_t>(trace.role_clocks.size()) != model::role_clock_records(trace.config, trace.problem))
         throw FormatError(format_text("role_clocks: {} role clocks; this recording needs {}", trace.role_clocks.size(),
                                       model::role_clock_records(trace.config, trace.problem)));
+    if (mma && trace.fragment_words.size() != static_cast<std::size_t>(model::kRecordedFragmentWords))
+        throw FormatError(format_text("fragment_words: {} words; 32 lanes × 16 halves are {}", trace.fragment_words.size(),
+                                      model::kRecordedFragmentWords));
     if (wgmma && trace.stage_words.size() != static_cast<std::size_t>(model::kRecordedStageWords))
         throw FormatError(format_text("stage_words: {} words; the wgmma rung's stage holds {}", trace.stage_words.size(),
                                       model::kRecordedStageWords));
@@ -123,6 +127,7 @@ std::string trace_to_json(const model::KernelTrace& trace) {
     }
     root["loads"] = std::move(loads);
     if (!trace.stage_words.empty()) root["stage_words"] = trace.stage_words;
+    if (!trace.fragment_words.empty()) root["fragment_words"] = trace.fragment_words;
     if (!trace.role_clocks.empty()) {
         Json role = Json::array();
         for (const model::RoleClock& c : trace.role_clocks) {

@@ -7,8 +7,10 @@
 //    "loads": [row, col, slot, loaded, ...]}
 //
 // clocks and loads are flat lists, four numbers per record, in kernel_trace.hpp's slot order.
-// "kernel" is naive, tiled, regtile-2d, warptile, wgmma or warp-specialized (the rungs' shapes are fixed; their
-// block_x, block_y and tile are stored but mean nothing). A wgmma recording has no loads; its
+// "kernel" is naive, tiled, regtile-2d, warptile, mma, wgmma or warp-specialized (the rungs' shapes are fixed;
+// their block_x, block_y and tile are stored but mean nothing). An mma recording has no loads; its
+// "fragment_words" are warp 0's 16 halves a lane after its first ldmatrix of A and B, and its
+// clocks the blocks' K steps. A wgmma recording has no loads; its
 // "stage_words" are stage 0 of block (0, 0) after its first TMA copies, one 16-bit word each
 // (model/tc_stage_record.hpp), and its clocks the blocks' K steps. A warp-specialized recording
 // adds "role_clocks": three cycle counts (wait start, ready, done) per block, role and K step.

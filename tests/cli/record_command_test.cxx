@@ -32,7 +32,8 @@ TEST(RecordCommand, SummarySaysWhereBlocksRanAndWhetherLoadsMatch) {
 TEST(RecordCommand, RefusesWhatItCannotRecord) {
     const auto cublas = record("--kernel cublas");
     EXPECT_EQ(cublas.exit_code, 2);
-    EXPECT_NE(cublas.output.find("only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+    EXPECT_NE(cublas.output.find("only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "variants, "
               "not "
                                  "cublas"),
               std::string::npos)

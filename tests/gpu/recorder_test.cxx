@@ -174,6 +174,29 @@ TEST(Recorder, TheWgmmaStageIsWhereTheModelPutsIt) {
     }
 }
 
+// The mma rung's registers after ldmatrix: every lane holds the elements the PTX ISA's mma layout
+// gives it, zeros where the 16×16 squares overhang the matrix, and a clock per block and K step.
+TEST(Recorder, TheMmaRegistersHoldWhatTheLayoutSays) {
+    SKIP_WITHOUT_GPU();
+    const Case cases[] = {
+        {{model::KernelKind::Mma}, 128, 128, 32},     // one block, one K step
+        {{model::KernelKind::Mma}, 1000, 1000, 100},  // edges, 4 K steps, 64 blocks
+        {{model::KernelKind::Mma}, 10, 12, 9},        // smaller than one mma: the copies' zero fill
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::to_string(c.m) + "×" + std::to_string(c.n) + "×" + std::to_string(c.k));
+        const RunResult result = record(c.config, c.m, c.n, c.k);
+        if (!result.ok && result.error.find("compute capability 8.0") != std::string::npos) GTEST_SKIP() << result.error;
+        ASSERT_TRUE(result.ok) << result.error;
+        ASSERT_TRUE(result.trace);
+        const model::KernelTrace& trace = *result.trace;
+        EXPECT_EQ(trace.fragment_words.size(), static_cast<std::size_t>(model::kRecordedFragmentWords));
+        EXPECT_EQ(model::compare_with_model(trace), std::nullopt);
+        expect_sane_clocks(trace);
+        for (std::uint32_t sm : trace.block_sm) EXPECT_LT(sm, static_cast<std::uint32_t>(trace.sm_count));
+    }
+}
+
 // The warp-specialized rung's role clocks keep the ring's protocol at every K step of every block
 // (compare_with_model), C is right, and the waits add up to something.
 TEST(Recorder, TheWarpSpecializedRolesKeepTheRingsProtocol) {
@@ -206,11 +229,13 @@ TEST(Recorder, RefusesWhatItCannotRecord) {
     request.problem.m = request.problem.n = request.problem.k = 64;
     const RunResult cublas = run_request(request);
     EXPECT_FALSE(cublas.ok);
-    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "variants, "
               "not cublas");
     request.kernel = {model::KernelKind::Vectorized};
     EXPECT_EQ(run_request(request).error,
-              "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "variants, "
               "not vectorized");
     request.kernel = {model::KernelKind::Tiled, 8, 8, 8};
     request.problem.batch = 3;

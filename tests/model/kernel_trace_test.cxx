@@ -127,7 +127,8 @@ TEST(KernelTrace, WhatCannotBeRecordedSaysWhy) {
     batched.batch = 2;
     EXPECT_EQ(*check_recordable(kTiled8, batched), "a recording covers one matrix product: set the batch to 1 (it is 2)");
     EXPECT_EQ(*check_recordable({KernelKind::Cublas, 16, 16, 16}, problem(8, 8, 8)),
-              "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "variants, "
               "not cublas");
     EXPECT_TRUE(check_recordable({KernelKind::Tiled, 1, 1, 1}, problem(4096, 4096, 4096)));  // 16.7 M blocks
     EXPECT_EQ(check_recordable({KernelKind::Tiled, 32, 32, 32}, problem(4096, 4096, 4096)), std::nullopt);
@@ -370,7 +371,8 @@ TEST(KernelTrace, RecordedLadderLoadReadsTheTraceWithinBounds) {
 
 TEST(KernelTrace, LadderRecordingsAreRefusedOrCutLikeTheOthers) {
     EXPECT_EQ(*check_recordable({KernelKind::RegTile1d}, problem(64, 64, 64)),
-              "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "variants, "
               "not regtile-1d");
     Problem batched = problem(128, 128, 16);
     batched.batch = 2;

@@ -87,5 +87,66 @@ TEST(StageRecord, ADifferenceIsNamedByWhereAndWhat) {
     EXPECT_NE(compare_stage_words(kShape, p, foreign)->find("a number no element of the tile holds"), std::string::npos);
 }
 
+// ---- The mma rung's registers after ldmatrix ----
+
+TEST(FragmentRecord, EveryElementOfBothSquaresReachesOneSlot) {
+    const std::vector<std::uint16_t> words = fragment_words_expected(problem(256, 256, 64));
+    ASSERT_EQ(words.size(), 512u);
+    for (const bool of_b : {false, true}) {
+        std::set<std::uint16_t> seen;
+        for (int lane = 0; lane < 32; ++lane)
+            for (int reg = 0; reg < 4; ++reg)
+                for (int half = 0; half < 2; ++half)
+                    seen.insert(words[static_cast<std::size_t>(fragment_word_slot(lane, of_b, reg, half))]);
+        EXPECT_EQ(seen.size(), 256u) << (of_b ? "B" : "A");
+    }
+    // The PTX ISA's figures, by hand: lane 5 is groupID 1, threadID_in_group 1. A: rows 1 and 9,
+    // columns 2–3 and 10–11. B (k × n): k 2–3 and 10–11 of column 1, then of column 9.
+    EXPECT_EQ(fragment_word_cell(5, false, 0, 0), (Cell{1, 2}));
+    EXPECT_EQ(fragment_word_cell(5, false, 1, 1), (Cell{9, 3}));
+    EXPECT_EQ(fragment_word_cell(5, false, 3, 0), (Cell{9, 10}));
+    EXPECT_EQ(fragment_word_cell(5, true, 0, 0), (Cell{2, 1}));
+    EXPECT_EQ(fragment_word_cell(5, true, 1, 1), (Cell{11, 1}));
+    EXPECT_EQ(fragment_word_cell(5, true, 2, 0), (Cell{2, 9}));
+    // A's tile is 128 × 32: A[9][3] holds 1 + 9·32 + 3; B's is 32 × 128: B[2][9] holds 1 + 2·128 + 9.
+    EXPECT_EQ(words[static_cast<std::size_t>(fragment_word_slot(5, false, 1, 1))], 1 + 9 * 32 + 3);
+    EXPECT_EQ(words[static_cast<std::size_t>(fragment_word_slot(5, true, 2, 0))], 1 + 2 * 128 + 9);
+    const auto holder = recorded_holder(words, false, 9, 3);
+    ASSERT_TRUE(holder);
+    EXPECT_EQ(holder->lane, 5);
+    EXPECT_EQ(holder->reg, 1);
+    EXPECT_EQ(holder->half, 1);
+}
+
+TEST(FragmentRecord, ADifferenceIsNamedByLaneAndRegister) {
+    const Problem p = problem(256, 256, 64);
+    std::vector<std::uint16_t> words = fragment_words_expected(p);
+    EXPECT_EQ(compare_fragment_words(p, words), std::nullopt);
+    // Lane 5's first A register with its halves swapped, as a load that ignored the pairing would.
+    std::swap(words[static_cast<std::size_t>(fragment_word_slot(5, false, 0, 0))],
+              words[static_cast<std::size_t>(fragment_word_slot(5, false, 0, 1))]);
+    EXPECT_EQ(compare_fragment_words(p, words), "lane 5, A register 0, low half: recorded A[1][3], the model says A[1][2]");
+    words[static_cast<std::size_t>(fragment_word_slot(5, false, 0, 0))] = 0xFFFF;
+    EXPECT_EQ(compare_fragment_words(p, words),
+              "lane 5, A register 0, low half: recorded the number 65535, the model says A[1][2]");
+    words.pop_back();
+    EXPECT_EQ(compare_fragment_words(p, words), "the record holds 511 words; 32 lanes × 16 halves are 512");
+    EXPECT_FALSE(recorded_holder(words, false, 0, 0));
+}
+
+TEST(FragmentRecord, ElementsOutsideTheMatrixArriveAsZeros) {
+    // 10 × 12 × 9: A's square has rows 0–9 and columns 0–8 inside, B's rows (k) 0–8, columns 0–11.
+    const Problem p = problem(10, 12, 9);
+    const std::vector<std::uint16_t> words = fragment_words_expected(p);
+    // Lane 5's register 1 holds A[9][2..3] (inside) and register 3 A[9][10..11] (k ≥ 9: outside).
+    EXPECT_EQ(words[static_cast<std::size_t>(fragment_word_slot(5, false, 1, 0))], 1 + 9 * 32 + 2);
+    EXPECT_EQ(words[static_cast<std::size_t>(fragment_word_slot(5, false, 3, 0))], 0);
+    EXPECT_FALSE(recorded_holder(words, false, 9, 10));
+    std::vector<std::uint16_t> filled = words;
+    filled[static_cast<std::size_t>(fragment_word_slot(5, false, 3, 0))] = 7;
+    EXPECT_EQ(compare_fragment_words(p, filled),
+              "lane 5, A register 3, low half: recorded A[0][6], the model says 0 (A[9][10] lies outside the matrix)");
+}
+
 }  // namespace
 }  // namespace ts::model

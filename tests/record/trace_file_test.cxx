@@ -79,7 +79,7 @@ TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
     wrong_kernel.replace(wrong_kernel.find("\"tiled\""), 7, "\"cublas\"");
     EXPECT_EQ(error_of(wrong_kernel),
               "t.json: kernel: \"cublas\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\", \"warptile\", "
-              "\"wgmma\" or \"warp-specialized\"");
+              "\"mma\", \"wgmma\" or \"warp-specialized\"");
 
     std::string short_loads = text;
     short_loads.replace(short_loads.find("\"loads\":[") + 9, 0, "1,2,3,4,");
@@ -111,6 +111,22 @@ TEST(TraceFile, AWgmmaRecordingKeepsItsStage) {
     std::string wide = text;
     wide.replace(wide.find("\"stage_words\":[") + 15, 0, "70000,");
     EXPECT_EQ(error_of(wide), "t.json: stage_words: 70000 is not a 16-bit word");
+}
+
+// The mma rung's recording keeps warp 0's registers; a record of the wrong size is refused.
+TEST(TraceFile, AnMmaRecordingKeepsItsRegisters) {
+    model::KernelTrace trace = tensor_core_trace(model::KernelKind::Mma);
+    trace.fragment_words = model::fragment_words_expected(trace.problem);
+    const std::string text = trace_to_json(trace);
+    const model::KernelTrace back = parsed(text);
+    EXPECT_EQ(back.fragment_words, trace.fragment_words);
+    EXPECT_EQ(back.problem.dtype, model::Dtype::BFloat16);
+    EXPECT_EQ(back.phases(), 4) << "K = 100 in steps of 32";
+    EXPECT_EQ(back.blocks(), 2 * 3) << "200 / 128 by 300 / 128, rounded up";
+    EXPECT_EQ(model::compare_with_model(back), std::nullopt);
+    std::string short_record = text;
+    short_record.replace(short_record.find("\"fragment_words\":[") + 18, 2, "");
+    EXPECT_EQ(error_of(short_record), "t.json: fragment_words: 511 words; 32 lanes × 16 halves are 512");
 }
 
 // The warp-specialized rung's recording keeps its role clocks; a list of the wrong length is refused.

@@ -11,7 +11,9 @@
 #include "imgui_harness.hpp"
 #include "model/kernel_config.hpp"
 #include "model/tc_fragments.hpp"
+#include "model/tc_stage_record.hpp"
 #include "views/theatre/tc_fragments.hpp"
+#include "views/theatre/theatre_recording.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/window/app_state.hpp"
 
@@ -122,6 +124,47 @@ TEST(TcFragments, HoverShowsTheFormulaAndAClickPinsTheLane) {
     ui.frame(body, a_9_10, true);
     ui.frame(body, a_9_10, false);
     EXPECT_EQ(state.theatre.pinned_lane, -1);
+}
+
+// The mma rung's recording: A and B coloured by the lanes the GPU's registers name, said so above
+// the picture; a hover says which lane received the element; a record that differs is named.
+TEST(TcFragments, TheMmaRecordingColoursByTheGpusRegisters) {
+    AppState state;
+    state.kernel.kind = KernelKind::Mma;
+    state.problem = {10, 12, 9, 1, ts::model::Dtype::BFloat16};
+    ts::model::KernelTrace trace;
+    trace.config = {KernelKind::Mma};
+    trace.problem = state.problem;
+    trace.device = "Synthetic GPU";
+    trace.recorded_at = "2026-11-27 02:00 UTC";
+    trace.sm_count = 4;
+    trace.block_sm = {0};
+    trace.clocks.assign(1, {1, 2, 3, 4});
+    trace.fragment_words = ts::model::fragment_words_expected(trace.problem);
+    ts::views::add_recording(state.theatre.recording, trace);
+    ts::test::ImGuiHarness ui;
+    const auto grids = ts::views::fragment_grids(state.kernel.kind);
+    ts::views::FragmentLayout layout;
+    const auto body = [&] {
+        ImGui::BeginChild("##canvas", ImVec2(1000, 700));
+        ts::views::draw_tc_fragments(state);
+        ImGui::EndChild();
+    };
+    std::string text = ui.frame(body);
+    EXPECT_NE(text.find("Recorded on Synthetic GPU (2026-11-27 02:00 UTC, 14_mma_recorded.cu)"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("all 512 halves are where the PTX ISA's layout puts them"), std::string::npos) << text;
+
+    trace.fragment_words[ts::model::fragment_word_slot(5, false, 0, 0)] = 1 + 1 * 32 + 3;  // A[1][3] twice
+    ts::views::add_recording(state.theatre.recording, trace);
+    text = ui.frame(body);
+    EXPECT_NE(text.find("The recorded registers differ from the model: lane 5, A register 0, low half: recorded "
+                        "A[1][3], the model says A[1][2]"),
+              std::string::npos)
+        << text;
+    state.kernel.kind = KernelKind::MmaAsync;  // the recording is 14's: 15 shows the model
+    text = ui.frame(body);
+    EXPECT_EQ(text.find("Recorded on"), std::string::npos);
 }
 
 }  // namespace

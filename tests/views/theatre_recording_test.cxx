@@ -186,7 +186,8 @@ TEST(TheatreRecording, ALadderRungRecordsItselfAlone) {
     // A rung without a recorded variant says so.
     state.kernel.kind = model::KernelKind::Vectorized;
     EXPECT_EQ(views::why_no_recording(state),
-              "only the naive, tiled, regtile-2d, warptile, wgmma and warp-specialized kernels have recording variants, "
+              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "variants, "
               "not vectorized");
     EXPECT_TRUE(views::recording_requests(state).empty());
 }

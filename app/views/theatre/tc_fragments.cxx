@@ -5,12 +5,16 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <memory>
+#include <optional>
 
 #include "model/format.hpp"
 #include "model/tc_fragments.hpp"
+#include "model/tc_stage_record.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/theatre_paint.hpp"
+#include "views/theatre/theatre_recording.hpp"
 
 namespace ts::views {
 
@@ -203,12 +207,55 @@ FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 o
     return layout;
 }
 
+std::shared_ptr<const model::KernelTrace> fragment_recording(const AppState& state) {
+    if (state.kernel.kind != model::KernelKind::Mma) return nullptr;
+    auto trace = tensor_core_recording(state.theatre.recording, model::KernelKind::Mma);
+    return trace && trace->fragment_words.size() == static_cast<std::size_t>(model::kRecordedFragmentWords) ? trace
+                                                                                                          : nullptr;
+}
+
+std::optional<int> recorded_lane(const model::KernelTrace& trace, FragmentOperand operand, int row, int col) {
+    if (operand != FragmentOperand::MmaA && operand != FragmentOperand::MmaB) return std::nullopt;
+    const auto holder = model::recorded_holder(trace.fragment_words, operand == FragmentOperand::MmaB, row, col);
+    if (!holder) return -1;
+    return holder->lane;
+}
+
+std::string recorded_fragment_text(const model::KernelTrace& trace, FragmentOperand operand, int row, int col) {
+    if (operand != FragmentOperand::MmaA && operand != FragmentOperand::MmaB) return {};
+    const bool of_b = operand == FragmentOperand::MmaB;
+    const char name = of_b ? 'B' : 'A';
+    const auto holder = model::recorded_holder(trace.fragment_words, of_b, row, col);
+    if (!holder)
+        return format_text("Recorded: no lane received {}[{}][{}] (outside the matrix: the copies wrote 0 there).", name,
+                           row, col);
+    return format_text("Recorded on {}: lane {} received {}[{}][{}] in register {}{} of its ldmatrix.x4{}, {}.", trace.device,
+                       holder->lane, name, row, col, of_b ? "b" : "a", holder->reg, of_b ? ".trans" : "",
+                       half_name(holder->half));
+}
+
 void draw_tc_fragments(AppState& state) {
     const std::vector<FragmentGrid> grids = fragment_grids(state.kernel.kind);
     if (grids.empty()) return;
     const bool wgmma = grids.front().operand == FragmentOperand::WgmmaD;
     int& pinned = state.theatre.pinned_lane;
     if (pinned >= (wgmma ? model::kWarpgroupSize : 32)) pinned = -1;
+    // The mma rung's recording: A and B coloured by the lanes whose registers the GPU filled.
+    const auto recording = fragment_recording(state);
+    const model::KernelTrace* recorded = recording && state.theatre.recording.replay ? recording.get() : nullptr;
+    if (recording) {
+        ImGui::Checkbox("the recording's registers", &state.theatre.recording.replay);
+        ImGui::SameLine();
+        const auto& difference = recording_difference(recording);
+        coloured_text_wrapped(
+            difference ? colours::kWarning : colours::kPass,
+            (difference ? "The recorded registers differ from the model: " + *difference
+                        : format_text("Recorded on {} ({}, 14_mma_recorded.cu): A and B are coloured by the lanes whose "
+                                      "registers received each element from warp 0's first ldmatrix.x4 and .x4.trans; "
+                                      "all {} halves are where the PTX ISA's layout puts them.",
+                                      recording->device, recording->recorded_at, recording->fragment_words.size()))
+                .c_str());
+    }
 
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -242,13 +289,16 @@ void draw_tc_fragments(AppState& state) {
             for (int c = 0; c < g.cols; ++c) {
                 const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
                 const ImVec2 b{a.x + cell, a.y + cell};
-                const int holder = fragment_holder(g.operand, r, c);
-                const int lane = holder % 32;
-                draw->AddRectFilled(a, b, lane_colour(lane));
+                const std::optional<int> from_gpu = recorded ? recorded_lane(*recorded, g.operand, r, c) : std::nullopt;
+                const int holder = from_gpu ? *from_gpu : fragment_holder(g.operand, r, c);
+                const int lane = holder < 0 ? -1 : holder % 32;
+                // An element no lane received (outside the matrix): grey, as the zero fill it is.
+                draw->AddRectFilled(a, b, lane < 0 ? colours::kMuted : lane_colour(lane));
                 const bool mine = pinned >= 0 && holder == pinned;
                 const bool over = hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
                 // The lane's number where it fits; with a lane pinned, that lane's registers instead.
-                std::string label = mine       ? fragment_register(g.operand, r, c)
+                std::string label = lane < 0   ? std::string("0")
+                                    : mine     ? fragment_register(g.operand, r, c)
                                     : span > 1 ? format_text("lane {}", lane)
                                                : std::to_string(wgmma ? holder : lane);
                 if (mine) label.resize(std::min(label.size(), label.find(',')));  // "a3", not "a3, low half"
@@ -261,7 +311,10 @@ void draw_tc_fragments(AppState& state) {
                 if (mine) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, std::max(2.0f, cell * 0.08f));
                 if (over) {
                     draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 1.5f);
-                    ImGui::SetTooltip("%s", fragment_formula(g.operand, r, c).c_str());
+                    const std::string gpu = recorded ? recorded_fragment_text(*recorded, g.operand, r, c) : "";
+                    ImGui::SetTooltip("%s", (gpu.empty() ? fragment_formula(g.operand, r, c)
+                                                         : gpu + "\nThe model:\n" + fragment_formula(g.operand, r, c))
+                                                .c_str());
                     if (clicked) pinned = pinned == holder ? -1 : holder;
                 }
             }

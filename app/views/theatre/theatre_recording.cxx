@@ -93,11 +93,12 @@ std::optional<std::string> why_no_recording(const AppState& state) {
     if (!state.device) return "still probing for a CUDA GPU";
     if (!state.device->usable) return "no GPU here, so the player shows the model: " + state.device->why_not;
     if (!state.theatre.recording.pending.empty()) return "recording…";
-    // Of the tensor-core rungs wgmma and warp-specialized have recorded variants.
+    // Of the tensor-core rungs mma, wgmma and warp-specialized have recorded variants.
     if (model::is_tensor_core(state.kernel.kind)) {
-        if (state.kernel.kind != model::KernelKind::Wgmma && state.kernel.kind != model::KernelKind::WarpSpecialized)
-            return "of the tensor-core rungs wgmma (16_wgmma_recorded.cu: its first stage as TMA wrote it) and "
-                   "warp-specialized (17_warp_specialized_recorded.cu: each role's waits) have recording variants";
+        if (!model::recorded_kind(state.kernel.kind))
+            return "of the tensor-core rungs mma (14_mma_recorded.cu: its registers after ldmatrix), wgmma "
+                   "(16_wgmma_recorded.cu: its first stage as TMA wrote it) and warp-specialized "
+                   "(17_warp_specialized_recorded.cu: each role's waits) have recording variants";
         return model::check_recordable(state.kernel, state.problem);
     }
     if (auto why = theatre_error(state)) return why;
