@@ -149,6 +149,20 @@ TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {
     }
 }
 
+// The mma recording made on an H100, opened with --trace: A and B coloured by the lanes whose
+// registers the GPU filled, every lane's colour drawn, at 1× and 2×.
+TEST(LadderTheatreGui, TheMmaRecordingsRegisters) {
+    const std::string trace = std::string("--view theatre --dtype bf16 --kernel mma --m 300 --n 200 --k 100 --panel "
+                                          "fragments --trace '") +
+                              TILESCOPE_TRACES_DIR + "/nvidia-h100-mma-300x200x100.json'";
+    for (const bool presenter : {false, true}) {
+        const Image shot = ts::test::screenshot(std::string("mma_recorded_fragments") + (presenter ? "_2x.png" : "_1x.png"),
+                                                trace + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+        for (int lane = 0; lane < 32; ++lane)
+            EXPECT_GT(shot.count(rgb(ts::views::lane_colour(lane)), kCanvas), 50) << "lane " << lane;
+    }
+}
+
 // The warp-specialized recording made on an H100: the Stages tab draws block (0, 0)'s K steps from
 // the SM's cycle counter, every stage's colour and the consumers' grey waits.
 TEST(LadderTheatreGui, TheWarpSpecializedRecordingsStages) {

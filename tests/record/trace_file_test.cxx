@@ -152,8 +152,10 @@ TEST(TraceFile, CommittedRecordingsMatchTheModel) {
         ASSERT_TRUE(std::holds_alternative<model::KernelTrace>(loaded)) << std::get<std::string>(loaded);
         const model::KernelTrace& trace = std::get<model::KernelTrace>(loaded);
         EXPECT_EQ(trace.device.rfind("NVIDIA H", 0), 0u) << trace.device;
-        // The wgmma recording's inputs are element numbers: its stage is what is compared.
-        if (trace.config.kind != model::KernelKind::Wgmma) EXPECT_TRUE(trace.check_passed) << trace.check_summary;
+        // The mma and wgmma recordings' inputs are element numbers: their registers or stage are what
+        // is compared.
+        if (trace.config.kind != model::KernelKind::Wgmma && trace.config.kind != model::KernelKind::Mma)
+            EXPECT_TRUE(trace.check_passed) << trace.check_summary;
         EXPECT_EQ(model::compare_with_model(trace), std::nullopt);
         const model::SmTimeline timeline = model::sm_timeline(trace);
         EXPECT_GE(timeline.waves, 1);

@@ -251,8 +251,9 @@ void draw_tc_fragments(AppState& state) {
             difference ? colours::kWarning : colours::kPass,
             (difference ? "The recorded registers differ from the model: " + *difference
                         : format_text("Recorded on {} ({}, 14_mma_recorded.cu): A and B are coloured by the lanes whose "
-                                      "registers received each element from warp 0's first ldmatrix.x4 and .x4.trans; "
-                                      "all {} halves are where the PTX ISA's layout puts them.",
+                                      "registers received each element from warp 0's first ldmatrix.x4 and .x4.trans "
+                                      "(grey: outside the matrix, the copies' zero fill); all {} halves are where the "
+                                      "PTX ISA's layout puts them.",
                                       recording->device, recording->recorded_at, recording->fragment_words.size()))
                 .c_str());
     }
@@ -297,7 +298,7 @@ void draw_tc_fragments(AppState& state) {
                 const bool mine = pinned >= 0 && holder == pinned;
                 const bool over = hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y;
                 // The lane's number where it fits; with a lane pinned, that lane's registers instead.
-                std::string label = lane < 0   ? std::string("0")
+                std::string label = lane < 0   ? std::string()
                                     : mine     ? fragment_register(g.operand, r, c)
                                     : span > 1 ? format_text("lane {}", lane)
                                                : std::to_string(wgmma ? holder : lane);
