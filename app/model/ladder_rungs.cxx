@@ -134,4 +134,9 @@ double predicted_speedup(const RungCounts& from, const RungCounts& to) {
     return from.issue_per_fma() / to.issue_per_fma();
 }
 
+double predicted_traffic_speedup(const RungCounts& from, const RungCounts& to) {
+    if (from.intensity <= 0.0 || to.intensity <= 0.0) return 0.0;
+    return to.intensity / from.intensity;
+}
+
 }  // namespace ts::model

@@ -83,6 +83,14 @@ RungCounts rung_counts(const KernelConfig& kernel, const Problem& problem);
 // from.issue_per_fma() / to.issue_per_fma(). 0 when either is not counted.
 double predicted_speedup(const RungCounts& from, const RungCounts& to);
 
+// The tensor-core rungs' prediction: their instructions are too few per multiply-add for issue
+// slots to decide (one mma.sync covers 2,048 of them, one wgmma m64n128k16 131,072), so the counts
+// they have are the bytes each block tile asks global memory for. If those bytes were the limit,
+// `to` would run to.intensity / from.intensity times as fast as `from`: 1× where only the overlap
+// changed (mma-async, wgmma), more where a larger tile or a cluster's shared B cuts the traffic.
+// 0 when either is not counted.
+double predicted_traffic_speedup(const RungCounts& from, const RungCounts& to);
+
 template <typename Result, typename OnMma, typename OnWgmma>
 Result with_tc_shape(const KernelConfig& kernel, OnMma on_mma, OnWgmma on_wgmma, Result otherwise) {
     switch (kernel.kind) {

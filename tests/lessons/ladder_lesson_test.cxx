@@ -83,6 +83,22 @@ TEST(LadderLesson, EveryRungHasACountedAndAMeasuredSpeedupFromTheH100Recording) 
     }
 }
 
+// The tensor-core rungs: the measured speed-up over the rung below, in BF16, with the counts'
+// traffic prediction beside it (mma-async keeps mma's tiles: 1×).
+TEST(LadderLesson, TensorCoreRungsPutTheirTrafficPredictionBesideTheMeasurement) {
+    for (const char* rung : {"mma", "mma-async", "wgmma", "warp-specialized", "persistent"}) {
+        SCOPED_TRACE(rung);
+        const AppState state = state_with(rung, true);
+        const auto measured = answer(state, "tc-rung-speedup-measured");
+        ASSERT_TRUE(measured.value) << measured.how;
+        EXPECT_NE(measured.shown.find(" (the counts: "), std::string::npos) << measured.shown;
+        EXPECT_NE(measured.how.find("were global traffic the limit"), std::string::npos) << measured.how;
+        if (std::string(rung) == "mma-async") {
+            EXPECT_NE(measured.shown.find("(the counts: 1.00×)"), std::string::npos) << measured.shown;
+        }
+    }
+}
+
 TEST(LadderLesson, CountsMatchTheKernelFilesComments) {
     // 06: 9 shared loads per 8 FMAs and 1/32 of a global load, against the tiled kernel's 2
     // and 1/16 (T = 32): (1 + 2 + 1/16) / (1 + 9/8 + 1/32).

@@ -317,6 +317,15 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
     EXPECT_NE(persistent.hover.find("128×256 block tiles in clusters of 2 sharing B"), std::string::npos)
         << persistent.hover;
     EXPECT_NE(persistent.hover.find("Measured: 1.14× over warp-specialized"), std::string::npos) << persistent.hover;
+    // The counts' prediction: 128×256 tiles (85.3 FLOP/B) to the same tiles in clusters sharing B
+    // (128): 1.5× were global traffic the limit; measured 1.14×, so the hover says where they part.
+    EXPECT_NE(persistent.hover.find("Predicted from the counts, were global traffic the limit: 1.50× over "
+                                    "warp-specialized (85.3 → 128.0 FLOP/B)"),
+              std::string::npos)
+        << persistent.hover;
+    EXPECT_NE(persistent.hover.find("Where the two part"), std::string::npos) << persistent.hover;
+    // mma-async keeps mma's tiles: no change in traffic, 1× predicted; measured 2×.
+    EXPECT_NE(data.bars[2].hover.find("1.00× over mma (64.0 → 64.0 FLOP/B)"), std::string::npos) << data.bars[2].hover;
     // 19 as recorded: the candidate that ran, its shape in the hover.
     const LadderBar& tc_tuned = data.bars[6];
     EXPECT_EQ(tc_tuned.name, "tc-tuned (#2)");

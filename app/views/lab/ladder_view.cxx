@@ -146,8 +146,18 @@ std::string rung_hover(const model::LadderRung& rung, const LadderBar& bar, cons
                             "{} FLOP/B; {} threads and {} KiB of shared memory a block.",
                             t.bm, t.bn, t.cluster_m > 1 ? format_text(" in clusters of {} sharing B", t.cluster_m) : "",
                             count_text(c.global_loads), fixed(c.intensity, 1), t.threads, fixed(t.shared_bytes / 1024.0, 1));
-        if (below && bar.point && below->point && below->gflops > 0)
-            text += format_text("\nMeasured: {}× over {}.", fixed(bar.gflops / below->gflops, 2), below->name);
+        if (below) {
+            const double predicted = model::predicted_traffic_speedup(below->counts, c);
+            text += format_text("\nPredicted from the counts, were global traffic the limit: {}× over {} ({} → {} "
+                                "FLOP/B).",
+                                fixed(predicted, 2), below->name, fixed(below->counts.intensity, 1), fixed(c.intensity, 1));
+            if (bar.point && below->point && below->gflops > 0)
+                text += format_text("\nMeasured: {}× over {}.{}", fixed(bar.gflops / below->gflops, 2), below->name,
+                                    std::abs(bar.gflops / below->gflops - predicted) > 0.15 * predicted
+                                        ? " Where the two part, the change was about waiting and overlap, which the "
+                                          "counts cannot see (the theatre's Stages tab shows it)."
+                                        : "");
+        }
         return text;
     }
     if (!below) {

@@ -117,7 +117,8 @@ std::string source_of(const LabState& lab, const record::Point* point) {
 
 // slow (in slow_dtype) ÷ fast (in fast_dtype) at the largest square size the lab has both for.
 RevealedAnswer measured_ratio_of(const AppState& state, const std::string& slow_name, const std::string& slow_dtype,
-                                 const std::string& fast_name, const std::string& fast_dtype, const char* what) {
+                                 const std::string& fast_name, const std::string& fast_dtype, const char* what,
+                                 std::int64_t* size_used = nullptr) {
     const auto points = lab_points(state.lab);
     std::vector<std::int64_t> sizes;
     for (const record::Point* p : points)
@@ -130,6 +131,7 @@ RevealedAnswer measured_ratio_of(const AppState& state, const std::string& slow_
         const record::Point* f = find_point(points, fast_name, size, fast_dtype);
         if (!s || !f || !s->ok || !f->ok || f->median_ms <= 0.0) continue;
         const double ratio = s->median_ms / f->median_ms;
+        if (size_used) *size_used = size;
         return {ratio, ratio_text(ratio),
                 format_text("{}, {}×{}×{} {}, median kernel time: {} {}, {} {} ({})", source_of(state.lab, f), size, size,
                        size, types, slow_name, model::human_seconds(s->median_ms / 1e3), fast_name,
@@ -347,9 +349,25 @@ RevealedAnswer tc_answer(const AppState& state, const std::string& word) {
     const int index = tc_rung_index(state.kernel.kind);
     const std::string name = model::describe(rungs[static_cast<std::size_t>(index)].kernel);
     if (word == "tc-rung-speedup-measured") {
-        const std::string below = model::describe(rungs[static_cast<std::size_t>(index) - 1].kernel);
-        return measured_ratio_of(state, below, "bf16", name, "bf16",
-                                 format_text("{} time ÷ {} time", below, name).c_str());
+        const model::KernelConfig below_kernel = rungs[static_cast<std::size_t>(index) - 1].kernel;
+        const std::string below = model::describe(below_kernel);
+        std::int64_t size = 0;
+        RevealedAnswer measured = measured_ratio_of(state, below, "bf16", name, "bf16",
+                                                    format_text("{} time ÷ {} time", below, name).c_str(), &size);
+        if (!measured.value) return measured;
+        // Beside it, what the counts predict at that size were global traffic the limit.
+        model::Problem problem;
+        problem.m = problem.n = problem.k = size;
+        problem.dtype = model::Dtype::BFloat16;
+        const model::RungCounts from = model::rung_counts(below_kernel, problem),
+                                to = model::rung_counts(rungs[static_cast<std::size_t>(index)].kernel, problem);
+        const double predicted = model::predicted_traffic_speedup(from, to);
+        measured.shown += format_text(" (the counts: {})", ratio_text(predicted));
+        measured.how += format_text(". The model's counts at that size predicted {} were global traffic the limit: {} "
+                                    "FLOP per byte asked of global memory against {} (tensor-core instructions are too "
+                                    "few to count issue slots as the FP32 rungs do)",
+                                    ratio_text(predicted), model::fixed(to.intensity, 1), model::fixed(from.intensity, 1));
+        return measured;
     }
     if (word == "tc-speedup-over-fp32")
         return measured_ratio_of(state, kCublasConfig, "float", name, "bf16",
