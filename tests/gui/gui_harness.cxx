@@ -28,8 +28,15 @@ std::string out_path(const std::string& name) { return std::string(GUI_TEST_OUT)
 int run(const std::string& prefix, const std::string& args, std::string& output) {
     // One log per test, so that tests may run in parallel (ctest -j).
     const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
-    const std::string log = out_path(std::string(test->test_suite_name()) + "." + test->name() + ".log");
-    const std::string command = prefix + TILESCOPE_PATH " " + args + " > '" + log + "' 2>&1";
+    const std::string test_name = std::string(test->test_suite_name()) + "." + test->name();
+    const std::string log = out_path(test_name + ".log");
+    // Each test's runs keep their settings and session (the last view and tab opened) apart from
+    // other tests', which run beside them, and from the user's own; a test that chose a place
+    // itself (failure_gui_test's journal) keeps it.
+    std::string environment;
+    for (const char* name : {"XDG_CONFIG_HOME", "XDG_STATE_HOME"})
+        if (std::getenv(name) == nullptr) environment += std::string(name) + "='" + out_path(test_name + "." + name) + "' ";
+    const std::string command = "env " + environment + prefix + TILESCOPE_PATH " " + args + " > '" + log + "' 2>&1";
     const int status = std::system(command.c_str());
     std::ifstream in(log);
     std::stringstream text;

@@ -51,7 +51,7 @@ TEST(LadderTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
 TEST(LadderTheatreGui, TensorCoreFragmentsAtOneTimesAndInPresenterMode) {
     for (const char* rung : {"wmma", "mma", "mma-async", "wgmma", "warp-specialized", "persistent", "tc-tuned"}) {
         SCOPED_TRACE(rung);
-        const std::string kernel = std::string("--view theatre --dtype bf16 --kernel ") + rung;
+        const std::string kernel = std::string("--view theatre --dtype bf16 --panel fragments --kernel ") + rung;
         for (const bool presenter : {false, true}) {
             const Image shot = ts::test::screenshot(std::string("fragments_") + rung + (presenter ? "_2x.png" : "_1x.png"),
                                                     kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
