@@ -77,63 +77,60 @@ struct NumberedOperands {
     kernels::Operands<std::uint16_t> operands() const { return {a.get(), b.get(), c.get()}; }
 };
 
-// Sets every word of a record to one no element holds: what is left where a kernel wrote nothing.
-void mark_unwritten(const DeviceBuffer<std::uint16_t>& words, cudaStream_t stream) {
+// A recording whose inputs are element numbers (A cut in a_rows × k_cols tiles, B in k_cols ×
+// b_cols) and whose kernel writes `word_count` 16-bit words of what it saw into `into`'s buffer;
+// `launch(problem, operands, buffers, words)` starts it. C is not checked: it is made of numbers.
+template <typename Launch>
+void record_numbered(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result,
+                     int a_rows, int k_cols, int b_cols, int word_count, std::vector<std::uint16_t> model::KernelTrace::*into,
+                     const char* name, Launch launch) {
+    model::Problem problem = request.problem;
+    problem.dtype = model::Dtype::BFloat16;
+    const NumberedOperands inputs(problem, a_rows, k_cols, b_cols, stream);
+    model::KernelTrace trace;
+    trace.config = request.kernel;
+    trace.problem = problem;
+    const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
+    const DeviceBuffer<std::uint16_t> words(word_count);
+    // A word no element holds: what is left where the kernel wrote nothing.
     TS_CUDA_CHECK(cudaMemsetAsync(words.get(), 0xFF, words.bytes(), stream));
-}
-
-void numbered_inputs_not_checked(model::KernelTrace& trace, RunResult& result) {
+    const kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get()};
+    cuda_check(launch(problem, inputs.operands(), buffers, words.get()),
+               format_text("launching the recorded {} kernel on {}×{}×{}", name, problem.m, problem.n, problem.k),
+               __FILE__, __LINE__);
+    records.read_into(trace, device, stream);
+    trace.*into = copy_back(words, word_count, stream);
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
     trace.check_passed = false;
     trace.check_summary = "C not checked: this recording's A and B hold element numbers, not values";
     result.checked = false;
     result.trace = std::move(trace);
 }
 
-// The mma rung's recording (14_mma_recorded.cu): A and B hold element numbers, so that the registers
-// warp 0 writes out say which element reached which lane.
+// The mma rung's recording (14_mma_recorded.cu): the registers warp 0 writes out say which
+// element reached which lane.
 void record_mma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
-    model::Problem problem = request.problem;
-    problem.dtype = model::Dtype::BFloat16;
     const model::MmaShape s = model::kRecordedFragmentShape;
-    const NumberedOperands inputs(problem, s.bm, s.bk, s.bn, stream);
-    model::KernelTrace trace;
-    trace.config = request.kernel;
-    trace.problem = problem;
-    const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
-    const DeviceBuffer<std::uint16_t> fragments(model::kRecordedFragmentWords);
-    mark_unwritten(fragments, stream);
-    kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get()};
-    buffers.fragment_words = fragments.get();
-    cuda_check(kernels::launch_mma_recorded(problem, inputs.operands(), buffers, stream),
-               format_text("launching the recorded mma kernel on {}×{}×{}", problem.m, problem.n, problem.k), __FILE__,
-               __LINE__);
-    records.read_into(trace, device, stream);
-    trace.fragment_words = copy_back(fragments, model::kRecordedFragmentWords, stream);
-    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    numbered_inputs_not_checked(trace, result);
+    record_numbered(request, device, stream, result, s.bm, s.bk, s.bn, model::kRecordedFragmentWords,
+                    &model::KernelTrace::fragment_words, "mma",
+                    [&](const model::Problem& p, kernels::Operands<std::uint16_t> o, kernels::TraceBuffers buffers,
+                        std::uint16_t* words) {
+                        buffers.fragment_words = words;
+                        return kernels::launch_mma_recorded(p, o, buffers, stream);
+                    });
 }
 
-// The wgmma rung's recording (16_wgmma_recorded.cu): A and B hold element numbers, so that the
-// stage it writes out says where each element went.
+// The wgmma rung's recording (16_wgmma_recorded.cu): the stage it writes out says where each
+// element went.
 void record_wgmma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
-    model::Problem problem = request.problem;
-    problem.dtype = model::Dtype::BFloat16;
     const model::WgmmaShape s = model::kRecordedStageShape;
-    const NumberedOperands inputs(problem, s.bm, s.bk, s.bn, stream);
-    model::KernelTrace trace;
-    trace.config = request.kernel;
-    trace.problem = problem;
-    const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
-    const DeviceBuffer<std::uint16_t> stage(model::kRecordedStageWords);
-    mark_unwritten(stage, stream);
-    const kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get(), stage.get()};
-    cuda_check(kernels::launch_wgmma_recorded(problem, inputs.operands(), buffers, stream),
-               format_text("launching the recorded wgmma kernel on {}×{}×{}", problem.m, problem.n, problem.k), __FILE__,
-               __LINE__);
-    records.read_into(trace, device, stream);
-    trace.stage_words = copy_back(stage, model::kRecordedStageWords, stream);
-    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    numbered_inputs_not_checked(trace, result);
+    record_numbered(request, device, stream, result, s.bm, s.bk, s.bn, model::kRecordedStageWords,
+                    &model::KernelTrace::stage_words, "wgmma",
+                    [&](const model::Problem& p, kernels::Operands<std::uint16_t> o, kernels::TraceBuffers buffers,
+                        std::uint16_t* words) {
+                        buffers.stage_words = words;
+                        return kernels::launch_wgmma_recorded(p, o, buffers, stream);
+                    });
 }
 
 // The warp-specialized rung's recording (17_warp_specialized_recorded.cu): real BF16 inputs, C

@@ -7,6 +7,7 @@
 
 #include "imgui.h"
 #include "imgui_harness.hpp"
+#include "tc_theatre_support.hpp"
 #include "model/kernel_config.hpp"
 #include "model/tc_stage_record.hpp"
 #include "views/theatre/tc_smem.hpp"
@@ -111,14 +112,8 @@ TEST(TcSmem, DescriptorsWorkedByHand) {
 TEST(TcSmem, TheTabDrawsForEveryRung) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {
         if (kind == KernelKind::Cublas) continue;
-        ts::test::ImGuiHarness ui;
-        ts::views::AppState state;
-        state.kernel.kind = kind;
-        state.problem.dtype = ts::model::Dtype::BFloat16;
-        state.theatre.open_panel = ts::views::TheatrePanel::Smem;
-        // The tab is chosen in the first frame and drawn from the next.
-        ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
-        const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        ts::views::AppState state = ts::test::tc_state(kind, 4, 4, 4);
+        const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Smem);
         EXPECT_NE(text.find("a tile in shared memory, and the banks"), std::string::npos) << text;
     }
     ts::test::ImGuiHarness ui;

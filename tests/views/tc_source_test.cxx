@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "imgui_harness.hpp"
+#include "tc_theatre_support.hpp"
 #include "model/kernel_config.hpp"
 #include "views/theatre/source_panel.hpp"
 #include "views/theatre/tc_source.hpp"
@@ -72,14 +72,10 @@ TEST(TcSource, WordsCarryTheRingsNumbers) {
 
 TEST(TcSource, PhaseAndStatementFlags) {
     const auto apply = [](KernelKind kind, std::optional<int> phase, std::optional<int> statement) {
-        ts::views::AppState state;
-        state.kernel.kind = kind;
-        state.problem = {1024, 1024, 1024, 1, ts::model::Dtype::BFloat16};
         ts::views::TheatreFlags flags;
         flags.phase = phase;
         flags.statement = statement;
-        const std::string why = ts::views::apply_theatre_flags(state, flags).value_or("");
-        return std::pair{why, state.theatre};
+        return ts::test::applied(ts::test::tc_state(kind), flags);
     };
     const auto [ok, theatre] = apply(KernelKind::WarpSpecialized, 5, 3);
     EXPECT_EQ(ok, "");
@@ -94,14 +90,9 @@ TEST(TcSource, PhaseAndStatementFlags) {
 TEST(TcSource, TheTabDrawsForEveryRung) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {
         if (kind == KernelKind::Cublas) continue;
-        ts::test::ImGuiHarness ui;
-        ts::views::AppState state;
-        state.kernel.kind = kind;
-        state.problem = {1024, 1024, 1024, 1, ts::model::Dtype::BFloat16};
-        state.theatre.open_panel = ts::views::TheatrePanel::Source;
+        ts::views::AppState state = ts::test::tc_state(kind);
         state.theatre.tc_substep = 99;  // clamped to the last
-        ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
-        const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Source);
         const std::string name(ts::model::kernel_name(kind));
         EXPECT_TRUE(holds(text, "The real kernel, as compiled. Highlighted: the statement of the step on the left."))
             << name << text;

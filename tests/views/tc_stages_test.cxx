@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "imgui_harness.hpp"
+#include "tc_theatre_support.hpp"
 #include "model/kernel_config.hpp"
 #include "model/tc_pipeline.hpp"
 #include "views/theatre/tc_stages.hpp"
@@ -112,13 +112,8 @@ TEST(TcStages, ARecordingsClocksBecomeTheChart) {
 TEST(TcStages, TheTabDrawsForEveryRung) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {
         if (kind == KernelKind::Cublas) continue;
-        ts::test::ImGuiHarness ui;
-        ts::views::AppState state;
-        state.kernel.kind = kind;
-        state.problem = {1024, 1024, 1024, 1, ts::model::Dtype::BFloat16};
-        state.theatre.open_panel = ts::views::TheatrePanel::Stages;
-        ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
-        const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        ts::views::AppState state = ts::test::tc_state(kind);
+        const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Stages);
         const bool tma = ts::model::needs_sm90a(kind);
         EXPECT_NE(text.find(tma ? "The ring's barriers as the consumers reach K step 0" : "have no TMA and no mbarriers"),
                   std::string::npos)

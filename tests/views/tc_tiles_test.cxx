@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "imgui_harness.hpp"
+#include "tc_theatre_support.hpp"
 #include "model/kernel_config.hpp"
 #include "model/tc_tile_order.hpp"
 #include "views/theatre/tc_tiles.hpp"
@@ -40,14 +40,9 @@ TEST(TcTiles, RoundWordsAt4096) {
 TEST(TcTiles, TheTabIsThereForThePersistentRungsOnly) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {
         if (kind == KernelKind::Cublas) continue;
-        ts::test::ImGuiHarness ui;
-        ts::views::AppState state;
-        state.kernel.kind = kind;
-        state.problem = {4096, 4096, 4096, 1, ts::model::Dtype::BFloat16};
-        state.theatre.open_panel = ts::views::TheatrePanel::Tiles;
+        ts::views::AppState state = ts::test::tc_state(kind, 4096, 4096, 4096);
         state.theatre.tile_round = 99;  // clamped to the last round
-        ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
-        const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Tiles);
         const bool persistent = ts::views::has_tile_order(kind);
         EXPECT_EQ(text.find("Round 4 of 4") != std::string::npos, persistent) << ts::model::kernel_name(kind) << text;
         EXPECT_EQ(text.find("an H100's 132 SMs (no Hopper GPU here)") != std::string::npos, persistent);
@@ -59,14 +54,10 @@ TEST(TcTiles, TheTabIsThereForThePersistentRungsOnly) {
 
 TEST(TcTiles, RoundFlagIsCheckedAgainstTheLaunch) {
     const auto apply = [](KernelKind kind, int round, bool plain) {
-        ts::views::AppState state;
-        state.kernel.kind = kind;
-        state.problem = {4096, 4096, 4096, 1, ts::model::Dtype::BFloat16};
         ts::views::TheatreFlags flags;
         flags.round = round;
         flags.row_by_row = plain;
-        const std::string why = ts::views::apply_theatre_flags(state, flags).value_or("");
-        return std::pair{why, state.theatre};
+        return ts::test::applied(ts::test::tc_state(kind, 4096, 4096, 4096), flags);
     };
     const auto [ok, theatre] = apply(KernelKind::Persistent, 4, true);
     EXPECT_EQ(ok, "");
@@ -79,13 +70,8 @@ TEST(TcTiles, RoundFlagIsCheckedAgainstTheLaunch) {
 }
 
 TEST(TcTiles, HugeProblemsAreCountedNotDrawn) {
-    ts::test::ImGuiHarness ui;
-    ts::views::AppState state;
-    state.kernel.kind = KernelKind::Persistent;
-    state.problem = {200000, 200000, 64, 1, ts::model::Dtype::BFloat16};
-    state.theatre.open_panel = ts::views::TheatrePanel::Tiles;
-    ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
-    const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+    ts::views::AppState state = ts::test::tc_state(KernelKind::Persistent, 200000, 200000, 64);
+    const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Tiles);
     EXPECT_NE(text.find("too many to draw here"), std::string::npos) << text;
     EXPECT_NE(text.find("Round 1 of "), std::string::npos) << text;
 }
