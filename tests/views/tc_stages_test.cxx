@@ -10,6 +10,7 @@
 #include "model/kernel_config.hpp"
 #include "model/tc_pipeline.hpp"
 #include "views/theatre/tc_stages.hpp"
+#include "views/theatre/theatre_recording.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/window/app_state.hpp"
 
@@ -107,6 +108,28 @@ TEST(TcStages, ARecordingsClocksBecomeTheChart) {
     EXPECT_DOUBLE_EQ(ring.span, 700.0);
     trace.config.kind = KernelKind::Wgmma;
     EXPECT_FALSE(ts::views::recorded_ring(trace, 0, 16).recorded);
+}
+
+// The recorded chart shows any block of the recording, named with the SM it ran on.
+TEST(TcStages, TheRecordedChartShowsTheChosenBlock) {
+    ts::model::KernelTrace trace;
+    trace.config = {KernelKind::WarpSpecialized};
+    trace.problem = {256, 256, 128, 1, ts::model::Dtype::BFloat16};  // two blocks, 2 K steps
+    trace.device = "Synthetic GPU";
+    trace.recorded_at = "2026-11-27 02:30 UTC";
+    trace.sm_count = 8;
+    trace.block_sm = {3, 5};
+    trace.clocks.assign(static_cast<std::size_t>(ts::model::clock_records(trace.config, trace.problem)), {1, 2, 3, 4});
+    trace.role_clocks.assign(static_cast<std::size_t>(ts::model::role_clock_records(trace.config, trace.problem)),
+                             {10, 20, 30});
+    ts::views::AppState state = ts::test::tc_state(KernelKind::WarpSpecialized, 256, 256, 128);
+    ts::views::add_recording(state.theatre.recording, trace);
+    state.theatre.ring_block = 7;  // clamped to the last block
+    const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Stages);
+    EXPECT_EQ(state.theatre.ring_block, 1);
+    EXPECT_NE(text.find("Recorded on Synthetic GPU (2026-11-27 02:30 UTC): block 1 (of 2, on SM 5)'s first 2 K steps"),
+              std::string::npos)
+        << text;
 }
 
 TEST(TcStages, TheTabDrawsForEveryRung) {

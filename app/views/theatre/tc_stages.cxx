@@ -175,8 +175,11 @@ void draw_tc_stages(AppState& state) {
     // The GPU's own clocks where this rung was recorded on the problem on show.
     const auto recording = tensor_core_recording(state.theatre.recording, state.kernel.kind);
     const bool fits = recording && trace_fits(*recording, state);
+    // Any block of the recording: the chosen one's roles, on the SM it ran on.
+    int& block = state.theatre.ring_block;
+    block = fits ? std::clamp(block, 0, recording->blocks() - 1) : 0;
     RingSchedule ring = fits && state.theatre.recording.replay
-                            ? recorded_ring(*recording, 0, 2 * kShownStepsPerTile)
+                            ? recorded_ring(*recording, block, 2 * kShownStepsPerTile)
                             : RingSchedule{};
     if (!ring.recorded) ring = ring_schedule(s, per_tile, tiles);
     int& chosen = state.theatre.ring_step;
@@ -191,10 +194,11 @@ void draw_tc_stages(AppState& state) {
         const bool broken = recording_difference(recording).has_value();
         coloured_text_wrapped(
             broken ? colours::kWarning : colours::kPass,
-            format_text("Recorded on {} ({}): block (0, 0)'s first {} K steps in the SM's own cycles. Grey: a consumer "
-                        "waiting for its stage; a copy's bar runs from the producer arming the stage to the first "
-                        "consumer seeing it full. {}",
-                        recording->device, recording->recorded_at, ring.steps,
+            format_text("Recorded on {} ({}): block {} (of {}, on SM {})'s first {} K steps in the SM's own cycles. "
+                        "Grey: a consumer waiting for its stage; a copy's bar runs from the producer arming the stage "
+                        "to the first consumer seeing it full. {}",
+                        recording->device, recording->recorded_at, block, recording->blocks(),
+                        recording->block_sm[static_cast<std::size_t>(block)], ring.steps,
                         broken ? "The clocks break the ring's protocol (tilescope-cli record says where)."
                                : "Every wait ended after what it waited for.")
                 .c_str());
@@ -211,6 +215,11 @@ void draw_tc_stages(AppState& state) {
     ImGui::PopTextWrapPos();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
     ImGui::SliderInt("K step", &chosen, 0, ring.steps - 1);
+    if (ring.recorded && recording->blocks() > 1) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+        ImGui::SliderInt("block (launch order)", &block, 0, recording->blocks() - 1);
+    }
 
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -73,6 +73,7 @@ struct TheatreState {
     int smem_chunk = 0;
     int ring_step = 0;  // the K step the ring of stages picture reads its barriers and copies at
     int tc_substep = 0;  // the statement of that K step their Source tab lights (tc_source.hpp)
+    int ring_block = 0;  // the block (launch order) whose recorded roles the Stages tab draws
     // The persistent rungs' order of tiles: the round on show, and the plain row-by-row order in
     // place of the kernel's grouped one.
     int tile_round = 0;
