@@ -13,6 +13,7 @@
 #include "compact.hpp"
 #include "counters.hpp"
 #include "experiment.hpp"
+#include "kernel.hpp"
 #include "record.hpp"
 #include "roofline.hpp"
 #include "setup_options.hpp"
@@ -37,6 +38,7 @@ struct Commands::State {
     CompactOptions compact_options;
     CountersOptions counters_options;
     ExperimentOptions experiment_options;
+    KernelOptions kernel_options;
     RooflineOptions roofline_options;
     RecordOptions record_options;
     TuneOptions tune_options;
@@ -45,6 +47,7 @@ struct Commands::State {
     CLI::App* compact = nullptr;
     CLI::App* counters = nullptr;
     CLI::App* experiment = nullptr;
+    CLI::App* kernel = nullptr;
     CLI::App* roofline = nullptr;
     CLI::App* record = nullptr;
     CLI::App* tune = nullptr;
@@ -60,6 +63,7 @@ Commands::Commands(CLI::App& app) : m_state(std::make_unique<State>()) {
     m_state->counters = add_counters_command(app, m_state->counters_options);
     m_state->experiment = add_experiment_command(app, m_state->experiment_options);
     m_state->tune = add_tune_command(app, m_state->tune_options);
+    m_state->kernel = add_kernel_command(app, m_state->kernel_options);
     // The window's GPU worker process (gpu/worker.hpp): started by the app, not by people,
     // so it is left out of --help.
     m_state->worker = app.add_subcommand("worker", "the GPU worker process the window starts")->group("");
@@ -77,6 +81,7 @@ std::optional<int> Commands::run_chosen() {
     if (m_state->experiment->parsed())
         return run_experiment(m_state->experiment_options, std::cout, std::cerr);
     if (m_state->tune->parsed()) return run_tune(m_state->tune_options, std::cout, std::cerr);
+    if (m_state->kernel->parsed()) return run_kernel(m_state->kernel_options, std::cout, std::cerr);
     if (m_state->worker->parsed()) {
         // The messages go out on the original standard output; anything a library prints
         // there goes to standard error instead, where it cannot break a message.

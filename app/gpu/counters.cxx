@@ -40,6 +40,7 @@
 #include "kernels/launchers.hpp"
 #include "model/counters.hpp"
 #include "model/format.hpp"
+#include "toolkit_library.hpp"
 
 #ifndef TILESCOPE_CUDA_LIBRARY_DIR
 #define TILESCOPE_CUDA_LIBRARY_DIR ""
@@ -102,43 +103,17 @@ Cupti& cupti() {
     return instance;
 }
 
-// Where to look after the library path: $CUDA_HOME, the toolkit TileScope was built with,
-// and the usual install folders (CUPTI sits in lib64 since CUDA 13, in extras/CUPTI/lib64
-// before).
-std::vector<std::string> library_candidates() {
-    std::vector<std::string> roots;
-    for (const char* variable : {"CUDA_HOME", "CUDA_PATH"})
-        if (const char* root = std::getenv(variable); root && *root) roots.emplace_back(root);
-    if (*TILESCOPE_CUDA_ROOT) roots.emplace_back(TILESCOPE_CUDA_ROOT);
-    roots.emplace_back("/usr/local/cuda");
-    roots.emplace_back("/usr/local/cuda-13");
-    std::vector<std::string> paths;
-    if (*TILESCOPE_CUDA_LIBRARY_DIR) paths.push_back(std::string(TILESCOPE_CUDA_LIBRARY_DIR) + "/" + kSoname);
-    for (const std::string& root : roots)
-        for (const char* folder : {"/lib64/", "/lib/", "/extras/CUPTI/lib64/", "/targets/x86_64-linux/lib/",
-                                   "/targets/sbsa-linux/lib/"})
-            paths.push_back(root + folder + kSoname);
-    return paths;
-}
-
 // Loads the library and resolves every function; on failure leaves the reason in why_not.
 // Called with the mutex held.
 void load(Cupti& c) {
     c.tried = true;
-    void* library = dlopen(kSoname, RTLD_NOW | RTLD_LOCAL);
+    std::string first_error;
+    void* library = open_toolkit_library(kSoname, first_error);
     if (!library) {
-        const std::string first_error = dlerror();
-        for (const std::string& path : library_candidates()) {
-            library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-            if (library) break;
-            dlerror();
-        }
-        if (!library) {
-            c.why_not = format_text("CUPTI ({}) was not found: {}. It comes with the CUDA 13 toolkit (in its lib64 "
-                                    "folder); put that folder on LD_LIBRARY_PATH or set CUDA_HOME to the toolkit",
-                                    kSoname, first_error);
-            return;
-        }
+        c.why_not = format_text("CUPTI ({}) was not found: {}. It comes with the CUDA 13 toolkit (in its lib64 "
+                                "folder); put that folder on LD_LIBRARY_PATH or set CUDA_HOME to the toolkit",
+                                kSoname, first_error);
+        return;
     }
 #define TS_CUPTI_RESOLVE(name)                                                                               \
     c.api.name = reinterpret_cast<decltype(c.api.name)>(dlsym(library, #name));                              \
