@@ -60,6 +60,22 @@ bool resolve(void* library, const char* name, Function& function, std::string& w
     return function != nullptr;
 }
 
+// NVRTC opens its builtins library (libnvrtc-builtins.so.13.0) by name alone when it compiles.
+// Where NVRTC itself was found outside the library path (under $CUDA_HOME, /usr/local/cuda),
+// that name would not find it; loaded first from NVRTC's own folder, it is found as loaded.
+void preload_builtins(const NvrtcApi& a) {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(a.version), &info) == 0 || info.dli_fname == nullptr) return;
+    const std::string path = info.dli_fname;
+    const std::string folder = path.substr(0, path.find_last_of('/') + 1);
+    int major = 0, minor = 0;
+    if (a.version(&major, &minor) != 0) return;
+    for (const std::string& name : {format_text("libnvrtc-builtins.so.{}.{}", major, minor),
+                                    std::string("libnvrtc-builtins.so")})
+        if (dlopen((folder + name).c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr) return;
+    dlerror();
+}
+
 // The library and its functions, loaded on first use; null with the reason in `why`.
 const NvrtcApi* api(std::string& why) {
     Nvrtc& n = nvrtc();
@@ -84,7 +100,10 @@ const NvrtcApi* api(std::string& why) {
                              resolve(library, "nvrtcGetCUBIN", a.cubin, n.why_not) &&
                              resolve(library, "nvrtcDestroyProgram", a.destroy_program, n.why_not) &&
                              resolve(library, "nvrtcGetErrorString", a.error_string, n.why_not);
-            if (all) n.why_not.clear();
+            if (all) {
+                n.why_not.clear();
+                preload_builtins(a);
+            }
         }
     }
     why = n.why_not;
@@ -186,7 +205,11 @@ CompileResult compile_user_kernel(const std::string& source, const std::string& 
         }
         if (!result.ok) result.why = "NVRTC compiled the kernel but gave no machine code for this architecture";
     } else {
-        result.why = compiled == 6 ? std::string("the kernel does not compile") : a->error_string(compiled);
+        // 6: NVRTC_ERROR_COMPILATION, the source's fault; anything else is NVRTC's own trouble, in
+        // its words and its log's.
+        result.why = compiled == 6 ? std::string("the kernel does not compile")
+                                   : format_text("NVRTC failed ({}){}", a->error_string(compiled),
+                                                 result.log.empty() ? std::string() : ": " + result.log);
     }
     a->destroy_program(&program);
     result.seconds = std::chrono::duration<double>(Clock::now() - began).count();

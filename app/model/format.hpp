@@ -1,10 +1,11 @@
-// format.hpp — a tiny "{}" formatter (GCC 12 has no std::format) and byte/time helpers.
+// format.hpp — a tiny "{}" formatter (GCC 12 has no std::format), byte/time helpers, and text cut into lines.
 #pragma once
 
 #include <cstdint>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ts::model {
 
@@ -39,5 +40,8 @@ std::string human_bytes(std::int64_t bytes);
 
 // Seconds → "812 ns", "4.21 µs", "15.5 ms", "2.30 s": three significant digits.
 std::string human_seconds(double seconds);
+
+// The lines of `text`, without their line ends ("a\nb\n" → "a", "b").
+std::vector<std::string_view> split_lines(std::string_view text);
 
 }  // namespace ts::model

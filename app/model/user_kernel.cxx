@@ -28,17 +28,6 @@ bool valid_utf8(std::string_view text) {
     return true;
 }
 
-std::vector<std::string_view> lines_of(std::string_view text) {
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        lines.push_back(text.substr(0, end));
-        if (end == std::string_view::npos) break;
-        text.remove_prefix(end + 1);
-    }
-    return lines;
-}
-
 std::optional<Severity> severity_of(std::string_view word) {
     if (word == "error" || word == "catastrophic error") return Severity::Error;
     if (word == "warning") return Severity::Warning;
@@ -118,7 +107,7 @@ std::optional<std::string> user_kernel_problem(std::string_view source) {
 std::vector<Diagnostic> parse_compiler_log(std::string_view log, std::string_view file) {
     std::vector<Diagnostic> diagnostics;
     if (file.empty()) return diagnostics;
-    const std::vector<std::string_view> lines = lines_of(log);
+    const std::vector<std::string_view> lines = split_lines(log);
     for (std::size_t i = 0; i < lines.size(); ++i) {
         auto d = heading_of(lines[i], file);
         if (!d) continue;

@@ -87,6 +87,24 @@ TEST(TcSource, PhaseAndStatementFlags) {
               "--statement is for the tensor-core rungs' Source tab (wmma … tc-tuned)");
 }
 
+TEST(TcSource, StepsRunOnAcrossKSteps) {
+    ts::views::TheatreState theatre;
+    theatre.ring_step = 0;
+    theatre.tc_substep = 6;  // the last of 7
+    ts::views::step_statement(theatre, 7, 16, 1);
+    EXPECT_EQ(theatre.ring_step, 1);
+    EXPECT_EQ(theatre.tc_substep, 0);
+    ts::views::step_statement(theatre, 7, 16, -1);
+    EXPECT_EQ(theatre.ring_step, 0);
+    EXPECT_EQ(theatre.tc_substep, 6);
+    ts::views::step_statement(theatre, 7, 16, 1000);  // End
+    EXPECT_EQ(theatre.ring_step, 15);
+    EXPECT_EQ(theatre.tc_substep, 6);
+    ts::views::step_statement(theatre, 7, 16, -1000);  // Home
+    EXPECT_EQ(theatre.ring_step, 0);
+    EXPECT_EQ(theatre.tc_substep, 0);
+}
+
 TEST(TcSource, TheTabDrawsForEveryRung) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {
         if (kind == KernelKind::Cublas) continue;

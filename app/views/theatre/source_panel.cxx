@@ -140,17 +140,6 @@ KernelFile kernel_file(model::KernelKind kind) {
     return {};
 }
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        lines.push_back(text.substr(0, end));
-        if (end == std::string_view::npos) break;
-        text.remove_prefix(end + 1);
-    }
-    return lines;
-}
-
 std::optional<int> find_line(const std::vector<std::string_view>& lines, std::string_view needle, int from) {
     for (int i = std::max(from, 0); i < static_cast<int>(lines.size()); ++i)
         if (lines[static_cast<std::size_t>(i)].find(needle) != std::string_view::npos) return i;

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "model/format.hpp"
 #include "model/kernel_config.hpp"
 #include "model/phase_timeline.hpp"
 
@@ -23,8 +24,8 @@ struct KernelFile {
 };
 KernelFile kernel_file(model::KernelKind kind);
 
-// The lines of `text`, without their line ends.
-std::vector<std::string_view> split_lines(std::string_view text);
+// The lines of `text`, without their line ends (the model's, for the theatre and its tests).
+using model::split_lines;
 
 // The first line at or after `from` that contains `needle`, or nullopt.
 std::optional<int> find_line(const std::vector<std::string_view>& lines, std::string_view needle, int from = 0);

@@ -11,6 +11,7 @@
 #include "model/tc_pipeline.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
+#include "views/window/shortcuts.hpp"
 
 namespace ts::views {
 
@@ -262,6 +263,14 @@ std::string tc_substep_words(const AppState& state, int index, int k_step) {
     return {};
 }
 
+void step_statement(TheatreState& theatre, int statements, int k_steps, int by) {
+    // One position per statement of every K step, as the FP32 rungs' player steps sub-steps.
+    const int last = statements * k_steps - 1;
+    const int at = std::clamp(theatre.ring_step * statements + theatre.tc_substep + by, 0, last);
+    theatre.ring_step = at / statements;
+    theatre.tc_substep = at % statements;
+}
+
 void draw_tc_source(AppState& state) {
     const model::KernelKind kind = state.kernel.kind;
     const auto steps = tc_substeps(kind);
@@ -281,6 +290,18 @@ void draw_tc_source(AppState& state) {
     const int k_steps = tc_k_steps(state);
     theatre.ring_step = std::clamp(theatre.ring_step, 0, k_steps - 1);
 
+    // The keys the FP32 rungs' player answers to: Right and Left a statement (on into the next K
+    // step), Home and End the first and the last. Not while a widget has the keys, nor with Shift,
+    // Alt or Ctrl (views/window/shortcuts.cxx).
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.WantCaptureKeyboard && !io.KeyShift && !io.KeyAlt && !io.KeyCtrl) {
+        const int statements = last_step + 1;
+        if (imgui_compat::key_pressed(keys::kRight)) step_statement(theatre, statements, k_steps, 1);
+        if (imgui_compat::key_pressed(keys::kLeft)) step_statement(theatre, statements, k_steps, -1);
+        if (imgui_compat::key_pressed(keys::kHome)) step_statement(theatre, statements, k_steps, -statements * k_steps);
+        if (imgui_compat::key_pressed(keys::kEnd)) step_statement(theatre, statements, k_steps, statements * k_steps);
+    }
+
     // The step list and its words on the left, the kernel on the right.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float list_width = std::floor(std::min(avail.x * 0.42f, ImGui::GetFontSize() * 26.0f));
@@ -288,9 +309,11 @@ void draw_tc_source(AppState& state) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
     int shown = theatre.ring_step;
     if (ImGui::SliderInt("K step", &shown, 0, k_steps - 1)) theatre.ring_step = shown;
-    if (ImGui::Button("< previous")) theatre.tc_substep = std::max(0, theatre.tc_substep - 1);
+    if (ImGui::Button("< previous")) step_statement(theatre, last_step + 1, k_steps, -1);
     ImGui::SameLine();
-    if (ImGui::Button("next >")) theatre.tc_substep = std::min(last_step, theatre.tc_substep + 1);
+    if (ImGui::Button("next >")) step_statement(theatre, last_step + 1, k_steps, 1);
+    ImGui::SameLine();
+    muted_text("(Left, Right)");
     ImGui::Spacing();
     for (int i = 0; i <= last_step; ++i) {
         const TcSubStep& step = steps[static_cast<std::size_t>(i)];

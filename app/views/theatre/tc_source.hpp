@@ -68,7 +68,11 @@ std::optional<SourceLines> tc_substep_lines(model::KernelKind kind, const std::v
 // model's numbers in.
 std::string tc_substep_words(const AppState& state, int index, int k_step);
 
-// The tab: the step list, the words, and the kernel with the statement lit.
+// Moves the lit statement `by` positions, on into the next K step past the last statement (or
+// back into the previous one), within K steps 0 .. k_steps − 1 of `statements` each.
+void step_statement(TheatreState& theatre, int statements, int k_steps, int by);
+
+// The tab: the step list, the words, and the kernel with the statement lit; Right and Left step.
 void draw_tc_source(AppState& state);
 
 }  // namespace ts::views
