@@ -51,6 +51,8 @@ bool is_tensor_core(KernelKind kind) { return kind >= KernelKind::Wmma && kind <
 
 bool needs_sm90a(KernelKind kind) { return kind >= KernelKind::Wgmma && kind <= KernelKind::TcTuned; }
 
+bool is_persistent(KernelKind kind) { return kind == KernelKind::Persistent || kind == KernelKind::TcTuned; }
+
 bool is_tuned(KernelKind kind) { return kind == KernelKind::Tuned || kind == KernelKind::TcTuned; }
 
 int tuned_candidate_count(KernelKind kind) {

@@ -73,6 +73,8 @@ std::string_view unmodelled_reason(KernelKind kind);
 bool is_tensor_core(KernelKind kind);
 // True for the rungs built only for sm_90a (wgmma, TMA, setmaxnreg): 16 on.
 bool needs_sm90a(KernelKind kind);
+// The persistent rungs (18 persistent, 19 tc-tuned): a grid of clusters that each walk many tiles.
+bool is_persistent(KernelKind kind);
 
 // True for the kernels that launch 1-D blocks of block_x threads (block_y is not used).
 bool uses_1d_blocks(KernelKind kind);

@@ -81,6 +81,18 @@ std::string describe_wgmma_shape(const WgmmaShape& s) {
                        s.c_one_slab ? ", C a slab at a time" : "");
 }
 
+std::optional<WgmmaShape> wgmma_shape_of(const KernelConfig& kernel) {
+    return with_tc_shape<std::optional<WgmmaShape>>(
+        kernel, [](const MmaShape&) { return std::optional<WgmmaShape>{}; },
+        [](const WgmmaShape& s) { return std::optional<WgmmaShape>{s}; }, std::nullopt);
+}
+
+std::optional<MmaShape> mma_shape_of(const KernelConfig& kernel) {
+    return with_tc_shape<std::optional<MmaShape>>(
+        kernel, [](const MmaShape& s) { return std::optional<MmaShape>{s}; },
+        [](const WgmmaShape&) { return std::optional<MmaShape>{}; }, std::nullopt);
+}
+
 TcBlockTile tc_block_tile(const KernelConfig& kernel) {
     return with_tc_shape(
         kernel, [](const MmaShape& s) { return TcBlockTile{s.bm, s.bn, s.bk, 1, s.stages, s.threads(), mma_shared_bytes(s)}; },

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,6 +61,10 @@ std::string describe_candidate(KernelKind rung, int variant);
 // what it returns; `otherwise` for other kinds.
 template <typename Result, typename OnMma, typename OnWgmma>
 Result with_tc_shape(const KernelConfig& kernel, OnMma on_mma, OnWgmma on_wgmma, Result otherwise);
+
+// The rung's wgmma block shape (16 to 19) or mma block shape (13 to 15); nullopt for the others.
+std::optional<WgmmaShape> wgmma_shape_of(const KernelConfig& kernel);
+std::optional<MmaShape> mma_shape_of(const KernelConfig& kernel);
 
 // What the counts say about one launch of the tiled kernel or a ladder rung (the tuned rung:
 // the candidate in kernel.variant, candidate 0 for −1). For a tensor-core rung, the global loads

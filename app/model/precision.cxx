@@ -97,8 +97,8 @@ PrecisionError precision_error(Precision p, int m, int n, int k, std::uint64_t s
 }
 
 const PrecisionError& lesson_precision_error(Precision p) {
-    // Computed once for all four types on first use (some 10⁸ operations; a function-local static
-    // is initialised once even when several threads ask).
+    // Computed once for all four types on first use (some 3·10⁷ operations; a function-local
+    // static is initialised once even when several threads ask).
     static const std::array<PrecisionError, 4> errors = [] {
         std::array<PrecisionError, 4> all;
         for (Precision q : kPrecisions)

@@ -46,9 +46,10 @@ struct PrecisionError {
 // C = A·B (M×K by K×N, inputs of seed `seed`) in type `p` against the exact product.
 PrecisionError precision_error(Precision p, int m, int n, int k, std::uint64_t seed);
 
-// The lessons' case, computed once and kept: 128×128 with K = 1024 (long sums, as in the
-// ladder's large sizes), seed 1.
-inline constexpr int kPrecisionM = 128, kPrecisionN = 128, kPrecisionK = 1024;
+// The lessons' case, computed once and kept: 64×64 with K = 1024 (long sums, as in the ladder's
+// large sizes; 4,096 cells give each type's error to two digits), seed 1. Some 10 ms a type,
+// once, on the thread that first asks.
+inline constexpr int kPrecisionM = 64, kPrecisionN = 64, kPrecisionK = 1024;
 const PrecisionError& lesson_precision_error(Precision p);
 
 }  // namespace ts::model

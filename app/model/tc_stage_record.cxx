@@ -112,12 +112,22 @@ std::uint16_t fragment_element_number(bool of_b, Cell cell) {
                 : stage_element_number(cell.row, cell.col, s.bm, s.bk);
 }
 
-}  // namespace
+// The inverse: the element of the 16×16 square whose number `number` is; nullopt for 0 (the zero
+// fill) and numbers of elements outside the square.
+std::optional<Cell> fragment_element_of(bool of_b, std::uint16_t number) {
+    if (number == 0) return std::nullopt;
+    const int cols = of_b ? kRecordedFragmentShape.bn : kRecordedFragmentShape.bk;
+    const Cell cell{(number - 1) / cols, (number - 1) % cols};
+    if (cell.row >= 16 || cell.col >= 16) return std::nullopt;
+    return cell;
+}
 
 // Whether element `cell` of A's (m, k) or B's (k, n) 16×16 square of block (0, 0) lies inside the matrix.
 bool inside_square(const Problem& p, bool of_b, Cell cell) {
     return of_b ? cell.row < p.k && cell.col < p.n : cell.row < p.m && cell.col < p.k;
 }
+
+}  // namespace
 
 std::vector<std::uint16_t> fragment_words_expected(const Problem& problem) {
     std::vector<std::uint16_t> words(static_cast<std::size_t>(kRecordedFragmentWords));
@@ -132,16 +142,22 @@ std::vector<std::uint16_t> fragment_words_expected(const Problem& problem) {
     return words;
 }
 
+FragmentHolders recorded_holders(const std::vector<std::uint16_t>& words, bool of_b) {
+    FragmentHolders holders{};
+    if (words.size() != static_cast<std::size_t>(kRecordedFragmentWords)) return holders;
+    // Each word names its element by number; the first slot that names one is its holder.
+    for (int lane = kWarpSize - 1; lane >= 0; --lane)
+        for (int reg = 3; reg >= 0; --reg)
+            for (int half = 1; half >= 0; --half)
+                if (const auto cell = fragment_element_of(
+                        of_b, words[static_cast<std::size_t>(fragment_word_slot(lane, of_b, reg, half))]))
+                    holders[static_cast<std::size_t>(cell->row * 16 + cell->col)] = FragmentHolder{lane, reg, half};
+    return holders;
+}
+
 std::optional<FragmentHolder> recorded_holder(const std::vector<std::uint16_t>& words, bool of_b, int row, int col) {
-    if (words.size() != static_cast<std::size_t>(kRecordedFragmentWords)) return std::nullopt;
-    const std::uint16_t number = fragment_element_number(of_b, {row, col});
-    // Numbers start at 1, so no element's is the zero fill.
-    for (int lane = 0; lane < kWarpSize; ++lane)
-        for (int reg = 0; reg < 4; ++reg)
-            for (int half = 0; half < 2; ++half)
-                if (words[static_cast<std::size_t>(fragment_word_slot(lane, of_b, reg, half))] == number)
-                    return FragmentHolder{lane, reg, half};
-    return std::nullopt;
+    if (row < 0 || row >= 16 || col < 0 || col >= 16) return std::nullopt;
+    return recorded_holders(words, of_b)[static_cast<std::size_t>(row * 16 + col)];
 }
 
 std::optional<std::string> compare_fragment_words(const Problem& problem, const std::vector<std::uint16_t>& recorded) {
@@ -160,10 +176,8 @@ std::optional<std::string> compare_fragment_words(const Problem& problem, const 
                     // The element the recorded number names, in the same 16×16 square if it is one.
                     std::string got = recorded[slot] == 0 ? std::string("0 (zero fill)")
                                                           : format_text("the number {}", recorded[slot]);
-                    for (int r = 0; r < 16; ++r)
-                        for (int c = 0; c < 16; ++c)
-                            if (fragment_element_number(of_b, {r, c}) == recorded[slot])
-                                got = format_text("{}[{}][{}]", name, r, c);
+                    if (const auto cell = fragment_element_of(of_b, recorded[slot]))
+                        got = format_text("{}[{}][{}]", name, cell->row, cell->col);
                     const std::string model = expected[slot] == 0
                                                   ? format_text("0 ({}[{}][{}] lies outside the matrix)", name, want.row,
                                                                 want.col)

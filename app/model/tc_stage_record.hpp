@@ -10,6 +10,7 @@
 // kernels' descriptors are checked against, applied to every element.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -99,6 +100,9 @@ struct FragmentHolder {
     int lane = 0, reg = 0, half = 0;
 };
 std::optional<FragmentHolder> recorded_holder(const std::vector<std::uint16_t>& words, bool of_b, int row, int col);
+// The same for every element at once, row-major (row · 16 + col): one pass over the record.
+using FragmentHolders = std::array<std::optional<FragmentHolder>, 256>;
+FragmentHolders recorded_holders(const std::vector<std::uint16_t>& words, bool of_b);
 
 // The first slot where `recorded` differs from the model ("lane 5, A register 1, high half:
 // recorded A[9][3], model A[9][3]..."), or nullopt when every one of the 512 words agrees.

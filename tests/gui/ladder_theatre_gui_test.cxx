@@ -143,8 +143,9 @@ TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {
         const Image sms = ts::test::screenshot(std::string("wgmma_recorded_sms") + (presenter ? "_2x.png" : "_1x.png"),
                                                trace + "--panel sms" + scale);
         // Presenter mode's colour scheme has its own shade of wave 1's green.
-        if (!presenter)
+        if (!presenter) {
             EXPECT_GT(sms.count(rgb(ts::views::colours::kC.line), kCanvas), 20000) << "the blocks of wave 1 are not drawn";
+        }
         EXPECT_GT(ts::test::distinct_colours(sms), 20) << "blank";
     }
 }

@@ -154,8 +154,9 @@ TEST(TraceFile, CommittedRecordingsMatchTheModel) {
         EXPECT_EQ(trace.device.rfind("NVIDIA H", 0), 0u) << trace.device;
         // The mma and wgmma recordings' inputs are element numbers: their registers or stage are what
         // is compared.
-        if (trace.config.kind != model::KernelKind::Wgmma && trace.config.kind != model::KernelKind::Mma)
+        if (trace.config.kind != model::KernelKind::Wgmma && trace.config.kind != model::KernelKind::Mma) {
             EXPECT_TRUE(trace.check_passed) << trace.check_summary;
+        }
         EXPECT_EQ(model::compare_with_model(trace), std::nullopt);
         const model::SmTimeline timeline = model::sm_timeline(trace);
         EXPECT_GE(timeline.waves, 1);

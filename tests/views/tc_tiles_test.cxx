@@ -43,7 +43,7 @@ TEST(TcTiles, TheTabIsThereForThePersistentRungsOnly) {
         ts::views::AppState state = ts::test::tc_state(kind, 4096, 4096, 4096);
         state.theatre.tile_round = 99;  // clamped to the last round
         const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Tiles);
-        const bool persistent = ts::views::has_tile_order(kind);
+        const bool persistent = ts::model::is_persistent(kind);
         EXPECT_EQ(text.find("Round 4 of 4") != std::string::npos, persistent) << ts::model::kernel_name(kind) << text;
         EXPECT_EQ(text.find("an H100's 132 SMs (no Hopper GPU here)") != std::string::npos, persistent);
         if (persistent) {

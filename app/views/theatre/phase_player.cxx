@@ -39,18 +39,28 @@ void toggle_play(PhasePlayer& player, int count) {
     player.carry = 0.0f;
 }
 
+// Not while a widget has the keys (after Tab) or the key list is open; Shift and Alt with the
+// arrows choose a block or a cell instead (views/shortcuts.cxx).
+bool player_has_keys() {
+    const ImGuiIO& io = ImGui::GetIO();
+    return !(io.WantCaptureKeyboard || io.KeyShift || io.KeyAlt || io.KeyCtrl);
+}
+
 }  // namespace
 
+int player_key_steps(int count) {
+    if (!player_has_keys()) return 0;
+    int by = 0;
+    if (pressed(keys::kRight)) by += 1;
+    if (pressed(keys::kLeft)) by -= 1;
+    if (pressed(keys::kHome)) by -= count;
+    if (pressed(keys::kEnd)) by += count;
+    return by;
+}
+
 void handle_player_keys(PhasePlayer& player, int count) {
-    // Not while a widget has the keys (after Tab) or the key list is open; Shift and Alt with
-    // the arrows choose a block or a cell instead (views/shortcuts.cxx).
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard || io.KeyShift || io.KeyAlt || io.KeyCtrl) return;
-    if (pressed(keys::kSpace)) toggle_play(player, count);
-    if (pressed(keys::kRight)) step_by(player, count, 1);
-    if (pressed(keys::kLeft)) step_by(player, count, -1);
-    if (pressed(keys::kHome)) step_by(player, count, -count);
-    if (pressed(keys::kEnd)) step_by(player, count, count);
+    if (player_has_keys() && pressed(keys::kSpace)) toggle_play(player, count);
+    if (const int by = player_key_steps(count)) step_by(player, count, by);
 }
 
 void draw_player_controls(PhasePlayer& player, const model::Timeline& timeline) {

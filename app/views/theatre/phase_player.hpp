@@ -19,6 +19,11 @@ void step_by(PhasePlayer& player, int count, int delta);
 // While playing, advances one sub-step per 1/steps_per_second seconds; pauses on the last.
 void tick(PhasePlayer& player, int count, float seconds);
 
+// How far the keys ask a player of `count` steps to move this frame: ←/→ one, Home/End all of
+// them; 0 while a text field has the keyboard or Shift, Alt or Ctrl is down. The tensor-core
+// rungs' Source tab steps its statements with it too.
+int player_key_steps(int count);
+
 // Space plays/pauses (from the start again once at the end), ←/→ step, Home/End jump.
 // Ignored while a text field has the keyboard.
 void handle_player_keys(PhasePlayer& player, int count);

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <memory>
@@ -207,18 +208,13 @@ FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 o
     return layout;
 }
 
+namespace {
+
 std::shared_ptr<const model::KernelTrace> fragment_recording(const AppState& state) {
     if (state.kernel.kind != model::KernelKind::Mma) return nullptr;
     auto trace = tensor_core_recording(state.theatre.recording, model::KernelKind::Mma);
     return trace && trace->fragment_words.size() == static_cast<std::size_t>(model::kRecordedFragmentWords) ? trace
                                                                                                           : nullptr;
-}
-
-std::optional<int> recorded_lane(const model::KernelTrace& trace, FragmentOperand operand, int row, int col) {
-    if (operand != FragmentOperand::MmaA && operand != FragmentOperand::MmaB) return std::nullopt;
-    const auto holder = model::recorded_holder(trace.fragment_words, operand == FragmentOperand::MmaB, row, col);
-    if (!holder) return -1;
-    return holder->lane;
 }
 
 std::string recorded_fragment_text(const model::KernelTrace& trace, FragmentOperand operand, int row, int col) {
@@ -229,10 +225,12 @@ std::string recorded_fragment_text(const model::KernelTrace& trace, FragmentOper
     if (!holder)
         return format_text("Recorded: no lane received {}[{}][{}] (outside the matrix: the copies wrote 0 there).", name,
                            row, col);
-    return format_text("Recorded on {}: lane {} received {}[{}][{}] in register {}{} of its ldmatrix.x4{}, {}.", trace.device,
-                       holder->lane, name, row, col, of_b ? "b" : "a", holder->reg, of_b ? ".trans" : "",
-                       half_name(holder->half));
+    return format_text("Recorded on {}: lane {} received {}[{}][{}] in register {}{} of its ldmatrix.x4{}, {}.",
+                       trace.device, holder->lane, name, row, col, of_b ? "b" : "a", holder->reg,
+                       of_b ? ".trans" : "", half_name(holder->half));
 }
+
+}  // namespace
 
 void draw_tc_fragments(AppState& state) {
     const std::vector<FragmentGrid> grids = fragment_grids(state.kernel.kind);
@@ -243,6 +241,11 @@ void draw_tc_fragments(AppState& state) {
     // The mma rung's recording: A and B coloured by the lanes whose registers the GPU filled.
     const auto recording = fragment_recording(state);
     const model::KernelTrace* recorded = recording && state.theatre.recording.replay ? recording.get() : nullptr;
+    // Who received each element of A and of B, by the record: one pass over it a frame.
+    std::array<model::FragmentHolders, 2> holders{};
+    if (recorded)
+        for (const bool of_b : {false, true})
+            holders[of_b ? 1 : 0] = model::recorded_holders(recorded->fragment_words, of_b);
     if (recording) {
         ImGui::Checkbox("the recording's registers", &state.theatre.recording.replay);
         ImGui::SameLine();
@@ -290,8 +293,13 @@ void draw_tc_fragments(AppState& state) {
             for (int c = 0; c < g.cols; ++c) {
                 const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
                 const ImVec2 b{a.x + cell, a.y + cell};
-                const std::optional<int> from_gpu = recorded ? recorded_lane(*recorded, g.operand, r, c) : std::nullopt;
-                const int holder = from_gpu ? *from_gpu : fragment_holder(g.operand, r, c);
+                // With a recording, A's and B's holders are the lanes the GPU's registers name (−1:
+                // none received the element).
+                int holder = fragment_holder(g.operand, r, c);
+                if (recorded && (g.operand == FragmentOperand::MmaA || g.operand == FragmentOperand::MmaB)) {
+                    const auto& gpu = holders[g.operand == FragmentOperand::MmaB ? 1 : 0][static_cast<std::size_t>(r * 16 + c)];
+                    holder = gpu ? gpu->lane : -1;
+                }
                 const int lane = holder < 0 ? -1 : holder % 32;
                 // An element no lane received (outside the matrix): grey, as the zero fill it is.
                 draw->AddRectFilled(a, b, lane < 0 ? colours::kMuted : lane_colour(lane));

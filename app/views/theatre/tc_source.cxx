@@ -11,7 +11,7 @@
 #include "model/tc_pipeline.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
-#include "views/window/shortcuts.hpp"
+#include "views/theatre/phase_player.hpp"
 
 namespace ts::views {
 
@@ -81,27 +81,6 @@ constexpr TcSubStep kPersistentSteps[] = {
     {"C out by TMA", "each consumer", "stage_and_store_c<kShape, T>(", A::StageC},
 };
 
-std::optional<model::WgmmaShape> wgmma_shape_of(const AppState& state) {
-    return model::with_tc_shape<std::optional<model::WgmmaShape>>(
-        state.kernel, [](const model::MmaShape&) { return std::optional<model::WgmmaShape>{}; },
-        [](const model::WgmmaShape& s) { return std::optional<model::WgmmaShape>{s}; }, std::nullopt);
-}
-std::optional<model::MmaShape> mma_shape_of(const AppState& state) {
-    return model::with_tc_shape<std::optional<model::MmaShape>>(
-        state.kernel, [](const model::MmaShape& s) { return std::optional<model::MmaShape>{s}; },
-        [](const model::WgmmaShape&) { return std::optional<model::MmaShape>{}; }, std::nullopt);
-}
-
-}  // namespace
-
-int tc_k_steps(const AppState& state) {
-    const int k = static_cast<int>(std::clamp<std::int64_t>(state.problem.k, 1, 1 << 30));
-    if (const auto s = wgmma_shape_of(state)) return model::wgmma_k_steps(*s, k);
-    if (const auto s = mma_shape_of(state)) return model::mma_k_steps(*s, k);
-    return 1;
-}
-
-namespace {
 
 // The words of the mma rungs (13–15) at K step `k`.
 std::string mma_words(model::KernelKind kind, const model::MmaShape& s, TcAction action, int k, int k_steps) {
@@ -220,6 +199,13 @@ std::string wgmma_words(const model::WgmmaShape& s, TcAction action, int k, int 
 
 }  // namespace
 
+int tc_k_steps(const AppState& state) {
+    const int k = static_cast<int>(std::clamp<std::int64_t>(state.problem.k, 1, 1 << 30));
+    if (const auto s = model::wgmma_shape_of(state.kernel)) return model::wgmma_k_steps(*s, k);
+    if (const auto s = model::mma_shape_of(state.kernel)) return model::mma_k_steps(*s, k);
+    return 1;
+}
+
 std::span<const TcSubStep> tc_substeps(model::KernelKind kind) {
     switch (kind) {
         case K::Wmma: return kWmmaSteps;
@@ -258,8 +244,8 @@ std::string tc_substep_words(const AppState& state, int index, int k_step) {
     // "The producer: …", "Each consumer: …": who runs the statement, then what it does.
     std::string who(step.who);
     who[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(who[0])));
-    if (const auto s = wgmma_shape_of(state)) return who + ": " + wgmma_words(*s, step.action, k, k_steps);
-    if (const auto s = mma_shape_of(state)) return who + ": " + mma_words(state.kernel.kind, *s, step.action, k, k_steps);
+    if (const auto s = model::wgmma_shape_of(state.kernel)) return who + ": " + wgmma_words(*s, step.action, k, k_steps);
+    if (const auto s = model::mma_shape_of(state.kernel)) return who + ": " + mma_words(state.kernel.kind, *s, step.action, k, k_steps);
     return {};
 }
 
@@ -290,17 +276,10 @@ void draw_tc_source(AppState& state) {
     const int k_steps = tc_k_steps(state);
     theatre.ring_step = std::clamp(theatre.ring_step, 0, k_steps - 1);
 
-    // The keys the FP32 rungs' player answers to: Right and Left a statement (on into the next K
-    // step), Home and End the first and the last. Not while a widget has the keys, nor with Shift,
-    // Alt or Ctrl (views/window/shortcuts.cxx).
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantCaptureKeyboard && !io.KeyShift && !io.KeyAlt && !io.KeyCtrl) {
-        const int statements = last_step + 1;
-        if (imgui_compat::key_pressed(keys::kRight)) step_statement(theatre, statements, k_steps, 1);
-        if (imgui_compat::key_pressed(keys::kLeft)) step_statement(theatre, statements, k_steps, -1);
-        if (imgui_compat::key_pressed(keys::kHome)) step_statement(theatre, statements, k_steps, -statements * k_steps);
-        if (imgui_compat::key_pressed(keys::kEnd)) step_statement(theatre, statements, k_steps, statements * k_steps);
-    }
+    // The FP32 rungs' player keys: Right and Left a statement (on into the next K step), Home and
+    // End the first and the last.
+    const int statements = last_step + 1;
+    if (const int by = player_key_steps(statements * k_steps)) step_statement(theatre, statements, k_steps, by);
 
     // The step list and its words on the left, the kernel on the right.
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -309,9 +288,9 @@ void draw_tc_source(AppState& state) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
     int shown = theatre.ring_step;
     if (ImGui::SliderInt("K step", &shown, 0, k_steps - 1)) theatre.ring_step = shown;
-    if (ImGui::Button("< previous")) step_statement(theatre, last_step + 1, k_steps, -1);
+    if (ImGui::Button("< previous")) step_statement(theatre, statements, k_steps, -1);
     ImGui::SameLine();
-    if (ImGui::Button("next >")) step_statement(theatre, last_step + 1, k_steps, 1);
+    if (ImGui::Button("next >")) step_statement(theatre, statements, k_steps, 1);
     ImGui::SameLine();
     muted_text("(Left, Right)");
     ImGui::Spacing();

@@ -23,10 +23,6 @@ namespace {
 // K steps of one tile the chart shows at most: enough for the ring to fill and turn twice.
 constexpr int kShownStepsPerTile = 8;
 
-bool persistent_kind(model::KernelKind kind) {
-    return kind == model::KernelKind::Persistent || kind == model::KernelKind::TcTuned;
-}
-
 }  // namespace
 
 RingSchedule ring_schedule(const model::WgmmaShape& s, int steps_per_tile, int tiles) {
@@ -157,10 +153,7 @@ std::vector<std::string> box_lines(const model::WgmmaShape& s, int step, int sta
 }
 
 void draw_tc_stages(AppState& state) {
-    const auto shape = model::with_tc_shape<std::optional<model::WgmmaShape>>(
-        state.kernel,
-        [](const model::MmaShape&) { return std::optional<model::WgmmaShape>{}; },
-        [](const model::WgmmaShape& s) { return std::optional<model::WgmmaShape>{s}; }, std::nullopt);
+    const auto shape = model::wgmma_shape_of(state.kernel);
     if (!shape) {
         ImGui::TextWrapped("wmma, mma and mma-async have no TMA and no mbarriers: every thread copies its share of "
                            "each tile itself (mma-async with cp.async, four stages deep, waiting with "
@@ -171,7 +164,7 @@ void draw_tc_stages(AppState& state) {
     const model::WgmmaShape& s = *shape;
     const int k_steps = model::wgmma_k_steps(s, static_cast<int>(std::min<std::int64_t>(state.problem.k, 1 << 30)));
     const int per_tile = std::min(k_steps, kShownStepsPerTile);
-    const int tiles = persistent_kind(state.kernel.kind) ? 2 : 1;
+    const int tiles = model::is_persistent(state.kernel.kind) ? 2 : 1;
     // The GPU's own clocks where this rung was recorded on the problem on show.
     const auto recording = tensor_core_recording(state.theatre.recording, state.kernel.kind);
     const bool fits = recording && trace_fits(*recording, state);

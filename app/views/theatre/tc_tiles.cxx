@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cmath>
 #include <optional>
@@ -20,16 +21,11 @@ using model::format_text;
 
 namespace {
 
-// Past this many tiles a side the grid is not drawn (cells under a pixel); the counts still are.
-constexpr int kMostDrawnTilesPerSide = 160;
+// Past this many tiles a side the grid is not drawn (cells of a few pixels, too small to read or
+// hover); the counts still are.
+constexpr int kMostDrawnTilesPerSide = 64;
 
 int group_rows_of(bool plain) { return plain ? 1 : model::kPersistentGroupRows; }
-
-std::optional<model::WgmmaShape> shown_shape(const AppState& state) {
-    return model::with_tc_shape<std::optional<model::WgmmaShape>>(
-        state.kernel, [](const model::MmaShape&) { return std::optional<model::WgmmaShape>{}; },
-        [](const model::WgmmaShape& s) { return std::optional<model::WgmmaShape>{s}; }, std::nullopt);
-}
 
 // "rows 256–511" of one cluster tile's part of C (clipped at the matrix's edge).
 std::string span_words(const char* what, std::int64_t first, std::int64_t size, std::int64_t limit) {
@@ -37,10 +33,6 @@ std::string span_words(const char* what, std::int64_t first, std::int64_t size, 
 }
 
 }  // namespace
-
-bool has_tile_order(model::KernelKind kind) {
-    return kind == model::KernelKind::Persistent || kind == model::KernelKind::TcTuned;
-}
 
 int tile_order_sm_count(const AppState& state, std::string& source) {
     const model::DeviceLimits limits = launch_limits(state);
@@ -53,8 +45,8 @@ int tile_order_sm_count(const AppState& state, std::string& source) {
 }
 
 std::optional<model::PersistentLaunch> shown_tile_launch(const AppState& state) {
-    const std::optional<model::WgmmaShape> shape = shown_shape(state);
-    if (!shape || !has_tile_order(state.kernel.kind)) return std::nullopt;
+    const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(state.kernel);
+    if (!shape || !model::is_persistent(state.kernel.kind)) return std::nullopt;
     std::string sms;
     return model::persistent_launch(*shape, state.problem, tile_order_sm_count(state, sms));
 }
@@ -78,8 +70,8 @@ std::string round_words(const model::WgmmaShape& s, const model::Problem& p, con
 }
 
 void draw_tc_tiles(AppState& state) {
-    const std::optional<model::WgmmaShape> shape = shown_shape(state);
-    if (!shape || !has_tile_order(state.kernel.kind)) {
+    const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(state.kernel);
+    if (!shape || !model::is_persistent(state.kernel.kind)) {
         ImGui::TextWrapped("%s", "This rung launches one block per tile of C and the GPU starts them in blockIdx order as "
                                  "SMs come free (17 maps blockIdx to tiles in groups of 8 block rows, as 18 does). The "
                                  "persistent rungs, 18 and 19, choose the order themselves: pick one of them to see "
@@ -124,70 +116,69 @@ void draw_tc_tiles(AppState& state) {
         const ImVec2 c0{origin.x + strip + gap, origin.y + label + strip + gap};
         text_at(draw, small, {c0.x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text),
                 "B's panels");
-        // Which panels the round reads, and each tile's place in the order.
-        std::vector<int> round_of(static_cast<std::size_t>(rows * cols), -1), cluster_of(round_of);
-        std::vector<char> a_lit(static_cast<std::size_t>(rows), 0), b_lit(static_cast<std::size_t>(cols), 0);
-        const int per_batch = rows * cols;
-        for (int index = 0; index < per_batch; ++index) {
-            const model::OrderedTile t = model::ordered_tile(launch, index, group_rows);
-            const std::size_t at = static_cast<std::size_t>(t.tile.cluster_row * cols + t.tile.col);
-            round_of[at] = t.round;
-            cluster_of[at] = t.cluster;
-            if (t.round == theatre.tile_round) {
-                a_lit[static_cast<std::size_t>(t.tile.cluster_row)] = 1;
-                b_lit[static_cast<std::size_t>(t.tile.col)] = 1;
-            }
-        }
+        // Tiles of matrix 0 in the order, up to the end of the round on show: earlier rounds grey,
+        // this one in its clusters' colours and numbered; later tiles are left open. The panels of
+        // A and B this round reads are lit in the strips.
+        std::array<bool, kMostDrawnTilesPerSide> a_lit{}, b_lit{};
         const float label_size = std::min(font, cell * 0.5f);
+        const auto cell_corner = [&](int row, int col) {
+            return ImVec2{c0.x + static_cast<float>(col) * cell, c0.y + static_cast<float>(row) * cell};
+        };
+        const int shown = std::min(rows * cols, (theatre.tile_round + 1) * launch.clusters);
+        for (int index = 0; index < shown; ++index) {
+            const model::OrderedTile t = model::ordered_tile(launch, index, group_rows);
+            const ImVec2 a = cell_corner(t.tile.cluster_row, t.tile.col), b{a.x + cell, a.y + cell};
+            if (t.round < theatre.tile_round) {
+                draw->AddRectFilled(a, b, with_alpha(colours::kMuted, 90));
+                continue;
+            }
+            a_lit[static_cast<std::size_t>(t.tile.cluster_row)] = true;
+            b_lit[static_cast<std::size_t>(t.tile.col)] = true;
+            draw->AddRectFilled(a, b, lane_colour(t.cluster));
+            const std::string number = std::to_string(t.cluster);
+            const ImVec2 size = small->CalcTextSizeA(label_size, FLT_MAX, 0.0f, number.c_str());
+            if (size.x <= cell - 2.0f && label_size >= 8.0f)
+                draw->AddText(small, label_size, {a.x + (cell - size.x) * 0.5f, a.y + (cell - size.y) * 0.5f},
+                              colours::kCellValue, number.c_str());
+        }
         for (int c = 0; c < cols; ++c) {
             const ImVec2 a{c0.x + static_cast<float>(c) * cell, c0.y - strip - gap};
-            draw->AddRectFilled(a, {a.x + cell - 1.0f, a.y + strip}, b_lit[static_cast<std::size_t>(c)] ? colours::kB.line
-                                                                                                      : colours::kB.fill);
+            draw->AddRectFilled(a, {a.x + cell - 1.0f, a.y + strip},
+                                b_lit[static_cast<std::size_t>(c)] ? colours::kB.line : colours::kB.fill);
         }
         for (int r = 0; r < rows; ++r) {
             const ImVec2 a{origin.x, c0.y + static_cast<float>(r) * cell};
-            draw->AddRectFilled(a, {a.x + strip, a.y + cell - 1.0f}, a_lit[static_cast<std::size_t>(r)] ? colours::kA.line
-                                                                                                      : colours::kA.fill);
+            draw->AddRectFilled(a, {a.x + strip, a.y + cell - 1.0f},
+                                a_lit[static_cast<std::size_t>(r)] ? colours::kA.line : colours::kA.fill);
         }
-        std::optional<std::pair<int, int>> hovered;
-        for (int r = 0; r < rows; ++r)
-            for (int c = 0; c < cols; ++c) {
-                const std::size_t at = static_cast<std::size_t>(r * cols + c);
-                const ImVec2 a{c0.x + static_cast<float>(c) * cell, c0.y + static_cast<float>(r) * cell};
-                const ImVec2 b{a.x + cell, a.y + cell};
-                const int round = round_of[at];
-                if (round < theatre.tile_round) {
-                    draw->AddRectFilled(a, b, with_alpha(colours::kMuted, 90));
-                } else if (round == theatre.tile_round) {
-                    draw->AddRectFilled(a, b, lane_colour(cluster_of[at]));
-                    const std::string number = std::to_string(cluster_of[at]);
-                    const ImVec2 size = small->CalcTextSizeA(label_size, FLT_MAX, 0.0f, number.c_str());
-                    if (size.x <= cell - 2.0f && label_size >= 8.0f)
-                        draw->AddText(small, label_size, {a.x + (cell - size.x) * 0.5f, a.y + (cell - size.y) * 0.5f},
-                                      colours::kCellValue, number.c_str());
-                }
-                draw->AddRect(a, b, with_alpha(colours::kMuted, 160));
-                // The cluster's CTAs: one tile each, stacked along M.
-                for (int cta = 1; cta < s.cluster_m && cell >= 8.0f; ++cta) {
-                    const float y = a.y + cell * static_cast<float>(cta) / static_cast<float>(s.cluster_m);
-                    draw->AddLine({a.x + 2.0f, y}, {b.x - 2.0f, y}, with_alpha(colours::kMuted, 120));
-                }
-                if (hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) hovered = {{r, c}};
+        // The grid, and within each cluster row the line between its CTAs' tiles (stacked along M).
+        const ImVec2 end = cell_corner(rows, cols);
+        const ImU32 grid = with_alpha(colours::kMuted, 160);
+        for (int r = 0; r <= rows; ++r) draw->AddLine(cell_corner(r, 0), {end.x, cell_corner(r, 0).y}, grid);
+        for (int c = 0; c <= cols; ++c) draw->AddLine(cell_corner(0, c), {cell_corner(0, c).x, end.y}, grid);
+        for (int r = 0; r < rows && cell >= 8.0f; ++r)
+            for (int cta = 1; cta < s.cluster_m; ++cta) {
+                const float y = cell_corner(r, 0).y + cell * static_cast<float>(cta) / static_cast<float>(s.cluster_m);
+                draw->AddLine({c0.x, y}, {end.x, y}, with_alpha(colours::kMuted, 120));
             }
-        draw->AddText(small, font, {c0.x + static_cast<float>(cols) * cell + gap, c0.y}, colours::kMuted, "C");
-        if (hovered) {
-            const auto [r, c] = *hovered;
-            const std::size_t at = static_cast<std::size_t>(r * cols + c);
-            const std::int64_t first_row = r * tile_rows, first_col = std::int64_t{c} * s.bn;
-            ImGui::SetTooltip("%s",
-                              format_text("cluster tile ({}, {}): C {}, {}\ntaken by cluster {} in round {} of {}\n"
-                                          "reads A {} and B {}, all {} of K",
-                                          r, c, span_words("rows", first_row, tile_rows, p.m),
-                                          span_words("columns", first_col, s.bn, p.n), cluster_of[at],
-                                          round_of[at] + 1, launch.rounds,
-                                          span_words("rows", first_row, tile_rows, p.m),
-                                          span_words("columns", first_col, s.bn, p.n), p.k)
-                                  .c_str());
+        draw->AddText(small, font, {end.x + gap, c0.y}, colours::kMuted, "C");
+        // The tile under the mouse, and where it stands in the order.
+        const int hover_row = static_cast<int>(std::floor((mouse.y - c0.y) / cell)),
+                  hover_col = static_cast<int>(std::floor((mouse.x - c0.x) / cell));
+        if (hovering && hover_row >= 0 && hover_row < rows && hover_col >= 0 && hover_col < cols) {
+            model::OrderedTile found;
+            for (int index = 0; index < rows * cols; ++index) {
+                found = model::ordered_tile(launch, index, group_rows);
+                if (found.tile.cluster_row == hover_row && found.tile.col == hover_col) break;
+            }
+            const std::int64_t first_row = hover_row * tile_rows, first_col = std::int64_t{hover_col} * s.bn;
+            const std::string rows_text = span_words("rows", first_row, tile_rows, p.m),
+                              cols_text = span_words("columns", first_col, s.bn, p.n);
+            ImGui::SetTooltip("%s", format_text("cluster tile ({}, {}): C {}, {}\ntaken by cluster {} in round {} of {}\n"
+                                                "reads A {} and B {}, all {} of K",
+                                                hover_row, hover_col, rows_text, cols_text, found.cluster,
+                                                found.round + 1, launch.rounds, rows_text, cols_text, p.k)
+                                        .c_str());
         }
     } else {
         ImGui::TextWrapped("%s", format_text("C has {} × {} tiles: too many to draw here; the counts beside still hold.",
@@ -199,9 +190,9 @@ void draw_tc_tiles(AppState& state) {
     ImGui::BeginChild("##tiles_words", ImVec2(0.0f, whole.y));
     ImGui::PushTextWrapPos(0.0f);
     muted_text(format_text(
-        "{}×{}×{} on {}: C is {} × {} tiles of {}×{}{}; {} clusters of {} run at once, each taking every {}th tile of "
-        "the order, so the tiles go in {} rounds. Below, grey tiles are done; the numbers are the clusters of this "
-        "round, each on its own {}; lit on the left and on top are the panels of A and B it reads.{}",
+        "{}×{}×{} on {}: C is {} × {} tiles of {}×{}{}; {} clusters of {} run at once, each taking every {}th "
+        "tile of the order, so the tiles go in {} rounds. In the picture grey tiles are done; the numbers are the "
+        "clusters of this round, each on its own {}; lit on the left and on top are the panels of A and B it reads.{}",
         p.m, p.n, p.k, sms, launch.cluster_rows, launch.cols, tile_rows, s.bn,
         s.cluster_m > 1 ? format_text(" (a cluster's {} CTAs, {} rows each)", s.cluster_m, s.bm) : std::string(),
         launch.clusters, s.cluster_m, launch.clusters, launch.rounds, s.cluster_m > 1 ? "pair of SMs" : "SM",

@@ -19,9 +19,6 @@
 
 namespace ts::views {
 
-// Whether the rung on show walks tiles persistently (the tab exists only for those).
-bool has_tile_order(model::KernelKind kind);
-
 // The SMs the picture's launch assumes: the GPU's where a Hopper GPU is in use, else an H100's 132
 // (the persistent rungs run on sm_90a only). `source` says which, in words.
 int tile_order_sm_count(const AppState& state, std::string& source);

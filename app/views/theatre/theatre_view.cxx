@@ -170,7 +170,7 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
         picture("Source", TheatrePanel::Source, "the kernel, one statement of the K loop at a time", draw_tc_source);
         picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem);
         picture("Stages", TheatrePanel::Stages, "the ring of stages, its copies and its barriers", draw_tc_stages);
-        if (has_tile_order(state.kernel.kind))
+        if (model::is_persistent(state.kernel.kind))
             picture("Tiles", TheatrePanel::Tiles, "the order of C's tiles, round by round, and what L2 holds",
                     draw_tc_tiles);
         if (tab("SMs", TheatrePanel::Sms)) {
