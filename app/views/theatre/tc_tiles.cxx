@@ -162,10 +162,12 @@ void draw_tc_tiles(AppState& state) {
                 draw->AddLine({c0.x, y}, {end.x, y}, with_alpha(colours::kMuted, 120));
             }
         draw->AddText(small, font, {end.x + gap, c0.y}, colours::kMuted, "C");
-        // The tile under the mouse, and where it stands in the order.
-        const int hover_row = static_cast<int>(std::floor((mouse.y - c0.y) / cell)),
-                  hover_col = static_cast<int>(std::floor((mouse.x - c0.x) / cell));
-        if (hovering && hover_row >= 0 && hover_row < rows && hover_col >= 0 && hover_col < cols) {
+        // The tile under the mouse, and where it stands in the order (only while the mouse is over
+        // the picture: elsewhere it may be anywhere, or nowhere at all).
+        const float over_row = (mouse.y - c0.y) / cell, over_col = (mouse.x - c0.x) / cell;
+        if (hovering && over_row >= 0.0f && over_row < static_cast<float>(rows) && over_col >= 0.0f &&
+            over_col < static_cast<float>(cols)) {
+            const int hover_row = static_cast<int>(over_row), hover_col = static_cast<int>(over_col);
             model::OrderedTile found;
             for (int index = 0; index < rows * cols; ++index) {
                 found = model::ordered_tile(launch, index, group_rows);
