@@ -175,13 +175,8 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
 
     // The window's CUDA work runs in a worker process (this same program, `tilescope worker`),
     // so a kernel that faults or never ends costs a restart of the worker, not the app.
-    // $TILESCOPE_WORKER names another worker program (the GUI tests' fake worker, which fails
-    // on request without a GPU).
-    std::error_code no_self;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", no_self);
-    std::vector<std::string> worker{no_self ? std::string("/proc/self/exe") : self.string(), "worker"};
-    if (const char* other = std::getenv("TILESCOPE_WORKER"); other && *other) worker = {other};
-    ts::gpu::Runner runner(ts::gpu::supervised_backend({.worker_command = worker, .estimate_s = ts::cli::estimate_seconds}));
+    ts::gpu::Runner runner(ts::gpu::supervised_backend(
+        {.worker_command = ts::gpu::this_program_as_worker(), .estimate_s = ts::cli::estimate_seconds}));
     ts::views::AppState state;
     // Every measurement goes to the session journal as it arrives; a journal that a crashed
     // TileScope left open is offered for reopening (record/journal.hpp).

@@ -3,13 +3,19 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
-#include <fstream>
+#include <iomanip>
 #include <ostream>
 #include <sstream>
 
+#include "experiment.hpp"
 #include "gpu/nvrtc_compiler.hpp"
+#include "gpu/runner.hpp"
+#include "gpu/supervisor.hpp"
 #include "model/format.hpp"
 #include "model/user_kernel.hpp"
+#include "model/user_launch.hpp"
+#include "record/kernel_files.hpp"
+#include "sweep.hpp"
 
 namespace ts::cli {
 
@@ -17,17 +23,29 @@ using model::format_text;
 
 CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options) {
     CLI::App* kernel = app.add_subcommand(
-        "kernel", "Your own matmul kernel, in a .cu file with TileScope's signature: compiled with NVRTC (no GPU "
-                  "needed), its errors and warnings listed with line and column. Running, checking and timing it "
-                  "come next; for now --compile-only is required");
+        "kernel", "Your own matmul kernel, in a .cu file with TileScope's signature and its launch in three comment "
+                  "lines (--template prints one): compiled with NVRTC for your GPU, run between guard zones on odd "
+                  "sizes with every cell checked, and timed beside a rung");
     kernel->add_option("file", options.file, "the kernel's .cu file")->type_name("FILE");
-    kernel->add_flag("--compile-only", options.compile_only, "compile and report, do not run");
-    kernel->add_option("--arch", options.arch, "the GPU architecture to compile for, sm_XY (H100 and H200: sm_90)")
+    kernel->add_flag("--compile-only", options.compile_only, "compile and report here, with no GPU; do not run");
+    kernel->add_option("--arch", options.arch,
+                       "with --compile-only: the GPU architecture to compile for, sm_XY (H100 and H200: sm_90)")
         ->capture_default_str();
     kernel->add_option("--time-limit", options.time_limit_s, "stop the compiler after this many seconds")
         ->capture_default_str()
         ->check(CLI::Range(0.01, 3600.0));
     kernel->add_flag("--template", options.template_out, "print the empty kernel to start from, and stop");
+    kernel->add_option("--starter", options.starter, "print a rung's kernel in the fixed signature to start from "
+                                                     "(empty, naive, tiled), and stop")
+        ->type_name("NAME");
+    kernel->add_option("--runs", options.runs, "checked launches at each check size")
+        ->capture_default_str()
+        ->check(CLI::Range(1, model::kMaxExperimentRuns));
+    kernel->add_flag("--no-measure", options.no_measure, "compile and check only");
+    kernel->add_flag("--hot", options.hot, "time back to back, L2 warm (default: L2 flushed before each launch)");
+    kernel->add_option("--samples", options.samples, "timed launches")->capture_default_str()->check(CLI::Range(1, 10000));
+    kernel->add_option("--warmup", options.warmup, "untimed launches first")->capture_default_str()->check(CLI::Range(0, 1000));
+    add_setup_options(*kernel, options.setup);
     return kernel;
 }
 
@@ -43,56 +61,27 @@ std::optional<std::pair<int, int>> parse_arch(const std::string& arch) {
     return std::pair{number / 10, number % 10};
 }
 
-}  // namespace
+void print_diagnostics(const std::string& name, const std::vector<model::Diagnostic>& diagnostics,
+                       const std::string& log, bool ok, std::ostream& out) {
+    for (const model::Diagnostic& d : diagnostics)
+        out << format_text("{}:{}:{}: {}: {}\n", name, d.line, d.column, model::severity_name(d.severity), d.message);
+    // Where the compiler said nothing about the file itself, its own words.
+    if (!ok && diagnostics.empty() && !log.empty()) out << log << "\n";
+}
 
-int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& err) {
-    if (options.template_out) {
-        out << model::empty_user_kernel();
-        return 0;
-    }
-    if (options.file.empty()) {
-        err << "tilescope kernel: name the kernel's .cu file (tilescope-cli kernel --template prints one to start "
-               "from)\n";
-        return 2;
-    }
-    if (!options.compile_only) {
-        err << "tilescope kernel: only --compile-only exists yet: running, checking and timing your kernel are being "
-               "built (issue 25)\n";
-        return 2;
-    }
-    const auto arch = parse_arch(options.arch);
-    if (!arch) {
-        err << "tilescope kernel: --arch must be sm_ and a compute capability, like sm_90 or sm_80, got \""
-            << options.arch << "\"\n";
-        return 2;
-    }
-    std::ifstream in(options.file, std::ios::binary);
-    if (!in) {
-        err << "tilescope kernel: cannot open " << options.file << " (missing, or no permission to read it)\n";
-        return 2;
-    }
-    // Read at most one byte past the limit: enough to say the file is too large.
-    std::string source(static_cast<std::size_t>(model::kMostUserKernelBytes) + 1, '\0');
-    in.read(source.data(), static_cast<std::streamsize>(source.size()));
-    source.resize(static_cast<std::size_t>(in.gcount()));
-    if (auto problem = model::user_kernel_problem(source)) {
-        err << "tilescope kernel: " << options.file << ": " << *problem << "\n";
-        return 2;
-    }
+int compile_here(const KernelOptions& options, const std::string& source, const std::string& name, std::ostream& out,
+                 std::ostream& err) {
+    const auto arch = parse_arch(options.arch);  // checked by run_kernel
     std::string why;
     const auto version = gpu::nvrtc_version(why);
     if (!version) {
         err << "tilescope kernel: " << why << "\n";
         return 2;
     }
-    const std::string name = std::filesystem::path(options.file).filename().string();
     const gpu::CompileResult result = gpu::compile_user_kernel_with_deadline(source, name, arch->first, arch->second,
                                                                            options.time_limit_s);
-    for (const model::Diagnostic& d : result.diagnostics)
-        out << format_text("{}:{}:{}: {}: {}\n", name, d.line, d.column, model::severity_name(d.severity), d.message);
+    print_diagnostics(name, result.diagnostics, result.log, result.ok, out);
     if (!result.ok) {
-        // Where the compiler said nothing about the file itself, its own words.
-        if (result.diagnostics.empty() && !result.log.empty()) out << result.log << "\n";
         err << "tilescope kernel: " << name << ": " << result.why << "\n";
         return 1;
     }
@@ -100,6 +89,192 @@ int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& er
                        options.arch, *version, model::fixed(result.seconds, 2), result.cubin.size(),
                        result.diagnostics.size(), result.diagnostics.size() == 1 ? "" : "s");
     return 0;
+}
+
+// `text` followed by spaces up to `width` characters (UTF-8: "³" and "×" are one each).
+std::string padded(std::string text, std::size_t width) {
+    std::size_t characters = 0;
+    for (const char c : text) characters += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+    if (characters < width) text.append(width - characters, ' ');
+    return text;
+}
+
+std::string scientific(double value) {
+    std::ostringstream text;
+    text << std::scientific << std::setprecision(1) << value;
+    return text.str();
+}
+
+std::string size_text(const model::Problem& p) {
+    return p.m == p.n && p.n == p.k ? format_text("{}³", p.m) : format_text("{} × {} × {}", p.m, p.n, p.k);
+}
+
+// One check size's line, and the heat map when a run was wrong. True when every run was right
+// and nothing was written past C.
+bool print_check(const gpu::RunResult& r, std::ostream& out) {
+    const model::Problem& p = r.request.problem;
+    std::string shape;
+    if (r.user_launch)
+        shape = format_text("grid ({}, {}), block ({}, {})", r.user_launch->grid_x, r.user_launch->grid_y,
+                            r.user_launch->block_x, r.user_launch->block_y);
+    out << "  " << padded(size_text(p), 16) << " " << shape << ": ";
+    if (!r.ok) {
+        out << "FAILED: " << r.error << "\n";
+        return false;
+    }
+    const model::ExperimentRun& run = *r.experiment;
+    const bool right = run.wrong_runs == 0 && run.stray_writes == 0;
+    if (right) {
+        out << format_text("right in all {} runs (largest error {})\n", run.runs, scientific(run.max_error));
+        return true;
+    }
+    out << format_text("WRONG in {} of {} runs: up to {} of {} cells in one run, {} cells wrong in some run, {} NaN, "
+                       "{} stray writes past C\n",
+                       run.wrong_runs, run.runs, run.wrong_cells_worst, p.m * p.n, run.cells_ever_wrong, run.nan_cells,
+                       run.stray_writes);
+    if (!run.note.empty()) out << "    " << run.note << "\n";
+    out << heat_map_text(run.map, run.runs, p.m, p.n);
+    return false;
+}
+
+std::string timing_text(const gpu::RunResult& r) {
+    if (!r.ok) return "FAILED: " + r.error;
+    return format_text("{} ms, {} GFLOP/s (median of {}, noise {} %), check: {}", model::fixed(r.median_ms, 3),
+                       model::fixed(r.gflops, 0), r.samples_ms.size(), model::fixed(r.noise * 100.0, 1),
+                       r.check_summary);
+}
+
+}  // namespace
+
+int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& err) {
+    if (options.template_out) {
+        out << model::empty_user_kernel();
+        return 0;
+    }
+    if (!options.starter.empty()) {
+        const auto starter = model::parse_starter(options.starter);
+        if (!starter) {
+            err << "tilescope kernel: --starter takes empty, naive or tiled, got \"" << options.starter << "\"\n";
+            return 2;
+        }
+        out << model::starter_kernel(*starter);
+        return 0;
+    }
+    if (options.file.empty()) {
+        err << "tilescope kernel: name the kernel's .cu file (tilescope-cli kernel --template prints one to start "
+               "from)\n";
+        return 2;
+    }
+    if (!parse_arch(options.arch)) {
+        err << "tilescope kernel: --arch must be sm_ and a compute capability, like sm_90 or sm_80, got \""
+            << options.arch << "\"\n";
+        return 2;
+    }
+    auto read = record::read_kernel_file(options.file);
+    if (read.index() == 1) {
+        err << "tilescope kernel: " << std::get<1>(read) << "\n";
+        return 2;
+    }
+    const std::string source = std::move(std::get<0>(read));
+    const std::string name = std::filesystem::path(options.file).filename().string();
+    if (options.compile_only) return compile_here(options, source, name, out, err);
+
+    auto setup = resolve_setup(options.setup);
+    if (const auto* why = std::get_if<std::string>(&setup)) {
+        err << "tilescope kernel: " << *why << "\n";
+        return 2;
+    }
+    const Setup& beside = std::get<Setup>(setup);
+    if (beside.problem.dtype != model::Dtype::Float32 || beside.problem.batch != 1) {
+        err << "tilescope kernel: your kernel takes float matrices: --dtype float\n";
+        return 2;
+    }
+    std::string launch_problem;
+    gpu::UserKernelSource user{.name = name,
+                               .source = source,
+                               .launch = model::launch_from_source(source, &launch_problem),
+                               .compile_limit_s = options.time_limit_s,
+                               .arch = options.arch};
+    if (!launch_problem.empty()) {
+        err << "tilescope kernel: " << name << ": " << launch_problem << "\n";
+        return 2;
+    }
+
+    // A worker process, supervised as the window's is: a kernel that faults or never returns
+    // costs the worker, not this command.
+    gpu::Runner runner(
+        gpu::supervised_backend({.worker_command = gpu::this_program_as_worker(), .estimate_s = estimate_seconds}));
+    gpu::RunRequest request;
+    request.user = user;
+    request.problem = beside.problem;
+    request.kind = gpu::RequestKind::UserCompile;
+    const gpu::RunResult compiled = runner.wait(runner.submit(request));
+    if (!compiled.compile) {
+        err << "tilescope kernel: " << name << ": " << compiled.error << "\n";
+        return 2;
+    }
+    const gpu::UserCompileReport& report = *compiled.compile;
+    print_diagnostics(name, report.diagnostics, report.log, report.ok, out);
+    if (!report.ok) {
+        err << "tilescope kernel: " << name << ": " << report.why << "\n";
+        return 1;
+    }
+    out << format_text("{}: compiled for {} with NVRTC {} in {} s: {} bytes of machine code, {} warning{}\n", name,
+                       report.arch, report.nvrtc_version, model::fixed(report.seconds, 2), report.cubin_bytes,
+                       report.diagnostics.size(), report.diagnostics.size() == 1 ? "" : "s");
+    const gpu::DeviceInfo device = runner.wait_for_device();
+    if (!device.usable) {
+        err << "tilescope kernel: compiled, but running it needs a GPU: " << device.why_not << "\n";
+        return 2;
+    }
+    if (const auto& o = compiled.occupancy)
+        out << format_text("  {} registers a thread, {} bytes of static shared memory, {} bytes of local memory; {} "
+                           "block{} an SM on the {}\n",
+                           o->registers_per_thread, o->static_shared_bytes, o->local_bytes_per_thread,
+                           o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s", device.limits.name);
+
+    out << format_text("check: {} runs at each size, C filled with a NaN before each, guard zones around A, B and C\n",
+                       options.runs);
+    bool all_right = true;
+    for (const model::Problem& p : model::user_check_problems()) {
+        gpu::RunRequest check = request;
+        check.kind = gpu::RequestKind::UserCheck;
+        check.problem = p;
+        check.runs = options.runs;
+        const gpu::RunResult checked = runner.wait(runner.submit(check));
+        all_right &= print_check(checked, out);
+        // A kernel that faulted or never returned would do the same at every size, each costing
+        // a worker (and a deadline): one is enough to say so.
+        if (!checked.ok) {
+            out << "  the other sizes and the measurement were not run: fix the failure above first\n";
+            return 1;
+        }
+    }
+    if (options.no_measure) return all_right ? 0 : 1;
+
+    gpu::RunRequest timed = request;
+    timed.kind = gpu::RequestKind::Measure;
+    timed.hot = options.hot;
+    timed.timed_launches = options.samples;
+    timed.warmup_launches = options.warmup;
+    gpu::RunRequest rung = timed;
+    rung.user.reset();
+    rung.kernel = beside.kernel;
+    out << format_text("measure at {} ({}, {} timed launches after {} warm-up):\n", size_text(beside.problem),
+                       options.hot ? "hot: back to back, L2 warm" : "cold: L2 flushed before each launch",
+                       options.samples, options.warmup);
+    const gpu::RunResult mine = runner.wait(runner.submit(timed));
+    const gpu::RunResult theirs = runner.wait(runner.submit(rung));
+    const std::string mine_label = "yours: " + name;
+    const std::string rung_label = model::describe(beside.kernel);
+    const std::size_t width = std::max(mine_label.size(), rung_label.size());
+    out << "  " << padded(mine_label, width) << "  " << timing_text(mine) << "\n";
+    out << "  " << padded(rung_label, width) << "  " << timing_text(theirs) << "\n";
+    if (mine.ok && theirs.ok && mine.median_ms > 0)
+        out << format_text("  yours takes {}× the time of {}\n", model::fixed(mine.median_ms / theirs.median_ms, 2),
+                           rung_label);
+    const bool measured = mine.ok && (!mine.checked || mine.check_passed);
+    return all_right && measured ? 0 : 1;
 }
 
 }  // namespace ts::cli

@@ -1,13 +1,19 @@
 // kernel.hpp — `tilescope-cli kernel FILE.cu`: the learner's own kernel (model/user_kernel.hpp).
 //
-// So far it compiles: with NVRTC (gpu/nvrtc_compiler.hpp), for the architecture asked, in a child
-// process with a time limit, and lists the compiler's errors and warnings with line and column.
-// No GPU is needed. Running, checking and timing the kernel come next (issue 25); until then
-// --compile-only is required and said so.
+// Compiled with NVRTC in the GPU worker (for the GPU's own architecture), then run between guard
+// zones on the check's sizes (model::user_check_problems), each run checked cell by cell, then
+// timed at --m --n --k with the rungs' method beside a rung (--kernel, tiled T=16 by default).
+// The worker is supervised as the window's is: a kernel that faults or never returns costs a
+// restart of the worker and a sentence; the command then stops there (every other size would cost
+// the same).
+//
+// --compile-only compiles in this process, needs no GPU, and takes --arch.
 #pragma once
 
 #include <iosfwd>
 #include <string>
+
+#include "setup_options.hpp"
 
 namespace CLI {
 class App;
@@ -18,15 +24,23 @@ namespace ts::cli {
 struct KernelOptions {
     std::string file;            // the .cu file
     bool compile_only = false;   // --compile-only
-    std::string arch = "sm_90";  // --arch sm_XY
+    std::string arch = "sm_90";  // --arch sm_XY (with --compile-only, or when there is no GPU)
     double time_limit_s = 30.0;  // --time-limit S
     bool template_out = false;   // --template: print the empty kernel and stop
+    std::string starter;         // --starter NAME: print a rung's kernel in the fixed signature and stop
+    int runs = 5;                // --runs: checked launches at each check size
+    bool no_measure = false;     // --no-measure: compile and check only
+    bool hot = false;            // --hot: back-to-back timed launches
+    int samples = 10;            // --samples: timed launches
+    int warmup = 2;              // --warmup: untimed launches first
+    SetupOptions setup;          // --m --n --k of the timing, --kernel (and --tile, --block) to time beside
 };
 
 CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options);
 
-// 0: compiled (warnings allowed); 1: it does not compile, or the compiler was stopped at the time
-// limit; 2: bad arguments, an unreadable or unusable file, or no NVRTC.
+// 0: compiled, right at every check size, and measured; 1: it does not compile, the compiler was
+// stopped, a check found wrong cells or stray writes, or a run failed (a fault, a deadline, a
+// refused launch); 2: bad arguments, an unreadable or unusable file, no NVRTC, or no GPU to run on.
 int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace ts::cli

@@ -399,6 +399,8 @@ double estimate_seconds(const gpu::RunRequest& request) {
         case KernelKind::Cublas: rate = model::is_half_precision(p.dtype) ? 750000.0 : 50000.0; break;
     }
     if (p.dtype == model::Dtype::Float64 && config.kind != KernelKind::Cublas) rate *= 0.5;
+    // A learner's kernel may be slower than any rung (naive-row ran at about 1000 GFLOP/s).
+    if (request.user) rate = 300.0;
     // Small problems do not fill the GPU (132 SMs × 2048 threads).
     rate *= std::min(1.0, static_cast<double>(p.m * p.n * p.batch) / 270000.0);
     const double kernel_s = std::max(2.0 * work / (std::max(rate, 1e-3) * 1e9), 5e-6);

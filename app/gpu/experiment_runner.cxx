@@ -10,10 +10,9 @@
 #include <vector>
 
 #include "cpu_reference.hpp"
-#include "cublas_library.hpp"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
-#include "device_operands.hpp"
+#include "guarded_runs.hpp"
 #include "kernels/experiments/experiment_launchers.hpp"
 #include "kernels/fill_inputs.hpp"
 #include "kernels/launchers.hpp"
@@ -33,167 +32,11 @@ using model::format_text;
 // on an H100, where the kept reads come from). A larger grid keeps its first blocks' only.
 constexpr std::int64_t kMaxStoreClocks = std::int64_t{1} << 24;
 
-float poison_float() { return std::bit_cast<float>(model::kGuardPoisonBits); }
-std::uint32_t bits_of(float value) { return std::bit_cast<std::uint32_t>(value); }
-
-// One operand on the GPU between two guard zones: [guard | matrix | guard]. The kernels get
-// matrix(); what a variant reads past either end is the poison, what it stores there is
-// found by count_stray_writes.
-class GuardedMatrix {
-public:
-    GuardedMatrix(std::int64_t elements, std::int64_t guard)
-        : m_buffer(guard + elements + guard), m_elements(elements), m_guard(guard), m_poison(guard, poison_float()) {}
-
-    float* matrix() const { return m_buffer.get() + m_guard; }
-    std::int64_t elements() const { return m_elements; }
-
-    void poison_guards(cudaStream_t stream) const {
-        if (m_guard == 0) return;
-        const std::size_t bytes = m_poison.size() * sizeof(float);
-        TS_CUDA_CHECK(cudaMemcpyAsync(m_buffer.get(), m_poison.data(), bytes, cudaMemcpyHostToDevice, stream));
-        TS_CUDA_CHECK(cudaMemcpyAsync(matrix() + m_elements, m_poison.data(), bytes, cudaMemcpyHostToDevice, stream));
-    }
-
-    // The whole buffer, guard zones and matrix, on the host (waits for `stream`).
-    std::vector<float> copy_back(cudaStream_t stream) const {
-        std::vector<float> host(static_cast<std::size_t>(m_buffer.size()));
-        TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), m_buffer.get(), m_buffer.bytes(), cudaMemcpyDeviceToHost, stream));
-        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-        return host;
-    }
-    std::span<const float> matrix_of(const std::vector<float>& whole) const {
-        return std::span<const float>(whole).subspan(static_cast<std::size_t>(m_guard),
-                                                     static_cast<std::size_t>(m_elements));
-    }
-    // Guard elements of `whole` (a copy_back) that no longer hold the poison; when there are
-    // any, the guard zones are poisoned again for the next launch.
-    std::int64_t count_stray_writes(const std::vector<float>& whole, cudaStream_t stream) const {
-        std::int64_t changed = 0;
-        const auto count = [&](std::size_t begin) {
-            for (std::size_t i = begin; i < begin + static_cast<std::size_t>(m_guard); ++i)
-                changed += bits_of(whole[i]) != model::kGuardPoisonBits;
-        };
-        count(0);
-        count(static_cast<std::size_t>(m_guard + m_elements));
-        if (changed > 0) poison_guards(stream);
-        return changed;
-    }
-
-private:
-    DeviceBuffer<float> m_buffer;
-    std::int64_t m_elements;
-    std::int64_t m_guard;
-    std::vector<float> m_poison;  // one guard zone's worth, the source of both copies
-};
-
-template <typename T>
-std::vector<T> copy_to_host(const T* device, std::int64_t count, cudaStream_t stream) {
-    std::vector<T> host(static_cast<std::size_t>(count));
-    if (count > 0)
-        TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device, host.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
-    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return host;
-}
-
-// The exact product in double and Σ|a·b| per cell, by cuBLAS in FP64 on the GPU: for sizes
-// where the CPU would take too long (the same rule as device_operands.hpp's check).
-Reference gpu_reference(const std::vector<float>& a, const std::vector<float>& b, const model::Problem& p,
-                        cudaStream_t stream) {
-    std::vector<double> a64(a.begin(), a.end());
-    std::vector<double> b64(b.begin(), b.end());
-    DeviceBuffer<double> a_dev(static_cast<std::int64_t>(a64.size()));
-    DeviceBuffer<double> b_dev(static_cast<std::int64_t>(b64.size()));
-    DeviceBuffer<double> c_dev(p.c_elements());
-    Reference ref;
-    ref.c.resize(static_cast<std::size_t>(p.c_elements()));
-    ref.abs_sum.resize(ref.c.size());
-    const auto product = [&](std::vector<double>& out) {
-        TS_CUDA_CHECK(cudaMemcpyAsync(a_dev.get(), a64.data(), a_dev.bytes(), cudaMemcpyHostToDevice, stream));
-        TS_CUDA_CHECK(cudaMemcpyAsync(b_dev.get(), b64.data(), b_dev.bytes(), cudaMemcpyHostToDevice, stream));
-        cublas_matmul(p, a_dev.get(), b_dev.get(), c_dev.get(), stream);
-        TS_CUDA_CHECK(cudaMemcpyAsync(out.data(), c_dev.get(), c_dev.bytes(), cudaMemcpyDeviceToHost, stream));
-        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    };
-    product(ref.c);
-    for (double& x : a64) x = std::fabs(x);
-    for (double& x : b64) x = std::fabs(x);
-    product(ref.abs_sum);
-    return ref;
-}
-
-Reference reference_for(const std::vector<float>& a, const std::vector<float>& b, const model::Problem& p,
-                        cudaStream_t stream) {
-    if (p.m * p.n * p.k > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float32))
-        return gpu_reference(a, b, p, stream);
-    return reference_matmul(std::span<const float>(a), std::span<const float>(b), p);
-}
-
-// The real check's rule for one cell (cpu_reference.hpp's compare): within 2·K·u·Σ|a·b| of
-// the reference, and finite.
-bool cell_right(float got, std::size_t i, const Reference& ref, double factor) {
-    const double value = static_cast<double>(got);
-    return std::isfinite(value) && std::fabs(value - ref.c[i]) <= factor * ref.abs_sum[i];
-}
-
 std::string launch_text(model::Experiment experiment, const model::ExperimentCase& c) {
     const model::LaunchGeometry g = model::plan_launch(c.kernel, c.problem);
     return format_text("launching {}'s variant of {} <<<({}, {}), ({}, {})>>>", model::experiment_name(experiment),
                        model::describe(c.kernel), g.grid.x, g.grid.y, g.block.x, g.block.y);
 }
-
-// ---- N checked launches ------------------------------------------------------------------
-
-class Tally {
-public:
-    Tally(const model::Problem& p, const Reference& ref)
-        : m_problem(p), m_ref(ref), m_factor(tolerance_factor(model::Dtype::Float32, p.k)),
-          m_wrong(static_cast<std::size_t>(p.c_elements())), m_ever_wrong(m_wrong.size()), m_ever_nan(m_wrong.size()),
-          m_ever_unwritten(m_wrong.size()) {}
-
-    void add(std::span<const float> c, model::ExperimentRun& run) {
-        std::int64_t wrong_cells = 0;
-        for (std::size_t i = 0; i < c.size(); ++i) {
-            const float got = c[i];
-            // Every finite cell counts, right ones too: a run with none wrong still says how
-            // close it came. NaN (and ±inf) cells are counted apart.
-            if (std::isfinite(got)) run.max_error = std::max(run.max_error, relative_error(got, i));
-            const bool right = cell_right(got, i, m_ref, m_factor);
-            m_wrong[i] = right ? 0 : 1;
-            if (right) continue;
-            ++wrong_cells;
-            m_ever_wrong[i] = 1;
-            if (bits_of(got) == kUnwrittenBits) m_ever_unwritten[i] = 1;
-            else if (std::isnan(got)) m_ever_nan[i] = 1;
-        }
-        model::add_run(run.map, m_problem.m, m_problem.n, m_wrong);
-        ++run.runs;
-        run.wrong_runs += wrong_cells > 0;
-        run.wrong_cells_total += wrong_cells;
-        run.wrong_cells_worst = std::max(run.wrong_cells_worst, wrong_cells);
-    }
-
-    void finish(model::ExperimentRun& run) const {
-        const auto ones = [](const std::vector<std::uint8_t>& flags) {
-            return static_cast<std::int64_t>(std::count(flags.begin(), flags.end(), std::uint8_t{1}));
-        };
-        run.cells_ever_wrong = ones(m_ever_wrong);
-        run.nan_cells = ones(m_ever_nan);
-        if (const std::int64_t unwritten = ones(m_ever_unwritten); unwritten > 0)
-            run.note = format_text("{} cells still held what C was filled with before the launch in some run: no "
-                                   "thread stored them.",
-                                   unwritten);
-    }
-
-private:
-    double relative_error(float got, std::size_t i) const {
-        return std::fabs(static_cast<double>(got) - m_ref.c[i]) / std::max(std::fabs(m_ref.c[i]), 1.0);
-    }
-
-    const model::Problem& m_problem;
-    const Reference& m_ref;
-    double m_factor;
-    std::vector<std::uint8_t> m_wrong, m_ever_wrong, m_ever_nan, m_ever_unwritten;
-};
 
 // The two medians of bank-conflicts: the unpadded variant against the real conflict-free rung,
 // each kExperimentTimedLaunches cold-L2 launches (measure.hpp).
@@ -388,32 +231,18 @@ void run_experiment(const RunRequest& request, const DeviceInfo&, cudaStream_t s
 
     // Every experiment runs between guard zones, so all four take the same path; only
     // no-bounds-check ever touches them.
-    const std::int64_t guard = model::guard_elements(p, c.kernel.tile);
-    const GuardedMatrix a(p.a_elements(), guard);
-    const GuardedMatrix b(p.b_elements(), guard);
-    const GuardedMatrix c_out(p.c_elements(), guard);
-    for (const GuardedMatrix* m : {&a, &b, &c_out}) m->poison_guards(stream);
-    const std::int32_t bound = int32_input_bound(p.k);  // unused for float; fill_inputs takes it
-    TS_CUDA_CHECK(kernels::fill_inputs(a.matrix(), a.elements(), request.seed, 0, bound, stream));
-    TS_CUDA_CHECK(kernels::fill_inputs(b.matrix(), b.elements(), request.seed, 1, bound, stream));
-    const std::vector<float> a_host = copy_to_host(a.matrix(), a.elements(), stream);
-    const std::vector<float> b_host = copy_to_host(b.matrix(), b.elements(), stream);
-    const Reference ref = reference_for(a_host, b_host, p, stream);
-
-    const kernels::Operands<float> operands{a.matrix(), b.matrix(), c_out.matrix()};
+    const GuardedOperands guarded(p, model::guard_elements(p, c.kernel.tile), request.seed, stream);
+    const kernels::Operands<float> operands{guarded.a.matrix(), guarded.b.matrix(), guarded.c.matrix()};
     const std::string call = launch_text(experiment, c);
-    Tally tally(p, ref);
+    Tally tally(p, guarded.reference);
     for (int i = 0; i < request.runs; ++i) {
-        TS_CUDA_CHECK(cudaMemsetAsync(c_out.matrix(), 0xFF, static_cast<std::size_t>(p.c_elements()) * sizeof(float),
-                                      stream));
-        cuda_check(kernels::launch_experiment(experiment, c.kernel, p, operands, stream), call, __FILE__, __LINE__);
-        // A fault (an illegal address) shows here, named after the launch; the context is
-        // lost then, and the supervisor restarts the worker.
-        cuda_check(cudaStreamSynchronize(stream), format_text("{}, run {} of {}", call, i + 1, request.runs), __FILE__,
-                   __LINE__);
-        const std::vector<float> whole = c_out.copy_back(stream);
-        tally.add(c_out.matrix_of(whole), run);
-        run.stray_writes += c_out.count_stray_writes(whole, stream);
+        checked_launch(guarded, tally, run, stream, [&] {
+            cuda_check(kernels::launch_experiment(experiment, c.kernel, p, operands, stream), call, __FILE__, __LINE__);
+            // A fault (an illegal address) shows here, named after the launch; the context is
+            // lost then, and the supervisor restarts the worker.
+            cuda_check(cudaStreamSynchronize(stream), format_text("{}, run {} of {}", call, i + 1, request.runs),
+                       __FILE__, __LINE__);
+        });
     }
     tally.finish(run);
 

@@ -20,15 +20,11 @@ namespace ts::gpu {
 //
 // Every launch runs on A, B and C with guard zones of model::guard_elements() on both sides,
 // filled with model::kGuardPoisonBits; C's own cells are filled before each launch with
-// kUnwrittenBits. C's guard zones are compared after each launch (stray_writes) and restored.
+// kUnwrittenBits (guarded_runs.hpp). C's guard zones are compared after each launch (stray_writes) and restored.
 // bank-conflicts also times the broken variant and the real conflict-free rung
 // (kExperimentTimedLaunches cold-L2 launches each, medians in broken_ms and real_ms).
 void run_experiment(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result);
 
-// What C's cells hold before each launch: all bits set, a NaN that neither the guard's poison
-// (0x7FC0DEAD) nor arithmetic (the GPU's NaN is 0x7FFFFFFF) gives, so a cell still holding it
-// was never written.
-inline constexpr std::uint32_t kUnwrittenBits = 0xFFFFFFFFu;
 inline constexpr int kExperimentTimedLaunches = 30;
 
 // ---- The instrumented launch (kernels/experiments/05_tiled_missing_sync_watched.cu) ------

@@ -16,7 +16,10 @@ namespace ts::gpu {
 
 std::string describe_point(const RunRequest& request) {
     const model::Problem& p = request.problem;
-    std::string what = model::format_text("{} {} ", model::describe(request.kernel), model::dtype_name(p.dtype));
+    const std::string kernel =
+        request.user ? model::format_text("yours: {}", request.user->name) : model::describe(request.kernel);
+    if (request.kind == RequestKind::UserCompile) return model::format_text("compiling {}", kernel);
+    std::string what = model::format_text("{} {} ", kernel, model::dtype_name(p.dtype));
     what += p.m == p.n && p.n == p.k ? model::format_text("{}³", p.m) : model::format_text("{}×{}×{}", p.m, p.n, p.k);
     if (p.batch > 1) what += model::format_text(" (batch {})", p.batch);
     return what;

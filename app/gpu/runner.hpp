@@ -30,6 +30,8 @@
 #include "model/kernel_config.hpp"
 #include "model/kernel_trace.hpp"
 #include "model/problem.hpp"
+#include "model/user_kernel.hpp"
+#include "model/user_launch.hpp"
 
 namespace ts::gpu {
 
@@ -57,6 +59,33 @@ enum class RequestKind {
     Experiment, // `runs` launches of an experiment's broken variant (model/experiment.hpp): RunResult::experiment, and
                 // for the missing-sync experiments RunResult::stale_reads from an instrumented launch
     Counters,   // one launch under CUPTI's range profiler: RunResult::counters (model/counters.hpp)
+    // The learner's own kernel (RunRequest::user, gpu/user_kernel_runner.hpp). Measure with `user`
+    // set times it and checks it once, as a rung.
+    UserCompile,  // compile only, for the GPU's architecture (or UserKernelSource::arch without one): RunResult::compile
+    UserCheck,    // compile, then `runs` launches between guard zones, each checked: RunResult::experiment
+};
+
+// The learner's kernel as the editor or the command line holds it (model/user_kernel.hpp).
+struct UserKernelSource {
+    std::string name;                  // the file's name, in messages and as "yours: NAME"
+    std::string source;
+    model::LaunchExpressions launch;   // from the source's "// grid:" lines, or the editor's fields
+    double compile_limit_s = 30.0;     // the compiler is stopped after this long
+    std::string arch = "sm_90";        // compiled for this when there is no GPU; else for the GPU's own
+    bool operator==(const UserKernelSource&) const = default;
+};
+
+// What compiling the learner's kernel gave.
+struct UserCompileReport {
+    bool ok = false;
+    std::string why;                              // when not ok, in a sentence
+    std::string log;                              // NVRTC's own log, whole
+    std::vector<model::Diagnostic> diagnostics;   // the log's messages about the file
+    std::string arch;                             // "sm_90"
+    std::string nvrtc_version;                    // "13.0"
+    double seconds = 0.0;                         // the compiler's time (0 when it was already compiled)
+    std::int64_t cubin_bytes = 0;
+    bool reused = false;                          // the worker had this very source compiled already
 };
 
 struct RunRequest {
@@ -85,6 +114,10 @@ struct RunRequest {
     // are the case (model::ExperimentCase): the real kernel the experiment breaks.
     model::Experiment experiment = model::Experiment::MissingFirstSync;
     int runs = model::kDefaultExperimentRuns;
+
+    // The learner's own kernel: set for UserCompile and UserCheck, and for a Measure that times it
+    // instead of `kernel` (the problem must then be float, batch 1).
+    std::optional<UserKernelSource> user;
 };
 
 // The kernel a request launches, as compiled for this GPU (cudaFuncGetAttributes), and how
@@ -173,6 +206,10 @@ struct RunResult {
     std::optional<model::StaleReadReport> stale_reads;
     // Counters requests: the hardware's counters for one launch, beside the model's.
     std::optional<model::CounterReport> counters;
+    // Requests with RunRequest::user: what compiling it gave, and the launch shape it ran with (UserCheck
+    // fills `experiment` with its runs, the case's problem the request's).
+    std::optional<UserCompileReport> compile;
+    std::optional<model::UserLaunchShape> user_launch;
 
     // Memory requests: cudaMemGetInfo in the process that runs the kernels.
     std::int64_t device_free_bytes = 0;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <new>
+#include <stdexcept>
 #include <span>
 #include <utility>
 
@@ -21,6 +22,7 @@
 #include "roofline.hpp"
 #include "runner.hpp"
 #include "tuned_shapes.hpp"
+#include "user_kernel_runner.hpp"
 
 namespace ts::gpu {
 
@@ -214,10 +216,25 @@ RunResult run_request(const RunRequest& asked) {
     std::string expected_failure;
     try {
         const DeviceInfo device = probe_device();
+        // Compiling needs no GPU: without one the kernel is compiled for the architecture asked.
+        if (request.kind == RequestKind::UserCompile) {
+            compile_user_request(request, device, result);
+            return result;
+        }
         if (!device.usable) {
             result.error = device.why_not;
             return result;
         }
+        if (request.user) {
+            const Stream stream;
+            if (request.kind == RequestKind::UserCheck) check_user_kernel(request, device, stream.get(), result);
+            else if (request.kind == RequestKind::Measure) measure_user_kernel(request, device, stream.get(), result);
+            else throw std::invalid_argument("your kernel can be compiled, checked and measured; not asked that way");
+            result.ok = true;
+            return result;
+        }
+        if (request.kind == RequestKind::UserCheck)
+            throw std::invalid_argument("a check of your kernel came without the kernel");
         if (auto why = model::dtype_unsupported(request.kernel.kind, p.dtype)) {
             result.error = *why;
             result.unsupported = true;
@@ -343,7 +360,10 @@ RunResult run_request(const RunRequest& asked) {
     return result;
 }
 
-void release_gpu_resources() { release_cublas(); }
+void release_gpu_resources() {
+    release_user_kernel();
+    release_cublas();
+}
 
 bool cuda_context_lost() {
     // A sticky error is returned by every call from then on; a synchronize asks without

@@ -10,6 +10,8 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <cstring>
 
 #include "model/format.hpp"
@@ -78,6 +80,11 @@ double kernel_deadline_s(const RunRequest& request, double estimate_s, double mi
     // for 50 runs, most of it the CPU reference); CUPTI replays a launch for each of its passes.
     if (request.kind == RequestKind::Experiment) budget = std::max(budget, 60.0 + 0.5 * request.runs);
     if (request.kind == RequestKind::Counters) budget = std::max(budget, 60.0);
+    // The learner's kernel is compiled in the worker, in a child process stopped at its own limit.
+    // Its runs come after a compile (the worker keeps the module), so an endless loop there is
+    // stopped at the usual deadline.
+    if (request.kind == RequestKind::UserCompile && request.user)
+        budget = std::max(budget, request.user->compile_limit_s / 2.0 + 5.0);
     return std::max(min_s, 10.0 * estimate_s + 2.0 * budget + 5.0);
 }
 
@@ -275,6 +282,13 @@ private:
     int m_from = -1;
     wire::FrameReader m_reader;
 };
+
+std::vector<std::string> this_program_as_worker() {
+    if (const char* other = std::getenv("TILESCOPE_WORKER"); other && *other) return {other};
+    std::error_code no_self;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", no_self);
+    return {no_self ? std::string("/proc/self/exe") : self.string(), "worker"};
+}
 
 RunnerBackend supervised_backend(SupervisorOptions options, std::shared_ptr<SupervisorStats> stats) {
     auto supervisor = std::make_shared<Supervisor>(std::move(options), std::move(stats));

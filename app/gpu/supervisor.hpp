@@ -45,6 +45,11 @@ struct SupervisorStats {
 
 class Supervisor;
 
+// The command that starts this very program as a worker: {"/proc/self/exe"'s target, "worker"}, or
+// $TILESCOPE_WORKER alone when set (the GUI tests' fake worker, which fails on request without a
+// GPU). The window and `tilescope-cli kernel` both start their workers so.
+std::vector<std::string> this_program_as_worker();
+
 // A backend that sends probe and run to a worker process it supervises. `stats`, when given,
 // is filled in as it goes (read it only while no request runs, or from the Runner's thread).
 RunnerBackend supervised_backend(SupervisorOptions options, std::shared_ptr<SupervisorStats> stats = nullptr);

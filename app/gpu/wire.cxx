@@ -78,6 +78,41 @@ void nested(Io& io, const char* key, T& value) {
     }
 }
 
+template <typename Io, typename Launch>
+void fields(Io& io, Launch& l) requires std::is_same_v<std::remove_const_t<Launch>, model::LaunchExpressions> {
+    io("grid_x", l.grid_x);
+    io("grid_y", l.grid_y);
+    io("block_x", l.block_x);
+    io("block_y", l.block_y);
+    io("shared", l.shared);
+}
+
+template <typename Io, typename Shape>
+void fields(Io& io, Shape& s) requires std::is_same_v<std::remove_const_t<Shape>, model::UserLaunchShape> {
+    io("grid_x", s.grid_x);
+    io("grid_y", s.grid_y);
+    io("block_x", s.block_x);
+    io("block_y", s.block_y);
+    io("shared_bytes", s.shared_bytes);
+}
+
+template <typename Io, typename Source>
+void fields(Io& io, Source& u) requires std::is_same_v<std::remove_const_t<Source>, UserKernelSource> {
+    io("name", u.name);
+    io("source", u.source);
+    nested(io, "launch", u.launch);
+    io("compile_limit_s", u.compile_limit_s);
+    io("arch", u.arch);
+}
+
+template <typename Io, typename Diagnostic>
+void fields(Io& io, Diagnostic& d) requires std::is_same_v<std::remove_const_t<Diagnostic>, model::Diagnostic> {
+    io("line", d.line);
+    io("column", d.column);
+    io("severity", d.severity);
+    io("message", d.message);
+}
+
 template <typename Io, typename Request>
 void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Request>, RunRequest> {
     io("kind", r.kind);
@@ -96,6 +131,7 @@ void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Requ
     io("end_to_end_runs", r.end_to_end_runs);
     io("experiment", r.experiment);
     io("runs", r.runs);
+    maybe_nested(io, "user", r.user);
 }
 
 template <typename Io, typename Limits>
@@ -273,6 +309,19 @@ void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Repor
     io("note", r.note);
 }
 
+template <typename Io, typename Report>
+void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, UserCompileReport> {
+    io("ok", r.ok);
+    io("why", r.why);
+    io("log", r.log);
+    nested_list(io, "diagnostics", r.diagnostics);
+    io("arch", r.arch);
+    io("nvrtc_version", r.nvrtc_version);
+    io("seconds", r.seconds);
+    io("cubin_bytes", r.cubin_bytes);
+    io("reused", r.reused);
+}
+
 // A nested struct that may be absent: written when there, read when its key is.
 template <typename T>
 void maybe_nested(Writer& io, const char* key, const std::optional<T>& value) {
@@ -320,6 +369,8 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     maybe_nested(io, "experiment", r.experiment);
     maybe_nested(io, "stale_reads", r.stale_reads);
     maybe_nested(io, "counters", r.counters);
+    maybe_nested(io, "compile", r.compile);
+    maybe_nested(io, "user_launch", r.user_launch);
     io("device_free_bytes", r.device_free_bytes);
     io("device_total_bytes", r.device_total_bytes);
     io("live_key", r.live_key);

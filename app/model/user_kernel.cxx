@@ -78,7 +78,11 @@ int caret_column(std::string_view line) {
 std::string empty_user_kernel() {
     return std::string(
                "// Your kernel: C = A·B, row-major floats, A is M×K, B is K×N, C is M×N.\n"
-               "// As written, each thread computes one cell of C: blockIdx and threadIdx say which.\n") +
+               "// As written, each thread computes one cell of C: blockIdx and threadIdx say which.\n"
+               "// The launch, as expressions of M, N and K (cdiv rounds up):\n"
+               "// grid:   cdiv(N, 16), cdiv(M, 16)\n"
+               "// block:  16, 16\n"
+               "// shared: 0\n") +
            std::string(kUserKernelSignature) +
            " {\n"
            "    const int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
@@ -88,6 +92,83 @@ std::string empty_user_kernel() {
            "    // Your loop over K goes here.\n"
            "    C[row * N + col] = sum;\n"
            "}\n";
+}
+
+std::string_view starter_name(Starter starter) {
+    switch (starter) {
+        case Starter::Empty: return "empty";
+        case Starter::Naive: return "naive";
+        case Starter::Tiled: return "tiled";
+    }
+    return "?";
+}
+
+std::optional<Starter> parse_starter(std::string_view text) {
+    for (const Starter s : kAllStarters)
+        if (starter_name(s) == text) return s;
+    return std::nullopt;
+}
+
+// The rungs' own loops (kernels/01_naive.cu, 05_tiled.cu) with TileScope's index helpers written
+// out, so the file stands alone; tests/model/user_kernel_test.cxx checks that the statements that
+// do the work are the rungs' own.
+std::string starter_kernel(Starter starter) {
+    const std::string signature(kUserKernelSignature);
+    switch (starter) {
+        case Starter::Empty: return empty_user_kernel();
+        case Starter::Naive:
+            return "// Rung 01, naive: one thread per cell of C, reading a row of A and a column of B from\n"
+                   "// global memory. threadIdx.x walks the columns, so a warp's loads of B coalesce.\n"
+                   "// grid:   cdiv(N, 16), cdiv(M, 16)\n"
+                   "// block:  16, 16\n"
+                   "// shared: 0\n" +
+                   signature +
+                   " {\n"
+                   "    const int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                   "    const int col = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                   "    // The grid is rounded up to whole blocks; a ghost thread has no cell and stores nothing.\n"
+                   "    if (row >= M || col >= N) return;\n"
+                   "    float sum = 0;\n"
+                   "    for (int i = 0; i < K; ++i) sum += A[row * K + i] * B[i * N + col];\n"
+                   "    C[row * N + col] = sum;\n"
+                   "}\n";
+        case Starter::Tiled:
+            return "// Rung 05, tiled: TILE×TILE blocks stage tiles of A and B in shared memory, so each element\n"
+                   "// is read from global memory once per block instead of once per thread.\n"
+                   "// grid:   cdiv(N, 16), cdiv(M, 16)\n"
+                   "// block:  16, 16\n"
+                   "// shared: 0\n"
+                   "#define TILE 16  // the block is TILE×TILE threads: keep // block: above the same\n" +
+                   signature +
+                   " {\n"
+                   "    __shared__ float as[TILE][TILE];\n"
+                   "    __shared__ float bs[TILE][TILE];\n"
+                   "    const int tx = threadIdx.x;\n"
+                   "    const int ty = threadIdx.y;\n"
+                   "    const int row = blockIdx.y * TILE + ty;\n"
+                   "    const int col = blockIdx.x * TILE + tx;\n"
+                   "    // Ghost threads (row or col outside C) do not return early: they still load their share\n"
+                   "    // of each tile and reach every barrier, because the threads inside C need both.\n"
+                   "    float sum = 0;\n"
+                   "    const int phases = (K + TILE - 1) / TILE;\n"
+                   "    for (int phase = 0; phase < phases; ++phase) {\n"
+                   "        const int a_col = phase * TILE + tx;\n"
+                   "        const int b_row = phase * TILE + ty;\n"
+                   "        // A slot whose element lies outside the matrix gets 0, which adds nothing below.\n"
+                   "        as[ty][tx] = row < M && a_col < K ? A[row * K + a_col] : 0.0f;\n"
+                   "        bs[ty][tx] = b_row < K && col < N ? B[b_row * N + col] : 0.0f;\n"
+                   "        // Without this barrier a thread could read a slot that another thread has not\n"
+                   "        // written yet, and add a stale value from the previous phase.\n"
+                   "        __syncthreads();\n"
+                   "        for (int i = 0; i < TILE; ++i) sum += as[ty][i] * bs[i][tx];\n"
+                   "        // Without this barrier a fast thread could start the next phase and overwrite a\n"
+                   "        // slot that a slower thread is still reading for this one.\n"
+                   "        __syncthreads();\n"
+                   "    }\n"
+                   "    if (row < M && col < N) C[row * N + col] = sum;\n"
+                   "}\n";
+    }
+    return empty_user_kernel();
 }
 
 std::optional<std::string> user_kernel_problem(std::string_view source) {
@@ -125,6 +206,14 @@ std::string_view severity_name(Severity severity) {
         case Severity::Note: return "note";
     }
     return "?";
+}
+
+std::vector<Problem> user_check_problems() {
+    const auto float_problem = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+        return Problem{.m = m, .n = n, .k = k, .batch = 1, .dtype = Dtype::Float32};
+    };
+    return {float_problem(1, 1, 1), float_problem(17, 33, 5), float_problem(127, 129, 65),
+            float_problem(256, 256, 256), float_problem(301, 257, 131)};
 }
 
 }  // namespace ts::model

@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/problem.hpp"
+
 namespace ts::model {
 
 inline constexpr std::string_view kUserKernelName = "matmul";
@@ -26,8 +28,16 @@ inline constexpr std::string_view kUserKernelSignature =
 // Sources larger than this are refused before the compiler sees them (a real kernel is a few KiB).
 inline constexpr std::int64_t kMostUserKernelBytes = 1 << 20;
 
-// The empty kernel: the signature, each thread's cell of C, and a note of what to write.
+// The empty kernel: the launch lines (model/user_launch.hpp), the signature, each thread's cell of C,
+// and a note of what to write.
 std::string empty_user_kernel();
+
+// What a learner may start from: the empty kernel, or a rung's own kernel in the fixed signature.
+enum class Starter { Empty, Naive, Tiled };
+inline constexpr Starter kAllStarters[] = {Starter::Empty, Starter::Naive, Starter::Tiled};
+std::string_view starter_name(Starter starter);  // "empty", "naive", "tiled"
+std::optional<Starter> parse_starter(std::string_view text);
+std::string starter_kernel(Starter starter);
 
 // Why `source` cannot be compiled as a learner's kernel, or nullopt: empty, too large, not text
 // (a NUL byte or invalid UTF-8), or without the fixed signature's function.
@@ -51,5 +61,10 @@ struct Diagnostic {
 std::vector<Diagnostic> parse_compiler_log(std::string_view log, std::string_view file);
 
 std::string_view severity_name(Severity severity);
+
+// The sizes a check of the learner's kernel runs, smallest first: a single cell, sizes that are
+// multiples of no tile (odd, prime, thinner than a block), and one that is a multiple of every
+// usual tile, so an error that shows only at edges, or only inside, is caught either way.
+std::vector<Problem> user_check_problems();
 
 }  // namespace ts::model

@@ -1,5 +1,7 @@
-// `tilescope-cli kernel FILE.cu --compile-only`: the empty kernel it prints compiles; a broken one
-// is listed as file:line:column; what cannot be compiled, or is not asked right, says why.
+// `tilescope-cli kernel FILE.cu`: the empty kernel and the starters it prints compile; a broken one
+// is listed as file:line:column, here (--compile-only) and through the worker; what cannot be
+// compiled, or is not asked right, says why. Without a GPU a kernel still compiles, and the command
+// says that running it needs one.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -30,7 +32,18 @@ TEST(KernelCommand, WrongRequestsSayWhy) {
     const fs::path empty = write("empty.cu", "");
     const auto run = kernel("'" + empty.string() + "'");
     EXPECT_EQ(run.exit_code, 2);
-    EXPECT_NE(run.output.find("only --compile-only exists yet"), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("the file is empty"), std::string::npos) << run.output;
+    const auto starter = kernel("--starter regtile");
+    EXPECT_EQ(starter.exit_code, 2);
+    EXPECT_NE(starter.output.find("--starter takes empty, naive or tiled"), std::string::npos) << starter.output;
+    const fs::path bad_launch = write("bad-launch.cu", "// block: 16\nextern \"C\" __global__ void matmul(const "
+                                                       "float* A, const float* B, float* C, int M, int N, int K) {}\n");
+    const auto launch = kernel("'" + bad_launch.string() + "'");
+    EXPECT_EQ(launch.exit_code, 2);
+    EXPECT_NE(launch.output.find("line 1: // block: needs two expressions"), std::string::npos) << launch.output;
+    const auto half = kernel("--dtype bf16 '" + bad_launch.string() + "'");
+    EXPECT_EQ(half.exit_code, 2);
+    EXPECT_NE(half.output.find("your kernel takes float matrices"), std::string::npos) << half.output;
     const auto nothing = kernel("--compile-only '" + empty.string() + "'");
     EXPECT_EQ(nothing.exit_code, 2);
     EXPECT_NE(nothing.output.find("the file is empty"), std::string::npos) << nothing.output;
@@ -55,6 +68,30 @@ TEST(KernelCommand, CompilesAndListsErrors) {
     const auto failed = kernel("--compile-only --arch sm_80 '" + broken.string() + "'");
     EXPECT_EQ(failed.exit_code, 1);
     EXPECT_NE(failed.output.find("tilescope-kernel-test-broken.cu:2:12: error: identifier \"nope\" is undefined"),
+              std::string::npos)
+        << failed.output;
+}
+
+// Through the worker, as a user without --compile-only meets it.
+TEST(KernelCommand, TheWorkerCompilesAndRunsWhereThereIsAGpu) {
+    std::string why;
+    if (!ts::gpu::nvrtc_version(why)) GTEST_SKIP() << "no NVRTC: " << why;
+    const fs::path tiled = write("tiled.cu", kernel("--starter tiled").output);
+    const auto ran = kernel("--m 128 --n 128 --k 128 --samples 3 '" + tiled.string() + "'");
+    EXPECT_NE(ran.output.find("tilescope-kernel-test-tiled.cu: compiled for sm_"), std::string::npos) << ran.output;
+    if (ran.exit_code == 2) {
+        EXPECT_NE(ran.output.find("compiled, but running it needs a GPU"), std::string::npos) << ran.output;
+    } else {
+        EXPECT_EQ(ran.exit_code, 0) << ran.output;
+        EXPECT_NE(ran.output.find("301 × 257 × 131"), std::string::npos) << ran.output;
+        EXPECT_EQ(ran.output.find("WRONG"), std::string::npos) << ran.output;
+        EXPECT_NE(ran.output.find("yours takes"), std::string::npos) << ran.output;
+    }
+    const fs::path broken = write("broken2.cu", "extern \"C\" __global__ void matmul(const float* A, const float* B, "
+                                                "float* C, int M, int N, int K) {\n    C[0] = nope;\n}\n");
+    const auto failed = kernel("'" + broken.string() + "'");
+    EXPECT_EQ(failed.exit_code, 1) << failed.output;
+    EXPECT_NE(failed.output.find("tilescope-kernel-test-broken2.cu:2:12: error: identifier \"nope\" is undefined"),
               std::string::npos)
         << failed.output;
 }

@@ -36,6 +36,17 @@ TEST(NvrtcCompiler, TheEmptyKernelCompilesToMachineCode) {
     EXPECT_GT(child.cubin.size(), 1000u);
 }
 
+// Every starter compiles as it is printed, with no warning, and so for the H100 and H200's sm_90.
+TEST(NvrtcCompiler, EveryStarterCompiles) {
+    SKIP_WITHOUT_NVRTC();
+    for (const ts::model::Starter starter : ts::model::kAllStarters) {
+        const CompileResult r =
+            ts::gpu::compile_user_kernel(ts::model::starter_kernel(starter), "starter.cu", 9, 0);
+        EXPECT_TRUE(r.ok) << ts::model::starter_name(starter) << ": " << r.why << "\n" << r.log;
+        EXPECT_TRUE(r.diagnostics.empty()) << ts::model::starter_name(starter) << ": " << r.log;
+    }
+}
+
 TEST(NvrtcCompiler, ErrorsComeBackWithLineAndColumn) {
     SKIP_WITHOUT_NVRTC();
     const CompileResult r = ts::gpu::compile_user_kernel_with_deadline(

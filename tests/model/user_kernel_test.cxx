@@ -2,6 +2,8 @@
 // and NVRTC's log read back into line, column and words (a log NVRTC 13.0 wrote, kept here).
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "model/user_kernel.hpp"
@@ -60,6 +62,34 @@ TEST(UserKernel, TheCompilersLogReadsBack) {
     // A message without a caret has no column.
     EXPECT_EQ(ts::model::parse_compiler_log("my.cu(9): error: too much shared data\n", "my.cu"),
               (std::vector<Diagnostic>{{9, 0, Severity::Error, "too much shared data"}}));
+}
+
+// The starters are the rungs' own kernels: the statements that do the work are the rungs' lines
+// with TileScope's index helpers written out.
+TEST(UserKernel, TheStartersDoTheRungsOwnWork) {
+    const auto read = [](const char* name) {
+        std::ifstream in(std::string(TILESCOPE_KERNELS_DIR) + "/" + name);
+        std::stringstream text;
+        text << in.rdbuf();
+        return text.str();
+    };
+    const std::string naive_rung = read("01_naive.cu");
+    const std::string tiled_rung = read("05_tiled.cu");
+    ASSERT_FALSE(naive_rung.empty());
+    ASSERT_FALSE(tiled_rung.empty());
+    const std::string naive = ts::model::starter_kernel(ts::model::Starter::Naive);
+    const std::string tiled = ts::model::starter_kernel(ts::model::Starter::Tiled);
+    EXPECT_NE(naive_rung.find("for (int i = 0; i < k; ++i) sum += a[row_major(row, i, k)] * b[row_major(i, col, n)];"),
+              std::string::npos);
+    EXPECT_NE(naive.find("for (int i = 0; i < K; ++i) sum += A[row * K + i] * B[i * N + col];"), std::string::npos);
+    for (const char* line : {"for (int i = 0; i < Tile; ++i) sum += as[ty][i] * bs[i][tx];", "as[ty][tx] = inside(row, a_col, m, k)",
+                             "__syncthreads();"})
+        EXPECT_NE(tiled_rung.find(line), std::string::npos) << line;
+    for (const char* line : {"for (int i = 0; i < TILE; ++i) sum += as[ty][i] * bs[i][tx];",
+                             "as[ty][tx] = row < M && a_col < K ? A[row * K + a_col] : 0.0f;", "__syncthreads();"})
+        EXPECT_NE(tiled.find(line), std::string::npos) << line;
+    // Both barriers, as in the rung.
+    EXPECT_EQ(tiled.find("__syncthreads();", tiled.find("__syncthreads();") + 1) != std::string::npos, true);
 }
 
 }  // namespace

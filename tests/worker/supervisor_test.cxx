@@ -160,6 +160,11 @@ TEST(Supervisor, RequestsAreNamedByKernelDtypeAndSize) {
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 32};
     request.problem = {4096, 4096, 4096, 1, ts::model::Dtype::Int32};
     EXPECT_EQ(describe_point(request), "tiled T=32 int32 4096³");
+    request.user = UserKernelSource{.name = "mine.cu"};
+    request.problem = {127, 129, 65, 1, ts::model::Dtype::Float32};
+    EXPECT_EQ(describe_point(request), "yours: mine.cu float 127×129×65");
+    request.kind = RequestKind::UserCompile;
+    EXPECT_EQ(describe_point(request), "compiling yours: mine.cu");
 }
 
 TEST(Supervisor, AMissingWorkerProgramIsReported) {
@@ -193,6 +198,38 @@ TEST(Wire, ResultsRoundTrip) {
     EXPECT_EQ(wire::encode_result(got), wire::encode_result(result));
     EXPECT_EQ(got.request.problem.dtype, ts::model::Dtype::Float64);
     EXPECT_EQ(got.occupancy->blocks_per_sm, 2);
+}
+
+// The learner's kernel travels whole, its source, launch and compiler's report with it.
+TEST(Wire, ALearnersKernelRoundTrips) {
+    RunResult result;
+    result.request.kind = RequestKind::UserCheck;
+    result.request.user = UserKernelSource{.name = "mine.cu",
+                                           .source = "// grid: 1, 2\nextern \"C\" … “✓”\n",
+                                           .launch = {.grid_x = "cdiv(N, 32)", .shared = "2 * 4096"},
+                                           .compile_limit_s = 12.5,
+                                           .arch = "sm_80"};
+    result.compile = UserCompileReport{.ok = false,
+                                       .why = "the kernel does not compile",
+                                       .log = "mine.cu(2): error: x\n",
+                                       .diagnostics = {{2, 5, ts::model::Severity::Warning, "unused"}},
+                                       .arch = "sm_90",
+                                       .nvrtc_version = "13.0",
+                                       .seconds = 0.25,
+                                       .cubin_bytes = 0,
+                                       .reused = true};
+    result.user_launch = ts::model::UserLaunchShape{4, 3, 32, 8, 8192};
+    auto back = wire::decode_message(wire::encode_message({.type = "result", .result = result}));
+    ASSERT_TRUE(std::holds_alternative<wire::Message>(back)) << std::get<std::string>(back);
+    const RunResult& got = *std::get<wire::Message>(back).result;
+    ASSERT_TRUE(got.request.user);
+    EXPECT_EQ(*got.request.user, *result.request.user);
+    ASSERT_TRUE(got.compile);
+    EXPECT_EQ(got.compile->diagnostics, result.compile->diagnostics);
+    EXPECT_EQ(got.compile->why, result.compile->why);
+    EXPECT_TRUE(got.compile->reused);
+    EXPECT_EQ(got.user_launch, result.user_launch);
+    EXPECT_EQ(wire::encode_result(got), wire::encode_result(result));
 }
 
 TEST(Wire, FramesArriveInPieces) {

@@ -1,0 +1,258 @@
+#include "user_kernel_runner.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "device_operands.hpp"
+#include "guarded_runs.hpp"
+#include "measure.hpp"
+#include "model/format.hpp"
+#include "nvrtc_compiler.hpp"
+
+namespace ts::gpu {
+
+namespace {
+
+using model::format_text;
+
+// The module the worker compiled and loaded last. `source` and `arch` say what it is; a kernel
+// that failed to compile is not kept (compiling it again gives the same messages).
+struct KeptModule {
+    std::string source;
+    std::string arch;
+    std::vector<char> cubin;
+    UserCompileReport report;
+    cudaLibrary_t library = nullptr;
+    cudaKernel_t kernel = nullptr;
+
+    void unload() {
+        // Ignored: after a lost context there is nothing to give back; the process ends soon.
+        if (library) cudaLibraryUnload(library);
+        library = nullptr;
+        kernel = nullptr;
+    }
+};
+
+KeptModule& kept() {
+    static KeptModule module;
+    return module;
+}
+
+std::string arch_of(int major, int minor) { return format_text("sm_{}{}", major, minor); }
+
+// "sm_90" → 9, 0; nullopt for anything else.
+std::optional<std::pair<int, int>> parse_arch(const std::string& arch) {
+    if (arch.size() < 5 || arch.size() > 6 || !arch.starts_with("sm_")) return std::nullopt;
+    for (std::size_t i = 3; i < arch.size(); ++i)
+        if (arch[i] < '0' || arch[i] > '9') return std::nullopt;
+    const int number = std::stoi(arch.substr(3));
+    return std::pair{number / 10, number % 10};
+}
+
+// Compiles `user` for `arch` unless the kept module is that very source; the report either way.
+const KeptModule* compile(const UserKernelSource& user, const std::string& arch, UserCompileReport& report) {
+    KeptModule& module = kept();
+    if (module.source == user.source && module.arch == arch && module.report.ok) {
+        report = module.report;
+        report.reused = true;
+        return &module;
+    }
+    report = {};
+    report.arch = arch;
+    const auto numbers = parse_arch(arch);
+    if (!numbers) {
+        report.why = format_text("\"{}\" is not an architecture: write sm_ and a compute capability, like sm_90", arch);
+        return nullptr;
+    }
+    std::string why;
+    const auto version = nvrtc_version(why);  // also loads NVRTC here, before the compiler's fork
+    if (!version) {
+        report.why = why;
+        return nullptr;
+    }
+    report.nvrtc_version = *version;
+    CompileResult compiled = compile_user_kernel_with_deadline(user.source, user.name, numbers->first,
+                                                               numbers->second, user.compile_limit_s);
+    report.ok = compiled.ok;
+    report.why = compiled.why;
+    report.log = std::move(compiled.log);
+    report.diagnostics = std::move(compiled.diagnostics);
+    report.seconds = compiled.seconds;
+    report.cubin_bytes = static_cast<std::int64_t>(compiled.cubin.size());
+    if (!compiled.ok) return nullptr;
+    module.unload();
+    module.source = user.source;
+    module.arch = arch;
+    module.cubin = std::move(compiled.cubin);
+    module.report = report;
+    return &module;
+}
+
+// The kept module on the GPU, loaded once. Throws CudaError.
+cudaKernel_t load(KeptModule& module, const std::string& name) {
+    if (module.kernel) return module.kernel;
+    cuda_check(cudaLibraryLoadData(&module.library, module.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+               format_text("loading {}'s machine code (cudaLibraryLoadData)", name), __FILE__, __LINE__);
+    cuda_check(cudaLibraryGetKernel(&module.kernel, module.library, std::string(model::kUserKernelName).c_str()),
+               format_text("finding the kernel called {} in {} (cudaLibraryGetKernel)", model::kUserKernelName, name),
+               __FILE__, __LINE__);
+    return module.kernel;
+}
+
+const void* entry(cudaKernel_t kernel) { return reinterpret_cast<const void*>(kernel); }
+
+// What CUDA says about the loaded kernel for a block of `threads` threads. Throws CudaError.
+KernelOccupancy occupancy_of(cudaKernel_t kernel, const model::UserLaunchShape& shape) {
+    cudaFuncAttributes attributes{};
+    TS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, entry(kernel)));
+    KernelOccupancy occupancy;
+    occupancy.registers_per_thread = attributes.numRegs;
+    occupancy.static_shared_bytes = static_cast<int>(attributes.sharedSizeBytes);
+    occupancy.local_bytes_per_thread = static_cast<int>(attributes.localSizeBytes);
+    occupancy.max_threads_per_block = attributes.maxThreadsPerBlock;
+    const std::int64_t threads = shape.block_x * shape.block_y;
+    if (threads <= attributes.maxThreadsPerBlock)
+        TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occupancy.blocks_per_sm, entry(kernel),
+                                                                    static_cast<int>(threads),
+                                                                    static_cast<std::size_t>(shape.shared_bytes)));
+    return occupancy;
+}
+
+// Everything a run needs: the kernel compiled and loaded, its shape for this problem within the
+// GPU's limits. Throws std::invalid_argument with the reason, CudaError when loading fails.
+struct Prepared {
+    cudaKernel_t kernel = nullptr;
+    model::UserLaunchShape shape;
+    std::string call;  // "launching yours: mine.cu <<<(8, 8), (16, 16), 0>>>"
+};
+
+Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult& result) {
+    const UserKernelSource& user = *request.user;
+    const model::Problem& p = request.problem;
+    if (p.dtype != model::Dtype::Float32 || p.batch != 1)
+        throw std::invalid_argument(format_text("your kernel takes float matrices, one product at a time; {} with "
+                                                "batch {} was asked",
+                                                model::dtype_name(p.dtype), p.batch));
+    if (auto why = model::validate(p, device.free_memory_bytes)) throw std::invalid_argument(*why);
+    // int M, N, K: the signature's own types.
+    if (p.m > INT32_MAX || p.n > INT32_MAX || p.k > INT32_MAX || p.a_elements() > INT32_MAX ||
+        p.b_elements() > INT32_MAX || p.c_elements() > INT32_MAX)
+        throw std::invalid_argument("your kernel indexes with int: M·K, K·N and M·N must stay below 2^31");
+    const auto resolved = model::resolve_launch(user.launch, p);
+    if (const auto* why = std::get_if<std::string>(&resolved))
+        throw std::invalid_argument(format_text("the launch shape has no value at {} × {} × {}: {}", p.m, p.n, p.k,
+                                                *why));
+    Prepared prepared;
+    prepared.shape = std::get<model::UserLaunchShape>(resolved);
+    result.user_launch = prepared.shape;
+    if (auto why = model::launch_refused(prepared.shape, device.limits))
+        throw std::invalid_argument(format_text("the GPU would refuse this launch: {}", *why));
+
+    const std::string arch = arch_of(device.limits.compute_major, device.limits.compute_minor);
+    const KeptModule* module = compile(user, arch, result.compile.emplace());
+    if (!module)
+        throw std::invalid_argument(format_text("{}: {}", user.name, result.compile->why));
+    prepared.kernel = load(kept(), user.name);
+    const model::UserLaunchShape& s = prepared.shape;
+    prepared.call = format_text("launching yours: {} <<<({}, {}), ({}, {}), {}>>>", user.name, s.grid_x, s.grid_y,
+                                s.block_x, s.block_y, s.shared_bytes);
+    // Above 48 KiB of dynamic shared memory a kernel must opt in; below it this changes nothing.
+    if (s.shared_bytes > 0)
+        cuda_check(cudaFuncSetAttribute(entry(prepared.kernel), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(s.shared_bytes)),
+                   format_text("asking for {} bytes of dynamic shared memory for yours: {}", s.shared_bytes, user.name),
+                   __FILE__, __LINE__);
+    result.occupancy = occupancy_of(prepared.kernel, s);
+    return prepared;
+}
+
+// Enqueues one launch. Throws CudaError naming the launch when CUDA refuses it.
+void launch(const Prepared& prepared, const model::Problem& p, const float* a, const float* b, float* c,
+            cudaStream_t stream) {
+    const model::UserLaunchShape& s = prepared.shape;
+    int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
+    void* arguments[] = {&a, &b, &c, &m, &n, &k};
+    cuda_check(cudaLaunchKernel(entry(prepared.kernel), dim3(static_cast<unsigned>(s.grid_x), static_cast<unsigned>(s.grid_y)),
+                                dim3(static_cast<unsigned>(s.block_x), static_cast<unsigned>(s.block_y)), arguments,
+                                static_cast<std::size_t>(s.shared_bytes), stream),
+               prepared.call, __FILE__, __LINE__);
+}
+
+}  // namespace
+
+void compile_user_request(const RunRequest& request, const DeviceInfo& device, RunResult& result) {
+    if (!request.user) throw std::invalid_argument("a compile request carries no kernel");
+    const std::string arch = device.usable ? arch_of(device.limits.compute_major, device.limits.compute_minor)
+                                           : request.user->arch;
+    UserCompileReport& report = result.compile.emplace();
+    const KeptModule* module = compile(*request.user, arch, report);
+    if (!module) {
+        result.error = report.why;
+        return;
+    }
+    if (device.usable) {
+        const auto resolved = model::resolve_launch(request.user->launch, request.problem);
+        const auto* shape = std::get_if<model::UserLaunchShape>(&resolved);
+        const cudaKernel_t kernel = load(kept(), request.user->name);
+        if (shape && !model::launch_refused(*shape, device.limits)) result.occupancy = occupancy_of(kernel, *shape);
+    }
+    result.ok = true;
+}
+
+void check_user_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+    if (request.runs < 1 || request.runs > model::kMaxExperimentRuns)
+        throw std::invalid_argument(format_text("a check runs your kernel 1 to {} times, not {}",
+                                                model::kMaxExperimentRuns, request.runs));
+    const Prepared prepared = prepare(request, device, result);
+    const model::Problem& p = request.problem;
+    model::ExperimentRun run;
+    run.c = {p, request.kernel};
+    run.blocks = prepared.shape.grid_x * prepared.shape.grid_y;
+    run.map = model::make_wrong_cell_map(p.m, p.n);
+    // Guard zones as wide as no-bounds-check's with 32-wide tiles: a row or two past an end.
+    const GuardedOperands guarded(p, model::guard_elements(p, 32), request.seed, stream);
+    Tally tally(p, guarded.reference);
+    for (int i = 0; i < request.runs; ++i) {
+        checked_launch(guarded, tally, run, stream, [&] {
+            launch(prepared, p, guarded.a.matrix(), guarded.b.matrix(), guarded.c.matrix(), stream);
+            // A fault (an illegal address) shows here, named after the launch; the context is lost
+            // then, and the supervisor restarts the worker.
+            cuda_check(cudaStreamSynchronize(stream),
+                       format_text("{}, run {} of {}", prepared.call, i + 1, request.runs), __FILE__, __LINE__);
+        });
+    }
+    tally.finish(run);
+    result.experiment = std::move(run);
+}
+
+void measure_user_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+    const Prepared prepared = prepare(request, device, result);
+    const model::Problem& p = request.problem;
+    const DeviceOperands operands(request, stream);
+    const DevicePointers d = operands.pointers();
+    const auto* a = static_cast<const float*>(d.a);
+    const auto* b = static_cast<const float*>(d.b);
+    auto* c = static_cast<float*>(d.c);
+    const Measurement measured =
+        measure(settings_for(request), stream, [&](cudaStream_t s) { launch(prepared, p, a, b, c, s); },
+                [&](cudaStream_t s) { operands.poison(s); });
+    store_timing(measured, result);
+    // The model knows nothing of the learner's kernel: no traffic to put beside the time.
+    result.model_traffic_bytes = 0;
+    result.model_bandwidth_gbs = 0.0;
+    if (request.check) {
+        // One more launch on a freshly poisoned C, checked: a cell no thread writes fails.
+        operands.poison(stream);
+        launch(prepared, p, a, b, c, stream);
+        cuda_check(cudaStreamSynchronize(stream), prepared.call, __FILE__, __LINE__);
+        operands.check(result, stream);
+    } else {
+        result.check_summary = "not checked";
+    }
+}
+
+void release_user_kernel() { kept().unload(); }
+
+}  // namespace ts::gpu

@@ -1,0 +1,191 @@
+// Issue #25 on a real GPU, through the supervised worker as the window and `tilescope-cli kernel`
+// use it: the learner's kernel compiled with NVRTC in the worker, checked between guard zones and
+// measured; and the kernels that go wrong: a missing barrier, an endless loop, stores past C and
+// far away, launches the GPU refuses. Skips without a usable device.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <iostream>
+#include <string>
+
+#include "gpu/runner.hpp"
+#include "gpu/supervisor.hpp"
+#include "model/user_kernel.hpp"
+#include "model/user_launch.hpp"
+#include "support/gpu_skip.hpp"
+
+namespace {
+
+using namespace ts::gpu;
+using ts::model::Problem;
+
+const std::string kSignature(ts::model::kUserKernelSignature);
+
+UserKernelSource user_kernel(const std::string& name, const std::string& source) {
+    return {.name = name, .source = source, .launch = ts::model::launch_from_source(source)};
+}
+
+RunRequest user_request(RequestKind kind, const UserKernelSource& user, Problem problem, int runs = 5) {
+    RunRequest request;
+    request.kind = kind;
+    request.user = user;
+    request.problem = problem;
+    request.runs = runs;
+    request.timed_launches = 5;
+    return request;
+}
+
+Problem cube(std::int64_t size) { return {.m = size, .n = size, .k = size}; }
+
+// The tiled starter with one line removed (a barrier, say), or replaced.
+std::string tiled_with(const std::string& line, const std::string& instead) {
+    std::string source = ts::model::starter_kernel(ts::model::Starter::Tiled);
+    const std::size_t at = source.find(line);
+    EXPECT_NE(at, std::string::npos) << line;
+    if (at != std::string::npos) source.replace(at, line.size(), instead);
+    return source;
+}
+
+class UserKernelOnGpu : public ::testing::Test {
+protected:
+    void SetUp() override {
+        SKIP_WITHOUT_GPU();
+        stats = std::make_shared<SupervisorStats>();
+        runner = std::make_unique<Runner>(
+            supervised_backend({.worker_command = {WORKER_PATH, "worker"}, .min_deadline_s = 8.0}, stats));
+        ASSERT_TRUE(runner->wait_for_device().usable) << runner->wait_for_device().why_not;
+    }
+    RunResult run(const RunRequest& request) { return runner->wait(runner->submit(request)); }
+
+    std::shared_ptr<SupervisorStats> stats;
+    std::unique_ptr<Runner> runner;
+};
+
+TEST_F(UserKernelOnGpu, TheTiledStarterCompilesChecksAndMeasuresBesideTheRung) {
+    const UserKernelSource tiled = user_kernel("tiled.cu", ts::model::starter_kernel(ts::model::Starter::Tiled));
+    const RunResult compiled = run(user_request(RequestKind::UserCompile, tiled, cube(512)));
+    ASSERT_TRUE(compiled.ok) << compiled.error;
+    ASSERT_TRUE(compiled.compile);
+    EXPECT_TRUE(compiled.compile->ok);
+    EXPECT_FALSE(compiled.compile->reused);
+    EXPECT_GT(compiled.compile->cubin_bytes, 0);
+    ASSERT_TRUE(compiled.occupancy);
+    EXPECT_EQ(compiled.occupancy->static_shared_bytes, 2 * 16 * 16 * 4);
+    EXPECT_GT(compiled.occupancy->blocks_per_sm, 0);
+
+    for (const Problem& p : ts::model::user_check_problems()) {
+        const RunResult checked = run(user_request(RequestKind::UserCheck, tiled, p));
+        SCOPED_TRACE(describe_point(checked.request));
+        ASSERT_TRUE(checked.ok) << checked.error;
+        EXPECT_TRUE(checked.compile->reused);  // compiled once, above
+        ASSERT_TRUE(checked.experiment);
+        const ts::model::ExperimentRun& r = *checked.experiment;
+        EXPECT_EQ(r.runs, 5);
+        EXPECT_EQ(r.wrong_runs, 0);
+        EXPECT_EQ(r.cells_ever_wrong, 0);
+        EXPECT_EQ(r.stray_writes, 0);
+        ASSERT_TRUE(checked.user_launch);
+        EXPECT_EQ(checked.user_launch->grid_x, (p.n + 15) / 16);
+        EXPECT_EQ(checked.user_launch->grid_y, (p.m + 15) / 16);
+        EXPECT_EQ(r.blocks, checked.user_launch->grid_x * checked.user_launch->grid_y);
+    }
+
+    const RunResult mine = run(user_request(RequestKind::Measure, tiled, cube(1024)));
+    ASSERT_TRUE(mine.ok) << mine.error;
+    EXPECT_TRUE(mine.check_passed) << mine.check_summary;
+    EXPECT_EQ(mine.samples_ms.size(), 5u);
+    EXPECT_EQ(mine.model_traffic_bytes, 0);  // the model knows nothing of a learner's kernel
+    RunRequest rung;
+    rung.kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
+    rung.problem = cube(1024);
+    rung.timed_launches = 5;
+    const RunResult theirs = run(rung);
+    ASSERT_TRUE(theirs.ok) << theirs.error;
+    std::cout << "yours: tiled.cu " << mine.median_ms << " ms, tiled T=16 " << theirs.median_ms << " ms at 1024³\n";
+    // The same loop as the rung's: the same time within a wide margin (clocks, the L2 flush).
+    EXPECT_LT(mine.median_ms, 2.0 * theirs.median_ms);
+    EXPECT_GT(mine.median_ms, 0.5 * theirs.median_ms);
+    EXPECT_EQ(stats->restarts, 0);
+}
+
+TEST_F(UserKernelOnGpu, AMissingBarrierShowsAsWrongRuns) {
+    const std::string barrier = "        __syncthreads();\n        for (int i = 0; i < TILE; ++i)";
+    const UserKernelSource broken = user_kernel(
+        "no_first_sync.cu", tiled_with(barrier, "        for (int i = 0; i < TILE; ++i)"));
+    const RunResult checked = run(user_request(RequestKind::UserCheck, broken, cube(512), 20));
+    ASSERT_TRUE(checked.ok) << checked.error;
+    const ts::model::ExperimentRun& r = *checked.experiment;
+    std::cout << "without the first barrier at 512³: " << r.wrong_runs << " of 20 runs wrong, up to "
+              << r.wrong_cells_worst << " cells\n";
+    EXPECT_GT(r.wrong_runs, 0);
+    EXPECT_EQ(r.stray_writes, 0);
+}
+
+TEST_F(UserKernelOnGpu, AnEndlessLoopCostsARestartAndASentence) {
+    const UserKernelSource endless = user_kernel(
+        "endless.cu", kSignature + " {\n    const long long start = clock64();\n"
+                                   "    while (clock64() - start >= 0) {}  // never false\n}\n");
+    const RunResult compiled = run(user_request(RequestKind::UserCompile, endless, cube(64)));
+    ASSERT_TRUE(compiled.ok) << compiled.error;
+    const auto started = std::chrono::steady_clock::now();
+    const RunResult stuck = run(user_request(RequestKind::UserCheck, endless, cube(64), 1));
+    const double waited_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    EXPECT_FALSE(stuck.ok);
+    std::cout << stuck.error << " (after " << waited_s << " s)\n";
+    EXPECT_NE(stuck.error.find("yours: endless.cu"), std::string::npos) << stuck.error;
+    EXPECT_NE(stuck.error.find("restarted"), std::string::npos) << stuck.error;
+    EXPECT_LT(waited_s, 30.0);
+    EXPECT_EQ(stats->restarts, 1);
+    // The new worker compiles the next kernel afresh and runs it.
+    const UserKernelSource naive = user_kernel("naive.cu", ts::model::starter_kernel(ts::model::Starter::Naive));
+    const RunResult after = run(user_request(RequestKind::UserCheck, naive, cube(64)));
+    ASSERT_TRUE(after.ok) << after.error;
+    EXPECT_EQ(after.experiment->wrong_runs, 0);
+}
+
+TEST_F(UserKernelOnGpu, StoresPastCAreCountedAndFarOnesCostARestart) {
+    // Every thread also stores one cell further on: the last threads land in C's guard zone.
+    const UserKernelSource past = user_kernel(
+        "past.cu", tiled_with("    if (row < M && col < N) C[row * N + col] = sum;",
+                              "    if (row < M && col < N) C[row * N + col] = sum;\n"
+                              "    if (row == M - 1 && col < N) C[M * N + col] = 1.0f;  // one row past C"));
+    const RunResult guarded = run(user_request(RequestKind::UserCheck, past, {.m = 127, .n = 129, .k = 65}, 3));
+    ASSERT_TRUE(guarded.ok) << guarded.error;
+    EXPECT_EQ(guarded.experiment->stray_writes, 3 * 129);
+    EXPECT_EQ(guarded.experiment->wrong_runs, 0);
+
+    const UserKernelSource far = user_kernel(
+        "far.cu", kSignature + " {\n    C[(long long)1 << 40] = 1.0f;  // a terabyte past C\n}\n");
+    const RunResult faulted = run(user_request(RequestKind::UserCheck, far, cube(64), 1));
+    EXPECT_FALSE(faulted.ok);
+    std::cout << faulted.error << "\n";
+    EXPECT_NE(faulted.error.find("restarted"), std::string::npos) << faulted.error;
+    EXPECT_EQ(stats->restarts, 1);
+}
+
+TEST_F(UserKernelOnGpu, LaunchesTheGpuRefusesGetASentenceAndNoRestart) {
+    std::string wide = ts::model::starter_kernel(ts::model::Starter::Naive);
+    wide = ts::model::with_launch(wide, {.grid_x = "1", .grid_y = "1", .block_x = "64", .block_y = "32"});
+    const RunResult too_many = run(user_request(RequestKind::UserCheck, user_kernel("wide.cu", wide), cube(64)));
+    EXPECT_FALSE(too_many.ok);
+    EXPECT_NE(too_many.error.find("2048 threads"), std::string::npos) << too_many.error;
+
+    std::string greedy = ts::model::starter_kernel(ts::model::Starter::Naive);
+    greedy = ts::model::with_launch(greedy, {.shared = "1 << 20"});
+    const RunResult shared = run(user_request(RequestKind::UserCheck, user_kernel("greedy.cu", greedy), cube(64)));
+    EXPECT_FALSE(shared.ok);
+    EXPECT_NE(shared.error.find("the launch shape has no value"), std::string::npos) << shared.error;  // no <<
+
+    greedy = ts::model::with_launch(greedy, {.shared = "1024 * 1024"});
+    const RunResult megabyte = run(user_request(RequestKind::UserCheck, user_kernel("greedy.cu", greedy), cube(64)));
+    EXPECT_FALSE(megabyte.ok);
+    EXPECT_NE(megabyte.error.find("1048576 bytes of dynamic shared memory"), std::string::npos) << megabyte.error;
+
+    EXPECT_EQ(stats->restarts, 0);
+    const RunResult still = run(user_request(RequestKind::UserCheck,
+                                             user_kernel("naive.cu", ts::model::starter_kernel(ts::model::Starter::Naive)),
+                                             cube(64)));
+    EXPECT_TRUE(still.ok) << still.error;
+}
+
+}  // namespace
