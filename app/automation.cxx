@@ -59,6 +59,15 @@ void Automation::before_frame(platform::Window& window) {
 // --run waits for the GPU probe, then does what the view's measure or run button does.
 void Automation::start_run(views::AppState& state) {
     m_start_run = false;
+    if (state.lab.view == views::LabView::Kernel) {
+        // Without a GPU the kernel is still compiled, and the editor says why it goes no further.
+        const bool gpu = state.device->usable;
+        views::start_job(state.kernel_editor, gpu ? views::KernelJob::CheckAndMeasure : views::KernelJob::Compile);
+        m_awaiting_lab = m_awaiting_kernel = true;
+        std::cerr << "tilescope: --run: " << (gpu ? "compiling, checking and measuring" : "compiling (no GPU: "
+                  + state.device->why_not + ")") << " your kernel…\n";
+        return;
+    }
     if (state.lab.view == views::LabView::Experiment) {
         if (!state.device->usable) {
             std::cerr << "tilescope: --run: not running the experiment: " << state.device->why_not << "\n";
@@ -135,9 +144,48 @@ void Automation::before_draw(views::AppState& state, gpu::Runner& runner) {
     if (m_soak) m_soak->step(state, runner, seconds_since_start());
 }
 
+namespace {
+
+// --run in the kernel editor: what the job found, on stderr, as the editor shows it.
+void announce_kernel_job(const views::KernelEditorState& editor) {
+    const std::string name = editor.name;
+    if (editor.compile) {
+        const gpu::UserCompileReport& report = *editor.compile;
+        if (report.ok)
+            std::cerr << model::format_text("tilescope: --run: {}: compiled for {} with NVRTC {}\n", name, report.arch,
+                                            report.nvrtc_version);
+        else
+            std::cerr << "tilescope: --run: " << name << ": " << report.why << "\n";
+        for (const model::Diagnostic& d : report.diagnostics)
+            std::cerr << model::format_text("tilescope: --run: {}:{}:{}: {}: {}\n", name, d.line, d.column,
+                                            model::severity_name(d.severity), d.message);
+    } else if (!editor.compile_error.empty()) {
+        std::cerr << "tilescope: --run: " << name << ": " << editor.compile_error << "\n";
+    }
+    for (const views::ExperimentOutcome& check : editor.checks) {
+        const model::Problem& p = check.c.problem;
+        std::cerr << model::format_text("tilescope: --run: check {}×{}×{}: ", p.m, p.n, p.k);
+        if (!check.run) std::cerr << "failed: " << check.error << "\n";
+        else std::cerr << model::format_text("{} of {} runs wrong, {} stray writes\n", check.run->wrong_runs,
+                                             check.run->runs, check.run->stray_writes);
+    }
+    for (const auto* measured : {&editor.mine, &editor.theirs})
+        if (*measured)
+            std::cerr << model::format_text("tilescope: --run: measured {}: {}\n", gpu::describe_point((*measured)->request),
+                                            (*measured)->ok ? model::format_text("{} ms", model::fixed((*measured)->median_ms, 3))
+                                                            : (*measured)->error);
+    if (!editor.job_note.empty()) std::cerr << "tilescope: --run: " << editor.job_note << "\n";
+}
+
+}  // namespace
+
 void Automation::after_draw(views::AppState& state) {
+    if (m_awaiting_kernel && !views::job_running(state.kernel_editor)) {
+        m_awaiting_kernel = false;
+        announce_kernel_job(state.kernel_editor);
+    }
     if (m_awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active() &&
-        !state.experiments.batch)
+        !state.experiments.batch && !views::job_running(state.kernel_editor))
         m_awaiting_lab = false;
     if (m_lab_benchmark) {
         m_lab_benchmark->on_frame(state, seconds_since_start());

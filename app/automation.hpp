@@ -84,6 +84,7 @@ private:
     bool m_start_run = false;
     bool m_awaiting_run = false;
     bool m_awaiting_lab = false;   // --run in a lab view: its measurements are still coming
+    bool m_awaiting_kernel = false;  // --run in the kernel editor: its job is still running
     bool m_awaiting_record = false;
     bool m_announced_record = false;
     std::optional<int> m_failed;   // set by after_draw when the lab benchmark gave up

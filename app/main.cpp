@@ -40,6 +40,7 @@
 #include "platform/window.hpp"
 #include "views/window/app_state.hpp"
 #include "views/experiments/experiment_view.hpp"
+#include "views/kernel/kernel_view.hpp"
 #include "lesson_flags.hpp"
 #include "automation.hpp"
 #include "views/lessons/lesson_state.hpp"
@@ -61,8 +62,9 @@ struct GuiOptions {
     ts::views::TheatreFlags theatre;  // --select-block, --phase, --step, --side-by-side, ...
     int width = 1600;
     int height = 1000;
-    std::string view = "stage";  // --view: stage, latency, tuning, roofline, theatre, ladder or experiment
+    std::string view = "stage";  // --view: stage, latency, tuning, roofline, theatre, ladder, experiment or kernel
     std::string experiment;      // --experiment NAME: the Experiments view on it; with --view theatre, its stale read
+    std::string kernel_file;     // --kernel-file FILE: the kernel editor opens it
     std::string load;            // --load: a recording; empty: the committed ones without a GPU
     int lab_benchmark = 0;       // --lab-benchmark: changes of the latency lab's size to time; 0: none
     double soak = 0.0;           // --soak: seconds of random changes, then a report; 0: none
@@ -168,7 +170,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     }
     ts::platform::Window& window = *std::get<std::unique_ptr<ts::platform::Window>>(created);
     if (window.font_warning()) std::cerr << "tilescope: " << *window.font_warning() << "\n";
-    ts::views::set_fonts({window.fonts().heading, window.fonts().small});
+    ts::views::set_fonts({window.fonts().heading, window.fonts().small, window.fonts().code});
     if (window.heatmap_warning()) std::cerr << "tilescope: " << *window.heatmap_warning() << "\n";
     ts::views::set_heatmap_painter(window.heatmap_painter());
     ts::views::apply_style(ImGui::GetStyle());
@@ -224,6 +226,11 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     if (const auto experiment = ts::model::parse_experiment(options.experiment))
         if (const auto note = ts::views::open_experiment(state, *experiment, options.view == "theatre"))
             std::cerr << "tilescope: --experiment: " << *note << "\n";
+    if (!options.kernel_file.empty())
+        if (const auto why = ts::views::open_kernel_flag(state, options.kernel_file)) {
+            std::cerr << "tilescope: --kernel-file: " << *why << "\n";
+            return 2;
+        }
     automation.prepare(state);
     // Read off the UI thread: the window opens at once and the lab says "Loading recordings…"
     // until they are in (a --load that fails ends the program with 2, as before).
@@ -311,13 +318,17 @@ int main(int argc, char** argv) {
         ->capture_default_str();
 
     app.add_option("--view", gui.view,
-                   "the view to open: stage (default), latency, tuning, roofline, theatre, ladder or experiment")
-        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment"}))
+                   "the view to open: stage (default), latency, tuning, roofline, theatre, ladder, experiment or kernel")
+        ->check(CLI::IsMember({"stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment", "kernel"}))
         ->type_name("VIEW");
     app.add_option("--experiment", gui.experiment,
                    "open the Experiments view on NAME (" + ts::model::experiment_names() +
                        "); with --view theatre, the theatre on the stale read of its recorded result")
         ->type_name("NAME");
+    app.add_option("--kernel-file", gui.kernel_file,
+                   "open FILE (a path, or a name in the kernels folder) in the kernel editor (--view kernel); with --run, "
+                   "compile, check and measure it")
+        ->type_name("FILE");
     app.add_option("--select-block", gui.theatre.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
         ->delimiter(',')
         ->expected(2)

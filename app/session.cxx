@@ -57,7 +57,7 @@ void Session::start(Window& window, views::AppState& state, const settings::Sett
     if (!m_saved.latency_rungs) m_saved.latency_rungs = views::shown_rung_names(state.lab.latency);
     m_applied = state.presentation;
     views::apply_presentation_style(state.presentation);
-    views::set_fonts({window.fonts().heading, window.fonts().small});
+    views::set_fonts({window.fonts().heading, window.fonts().small, window.fonts().code});
     // The window may have refused full screen (no monitor): say what it is.
     state.presentation.fullscreen = window.fullscreen();
     m_applied.fullscreen = state.presentation.fullscreen;
@@ -68,7 +68,7 @@ void Session::after_frame(Window& window, views::AppState& state) {
     if (p.font_scale != m_applied.font_scale) {
         if (!window.set_font_scale(p.font_scale) && window.font_warning())
             p.notice = *window.font_warning();
-        views::set_fonts({window.fonts().heading, window.fonts().small});
+        views::set_fonts({window.fonts().heading, window.fonts().small, window.fonts().code});
     }
     if (p.font_scale != m_applied.font_scale || p.palette != m_applied.palette || p.presenter != m_applied.presenter)
         views::apply_presentation_style(p);

@@ -21,6 +21,7 @@
 namespace ts::cli {
 
 using model::format_text;
+using model::scientific;
 using Json = nlohmann::ordered_json;
 
 namespace {
@@ -29,12 +30,6 @@ constexpr int kMapRows = 32;
 constexpr int kMapCols = 64;
 constexpr std::string_view kShades = " .:-=+*#%@";
 constexpr int kStoriesBesides = 3;  // stale reads explained besides the most telling one
-
-std::string scientific(double value) {
-    std::ostringstream out;
-    out << std::scientific << std::setprecision(1) << value;
-    return out.str();
-}
 
 std::string size_text(const model::Problem& p) { return format_text("{}×{}×{}", p.m, p.n, p.k); }
 

@@ -15,11 +15,14 @@
 #include "model/user_kernel.hpp"
 #include "model/user_launch.hpp"
 #include "record/kernel_files.hpp"
+#include "record/recording.hpp"
+#include "record/trace_file.hpp"
 #include "sweep.hpp"
 
 namespace ts::cli {
 
 using model::format_text;
+using model::scientific;
 
 CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options) {
     CLI::App* kernel = app.add_subcommand(
@@ -45,6 +48,14 @@ CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options) {
     kernel->add_flag("--hot", options.hot, "time back to back, L2 warm (default: L2 flushed before each launch)");
     kernel->add_option("--samples", options.samples, "timed launches")->capture_default_str()->check(CLI::Range(1, 10000));
     kernel->add_option("--warmup", options.warmup, "untimed launches first")->capture_default_str()->check(CLI::Range(0, 1000));
+    kernel->add_flag("--record", options.record,
+                     "also record it: each thread's loads of A and B and stores to C, and its barriers, counted and, "
+                     "for a kernel shaped like the tiled rung, compared with the model");
+    kernel->add_option("--record-size", options.record_size, "M = N = K of the recording")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 1024));
+    kernel->add_option("--trace-out", options.trace_out, "with --record: save the recording for tilescope --trace FILE")
+        ->type_name("FILE");
     add_setup_options(*kernel, options.setup);
     return kernel;
 }
@@ -99,12 +110,6 @@ std::string padded(std::string text, std::size_t width) {
     return text;
 }
 
-std::string scientific(double value) {
-    std::ostringstream text;
-    text << std::scientific << std::setprecision(1) << value;
-    return text.str();
-}
-
 std::string size_text(const model::Problem& p) {
     return p.m == p.n && p.n == p.k ? format_text("{}³", p.m) : format_text("{} × {} × {}", p.m, p.n, p.k);
 }
@@ -142,6 +147,43 @@ std::string timing_text(const gpu::RunResult& r) {
     return format_text("{} ms, {} GFLOP/s (median of {}, noise {} %), check: {}", model::fixed(r.median_ms, 3),
                        model::fixed(r.gflops, 0), r.samples_ms.size(), model::fixed(r.noise * 100.0, 1),
                        r.check_summary);
+}
+
+// --record: one launch of the recording build; its counts, and the theatre's recording when the
+// kernel is shaped like the tiled rung. False when the recording failed or disagrees with the model.
+bool record_it(gpu::Runner& runner, const gpu::RunRequest& base, const KernelOptions& options, std::ostream& out,
+               std::ostream& err) {
+    gpu::RunRequest request = base;
+    request.kind = gpu::RequestKind::Record;
+    request.problem = {options.record_size, options.record_size, options.record_size, 1, model::Dtype::Float32};
+    const gpu::RunResult recorded = runner.wait(runner.submit(request));
+    out << format_text("record at {}:\n", size_text(request.problem));
+    if (!recorded.ok) {
+        out << "  FAILED: " << recorded.error << "\n";
+        return false;
+    }
+    const gpu::UserRecordingReport& report = *recorded.user_recording;
+    out << "  " << report.counts_text << "\n";
+    out << format_text("  {} accesses noted; the most barriers a thread passed: {}; {}\n", report.events,
+                       report.counts.most_barriers, report.c_summary);
+    if (!recorded.trace) {
+        out << "  the theatre cannot draw it: " << report.theatre_note << "\n";
+        return report.c_right;
+    }
+    const auto difference = model::compare_with_model(*recorded.trace);
+    out << "  shaped like the tiled rung with T = " << recorded.trace->config.tile << ": "
+        << (difference ? "the recording differs from the model: " + *difference
+                       : std::string("every load of every thread in every phase is the model's"))
+        << "\n";
+    if (!options.trace_out.empty()) {
+        if (auto why = record::save_text(options.trace_out, record::trace_to_json(*recorded.trace))) {
+            err << "tilescope kernel: " << *why << "\n";
+            return false;
+        }
+        out << format_text("  saved {} (tilescope --view theatre --trace {} replays it)\n", options.trace_out,
+                           options.trace_out);
+    }
+    return report.c_right && !difference;
 }
 
 }  // namespace
@@ -250,6 +292,7 @@ int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& er
             return 1;
         }
     }
+    if (options.record) all_right &= record_it(runner, request, options, out, err);
     if (options.no_measure) return all_right ? 0 : 1;
 
     gpu::RunRequest timed = request;

@@ -15,10 +15,6 @@
 
 namespace ts::gpu {
 
-namespace {
-
-using model::format_text;
-
 std::string utc_now() {
     const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
     std::tm utc{};
@@ -27,6 +23,10 @@ std::string utc_now() {
     std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
     return text;
 }
+
+namespace {
+
+using model::format_text;
 
 template <typename T>
 std::vector<T> copy_back(const DeviceBuffer<T>& buffer, std::int64_t count, cudaStream_t stream) {

@@ -4,6 +4,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
+
 #include "runner.hpp"
 
 namespace ts::gpu {
@@ -13,5 +15,8 @@ namespace ts::gpu {
 // loads are left out (only SMs and clocks kept) when they would exceed
 // model::kMaxLoadRecords; result.timing_warning then says so. Throws CudaError.
 void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result);
+
+// "2026-11-27 05:42 UTC": when a recording was made.
+std::string utc_now();
 
 }  // namespace ts::gpu

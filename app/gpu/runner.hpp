@@ -32,6 +32,7 @@
 #include "model/problem.hpp"
 #include "model/user_kernel.hpp"
 #include "model/user_launch.hpp"
+#include "model/user_recording.hpp"
 
 namespace ts::gpu {
 
@@ -54,7 +55,8 @@ enum class RequestKind {
     Measure,    // inputs, launches, timing and the check (the default)
     Occupancy,  // only ask CUDA about the kernel: RunResult::occupancy; nothing is launched
     Roofline,   // the GPU's own peaks: RunResult::roofline; kernel and problem are ignored
-    Record,     // one launch of the kernel's recorded variant (naive, tiled, regtile-2d, warptile): RunResult::trace
+    Record,     // one launch of the kernel's recorded variant (naive, tiled, regtile-2d, warptile): RunResult::trace;
+                // with RunRequest::user, the learner's kernel built to record itself: RunResult::user_recording
     Memory,     // the device's free and total memory now: RunResult::device_free_bytes (soak test)
     Experiment, // `runs` launches of an experiment's broken variant (model/experiment.hpp): RunResult::experiment, and
                 // for the missing-sync experiments RunResult::stale_reads from an instrumented launch
@@ -86,6 +88,17 @@ struct UserCompileReport {
     double seconds = 0.0;                         // the compiler's time (0 when it was already compiled)
     std::int64_t cubin_bytes = 0;
     bool reused = false;                          // the worker had this very source compiled already
+};
+
+// What recording the learner's kernel gave (model/user_recording.hpp): its accesses counted, C
+// checked, and why the theatre cannot draw it when RunResult::trace is absent.
+struct UserRecordingReport {
+    model::UserCounts counts;
+    std::string counts_text;      // describe_counts
+    std::int64_t events = 0;      // accesses noted
+    bool c_right = false;         // C of the recording launch within the check's tolerance
+    std::string c_summary;
+    std::string theatre_note;     // why there is no trace for the theatre, or empty
 };
 
 struct RunRequest {
@@ -210,6 +223,7 @@ struct RunResult {
     // fills `experiment` with its runs, the case's problem the request's).
     std::optional<UserCompileReport> compile;
     std::optional<model::UserLaunchShape> user_launch;
+    std::optional<UserRecordingReport> user_recording;
 
     // Memory requests: cudaMemGetInfo in the process that runs the kernels.
     std::int64_t device_free_bytes = 0;

@@ -1,5 +1,6 @@
 #include "user_kernel_runner.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -10,6 +11,8 @@
 #include "measure.hpp"
 #include "model/format.hpp"
 #include "nvrtc_compiler.hpp"
+#include "recorder.hpp"
+#include "user_kernel_recording.hpp"
 
 namespace ts::gpu {
 
@@ -128,8 +131,15 @@ struct Prepared {
     std::string call;  // "launching yours: mine.cu <<<(8, 8), (16, 16), 0>>>"
 };
 
-Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult& result) {
-    const UserKernelSource& user = *request.user;
+// `recording`: the build that records itself (user_kernel_recording.hpp) instead of the plain one.
+Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult& result, bool recording = false) {
+    UserKernelSource user = *request.user;
+    if (recording) {
+        auto built = recording_source(user.source);
+        if (built.index() == 1)
+            throw std::invalid_argument(format_text("{} cannot be recorded: {}", user.name, std::get<1>(built)));
+        user.source = std::move(std::get<0>(built));
+    }
     const model::Problem& p = request.problem;
     if (p.dtype != model::Dtype::Float32 || p.batch != 1)
         throw std::invalid_argument(format_text("your kernel takes float matrices, one product at a time; {} with "
@@ -152,6 +162,11 @@ Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult&
 
     const std::string arch = arch_of(device.limits.compute_major, device.limits.compute_minor);
     const KeptModule* module = compile(user, arch, result.compile.emplace());
+    if (!module && recording && !result.compile->diagnostics.empty())
+        throw std::invalid_argument(format_text(
+            "{} compiles, but not to record itself: the recording reads A and B and writes C only as A[i], B[i] and "
+            "C[i] (not A + i, nor through a float4). The compiler: line {}: {}",
+            user.name, result.compile->diagnostics.front().line, result.compile->diagnostics.front().message));
     if (!module)
         throw std::invalid_argument(format_text("{}: {}", user.name, result.compile->why));
     prepared.kernel = load(kept(), user.name);
@@ -251,6 +266,93 @@ void measure_user_kernel(const RunRequest& request, const DeviceInfo& device, cu
     } else {
         result.check_summary = "not checked";
     }
+}
+
+void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
+    const Prepared prepared = prepare(request, device, result, true);
+    const model::Problem& p = request.problem;
+    if (auto why = model::user_recording_problem(p, prepared.shape)) throw std::invalid_argument(*why);
+
+    // The notes' buffers: at most every thread's every k of A and B (the naive kernel's), and C.
+    model::UserRecording recording;
+    recording.problem = p;
+    recording.shape = prepared.shape;
+    const std::int64_t blocks = prepared.shape.grid_x * prepared.shape.grid_y;
+    const std::int64_t threads = blocks * prepared.shape.block_x * prepared.shape.block_y;
+    const std::int64_t capacity = std::min<std::int64_t>(model::kMostUserEvents, 2 * p.m * p.n * p.k + 2 * p.m * p.n + 4096);
+    const std::int64_t stride = model::kMostTimedBarriers + 1;
+    DeviceBuffer<model::UserEvent> events(capacity);
+    DeviceBuffer<unsigned long long> count(1);
+    DeviceBuffer<int> barriers(threads);
+    DeviceBuffer<unsigned int> block_sm(blocks);
+    DeviceBuffer<std::uint64_t> times_ns(blocks * stride);
+    DeviceBuffer<std::uint64_t> times_cycles(blocks * stride);
+    TS_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, count.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(barriers.get(), 0, barriers.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(times_ns.get(), 0, times_ns.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(times_cycles.get(), 0, times_cycles.bytes(), stream));
+    // The prelude's Buffers, field for field (user_kernel_recording.cxx).
+    struct Buffers {
+        model::UserEvent* events;
+        unsigned long long capacity;
+        unsigned long long* count;
+        int* barriers;
+        unsigned int* block_sm;
+        std::uint64_t* times_ns;  // unsigned long long on the device: both 64 bits
+        std::uint64_t* times_cycles;
+        int timed_barriers;
+    } buffers{events.get(), static_cast<unsigned long long>(capacity), count.get(), barriers.get(), block_sm.get(),
+              times_ns.get(), times_cycles.get(), model::kMostTimedBarriers};
+    void* global = nullptr;
+    std::size_t global_bytes = 0;
+    cuda_check(cudaLibraryGetGlobal(&global, &global_bytes, kept().library, kRecordingBuffersName),
+               format_text("finding {} in the recording build (cudaLibraryGetGlobal)", kRecordingBuffersName), __FILE__,
+               __LINE__);
+    if (global_bytes != sizeof buffers)
+        throw std::runtime_error(format_text("the recording prelude's buffers are {} bytes, the worker's {}",
+                                             global_bytes, sizeof buffers));
+    TS_CUDA_CHECK(cudaMemcpyAsync(global, &buffers, sizeof buffers, cudaMemcpyHostToDevice, stream));
+
+    // One launch between guard zones, checked as a check's run is.
+    const GuardedOperands guarded(p, model::guard_elements(p, 32), request.seed, stream);
+    Tally tally(p, guarded.reference);
+    model::ExperimentRun run;
+    run.map = model::make_wrong_cell_map(p.m, p.n);
+    checked_launch(guarded, tally, run, stream, [&] {
+        launch(prepared, p, guarded.a.matrix(), guarded.b.matrix(), guarded.c.matrix(), stream);
+        cuda_check(cudaStreamSynchronize(stream), prepared.call + " (recording)", __FILE__, __LINE__);
+    });
+    tally.finish(run);
+
+    const std::int64_t noted = static_cast<std::int64_t>(copy_to_host(count.get(), 1, stream)[0]);
+    recording.events = copy_to_host(events.get(), std::min(noted, capacity), stream);
+    recording.events_dropped = std::max<std::int64_t>(0, noted - capacity);
+    recording.block_sm = copy_to_host(block_sm.get(), blocks, stream);
+    recording.times_ns = copy_to_host(times_ns.get(), blocks * stride, stream);
+    recording.times_cycles = copy_to_host(times_cycles.get(), blocks * stride, stream);
+
+    UserRecordingReport& report = result.user_recording.emplace();
+    report.counts = model::count_user_events(recording);
+    report.counts_text = model::describe_counts(report.counts);
+    report.events = noted;
+    report.c_right = run.wrong_runs == 0 && run.stray_writes == 0;
+    report.c_summary = report.c_right ? std::string("C of the recording launch was right")
+                                      : format_text("C of the recording launch had {} wrong cells and {} stores past "
+                                                    "its ends",
+                                                    run.wrong_cells_worst, run.stray_writes);
+    auto trace = model::tiled_trace_of(recording, device.limits.name, device.limits.sm_count);
+    if (auto* why = std::get_if<std::string>(&trace)) {
+        report.theatre_note = *why;
+        return;
+    }
+    model::KernelTrace& t = std::get<model::KernelTrace>(trace);
+    t.recorded_at = utc_now();
+    t.check_passed = report.c_right;
+    t.check_summary = report.c_summary;
+    t.label = format_text("yours: {}", request.user->name);
+    t.source = request.user->source;
+    result.trace = std::move(t);
 }
 
 void release_user_kernel() { kept().unload(); }

@@ -309,6 +309,27 @@ void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Repor
     io("note", r.note);
 }
 
+template <typename Io, typename Counts>
+void fields(Io& io, Counts& c) requires std::is_same_v<std::remove_const_t<Counts>, model::UserCounts> {
+    io("loads_a", c.loads_a);
+    io("loads_b", c.loads_b);
+    io("stores_c", c.stores_c);
+    io("naive_loads", c.naive_loads);
+    io("tiled_loads", c.tiled_loads);
+    io("tile", c.tile);
+    io("most_barriers", c.most_barriers);
+}
+
+template <typename Io, typename Report>
+void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, UserRecordingReport> {
+    nested(io, "counts", r.counts);
+    io("counts_text", r.counts_text);
+    io("events", r.events);
+    io("c_right", r.c_right);
+    io("c_summary", r.c_summary);
+    io("theatre_note", r.theatre_note);
+}
+
 template <typename Io, typename Report>
 void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, UserCompileReport> {
     io("ok", r.ok);
@@ -371,6 +392,7 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     maybe_nested(io, "counters", r.counters);
     maybe_nested(io, "compile", r.compile);
     maybe_nested(io, "user_launch", r.user_launch);
+    maybe_nested(io, "user_recording", r.user_recording);
     io("device_free_bytes", r.device_free_bytes);
     io("device_total_bytes", r.device_total_bytes);
     io("live_key", r.live_key);

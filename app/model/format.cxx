@@ -11,6 +11,12 @@ std::string fixed(double value, int decimals) {
     return text;
 }
 
+std::string scientific(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1e", value);
+    return text;
+}
+
 std::string human_bytes(std::int64_t bytes) {
     static const char* const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     double value = static_cast<double>(bytes);

@@ -34,6 +34,8 @@ std::string format_text(std::string_view fmt, const Args&... args) {
 
 // fixed(3.14159, 2) == "3.14": a number with a set count of decimals.
 std::string fixed(double value, int decimals);
+// `value` with one decimal and an exponent: 3.1e-07.
+std::string scientific(double value);
 
 // 1536 → "1.5 KiB"; 3 × 2^30 → "3.0 GiB".
 std::string human_bytes(std::int64_t bytes);

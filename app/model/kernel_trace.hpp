@@ -120,6 +120,10 @@ struct KernelTrace {
     std::string device;   // "NVIDIA H200"
     int sm_count = 0;
     std::string recorded_at;  // UTC, "2026-11-21 10:42"
+    // Whose kernel ran, when it was not the rung's own: "yours: my_tiled.cu" (a learner's kernel
+    // recorded through its accessors, model/user_recording.hpp); empty for TileScope's rungs.
+    std::string label;
+    std::string source;  // with `label`: the learner's kernel as it was recorded, for the Source tab
     bool check_passed = false;  // C of the instrumented launch matched the CPU reference
     std::string check_summary;
     std::vector<RecordedLoad> loads;      // empty: only blocks and clocks were recorded

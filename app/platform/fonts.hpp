@@ -13,6 +13,7 @@ struct FontSet {
     ImFont* body = nullptr;     // everything, and ImGui's default font
     ImFont* heading = nullptr;  // panel titles and matrix names
     ImFont* small = nullptr;    // labels inside the stage drawing
+    ImFont* code = nullptr;     // source text: the kernel editor (DejaVu Sans Mono; body when missing)
 };
 
 struct LoadedFonts {

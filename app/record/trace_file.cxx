@@ -38,6 +38,9 @@ model::KernelTrace read_trace(const Json& root) {
     trace.device = top.text("device");
     trace.sm_count = static_cast<int>(top.integer("sm_count"));
     trace.recorded_at = top.text("recorded_at");
+    // Optional: only a learner's kernel's recording has one.
+    if (top.has("label")) trace.label = top.text("label");
+    if (top.has("source")) trace.source = top.text("source");
     trace.check_passed = top.flag("check_passed");
     trace.check_summary = top.text("check_summary");
 
@@ -107,6 +110,8 @@ std::string trace_to_json(const model::KernelTrace& trace) {
     root["device"] = trace.device;
     root["sm_count"] = trace.sm_count;
     root["recorded_at"] = trace.recorded_at;
+    if (!trace.label.empty()) root["label"] = trace.label;
+    if (!trace.source.empty()) root["source"] = trace.source;
     root["check_passed"] = trace.check_passed;
     root["check_summary"] = trace.check_summary;
     root["block_sm"] = trace.block_sm;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "gpu/nvrtc_compiler.hpp"
+#include "gpu/user_kernel_recording.hpp"
 #include "model/user_kernel.hpp"
 
 namespace {
@@ -45,6 +46,33 @@ TEST(NvrtcCompiler, EveryStarterCompiles) {
         EXPECT_TRUE(r.ok) << ts::model::starter_name(starter) << ": " << r.why << "\n" << r.log;
         EXPECT_TRUE(r.diagnostics.empty()) << ts::model::starter_name(starter) << ": " << r.log;
     }
+}
+
+// The recording build (gpu/user_kernel_recording.hpp) of every starter compiles too, and an error
+// in the kernel keeps its own line number behind the prelude.
+TEST(NvrtcCompiler, TheRecordingBuildCompilesAndKeepsLineNumbers) {
+    SKIP_WITHOUT_NVRTC();
+    for (const ts::model::Starter starter : ts::model::kAllStarters) {
+        const auto recording = ts::gpu::recording_source(ts::model::starter_kernel(starter));
+        ASSERT_EQ(recording.index(), 0u) << std::get<1>(recording);
+        const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording), "starter.cu", 9, 0);
+        EXPECT_TRUE(r.ok) << ts::model::starter_name(starter) << ": " << r.why << "\n" << r.log;
+    }
+    // The parameter list over three lines: the error on line 5 is still reported on line 5.
+    const std::string broken = "// a kernel\nextern \"C\" __global__ void matmul(const float* A, const float* B,\n"
+                               "    float* C,\n    int M, int N, int K) {\n    C[0] = nope;\n}\n";
+    const auto recording = ts::gpu::recording_source(broken);
+    ASSERT_EQ(recording.index(), 0u);
+    const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording), "broken.cu", 9, 0);
+    ASSERT_FALSE(r.ok);
+    ASSERT_FALSE(r.diagnostics.empty()) << r.log;
+    EXPECT_EQ(r.diagnostics.front().line, 5) << r.log;
+    // A kernel that takes A's address cannot record through the accessors: the compiler says so.
+    const CompileResult pointer = ts::gpu::compile_user_kernel(
+        std::get<0>(ts::gpu::recording_source(kernel("    const float* row = A + 4;\n    C[0] = row[0];\n"))),
+        "pointer.cu", 9, 0);
+    EXPECT_FALSE(pointer.ok);
+    EXPECT_EQ(ts::gpu::recording_source("__global__ void gemm() {}").index(), 1u);
 }
 
 TEST(NvrtcCompiler, ErrorsComeBackWithLineAndColumn) {

@@ -68,6 +68,18 @@ TEST(TraceFile, RoundTripKeepsEveryRecord) {
     }
 }
 
+// A learner's kernel recorded as the tiled rung keeps whose it is and its source.
+TEST(TraceFile, ALearnersRecordingKeepsItsLabelAndSource) {
+    model::KernelTrace trace =
+        testing_support::synthetic_trace(model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, problem(16, 16, 16), 4);
+    EXPECT_EQ(trace_to_json(trace).find("\"label\""), std::string::npos);  // a rung's has none
+    trace.label = "yours: mine.cu";
+    trace.source = "// grid: 1, 1\nextern \"C\" __global__ void matmul(…) { “✓” }\n";
+    const model::KernelTrace back = parsed(trace_to_json(trace));
+    EXPECT_EQ(back.label, trace.label);
+    EXPECT_EQ(back.source, trace.source);
+}
+
 TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
     EXPECT_EQ(error_of("{\"format\": \"tilescope-trace\",\n \"format_version\": }"),
               "t.json:2:20: not valid JSON: syntax error while parsing value - unexpected '}'; expected '[', '{', or a literal");

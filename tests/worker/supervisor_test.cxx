@@ -160,7 +160,7 @@ TEST(Supervisor, RequestsAreNamedByKernelDtypeAndSize) {
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 32};
     request.problem = {4096, 4096, 4096, 1, ts::model::Dtype::Int32};
     EXPECT_EQ(describe_point(request), "tiled T=32 int32 4096³");
-    request.user = UserKernelSource{.name = "mine.cu"};
+    request.user.emplace().name = "mine.cu";
     request.problem = {127, 129, 65, 1, ts::model::Dtype::Float32};
     EXPECT_EQ(describe_point(request), "yours: mine.cu float 127×129×65");
     request.kind = RequestKind::UserCompile;

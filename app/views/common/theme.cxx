@@ -74,6 +74,7 @@ float emphasis_width(float base) { return outline_width(base) * (g_presenter ? 2
 void set_fonts(const Fonts& fonts) { g_fonts = fonts; }
 ImFont* heading_font() { return g_fonts.heading ? g_fonts.heading : ImGui::GetFont(); }
 ImFont* small_font() { return g_fonts.small ? g_fonts.small : ImGui::GetFont(); }
+ImFont* code_font() { return g_fonts.code ? g_fonts.code : ImGui::GetFont(); }
 
 void apply_style(ImGuiStyle& style) {
     ImGui::StyleColorsLight(&style);

@@ -89,10 +89,12 @@ float emphasis_width(float base);
 struct Fonts {
     ImFont* heading = nullptr;
     ImFont* small = nullptr;
+    ImFont* code = nullptr;
 };
 void set_fonts(const Fonts& fonts);
 ImFont* heading_font();  // never null
 ImFont* small_font();    // never null
+ImFont* code_font();     // never null: fixed width where DejaVu Sans Mono is installed
 
 // A light style: dark text on a near-white background survives projectors far better
 // than ImGui's dark default. In the colours of the scheme in use, at 1× sizes.

@@ -46,6 +46,7 @@ std::string_view view_name(LabView view) {
         case LabView::Theatre: return "theatre";
         case LabView::Ladder: return "ladder";
         case LabView::Experiment: return "experiment";
+        case LabView::Kernel: return "kernel";
     }
     return "stage";
 }

@@ -29,13 +29,13 @@
 namespace ts::views {
 
 // In the order of the view buttons and of Ctrl+1 … Ctrl+7.
-enum class LabView { Stage, Latency, Tuning, Roofline, Theatre, Ladder, Experiment };
+enum class LabView { Stage, Latency, Tuning, Roofline, Theatre, Ladder, Experiment, Kernel };
 // The tile widths T the latency and tuning views measure the tiled kernel at.
 inline constexpr int kSweptTiles[] = {1, 2, 4, 8, 16, 32};
-inline constexpr LabView kLabViews[] = {LabView::Stage,   LabView::Latency, LabView::Tuning,    LabView::Roofline,
-                                       LabView::Theatre, LabView::Ladder,  LabView::Experiment};
+inline constexpr LabView kLabViews[] = {LabView::Stage,   LabView::Latency, LabView::Tuning,     LabView::Roofline,
+                                       LabView::Theatre, LabView::Ladder,  LabView::Experiment, LabView::Kernel};
 
-// "stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment"
+// "stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment", "kernel"
 std::string_view view_name(LabView view);
 std::optional<LabView> parse_view(std::string_view text);
 

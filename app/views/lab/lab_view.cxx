@@ -20,7 +20,9 @@ namespace ts::views {
 
 namespace {
 
-constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder", "Experiments"};
+constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder", "Experiments", "Your kernel"};
+// Where even those do not fit in one row (presenter mode's large text on 1920 pixels).
+constexpr const char* kShortTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder", "Break it", "Yours"};
 constexpr int kViewCount = static_cast<int>(std::size(kLabViews));
 
 // The quick sweep of a first visit, while it runs: how far, and a way to stop it. Or why it
@@ -114,6 +116,19 @@ void draw_view_switcher(AppState& state) {
     const ImGuiIO& io = ImGui::GetIO();
     for (int i = 0; i < kViewCount; ++i)
         if (io.KeyCtrl && imgui_compat::key_pressed(imgui_compat::digit_key(1 + i), false)) view = kLabViews[i];
+    // With large text, or a narrow window, the keys leave the labels (F1 lists them), so that the
+    // row fits beside the presenter's controls (about 22 lines of text wide).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const auto row_width = [&](const auto& label_of) {
+        float width = ImGui::GetFontSize() * 22.0f;
+        for (int i = 0; i < kViewCount; ++i)
+            width += ImGui::CalcTextSize(label_of(i).c_str()).x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
+        return width;
+    };
+    const float room = ImGui::GetWindowContentRegionMax().x;
+    const bool with_keys =
+        row_width([](int i) { return model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1); }) < room;
+    const bool short_titles = !with_keys && row_width([](int i) { return std::string(kTitles[i]); }) >= room;
     for (int i = 0; i < kViewCount; ++i) {
         if (i > 0) ImGui::SameLine();
         const bool active = view == kLabViews[i];
@@ -122,10 +137,11 @@ void draw_view_switcher(AppState& state) {
             ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colours::kA.line));
             ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
         }
-        // With large text the keys leave the labels (F1 lists them), so that the row fits.
-        const bool with_keys = ImGui::GetFontSize() * 64.0f < ImGui::GetWindowContentRegionMax().x;
-        const std::string label = with_keys ? model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1) : kTitles[i];
+        const std::string label = with_keys      ? model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1)
+                                  : short_titles ? kShortTitles[i]
+                                                 : kTitles[i];
         if (ImGui::Button(label.c_str())) view = kLabViews[i];
+        if (!with_keys && ImGui::IsItemHovered()) ImGui::SetTooltip("%s (Ctrl+%d)", kTitles[i], i + 1);
         if (active) ImGui::PopStyleColor(2);
     }
     draw_presenter_controls(state);
@@ -172,7 +188,8 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
         case LabView::Ladder: draw_ladder_view(state, size); break;
         case LabView::Stage:
         case LabView::Theatre:
-        case LabView::Experiment: break;
+        case LabView::Experiment:
+        case LabView::Kernel: break;
     }
     ImGui::EndChild();
 }

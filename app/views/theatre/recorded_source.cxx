@@ -24,6 +24,8 @@ RecordedSource::RecordedSource(std::shared_ptr<const model::KernelTrace> naive,
     const model::KernelTrace* any = m_tiled.trace ? m_tiled.trace.get() : m_naive.trace.get();
     const std::string device = any ? any->device : "a GPU";
     m_label = "recorded on " + device;
+    // A learner's kernel recorded through its accessors plays as the tiled rung: say whose it is.
+    if (m_tiled.trace && !m_tiled.trace->label.empty()) m_label = m_tiled.trace->label + ", " + m_label;
     if (!m_naive.trace || !m_tiled.trace)
         m_label += m_tiled.trace ? " (tiled; naive from the model)" : " (naive; tiled from the model)";
     m_description = format_text("the loads each thread wrote down when the instrumented kernels ran on the {}{}; the "

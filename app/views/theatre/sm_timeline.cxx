@@ -109,8 +109,8 @@ std::optional<std::string> recorded_block_line(const AppState& state) {
     const model::BlockSpan& span = c.timeline.blocks[static_cast<std::size_t>(model::block_linear(block.x, block.y, grid.x))];
     const int phase = current_step(state).phase;
     const model::PhaseSpan phase_time = model::phase_span(*trace, block, phase);
-    return format_text("As recorded on the {}: block ({}, {}) ran on SM {} (wave {}); phase {} took {} µs, {} cycles.",
-                  trace->device, block.x, block.y, static_cast<std::int64_t>(span.sm), span.wave, phase,
+    return format_text("As recorded on the {}{}: block ({}, {}) ran on SM {} (wave {}); phase {} took {} µs, {} cycles.",
+                  trace->device, trace->label.empty() ? std::string() : " (" + trace->label + ")", block.x, block.y, static_cast<std::int64_t>(span.sm), span.wave, phase,
                   fixed(phase_time.end_us - phase_time.start_us, 2), static_cast<std::int64_t>(phase_time.cycles));
 }
 

@@ -183,6 +183,45 @@ void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceF
     draw_source_lines(lines, *extent, current, flagged ? flagged->first : -1, flag ? flag->note : std::string());
 }
 
+namespace {
+
+std::optional<SourceLines> user_tiled_lines(const std::vector<std::string_view>& lines, model::SubStep sub) {
+    const auto load_a = find_line(lines, "A[");
+    if (!load_a) return std::nullopt;
+    auto load_b = find_line(lines, "B[", *load_a);
+    if (!load_b) return std::nullopt;
+    while (*load_b + 1 < static_cast<int>(lines.size()) &&
+           lines[static_cast<std::size_t>(*load_b + 1)].find("B[") != std::string_view::npos)
+        ++*load_b;
+    const auto sync1 = find_line(lines, "__syncthreads", *load_b);
+    const auto compute = sync1 ? find_line(lines, "+=", *sync1) : std::nullopt;
+    const auto sync2 = compute ? find_line(lines, "__syncthreads", *compute) : std::nullopt;
+    const auto store = find_line(lines, "C[", sync2 ? *sync2 : *load_b);
+    const auto one = [](std::optional<int> line) {
+        return line ? std::optional<SourceLines>(SourceLines{*line, *line}) : std::nullopt;
+    };
+    switch (sub) {
+        case model::SubStep::LoadTiles: return SourceLines{*load_a, *load_b};
+        case model::SubStep::SyncAfterLoad: return one(sync1);
+        case model::SubStep::Compute: return one(compute);
+        case model::SubStep::SyncAfterCompute: return one(sync2);
+        case model::SubStep::Store: return one(store);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+void draw_user_source_panel(const model::KernelTrace& trace, model::SubStep sub) {
+    const std::vector<std::string_view> lines = split_lines(trace.source);
+    heading(trace.label.c_str());
+    muted_text("Your kernel, as recorded. Highlighted: the lines of this step, found by what they touch (A[ and B[, "
+               "the barriers, +=, C[).");
+    if (lines.empty()) return;
+    draw_source_lines(lines, SourceLines{0, static_cast<int>(lines.size()) - 1}, user_tiled_lines(lines, sub), -1,
+                      std::string());
+}
+
 void draw_source_lines(const std::vector<std::string_view>& lines, SourceLines extent, std::optional<SourceLines> current,
                        int flagged_line, const std::string& note) {
     ImGui::PushFont(small_font());

@@ -238,6 +238,10 @@ void tabs(AppState& state) {
                     draw_source_panel(model::KernelKind::Naive, step.sub);
                     ImGui::Separator();
                     draw_source_panel(model::KernelKind::Tiled, step.sub);
+                } else if (const model::KernelTrace* yours = timeline_trace(state);
+                           yours && state.theatre.recording.replay && !yours->label.empty() && !yours->source.empty() &&
+                           yours->config.kind == played_config(state).kind) {
+                    draw_user_source_panel(*yours, step.sub);  // a learner's kernel, recorded as the tiled rung
                 } else {
                     const auto flag = race_source_flag(state);  // an experiment's missing barrier
                     draw_source_panel(played_config(state).kind, step.sub, flag ? &*flag : nullptr);

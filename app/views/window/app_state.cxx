@@ -68,9 +68,9 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
             continue;
         }
         if (take_recording_result(state, *result)) continue;
-        if (take_experiment_result(state.experiments, *result,
-                                   state.device && state.device->usable ? state.device->limits.name : ""))
-            continue;
+        const std::string gpu_name = state.device && state.device->usable ? state.device->limits.name : "";
+        if (take_experiment_result(state.experiments, *result, gpu_name)) continue;
+        if (take_kernel_result(state.kernel_editor, *result, gpu_name)) continue;
         state.run.last = std::move(*result);
         state.run.pending_id = 0;
     }
@@ -84,6 +84,10 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     if (state.device && state.device->usable)
         if (const auto request = next_experiment_request(state.experiments))
             experiment_submitted(state.experiments, runner.submit(*request));
+    // The kernel editor's job: one request at a time; a compile needs no GPU, only the probe's answer.
+    if (state.device)
+        if (const auto request = next_kernel_request(state.kernel_editor, *state.device))
+            kernel_submitted(state.kernel_editor, runner.submit(*request));
     if (state.run_requested) {
         state.run_requested = false;
         if (!why_no_run(state)) {

@@ -9,6 +9,7 @@
 
 #include "gpu/runner.hpp"
 #include "views/experiments/experiment_state.hpp"
+#include "views/kernel/kernel_state.hpp"
 #include "views/lab/lab_state.hpp"
 #include "views/lessons/lesson_session.hpp"
 #include "model/device_limits.hpp"
@@ -56,6 +57,7 @@ struct AppState {
     Presentation presentation;              // presenter mode, font scale, palette, the key list
     LessonSession lesson;                   // the guided lesson on show, its step and the guess
     ExperimentState experiments = make_experiment_state();  // the Experiments view: cases, guesses, results
+    KernelEditorState kernel_editor;        // your own kernel: its text, file, and what the GPU said
 };
 
 // The limits a launch is checked against: the GPU's when one is usable, otherwise the

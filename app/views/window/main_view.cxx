@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "views/experiments/experiment_view.hpp"
+#include "views/kernel/kernel_view.hpp"
 #include "views/window/help_overlay.hpp"
 #include "views/lab/lab_view.hpp"
 #include "views/lessons/lesson_panel.hpp"
@@ -33,22 +34,14 @@ void draw_main_view(AppState& state) {
     draw_lessons_button(state);
     handle_lesson_keys(state);
     draw_lesson_list(state);
-    if (state.lab.view == LabView::Theatre) {
-        draw_theatre_view(state, status_height);
-        ImGui::Separator();
-        draw_status_bar(state);
-        ImGui::End();
-        return;
-    }
-    if (state.lab.view == LabView::Experiment) {
-        draw_experiment_view(state, status_height);
-        ImGui::Separator();
-        draw_status_bar(state);
-        ImGui::End();
-        return;
-    }
+    // Every view but the stage fills the window above the status bar.
     if (state.lab.view != LabView::Stage) {
-        draw_lab_view(state, status_height);
+        switch (state.lab.view) {
+            case LabView::Theatre: draw_theatre_view(state, status_height); break;
+            case LabView::Kernel: draw_kernel_view(state, status_height); break;
+            case LabView::Experiment: draw_experiment_view(state, status_height); break;
+            default: draw_lab_view(state, status_height); break;
+        }
         ImGui::Separator();
         draw_status_bar(state);
         ImGui::End();

@@ -42,17 +42,27 @@ void apply_presentation_style(const Presentation& p) {
 
 void draw_presenter_controls(AppState& state) {
     Presentation& p = state.presentation;
-    // On the switcher's line when they fit there, else on the next.
+    // On the switcher's line when they fit there, their key hints dropped if that makes them fit
+    // (F1 lists the keys), else on the next line with the hints.
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float width = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize("Presenter (F5)").x +
-                        style.ItemSpacing.x + ImGui::CalcTextSize("Keys (F1)").x + 2.0f * style.FramePadding.x;
+    const auto width_of = [&](const char* presenter, const char* keys) {
+        return ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(presenter).x +
+               style.ItemSpacing.x + ImGui::CalcTextSize(keys).x + 2.0f * style.FramePadding.x;
+    };
     const float right = ImGui::GetWindowContentRegionMax().x;
     ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
-    if (ImGui::GetCursorPosX() + width > right) ImGui::NewLine();
+    // Room for the lessons button after these, without its own hint.
+    const float after = ImGui::CalcTextSize("Lessons").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
+    bool hints = ImGui::GetCursorPosX() + width_of("Presenter (F5)", "Keys (F1)") + after <= right;
+    if (!hints && ImGui::GetCursorPosX() + width_of("Presenter", "Keys") + after > right) {
+        ImGui::NewLine();
+        hints = true;
+    }
     bool presenter = p.presenter;
-    if (ImGui::Checkbox("Presenter (F5)", &presenter)) set_presenter(p, presenter);
+    if (ImGui::Checkbox(hints ? "Presenter (F5)###presenter" : "Presenter###presenter", &presenter))
+        set_presenter(p, presenter);
     ImGui::SameLine();
-    if (ImGui::Button("Keys (F1)")) p.help_open = !p.help_open;
+    if (ImGui::Button(hints ? "Keys (F1)###keys" : "Keys###keys")) p.help_open = !p.help_open;
 }
 
 }  // namespace ts::views

@@ -1,0 +1,26 @@
+// user_kernel_recording.hpp — the learner's kernel made to record itself (model/user_recording.hpp).
+//
+// The source is compiled a second time with a prelude of TileScope's: the signature's A, B and C
+// become accessors (ts_rec::In, ts_rec::Out) that note every A[i] and B[i] read and every C[i]
+// store with the thread, its block and the barriers it has passed, and __syncthreads() becomes a
+// barrier that counts. The kernel's own text is unchanged, line for line (a #line directive keeps
+// the compiler's line numbers the file's), so the recording runs the same code the plain build
+// runs, with notes beside it. A kernel that uses A, B or C other than by index (A + i, a float4
+// cast) does not compile this way, and the recording says why.
+//
+// No CUDA here: the text is made on any machine, and NVRTC compiles it without a GPU.
+#pragma once
+
+#include <string>
+#include <variant>
+
+namespace ts::gpu {
+
+// The global variable the recording's buffers are handed to the kernel in (cudaLibraryGetGlobal).
+inline constexpr const char* kRecordingBuffersName = "ts_rec_buffers";
+
+// The recording build of `source` (index 0), or why it cannot be made (index 1): no `matmul(`
+// parameter list to replace.
+std::variant<std::string, std::string> recording_source(const std::string& source);
+
+}  // namespace ts::gpu

@@ -1,0 +1,14 @@
+// kernel_results.hpp — what the learner's kernel did on the GPU, under the editor: each check
+// size with its runs (right, or wrong with the Experiments view's heat map of where C came out
+// wrong, NaN cells, stores past C, or the worker's sentence), and the measurement beside the rung.
+#pragma once
+
+#include "views/window/app_state.hpp"
+
+namespace ts::views {
+
+// Draws them; "Show in the theatre" under a tiled-shaped recording puts it there (the theatre's
+// problem and T become the recording's).
+void draw_kernel_results(AppState& state);
+
+}  // namespace ts::views
