@@ -11,6 +11,7 @@
 #include "gpu/nvrtc_compiler.hpp"
 #include "gpu/runner.hpp"
 #include "gpu/supervisor.hpp"
+#include "gpu/user_kernel_compile.hpp"
 #include "model/format.hpp"
 #include "model/user_kernel.hpp"
 #include "model/user_launch.hpp"
@@ -62,16 +63,6 @@ CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options) {
 
 namespace {
 
-// "sm_90" → 9, 0; nullopt for anything else.
-std::optional<std::pair<int, int>> parse_arch(const std::string& arch) {
-    if (arch.size() < 5 || arch.size() > 6 || !arch.starts_with("sm_")) return std::nullopt;
-    for (std::size_t i = 3; i < arch.size(); ++i)
-        if (arch[i] < '0' || arch[i] > '9') return std::nullopt;
-    const int number = std::stoi(arch.substr(3));
-    if (number < 50) return std::nullopt;
-    return std::pair{number / 10, number % 10};
-}
-
 void print_diagnostics(const std::string& name, const std::vector<model::Diagnostic>& diagnostics,
                        const std::string& log, bool ok, std::ostream& out) {
     for (const model::Diagnostic& d : diagnostics)
@@ -82,7 +73,7 @@ void print_diagnostics(const std::string& name, const std::vector<model::Diagnos
 
 int compile_here(const KernelOptions& options, const std::string& source, const std::string& name, std::ostream& out,
                  std::ostream& err) {
-    const auto arch = parse_arch(options.arch);  // checked by run_kernel
+    const auto arch = gpu::parse_arch(options.arch);  // checked by run_kernel
     std::string why;
     const auto version = gpu::nvrtc_version(why);
     if (!version) {
@@ -207,7 +198,7 @@ int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& er
                "from)\n";
         return 2;
     }
-    if (!parse_arch(options.arch)) {
+    if (!gpu::parse_arch(options.arch)) {
         err << "tilescope kernel: --arch must be sm_ and a compute capability, like sm_90 or sm_80, got \""
             << options.arch << "\"\n";
         return 2;

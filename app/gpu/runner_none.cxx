@@ -1,6 +1,7 @@
 // runner_none.cxx — the backend of a build without CUDA: the app and the tools keep working
 // on the model, and every GPU request fails with the reason.
 #include "runner.hpp"
+#include "user_kernel_compile.hpp"
 
 namespace ts::gpu {
 
@@ -17,6 +18,13 @@ DeviceInfo probe_device() {
 RunResult run_request(const RunRequest& request) {
     RunResult result;
     result.request = request;
+    // Compiling the learner's kernel needs NVRTC, not CUDA's runtime: for the architecture asked.
+    if (request.kind == RequestKind::UserCompile && request.user) {
+        result.compile = compile_user_source(*request.user, request.user->arch, nullptr);
+        result.ok = result.compile->ok;
+        result.error = result.compile->why;
+        return result;
+    }
     result.error = kNoCuda;
     return result;
 }

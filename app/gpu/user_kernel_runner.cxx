@@ -10,7 +10,7 @@
 #include "guarded_runs.hpp"
 #include "measure.hpp"
 #include "model/format.hpp"
-#include "nvrtc_compiler.hpp"
+#include "user_kernel_compile.hpp"
 #include "recorder.hpp"
 #include "user_kernel_recording.hpp"
 
@@ -45,15 +45,6 @@ KeptModule& kept() {
 
 std::string arch_of(int major, int minor) { return format_text("sm_{}{}", major, minor); }
 
-// "sm_90" → 9, 0; nullopt for anything else.
-std::optional<std::pair<int, int>> parse_arch(const std::string& arch) {
-    if (arch.size() < 5 || arch.size() > 6 || !arch.starts_with("sm_")) return std::nullopt;
-    for (std::size_t i = 3; i < arch.size(); ++i)
-        if (arch[i] < '0' || arch[i] > '9') return std::nullopt;
-    const int number = std::stoi(arch.substr(3));
-    return std::pair{number / 10, number % 10};
-}
-
 // Compiles `user` for `arch` unless the kept module is that very source; the report either way.
 const KeptModule* compile(const UserKernelSource& user, const std::string& arch, UserCompileReport& report) {
     KeptModule& module = kept();
@@ -62,33 +53,13 @@ const KeptModule* compile(const UserKernelSource& user, const std::string& arch,
         report.reused = true;
         return &module;
     }
-    report = {};
-    report.arch = arch;
-    const auto numbers = parse_arch(arch);
-    if (!numbers) {
-        report.why = format_text("\"{}\" is not an architecture: write sm_ and a compute capability, like sm_90", arch);
-        return nullptr;
-    }
-    std::string why;
-    const auto version = nvrtc_version(why);  // also loads NVRTC here, before the compiler's fork
-    if (!version) {
-        report.why = why;
-        return nullptr;
-    }
-    report.nvrtc_version = *version;
-    CompileResult compiled = compile_user_kernel_with_deadline(user.source, user.name, numbers->first,
-                                                               numbers->second, user.compile_limit_s);
-    report.ok = compiled.ok;
-    report.why = compiled.why;
-    report.log = std::move(compiled.log);
-    report.diagnostics = std::move(compiled.diagnostics);
-    report.seconds = compiled.seconds;
-    report.cubin_bytes = static_cast<std::int64_t>(compiled.cubin.size());
-    if (!compiled.ok) return nullptr;
+    std::vector<char> cubin;
+    report = compile_user_source(user, arch, &cubin);
+    if (!report.ok) return nullptr;
     module.unload();
     module.source = user.source;
     module.arch = arch;
-    module.cubin = std::move(compiled.cubin);
+    module.cubin = std::move(cubin);
     module.report = report;
     return &module;
 }

@@ -5,6 +5,7 @@
 // that stopped, a measurement) become the words and marks a user reads; Cancel keeps what came back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -14,6 +15,7 @@
 #include "views/kernel/kernel_editor.hpp"
 #include "views/kernel/kernel_state.hpp"
 #include "views/kernel/kernel_view.hpp"
+#include "views/lab/latency_view.hpp"
 #include "views/theatre/theatre_recording.hpp"
 #include "views/window/app_state.hpp"
 #include "views/window/main_view.hpp"
@@ -308,6 +310,41 @@ TEST_F(KernelView, ARecordingShowsItsCountsAndGoesToTheTheatre) {
     EXPECT_TRUE(has(text, "Show in the theatre"));
     add_recording(state.theatre.recording, *editor.recorded->trace);  // what the button does, with the view
     EXPECT_TRUE(state.theatre.recording.tiled);
+}
+
+// "Plot beside the rungs": your kernel as one more curve of the latency view, its points under
+// "yours: NAME", never mixed with the rung its request's default kernel field names.
+TEST_F(KernelView, YourKernelIsOneMoreCurveOfTheLatencyView) {
+    with_gpu();
+    draw();
+    state.lab.latency.yours = user_source(state.kernel_editor);
+    measure_latency_now(state.lab);
+    const auto mine = std::find_if(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+                                   [](const auto& keyed) { return keyed.second.user.has_value(); });
+    ASSERT_NE(mine, state.lab.to_submit.end());
+    EXPECT_EQ(mine->first.find("yours: mine.cu") != std::string::npos, true) << mine->first;
+    ts::gpu::RunResult result;
+    result.request = mine->second;
+    result.ok = true;
+    result.median_ms = 2.0;
+    result.samples_ms = {2.0};
+    result.gflops = 8589.9;
+    state.lab.in_flight = 1;
+    take_live_result(state.lab, result);
+    ASSERT_EQ(state.lab.live_points.size(), 1u);
+    EXPECT_EQ(state.lab.live_points.front().config, "yours: mine.cu");
+    EXPECT_EQ(state.lab.live_points.front().kernel, "yours");
+    EXPECT_EQ(request_config(result.request), "yours: mine.cu");
+    state.lab.view = LabView::Latency;
+    std::string text;
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_main_view(state); });
+    EXPECT_TRUE(has(text, "yours: mine.cu")) << text;
+    // Another dtype has no curve of yours: it takes floats.
+    state.lab.latency.dtype = ts::model::Dtype::Float64;
+    state.lab.to_submit.clear();
+    measure_latency_now(state.lab);
+    EXPECT_TRUE(std::none_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+                             [](const auto& keyed) { return keyed.second.user.has_value(); }));
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "views/common/theme.hpp"
 #include "views/kernel/kernel_editor.hpp"
 #include "views/kernel/kernel_results.hpp"
+#include "views/lab/latency_view.hpp"
 #include "views/window/side_column.hpp"
 
 namespace ts::views {
@@ -109,7 +110,17 @@ void draw_launch(KernelEditorState& editor, const AppState& state) {
                                s.grid_x * s.grid_y, s.block_x * s.block_y, s.shared_bytes));
 }
 
-void draw_actions(KernelEditorState& editor, const AppState& state) {
+// Your kernel as one more series of the latency view, as its source is now, measured at once.
+void plot_beside_rungs(AppState& state) {
+    LatencyControls& latency = state.lab.latency;
+    latency.yours = user_source(state.kernel_editor);
+    latency.dtype = model::Dtype::Float32;
+    latency.batch = 1;
+    state.lab.view = LabView::Latency;
+    measure_latency_now(state.lab);
+}
+
+void draw_actions(KernelEditorState& editor, AppState& state) {
     heading("Run");
     const bool busy = job_running(editor);
     const bool probed = state.device.has_value();
@@ -127,6 +138,10 @@ void draw_actions(KernelEditorState& editor, const AppState& state) {
         ImGui::SetTooltip("Run it once at %d³ built to note every A[i], B[i], C[i] and barrier of every thread: the "
                           "counts, and for a kernel shaped like the tiled rung a replay in the theatre",
                           editor.record_size);
+    if (ImGui::Button("Plot beside the rungs")) plot_beside_rungs(state);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("The latency view with \"yours: %s\" as one more curve, measured now at %d³ (float, batch 1)",
+                          editor.name.c_str(), state.lab.latency.size);
     ImGui::EndDisabled();
     ImGui::EndDisabled();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);

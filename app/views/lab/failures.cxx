@@ -13,7 +13,7 @@ using model::format_text;
 namespace {
 
 bool same_point(const gpu::RunRequest& a, const gpu::RunRequest& b) {
-    return model::describe(a.kernel) == model::describe(b.kernel) && a.problem.m == b.problem.m &&
+    return request_config(a) == request_config(b) && a.problem.m == b.problem.m &&
            a.problem.n == b.problem.n && a.problem.k == b.problem.k && a.problem.batch == b.problem.batch &&
            a.problem.dtype == b.problem.dtype;
 }
@@ -52,7 +52,7 @@ std::optional<Failure> failure_at(const LabState& lab, const std::vector<const r
     for (const Failure& f : lab.failures.failed)
         if (same_point(f.request, request)) return f;
     // A recorded failure counts only where no point of the same kernel and size succeeded.
-    const std::string config = model::describe(request.kernel);
+    const std::string config = request_config(request);
     const record::Point* failed = nullptr;
     for (const record::Point* p : points) {
         if (!point_of(*p, config, request)) continue;

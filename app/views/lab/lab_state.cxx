@@ -121,12 +121,20 @@ std::vector<std::filesystem::path> committed_recordings() {
     return files;
 }
 
+std::string yours_config(const std::string& name) { return "yours: " + name; }
+
+std::string request_config(const gpu::RunRequest& request) {
+    return request.user ? yours_config(request.user->name) : model::describe(request.kernel);
+}
+
 record::Point point_from_result(const gpu::RunResult& result) {
     const gpu::RunRequest& request = result.request;
     record::Point point;
     point.kernel = std::string(model::kernel_name(request.kernel.kind));
-    point.config = model::describe(request.kernel);
-    if (request.kernel.kind == model::KernelKind::Tiled) {
+    point.config = request_config(request);
+    if (request.user) {
+        point.kernel = "yours";
+    } else if (request.kernel.kind == model::KernelKind::Tiled) {
         point.tile = request.kernel.tile;
     } else if (request.kernel.kind != model::KernelKind::Cublas) {
         point.block_x = request.kernel.block_x;
@@ -219,7 +227,7 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
         return;
     }
     // Measurements describe their compiled kernel too: the ladder view takes it from either.
-    if (result.ok && result.occupancy)
+    if (result.ok && result.occupancy && !result.request.user)
         lab.compiled_kernels[compiled_key(result.request.kernel, result.request.problem)] = {*result.occupancy,
                                                                                            result.tuned_variant};
     if (result.request.kind == gpu::RequestKind::Counters) {
@@ -243,8 +251,7 @@ void take_live_result(LabState& lab, const gpu::RunResult& result) {
     if (result.request.kind != gpu::RequestKind::Measure) return;
     note_measure_result(lab.failures, result);
     if (!result.ok) {
-        lab.last_error = model::format_text("{} at {}³: {}", model::describe(result.request.kernel), result.request.problem.m,
-                                       result.error);
+        lab.last_error = model::format_text("{}: {}", gpu::describe_point(result.request), result.error);
         return;
     }
     record::Point point = point_from_result(result);

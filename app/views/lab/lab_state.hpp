@@ -59,6 +59,9 @@ struct LatencyControls {
     // rung at cuBLAS speed; of the tensor cores (bf16 or fp16 only) mma-async and persistent, the
     // Ampere recipe and the Hopper one.
     bool rungs[14] = {false, false, false, false, true, false, true, false, false, true, false, false, true, false};
+    // Your kernel, plotted beside the rungs as "yours: NAME" (the kernel editor's "Plot beside the
+    // rungs"): the source as it was then; float, batch 1 only.
+    std::optional<gpu::UserKernelSource> yours;
 };
 
 // A sweep measures one request after another, so that Cancel really stops it: only the
@@ -181,6 +184,10 @@ std::vector<std::filesystem::path> committed_recordings();
 
 // The point a live result becomes: the same fields `tilescope bench` writes.
 record::Point point_from_result(const gpu::RunResult& result);
+// "yours: mine.cu": the series and the points of your kernel (kernel "yours").
+std::string yours_config(const std::string& name);
+// The name a request's points go under: "tiled T=16", or yours_config for your kernel.
+std::string request_config(const gpu::RunRequest& request);
 
 // Every point to plot: the recording's, then this session's live ones (which replace a
 // recorded point of the same kernel, size and dtype).

@@ -29,6 +29,7 @@ constexpr ImU32 kTileColours[] = {IM_COL32(150, 190, 230, 255), IM_COL32(110, 16
                                   IM_COL32(25, 80, 160, 255),   IM_COL32(10, 50, 120, 255)};
 constexpr ImU32 kCublasColour = IM_COL32(60, 60, 60, 255);
 constexpr ImU32 kCpuColour = IM_COL32(150, 110, 40, 255);
+constexpr ImU32 kYoursColour = IM_COL32(215, 0, 150, 255);  // magenta: no rung's
 
 // The ladder's rungs in climbing order, each a hue of its own (none of the blues of T, the
 // naive kernels' red and purple or cuBLAS's grey), dark enough to read on white when faded.
@@ -57,9 +58,10 @@ static_assert(std::size(kLadderRungs) == sizeof(LatencyControls::rungs) / sizeof
 
 struct SeriesSpec {
     model::KernelConfig kernel;
-    std::string config;  // the recording's name for it: "naive 32×32"
+    std::string config;  // the recording's name for it: "naive 32×32", "yours: mine.cu"
     std::string label;   // the legend's: "cuBLAS" for "cublas"
     ImU32 colour;
+    std::optional<gpu::UserKernelSource> user{};  // your kernel's series
 };
 
 // The series the controls choose, in the ladder's order; kernels with no version for the
@@ -79,6 +81,10 @@ std::vector<SeriesSpec> series_specs(const LatencyControls& c) {
     for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
         if (c.rungs[i]) add({kLadderRungs[i].kind, 16, 16, 16}, kLadderRungs[i].colour);
     add({model::KernelKind::Cublas, 16, 16, 16}, kCublasColour);
+    if (c.yours && c.dtype == model::Dtype::Float32 && c.batch == 1) {
+        const std::string config = yours_config(c.yours->name);
+        specs.push_back({{}, config, config, kYoursColour, c.yours});
+    }
     return specs;
 }
 
@@ -266,6 +272,7 @@ enum class Care { Preview, Full, Quick };
 gpu::RunRequest measure_request(const SeriesSpec& spec, const LatencyControls& c, int size, Care care) {
     gpu::RunRequest request;
     request.kernel = spec.kernel;
+    request.user = spec.user;
     request.problem.m = request.problem.n = request.problem.k = size;
     request.problem.batch = c.batch;
     request.problem.dtype = c.dtype;
@@ -410,6 +417,12 @@ void draw_latency_controls(AppState& state) {
     c.naive_x = std::clamp(c.naive_x, 1, 1024);
     c.naive_y = std::clamp(c.naive_y, 1, 1024);
 
+    if (c.yours) {
+        bool shown = true;
+        const std::string label = yours_config(c.yours->name) + " (float, batch 1)";
+        if (ImGui::Checkbox(label.c_str(), &shown) && !shown) c.yours.reset();
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("Your kernel from the editor (Ctrl+8), as it was when you plotted it");
+    }
     ImGui::TextUnformatted("tiled kernel, T =");
     for (int i = 0; i < 6; ++i) {
         if (i > 0) ImGui::SameLine();
