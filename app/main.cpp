@@ -226,11 +226,14 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     if (const auto experiment = ts::model::parse_experiment(options.experiment))
         if (const auto note = ts::views::open_experiment(state, *experiment, options.view == "theatre"))
             std::cerr << "tilescope: --experiment: " << *note << "\n";
-    if (!options.kernel_file.empty())
+    if (!options.kernel_file.empty()) {
         if (const auto why = ts::views::open_kernel_flag(state, options.kernel_file)) {
             std::cerr << "tilescope: --kernel-file: " << *why << "\n";
             return 2;
         }
+        // In the latency view the kernel is one more curve, as the editor's "Plot beside the rungs" makes it.
+        if (options.view == "latency") state.lab.latency.yours = ts::views::user_source(state.kernel_editor);
+    }
     automation.prepare(state);
     // Read off the UI thread: the window opens at once and the lab says "Loading recordings…"
     // until they are in (a --load that fails ends the program with 2, as before).
@@ -326,8 +329,8 @@ int main(int argc, char** argv) {
                        "); with --view theatre, the theatre on the stale read of its recorded result")
         ->type_name("NAME");
     app.add_option("--kernel-file", gui.kernel_file,
-                   "open FILE (a path, or a name in the kernels folder) in the kernel editor (--view kernel); with --run, "
-                   "compile, check and measure it")
+                   "open FILE (a path, or a name in the kernels folder) in the kernel editor (--view kernel; with --run, "
+                   "compile, check and measure it), or plot it beside the rungs (--view latency)")
         ->type_name("FILE");
     app.add_option("--select-block", gui.theatre.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
         ->delimiter(',')
