@@ -86,7 +86,8 @@ void Automation::start_run(views::AppState& state) {
         if (state.lab.view == views::LabView::Tuning)
             views::start_sweep(state.lab, views::tuning_requests());
         else if (state.lab.view == views::LabView::Ladder)
-            views::start_sweep(state.lab, views::ladder_requests(views::shown_ladder_size(state.lab)));
+            views::start_sweep(state.lab, views::ladder_requests(views::shown_ladder_size(state.lab), views::Ladder::Fp32,
+                                                                 state.lab.latency.yours));
         else
             views::measure_latency_now(state.lab);  // the roofline plots these points too
         // The roofline also places each kernel by the DRAM bytes its counters measured.

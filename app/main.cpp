@@ -231,8 +231,10 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             std::cerr << "tilescope: --kernel-file: " << *why << "\n";
             return 2;
         }
-        // In the latency view the kernel is one more curve, as the editor's "Plot beside the rungs" makes it.
-        if (options.view == "latency") state.lab.latency.yours = ts::views::user_source(state.kernel_editor);
+        // In the latency view the kernel is one more curve, in the ladder view one more bar, as the
+        // editor's "Plot beside the rungs" makes it.
+        if (options.view == "latency" || options.view == "ladder")
+            state.lab.latency.yours = ts::views::user_source(state.kernel_editor);
     }
     automation.prepare(state);
     // Read off the UI thread: the window opens at once and the lab says "Loading recordings…"
@@ -330,7 +332,7 @@ int main(int argc, char** argv) {
         ->type_name("NAME");
     app.add_option("--kernel-file", gui.kernel_file,
                    "open FILE (a path, or a name in the kernels folder) in the kernel editor (--view kernel; with --run, "
-                   "compile, check and measure it), or plot it beside the rungs (--view latency)")
+                   "compile, check and measure it), or plot it beside the rungs (--view latency, --view ladder)")
         ->type_name("FILE");
     app.add_option("--select-block", gui.theatre.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
         ->delimiter(',')

@@ -15,6 +15,7 @@
 #include "views/kernel/kernel_editor.hpp"
 #include "views/kernel/kernel_state.hpp"
 #include "views/kernel/kernel_view.hpp"
+#include "views/lab/ladder_view.hpp"
 #include "views/lab/latency_view.hpp"
 #include "views/theatre/theatre_recording.hpp"
 #include "views/window/app_state.hpp"
@@ -68,6 +69,18 @@ protected:
         gpu.limits.name = "NVIDIA H100 (test)";
         state.device = gpu;
         return gpu;
+    }
+    // A measurement of `request` coming back to the lab, as the main loop hands it over.
+    ts::gpu::RunResult measured(const ts::gpu::RunRequest& request, double ms, double gflops) {
+        ts::gpu::RunResult result;
+        result.request = request;
+        result.ok = true;
+        result.median_ms = ms;
+        result.samples_ms = {ms};
+        result.gflops = gflops;
+        state.lab.in_flight = 1;
+        take_live_result(state.lab, result);
+        return result;
     }
     // The request the main loop would submit next, "submitted" under `id`.
     ts::gpu::RunRequest submit(std::uint64_t id) {
@@ -323,14 +336,7 @@ TEST_F(KernelView, YourKernelIsOneMoreCurveOfTheLatencyView) {
                                    [](const auto& keyed) { return keyed.second.user.has_value(); });
     ASSERT_NE(mine, state.lab.to_submit.end());
     EXPECT_EQ(mine->first.find("yours: mine.cu") != std::string::npos, true) << mine->first;
-    ts::gpu::RunResult result;
-    result.request = mine->second;
-    result.ok = true;
-    result.median_ms = 2.0;
-    result.samples_ms = {2.0};
-    result.gflops = 8589.9;
-    state.lab.in_flight = 1;
-    take_live_result(state.lab, result);
+    const ts::gpu::RunResult result = measured(mine->second, 2.0, 8589.9);
     ASSERT_EQ(state.lab.live_points.size(), 1u);
     EXPECT_EQ(state.lab.live_points.front().config, "yours: mine.cu");
     EXPECT_EQ(state.lab.live_points.front().kernel, "yours");
@@ -345,6 +351,30 @@ TEST_F(KernelView, YourKernelIsOneMoreCurveOfTheLatencyView) {
     measure_latency_now(state.lab);
     EXPECT_TRUE(std::none_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
                              [](const auto& keyed) { return keyed.second.user.has_value(); }));
+}
+
+// And one more bar of the FP32 ladder, before cuBLAS, its request in the same place.
+TEST_F(KernelView, YourKernelIsOneMoreBarOfTheLadder) {
+    with_gpu();
+    draw();
+    state.lab.latency.yours = user_source(state.kernel_editor);
+    const auto requests = ladder_requests(1024, Ladder::Fp32, state.lab.latency.yours);
+    ASSERT_GE(requests.size(), 2u);
+    EXPECT_TRUE(requests[requests.size() - 2].user);
+    EXPECT_EQ(requests.back().kernel.kind, ts::model::KernelKind::Cublas);
+    EXPECT_FALSE(ladder_requests(1024, Ladder::TensorCores, state.lab.latency.yours).back().user);
+    measured(requests[requests.size() - 2], 0.25, 8579.0);
+    const LadderData data = ladder_data(state, 1024, Ladder::Fp32);
+    ASSERT_EQ(data.bars.size(), requests.size());
+    const LadderBar& yours = data.bars[data.bars.size() - 2];
+    EXPECT_TRUE(yours.is_yours);
+    EXPECT_EQ(yours.name, "yours: mine.cu");
+    EXPECT_EQ(yours.gflops, 8579.0);
+    EXPECT_TRUE(data.bars.back().is_cublas);
+    EXPECT_NE(yours.hover.find("8,579 GFLOP/s at 1024³"), std::string::npos) << yours.hover;
+    std::string text;
+    state.lab.view = LabView::Ladder;
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_main_view(state); });  // draws without a fault
 }
 
 }  // namespace

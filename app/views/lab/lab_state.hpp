@@ -184,6 +184,8 @@ std::vector<std::filesystem::path> committed_recordings();
 
 // The point a live result becomes: the same fields `tilescope bench` writes.
 record::Point point_from_result(const gpu::RunResult& result);
+// Your kernel's curve and bar: magenta, no rung's colour.
+inline constexpr ImU32 kYoursColour = IM_COL32(215, 0, 150, 255);
 // "yours: mine.cu": the series and the points of your kernel (kernel "yours").
 std::string yours_config(const std::string& name);
 // The name a request's points go under: "tiled T=16", or yours_config for your kernel.

@@ -319,6 +319,24 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
         if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
     }
 
+    // Your kernel, when the latency view plots it: measured beside the FP32 rungs, unknown to the model.
+    if (ladder == Ladder::Fp32 && lab.latency.yours) {
+        LadderBar yours;
+        yours.is_yours = true;
+        yours.config = yours.name = yours_config(lab.latency.yours->name);
+        yours.colour = kYoursColour;
+        yours.point = find_point(points, yours.config, data.size, data.dtype);
+        if (yours.point) yours.gflops = yours.point->gflops;
+        if (yours.point && cublas && cublas->gflops > 0) yours.percent_of_cublas = 100.0 * yours.gflops / cublas->gflops;
+        yours.registers_text = yours.occupancy_text = "–";
+        yours.hover = format_text("Your kernel from the editor (Ctrl+8), as it was when you plotted it beside the rungs: "
+                                  "{}. The model does not know its code, so it has no counts here; Record in the editor "
+                                  "counts its loads on the GPU.",
+                                  yours.point ? format_text("{} at {}³", rate_text(ladder, yours.gflops), data.size)
+                                              : format_text("not measured at {}³ yet", data.size));
+        data.bars.push_back(std::move(yours));
+    }
+
     LadderBar reference;
     reference.name = ladder == Ladder::Fp32 ? "cuBLAS" : "cuBLAS BF16";
     reference.config = kCublasConfig;
@@ -337,7 +355,7 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
     return data;
 }
 
-std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder) {
+std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder, const std::optional<gpu::UserKernelSource>& yours) {
     std::vector<gpu::RunRequest> requests;
     const auto add = [&](const model::KernelConfig& kernel) {
         gpu::RunRequest request;
@@ -351,14 +369,18 @@ std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder) {
         requests.push_back(request);
     };
     for (const model::LadderRung& rung : rungs_of(ladder)) add(rung.kernel);
+    if (yours && ladder == Ladder::Fp32) {
+        add({});
+        requests.back().user = yours;
+    }
     model::KernelConfig cublas;
     cublas.kind = model::KernelKind::Cublas;
     add(cublas);
     return requests;
 }
 
-std::vector<gpu::RunRequest> both_ladders_requests(int size) {
-    std::vector<gpu::RunRequest> requests = ladder_requests(size, Ladder::Fp32);
+std::vector<gpu::RunRequest> both_ladders_requests(int size, const std::optional<gpu::UserKernelSource>& yours) {
+    std::vector<gpu::RunRequest> requests = ladder_requests(size, Ladder::Fp32, yours);
     const std::vector<gpu::RunRequest> tensor_cores = ladder_requests(size, Ladder::TensorCores);
     requests.insert(requests.end(), tensor_cores.begin(), tensor_cores.end());
     return requests;
@@ -394,7 +416,7 @@ void draw_ladder_controls(AppState& state) {
             gpu ? std::string() : (state.device ? "Measuring needs a CUDA GPU: " + state.device->why_not : "Probing for a CUDA GPU…");
         ImGui::BeginDisabled(!gpu);
         if (ImGui::Button(format_text("Measure the ladders on this GPU ({}³)", shown).c_str()))
-            start_sweep(lab, both_ladders_requests(shown));
+            start_sweep(lab, both_ladders_requests(shown, lab.latency.yours));
         ImGui::EndDisabled();
         if (!gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not.c_str());
         if (!gpu) muted_text(state.device && lab.recording ? why_not + "; the bars come from the recording." : why_not);
@@ -430,7 +452,7 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
     };
     Column columns[] = {{"intensity", "FLOP/B, model", 0}, {"registers", "per thread", 0}, {"occupancy", "of the SM", 0}};
     const auto value_of = [](const LadderBar& bar, int column) -> std::string {
-        if (column == 0) return bar.is_cublas ? "–" : fixed(bar.counts.intensity, 1);
+        if (column == 0) return bar.is_cublas || bar.is_yours ? "–" : fixed(bar.counts.intensity, 1);
         return column == 1 ? bar.registers_text : bar.occupancy_text;
     };
     float table_w = 0;
@@ -447,7 +469,7 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
     // The value after each bar; shortened where the long form would leave the bars no room.
     // A bar whose latest request failed says so in its place (the requests are in the bars'
     // order: the rungs, then cuBLAS), and an older number of it does not set the scale.
-    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size, data.ladder);
+    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size, data.ladder, lab.latency.yours);
     const auto points = lab_points(lab);
     std::vector<std::optional<Failure>> failures;
     for (const gpu::RunRequest& request : requests) failures.push_back(failure_at(lab, points, request));
@@ -535,7 +557,7 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
                               value.c_str());
                 x += columns[c].width;
             }
-        } else if (!bar.is_cublas) {
+        } else if (!bar.is_cublas && !bar.is_yours) {
             const std::string details = format_text("{} FLOP/B · {} registers · {} occupancy", fixed(bar.counts.intensity, 1),
                                                     bar.registers_text, bar.occupancy_text);
             draw->AddText(small, small_size, ImVec2(bar_x, bar_y + bar_h + font * 0.05f), colours::kMuted, details.c_str());

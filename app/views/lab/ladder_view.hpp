@@ -27,6 +27,7 @@ struct LadderBar {
     model::KernelConfig kernel;            // a tuned rung: the candidate that runs at this size
     bool candidate_guessed = false;        // a tuned rung's recorded point does not say which candidate ran
     bool is_cublas = false;
+    bool is_yours = false;                 // your kernel (the model knows nothing of its code)
     ImU32 colour = 0;
     const record::Point* point = nullptr;  // null: not measured at this size
     double gflops = 0.0;
@@ -68,10 +69,13 @@ int shown_ladder_size(const LabState& lab);
 // is unchanged.
 LadderData ladder_data(const AppState& state, int size = 0, Ladder ladder = Ladder::Fp32);
 
-// Every rung of `ladder` and its cuBLAS at `size`, in the bars' order: float, or BF16.
-std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder = Ladder::Fp32);
+// Every rung of `ladder` and its cuBLAS at `size`, in the bars' order: float, or BF16. With
+// `yours` (the latency controls' plotted kernel), the FP32 ladder's has your kernel before cuBLAS.
+std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder = Ladder::Fp32,
+                                             const std::optional<gpu::UserKernelSource>& yours = std::nullopt);
 // What "Measure the ladders on this GPU" sweeps: both of them at `size`, FP32 first.
-std::vector<gpu::RunRequest> both_ladders_requests(int size);
+std::vector<gpu::RunRequest> both_ladders_requests(int size,
+                                                   const std::optional<gpu::UserKernelSource>& yours = std::nullopt);
 
 // The side panel's part: the size, and on a GPU the measure button with its progress.
 void draw_ladder_controls(AppState& state);

@@ -29,7 +29,6 @@ constexpr ImU32 kTileColours[] = {IM_COL32(150, 190, 230, 255), IM_COL32(110, 16
                                   IM_COL32(25, 80, 160, 255),   IM_COL32(10, 50, 120, 255)};
 constexpr ImU32 kCublasColour = IM_COL32(60, 60, 60, 255);
 constexpr ImU32 kCpuColour = IM_COL32(150, 110, 40, 255);
-constexpr ImU32 kYoursColour = IM_COL32(215, 0, 150, 255);  // magenta: no rung's
 
 // The ladder's rungs in climbing order, each a hue of its own (none of the blues of T, the
 // naive kernels' red and purple or cuBLAS's grey), dark enough to read on white when faded.
