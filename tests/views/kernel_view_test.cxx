@@ -216,9 +216,11 @@ TEST_F(KernelView, CompilerMessagesAreListedAndAClickGoesToTheLine) {
     EXPECT_EQ(line_start_offset("a\nbb\nccc", 3), 5);
     EXPECT_EQ(line_start_offset("a\nbb\nccc", 9), 8);  // past the last line: the end
     editor.jump_to_line = 3;
-    draw();  // focus goes to the text, then its cursor to line 3
+    draw();  // line 3 scrolled into view, the keys asked for; with ImGui 1.86 the cursor put there
     draw();
-    EXPECT_FALSE(editor.jump_to_line) << "the jump was not taken";
+    draw();
+    EXPECT_FALSE(editor.jump_to_line) << "the jump never ended";
+    EXPECT_FALSE(editor.jump_focused);
 }
 
 TEST_F(KernelView, ChecksAndMeasurementsComeBackAsAUserReadsThem) {

@@ -122,8 +122,20 @@ bool draw_kernel_editor(KernelEditorState& state, ImVec2 size) {
     EditContext context{&state.source};
     if (state.jump_to_line) {
         context.jump_offset = line_start_offset(state.source, *state.jump_to_line);
-        ImGui::SetKeyboardFocusHere(0);  // the field below takes the keys, so its cursor can be placed
-        ImGui::SetScrollY(std::max(0.0f, line_height * static_cast<float>(*state.jump_to_line - 4)));
+        // Once: the line scrolled into view, and the field below asked to take the keys, so that on
+        // a later frame, active, it takes the cursor. ImGui 1.86 does; 1.90 gives the keys to the
+        // field's own child window instead and the field never calls back: after a few frames the
+        // jump ends there, the line in view.
+        if (!state.jump_focused) {
+            ImGui::SetKeyboardFocusHere(0);
+            ImGui::SetScrollY(std::max(0.0f, line_height * static_cast<float>(*state.jump_to_line - 4)));
+            state.jump_focused = true;
+            state.jump_frames = 0;
+        } else if (++state.jump_frames > 3) {
+            state.jump_to_line.reset();
+            state.jump_focused = false;
+            context.jump_offset = -1;
+        }
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x + gutter, origin.y));
     ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
@@ -133,7 +145,10 @@ bool draw_kernel_editor(KernelEditorState& state, ImVec2 size) {
         edit_callback, &context);
     ImGui::PopStyleColor();
     // The jump is done once the field, now active, has taken the cursor (the frame after the focus).
-    if (context.jumped) state.jump_to_line.reset();
+    if (context.jumped) {
+        state.jump_to_line.reset();
+        state.jump_focused = false;
+    }
 
     // Follow the cursor: a line typed below the visible part scrolls into view.
     if (context.cursor >= 0 && context.cursor != state.followed_cursor && !state.jump_to_line) {

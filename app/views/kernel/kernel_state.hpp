@@ -69,6 +69,8 @@ struct KernelEditorState {
     std::string job_note;           // why the last job stopped early, or empty
 
     std::optional<int> jump_to_line;  // a diagnostic clicked: the editor puts its cursor there
+    bool jump_focused = false;        // the editor has asked for the keys for that jump
+    int jump_frames = 0;              // frames since, to give up the cursor where ImGui will not place it
     int followed_cursor = -1;         // the cursor offset the editor last scrolled to
     std::vector<std::string> files;   // the kernels folder, listed when the Open menu opens
 };

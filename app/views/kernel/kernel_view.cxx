@@ -194,7 +194,10 @@ void draw_compiler(KernelEditorState& editor) {
                                              d.column > 0 ? format_text(", column {}", d.column) : std::string(),
                                              model::severity_name(d.severity), d.message);
         ImGui::PushTextWrapPos(0.0f);
-        if (ImGui::Selectable(text.c_str())) editor.jump_to_line = d.line;
+        if (ImGui::Selectable(text.c_str())) {
+            editor.jump_to_line = d.line;
+            editor.jump_focused = false;
+        }
         ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click: the cursor goes to line %d", d.line);
