@@ -23,6 +23,7 @@
 namespace ts::cli {
 
 using model::format_text;
+using model::problem_size_text;
 using model::scientific;
 
 CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options) {
@@ -101,9 +102,6 @@ std::string padded(std::string text, std::size_t width) {
     return text;
 }
 
-std::string size_text(const model::Problem& p) {
-    return p.m == p.n && p.n == p.k ? format_text("{}³", p.m) : format_text("{} × {} × {}", p.m, p.n, p.k);
-}
 
 // One check size's line, and the heat map when a run was wrong. True when every run was right
 // and nothing was written past C.
@@ -113,7 +111,7 @@ bool print_check(const gpu::RunResult& r, std::ostream& out) {
     if (r.user_launch)
         shape = format_text("grid ({}, {}), block ({}, {})", r.user_launch->grid_x, r.user_launch->grid_y,
                             r.user_launch->block_x, r.user_launch->block_y);
-    out << "  " << padded(size_text(p), 16) << " " << shape << ": ";
+    out << "  " << padded(problem_size_text(p), 16) << " " << shape << ": ";
     if (!r.ok) {
         out << "FAILED: " << r.error << "\n";
         return false;
@@ -148,7 +146,7 @@ bool record_it(gpu::Runner& runner, const gpu::RunRequest& base, const KernelOpt
     request.kind = gpu::RequestKind::Record;
     request.problem = {options.record_size, options.record_size, options.record_size, 1, model::Dtype::Float32};
     const gpu::RunResult recorded = runner.wait(runner.submit(request));
-    out << format_text("record at {}:\n", size_text(request.problem));
+    out << format_text("record at {}:\n", problem_size_text(request.problem));
     if (!recorded.ok) {
         out << "  FAILED: " << recorded.error << "\n";
         return false;
@@ -294,7 +292,7 @@ int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& er
     gpu::RunRequest rung = timed;
     rung.user.reset();
     rung.kernel = beside.kernel;
-    out << format_text("measure at {} ({}, {} timed launches after {} warm-up):\n", size_text(beside.problem),
+    out << format_text("measure at {} ({}, {} timed launches after {} warm-up):\n", problem_size_text(beside.problem),
                        options.hot ? "hot: back to back, L2 warm" : "cold: L2 flushed before each launch",
                        options.samples, options.warmup);
     const gpu::RunResult mine = runner.wait(runner.submit(timed));

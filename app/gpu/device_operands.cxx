@@ -34,6 +34,40 @@ struct DeviceOperands::Data {
     virtual DevicePointers pointers() const = 0;
 };
 
+// The exact product in double, by cuBLAS on the GPU, with Σ|a·b| per cell as the product
+// of |A| and |B|. For float inputs the double product is far more exact than any float
+// kernel; for double inputs it carries rounding of the same size as the kernel's, which
+// the factor 2 in the tolerance allows for (as with the CPU reference).
+template <typename T>
+Reference cublas_reference_of(const std::vector<T>& a, const std::vector<T>& b, const model::Problem& p,
+                           cudaStream_t stream) {
+    std::vector<double> a64(a.begin(), a.end());
+    std::vector<double> b64(b.begin(), b.end());
+    DeviceBuffer<double> a_dev(static_cast<std::int64_t>(a64.size()));
+    DeviceBuffer<double> b_dev(static_cast<std::int64_t>(b64.size()));
+    DeviceBuffer<double> c_dev(p.c_elements() * p.batch);
+    Reference ref;
+    ref.c.resize(static_cast<std::size_t>(p.c_elements() * p.batch));
+    ref.abs_sum.resize(ref.c.size());
+    auto product = [&](std::vector<double>& out) {
+        TS_CUDA_CHECK(cudaMemcpyAsync(a_dev.get(), a64.data(), a_dev.bytes(), cudaMemcpyHostToDevice, stream));
+        TS_CUDA_CHECK(cudaMemcpyAsync(b_dev.get(), b64.data(), b_dev.bytes(), cudaMemcpyHostToDevice, stream));
+        cublas_matmul(p, a_dev.get(), b_dev.get(), c_dev.get(), stream);
+        TS_CUDA_CHECK(cudaMemcpyAsync(out.data(), c_dev.get(), c_dev.bytes(), cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    };
+    product(ref.c);
+    for (double& x : a64) x = std::fabs(x);
+    for (double& x : b64) x = std::fabs(x);
+    product(ref.abs_sum);
+    return ref;
+}
+
+Reference cublas_reference(const std::vector<float>& a, const std::vector<float>& b, const model::Problem& p,
+                           cudaStream_t stream) {
+    return cublas_reference_of(a, b, p, stream);
+}
+
 namespace {
 
 std::string scientific(double value) {
@@ -84,35 +118,6 @@ cudaError_t launch_kernel(const model::KernelConfig& config, const model::Proble
         case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
     }
     return cudaErrorInvalidValue;
-}
-
-// The exact product in double, by cuBLAS on the GPU, with Σ|a·b| per cell as the product
-// of |A| and |B|. For float inputs the double product is far more exact than any float
-// kernel; for double inputs it carries rounding of the same size as the kernel's, which
-// the factor 2 in the tolerance allows for (as with the CPU reference).
-template <typename T>
-Reference cublas_reference(const std::vector<T>& a, const std::vector<T>& b, const model::Problem& p,
-                           cudaStream_t stream) {
-    std::vector<double> a64(a.begin(), a.end());
-    std::vector<double> b64(b.begin(), b.end());
-    DeviceBuffer<double> a_dev(static_cast<std::int64_t>(a64.size()));
-    DeviceBuffer<double> b_dev(static_cast<std::int64_t>(b64.size()));
-    DeviceBuffer<double> c_dev(p.c_elements() * p.batch);
-    Reference ref;
-    ref.c.resize(static_cast<std::size_t>(p.c_elements() * p.batch));
-    ref.abs_sum.resize(ref.c.size());
-    auto product = [&](std::vector<double>& out) {
-        TS_CUDA_CHECK(cudaMemcpyAsync(a_dev.get(), a64.data(), a_dev.bytes(), cudaMemcpyHostToDevice, stream));
-        TS_CUDA_CHECK(cudaMemcpyAsync(b_dev.get(), b64.data(), b_dev.bytes(), cudaMemcpyHostToDevice, stream));
-        cublas_matmul(p, a_dev.get(), b_dev.get(), c_dev.get(), stream);
-        TS_CUDA_CHECK(cudaMemcpyAsync(out.data(), c_dev.get(), c_dev.bytes(), cudaMemcpyDeviceToHost, stream));
-        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    };
-    product(ref.c);
-    for (double& x : a64) x = std::fabs(x);
-    for (double& x : b64) x = std::fabs(x);
-    product(ref.abs_sum);
-    return ref;
 }
 
 // `got` and `expected` are the values of the first bad cell, as text.
@@ -250,7 +255,7 @@ public:
                                 p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(p.dtype);
         const std::vector<T>& a = host_inputs(m_a, m_a_dev);
         const std::vector<T>& b = host_inputs(m_b, m_b_dev);
-        const Reference ref = use_cublas ? cublas_reference(a, b, p, stream)
+        const Reference ref = use_cublas ? cublas_reference_of(a, b, p, stream)
                                          : reference_matmul(std::span<const T>(a), std::span<const T>(b), p);
         const Comparison cmp = compare(std::span<const T>(c), ref, tolerance_factor(p.dtype, p.k));
         std::string got;
@@ -315,7 +320,7 @@ public:
         const std::vector<double> b = as_doubles(host_inputs(m_b, m_b_dev));
         const bool use_cublas = m_request.kernel.kind != model::KernelKind::Cublas &&
                                 p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float64);
-        const Reference ref = use_cublas ? cublas_reference(a, b, p, stream)
+        const Reference ref = use_cublas ? cublas_reference_of(a, b, p, stream)
                                          : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
         const Comparison cmp =
             compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k), output_rounding(p.dtype));

@@ -18,12 +18,20 @@
 #include <memory>
 #include <span>
 
+#include <vector>
+
+#include "cpu_reference.hpp"
 #include "runner.hpp"
 
 namespace ts::gpu {
 
 // Above this many multiply-adds (M·N·K·batch) the check uses cuBLAS instead of the CPU.
 inline constexpr std::int64_t kCpuReferenceLimit = std::int64_t{2048} * 2048 * 2048;
+
+// The exact product of float inputs in double, by cuBLAS in FP64 on the GPU, with Σ|a·b| per cell:
+// the reference above kCpuReferenceLimit. Throws CudaError.
+Reference cublas_reference(const std::vector<float>& a, const std::vector<float>& b, const model::Problem& p,
+                           cudaStream_t stream);
 
 // A, B and C on the GPU, for launches the class does not make itself (recorded kernels).
 struct DevicePointers {

@@ -16,32 +16,6 @@ namespace {
 float poison_float() { return std::bit_cast<float>(model::kGuardPoisonBits); }
 std::uint32_t bits_of(float value) { return std::bit_cast<std::uint32_t>(value); }
 
-// The exact product in double and Σ|a·b| per cell, by cuBLAS in FP64 on the GPU: for sizes
-// where the CPU would take too long (the same rule as device_operands.hpp's check).
-Reference gpu_reference(const std::vector<float>& a, const std::vector<float>& b, const model::Problem& p,
-                        cudaStream_t stream) {
-    std::vector<double> a64(a.begin(), a.end());
-    std::vector<double> b64(b.begin(), b.end());
-    DeviceBuffer<double> a_dev(static_cast<std::int64_t>(a64.size()));
-    DeviceBuffer<double> b_dev(static_cast<std::int64_t>(b64.size()));
-    DeviceBuffer<double> c_dev(p.c_elements());
-    Reference ref;
-    ref.c.resize(static_cast<std::size_t>(p.c_elements()));
-    ref.abs_sum.resize(ref.c.size());
-    const auto product = [&](std::vector<double>& out) {
-        TS_CUDA_CHECK(cudaMemcpyAsync(a_dev.get(), a64.data(), a_dev.bytes(), cudaMemcpyHostToDevice, stream));
-        TS_CUDA_CHECK(cudaMemcpyAsync(b_dev.get(), b64.data(), b_dev.bytes(), cudaMemcpyHostToDevice, stream));
-        cublas_matmul(p, a_dev.get(), b_dev.get(), c_dev.get(), stream);
-        TS_CUDA_CHECK(cudaMemcpyAsync(out.data(), c_dev.get(), c_dev.bytes(), cudaMemcpyDeviceToHost, stream));
-        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    };
-    product(ref.c);
-    for (double& x : a64) x = std::fabs(x);
-    for (double& x : b64) x = std::fabs(x);
-    product(ref.abs_sum);
-    return ref;
-}
-
 // The real check's rule for one cell (cpu_reference.hpp's compare): within 2·K·u·Σ|a·b| of
 // the reference, and finite.
 bool cell_right(float got, std::size_t i, const Reference& ref, double factor) {
@@ -92,7 +66,7 @@ std::int64_t GuardedMatrix::count_stray_writes(const std::vector<float>& whole, 
 Reference reference_for(const std::vector<float>& a, const std::vector<float>& b, const model::Problem& p,
                         cudaStream_t stream) {
     if (p.m * p.n * p.k > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float32))
-        return gpu_reference(a, b, p, stream);
+        return cublas_reference(a, b, p, stream);
     return reference_matmul(std::span<const float>(a), std::span<const float>(b), p);
 }
 

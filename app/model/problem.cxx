@@ -69,4 +69,8 @@ std::optional<std::string> validate(const Problem& p, std::int64_t device_memory
     return std::nullopt;
 }
 
+std::string problem_size_text(const Problem& p) {
+    return p.m == p.n && p.n == p.k ? format_text("{}³", p.m) : format_text("{} × {} × {}", p.m, p.n, p.k);
+}
+
 }  // namespace ts::model

@@ -19,6 +19,10 @@ std::optional<Dtype> parse_dtype(std::string_view text);
 // BFloat16 or Float16: 16-bit floating point, for the tensor cores.
 bool is_half_precision(Dtype dtype);
 
+struct Problem;
+// "1024³" for a cube, else "127 × 129 × 65": a size as the CLI and the views write it.
+std::string problem_size_text(const Problem& p);
+
 struct Problem {
     std::int64_t m = 4;
     std::int64_t n = 4;

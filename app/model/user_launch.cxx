@@ -64,33 +64,22 @@ private:
         return result;
     }
 
-    std::int64_t sum() {
-        std::int64_t value = product();
+    // `operand`s joined left to right by any of `ops`: a sum of products, a product of unaries.
+    template <typename Operand>
+    std::int64_t chain(std::string_view ops, Operand operand) {
+        std::int64_t value = operand();
         while (m_error.empty()) {
             skip_spaces();
-            const char op = m_at < m_text.size() ? m_text[m_at] : '\0';
-            if (op != '+' && op != '-') break;
-            ++m_at;
-            const std::int64_t right = product();
+            if (m_at == m_text.size() || ops.find(m_text[m_at]) == std::string_view::npos) break;
+            const char op = m_text[m_at++];
+            const std::int64_t right = operand();
             if (!m_error.empty()) break;
             value = apply(op, value, right);
         }
         return value;
     }
-
-    std::int64_t product() {
-        std::int64_t value = unary();
-        while (m_error.empty()) {
-            skip_spaces();
-            const char op = m_at < m_text.size() ? m_text[m_at] : '\0';
-            if (op != '*' && op != '/' && op != '%') break;
-            ++m_at;
-            const std::int64_t right = unary();
-            if (!m_error.empty()) break;
-            value = apply(op, value, right);
-        }
-        return value;
-    }
+    std::int64_t sum() { return chain("+-", [this] { return product(); }); }
+    std::int64_t product() { return chain("*/%", [this] { return unary(); }); }
 
     std::int64_t divide(std::int64_t left, std::int64_t right, bool remainder) {
         if (right == 0) {

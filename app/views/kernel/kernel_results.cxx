@@ -13,10 +13,8 @@ namespace ts::views {
 namespace {
 
 using model::format_text;
+using model::problem_size_text;
 
-std::string size_text(const model::Problem& p) {
-    return p.m == p.n && p.n == p.k ? format_text("{}³", p.m) : format_text("{} × {} × {}", p.m, p.n, p.k);
-}
 
 void coloured(ImU32 colour, const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
@@ -28,19 +26,19 @@ void draw_check(const ExperimentOutcome& outcome) {
     const model::Problem& p = outcome.c.problem;
     ImGui::PushID(outcome.serial);
     if (!outcome.error.empty()) {
-        coloured(colours::kError, format_text("{}: failed. {}", size_text(p), outcome.error));
+        coloured(colours::kError, format_text("{}: failed. {}", problem_size_text(p), outcome.error));
         ImGui::PopID();
         return;
     }
     const model::ExperimentRun& run = *outcome.run;
     if (run.wrong_runs == 0 && run.stray_writes == 0) {
-        coloured(colours::kPass, format_text("{}: right in all {} runs (largest error {})", size_text(p), run.runs,
+        coloured(colours::kPass, format_text("{}: right in all {} runs (largest error {})", problem_size_text(p), run.runs,
                                              model::scientific(run.max_error)));
         ImGui::PopID();
         return;
     }
     coloured(colours::kError,
-             format_text("{}: wrong in {} of {} runs, up to {} of {} cells in one run", size_text(p), run.wrong_runs,
+             format_text("{}: wrong in {} of {} runs, up to {} of {} cells in one run", problem_size_text(p), run.wrong_runs,
                          run.runs, run.wrong_cells_worst, p.m * p.n));
     const float side = std::min(ImGui::GetContentRegionAvail().x * 0.35f, ImGui::GetFontSize() * 12.0f);
     ImGui::BeginGroup();
@@ -69,7 +67,7 @@ std::string timing_text(const gpu::RunResult& r) {
 void draw_recording(AppState& state) {
     const gpu::RunResult& r = *state.kernel_editor.recorded;
     ImGui::Spacing();
-    ImGui::Text("Recorded at %s:", size_text(r.request.problem).c_str());
+    ImGui::Text("Recorded at %s:", problem_size_text(r.request.problem).c_str());
     if (!r.ok) {
         coloured(colours::kError, r.error);
         return;
@@ -114,7 +112,7 @@ void draw_kernel_results(AppState& state) {
     if (editor.mine) {
         ImGui::Spacing();
         const model::Problem& p = editor.mine->request.problem;
-        ImGui::Text("Measured at %s:", size_text(p).c_str());
+        ImGui::Text("Measured at %s:", problem_size_text(p).c_str());
         ImGui::BulletText("yours: %s  %s", editor.name.c_str(), timing_text(*editor.mine).c_str());
         if (editor.theirs) {
             ImGui::BulletText("%s  %s", model::describe(editor.theirs->request.kernel).c_str(),

@@ -10,13 +10,11 @@ namespace ts::views {
 namespace {
 
 using model::format_text;
+using model::problem_size_text;
 
 // A draft is written this long after the last change, so typing does not write on every key.
 constexpr double kDraftDelaySeconds = 1.0;
 
-std::string size_text(const model::Problem& p) {
-    return p.m == p.n && p.n == p.k ? format_text("{}³", p.m) : format_text("{} × {} × {}", p.m, p.n, p.k);
-}
 
 gpu::RunRequest request_of(const KernelEditorState& state, gpu::RequestKind kind, const model::Problem& problem) {
     gpu::RunRequest request;
@@ -201,11 +199,11 @@ std::optional<gpu::RunRequest> next_kernel_request(KernelEditorState& state, con
     const model::Problem& p = request.problem;
     switch (request.kind) {
         case gpu::RequestKind::UserCompile: state.in_flight_label = "compiling"; break;
-        case gpu::RequestKind::UserCheck: state.in_flight_label = "checking " + size_text(p); break;
-        case gpu::RequestKind::Record: state.in_flight_label = "recording at " + size_text(p); break;
+        case gpu::RequestKind::UserCheck: state.in_flight_label = "checking " + problem_size_text(p); break;
+        case gpu::RequestKind::Record: state.in_flight_label = "recording at " + problem_size_text(p); break;
         default:
             state.in_flight_label = format_text("timing {} at {}", request.user ? "yours" : model::describe(request.kernel),
-                                                size_text(p));
+                                                problem_size_text(p));
     }
     return request;
 }
