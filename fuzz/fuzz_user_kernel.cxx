@@ -2,15 +2,18 @@
 // model/user_launch.hpp): any bytes are a source that is refused with a reason or accepted; its
 // launch lines read into expressions that either have a value or say why not, and write back into
 // a source that reads the same; any log reads back into messages whose lines and columns are
-// counted from 1.
+// counted from 1; the recording build (gpu/user_kernel_recording.hpp) is made or refused with a
+// reason, its shared arrays named by identifiers, or why they are not recorded.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <variant>
 
+#include "gpu/user_kernel_recording.hpp"
 #include "model/user_kernel.hpp"
 #include "model/user_launch.hpp"
+#include "model/user_recording.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace ts::model;
@@ -28,6 +31,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The bytes as one expression.
     const auto value = evaluate_launch_expression(text.substr(0, 2 * kMostExpressionChars), 3, 5, 7);
     if (const auto* why = std::get_if<std::string>(&value); why && why->empty()) std::abort();
+
+    // The recording build: at most kMostSharedArrays arrays, each a name; or a reason.
+    const auto recording = ts::gpu::recording_source(std::string(text));
+    if (const auto* why = std::get_if<1>(&recording); why && why->empty()) std::abort();
+    if (const auto* build = std::get_if<0>(&recording)) {
+        if (build->shared_names.size() > static_cast<std::size_t>(kMostSharedArrays)) std::abort();
+        for (const std::string& name : build->shared_names)
+            if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+                                    std::string::npos)
+                std::abort();
+        if (!build->shared_names.empty() && !build->shared_not_recorded.empty()) std::abort();
+    }
 
     // The same bytes as a log about a file named by its first line.
     const std::size_t newline = text.find('\n');

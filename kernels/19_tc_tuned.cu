@@ -15,6 +15,12 @@
 // beyond one slab: the kernel cuBLAS runs at 2048³ and 4096³ on an H100 has four (ncu names it
 // nvjet_sm90_tst_256x128_64x4_1x2, 213 KiB). On an H100 it took 2048³ from 89 to 93 % of cuBLAS
 // and 8192³ from 100.5 to 102 %, and lost 3 points at 4096³: the tuner keeps each where it wins.
+// Tried and left out (2026-11-27, H100): candidate 4 with each slab stored in two pieces of 64 rows,
+// so that a piece waits only for the store of the piece before last and not for the whole slab's
+// (ncu had put 18's tiles 700 cycles a tile behind cuBLAS's at 4096³, the epilogue the first
+// suspect). In one lease, alternating with 4 in three processes each at 4096³: 97.1–98.8 % of
+// cuBLAS against 4's 98.4–98.9 %; 101.8 % both at 8192³, 93.8 against 93.6 % at 2048³. The slab's
+// wait is not where the last points go.
 #include <array>
 #include <utility>
 

@@ -51,8 +51,9 @@ CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options) {
     kernel->add_option("--samples", options.samples, "timed launches")->capture_default_str()->check(CLI::Range(1, 10000));
     kernel->add_option("--warmup", options.warmup, "untimed launches first")->capture_default_str()->check(CLI::Range(0, 1000));
     kernel->add_flag("--record", options.record,
-                     "also record it: each thread's loads of A and B and stores to C, and its barriers, counted and, "
-                     "for a kernel shaped like the tiled rung, compared with the model");
+                     "also record it: each thread's loads of A and B, stores to C, shared-memory reads and writes and "
+                     "barriers; counted, its bank conflicts and races named by line, and, for a kernel shaped like the "
+                     "tiled rung, compared with the model");
     kernel->add_option("--record-size", options.record_size, "M = N = K of the recording")
         ->capture_default_str()
         ->check(CLI::Range(1, 1024));
@@ -155,6 +156,7 @@ bool record_it(gpu::Runner& runner, const gpu::RunRequest& base, const KernelOpt
     out << "  " << report.counts_text << "\n";
     out << format_text("  {} accesses noted; the most barriers a thread passed: {}; {}\n", report.events,
                        report.counts.most_barriers, report.c_summary);
+    for (const std::string& line : model::describe_shared(report.shared)) out << "  " << line << "\n";
     if (!recorded.trace) {
         out << "  the theatre cannot draw it: " << report.theatre_note << "\n";
         return report.c_right;

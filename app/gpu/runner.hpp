@@ -33,6 +33,7 @@
 #include "model/user_kernel.hpp"
 #include "model/user_launch.hpp"
 #include "model/user_recording.hpp"
+#include "model/user_shared.hpp"
 
 namespace ts::gpu {
 
@@ -99,6 +100,7 @@ struct UserRecordingReport {
     bool c_right = false;         // C of the recording launch within the check's tolerance
     std::string c_summary;
     std::string theatre_note;     // why there is no trace for the theatre, or empty
+    model::SharedReport shared;   // shared memory: the arrays, bank conflicts, races
 };
 
 struct RunRequest {

@@ -100,16 +100,22 @@ struct Prepared {
     cudaKernel_t kernel = nullptr;
     model::UserLaunchShape shape;
     std::string call;  // "launching yours: mine.cu <<<(8, 8), (16, 16), 0>>>"
+    // The recording build's shared arrays by id, or why shared memory is not recorded.
+    std::vector<std::string> shared_names;
+    std::string shared_not_recorded;
 };
 
 // `recording`: the build that records itself (user_kernel_recording.hpp) instead of the plain one.
 Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult& result, bool recording = false) {
     UserKernelSource user = *request.user;
+    const std::string plain_source = user.source;
+    RecordingBuild build;
     if (recording) {
         auto built = recording_source(user.source);
         if (built.index() == 1)
             throw std::invalid_argument(format_text("{} cannot be recorded: {}", user.name, std::get<1>(built)));
-        user.source = std::move(std::get<0>(built));
+        build = std::move(std::get<0>(built));
+        user.source = build.source;
     }
     const model::Problem& p = request.problem;
     if (p.dtype != model::Dtype::Float32 || p.batch != 1)
@@ -133,6 +139,20 @@ Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult&
 
     const std::string arch = arch_of(device.limits.compute_major, device.limits.compute_minor);
     const KeptModule* module = compile(user, arch, result.compile.emplace());
+    // Shared arrays used other than by index (a pointer taken from one, say) do not compile as
+    // accessors: record the global accesses alone then, and say why shared memory is not there.
+    if (!module && recording && !build.shared_names.empty() && !result.compile->diagnostics.empty()) {
+        const model::Diagnostic first = result.compile->diagnostics.front();
+        auto global_only = recording_source(plain_source, false);
+        if (global_only.index() == 0) {
+            build = std::move(std::get<0>(global_only));
+            build.shared_not_recorded = format_text(
+                "its shared arrays are used other than as name[i] or name[row][col] (the compiler, on line {}: {})",
+                first.line, first.message);
+            user.source = build.source;
+            module = compile(user, arch, result.compile.emplace());
+        }
+    }
     if (!module && recording && !result.compile->diagnostics.empty())
         throw std::invalid_argument(format_text(
             "{} compiles, but not to record itself: the recording reads A and B and writes C only as A[i], B[i] and "
@@ -141,6 +161,8 @@ Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult&
     if (!module)
         throw std::invalid_argument(format_text("{}: {}", user.name, result.compile->why));
     prepared.kernel = load(kept(), user.name);
+    prepared.shared_names = build.shared_names;
+    prepared.shared_not_recorded = build.shared_not_recorded;
     const model::UserLaunchShape& s = prepared.shape;
     prepared.call = format_text("launching yours: {} <<<({}, {}), ({}, {}), {}>>>", user.name, s.grid_x, s.grid_y,
                                 s.block_x, s.block_y, s.shared_bytes);
@@ -250,7 +272,12 @@ void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cud
     recording.shape = prepared.shape;
     const std::int64_t blocks = prepared.shape.grid_x * prepared.shape.grid_y;
     const std::int64_t threads = blocks * prepared.shape.block_x * prepared.shape.block_y;
-    const std::int64_t capacity = std::min<std::int64_t>(model::kMostUserEvents, 2 * p.m * p.n * p.k + 2 * p.m * p.n + 4096);
+    // Shared memory adds as many again: a tiled kernel reads its tiles as often as the naive one
+    // reads A and B, over the whole tiles the grid covers.
+    const std::int64_t covered_m = std::max(p.m, prepared.shape.grid_y * prepared.shape.block_y);
+    const std::int64_t covered_n = std::max(p.n, prepared.shape.grid_x * prepared.shape.block_x);
+    const std::int64_t capacity = std::min<std::int64_t>(
+        model::kMostUserEvents, 4 * covered_m * covered_n * (p.k + 32) + 2 * covered_m * covered_n + 4096);
     const std::int64_t stride = model::kMostTimedBarriers + 1;
     DeviceBuffer<model::UserEvent> events(capacity);
     DeviceBuffer<unsigned long long> count(1);
@@ -258,11 +285,13 @@ void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cud
     DeviceBuffer<unsigned int> block_sm(blocks);
     DeviceBuffer<std::uint64_t> times_ns(blocks * stride);
     DeviceBuffer<std::uint64_t> times_cycles(blocks * stride);
+    DeviceBuffer<unsigned int> shared_info(3 * model::kMostSharedArrays);
     TS_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, count.bytes(), stream));
     TS_CUDA_CHECK(cudaMemsetAsync(barriers.get(), 0, barriers.bytes(), stream));
     TS_CUDA_CHECK(cudaMemsetAsync(block_sm.get(), 0xFF, block_sm.bytes(), stream));
     TS_CUDA_CHECK(cudaMemsetAsync(times_ns.get(), 0, times_ns.bytes(), stream));
     TS_CUDA_CHECK(cudaMemsetAsync(times_cycles.get(), 0, times_cycles.bytes(), stream));
+    TS_CUDA_CHECK(cudaMemsetAsync(shared_info.get(), 0, shared_info.bytes(), stream));
     // The prelude's Buffers, field for field (user_kernel_recording.cxx).
     struct Buffers {
         model::UserEvent* events;
@@ -273,8 +302,10 @@ void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cud
         std::uint64_t* times_ns;  // unsigned long long on the device: both 64 bits
         std::uint64_t* times_cycles;
         int timed_barriers;
-    } buffers{events.get(), static_cast<unsigned long long>(capacity), count.get(), barriers.get(), block_sm.get(),
-              times_ns.get(), times_cycles.get(), model::kMostTimedBarriers};
+        unsigned int* shared_info;
+    } buffers{events.get(),    static_cast<unsigned long long>(capacity), count.get(),
+              barriers.get(),  block_sm.get(), times_ns.get(), times_cycles.get(), model::kMostTimedBarriers,
+              shared_info.get()};
     void* global = nullptr;
     std::size_t global_bytes = 0;
     cuda_check(cudaLibraryGetGlobal(&global, &global_bytes, kept().library, kRecordingBuffersName),
@@ -302,10 +333,14 @@ void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cud
     recording.block_sm = copy_to_host(block_sm.get(), blocks, stream);
     recording.times_ns = copy_to_host(times_ns.get(), blocks * stride, stream);
     recording.times_cycles = copy_to_host(times_cycles.get(), blocks * stride, stream);
+    recording.shared_names = prepared.shared_names;
+    recording.shared_info = copy_to_host(shared_info.get(), 3 * model::kMostSharedArrays, stream);
+    recording.shared_not_recorded = prepared.shared_not_recorded;
 
     UserRecordingReport& report = result.user_recording.emplace();
     report.counts = model::count_user_events(recording);
     report.counts_text = model::describe_counts(report.counts);
+    report.shared = model::shared_report_of(recording);
     report.events = noted;
     report.c_right = run.wrong_runs == 0 && run.stray_writes == 0;
     report.c_summary = report.c_right ? std::string("C of the recording launch was right")

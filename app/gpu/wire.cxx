@@ -320,6 +320,51 @@ void fields(Io& io, Counts& c) requires std::is_same_v<std::remove_const_t<Count
     io("most_barriers", c.most_barriers);
 }
 
+template <typename Io, typename Use>
+void fields(Io& io, Use& u) requires std::is_same_v<std::remove_const_t<Use>, model::SharedArrayUse> {
+    io("name", u.name);
+    io("rows", u.rows);
+    io("cols", u.cols);
+    io("reads", u.reads);
+    io("writes", u.writes);
+}
+
+template <typename Io, typename Use>
+void fields(Io& io, Use& u) requires std::is_same_v<std::remove_const_t<Use>, model::SharedLineUse> {
+    io("line", u.line);
+    io("array", u.array);
+    io("write", u.write);
+    io("warp_accesses", u.warp_accesses);
+    io("wavefronts", u.wavefronts);
+    io("worst", u.worst);
+}
+
+template <typename Io, typename Race>
+void fields(Io& io, Race& r) requires std::is_same_v<std::remove_const_t<Race>, model::SharedRace> {
+    io("array", r.array);
+    io("element", r.element);
+    io("block", r.block);
+    io("barriers", r.barriers);
+    io("writer_x", r.writer_x);
+    io("writer_y", r.writer_y);
+    io("writer_line", r.writer_line);
+    io("other_x", r.other_x);
+    io("other_y", r.other_y);
+    io("other_line", r.other_line);
+    io("other_writes", r.other_writes);
+}
+
+template <typename Io, typename Report>
+void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, model::SharedReport> {
+    io("not_recorded", r.not_recorded);
+    nested_list(io, "arrays", r.arrays);
+    nested_list(io, "lines", r.lines);
+    io("warp_accesses", r.warp_accesses);
+    io("wavefronts", r.wavefronts);
+    io("races", r.races);
+    nested_list(io, "examples", r.examples);
+}
+
 template <typename Io, typename Report>
 void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, UserRecordingReport> {
     nested(io, "counts", r.counts);
@@ -328,6 +373,7 @@ void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Repor
     io("c_right", r.c_right);
     io("c_summary", r.c_summary);
     io("theatre_note", r.theatre_note);
+    nested(io, "shared", r.shared);
 }
 
 template <typename Io, typename Report>

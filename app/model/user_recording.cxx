@@ -41,6 +41,7 @@ UserCounts count_user_events(const UserRecording& recording) {
             case UserAccess::LoadA: ++counts.loads_a; break;
             case UserAccess::LoadB: ++counts.loads_b; break;
             case UserAccess::StoreC: ++counts.stores_c; break;
+            case UserAccess::Shared: break;  // user_shared.hpp counts these
         }
         counts.most_barriers = std::max(counts.most_barriers, static_cast<int>(e.barriers));
     }
@@ -103,9 +104,47 @@ std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& r, co
     const int per_phase = barriers / phases;
 
     trace.loads.assign(static_cast<std::size_t>(load_records(trace.config, trace.problem)), RecordedLoad{});
+    // Each thread's last load not yet followed by its write to shared memory (events come in each
+    // thread's own order: the atomic that placed them counts up).
+    struct Pending {
+        std::int64_t load = -1;
+        int phase = 0;
+    };
+    std::vector<Pending> pending(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(tile * tile));
     for (const UserEvent& e : r.events) {
         const UserAccess access = access_of(e);
         if (access == UserAccess::StoreC) continue;
+        if (access == UserAccess::Shared) {
+            if (!shared_write_of(e) || e.block < 0 || e.block >= blocks || e.thread_x >= tile || e.thread_y >= tile) continue;
+            Pending& waiting = pending[static_cast<std::size_t>(e.block) * static_cast<std::size_t>(tile * tile) +
+                                       static_cast<std::size_t>(e.thread_y * tile + e.thread_x)];
+            if (waiting.load < 0 || waiting.phase != e.barriers / per_phase) continue;
+            // The slot as (row, column) of a T × T tile: of the array's own rows where it has T
+            // columns or more, else counted row-major in T × T tiles laid one after another.
+            const int array = shared_array_of(e);
+            const std::size_t info = 3 * static_cast<std::size_t>(array);
+            if (info + 2 >= r.shared_info.size()) continue;
+            const std::int64_t element = static_cast<std::int64_t>(shared_word_of(e)) - r.shared_info[info];
+            const std::int64_t cols = r.shared_info[info + 2];
+            std::int64_t row = 0, col = 0;
+            if (cols >= tile) {
+                row = element / cols;
+                col = element % cols;
+            } else {
+                row = element % (tile * tile) / tile;
+                col = element % tile;
+            }
+            if (element < 0 || row >= tile || col >= tile)
+                return Result(std::in_place_index<1>,
+                              format_text("thread (x={}, y={}) of block {} wrote element {} of {}, which is not a slot "
+                                          "of a {} × {} tile",
+                                          e.thread_x, e.thread_y, e.block, element,
+                                          array < static_cast<int>(r.shared_names.size()) ? r.shared_names[array] : "?",
+                                          tile, tile));
+            trace.loads[static_cast<std::size_t>(waiting.load)].slot = static_cast<std::int32_t>(row * tile + col);
+            waiting.load = -1;
+            continue;
+        }
         const int operand = access == UserAccess::LoadA ? 0 : 1;
         const int phase = e.barriers / per_phase;
         if (e.block < 0 || e.block >= blocks || e.thread_x >= tile || e.thread_y >= tile || phase >= phases)
@@ -122,9 +161,13 @@ std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& r, co
         const std::int64_t cols = operand == 0 ? p.k : p.n;
         slot = RecordedLoad{static_cast<std::int32_t>(index_of(e) / cols), static_cast<std::int32_t>(index_of(e) % cols),
                             e.thread_y * tile + e.thread_x, RecordedLoad::kLoaded};
+        // Its slot is the thread's own until the thread's next write to shared memory says otherwise.
+        pending[static_cast<std::size_t>(e.block) * static_cast<std::size_t>(tile * tile) +
+                static_cast<std::size_t>(e.thread_y * tile + e.thread_x)] =
+            Pending{tiled_load_slot(e.block, phases, phase, operand, tile, e.thread_x, e.thread_y), phase};
     }
     // What was not loaded: the zero the rung writes for an element outside A or B, at the place
-    // the rung's index math gives (shared memory itself is not recorded).
+    // the rung's index math gives.
     for (int block = 0; block < blocks; ++block) {
         const int bx = block % static_cast<int>(s.grid_x), by = block / static_cast<int>(s.grid_x);
         for (int phase = 0; phase < phases; ++phase)

@@ -33,10 +33,18 @@ struct UserEvent {
 };
 static_assert(sizeof(UserEvent) == 16);
 
-enum class UserAccess { LoadA = 0, LoadB = 1, StoreC = 2 };
+enum class UserAccess { LoadA = 0, LoadB = 1, StoreC = 2, Shared = 3 };
 inline constexpr int kUserIndexBits = 30;  // indices below 2^30: A, B and C of a recording are small
 constexpr UserAccess access_of(const UserEvent& e) { return static_cast<UserAccess>((e.kind_index >> kUserIndexBits) & 3); }
 constexpr std::int32_t index_of(const UserEvent& e) { return e.kind_index & ((1 << kUserIndexBits) - 1); }
+// A shared-memory access's index: its array (3 bits), whether it wrote (1), its line (10 bits, 0
+// for a line past 1023) and the 32-bit word of shared memory it touched (16 bits: a block has
+// at most 227 KiB). The prelude's note_shared writes it.
+inline constexpr int kMostSharedArrays = 8;
+constexpr int shared_array_of(const UserEvent& e) { return (index_of(e) >> 27) & 7; }
+constexpr bool shared_write_of(const UserEvent& e) { return ((index_of(e) >> 26) & 1) != 0; }
+constexpr int shared_line_of(const UserEvent& e) { return (index_of(e) >> 16) & 1023; }
+constexpr int shared_word_of(const UserEvent& e) { return index_of(e) & 0xFFFF; }
 
 // The most notes one recording keeps, barriers per block it times, and the largest matrices.
 inline constexpr std::int64_t kMostUserEvents = std::int64_t{1} << 24;  // 256 MiB
@@ -52,6 +60,12 @@ struct UserRecording {
     // By block, kMostTimedBarriers + 1 each: [0] thread (0, 0)'s first access, [b] its b-th barrier.
     std::vector<std::uint64_t> times_ns;
     std::vector<std::uint64_t> times_cycles;
+    // Shared memory (UserAccess::Shared notes): the arrays' names by id, and by id three numbers
+    // the device wrote: the array's first word, its rows and columns (0, 0: extern, size unknown;
+    // N, 1: one-dimensional). Or why it was not recorded.
+    std::vector<std::string> shared_names;
+    std::vector<std::uint32_t> shared_info;
+    std::string shared_not_recorded;
 };
 
 // Why a recording of `problem` with `shape` cannot be made, or nullopt: too many blocks for the
@@ -74,10 +88,11 @@ std::string describe_counts(const UserCounts& counts);
 // The recording as the tiled rung's (KernelKind::Tiled, T = the block's side), for the theatre,
 // or why the kernel is not shaped so: square blocks of T ≤ 32 on a grid of (cdiv(N, T), cdiv(M, T)),
 // each thread loading at most one element of A and one of B between its barriers, the same number
-// of barriers in every thread, a whole number of them in each of the cdiv(K, T) phases. A slot of
-// As or Bs is taken to be the thread's own (threadIdx.y, threadIdx.x), as in the rung: shared
-// memory is not recorded. A thread that loads nothing in a phase is taken to have written the zero
-// padding, as the rung does for elements outside A or B.
+// of barriers in every thread, a whole number of them in each of the cdiv(K, T) phases. The slot of
+// As or Bs a load went to is the one the thread wrote next in that phase, where shared memory was
+// recorded (an array of T columns or more); else the thread's own (threadIdx.y, threadIdx.x), as
+// in the rung. A thread that loads nothing in a phase wrote the zero padding, as the rung does for
+// elements outside A or B: where shared memory was recorded, into the slot it wrote.
 std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& recording, const std::string& device,
                                                       int sm_count);
 

@@ -55,7 +55,7 @@ TEST(NvrtcCompiler, TheRecordingBuildCompilesAndKeepsLineNumbers) {
     for (const ts::model::Starter starter : ts::model::kAllStarters) {
         const auto recording = ts::gpu::recording_source(ts::model::starter_kernel(starter));
         ASSERT_EQ(recording.index(), 0u) << std::get<1>(recording);
-        const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording), "starter.cu", 9, 0);
+        const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording).source, "starter.cu", 9, 0);
         EXPECT_TRUE(r.ok) << ts::model::starter_name(starter) << ": " << r.why << "\n" << r.log;
     }
     // The parameter list over three lines: the error on line 5 is still reported on line 5.
@@ -63,16 +63,80 @@ TEST(NvrtcCompiler, TheRecordingBuildCompilesAndKeepsLineNumbers) {
                                "    float* C,\n    int M, int N, int K) {\n    C[0] = nope;\n}\n";
     const auto recording = ts::gpu::recording_source(broken);
     ASSERT_EQ(recording.index(), 0u);
-    const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording), "broken.cu", 9, 0);
+    const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording).source, "broken.cu", 9, 0);
     ASSERT_FALSE(r.ok);
     ASSERT_FALSE(r.diagnostics.empty()) << r.log;
     EXPECT_EQ(r.diagnostics.front().line, 5) << r.log;
     // A kernel that takes A's address cannot record through the accessors: the compiler says so.
     const CompileResult pointer = ts::gpu::compile_user_kernel(
-        std::get<0>(ts::gpu::recording_source(kernel("    const float* row = A + 4;\n    C[0] = row[0];\n"))),
+        std::get<0>(ts::gpu::recording_source(kernel("    const float* row = A + 4;\n    C[0] = row[0];\n"))).source,
         "pointer.cu", 9, 0);
     EXPECT_FALSE(pointer.ok);
     EXPECT_EQ(ts::gpu::recording_source("__global__ void gemm() {}").index(), 1u);
+}
+
+// The shared arrays of the recording build: the tiled starter's as and bs become accessors and
+// compile; an error after them keeps its line, and so does one past the kernel's end (where the
+// names are given back); each form of declaration TileScope records compiles; another form leaves
+// shared memory unrecorded and says which line.
+TEST(NvrtcCompiler, TheRecordingBuildRecordsSharedArraysAndKeepsLineNumbers) {
+    SKIP_WITHOUT_NVRTC();
+    const auto tiled = ts::gpu::recording_source(ts::model::starter_kernel(ts::model::Starter::Tiled));
+    ASSERT_EQ(tiled.index(), 0u);
+    EXPECT_EQ(std::get<0>(tiled).shared_names, (std::vector<std::string>{"as", "bs"}));
+    EXPECT_EQ(std::get<0>(tiled).shared_not_recorded, "");
+    EXPECT_NE(std::get<0>(tiled).source.find("ts_rec::Shared<0, (TILE), (TILE)> ts_rec_as;"), std::string::npos);
+
+    // Line 3 declares, line 6 is wrong, line 9 (after the kernel) is wrong too.
+    const std::string broken = "extern \"C\" __global__ void matmul(const float* A, const float* B, float* C, int M, int N, int K) {\n"
+                               "    // the tile\n"
+                               "    __shared__ float tile[16][17];  // padded\n"
+                               "    tile[threadIdx.y][threadIdx.x] = A[0];\n"
+                               "    __syncthreads();\n"
+                               "    C[0] = tile[0][0] + nope;\n"
+                               "}\n"
+                               "__device__ int helper(int tile) {\n"
+                               "    return tile + also_nope;\n"
+                               "}\n";
+    const auto recording = ts::gpu::recording_source(broken);
+    ASSERT_EQ(recording.index(), 0u);
+    const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording).source, "broken.cu", 9, 0);
+    ASSERT_EQ(r.diagnostics.size(), 2u) << r.log;
+    EXPECT_EQ(r.diagnostics[0].line, 6) << r.log;
+    EXPECT_EQ(r.diagnostics[1].line, 9) << r.log;
+    EXPECT_NE(r.diagnostics[1].message.find("also_nope"), std::string::npos) << "`tile` is a plain int again there";
+
+    // Every form recorded: two-dimensional, one-dimensional, extern, with reads, writes, +=, a copy
+    // between arrays and pointer steps.
+    const std::string forms = kernel(
+        "    __shared__ float two[8][8];\n"
+        "    __shared__ float one[64];\n"
+        "    extern __shared__ float dynamic[];\n"
+        "    two[threadIdx.y][threadIdx.x] = A[0];\n"
+        "    one[threadIdx.x] = two[0][threadIdx.x] * 2.0f;\n"
+        "    one[threadIdx.x] += 1.0f;\n"
+        "    dynamic[threadIdx.x] = one[threadIdx.x];\n"
+        "    (dynamic + 64)[threadIdx.x] = two[1][2] * one[3];\n"
+        "    __syncthreads();\n"
+        "    C[0] = dynamic[K] + (dynamic + 64)[0];\n");
+    const auto built = ts::gpu::recording_source(forms);
+    ASSERT_EQ(built.index(), 0u);
+    EXPECT_EQ(std::get<0>(built).shared_names, (std::vector<std::string>{"two", "one", "dynamic"}));
+    const CompileResult compiled = ts::gpu::compile_user_kernel(std::get<0>(built).source, "forms.cu", 9, 0);
+    EXPECT_TRUE(compiled.ok) << compiled.log;
+
+    // Two arrays in one statement: recorded globally, with the line that is not recorded.
+    const auto two_in_one = ts::gpu::recording_source(kernel("    __shared__ float a[4], b[4];\n    a[0] = A[0];\n    C[0] = a[0];\n"));
+    ASSERT_EQ(two_in_one.index(), 0u);
+    EXPECT_TRUE(std::get<0>(two_in_one).shared_names.empty());
+    EXPECT_NE(std::get<0>(two_in_one).shared_not_recorded.find("line 2: shared memory is recorded where"), std::string::npos)
+        << std::get<0>(two_in_one).shared_not_recorded;
+    EXPECT_TRUE(ts::gpu::compile_user_kernel(std::get<0>(two_in_one).source, "two.cu", 9, 0).ok);
+    // A pointer taken from a shared array does not compile as an accessor (the runner then records
+    // the global accesses alone); the same kernel built without shared recording compiles.
+    const std::string pointer = kernel("    __shared__ float s[32];\n    float* p = s;\n    p[0] = A[0];\n    C[0] = p[0];\n");
+    EXPECT_FALSE(ts::gpu::compile_user_kernel(std::get<0>(ts::gpu::recording_source(pointer)).source, "p.cu", 9, 0).ok);
+    EXPECT_TRUE(ts::gpu::compile_user_kernel(std::get<0>(ts::gpu::recording_source(pointer, false)).source, "p.cu", 9, 0).ok);
 }
 
 TEST(NvrtcCompiler, ErrorsComeBackWithLineAndColumn) {

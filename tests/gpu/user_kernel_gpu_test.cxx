@@ -4,6 +4,7 @@
 // far away, launches the GPU refuses. Skips without a usable device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <string>
@@ -12,6 +13,7 @@
 #include "gpu/supervisor.hpp"
 #include "model/user_kernel.hpp"
 #include "model/user_launch.hpp"
+#include "model/user_shared.hpp"
 #include "support/gpu_skip.hpp"
 
 namespace {
@@ -212,6 +214,24 @@ TEST_F(UserKernelOnGpu, TheTiledStartersRecordingIsTheModels) {
         EXPECT_EQ(recorded.trace->label, "yours: tiled.cu");
         EXPECT_EQ(ts::model::compare_with_model(*recorded.trace), std::nullopt);
     }
+    // Its shared memory as recorded: 64³ in 16 blocks of 16 × 16, 4 phases; each thread writes one
+    // slot of as and bs a phase and reads 16 of each; no bank conflicts, no races.
+    const RunResult at64 = run(user_request(RequestKind::Record, tiled, cube(64)));
+    ASSERT_TRUE(at64.ok) << at64.error;
+    const ts::model::SharedReport& shared = at64.user_recording->shared;
+    for (const std::string& line : ts::model::describe_shared(shared)) std::cout << line << "\n";
+    EXPECT_EQ(shared.not_recorded, "");
+    ASSERT_EQ(shared.arrays.size(), 2u);
+    EXPECT_EQ(shared.arrays[0].name, "as");
+    EXPECT_EQ(shared.arrays[0].rows, 16);
+    EXPECT_EQ(shared.arrays[0].cols, 16);
+    for (const ts::model::SharedArrayUse& array : shared.arrays) {
+        EXPECT_EQ(array.writes, 16 * 256 * 4);
+        EXPECT_EQ(array.reads, 16 * 256 * 4 * 16);
+    }
+    EXPECT_EQ(shared.wavefronts, shared.warp_accesses);
+    EXPECT_EQ(shared.races, 0);
+
     const UserKernelSource naive = user_kernel("naive.cu", ts::model::starter_kernel(ts::model::Starter::Naive));
     const RunResult counted = run(user_request(RequestKind::Record, naive, cube(64)));
     ASSERT_TRUE(counted.ok) << counted.error;
@@ -225,6 +245,61 @@ TEST_F(UserKernelOnGpu, TheTiledStartersRecordingIsTheModels) {
     const RunResult refused = run(user_request(RequestKind::Record, pointer, cube(8)));
     EXPECT_FALSE(refused.ok);
     EXPECT_NE(refused.error.find("not to record itself"), std::string::npos) << refused.error;
+    EXPECT_EQ(stats->restarts, 0);
+}
+
+// Watched: the tiled starter without its first barrier records races (a thread reads a slot
+// another wrote between the same two barriers) where the right kernel has none; a 32 × 32 tile of
+// B stored and read down its columns is a 32-way bank conflict, and one padded column removes it.
+TEST_F(UserKernelOnGpu, TheRecordingFindsRacesAndBankConflicts) {
+    const std::string barrier = "        __syncthreads();\n        for (int i = 0; i < TILE; ++i)";
+    const UserKernelSource broken =
+        user_kernel("no_first_sync.cu", tiled_with(barrier, "        for (int i = 0; i < TILE; ++i)"));
+    const RunResult raced = run(user_request(RequestKind::Record, broken, cube(64)));
+    ASSERT_TRUE(raced.ok) << raced.error;
+    for (const std::string& line : ts::model::describe_shared(raced.user_recording->shared)) std::cout << line << "\n";
+    EXPECT_GT(raced.user_recording->shared.races, 0);
+    ASSERT_FALSE(raced.user_recording->shared.examples.empty());
+    const auto line_of = [&](const std::string& text) {
+        const std::size_t at = broken.source.find(text);
+        return 1 + static_cast<int>(std::count(broken.source.begin(), broken.source.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    };
+    // The first race is at the lowest word: as[0][0] or bs[0][0], whichever the compiler put first.
+    const int writer = raced.user_recording->shared.examples[0].writer_line;
+    EXPECT_TRUE(writer == line_of("as[ty][tx] =") || writer == line_of("bs[ty][tx] =")) << writer;
+    EXPECT_EQ(raced.user_recording->shared.examples[0].other_line, line_of("sum += as[ty][i]"));
+
+    for (const int cols : {32, 33}) {
+        std::string text = kSignature + R"( {
+    __shared__ float as[32][32];
+    __shared__ float bs[32][COLS];  // bs[x][y] holds B's element (y, x): a column of B is a row here
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int row = blockIdx.y * 32 + ty, col = blockIdx.x * 32 + tx;
+    float sum = 0;
+    for (int phase = 0; phase < (K + 31) / 32; ++phase) {
+        as[ty][tx] = row < M && phase * 32 + tx < K ? A[row * K + phase * 32 + tx] : 0.0f;
+        bs[tx][ty] = phase * 32 + ty < K && col < N ? B[(phase * 32 + ty) * N + col] : 0.0f;
+        __syncthreads();
+        for (int i = 0; i < 32; ++i) sum += as[ty][i] * bs[tx][i];
+        __syncthreads();
+    }
+    if (row < M && col < N) C[row * N + col] = sum;
+}
+)";
+        text = "// grid: cdiv(N, 32), cdiv(M, 32)\n// block: 32, 32\n// shared: 0\n" + text;
+        text.replace(text.find("COLS"), 4, std::to_string(cols));
+        const RunResult recorded = run(user_request(RequestKind::Record, user_kernel("columns.cu", text), cube(64)));
+        ASSERT_TRUE(recorded.ok) << recorded.error;
+        const ts::model::SharedReport& report = recorded.user_recording->shared;
+        std::cout << cols << " columns:\n";
+        for (const std::string& line : ts::model::describe_shared(report)) std::cout << line << "\n";
+        EXPECT_TRUE(recorded.user_recording->c_right) << recorded.user_recording->c_summary;
+        EXPECT_EQ(report.races, 0);
+        int worst = 0;
+        for (const ts::model::SharedLineUse& line : report.lines)
+            if (report.arrays[static_cast<std::size_t>(line.array)].name == "bs") worst = std::max(worst, line.worst);
+        EXPECT_EQ(worst, cols == 32 ? 32 : 1);
+    }
     EXPECT_EQ(stats->restarts, 0);
 }
 

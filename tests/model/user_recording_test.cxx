@@ -86,6 +86,41 @@ TEST(UserRecording, ATiledKernelIsTheTiledRungsRecordingAndTheModels) {
     EXPECT_TRUE(compare_with_model(std::get<0>(wrong)));
 }
 
+// With shared memory recorded, a load's slot is the one its thread wrote next: the rung's own
+// (as[ty][tx]) matches the model; B's tile stored transposed (bs[tx][ty]) is named where it differs.
+TEST(UserRecording, RecordedSharedWritesGiveEachLoadItsSlot) {
+    const Problem p{.m = 20, .n = 18, .k = 33, .batch = 1, .dtype = Dtype::Float32};
+    const int tile = 8;
+    const UserRecording loads = tiled_notes(p, tile);
+    for (const bool transposed : {false, true}) {
+        UserRecording r = loads;
+        r.shared_names = {"as", "bs"};
+        // as at word 100, bs right after it: T × T each.
+        r.shared_info = {100, tile, tile, 100 + tile * tile, tile, tile};
+        r.events.clear();
+        for (const UserEvent& e : loads.events) {
+            r.events.push_back(e);
+            if (access_of(e) == UserAccess::StoreC) continue;
+            const bool b = access_of(e) == UserAccess::LoadB;
+            const int slot = b && transposed ? e.thread_x * tile + e.thread_y : e.thread_y * tile + e.thread_x;
+            UserEvent write = e;
+            write.kind_index = (static_cast<int>(UserAccess::Shared) << kUserIndexBits) | ((b ? 1 : 0) << 27) | (1 << 26) |
+                               (12 << 16) | (static_cast<int>(r.shared_info[b ? 3 : 0]) + slot);
+            r.events.push_back(write);
+        }
+        const auto trace = tiled_trace_of(r, "test", 132);
+        ASSERT_EQ(trace.index(), 0u) << std::get<1>(trace);
+        const auto difference = compare_with_model(std::get<0>(trace));
+        if (!transposed) {
+            EXPECT_EQ(difference, std::nullopt) << *difference;
+        } else {
+            ASSERT_TRUE(difference);
+            EXPECT_NE(difference->find("recorded B[0][1] into slot 8, model: B[0][1] into slot 1"), std::string::npos)
+                << *difference;
+        }
+    }
+}
+
 TEST(UserRecording, KernelsShapedOtherwiseSayHow) {
     const Problem p{.m = 16, .n = 16, .k = 16, .batch = 1, .dtype = Dtype::Float32};
     UserRecording r = tiled_notes(p, 8);

@@ -311,6 +311,11 @@ TEST_F(KernelView, ARecordingShowsItsCountsAndGoesToTheTheatre) {
     report.counts_text = "32768 loads of A and B";
     report.c_right = true;
     report.c_summary = "C of the recording launch was right";
+    // Its shared memory, with a race (a barrier missing) as the recording reports one.
+    report.shared.arrays = {{"as", 16, 16, 262144, 16384}, {"bs", 16, 16, 262144, 16384}};  // reads, writes
+    report.shared.warp_accesses = report.shared.wavefronts = 17408;
+    report.shared.races = 32768;
+    report.shared.examples = {{0, 1, 0, 0, 1, 0, 22, 0, 0, 26, false}};
     recorded.user_recording = report;
     // The tiled rung's own schedule as the recording: what a kernel equal to it gives.
     ts::model::KernelTrace trace;
@@ -322,6 +327,10 @@ TEST_F(KernelView, ARecordingShowsItsCountsAndGoesToTheTheatre) {
     const std::string text = draw();
     EXPECT_TRUE(has(text, "Recorded at 64³:")) << text;
     EXPECT_TRUE(has(text, "32768 loads of A and B"));
+    EXPECT_TRUE(has(text, "Shared memory: as (16 × 16): 16384 writes, 262144 reads")) << text;
+    EXPECT_TRUE(has(text, "Banks: no conflicts"));
+    EXPECT_TRUE(has(text, "RACE: 32768 times"));
+    EXPECT_TRUE(has(text, "thread (1, 0) wrote as[0][1] on line 22, and thread (0, 0) read it on line 26"));
     EXPECT_TRUE(has(text, "Show in the theatre"));
     add_recording(state.theatre.recording, *editor.recorded->trace);  // what the button does, with the view
     EXPECT_TRUE(state.theatre.recording.tiled);

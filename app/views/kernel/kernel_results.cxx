@@ -64,6 +64,17 @@ std::string timing_text(const gpu::RunResult& r) {
                        r.checked ? (r.check_passed ? "C right" : "C WRONG: " + r.check_summary) : "not checked");
 }
 
+// The recording's shared memory: its arrays, then the bank conflicts (amber where there are
+// any) and the races (red: a barrier is missing), line by line as describe_shared words them.
+void draw_shared(const model::SharedReport& shared) {
+    const bool conflicts = shared.wavefronts > shared.warp_accesses;
+    for (const std::string& line : model::describe_shared(shared)) {
+        if (line.starts_with("RACE") || (shared.races > 0 && line.starts_with("  block"))) coloured(colours::kError, line);
+        else if (!shared.not_recorded.empty() || (conflicts && (line.starts_with("Banks") || line.starts_with("  ")))) coloured(colours::kWarning, line);
+        else ImGui::TextWrapped("%s", line.c_str());
+    }
+}
+
 void draw_recording(AppState& state) {
     const gpu::RunResult& r = *state.kernel_editor.recorded;
     ImGui::Spacing();
@@ -78,6 +89,7 @@ void draw_recording(AppState& state) {
     ImGui::Text("%lld accesses noted; the most barriers a thread passed: %d. %s", static_cast<long long>(report.events),
                 report.counts.most_barriers, report.c_summary.c_str());
     ImGui::PopTextWrapPos();
+    draw_shared(report.shared);
     if (!r.trace) {
         coloured(colours::kWarning, "The theatre cannot draw it: " + report.theatre_note);
         return;

@@ -135,8 +135,9 @@ void draw_actions(KernelEditorState& editor, AppState& state) {
     ImGui::SameLine();
     if (ImGui::Button("Record")) start_job(editor, KernelJob::Record);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("Run it once at %d³ built to note every A[i], B[i], C[i] and barrier of every thread: the "
-                          "counts, and for a kernel shaped like the tiled rung a replay in the theatre",
+        ImGui::SetTooltip("Run it once at %d³ built to note every A[i], B[i], C[i], shared-memory access and barrier of "
+                          "every thread: the counts, bank conflicts and races by line, and for a kernel shaped like the "
+                          "tiled rung a replay in the theatre",
                           editor.record_size);
     if (ImGui::Button("Plot beside the rungs")) plot_beside_rungs(state);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
