@@ -84,7 +84,7 @@ void Automation::start_run(views::AppState& state) {
             return;
         }
         if (state.lab.view == views::LabView::Tuning)
-            views::start_sweep(state.lab, views::tuning_requests());
+            views::start_sweep(state.lab, views::tuning_requests(state.lab.latency.yours));
         else if (state.lab.view == views::LabView::Ladder)
             views::start_sweep(state.lab, views::ladder_requests(views::shown_ladder_size(state.lab), views::Ladder::Fp32,
                                                                  state.lab.latency.yours));
@@ -96,6 +96,11 @@ void Automation::start_run(views::AppState& state) {
                                          model::Dtype::Float32};
             for (const model::KernelConfig& kernel : views::counters_kernels(state.lab))
                 views::read_counters_now(state.lab, kernel, problem);
+            // Your kernel's place comes from its recording: record it too.
+            if (state.lab.latency.yours) {
+                views::start_job(state.kernel_editor, views::KernelJob::Record);
+                m_awaiting_kernel = true;
+            }
         }
         m_awaiting_lab = true;
         std::cerr << "tilescope: --run: measuring on the GPU…\n";

@@ -231,9 +231,10 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             std::cerr << "tilescope: --kernel-file: " << *why << "\n";
             return 2;
         }
-        // In the latency view the kernel is one more curve, in the ladder view one more bar, as the
-        // editor's "Plot beside the rungs" makes it.
-        if (options.view == "latency" || options.view == "ladder")
+        // In the latency view the kernel is one more curve, in the ladder and tuning views one more
+        // bar, on the roofline one more point, as the editor's "Plot beside the rungs" makes it.
+        if (options.view == "latency" || options.view == "ladder" || options.view == "tuning" ||
+            options.view == "roofline")
             state.lab.latency.yours = ts::views::user_source(state.kernel_editor);
     }
     automation.prepare(state);
@@ -332,7 +333,8 @@ int main(int argc, char** argv) {
         ->type_name("NAME");
     app.add_option("--kernel-file", gui.kernel_file,
                    "open FILE (a path, or a name in the kernels folder) in the kernel editor (--view kernel; with --run, "
-                   "compile, check and measure it), or plot it beside the rungs (--view latency, --view ladder)")
+                   "compile, check and measure it), or plot it beside the rungs (--view latency, ladder, tuning or "
+                   "roofline; the roofline's --run records it too, for its intensity)")
         ->type_name("FILE");
     app.add_option("--select-block", gui.theatre.select_block, "the tiling theatre's block: blockIdx.x,blockIdx.y")
         ->delimiter(',')

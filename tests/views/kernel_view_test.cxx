@@ -17,6 +17,8 @@
 #include "views/kernel/kernel_view.hpp"
 #include "views/lab/ladder_view.hpp"
 #include "views/lab/latency_view.hpp"
+#include "views/lab/roofline_view.hpp"
+#include "views/lab/tuning_view.hpp"
 #include "views/theatre/theatre_recording.hpp"
 #include "views/window/app_state.hpp"
 #include "views/window/main_view.hpp"
@@ -386,6 +388,78 @@ TEST_F(KernelView, YourKernelIsOneMoreBarOfTheLadder) {
     std::string text;
     state.lab.view = LabView::Ladder;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_main_view(state); });  // draws without a fault
+}
+
+// On the roofline once measured at 2048³ and recorded: its intensity from the recording's loads
+// and stores, scaled (a T = 32 tiled kernel recorded at 64³: 16,384 loads and 4,096 stores, so
+// 2 / 32 loads per multiply-add and 1 store per cell: 2 · 2048³ / (4 · (2048³ / 16 + 2048²))).
+TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsRecording) {
+    with_gpu();
+    draw();
+    state.lab.latency.yours = user_source(state.kernel_editor);
+    const auto named = [&] {
+        const auto marks = roofline_marks(state);
+        return std::find_if(marks.begin(), marks.end(), [](const RooflineMark& m) { return m.name == "yours: mine.cu"; }) !=
+                       marks.end()
+                   ? std::optional<RooflineMark>(*std::find_if(marks.begin(), marks.end(), [](const RooflineMark& m) {
+                         return m.name == "yours: mine.cu";
+                     }))
+                   : std::nullopt;
+    };
+    ts::gpu::RunRequest at2048;
+    at2048.user = state.lab.latency.yours;
+    at2048.problem = {kRooflineSize, kRooflineSize, kRooflineSize, 1, ts::model::Dtype::Float32};
+    measured(at2048, 1.854, 9267.0);
+    EXPECT_FALSE(named()) << "measured but not recorded: no intensity to place it by";
+    state.lab.view = LabView::Roofline;
+    std::string text = ui.frame([&] { draw_main_view(state); });
+    EXPECT_TRUE(has(text, "yours: mine.cu is placed here once it is measured at 2048³ and recorded")) << text;
+
+    ts::gpu::RunResult recorded;
+    recorded.ok = true;
+    recorded.request.kind = ts::gpu::RequestKind::Record;
+    recorded.request.user = state.lab.latency.yours;
+    recorded.request.problem = {64, 64, 64, 1, ts::model::Dtype::Float32};
+    ts::gpu::UserRecordingReport report;
+    report.counts.loads_a = report.counts.loads_b = 8192;
+    report.counts.stores_c = 4096;
+    recorded.user_recording = report;
+    state.kernel_editor.recorded = recorded;
+    const auto mark = named();
+    ASSERT_TRUE(mark);
+    const double size = kRooflineSize;
+    EXPECT_NEAR(mark->intensity, 2 * size * size * size / (4 * (size * size * size / 16 + size * size)), 1e-9);
+    EXPECT_EQ(mark->gflops, 9267.0);
+    EXPECT_EQ(mark->intensity_source, "recorded at 64³, scaled");
+    text = ui.frame([&] { draw_main_view(state); });
+    EXPECT_FALSE(has(text, "is placed here once")) << text;
+    // Another source in the editor since: the recording is not this kernel's.
+    state.kernel_editor.recorded->request.user->source += "\n// changed";
+    EXPECT_FALSE(named());
+}
+
+// And a bar of the tuning view, under the tile widths, on their scale: measured there with the grid.
+TEST_F(KernelView, YourKernelIsABarOfTheTuningView) {
+    with_gpu();
+    draw();
+    state.lab.latency.yours = user_source(state.kernel_editor);
+    const auto requests = tuning_requests(state.lab.latency.yours);
+    ASSERT_TRUE(requests.back().user);
+    EXPECT_EQ(requests.back().problem.m, kTuningSize);
+    EXPECT_EQ(requests.size(), tuning_requests().size() + 1);
+    TuningData data = tuning_data(state.lab);
+    EXPECT_TRUE(data.has_yours);
+    EXPECT_FALSE(data.yours);
+    state.lab.view = LabView::Tuning;
+    std::string text = ui.frame([&] { draw_main_view(state); });
+    EXPECT_TRUE(has(text, "yours: mine.cu: not measured at 2048³ (Measure this grid measures it too).")) << text;
+    measured(requests.back(), 1.854, 9267.0);
+    data = tuning_data(state.lab);
+    ASSERT_TRUE(data.yours);
+    EXPECT_EQ(data.yours->gflops, 9267.0);
+    EXPECT_NE(data.yours_launch.find("grid (128, 128), block (16, 16)"), std::string::npos) << data.yours_launch;
+    text = ui.frame([&] { draw_main_view(state); });
+    EXPECT_TRUE(has(text, "yours: mine.cu: 9267 GFLOP/s at 2048³")) << text;
 }
 
 }  // namespace

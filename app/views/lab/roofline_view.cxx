@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cstdio>
 #include <limits>
+#include <optional>
 
 #include "views/lab/ladder_view.hpp"
 #include "model/format.hpp"
@@ -223,6 +224,33 @@ RooflinePeaksShown roofline_peaks(const AppState& state) {
     return shown;
 }
 
+namespace {
+
+// Your kernel's mark, where it was measured at kSize and recorded (the same source both times).
+std::optional<RooflineMark> yours_mark(const AppState& state, const std::vector<const record::Point*>& points) {
+    const auto& yours = state.lab.latency.yours;
+    const auto& recorded = state.kernel_editor.recorded;
+    if (!yours || !recorded || !recorded->ok || !recorded->user_recording || !recorded->request.user ||
+        recorded->request.user->source != yours->source)
+        return std::nullopt;
+    const record::Point* p = find_point(points, yours_config(yours->name), kSize, "float");
+    const model::UserCounts& counts = recorded->user_recording->counts;
+    const model::Problem& at = recorded->request.problem;
+    if (!p || at.m <= 0 || at.n <= 0 || at.k <= 0) return std::nullopt;
+    const double size = kSize;
+    const double loads = static_cast<double>(counts.loads_a + counts.loads_b) * size * size * size /
+                         (static_cast<double>(at.m) * static_cast<double>(at.n) * static_cast<double>(at.k));
+    const double stores = static_cast<double>(counts.stores_c) * size * size / (static_cast<double>(at.m) * static_cast<double>(at.n));
+    const double bytes = 4.0 * (loads + stores);
+    if (bytes <= 0) return std::nullopt;
+    RooflineMark mark{yours_config(yours->name), kYoursColour, 2.0 * size * size * size / bytes, p->gflops,
+                      p->median_ms, bytes};
+    mark.intensity_source = format_text("recorded at {}, scaled", model::problem_size_text(at));
+    return mark;
+}
+
+}  // namespace
+
 std::vector<RooflineMark> roofline_marks(const AppState& state) {
     std::vector<RooflineMark> marks;
     const auto points = lab_points(state.lab);
@@ -241,13 +269,15 @@ std::vector<RooflineMark> roofline_marks(const AppState& state) {
     }
     // Every rung of the ladder, as the ladder view names and colours it (the tuned rung with
     // the candidate it runs at this size).
+    // (Your kernel's bar has no model traffic: yours_mark places it.)
     for (const LadderBar& bar : ladder_data(state, kSize).bars)
-        if (!bar.is_cublas) add(bar.name, bar.kernel, bar.point, bar.colour, true);
+        if (!bar.is_cublas && !bar.is_yours) add(bar.name, bar.kernel, bar.point, bar.colour, true);
     // The tensor-core rungs in BF16: their blocks' intensity (2-byte elements), their own series.
     for (const LadderBar& bar : ladder_data(state, kSize, Ladder::TensorCores).bars)
         if (!bar.is_cublas && bar.point)
             marks.push_back({bar.name, bar.colour, bar.counts.intensity, bar.point->gflops, bar.point->median_ms,
                              2.0 * static_cast<double>(bar.counts.global_loads), false, true});
+    if (auto yours = yours_mark(state, points)) marks.push_back(std::move(*yours));
     return marks;
 }
 
@@ -318,11 +348,12 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         // every requested byte came from DRAM, against what the GPU's DRAM gives.
         const double needed_gbs = mark.model_bytes / (mark.median_ms * 1e6);
         PlotPoint point{mark.intensity, mark.gflops, kNaN, kNaN,
-                        format_text("{}{} FLOP/B (model), {} GFLOP/s measured at {}³{}\n"
-                                    "model traffic {} in {} ms: {} GB/s, {}× the {} GB/s peak",
+                        format_text("{}{} FLOP/B ({}), {} GFLOP/s measured at {}³{}\n"
+                                    "{} traffic {} in {} ms: {} GB/s, {}× the {} GB/s peak",
                                     mark.rung || mark.tensor_cores ? mark.name + ": " : std::string(),
-                                    fixed(mark.intensity, 3),
+                                    fixed(mark.intensity, 3), mark.intensity_source,
                                     fixed(mark.gflops, 0), kSize, mark.tensor_cores ? " in BF16" : "",
+                                    mark.intensity_source == "model" ? "model" : "its",
                                     model::human_bytes(static_cast<std::int64_t>(mark.model_bytes)),
                                     fixed(mark.median_ms, 3), fixed(needed_gbs, 0),
                                     fixed(needed_gbs / peaks.bandwidth_gbs, 2), fixed(peaks.bandwidth_gbs, 0))};
@@ -395,6 +426,17 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     draw_labels(frame, plot, marks);
     draw_measured_dram_points(frame, plot, measured_dram);
     for (const std::string& note : notes) muted_text(note);
+    // Your kernel, plotted beside the rungs but not placed here: what is missing.
+    if (const auto& yours = lab.latency.yours) {
+        const std::string name = yours_config(yours->name);
+        const bool placed =
+            std::any_of(marks.begin(), marks.end(), [&](const RooflineMark& mark) { return mark.name == name; });
+        if (!placed)
+            muted_text(format_text("{} is placed here once it is measured at {}³ and recorded (Your kernel, Ctrl+8: "
+                                   "Record): the model does not know its code, so its intensity comes from the loads "
+                                   "and stores its recording counted.",
+                                   name, kSize));
+    }
 }
 
 }  // namespace ts::views

@@ -12,6 +12,7 @@
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/tuning_table.hpp"
+#include "model/user_launch.hpp"
 #include "platform/imgui_compat.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
@@ -248,6 +249,18 @@ TuningData tuning_data(const LabState& lab) {
         const bool failed = failure_at(lab, points, unchecked_request(tiled, kTuningSize)).has_value();
         data.tiles.push_back({t, failed ? nullptr : find_point(points, model::describe(tiled), kTuningSize, "float")});
     }
+    if (const auto& yours = lab.latency.yours) {
+        data.has_yours = true;
+        data.yours_name = yours_config(yours->name);
+        const model::Problem at{kTuningSize, kTuningSize, kTuningSize, 1, model::Dtype::Float32};
+        gpu::RunRequest request = unchecked_request({}, kTuningSize);
+        request.user = yours;
+        if (!failure_at(lab, points, request)) data.yours = find_point(points, data.yours_name, kTuningSize, "float");
+        const auto shape = model::resolve_launch(yours->launch, at);
+        data.yours_launch = std::holds_alternative<model::UserLaunchShape>(shape)
+                                ? model::describe_launch(std::get<model::UserLaunchShape>(shape))
+                                : "its launch has no value here: " + std::get<std::string>(shape);
+    }
     for (int i = 0; i < static_cast<int>(data.cells.size()); ++i)
         if (data.cells[i].point &&
             (data.best_cell < 0 || data.cells[i].point->median_ms < data.cells[data.best_cell].point->median_ms))
@@ -259,13 +272,17 @@ TuningData tuning_data(const LabState& lab) {
     return data;
 }
 
-std::vector<gpu::RunRequest> tuning_requests() {
+std::vector<gpu::RunRequest> tuning_requests(const std::optional<gpu::UserKernelSource>& yours) {
     std::vector<gpu::RunRequest> requests;
     const auto add = [&](const model::KernelConfig& kernel) { requests.push_back(unchecked_request(kernel, kTuningSize)); };
     for (int x : kBlockX)
         for (int y : kBlockY)
             if (x * y <= kMaxThreads) add({model::KernelKind::Naive, x, y, 16});
     for (int t : kSweptTiles) add({model::KernelKind::Tiled, 16, 16, t});
+    if (yours) {
+        add({});
+        requests.back().user = yours;
+    }
     return requests;
 }
 
@@ -276,7 +293,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         // Live points replace the recorded ones of the same shape (lab_points), so the map
         // fills in with this GPU's numbers as the sweep goes.
         if (!draw_sweep_progress(lab)) {
-            if (ImGui::Button("Measure this grid")) start_sweep(lab, tuning_requests());
+            if (ImGui::Button("Measure this grid")) start_sweep(lab, tuning_requests(lab.latency.yours));
             ImGui::SameLine();
             if (ImGui::Button("Measure the candidates")) start_sweep(lab, candidate_requests());
         }
@@ -372,6 +389,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
     double top = 0;
     for (const TuningTile& t : data.tiles)
         if (t.point) top = std::max(top, t.point->gflops);
+    if (data.yours) top = std::max(top, data.yours->gflops);
     const ImVec2 bars = ImGui::GetCursorScreenPos();
     const float bar_h = font * 1.15f;
     const float bar_max = std::max(size.x - label_w - font * 16.0f, font * 10.0f);
@@ -404,9 +422,42 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
             ImGui::SetTooltip("tiled T=%d: %s median, p20–p80 %s – %s", t.tile, ms_text(t.point->median_ms).c_str(),
                               ms_text(t.point->p20_ms).c_str(), ms_text(t.point->p80_ms).c_str());
     }
-    ImGui::SetCursorScreenPos(ImVec2(bars.x, bars.y + 6 * (bar_h + 3) + font * 0.3f));
+    int rows = static_cast<int>(data.tiles.size());
+    // Your kernel under the tiles, on the same scale, in its own colour; not a candidate for "best".
+    if (data.has_yours) {
+        const float y = bars.y + rows * (bar_h + 3);
+        ++rows;
+        draw->AddText(ImVec2(bars.x, y + 1), kYoursColour, "yours");
+        const ImVec2 a(bars.x + label_w, y);
+        if (!data.yours) {
+            draw->AddText(ImVec2(a.x, y + 2), colours::kMuted, "not measured");
+        } else {
+            const float w = top > 0 ? static_cast<float>(data.yours->gflops / top) * bar_max : 0;
+            const ImVec2 b(a.x + std::max(w, 2.0f), y + bar_h);
+            draw->AddRectFilled(a, b, kYoursColour);
+            const std::string value = format_text("{}: {} GFLOP/s, {}", data.yours_name, fixed(data.yours->gflops, 0),
+                                                  ms_text(data.yours->median_ms));
+            draw->AddText(ImVec2(b.x + 8, y + 2), IM_COL32_BLACK, value.c_str());
+            if (mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
+                ImGui::SetTooltip("%s at %d³: %s", data.yours_name.c_str(), kTuningSize, data.yours_launch.c_str());
+        }
+    }
+    ImGui::SetCursorScreenPos(ImVec2(bars.x, bars.y + rows * (bar_h + 3) + font * 0.3f));
     muted_text("T = 1 and 2 reuse almost nothing and pay a barrier per element; T = 64 would need 4096 threads per "
                "block and cannot launch.");
+    if (data.has_yours) {
+        const TuningTile* best = data.best_tile >= 0 ? &data.tiles[static_cast<std::size_t>(data.best_tile)] : nullptr;
+        if (!data.yours)
+            muted_text(format_text("{}: not measured at {}³ (Measure this grid measures it too).", data.yours_name,
+                                   kTuningSize));
+        else
+            muted_text(format_text("{}: {} GFLOP/s at {}³{} ({}).", data.yours_name, fixed(data.yours->gflops, 0),
+                                   kTuningSize,
+                                   best ? format_text(", {}× the best tile width's (T = {})",
+                                                      fixed(data.yours->gflops / best->point->gflops, 2), best->tile)
+                                        : std::string(),
+                                   data.yours_launch));
+    }
 
     ImGui::Spacing();
     draw_candidates(state, size);

@@ -6,6 +6,7 @@
 // the tuner's pick outlined.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ struct TuningData {
     std::vector<TuningTile> tiles;  // T = 1, 2, 4, 8, 16, 32
     int best_cell = -1;             // the fastest measured cell; -1: none
     int best_tile = -1;
+    // Your kernel beside the tiles, where it was plotted beside the rungs (LatencyControls::yours):
+    // its point at kTuningSize, its name and its launch there.
+    bool has_yours = false;
+    const record::Point* yours = nullptr;
+    std::string yours_name, yours_launch;
 };
 
 // The points behind the view; they point into `lab`, valid while it is unchanged.
@@ -40,7 +46,8 @@ TuningData tuning_data(const LabState& lab);
 
 // What "Measure this grid" sweeps: every valid naive shape (shapes over 1024 threads stay
 // "invalid", never launched), then each T of the tiled kernel, at kTuningSize in float.
-std::vector<gpu::RunRequest> tuning_requests();
+// The grid's requests, and your kernel's at kTuningSize when given.
+std::vector<gpu::RunRequest> tuning_requests(const std::optional<gpu::UserKernelSource>& yours = std::nullopt);
 
 // One of the tuned rung's candidates (model::kTunedCandidates) at one size.
 struct CandidateCell {
