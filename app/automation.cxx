@@ -62,9 +62,9 @@ void Automation::start_run(views::AppState& state) {
     if (state.lab.view == views::LabView::Kernel) {
         // Without a GPU the kernel is still compiled, and the editor says why it goes no further.
         const bool gpu = state.device->usable;
-        views::start_job(state.kernel_editor, gpu ? views::KernelJob::CheckAndMeasure : views::KernelJob::Compile);
+        views::start_job(state.kernel_editor, gpu ? views::KernelJob::All : views::KernelJob::Compile);
         m_awaiting_lab = m_awaiting_kernel = true;
-        std::cerr << "tilescope: --run: " << (gpu ? "compiling, checking and measuring" : "compiling (no GPU: "
+        std::cerr << "tilescope: --run: " << (gpu ? "compiling, checking, measuring and recording" : "compiling (no GPU: "
                   + state.device->why_not + ")") << " your kernel…\n";
         return;
     }

@@ -12,6 +12,9 @@ namespace {
 using model::format_text;
 using model::problem_size_text;
 
+// Whether a job runs the checks (the others compile, measure or record only).
+bool checks(KernelJob job) { return job == KernelJob::Check || job == KernelJob::CheckAndMeasure || job == KernelJob::All; }
+
 // A draft is written this long after the last change, so typing does not write on every key.
 constexpr double kDraftDelaySeconds = 1.0;
 
@@ -154,10 +157,10 @@ void start_job(KernelEditorState& state, KernelJob job) {
     state.job_note.clear();
     state.queue.clear();
     state.queue.push_back(request_of(state, gpu::RequestKind::UserCompile, cube(state.measure_size)));
-    if (job == KernelJob::Check || job == KernelJob::CheckAndMeasure)
+    if (checks(job))
         for (const model::Problem& p : model::user_check_problems())
             state.queue.push_back(request_of(state, gpu::RequestKind::UserCheck, p));
-    if (job == KernelJob::Measure || job == KernelJob::CheckAndMeasure) {
+    if (job == KernelJob::Measure || job == KernelJob::CheckAndMeasure || job == KernelJob::All) {
         gpu::RunRequest mine = request_of(state, gpu::RequestKind::Measure, cube(state.measure_size));
         gpu::RunRequest theirs = mine;
         theirs.user.reset();
@@ -165,7 +168,7 @@ void start_job(KernelEditorState& state, KernelJob job) {
         state.queue.push_back(std::move(mine));
         state.queue.push_back(std::move(theirs));
     }
-    if (job == KernelJob::Record)
+    if (job == KernelJob::Record || job == KernelJob::All)
         state.queue.push_back(request_of(state, gpu::RequestKind::Record, cube(state.record_size)));
     state.queued_total = static_cast<int>(state.queue.size());
 }
@@ -219,7 +222,7 @@ bool take_kernel_result(KernelEditorState& state, const gpu::RunResult& result, 
         state.occupancy = result.occupancy;
         state.compile_error = result.compile ? std::string() : result.error;
         state.compiled_revision = state.job_revision;
-        if (state.job == KernelJob::Check || state.job == KernelJob::CheckAndMeasure) state.checks.clear();
+        if (checks(state.job)) state.checks.clear();
         if (!result.ok) stop_job(state, result.compile ? "it does not compile: the compiler's messages are below; "
                                                          "click one to go to its line"
                                                        : result.error);

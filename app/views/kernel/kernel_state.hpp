@@ -24,7 +24,8 @@ namespace ts::views {
 // Each job compiles first; Check then runs the check sizes, Measure times the kernel and the rung
 // beside it, CheckAndMeasure does both (--run), Record runs the recording build once at
 // record_size (model/user_recording.hpp).
-enum class KernelJob { None, Compile, Check, Measure, CheckAndMeasure, Record };
+// What a job does after compiling. All: check, measure and record (what --run asks).
+enum class KernelJob { None, Compile, Check, Measure, CheckAndMeasure, Record, All };
 
 struct KernelEditorState {
     std::string name = "mine.cu";   // the file it is saved as, in record::user_kernels_dir()
