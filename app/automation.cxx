@@ -2,6 +2,7 @@
 #include "automation.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <iostream>
 #include <utility>
 
@@ -39,6 +40,7 @@ bool Automation::follow_pointer() const { return m_options.screenshot.empty() &&
 void Automation::prepare(views::AppState& state) const {
     // --run reports every failed request on stderr (announce_failures).
     state.lab.failures.keep_unreported = m_options.run;
+    state.picture_without_tooltips = !m_options.screenshot.empty() && !m_options.tooltip;
     if (m_lab_benchmark) {
         state.lab.view = views::LabView::Latency;
         // Its figures time its own requests alone; a sweep beside them would slow them.
@@ -251,7 +253,19 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     if (timed_out) std::cerr << "tilescope: gave up waiting for " << awaited << " after 120 s\n";
     session.finish(window, state);
     if (const auto failed = save_screenshot(window)) return failed;
+    if (const auto failed = save_layout_report(state)) return failed;
     return timed_out ? 1 : 0;
+}
+
+std::optional<int> Automation::save_layout_report(const views::AppState& state) const {
+    if (m_options.layout_report.empty()) return std::nullopt;
+    std::ofstream out(m_options.layout_report);
+    out << views::picture_layout_json(state.picture);
+    if (!out) {
+        std::cerr << "tilescope: --layout-report: cannot write " << m_options.layout_report << "\n";
+        return 1;
+    }
+    return std::nullopt;
 }
 
 }  // namespace ts::app

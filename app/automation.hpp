@@ -36,6 +36,8 @@ constexpr int kSettleFrames = 3;
 
 struct AutomationOptions {
     std::string screenshot;   // empty: interactive
+    bool tooltip = false;     // --tooltip: a screenshot keeps the tooltips that stay without a mouse
+    std::string layout_report;  // --layout-report FILE: where the picture's boxes go (JSON)
     int frames = 0;           // frames to draw once nothing is awaited; 0: the mode's default
     bool run = false;         // --run
     bool record = false;      // --record (the theatre submits it; this only reports)
@@ -69,6 +71,7 @@ private:
     using Clock = std::chrono::steady_clock;
     double seconds_since_start() const;
     std::optional<int> save_screenshot(platform::Window& window) const;
+    std::optional<int> save_layout_report(const views::AppState& state) const;
     void start_run(views::AppState& state);
     void announce_failures(views::AppState& state);
 

@@ -56,6 +56,8 @@ namespace {
 
 struct GuiOptions {
     std::string screenshot;   // empty: interactive
+    bool tooltip = false;     // --tooltip: the screenshot keeps a pinned cell's tooltip
+    std::string layout_report;  // --layout-report FILE: the picture's boxes as JSON
     int frames = 0;           // 0: the default for the mode (see frames_to_settle)
     bool run = false;
     std::vector<int> select;  // ROW, COL of a cell of C to pin; empty: none
@@ -151,6 +153,8 @@ int time_frames(ts::platform::Window& window, ts::gpu::Runner& runner, ts::views
 
 int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     ts::app::Automation automation({.screenshot = options.screenshot,
+                                    .tooltip = options.tooltip,
+                                    .layout_report = options.layout_report,
                                     .frames = options.frames,
                                     .run = options.run,
                                     .record = options.theatre.record,
@@ -299,6 +303,11 @@ int main(int argc, char** argv) {
     GuiOptions gui;
     app.add_option("--screenshot", gui.screenshot, "render the window, save it as a PNG to FILE and exit")
         ->type_name("FILE");
+    app.add_option("--layout-report", gui.layout_report,
+                   "with --screenshot: write where the stage or theatre drew its matrices and labels, as JSON, to FILE")
+        ->type_name("FILE");
+    app.add_flag("--tooltip", gui.tooltip,
+                 "with --screenshot: keep the tooltip of a pinned cell (left out by default, as it covers the picture)");
     app.add_option("--frames", gui.frames,
                    "frames to render before the screenshot or exit (default: 3 with --screenshot, "
                    "otherwise until the window is closed)")

@@ -233,6 +233,10 @@ void draw_lesson_panel(AppState& state) {
     // would change where the text wraps, and so the height it was measured at.
     const ImGuiWindowFlags flags = session.panel_height <= most ? ImGuiWindowFlags_NoScrollbar : 0;
     ImGui::BeginChild("##lesson", ImVec2(0.0f, height), true, flags);
+    if (session.top_frames > 0) {
+        ImGui::SetScrollY(0.0f);
+        --session.top_frames;
+    }
     if (session.lesson)
         draw_step(state);
     else

@@ -27,6 +27,10 @@ struct LessonSession {
     int step = 0;                  // index into lesson->steps (the panel shows step + 1)
     std::array<char, 32> guess{};  // the student's prediction at this step, as typed
     bool focus_guess = false;      // a new prediction step: put the keyboard in the guess field
+    // A new step opens at the card's top, its first line in view, even where the focused guess
+    // field lies below the fold (ImGui scrolls to a focused field): a few frames, as that scroll
+    // comes a frame after the focus.
+    int top_frames = 0;
     bool revealed = false;         // the answer of this step's prediction is shown
     std::string error;             // why the last lesson asked for could not be opened (shown in red)
 

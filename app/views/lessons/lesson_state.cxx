@@ -223,6 +223,7 @@ void go_to_lesson_step(AppState& state, int index) {
     session.step = index;
     session.guess = {};
     session.focus_guess = !session.lesson->steps[index].predict.empty();
+    session.top_frames = 3;
     session.revealed = false;
 }
 

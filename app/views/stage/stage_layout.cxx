@@ -54,7 +54,10 @@ StageLayout layout_stage(const model::Problem& problem, const BlockTiling& tilin
     const float top = 1.6f * line_height, between_y = 1.8f * line_height, bottom = 1.8f * line_height;
     const float left = 0.5f * line_height, between_x = 1.0f * line_height, right = 1.0f * line_height;
     const float min_extent = 2.5f * line_height;
-    const float max_cell = 4.0f * line_height;  // a 1 × 1 problem should not fill the screen
+    // A cell at most a quarter of the region's shorter side (and never under 4 lines of text): a
+    // small example such as PMPP's 4 × 6 fills the canvas at a projector, and a 1 × 1 problem
+    // still shows its neighbours' room.
+    const float max_cell = std::max(4.0f * line_height, 0.25f * std::min(region.width(), region.height()));
 
     const float avail_w = region.width() - left - between_x - right;
     const float avail_h = region.height() - top - between_y - bottom;

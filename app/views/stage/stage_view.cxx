@@ -134,18 +134,20 @@ Rect at_least(Rect r, float size) {
 
 
 // Text centred on `centre_x` with its top at `top`, kept inside [min_x, max_x].
+// A label centred on `centre_x`, kept between min_x and max_x; its box goes into `picture`.
 void draw_label(ImDrawList* draw, ImFont* font, float centre_x, float top, float min_x, float max_x, ImU32 colour,
-                const std::string& text) {
+                const std::string& text, PictureLayout& picture) {
     const ImVec2 size = font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str());
     const float x = std::max(min_x, std::min(centre_x - size.x * 0.5f, max_x - size.x));
     draw->AddText(font, imgui_compat::font_size(font), {x, top}, colour, text.c_str());
+    picture.add_label("label: " + text, {x, top}, {x + size.x, top + size.y});
 }
 
 // A tab on the top edge of every visible block saying which blockIdx it is, when the blocks
 // are wide enough for it; the tab straddles the edge so it never covers a cell's value.
 // Zoomed in, a block whose top or left edge lies off the stage keeps its tab at the stage's
 // edge, so every block on screen says which it is.
-void draw_block_tabs(ImDrawList* draw, const StageScene& s) {
+void draw_block_tabs(ImDrawList* draw, const StageScene& s, PictureLayout& picture) {
     const BlockTiling& t = s.tiling;
     if (!t.modelled) return;
     ImFont* font = small_font();
@@ -169,19 +171,20 @@ void draw_block_tabs(ImDrawList* draw, const StageScene& s) {
                              std::max(b.min.y - tab_h * 0.5f, s.region.min.y + 2.0f)};
             if (min.x + w > b.max.x || min.y + tab_h > b.max.y) continue;  // what shows of the block is too small
             draw->AddRectFilled(min, {min.x + w, min.y + tab_h}, colours::kC.line, 4.0f);
+            picture.add_label("tab: " + text, min, {min.x + w, min.y + tab_h});
             draw->AddText(font, imgui_compat::font_size(font), {min.x + pad, min.y + 1.0f}, IM_COL32_WHITE, text.c_str());
         }
 }
 
-void draw_labels(ImDrawList* draw, const StageScene& s) {
+void draw_labels(ImDrawList* draw, const StageScene& s, PictureLayout& picture) {
     const StageLayout& l = s.layout;
     ImFont* font = heading_font();
     const float line = imgui_compat::font_size(font);
     const float min_x = s.region.min.x + 2.0f, max_x = s.region.max.x - 2.0f;
     draw_label(draw, font, (l.b.min.x + l.b.max.x) * 0.5f, l.b.min.y - 1.35f * line, min_x, max_x,
-               colours::kB.text, format_text("B (K×N)  {} × {}", s.k, s.n));
+               colours::kB.text, format_text("B (K×N)  {} × {}", s.k, s.n), picture);
     draw_label(draw, font, (l.a.min.x + l.a.max.x) * 0.5f, l.a.min.y - 1.45f * line, min_x, max_x,
-               colours::kA.text, format_text("A (M×K)  {} × {}", s.m, s.k));
+               colours::kA.text, format_text("A (M×K)  {} × {}", s.m, s.k), picture);
 
     // C's name, and a note when the grid hangs over C (what the hatching is) or is unknown.
     const std::string c_label = format_text("C (M×N)  {} × {}", s.m, s.n);
@@ -198,6 +201,7 @@ void draw_labels(ImDrawList* draw, const StageScene& s) {
     const float x = std::max(min_x, std::min((l.c.min.x + l.c.max.x - label_w) * 0.5f, max_x - label_w - note_w));
     draw->AddText(font, imgui_compat::font_size(font), {x, top}, colours::kC.text, c_label.c_str());
     draw->AddText(small, imgui_compat::font_size(small), {x + label_w, top + line - imgui_compat::font_size(small)}, colours::kMuted, note.c_str());
+    picture.add_label("label: " + c_label + note, {x, top}, {x + label_w + note_w, top + line});
 
     // Say so when the blocks are too small to draw, rather than leave C looking empty.
     const float block_w = l.cell_w * static_cast<float>(s.tiling.cols_per_block);
@@ -208,7 +212,8 @@ void draw_labels(ImDrawList* draw, const StageScene& s) {
                    l.c.min.x, l.c.max.x, colours::kC.text,
                    format_text("{} × {} blocks of {}×{} cells:\ntoo small to draw one by one (zoom in)",
                           s.tiling.block_cols(), s.tiling.block_rows(), s.tiling.cols_per_block,
-                          s.tiling.rows_per_block));
+                          s.tiling.rows_per_block),
+                   picture);
     }
 }
 
@@ -374,11 +379,17 @@ void draw_stage_view(AppState& state) {
     heading("Stage: A · B = C");
     draw_camera_controls(state.camera);
     ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
-    const char* hint = model::is_modelled(state.kernel.kind) ? " Hover over a cell of C to see the thread that "
-                                                                "computes it; click to pin it."
-                                                              : "";
-    ImGui::TextWrapped("%s%s Scroll to zoom, drag to pan.", kernel_sentence(state.kernel, state.problem).c_str(),
-                       hint);
+    // At a projector the picture needs the room more than the hints do: the presenter talks
+    // through them, and the keys list (F1) keeps them.
+    if (state.presentation.presenter) {
+        ImGui::TextWrapped("%s", kernel_sentence(state.kernel, state.problem).c_str());
+    } else {
+        const char* hint = model::is_modelled(state.kernel.kind) ? " Hover over a cell of C to see the thread that "
+                                                                    "computes it; click to pin it."
+                                                                  : "";
+        ImGui::TextWrapped("%s%s Scroll to zoom, drag to pan.", kernel_sentence(state.kernel, state.problem).c_str(),
+                           hint);
+    }
     ImGui::PopStyleColor();
     draw_stage_canvas(state);
 }
@@ -429,13 +440,21 @@ StageGeometry draw_stage_canvas(AppState& state) {
     draw_matrices(draw, s);
     // Highlights go under the block tabs and labels.
     if (s.shown) highlight_c_cell(draw, s, *s.shown);
-    draw_block_tabs(draw, s);
-    draw_labels(draw, s);
+    PictureLayout& picture = state.picture;
+    picture.clear();
+    picture.view = "stage";
+    picture.canvas_min = region.min;
+    picture.canvas_max = region.max;
+    picture.add_matrix("A", s.layout.a.min, s.layout.a.max);
+    picture.add_matrix("B", s.layout.b.min, s.layout.b.max);
+    picture.add_matrix("C", s.layout.c.min, s.layout.c.max);
+    draw_block_tabs(draw, s, picture);
+    draw_labels(draw, s, picture);
     const Rect legend = draw_heatmap_legend(draw, s);
 
     if (hovered_cell)
         show_tooltip(c_cell_tooltip(state.kernel, state.problem, *hovered_cell) + "\n(click to pin)");
-    else if (state.selected)
+    else if (state.selected && !state.picture_without_tooltips)
         show_pinned_tooltip(s, *state.selected, legend);
     if (hovered && !hovered_cell) hover_outside_c(draw, s, mouse);
     draw->PopClipRect();

@@ -9,6 +9,7 @@
 
 #include "model/format.hpp"
 #include "model/kernel_config.hpp"
+#include "model/kernel_trace.hpp"
 #include "model/phase_timeline.hpp"
 
 namespace ts::views {

@@ -483,6 +483,26 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     draw_legend(draw, captions, s);
     draw->PopClipRect();
 
+    // What was drawn where, for --layout-report and the tests: the matrices, their shared tiles,
+    // the names and every caption the placer gave room to (the legend among them).
+    PictureLayout& picture = state.picture;
+    picture.clear();
+    picture.view = "theatre";
+    picture.canvas_min = region.min;
+    picture.canvas_max = region.max;
+    picture.add_matrix("A", s.layout.a.min, s.layout.a.max);
+    picture.add_matrix("B", s.layout.b.min, s.layout.b.max);
+    picture.add_matrix("C", s.layout.c.min, s.layout.c.max);
+    if (!timeline.naive) {
+        picture.add_matrix("As", s.as_panel.min, s.as_panel.max);
+        picture.add_matrix("Bs", s.bs_panel.min, s.bs_panel.max);
+    }
+    for (const Name& name : names) {
+        const Rect plate = name_plate(name);
+        picture.add_label("name: " + name.text, plate.min, plate.max);
+    }
+    for (const Rect& r : captions.placed()) picture.add_label("caption", r.min, r.max);
+
     // The full report follows the mouse; the Thread tab keeps the pinned one.
     std::string tip;
     if (theatre.hovered.c) tip = thread_report(state, *theatre.hovered.c);

@@ -108,6 +108,7 @@ CaptionPlacer::Placed CaptionPlacer::place(const std::vector<ImVec2>& forms, con
                             {std::floor(at.x) + forms[form].x, std::floor(at.y) + forms[form].y}};
             if (!free(rect)) continue;
             m_taken.push_back(rect);
+            m_placed.push_back(rect);
             return {form, rect};
         }
     return {};

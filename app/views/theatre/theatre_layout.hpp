@@ -44,11 +44,14 @@ public:
         Rect rect;
     };
     Placed place(const std::vector<ImVec2>& forms, const std::vector<Spot>& spots);
+    // Every rectangle place() gave out, in order (for the picture's layout report).
+    const std::vector<Rect>& placed() const { return m_placed; }
 
 private:
     bool free(const Rect& r) const;
     Rect m_canvas;
     std::vector<Rect> m_taken;
+    std::vector<Rect> m_placed;
 };
 
 }  // namespace ts::views

@@ -17,6 +17,7 @@
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
 #include "views/window/presenter.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/stage/stage_layout.hpp"
 #include "views/theatre/theatre_state.hpp"
 
@@ -42,6 +43,12 @@ struct AppState {
     std::optional<gpu::DeviceInfo> device;  // nullopt while the runner is still probing
     RunState run;
     bool run_requested = false;             // set by the run panel; the main loop submits
+    // A picture is being taken (--screenshot): tooltips that stay without a mouse over them (a
+    // pinned cell's) are left out, unless --tooltip asks for them. Hovers need a pointer, which
+    // a picture does not follow.
+    bool picture_without_tooltips = false;
+    // Where the stage or the theatre drew its picture in the last frame (picture_layout.hpp).
+    PictureLayout picture;
     // Every result that came back, and of those the failed ones and the ones whose worker
     // process stopped (a crash, a hang: the supervisor's words); for the soak test.
     struct ResultCounts {

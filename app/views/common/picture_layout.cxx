@@ -1,0 +1,61 @@
+#include "views/common/picture_layout.hpp"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+namespace ts::views {
+
+float PictureBox::area() const { return std::max(0.0f, max.x - min.x) * std::max(0.0f, max.y - min.y); }
+
+void PictureLayout::clear() { *this = PictureLayout{}; }
+
+void PictureLayout::add_matrix(std::string name, ImVec2 min, ImVec2 max) {
+    matrices.push_back({std::move(name), min, max});
+}
+
+void PictureLayout::add_label(std::string name, ImVec2 min, ImVec2 max) { labels.push_back({std::move(name), min, max}); }
+
+float matrices_cover(const PictureLayout& layout) {
+    const float canvas = PictureBox{"", layout.canvas_min, layout.canvas_max}.area();
+    if (canvas <= 0.0f || layout.matrices.empty()) return 0.0f;
+    PictureBox box = layout.matrices.front();
+    for (const PictureBox& m : layout.matrices) {
+        box.min = {std::min(box.min.x, m.min.x), std::min(box.min.y, m.min.y)};
+        box.max = {std::max(box.max.x, m.max.x), std::max(box.max.y, m.max.y)};
+    }
+    // What lies outside the canvas is not on the picture.
+    box.min = {std::max(box.min.x, layout.canvas_min.x), std::max(box.min.y, layout.canvas_min.y)};
+    box.max = {std::min(box.max.x, layout.canvas_max.x), std::min(box.max.y, layout.canvas_max.y)};
+    return box.area() / canvas;
+}
+
+std::optional<std::pair<PictureBox, PictureBox>> colliding_labels(const PictureLayout& layout, float slack) {
+    for (std::size_t i = 0; i < layout.labels.size(); ++i)
+        for (std::size_t j = i + 1; j < layout.labels.size(); ++j) {
+            const PictureBox& a = layout.labels[i];
+            const PictureBox& b = layout.labels[j];
+            const float overlap_x = std::min(a.max.x, b.max.x) - std::max(a.min.x, b.min.x);
+            const float overlap_y = std::min(a.max.y, b.max.y) - std::max(a.min.y, b.min.y);
+            if (overlap_x > slack && overlap_y > slack) return std::make_pair(a, b);
+        }
+    return std::nullopt;
+}
+
+std::string picture_layout_json(const PictureLayout& layout) {
+    using Json = nlohmann::json;
+    const auto box = [](ImVec2 min, ImVec2 max) { return Json::array({min.x, min.y, max.x, max.y}); };
+    const auto boxes = [&](const std::vector<PictureBox>& list) {
+        Json out = Json::array();
+        for (const PictureBox& b : list) out.push_back({{"name", b.name}, {"box", box(b.min, b.max)}});
+        return out;
+    };
+    Json json{{"view", layout.view},
+              {"canvas", box(layout.canvas_min, layout.canvas_max)},
+              {"matrices", boxes(layout.matrices)},
+              {"labels", boxes(layout.labels)},
+              {"cover", matrices_cover(layout)}};
+    return json.dump(2) + "\n";
+}
+
+}  // namespace ts::views

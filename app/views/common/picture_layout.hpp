@@ -1,0 +1,45 @@
+// picture_layout.hpp — where the last frame drew a view's picture: its canvas, the matrices on
+// it and every label, as boxes in screen pixels. The stage and the theatre fill it as they draw;
+// `tilescope --layout-report FILE` writes it out, and the tests check with it that a picture
+// uses its canvas (the matrices' bounding box covers at least half of it) and that no two labels
+// collide, at the projector's sizes as at a desk's (issue 26).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "imgui.h"
+
+namespace ts::views {
+
+struct PictureBox {
+    std::string name;  // "A", "label: B (K×N)  3 × 6"
+    ImVec2 min{0.0f, 0.0f};
+    ImVec2 max{0.0f, 0.0f};
+    float area() const;
+};
+
+struct PictureLayout {
+    std::string view;  // "stage", "theatre"; empty: no picture this frame
+    ImVec2 canvas_min{0.0f, 0.0f}, canvas_max{0.0f, 0.0f};
+    std::vector<PictureBox> matrices;
+    std::vector<PictureBox> labels;
+
+    void clear();
+    void add_matrix(std::string name, ImVec2 min, ImVec2 max);
+    void add_label(std::string name, ImVec2 min, ImVec2 max);
+};
+
+// The share of the canvas that the matrices' bounding box covers (the box clipped to the canvas):
+// 0 without a canvas or matrices.
+float matrices_cover(const PictureLayout& layout);
+
+// The first two labels that overlap by more than `slack` pixels each way, or nullopt.
+std::optional<std::pair<PictureBox, PictureBox>> colliding_labels(const PictureLayout& layout, float slack = 0.5f);
+
+// The layout as JSON text: {"view", "canvas": [x0, y0, x1, y1], "matrices": [{"name", "box"}],
+// "labels": [...], "cover"}.
+std::string picture_layout_json(const PictureLayout& layout);
+
+}  // namespace ts::views

@@ -1,0 +1,103 @@
+// Pictures that use their canvas (issue 26): the stage draws PMPP's 4 × 6 example and the
+// default problem so that the matrices' bounding box covers at least half its canvas, with no
+// two labels overlapping, at 1280×720 and 1920×1080, and in presenter mode at 1920×1080; a
+// lesson's card opens at its top; a screenshot leaves out a pinned cell's tooltip unless
+// --tooltip asks for it. The boxes come from the app itself (--layout-report).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gui_harness.hpp"
+
+namespace {
+
+struct Layout {
+    std::string json;
+    double cover = 0;
+    std::string view;
+};
+
+// The stage's picture at `width` × `height` with `args`, as --layout-report writes it.
+Layout layout_of(const std::string& name, int width, int height, const std::string& args) {
+    const std::string report = ts::test::out_path(name + ".json");
+    std::remove(report.c_str());
+    ts::test::screenshot(name + ".png", "--width " + std::to_string(width) + " --height " + std::to_string(height) +
+                                            " --layout-report '" + report + "' " + args);
+    std::ifstream in(report);
+    std::stringstream text;
+    text << in.rdbuf();
+    Layout layout;
+    layout.json = text.str();
+    // Two fields are enough here; the report is small and flat where they sit.
+    const auto number_after = [&](const std::string& key) {
+        const std::size_t at = layout.json.find("\"" + key + "\": ");
+        return at == std::string::npos ? -1.0 : std::stod(layout.json.substr(at + key.size() + 4));
+    };
+    layout.cover = number_after("cover");
+    const std::size_t view = layout.json.find("\"view\": \"");
+    if (view != std::string::npos)
+        layout.view = layout.json.substr(view + 9, layout.json.find('"', view + 9) - view - 9);
+    return layout;
+}
+
+// The labels' boxes, read back, and whether two overlap (by more than half a pixel each way).
+std::string first_collision(const std::string& json) {
+    struct Box {
+        std::string name;
+        double x0, y0, x1, y1;
+    };
+    std::vector<Box> boxes;
+    // The keys come sorted: the labels' list ends where the matrices' begins.
+    const std::size_t labels = json.find("\"labels\""), matrices = json.find("\"matrices\"");
+    for (std::size_t at = json.find("\"box\"", labels); at < matrices; at = json.find("\"box\"", at + 1)) {
+        Box b;
+        const std::size_t open = json.find('[', at);
+        std::stringstream numbers(json.substr(open + 1, json.find(']', open) - open - 1));
+        char comma;
+        numbers >> b.x0 >> comma >> b.y0 >> comma >> b.x1 >> comma >> b.y1;
+        const std::size_t name = json.rfind("\"name\": \"", at);
+        b.name = json.substr(name + 9, json.find('"', name + 9) - name - 9);
+        boxes.push_back(b);
+    }
+    for (std::size_t i = 0; i < boxes.size(); ++i)
+        for (std::size_t j = i + 1; j < boxes.size(); ++j)
+            if (std::min(boxes[i].x1, boxes[j].x1) - std::max(boxes[i].x0, boxes[j].x0) > 0.5 &&
+                std::min(boxes[i].y1, boxes[j].y1) - std::max(boxes[i].y0, boxes[j].y0) > 0.5)
+                return boxes[i].name + " and " + boxes[j].name;
+    return "";
+}
+
+void expect_filled(const std::string& name, int width, int height, const std::string& args) {
+    const Layout layout = layout_of(name, width, height, args);
+    SCOPED_TRACE(name + " at " + std::to_string(width) + "×" + std::to_string(height));
+    EXPECT_EQ(layout.view, "stage") << layout.json;
+    std::cout << name << " " << width << "×" << height << ": the matrices cover " << layout.cover << " of the canvas\n";
+    EXPECT_GE(layout.cover, 0.5) << layout.json;
+    EXPECT_EQ(first_collision(layout.json), "") << layout.json;
+}
+
+TEST(PictureFill, TheStageFillsItsCanvasAtBothSizes) {
+    for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1920, 1080}}) {
+        expect_filled("fill_stage", w, h, "");
+        expect_filled("fill_lesson", w, h, "--lesson row-major --step 2");
+    }
+    expect_filled("fill_lesson_presenter", 1920, 1080, "--lesson row-major --step 2 --presenter");
+}
+
+// Step 2 pins C[1][2]: its tooltip (the thread's blockIdx and threadIdx, on a white box) stays in
+// the picture only with --tooltip; the lesson card shows its first line ("step 2 of 5") either way.
+TEST(PictureFill, NoPinnedTooltipInAScreenshotUnlessAsked) {
+    std::string printed;
+    const auto image = ts::test::screenshot("fill_no_tooltip.png", "--lesson row-major --step 2 --presenter", &printed);
+    const auto with_tip =
+        ts::test::screenshot("fill_tooltip.png", "--lesson row-major --step 2 --presenter --tooltip", &printed);
+    // The tooltip is a white box over the stage (the right half).
+    const auto whiteish = [](ts::test::Rgb p) { return p.r > 245 && p.g > 245 && p.b > 245; };
+    const int without = image.count_if(whiteish, 0.5f, 0.3f, 1.0f, 0.9f);
+    const int with = with_tip.count_if(whiteish, 0.5f, 0.3f, 1.0f, 0.9f);
+    EXPECT_GT(with, without + 20000) << "the tooltip's box adds white over the stage: " << with << " against " << without;
+}
+
+}  // namespace
