@@ -182,6 +182,16 @@ void announce_kernel_job(const views::KernelEditorState& editor) {
             std::cerr << model::format_text("tilescope: --run: measured {}: {}\n", gpu::describe_point((*measured)->request),
                                             (*measured)->ok ? model::format_text("{} ms", model::fixed((*measured)->median_ms, 3))
                                                             : (*measured)->error);
+    if (const auto& recorded = editor.recorded) {
+        std::cerr << model::format_text("tilescope: --run: recorded at {}: ", model::problem_size_text(recorded->request.problem));
+        if (!recorded->ok || !recorded->user_recording) {
+            std::cerr << "failed: " << recorded->error << "\n";
+        } else {
+            std::cerr << recorded->user_recording->counts_text << "\n";
+            for (const std::string& line : model::describe_shared(recorded->user_recording->shared))
+                std::cerr << "tilescope: --run: " << line << "\n";
+        }
+    }
     if (!editor.job_note.empty()) std::cerr << "tilescope: --run: " << editor.job_note << "\n";
 }
 

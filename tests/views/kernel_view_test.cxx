@@ -333,6 +333,10 @@ TEST_F(KernelView, ARecordingShowsItsCountsAndGoesToTheTheatre) {
     EXPECT_TRUE(has(text, "Banks: no conflicts"));
     EXPECT_TRUE(has(text, "RACE: 32768 times"));
     EXPECT_TRUE(has(text, "thread (1, 0) wrote as[0][1] on line 22, and thread (0, 0) read it on line 26"));
+    // The editor tints the race's lines red, as it tints a compiler error's.
+    EXPECT_EQ(recorded_on_line(editor, 22), ts::model::Severity::Error);
+    EXPECT_EQ(recorded_on_line(editor, 26), ts::model::Severity::Error);
+    EXPECT_EQ(recorded_on_line(editor, 23), std::nullopt);
     EXPECT_TRUE(has(text, "Show in the theatre"));
     add_recording(state.theatre.recording, *editor.recorded->trace);  // what the button does, with the view
     EXPECT_TRUE(state.theatre.recording.tiled);

@@ -105,7 +105,10 @@ bool draw_kernel_editor(KernelEditorState& state, ImVec2 size) {
     const bool stale = state.compiled_revision != state.revision;
     for (int i = first; i <= last; ++i) {
         const float y = text_top + line_height * static_cast<float>(i);
-        if (const auto severity = worst_on_line(state, i + 1)) {
+        // The compiler's word first; else what the last recording found there (a race, a conflict).
+        std::optional<model::Severity> severity = worst_on_line(state, i + 1);
+        if (!severity) severity = recorded_on_line(state, i + 1);
+        if (severity) {
             const ImU32 colour = *severity == model::Severity::Error ? colours::kError : colours::kWarning;
             // Faint once the text has changed since that compile: the line may have moved.
             draw->AddRectFilled(ImVec2(origin.x + gutter, y), ImVec2(origin.x + gutter + field_width, y + line_height),

@@ -259,4 +259,16 @@ std::optional<model::Severity> worst_on_line(const KernelEditorState& state, int
     return worst;
 }
 
+std::optional<model::Severity> recorded_on_line(const KernelEditorState& state, int line) {
+    const auto& r = state.recorded;
+    if (!r || !r->ok || !r->user_recording || !r->request.user || r->request.user->source != state.source)
+        return std::nullopt;
+    const model::SharedReport& shared = r->user_recording->shared;
+    for (const model::SharedRace& race : shared.examples)
+        if (race.writer_line == line || race.other_line == line) return model::Severity::Error;
+    for (const model::SharedLineUse& use : shared.lines)
+        if (use.line == line && use.wavefronts > use.warp_accesses) return model::Severity::Warning;
+    return std::nullopt;
+}
+
 }  // namespace ts::views

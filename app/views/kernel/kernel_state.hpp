@@ -115,5 +115,9 @@ bool take_kernel_result(KernelEditorState& state, const gpu::RunResult& result, 
 
 // The diagnostics' lines, for the editor's marks.
 std::optional<model::Severity> worst_on_line(const KernelEditorState& state, int line);
+// A line the last recording of this very source spoke of: a race's writer or reader (Error, red)
+// or a line whose shared-memory accesses took more wavefronts than warp accesses (Warning: a
+// bank conflict). The editor tints these as it tints the compiler's lines.
+std::optional<model::Severity> recorded_on_line(const KernelEditorState& state, int line);
 
 }  // namespace ts::views

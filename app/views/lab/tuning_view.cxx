@@ -435,8 +435,9 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
             const float w = top > 0 ? static_cast<float>(data.yours->gflops / top) * bar_max : 0;
             const ImVec2 b(a.x + std::max(w, 2.0f), y + bar_h);
             draw->AddRectFilled(a, b, kYoursColour);
-            const std::string value = format_text("{}: {} GFLOP/s, {}", data.yours_name, fixed(data.yours->gflops, 0),
-                                                  ms_text(data.yours->median_ms));
+            // The name is in the sentence under the bars; the bar keeps its numbers short, as the tiles' do.
+            const std::string value =
+                format_text("{} GFLOP/s, {}", fixed(data.yours->gflops, 0), ms_text(data.yours->median_ms));
             draw->AddText(ImVec2(b.x + 8, y + 2), IM_COL32_BLACK, value.c_str());
             if (mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
                 ImGui::SetTooltip("%s at %d³: %s", data.yours_name.c_str(), kTuningSize, data.yours_launch.c_str());

@@ -1,5 +1,7 @@
 #include "views/theatre/theatre_recording.hpp"
 
+#include <algorithm>
+
 #include "record/trace_file.hpp"
 #include "views/theatre/theatre_logic.hpp"
 
@@ -161,8 +163,11 @@ void submit_recordings(AppState& state, gpu::Runner& runner, double now) {
 }
 
 bool take_recording_result(AppState& state, const gpu::RunResult& result) {
-    if (result.request.kind != gpu::RequestKind::Record) return false;
+    // Only the theatre's own: the kernel editor records too (its Record button), and its result
+    // goes back to it.
     TheatreRecording& r = state.theatre.recording;
+    if (result.request.kind != gpu::RequestKind::Record || std::find(r.pending.begin(), r.pending.end(), result.id) == r.pending.end())
+        return false;
     std::erase(r.pending, result.id);
     if (!result.ok || !result.trace) {
         r.error = "recording " + model::describe(result.request.kernel) + " failed: " + result.error;
