@@ -10,6 +10,7 @@
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
 #include "model/thread_map.hpp"
+#include "views/common/picture_layout.hpp"
 
 namespace ts::views {
 
@@ -115,5 +116,9 @@ struct StageGeometry {
 // `line_height` as for layout_stage(). A pending camera.request is resolved here.
 StageGeometry stage_geometry(const model::Problem& problem, const model::KernelConfig& config,
                              const StageCamera& camera, Rect region, float line_height);
+
+// Starts `picture` over for a view that lays A, B and C out as the stage does (the stage, the
+// theatre): its canvas and the three matrices; the view adds its labels (and tiles) as it draws.
+void start_picture(PictureLayout& picture, const char* view, const Rect& canvas, const StageLayout& layout);
 
 }  // namespace ts::views

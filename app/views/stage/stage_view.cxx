@@ -441,13 +441,7 @@ StageGeometry draw_stage_canvas(AppState& state) {
     // Highlights go under the block tabs and labels.
     if (s.shown) highlight_c_cell(draw, s, *s.shown);
     PictureLayout& picture = state.picture;
-    picture.clear();
-    picture.view = "stage";
-    picture.canvas_min = region.min;
-    picture.canvas_max = region.max;
-    picture.add_matrix("A", s.layout.a.min, s.layout.a.max);
-    picture.add_matrix("B", s.layout.b.min, s.layout.b.max);
-    picture.add_matrix("C", s.layout.c.min, s.layout.c.max);
+    start_picture(picture, "stage", region, s.layout);
     draw_block_tabs(draw, s, picture);
     draw_labels(draw, s, picture);
     const Rect legend = draw_heatmap_legend(draw, s);

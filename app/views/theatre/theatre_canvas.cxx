@@ -486,13 +486,7 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     // What was drawn where, for --layout-report and the tests: the matrices, their shared tiles,
     // the names and every caption the placer gave room to (the legend among them).
     PictureLayout& picture = state.picture;
-    picture.clear();
-    picture.view = "theatre";
-    picture.canvas_min = region.min;
-    picture.canvas_max = region.max;
-    picture.add_matrix("A", s.layout.a.min, s.layout.a.max);
-    picture.add_matrix("B", s.layout.b.min, s.layout.b.max);
-    picture.add_matrix("C", s.layout.c.min, s.layout.c.max);
+    start_picture(picture, "theatre", region, s.layout);
     if (!timeline.naive) {
         picture.add_matrix("As", s.as_panel.min, s.as_panel.max);
         picture.add_matrix("Bs", s.bs_panel.min, s.bs_panel.max);
