@@ -115,9 +115,14 @@ void draw_race_caption(AppState& state) {
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     ImGui::PushFont(small_font());
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(race.caption.c_str());
-    ImGui::PopTextWrapPos();
+    // At a projector the paragraph would take a third of the canvas's height: it folds under
+    // one line there, for the presenter to open while talking it through.
+    if (!state.presentation.presenter ||
+        ImGui::TreeNodeEx("How the read went wrong", ImGuiTreeNodeFlags_NoTreePushOnOpen)) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(race.caption.c_str());
+        ImGui::PopTextWrapPos();
+    }
     if (!race.size_note.empty()) coloured_text_wrapped(colours::kWarning, race.size_note.c_str());
     if (!race_on_show(state)) {
         if (ImGui::SmallButton("Back to the stale read")) show_race_in_theatre(state, race);
@@ -129,9 +134,10 @@ void draw_race_caption(AppState& state) {
     ImGui::PopFont();
 }
 
-void draw_race_overlay(ImDrawList* draw, const AppState& state, const Rect& as_panel, const Rect& bs_panel,
-                       const Rect& c_area) {
-    if (!race_on_show(state)) return;
+std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, const Rect& as_panel, const Rect& bs_panel,
+                                    const Rect& c_area, CaptionPlacer& placer) {
+    std::vector<Rect> crowded;
+    if (!race_on_show(state)) return crowded;
     const RaceMoment& race = *state.experiments.race;
     const model::StaleRead& read = race.read;
     const int t = race.tile, m = static_cast<int>(state.problem.m), n = static_cast<int>(state.problem.n);
@@ -139,6 +145,19 @@ void draw_race_overlay(ImDrawList* draw, const AppState& state, const Rect& as_p
     const Rect slot = cells_rect(panel, t, t, read.slot_row, read.slot_col, read.slot_row + 1, read.slot_col + 1);
     const BlockStrips strips = block_strips(played_config(state), state.problem, race.block);
     ImFont* font = small_font();
+    // A label at the first of `spots` (text positions) where the placer finds room, clear of the
+    // names and captions already placed; where none has room, at the first, over what is there.
+    const auto label_at = [&](const std::vector<ImVec2>& spots, ImU32 colour, const std::string& label) {
+        const Rect plate = plate_rect(font, 0.0f, {0.0f, 0.0f}, label);
+        std::vector<CaptionPlacer::Spot> tries;
+        for (const ImVec2 spot : spots)
+            tries.push_back([spot, plate](ImVec2) { return ImVec2{spot.x + plate.min.x, spot.y + plate.min.y}; });
+        const CaptionPlacer::Placed placed = placer.place({ImVec2{plate.width(), plate.height()}}, tries);
+        const ImVec2 at = placed.form >= 0 ? ImVec2{placed.rect.min.x - plate.min.x, placed.rect.min.y - plate.min.y}
+                                           : spots.front();
+        const Rect drawn = plate_text(draw, font, at, colour, label);
+        if (placed.form < 0) crowded.push_back(drawn);
+    };
 
     // A thread's cell of C, outlined, joined to the slot, and labelled; nothing for a ghost thread.
     const auto thread = [&](int tx, int ty, ImU32 colour, const std::string& label, bool below) {
@@ -149,11 +168,15 @@ void draw_race_overlay(ImDrawList* draw, const AppState& state, const Rect& as_p
         draw->AddLine(centre(cell), centre(slot), with_alpha(colour, 200), emphasis_width(2.5f));
         draw->AddRect({cell.min.x - grow, cell.min.y - grow}, {cell.max.x + grow, cell.max.y + grow}, colour, 0.0f, 0,
                       emphasis_width(3.0f));
-        const float h = imgui_compat::font_size(font);
-        // Right of the cell, or left of it where the canvas ends first.
-        float x = cell.max.x + 4.0f;
-        if (x + text_width(font, label) + 4.0f > draw->GetClipRectMax().x) x = cell.min.x - 8.0f - text_width(font, label);
-        plate_text(draw, font, {x, below ? cell.max.y + 2.0f : cell.min.y - h - 2.0f}, colour, label);
+        const float h = imgui_compat::font_size(font), w = text_width(font, label);
+        // Right of the cell, or left of it where the canvas ends first; above it for the writer and
+        // below for the reader, or the other way where that has no room.
+        const float right = cell.max.x + 4.0f, left = cell.min.x - 8.0f - w;
+        const float first_x = right + w + 4.0f > draw->GetClipRectMax().x ? left : right;
+        const float other_x = first_x == right ? left : right;
+        const float above = cell.min.y - h - 2.0f, under = cell.max.y + 2.0f;
+        const float first_y = below ? under : above, other_y = below ? above : under;
+        label_at({{first_x, first_y}, {other_x, first_y}, {first_x, other_y}, {other_x, other_y}}, colour, label);
     };
     const bool same = read.writer_x == read.reader_x && read.writer_y == read.reader_y;
     const std::string stored = read.value_phase > read.phase ? format_text(" had stored phase {}'s value", read.value_phase)
@@ -171,9 +194,14 @@ void draw_race_overlay(ImDrawList* draw, const AppState& state, const Rect& as_p
                   emphasis_width(3.0f));
     // Clear of the matrices' names: under As (left of A), left of Bs (above B).
     const std::string label = format_text("{}s[{}][{}]: stale", read.operand == 'A' ? "A" : "B", read.slot_row, read.slot_col);
-    const ImVec2 at = read.operand == 'A' ? ImVec2{panel.min.x, panel.max.y + 3.0f}
-                                          : ImVec2{panel.min.x - text_width(font, label) - 10.0f, slot.min.y};
-    plate_text(draw, font, at, kRaceSlot, label);
+    const float w = text_width(font, label), h = imgui_compat::font_size(font);
+    // Level with the slot, but a plate's margin inside the canvas (a slot of row 0 is at its top).
+    const float level = std::max(slot.min.y, placer.canvas().min.y + 3.0f);
+    const ImVec2 at = read.operand == 'A' ? ImVec2{panel.min.x, panel.max.y + 3.0f} : ImVec2{panel.min.x - w - 10.0f, level};
+    // Else beside the slot on the panel's other side, or under the panel.
+    const ImVec2 other = read.operand == 'A' ? ImVec2{panel.min.x - w - 10.0f, level} : ImVec2{panel.max.x + 10.0f, level};
+    label_at({at, other, {panel.min.x, panel.max.y + 3.0f}, {panel.min.x, panel.min.y - h - 6.0f}}, kRaceSlot, label);
+    return crowded;
 }
 
 std::optional<SourceFlag> race_source_flag(const AppState& state) {

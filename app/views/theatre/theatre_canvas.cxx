@@ -158,8 +158,9 @@ void place_caption(ImDrawList* draw, CaptionPlacer& placer, const Caption& capti
 }
 
 // The block's part of C: each cell fills from the bottom with the share of K it has summed;
-// on the Warp tab each cell first takes its thread's warp colour.
-void draw_c_block(ImDrawList* draw, const Scene& s) {
+// on the Warp tab each cell first takes its thread's warp colour. Returns its caption's plate,
+// which the captions and labels placed after it keep clear of.
+Rect draw_c_block(ImDrawList* draw, const Scene& s) {
     const StageLayout& l = s.layout;
     const BlockStrips& st = s.strips;
     const model::KRange acc = model::accumulated_at(s.state.problem, s.tile, s.step);
@@ -199,7 +200,7 @@ void draw_c_block(ImDrawList* draw, const Scene& s) {
     const float right = std::min(std::max(l.c.min.x, l.c.max.x - w), draw->GetClipRectMax().x - w - 4.0f);
     const float left = std::max(std::min(l.c.min.x, right), draw->GetClipRectMin().x + 4.0f);
     const ImVec2 pos{std::max(std::min(centre(tile).x - w * 0.5f, right), left), tile.max.y + 4.0f};
-    plate_text(draw, font, pos, barrier ? colours::kWarning : colours::kC.text, caption);
+    return plate_text(draw, font, pos, barrier ? colours::kWarning : colours::kC.text, caption);
 }
 
 ImVec2 cell_centre(const Rect& area, int rows, int cols, int r, int c) {
@@ -472,14 +473,16 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(region.min, region.max, true);
     draw_matrices(draw, s);
-    draw_c_block(draw, s);
+    const Rect c_caption = draw_c_block(draw, s);
+    captions.occupy(c_caption);
     if (timeline.naive)
         draw_global_reads(draw, s, captions);
     else
         draw_shared_memory(draw, s, captions);
     draw_inspection(draw, s);
     draw_names(draw, names);
-    if (!timeline.naive) draw_race_overlay(draw, state, s.as_panel, s.bs_panel, s.layout.c);
+    const std::vector<Rect> crowded =
+        timeline.naive ? std::vector<Rect>{} : draw_race_overlay(draw, state, s.as_panel, s.bs_panel, s.layout.c, captions);
     draw_legend(draw, captions, s);
     draw->PopClipRect();
 
@@ -495,7 +498,9 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
         const Rect plate = name_plate(name);
         picture.add_label("name: " + name.text, plate.min, plate.max);
     }
+    picture.add_label("caption: the block's sum", c_caption.min, c_caption.max);
     for (const Rect& r : captions.placed()) picture.add_label("caption", r.min, r.max);
+    for (const Rect& r : crowded) picture.add_label("race label (no room: drawn over)", r.min, r.max);
 
     // The full report follows the mouse; the Thread tab keeps the pinned one.
     std::string tip;
