@@ -41,6 +41,7 @@ void Automation::prepare(views::AppState& state) const {
     // --run reports every failed request on stderr (announce_failures).
     state.lab.failures.keep_unreported = m_options.run;
     state.picture_without_tooltips = !m_options.screenshot.empty() && !m_options.tooltip;
+    state.picture.wanted = !m_options.layout_report.empty();
     if (m_lab_benchmark) {
         state.lab.view = views::LabView::Latency;
         // Its figures time its own requests alone; a sweep beside them would slow them.
@@ -188,8 +189,8 @@ void announce_kernel_job(const views::KernelEditorState& editor) {
             std::cerr << "failed: " << recorded->error << "\n";
         } else {
             std::cerr << recorded->user_recording->counts_text << "\n";
-            for (const std::string& line : model::describe_shared(recorded->user_recording->shared))
-                std::cerr << "tilescope: --run: " << line << "\n";
+            for (const model::SharedSentence& line : model::describe_shared(recorded->user_recording->shared))
+                std::cerr << "tilescope: --run: " << line.text << "\n";
         }
     }
     if (!editor.job_note.empty()) std::cerr << "tilescope: --run: " << editor.job_note << "\n";

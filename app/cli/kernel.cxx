@@ -103,7 +103,6 @@ std::string padded(std::string text, std::size_t width) {
     return text;
 }
 
-
 // One check size's line, and the heat map when a run was wrong. True when every run was right
 // and nothing was written past C.
 bool print_check(const gpu::RunResult& r, std::ostream& out) {
@@ -156,7 +155,7 @@ bool record_it(gpu::Runner& runner, const gpu::RunRequest& base, const KernelOpt
     out << "  " << report.counts_text << "\n";
     out << format_text("  {} accesses noted; the most barriers a thread passed: {}; {}\n", report.events,
                        report.counts.most_barriers, report.c_summary);
-    for (const std::string& line : model::describe_shared(report.shared)) out << "  " << line << "\n";
+    for (const model::SharedSentence& line : model::describe_shared(report.shared)) out << "  " << line.text << "\n";
     if (!recorded.trace) {
         out << "  the theatre cannot draw it: " << report.theatre_note << "\n";
         return report.c_right;

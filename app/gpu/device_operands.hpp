@@ -17,7 +17,6 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-
 #include <vector>
 
 #include "cpu_reference.hpp"

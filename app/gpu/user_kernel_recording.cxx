@@ -4,9 +4,8 @@
 #include <cctype>
 
 #include "model/format.hpp"
-#include "model/user_recording.hpp"
-
 #include "model/user_kernel.hpp"
+#include "model/user_recording.hpp"
 
 namespace ts::gpu {
 
@@ -173,10 +172,6 @@ struct Shared1 {
 constexpr const char* kRecordingParameters =
     "ts_rec::In<0> A, ts_rec::In<1> B, ts_rec::Out C, int M, int N, int K";
 
-}  // namespace
-
-namespace {
-
 // Where code is, outside comments, strings and character literals: code[i] is true for a byte
 // of code. Enough for finding declarations and braces; the compiler reads the rest.
 std::vector<bool> code_bytes(const std::string& text) {
@@ -300,7 +295,8 @@ std::variant<std::vector<Edit>, std::string> shared_edits(const std::string& sou
                            '\n');
         // The name stands for the accessor from its line to the end of the block around it; the
         // #line after each directive gives the next line its own number again.
-        const std::size_t line_start = source.rfind('\n', start) == std::string::npos ? 0 : source.rfind('\n', start) + 1;
+        const std::size_t newline_before = source.rfind('\n', start);
+        const std::size_t line_start = newline_before == std::string::npos ? 0 : newline_before + 1;
         edits.push_back({line_start, 0, format_text("#define {} {}\n#line {}\n", name, use, line)});
         edits.push_back({start, i + 1 - start, declaration});
         int depth = 0;
@@ -325,7 +321,7 @@ std::string apply(const std::string& source, std::vector<Edit> edits) {
         std::string text;
         std::size_t length = 0;
         while (same != edits.end() && same->at == it->at) {
-            text = text.empty() ? same->text : same->text + text;
+            text += same->text;
             length = std::max(length, same->length);
             ++same;
         }

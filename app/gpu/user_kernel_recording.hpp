@@ -5,8 +5,9 @@
 // store with the thread, its block and the barriers it has passed, and __syncthreads() becomes a
 // barrier that counts. The kernel's own text is unchanged, line for line (a #line directive keeps
 // the compiler's line numbers the file's), so the recording runs the same code the plain build
-// runs, with notes beside it. Shared arrays note their reads and writes the same way. A kernel that uses A, B or C other than by index (A + i, a float4
-// cast) does not compile this way, and the recording says why.
+// runs, with notes beside it. Shared arrays note their reads and writes the same way. A kernel
+// that uses A, B or C other than by index (A + i, a float4 cast) does not compile this way, and
+// the recording says why.
 //
 // No CUDA here: the text is made on any machine, and NVRTC compiles it without a GPU.
 #pragma once

@@ -19,10 +19,6 @@ std::optional<Dtype> parse_dtype(std::string_view text);
 // BFloat16 or Float16: 16-bit floating point, for the tensor cores.
 bool is_half_precision(Dtype dtype);
 
-struct Problem;
-// "1024³" for a cube, else "127 × 129 × 65": a size as the CLI and the views write it.
-std::string problem_size_text(const Problem& p);
-
 struct Problem {
     std::int64_t m = 4;
     std::int64_t n = 4;
@@ -40,5 +36,8 @@ struct Problem {
 // Why a problem cannot be run, in words a student can act on; nullopt when it can.
 // `device_memory_bytes` is the memory the target GPU offers (free or total), 0 when unknown.
 std::optional<std::string> validate(const Problem& problem, std::int64_t device_memory_bytes = 0);
+
+// "1024³" for a cube, else "127 × 129 × 65": a size as the CLI and the views write it.
+std::string problem_size_text(const Problem& p);
 
 }  // namespace ts::model

@@ -111,13 +111,16 @@ std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& r, co
         int phase = 0;
     };
     std::vector<Pending> pending(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(tile * tile));
+    const auto pending_of = [&](const UserEvent& e) -> Pending& {
+        return pending[static_cast<std::size_t>(e.block) * static_cast<std::size_t>(tile * tile) +
+                       static_cast<std::size_t>(e.thread_y * tile + e.thread_x)];
+    };
     for (const UserEvent& e : r.events) {
         const UserAccess access = access_of(e);
         if (access == UserAccess::StoreC) continue;
         if (access == UserAccess::Shared) {
             if (!shared_write_of(e) || e.block < 0 || e.block >= blocks || e.thread_x >= tile || e.thread_y >= tile) continue;
-            Pending& waiting = pending[static_cast<std::size_t>(e.block) * static_cast<std::size_t>(tile * tile) +
-                                       static_cast<std::size_t>(e.thread_y * tile + e.thread_x)];
+            Pending& waiting = pending_of(e);
             if (waiting.load < 0 || waiting.phase != e.barriers / per_phase) continue;
             // The slot as (row, column) of a T × T tile: of the array's own rows where it has T
             // columns or more, else counted row-major in T × T tiles laid one after another.
@@ -162,9 +165,7 @@ std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& r, co
         slot = RecordedLoad{static_cast<std::int32_t>(index_of(e) / cols), static_cast<std::int32_t>(index_of(e) % cols),
                             e.thread_y * tile + e.thread_x, RecordedLoad::kLoaded};
         // Its slot is the thread's own until the thread's next write to shared memory says otherwise.
-        pending[static_cast<std::size_t>(e.block) * static_cast<std::size_t>(tile * tile) +
-                static_cast<std::size_t>(e.thread_y * tile + e.thread_x)] =
-            Pending{tiled_load_slot(e.block, phases, phase, operand, tile, e.thread_x, e.thread_y), phase};
+        pending_of(e) = Pending{tiled_load_slot(e.block, phases, phase, operand, tile, e.thread_x, e.thread_y), phase};
     }
     // What was not loaded: the zero the rung writes for an element outside A or B, at the place
     // the rung's index math gives.

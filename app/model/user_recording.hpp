@@ -90,9 +90,10 @@ std::string describe_counts(const UserCounts& counts);
 // each thread loading at most one element of A and one of B between its barriers, the same number
 // of barriers in every thread, a whole number of them in each of the cdiv(K, T) phases. The slot of
 // As or Bs a load went to is the one the thread wrote next in that phase, where shared memory was
-// recorded (an array of T columns or more); else the thread's own (threadIdx.y, threadIdx.x), as
-// in the rung. A thread that loads nothing in a phase wrote the zero padding, as the rung does for
-// elements outside A or B: where shared memory was recorded, into the slot it wrote.
+// recorded (row and column of the array where it has T columns or more, else counted row-major in
+// T × T tiles laid one after another); else the thread's own (threadIdx.y, threadIdx.x), as in the
+// rung. A thread that loads nothing in a phase is taken to have written the zero padding, as the
+// rung does for elements outside A or B, into the slot the rung's index math gives.
 std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& recording, const std::string& device,
                                                       int sm_count);
 

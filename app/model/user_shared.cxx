@@ -140,14 +140,14 @@ std::string shared_element_name(const SharedReport& report, int array, std::int6
     return format_text("{}[{}]", name, element);
 }
 
-std::vector<std::string> describe_shared(const SharedReport& report) {
-    std::vector<std::string> out;
+std::vector<SharedSentence> describe_shared(const SharedReport& report) {
+    std::vector<SharedSentence> out;
     if (!report.not_recorded.empty()) {
-        out.push_back("Shared memory was not recorded: " + report.not_recorded);
+        out.push_back({"Shared memory was not recorded: " + report.not_recorded, SharedTone::NotRecorded});
         return out;
     }
     if (report.arrays.empty()) {
-        out.push_back("Shared memory: none used.");
+        out.push_back({"Shared memory: none used."});
         return out;
     }
     std::string arrays = "Shared memory:";
@@ -158,40 +158,44 @@ std::vector<std::string> describe_shared(const SharedReport& report) {
                                                : std::string(" (extern)");
         arrays += format_text("{} {}{}: {} writes, {} reads", i == 0 ? "" : ";", a.name, shape, a.writes, a.reads);
     }
-    out.push_back(arrays + ".");
+    out.push_back({arrays + "."});
     const auto line_name = [](int line) { return line > 0 ? format_text("line {}", line) : std::string("a line past 1023"); };
     if (report.wavefronts == report.warp_accesses) {
-        out.push_back(format_text("Banks: no conflicts: each of the {} warp accesses took one wavefront.",
-                                  report.warp_accesses));
+        out.push_back({format_text("Banks: no conflicts: each of the {} warp accesses took one wavefront.",
+                                   report.warp_accesses)});
     } else {
-        out.push_back(format_text("Banks: {} warp accesses took {} wavefronts ({}× the conflict-free count):",
-                                  report.warp_accesses, report.wavefronts,
-                                  fixed(static_cast<double>(report.wavefronts) / static_cast<double>(report.warp_accesses), 2)));
+        out.push_back({format_text("Banks: {} warp accesses took {} wavefronts ({}× the conflict-free count):",
+                                   report.warp_accesses, report.wavefronts,
+                                   fixed(static_cast<double>(report.wavefronts) / static_cast<double>(report.warp_accesses), 2)),
+                       SharedTone::Conflict});
         for (const SharedLineUse& l : report.lines) {
             if (l.wavefronts == l.warp_accesses) continue;
             const std::string name = l.array < static_cast<int>(report.arrays.size())
                                          ? report.arrays[static_cast<std::size_t>(l.array)].name
                                          : std::string("?");
-            out.push_back(format_text("  {}, {} of {}: {} warp accesses, {} wavefronts, up to {}-way conflicts",
-                                      line_name(l.line), l.write ? "writes" : "reads", name, l.warp_accesses,
-                                      l.wavefronts, l.worst));
+            out.push_back({format_text("  {}, {} of {}: {} warp accesses, {} wavefronts, up to {}-way conflicts",
+                                       line_name(l.line), l.write ? "writes" : "reads", name, l.warp_accesses,
+                                       l.wavefronts, l.worst),
+                           SharedTone::Conflict});
         }
     }
     if (report.races == 0) {
-        out.push_back("Barriers: no two threads touched one word between the same two barriers with one of them writing.");
+        out.push_back({"Barriers: no two threads touched one word between the same two barriers with one of them writing."});
         return out;
     }
-    out.push_back(format_text("RACE: {} times two threads touched one word of shared memory between the same two "
-                              "barriers, one of them writing; which came first is up to the GPU: a barrier is missing.",
-                              report.races));
+    out.push_back({format_text("RACE: {} times two threads touched one word of shared memory between the same two "
+                               "barriers, one of them writing; which came first is up to the GPU: a barrier is missing.",
+                               report.races),
+                   SharedTone::Race});
     for (const SharedRace& race : report.examples) {
         const std::string element = shared_element_name(report, race.array, race.element);
-        out.push_back(format_text("  block {}, after {} barriers: thread ({}, {}) wrote {} on {}, and thread ({}, {}) "
-                                  "{} it on {}{}",
-                                  race.block, race.barriers, race.writer_x, race.writer_y, element,
-                                  line_name(race.writer_line), race.other_x, race.other_y,
-                                  race.other_writes ? "wrote" : "read", line_name(race.other_line),
-                                  race.other_writes ? "" : ": it may have read the value from before the write"));
+        out.push_back({format_text("  block {}, after {} barriers: thread ({}, {}) wrote {} on {}, and thread ({}, {}) "
+                                   "{} it on {}{}",
+                                   race.block, race.barriers, race.writer_x, race.writer_y, element,
+                                   line_name(race.writer_line), race.other_x, race.other_y,
+                                   race.other_writes ? "wrote" : "read", line_name(race.other_line),
+                                   race.other_writes ? "" : ": it may have read the value from before the write"),
+                       SharedTone::Race});
     }
     return out;
 }

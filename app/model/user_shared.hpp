@@ -67,8 +67,14 @@ SharedReport shared_report_of(const UserRecording& recording);
 // "as[2][5]" for an element of an array, or "tiles[37]" where the array has no rows and columns.
 std::string shared_element_name(const SharedReport& report, int array, std::int64_t element);
 
-// The report as lines of text for the window and the CLI: the arrays, the lines with conflicts
-// (or that there are none), and the races (or that there are none).
-std::vector<std::string> describe_shared(const SharedReport& report);
+// The report as sentences for the window and the CLI: the arrays, the lines with conflicts (or
+// that there are none), and the races (or that there are none); each with its tone, which the
+// window colours it by (amber for conflicts and what was not recorded, red for races).
+enum class SharedTone { Plain, Conflict, Race, NotRecorded };
+struct SharedSentence {
+    std::string text;
+    SharedTone tone = SharedTone::Plain;
+};
+std::vector<SharedSentence> describe_shared(const SharedReport& report);
 
 }  // namespace ts::model

@@ -125,6 +125,18 @@ TEST(NvrtcCompiler, TheRecordingBuildRecordsSharedArraysAndKeepsLineNumbers) {
     const CompileResult compiled = ts::gpu::compile_user_kernel(std::get<0>(built).source, "forms.cu", 9, 0);
     EXPECT_TRUE(compiled.ok) << compiled.log;
 
+    // A declaration at the very start of its line (no indent): the name's #define goes before it,
+    // on its own line, and the line numbers hold.
+    const std::string unindented = kernel("__shared__ float flush[16];\nflush[threadIdx.x] = A[0];\n__syncthreads();\n"
+                                          "C[0] = flush[0] + nope;\n");
+    const auto flush = ts::gpu::recording_source(unindented);
+    ASSERT_EQ(flush.index(), 0u);
+    EXPECT_EQ(std::get<0>(flush).shared_names, std::vector<std::string>{"flush"});
+    const CompileResult flushed = ts::gpu::compile_user_kernel(std::get<0>(flush).source, "flush.cu", 9, 0);
+    ASSERT_EQ(flushed.diagnostics.size(), 1u) << flushed.log;
+    EXPECT_EQ(flushed.diagnostics[0].line, 5) << flushed.log;
+    EXPECT_NE(flushed.diagnostics[0].message.find("nope"), std::string::npos) << flushed.log;
+
     // Two arrays in one statement: recorded globally, with the line that is not recorded.
     const auto two_in_one = ts::gpu::recording_source(kernel("    __shared__ float a[4], b[4];\n    a[0] = A[0];\n    C[0] = a[0];\n"));
     ASSERT_EQ(two_in_one.index(), 0u);

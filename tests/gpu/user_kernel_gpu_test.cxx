@@ -219,7 +219,7 @@ TEST_F(UserKernelOnGpu, TheTiledStartersRecordingIsTheModels) {
     const RunResult at64 = run(user_request(RequestKind::Record, tiled, cube(64)));
     ASSERT_TRUE(at64.ok) << at64.error;
     const ts::model::SharedReport& shared = at64.user_recording->shared;
-    for (const std::string& line : ts::model::describe_shared(shared)) std::cout << line << "\n";
+    for (const ts::model::SharedSentence& line : ts::model::describe_shared(shared)) std::cout << line.text << "\n";
     EXPECT_EQ(shared.not_recorded, "");
     ASSERT_EQ(shared.arrays.size(), 2u);
     EXPECT_EQ(shared.arrays[0].name, "as");
@@ -257,7 +257,7 @@ TEST_F(UserKernelOnGpu, TheRecordingFindsRacesAndBankConflicts) {
         user_kernel("no_first_sync.cu", tiled_with(barrier, "        for (int i = 0; i < TILE; ++i)"));
     const RunResult raced = run(user_request(RequestKind::Record, broken, cube(64)));
     ASSERT_TRUE(raced.ok) << raced.error;
-    for (const std::string& line : ts::model::describe_shared(raced.user_recording->shared)) std::cout << line << "\n";
+    for (const ts::model::SharedSentence& line : ts::model::describe_shared(raced.user_recording->shared)) std::cout << line.text << "\n";
     EXPECT_GT(raced.user_recording->shared.races, 0);
     ASSERT_FALSE(raced.user_recording->shared.examples.empty());
     const auto line_of = [&](const std::string& text) {
@@ -292,7 +292,7 @@ TEST_F(UserKernelOnGpu, TheRecordingFindsRacesAndBankConflicts) {
         ASSERT_TRUE(recorded.ok) << recorded.error;
         const ts::model::SharedReport& report = recorded.user_recording->shared;
         std::cout << cols << " columns:\n";
-        for (const std::string& line : ts::model::describe_shared(report)) std::cout << line << "\n";
+        for (const ts::model::SharedSentence& line : ts::model::describe_shared(report)) std::cout << line.text << "\n";
         EXPECT_TRUE(recorded.user_recording->c_right) << recorded.user_recording->c_summary;
         EXPECT_EQ(report.races, 0);
         int worst = 0;

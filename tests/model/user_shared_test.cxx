@@ -67,11 +67,11 @@ TEST(UserShared, TheTiledRungsAccessesAreCountedConflictFreeAndRaceFree) {
     // 16 neighbouring words for both rows (a broadcast): no conflicts anywhere.
     EXPECT_EQ(report.wavefronts, report.warp_accesses);
     EXPECT_EQ(report.races, 0);
-    const std::vector<std::string> text = describe_shared(report);
+    const std::vector<SharedSentence> text = describe_shared(report);
     ASSERT_EQ(text.size(), 3u);
-    EXPECT_EQ(text[0], "Shared memory: as (16 × 16): 768 writes, 12288 reads; bs (16 × 16): 768 writes, 12288 reads.");
-    EXPECT_NE(text[1].find("no conflicts"), std::string::npos) << text[1];
-    EXPECT_NE(text[2].find("no two threads"), std::string::npos) << text[2];
+    EXPECT_EQ(text[0].text, "Shared memory: as (16 × 16): 768 writes, 12288 reads; bs (16 × 16): 768 writes, 12288 reads.");
+    EXPECT_NE(text[1].text.find("no conflicts"), std::string::npos) << text[1].text;
+    EXPECT_NE(text[2].text.find("no two threads"), std::string::npos) << text[2].text;
 }
 
 TEST(UserShared, AColumnOfA32WideTileIsA32WayConflictAndPaddingRemovesIt) {
@@ -91,9 +91,11 @@ TEST(UserShared, AColumnOfA32WideTileIsA32WayConflictAndPaddingRemovesIt) {
         EXPECT_EQ(report.lines[0].warp_accesses, 1);
         EXPECT_EQ(report.lines[0].worst, cols == 32 ? 32 : 1) << "columns: " << cols;
         if (cols == 32) {
-            const std::vector<std::string> text = describe_shared(report);
+            const std::vector<SharedSentence> text = describe_shared(report);
             ASSERT_GE(text.size(), 3u);
-            EXPECT_EQ(text[2], "  line 20, reads of tile: 1 warp accesses, 32 wavefronts, up to 32-way conflicts");
+            EXPECT_EQ(text[2].text, "  line 20, reads of tile: 1 warp accesses, 32 wavefronts, up to 32-way conflicts");
+            EXPECT_EQ(text[1].tone, SharedTone::Conflict);
+            EXPECT_EQ(text[2].tone, SharedTone::Conflict);
         }
     }
     // Two threads on one word is one wavefront (a broadcast); two words of one bank are two.
@@ -117,10 +119,13 @@ TEST(UserShared, AMissingBarrierIsARaceNamedByThreadElementAndLine) {
     EXPECT_EQ(first.other_line, 13);
     EXPECT_FALSE(first.other_writes);
     EXPECT_EQ(shared_element_name(report, first.array, first.element), "as[0][0]");
-    const std::vector<std::string> text = describe_shared(report);
+    const std::vector<SharedSentence> text = describe_shared(report);
     ASSERT_EQ(text.size(), 3u + kSharedRaceExamples);
-    EXPECT_TRUE(text[2].starts_with("RACE: 64 times")) << text[2];
-    EXPECT_EQ(text[3], "  block 0, after 0 barriers: thread (0, 0) wrote as[0][0] on line 10, and thread (1, 0) read it on "
+    EXPECT_TRUE(text[2].text.starts_with("RACE: 64 times")) << text[2].text;
+    EXPECT_EQ(text[2].tone, SharedTone::Race);
+    EXPECT_EQ(text[3].tone, SharedTone::Race);
+    EXPECT_EQ(text[1].tone, SharedTone::Plain) << "no conflicts";
+    EXPECT_EQ(text[3].text, "  block 0, after 0 barriers: thread (0, 0) wrote as[0][0] on line 10, and thread (1, 0) read it on "
                        "line 13: it may have read the value from before the write");
     // The writer reading its own element is no race: one thread, in its own order.
     UserRecording own;
@@ -135,10 +140,14 @@ TEST(UserShared, AMissingBarrierIsARaceNamedByThreadElementAndLine) {
 TEST(UserShared, SaysWhyWhenSharedMemoryWasNotRecorded) {
     UserRecording r;
     r.shared_not_recorded = "line 4: shared memory is recorded where …";
-    const std::vector<std::string> text = describe_shared(shared_report_of(r));
+    const std::vector<SharedSentence> text = describe_shared(shared_report_of(r));
     ASSERT_EQ(text.size(), 1u);
-    EXPECT_EQ(text[0], "Shared memory was not recorded: line 4: shared memory is recorded where …");
-    EXPECT_EQ(describe_shared(shared_report_of(UserRecording{})), std::vector<std::string>{"Shared memory: none used."});
+    EXPECT_EQ(text[0].text, "Shared memory was not recorded: line 4: shared memory is recorded where …");
+    EXPECT_EQ(text[0].tone, SharedTone::NotRecorded);
+    const std::vector<SharedSentence> none = describe_shared(shared_report_of(UserRecording{}));
+    ASSERT_EQ(none.size(), 1u);
+    EXPECT_EQ(none[0].text, "Shared memory: none used.");
+    EXPECT_EQ(none[0].tone, SharedTone::Plain);
 }
 
 }  // namespace

@@ -8,13 +8,20 @@ namespace ts::views {
 
 float PictureBox::area() const { return std::max(0.0f, max.x - min.x) * std::max(0.0f, max.y - min.y); }
 
-void PictureLayout::clear() { *this = PictureLayout{}; }
-
-void PictureLayout::add_matrix(std::string name, ImVec2 min, ImVec2 max) {
-    matrices.push_back({std::move(name), min, max});
+void PictureLayout::clear() {
+    view.clear();
+    canvas_min = canvas_max = ImVec2(0.0f, 0.0f);
+    matrices.clear();
+    labels.clear();
 }
 
-void PictureLayout::add_label(std::string name, ImVec2 min, ImVec2 max) { labels.push_back({std::move(name), min, max}); }
+void PictureLayout::add_matrix(std::string_view name, ImVec2 min, ImVec2 max) {
+    if (wanted) matrices.push_back({std::string(name), min, max});
+}
+
+void PictureLayout::add_label(std::string_view kind, std::string_view text, ImVec2 min, ImVec2 max) {
+    if (wanted) labels.push_back({std::string(kind) + std::string(text), min, max});
+}
 
 float matrices_cover(const PictureLayout& layout) {
     const float canvas = PictureBox{"", layout.canvas_min, layout.canvas_max}.area();
@@ -55,6 +62,8 @@ std::string picture_layout_json(const PictureLayout& layout) {
               {"matrices", boxes(layout.matrices)},
               {"labels", boxes(layout.labels)},
               {"cover", matrices_cover(layout)}};
+    const auto collision = colliding_labels(layout);
+    json["collision"] = collision ? collision->first.name + " and " + collision->second.name : std::string();
     return json.dump(2) + "\n";
 }
 

@@ -7,6 +7,8 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "imgui.h"
@@ -21,14 +23,19 @@ struct PictureBox {
 };
 
 struct PictureLayout {
+    // Whether anyone reads it (--layout-report): else the views' calls below keep nothing, so a
+    // frame allocates nothing for it.
+    bool wanted = false;
     std::string view;  // "stage", "theatre"; empty: no picture this frame
     ImVec2 canvas_min{0.0f, 0.0f}, canvas_max{0.0f, 0.0f};
     std::vector<PictureBox> matrices;
     std::vector<PictureBox> labels;
 
+    // Starts the frame's picture over (`wanted` stays).
     void clear();
-    void add_matrix(std::string name, ImVec2 min, ImVec2 max);
-    void add_label(std::string name, ImVec2 min, ImVec2 max);
+    void add_matrix(std::string_view name, ImVec2 min, ImVec2 max);
+    // A label named `kind` + `text` ("label: " and the label's words).
+    void add_label(std::string_view kind, std::string_view text, ImVec2 min, ImVec2 max);
 };
 
 // The share of the canvas that the matrices' bounding box covers (the box clipped to the canvas):
@@ -39,7 +46,7 @@ float matrices_cover(const PictureLayout& layout);
 std::optional<std::pair<PictureBox, PictureBox>> colliding_labels(const PictureLayout& layout, float slack = 0.5f);
 
 // The layout as JSON text: {"view", "canvas": [x0, y0, x1, y1], "matrices": [{"name", "box"}],
-// "labels": [...], "cover"}.
+// "labels": [...], "cover", "collision": "NAME and NAME" or ""}.
 std::string picture_layout_json(const PictureLayout& layout);
 
 }  // namespace ts::views

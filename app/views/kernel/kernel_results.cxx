@@ -15,7 +15,6 @@ namespace {
 using model::format_text;
 using model::problem_size_text;
 
-
 void coloured(ImU32 colour, const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextWrapped("%s", text.c_str());
@@ -64,14 +63,16 @@ std::string timing_text(const gpu::RunResult& r) {
                        r.checked ? (r.check_passed ? "C right" : "C WRONG: " + r.check_summary) : "not checked");
 }
 
-// The recording's shared memory: its arrays, then the bank conflicts (amber where there are
-// any) and the races (red: a barrier is missing), line by line as describe_shared words them.
+// The recording's shared memory, sentence by sentence as describe_shared words it: amber for bank
+// conflicts (and where shared memory was not recorded), red for races (a barrier is missing).
 void draw_shared(const model::SharedReport& shared) {
-    const bool conflicts = shared.wavefronts > shared.warp_accesses;
-    for (const std::string& line : model::describe_shared(shared)) {
-        if (line.starts_with("RACE") || (shared.races > 0 && line.starts_with("  block"))) coloured(colours::kError, line);
-        else if (!shared.not_recorded.empty() || (conflicts && (line.starts_with("Banks") || line.starts_with("  ")))) coloured(colours::kWarning, line);
-        else ImGui::TextWrapped("%s", line.c_str());
+    for (const model::SharedSentence& sentence : model::describe_shared(shared)) {
+        switch (sentence.tone) {
+            case model::SharedTone::Race: coloured(colours::kError, sentence.text); break;
+            case model::SharedTone::Conflict:
+            case model::SharedTone::NotRecorded: coloured(colours::kWarning, sentence.text); break;
+            case model::SharedTone::Plain: ImGui::TextWrapped("%s", sentence.text.c_str()); break;
+        }
     }
 }
 

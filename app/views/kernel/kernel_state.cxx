@@ -18,7 +18,6 @@ bool checks(KernelJob job) { return job == KernelJob::Check || job == KernelJob:
 // A draft is written this long after the last change, so typing does not write on every key.
 constexpr double kDraftDelaySeconds = 1.0;
 
-
 gpu::RunRequest request_of(const KernelEditorState& state, gpu::RequestKind kind, const model::Problem& problem) {
     gpu::RunRequest request;
     request.kind = kind;
@@ -259,10 +258,15 @@ std::optional<model::Severity> worst_on_line(const KernelEditorState& state, int
     return worst;
 }
 
-std::optional<model::Severity> recorded_on_line(const KernelEditorState& state, int line) {
+const gpu::RunResult* recording_of(const KernelEditorState& state, const std::string& source) {
     const auto& r = state.recorded;
-    if (!r || !r->ok || !r->user_recording || !r->request.user || r->request.user->source != state.source)
-        return std::nullopt;
+    if (!r || !r->ok || !r->user_recording || !r->request.user || r->request.user->source != source) return nullptr;
+    return &*r;
+}
+
+std::optional<model::Severity> recorded_on_line(const KernelEditorState& state, int line) {
+    const gpu::RunResult* r = recording_of(state, state.source);
+    if (!r) return std::nullopt;
     const model::SharedReport& shared = r->user_recording->shared;
     for (const model::SharedRace& race : shared.examples)
         if (race.writer_line == line || race.other_line == line) return model::Severity::Error;

@@ -22,9 +22,8 @@
 namespace ts::views {
 
 // Each job compiles first; Check then runs the check sizes, Measure times the kernel and the rung
-// beside it, CheckAndMeasure does both (--run), Record runs the recording build once at
-// record_size (model/user_recording.hpp).
-// What a job does after compiling. All: check, measure and record (what --run asks).
+// beside it, CheckAndMeasure does both, Record runs the recording build once at record_size
+// (model/user_recording.hpp), All does all three (--run).
 enum class KernelJob { None, Compile, Check, Measure, CheckAndMeasure, Record, All };
 
 struct KernelEditorState {
@@ -115,6 +114,9 @@ bool take_kernel_result(KernelEditorState& state, const gpu::RunResult& result, 
 
 // The diagnostics' lines, for the editor's marks.
 std::optional<model::Severity> worst_on_line(const KernelEditorState& state, int line);
+// The editor's last recording, where it came back whole and is of `source` (the text recorded,
+// not the file's name): what the editor's tints and the roofline's point read. Else null.
+const gpu::RunResult* recording_of(const KernelEditorState& state, const std::string& source);
 // A line the last recording of this very source spoke of: a race's writer or reader (Error, red)
 // or a line whose shared-memory accesses took more wavefronts than warp accesses (Warning: a
 // bank conflict). The editor tints these as it tints the compiler's lines.

@@ -150,6 +150,27 @@ void draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roo
     draw->PopClipRect();
 }
 
+// Your kernel's mark, where it was measured at kSize and recorded (the same source both times).
+std::optional<RooflineMark> yours_mark(const AppState& state, const std::vector<const record::Point*>& points) {
+    const auto& yours = state.lab.latency.yours;
+    const gpu::RunResult* recorded = yours ? recording_of(state.kernel_editor, yours->source) : nullptr;
+    if (!recorded) return std::nullopt;
+    const record::Point* p = find_point(points, yours_config(yours->name), kSize, "float");
+    const model::UserCounts& counts = recorded->user_recording->counts;
+    const model::Problem& at = recorded->request.problem;
+    if (!p || at.m <= 0 || at.n <= 0 || at.k <= 0) return std::nullopt;
+    const double size = kSize;
+    const double loads = static_cast<double>(counts.loads_a + counts.loads_b) * size * size * size /
+                         (static_cast<double>(at.m) * static_cast<double>(at.n) * static_cast<double>(at.k));
+    const double stores = static_cast<double>(counts.stores_c) * size * size / (static_cast<double>(at.m) * static_cast<double>(at.n));
+    const double bytes = 4.0 * (loads + stores);
+    if (bytes <= 0) return std::nullopt;
+    RooflineMark mark{yours_config(yours->name), kYoursColour, 2.0 * size * size * size / bytes, p->gflops,
+                      p->median_ms, bytes};
+    mark.intensity_source = format_text("recorded at {}, scaled", model::problem_size_text(at));
+    return mark;
+}
+
 }  // namespace
 
 std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors, std::span<const ImVec2> sizes,
@@ -223,33 +244,6 @@ RooflinePeaksShown roofline_peaks(const AppState& state) {
     shown.source = "data sheet of the NVIDIA H200, model";
     return shown;
 }
-
-namespace {
-
-// Your kernel's mark, where it was measured at kSize and recorded (the same source both times).
-std::optional<RooflineMark> yours_mark(const AppState& state, const std::vector<const record::Point*>& points) {
-    const auto& yours = state.lab.latency.yours;
-    const auto& recorded = state.kernel_editor.recorded;
-    if (!yours || !recorded || !recorded->ok || !recorded->user_recording || !recorded->request.user ||
-        recorded->request.user->source != yours->source)
-        return std::nullopt;
-    const record::Point* p = find_point(points, yours_config(yours->name), kSize, "float");
-    const model::UserCounts& counts = recorded->user_recording->counts;
-    const model::Problem& at = recorded->request.problem;
-    if (!p || at.m <= 0 || at.n <= 0 || at.k <= 0) return std::nullopt;
-    const double size = kSize;
-    const double loads = static_cast<double>(counts.loads_a + counts.loads_b) * size * size * size /
-                         (static_cast<double>(at.m) * static_cast<double>(at.n) * static_cast<double>(at.k));
-    const double stores = static_cast<double>(counts.stores_c) * size * size / (static_cast<double>(at.m) * static_cast<double>(at.n));
-    const double bytes = 4.0 * (loads + stores);
-    if (bytes <= 0) return std::nullopt;
-    RooflineMark mark{yours_config(yours->name), kYoursColour, 2.0 * size * size * size / bytes, p->gflops,
-                      p->median_ms, bytes};
-    mark.intensity_source = format_text("recorded at {}, scaled", model::problem_size_text(at));
-    return mark;
-}
-
-}  // namespace
 
 std::vector<RooflineMark> roofline_marks(const AppState& state) {
     std::vector<RooflineMark> marks;

@@ -223,6 +223,13 @@ gpu::RunRequest unchecked_request(const model::KernelConfig& kernel, int size) {
     return request;
 }
 
+// Your kernel's point beside the tile widths: the same request, with your source.
+gpu::RunRequest yours_request(const gpu::UserKernelSource& yours) {
+    gpu::RunRequest request = unchecked_request({}, kTuningSize);
+    request.user = yours;
+    return request;
+}
+
 }  // namespace
 
 std::vector<gpu::RunRequest> candidate_requests() {
@@ -253,9 +260,7 @@ TuningData tuning_data(const LabState& lab) {
         data.has_yours = true;
         data.yours_name = yours_config(yours->name);
         const model::Problem at{kTuningSize, kTuningSize, kTuningSize, 1, model::Dtype::Float32};
-        gpu::RunRequest request = unchecked_request({}, kTuningSize);
-        request.user = yours;
-        if (!failure_at(lab, points, request)) data.yours = find_point(points, data.yours_name, kTuningSize, "float");
+        if (!failure_at(lab, points, yours_request(*yours))) data.yours = find_point(points, data.yours_name, kTuningSize, "float");
         const auto shape = model::resolve_launch(yours->launch, at);
         data.yours_launch = std::holds_alternative<model::UserLaunchShape>(shape)
                                 ? model::describe_launch(std::get<model::UserLaunchShape>(shape))
@@ -279,10 +284,7 @@ std::vector<gpu::RunRequest> tuning_requests(const std::optional<gpu::UserKernel
         for (int y : kBlockY)
             if (x * y <= kMaxThreads) add({model::KernelKind::Naive, x, y, 16});
     for (int t : kSweptTiles) add({model::KernelKind::Tiled, 16, 16, t});
-    if (yours) {
-        add({});
-        requests.back().user = yours;
-    }
+    if (yours) requests.push_back(yours_request(*yours));
     return requests;
 }
 

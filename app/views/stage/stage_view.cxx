@@ -140,7 +140,7 @@ void draw_label(ImDrawList* draw, ImFont* font, float centre_x, float top, float
     const ImVec2 size = font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str());
     const float x = std::max(min_x, std::min(centre_x - size.x * 0.5f, max_x - size.x));
     draw->AddText(font, imgui_compat::font_size(font), {x, top}, colour, text.c_str());
-    picture.add_label("label: " + text, {x, top}, {x + size.x, top + size.y});
+    picture.add_label("label: ", text, {x, top}, {x + size.x, top + size.y});
 }
 
 // A tab on the top edge of every visible block saying which blockIdx it is, when the blocks
@@ -171,7 +171,7 @@ void draw_block_tabs(ImDrawList* draw, const StageScene& s, PictureLayout& pictu
                              std::max(b.min.y - tab_h * 0.5f, s.region.min.y + 2.0f)};
             if (min.x + w > b.max.x || min.y + tab_h > b.max.y) continue;  // what shows of the block is too small
             draw->AddRectFilled(min, {min.x + w, min.y + tab_h}, colours::kC.line, 4.0f);
-            picture.add_label("tab: " + text, min, {min.x + w, min.y + tab_h});
+            picture.add_label("tab: ", text, min, {min.x + w, min.y + tab_h});
             draw->AddText(font, imgui_compat::font_size(font), {min.x + pad, min.y + 1.0f}, IM_COL32_WHITE, text.c_str());
         }
 }
@@ -201,7 +201,7 @@ void draw_labels(ImDrawList* draw, const StageScene& s, PictureLayout& picture) 
     const float x = std::max(min_x, std::min((l.c.min.x + l.c.max.x - label_w) * 0.5f, max_x - label_w - note_w));
     draw->AddText(font, imgui_compat::font_size(font), {x, top}, colours::kC.text, c_label.c_str());
     draw->AddText(small, imgui_compat::font_size(small), {x + label_w, top + line - imgui_compat::font_size(small)}, colours::kMuted, note.c_str());
-    picture.add_label("label: " + c_label + note, {x, top}, {x + label_w + note_w, top + line});
+    picture.add_label("label: ", c_label + note, {x, top}, {x + label_w + note_w, top + line});
 
     // Say so when the blocks are too small to draw, rather than leave C looking empty.
     const float block_w = l.cell_w * static_cast<float>(s.tiling.cols_per_block);

@@ -45,8 +45,8 @@ void draw_race_caption(AppState& state);
 // Over the theatre's canvas (theatre_canvas.cxx calls it after the captions): the slot, the
 // writer and the reader, when race_on_show; their labels where `placer` has room. Returns the
 // labels it found no room for and drew over what was there (for the picture's report).
-std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, const Rect& as_panel, const Rect& bs_panel,
-                       const Rect& c_area, CaptionPlacer& placer);
+std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, const Rect& as_panel,
+                                    const Rect& bs_panel, const Rect& c_area, CaptionPlacer& placer);
 
 // The Source tab's flag on the barrier the experiment took out, while a race applies.
 std::optional<SourceFlag> race_source_flag(const AppState& state);

@@ -490,17 +490,19 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     // the names and every caption the placer gave room to (the legend among them).
     PictureLayout& picture = state.picture;
     start_picture(picture, "theatre", region, s.layout);
-    if (!timeline.naive) {
-        picture.add_matrix("As", s.as_panel.min, s.as_panel.max);
-        picture.add_matrix("Bs", s.bs_panel.min, s.bs_panel.max);
+    if (picture.wanted) {
+        if (!timeline.naive) {
+            picture.add_matrix("As", s.as_panel.min, s.as_panel.max);
+            picture.add_matrix("Bs", s.bs_panel.min, s.bs_panel.max);
+        }
+        for (const Name& name : names) {
+            const Rect plate = name_plate(name);
+            picture.add_label("name: ", name.text, plate.min, plate.max);
+        }
+        picture.add_label("caption: ", "the block's sum", c_caption.min, c_caption.max);
+        for (const Rect& r : captions.placed()) picture.add_label("caption", "", r.min, r.max);
+        for (const Rect& r : crowded) picture.add_label("race label (no room: drawn over)", "", r.min, r.max);
     }
-    for (const Name& name : names) {
-        const Rect plate = name_plate(name);
-        picture.add_label("name: " + name.text, plate.min, plate.max);
-    }
-    picture.add_label("caption: the block's sum", c_caption.min, c_caption.max);
-    for (const Rect& r : captions.placed()) picture.add_label("caption", r.min, r.max);
-    for (const Rect& r : crowded) picture.add_label("race label (no room: drawn over)", r.min, r.max);
 
     // The full report follows the mouse; the Thread tab keeps the pinned one.
     std::string tip;
