@@ -6,6 +6,7 @@
 #include <iostream>
 #include <utility>
 
+#include "model/format.hpp"
 #include "views/lab/counters_panel.hpp"
 #include "views/lab/ladder_view.hpp"
 #include "views/lab/latency_view.hpp"
@@ -29,18 +30,21 @@ bool is_lab_view(views::LabView view) {
 
 Automation::Automation(AutomationOptions options)
     : m_options(std::move(options)),
-      m_frames_to_settle(m_options.frames > 0 ? m_options.frames : (m_options.screenshot.empty() ? 0 : kSettleFrames)),
+      m_frames_to_settle(m_options.frames > 0 ? m_options.frames
+                                              : (m_options.screenshot.empty() && !m_options.export_subject ? 0 : kSettleFrames)),
       m_start_run(m_options.run) {
     if (m_options.soak_seconds > 0) m_soak.emplace(m_options.soak_seconds, m_options.soak_seed);
     if (m_options.lab_benchmark > 0) m_lab_benchmark.emplace(m_options.lab_benchmark, m_options.lab_sizes);
 }
 
-bool Automation::follow_pointer() const { return m_options.screenshot.empty() && !m_lab_benchmark && !m_soak; }
+bool Automation::follow_pointer() const {
+    return m_options.screenshot.empty() && !m_options.export_subject && !m_lab_benchmark && !m_soak;
+}
 
 void Automation::prepare(views::AppState& state) const {
     // --run reports every failed request on stderr (announce_failures).
     state.lab.failures.keep_unreported = m_options.run;
-    state.picture_without_tooltips = !m_options.screenshot.empty() && !m_options.tooltip;
+    state.picture_without_tooltips = (!m_options.screenshot.empty() || m_options.export_subject) && !m_options.tooltip;
     state.picture.wanted = !m_options.layout_report.empty();
     if (m_lab_benchmark) {
         state.lab.view = views::LabView::Latency;
@@ -245,14 +249,18 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     }
 
     // A screenshot waits for the recording being read, which the lab and the lessons show.
+    // And for an export on its way (the dialog's, or --export-animation's, which is reported here).
+    const bool exporting = state.exporting.running || state.exporting.start_requested;
+    if (m_export_started && exporting) export_animation(state);
     const bool waiting = m_start_run || m_awaiting_run || m_awaiting_lab || m_awaiting_record ||
-                         views::recording_loading(state.lab);
+                         views::recording_loading(state.lab) || exporting;
     // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
     m_quiet_frames = waiting || m_pressing_keys || m_lab_benchmark ? 0 : m_quiet_frames + 1;
     if (m_frames_to_settle == 0) return std::nullopt;
     const auto now = Clock::now();
-    const bool timed_out = waiting && now - m_started > kRunTimeout;
-    const char* awaited = waiting && !m_start_run && !m_awaiting_run && !m_awaiting_lab && !m_awaiting_record
+    const bool timed_out = waiting && !exporting && now - m_started > kRunTimeout;  // an export reports its own progress
+    const char* awaited = exporting ? "the export"
+                          : waiting && !m_start_run && !m_awaiting_run && !m_awaiting_lab && !m_awaiting_record
                               ? "the recording to load"
                               : "the GPU run";
     if (waiting && now > m_next_progress) {
@@ -262,10 +270,45 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     }
     if (!timed_out && m_quiet_frames < m_frames_to_settle) return std::nullopt;
     if (timed_out) std::cerr << "tilescope: gave up waiting for " << awaited << " after 120 s\n";
+    // --export-animation starts once the window has settled, and the program ends with it.
+    if (m_options.export_subject && !timed_out) {
+        const auto exported = export_animation(state);
+        if (!exported) return std::nullopt;
+        if (*exported != 0) return exported;
+    }
     session.finish(window, state);
     if (const auto failed = save_screenshot(window)) return failed;
     if (const auto failed = save_layout_report(state)) return failed;
     return timed_out ? 1 : 0;
+}
+
+// --export-animation: asks the main loop's export for the animation once the window has settled,
+// writes its progress to stderr, and ends with its outcome: nullopt while it runs, 0 once the file
+// is written, 1 if it was not.
+std::optional<int> Automation::export_animation(views::AppState& state) {
+    views::ExportState& exporting = state.exporting;
+    if (!m_export_started) {
+        m_export_started = true;
+        exporting.subject = *m_options.export_subject;
+        exporting.choice = m_options.export_choice;
+        exporting.start_requested = true;
+        return std::nullopt;
+    }
+    if (exporting.start_requested) return std::nullopt;
+    if (exporting.running) {
+        // About every tenth of the frames, and once when the file is being written.
+        const int step = std::max(exporting.frames_total / 10, 1);
+        if (!exporting.encoding && exporting.frames_done >= m_export_frames_told + step) {
+            m_export_frames_told = exporting.frames_done;
+            std::cerr << model::format_text("tilescope: --export-animation: frame {} of {}\n", exporting.frames_done,
+                                            exporting.frames_total);
+        } else if (exporting.encoding && m_export_frames_told <= exporting.frames_total) {
+            m_export_frames_told = exporting.frames_total + 1;
+            std::cerr << "tilescope: --export-animation: writing " << exporting.choice.path << "…\n";
+        }
+        return std::nullopt;
+    }
+    return exporting.outcome_failed ? 1 : 0;  // the export wrote its outcome to stderr
 }
 
 std::optional<int> Automation::save_layout_report(const views::AppState& state) const {

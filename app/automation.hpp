@@ -1,6 +1,6 @@
 // automation.hpp — what the window does by itself when no person drives it: --run, --record,
-// --keys, --soak, --lab-benchmark, and knowing when a --screenshot run has settled (or waited
-// too long for the GPU) and should save its picture and end.
+// --keys, --soak, --lab-benchmark, and knowing when a --screenshot or --export-animation run has
+// settled (or waited too long for the GPU) and should save its picture or animation and end.
 //
 // The frame loop calls it at three fixed points and otherwise knows nothing of these flags:
 //
@@ -46,6 +46,9 @@ struct AutomationOptions {
     std::uint64_t soak_seed = 1;
     int lab_benchmark = 0;    // changes to time; 0: none
     std::vector<int> lab_sizes;
+    // --export-animation: once settled, export this (the path empty: no export), then exit.
+    std::optional<views::ExportSubject> export_subject;
+    views::ExportChoice export_choice;
 };
 
 class Automation {
@@ -72,6 +75,7 @@ private:
     double seconds_since_start() const;
     std::optional<int> save_screenshot(platform::Window& window) const;
     std::optional<int> save_layout_report(const views::AppState& state) const;
+    std::optional<int> export_animation(views::AppState& state);
     void start_run(views::AppState& state);
     void announce_failures(views::AppState& state);
 
@@ -93,6 +97,8 @@ private:
     std::optional<int> m_failed;   // set by after_draw when the lab benchmark gave up
     // --run: the experiments' failures already written to stderr (their outcomes' serials).
     int m_experiment_failures_told = 0;
+    bool m_export_started = false;
+    int m_export_frames_told = 0;  // --export-animation's progress, as last written to stderr
 };
 
 }  // namespace ts::app

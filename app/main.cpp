@@ -12,6 +12,7 @@
 //   tilescope --lab-benchmark 20               time the latency lab: change to new point, frames
 //   tilescope --m 4096 --n 4096 --zoom 300 --center 100,2000   the stage zoomed in on C[100][2000]
 //   tilescope --m 4096 --n 4096 --k 4096 --frame-time 100   median and p90 frame time, no vsync
+//   tilescope --view theatre --m 64 --n 64 --k 64 --tile 16 --export-animation out.gif   a block's phases, animated
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -42,7 +43,9 @@
 #include "views/experiments/experiment_view.hpp"
 #include "views/kernel/kernel_view.hpp"
 #include "lesson_flags.hpp"
+#include "animation_export.hpp"
 #include "automation.hpp"
+#include "export/animation_file.hpp"
 #include "views/lessons/lesson_state.hpp"
 #include "views/window/main_view.hpp"
 #include "views/common/plot.hpp"
@@ -80,6 +83,8 @@ struct GuiOptions {
     std::filesystem::path settings;          // the settings file; empty: none read or written
     ts::platform::Overrides presentation;    // --presenter, --font-scale, --palette, --fullscreen, ...
     std::vector<ts::platform::KeyPress> keys;  // --keys: pressed one by one once the window has settled
+    std::string export_path;     // --export-animation FILE; empty: none
+    double fps = 2.0;            // --fps: frames per second of the animation
 };
 
 using ts::app::kSettleFrames;
@@ -151,6 +156,35 @@ int time_frames(ts::platform::Window& window, ts::gpu::Runner& runner, ts::views
     return 0;
 }
 
+// What --export-animation exports: the lesson when one is open, else the theatre or the ladders;
+// nullopt without the flag (main() has refused it in other views).
+std::optional<ts::views::ExportSubject> export_subject(const GuiOptions& options) {
+    if (options.export_path.empty()) return std::nullopt;
+    if (options.lesson.lesson) return ts::views::ExportSubject::Lesson;
+    return options.view == "ladder" ? ts::views::ExportSubject::Ladder : ts::views::ExportSubject::Theatre;
+}
+
+// --export-animation's file and view, checked before a window opens: exit status 2 and why, or nullopt.
+std::optional<int> check_export_flags(const GuiOptions& gui, bool lesson) {
+    if (gui.export_path.empty()) return std::nullopt;
+    const auto format = ts::exporting::format_of_path(gui.export_path);
+    if (const auto* why = std::get_if<std::string>(&format)) {
+        std::cerr << "tilescope: --export-animation: " << *why << "\n";
+        return 2;
+    }
+    if (const auto why = ts::exporting::why_unavailable(std::get<ts::exporting::AnimationFormat>(format))) {
+        std::cerr << "tilescope: --export-animation: " << *why << "\n";
+        return 2;
+    }
+    if (!lesson && gui.view != "theatre" && gui.view != "ladder") {
+        std::cerr << "tilescope: --export-animation exports the theatre (--view theatre), a lesson (--lesson NAME) or "
+                     "the ladders climbing (--view ladder); the "
+                  << gui.view << " view has no steps to animate\n";
+        return 2;
+    }
+    return std::nullopt;
+}
+
 int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
     ts::app::Automation automation({.screenshot = options.screenshot,
                                     .tooltip = options.tooltip,
@@ -162,7 +196,13 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
                                     .soak_seconds = options.soak,
                                     .soak_seed = options.soak_seed,
                                     .lab_benchmark = options.lab_benchmark,
-                                    .lab_sizes = options.lab_sizes});
+                                    .lab_sizes = options.lab_sizes,
+                                    .export_subject = export_subject(options),
+                                    .export_choice = {.path = options.export_path,
+                                                      .width = options.width,
+                                                      .height = options.height,
+                                                      .presenter = options.presentation.presenter,
+                                                      .seconds_per_frame = 1.0 / options.fps}});
     ts::platform::Session session(options.settings);
     const ts::settings::Settings opened = ts::platform::merge(session.loaded(), options.presentation);
     auto created = ts::platform::Window::create({opened.window_width, opened.window_height, "TileScope",
@@ -261,6 +301,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
         return ts::app::walk_lesson(window, runner, state, options.lesson_walk, kSettleFrames);
     if (options.frame_time > 0) return time_frames(window, runner, state, options.frame_time);
 
+    ts::app::AnimationExport animation_export;
     // The loop: exchange with the runner, draw, render, present. Everything the window does
     // by itself (--run, --keys, --soak, --screenshot, ...) is the automation's (automation.hpp).
     while (!window.should_close()) {
@@ -278,6 +319,7 @@ int run_window(const GuiOptions& options, const ts::cli::Setup& setup) {
             if (request.outcome) *request.outcome = why ? *why : "saved " + request.path;
         }
         window.present();
+        animation_export.step(window, state);  // between frames: it draws offscreen, may change the fonts
         session.after_frame(window, state);
     }
     session.finish(window, state);
@@ -419,6 +461,15 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->expected(2)
         ->type_name("ROW,COL");
+    app.add_option("--export-animation", gui.export_path,
+                   "draw the theatre's steps (--view theatre), a lesson's (--lesson NAME) or the ladders climbing rung "
+                   "by rung (--view ladder) offscreen, one frame per step, at --width × --height (default 1280 × 720; "
+                   "--presenter: presenter mode's 2× text), write them to FILE and exit. FILE's extension says the "
+                   "format: .gif, .webp, .png (a numbered series), .mp4 or .webm (these two with ffmpeg)")
+        ->type_name("FILE");
+    app.add_option("--fps", gui.fps, "with --export-animation: frames per second; each step is held 1/FPS s (default 2)")
+        ->check(CLI::Range(0.2, 50.0))
+        ->type_name("FPS");
     app.add_option("--frame-time", gui.frame_time,
                    "draw N frames without vsync, print their median and 90th-percentile time in ms, and exit")
         ->check(CLI::Range(1, 100000))
@@ -522,19 +573,25 @@ int main(int argc, char** argv) {
         }
         gui.keys = std::get<std::vector<ts::platform::KeyPress>>(parsed);
     }
+    if (const auto exit_code = check_export_flags(gui, gui.lesson.lesson.has_value())) return *exit_code;
+    // An animation is 1280 × 720 unless --width and --height say otherwise; the window opens at its size.
+    if (!gui.export_path.empty()) {
+        if (!app.count("--width")) gui.width = 1280;
+        if (!app.count("--height")) gui.height = 720;
+    }
     ts::platform::Overrides& flags = gui.presentation;
     flags.presenter = presenter;
     flags.fullscreen = fullscreen;
     if (app.count("--font-scale")) flags.font_scale = font_scale;
     if (!palette.empty()) flags.palette = ts::settings::parse_palette(palette);
-    if (app.count("--width")) flags.width = gui.width;
-    if (app.count("--height")) flags.height = gui.height;
+    if (app.count("--width") || !gui.export_path.empty()) flags.width = gui.width;
+    if (app.count("--height") || !gui.export_path.empty()) flags.height = gui.height;
     if (app.count("--view")) flags.view = gui.view;
     if (!gui.theatre.panel.empty()) flags.panel = gui.theatre.panel;
     // Runs that make pictures or timings use the defaults, whatever this machine's settings
     // say, unless --settings names a file.
-    const bool reproducible =
-        !gui.screenshot.empty() || gui.frame_time > 0 || gui.lab_benchmark > 0 || !gui.lesson_walk.empty();
+    const bool reproducible = !gui.screenshot.empty() || gui.frame_time > 0 || gui.lab_benchmark > 0 ||
+                              !gui.lesson_walk.empty() || !gui.export_path.empty();
     if (!settings_file.empty())
         gui.settings = settings_file;
     else if (!no_settings && !reproducible)

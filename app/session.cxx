@@ -64,6 +64,9 @@ void Session::start(Window& window, views::AppState& state, const settings::Sett
 }
 
 void Session::after_frame(Window& window, views::AppState& state) {
+    // An export draws in its own presentation and puts the user's back when done
+    // (animation_export.hpp): neither is applied twice nor saved.
+    if (state.exporting.running) return;
     views::Presentation& p = state.presentation;
     if (p.font_scale != m_applied.font_scale) {
         if (!window.set_font_scale(p.font_scale) && window.font_warning())

@@ -30,6 +30,8 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 # packages of the system the .deb is built on; the font is read at run time.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-dejavu-core")
+# Exported animations as MP4 and WebM pipe their frames to ffmpeg; without it those two are refused.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "ffmpeg")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "xvfb")
 # One .deb per release: tilescope_0.1.0-1~trixie_amd64.deb.
 set(release_suffix "")

@@ -15,7 +15,7 @@ static_assert(keys::kPageUp == GLFW_KEY_PAGE_UP && keys::kPageDown == GLFW_KEY_P
               keys::kHome == GLFW_KEY_HOME && keys::kEnd == GLFW_KEY_END);
 static_assert(keys::kSpace == GLFW_KEY_SPACE && keys::kEnter == GLFW_KEY_ENTER && keys::kKeypadEnter == GLFW_KEY_KP_ENTER);
 static_assert(keys::kEqual == GLFW_KEY_EQUAL && keys::kMinus == GLFW_KEY_MINUS && keys::kZero == GLFW_KEY_0 &&
-              keys::kR == GLFW_KEY_R && keys::kL == GLFW_KEY_L);
+              keys::kR == GLFW_KEY_R && keys::kL == GLFW_KEY_L && keys::kE == GLFW_KEY_E);
 static_assert(keys::kKeypadAdd == GLFW_KEY_KP_ADD && keys::kKeypadSubtract == GLFW_KEY_KP_SUBTRACT);
 #endif
 

@@ -30,7 +30,8 @@ inline constexpr Key kDelete = ImGuiKey_Delete, kEscape = ImGuiKey_Escape, kTab 
 inline constexpr Key kPageUp = ImGuiKey_PageUp, kPageDown = ImGuiKey_PageDown, kHome = ImGuiKey_Home,
                      kEnd = ImGuiKey_End;
 inline constexpr Key kSpace = ImGuiKey_Space, kEnter = ImGuiKey_Enter, kKeypadEnter = ImGuiKey_KeypadEnter;
-inline constexpr Key kEqual = ImGuiKey_Equal, kMinus = ImGuiKey_Minus, kZero = ImGuiKey_0, kR = ImGuiKey_R, kL = ImGuiKey_L;
+inline constexpr Key kEqual = ImGuiKey_Equal, kMinus = ImGuiKey_Minus, kZero = ImGuiKey_0, kR = ImGuiKey_R, kL = ImGuiKey_L,
+                     kE = ImGuiKey_E;
 inline constexpr Key kKeypadSubtract = ImGuiKey_KeypadSubtract, kKeypadAdd = ImGuiKey_KeypadAdd;
 #else
 // GLFW's codes, which ImGui 1.86's GLFW backend writes into io.KeysDown (imgui_compat.cxx
@@ -41,7 +42,7 @@ inline constexpr Key kRight = 262, kLeft = 263, kDown = 264, kUp = 265;
 inline constexpr Key kDelete = 261, kEscape = 256, kTab = 258;
 inline constexpr Key kPageUp = 266, kPageDown = 267, kHome = 268, kEnd = 269;
 inline constexpr Key kSpace = 32, kEnter = 257, kKeypadEnter = 335;
-inline constexpr Key kEqual = 61, kMinus = 45, kZero = 48, kR = 82, kL = 76;
+inline constexpr Key kEqual = 61, kMinus = 45, kZero = 48, kR = 82, kL = 76, kE = 69;
 inline constexpr Key kKeypadSubtract = 333, kKeypadAdd = 334;
 #endif
 }  // namespace keys

@@ -48,9 +48,14 @@ bool init(GLFWwindow* window) {
     return true;
 }
 
-void new_frame(bool follow_pointer) {
+void new_frame(bool follow_pointer, std::optional<ImVec2> display_size) {
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    // After the backend has set the window's size, so that the offscreen size wins.
+    if (display_size) {
+        ImGui::GetIO().DisplaySize = *display_size;
+        ImGui::GetIO().DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    }
     // After the backend has reported the pointer, so that "nowhere" wins.
     if (!follow_pointer) imgui_compat::set_mouse_position(ImGui::GetIO(), ImVec2(-FLT_MAX, -FLT_MAX));
     ImGui::NewFrame();

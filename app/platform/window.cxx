@@ -101,6 +101,8 @@ std::variant<std::unique_ptr<Window>, std::string> Window::create(const WindowOp
 
 Window::~Window() {
     m_heatmaps.reset();  // its textures and shaders, while the context still exists
+    if (m_offscreen.framebuffer) glDeleteFramebuffers(1, &m_offscreen.framebuffer);
+    if (m_offscreen.colour) glDeleteRenderbuffers(1, &m_offscreen.colour);
     imgui_layer::shutdown();
     glfwDestroyWindow(m_window);
     glfwTerminate();
@@ -108,8 +110,8 @@ Window::~Window() {
 
 bool Window::should_close() const { return glfwWindowShouldClose(m_window) != 0; }
 
-bool Window::set_font_scale(float scale) {
-    LoadedFonts loaded = load_fonts(*ImGui::GetIO().Fonts, m_content_scale * scale);
+bool Window::set_font_scale(float scale, bool with_content_scale) {
+    LoadedFonts loaded = load_fonts(*ImGui::GetIO().Fonts, (with_content_scale ? m_content_scale : 1.0f) * scale);
     m_fonts = loaded.fonts;
     m_font_scale = scale;
     imgui_layer::rebuild_fonts_texture();
@@ -169,6 +171,7 @@ void Window::begin_frame(bool follow_pointer) {
 void Window::render(ImVec4 clear_colour) {
     int width = 0, height = 0;
     glfwGetFramebufferSize(m_window, &width, &height);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);  // the window's own, after any offscreen frame
     glViewport(0, 0, width, height);
     glClearColor(clear_colour.x, clear_colour.y, clear_colour.z, clear_colour.w);
     glClear(GL_COLOR_BUFFER_BIT);
@@ -206,6 +209,59 @@ std::optional<std::string> Window::save_region(const std::string& path, ImVec2 m
 }
 
 void Window::present() { glfwSwapBuffers(m_window); }
+
+void Window::begin_offscreen_frame(int width, int height) {
+    // No events are polled: the on-screen frames take them, and an offscreen frame must not
+    // depend on what the user does meanwhile.
+    if (m_heatmaps) m_heatmaps->begin_frame();
+    imgui_layer::new_frame(false, ImVec2(static_cast<float>(width), static_cast<float>(height)));
+}
+
+void Window::render_offscreen(ImVec4 clear_colour) {
+    const ImVec2 size = ImGui::GetIO().DisplaySize;
+    const int width = static_cast<int>(size.x), height = static_cast<int>(size.y);
+    if (width != m_offscreen.width || height != m_offscreen.height || !m_offscreen.framebuffer) {
+        if (!m_offscreen.framebuffer) glGenFramebuffers(1, &m_offscreen.framebuffer);
+        if (!m_offscreen.colour) glGenRenderbuffers(1, &m_offscreen.colour);
+        glBindRenderbuffer(GL_RENDERBUFFER, m_offscreen.colour);
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+        glBindFramebuffer(GL_FRAMEBUFFER, m_offscreen.framebuffer);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, m_offscreen.colour);
+        const GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+        m_offscreen.error = status == GL_FRAMEBUFFER_COMPLETE
+                                ? std::string()
+                                : "this OpenGL cannot draw a " + std::to_string(width) + " × " + std::to_string(height) +
+                                      " picture offscreen (framebuffer status " + std::to_string(status) + ")";
+        m_offscreen.width = width;
+        m_offscreen.height = height;
+    }
+    glBindFramebuffer(GL_FRAMEBUFFER, m_offscreen.framebuffer);
+    glViewport(0, 0, width, height);
+    glClearColor(clear_colour.x, clear_colour.y, clear_colour.z, clear_colour.w);
+    glClear(GL_COLOR_BUFFER_BIT);
+    imgui_layer::render_draw_data();
+}
+
+std::variant<std::vector<unsigned char>, std::string> Window::read_offscreen() const {
+    if (!m_offscreen.framebuffer) return std::string("no offscreen frame was drawn");
+    if (!m_offscreen.error.empty()) return m_offscreen.error;
+    const int width = m_offscreen.width, height = m_offscreen.height;
+    const std::size_t row = static_cast<std::size_t>(width) * 3;
+    std::vector<unsigned char> bottom_up(row * height);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, m_offscreen.framebuffer);
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);  // rows packed tightly, whatever the width
+    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, bottom_up.data());
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    if (const GLenum error = glGetError(); error != GL_NO_ERROR)
+        return "glReadPixels failed on the offscreen frame (OpenGL error " + std::to_string(error) + ")";
+    // OpenGL counts rows from the bottom; pictures are written from the top.
+    std::vector<unsigned char> top_down(bottom_up.size());
+    for (int y = 0; y < height; ++y)
+        std::copy_n(bottom_up.begin() + static_cast<std::ptrdiff_t>(row * (height - 1 - y)), row,
+                    top_down.begin() + static_cast<std::ptrdiff_t>(row * y));
+    return top_down;
+}
 
 void Window::finish() const { glFinish(); }
 

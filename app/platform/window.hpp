@@ -48,7 +48,9 @@ public:
     // Rebuilds the fonts at `scale` times their size from DejaVu Sans, so that they stay crisp
     // (ImGui's FontGlobalScale would stretch the 1× bitmaps), and uploads them again. Call
     // between frames; fonts() then holds new pointers. Returns false when DejaVu Sans is missing.
-    bool set_font_scale(float scale);
+    // With `with_content_scale` false the monitor's content scale is left out: an exported
+    // animation's text is the same size on every machine.
+    bool set_font_scale(float scale, bool with_content_scale = true);
     float font_scale() const { return m_font_scale; }
 
     // Full screen on the primary monitor at its current video mode, or back to the window's
@@ -82,6 +84,15 @@ public:
     // plot's "Save PNG"): scaled to the framebuffer, clipped to the window.
     std::optional<std::string> save_region(const std::string& path, ImVec2 min, ImVec2 max) const;
     void present();
+
+    // Offscreen frames, for an exported animation: drawn at width × height pixels whatever the
+    // window's size, into a framebuffer of their own, with ImGui seeing no pointer. The window's
+    // next begin_frame() draws on screen again.
+    void begin_offscreen_frame(int width, int height);
+    void render_offscreen(ImVec4 clear_colour);
+    // The offscreen frame just rendered: width × height × 3 bytes, RGB, rows top-down; or why
+    // it could not be read.
+    std::variant<std::vector<unsigned char>, std::string> read_offscreen() const;
     // Waits until the GPU has drawn all it was given, so that --frame-time counts whole frames.
     void finish() const;
     // What draws: OpenGL's renderer string, e.g. "llvmpipe (LLVM 15.0.6, 256 bits)".
@@ -101,6 +112,13 @@ private:
     std::optional<KeyPress> m_key_down;  // pressed last frame, released this one
     std::optional<std::string> m_font_warning;
     std::unique_ptr<HeatmapRenderer> m_heatmaps;
+    // The offscreen framebuffer and its colour buffer, made at the first offscreen frame and
+    // remade when the size changes; 0: none yet.
+    struct Offscreen {
+        unsigned framebuffer = 0, colour = 0;
+        int width = 0, height = 0;
+        std::string error;  // why it could not be made
+    } m_offscreen;
     std::optional<std::string> m_heatmap_warning;
 };
 

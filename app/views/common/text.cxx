@@ -30,4 +30,11 @@ void muted_text(const std::string& text) {
     ImGui::PopStyleColor();
 }
 
+void folding_muted_text(const std::string& text, const char* fold, float keep) {
+    const float height = ImGui::CalcTextSize(text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
+    if (ImGui::GetContentRegionAvail().y - height >= ImGui::GetWindowHeight() * keep ||
+        ImGui::TreeNodeEx(fold, ImGuiTreeNodeFlags_NoTreePushOnOpen))
+        muted_text(text);
+}
+
 }  // namespace ts::views

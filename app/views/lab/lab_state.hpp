@@ -149,6 +149,10 @@ struct LabState {
 
     // The ladder view's size (M = N = K); 0: the largest size with every rung measured.
     int ladder_size = 0;
+    // How many rungs the ladder view draws, counted up the FP32 ladder and on up the tensor cores'
+    // (each ladder's cuBLAS always drawn, as the mark to reach): an exported climb shows them one
+    // by one. nullopt: all of them.
+    std::optional<int> ladder_rungs_shown;
 
     // The counters panel's kernel (one of the roofline's), and every reading of the
     // hardware's counters this session, per kernel and size (counter_reads.hpp).

@@ -3,6 +3,7 @@
 #include "views/lab/lab_view.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <cfloat>
 #include <cmath>
 #include <span>
@@ -12,6 +13,7 @@
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/occupancy.hpp"
+#include "views/export/export_dialog.hpp"
 #include "views/lab/occupancy_panel.hpp"
 #include "platform/imgui_compat.hpp"
 #include "views/common/text.hpp"
@@ -423,14 +425,17 @@ void draw_ladder_controls(AppState& state) {
     }
     if (lab.in_flight > 0) muted_text(format_text("{} measurement(s) running…", lab.in_flight));
     if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
+    ImGui::Spacing();
+    draw_export_button(state, ExportSubject::Ladder);
 }
 
 namespace {
 
 // One ladder's bars in a panel `width` wide, its rows sharing `height` (thicker bars where a large
-// window leaves room, read from the back of a room; compact under large text). Returns the height
-// used.
-float draw_ladder_panel(AppState& state, const LadderData& data, float width, float height) {
+// window leaves room, read from the back of a room; compact under large text). Only the first
+// `rungs_shown` rungs get their bar (an exported climb); the rest keep their name, muted, so the
+// rows do not move, and cuBLAS is always drawn. Returns the height used.
+float draw_ladder_panel(AppState& state, const LadderData& data, float width, float height, int rungs_shown) {
     LabState& lab = state.lab;
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
@@ -515,9 +520,20 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
                                : font * 1.15f + small_size * 1.05f + font * 0.35f;
     const float bar_h = beside ? row_h * 0.68f : font * 1.15f;
     const ImVec2 mouse = ImGui::GetIO().MousePos;
+    int rung = 0;
     for (std::size_t i = 0; i < data.bars.size(); ++i) {
         const LadderBar& bar = data.bars[i];
         const std::optional<Failure>& failure = failures[i];
+        // A climb keeps its newest rung in view (two ladders at 2× text are taller than a screen).
+        if (state.lab.ladder_rungs_shown && !bar.is_cublas && rung + 1 == rungs_shown)
+            ImGui::SetScrollFromPosY(y + row_h - ImGui::GetWindowPos().y, 0.8f);
+        if (!bar.is_cublas && rung++ >= rungs_shown) {
+            const float text_y = y + (beside ? (row_h - bar_h) * 0.4f : font * 0.1f) + (bar_h - font) * 0.5f;
+            draw->AddText(ImVec2(origin.x + name_w - font * 0.6f - ImGui::CalcTextSize(bar.name.c_str()).x, text_y),
+                          colours::kMuted, bar.name.c_str());
+            y += row_h;
+            continue;
+        }
         const ImVec2 row_min(origin.x, y);
         const ImVec2 row_max(origin.x + width, y + row_h);
         const bool hovered = ImGui::IsWindowHovered() && mouse.x >= row_min.x && mouse.x < row_max.x &&
@@ -604,7 +620,11 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     // The two panels share what the notes under them leave, the tensor cores' a row shorter.
     const float panels_h = std::max(ImGui::GetContentRegionAvail().y - font * 9.5f, font * 20.0f);
     const float fp32_rows = static_cast<float>(fp32.bars.size()), tc_rows = static_cast<float>(tensor_cores.bars.size());
-    float used = draw_ladder_panel(state, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows));
+    // A climb shows the FP32 rungs first, then the tensor cores' (all of both when not climbing).
+    const int rungs_shown = lab.ladder_rungs_shown.value_or(std::numeric_limits<int>::max());
+    const int fp32_rungs = static_cast<int>(std::count_if(fp32.bars.begin(), fp32.bars.end(),
+                                                          [](const LadderBar& bar) { return !bar.is_cublas; }));
+    float used = draw_ladder_panel(state, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows), rungs_shown);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used + font * 0.3f));
     // Wrapped short of the view's scroll bar, which may cover the last few pixels of `width`.
     ImGui::PushTextWrapPos(origin.x + width - ImGui::GetStyle().ScrollbarSize);
@@ -612,7 +632,8 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     ImGui::PopTextWrapPos();
     const float second_y = ImGui::GetCursorScreenPos().y + font * 0.2f;
     ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y));
-    used = draw_ladder_panel(state, tensor_cores, width, panels_h * tc_rows / (fp32_rows + tc_rows));
+    used = draw_ladder_panel(state, tensor_cores, width, panels_h * tc_rows / (fp32_rows + tc_rows),
+                             std::max(rungs_shown - fp32_rungs, 0));
 
     ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y + used + font * 0.4f));
     muted_text((lab.recording ? lab.recording_label + ". " : std::string()) +

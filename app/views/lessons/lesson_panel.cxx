@@ -1,5 +1,7 @@
 #include "views/lessons/lesson_panel.hpp"
 
+#include "views/export/export_dialog.hpp"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -138,6 +140,7 @@ void draw_step(AppState& state) {
         draw_prediction(state, step);
     }
     if (session.step + 1 == count) muted_text("The last step. Ctrl+L opens the list of lessons.");
+    draw_export_button(state, ExportSubject::Lesson);
 }
 
 void draw_error(AppState& state) {

@@ -378,19 +378,17 @@ void draw_camera_controls(StageCamera& camera) {
 void draw_stage_view(AppState& state) {
     heading("Stage: A · B = C");
     draw_camera_controls(state.camera);
-    ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
     // At a projector the picture needs the room more than the hints do: the presenter talks
-    // through them, and the keys list (F1) keeps them.
+    // through them, and the keys list (F1) keeps them. The kernel's sentence folds where even it
+    // would crowd the picture.
     if (state.presentation.presenter) {
-        ImGui::TextWrapped("%s", kernel_sentence(state.kernel, state.problem).c_str());
+        folding_muted_text(kernel_sentence(state.kernel, state.problem), "The kernel on show");
     } else {
         const char* hint = model::is_modelled(state.kernel.kind) ? " Hover over a cell of C to see the thread that "
                                                                     "computes it; click to pin it."
                                                                   : "";
-        ImGui::TextWrapped("%s%s Scroll to zoom, drag to pan.", kernel_sentence(state.kernel, state.problem).c_str(),
-                           hint);
+        muted_text(kernel_sentence(state.kernel, state.problem) + hint + " Scroll to zoom, drag to pan.");
     }
-    ImGui::PopStyleColor();
     draw_stage_canvas(state);
 }
 

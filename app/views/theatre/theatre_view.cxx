@@ -1,5 +1,7 @@
 #include "views/theatre/theatre_view.hpp"
 
+#include "views/export/export_dialog.hpp"
+
 #include <algorithm>
 
 #include "model/format.hpp"
@@ -141,6 +143,8 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
     }
     ImGui::Spacing();
     tc_recording_controls(state, now);
+    ImGui::Spacing();
+    draw_export_button(state, ExportSubject::Theatre);
     end_side_column();
     ImGui::SameLine();
     ImGui::BeginChild("##theatre", ImVec2(0.0f, -bottom_reserve), false,
@@ -337,6 +341,7 @@ void draw_panel(AppState& state, float bottom_reserve) {
         // Folded, the panel keeps what a lesson points at: the step, the counters, the tabs.
         if (open) draw_player_speed(theatre.player);
         recording_controls(state, ImGui::GetTime(), open);
+        draw_export_button(state, ExportSubject::Theatre);
         if (!theatre.side_by_side) counters_table(state);
     }
     ImGui::Spacing();
@@ -376,6 +381,7 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
     const model::Timeline timeline = theatre_timeline(state);
     const model::KernelStep step = current_step(state);
     const std::string batch = state.problem.batch > 1 ? format_text(" · batch z = {} (blockIdx.z)", theatre.batch_z) : "";
+    const float text_top = ImGui::GetCursorPosY();
     ImGui::PushFont(heading_font());
     ImGui::PushTextWrapPos(0.0f);
     if (theatre.side_by_side)
@@ -390,17 +396,32 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
                                    .c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
+    std::string detail;
     if (theatre.side_by_side)
-        muted_text(format_text("Both kernels walk K in steps of T = {}, all blocks in lockstep; counts from the {}. Shade: "
-                          "how many times each element of A and B has been read from global memory so far.",
-                          timeline.tile,
-                          theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label())));
+        detail = format_text("Both kernels walk K in steps of T = {}, all blocks in lockstep; counts from the {}. Shade: "
+                             "how many times each element of A and B has been read from global memory so far.",
+                             timeline.tile,
+                             theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label()));
     else if (plays_ladder(state))
-        muted_text(ladder_step_detail(state, step));
+        detail = ladder_step_detail(state, step);
     else
-        muted_text(step_detail(state, step, focus_thread(state, inspected(state).c)));
+        detail = step_detail(state, step, focus_thread(state, inspected(state).c));
+    // The picture keeps most of the view, even with large text on a small screen.
+    folding_muted_text(detail, "What every thread does in this step");
     if (const auto line = recorded_block_line(state)) muted_text(*line);
     draw_race_caption(state);
+    // The words above the picture take the most room any step of this sequence has needed, so
+    // that stepping (or an exported animation) never moves the picture under them.
+    const std::string text_key = format_text("{}|{}|{}|{}|{}", model::describe(played_config(state)),
+                                             model::problem_size_text(state.problem), theatre.side_by_side,
+                                             fixed(ImGui::GetContentRegionAvail().x, 0), fixed(ImGui::GetFontSize(), 1));
+    if (text_key != theatre.text_key) {
+        theatre.text_key = text_key;
+        theatre.text_height = 0.0f;
+    }
+    const float text_height = ImGui::GetCursorPosY() - text_top;
+    if (text_height < theatre.text_height) ImGui::SetCursorPosY(text_top + theatre.text_height);
+    theatre.text_height = std::max(theatre.text_height, text_height);
 
     // The SMs tab puts its timeline across the top of the stage.
     if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(state))

@@ -9,6 +9,7 @@
 
 #include "gpu/runner.hpp"
 #include "views/experiments/experiment_state.hpp"
+#include "views/export/export_state.hpp"
 #include "views/kernel/kernel_state.hpp"
 #include "views/lab/lab_state.hpp"
 #include "views/lessons/lesson_session.hpp"
@@ -65,6 +66,7 @@ struct AppState {
     LessonSession lesson;                   // the guided lesson on show, its step and the guess
     ExperimentState experiments = make_experiment_state();  // the Experiments view: cases, guesses, results
     KernelEditorState kernel_editor;        // your own kernel: its text, file, and what the GPU said
+    ExportState exporting;                  // "Export animation…": the choice, and the export on its way
 };
 
 // The limits a launch is checked against: the GPU's when one is usable, otherwise the

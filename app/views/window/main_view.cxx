@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "views/experiments/experiment_view.hpp"
+#include "views/export/export_dialog.hpp"
 #include "views/kernel/kernel_view.hpp"
 #include "views/window/help_overlay.hpp"
 #include "views/lab/lab_view.hpp"
@@ -27,6 +28,7 @@ void draw_main_view(AppState& state) {
     ImGui::Begin("TileScope", nullptr, kFlags);
     handle_shortcuts(state);
     draw_help_overlay(state);  // its own window, on top of this one
+    draw_export_dialog(state);  // its own window too, left out of the frames it exports
 
     const float status_height = ImGui::GetFrameHeightWithSpacing();
     draw_view_switcher(state);

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "views/window/app_state.hpp"
+#include "views/export/export_dialog.hpp"
 #include "model/format.hpp"
 #include "views/theatre/theatre_logic.hpp"
 
@@ -113,6 +114,14 @@ void release(AppState& s, int) {
     s.theatre.pinned_b.reset();
 }
 
+// "Export animation…" for what is on show: the open lesson, else the theatre or the ladders.
+void export_animation(AppState& s, int) {
+    if (s.lesson.lesson) open_export_dialog(s, ExportSubject::Lesson);
+    else if (s.lab.view == LabView::Theatre) open_export_dialog(s, ExportSubject::Theatre);
+    else if (s.lab.view == LabView::Ladder) open_export_dialog(s, ExportSubject::Ladder);
+    else s.presentation.notice = "Ctrl+E: the theatre, a lesson and the ladders export animations; this view has no steps";
+}
+
 const Shortcut kShortcuts[] = {
     {"F1 or ?", "this list of keys (F1 or Escape closes it)", "Everywhere", {key(keys::kF1), typed('?')}, toggle_help},
     {"F5", "presenter mode: text 2× or larger, high contrast, thick highlights; again: back", "Everywhere",
@@ -128,6 +137,8 @@ const Shortcut kShortcuts[] = {
     {"Ctrl+1 … Ctrl+8", "views: stage, latency, tuning, roofline, theatre, ladder, experiments, your kernel",
      "Everywhere"},
     {"Ctrl+R", "run the set-up on the GPU, as Run on GPU does", "Everywhere", {ctrl(keys::kR)}, run_on_gpu},
+    {"Ctrl+E", "export an animation of the theatre, the lesson or the ladders on show (GIF, WebP, PNGs, video)",
+     "Everywhere", {ctrl(keys::kE)}, export_animation},
     {"Tab", "hand the keys to the panels: Tab and the arrows move between widgets, Space or Enter presses one",
      "Everywhere"},
     {"Escape", "hand the keys back to the view; close this list, or the lesson list", "Everywhere"},
