@@ -24,6 +24,9 @@ struct StageScene {
     Rect region;
     int m, n, k;
     std::optional<model::Cell> shown;  // the hovered or pinned cell of C: its block is lit
+    // The matrices' names' size: the heading font's, smaller on a canvas too short for it (large
+    // text on a small screen), so that the names and the margins they need leave the matrices room.
+    float label_size = 0.0f;
 };
 
 // A, B and C: fills or heat maps, cell and block lines, hatching, outlines and values.

@@ -135,11 +135,11 @@ Rect at_least(Rect r, float size) {
 
 // Text centred on `centre_x` with its top at `top`, kept inside [min_x, max_x].
 // A label centred on `centre_x`, kept between min_x and max_x; its box goes into `picture`.
-void draw_label(ImDrawList* draw, ImFont* font, float centre_x, float top, float min_x, float max_x, ImU32 colour,
-                const std::string& text, PictureLayout& picture) {
-    const ImVec2 size = font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str());
+void draw_label(ImDrawList* draw, ImFont* font, float font_size, float centre_x, float top, float min_x, float max_x,
+                ImU32 colour, const std::string& text, PictureLayout& picture) {
+    const ImVec2 size = font->CalcTextSizeA(font_size, FLT_MAX, 0.0f, text.c_str());
     const float x = std::max(min_x, std::min(centre_x - size.x * 0.5f, max_x - size.x));
-    draw->AddText(font, imgui_compat::font_size(font), {x, top}, colour, text.c_str());
+    draw->AddText(font, font_size, {x, top}, colour, text.c_str());
     picture.add_label("label: ", text, {x, top}, {x + size.x, top + size.y});
 }
 
@@ -179,11 +179,11 @@ void draw_block_tabs(ImDrawList* draw, const StageScene& s, PictureLayout& pictu
 void draw_labels(ImDrawList* draw, const StageScene& s, PictureLayout& picture) {
     const StageLayout& l = s.layout;
     ImFont* font = heading_font();
-    const float line = imgui_compat::font_size(font);
+    const float line = s.label_size;
     const float min_x = s.region.min.x + 2.0f, max_x = s.region.max.x - 2.0f;
-    draw_label(draw, font, (l.b.min.x + l.b.max.x) * 0.5f, l.b.min.y - 1.35f * line, min_x, max_x,
+    draw_label(draw, font, line, (l.b.min.x + l.b.max.x) * 0.5f, l.b.min.y - 1.35f * line, min_x, max_x,
                colours::kB.text, format_text("B (K×N)  {} × {}", s.k, s.n), picture);
-    draw_label(draw, font, (l.a.min.x + l.a.max.x) * 0.5f, l.a.min.y - 1.45f * line, min_x, max_x,
+    draw_label(draw, font, line, (l.a.min.x + l.a.max.x) * 0.5f, l.a.min.y - 1.45f * line, min_x, max_x,
                colours::kA.text, format_text("A (M×K)  {} × {}", s.m, s.k), picture);
 
     // C's name, and a note when the grid hangs over C (what the hatching is) or is unknown.
@@ -195,12 +195,14 @@ void draw_labels(ImDrawList* draw, const StageScene& s, PictureLayout& picture) 
     else if (s.tiling.grid_rows > s.m || s.tiling.grid_cols > s.n)
         note = format_text("   hatched: ghost threads (the grid covers {} × {})", s.tiling.grid_rows, s.tiling.grid_cols);
     ImFont* small = small_font();
-    const float label_w = text_width(font, c_label.c_str());
-    const float note_w = text_width(small, note.c_str());
+    // The note shrinks with the name.
+    const float small_size = imgui_compat::font_size(small) * line / imgui_compat::font_size(font);
+    const float label_w = font->CalcTextSizeA(line, FLT_MAX, 0.0f, c_label.c_str()).x;
+    const float note_w = small->CalcTextSizeA(small_size, FLT_MAX, 0.0f, note.c_str()).x;
     const float top = l.grid.max.y + 0.35f * line;
     const float x = std::max(min_x, std::min((l.c.min.x + l.c.max.x - label_w) * 0.5f, max_x - label_w - note_w));
-    draw->AddText(font, imgui_compat::font_size(font), {x, top}, colours::kC.text, c_label.c_str());
-    draw->AddText(small, imgui_compat::font_size(small), {x + label_w, top + line - imgui_compat::font_size(small)}, colours::kMuted, note.c_str());
+    draw->AddText(font, line, {x, top}, colours::kC.text, c_label.c_str());
+    draw->AddText(small, small_size, {x + label_w, top + line - small_size}, colours::kMuted, note.c_str());
     picture.add_label("label: ", c_label + note, {x, top}, {x + label_w + note_w, top + line});
 
     // Say so when the blocks are too small to draw, rather than leave C looking empty.
@@ -208,7 +210,7 @@ void draw_labels(ImDrawList* draw, const StageScene& s, PictureLayout& picture) 
     const float block_h = l.cell_h * static_cast<float>(s.tiling.rows_per_block);
     if (block_w < 3.0f || block_h < 3.0f) {
         ImFont* body = ImGui::GetFont();
-        draw_label(draw, body, (l.c.min.x + l.c.max.x) * 0.5f, (l.c.min.y + l.c.max.y) * 0.5f - imgui_compat::font_size(body),
+        draw_label(draw, body, imgui_compat::font_size(body), (l.c.min.x + l.c.max.x) * 0.5f, (l.c.min.y + l.c.max.y) * 0.5f - imgui_compat::font_size(body),
                    l.c.min.x, l.c.max.x, colours::kC.text,
                    format_text("{} × {} blocks of {}×{} cells:\ntoo small to draw one by one (zoom in)",
                           s.tiling.block_cols(), s.tiling.block_rows(), s.tiling.cols_per_block,
@@ -285,7 +287,7 @@ void show_pinned_tooltip(const StageScene& s, model::Cell pinned, const Rect& le
         return ImVec2{size.x + 2.0f * padding.x, size.y + 2.0f * padding.y};
     };
     const ImVec2 corner(s.region.min.x + padding.x, std::max(s.layout.b.min.y, legend.max.y + padding.y));
-    const float a_label_top = s.layout.a.min.y - 1.6f * imgui_compat::font_size(heading_font());
+    const float a_label_top = s.layout.a.min.y - 1.6f * s.label_size;
     const ImVec2 right_of_c(s.layout.grid.max.x + padding.x, s.layout.c.min.y);
     for (const std::string* text : {&full, &brief}) {
         const ImVec2 box = box_of(*text);
@@ -410,7 +412,8 @@ StageGeometry draw_stage_canvas(AppState& state) {
     const bool clicked = pressed && ImGui::IsMouseReleased(ImGuiMouseButton_Left) &&
                          io.MouseDragMaxDistanceSqr[0] < io.MouseDragThreshold * io.MouseDragThreshold;
 
-    const float line = imgui_compat::font_size(heading_font());
+    // The names and their margins take about 5 lines of the height: at most a third of it.
+    const float line = std::min(imgui_compat::font_size(heading_font()), std::max(size.y / 15.0f, 10.0f));
     g = stage_geometry(state.problem, state.kernel, state.camera, region, line);
     state.camera = g.camera;
     if (steer_camera(state.camera, g, hovered, ImGui::IsItemActive()))
@@ -424,7 +427,8 @@ StageGeometry draw_stage_canvas(AppState& state) {
                  static_cast<int>(state.problem.m),
                  static_cast<int>(state.problem.n),
                  static_cast<int>(state.problem.k),
-                 std::nullopt};
+                 std::nullopt,
+                 line};
     const ImVec2 mouse = io.MousePos;
     const auto hovered_cell = hovered ? cell_at(s.layout.c, s.m, s.n, mouse) : std::nullopt;
     if (clicked) state.selected = hovered_cell;
