@@ -176,7 +176,11 @@ std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, con
         const float other_x = first_x == right ? left : right;
         const float above = cell.min.y - h - 2.0f, under = cell.max.y + 2.0f;
         const float first_y = below ? under : above, other_y = below ? above : under;
-        label_at({{first_x, first_y}, {other_x, first_y}, {first_x, other_y}, {other_x, other_y}}, colour, label);
+        // Then right of all of C, level with the cell, where a crowded block (large text) leaves room.
+        const float beyond_c = c_area.max.x + 6.0f;
+        label_at({{first_x, first_y}, {other_x, first_y}, {first_x, other_y}, {other_x, other_y}, {beyond_c, first_y},
+                  {beyond_c, other_y}, {beyond_c, cell.min.y + (cell.height() - h) * 0.5f}},
+                 colour, label);
     };
     const bool same = read.writer_x == read.reader_x && read.writer_y == read.reader_y;
     const std::string stored = read.value_phase > read.phase ? format_text(" had stored phase {}'s value", read.value_phase)

@@ -160,7 +160,7 @@ void place_caption(ImDrawList* draw, CaptionPlacer& placer, const Caption& capti
 // The block's part of C: each cell fills from the bottom with the share of K it has summed;
 // on the Warp tab each cell first takes its thread's warp colour. Returns its caption's plate,
 // which the captions and labels placed after it keep clear of.
-Rect draw_c_block(ImDrawList* draw, const Scene& s) {
+Rect draw_c_block(ImDrawList* draw, const Scene& s, CaptionPlacer& placer) {
     const StageLayout& l = s.layout;
     const BlockStrips& st = s.strips;
     const model::KRange acc = model::accumulated_at(s.state.problem, s.tile, s.step);
@@ -199,8 +199,20 @@ Rect draw_c_block(ImDrawList* draw, const Scene& s) {
     // clip rectangle is the canvas).
     const float right = std::min(std::max(l.c.min.x, l.c.max.x - w), draw->GetClipRectMax().x - w - 4.0f);
     const float left = std::max(std::min(l.c.min.x, right), draw->GetClipRectMin().x + 4.0f);
-    const ImVec2 pos{std::max(std::min(centre(tile).x - w * 0.5f, right), left), tile.max.y + 4.0f};
-    return plate_text(draw, font, pos, barrier ? colours::kWarning : colours::kC.text, caption);
+    const float x = std::max(std::min(centre(tile).x - w * 0.5f, right), left);
+    // Under the tile; above it or inside its top where a name (C's, under the last row of blocks)
+    // is there first; under it anyway, over what is there, where neither has room.
+    const Rect plate = plate_rect(font, 0.0f, {0.0f, 0.0f}, caption);
+    const float h = imgui_compat::font_size(font);
+    std::vector<CaptionPlacer::Spot> spots;
+    for (const ImVec2 spot : {ImVec2{x, tile.max.y + 4.0f}, ImVec2{x, tile.min.y - h - 6.0f}, ImVec2{x, tile.min.y + 4.0f}})
+        spots.push_back([spot, plate](ImVec2) { return ImVec2{spot.x + plate.min.x, spot.y + plate.min.y}; });
+    const CaptionPlacer::Placed placed = placer.place({ImVec2{plate.width(), plate.height()}}, spots);
+    const ImVec2 pos = placed.form >= 0 ? ImVec2{placed.rect.min.x - plate.min.x, placed.rect.min.y - plate.min.y}
+                                        : ImVec2{x, tile.max.y + 4.0f};
+    const Rect drawn = plate_text(draw, font, pos, barrier ? colours::kWarning : colours::kC.text, caption);
+    if (placed.form < 0) placer.occupy(drawn);
+    return drawn;
 }
 
 ImVec2 cell_centre(const Rect& area, int rows, int cols, int r, int c) {
@@ -460,21 +472,21 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     s.inspect = inspected(state);
     s.focus = focus_thread(state, s.inspect.c);
 
-    // Captions go only where nothing is: not on the matrices, the tiles or the names.
+    // Captions go only where nothing is: not on the names, and (after the block's sum, which is
+    // drawn on C) not on the matrices or the tiles.
     CaptionPlacer captions(region);
-    for (const Rect& r : {s.layout.a, s.layout.b, s.layout.grid}) captions.occupy(r);
-    if (!timeline.naive) {
-        captions.occupy(s.as_panel);
-        captions.occupy(s.bs_panel);
-    }
     const std::vector<Name> names = matrix_names(s, name_line);
     for (const Name& name : names) captions.occupy(name_plate(name));
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(region.min, region.max, true);
     draw_matrices(draw, s);
-    const Rect c_caption = draw_c_block(draw, s);
-    captions.occupy(c_caption);
+    const Rect c_caption = draw_c_block(draw, s, captions);
+    for (const Rect& r : {s.layout.a, s.layout.b, s.layout.grid}) captions.occupy(r);
+    if (!timeline.naive) {
+        captions.occupy(s.as_panel);
+        captions.occupy(s.bs_panel);
+    }
     if (timeline.naive)
         draw_global_reads(draw, s, captions);
     else
@@ -500,7 +512,13 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
             picture.add_label("name: ", name.text, plate.min, plate.max);
         }
         picture.add_label("caption: ", "the block's sum", c_caption.min, c_caption.max);
-        for (const Rect& r : captions.placed()) picture.add_label("caption", "", r.min, r.max);
+        // The block's sum is the first caption placed, when the placer had room for it: named above.
+        const auto& placed = captions.placed();
+        const bool sum_placed = !placed.empty() && placed.front().min.y <= c_caption.max.y &&
+                                placed.front().max.y >= c_caption.min.y && placed.front().min.x <= c_caption.max.x &&
+                                placed.front().max.x >= c_caption.min.x;
+        for (std::size_t i = sum_placed ? 1 : 0; i < placed.size(); ++i)
+            picture.add_label("caption", "", placed[i].min, placed[i].max);
         for (const Rect& r : crowded) picture.add_label("race label (no room: drawn over)", "", r.min, r.max);
     }
 
