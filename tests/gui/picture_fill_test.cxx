@@ -53,6 +53,8 @@ void expect_filled(const std::string& name, int width, int height, const std::st
     EXPECT_GE(layout.cover, least) << layout.json;
     // The app names the first two labels that overlap (views/common/picture_layout.hpp); none here.
     EXPECT_NE(layout.json.find("\"collision\": \"\""), std::string::npos) << layout.json;
+    // Nor a matrix or label cut off at the canvas's edge.
+    EXPECT_NE(layout.json.find("\"clipped\": \"\""), std::string::npos) << layout.json;
 }
 
 TEST(PictureFill, TheStageFillsItsCanvasAtBothSizes) {
@@ -61,6 +63,9 @@ TEST(PictureFill, TheStageFillsItsCanvasAtBothSizes) {
         expect_filled("fill_lesson", w, h, "--lesson row-major --step 2");
     }
     expect_filled("fill_lesson_presenter", 1920, 1080, "--lesson row-major --step 2 --presenter");
+    // At a 1280 × 720 projector with 2× text the canvas is a third of the window's height: the
+    // names shrink with it, so the matrices still fit whole (they ran off its bottom edge).
+    expect_filled("fill_lesson_presenter_720", 1280, 720, "--lesson row-major --step 2 --presenter", "stage", 0.25);
 }
 
 // The theatre at a desk's sizes: the tiled block fills half its canvas; with an experiment's

@@ -49,6 +49,15 @@ std::optional<std::pair<PictureBox, PictureBox>> colliding_labels(const PictureL
     return std::nullopt;
 }
 
+std::optional<PictureBox> clipped_box(const PictureLayout& layout, float slack) {
+    for (const auto* list : {&layout.matrices, &layout.labels})
+        for (const PictureBox& b : *list)
+            if (b.min.x < layout.canvas_min.x - slack || b.min.y < layout.canvas_min.y - slack ||
+                b.max.x > layout.canvas_max.x + slack || b.max.y > layout.canvas_max.y + slack)
+                return b;
+    return std::nullopt;
+}
+
 std::string picture_layout_json(const PictureLayout& layout) {
     using Json = nlohmann::json;
     const auto box = [](ImVec2 min, ImVec2 max) { return Json::array({min.x, min.y, max.x, max.y}); };
@@ -64,6 +73,8 @@ std::string picture_layout_json(const PictureLayout& layout) {
               {"cover", matrices_cover(layout)}};
     const auto collision = colliding_labels(layout);
     json["collision"] = collision ? collision->first.name + " and " + collision->second.name : std::string();
+    const auto clipped = clipped_box(layout);
+    json["clipped"] = clipped ? clipped->name : std::string();
     return json.dump(2) + "\n";
 }
 

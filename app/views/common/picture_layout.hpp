@@ -45,8 +45,12 @@ float matrices_cover(const PictureLayout& layout);
 // The first two labels that overlap by more than `slack` pixels each way, or nullopt.
 std::optional<std::pair<PictureBox, PictureBox>> colliding_labels(const PictureLayout& layout, float slack = 0.5f);
 
+// The first matrix or label that reaches more than `slack` pixels past the canvas's edge (drawn
+// cut off), or nullopt.
+std::optional<PictureBox> clipped_box(const PictureLayout& layout, float slack = 0.5f);
+
 // The layout as JSON text: {"view", "canvas": [x0, y0, x1, y1], "matrices": [{"name", "box"}],
-// "labels": [...], "cover", "collision": "NAME and NAME" or ""}.
+// "labels": [...], "cover", "collision": "NAME and NAME" or "", "clipped": "NAME" or ""}.
 std::string picture_layout_json(const PictureLayout& layout);
 
 }  // namespace ts::views
