@@ -170,6 +170,25 @@ std::uintmax_t size_of(const std::filesystem::path& file) {
     return error ? 0 : bytes;
 }
 
+std::variant<FinishedAnimation, std::string> finish_one_file(const std::filesystem::path& temporary,
+                                                             const std::filesystem::path& final_path, int frames,
+                                                             const std::function<std::optional<std::string>()>& encode) {
+    if (frames == 0) {
+        remove_quietly(temporary);
+        return std::string("no frames to export");
+    }
+    if (auto failed = encode()) {
+        remove_quietly(temporary);
+        return *failed;
+    }
+    if (auto failed = move_into_place(temporary, final_path)) return *failed;
+    FinishedAnimation finished;
+    finished.files = {final_path};
+    finished.bytes = size_of(final_path);
+    finished.frames = frames;
+    return finished;
+}
+
 std::optional<std::string> check_frame_size(std::span<const unsigned char> rgb, const AnimationSettings& settings,
                                             int frame_number) {
     const std::size_t expected =

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -50,6 +51,13 @@ std::optional<std::string> move_into_place(const std::filesystem::path& temporar
 void remove_quietly(const std::filesystem::path& path);
 // The file's size, or 0 when it cannot be read.
 std::uintmax_t size_of(const std::filesystem::path& file);
+
+// The end of a one-file writer's finish(): none with zero frames, else `encode` (which writes the
+// temporary; why not, or nullopt), then the temporary moved into place. The temporary is removed
+// on any failure.
+std::variant<FinishedAnimation, std::string> finish_one_file(const std::filesystem::path& temporary,
+                                                             const std::filesystem::path& final_path, int frames,
+                                                             const std::function<std::optional<std::string>()>& encode);
 
 // Why `rgb` is not one frame of `settings`' size, or nullopt. `frame_number` counts from 1.
 std::optional<std::string> check_frame_size(std::span<const unsigned char> rgb, const AnimationSettings& settings,

@@ -174,12 +174,8 @@ public:
             const std::string said = ffmpeg_said();
             return "ffmpeg could not write " + what() + ": " + (said.empty() ? status_text(status) : said);
         }
-        if (auto failed = move_into_place(m_temporary, m_destination.final_path)) return *failed;
-        FinishedAnimation finished;
-        finished.files = {m_destination.final_path};
-        finished.bytes = size_of(m_destination.final_path);
-        finished.frames = m_frames_added;
-        return finished;
+        // Frames were checked on the way in and ffmpeg has written the file: only the move is left.
+        return finish_one_file(m_temporary, m_destination.final_path, m_frames_added, [] { return std::nullopt; });
     }
 
 private:

@@ -240,20 +240,7 @@ public:
     std::variant<FinishedAnimation, std::string> finish() override {
         if (m_finished) return "the GIF " + m_destination.final_path.string() + " is already finished";
         m_finished = true;
-        if (m_frames_added == 0) {
-            remove_quietly(m_temporary);
-            return std::string("no frames to export");
-        }
-        if (auto failed = encode()) {
-            remove_quietly(m_temporary);
-            return *failed;
-        }
-        if (auto failed = move_into_place(m_temporary, m_destination.final_path)) return *failed;
-        FinishedAnimation finished;
-        finished.files = {m_destination.final_path};
-        finished.bytes = size_of(m_destination.final_path);
-        finished.frames = m_frames_added;
-        return finished;
+        return finish_one_file(m_temporary, m_destination.final_path, m_frames_added, [&] { return encode(); });
     }
 
 private:

@@ -83,20 +83,8 @@ public:
             return *m_failure;
         }
         m_finished = true;
-        if (m_frames_added == 0) {
-            remove_quietly(m_temporary);
-            return std::string("no frames to export");
-        }
-        if (auto failed = assemble_and_write()) {
-            remove_quietly(m_temporary);
-            return *failed;
-        }
-        if (auto failed = move_into_place(m_temporary, m_destination.final_path)) return *failed;
-        FinishedAnimation finished;
-        finished.files = {m_destination.final_path};
-        finished.bytes = size_of(m_destination.final_path);
-        finished.frames = m_frames_added;
-        return finished;
+        return finish_one_file(m_temporary, m_destination.final_path, m_frames_added,
+                               [&] { return assemble_and_write(); });
     }
 
 private:

@@ -469,22 +469,36 @@ TEST(AnimationFile, FormatOfPathIgnoresCaseAndNamesTheKnownExtensions) {
 
 // ---- Each format, decoded ----------------------------------------------------------------------
 
+// Writes `frames` to folder/name, checks what finish() reports and that the folder holds that file
+// alone, and decodes it with `decode`: its size, frame count, looping and 0.5 s a frame checked.
+template <typename Decode>
+Decoded write_and_decode(const ScratchFolder& folder, const std::string& name, AnimationFormat format,
+                         const std::vector<Frame>& frames, Decode decode) {
+    const auto finished = write_animation(folder / name, format, frames);
+    if (!finished) {
+        ADD_FAILURE() << name << " was not written";
+        return {};
+    }
+    EXPECT_EQ(finished->files, std::vector<fs::path>{folder / name});
+    EXPECT_EQ(finished->frames, static_cast<int>(frames.size()));
+    EXPECT_EQ(finished->bytes, fs::file_size(folder / name));
+    EXPECT_EQ(folder.names(), std::vector<std::string>{name});
+    const Decoded decoded = decode(folder / name);
+    EXPECT_EQ(decoded.width, kWidth);
+    EXPECT_EQ(decoded.height, kHeight);
+    EXPECT_EQ(decoded.frames.size(), frames.size());
+    EXPECT_TRUE(decoded.loops_forever);
+    for (const int delay : decoded.delays_ms) EXPECT_EQ(delay, 500);
+    return decoded;
+}
+
+
 TEST(AnimationFile, GifDecodesToTheFramesWritten) {
     ScratchFolder folder;
     const auto frames = moving_square_frames();
-    const auto finished = write_animation(folder / "out.gif", AnimationFormat::Gif, frames);
-    ASSERT_TRUE(finished);
-    ASSERT_EQ(finished->files, std::vector<fs::path>{folder / "out.gif"});
-    EXPECT_EQ(finished->frames, 5);
-    EXPECT_EQ(finished->bytes, fs::file_size(folder / "out.gif"));
-    EXPECT_EQ(folder.names(), std::vector<std::string>{"out.gif"});
-
-    const Decoded decoded = decode_gif(folder / "out.gif");
-    EXPECT_EQ(decoded.width, kWidth);
-    EXPECT_EQ(decoded.height, kHeight);
+    const Decoded decoded =
+        write_and_decode(folder, "out.gif", AnimationFormat::Gif, frames, [](const fs::path& p) { return decode_gif(p); });
     ASSERT_EQ(decoded.frames.size(), 5u);
-    EXPECT_TRUE(decoded.loops_forever);
-    for (const int delay : decoded.delays_ms) EXPECT_EQ(delay, 500);
     // Flat colours come out exact; the gradient only close (255 colours for 14400).
     expect_pixels(decoded, 0, kFirstFramePixels, 0);
     expect_pixels(decoded, 4, kLastFramePixels, 0);
@@ -524,19 +538,9 @@ TEST(AnimationFile, GifWritesOnlyWhatChangedAndKeepsAnUnchangedFrame) {
 TEST(AnimationFile, WebpDecodesToTheFramesWritten) {
     ScratchFolder folder;
     const auto frames = moving_square_frames();
-    const auto finished = write_animation(folder / "out.webp", AnimationFormat::Webp, frames);
-    ASSERT_TRUE(finished);
-    ASSERT_EQ(finished->files, std::vector<fs::path>{folder / "out.webp"});
-    EXPECT_EQ(finished->frames, 5);
-    EXPECT_EQ(finished->bytes, fs::file_size(folder / "out.webp"));
-    EXPECT_EQ(folder.names(), std::vector<std::string>{"out.webp"});
-
-    const Decoded decoded = decode_webp(folder / "out.webp");
-    EXPECT_EQ(decoded.width, kWidth);
-    EXPECT_EQ(decoded.height, kHeight);
+    const Decoded decoded =
+        write_and_decode(folder, "out.webp", AnimationFormat::Webp, frames, [](const fs::path& p) { return decode_webp(p); });
     ASSERT_EQ(decoded.frames.size(), 5u);
-    EXPECT_TRUE(decoded.loops_forever);
-    for (const int delay : decoded.delays_ms) EXPECT_EQ(delay, 500);
     // Lossless: every frame exact, the gradient too.
     for (std::size_t i = 0; i < frames.size(); ++i) EXPECT_EQ(largest_difference(decoded.frames[i], frames[i]), 0) << i;
     expect_pixels(decoded, 0, kFirstFramePixels, 0);
