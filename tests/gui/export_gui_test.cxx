@@ -9,6 +9,8 @@
 #include <gif_lib.h>
 #include <webp/demux.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>

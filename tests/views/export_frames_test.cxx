@@ -3,7 +3,9 @@
 // animation…" window's words before an export and while one runs.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
+#include <variant>
 
 #include "imgui_harness.hpp"
 #include "model/ladder_rungs.hpp"
