@@ -75,6 +75,9 @@ TEST(PictureFill, TheTheatresLabelsStayApart) {
     for (const auto& [w, h] : {std::pair{1280, 720}, std::pair{1920, 1080}}) {
         expect_filled("fill_theatre", w, h, "--view theatre --kernel tiled --m 64 --n 64 --k 64 --tile 16", "theatre");
         expect_filled("fill_theatre_race", w, h, "--view theatre --experiment missing-first-sync", "theatre", 0.0);
+        // The second barrier's race: its writer and reader sit on C's last row, under C's name.
+        expect_filled("fill_theatre_race2", w, h, "--view theatre --experiment missing-second-sync", "theatre", 0.0);
+        expect_filled("fill_theatre_bounds", w, h, "--view theatre --experiment no-bounds-check", "theatre", 0.0);
     }
 }
 

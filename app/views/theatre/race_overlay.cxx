@@ -115,15 +115,15 @@ void draw_race_caption(AppState& state) {
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     ImGui::PushFont(small_font());
-    // At a projector the paragraph would take a third of the canvas's height: it folds under
-    // one line there, for the presenter to open while talking it through.
+    // At a projector the paragraph (and the note on the size drawn) would take a third of the
+    // canvas's height: they fold under one line there, for the presenter to open while talking.
     if (!state.presentation.presenter ||
         ImGui::TreeNodeEx("How the read went wrong", ImGuiTreeNodeFlags_NoTreePushOnOpen)) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(race.caption.c_str());
         ImGui::PopTextWrapPos();
+        if (!race.size_note.empty()) coloured_text_wrapped(colours::kWarning, race.size_note.c_str());
     }
-    if (!race.size_note.empty()) coloured_text_wrapped(colours::kWarning, race.size_note.c_str());
     if (!race_on_show(state)) {
         if (ImGui::SmallButton("Back to the stale read")) show_race_in_theatre(state, race);
         ImGui::SameLine();
@@ -176,11 +176,12 @@ std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, con
         const float other_x = first_x == right ? left : right;
         const float above = cell.min.y - h - 2.0f, under = cell.max.y + 2.0f;
         const float first_y = below ? under : above, other_y = below ? above : under;
-        // Then right of all of C, level with the cell, where a crowded block (large text) leaves room.
-        const float beyond_c = c_area.max.x + 6.0f;
-        label_at({{first_x, first_y}, {other_x, first_y}, {first_x, other_y}, {other_x, other_y}, {beyond_c, first_y},
-                  {beyond_c, other_y}, {beyond_c, cell.min.y + (cell.height() - h) * 0.5f}},
-                 colour, label);
+        // Then right of all of C, level with the cell or a line or two above or below it, where a
+        // crowded block (large text, a cell on C's edge) leaves room.
+        const float beyond_c = c_area.max.x + 6.0f, level = cell.min.y + (cell.height() - h) * 0.5f;
+        std::vector<ImVec2> spots{{first_x, first_y}, {other_x, first_y}, {first_x, other_y}, {other_x, other_y}};
+        for (const float lines : {0.0f, -1.0f, 1.0f, -2.0f, 2.0f}) spots.push_back({beyond_c, level + lines * (h + 4.0f)});
+        label_at(spots, colour, label);
     };
     const bool same = read.writer_x == read.reader_x && read.writer_y == read.reader_y;
     const std::string stored = read.value_phase > read.phase ? format_text(" had stored phase {}'s value", read.value_phase)

@@ -406,8 +406,9 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
         detail = ladder_step_detail(state, step);
     else
         detail = step_detail(state, step, focus_thread(state, inspected(state).c));
-    // The picture keeps most of the view, even with large text on a small screen.
-    folding_muted_text(detail, "What every thread does in this step");
+    // The picture keeps most of the view, even with large text on a small screen; a race's
+    // caption comes after this paragraph and needs its share too.
+    folding_muted_text(detail, "What every thread does in this step", race_applies(state) ? 0.75f : 0.6f);
     if (const auto line = recorded_block_line(state)) muted_text(*line);
     draw_race_caption(state);
     // The words above the picture take the most room any step of this sequence has needed, so
