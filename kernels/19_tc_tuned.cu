@@ -20,7 +20,11 @@
 // (ncu had put 18's tiles 700 cycles a tile behind cuBLAS's at 4096³, the epilogue the first
 // suspect). In one lease, alternating with 4 in three processes each at 4096³: 97.1–98.8 % of
 // cuBLAS against 4's 98.4–98.9 %; 101.8 % both at 8192³, 93.8 against 93.6 % at 2048³. The slab's
-// wait is not where the last points go.
+// wait is not where the last points go. Nor the order or the tail (2026-11-27, H200, candidate 4,
+// two passes at 4096³): groups of 2, 4, 16 or 32 cluster rows in place of 8 gave 96.1–97.5 % of
+// cuBLAS against 8's 97.3 and 98.1 %, and all 66 clusters in place of the balanced 64 (the last
+// round 58 tiles for 66 clusters instead of 64 for 64) 96.4 and 97.0 %; at 8192³ groups of 4 and
+// 16 100.9 % against 8's 101.8 %.
 #include <array>
 #include <utility>
 
