@@ -30,11 +30,14 @@ void muted_text(const std::string& text) {
     ImGui::PopStyleColor();
 }
 
+bool room_or_unfolded(float height, const char* fold, float keep) {
+    return ImGui::GetContentRegionAvail().y - height >= ImGui::GetWindowHeight() * keep ||
+           ImGui::TreeNodeEx(fold, ImGuiTreeNodeFlags_NoTreePushOnOpen);
+}
+
 void folding_muted_text(const std::string& text, const char* fold, float keep) {
     const float height = ImGui::CalcTextSize(text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
-    if (ImGui::GetContentRegionAvail().y - height >= ImGui::GetWindowHeight() * keep ||
-        ImGui::TreeNodeEx(fold, ImGuiTreeNodeFlags_NoTreePushOnOpen))
-        muted_text(text);
+    if (room_or_unfolded(height, fold, keep)) muted_text(text);
 }
 
 }  // namespace ts::views

@@ -14,9 +14,13 @@ std::string grouped(std::int64_t value);
 // Wrapped text in the muted colour: explanations that support the main numbers.
 void muted_text(const std::string& text);
 
-// muted_text, unless it would leave what follows it in this window less than `keep` of the
-// window's height (large text on a small screen): then it folds under a line reading `fold`, for
-// the presenter to open while talking the picture through.
+// Whether words `height` tall go here: yes where they leave what follows them in this window at
+// least `keep` of the window's height; otherwise (large text on a small screen) they fold under a
+// line reading `fold`, drawn here, and go only once someone opens it (a presenter, while talking
+// the picture through).
+bool room_or_unfolded(float height, const char* fold, float keep = 0.6f);
+
+// muted_text, folding under `fold` as room_or_unfolded says.
 void folding_muted_text(const std::string& text, const char* fold, float keep = 0.6f);
 
 // The width `text` takes in `font` at the font's own size, in pixels.

@@ -115,10 +115,12 @@ void draw_race_caption(AppState& state) {
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
     ImGui::PushFont(small_font());
-    // At a projector the paragraph (and the note on the size drawn) would take a third of the
-    // canvas's height: they fold under one line there, for the presenter to open while talking.
-    if (!state.presentation.presenter ||
-        ImGui::TreeNodeEx("How the read went wrong", ImGuiTreeNodeFlags_NoTreePushOnOpen)) {
+    // With large text the paragraph (and the note on the size drawn) would take a third of the
+    // canvas's height: they fold under one line where the picture needs the room.
+    const float width = ImGui::GetContentRegionAvail().x;
+    float height = ImGui::CalcTextSize(race.caption.c_str(), nullptr, false, width).y;
+    if (!race.size_note.empty()) height += ImGui::CalcTextSize(race.size_note.c_str(), nullptr, false, width).y;
+    if (room_or_unfolded(height, "How the read went wrong", 0.55f)) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(race.caption.c_str());
         ImGui::PopTextWrapPos();

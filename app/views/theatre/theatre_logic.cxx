@@ -85,13 +85,14 @@ model::KRange step_k_range(const model::Timeline& timeline, const model::Problem
     return {std::min(begin, k), model::phase_k_end(step.phase, timeline.tile, k)};
 }
 
-std::string step_title(const model::Timeline& timeline, model::KernelStep step) {
+std::string step_title(const model::Timeline& timeline, model::KernelStep step, bool brief) {
     const std::string_view what = timeline.naive && step.sub == SubStep::Compute
                                       ? "compute: read A and B from global memory"
                                       : model::substep_title(step.sub);
     if (step.sub == SubStep::Store) return format_text("After all {} phases: {}", timeline.phases, what);
-    std::string title = format_text("Phase {} of {} (phase = {} in the code): {}", step.phase + 1, timeline.phases,
-                               step.phase, what);
+    std::string title = brief ? format_text("Phase {} of {}: {}", step.phase + 1, timeline.phases, what)
+                              : format_text("Phase {} of {} (phase = {} in the code): {}", step.phase + 1,
+                                            timeline.phases, step.phase, what);
     if (step.k >= 0) title += format_text(", i = {} of {}", step.k, timeline.tile);
     return title;
 }

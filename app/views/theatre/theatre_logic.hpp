@@ -49,7 +49,8 @@ model::Index2 block_grid(const model::KernelConfig& config, const model::Problem
 model::KRange step_k_range(const model::Timeline& timeline, const model::Problem& problem, model::KernelStep step);
 
 // "Phase 2 of 5 (phase = 1 in the code): load tiles into shared memory".
-std::string step_title(const model::Timeline& timeline, model::KernelStep step);
+// `brief`: without "(phase = 0 in the code)", for large text on a small screen.
+std::string step_title(const model::Timeline& timeline, model::KernelStep step, bool brief = false);
 
 // One paragraph on what every thread of the block does in this step; `focus` is the
 // thread (threadIdx) whose k loop is drawn.

@@ -384,16 +384,20 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
     const float text_top = ImGui::GetCursorPosY();
     ImGui::PushFont(heading_font());
     ImGui::PushTextWrapPos(0.0f);
-    if (theatre.side_by_side)
-        ImGui::TextUnformatted(format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step)).c_str());
-    else if (plays_ladder(state))
-        ImGui::TextUnformatted(format_text("{} block ({}, {}){}: {}", model::describe(state.kernel), theatre.block.x,
-                                           theatre.block.y, batch, ladder_step_title(state, step))
-                                   .c_str());
-    else
-        ImGui::TextUnformatted(format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
-                                      theatre.block.y, batch, step_title(timeline, step))
-                                   .c_str());
+    const auto title = [&](bool brief) {
+        if (theatre.side_by_side) return format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step, brief));
+        if (plays_ladder(state))
+            return format_text("{} block ({}, {}){}: {}", model::describe(state.kernel), theatre.block.x, theatre.block.y,
+                               batch, ladder_step_title(state, step));
+        return format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
+                           theatre.block.y, batch, step_title(timeline, step, brief));
+    };
+    // Over two lines (large text on a small screen), the title leaves out what the Source tab shows.
+    std::string heading_text = title(false);
+    if (ImGui::CalcTextSize(heading_text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y >
+        ImGui::GetTextLineHeight() * 2.5f)
+        heading_text = title(true);
+    ImGui::TextUnformatted(heading_text.c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopFont();
     std::string detail;
@@ -429,7 +433,7 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
         draw_sm_timeline(state, ImGui::GetContentRegionAvail().y * 0.38f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size = ImGui::GetContentRegionAvail();
-    if (size.x >= 200.0f && size.y >= 200.0f) {
+    if (size.x >= 200.0f && size.y >= 140.0f) {  // smaller, and the picture is no longer legible
         const bool clicked = ImGui::InvisibleButton("##theatre_canvas", size);
         const bool hovering = ImGui::IsItemHovered();
         const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
