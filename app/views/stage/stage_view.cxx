@@ -381,15 +381,16 @@ void draw_stage_view(AppState& state) {
     heading("Stage: A · B = C");
     draw_camera_controls(state.camera);
     // At a projector the picture needs the room more than the hints do: the presenter talks
-    // through them, and the keys list (F1) keeps them. The kernel's sentence folds where even it
-    // would crowd the picture.
+    // through them, and the keys list (F1) keeps them. The words fold where they would crowd the
+    // picture (large text on a small screen).
     if (state.presentation.presenter) {
         folding_muted_text(kernel_sentence(state.kernel, state.problem), "The kernel on show");
     } else {
         const char* hint = model::is_modelled(state.kernel.kind) ? " Hover over a cell of C to see the thread that "
                                                                     "computes it; click to pin it."
                                                                   : "";
-        muted_text(kernel_sentence(state.kernel, state.problem) + hint + " Scroll to zoom, drag to pan.");
+        folding_muted_text(kernel_sentence(state.kernel, state.problem) + hint + " Scroll to zoom, drag to pan.",
+                           "The kernel on show");
     }
     draw_stage_canvas(state);
 }

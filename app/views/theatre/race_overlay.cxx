@@ -1,8 +1,10 @@
 #include "views/theatre/race_overlay.hpp"
 
 #include <algorithm>
+#include <cfloat>
 
 #include "model/format.hpp"
+#include "platform/imgui_compat.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_paint.hpp"
 #include "views/common/text.hpp"
@@ -104,23 +106,24 @@ void draw_race_caption(AppState& state) {
     if (!race_applies(state)) return;
     const RaceMoment race = *state.experiments.race;
     const model::StaleRead& read = race.read;
-    // Kept short, in the small font: the canvas below is what the caption explains, and at
-    // presenter sizes every line taken here is taken from it.
-    ImGui::PushStyleColor(ImGuiCol_Text, kRaceSlot);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(format_text("{}: a stale read of {}s[{}][{}]. Missing: {} (struck through in the Source tab).",
-                                       model::experiment_name(race.experiment), read.operand == 'A' ? "A" : "B",
-                                       read.slot_row, read.slot_col, barrier_words(race.experiment))
-                               .c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopStyleColor();
-    ImGui::PushFont(small_font());
-    // With large text the paragraph (and the note on the size drawn) would take a third of the
-    // canvas's height: they fold under one line where the picture needs the room.
+    // Kept short, in the small font: the canvas below is what the caption explains. Where the
+    // whole story would leave the picture under 55 % of the view (large text on a small screen),
+    // only what was read stays in sight; what was missing, how the read went wrong and the note on
+    // the size drawn fold under one line, for the presenter to open while talking.
+    const std::string what = format_text("{}: a stale read of {}s[{}][{}].", model::experiment_name(race.experiment),
+                                         read.operand == 'A' ? "A" : "B", read.slot_row, read.slot_col);
+    const std::string missing = format_text("Missing: {} (struck through in the Source tab).", barrier_words(race.experiment));
     const float width = ImGui::GetContentRegionAvail().x;
-    float height = ImGui::CalcTextSize(race.caption.c_str(), nullptr, false, width).y;
-    if (!race.size_note.empty()) height += ImGui::CalcTextSize(race.size_note.c_str(), nullptr, false, width).y;
-    if (room_or_unfolded(height, "How the read went wrong", 0.55f)) {
+    const auto height_of = [&](const std::string& text, ImFont* font) {
+        return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, width, text.c_str()).y;
+    };
+    const float story = height_of(what + " " + missing, ImGui::GetFont()) + height_of(race.caption, small_font()) +
+                        height_of(race.size_note, small_font());
+    const bool room = ImGui::GetContentRegionAvail().y - story >= ImGui::GetWindowHeight() * 0.55f;
+    coloured_text_wrapped(kRaceSlot, (room ? what + " " + missing : what).c_str());
+    ImGui::PushFont(small_font());
+    if (room || ImGui::TreeNodeEx("How the read went wrong", ImGuiTreeNodeFlags_NoTreePushOnOpen)) {
+        if (!room) coloured_text_wrapped(kRaceSlot, missing.c_str());
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextUnformatted(race.caption.c_str());
         ImGui::PopTextWrapPos();
