@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -44,10 +45,7 @@ void set_path_text(ExportState& exporting, const std::string& path) {
 
 // The path with its extension swapped for `format`'s.
 std::string with_extension(const std::string& path, AnimationFormat format) {
-    const std::size_t slash = path.find_last_of('/');
-    const std::size_t dot = path.find_last_of('.');
-    const std::string stem = dot != std::string::npos && (slash == std::string::npos || dot > slash) ? path.substr(0, dot) : path;
-    return stem + std::string(exporting::format_extension(format));
+    return std::filesystem::path(path).replace_extension(exporting::format_extension(format)).string();
 }
 
 std::string duration_text(double seconds) {

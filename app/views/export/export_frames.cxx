@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "model/format.hpp"
+#include "model/ladder_rungs.hpp"
 #include "views/lab/ladder_view.hpp"
 #include "views/lessons/lesson_state.hpp"
 #include "views/theatre/tc_source.hpp"
@@ -85,12 +86,11 @@ std::variant<ExportSequence, std::string> lesson_sequence(const AppState& state)
     return sequence;
 }
 
-// The rungs of both ladders, cuBLAS left out (each ladder's cuBLAS stays drawn as the mark).
+// The bars of both ladders but their cuBLAS (each stays drawn as the mark): the FP32 rungs, your
+// kernel where the latency view plots it (ladder_data puts it among them), the tensor cores' rungs.
 int ladder_rung_count(const AppState& state) {
-    int rungs = 0;
-    for (const Ladder ladder : {Ladder::Fp32, Ladder::TensorCores})
-        for (const LadderBar& bar : ladder_data(state, 0, ladder).bars) rungs += bar.is_cublas ? 0 : 1;
-    return rungs;
+    return static_cast<int>(model::ladder_rungs().size() + model::tensor_core_rungs().size()) +
+           (state.lab.latency.yours ? 1 : 0);
 }
 
 }  // namespace
