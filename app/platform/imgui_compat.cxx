@@ -7,7 +7,7 @@ namespace ts::imgui_compat {
 
 #if IMGUI_VERSION_NUM < 18700
 static_assert(keys::kF1 == GLFW_KEY_F1 && keys::kF5 == GLFW_KEY_F5 && keys::kF6 == GLFW_KEY_F6 &&
-              keys::kF11 == GLFW_KEY_F11);
+              keys::kF7 == GLFW_KEY_F7 && keys::kF11 == GLFW_KEY_F11);
 static_assert(keys::kRight == GLFW_KEY_RIGHT && keys::kLeft == GLFW_KEY_LEFT && keys::kDown == GLFW_KEY_DOWN &&
               keys::kUp == GLFW_KEY_UP);
 static_assert(keys::kDelete == GLFW_KEY_DELETE && keys::kEscape == GLFW_KEY_ESCAPE && keys::kTab == GLFW_KEY_TAB);
@@ -15,7 +15,8 @@ static_assert(keys::kPageUp == GLFW_KEY_PAGE_UP && keys::kPageDown == GLFW_KEY_P
               keys::kHome == GLFW_KEY_HOME && keys::kEnd == GLFW_KEY_END);
 static_assert(keys::kSpace == GLFW_KEY_SPACE && keys::kEnter == GLFW_KEY_ENTER && keys::kKeypadEnter == GLFW_KEY_KP_ENTER);
 static_assert(keys::kEqual == GLFW_KEY_EQUAL && keys::kMinus == GLFW_KEY_MINUS && keys::kZero == GLFW_KEY_0 &&
-              keys::kR == GLFW_KEY_R && keys::kL == GLFW_KEY_L && keys::kE == GLFW_KEY_E);
+              keys::kR == GLFW_KEY_R && keys::kL == GLFW_KEY_L && keys::kE == GLFW_KEY_E &&
+              keys::kB == GLFW_KEY_B);
 static_assert(keys::kKeypadAdd == GLFW_KEY_KP_ADD && keys::kKeypadSubtract == GLFW_KEY_KP_SUBTRACT);
 #endif
 

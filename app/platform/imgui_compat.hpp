@@ -23,7 +23,8 @@ using Key = int;
 namespace keys {
 #if IMGUI_VERSION_NUM >= 18700
 inline constexpr Key kNone = ImGuiKey_None;
-inline constexpr Key kF1 = ImGuiKey_F1, kF5 = ImGuiKey_F5, kF6 = ImGuiKey_F6, kF11 = ImGuiKey_F11;
+inline constexpr Key kF1 = ImGuiKey_F1, kF5 = ImGuiKey_F5, kF6 = ImGuiKey_F6, kF7 = ImGuiKey_F7,
+                     kF11 = ImGuiKey_F11;
 inline constexpr Key kRight = ImGuiKey_RightArrow, kLeft = ImGuiKey_LeftArrow, kDown = ImGuiKey_DownArrow,
                      kUp = ImGuiKey_UpArrow;
 inline constexpr Key kDelete = ImGuiKey_Delete, kEscape = ImGuiKey_Escape, kTab = ImGuiKey_Tab;
@@ -31,18 +32,18 @@ inline constexpr Key kPageUp = ImGuiKey_PageUp, kPageDown = ImGuiKey_PageDown, k
                      kEnd = ImGuiKey_End;
 inline constexpr Key kSpace = ImGuiKey_Space, kEnter = ImGuiKey_Enter, kKeypadEnter = ImGuiKey_KeypadEnter;
 inline constexpr Key kEqual = ImGuiKey_Equal, kMinus = ImGuiKey_Minus, kZero = ImGuiKey_0, kR = ImGuiKey_R, kL = ImGuiKey_L,
-                     kE = ImGuiKey_E;
+                     kE = ImGuiKey_E, kB = ImGuiKey_B;
 inline constexpr Key kKeypadSubtract = ImGuiKey_KeypadSubtract, kKeypadAdd = ImGuiKey_KeypadAdd;
 #else
 // GLFW's codes, which ImGui 1.86's GLFW backend writes into io.KeysDown (imgui_compat.cxx
 // checks them against GLFW_KEY_*).
 inline constexpr Key kNone = -1;
-inline constexpr Key kF1 = 290, kF5 = 294, kF6 = 295, kF11 = 300;
+inline constexpr Key kF1 = 290, kF5 = 294, kF6 = 295, kF7 = 296, kF11 = 300;
 inline constexpr Key kRight = 262, kLeft = 263, kDown = 264, kUp = 265;
 inline constexpr Key kDelete = 261, kEscape = 256, kTab = 258;
 inline constexpr Key kPageUp = 266, kPageDown = 267, kHome = 268, kEnd = 269;
 inline constexpr Key kSpace = 32, kEnter = 257, kKeypadEnter = 335;
-inline constexpr Key kEqual = 61, kMinus = 45, kZero = 48, kR = 82, kL = 76, kE = 69;
+inline constexpr Key kEqual = 61, kMinus = 45, kZero = 48, kR = 82, kL = 76, kE = 69, kB = 66;
 inline constexpr Key kKeypadSubtract = 333, kKeypadAdd = 334;
 #endif
 }  // namespace keys

@@ -25,18 +25,20 @@ namespace fs = std::filesystem;
 
 bool dark(Rgb p) { return std::max({p.r, p.g, p.b}) < 60; }
 
-// Height of the first run of rows, from the top, that hold dark pixels in the left part of
-// the window: the view switcher's first buttons, whose size follows the font scale.
-int first_row_height(const Image& image) {
+// The first run of rows, from the top, that hold dark pixels in the left part of the window:
+// the view switcher (its buttons, or its drop-down list with large text), whose size follows
+// the font scale. As [first, end) rows.
+std::pair<int, int> first_row(const Image& image) {
     int first = -1;
     for (int y = 0; y < image.height; ++y) {
         bool any = false;
         for (int x = 0; x < image.width * 2 / 5 && !any; ++x) any = dark(image.at(x, y));
         if (any && first < 0) first = y;
-        if (!any && first >= 0) return y - first;
+        if (!any && first >= 0) return {first, y};
     }
-    return 0;
+    return {0, 0};
 }
+int first_row_height(const Image& image) { return first_row(image).second - first_row(image).first; }
 
 // Of the pixels of the switcher row that are not background, the share that is in between
 // black and white: text from bitmaps stretched by a scale is mostly such blurred edge.
@@ -80,9 +82,11 @@ TEST(PresenterGui, TextIsLargerAndCrispAtTwoAndThreeTimes) {
     EXPECT_GE(h2, h1 * 17 / 10) << h1 << " px at 1×, " << h2 << " at 2×";
     EXPECT_GE(h3, h1 * 25 / 10) << h1 << " px at 1×, " << h3 << " at 3×";
     // Crisp: fonts rebuilt at the larger size keep their edges about a pixel wide, so the
-    // share of grey does not grow with the scale as it would for stretched bitmaps.
-    const double g1 = grey_share(one, h1 * 2), g3 = grey_share(three, h3 * 2);
-    EXPECT_LT(g3, g1 + 0.05) << "grey share " << g1 << " at 1×, " << g3 << " at 3×";
+    // share of grey does not grow with the scale as it would for stretched bitmaps. Over the
+    // switcher's row alone (below it the picture begins), which at 2× and 3× is the same
+    // drop-down list and checkbox (at 1×, a row of buttons).
+    const double g2 = grey_share(two, first_row(two).second), g3 = grey_share(three, first_row(three).second);
+    EXPECT_LT(g3, g2 + 0.05) << "grey share " << g2 << " at 2×, " << g3 << " at 3×";
 }
 
 TEST(PresenterGui, PalettesColourTheMatrices) {
@@ -108,7 +112,8 @@ TEST(PresenterGui, PresenterModeEmphasisesThePinnedThread) {
     const ImU32 highlight = ts::views::colour_scheme(Palette::HighContrast).highlight;
     const Image plain = ts::test::screenshot("emphasis_off.png", "--select 5,6 --palette high-contrast --font-scale 2");
     const Image presenter = ts::test::screenshot("emphasis_on.png", "--select 5,6 --presenter");
-    const int before = plain.count(rgb(highlight), 0.45f), after = presenter.count(rgb(highlight), 0.45f);
+    // Both fold the stage's panel (large text on 1600 pixels): the picture may lie anywhere.
+    const int before = plain.count(rgb(highlight)), after = presenter.count(rgb(highlight));
     EXPECT_GT(after, before * 3 / 2) << before << " highlight pixels without presenter mode, " << after << " with";
 }
 
@@ -164,7 +169,8 @@ TEST(PresenterGui, SettingsOfOneRunAreReadByTheNext) {
     const Image next = ts::test::screenshot("settings_next.png", "--settings '" + file.string() + "'", &output);
     EXPECT_EQ(next.width, 1200);
     EXPECT_EQ(next.height, 800);
-    EXPECT_GT(next.count(rgb(ts::views::colour_scheme(Palette::HighContrast).a.fill), 0.34f), 400)
+    // At 1.5× on 1200 pixels the theatre folds its panel: A may lie anywhere.
+    EXPECT_GT(next.count(rgb(ts::views::colour_scheme(Palette::HighContrast).a.fill)), 400)
         << "the palette was not read back";
     EXPECT_EQ(next.count(rgb(ts::views::kDefaultScheme.a.fill)), 0);
 }

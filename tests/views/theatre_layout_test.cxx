@@ -129,4 +129,26 @@ TEST(CaptionPlacer, TakesTheFirstFormAndSpotWithRoomAndNeverCoversWhatIsThere) {
     EXPECT_EQ(placer.place({{60, 60}}, {at(0, 0), at(40, 40)}).form, -1) << "no room anywhere: left out";
 }
 
+// A label none of whose spots has room goes to the free place nearest what it names, never over
+// what is there; with no room left anywhere, nowhere.
+TEST(CaptionPlacer, PlaceNearFindsTheNearestFreePlace) {
+    CaptionPlacer placer({{0, 0}, {200, 100}});
+    // The left half taken but for a strip along its bottom; the anchor in the middle of it.
+    placer.occupy({{0, 0}, {100, 80}});
+    const auto near = placer.place_near({30, 10}, {50, 40}, 5.0f);
+    ASSERT_TRUE(near.has_value());
+    const bool below = near->min.y >= 80.0f, right = near->min.x >= 100.0f;
+    EXPECT_TRUE(below || right) << near->min.x << ", " << near->min.y << ": over the taken box";
+    EXPECT_TRUE(below) << "the strip below (30 px away) is nearer than the right half (50 px)";
+    EXPECT_NEAR(near->min.x + 15.0f, 50.0f, 5.0f) << "straight below the anchor";
+    EXPECT_LE(near->max.y, 100.0f);
+    // Taken like place()'s: the next one goes elsewhere.
+    const auto next = placer.place_near({30, 10}, {50, 40}, 5.0f);
+    ASSERT_TRUE(next.has_value());
+    EXPECT_FALSE(next->min.x < near->max.x && near->min.x < next->max.x && next->min.y < near->max.y &&
+                 near->min.y < next->max.y);
+    // Wider than the canvas: nowhere.
+    EXPECT_FALSE(placer.place_near({300, 10}, {50, 40}, 5.0f).has_value());
+}
+
 }  // namespace

@@ -23,6 +23,32 @@ void PictureLayout::add_label(std::string_view kind, std::string_view text, ImVe
     if (wanted) labels.push_back({std::string(kind) + std::string(text), min, max});
 }
 
+float words_beside_width(ImVec2 room, float across, float down) {
+    if (across <= 0.0f || down <= 0.0f) return 0.0f;
+    const float picture = (room.y - 2.0f * ImGui::GetTextLineHeightWithSpacing()) * across / down;
+    const float words = room.x - picture - ImGui::GetStyle().ItemSpacing.x;
+    if (words < 13.0f * ImGui::GetFontSize()) return 0.0f;
+    return std::min(words, room.x * 0.5f);
+}
+
+void draw_picture_beside_words(ImVec2 room, float words_width, const std::function<void()>& picture,
+                               const std::function<void()>& words) {
+    ImGui::BeginChild("##picture", ImVec2(room.x - words_width - ImGui::GetStyle().ItemSpacing.x, room.y), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    picture();
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##words", ImVec2(0.0f, room.y), false);
+    words();
+    ImGui::EndChild();
+}
+
+float picture_keeps(ImVec2 room, float across, float down) {
+    if (across <= 0.0f || down <= 0.0f || room.y <= 0.0f) return 0.6f;
+    const float needed = room.x * down / across + 2.0f * ImGui::GetTextLineHeightWithSpacing();
+    return std::clamp(needed / room.y, 0.5f, 0.75f);
+}
+
 float matrices_cover(const PictureLayout& layout) {
     const float canvas = PictureBox{"", layout.canvas_min, layout.canvas_max}.area();
     if (canvas <= 0.0f || layout.matrices.empty()) return 0.0f;

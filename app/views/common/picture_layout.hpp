@@ -5,6 +5,7 @@
 // collide, at the projector's sizes as at a desk's (issue 26).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,6 +38,25 @@ struct PictureLayout {
     // A label named `kind` + `text` ("label: " and the label's words).
     void add_label(std::string_view kind, std::string_view text, ImVec2 min, ImVec2 max);
 };
+
+// How wide a column the words about a picture (its title, what it shows) get beside it, or 0 to
+// put them above it: beside where the view (`room`) is wide enough for the picture at its full
+// height and still 13 lines of text, as with large text on a wide screen, where lines above the
+// picture would leave it a strip. The picture's shape: `across` × `down` cells (K + N by K + M),
+// with two lines of the height for the names above and below. At most half the view.
+float words_beside_width(ImVec2 room, float across, float down);
+
+// The picture and its words side by side in `room`: `picture()` drawn in a fixed child window on
+// the left, `words()` in a column `words_width` wide on the right (which may scroll: it holds
+// nothing else), both the room's height.
+void draw_picture_beside_words(ImVec2 room, float words_width, const std::function<void()>& picture,
+                               const std::function<void()>& words);
+
+// Above the picture, the share of the view's height (`room`) the picture keeps before the words
+// fold under a line: what it needs to be as wide as the view, in its shape (`across` × `down`
+// cells, two lines for names), from a half to three quarters. Words above a picture that is
+// short of height only shrink it; above one short of width they cost it nothing.
+float picture_keeps(ImVec2 room, float across, float down);
 
 // The share of the canvas that the matrices' bounding box covers (the box clipped to the canvas):
 // 0 without a canvas or matrices.

@@ -238,17 +238,19 @@ void draw_experiment_view(AppState& state, float bottom_reserve) {
     ExperimentPage& page = page_of(experiments, e);
 
     const float panel_width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.42f);
-    begin_side_column(state, "##experiment_panel", panel_width, bottom_reserve);
-    draw_picker(experiments);
-    ImGui::Separator();
-    draw_texts(e);
-    ImGui::Separator();
-    draw_prediction(page, e);
-    ImGui::Separator();
-    draw_cases(page, e, experiments.batch.has_value());
-    ImGui::Separator();
-    draw_run_controls(state, e);
-    end_side_column();
+    const SideColumn column = begin_side_column(state, "##experiment_panel", panel_width, bottom_reserve);
+    if (column.panel) {
+        draw_picker(experiments);
+        ImGui::Separator();
+        draw_texts(e);
+        ImGui::Separator();
+        draw_prediction(page, e);
+        ImGui::Separator();
+        draw_cases(page, e, experiments.batch.has_value());
+        ImGui::Separator();
+        draw_run_controls(state, e);
+    }
+    end_side_column(state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##experiment_results", ImVec2(0.0f, -bottom_reserve), false);

@@ -234,18 +234,20 @@ void draw_kernel_view(AppState& state, float bottom_reserve) {
     keep_draft(editor, ImGui::GetTime());
 
     const float panel_width = std::min(ImGui::GetFontSize() * 26.0f, ImGui::GetContentRegionAvail().x * 0.38f);
-    begin_side_column(state, "##kernel_panel", panel_width, bottom_reserve);
-    heading("Your kernel");
-    muted_text("C = A·B in float, row-major: A is M×K, B is K×N. Write the kernel, run it on the GPU, compare it "
-               "with the rungs.");
-    draw_file_row(editor);
-    ImGui::Separator();
-    draw_launch(editor, state);
-    ImGui::Separator();
-    draw_actions(editor, state);
-    ImGui::Separator();
-    draw_compiler(editor);
-    end_side_column();
+    const SideColumn column = begin_side_column(state, "##kernel_panel", panel_width, bottom_reserve);
+    if (column.panel) {
+        heading("Your kernel");
+        muted_text("C = A·B in float, row-major: A is M×K, B is K×N. Write the kernel, run it on the GPU, compare "
+                   "it with the rungs.");
+        draw_file_row(editor);
+        ImGui::Separator();
+        draw_launch(editor, state);
+        ImGui::Separator();
+        draw_actions(editor, state);
+        ImGui::Separator();
+        draw_compiler(editor);
+    }
+    end_side_column(state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##kernel_main", ImVec2(0.0f, -bottom_reserve), false);

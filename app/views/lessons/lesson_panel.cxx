@@ -224,12 +224,12 @@ void draw_lessons_button(AppState& state) {
     if (ImGui::Button(label)) open_list(state);
 }
 
-void draw_lesson_panel(AppState& state) {
+void draw_lesson_panel(AppState& state, float share) {
     LessonSession& session = state.lesson;
     if (!session.lesson && session.error.empty()) return;
-    // Sized by the last frame's content, within 70 % of the column, so the view's own
-    // panel keeps a few lines below it; a longer step scrolls.
-    const float most = ImGui::GetContentRegionAvail().y * 0.7f;
+    // Sized by the last frame's content, within `share` of the column (70 %, so that the view's
+    // own panel keeps a few lines below it); a longer step scrolls.
+    const float most = ImGui::GetContentRegionAvail().y * share;
     const float height = std::clamp(session.panel_height, ImGui::GetFrameHeightWithSpacing() * 2.0f, most);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, kLessonBand);
     // A scrollbar only when the step is longer than the card may be: one that came and went

@@ -24,8 +24,8 @@ void handle_lesson_keys(AppState& state);
 void draw_lessons_button(AppState& state);
 
 // The card, when a lesson is open or one failed to open, at the cursor, as wide as the
-// column it is drawn in (side_column.hpp puts it there).
-void draw_lesson_panel(AppState& state);
+// column it is drawn in (side_column.hpp puts it there), at most `share` of its height.
+void draw_lesson_panel(AppState& state, float share = 0.7f);
 
 // The lesson list, a window of its own in the middle, when it is open.
 void draw_lesson_list(AppState& state);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "views/common/example_values.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/common/text.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
@@ -354,8 +355,10 @@ std::string zoom_text(float zoom) {
     return text;
 }
 
-// The zoom and a "Reset view" button, right-aligned on the current line.
+// The zoom and a "Reset view" button, right-aligned on the current line, once the view is
+// zoomed or panned: before, there is nothing to reset, and the line is the picture's.
 void draw_camera_controls(StageCamera& camera) {
+    if (camera.zoom == 1.0f && camera.pan.x == 0.0f && camera.pan.y == 0.0f) return;
     const std::string zoom = "zoom " + zoom_text(camera.zoom);
     const ImGuiStyle& style = ImGui::GetStyle();
     const float width = ImGui::CalcTextSize(zoom.c_str()).x + style.ItemSpacing.x +
@@ -375,24 +378,42 @@ void draw_camera_controls(StageCamera& camera) {
     if (ImGui::Button("Reset view")) camera = StageCamera{};
 }
 
-}  // namespace
+// The picture's shape in cells: K + N across, K + M down.
+float picture_across(const AppState& state) { return static_cast<float>(state.problem.k + state.problem.n); }
+float picture_down(const AppState& state) { return static_cast<float>(state.problem.k + state.problem.m); }
 
-void draw_stage_view(AppState& state) {
+// The stage's words: its title, the zoom, and what the kernel on show does, above the picture in
+// `room`, or (`beside`) in a column of their own right of it, where they need not fold.
+void draw_stage_words(AppState& state, ImVec2 room, bool beside) {
     heading("Stage: A · B = C");
     draw_camera_controls(state.camera);
     // At a projector the picture needs the room more than the hints do: the presenter talks
     // through them, and the keys list (F1) keeps them. The words fold where they would crowd the
     // picture (large text on a small screen).
+    const float keep = beside ? 0.0f : picture_keeps(room, picture_across(state), picture_down(state));
     if (state.presentation.presenter) {
-        folding_muted_text(kernel_sentence(state.kernel, state.problem), "The kernel on show");
+        folding_muted_text(kernel_sentence(state.kernel, state.problem), "The kernel on show", keep);
     } else {
         const char* hint = model::is_modelled(state.kernel.kind) ? " Hover over a cell of C to see the thread that "
                                                                     "computes it; click to pin it."
                                                                   : "";
         folding_muted_text(kernel_sentence(state.kernel, state.problem) + hint + " Scroll to zoom, drag to pan.",
-                           "The kernel on show");
+                           "The kernel on show", keep);
     }
-    draw_stage_canvas(state);
+}
+
+}  // namespace
+
+void draw_stage_view(AppState& state) {
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    const float words_width = words_beside_width(room, picture_across(state), picture_down(state));
+    if (words_width <= 0.0f) {
+        draw_stage_words(state, room, false);
+        draw_stage_canvas(state);
+        return;
+    }
+    draw_picture_beside_words(room, words_width, [&] { draw_stage_canvas(state); },
+                              [&] { draw_stage_words(state, room, true); });
 }
 
 StageGeometry draw_stage_canvas(AppState& state) {

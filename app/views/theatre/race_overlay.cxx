@@ -102,12 +102,12 @@ bool race_on_show(const AppState& state) {
     return state.theatre.block == race.block && current_step(state).phase == race.phase;
 }
 
-void draw_race_caption(AppState& state) {
+void draw_race_caption(AppState& state, float keep) {
     if (!race_applies(state)) return;
     const RaceMoment race = *state.experiments.race;
     const model::StaleRead& read = race.read;
-    // Kept short, in the small font: the canvas below is what the caption explains. Where the
-    // whole story would leave the picture under 55 % of the view (large text on a small screen),
+    // Kept short, in the small font: the canvas is what the caption explains. Where the whole
+    // story would leave the picture under `keep` of the view (large text on a small screen),
     // only what was read stays in sight; what was missing, how the read went wrong and the note on
     // the size drawn fold under one line, for the presenter to open while talking.
     const std::string what = format_text("{}: a stale read of {}s[{}][{}].", model::experiment_name(race.experiment),
@@ -119,7 +119,7 @@ void draw_race_caption(AppState& state) {
     };
     const float story = height_of(what + " " + missing, ImGui::GetFont()) + height_of(race.caption, small_font()) +
                         height_of(race.size_note, small_font());
-    const bool room = ImGui::GetContentRegionAvail().y - story >= ImGui::GetWindowHeight() * 0.55f;
+    const bool room = ImGui::GetContentRegionAvail().y - story >= ImGui::GetWindowHeight() * keep;
     coloured_text_wrapped(kRaceSlot, (room ? what + " " + missing : what).c_str());
     ImGui::PushFont(small_font());
     if (room || ImGui::TreeNodeEx("How the read went wrong", ImGuiTreeNodeFlags_NoTreePushOnOpen)) {
@@ -151,21 +151,43 @@ std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, con
     const BlockStrips strips = block_strips(played_config(state), state.problem, race.block);
     ImFont* font = small_font();
     // A label at the first of `spots` (text positions) where the placer finds room, clear of the
-    // names and captions already placed; where none has room, at the first, over what is there.
-    const auto label_at = [&](const std::vector<ImVec2>& spots, ImU32 colour, const std::string& label) {
-        const Rect plate = plate_rect(font, 0.0f, {0.0f, 0.0f}, label);
+    // names and captions already placed; where none has room, at the free place nearest `anchor`
+    // (what it names) with a thin line to it; where the canvas is full, at the first, over what
+    // is there. Each in the first of `forms` (longest first) that has room.
+    const auto label_at = [&](const std::vector<ImVec2>& spots, ImVec2 anchor, ImU32 colour,
+                              const std::vector<std::string>& forms) {
+        std::vector<Rect> plates;
+        std::vector<ImVec2> sizes;
+        for (const std::string& text : forms) {
+            plates.push_back(plate_rect(font, 0.0f, {0.0f, 0.0f}, text));
+            sizes.push_back({plates.back().width(), plates.back().height()});
+        }
+        // The spots are text positions; a plate reaches a few pixels beyond its text.
+        const ImVec2 margin = plates.front().min;
         std::vector<CaptionPlacer::Spot> tries;
         for (const ImVec2 spot : spots)
-            tries.push_back([spot, plate](ImVec2) { return ImVec2{spot.x + plate.min.x, spot.y + plate.min.y}; });
-        const CaptionPlacer::Placed placed = placer.place({ImVec2{plate.width(), plate.height()}}, tries);
-        const ImVec2 at = placed.form >= 0 ? ImVec2{placed.rect.min.x - plate.min.x, placed.rect.min.y - plate.min.y}
-                                           : spots.front();
-        const Rect drawn = plate_text(draw, font, at, colour, label);
-        if (placed.form < 0) crowded.push_back(drawn);
+            tries.push_back([spot, margin](ImVec2) { return ImVec2{spot.x + margin.x, spot.y + margin.y}; });
+        const CaptionPlacer::Placed placed = placer.place(sizes, tries);
+        int form = placed.form;
+        std::optional<Rect> room = form >= 0 ? std::optional<Rect>(placed.rect) : std::nullopt;
+        for (int f = 0; !room && f < static_cast<int>(forms.size()); ++f) {
+            room = placer.place_near(sizes[f], anchor, imgui_compat::font_size(font));
+            form = f;
+        }
+        if (room && placed.form < 0) {
+            // From the plate's nearest point to what it names.
+            const ImVec2 from{std::clamp(anchor.x, room->min.x, room->max.x),
+                              std::clamp(anchor.y, room->min.y, room->max.y)};
+            draw->AddLine(from, anchor, with_alpha(colour, 220), emphasis_width(1.5f));
+        }
+        if (!room) form = static_cast<int>(forms.size()) - 1;
+        const ImVec2 at = room ? ImVec2{room->min.x - margin.x, room->min.y - margin.y} : spots.front();
+        const Rect drawn = plate_text(draw, font, at, colour, forms[form]);
+        if (!room) crowded.push_back(drawn);
     };
 
     // A thread's cell of C, outlined, joined to the slot, and labelled; nothing for a ghost thread.
-    const auto thread = [&](int tx, int ty, ImU32 colour, const std::string& label, bool below) {
+    const auto thread = [&](int tx, int ty, ImU32 colour, const std::vector<std::string>& forms, bool below) {
         const int row = strips.row_begin + ty, col = strips.col_begin + tx;
         if (!model::inside(row, col, m, n)) return;
         const Rect cell = cells_rect(c_area, m, n, row, col, row + 1, col + 1);
@@ -173,7 +195,7 @@ std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, con
         draw->AddLine(centre(cell), centre(slot), with_alpha(colour, 200), emphasis_width(2.5f));
         draw->AddRect({cell.min.x - grow, cell.min.y - grow}, {cell.max.x + grow, cell.max.y + grow}, colour, 0.0f, 0,
                       emphasis_width(3.0f));
-        const float h = imgui_compat::font_size(font), w = text_width(font, label);
+        const float h = imgui_compat::font_size(font), w = text_width(font, forms.front());
         // Right of the cell, or left of it where the canvas ends first; above it for the writer and
         // below for the reader, or the other way where that has no room.
         const float right = cell.max.x + 4.0f, left = cell.min.x - 8.0f - w;
@@ -186,16 +208,19 @@ std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, con
         const float beyond_c = c_area.max.x + 6.0f, level = cell.min.y + (cell.height() - h) * 0.5f;
         std::vector<ImVec2> spots{{first_x, first_y}, {other_x, first_y}, {first_x, other_y}, {other_x, other_y}};
         for (const float lines : {0.0f, -1.0f, 1.0f, -2.0f, 2.0f}) spots.push_back({beyond_c, level + lines * (h + 4.0f)});
-        label_at(spots, colour, label);
+        label_at(spots, centre(cell), colour, forms);
     };
     const bool same = read.writer_x == read.reader_x && read.writer_y == read.reader_y;
     const std::string stored = read.value_phase > read.phase ? format_text(" had stored phase {}'s value", read.value_phase)
                                : read.value_phase >= 0 ? format_text(" had not stored phase {}'s value yet", read.phase)
                                                        : std::string(" had not stored it yet");
-    thread(read.writer_x, read.writer_y, kRaceWriter, format_text("writer ({}, {}){}", read.writer_x, read.writer_y, stored),
-           false);
+    // Short of room (large text), the writer's label keeps who it is: the caption tells the rest.
+    const std::string writer = format_text("writer ({}, {})", read.writer_x, read.writer_y);
+    thread(read.writer_x, read.writer_y, kRaceWriter, {writer + stored, writer}, false);
     if (!same)
-        thread(read.reader_x, read.reader_y, kRaceReader, format_text("reader ({}, {}) read it", read.reader_x, read.reader_y),
+        thread(read.reader_x, read.reader_y, kRaceReader,
+               {format_text("reader ({}, {}) read it", read.reader_x, read.reader_y),
+                format_text("reader ({}, {})", read.reader_x, read.reader_y)},
                true);
 
     const float grow = std::max(0.0f, 8.0f - slot.width()) * 0.5f;
@@ -210,7 +235,8 @@ std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, con
     const ImVec2 at = read.operand == 'A' ? ImVec2{panel.min.x, panel.max.y + 3.0f} : ImVec2{panel.min.x - w - 10.0f, level};
     // Else beside the slot on the panel's other side, or under the panel.
     const ImVec2 other = read.operand == 'A' ? ImVec2{panel.min.x - w - 10.0f, level} : ImVec2{panel.max.x + 10.0f, level};
-    label_at({at, other, {panel.min.x, panel.max.y + 3.0f}, {panel.min.x, panel.min.y - h - 6.0f}}, kRaceSlot, label);
+    label_at({at, other, {panel.min.x, panel.max.y + 3.0f}, {panel.min.x, panel.min.y - h - 6.0f}}, centre(slot),
+             kRaceSlot, {label});
     return crowded;
 }
 

@@ -38,9 +38,10 @@ bool race_applies(const AppState& state);
 // The theatre stands on the race's block and phase: the canvas marks the slot and threads.
 bool race_on_show(const AppState& state);
 
-// Above the canvas: the explanation, the missing barrier, and buttons back to the moment or
-// to hide it. Nothing when no race applies.
-void draw_race_caption(AppState& state);
+// Above or beside the canvas: the explanation, the missing barrier, and buttons back to the
+// moment or to hide it; the long part folds where it would leave under `keep` of the window's
+// height below it. Nothing when no race applies.
+void draw_race_caption(AppState& state, float keep);
 
 // Over the theatre's canvas (theatre_canvas.cxx calls it after the captions): the slot, the
 // writer and the reader, when race_on_show; their labels where `placer` has room. Returns the

@@ -105,14 +105,22 @@ struct Name {
     ImU32 colour;
     std::string text;
 };
-std::vector<Name> matrix_names(const Scene& s, float h) {
-    const StageLayout& l = s.layout;
-    return {{{l.b.min.x, l.b.min.y - h * 1.3f}, h, colours::kB.text, format_text("B (K×N)  {} × {}", s.k, s.n)},
-            {{l.a.min.x, l.a.min.y - h * 1.3f}, h, colours::kA.text, format_text("A (M×K)  {} × {}", s.m, s.k)},
-            {{l.c.min.x, l.c.max.y + h * 0.3f}, h, colours::kC.text, format_text("C (M×N)  {} × {}", s.m, s.n)}};
-}
-
 Rect name_plate(const Name& name) { return plate_rect(heading_font(), name.size, name.at, name.text); }
+
+// Each name starts at its matrix's left edge, moved left where it would run past the canvas's
+// right one (large text over small matrices): left of B and under C lies nothing it could cover.
+std::vector<Name> matrix_names(const Scene& s, float h, const Rect& canvas) {
+    const StageLayout& l = s.layout;
+    std::vector<Name> names{
+        {{l.b.min.x, l.b.min.y - h * 1.3f}, h, colours::kB.text, format_text("B (K×N)  {} × {}", s.k, s.n)},
+        {{l.a.min.x, l.a.min.y - h * 1.3f}, h, colours::kA.text, format_text("A (M×K)  {} × {}", s.m, s.k)},
+        {{l.c.min.x, l.c.max.y + h * 0.3f}, h, colours::kC.text, format_text("C (M×N)  {} × {}", s.m, s.n)}};
+    for (Name& name : names) {
+        const float past = name_plate(name).max.x - canvas.max.x;
+        if (past > 0.0f) name.at.x = std::max(canvas.min.x + 4.0f, name.at.x - past);
+    }
+    return names;
+}
 
 void draw_names(ImDrawList* draw, const std::vector<Name>& names) {
     for (const Name& name : names) plate_text(draw, heading_font(), name.at, name.colour, name.text, name.size);
@@ -475,7 +483,7 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     // Captions go only where nothing is: not on the names, and (after the block's sum, which is
     // drawn on C) not on the matrices or the tiles.
     CaptionPlacer captions(region);
-    const std::vector<Name> names = matrix_names(s, name_line);
+    const std::vector<Name> names = matrix_names(s, name_line, region);
     for (const Name& name : names) captions.occupy(name_plate(name));
 
     ImDrawList* draw = ImGui::GetWindowDrawList();

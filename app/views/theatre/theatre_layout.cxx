@@ -114,4 +114,34 @@ CaptionPlacer::Placed CaptionPlacer::place(const std::vector<ImVec2>& forms, con
     return {};
 }
 
+std::optional<Rect> CaptionPlacer::place_near(ImVec2 size, ImVec2 anchor, float step) {
+    step = std::max(step, 4.0f);
+    const float reach = std::max({anchor.x - m_canvas.min.x, m_canvas.max.x - anchor.x, anchor.y - m_canvas.min.y,
+                                  m_canvas.max.y - anchor.y});
+    const int rings = static_cast<int>(std::ceil(reach / step)) + 1;
+    for (int ring = 0; ring <= rings; ++ring) {
+        // Of a ring's places, the one nearest the anchor wins: the box centred on each.
+        std::optional<Rect> best;
+        float best_distance = 0.0f;
+        for (int i = -ring; i <= ring; ++i)
+            for (int j = -ring; j <= ring; ++j) {
+                if (std::max(std::abs(i), std::abs(j)) != ring) continue;
+                const float x = std::floor(anchor.x + static_cast<float>(i) * step - size.x * 0.5f);
+                const float y = std::floor(anchor.y + static_cast<float>(j) * step - size.y * 0.5f);
+                const Rect rect{{x, y}, {x + size.x, y + size.y}};
+                const float distance = static_cast<float>(i * i + j * j);
+                if ((!best || distance < best_distance) && free(rect)) {
+                    best = rect;
+                    best_distance = distance;
+                }
+            }
+        if (best) {
+            m_taken.push_back(*best);
+            m_placed.push_back(*best);
+            return best;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace ts::views

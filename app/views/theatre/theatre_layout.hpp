@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "model/problem.hpp"
@@ -44,6 +45,10 @@ public:
         Rect rect;
     };
     Placed place(const std::vector<ImVec2>& forms, const std::vector<Spot>& spots);
+    // Where none of a caption's spots has room: the free place for a box of `size` nearest
+    // `anchor` (what it names), tried on square rings `step` apart around it out to the canvas's
+    // far corner; taken like place()'s. nullopt: the canvas has no room left anywhere.
+    std::optional<Rect> place_near(ImVec2 size, ImVec2 anchor, float step);
     // Every rectangle place() gave out, in order (for the picture's layout report).
     const std::vector<Rect>& placed() const { return m_placed; }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -84,10 +85,10 @@ struct TheatreState {
     // What the mouse was over in the last frame: the panel left of the canvas is drawn first.
     Inspected hovered;
     TheatreRecording recording;
-    // The height of the words above the picture, the most any step has taken since `text_key`
-    // (the kernel, problem, width and font) last changed: the picture stays put as steps change.
-    float text_height = 0.0f;
-    std::string text_key;
+    // The height of the words above the picture, the most any step has taken, for each layout
+    // (kernel, problem, view's size, font) seen lately: the picture stays put as steps change,
+    // also while an export's offscreen frames take turns with the window's own.
+    std::map<std::string, float> text_heights;
     // Where the events come from: the model, or recording.replay_source when a recording
     // fits the problem on show (choose_theatre_source decides, every frame).
     const StepSource* source = &model_source();

@@ -22,6 +22,7 @@
 #include "views/theatre/theatre_recording.hpp"
 #include "views/theatre/thread_inspector.hpp"
 #include "views/window/side_column.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/warp_panel.hpp"
@@ -116,9 +117,9 @@ void tc_recording_controls(AppState& state, double now) {
     if (!recording.error.empty()) coloured_text_wrapped(colours::kError, recording.error.c_str());
 }
 
-void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
-    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
-    begin_side_column(state, "##theatre_panel", width, bottom_reserve);
+// The tensor-core rung's panel: which rung, what it changed, what its instruction does, and
+// its recording.
+void draw_tc_panel(AppState& state, double now) {
     if (!state.lesson.lesson) heading("Tiling theatre");
     theatre_kernel_combo(state);
     for (const model::LadderRung& rung : model::tensor_core_rungs())
@@ -145,13 +146,20 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
     tc_recording_controls(state, now);
     ImGui::Spacing();
     draw_export_button(state, ExportSubject::Theatre);
-    end_side_column();
+}
+
+void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
+    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
+    const SideColumn column = begin_side_column(state, "##theatre_panel", width, bottom_reserve);
+    if (column.panel) draw_tc_panel(state, now);
+    end_side_column(state, column);
     ImGui::SameLine();
     ImGui::BeginChild("##theatre", ImVec2(0.0f, -bottom_reserve), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     TheatreState& theatre = state.theatre;
     const std::optional<TheatrePanel> open = theatre.open_panel;
     theatre.open_panel.reset();
+    const bool wgmma = model::needs_sm90a(state.kernel.kind);
     if (ImGui::BeginTabBar("##tc_pictures")) {
         const auto tab = [&](const char* label, TheatrePanel panel) {
             return ImGui::BeginTabItem(label, nullptr, open == panel ? ImGuiTabItemFlags_SetSelected : 0);
@@ -312,14 +320,10 @@ void recording_controls(AppState& state, double now, bool full) {
     if (!recording.error.empty()) coloured_text_wrapped(colours::kError, recording.error.c_str());
 }
 
-void draw_panel(AppState& state, float bottom_reserve) {
+// The panel's contents: the problem and the player's controls, the recording, the counters and
+// the tabs.
+void draw_panel_contents(AppState& state) {
     TheatreState& theatre = state.theatre;
-    // At most 40 % of the window, so that presenter mode's large text leaves the canvas room;
-    // 45 % with a lesson card, whose text would otherwise run long (the canvas, at 16:9, is
-    // short of height before it is short of width).
-    const float share = state.lesson.lesson ? 0.45f : 0.4f;
-    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * share);
-    begin_side_column(state, "##theatre_panel", width, bottom_reserve);
     // In a lesson the view button and the card already say where we are.
     if (!state.lesson.lesson) heading("Tiling theatre");
     // Edits that change the timeline's shape keep the player on the same step.
@@ -346,7 +350,117 @@ void draw_panel(AppState& state, float bottom_reserve) {
     }
     ImGui::Spacing();
     tabs(state);
-    end_side_column();
+}
+
+void draw_panel(AppState& state, float bottom_reserve) {
+    // At most 40 % of the window, so that presenter mode's large text leaves the canvas room;
+    // 45 % with a lesson card, whose text would otherwise run long (the canvas, at 16:9, is
+    // short of height before it is short of width).
+    const float share = state.lesson.lesson ? 0.45f : 0.4f;
+    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * share);
+    const SideColumn column =
+        begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
+    if (column.panel) draw_panel_contents(state);
+    end_side_column(state, column);
+}
+
+// The block's shape in cells (picture_layout.hpp): K + N across, K + M down, and the shared
+// tiles one more tile each way.
+ImVec2 block_picture_cells(const AppState& state) {
+    const float tile = plays_naive(state) ? 0.0f : static_cast<float>(played_config(state).tile);
+    return {static_cast<float>(state.problem.k + state.problem.n) + tile,
+            static_cast<float>(state.problem.k + state.problem.m) + tile};
+}
+
+// The words' column beside the picture, for the block on its own.
+float theatre_words_width(const AppState& state, ImVec2 room) {
+    if (state.theatre.side_by_side || plays_ladder(state)) return 0.0f;
+    const ImVec2 cells = block_picture_cells(state);
+    return words_beside_width(room, cells.x, cells.y);
+}
+
+// The words of the step on show: the title, what every thread does, the recording's line and a
+// race's story. Above the picture (`beside` false) they take the same room on every step, so
+// that stepping never moves the picture; beside it, a column of their own.
+void draw_step_words(AppState& state, ImVec2 room, bool beside) {
+    TheatreState& theatre = state.theatre;
+    const model::Timeline timeline = theatre_timeline(state);
+    const model::KernelStep step = current_step(state);
+    const std::string batch = state.problem.batch > 1 ? format_text(" · batch z = {} (blockIdx.z)", theatre.batch_z) : "";
+    const float text_top = ImGui::GetCursorPosY();
+    ImGui::PushFont(heading_font());
+    ImGui::PushTextWrapPos(0.0f);
+    const auto title = [&](bool brief) {
+        if (theatre.side_by_side) return format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step, brief));
+        if (plays_ladder(state))
+            return format_text("{} block ({}, {}){}: {}", model::describe(state.kernel), theatre.block.x, theatre.block.y,
+                               batch, ladder_step_title(state, step));
+        return format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
+                           theatre.block.y, batch, step_title(timeline, step, brief));
+    };
+    // Over two lines above the picture (large text on a small screen), the title leaves out what
+    // the Source tab shows.
+    std::string heading_text = title(false);
+    if (!beside && ImGui::CalcTextSize(heading_text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y >
+        ImGui::GetTextLineHeight() * 2.5f)
+        heading_text = title(true);
+    ImGui::TextUnformatted(heading_text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopFont();
+    std::string detail;
+    if (theatre.side_by_side)
+        detail = format_text("Both kernels walk K in steps of T = {}, all blocks in lockstep; counts from the {}. Shade: "
+                             "how many times each element of A and B has been read from global memory so far.",
+                             timeline.tile,
+                             theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label()));
+    else if (plays_ladder(state))
+        detail = ladder_step_detail(state, step);
+    else
+        detail = step_detail(state, step, focus_thread(state, inspected(state).c));
+    // The picture keeps most of the view, even with large text on a small screen (a race's
+    // caption comes after this paragraph and needs its share too); the block's, as much as its
+    // shape can use. Beside the picture the words have a column of their own: nothing to keep.
+    const ImVec2 cells = block_picture_cells(state);
+    const float keep = beside                                     ? 0.0f
+                       : theatre.side_by_side || plays_ladder(state) ? (race_applies(state) ? 0.75f : 0.6f)
+                                                                   : picture_keeps(room, cells.x, cells.y);
+    folding_muted_text(detail, "What every thread does in this step", keep);
+    if (const auto line = recorded_block_line(state)) muted_text(*line);
+    draw_race_caption(state, keep);
+    if (beside) return;
+    // The words above the picture take the most room any step of this sequence has needed, so
+    // that stepping (or an exported animation) never moves the picture under them.
+    const std::string text_key = format_text("{}|{}|{}|{}×{}|{}", model::describe(played_config(state)),
+                                             model::problem_size_text(state.problem), theatre.side_by_side,
+                                             fixed(room.x, 0), fixed(room.y, 0), fixed(ImGui::GetFontSize(), 1));
+    // A handful of layouts at most (a window resized by dragging makes one a frame).
+    if (theatre.text_heights.size() > 8 && !theatre.text_heights.contains(text_key)) theatre.text_heights.clear();
+    float& kept = theatre.text_heights[text_key];
+    const float text_height = ImGui::GetCursorPosY() - text_top;
+    if (text_height < kept) ImGui::SetCursorPosY(text_top + kept);
+    kept = std::max(kept, text_height);
+}
+
+// The picture of the step on show, in the rest of the current window: the SMs tab's timeline
+// across its top, then the canvas.
+void draw_step_picture(AppState& state) {
+    TheatreState& theatre = state.theatre;
+    // The SMs tab puts its timeline across the top of the stage.
+    if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(state))
+        draw_sm_timeline(state, ImGui::GetContentRegionAvail().y * 0.38f);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    if (size.x >= 200.0f && size.y >= 140.0f) {  // smaller, and the picture is no longer legible
+        const bool clicked = ImGui::InvisibleButton("##theatre_canvas", size);
+        const bool hovering = ImGui::IsItemHovered();
+        const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
+        if (theatre.side_by_side)
+            draw_naive_vs_tiled(state, region, hovering, clicked);
+        else if (plays_ladder(state))
+            draw_ladder_canvas(state, region, hovering, clicked);
+        else
+            draw_theatre_canvas(state, region, hovering, clicked);
+    }
 }
 
 }  // namespace
@@ -378,71 +492,14 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
         ImGui::EndChild();
         return;
     }
-    const model::Timeline timeline = theatre_timeline(state);
-    const model::KernelStep step = current_step(state);
-    const std::string batch = state.problem.batch > 1 ? format_text(" · batch z = {} (blockIdx.z)", theatre.batch_z) : "";
-    const float text_top = ImGui::GetCursorPosY();
-    ImGui::PushFont(heading_font());
-    ImGui::PushTextWrapPos(0.0f);
-    const auto title = [&](bool brief) {
-        if (theatre.side_by_side) return format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step, brief));
-        if (plays_ladder(state))
-            return format_text("{} block ({}, {}){}: {}", model::describe(state.kernel), theatre.block.x, theatre.block.y,
-                               batch, ladder_step_title(state, step));
-        return format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
-                           theatre.block.y, batch, step_title(timeline, step, brief));
-    };
-    // Over two lines (large text on a small screen), the title leaves out what the Source tab shows.
-    std::string heading_text = title(false);
-    if (ImGui::CalcTextSize(heading_text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y >
-        ImGui::GetTextLineHeight() * 2.5f)
-        heading_text = title(true);
-    ImGui::TextUnformatted(heading_text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::PopFont();
-    std::string detail;
-    if (theatre.side_by_side)
-        detail = format_text("Both kernels walk K in steps of T = {}, all blocks in lockstep; counts from the {}. Shade: "
-                             "how many times each element of A and B has been read from global memory so far.",
-                             timeline.tile,
-                             theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label()));
-    else if (plays_ladder(state))
-        detail = ladder_step_detail(state, step);
-    else
-        detail = step_detail(state, step, focus_thread(state, inspected(state).c));
-    // The picture keeps most of the view, even with large text on a small screen; a race's
-    // caption comes after this paragraph and needs its share too.
-    folding_muted_text(detail, "What every thread does in this step", race_applies(state) ? 0.75f : 0.6f);
-    if (const auto line = recorded_block_line(state)) muted_text(*line);
-    draw_race_caption(state);
-    // The words above the picture take the most room any step of this sequence has needed, so
-    // that stepping (or an exported animation) never moves the picture under them.
-    const std::string text_key = format_text("{}|{}|{}|{}|{}", model::describe(played_config(state)),
-                                             model::problem_size_text(state.problem), theatre.side_by_side,
-                                             fixed(ImGui::GetContentRegionAvail().x, 0), fixed(ImGui::GetFontSize(), 1));
-    if (text_key != theatre.text_key) {
-        theatre.text_key = text_key;
-        theatre.text_height = 0.0f;
-    }
-    const float text_height = ImGui::GetCursorPosY() - text_top;
-    if (text_height < theatre.text_height) ImGui::SetCursorPosY(text_top + theatre.text_height);
-    theatre.text_height = std::max(theatre.text_height, text_height);
-
-    // The SMs tab puts its timeline across the top of the stage.
-    if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(state))
-        draw_sm_timeline(state, ImGui::GetContentRegionAvail().y * 0.38f);
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 size = ImGui::GetContentRegionAvail();
-    if (size.x >= 200.0f && size.y >= 140.0f) {  // smaller, and the picture is no longer legible
-        const bool clicked = ImGui::InvisibleButton("##theatre_canvas", size);
-        const bool hovering = ImGui::IsItemHovered();
-        const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
-        if (theatre.side_by_side)
-            draw_naive_vs_tiled(state, region, hovering, clicked);
-        else if (plays_ladder(state))
-            draw_ladder_canvas(state, region, hovering, clicked);
-        else
-            draw_theatre_canvas(state, region, hovering, clicked);
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    const float words_width = theatre_words_width(state, room);
+    if (words_width > 0.0f) {
+        draw_picture_beside_words(room, words_width, [&] { draw_step_picture(state); },
+                                  [&] { draw_step_words(state, room, true); });
+    } else {
+        draw_step_words(state, room, false);
+        draw_step_picture(state);
     }
     ImGui::EndChild();
 }

@@ -30,10 +30,15 @@ void draw_main_view(AppState& state) {
     draw_help_overlay(state);  // its own window, on top of this one
     draw_export_dialog(state);  // its own window too, left out of the frames it exports
 
-    const float status_height = ImGui::GetFrameHeightWithSpacing();
-    draw_view_switcher(state);
-    ImGui::SameLine();
-    draw_lessons_button(state);
+    // A slide, and an exported frame, is the view alone: the switcher, the buttons beside it and
+    // the status bar are the window's (and "no CUDA device" would repeat in every frame).
+    const bool window_chrome = window_bars_shown(state);
+    const float status_height = window_chrome ? ImGui::GetFrameHeightWithSpacing() : 0.0f;
+    if (window_chrome) {
+        draw_view_switcher(state);
+        ImGui::SameLine();
+        draw_lessons_button(state);
+    }
     handle_lesson_keys(state);
     draw_lesson_list(state);
     // Every view but the stage fills the window above the status bar.
@@ -44,21 +49,26 @@ void draw_main_view(AppState& state) {
             case LabView::Experiment: draw_experiment_view(state, status_height); break;
             default: draw_lab_view(state, status_height); break;
         }
-        ImGui::Separator();
-        draw_status_bar(state);
+        if (window_chrome) {
+            ImGui::Separator();
+            draw_status_bar(state);
+        }
         ImGui::End();
         return;
     }
     // Wide enough for the traffic table at the body font size, but at most half the window,
     // so that presenter mode's large text leaves the drawing room.
     const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
-    begin_side_column(state, "##panels", panel_width, status_height);
-    draw_setup_panel(state);
-    ImGui::Spacing();
-    ImGui::Separator();
-    ImGui::Spacing();
-    draw_run_panel(state);
-    end_side_column();
+    const SideColumn column = begin_side_column(state, "##panels", panel_width, status_height,
+                                                 PanelDefault::FoldedWhenCrowded);
+    if (column.panel) {
+        draw_setup_panel(state);
+        ImGui::Spacing();
+        ImGui::Separator();
+        ImGui::Spacing();
+        draw_run_panel(state);
+    }
+    end_side_column(state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##stage", ImVec2(0.0f, -status_height), false,
@@ -66,8 +76,10 @@ void draw_main_view(AppState& state) {
     draw_stage_view(state);
     ImGui::EndChild();
 
-    ImGui::Separator();
-    draw_status_bar(state);
+    if (window_chrome) {
+        ImGui::Separator();
+        draw_status_bar(state);
+    }
     ImGui::End();
 }
 

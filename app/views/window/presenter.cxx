@@ -40,6 +40,8 @@ void apply_presentation_style(const Presentation& p) {
     ImGui::GetStyle() = style;
 }
 
+bool window_bars_shown(const AppState& state) { return !state.presentation.slide && !state.exporting.capturing; }
+
 void draw_presenter_controls(AppState& state) {
     Presentation& p = state.presentation;
     // On the switcher's line when they fit there, their key hints dropped if that makes them fit

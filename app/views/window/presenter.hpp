@@ -4,6 +4,7 @@
 // settings file remembers them.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "settings/settings.hpp"
@@ -18,6 +19,14 @@ struct Presentation {
     settings::Palette palette = settings::Palette::Default;
     bool fullscreen = false;
     bool help_open = false;  // the list of keys (F1)
+    // Slide (F7): the view alone, without the window's bars above and below it or the panel's
+    // handle, as an exported animation's frames show it.
+    bool slide = false;
+    // Whether the views' panels (their controls, left of the picture) are unfolded, once the user
+    // has said so (the handle beside them, Ctrl+B); unset: by the view and the window's width
+    // (side_column.hpp). `panels_shown`: as the last frame drew them, for Ctrl+B to turn over.
+    std::optional<bool> panels_open;
+    bool panels_shown = true;
     // What presenter mode switched from, to go back to when it is switched off.
     float ordinary_font_scale = 1.0f;
     settings::Palette ordinary_palette = settings::Palette::Default;
@@ -39,6 +48,10 @@ void next_palette(Presentation& p);
 // Makes the palette the views draw with p's, and ImGui's style sizes p.font_scale times the
 // 1× ones (the platform rebuilds the fonts at that scale). Call between frames.
 void apply_presentation_style(const Presentation& p);
+
+// Whether the window's own bars (the view switcher's row, the status bar, the panel's handle) are
+// drawn: not in slide mode, nor in a frame of an exported animation.
+bool window_bars_shown(const AppState& state);
 
 // "Presenter (F5)" and "Keys (F1)", on the line of the view switcher.
 void draw_presenter_controls(AppState& state);

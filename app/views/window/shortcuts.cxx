@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "views/window/app_state.hpp"
+#include "views/window/side_column.hpp"
 #include "views/export/export_dialog.hpp"
 #include "model/format.hpp"
 #include "views/theatre/theatre_logic.hpp"
@@ -39,6 +40,14 @@ void toggle_presenter(AppState& s, int) {
 }
 
 void toggle_fullscreen(AppState& s, int) { s.presentation.fullscreen = !s.presentation.fullscreen; }
+
+void toggle_slide(AppState& s, int) { s.presentation.slide = !s.presentation.slide; }
+
+void fold_panels(AppState& s, int) {
+    toggle_panels(s.presentation);
+    s.presentation.notice = *s.presentation.panels_open ? "panel unfolded (Ctrl+B folds it)"
+                                                        : "panel folded: the picture takes its width (Ctrl+B: back)";
+}
 
 void font_size(AppState& s, int chord) {
     Presentation& p = s.presentation;
@@ -127,6 +136,10 @@ const Shortcut kShortcuts[] = {
     {"F5", "presenter mode: text 2× or larger, high contrast, thick highlights; again: back", "Everywhere",
      {key(keys::kF5)}, toggle_presenter},
     {"F11", "full screen, and back to the window", "Everywhere", {key(keys::kF11)}, toggle_fullscreen},
+    {"F7", "slide: the view alone, without the bars above and below it (as exported frames are); again: back",
+     "Everywhere", {key(keys::kF7)}, toggle_slide},
+    {"Ctrl+B", "fold the panel left of the picture away, and back (a lesson's card stays)", "Everywhere",
+     {ctrl(keys::kB)}, fold_panels},
     {"Ctrl+=  Ctrl+-", "text larger, smaller: 1×, 1.5×, 2×, 3×", "Everywhere",
      // Ctrl++ is Ctrl+Shift+= on most layouts.
      {ctrl(keys::kEqual), ctrl_shift(keys::kEqual), ctrl(keys::kKeypadAdd), ctrl(keys::kMinus),
