@@ -62,6 +62,24 @@ TEST(StatusBar, DrawsTheStatus) {
     EXPECT_NE(text.find("model mode"), std::string::npos) << text;
 }
 
+// A notice the full device line would push off the bar gets its room: the line goes short.
+TEST(StatusBar, ALongDeviceLineGoesShortForANotice) {
+    ts::test::ImGuiHarness imgui;
+    AppState state;
+    state.device = no_device();
+    const std::string full = ts::views::device_status(state.device);
+    EXPECT_EQ(ts::views::short_device_status(state.device), "no CUDA device — model mode");
+    EXPECT_EQ(ts::views::short_device_status(h100()), "GPU: NVIDIA H100 80GB HBM3");
+    state.presentation.notice = std::string(200, 'n');
+    const std::string text = imgui.frame([&] { ts::views::draw_status_bar(state); });
+    EXPECT_EQ(text.find(full), std::string::npos) << text;
+    EXPECT_NE(text.find("no CUDA device — model mode"), std::string::npos) << text;
+    EXPECT_NE(text.find(state.presentation.notice), std::string::npos) << text;
+    // Without a notice, the whole line.
+    state.presentation.notice.clear();
+    EXPECT_NE(imgui.frame([&] { ts::views::draw_status_bar(state); }).find(full), std::string::npos);
+}
+
 TEST(SetupPanel, TileOf64ShowsTheModelsReason) {
     ts::test::ImGuiHarness imgui;
     AppState state;

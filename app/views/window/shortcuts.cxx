@@ -49,10 +49,22 @@ void fold_panels(AppState& s, int) {
                                                         : "panel folded: the picture takes its width (Ctrl+B: back)";
 }
 
+// Under this many lines of text across, the pictures have too little room for their names and
+// captions (3× on a 1280-pixel window leaves 25).
+constexpr float kCrampedBelowLines = 36.0f;
+
 void font_size(AppState& s, int chord) {
     Presentation& p = s.presentation;
+    const float before = p.font_scale;
     p.font_scale = settings::step_font_scale(p.font_scale, chord < 3 ? 1 : -1);
     p.notice = scale_text(p.font_scale);
+    // The new fonts come with the next frame: the line width from this one's, scaled.
+    const float lines = ImGui::GetMainViewport()->WorkSize.x / (ImGui::GetFontSize() * p.font_scale / before);
+    // Said first, short: at such sizes the status bar holds few words.
+    if (lines < kCrampedBelowLines)
+        p.notice += model::format_text(": cramped, the window is {} lines of text wide (pictures want {}; F11: full "
+                                       "screen)",
+                                       static_cast<int>(lines), static_cast<int>(kCrampedBelowLines));
 }
 
 void font_reset(AppState& s, int) {

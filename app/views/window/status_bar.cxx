@@ -34,6 +34,12 @@ std::string failure_status(const Failure& failure) {
     return format_text("failed: {}: {}", failure.what, failure.sentence);
 }
 
+std::string short_device_status(const std::optional<gpu::DeviceInfo>& device) {
+    if (!device) return "probing GPU…";
+    if (!device->usable) return "no CUDA device — model mode";
+    return "GPU: " + device->limits.name;
+}
+
 void draw_status_bar(const AppState& state) {
     // Settings problems and what the last key did, then who has the keys: a keyboard-only
     // user must always be able to tell whether Space plays the theatre or presses a button.
@@ -57,12 +63,19 @@ void draw_status_bar(const AppState& state) {
                               failed->what.c_str(), failed->sentence.c_str());
         ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
     }
-    const std::string text = device_status(state.device);
+    // The device's line in full, or, where it would leave the notice no room (large text, a long
+    // reason), in its short form with the whole of it on hover.
+    const std::string full = device_status(state.device);
+    const float room = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX();
+    const bool shortened = !notice.empty() && !problem &&
+                           ImGui::CalcTextSize(full.c_str()).x + ImGui::GetFontSize() * 2.0f +
+                                   ImGui::CalcTextSize(notice.c_str()).x > room;
     ImU32 colour = colours::kMuted;
     if (state.device) colour = state.device->usable ? colours::kPass : colours::kWarning;
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::TextUnformatted(text.c_str());
+    ImGui::TextUnformatted(shortened ? short_device_status(state.device).c_str() : full.c_str());
     ImGui::PopStyleColor();
+    if (shortened && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
     if (!notice.empty() && !problem) {
         ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
         ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);

@@ -12,6 +12,9 @@ namespace ts::views {
 // "probing GPU…", "GPU: NVIDIA H100 · 132 SMs · 79.1 GiB · compute 9.0", or
 // "no CUDA device: <reason> — model mode".
 std::string device_status(const std::optional<gpu::DeviceInfo>& device);
+// Its short form, where the full one would push a notice off the bar: "GPU: NVIDIA H100",
+// "no CUDA device — model mode".
+std::string short_device_status(const std::optional<gpu::DeviceInfo>& device);
 
 // The latest failure as the status bar says it: "failed: " and the runner's sentence, with
 // the point it failed at in front where the sentence does not name it.
