@@ -52,13 +52,21 @@ void draw_presenter_controls(AppState& state) {
                style.ItemSpacing.x + ImGui::CalcTextSize(keys).x + 2.0f * style.FramePadding.x;
     };
     const float right = ImGui::GetWindowContentRegionMax().x;
-    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+    // Two lines of text apart from the switcher, or half a line where that is what makes them fit
+    // (3× text on 1280 pixels).
+    ImGui::SameLine(0.0f, 0.0f);
+    const float start = ImGui::GetCursorPosX(), wide_gap = ImGui::GetFontSize() * 2.0f,
+                narrow_gap = ImGui::GetFontSize() * 0.5f;
     // Room for the lessons button after these, without its own hint.
     const float after = ImGui::CalcTextSize("Lessons").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
-    bool hints = ImGui::GetCursorPosX() + width_of("Presenter (F5)", "Keys (F1)") + after <= right;
-    if (!hints && ImGui::GetCursorPosX() + width_of("Presenter", "Keys") + after > right) {
+    bool hints = start + wide_gap + width_of("Presenter (F5)", "Keys (F1)") + after <= right;
+    float gap = wide_gap;
+    if (!hints && start + wide_gap + width_of("Presenter", "Keys") + after > right) gap = narrow_gap;
+    if (!hints && start + gap + width_of("Presenter", "Keys") + after > right) {
         ImGui::NewLine();
         hints = true;
+    } else {
+        ImGui::SameLine(0.0f, gap);
     }
     bool presenter = p.presenter;
     if (ImGui::Checkbox(hints ? "Presenter (F5)###presenter" : "Presenter###presenter", &presenter))
