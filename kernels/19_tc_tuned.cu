@@ -25,6 +25,15 @@
 // cuBLAS against 8's 97.3 and 98.1 %, and all 66 clusters in place of the balanced 64 (the last
 // round 58 tiles for 66 clusters instead of 64 for 64) 96.4 and 97.0 %; at 8192³ groups of 4 and
 // 16 100.9 % against 8's 101.8 %.
+// What ncu shows at 4096³ (2026-11-27, H200, clocks locked by ncu: candidate 4 at 221.4 µs, cuBLAS's
+// nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT at 218.9 µs, 98.9 %; 97.9–98.4 % unlocked). Both keep
+// the tensor pipe about as busy over all 132 SMs (89.4 % of elapsed cycles against 90.4 %), and
+// cuBLAS is cooperative too (both consumer warpgroups on one tile, "coopA"), so a ping-pong epilogue
+// is not what it has. It launches 132 CTAs (4 rounds, the last 116 tiles wide) where 4 launches 128
+// (4 whole rounds on 128 SMs, 4 idle); per SM it keeps the pipe busier while it works. And it issues
+// 16.9 M instructions to 4's 30.6 M (IPC 0.48 against 0.86, ALU the busiest pipe by count here):
+// 4's K loop spends instructions on index and descriptor arithmetic that cuBLAS does not. The next
+// thing to try is a leaner K loop (descriptors advanced by constants, no per-step stage_step).
 #include <array>
 #include <utility>
 
