@@ -11,17 +11,22 @@
 #include <sstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "gui_harness.hpp"
 
 namespace {
 
+// The picture's layout as --layout-report writes it (views/common/picture_layout.hpp).
 struct Layout {
-    std::string json;
-    double cover = 0;
+    std::string json;  // the whole report, for failure messages
     std::string view;
+    double cover = 0;
+    std::array<double, 4> canvas{};  // x0, y0, x1, y1
+    std::string collision, clipped;  // the app names the first of each, or ""
 };
 
-// The stage's picture at `width` × `height` with `args`, as --layout-report writes it.
+// The picture at `width` × `height` with `args`.
 Layout layout_of(const std::string& name, int width, int height, const std::string& args) {
     const std::string report = ts::test::out_path(name + ".json");
     std::remove(report.c_str());
@@ -32,15 +37,16 @@ Layout layout_of(const std::string& name, int width, int height, const std::stri
     text << in.rdbuf();
     Layout layout;
     layout.json = text.str();
-    // Two fields are enough here; the report is small and flat where they sit.
-    const auto number_after = [&](const std::string& key) {
-        const std::size_t at = layout.json.find("\"" + key + "\": ");
-        return at == std::string::npos ? -1.0 : std::stod(layout.json.substr(at + key.size() + 4));
-    };
-    layout.cover = number_after("cover");
-    const std::size_t view = layout.json.find("\"view\": \"");
-    if (view != std::string::npos)
-        layout.view = layout.json.substr(view + 9, layout.json.find('"', view + 9) - view - 9);
+    const nlohmann::json json = nlohmann::json::parse(layout.json, nullptr, false);
+    if (json.is_discarded()) {
+        ADD_FAILURE() << name << ": no layout report, or not JSON: " << layout.json;
+        return layout;
+    }
+    layout.view = json.value("view", "");
+    layout.cover = json.value("cover", -1.0);
+    if (json.contains("canvas")) layout.canvas = json["canvas"].get<std::array<double, 4>>();
+    layout.collision = json.value("collision", "");
+    layout.clipped = json.value("clipped", "");
     return layout;
 }
 
@@ -51,10 +57,8 @@ void expect_filled(const std::string& name, int width, int height, const std::st
     EXPECT_EQ(layout.view, view) << layout.json;
     std::cout << name << " " << width << "×" << height << ": the matrices cover " << layout.cover << " of the canvas\n";
     EXPECT_GE(layout.cover, 0.5) << layout.json;
-    // The app names the first two labels that overlap (views/common/picture_layout.hpp); none here.
-    EXPECT_NE(layout.json.find("\"collision\": \"\""), std::string::npos) << layout.json;
-    // Nor a matrix or label cut off at the canvas's edge.
-    EXPECT_NE(layout.json.find("\"clipped\": \"\""), std::string::npos) << layout.json;
+    EXPECT_EQ(layout.collision, "") << "two labels overlap\n" << layout.json;
+    EXPECT_EQ(layout.clipped, "") << "cut off at the canvas's edge\n" << layout.json;
 }
 
 // The sizes and text scales of issue 26: a desk's 1×, 1.5×, and presenter mode's 2× (which folds
@@ -106,27 +110,12 @@ TEST(PictureFill, TheBoundsCheckCaseFillsItsCanvas) {
     expect_filled_everywhere("fill_theatre_bounds", "--view theatre --experiment no-bounds-check", "theatre");
 }
 
-// The canvas's box, [x0, y0, x1, y1], from a layout report.
-std::array<double, 4> canvas_of(const Layout& layout) {
-    std::array<double, 4> box{};
-    std::size_t at = layout.json.find("\"canvas\": [");
-    if (at == std::string::npos) return box;
-    at += 11;
-    for (double& v : box) {
-        at = layout.json.find_first_of("-0123456789", at);
-        std::size_t used = 0;
-        v = std::stod(layout.json.substr(at), &used);
-        at += used;
-    }
-    return box;
-}
-
 // On a 1280×720 projector at 2× the stage's panel starts folded (the canvas reaches the window's
 // left edge), Ctrl+B brings it back (the canvas starts right of it); at a desk's 1× it is open.
 TEST(PictureFill, APresentersPanelFoldsAwayAndCtrlBBringsItBack) {
-    const double folded = canvas_of(layout_of("fold_presenter", 1280, 720, "--presenter"))[0];
-    const double unfolded = canvas_of(layout_of("fold_ctrl_b", 1280, 720, "--presenter --keys ctrl+b"))[0];
-    const double desk = canvas_of(layout_of("fold_desk", 1280, 720, ""))[0];
+    const double folded = layout_of("fold_presenter", 1280, 720, "--presenter").canvas[0];
+    const double unfolded = layout_of("fold_ctrl_b", 1280, 720, "--presenter --keys ctrl+b").canvas[0];
+    const double desk = layout_of("fold_desk", 1280, 720, "").canvas[0];
     EXPECT_LT(folded, 0.1 * 1280);
     EXPECT_GT(unfolded, 0.3 * 1280);
     EXPECT_GT(desk, 0.3 * 1280);
@@ -134,8 +123,8 @@ TEST(PictureFill, APresentersPanelFoldsAwayAndCtrlBBringsItBack) {
 
 // F7 (slide) leaves the window's bars out: the canvas takes their height, above and below.
 TEST(PictureFill, SlideModeGivesTheBarsHeightToThePicture) {
-    const auto bars = canvas_of(layout_of("slide_off", 1280, 720, "--presenter --view theatre"));
-    const auto slide = canvas_of(layout_of("slide_on", 1280, 720, "--presenter --view theatre --keys F7"));
+    const auto bars = layout_of("slide_off", 1280, 720, "--presenter --view theatre").canvas;
+    const auto slide = layout_of("slide_on", 1280, 720, "--presenter --view theatre --keys F7").canvas;
     EXPECT_LT(slide[1], bars[1] - 30.0) << "the switcher's row is still above the picture";
     EXPECT_GT(slide[3], bars[3] + 30.0) << "the status bar is still below the picture";
 }

@@ -23,9 +23,20 @@ void PictureLayout::add_label(std::string_view kind, std::string_view text, ImVe
     if (wanted) labels.push_back({std::string(kind) + std::string(text), min, max});
 }
 
-float words_beside_width(ImVec2 room, float across, float down) {
-    if (across <= 0.0f || down <= 0.0f) return 0.0f;
-    const float picture = (room.y - 2.0f * ImGui::GetTextLineHeightWithSpacing()) * across / down;
+ImVec2 product_picture_cells(const model::Problem& problem, float tile) {
+    return {static_cast<float>(problem.k + problem.n) + tile, static_cast<float>(problem.k + problem.m) + tile};
+}
+
+namespace {
+
+// The height the names above B and below C take, about a line each.
+float names_height() { return 2.0f * ImGui::GetTextLineHeightWithSpacing(); }
+
+}  // namespace
+
+float words_beside_width(ImVec2 room, ImVec2 cells) {
+    if (cells.x <= 0.0f || cells.y <= 0.0f) return 0.0f;
+    const float picture = (room.y - names_height()) * cells.x / cells.y;
     const float words = room.x - picture - ImGui::GetStyle().ItemSpacing.x;
     if (words < 13.0f * ImGui::GetFontSize()) return 0.0f;
     return std::min(words, room.x * 0.5f);
@@ -43,10 +54,9 @@ void draw_picture_beside_words(ImVec2 room, float words_width, const std::functi
     ImGui::EndChild();
 }
 
-float picture_keeps(ImVec2 room, float across, float down) {
-    if (across <= 0.0f || down <= 0.0f || room.y <= 0.0f) return 0.6f;
-    const float needed = room.x * down / across + 2.0f * ImGui::GetTextLineHeightWithSpacing();
-    return std::clamp(needed / room.y, 0.5f, 0.75f);
+float picture_keeps(ImVec2 room, ImVec2 cells) {
+    if (cells.x <= 0.0f || cells.y <= 0.0f || room.y <= 0.0f) return 0.6f;
+    return std::clamp((room.x * cells.y / cells.x + names_height()) / room.y, 0.5f, 0.75f);
 }
 
 float matrices_cover(const PictureLayout& layout) {

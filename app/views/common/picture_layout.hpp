@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "imgui.h"
+#include "model/problem.hpp"
 
 namespace ts::views {
 
@@ -39,12 +40,17 @@ struct PictureLayout {
     void add_label(std::string_view kind, std::string_view text, ImVec2 min, ImVec2 max);
 };
 
+// The shape of A·B = C drawn as the stage and the theatre draw it (A left of C, B above it), in
+// cells: K + N across, K + M down, plus `tile` each way where the shared tiles As and Bs stand
+// beside A and above B.
+ImVec2 product_picture_cells(const model::Problem& problem, float tile = 0.0f);
+
 // How wide a column the words about a picture (its title, what it shows) get beside it, or 0 to
 // put them above it: beside where the view (`room`) is wide enough for the picture at its full
 // height and still 13 lines of text, as with large text on a wide screen, where lines above the
-// picture would leave it a strip. The picture's shape: `across` × `down` cells (K + N by K + M),
-// with two lines of the height for the names above and below. At most half the view.
-float words_beside_width(ImVec2 room, float across, float down);
+// picture would leave it a strip. The picture's shape: `cells` (product_picture_cells), with two
+// lines of the height for the names above and below. At most half the view.
+float words_beside_width(ImVec2 room, ImVec2 cells);
 
 // The picture and its words side by side in `room`: `picture()` drawn in a fixed child window on
 // the left, `words()` in a column `words_width` wide on the right (which may scroll: it holds
@@ -53,10 +59,10 @@ void draw_picture_beside_words(ImVec2 room, float words_width, const std::functi
                                const std::function<void()>& words);
 
 // Above the picture, the share of the view's height (`room`) the picture keeps before the words
-// fold under a line: what it needs to be as wide as the view, in its shape (`across` × `down`
-// cells, two lines for names), from a half to three quarters. Words above a picture that is
-// short of height only shrink it; above one short of width they cost it nothing.
-float picture_keeps(ImVec2 room, float across, float down);
+// fold under a line: what it needs to be as wide as the view, in its shape (`cells`, two lines for
+// names), from a half to three quarters. Words above a picture that is short of height only shrink
+// it; above one short of width they cost it nothing.
+float picture_keeps(ImVec2 room, ImVec2 cells);
 
 // The share of the canvas that the matrices' bounding box covers (the box clipped to the canvas):
 // 0 without a canvas or matrices.

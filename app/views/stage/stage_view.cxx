@@ -378,10 +378,6 @@ void draw_camera_controls(StageCamera& camera) {
     if (ImGui::Button("Reset view")) camera = StageCamera{};
 }
 
-// The picture's shape in cells: K + N across, K + M down.
-float picture_across(const AppState& state) { return static_cast<float>(state.problem.k + state.problem.n); }
-float picture_down(const AppState& state) { return static_cast<float>(state.problem.k + state.problem.m); }
-
 // The stage's words: its title, the zoom, and what the kernel on show does, above the picture in
 // `room`, or (`beside`) in a column of their own right of it, where they need not fold.
 void draw_stage_words(AppState& state, ImVec2 room, bool beside) {
@@ -390,7 +386,7 @@ void draw_stage_words(AppState& state, ImVec2 room, bool beside) {
     // At a projector the picture needs the room more than the hints do: the presenter talks
     // through them, and the keys list (F1) keeps them. The words fold where they would crowd the
     // picture (large text on a small screen).
-    const float keep = beside ? 0.0f : picture_keeps(room, picture_across(state), picture_down(state));
+    const float keep = beside ? 0.0f : picture_keeps(room, product_picture_cells(state.problem));
     if (state.presentation.presenter) {
         folding_muted_text(kernel_sentence(state.kernel, state.problem), "The kernel on show", keep);
     } else {
@@ -406,7 +402,7 @@ void draw_stage_words(AppState& state, ImVec2 room, bool beside) {
 
 void draw_stage_view(AppState& state) {
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const float words_width = words_beside_width(room, picture_across(state), picture_down(state));
+    const float words_width = words_beside_width(room, product_picture_cells(state.problem));
     if (words_width <= 0.0f) {
         draw_stage_words(state, room, false);
         draw_stage_canvas(state);

@@ -156,14 +156,15 @@ std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, con
     // is there. Each in the first of `forms` (longest first) that has room.
     const auto label_at = [&](const std::vector<ImVec2>& spots, ImVec2 anchor, ImU32 colour,
                               const std::vector<std::string>& forms) {
-        std::vector<Rect> plates;
         std::vector<ImVec2> sizes;
+        // The spots are text positions; a plate reaches a few pixels beyond its text, the same
+        // few for every form.
+        ImVec2 margin{0.0f, 0.0f};
         for (const std::string& text : forms) {
-            plates.push_back(plate_rect(font, 0.0f, {0.0f, 0.0f}, text));
-            sizes.push_back({plates.back().width(), plates.back().height()});
+            const Rect plate = plate_rect(font, 0.0f, {0.0f, 0.0f}, text);
+            sizes.push_back({plate.width(), plate.height()});
+            margin = plate.min;
         }
-        // The spots are text positions; a plate reaches a few pixels beyond its text.
-        const ImVec2 margin = plates.front().min;
         std::vector<CaptionPlacer::Spot> tries;
         for (const ImVec2 spot : spots)
             tries.push_back([spot, margin](ImVec2) { return ImVec2{spot.x + margin.x, spot.y + margin.y}; });

@@ -107,11 +107,15 @@ CaptionPlacer::Placed CaptionPlacer::place(const std::vector<ImVec2>& forms, con
             const Rect rect{{std::floor(at.x), std::floor(at.y)},
                             {std::floor(at.x) + forms[form].x, std::floor(at.y) + forms[form].y}};
             if (!free(rect)) continue;
-            m_taken.push_back(rect);
-            m_placed.push_back(rect);
+            take(rect);
             return {form, rect};
         }
     return {};
+}
+
+void CaptionPlacer::take(const Rect& r) {
+    m_taken.push_back(r);
+    m_placed.push_back(r);
 }
 
 std::optional<Rect> CaptionPlacer::place_near(ImVec2 size, ImVec2 anchor, float step) {
@@ -120,24 +124,30 @@ std::optional<Rect> CaptionPlacer::place_near(ImVec2 size, ImVec2 anchor, float 
                                   m_canvas.max.y - anchor.y});
     const int rings = static_cast<int>(std::ceil(reach / step)) + 1;
     for (int ring = 0; ring <= rings; ++ring) {
-        // Of a ring's places, the one nearest the anchor wins: the box centred on each.
+        // Of a ring's places (the box centred on each), the one nearest the anchor wins.
         std::optional<Rect> best;
-        float best_distance = 0.0f;
-        for (int i = -ring; i <= ring; ++i)
-            for (int j = -ring; j <= ring; ++j) {
-                if (std::max(std::abs(i), std::abs(j)) != ring) continue;
-                const float x = std::floor(anchor.x + static_cast<float>(i) * step - size.x * 0.5f);
-                const float y = std::floor(anchor.y + static_cast<float>(j) * step - size.y * 0.5f);
-                const Rect rect{{x, y}, {x + size.x, y + size.y}};
-                const float distance = static_cast<float>(i * i + j * j);
-                if ((!best || distance < best_distance) && free(rect)) {
-                    best = rect;
-                    best_distance = distance;
-                }
-            }
+        int best_distance = 0;
+        const auto consider = [&](int i, int j) {
+            const int distance = i * i + j * j;
+            if (best && distance >= best_distance) return;
+            const float x = std::floor(anchor.x + static_cast<float>(i) * step - size.x * 0.5f);
+            const float y = std::floor(anchor.y + static_cast<float>(j) * step - size.y * 0.5f);
+            const Rect rect{{x, y}, {x + size.x, y + size.y}};
+            if (!free(rect)) return;
+            best = rect;
+            best_distance = distance;
+        };
+        // The ring's edge only: its top and bottom rows, then the two columns between them.
+        for (int i = -ring; i <= ring; ++i) {
+            consider(i, -ring);
+            if (ring > 0) consider(i, ring);
+        }
+        for (int j = -ring + 1; j <= ring - 1; ++j) {
+            consider(-ring, j);
+            consider(ring, j);
+        }
         if (best) {
-            m_taken.push_back(*best);
-            m_placed.push_back(*best);
+            take(*best);
             return best;
         }
     }

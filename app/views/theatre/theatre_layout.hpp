@@ -54,6 +54,8 @@ public:
 
 private:
     bool free(const Rect& r) const;
+    // Gives `r` out: nothing placed later may overlap it.
+    void take(const Rect& r);
     Rect m_canvas;
     std::vector<Rect> m_taken;
     std::vector<Rect> m_placed;

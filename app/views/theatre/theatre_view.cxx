@@ -364,19 +364,16 @@ void draw_panel(AppState& state, float bottom_reserve) {
     end_side_column(state, column);
 }
 
-// The block's shape in cells (picture_layout.hpp): K + N across, K + M down, and the shared
-// tiles one more tile each way.
+// The block's shape in cells (picture_layout.hpp): the tiled kernel's shared tiles add a tile.
 ImVec2 block_picture_cells(const AppState& state) {
-    const float tile = plays_naive(state) ? 0.0f : static_cast<float>(played_config(state).tile);
-    return {static_cast<float>(state.problem.k + state.problem.n) + tile,
-            static_cast<float>(state.problem.k + state.problem.m) + tile};
+    return product_picture_cells(state.problem,
+                                 plays_naive(state) ? 0.0f : static_cast<float>(played_config(state).tile));
 }
 
 // The words' column beside the picture, for the block on its own.
 float theatre_words_width(const AppState& state, ImVec2 room) {
     if (state.theatre.side_by_side || plays_ladder(state)) return 0.0f;
-    const ImVec2 cells = block_picture_cells(state);
-    return words_beside_width(room, cells.x, cells.y);
+    return words_beside_width(room, block_picture_cells(state));
 }
 
 // The words of the step on show: the title, what every thread does, the recording's line and a
@@ -420,10 +417,9 @@ void draw_step_words(AppState& state, ImVec2 room, bool beside) {
     // The picture keeps most of the view, even with large text on a small screen (a race's
     // caption comes after this paragraph and needs its share too); the block's, as much as its
     // shape can use. Beside the picture the words have a column of their own: nothing to keep.
-    const ImVec2 cells = block_picture_cells(state);
-    const float keep = beside                                     ? 0.0f
+    const float keep = beside                                        ? 0.0f
                        : theatre.side_by_side || plays_ladder(state) ? (race_applies(state) ? 0.75f : 0.6f)
-                                                                   : picture_keeps(room, cells.x, cells.y);
+                                                                     : picture_keeps(room, block_picture_cells(state));
     folding_muted_text(detail, "What every thread does in this step", keep);
     if (const auto line = recorded_block_line(state)) muted_text(*line);
     draw_race_caption(state, keep);

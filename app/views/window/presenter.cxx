@@ -55,18 +55,19 @@ void draw_presenter_controls(AppState& state) {
     // Two lines of text apart from the switcher, or half a line where that is what makes them fit
     // (3× text on 1280 pixels).
     ImGui::SameLine(0.0f, 0.0f);
-    const float start = ImGui::GetCursorPosX(), wide_gap = ImGui::GetFontSize() * 2.0f,
-                narrow_gap = ImGui::GetFontSize() * 0.5f;
+    const float start = ImGui::GetCursorPosX();
     // Room for the lessons button after these, without its own hint.
     const float after = ImGui::CalcTextSize("Lessons").x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
-    bool hints = start + wide_gap + width_of("Presenter (F5)", "Keys (F1)") + after <= right;
-    float gap = wide_gap;
-    if (!hints && start + wide_gap + width_of("Presenter", "Keys") + after > right) gap = narrow_gap;
-    if (!hints && start + gap + width_of("Presenter", "Keys") + after > right) {
+    const auto fits = [&](float gap, const char* presenter, const char* keys) {
+        return start + gap * ImGui::GetFontSize() + width_of(presenter, keys) + after <= right;
+    };
+    bool hints = fits(2.0f, "Presenter (F5)", "Keys (F1)");
+    const float gap = hints || fits(2.0f, "Presenter", "Keys") ? 2.0f : 0.5f;
+    if (hints || fits(gap, "Presenter", "Keys")) {
+        ImGui::SameLine(0.0f, gap * ImGui::GetFontSize());
+    } else {
         ImGui::NewLine();
         hints = true;
-    } else {
-        ImGui::SameLine(0.0f, gap);
     }
     bool presenter = p.presenter;
     if (ImGui::Checkbox(hints ? "Presenter (F5)###presenter" : "Presenter###presenter", &presenter))
