@@ -5,7 +5,8 @@
 // between the tensor cores' work, one about which operand is which:
 // - A persistent grid: one cluster per pair of SMs the GPU can hold (or as few as finish the tiles
 //   in as many rounds: model::balanced_clusters), each walking many tiles of C
-//   (model::persistent_tile). The ring of stages runs on from one tile to the next, so the producer
+//   (model::persistent_tile; with tc-tuned's stream-K candidate also parts of tiles:
+//   model::first_unit, next_unit). The ring of stages runs on from one tile to the next, so the producer
 //   fills the next tile's stages while the consumers still write the last tile's C: no block start,
 //   no cold ring, no idle SM at a tile's end.
 // - 17's order of tiles for L2, now over cluster tiles: down a group of 8 cluster rows, then one
@@ -31,7 +32,15 @@
 // with three stages, keeping one group in flight (wait<1>) held two stages per consumer and left the
 // producer one stage ahead; it ran 6 points slower at 2048³ on an H100. With four stages (tc-tuned's
 // candidate 4) it was neither faster nor slower on an H200 at 2048³, 4096³ or 8192³: the tensor
-// cores do not wait for the barrier and the issue between K steps long enough to show.
+// cores do not wait for the barrier and the issue between K steps long enough to show. Again with
+// the lean loop below (H100, 2026-11-27, 4096³, two passes of 5 launches under ncu): wait<1>
+// 211.2–213.0 and 208.5–211.2 µs, wait<0> 211.8–214.3 and 209.5–212.7.
+// Between two K steps a consumer does as little as it can: it carries the ring's position
+// (model::RingCursor) and the stage's descriptors, adding constants, rather than working them out
+// from the step count, and reads its warpgroup number from lane 0 (warpgroup_index), so that the
+// compiler keeps the descriptors in the uniform registers wgmma reads. That halved the kernel's
+// instructions at 4096³ (30.4 M to 17.9 M; cuBLAS issues 16.9 M) but not its time: within the
+// run-to-run spread of ±1 % (ncu with clocks locked, H100).
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
 // the peer's barriers, a cluster-wide barrier at the start and the end), the swapped operands, and
 // the staged epilogue (stage_and_store_c, C's tensor map).
@@ -39,18 +48,69 @@
 #pragma once
 
 #include "kernels/hopper_common.cuh"
+#include "model/tc_stream_k.hpp"
 
 namespace ts::kernels {
 
 namespace persistent {
 
 // What a thread of each role may keep (setmaxnreg): the producer needs few, the consumers their
-// accumulators and the addresses around them.
-constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+// accumulators and the addresses around them. A stream-K producer also walks the shares of the last
+// round (64-bit K positions): with 40 it spilled.
+template <model::WgmmaShape Shape>
+constexpr int kProducerRegisters = 40;
+template <model::WgmmaShape Shape>
+constexpr int kConsumerRegisters = 232;
 
 template <model::WgmmaShape Shape>
 constexpr int shared_bytes() {
     return model::wgmma_shared_bytes(Shape) + 1024;  // + room to align to 1024
+}
+
+// Stream-K (model/tc_stream_k.hpp): a later part of a split tile leaves one consumer's FP32 sums in
+// slot `slot`, as each thread holds them (thread t's r-th value at r · 128 + t: each store a warp's
+// 512 contiguous bytes), for the first part's threads, which hold the same cells, to add.
+template <model::WgmmaShape Shape>
+__device__ __forceinline__ void hand_over_sums(const Accumulators<Shape>& acc, StreamKSlots slots, int slot,
+                                               int consumer, int thread) {
+    constexpr int kPerSlice = Shape.wgmma_n / 2;
+    float4* to = reinterpret_cast<float4*>(slots.sums) + static_cast<std::size_t>(slot) * Shape.accumulator_registers() / 4 *
+                                                             model::kWarpgroupSize;
+#pragma unroll
+    for (int ms = 0; ms < Shape.m_slices(); ++ms)
+#pragma unroll
+        for (int r = 0; r < kPerSlice; r += 4)
+            __stcg(&to[(ms * kPerSlice + r) / 4 * model::kWarpgroupSize + thread],
+                   make_float4(acc[ms][r], acc[ms][r + 1], acc[ms][r + 2], acc[ms][r + 3]));
+    // Every thread of the warpgroup has written its sums before thread 0 says so; the release makes
+    // them visible, at GPU scope, to whoever acquires the flag.
+    named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+    if (thread == 0) asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(slots.flags + slot), "r"(slots.epoch) : "memory");
+}
+// The first part adds the sums a later part left in slot `slot`, once its flag shows this launch.
+template <model::WgmmaShape Shape>
+__device__ __forceinline__ void add_handed_over(Accumulators<Shape>& acc, StreamKSlots slots, int slot, int consumer,
+                                                int thread) {
+    constexpr int kPerSlice = Shape.wgmma_n / 2;
+    if (thread == 0) {
+        unsigned raised = 0;
+        do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(raised) : "l"(slots.flags + slot) : "memory");
+        while (raised != slots.epoch);
+    }
+    // No thread reads the slot before thread 0 has seen the flag raised.
+    named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+    const float4* from = reinterpret_cast<const float4*>(slots.sums) +
+                         static_cast<std::size_t>(slot) * Shape.accumulator_registers() / 4 * model::kWarpgroupSize;
+#pragma unroll
+    for (int ms = 0; ms < Shape.m_slices(); ++ms)
+#pragma unroll
+        for (int r = 0; r < kPerSlice; r += 4) {
+            const float4 v = __ldcg(&from[(ms * kPerSlice + r) / 4 * model::kWarpgroupSize + thread]);
+            acc[ms][r] += v.x;
+            acc[ms][r + 1] += v.y;
+            acc[ms][r + 2] += v.z;
+            acc[ms][r + 3] += v.w;
+        }
 }
 
 // The kernel for the shape ShapeType::value (a type, not the shape itself: nvcc's host stubs cannot
@@ -58,10 +118,11 @@ constexpr int shared_bytes() {
 template <typename ShapeType, typename T>
 __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_bounds__(ShapeType::value.threads(), 1)
     persistent_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, T* c,
-                      int m, int n, int k, int batches, const __grid_constant__ CUtensorMap c_map, bool c_by_tma) {
+                      int m, int n, int k, int batches, const __grid_constant__ CUtensorMap c_map, bool c_by_tma,
+                      StreamKSlots slots) {
     constexpr model::WgmmaShape kShape = ShapeType::value;
     constexpr int kClusterSize = kShape.cluster_m;
-    static_assert(kShape.valid() && model::setmaxnreg_fits(kShape, kProducerRegisters, kConsumerRegisters));
+    static_assert(kShape.valid() && model::setmaxnreg_fits(kShape, kProducerRegisters<kShape>, kConsumerRegisters<kShape>));
     extern __shared__ unsigned char raw_smem[];
     unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw_smem) + 1023) & ~std::uintptr_t{1023});
     auto* full = reinterpret_cast<std::uint64_t*>(smem + model::barriers_offset(kShape));
@@ -69,12 +130,15 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
     const std::uint32_t smem_base = shared_address(smem);
 
     const int thread = static_cast<int>(threadIdx.x);
-    const int warpgroup = thread / model::kWarpgroupSize, wg_thread = thread % model::kWarpgroupSize;
+    const int warpgroup = warpgroup_index(), wg_thread = thread % model::kWarpgroupSize;
     const int rank = cluster_cta_rank();
     const int cluster = static_cast<int>(blockIdx.x) / kClusterSize, clusters = static_cast<int>(gridDim.x) / kClusterSize;
     const int cluster_rows = model::cluster_rows_of(kShape, m), cols = model::block_cols_of(kShape, n);
-    const int tiles = cluster_rows * cols * batches;
     const int k_steps = model::wgmma_k_steps(kShape, k);
+    // What this cluster computes: whole tiles c, c + clusters, ...; with stream_k, then its share of
+    // the last round (model::first_unit, next_unit). Producer and consumers walk the same units.
+    const model::StreamKSplit split =
+        model::stream_k_split(cluster_rows * cols * batches, clusters, k_steps, kShape.stream_k);
     // B's slabs in one copy where N allows (the launch made B's map to match: make_tensor_maps).
     const bool b_runs = model::b_slab_runs(kShape, n);
 
@@ -84,13 +148,13 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
 
     // One branch per role, an if and its else: that is how setmaxnreg takes effect.
     if (model::warpgroup_role(kShape, warpgroup) == model::TcRole::Producer) {
-        setmaxnreg_dec<kProducerRegisters>();
+        setmaxnreg_dec<kProducerRegisters<kShape>>();
         if (wg_thread == 0) {
-            int step = 0;  // counts K steps over every tile this cluster takes: the ring runs on
-            for (int tile = cluster; tile < tiles; tile += clusters) {
-                const model::ClusterTile t = model::persistent_tile(tile, cluster_rows, cols, model::kPersistentGroupRows);
+            int step = 0;  // counts K steps over every unit this cluster takes: the ring runs on
+            for (model::WorkUnit u = model::first_unit(split, cluster); u.valid(); u = model::next_unit(split, cluster, u)) {
+                const model::ClusterTile t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows);
                 const int block_m = t.cluster_row * kClusterSize + rank;
-                for (int kk = 0; kk < k_steps; ++kk, ++step) {
+                for (int kk = u.k_begin; kk < u.k_end; ++kk, ++step) {
                     const model::StageStep ring = model::stage_step(kShape, step);
                     // Refill only once the consumers of both CTAs released the stage's last K step
                     // (in the first round the stages start empty).
@@ -101,27 +165,52 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
             }
         }
     } else {
-        setmaxnreg_inc<kConsumerRegisters>();
+        setmaxnreg_inc<kConsumerRegisters<kShape>>();
         const int consumer = model::consumer_of_warpgroup(kShape, warpgroup);
         // The descriptors of stage 0, K slice 0; every other is a sum (model::a_descriptor_step).
         const std::uint64_t a_desc0 =
             model::encode_descriptor(model::wgmma_a_descriptor(kShape, smem_base, 0, consumer, 0, 0));
         const std::uint64_t b_desc0 = model::encode_descriptor(model::wgmma_b_descriptor(kShape, smem_base, 0, 0, 0));
-        int step = 0;
-        for (int tile = cluster; tile < tiles; tile += clusters) {
-            const model::ClusterTile t = model::persistent_tile(tile, cluster_rows, cols, model::kPersistentGroupRows);
+        // Where the ring is and the descriptors of that stage, carried from one K step to the next
+        // and over every tile (the walk of model::stage_step, without its division): between two K
+        // steps only the wait, the wgmmas, the release and two additions.
+        constexpr std::uint64_t kAStageStep = model::a_descriptor_step(kShape, 1, 0);
+        constexpr std::uint64_t kBStageStep = model::b_descriptor_step(kShape, 1, 0);
+        static_assert(model::a_descriptor_step(kShape, kShape.stages - 1, 0) == (kShape.stages - 1) * kAStageStep &&
+                          model::b_descriptor_step(kShape, kShape.stages - 1, 0) == (kShape.stages - 1) * kBStageStep,
+                      "the stages lie evenly spaced");
+        model::RingCursor ring;
+        std::uint64_t a_stage = a_desc0, b_stage = b_desc0;
+        for (model::WorkUnit u = model::first_unit(split, cluster); u.valid(); u = model::next_unit(split, cluster, u)) {
+            const model::ClusterTile t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows);
             Accumulators<kShape> acc;
-            for (int kk = 0; kk < k_steps; ++kk, ++step) {
-                const model::StageStep ring = model::stage_step(kShape, step);
+            for (int kk = u.k_begin; kk < u.k_end; ++kk) {
                 // The stage is whole when TMA has delivered every byte, from both CTAs' copies.
                 mbarrier_wait(&full[ring.stage], ring.full_parity);
-                // The tile's first K step overwrites what the last tile left in acc.
-                wgmma_stage<kShape, T>(acc, a_desc0, b_desc0, ring.stage, kk > 0);
+                // The unit's first K step overwrites what the last unit left in acc.
+                wgmma_stage_from<kShape, T>(acc, a_stage, b_stage, kk > u.k_begin);
                 // This warpgroup's reads of the stage are over when its wgmmas are.
                 wgmma_wait<0>();
                 // Release the stage in every CTA of the cluster (each of them multicast part of it
                 // here): thread r arrives on CTA r's barrier, the arrivals side by side.
                 if (wg_thread < kClusterSize) mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);
+                ring.advance(kShape);
+                a_stage = ring.stage == 0 ? a_desc0 : a_stage + kAStageStep;
+                b_stage = ring.stage == 0 ? b_desc0 : b_stage + kBStageStep;
+            }
+            if constexpr (kShape.stream_k) {
+                // A split tile's parts meet in FP32: a later part hands its sums over and is done; the
+                // first part adds the later ones, from the clusters after its own, and stores C.
+                // Slot of cluster q: (q · cluster_m + rank) · consumers + consumer.
+                const auto slot_of = [&](int q) { return (q * kClusterSize + rank) * kShape.consumers + consumer; };
+                if (u.hands_over()) {
+                    hand_over_sums<kShape>(acc, slots, slot_of(cluster), consumer, wg_thread);
+                    continue;
+                }
+                if (u.completes_split(k_steps)) {
+                    const int parts = model::later_parts(split, cluster, u.tile);
+                    for (int p = 1; p <= parts; ++p) add_handed_over<kShape>(acc, slots, slot_of(cluster + p), consumer, wg_thread);
+                }
             }
             const int block_m = t.cluster_row * kClusterSize + rank;
             stage_and_store_c<kShape, T>(acc, smem, c_by_tma ? &c_map : nullptr, c, m, n, block_m * kShape.bm,
@@ -150,13 +239,23 @@ struct PersistentRung {
             CUtensorMap c_map{};
             const char* why = nullptr;
             const bool c_by_tma = make_c_tensor_map(Shape, p, operands.c, c_map, why);
+            const int clusters = clusters_that_fit(p);
+            // Stream-K's slots: one per CTA and consumer (model/tc_stream_k.hpp).
+            StreamKSlots slots;
+            if constexpr (Shape.stream_k) {
+                const auto slot_count = static_cast<std::size_t>(clusters) * Shape.cluster_m * Shape.consumers;
+                const auto floats = static_cast<std::size_t>(Shape.accumulator_registers()) * model::kWarpgroupSize;
+                if (const cudaError_t e = stream_k_slots(slot_count, floats, slots); e != cudaSuccess) return e;
+            }
             return launch_tma_kernel<T>(
                 persistent_kernel<ShapeType, T>, Shape, shared_bytes<Shape>(), p, operands, stream,
-                [&] { return dim3(static_cast<unsigned>(clusters_that_fit(p) * Shape.cluster_m)); }, c_map, c_by_tma);
+                [&] { return dim3(static_cast<unsigned>(clusters * Shape.cluster_m)); }, c_map, c_by_tma, slots);
         }
         // As many clusters as the GPU runs at once (cudaOccupancyMaxActiveClusters: an H100's 132 SMs
         // hold 66 pairs when every GPC's SMs pair up), or fewer where fewer finish the tiles in as many
-        // rounds (model::balanced_clusters: 64 for 4096³ and 8192³ on an H100).
+        // rounds (model::balanced_clusters: 64 for 4096³ and 8192³ on an H100). Stream-K takes all
+        // that fit: its last round is shared out, and a first part waits for later parts, which must
+        // be running.
         static int clusters_that_fit(const model::Problem& p) {
             cudaLaunchConfig_t config{};
             config.gridDim = dim3(Shape.cluster_m, 1, 1);
@@ -166,7 +265,7 @@ struct PersistentRung {
             if (cudaOccupancyMaxActiveClusters(&clusters, persistent_kernel<ShapeType, T>, &config) != cudaSuccess) return 0;
             const std::int64_t tiles = static_cast<std::int64_t>(model::cluster_rows_of(Shape, static_cast<int>(p.m))) *
                                        model::block_cols_of(Shape, static_cast<int>(p.n)) * p.batch;
-            return model::balanced_clusters(tiles, clusters);
+            return Shape.stream_k && tiles > 0 ? clusters : model::balanced_clusters(tiles, clusters);
         }
         static TcKernelHandle handle(const model::Problem&) {
             return {reinterpret_cast<const void*>(persistent_kernel<ShapeType, T>), Shape.threads(), shared_bytes<Shape>()};

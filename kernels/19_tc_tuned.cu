@@ -1,12 +1,14 @@
 // Teaches: the best tile shape depends on the GPU and the size here too, so measure instead of
 // guess. The kernel is 18's (18_persistent.cuh), compiled once for each shape in
 // model::kTcTunedCandidates: 18's 128×256 tiles in clusters of two, 128×128 tiles with five
-// stages, each without the cluster, and 18's with four stages, C staged a 64-column slab at a
-// time (model::WgmmaShape::c_one_slab). `tilescope-cli tune --kernel tc-tuned` runs every
+// stages, each without the cluster, 18's with four stages, C staged a 64-column slab at a time
+// (model::WgmmaShape::c_one_slab), and that one on every SM with its last round shared out along K
+// (stream-K: model::WgmmaShape::stream_k, model/tc_stream_k.hpp). `tilescope-cli tune --kernel tc-tuned` runs every
 // candidate at a few sizes and writes the fastest per size to the tuning table
 // (model/tuning_table.hpp); a launch of this rung runs the candidate in config.variant, which the
 // runner fills from that table.
-// Changed from 18_persistent.cu: nothing in the kernel; the shape became a choice.
+// Changed from 18_persistent.cu: nothing in the kernel but stream-K's parts (hand_over_sums,
+// add_handed_over, compiled for a stream_k shape alone); the shape became a choice.
 // Why these candidates: a persistent kernel ends when its last round of tiles does. At 2048³ the
 // 128×256 tiles are 128, one per CTA, so each CTA fills its ring, computes, and writes C with
 // nothing behind it to overlap; 128×128 tiles give each CTA two, the second's loads under the
@@ -32,8 +34,18 @@
 // is not what it has. It launches 132 CTAs (4 rounds, the last 116 tiles wide) where 4 launches 128
 // (4 whole rounds on 128 SMs, 4 idle); per SM it keeps the pipe busier while it works. And it issues
 // 16.9 M instructions to 4's 30.6 M (IPC 0.48 against 0.86, ALU the busiest pipe by count here):
-// 4's K loop spends instructions on index and descriptor arithmetic that cuBLAS does not. The next
-// thing to try is a leaner K loop (descriptors advanced by constants, no per-step stage_step).
+// 4's K loop spends instructions on index and descriptor arithmetic that cuBLAS does not. The lean
+// loop 18 now has (descriptors advanced by constants, the ring's place carried, warp-uniform
+// descriptors) took 4 to 17.9 M instructions, but not its time: on an H100 under ncu (clocks
+// locked, 5 launches per pass, 2026-11-27) 4096³ ran 209.5–214.3 µs against the old loop's
+// 210.0–214.9, cuBLAS 208.3–211.6 in the same passes: 4 sits at 98–100 % of cuBLAS there.
+// Stream-K (candidate 5) was the other idea: 66 clusters instead of 64, and the last round's 58
+// tiles shared out along K so that every SM works 3.88 tile-times instead of 4 (3 % less). At 4096³
+// that gain went to the hand-over: 58 split tiles, each passing 128 KiB of FP32 sums per SM through
+// L2 and back, 214–221 µs against 4's 208–217. Where the last round is a smaller share of the run
+// it pays: 8192³ 1.47–1.53 ms (medians of three passes 1.47–1.52) against 4's 1.51–1.55 (1.52–1.54),
+// cuBLAS 1.54–1.58: about 104 %; 6144³ 2 % and 4099×4095×4097 6 % faster than 4
+// (model/tuning_table.cxx has the table it earned).
 #include <array>
 #include <utility>
 

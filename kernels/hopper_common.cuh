@@ -41,15 +41,19 @@ __device__ __forceinline__ void mbarrier_arrive(std::uint64_t* barrier) {
 }
 // Waits until the phase of parity `parity` of the barrier has completed (tc_pipeline.hpp says
 // which parity each wait names). try_wait may give up after a while: loop until it says done.
+// With a suspend-time hint (nanoseconds) the thread may sleep in try_wait until the phase completes
+// or the time is up, rather than ask again and again: the producer waiting for a full ring to free
+// a stage then issues fewer instructions beside the consumers' warps on its SMSP.
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* barrier, int parity) {
+    constexpr std::uint32_t kSuspendHintNs = 1000000;
     asm volatile(
         "{\n"
         ".reg .pred done;\n"
         "wait:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1, %2;\n"
         "@!done bra wait;\n"
         "}\n" ::"r"(shared_address(barrier)),
-        "r"(parity)
+        "r"(parity), "n"(kSuspendHintNs)
         : "memory");
 }
 
@@ -144,6 +148,14 @@ __device__ __forceinline__ std::uint32_t pack_pair(float first, float second) {
     return *reinterpret_cast<const std::uint32_t*>(&pair);
 }
 
+// This thread's warpgroup, as lane 0 of its warp has it: the same number, but now the compiler
+// knows that every lane of the warp holds it (warp-uniform), so what is computed from it (a
+// consumer's wgmma descriptors) may stay in the uniform registers wgmma reads descriptors from,
+// rather than being moved into them before every wgmma.
+__device__ __forceinline__ int warpgroup_index() {
+    return __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) / model::kWarpgroupSize, 0);
+}
+
 // ---- Clusters ----------------------------------------------------------------------------------
 
 __device__ __forceinline__ int cluster_cta_rank() {
@@ -200,20 +212,18 @@ template <model::WgmmaShape Shape>
 using Accumulators = float[Shape.m_slices()][Shape.wgmma_n / 2];
 
 // This warpgroup's wgmmas on one stage, started and committed as one group: per 16 of K one
-// m64nNk16 per 64-slice of wgmma's M, from descriptors that are sums on the stage-0, slice-0
-// ones (model::a_descriptor_step). With swap_ab wgmma reads B's tile as its A, MN-major, and A's
-// as its B, K-major (model::wgmma_a_descriptor). `accumulate` false: the first wgmma writes acc
-// rather than adding to it (a new tile).
+// m64nNk16 per 64-slice of wgmma's M, from the stage's descriptors (K slice 0, this consumer's
+// first 64-slice) plus constants (model::a_descriptor_step). With swap_ab wgmma reads B's tile as
+// its A, MN-major, and A's as its B, K-major (model::wgmma_a_descriptor). `accumulate` false: the
+// first wgmma writes acc rather than adding to it (a new tile).
 template <model::WgmmaShape Shape, typename T>
-__device__ __forceinline__ void wgmma_stage(Accumulators<Shape>& acc, std::uint64_t a_desc0,
-                                            std::uint64_t b_desc0, int stage, bool accumulate) {
+__device__ __forceinline__ void wgmma_stage_from(Accumulators<Shape>& acc, std::uint64_t a_stage,
+                                                 std::uint64_t b_stage, bool accumulate) {
     static_assert(Shape.n_slices() == 1);
     static_assert(Shape.wgmma_n == 256 || Shape.wgmma_n == 128, "only m64n256k16 and m64n128k16 are generated here");
     constexpr int kTransA = Shape.swap_ab ? 1 : 0, kTransB = Shape.swap_ab || Shape.b_k_major ? 0 : 1;
     // The accumulators were last written by the previous group or other instructions: order that first.
     wgmma_fence();
-    const std::uint64_t a_stage = a_desc0 + model::a_descriptor_step(Shape, stage, 0);
-    const std::uint64_t b_stage = b_desc0 + model::b_descriptor_step(Shape, stage, 0);
 #pragma unroll
     for (int ks = 0; ks < Shape.k_slices(); ++ks) {
 #pragma unroll
@@ -225,6 +235,13 @@ __device__ __forceinline__ void wgmma_stage(Accumulators<Shape>& acc, std::uint6
         }
     }
     wgmma_commit();
+}
+// The same on stage `stage`, from the descriptors of stage 0.
+template <model::WgmmaShape Shape, typename T>
+__device__ __forceinline__ void wgmma_stage(Accumulators<Shape>& acc, std::uint64_t a_desc0,
+                                            std::uint64_t b_desc0, int stage, bool accumulate) {
+    wgmma_stage_from<Shape, T>(acc, a_desc0 + model::a_descriptor_step(Shape, stage, 0),
+                               b_desc0 + model::b_descriptor_step(Shape, stage, 0), accumulate);
 }
 
 // ---- The block's copies of one K step ----------------------------------------------------------
@@ -336,6 +353,19 @@ bool make_tensor_maps(const model::WgmmaShape& shape, const model::Problem& prob
 // C from registers (store_accumulators) instead.
 bool make_c_tensor_map(const model::WgmmaShape& shape, const model::Problem& problem, void* c, CUtensorMap& c_map,
                        const char*& why);
+
+// Where stream-K's later parts leave their FP32 sums (model/tc_stream_k.hpp): one slot per CTA
+// and consumer of the launch, each `floats` floats, and a flag per slot that a part raises to
+// `epoch` once its sums are there. Each launch has an epoch of its own, so the flags never need
+// clearing, and the memory stays from one launch to the next: allocating or clearing it each time
+// would be timed with the kernel. One launch at a time may use them.
+struct StreamKSlots {
+    float* sums = nullptr;
+    unsigned* flags = nullptr;
+    unsigned epoch = 0;
+};
+// The slots for a launch of `slots` slots of `floats` floats on the current device, and a new epoch.
+cudaError_t stream_k_slots(std::size_t slots, std::size_t floats, StreamKSlots& out);
 
 // A TMA rung's kernel: the maps of A and B, C, M, N, K, batches, and any further arguments.
 template <typename T, typename... Extra>

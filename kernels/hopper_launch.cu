@@ -1,5 +1,10 @@
 // Host side of the sm_90a rungs (hopper_common.cuh): padded copies for TMA, tensor maps, and
 // whether this GPU can run sm_90a code at all.
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
 #include "kernels/hopper_common.cuh"
 #include "kernels/row_copy.cuh"
 
@@ -132,6 +137,61 @@ bool make_c_tensor_map(const model::WgmmaShape& s, const model::Problem& p, void
                   static_cast<std::uint64_t>(p.batch), static_cast<std::uint64_t>(p.n),
                   static_cast<std::uint32_t>(s.span_elements()), static_cast<std::uint32_t>(s.consumer_rows()), s.swizzle,
                   why);
+}
+
+namespace {
+
+// Stream-K's slots per device: the sums, the flags (zero when made), how many slots of how many
+// floats they hold. Freed when the process ends (before the CUDA runtime's own teardown, which was
+// registered earlier), so that a leak check sees nothing left.
+struct HeldSlots {
+    int device = -1;
+    float* sums = nullptr;
+    unsigned* flags = nullptr;
+    std::size_t slots = 0, floats = 0;
+};
+struct SlotsCache {
+    std::mutex guard;
+    std::vector<HeldSlots> held;
+    std::atomic<unsigned> epoch{0};
+    ~SlotsCache() {
+        for (HeldSlots& h : held) release(h);
+    }
+    static void release(HeldSlots& h) {
+        int current = 0;
+        if (cudaGetDevice(&current) != cudaSuccess) return;
+        if (cudaSetDevice(h.device) == cudaSuccess) {
+            cudaFree(h.sums);
+            cudaFree(h.flags);
+        }
+        cudaSetDevice(current);
+        h = HeldSlots{h.device};
+    }
+};
+
+}  // namespace
+
+cudaError_t stream_k_slots(std::size_t slots, std::size_t floats, StreamKSlots& out) {
+    static SlotsCache cache;
+    int device = 0;
+    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    const std::lock_guard<std::mutex> lock(cache.guard);
+    auto it = std::find_if(cache.held.begin(), cache.held.end(), [&](const HeldSlots& h) { return h.device == device; });
+    if (it == cache.held.end()) it = cache.held.insert(cache.held.end(), HeldSlots{device});
+    if (it->slots < slots || it->floats < floats) {
+        // Larger ones replace them (cudaFree waits for the launches that may still use them).
+        SlotsCache::release(*it);
+        if (const cudaError_t e = cudaMalloc(&it->sums, slots * floats * sizeof(float)); e != cudaSuccess) return e;
+        if (const cudaError_t e = cudaMalloc(&it->flags, slots * sizeof(unsigned)); e != cudaSuccess) return e;
+        if (const cudaError_t e = cudaMemset(it->flags, 0, slots * sizeof(unsigned)); e != cudaSuccess) return e;
+        it->slots = slots;
+        it->floats = floats;
+    }
+    // Epoch 0 is the flags' first value: never a launch's.
+    unsigned next = ++cache.epoch;
+    if (next == 0) next = ++cache.epoch;
+    out = {it->sums, it->flags, next};
+    return cudaSuccess;
 }
 
 const char* sm90a_unavailable() {

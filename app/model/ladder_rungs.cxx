@@ -59,8 +59,8 @@ constexpr LadderRung kTensorCoreRungs[] = {
      "multicast, and C leaves through shared memory by TMA stores while the next tile starts."},
     {{KernelKind::TcTuned}, "19_tc_tuned.cu",
      "The persistent kernel compiled for the shape the tuner measured fastest on this GPU and size: 128×128 tiles "
-     "where 128×256 would leave most SMs idle, clusters or none, and a fourth stage where C goes out a slab at a "
-     "time."},
+     "where 128×256 would leave most SMs idle, clusters or none, a fourth stage where C goes out a slab at a "
+     "time, and every SM to the end where the last round is shared out along K (stream-K)."},
 };
 
 }  // namespace
@@ -76,9 +76,9 @@ std::string describe_candidate(KernelKind rung, int variant) {
 }
 
 std::string describe_wgmma_shape(const WgmmaShape& s) {
-    return format_text("{}×{}×{}, {} stages, {}{}", s.bm, s.bn, s.bk, s.stages,
+    return format_text("{}×{}×{}, {} stages, {}{}{}", s.bm, s.bn, s.bk, s.stages,
                        s.cluster_m > 1 ? format_text("clusters of {}", s.cluster_m) : std::string("no cluster"),
-                       s.c_one_slab ? ", C a slab at a time" : "");
+                       s.c_one_slab ? ", C a slab at a time" : "", s.stream_k ? ", last round split along K" : "");
 }
 
 std::optional<WgmmaShape> wgmma_shape_of(const KernelConfig& kernel) {

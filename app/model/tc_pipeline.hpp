@@ -59,6 +59,9 @@ struct WgmmaShape {
     // consumer at a time, stored before the next is written: a quarter of the shared memory of a
     // whole 128×256 C, room for a stage more (as cuBLAS's nvjet_sm90_tst_256x128_64x4 kernel has).
     bool c_one_slab = false;
+    // A persistent launch of every cluster that fits, its last round shared out along K
+    // (tc_stream_k.hpp): the parts of a split tile meet in FP32 through global memory.
+    bool stream_k = false;
 
     TS_HOST_DEVICE constexpr int warpgroups() const { return consumers + (producer ? 1 : 0); }
     TS_HOST_DEVICE constexpr int threads() const { return warpgroups() * kWarpgroupSize; }
@@ -105,6 +108,8 @@ struct WgmmaShape {
             return false;
         // One slab at a time: each of a swapped consumer's 64-column slices is one slab.
         if (c_one_slab && (!c_staged || !swap_ab || span_elements() != kWgmmaM)) return false;
+        // Only the persistent kernel (a producer, C staged) walks work units.
+        if (stream_k && (!producer || !c_staged)) return false;
         // Leave a consumer thread at least 63 of its 255 registers for addresses and loop state.
         return accumulator_registers() <= 192;
     }
@@ -143,6 +148,8 @@ static_assert(kWgmmaShape.valid() && kWarpSpecializedShape.valid() && kPersisten
 // - 4: 18's shape with four stages: C staged one 64-column slab per consumer at a time (16 KiB, not
 //   64) leaves the room, as in the kernel cuBLAS picks at 2048³ and 4096³ on an H100
 //   (nvjet_sm90_tst_256x128_64x4_1x2: 64 of K, 4 stages, clusters of 2, 213 KiB).
+// - 5: 4 on every cluster that fits, the last round shared out along K (stream-K): where the tiles
+//   do not make whole rounds (4096³: 256 cluster tiles on 66 clusters), every SM works to the end.
 inline constexpr WgmmaShape kTcTunedCandidates[] = {
     kPersistentShape,
     {.bm = 128, .bn = 128, .bk = 64, .stages = 5, .consumers = 2, .producer = true, .wgmma_n = 128,
@@ -153,6 +160,9 @@ inline constexpr WgmmaShape kTcTunedCandidates[] = {
      .swizzle = TmaSwizzle::B128, .cluster_m = 1, .c_staged = true, .swap_ab = true},
     {.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true, .wgmma_n = 128,
      .swizzle = TmaSwizzle::B128, .cluster_m = 2, .c_staged = true, .swap_ab = true, .c_one_slab = true},
+    {.bm = 128, .bn = 256, .bk = 64, .stages = 4, .consumers = 2, .producer = true, .wgmma_n = 128,
+     .swizzle = TmaSwizzle::B128, .cluster_m = 2, .c_staged = true, .swap_ab = true, .c_one_slab = true,
+     .stream_k = true},
 };
 inline constexpr int kTcTunedCandidateCount =
     static_cast<int>(sizeof(kTcTunedCandidates) / sizeof(kTcTunedCandidates[0]));
@@ -367,6 +377,20 @@ TS_HOST_DEVICE constexpr StageStep stage_step(WgmmaShape s, int k_step) {
     const int round = k_step / s.stages;
     return {k_step, k_step % s.stages, round, round & 1, (round & 1) ^ 1, round > 0, expect_tx_bytes(s)};
 }
+// The same walk one step at a time, for a loop that visits every K step in order: the stage and
+// its full parity are carried and advanced (a compare and a select), where stage_step divides.
+// After `advance` n times from the start it equals stage_step(s, n) (tc_pipeline_test).
+struct RingCursor {
+    int stage = 0;
+    int full_parity = 0;  // the producer's empty parity is its opposite: stage_step
+    TS_HOST_DEVICE constexpr int empty_parity() const { return full_parity ^ 1; }
+    TS_HOST_DEVICE constexpr void advance(WgmmaShape s) {
+        if (++stage == s.stages) {
+            stage = 0;
+            full_parity ^= 1;
+        }
+    }
+};
 // Arrivals that complete a phase: full[s] one (the producer's arrive.expect_tx; the bytes are
 // counted apart); empty[s] one per consumer warpgroup of every CTA whose copies write into this
 // CTA's stage — with a cluster, a CTA may refill only when all the CTAs it multicasts into

@@ -16,7 +16,9 @@ PersistentLaunch persistent_launch(const WgmmaShape& s, const Problem& p, int sm
     const std::int64_t tiles = std::int64_t{launch.cluster_rows} * launch.cols * p.batch;
     if (tiles > kMost) return {};
     launch.tiles = static_cast<int>(tiles);
-    launch.clusters = balanced_clusters(tiles, sm_count / s.cluster_m);
+    // Stream-K runs every cluster that fits and shares its last round out along K (tc_stream_k.hpp):
+    // its whole rounds are these, its last drawn as if whole.
+    launch.clusters = s.stream_k ? sm_count / s.cluster_m : balanced_clusters(tiles, sm_count / s.cluster_m);
     launch.rounds = (launch.tiles + launch.clusters - 1) / launch.clusters;
     return launch;
 }

@@ -392,6 +392,18 @@ TEST(TcPipeline, StageStepsWorkedByHand) {
     EXPECT_EQ(stage_step(s, 10).empty_parity, 1);
 }
 
+TEST(TcPipeline, RingCursorWalksAsStageStepSays) {
+    for (const WgmmaShape s : {kWarpSpecialized, kTcTunedCandidates[1], kTcTunedCandidates[4]}) {
+        RingCursor cursor;
+        for (int k = 0; k < 3 * s.stages + 2; ++k, cursor.advance(s)) {
+            const StageStep st = stage_step(s, k);
+            ASSERT_EQ(cursor.stage, st.stage) << "stages " << s.stages << ", K step " << k;
+            ASSERT_EQ(cursor.full_parity, st.full_parity) << "stages " << s.stages << ", K step " << k;
+            ASSERT_EQ(cursor.empty_parity(), st.empty_parity) << "stages " << s.stages << ", K step " << k;
+        }
+    }
+}
+
 // An mbarrier as the PTX ISA describes it: phases 0, 1, 2, ...; the current one is incomplete,
 // all before it complete. A phase completes when the expected arrivals are in and the transaction
 // bytes armed by arrive.expect_tx have all landed. try_wait.parity p may name the current phase

@@ -70,12 +70,14 @@ constexpr TcSubStep kWarpSpecializedSteps[] = {
     {"store C", "each consumer", "store_accumulators<kShape, T>(", A::StoreC},
 };
 constexpr TcSubStep kPersistentSteps[] = {
-    {"take the next tile", "the producer", "for (int tile = cluster; tile < tiles; tile += clusters) {", A::TakeTile},
+    {"take the next tile", "the producer",
+     "for (model::WorkUnit u = model::first_unit(split, cluster); u.valid(); u = model::next_unit(split, cluster, u)) {",
+     A::TakeTile},
     {"wait: stage free", "the producer", "if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);",
      A::WaitFree},
     {"arm full, copy", "the producer", "issue_cluster_stage<kShape>(", A::ArmAndCopy},
     {"wait: stage full", "each consumer", "mbarrier_wait(&full[ring.stage], ring.full_parity);", A::WaitFull},
-    {"wgmmas", "each consumer", "wgmma_stage<kShape, T>(", A::Wgmmas},
+    {"wgmmas", "each consumer", "wgmma_stage_from<kShape, T>(", A::Wgmmas},
     {"wait for the wgmmas", "each consumer", "wgmma_wait<0>();", A::WaitWgmmas},
     {"release the stage", "each consumer", "mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);", A::Release},
     {"C out by TMA", "each consumer", "stage_and_store_c<kShape, T>(", A::StageC},
@@ -140,8 +142,9 @@ std::string wgmma_words(const model::WgmmaShape& s, TcAction action, int k, int 
     const model::StageStep ring = model::stage_step(s, k);
     switch (action) {
         case A::TakeTile:
-            return "the cluster takes tiles cluster, cluster + clusters, … in the L2-aware order (the Tiles tab); the "
-                   "ring's K steps count on from one tile to the next.";
+            return "the cluster takes tiles cluster, cluster + clusters, … in the L2-aware order (the Tiles tab), and "
+                   "with stream-K (tc-tuned #5) then its share of the last round's K steps; the ring's K steps count "
+                   "on from one tile to the next.";
         case A::FillRing:
             return format_text("before the loop thread 0 arms full[s] and issues the copies of K steps 0–{}, one per "
                                "stage.",
