@@ -138,6 +138,16 @@ void set_section(TuningTable& table, TuningSection section) {
 // 18's shape's 96.4 %; alone, 4096³ 97.3–98.6 % of cuBLAS against 96.0–97.0 %, and 8192³
 // 101.8–101.9 % against 100.3 % in two processes each (the tuner's later columns ran under the
 // power cap again: #4 84.9 % at 8192³ there).
+// Candidate 5 (4 with the last round split along K) past 4096 on the H100: under ncu, clocks locked,
+// five launches a pass (2026-11-27), 8192³ 1.47–1.53 ms in three passes against 4's 1.51–1.55
+// (cuBLAS 1.54–1.58), 6144³ 647–654 µs against 660–665, 12288×4096×4096 584–588 against 588–596,
+// 4099×4095×4097 287–291 against 306–309; 8192×8192×2048 the same; 5000³ 438–443 against
+// 433–435, which the table's sizes cannot tell apart. At 4096³ it lost (214–221 µs against
+// 208–217: its 58 split tiles hand 128 KiB of FP32 sums per SM through L2, and there the last
+// round is a quarter of the run), and at 2048³ (64 tiles on 66 clusters: every tile split) 42
+// against 33. The tuner's own table from that lease was no guide: its columns ran under the power
+// cap (#4 83.8 % at 8192³).
+// Not measured on an H200: it keeps candidate 4 there.
 // Other GPUs run 18's shape (candidate 0) until tuned.
 const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
 [*]
@@ -156,7 +166,8 @@ const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shap
 
 [tc-tuned: NVIDIA H100]
 1024 = 3
-* = 4
+4096 = 4
+* = 5
 
 [tc-tuned: NVIDIA H200]
 1024 = 3

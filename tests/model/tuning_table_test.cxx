@@ -113,7 +113,8 @@ TEST(TuningTable, TheShippedTableParsesAndCoversEveryGpu) {
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 1024, KernelKind::TcTuned), 3) << "measured on the device";
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 2048, KernelKind::TcTuned), 4);
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 4096, KernelKind::TcTuned), 4);
-    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 8192, KernelKind::TcTuned), 4);
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 4099, KernelKind::TcTuned), 5);
+    EXPECT_EQ(pick_variant(shipped, "NVIDIA H100 80GB HBM3", 8192, KernelKind::TcTuned), 5);
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 1024, KernelKind::TcTuned), 3);
     EXPECT_EQ(pick_variant(shipped, "NVIDIA H200", 8192, KernelKind::TcTuned), 4);
     EXPECT_EQ(pick_variant(shipped, "NVIDIA RTX 4090", 1024, KernelKind::TcTuned), 0) << "18's shape until tuned";
