@@ -55,12 +55,8 @@ namespace ts::kernels {
 namespace persistent {
 
 // What a thread of each role may keep (setmaxnreg): the producer needs few, the consumers their
-// accumulators and the addresses around them. A stream-K producer also walks the shares of the last
-// round (64-bit K positions): with 40 it spilled.
-template <model::WgmmaShape Shape>
-constexpr int kProducerRegisters = 40;
-template <model::WgmmaShape Shape>
-constexpr int kConsumerRegisters = 232;
+// accumulators and the addresses around them.
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
 template <model::WgmmaShape Shape>
 constexpr int shared_bytes() {
@@ -68,19 +64,24 @@ constexpr int shared_bytes() {
 }
 
 // Stream-K (model/tc_stream_k.hpp): a later part of a split tile leaves one consumer's FP32 sums in
-// slot `slot`, as each thread holds them (thread t's r-th value at r · 128 + t: each store a warp's
-// 512 contiguous bytes), for the first part's threads, which hold the same cells, to add.
+// slot `slot`, as each thread holds them, for the first part's threads, which hold the same cells,
+// to add. Thread t's values 4q … 4q + 3 are float4 number q · 128 + t of the slot: each store or
+// load of a warp is 512 contiguous bytes. `quad` is q, from the slice and the value's index in it.
+template <model::WgmmaShape Shape>
+__device__ __forceinline__ std::size_t slot_quad(int slot, int m_slice, int value, int thread) {
+    constexpr int kQuadsPerThread = Shape.accumulator_registers() / 4;
+    const int quad = (m_slice * Shape.wgmma_n / 2 + value) / 4;
+    return (static_cast<std::size_t>(slot) * kQuadsPerThread + quad) * model::kWarpgroupSize + thread;
+}
 template <model::WgmmaShape Shape>
 __device__ __forceinline__ void hand_over_sums(const Accumulators<Shape>& acc, StreamKSlots slots, int slot,
                                                int consumer, int thread) {
-    constexpr int kPerSlice = Shape.wgmma_n / 2;
-    float4* to = reinterpret_cast<float4*>(slots.sums) + static_cast<std::size_t>(slot) * Shape.accumulator_registers() / 4 *
-                                                             model::kWarpgroupSize;
+    float4* to = reinterpret_cast<float4*>(slots.sums);
 #pragma unroll
     for (int ms = 0; ms < Shape.m_slices(); ++ms)
 #pragma unroll
-        for (int r = 0; r < kPerSlice; r += 4)
-            __stcg(&to[(ms * kPerSlice + r) / 4 * model::kWarpgroupSize + thread],
+        for (int r = 0; r < Shape.wgmma_n / 2; r += 4)
+            __stcg(&to[slot_quad<Shape>(slot, ms, r, thread)],
                    make_float4(acc[ms][r], acc[ms][r + 1], acc[ms][r + 2], acc[ms][r + 3]));
     // Every thread of the warpgroup has written its sums before thread 0 says so; the release makes
     // them visible, at GPU scope, to whoever acquires the flag.
@@ -91,7 +92,6 @@ __device__ __forceinline__ void hand_over_sums(const Accumulators<Shape>& acc, S
 template <model::WgmmaShape Shape>
 __device__ __forceinline__ void add_handed_over(Accumulators<Shape>& acc, StreamKSlots slots, int slot, int consumer,
                                                 int thread) {
-    constexpr int kPerSlice = Shape.wgmma_n / 2;
     if (thread == 0) {
         unsigned raised = 0;
         do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(raised) : "l"(slots.flags + slot) : "memory");
@@ -99,13 +99,12 @@ __device__ __forceinline__ void add_handed_over(Accumulators<Shape>& acc, Stream
     }
     // No thread reads the slot before thread 0 has seen the flag raised.
     named_barrier_sync(1 + consumer, model::kWarpgroupSize);
-    const float4* from = reinterpret_cast<const float4*>(slots.sums) +
-                         static_cast<std::size_t>(slot) * Shape.accumulator_registers() / 4 * model::kWarpgroupSize;
+    const float4* from = reinterpret_cast<const float4*>(slots.sums);
 #pragma unroll
     for (int ms = 0; ms < Shape.m_slices(); ++ms)
 #pragma unroll
-        for (int r = 0; r < kPerSlice; r += 4) {
-            const float4 v = __ldcg(&from[(ms * kPerSlice + r) / 4 * model::kWarpgroupSize + thread]);
+        for (int r = 0; r < Shape.wgmma_n / 2; r += 4) {
+            const float4 v = __ldcg(&from[slot_quad<Shape>(slot, ms, r, thread)]);
             acc[ms][r] += v.x;
             acc[ms][r + 1] += v.y;
             acc[ms][r + 2] += v.z;
@@ -122,7 +121,7 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
                       StreamKSlots slots) {
     constexpr model::WgmmaShape kShape = ShapeType::value;
     constexpr int kClusterSize = kShape.cluster_m;
-    static_assert(kShape.valid() && model::setmaxnreg_fits(kShape, kProducerRegisters<kShape>, kConsumerRegisters<kShape>));
+    static_assert(kShape.valid() && model::setmaxnreg_fits(kShape, kProducerRegisters, kConsumerRegisters));
     extern __shared__ unsigned char raw_smem[];
     unsigned char* smem = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(raw_smem) + 1023) & ~std::uintptr_t{1023});
     auto* full = reinterpret_cast<std::uint64_t*>(smem + model::barriers_offset(kShape));
@@ -148,7 +147,7 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
 
     // One branch per role, an if and its else: that is how setmaxnreg takes effect.
     if (model::warpgroup_role(kShape, warpgroup) == model::TcRole::Producer) {
-        setmaxnreg_dec<kProducerRegisters<kShape>>();
+        setmaxnreg_dec<kProducerRegisters>();
         if (wg_thread == 0) {
             int step = 0;  // counts K steps over every unit this cluster takes: the ring runs on
             for (model::WorkUnit u = model::first_unit(split, cluster); u.valid(); u = model::next_unit(split, cluster, u)) {
@@ -165,7 +164,7 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
             }
         }
     } else {
-        setmaxnreg_inc<kConsumerRegisters<kShape>>();
+        setmaxnreg_inc<kConsumerRegisters>();
         const int consumer = model::consumer_of_warpgroup(kShape, warpgroup);
         // The descriptors of stage 0, K slice 0; every other is a sum (model::a_descriptor_step).
         const std::uint64_t a_desc0 =
@@ -239,17 +238,17 @@ struct PersistentRung {
             CUtensorMap c_map{};
             const char* why = nullptr;
             const bool c_by_tma = make_c_tensor_map(Shape, p, operands.c, c_map, why);
-            const int clusters = clusters_that_fit(p);
-            // Stream-K's slots: one per CTA and consumer (model/tc_stream_k.hpp).
+            // Stream-K's slots (model/tc_stream_k.hpp): one per consumer of every CTA the GPU can hold,
+            // one a SM (__launch_bounds__ above), whatever number of clusters the launch then takes.
             StreamKSlots slots;
             if constexpr (Shape.stream_k) {
-                const auto slot_count = static_cast<std::size_t>(clusters) * Shape.cluster_m * Shape.consumers;
                 const auto floats = static_cast<std::size_t>(Shape.accumulator_registers()) * model::kWarpgroupSize;
-                if (const cudaError_t e = stream_k_slots(slot_count, floats, slots); e != cudaSuccess) return e;
+                if (const cudaError_t e = stream_k_slots(Shape.consumers, floats, slots); e != cudaSuccess) return e;
             }
             return launch_tma_kernel<T>(
                 persistent_kernel<ShapeType, T>, Shape, shared_bytes<Shape>(), p, operands, stream,
-                [&] { return dim3(static_cast<unsigned>(clusters * Shape.cluster_m)); }, c_map, c_by_tma, slots);
+                [&] { return dim3(static_cast<unsigned>(clusters_that_fit(p) * Shape.cluster_m)); }, c_map, c_by_tma,
+                slots);
         }
         // As many clusters as the GPU runs at once (cudaOccupancyMaxActiveClusters: an H100's 132 SMs
         // hold 66 pairs when every GPC's SMs pair up), or fewer where fewer finish the tiles in as many

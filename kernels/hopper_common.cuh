@@ -365,8 +365,9 @@ struct StreamKSlots {
     unsigned* flags = nullptr;
     unsigned epoch = 0;
 };
-// The slots for a launch of `slots` slots of `floats` floats on the current device, and a new epoch.
-cudaError_t stream_k_slots(std::size_t slots, std::size_t floats, StreamKSlots& out);
+// The slots for a launch on the current device, `per_sm` slots of `floats` floats for each of its
+// SMs (a persistent CTA's consumers), and a new epoch.
+cudaError_t stream_k_slots(int per_sm, std::size_t floats, StreamKSlots& out);
 
 // A TMA rung's kernel: the maps of A and B, C, M, N, K, batches, and any further arguments.
 template <typename T, typename... Extra>

@@ -171,10 +171,13 @@ struct SlotsCache {
 
 }  // namespace
 
-cudaError_t stream_k_slots(std::size_t slots, std::size_t floats, StreamKSlots& out) {
+cudaError_t stream_k_slots(int per_sm, std::size_t floats, StreamKSlots& out) {
     static SlotsCache cache;
-    int device = 0;
+    int device = 0, sms = 0;
     if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    if (const cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device); e != cudaSuccess)
+        return e;
+    const auto slots = static_cast<std::size_t>(sms) * static_cast<std::size_t>(per_sm);
     const std::lock_guard<std::mutex> lock(cache.guard);
     auto it = std::find_if(cache.held.begin(), cache.held.end(), [&](const HeldSlots& h) { return h.device == device; });
     if (it == cache.held.end()) it = cache.held.insert(cache.held.end(), HeldSlots{device});

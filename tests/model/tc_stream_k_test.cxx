@@ -75,7 +75,9 @@ TEST(StreamK, EveryKStepOnceAndEveryPartMeetsItsFirst) {
                             if (u.tile >= s.whole_tiles) {
                                 shared[c] += u.k_end - u.k_begin;
                                 if (first_shared) firsts[c] = u;
-                                if (u.hands_over()) EXPECT_TRUE(first_shared) << "cluster " << c;
+                                if (u.hands_over()) {
+                                    EXPECT_TRUE(first_shared) << "cluster " << c;
+                                }
                                 first_shared = false;
                             } else {
                                 EXPECT_EQ(u.tile % clusters, c);
@@ -84,7 +86,9 @@ TEST(StreamK, EveryKStepOnceAndEveryPartMeetsItsFirst) {
                         }
                     }
                     for (int v : seen) ASSERT_EQ(v, 1);
-                    if (!share || tiles % clusters == 0) EXPECT_EQ(s.tail_clusters, 0);
+                    if (!share || tiles % clusters == 0) {
+                        EXPECT_EQ(s.tail_clusters, 0);
+                    }
                     const auto [least, most] =
                         std::minmax_element(shared.begin(), shared.begin() + std::max(1, s.tail_clusters));
                     if (s.tail_clusters > 0) {
