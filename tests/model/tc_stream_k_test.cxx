@@ -47,6 +47,11 @@ TEST(StreamK, FourThousandNinetySixCubedWorkedByHand) {
     EXPECT_EQ(whole.tail_clusters, 0);
     EXPECT_EQ(units_of(whole, 63).size(), 4u);
     EXPECT_EQ(stream_k_split(256, 66, 64, false).whole_tiles, 256);
+    // A rest whose K steps would not count in 32 bits (2 tiles of 2³⁰ K steps) goes whole too.
+    const StreamKSplit huge = stream_k_split(130, 64, 1 << 30, true);
+    EXPECT_EQ(huge.whole_tiles, 130);
+    EXPECT_EQ(huge.tail_clusters, 0);
+    EXPECT_EQ(stream_k_split(129, 64, 1 << 30, true).tail_steps, 1 << 30);  // one tile's still does
 }
 
 // Every shape: each (tile, K step) once; shares within one K step of each other; a unit that hands
