@@ -46,6 +46,16 @@
 // it pays: 8192³ 1.47–1.53 ms (medians of three passes 1.47–1.52) against 4's 1.51–1.55 (1.52–1.54),
 // cuBLAS 1.54–1.58: about 104 %; 6144³ 2 % and 4099×4095×4097 6 % faster than 4
 // (model/tuning_table.cxx has the table it earned).
+// Where 4's cycles go at 4096³ (2026-11-27, H100, ncu with clocks locked; cycles vary by 0.2 % from
+// launch to launch where time varies by 1 %). Over K = 1,024 … 16,384 at M = N = 4096 its cycles
+// grow by 1,030 per K step and tile round, cuBLAS's by 1,025, against the 1,024 the tensor cores
+// need for a 128×256×64 step: both K loops run at the tensor cores' peak. What is left is fixed,
+// about 20 k cycles a launch against cuBLAS's 18 k (the first stages from DRAM, four epilogues, the
+// end). Neither wgmma_wait<1> (+0.2 %), nor copying the first slab of C out by the warpgroup's own
+// stores so that no slab waits for a TMA store to read the staging area (+0.4 %; both slabs, +1.2 %)
+// made that smaller. ncu counts the same TMA traffic from the SM side for 4, cuBLAS and fast.cu's
+// kernel 12 (50.3 M sectors, two thirds multicast), but cuBLAS's L2 sees 14 % fewer read requests
+// and a third less traffic between its two halves; the order of tiles is the lead left.
 #include <array>
 #include <utility>
 

@@ -109,17 +109,17 @@ __device__ __forceinline__ void tma_store_3d(const CUtensorMap* map, const void*
                  "r"(shared_address(shared)), "r"(inner), "r"(outer), "r"(batch)
                  : "memory");
 }
+// Fetches a tensor map (a __grid_constant__ parameter) into the TMA unit's descriptor cache ahead of
+// its first copy, which would otherwise wait for the 128 bytes to come from memory first.
+__device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {
+    asm volatile("prefetch.tensormap [%0];\n" ::"l"(map) : "memory");
+}
 __device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
 // Waits until at most `Pending` of this thread's bulk groups still read their shared memory (the
 // writes to global memory may still be under way): the memory may then be written again.
 template <int Pending>
 __device__ __forceinline__ void bulk_wait_group_read() {
     asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(Pending) : "memory");
-}
-// Waits until at most `Pending` of this thread's bulk groups are unfinished, their writes done.
-template <int Pending>
-__device__ __forceinline__ void bulk_wait_group() {
-    asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(Pending) : "memory");
 }
 // Orders this thread's ordinary writes to shared memory before what the async proxy (TMA) reads
 // there afterwards: without it a TMA store may read what was there before.
