@@ -147,7 +147,8 @@ void set_section(TuningTable& table, TuningSection section) {
 // round is a quarter of the run), and at 2048³ (64 tiles on 66 clusters: every tile split) 42
 // against 33. The tuner's own table from that lease was no guide: its columns ran under the power
 // cap (#4 83.8 % at 8192³).
-// Not measured on an H200: it keeps candidate 4 there.
+// On an H200 (one pass under ncu, 2026-11-27) 5 did not beat 4: 223.1–225.0 µs against
+// 221.8–225.1 at 4096³, 1.61–1.63 ms against 1.60–1.63 at 8192³. The H200 keeps candidate 4.
 // Other GPUs run 18's shape (candidate 0) until tuned.
 const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
 [*]
