@@ -48,16 +48,17 @@
 // (model/tuning_table.cxx has the table it earned).
 // Where 4's cycles go at 4096³ (2026-11-27, H100, ncu with clocks locked; cycles vary by 0.2 % from
 // launch to launch where time varies by 1 %). Over K = 1,024 … 16,384 at M = N = 4096 its cycles
-// grow by 1,030 per K step and tile round, cuBLAS's by 1,025, against the 1,024 the tensor cores
-// need for a 128×256×64 step: both K loops run at the tensor cores' peak. What is left is fixed,
-// about 20 k cycles a launch against cuBLAS's 18 k (the first stages from DRAM, four epilogues, the
-// end). Neither wgmma_wait<1> (+0.2 %), nor copying the first slab of C out by the warpgroup's own
-// stores so that no slab waits for a TMA store to read the staging area (+0.4 %; both slabs, +1.2 %)
-// made that smaller. ncu counts the same TMA traffic from the SM side for 4, cuBLAS and fast.cu's
-// kernel 12 (50.3 M sectors, two thirds multicast); cuBLAS's L2 sees 13 % fewer read requests and a
-// third less traffic between its two halves. That is not where the cycles go either: groups of 4 or
-// 16 cluster rows, or groups of 8 columns walked across, moved 4's L2 reads from 30.6 to 33.5 M and
-// its cross-half traffic by a sixth, and its cycles by no more than 0.2 % (three passes each).
+// grow by 1,030 per K step and tile round, cuBLAS's by 1,028, against the 1,024 the tensor cores
+// need for a 128×256×64 step: both K loops run within 0.6 % of the tensor cores' peak. What is left
+// is fixed, 19.6 k cycles a launch against cuBLAS's 17.3 k (the first stages from DRAM, four
+// epilogues, the end): over half of the 4 k between them at 4096³. Neither wgmma_wait<1>
+// (+0.2 %), nor copying the first slab of C out by the warpgroup's own stores so that no slab waits
+// for a TMA store to read the staging area (+0.4 %; both slabs, +1.2 %) made that smaller. ncu
+// counts the same TMA traffic from the SM side for 4, cuBLAS and fast.cu's kernel 12 (50.3 M
+// sectors, two thirds multicast); cuBLAS's L2 sees 13 % fewer read requests and a third less
+// traffic between its two halves. That is not where the cycles go either: groups of 4 or 16 cluster
+// rows, or groups of 8 columns walked across, moved 4's L2 reads from 30.6 to 33.5 M and its
+// cross-half traffic by a sixth, and its cycles by no more than 0.2 % (three passes each).
 #include <array>
 #include <utility>
 
