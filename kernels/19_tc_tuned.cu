@@ -42,10 +42,13 @@
 // Stream-K (candidate 5) was the other idea: 66 clusters instead of 64, and the last round's 58
 // tiles shared out along K so that every SM works 3.88 tile-times instead of 4 (3 % less). At 4096³
 // that gain went to the hand-over: 58 split tiles, each passing 128 KiB of FP32 sums per SM through
-// L2 and back, 214–221 µs against 4's 208–217. Where the last round is a smaller share of the run
-// it pays: 8192³ 1.47–1.53 ms (medians of three passes 1.47–1.52) against 4's 1.51–1.55 (1.52–1.54),
-// cuBLAS 1.54–1.58: about 104 %; 6144³ 2 % and 4099×4095×4097 6 % faster than 4
-// (model/tuning_table.cxx has the table it earned).
+// L2 and back, 214–221 µs against 4's 208–217. Timed unit by unit with %globaltimer (H100, a build
+// not committed): handing a later part's sums over took 2.8–7.1 µs (median 3.3), the first part's
+// adding them 1.7–6.3 µs (median 3.9, of which 0.2–1.0 waiting for the flag), and the 66 clusters
+// started up to 4.3 µs apart where 4's 64 start within 1.3 µs; the shares save about 6 µs. Where
+// the last round is a smaller share of the run it pays: 8192³ 1.47–1.53 ms (medians of three passes
+// 1.47–1.52) against 4's 1.51–1.55 (1.52–1.54), cuBLAS 1.54–1.58: about 104 %; 6144³ 2 % and
+// 4099×4095×4097 6 % faster than 4 (model/tuning_table.cxx has the table it earned).
 // Where 4's cycles go at 4096³ (2026-11-27, H100, ncu with clocks locked; cycles vary by 0.2 % from
 // launch to launch where time varies by 1 %). Over K = 1,024 … 16,384 at M = N = 4096 its cycles
 // grow by 1,030 per K step and tile round, cuBLAS's by 1,028, against the 1,024 the tensor cores
@@ -58,7 +61,9 @@
 // sectors, two thirds multicast); cuBLAS's L2 sees 13 % fewer read requests and a third less
 // traffic between its two halves. That is not where the cycles go either: groups of 4 or 16 cluster
 // rows, or groups of 8 columns walked across, moved 4's L2 reads from 30.6 to 33.5 M and its
-// cross-half traffic by a sixth, and its cycles by no more than 0.2 % (three passes each).
+// cross-half traffic by a sixth, and its cycles by no more than 0.2 % (three passes each). Asking
+// L2 for the boxes of the K step 4, 8 or 16 ahead of each copy (cp.async.bulk.prefetch.tensor)
+// made 4096³ 3.8 to 4.6 times slower.
 #include <array>
 #include <utility>
 
