@@ -41,8 +41,18 @@
 // compiler keeps the descriptors in the uniform registers wgmma reads. That halved the kernel's
 // instructions at 4096³ (30.4 M to 17.9 M; cuBLAS issues 16.9 M) but not its time: within the
 // run-to-run spread of ±1 % (ncu with clocks locked, H100).
+// Between two tiles, and before the first, it does as little as it can too. Timed with clock64 on
+// an H100 at 4096³, the tensor cores waited about 2.9 k cycles between one tile's last K step and
+// the next's first, and 6.2 k from the start to the first K step. Three things took 1.7 k and 0.4 k
+// of those, and 1.2 % of the kernel's cycles (284 to 280.5 k under ncu, as cuBLAS's 280.8 k):
+// - the cluster's meeting at the start is relaxed (cluster_arrive_relaxed): the releasing one
+//   fenced the whole GPU;
+// - each role sets up between arriving and waiting;
+// - the end needs no meeting at all: the producer's tail waits for the last releases instead.
+// The tile's coordinates, whose divisions the compiler had put between the last wgmmas and the
+// epilogue, are worked out while the tile's first wgmmas run.
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
-// the peer's barriers, a cluster-wide barrier at the start and the end), the swapped operands, and
+// the peer's barriers, its meeting at the start, the producer's tail), the swapped operands, and
 // the staged epilogue (stage_and_store_c, C's tensor map).
 // What it leaves on the table: the tile shape is one for every size (19 makes it a choice).
 #pragma once
@@ -112,6 +122,18 @@ __device__ __forceinline__ void add_handed_over(Accumulators<Shape>& acc, Stream
         }
 }
 
+// Where a value is worked out, when the compiler would move it: after_issue(x) is x, but read only
+// after the instructions before it (the wgmmas just issued), so that what depends on it runs in
+// their shadow; computed_now(tile) is the tile, finished here rather than sunk to where it is used.
+__device__ __forceinline__ int after_issue(int x) {
+    asm volatile("" : "+r"(x));
+    return x;
+}
+__device__ __forceinline__ model::ClusterTile computed_now(model::ClusterTile t) {
+    asm volatile("" : "+r"(t.batch), "+r"(t.cluster_row), "+r"(t.col));
+    return t;
+}
+
 // The kernel for the shape ShapeType::value (a type, not the shape itself: nvcc's host stubs cannot
 // name a __global__ template instantiated on a class-type value).
 template <typename ShapeType, typename T>
@@ -149,16 +171,24 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
         if (c_by_tma) prefetch_tensor_map(&c_map);
         init_ring_barriers<kShape>(full, empty);
     }
-    // Both CTAs' barriers exist before either multicasts into the other or arrives on its barriers.
-    cluster_sync();
+    // The cluster meets in two halves: every thread arrives here, and each role waits (below) just
+    // before it first multicasts into the other CTA or arrives on its barriers, having set up in
+    // between.
+    cluster_arrive_relaxed();
 
     // One branch per role, an if and its else: that is how setmaxnreg takes effect.
     if (model::warpgroup_role(kShape, warpgroup) == model::TcRole::Producer) {
         setmaxnreg_dec<kProducerRegisters>();
+        // The first tile is worked out (divisions, a few hundred cycles) while the cluster meets,
+        // not between the meeting and the first copy.
+        model::WorkUnit u = model::first_unit(split, cluster);
+        model::ClusterTile t = computed_now(model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows));
+        // Both CTAs' barriers exist before either multicasts into the other.
+        cluster_wait();
         if (wg_thread == 0) {
             int step = 0;  // counts K steps over every unit this cluster takes: the ring runs on
-            for (model::WorkUnit u = model::first_unit(split, cluster); u.valid(); u = model::next_unit(split, cluster, u)) {
-                const model::ClusterTile t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows);
+            for (; u.valid(); u = model::next_unit(split, cluster, u),
+                              t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows)) {
                 const int block_m = t.cluster_row * kClusterSize + rank;
                 for (int kk = u.k_begin; kk < u.k_end; ++kk, ++step) {
                     const model::StageStep ring = model::stage_step(kShape, step);
@@ -168,6 +198,14 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
                     issue_cluster_stage<kShape>(smem, full, &a_map, &b_map, block_m, t.col, t.batch, kk, ring.stage,
                                                 rank, b_runs);
                 }
+            }
+            // The producer's tail, in place of a cluster barrier at the end: the consumers of both
+            // CTAs have released this CTA's stages for the last time, so no arrival from the other
+            // CTA is still on its way here when the block ends. (What the other CTA multicast here
+            // has arrived: this CTA's consumers waited for every stage of it.)
+            for (int tail = 0; tail < kShape.stages; ++tail, ++step) {
+                const model::StageStep ring = model::stage_step(kShape, step);
+                if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);
             }
         }
     } else {
@@ -187,14 +225,23 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
                       "the stages lie evenly spaced");
         model::RingCursor ring;
         std::uint64_t a_stage = a_desc0, b_stage = b_desc0;
+        // Both CTAs' barriers exist before this warpgroup arrives on the other's.
+        cluster_wait();
         for (model::WorkUnit u = model::first_unit(split, cluster); u.valid(); u = model::next_unit(split, cluster, u)) {
-            const model::ClusterTile t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows);
+            model::ClusterTile t;
             Accumulators<kShape> acc;
             for (int kk = u.k_begin; kk < u.k_end; ++kk) {
                 // The stage is whole when TMA has delivered every byte, from both CTAs' copies.
                 mbarrier_wait(&full[ring.stage], ring.full_parity);
                 // The unit's first K step overwrites what the last unit left in acc.
                 wgmma_stage_from<kShape, T>(acc, a_stage, b_stage, kk > u.k_begin);
+                // Where the unit's C goes, worked out while its first wgmmas run. Left to the
+                // compiler, the divisions sat between the last wgmmas and the epilogue, about 700
+                // cycles a tile with the tensor cores idle (H100, clock64 around them). Stream-K's
+                // consumer has no registers to carry it through the loop (ptxas spilled 16 bytes):
+                // it works it out after the loop.
+                if (!kShape.stream_k && kk == u.k_begin)
+                    t = computed_now(model::persistent_tile(after_issue(u.tile), cluster_rows, cols, model::kPersistentGroupRows));
                 // This warpgroup's reads of the stage are over when its wgmmas are.
                 wgmma_wait<0>();
                 // Release the stage in every CTA of the cluster (each of them multicast part of it
@@ -218,6 +265,7 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
                     for (int p = 1; p <= parts; ++p) add_handed_over<kShape>(acc, slots, slot_of(cluster + p), consumer, wg_thread);
                 }
             }
+            if constexpr (kShape.stream_k) t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows);
             const int block_m = t.cluster_row * kClusterSize + rank;
             stage_and_store_c<kShape, T>(acc, smem, c_by_tma ? &c_map : nullptr, c, m, n, block_m * kShape.bm,
                                          t.col * kShape.bn, t.batch, consumer, wg_thread);
@@ -226,10 +274,6 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
         // memory goes. Their writes to C need no wait: a grid's writes are complete when it is.
         if (c_by_tma && wg_thread == 0) bulk_wait_group_read<0>();
     }
-    // The producer warp's lanes meet again (only lane 0 issued) before the aligned cluster barrier.
-    __syncwarp();
-    // No CTA leaves while the other may still multicast into it or arrive on its barriers.
-    cluster_sync();
 }
 
 // The launcher and handle of the kernel for the shape ShapeType::value, for launch_by_half_type:

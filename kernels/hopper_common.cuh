@@ -164,10 +164,17 @@ __device__ __forceinline__ int cluster_cta_rank() {
     asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
     return static_cast<int>(rank);
 }
-// Every thread of every CTA in the cluster arrives and waits: what one CTA wrote to its shared
-// memory (barriers it initialised) is visible to the others after it.
-__device__ __forceinline__ void cluster_sync() {
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+// The cluster's meeting at the start, in two halves so that each role's setup runs between them.
+// Every thread of every CTA arrives, then waits until all have arrived: after the wait, the
+// barriers each CTA initialised exist for the others to arrive on and multicast into. The arrival
+// is relaxed: what it has to publish, the barriers' initialisation, fence_barrier_init (run by the
+// thread that initialised them) already published at cluster scope, and a releasing arrival costs
+// a fence over the whole GPU (MEMBAR.ALL.GPU in SASS) on the way to the first K step.
+__device__ __forceinline__ void cluster_arrive_relaxed() {
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() {
+    asm volatile("barrier.cluster.wait.aligned;\n" ::: "memory");
 }
 // An arrival on the barrier at the same offset in CTA `rank`'s shared memory (this CTA's own too).
 // Without .release.cluster: what the arrival announces (the wgmmas' reads of a stage) was already

@@ -71,8 +71,7 @@ constexpr TcSubStep kWarpSpecializedSteps[] = {
 };
 constexpr TcSubStep kPersistentSteps[] = {
     {"take the next tile", "the producer",
-     "for (model::WorkUnit u = model::first_unit(split, cluster); u.valid(); u = model::next_unit(split, cluster, u)) {",
-     A::TakeTile},
+     "for (; u.valid(); u = model::next_unit(split, cluster, u),", A::TakeTile},
     {"wait: stage free", "the producer", "if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);",
      A::WaitFree},
     {"arm full, copy", "the producer", "issue_cluster_stage<kShape>(", A::ArmAndCopy},
