@@ -43,14 +43,21 @@
 // run-to-run spread of ±1 % (ncu with clocks locked, H100).
 // Between two tiles, and before the first, it does as little as it can too. Timed with clock64 on
 // an H100 at 4096³, the tensor cores waited about 2.9 k cycles between one tile's last K step and
-// the next's first, and 6.2 k from the start to the first K step. Three things took 1.7 k and 0.4 k
-// of those, and 1.2 % of the kernel's cycles (284 to 280.5 k under ncu, as cuBLAS's 280.8 k):
+// the next's first, and 6.2 k from the start to the first K step. These took 1.7 k and 0.4 k of
+// those, and 1.2 % of the kernel's cycles (284 to 280.5 k under ncu, as cuBLAS's 280.8 k):
 // - the cluster's meeting at the start is relaxed (cluster_arrive_relaxed): the releasing one
 //   fenced the whole GPU;
 // - each role sets up between arriving and waiting;
-// - the end needs no meeting at all: the producer's tail waits for the last releases instead.
-// The tile's coordinates, whose divisions the compiler had put between the last wgmmas and the
-// epilogue, are worked out while the tile's first wgmmas run.
+// - the end needs no meeting at all: the producer's tail waits for the last releases instead;
+// - the tile's coordinates, whose divisions the compiler had put between the last wgmmas and the
+//   epilogue, are worked out while the tile's first wgmmas run.
+// With C staged a slab at a time (tc-tuned #4 and #5), the second slab then waited 0.8–1 k cycles
+// for the first slab's TMA store to read the staging area. It goes instead to the consumer's own
+// part of the stage that the tile's last K step read, and that stage is kept from the producer
+// until the store has read it (model::c_last_slab_in_stage, release_kept_stage). Between tiles the
+// tensor cores now wait 1.7 k cycles. #4 at 4096³ runs 279.7–280.3 k cycles under ncu against
+// 281.2–281.8 k without it and cuBLAS's 281.0–281.3 k (H100, medians of six passes in two runs).
+// Giving the stage back one K step later cost 0.7 k; after the first K step's wgmma wait, 0.4 k.
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
 // the peer's barriers, its meeting at the start, the producer's tail), the swapped operands, and
 // the staged epilogue (stage_and_store_c, C's tensor map).
@@ -132,6 +139,16 @@ __device__ __forceinline__ int after_issue(int x) {
 __device__ __forceinline__ model::ClusterTile computed_now(model::ClusterTile t) {
     asm volatile("" : "+r"(t.batch), "+r"(t.cluster_row), "+r"(t.col));
     return t;
+}
+
+// A kept stage (model::c_last_slab_in_stage) goes back to the producers once the TMA stores of this
+// consumer's last slab of C have read it: thread 0, which issued them, waits for that, then
+// arrives for its warpgroup on the stage's barrier in every CTA of the cluster.
+template <int ClusterSize>
+__device__ __forceinline__ void release_kept_stage(std::uint64_t* empty_barrier, int thread) {
+    if (thread != 0) return;
+    bulk_wait_group_read<0>();
+    for (int r = 0; r < ClusterSize; ++r) mbarrier_arrive_cluster(empty_barrier, r);
 }
 
 // The kernel for the shape ShapeType::value (a type, not the shape itself: nvcc's host stubs cannot
@@ -227,26 +244,38 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
         std::uint64_t a_stage = a_desc0, b_stage = b_desc0;
         // Both CTAs' barriers exist before this warpgroup arrives on the other's.
         cluster_wait();
+        // The stage kept for the last unit's last slab of C, until its store has read it (−1: none).
+        int kept_stage = -1;
         for (model::WorkUnit u = model::first_unit(split, cluster); u.valid(); u = model::next_unit(split, cluster, u)) {
             model::ClusterTile t;
             Accumulators<kShape> acc;
+            // Where this unit stores C by TMA, its last K step's stage is kept for the last slab.
+            const bool keep_last_stage = model::c_last_slab_in_stage(kShape) && c_by_tma && !u.hands_over();
             for (int kk = u.k_begin; kk < u.k_end; ++kk) {
                 // The stage is whole when TMA has delivered every byte, from both CTAs' copies.
                 mbarrier_wait(&full[ring.stage], ring.full_parity);
                 // The unit's first K step overwrites what the last unit left in acc.
                 wgmma_stage_from<kShape, T>(acc, a_stage, b_stage, kk > u.k_begin);
-                // Where the unit's C goes, worked out while its first wgmmas run. Left to the
-                // compiler, the divisions sat between the last wgmmas and the epilogue, about 700
-                // cycles a tile with the tensor cores idle (H100, clock64 around them). Stream-K's
-                // consumer has no registers to carry it through the loop (ptxas spilled 16 bytes):
-                // it works it out after the loop.
-                if (!kShape.stream_k && kk == u.k_begin)
-                    t = computed_now(model::persistent_tile(after_issue(u.tile), cluster_rows, cols, model::kPersistentGroupRows));
+                if (kk == u.k_begin) {
+                    // Where the unit's C goes, worked out while its first wgmmas run. Left to the
+                    // compiler, the divisions sat between the last wgmmas and the epilogue, about
+                    // 700 cycles a tile with the tensor cores idle (H100, clock64 around them).
+                    // Stream-K's consumer has no registers to carry it through the loop (ptxas
+                    // spilled 16 bytes): it works it out after the loop.
+                    if constexpr (!kShape.stream_k)
+                        t = computed_now(model::persistent_tile(after_issue(u.tile), cluster_rows, cols, model::kPersistentGroupRows));
+                    // The stage kept for the last unit's C, once its store has read it: in the
+                    // shadow of these wgmmas, and before the K step that needs it refilled.
+                    if (kept_stage >= 0) release_kept_stage<kClusterSize>(&empty[kept_stage], wg_thread);
+                    kept_stage = -1;
+                }
                 // This warpgroup's reads of the stage are over when its wgmmas are.
                 wgmma_wait<0>();
                 // Release the stage in every CTA of the cluster (each of them multicast part of it
-                // here): thread r arrives on CTA r's barrier, the arrivals side by side.
-                if (wg_thread < kClusterSize) mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);
+                // here): thread r arrives on CTA r's barrier, the arrivals side by side. Or keep it.
+                if (keep_last_stage && kk == u.k_end - 1)
+                    kept_stage = ring.stage;
+                else if (wg_thread < kClusterSize) mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);
                 ring.advance(kShape);
                 a_stage = ring.stage == 0 ? a_desc0 : a_stage + kAStageStep;
                 b_stage = ring.stage == 0 ? b_desc0 : b_stage + kBStageStep;
@@ -268,11 +297,15 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
             if constexpr (kShape.stream_k) t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows);
             const int block_m = t.cluster_row * kClusterSize + rank;
             stage_and_store_c<kShape, T>(acc, smem, c_by_tma ? &c_map : nullptr, c, m, n, block_m * kShape.bm,
-                                         t.col * kShape.bn, t.batch, consumer, wg_thread);
+                                         t.col * kShape.bn, t.batch, consumer, wg_thread, kept_stage);
         }
-        // The last tile's stores have read the staging area before the block ends and its shared
-        // memory goes. Their writes to C need no wait: a grid's writes are complete when it is.
-        if (c_by_tma && wg_thread == 0) bulk_wait_group_read<0>();
+        // The last tile's stores have read shared memory before the block ends and it goes (and a
+        // kept stage goes back, which the producer's tail waits for). Their writes to C need no
+        // wait: a grid's writes are complete when it is.
+        if (kept_stage >= 0)
+            release_kept_stage<kClusterSize>(&empty[kept_stage], wg_thread);
+        else if (c_by_tma && wg_thread == 0)
+            bulk_wait_group_read<0>();
     }
 }
 

@@ -385,14 +385,17 @@ using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int, int, Ext
 // (model::c_staging_offset), and thread 0 sends it out with one TMA store per slab, which writes
 // only what lies inside the matrix. The stores run on while the warpgroup starts its next tile;
 // the staging area is written again only once they have read it. With c_one_slab the area holds
-// one 64-column slab: each slice is written, stored, and read by its store before the next. `thread` is 0..127 of the
-// warpgroup; C's tensor map has boxes of span × consumer_rows (make_c_tensor_map). Where TMA
+// one 64-column slab: each slice is written, stored, and read by its store before the next; but
+// where the caller kept the stage its tile's last K step read (`kept_stage`, not −1), the last
+// slice goes there at once (model::c_slab_in_stage_offset) and the caller releases that stage
+// once the store has read it. `thread` is 0..127 of the warpgroup; C's tensor map has boxes of span × consumer_rows (make_c_tensor_map). Where TMA
 // cannot write C (`c_map` null: N not a multiple of 8) the warpgroup copies its staged part to
 // `c` itself, neighbouring threads on neighbouring columns, inside the matrix only.
 template <model::WgmmaShape Shape, typename T>
 __device__ __forceinline__ void stage_and_store_c(const Accumulators<Shape>& acc, unsigned char* smem,
                                                   const CUtensorMap* c_map, T* c, int m, int n, int block_row,
-                                                  int block_col, int batch, int consumer, int thread) {
+                                                  int block_col, int batch, int consumer, int thread,
+                                                  int kept_stage = -1) {
     // The one staged shape, 18's, has its operands swapped; a staged shape without would write
     // its accumulator pairs straight to c_staging_offset instead of through stmatrix.
     static_assert(Shape.c_staged && Shape.swap_ab);
@@ -405,10 +408,19 @@ __device__ __forceinline__ void stage_and_store_c(const Accumulators<Shape>& acc
     constexpr int kSlicesPerRound = Shape.m_slices() / kRounds;
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
-        // The previous stores have read the staging area (thread 0 issued them, so it waits)...
-        if (thread == 0) bulk_wait_group_read<0>();
-        // ...before any thread of the warpgroup writes it again.
-        named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+        // The last slice into the kept stage: only this warpgroup's wgmmas read that part of it,
+        // and they are over (wgmma_wait), so it is written with no wait.
+        const bool into_stage = kRounds > 1 && round == kRounds - 1 && kept_stage >= 0;
+        const auto staged_at = [&](int row, int col) {
+            return into_stage ? model::c_slab_in_stage_offset(Shape, kept_stage, consumer, row, col)
+                              : model::c_staging_offset(Shape, consumer, row, col);
+        };
+        if (!into_stage) {
+            // The previous stores have read the staging area (thread 0 issued them, so it waits)...
+            if (thread == 0) bulk_wait_group_read<0>();
+            // ...before any thread of the warpgroup writes it again.
+            named_barrier_sync(1 + consumer, model::kWarpgroupSize);
+        }
         // The accumulators hold Cᵀ: stmatrix transposes 8×8 pieces on the way (model::stmatrix_trans_row).
 #pragma unroll
         for (int ms = round * kSlicesPerRound; ms < (round + 1) * kSlicesPerRound; ++ms) {
@@ -416,7 +428,7 @@ __device__ __forceinline__ void stage_and_store_c(const Accumulators<Shape>& acc
             for (int group = 0; group < Shape.wgmma_n / 16; ++group) {
                 const model::Cell to = model::stmatrix_trans_row(ms, group, thread);
                 const float* r = &acc[ms][8 * group];
-                stmatrix_x4_trans(smem_base + model::c_staging_offset(Shape, consumer, to.row, to.col),
+                stmatrix_x4_trans(smem_base + staged_at(to.row, to.col),
                                   pack_pair<T>(r[0], r[1]), pack_pair<T>(r[2], r[3]), pack_pair<T>(r[4], r[5]),
                                   pack_pair<T>(r[6], r[7]));
             }
@@ -443,7 +455,7 @@ __device__ __forceinline__ void stage_and_store_c(const Accumulators<Shape>& acc
         if (thread == 0) {
 #pragma unroll
             for (int col = first; col < last; col += kSpan)
-                tma_store_3d(c_map, smem + model::c_staging_offset(Shape, consumer, 0, col), block_col + origin.col + col,
+                tma_store_3d(c_map, smem + staged_at(0, col), block_col + origin.col + col,
                              block_row + origin.row, batch);
             bulk_commit_group();
         }

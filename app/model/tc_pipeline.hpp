@@ -238,6 +238,20 @@ TS_HOST_DEVICE constexpr int c_staging_offset(WgmmaShape s, int consumer, int ro
     return c_tile_offset(s) + consumer * s.consumer_rows() * cols * s.element_bytes +
            tma_tile_offset(s.swizzle, s.consumer_rows(), row, s.c_one_slab ? col % cols : col, s.element_bytes);
 }
+// With c_one_slab the last slab need not wait for the store of the slab before it to read the
+// staging area: it goes to the consumer's own part of B's tile in the stage that the tile's last
+// K step read. With swap_ab a consumer's wgmmas, and only its, read B's columns consumer ·
+// consumer_cols onwards (wgmma_a_descriptor), slab after slab of bk rows: bk · consumer_cols
+// elements, as many as a slab of C holds. The consumer keeps that stage (does not release it to
+// the producer) until the slab's TMA store has read it, early in its next tile.
+TS_HOST_DEVICE constexpr bool c_last_slab_in_stage(WgmmaShape s) {
+    return s.c_one_slab && s.swap_ab && !s.b_k_major && s.m_slices() >= 2 &&
+           s.bk * s.consumer_cols() >= s.consumer_rows() * s.span_elements();
+}
+TS_HOST_DEVICE constexpr int c_slab_in_stage_offset(WgmmaShape s, int stage, int consumer, int row, int col) {
+    return b_tile_offset(s, stage) + consumer * s.bk * s.consumer_cols() * s.element_bytes +
+           tma_tile_offset(s.swizzle, s.consumer_rows(), row, col % s.span_elements(), s.element_bytes);
+}
 // With swap_ab a consumer's accumulators are pieces of Cᵀ, and stmatrix...trans writes them back
 // the right way round. Instruction `group` (0 .. wgmma_n/16 − 1) of slice `m_slice` stores the
 // thread's registers 8·group .. 8·group + 7 as four 8×8 matrices: matrix q gets registers

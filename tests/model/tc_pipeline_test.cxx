@@ -356,6 +356,42 @@ TEST(TcPipeline, StagedCGivesEachCellItsOwnSlot) {
     EXPECT_FALSE((WgmmaShape{.c_staged = true, .c_one_slab = true}.valid())) << "only a swapped shape's slices are slabs";
 }
 
+// The one-slab candidates put their last slab of C in the kept stage, in the part of B's tile
+// that only the consumer's own wgmmas read: every cell of the slab has a slot of its own there,
+// the slab starts on the 1024-byte boundary TMA's swizzle needs, and it stays clear of A's tile
+// and of the other consumer's part, which the other warpgroup may still be reading.
+TEST(TcPipeline, TheLastSlabFitsTheConsumersOwnPartOfTheKeptStage) {
+    for (const WgmmaShape& s : kTcTunedCandidates) {
+        EXPECT_EQ(c_last_slab_in_stage(s), s.c_one_slab) << "every one-slab candidate keeps a stage for its last slab";
+        if (!c_last_slab_in_stage(s)) continue;
+        const int slab_bytes = s.consumer_rows() * s.span_elements() * s.element_bytes;
+        const int part_bytes = s.bk * s.consumer_cols() * s.element_bytes;  // the B columns one consumer reads
+        EXPECT_EQ(slab_bytes, 16384);
+        EXPECT_EQ(part_bytes, 16384);
+        for (int stage = 0; stage < s.stages; ++stage)
+            for (int consumer = 0; consumer < s.consumers; ++consumer) {
+                const int part = b_tile_offset(s, stage) + consumer * part_bytes;
+                // What this consumer's wgmmas read of the stage: its first and last 64-column slice.
+                EXPECT_EQ(static_cast<int>(wgmma_a_descriptor(s, 0, stage, consumer, 0, 0).start_address), part);
+                EXPECT_LT(static_cast<int>(wgmma_a_descriptor(s, 0, stage, consumer, s.m_slices() - 1, 0).start_address),
+                          part + part_bytes);
+                EXPECT_EQ(c_slab_in_stage_offset(s, stage, consumer, 0, 0) % 1024, 0);
+                std::vector<int> seen(slab_bytes / s.element_bytes, 0);
+                const int last_slab = (s.m_slices() - 1) * s.span_elements();
+                for (int row = 0; row < s.consumer_rows(); ++row)
+                    for (int col = last_slab; col < last_slab + s.span_elements(); ++col) {
+                        const int offset = c_slab_in_stage_offset(s, stage, consumer, row, col) - part;
+                        ASSERT_TRUE(offset >= 0 && offset < part_bytes && offset % s.element_bytes == 0);
+                        seen[offset / s.element_bytes] += 1;
+                    }
+                for (int n : seen) ASSERT_EQ(n, 1);
+                // The same swizzle as the staging area: the same 16-byte groups of banks per row.
+                EXPECT_EQ(c_slab_in_stage_offset(s, stage, consumer, 3, 9) - part,
+                          c_staging_offset(s, consumer, 3, 9) - c_staging_offset(s, consumer, 0, 0));
+            }
+    }
+}
+
 // With the operands swapped a thread holds pieces of Cᵀ; stmatrix...trans writes them back as
 // rows of C. Every element lands on the cell wgmma_block_cell gives it: matrix q of instruction
 // `group` holds registers 8·group + 2q and + 1 of each lane, its row lane / 4 and columns
