@@ -70,6 +70,23 @@ TEST(TcSource, WordsCarryTheRingsNumbers) {
     EXPECT_TRUE(holds(ts::views::tc_substep_words(state, 3, 31), "past the last (31)"));
 }
 
+// tc-tuned #4 stages C a slab at a time and keeps its last K step's stage for the last slab: the
+// release and the epilogue say so, at the tile's last K step; 18's shape releases every stage.
+TEST(TcSource, TheLastKStepKeepsItsStageWhereTheLastSlabGoesThere) {
+    ts::views::AppState state;
+    state.kernel.kind = KernelKind::TcTuned;
+    state.kernel.variant = 4;  // 4 stages, clusters of 2, C a slab at a time
+    state.problem = {1024, 1024, 1024, 1, ts::model::Dtype::BFloat16};  // 16 K steps
+    const std::string last = ts::views::tc_substep_words(state, 6, 15);
+    EXPECT_TRUE(holds(last, "K step 15 is the tile's last, and its stage 3 is kept, not released")) << last;
+    EXPECT_TRUE(holds(ts::views::tc_substep_words(state, 6, 14), "thread r of the warpgroup arrives on empty[2] of CTA r"));
+    EXPECT_TRUE(holds(ts::views::tc_substep_words(state, 7, 15), "the last into the consumer's part of the kept stage"));
+    state.kernel.kind = KernelKind::Persistent;
+    state.kernel.variant = -1;
+    EXPECT_TRUE(holds(ts::views::tc_substep_words(state, 6, 15), "may refill the stage with K step 18"));
+    EXPECT_FALSE(holds(ts::views::tc_substep_words(state, 7, 15), "kept stage"));
+}
+
 TEST(TcSource, PhaseAndStatementFlags) {
     const auto apply = [](KernelKind kind, std::optional<int> phase, std::optional<int> statement) {
         ts::views::TheatreFlags flags;

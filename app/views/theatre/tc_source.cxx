@@ -186,11 +186,23 @@ std::string wgmma_words(const model::WgmmaShape& s, TcAction action, int k, int 
             return format_text("__syncthreads: both warpgroups are done with stage {} before thread 0 refills it.",
                                ring.stage);
         case A::Release:
-            return format_text("thread 0 of the warpgroup arrives on empty[{}]{}: the phase completes after {} "
-                               "arrivals, and the producer may refill the stage with K step {}.",
-                               ring.stage, s.cluster_m > 1 ? " of each CTA of the cluster" : "",
+            if (model::c_last_slab_in_stage(s) && k == k_steps - 1)
+                return format_text("K step {} is the tile's last, and its stage {} is kept, not released: the "
+                                   "consumer's last slab of C goes into its own part of it, and thread 0 arrives on "
+                                   "empty[{}] of each CTA once that slab's TMA store has read it, during the next "
+                                   "tile's first K step.",
+                                   k, ring.stage, ring.stage);
+            return format_text("{} arrives on empty[{}]{}: the phase completes after {} arrivals, and the producer "
+                               "may refill the stage with K step {}.",
+                               s.cluster_m > 1 ? "thread r of the warpgroup" : "thread 0 of the warpgroup", ring.stage,
+                               s.cluster_m > 1 ? " of CTA r, for each CTA r of the cluster" : "",
                                model::empty_arrivals(s), k + s.stages);
         case A::StageC:
+            if (model::c_last_slab_in_stage(s))
+                return "after a tile's last K step, the accumulators are rounded to 16 bits and written swizzled with "
+                       "stmatrix, the first 64-column slab into the staging area and the last into the consumer's "
+                       "part of the kept stage; one thread sends each to C with a TMA store, which runs on under the "
+                       "next tile's first K steps.";
             return "after a tile's last K step, the accumulators are rounded to 16 bits, written swizzled into shared "
                    "memory with stmatrix, and one thread sends them to C with TMA stores, which run on under the next "
                    "tile's first K steps.";
