@@ -179,6 +179,9 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
         model::stream_k_split(cluster_rows * cols * batches, clusters, k_steps, kShape.stream_k);
     // B's slabs in one copy where N allows (the launch made B's map to match: make_tensor_maps).
     const bool b_runs = model::b_slab_runs(kShape, n);
+    const auto tile_of = [&](int index) {
+        return model::persistent_tile(index, cluster_rows, cols, model::kPersistentGroupRows);
+    };
 
     if (thread == 0) {
         // The maps' descriptors come in while the barriers are made and the cluster meets, not on
@@ -199,13 +202,12 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
         // The first tile is worked out (divisions, a few hundred cycles) while the cluster meets,
         // not between the meeting and the first copy.
         model::WorkUnit u = model::first_unit(split, cluster);
-        model::ClusterTile t = computed_now(model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows));
+        model::ClusterTile t = computed_now(tile_of(u.tile));
         // Both CTAs' barriers exist before either multicasts into the other.
         cluster_wait();
         if (wg_thread == 0) {
             int step = 0;  // counts K steps over every unit this cluster takes: the ring runs on
-            for (; u.valid(); u = model::next_unit(split, cluster, u),
-                              t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows)) {
+            for (; u.valid(); u = model::next_unit(split, cluster, u), t = tile_of(u.tile)) {
                 const int block_m = t.cluster_row * kClusterSize + rank;
                 for (int kk = u.k_begin; kk < u.k_end; ++kk, ++step) {
                     const model::StageStep ring = model::stage_step(kShape, step);
@@ -263,7 +265,7 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
                     // Stream-K's consumer has no registers to carry it through the loop (ptxas
                     // spilled 16 bytes): it works it out after the loop.
                     if constexpr (!kShape.stream_k)
-                        t = computed_now(model::persistent_tile(after_issue(u.tile), cluster_rows, cols, model::kPersistentGroupRows));
+                        t = computed_now(tile_of(after_issue(u.tile)));
                     // The stage kept for the last unit's C, once its store has read it: in the
                     // shadow of these wgmmas, and before the K step that needs it refilled.
                     if (kept_stage >= 0) release_kept_stage<kClusterSize>(&empty[kept_stage], wg_thread);
@@ -294,7 +296,7 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
                     for (int p = 1; p <= parts; ++p) add_handed_over<kShape>(acc, slots, slot_of(cluster + p), consumer, wg_thread);
                 }
             }
-            if constexpr (kShape.stream_k) t = model::persistent_tile(u.tile, cluster_rows, cols, model::kPersistentGroupRows);
+            if constexpr (kShape.stream_k) t = tile_of(u.tile);
             const int block_m = t.cluster_row * kClusterSize + rank;
             stage_and_store_c<kShape, T>(acc, smem, c_by_tma ? &c_map : nullptr, c, m, n, block_m * kShape.bm,
                                          t.col * kShape.bn, t.batch, consumer, wg_thread, kept_stage);

@@ -248,9 +248,10 @@ TS_HOST_DEVICE constexpr bool c_last_slab_in_stage(WgmmaShape s) {
     return s.c_one_slab && s.swap_ab && !s.b_k_major && s.m_slices() >= 2 &&
            s.bk * s.consumer_cols() >= s.consumer_rows() * s.span_elements();
 }
+// The slab keeps the staging area's layout (consumer 0's slab there, moved).
 TS_HOST_DEVICE constexpr int c_slab_in_stage_offset(WgmmaShape s, int stage, int consumer, int row, int col) {
     return b_tile_offset(s, stage) + consumer * s.bk * s.consumer_cols() * s.element_bytes +
-           tma_tile_offset(s.swizzle, s.consumer_rows(), row, col % s.span_elements(), s.element_bytes);
+           c_staging_offset(s, 0, row, col) - c_tile_offset(s);
 }
 // With swap_ab a consumer's accumulators are pieces of Cᵀ, and stmatrix...trans writes them back
 // the right way round. Instruction `group` (0 .. wgmma_n/16 − 1) of slice `m_slice` stores the
