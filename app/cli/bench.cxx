@@ -50,6 +50,7 @@ std::optional<std::string> check_numbers(const BenchOptions& o) {
     if (!(o.budget_s > 0.0) || o.budget_s > 3600.0) return "--budget must be more than 0 and at most 3600 seconds";
     if (!(o.max_noise_pct >= 0.0)) return "--max-noise must be 0 or more (percent)";
     if (!(o.min_time_s >= 0.0)) return "--min-time must be 0 or more seconds";
+    if (!(o.settle_s >= 0.0) || o.settle_s > 600.0) return "--settle must be between 0 and 600 seconds";
     if (o.end_to_end_runs < 0 || o.end_to_end_runs > 100) return "--e2e-runs must be between 0 and 100";
     if (!(o.cpu_limit_s > 0.0)) return "--cpu-limit must be more than 0 seconds";
     if (!o.sweep.empty() && o.sweep != "default") return format_text("--sweep knows only \"default\", got \"{}\"", o.sweep);
@@ -71,6 +72,7 @@ gpu::RunRequest request_for(const Setup& setup, const BenchOptions& o, bool chec
     request.min_time_s = o.min_time_s;
     request.budget_s = o.budget_s;
     request.max_samples = o.max_samples;
+    request.settle_s = o.settle_s;
     request.end_to_end_runs = o.end_to_end_runs;
     request.check = check;
     return request;
@@ -81,6 +83,7 @@ std::string timing_words(const gpu::RunRequest& r) {
     words += r.adaptive ? format_text("; at least {} samples, then until noise ≤ {} % or {} s of samples (budget {} s)",
                                  r.timed_launches, r.max_noise * 100.0, r.min_time_s, r.budget_s)
                         : format_text("; exactly {} samples", r.timed_launches);
+    if (r.settle_s > 0.0) words += format_text("; after {} s of untimed launches to settle the clocks", r.settle_s);
     return words;
 }
 
@@ -96,6 +99,7 @@ int print_single(std::ostream& out, const gpu::RunResult& result, const record::
                                     fixed(result.p80_ms, 4), fixed(result.noise * 100.0, 2), result.stop_reason,
                                     r.hot ? "hot" : "cold, L2 flushed"));
     print_row(out, "GFLOP/s", fixed(result.gflops, 1));
+    print_row(out, "clock", clock_text(result.clocks));
     if (const std::string occupancy = occupancy_text(result, limits); !occupancy.empty())
         print_row(out, "occupancy", occupancy);
     if (point.model_bandwidth_GBps)
@@ -174,6 +178,10 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
     bench->add_option("--min-time", options.min_time_s, "or once the samples add up to this (seconds)")
         ->capture_default_str();
     bench->add_option("--max-samples", options.max_samples, "or at this many samples")->capture_default_str();
+    bench->add_option("--settle", options.settle_s,
+                      "untimed launches for this many seconds after the warm-up, so that each kernel is timed at "
+                      "the clock its own power sets under the power cap (not on the budget)")
+        ->capture_default_str();
     bench->add_option("--e2e-runs", options.end_to_end_runs,
                       "host-clock runs of malloc + copies + launch + copy back per point (0: none)")
         ->capture_default_str();

@@ -28,6 +28,7 @@ struct BenchOptions {
     double max_noise_pct = 0.5;
     double min_time_s = 0.5;
     int max_samples = 10000;
+    double settle_s = 0.0;     // untimed launches after the warm-up, in seconds
     int end_to_end_runs = 3;
     bool check = true;         // --no-check clears it
     bool check_all = false;    // also check sweep points above 1024³

@@ -9,6 +9,7 @@
 #include <iterator>
 #include <sstream>
 
+#include "gpu/clock_watch.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/ladder_rungs.hpp"
@@ -86,6 +87,7 @@ record::Timing timing_record(const gpu::RunRequest& request) {
     t.budget_s = request.budget_s;
     t.max_samples = request.max_samples;
     t.end_to_end_runs = request.end_to_end_runs;
+    t.settle_s = request.settle_s;
     return t;
 }
 
@@ -137,7 +139,21 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     p.check_passed = result.check_passed;
     if (result.checked) p.max_rel_error = result.max_rel_error;
     p.check_summary = result.check_summary;
+    if (const gpu::ClockSummary& clocks = result.clocks; clocks.readings > 0) {
+        p.sm_clock_mhz = clocks.mean_sm_mhz;
+        if (clocks.mean_power_w > 0.0) p.power_w = clocks.mean_power_w;
+        p.clock_limits = gpu::clock_limit_names(clocks.limits);
+    }
     return p;
+}
+
+std::string clock_text(const gpu::ClockSummary& clocks) {
+    if (clocks.readings == 0) return "not read: " + clocks.unavailable;
+    std::string text = format_text("SM {} MHz", clocks.mean_sm_mhz);
+    if (clocks.max_sm_mhz > clocks.min_sm_mhz) text += format_text(" ({}–{})", clocks.min_sm_mhz, clocks.max_sm_mhz);
+    if (clocks.mean_power_w > 0.0) text += format_text(", {} W", fixed(clocks.mean_power_w, 0));
+    const std::string limits = gpu::clock_limit_names(clocks.limits);
+    return text + (limits.empty() ? "" : "; held back by " + limits);
 }
 
 std::string table_header() {
@@ -186,6 +202,7 @@ std::string progress_result(const gpu::RunResult& result) {
     if (result.tuned_variant >= 0)
         text += format_text("; ran candidate #{} ({}), {}", result.tuned_variant,
                             model::describe_candidate(result.request.kernel.kind, result.tuned_variant), result.tuned_source);
+    if (result.clocks.readings > 0) text += "; " + clock_text(result.clocks);
     if (result.checked && !result.check_passed) text += "; CHECK FAILED";
     if (!result.timing_warning.empty()) text += "; warning: " + result.timing_warning;
     return text;
@@ -228,18 +245,24 @@ std::string versus_cublas(const std::vector<gpu::RunResult>& results, const mode
             if (!r.ok || r.request.kernel.kind == model::KernelKind::Cublas ||
                 !same_problem(r.request.problem, cublas.request.problem) || r.request.hot != cublas.request.hot)
                 continue;
+            // The clock beside the ratio: with unlocked clocks, a kernel that draws more power per
+            // cycle runs at a lower one under the power cap.
+            const std::string clock =
+                r.clocks.readings > 0 ? format_text("SM {} MHz", r.clocks.mean_sm_mhz) : std::string("-");
             lines += "  " + padded(model::describe(kernel_that_ran(r)), 22) +
-                     right(fixed(100.0 * cublas.median_ms / r.median_ms, 1) + " %", 9) + "  " +
+                     right(fixed(100.0 * cublas.median_ms / r.median_ms, 1) + " %", 9) + right(clock, 14) + "  " +
                      occupancy_text(r, limits) + "\n";
         }
         if (lines.empty()) continue;
         const model::Problem& p = cublas.request.problem;
-        text += format_text("{} {}: cuBLAS {} ms\n", size_text(p.m, p.n, p.k, p.batch), model::dtype_name(p.dtype),
-                            ms_text(cublas.median_ms)) +
+        text += format_text("{} {}: cuBLAS {} ms{}\n", size_text(p.m, p.n, p.k, p.batch), model::dtype_name(p.dtype),
+                            ms_text(cublas.median_ms),
+                            cublas.clocks.readings > 0 ? format_text(" at SM {} MHz", cublas.clocks.mean_sm_mhz) : "") +
                 lines;
     }
     if (text.empty()) return text;
-    return "against cuBLAS (its median over the kernel's, same size, type and mode):\n" + text;
+    return "against cuBLAS (its median over the kernel's, same size, type and mode; the SM clock while each ran):\n" +
+           text;
 }
 
 std::string utc_now_iso8601() {

@@ -29,6 +29,10 @@ std::string table_row(const record::Point& point);
 
 // "[ 12/117] tiled T=16  2048×2048×2048 float" (before the point runs).
 std::string progress_start(int index, int count, const gpu::RunRequest& request);
+// "SM 1,690 MHz (1,650–1,755), 655 W; held back by the power cap": the clock while the samples
+// ran, or why it was not read.
+std::string clock_text(const gpu::ClockSummary& clocks);
+
 // "1.93 ms ±0.3 % (214 samples)" or "failed: ..." (after it ran).
 std::string progress_result(const gpu::RunResult& result);
 

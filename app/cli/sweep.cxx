@@ -420,7 +420,7 @@ double estimate_seconds(const gpu::RunRequest& request) {
     const double inputs_s = 0.002 + static_cast<double>(p.a_elements() + p.b_elements()) * p.batch * 8e-9 + bytes / 5e9;
     const double check_s = request.check ? work / 4e9 : 0.0;
     const double end_to_end_s = request.end_to_end_runs * (kernel_s + bytes / 5e9 + 0.002);
-    return warmup_s + sampling_s + inputs_s + check_s + end_to_end_s;
+    return warmup_s + request.settle_s + sampling_s + inputs_s + check_s + end_to_end_s;
 }
 
 std::string duration_text(double seconds) {

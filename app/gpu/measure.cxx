@@ -9,18 +9,16 @@
 #include <thread>
 #include <utility>
 
+#include "clock_watch.hpp"
 #include "cuda_check.hpp"
 #include "model/traffic.hpp"
+#include "steady_clock.hpp"
 
 namespace ts::gpu {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Up to this many samples are queued behind one gate. Each sample is about five entries
 // in the stream's queue (fill, flush, event, launch, event); the driver stops accepting
@@ -156,12 +154,32 @@ Measurement measure(const MeasureSettings& settings, cudaStream_t stream, const 
         launch_once(stream);
     }
     TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    // Settling: a batch at a time (each waited for, so the host never queues far past the time).
+    // The time it takes comes on top of the budget, which is for the warm-up and the samples.
+    double settled_s = 0.0;
+    if (settings.settle_s > 0.0) {
+        const Clock::time_point settle_began = Clock::now();
+        int batch = 1;
+        while (seconds_since(settle_began) < settings.settle_s) {
+            for (int i = 0; i < batch; ++i) {
+                ready_cold();
+                launch_once(stream);
+            }
+            TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+            batch = std::min(batch * 2, kMaxBatch);
+        }
+        settled_s = seconds_since(settle_began);
+    }
+    const auto budget_spent_s = [&] { return seconds_since(began) - settled_s; };
+
+    const ClockWatch& clock = ClockWatch::current_device();
+    ClockTally clocks;
 
     const Events starts(kMaxBatch);
     const Events stops(kMaxBatch);
     double wall_per_sample_s = 0.0;
     for (;;) {
-        const int batch = next_batch(settings.stop, result.stats, seconds_since(began), wall_per_sample_s);
+        const int batch = next_batch(settings.stop, result.stats, budget_spent_s(), wall_per_sample_s);
         const Clock::time_point batch_began = Clock::now();
         {
             GateGuard gate(stream);
@@ -172,6 +190,8 @@ Measurement measure(const MeasureSettings& settings, cudaStream_t stream, const 
                 TS_CUDA_CHECK(cudaEventRecord(stops[i], stream));
             }
             gate.open();
+            // The batch is running now: its clock, while the host would only wait.
+            if (const auto reading = clock.read()) clocks.add(*reading, batch);
             // A kernel that faults reports it here, not at its launch.
             TS_CUDA_CHECK(cudaStreamSynchronize(stream));
             if (gate.gave_up())
@@ -185,16 +205,18 @@ Measurement measure(const MeasureSettings& settings, cudaStream_t stream, const 
             result.samples_ms.push_back(from_event(ms));
         }
         result.stats = summarize(result.samples_ms);
-        result.stop = should_stop(settings.stop, result.stats, seconds_since(began));
+        result.stop = should_stop(settings.stop, result.stats, budget_spent_s());
         if (result.stop != StopReason::NotYet) break;
     }
     result.wall_s = seconds_since(began);
+    result.clocks = clocks.summary(clock.why_not());
     return result;
 }
 
 MeasureSettings settings_for(const RunRequest& request) {
     MeasureSettings settings;
     settings.warmup_launches = request.warmup_launches;
+    settings.settle_s = request.settle_s;
     settings.hot = request.hot;
     settings.stop.min_samples = request.timed_launches;
     settings.stop.adaptive = request.adaptive;
@@ -220,6 +242,7 @@ void store_timing(const Measurement& measured, RunResult& result) {
     result.stop_reason = stop_reason_name(measured.stop);
     result.timing_warning = measured.warning;
     result.measure_wall_s = measured.wall_s;
+    result.clocks = measured.clocks;
     if (result.median_ms <= 0.0) return;
     const double seconds = result.median_ms * 1e-3;
     result.gflops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) *

@@ -15,6 +15,13 @@
 // 64 samples is queued behind a host function that holds the stream until the whole batch
 // is queued, so the GPU never waits on the CPU between an event and its launch.
 //
+// Settling (optional): after the warm-up, more untimed launches until a given time has passed.
+// Under the power cap a kernel's clock is the one its own power sets, and the driver takes a
+// second or so to find it; until then it is what the work before left.
+// While sampling, the SM clock, the board's power and why the clock is held back are read once
+// per batch, as the batch starts to run (clock_watch.hpp): the times are only half the story when
+// the clocks are not locked.
+//
 // Stopping: at least StopRule::min_samples; then, when adaptive, until the noise (stdev /
 // mean) is at most 0.5 %, or the samples add up to 0.5 s, or the wall-time budget (3 s by
 // default, warm-up included) is spent, or max_samples is reached. nvbench insists on both
@@ -38,6 +45,7 @@ namespace ts::gpu {
 
 struct MeasureSettings {
     int warmup_launches = 2;  // untimed, each prepared and flushed like a cold sample
+    double settle_s = 0.0;    // then untimed launches, the same way, until this many seconds passed
     bool hot = false;         // back to back, no flush (see above)
     StopRule stop;
 };
@@ -47,7 +55,8 @@ struct Measurement {
     SampleStats stats;                // of samples_ms
     StopReason stop = StopReason::NotYet;
     std::int64_t l2_flush_bytes = 0;  // written before each cold sample; 0 when hot
-    double wall_s = 0.0;              // warm-up and sampling, on the host clock
+    double wall_s = 0.0;              // warm-up, settling and sampling, on the host clock
+    ClockSummary clocks;              // the SM clock and power while the samples ran (clock_watch.hpp)
     std::string warning;              // empty, or why some samples may hold launch gaps
 };
 

@@ -122,6 +122,10 @@ struct RunRequest {
     double min_time_s = 0.5;
     double budget_s = 3.0;
     int max_samples = 10000;
+    // Untimed launches after the warm-up until this many seconds have passed, so that the clocks
+    // are the ones this kernel's own power sets under the power cap, not what the work before it
+    // left (0: none).
+    double settle_s = 0.0;
     // Host-clock runs of cudaMalloc + copies in + launch + copy out (0: none).
     int end_to_end_runs = 0;
 
@@ -166,6 +170,18 @@ struct RooflinePeaks {
     std::string bf16_unavailable;     // why there is no BF16 rate, or empty
 };
 
+// The SM clock and board power while the timed samples ran (gpu/clock_watch.hpp), one reading per
+// batch of samples, weighted by the samples it stands for.
+struct ClockSummary {
+    int readings = 0;             // 0: nothing was read, `unavailable` says why
+    int mean_sm_mhz = 0;
+    int min_sm_mhz = 0;
+    int max_sm_mhz = 0;
+    double mean_power_w = 0.0;    // 0 where the board does not report its power
+    std::uint64_t limits = 0;     // every clock event reason seen (clock_watch.hpp's kClockLimit*)
+    std::string unavailable;
+};
+
 struct RunResult {
     std::uint64_t id = 0;
     RunRequest request;
@@ -198,7 +214,8 @@ struct RunResult {
     double noise = 0.0;               // stdev / mean of the samples (0.005 = 0.5 %)
     std::string stop_reason;          // "count", "noise", "min-time", "budget", "max-samples"
     std::string timing_warning;       // empty, or why some samples may be off
-    double measure_wall_s = 0.0;      // host time spent warming up and sampling
+    double measure_wall_s = 0.0;      // host time spent warming up, settling and sampling
+    ClockSummary clocks;              // while sampling
     // Global-memory bytes the model says the kernel asks for (before caches), and that over
     // the median time. Both 0 when the kernel is not modelled (cuBLAS).
     std::int64_t model_traffic_bytes = 0;

@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "model/format.hpp"
+#include "steady_clock.hpp"
 #include "wire.hpp"
 
 namespace ts::gpu {
@@ -24,8 +25,6 @@ using model::format_text;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // What was running, as the failed result's sentence names it: the point (describe_point:
 // "tiled T=1 float 2048³"), and what was asked of it when that was not a plain measurement.

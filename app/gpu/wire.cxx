@@ -113,6 +113,17 @@ void fields(Io& io, Diagnostic& d) requires std::is_same_v<std::remove_const_t<D
     io("message", d.message);
 }
 
+template <typename Io, typename Clocks>
+void fields(Io& io, Clocks& c) requires std::is_same_v<std::remove_const_t<Clocks>, ClockSummary> {
+    io("readings", c.readings);
+    io("mean_sm_mhz", c.mean_sm_mhz);
+    io("min_sm_mhz", c.min_sm_mhz);
+    io("max_sm_mhz", c.max_sm_mhz);
+    io("mean_power_w", c.mean_power_w);
+    io("limits", c.limits);
+    io("unavailable", c.unavailable);
+}
+
 template <typename Io, typename Request>
 void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Request>, RunRequest> {
     io("kind", r.kind);
@@ -128,6 +139,7 @@ void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Requ
     io("min_time_s", r.min_time_s);
     io("budget_s", r.budget_s);
     io("max_samples", r.max_samples);
+    io("settle_s", r.settle_s);
     io("end_to_end_runs", r.end_to_end_runs);
     io("experiment", r.experiment);
     io("runs", r.runs);
@@ -427,6 +439,7 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     io("stop_reason", r.stop_reason);
     io("timing_warning", r.timing_warning);
     io("measure_wall_s", r.measure_wall_s);
+    nested(io, "clocks", r.clocks);
     io("model_traffic_bytes", r.model_traffic_bytes);
     io("model_bandwidth_gbs", r.model_bandwidth_gbs);
     io("end_to_end_ms", r.end_to_end_ms);

@@ -42,6 +42,8 @@ Json timing_json(const Timing& t) {
     j["budget_s"] = t.budget_s;
     j["max_samples"] = t.max_samples;
     j["end_to_end_runs"] = t.end_to_end_runs;
+    // Only where asked for, so that recordings without it read and write as they always did.
+    if (t.settle_s > 0.0) j["settle_s"] = t.settle_s;
     return j;
 }
 
@@ -53,6 +55,9 @@ Json point_json(const Point& p, SampleList samples = SampleList::All);
 Json column_sample() {
     Point p;
     p.ran_candidate = 0;
+    p.sm_clock_mhz = 0;
+    p.power_w = 0.0;
+    p.clock_limits = "";
     return point_json(p);
 }
 
@@ -95,6 +100,12 @@ Json point_json(const Point& p, SampleList samples) {
     j["cpu_triple_loop_ms"] = nullable(p.cpu_triple_loop_ms);
     j["cpu_is_estimate"] = nullable(p.cpu_is_estimate);
     j["cpu_estimated_from"] = p.cpu_estimated_from;
+    // The three together, where the clock was read: a recording without readings keeps its old keys.
+    if (p.sm_clock_mhz) {
+        j["sm_clock_mhz"] = *p.sm_clock_mhz;
+        j["power_w"] = nullable(p.power_w);
+        j["clock_limits"] = p.clock_limits.value_or("");
+    }
     // A point that holds its count alone (read from a compact JSON) has no list to write.
     if (samples == SampleList::All && p.samples_not_kept == 0) j["samples_ms"] = p.samples_ms;
     return j;
@@ -134,6 +145,7 @@ Timing read_timing(const Fields& f) {
     t.budget_s = f.number("budget_s");
     t.max_samples = small(f.integer("max_samples"));
     t.end_to_end_runs = small(f.integer("end_to_end_runs"));
+    if (f.has("settle_s")) t.settle_s = f.number("settle_s");
     return t;
 }
 
@@ -168,6 +180,11 @@ Point read_point(const Fields& f, bool samples_listed = true) {
     p.model_traffic_bytes = f.maybe_integer("model_traffic_bytes");
     p.model_bandwidth_GBps = f.maybe_number("model_bandwidth_GBps");
     p.end_to_end_ms = f.maybe_number("end_to_end_ms");
+    if (f.has("sm_clock_mhz")) p.sm_clock_mhz = maybe_small(f.maybe_integer("sm_clock_mhz"));
+    if (p.sm_clock_mhz) {
+        p.power_w = f.maybe_number("power_w");
+        p.clock_limits = f.text("clock_limits");
+    }
     p.checked = f.flag("checked");
     p.check_passed = f.flag("check_passed");
     p.max_rel_error = f.maybe_number("max_rel_error");
@@ -305,7 +322,7 @@ std::string to_csv(const Recording& recording) {
         for (std::string_view column : csv_columns()) {
             if (!first) out += ',';
             first = false;
-            // A column the point's JSON leaves out (ran_candidate unknown) is an empty cell.
+            // A column the point's JSON leaves out (ran_candidate or the clock unknown) is an empty cell.
             if (row.contains(std::string(column))) out += csv_cell(row.at(std::string(column)));
         }
         out += '\n';
@@ -321,6 +338,11 @@ struct CsvRecord {
     int line = 0;
     std::vector<std::string> cells;
 };
+
+// Columns added since the first CSVs, which older ones may lack.
+bool added_later(std::string_view column) {
+    return column == "ran_candidate" || column == "sm_clock_mhz" || column == "power_w" || column == "clock_limits";
+}
 
 std::vector<CsvRecord> split_csv(std::string_view text, std::string_view source) {
     std::vector<CsvRecord> records;
@@ -398,7 +420,7 @@ Recording read_csv(std::string_view text, std::string_view source) {
     for (std::string_view name : csv_columns()) {
         const auto found = std::find(header.cells.begin(), header.cells.end(), name);
         // Columns added since the first CSVs may be missing from older ones.
-        if (found == header.cells.end() && name == "ran_candidate") {
+        if (found == header.cells.end() && added_later(name)) {
             column_of.push_back(-1);
             continue;
         }

@@ -56,6 +56,7 @@ struct Timing {
     double budget_s = 3.0;
     int max_samples = 10000;
     int end_to_end_runs = 0;
+    double settle_s = 0.0;      // untimed launches after the warm-up, in seconds (0 before TileScope had them)
 };
 
 struct Meta {
@@ -105,6 +106,13 @@ struct Point {
     std::optional<double> model_bandwidth_GBps;
     // Host clock around cudaMalloc + copies + launch + copy back: never kernel time.
     std::optional<double> end_to_end_ms;
+    // While the samples ran (NVML, gpu/clock_watch.hpp): the SM clock in MHz (weighted mean of one
+    // reading per batch), the board's power in W, and what held the clock back ("the power cap";
+    // empty: nothing). Null where not read, and absent from recordings made before TileScope read
+    // them (their JSON has no key, their CSV no column).
+    std::optional<int> sm_clock_mhz;
+    std::optional<double> power_w;
+    std::optional<std::string> clock_limits;
 
     bool checked = false;
     bool check_passed = false;

@@ -2,6 +2,8 @@
 // results made up here; and the command itself on a machine without a GPU.
 #include <gtest/gtest.h>
 
+#include "gpu/clock_watch.hpp"
+
 #include "cli/bench_report.hpp"
 #include "cli/roofline.hpp"
 #include "model/device_limits.hpp"
@@ -161,6 +163,42 @@ TEST(VersusCublas, PercentOfCublasPerSizeWithRegistersAndSpills) {
     EXPECT_NE(text.find("  regtile-2d               50.0 %  "), std::string::npos) << text;
     EXPECT_NE(text.find("16 B local memory (spills)"), std::string::npos) << text;
     EXPECT_EQ(text.find("1024×1024×1024"), std::string::npos) << "no cuBLAS at 1024: nothing to compare";
+}
+
+gpu::ClockSummary clocks_read(int readings, int mean_mhz, int min_mhz, int max_mhz, double power_w = 0.0,
+                              std::uint64_t limits = 0) {
+    gpu::ClockSummary c;
+    c.readings = readings;
+    c.mean_sm_mhz = mean_mhz;
+    c.min_sm_mhz = min_mhz;
+    c.max_sm_mhz = max_mhz;
+    c.mean_power_w = power_w;
+    c.limits = limits;
+    return c;
+}
+
+// With unlocked clocks the power cap may clock two kernels differently: the clock goes beside the
+// ratio, and beside cuBLAS's time.
+TEST(VersusCublas, ShowsTheSmClockEachRanAt) {
+    std::vector<gpu::RunResult> results{timed(model::KernelKind::Tiled, 2.0), timed(model::KernelKind::Cublas, 0.4)};
+    results[0].clocks = clocks_read(3, 1690, 1680, 1700);
+    results[1].clocks = clocks_read(5, 1755, 1755, 1755);
+    const std::string text = versus_cublas(results, h100());
+    EXPECT_NE(text.find("2048×2048×2048 float: cuBLAS 0.4000 ms at SM 1755 MHz\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("  tiled T=32               20.0 %   SM 1690 MHz  "), std::string::npos) << text;
+}
+
+TEST(ClockText, TheClockItsRangePowerAndWhatHeldItBack) {
+    EXPECT_EQ(clock_text(clocks_read(4, 1690, 1650, 1755, 655.4, gpu::kClockLimitSwPowerCap)),
+              "SM 1690 MHz (1650–1755), 655 W; held back by the power cap");
+    EXPECT_EQ(clock_text(clocks_read(1, 1980, 1980, 1980)), "SM 1980 MHz");
+    gpu::ClockSummary unread;
+    unread.unavailable = "NVML (libnvidia-ml.so.1, part of the NVIDIA driver) could not be opened";
+    EXPECT_EQ(clock_text(unread),
+              "not read: NVML (libnvidia-ml.so.1, part of the NVIDIA driver) could not be opened");
+    gpu::RunResult r = timed(model::KernelKind::Tiled, 2.0);
+    r.clocks = clocks_read(1, 1980, 1980, 1980);
+    EXPECT_NE(progress_result(r).find("; SM 1980 MHz"), std::string::npos) << progress_result(r);
 }
 
 TEST(VersusCublas, NothingWithoutCublasOrWithOnlyCublas) {

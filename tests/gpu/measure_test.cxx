@@ -108,6 +108,44 @@ TEST(Measure, EndToEndIncludesTheKernel) {
               << " ms\n";
 }
 
+// The clock while sampling, from NVML: a GPU with a driver has it, and the SM clock lies within
+// what an NVIDIA GPU can run at; the readings stand for every batch.
+TEST(Measure, ReadsTheSmClockWhileSampling) {
+    SKIP_WITHOUT_GPU();
+    RunRequest request = naive_512(false);
+    request.adaptive = false;
+    request.timed_launches = 150;  // three batches
+    const RunResult r = run_request(request);
+    ASSERT_TRUE(r.ok) << r.error;
+    ASSERT_EQ(r.clocks.readings, 3) << r.clocks.unavailable;
+    EXPECT_TRUE(r.clocks.unavailable.empty());
+    EXPECT_GE(r.clocks.min_sm_mhz, 100);
+    EXPECT_LE(r.clocks.min_sm_mhz, r.clocks.mean_sm_mhz);
+    EXPECT_LE(r.clocks.mean_sm_mhz, r.clocks.max_sm_mhz);
+    EXPECT_LE(r.clocks.max_sm_mhz, 4000);
+    EXPECT_GE(r.clocks.mean_power_w, 0.0);
+    std::cout << "naive 32×32 512³ cold: SM " << r.clocks.mean_sm_mhz << " MHz (" << r.clocks.min_sm_mhz << "–"
+              << r.clocks.max_sm_mhz << "), " << r.clocks.mean_power_w << " W, limits 0x" << std::hex
+              << r.clocks.limits << std::dec << "\n";
+}
+
+// Settling runs the kernel untimed for the time asked, outside the budget: a point with a 0.3 s
+// budget and 0.5 s of settling still takes its samples, and spends at least the settling time.
+TEST(Measure, SettlingComesBeforeTheSamplesAndOutsideTheBudget) {
+    SKIP_WITHOUT_GPU();
+    RunRequest request = naive_512(false);
+    request.settle_s = 0.5;
+    request.budget_s = 0.3;
+    request.max_noise = 0.0;
+    request.min_time_s = 1e6;
+    const RunResult r = run_request(request);
+    ASSERT_TRUE(r.ok) << r.error;
+    EXPECT_EQ(r.stop_reason, "budget");
+    EXPECT_GE(r.samples_ms.size(), 10u);
+    EXPECT_GE(r.measure_wall_s, 0.8);
+    EXPECT_LT(r.measure_wall_s, 2.5);
+}
+
 // The engine on its own, with a plain memset as the "launch": prepare runs before every
 // cold launch and once when hot, and the samples time the memset.
 TEST(Measure, EngineCallsPrepareAsDocumented) {

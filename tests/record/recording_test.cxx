@@ -296,6 +296,9 @@ TEST(RecordingCsv, IsAFlatTableWithTheJsonsColumns) {
     // ran_candidate, written only where a tuned rung ran, has its column after tile either way.
     ASSERT_FALSE(point.contains("ran_candidate"));
     keys.insert(std::find(keys.begin(), keys.end(), "tile") + 1, "ran_candidate");
+    // So do the clock's three, written only where it was read, at the end.
+    ASSERT_FALSE(point.contains("sm_clock_mhz"));
+    for (const char* clock_key : {"sm_clock_mhz", "power_w", "clock_limits"}) keys.push_back(clock_key);
     EXPECT_EQ(header, keys);
     ASSERT_EQ(header.size(), csv_columns().size());
     for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(csv_fields(rows[i]).size(), header.size()) << rows[i];
@@ -359,6 +362,46 @@ TEST(RecordingCsv, RanCandidateIsKeptWhereKnown) {
     ASSERT_TRUE(std::holds_alternative<Recording>(older)) << std::get<std::string>(older);
     EXPECT_EQ(std::get<Recording>(older).points.size(), r.points.size());
     EXPECT_EQ(std::get<Recording>(older).points[0].ran_candidate, std::nullopt);
+}
+
+// The clock while sampling: kept in JSON and CSV where it was read, null and absent where not, and
+// a CSV from before TileScope read it still loads.
+TEST(RecordingCsv, TheClockIsKeptWhereItWasRead) {
+    Recording r = sample();
+    r.points[0].sm_clock_mhz = 1690;
+    r.points[0].power_w = 655.5;
+    r.points[0].clock_limits = "the power cap";
+    r.meta.timing.settle_s = 2.0;
+    const auto json = parse_json(to_json(r), "run.json");
+    ASSERT_TRUE(std::holds_alternative<Recording>(json)) << std::get<std::string>(json);
+    const Recording& from_json = std::get<Recording>(json);
+    EXPECT_EQ(from_json.points[0].sm_clock_mhz, 1690);
+    EXPECT_EQ(from_json.points[0].power_w, 655.5);
+    EXPECT_EQ(from_json.points[0].clock_limits, "the power cap");
+    EXPECT_EQ(from_json.points[1].sm_clock_mhz, std::nullopt);
+    EXPECT_EQ(from_json.points[1].clock_limits, std::nullopt);
+    EXPECT_EQ(from_json.meta.timing.settle_s, 2.0);
+    EXPECT_EQ(to_json(sample()).find("sm_clock_mhz"), std::string::npos) << "no reading, no key";
+    const auto back = parse_csv(to_csv(r), "run.csv");
+    ASSERT_TRUE(std::holds_alternative<Recording>(back)) << std::get<std::string>(back);
+    EXPECT_EQ(std::get<Recording>(back).points[0].sm_clock_mhz, 1690);
+    EXPECT_EQ(std::get<Recording>(back).points[0].power_w, 655.5);
+    EXPECT_EQ(std::get<Recording>(back).points[0].clock_limits, "the power cap");
+    EXPECT_EQ(std::get<Recording>(back).points[1].sm_clock_mhz, std::nullopt);
+    EXPECT_EQ(std::get<Recording>(back).points[1].clock_limits, std::nullopt);
+    // Without the three columns, as bench wrote CSVs until 2026-11-28.
+    std::string old;
+    for (const std::string& row : lines(to_csv(sample()))) {
+        std::vector<std::string> cells = csv_fields(row);
+        cells.resize(cells.size() - 3);
+        std::string line;
+        for (const std::string& c : cells) line += (line.empty() ? "" : ",") + (c.find_first_of(",\"") == std::string::npos ? c : "\"" + c + "\"");
+        old += line + "\n";
+    }
+    ASSERT_EQ(csv_fields(lines(to_csv(sample()))[0]).back(), "clock_limits") << "the clock's columns come last";
+    const auto older = parse_csv(old, "old.csv");
+    ASSERT_TRUE(std::holds_alternative<Recording>(older)) << std::get<std::string>(older);
+    EXPECT_EQ(std::get<Recording>(older).points[0].sm_clock_mhz, std::nullopt);
 }
 
 // What `tilescope bench --csv` writes, --load reads back: every point, every column.

@@ -191,6 +191,10 @@ TEST(Wire, ResultsRoundTrip) {
     result.occupancy = KernelOccupancy{32, 0, 0, 1024, 2};
     result.live_key = "latency";
     result.superseded_by = 9;
+    result.request.settle_s = 1.5;
+    result.clocks.readings = 3;
+    result.clocks.mean_sm_mhz = 1690;
+    result.clocks.limits = 0x4;
     wire::Message message{.type = "result", .result = result};
     auto back = wire::decode_message(wire::encode_message(message));
     ASSERT_TRUE(std::holds_alternative<wire::Message>(back)) << std::get<std::string>(back);
@@ -198,6 +202,9 @@ TEST(Wire, ResultsRoundTrip) {
     EXPECT_EQ(wire::encode_result(got), wire::encode_result(result));
     EXPECT_EQ(got.request.problem.dtype, ts::model::Dtype::Float64);
     EXPECT_EQ(got.occupancy->blocks_per_sm, 2);
+    EXPECT_EQ(got.request.settle_s, 1.5);
+    EXPECT_EQ(got.clocks.mean_sm_mhz, 1690);
+    EXPECT_EQ(got.clocks.limits, 0x4u);
 }
 
 // The learner's kernel travels whole, its source, launch and compiler's report with it.

@@ -1,0 +1,160 @@
+#include "clock_watch.hpp"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "model/format.hpp"
+
+#ifdef TILESCOPE_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
+
+namespace ts::gpu {
+
+using model::format_text;
+
+std::string clock_limit_names(std::uint64_t limits) {
+    static constexpr std::pair<std::uint64_t, const char*> kNames[] = {
+        {kClockLimitSwPowerCap, "the power cap"},
+        {kClockLimitHwSlowdown, "hardware slowdown"},
+        {kClockLimitSyncBoost, "sync boost"},
+        {kClockLimitSwThermal, "thermal slowdown (software)"},
+        {kClockLimitHwThermal, "thermal slowdown (hardware)"},
+        {kClockLimitHwPowerBrake, "the power brake"},
+    };
+    std::string text;
+    for (const auto& [bit, name] : kNames)
+        if (limits & bit) text += (text.empty() ? "" : ", ") + std::string(name);
+    return text;
+}
+
+void ClockTally::add(const ClockReading& reading, int samples) {
+    const double weight = std::max(samples, 1);
+    min_mhz_ = readings_ == 0 ? reading.sm_mhz : std::min(min_mhz_, reading.sm_mhz);
+    max_mhz_ = readings_ == 0 ? reading.sm_mhz : std::max(max_mhz_, reading.sm_mhz);
+    ++readings_;
+    mhz_sum_ += weight * reading.sm_mhz;
+    weight_ += weight;
+    if (reading.power_w > 0.0) {
+        power_sum_ += weight * reading.power_w;
+        power_weight_ += weight;
+    }
+    limits_ |= reading.limits & kClockLimitsWatched;
+}
+
+ClockSummary ClockTally::summary(const std::string& why_not) const {
+    ClockSummary s;
+    s.readings = readings_;
+    if (readings_ == 0) {
+        s.unavailable = why_not.empty() ? "no reading was taken" : why_not;
+        return s;
+    }
+    s.mean_sm_mhz = static_cast<int>(std::lround(mhz_sum_ / weight_));
+    s.min_sm_mhz = min_mhz_;
+    s.max_sm_mhz = max_mhz_;
+    s.mean_power_w = power_weight_ > 0.0 ? std::round(power_sum_ / power_weight_ * 10.0) / 10.0 : 0.0;
+    s.limits = limits_;
+    return s;
+}
+
+// ---- NVML, opened at run time --------------------------------------------------------------
+// The few entry points used, as NVML's header declares them (nvmlReturn_t is an int-sized enum,
+// NVML_SUCCESS 0; nvmlDevice_t a pointer; NVML_CLOCK_SM 1). The toolkit does not ship nvml.h.
+
+namespace {
+
+using NvmlReturn = int;
+constexpr NvmlReturn kNvmlSuccess = 0;
+constexpr int kNvmlClockSm = 1;
+
+struct Nvml {
+    NvmlReturn (*init)() = nullptr;
+    NvmlReturn (*handle_by_bus_id)(const char*, void**) = nullptr;
+    NvmlReturn (*clock_info)(void*, int, unsigned*) = nullptr;
+    NvmlReturn (*power_usage)(void*, unsigned*) = nullptr;                 // milliwatts
+    NvmlReturn (*clock_reasons)(void*, unsigned long long*) = nullptr;
+    const char* (*error_string)(NvmlReturn) = nullptr;
+    std::string why_not;
+};
+
+template <typename Fn>
+bool bind(void* library, const char* name, Fn& fn) {
+    fn = reinterpret_cast<Fn>(dlsym(library, name));
+    return fn != nullptr;
+}
+
+const Nvml& nvml() {
+    static const Nvml loaded = [] {
+        Nvml n;
+        // Never closed: the process keeps it, as it keeps the driver.
+        void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!library) {
+            n.why_not = std::string("NVML (libnvidia-ml.so.1, part of the NVIDIA driver) could not be opened: ") + dlerror();
+            return n;
+        }
+        // The event reasons have this name since driver 535; older drivers call them throttle reasons.
+        const bool reasons = bind(library, "nvmlDeviceGetCurrentClocksEventReasons", n.clock_reasons) ||
+                             bind(library, "nvmlDeviceGetCurrentClocksThrottleReasons", n.clock_reasons);
+        if (!bind(library, "nvmlInit_v2", n.init) || !bind(library, "nvmlDeviceGetHandleByPciBusId_v2", n.handle_by_bus_id) ||
+            !bind(library, "nvmlDeviceGetClockInfo", n.clock_info) || !bind(library, "nvmlDeviceGetPowerUsage", n.power_usage) ||
+            !bind(library, "nvmlErrorString", n.error_string) || !reasons) {
+            n.why_not = "this NVML lacks the functions TileScope reads the clock with (driver too old?)";
+            n.init = nullptr;
+            return n;
+        }
+        if (const NvmlReturn e = n.init(); e != kNvmlSuccess) {
+            n.why_not = std::string("NVML did not start: ") + n.error_string(e);
+            n.init = nullptr;
+        }
+        return n;
+    }();
+    return loaded;
+}
+
+}  // namespace
+
+ClockWatch::ClockWatch() {
+    const Nvml& n = nvml();
+    if (!n.init) {
+        why_not_ = n.why_not;
+        return;
+    }
+#ifdef TILESCOPE_HAVE_CUDA
+    // NVML numbers the GPUs its own way; the PCI address names the one CUDA runs on.
+    int device = 0;
+    char bus_id[32] = {};
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device) != cudaSuccess) {
+        why_not_ = "CUDA did not say which PCI device it runs on";
+        return;
+    }
+    if (const NvmlReturn e = n.handle_by_bus_id(bus_id, &device_); e != kNvmlSuccess) {
+        why_not_ = format_text("NVML does not know the GPU at {}: {}", bus_id, n.error_string(e));
+        device_ = nullptr;
+    }
+#else
+    why_not_ = "built without CUDA";
+#endif
+}
+
+const ClockWatch& ClockWatch::current_device() {
+    static const ClockWatch watch;
+    return watch;
+}
+
+std::optional<ClockReading> ClockWatch::read() const {
+    if (!device_) return std::nullopt;
+    const Nvml& n = nvml();
+    unsigned mhz = 0, milliwatts = 0;
+    unsigned long long reasons = 0;
+    if (n.clock_info(device_, kNvmlClockSm, &mhz) != kNvmlSuccess) return std::nullopt;
+    ClockReading reading;
+    reading.sm_mhz = static_cast<int>(mhz);
+    if (n.power_usage(device_, &milliwatts) == kNvmlSuccess) reading.power_w = milliwatts / 1000.0;
+    if (n.clock_reasons(device_, &reasons) == kNvmlSuccess) reading.limits = reasons;
+    return reading;
+}
+
+}  // namespace ts::gpu
