@@ -201,6 +201,27 @@ TEST(LatencyLab, RecordedCurveStaysFadedUntilLivePointsReplaceIt) {
     EXPECT_EQ(finite_points(*recorded_tuned), 6);
 }
 
+// A live point's tooltip says the clock it ran at and what held it back, as bench does.
+TEST(LatencyLab, ALivePointsTooltipSaysTheClockItRanAt) {
+    ImGuiHarness ui;
+    AppState state = state_with_recording();
+    give_fake_gpu(state);
+    ts::gpu::RunResult result = live_result({KernelKind::Cublas, 16, 16, 16}, 2048, 0.4);
+    result.clocks.readings = 2;
+    result.clocks.mean_sm_mhz = 1690;
+    result.clocks.limits = 0x4;  // the software power cap
+    const ts::record::Point point = point_from_result(result);
+    EXPECT_EQ(point.sm_clock_mhz, 1690);
+    EXPECT_EQ(point.clock_limits, "the power cap");
+    take_live_result(state.lab, result);
+    draw_latency_lab(ui, state);
+    const PlotSeries* live_cublas = series(state, "cuBLAS");
+    ASSERT_NE(live_cublas, nullptr);
+    ASSERT_EQ(live_cublas->points.size(), 1u);
+    EXPECT_NE(live_cublas->points[0].note.find("SM 1690 MHz, held back by the power cap"), std::string::npos)
+        << live_cublas->points[0].note;
+}
+
 TEST(LatencyLab, LiveRungPointReplacesItsRecordedOne) {
     ImGuiHarness ui;
     AppState state = state_with_recording();

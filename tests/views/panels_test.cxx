@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 
+#include "gpu/clock_watch.hpp"
 #include "imgui_harness.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
@@ -156,6 +157,9 @@ TEST(RunPanel, ShowsAMeasuredRun) {
     result.noise = 0.004;
     result.model_bandwidth_gbs = 1234.0;
     result.timing_warning = "the GPU clock changed during sampling";
+    result.clocks.readings = 1;
+    result.clocks.mean_sm_mhz = 1690;
+    result.clocks.limits = ts::gpu::kClockLimitSwPowerCap;
     state.run.last = result;
     const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
     EXPECT_NE(text.find(ts::model::human_seconds(0.25e-3)), std::string::npos) << text;
@@ -166,6 +170,7 @@ TEST(RunPanel, ShowsAMeasuredRun) {
     EXPECT_NE(text.find("0.4 %"), std::string::npos) << text;
     EXPECT_NE(text.find("1234 GB/s"), std::string::npos) << text;
     EXPECT_NE(text.find("the GPU clock changed"), std::string::npos) << text;
+    EXPECT_NE(text.find("SM 1690 MHz (held back by the power cap)"), std::string::npos) << text;
 }
 
 TEST(RunPanel, ShowsAFailedRun) {

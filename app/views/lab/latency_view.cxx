@@ -106,6 +106,11 @@ std::string point_note(const record::Point& p) {
     std::snprintf(text, sizeof text, "%lld samples, noise %.1f %%",
                   static_cast<long long>(record::sample_count(p)), p.noise_pct);
     std::string note = text;
+    // The clock it ran at: two points apart in time may be apart in clock too (the power cap).
+    if (p.sm_clock_mhz) {
+        note += format_text("\nSM {} MHz", *p.sm_clock_mhz);
+        if (p.clock_limits && !p.clock_limits->empty()) note += ", held back by " + *p.clock_limits;
+    }
     if (!p.checked) return note + "\nnot checked";
     return note + (p.check_passed ? "\ncheck passed" : "\ncheck FAILED: " + p.check_summary);
 }

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "gpu/clock_watch.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/traffic.hpp"
@@ -47,6 +48,13 @@ void show_result(const gpu::RunResult& result) {
             char bandwidth[48];
             std::snprintf(bandwidth, sizeof bandwidth, "%.0f GB/s (model traffic)", result.model_bandwidth_gbs);
             row("bandwidth", bandwidth);
+        }
+        // With unlocked clocks the time depends on the clock the power cap allowed.
+        if (result.clocks.readings > 0) {
+            std::string clock = format_text("SM {} MHz", result.clocks.mean_sm_mhz);
+            if (const std::string limits = gpu::clock_limit_names(result.clocks.limits); !limits.empty())
+                clock += " (held back by " + limits + ")";
+            row("clock", clock);
         }
         ImGui::EndTable();
     }
