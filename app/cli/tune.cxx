@@ -34,6 +34,10 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& options) {
                      "the tuning table to update (default: " + gpu::user_tuning_path().string() + ")");
     tune->add_option("--budget", options.budget_s, "seconds of samples per candidate and size, at most")
         ->capture_default_str();
+    tune->add_option("--settle", options.settle_s,
+                     "seconds of untimed launches before each candidate's samples, so that each is timed at the clock "
+                     "its own power sets under the power cap")
+        ->capture_default_str();
     tune->add_flag("--plan", options.plan, "list the candidates and sizes without measuring");
     return tune;
 }
@@ -102,7 +106,7 @@ std::string tune_table(model::KernelKind rung, const std::vector<TuneMeasurement
 namespace {
 
 gpu::RunRequest tune_request(model::KernelConfig kernel, std::int64_t size, model::Dtype dtype, double budget_s,
-                             bool check) {
+                             double settle_s, bool check) {
     gpu::RunRequest request;
     request.kernel = kernel;
     request.problem = {size, size, size, 1, dtype};
@@ -113,6 +117,7 @@ gpu::RunRequest tune_request(model::KernelConfig kernel, std::int64_t size, mode
     request.min_time_s = std::min(0.3, budget_s);
     request.budget_s = budget_s;
     request.max_samples = 2000;
+    request.settle_s = settle_s;
     request.check = check;
     return request;
 }
@@ -155,6 +160,10 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
         err << "tilescope tune: --budget must be more than 0 and at most 60 seconds\n";
         return 2;
     }
+    if (!(options.settle_s >= 0.0) || options.settle_s > 60.0) {
+        err << "tilescope tune: --settle must be between 0 and 60 seconds\n";
+        return 2;
+    }
     const std::filesystem::path path = options.output.empty() ? gpu::user_tuning_path() : std::filesystem::path(options.output);
     if (options.plan) {
         out << format_text("{} candidates of {} × {} sizes, {}, cold L2; winners go to {}\n", candidates,
@@ -192,19 +201,23 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
             const std::string name = variant < 0 ? "cuBLAS" : format_text("#{}", variant);
             err << format_text("[{}/{}] {} at {}³: ", ++done, total, name, size);
             TuneMeasurement m{size, variant, 0.0, {}};
+            std::string clock;
             if (auto why = model::check_launch(kernel, {size, size, size, 1, *dtype}, device.limits)) {
                 m.error = *why;
             } else {
                 // Each candidate is checked once, at the smallest size: they are one kernel.
                 const bool check = variant >= 0 && size == sizes.front();
-                const gpu::RunResult result = runner.wait(runner.submit(tune_request(kernel, size, *dtype, options.budget_s, check)));
+                const gpu::RunResult result =
+                    runner.wait(runner.submit(tune_request(kernel, size, *dtype, options.budget_s, options.settle_s, check)));
+                // The clock beside the time: under the power cap two candidates may run at different ones.
+                if (result.ok && result.clocks.readings > 0) clock = format_text(" at SM {} MHz", result.clocks.mean_sm_mhz);
                 if (!result.ok) m.error = result.error;
                 else if (result.checked && !result.check_passed) {
                     m.error = "wrong result: " + result.check_summary;
                     ++failed_checks;
                 } else m.median_ms = result.median_ms;
             }
-            err << (m.median_ms > 0 ? format_text("{} ms\n", fixed(m.median_ms, 3)) : "did not run: " + m.error + "\n");
+            err << (m.median_ms > 0 ? format_text("{} ms{}\n", fixed(m.median_ms, 3), clock) : "did not run: " + m.error + "\n");
             (variant < 0 ? cublas : measured).push_back(m);
         }
     }

@@ -26,6 +26,7 @@ struct TuneOptions {
     std::string output;                         // --output: the table to update (default: the user's)
     bool plan = false;                          // --plan: list the candidates and sizes, measure nothing
     double budget_s = 2.0;                      // --budget: seconds of samples per candidate and size at most
+    double settle_s = 0.0;                      // --settle: seconds of untimed launches before each
 };
 
 CLI::App* add_tune_command(CLI::App& app, TuneOptions& options);

@@ -15,7 +15,7 @@ using ts::testing_support::run_cli;
 TEST(BenchCommand, HelpListsTheFlags) {
     const Outcome outcome = run_cli("bench --help");
     EXPECT_EQ(outcome.exit_code, 0);
-    for (const char* flag : {"--kernel", "--m", "--n", "--k", "--tile", "--block"})
+    for (const char* flag : {"--kernel", "--m", "--n", "--k", "--tile", "--block", "--settle"})
         EXPECT_NE(outcome.output.find(flag), std::string::npos) << flag;
 }
 
@@ -27,6 +27,8 @@ TEST(BenchCommand, BadValuesExitNonZeroWithAMessage) {
         {"bench --k 99999999999999999999999", "far too large"},
         {"bench --tile 64", "invalid configuration argument"},
         {"bench --kernel warp-specialised", "--kernel must be"},
+        {"bench --settle -1", "--settle must be between 0 and 600 seconds"},
+        {"bench --settle 601", "--settle must be between 0 and 600 seconds"},
     };
     for (const auto& [arguments, expected] : cases) {
         const Outcome outcome = run_cli(arguments);

@@ -25,6 +25,7 @@ TEST(TuneCommand, BadArgumentsExit2WithAMessage) {
         {"tune --kernel tuned --dtype bf16 --plan", "bf16 is for the tensor-core rungs"},
         {"tune --kernel tc-tuned --dtype int8 --plan", "--dtype must be float, bf16 or fp16"},
         {"tune --kernel tc-tuned --size 0 --plan", "--size must be at least 1, got 0"},
+        {"tune --kernel tc-tuned --settle -1 --plan", "--settle must be between 0 and 60 seconds"},
     };
     for (const auto& [arguments, expected] : cases) {
         const Outcome outcome = run_cli(arguments);
