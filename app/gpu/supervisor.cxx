@@ -84,7 +84,8 @@ double kernel_deadline_s(const RunRequest& request, double estimate_s, double mi
     // stopped at the usual deadline.
     if (request.kind == RequestKind::UserCompile && request.user)
         budget = std::max(budget, request.user->compile_limit_s / 2.0 + 5.0);
-    return std::max(min_s, 10.0 * estimate_s + 2.0 * budget + 5.0);
+    // Settling runs the kernel for its own time first, outside the budget.
+    return std::max(min_s, 10.0 * estimate_s + 2.0 * budget + request.settle_s + 5.0);
 }
 
 // The worker process and the two pipes to it; one request at a time (the Runner's thread).

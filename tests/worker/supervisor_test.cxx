@@ -178,6 +178,17 @@ TEST(Supervisor, AMissingWorkerProgramIsReported) {
 }
 
 // Every field of a result survives the pipe, the recorded trace included.
+// A request that settles its clocks first is given that time on top of its deadline: bench
+// allows up to 600 s of it, far past the deadline of a point without.
+TEST(Supervisor, SettlingIsAddedToTheDeadline) {
+    RunRequest request;
+    request.adaptive = true;
+    request.budget_s = 3.0;
+    const double plain = kernel_deadline_s(request, 0.001);
+    request.settle_s = 600.0;
+    EXPECT_DOUBLE_EQ(kernel_deadline_s(request, 0.001), plain + 600.0);
+}
+
 TEST(Wire, ResultsRoundTrip) {
     RunResult result;
     result.id = 7;
