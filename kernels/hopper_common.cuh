@@ -389,8 +389,9 @@ using TmaKernel = void (*)(CUtensorMap, CUtensorMap, T*, int, int, int, int, Ext
 // where the caller kept the stage its tile's last K step read (`kept_stage`, not −1), the last
 // slice goes there at once (model::c_slab_in_stage_offset) and the caller releases that stage
 // once the store has read it. `thread` is 0..127 of the warpgroup; C's tensor map has boxes of
-// span × consumer_rows (make_c_tensor_map). Where TMA cannot write C (`c_map` null: N not a multiple of 8) the warpgroup copies its staged part to
-// `c` itself, neighbouring threads on neighbouring columns, inside the matrix only.
+// span × consumer_rows (make_c_tensor_map). Where TMA cannot write C (`c_map` null: N not a
+// multiple of 8) the warpgroup copies its staged part to `c` itself, neighbouring threads on
+// neighbouring columns, inside the matrix only.
 template <model::WgmmaShape Shape, typename T>
 __device__ __forceinline__ void stage_and_store_c(const Accumulators<Shape>& acc, unsigned char* smem,
                                                   const CUtensorMap* c_map, T* c, int m, int n, int block_row,

@@ -139,11 +139,7 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     p.check_passed = result.check_passed;
     if (result.checked) p.max_rel_error = result.max_rel_error;
     p.check_summary = result.check_summary;
-    if (const gpu::ClockSummary& clocks = result.clocks; clocks.readings > 0) {
-        p.sm_clock_mhz = clocks.mean_sm_mhz;
-        if (clocks.mean_power_w > 0.0) p.power_w = clocks.mean_power_w;
-        p.clock_limits = gpu::clock_limit_names(clocks.limits);
-    }
+    gpu::record_clocks(result.clocks, p);
     return p;
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "model/format.hpp"
+#include "record/recording.hpp"
 
 #ifdef TILESCOPE_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -29,6 +30,13 @@ std::string clock_limit_names(std::uint64_t limits) {
     for (const auto& [bit, name] : kNames)
         if (limits & bit) text += (text.empty() ? "" : ", ") + std::string(name);
     return text;
+}
+
+void record_clocks(const ClockSummary& clocks, record::Point& point) {
+    if (clocks.readings == 0) return;
+    point.sm_clock_mhz = clocks.mean_sm_mhz;
+    if (clocks.mean_power_w > 0.0) point.power_w = clocks.mean_power_w;
+    point.clock_limits = clock_limit_names(clocks.limits);
 }
 
 void ClockTally::add(const ClockReading& reading, int samples) {

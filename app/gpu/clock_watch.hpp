@@ -14,6 +14,10 @@
 
 #include "runner.hpp"
 
+namespace ts::record {
+struct Point;
+}
+
 namespace ts::gpu {
 
 struct ClockReading {
@@ -37,6 +41,10 @@ inline constexpr std::uint64_t kClockLimitsWatched = kClockLimitSwPowerCap | kCl
 
 // The reasons in `limits`, in words ("the power cap, thermal slowdown"); empty for none.
 std::string clock_limit_names(std::uint64_t limits);
+
+// A measured point's clock fields (record::Point::sm_clock_mhz, power_w, clock_limits) from the
+// summary, where anything was read; untouched otherwise.
+void record_clocks(const ClockSummary& clocks, record::Point& point);
 
 // Adds readings up into a ClockSummary (runner.hpp), each weighted by the samples it stands for.
 class ClockTally {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu/clock_watch.hpp"
+#include "record/recording.hpp"
 
 namespace ts::gpu {
 namespace {
@@ -46,6 +47,22 @@ TEST(ClockLimitNames, NamesEachReasonInOrder) {
     EXPECT_EQ(clock_limit_names(kClockLimitsWatched),
               "the power cap, hardware slowdown, sync boost, thermal slowdown (software), thermal slowdown "
               "(hardware), the power brake");
+}
+
+// A measured point takes the clock where it was read, and keeps its nulls where not.
+TEST(RecordClocks, FillsThePointsClockFieldsOnlyFromReadings) {
+    ClockTally tally;
+    tally.add({.sm_mhz = 1700, .power_w = 650.0, .limits = kClockLimitSwPowerCap}, 1);
+    record::Point point;
+    record_clocks(tally.summary(""), point);
+    EXPECT_EQ(point.sm_clock_mhz, 1700);
+    EXPECT_EQ(point.power_w, 650.0);
+    EXPECT_EQ(point.clock_limits, "the power cap");
+    record::Point unread;
+    record_clocks(ClockTally().summary("no NVML"), unread);
+    EXPECT_EQ(unread.sm_clock_mhz, std::nullopt);
+    EXPECT_EQ(unread.power_w, std::nullopt);
+    EXPECT_EQ(unread.clock_limits, std::nullopt);
 }
 
 // On a machine without the driver's library (this one, and CI's) the watch reads nothing and says

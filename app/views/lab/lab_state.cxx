@@ -168,11 +168,7 @@ record::Point point_from_result(const gpu::RunResult& result) {
     point.check_passed = result.check_passed;
     if (result.checked) point.max_rel_error = result.max_rel_error;
     point.check_summary = result.check_summary;
-    if (result.clocks.readings > 0) {
-        point.sm_clock_mhz = result.clocks.mean_sm_mhz;
-        if (result.clocks.mean_power_w > 0.0) point.power_w = result.clocks.mean_power_w;
-        point.clock_limits = gpu::clock_limit_names(result.clocks.limits);
-    }
+    gpu::record_clocks(result.clocks, point);
     return point;
 }
 
