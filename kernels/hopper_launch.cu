@@ -42,6 +42,12 @@ CUtensorMapSwizzle tensor_map_swizzle(model::TmaSwizzle mode) {
 // A tiled map of 16-bit elements with `Rank` dimensions (the innermost first): their sizes, the
 // byte strides of all but the innermost, and the box. BF16 and FP16 are both 16-bit words to TMA:
 // it copies bits, it does no arithmetic.
+// No L2 promotion: every row of a box is one whole 128-byte line already (the swizzle span), and
+// promoting it to 256 bytes made L2 fetch the line beside it as well, which another copy brings
+// anyway. With 256-byte promotion one CTA's 3 MiB of A and B (128×256×4096, tc-tuned #2) cost L2
+// 3.75 MiB of lookups instead of 3, and #4 at 4096³ sent 6.75 M sectors between L2's two halves
+// instead of 4.70 M (cuBLAS: 4.8 M), ran 0.2–0.5 % more cycles, and under the power cap 98.5 %
+// of cuBLAS against 99.1 % (H200, ncu and three alternating runs of 20,000 launches, 2026-11-28).
 template <int Rank>
 bool encode_tiled_map(CUtensorMap& map, const void* base, const cuuint64_t (&sizes)[Rank],
                       const cuuint64_t (&strides)[Rank - 1], const cuuint32_t (&box)[Rank], model::TmaSwizzle mode,
@@ -52,7 +58,7 @@ bool encode_tiled_map(CUtensorMap& map, const void* base, const cuuint64_t (&siz
     for (cuuint32_t& e : element_strides) e = 1;
     const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, Rank, const_cast<void*>(base), sizes,
                                          strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                                         tensor_map_swizzle(mode), CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                         tensor_map_swizzle(mode), CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS) {
         why = "cuTensorMapEncodeTiled refused the tensor map";
