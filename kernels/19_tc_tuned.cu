@@ -73,6 +73,11 @@
 // puts the second slab in a kept stage. That leaves 4.6 k and 1.7 k, and 4096³ at 279.7–280.3 k
 // cycles against cuBLAS's 281.0–281.3 k (100.3–100.6 %, six passes in two runs). 2048³ went from
 // 46.0 to 44.2 k, and candidate 0 at 4096³ from 289 to 280 k.
+// Tried and left out (2026-11-28, H200): each cluster numbered by the half of L2 its SMs sit beside
+// (found by timing cold loads from every SM), from an atomic counter per half, so that each half
+// reads its own columns of B. Traffic between the halves fell from 6.7 to 4.9 M sectors at 4096³,
+// and 4 ran 0.3–0.8 % slower: the counter's round trip delays the start. Without L2 promotion
+// (hopper_launch.cu) that traffic is 4.7 M anyway.
 #include <array>
 #include <utility>
 
