@@ -204,6 +204,38 @@ TEST(Grouped, GroupsDigitsInThrees) {
     EXPECT_EQ(ts::views::grouped(-1234567), "-1,234,567");
 }
 
+// A window away from the screen's left edge, as the lab's views are (right of the side panel): the
+// wrap lands at the screen x asked for. PushTextWrapPos given that screen x as it is wraps as far
+// right again as the window is from the edge (the ladder view's line between its panels ran off
+// the view that way).
+TEST(WrapAtScreenX, WrapsAtThatScreenXInAWindowAwayFromTheEdge) {
+    ts::test::ImGuiHarness ui;
+    const std::string words =
+        "The tensor cores' ladder, BF16 inputs and FP32 sums: here cuBLAS runs 14.3× faster than in FP32, "
+        "so each bar below is a percentage of cuBLAS BF16.";
+    ImVec2 helper_min, helper_max, plain_max;
+    float limit = 0.0f, line = 0.0f;
+    ui.frame([&] {
+        ImGui::SetCursorPos(ImVec2(400, 0));
+        ImGui::BeginChild("right of a side panel", ImVec2(900, 400));
+        limit = ImGui::GetCursorScreenPos().x + 500;
+        line = ImGui::GetTextLineHeight();
+        ts::views::push_wrap_at_screen_x(limit);
+        ImGui::TextUnformatted(words.c_str());
+        helper_min = ImGui::GetItemRectMin();
+        helper_max = ImGui::GetItemRectMax();
+        ImGui::PopTextWrapPos();
+        ImGui::PushTextWrapPos(limit);
+        ImGui::TextUnformatted(words.c_str());
+        plain_max = ImGui::GetItemRectMax();
+        ImGui::PopTextWrapPos();
+        ImGui::EndChild();
+    });
+    EXPECT_LE(helper_max.x, limit + 1.0f);
+    EXPECT_GT(helper_max.y - helper_min.y, 1.5f * line) << "the words wrap onto a second line";
+    EXPECT_GT(plain_max.x, limit + 100.0f) << "a screen x taken as the window's own wraps further right";
+}
+
 TEST(AppState, NeverSubmitsWithoutAUsableDevice) {
     // Built without CUDA (or on a machine without a GPU) the runner reports no device; a
     // press of the button must then do nothing rather than queue a run that fails.

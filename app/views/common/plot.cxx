@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "record/recording.hpp"
+#include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 
 namespace ts::views {
@@ -47,9 +48,6 @@ std::string axis_title(const PlotAxis& axis) {
 bool has_spread(const PlotPoint& p) { return std::isfinite(p.y_low) && std::isfinite(p.y_high); }
 
 ImU32 series_colour(const PlotSeries& s) { return s.faded ? faded_colour(s.colour) : s.colour; }
-
-// PushTextWrapPos takes a position in the window's own coordinates, not the screen's.
-void push_wrap_at_screen_x(float x) { ImGui::PushTextWrapPos(x - ImGui::GetWindowPos().x + ImGui::GetScrollX()); }
 
 // A polyline in dashes, the pattern carried on across the corners so that short segments
 // (a log axis's last octaves) still show gaps.

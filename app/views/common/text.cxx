@@ -35,6 +35,8 @@ bool room_or_unfolded(float height, const char* fold, float keep) {
            ImGui::TreeNodeEx(fold, ImGuiTreeNodeFlags_NoTreePushOnOpen);
 }
 
+void push_wrap_at_screen_x(float x) { ImGui::PushTextWrapPos(x - ImGui::GetWindowPos().x + ImGui::GetScrollX()); }
+
 void folding_muted_text(const std::string& text, const char* fold, float keep) {
     const float height = ImGui::CalcTextSize(text.c_str(), nullptr, false, ImGui::GetContentRegionAvail().x).y;
     if (room_or_unfolded(height, fold, keep)) muted_text(text);

@@ -26,4 +26,8 @@ void folding_muted_text(const std::string& text, const char* fold, float keep = 
 // The width `text` takes in `font` at the font's own size, in pixels.
 float text_width(ImFont* font, const std::string& text);
 
+// PushTextWrapPos at a screen x: ImGui takes the window's own coordinates, not the screen's, so a
+// screen position given as it is wraps as far right again as the window is from the screen's edge.
+void push_wrap_at_screen_x(float x);
+
 }  // namespace ts::views

@@ -617,8 +617,9 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     const float font = ImGui::GetFontSize();
     const float width = std::max(size.x - font * 0.5f, font * 20.0f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    // The two panels share what the notes under them leave, the tensor cores' a row shorter.
-    const float panels_h = std::max(ImGui::GetContentRegionAvail().y - font * 9.5f, font * 20.0f);
+    // The two panels share what the notes under them leave (the line between them may take two),
+    // the tensor cores' a row shorter.
+    const float panels_h = std::max(ImGui::GetContentRegionAvail().y - font * 10.5f, font * 20.0f);
     const float fp32_rows = static_cast<float>(fp32.bars.size()), tc_rows = static_cast<float>(tensor_cores.bars.size());
     // A climb shows the FP32 rungs first, then the tensor cores' (all of both when not climbing).
     const int rungs_shown = lab.ladder_rungs_shown.value_or(std::numeric_limits<int>::max());
@@ -627,7 +628,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     float used = draw_ladder_panel(state, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows), rungs_shown);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used + font * 0.3f));
     // Wrapped short of the view's scroll bar, which may cover the last few pixels of `width`.
-    ImGui::PushTextWrapPos(origin.x + width - ImGui::GetStyle().ScrollbarSize);
+    push_wrap_at_screen_x(origin.x + width - ImGui::GetStyle().ScrollbarSize);
     ImGui::TextUnformatted(ladders_compared(fp32, tensor_cores).c_str());
     ImGui::PopTextWrapPos();
     const float second_y = ImGui::GetCursorScreenPos().y + font * 0.2f;
