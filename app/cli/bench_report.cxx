@@ -145,7 +145,7 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
 
 std::string clock_text(const gpu::ClockSummary& clocks) {
     if (clocks.readings == 0) return "not read: " + clocks.unavailable;
-    std::string text = format_text("SM {} MHz", clocks.mean_sm_mhz);
+    std::string text = gpu::sm_clock_text(clocks);
     if (clocks.max_sm_mhz > clocks.min_sm_mhz) text += format_text(" ({}–{})", clocks.min_sm_mhz, clocks.max_sm_mhz);
     if (clocks.mean_power_w > 0.0) text += format_text(", {} W", fixed(clocks.mean_power_w, 0));
     const std::string limits = gpu::clock_limit_names(clocks.limits);
@@ -243,8 +243,7 @@ std::string versus_cublas(const std::vector<gpu::RunResult>& results, const mode
                 continue;
             // The clock beside the ratio: with unlocked clocks, a kernel that draws more power per
             // cycle runs at a lower one under the power cap.
-            const std::string clock =
-                r.clocks.readings > 0 ? format_text("SM {} MHz", r.clocks.mean_sm_mhz) : std::string("-");
+            const std::string clock = r.clocks.readings > 0 ? gpu::sm_clock_text(r.clocks) : std::string("-");
             lines += "  " + padded(model::describe(kernel_that_ran(r)), 22) +
                      right(fixed(100.0 * cublas.median_ms / r.median_ms, 1) + " %", 9) + right(clock, 14) + "  " +
                      occupancy_text(r, limits) + "\n";
@@ -253,7 +252,7 @@ std::string versus_cublas(const std::vector<gpu::RunResult>& results, const mode
         const model::Problem& p = cublas.request.problem;
         text += format_text("{} {}: cuBLAS {} ms{}\n", size_text(p.m, p.n, p.k, p.batch), model::dtype_name(p.dtype),
                             ms_text(cublas.median_ms),
-                            cublas.clocks.readings > 0 ? format_text(" at SM {} MHz", cublas.clocks.mean_sm_mhz) : "") +
+                            cublas.clocks.readings > 0 ? " at " + gpu::sm_clock_text(cublas.clocks) : "") +
                 lines;
     }
     if (text.empty()) return text;

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "bench_report.hpp"
+#include "gpu/clock_watch.hpp"
 #include "gpu/tuned_shapes.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
@@ -210,7 +211,7 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
                 const gpu::RunResult result =
                     runner.wait(runner.submit(tune_request(kernel, size, *dtype, options.budget_s, options.settle_s, check)));
                 // The clock beside the time: under the power cap two candidates may run at different ones.
-                if (result.ok && result.clocks.readings > 0) clock = format_text(" at SM {} MHz", result.clocks.mean_sm_mhz);
+                if (result.ok && result.clocks.readings > 0) clock = " at " + gpu::sm_clock_text(result.clocks);
                 if (!result.ok) m.error = result.error;
                 else if (result.checked && !result.check_passed) {
                     m.error = "wrong result: " + result.check_summary;

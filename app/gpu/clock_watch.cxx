@@ -32,6 +32,10 @@ std::string clock_limit_names(std::uint64_t limits) {
     return text;
 }
 
+std::string sm_clock_text(const ClockSummary& clocks) {
+    return clocks.readings > 0 ? format_text("SM {} MHz", clocks.mean_sm_mhz) : std::string();
+}
+
 void record_clocks(const ClockSummary& clocks, record::Point& point) {
     if (clocks.readings == 0) return;
     point.sm_clock_mhz = clocks.mean_sm_mhz;

@@ -42,6 +42,9 @@ inline constexpr std::uint64_t kClockLimitsWatched = kClockLimitSwPowerCap | kCl
 // The reasons in `limits`, in words ("the power cap, thermal slowdown"); empty for none.
 std::string clock_limit_names(std::uint64_t limits);
 
+// "SM 1700 MHz", the mean clock of the summary; empty where nothing was read.
+std::string sm_clock_text(const ClockSummary& clocks);
+
 // A measured point's clock fields (record::Point::sm_clock_mhz, power_w, clock_limits) from the
 // summary, where anything was read; untouched otherwise.
 void record_clocks(const ClockSummary& clocks, record::Point& point);

@@ -58,6 +58,8 @@ TEST(RecordClocks, FillsThePointsClockFieldsOnlyFromReadings) {
     EXPECT_EQ(point.sm_clock_mhz, 1700);
     EXPECT_EQ(point.power_w, 650.0);
     EXPECT_EQ(point.clock_limits, "the power cap");
+    EXPECT_EQ(sm_clock_text(tally.summary("")), "SM 1700 MHz");
+    EXPECT_EQ(sm_clock_text(ClockTally().summary("no NVML")), "");
     record::Point unread;
     record_clocks(ClockTally().summary("no NVML"), unread);
     EXPECT_EQ(unread.sm_clock_mhz, std::nullopt);

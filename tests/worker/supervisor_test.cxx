@@ -177,7 +177,6 @@ TEST(Supervisor, AMissingWorkerProgramIsReported) {
         << device.why_not;
 }
 
-// Every field of a result survives the pipe, the recorded trace included.
 // A request that settles its clocks first is given that time on top of its deadline: bench
 // allows up to 600 s of it, far past the deadline of a point without.
 TEST(Supervisor, SettlingIsAddedToTheDeadline) {
@@ -189,6 +188,7 @@ TEST(Supervisor, SettlingIsAddedToTheDeadline) {
     EXPECT_DOUBLE_EQ(kernel_deadline_s(request, 0.001), plain + 600.0);
 }
 
+// Every field of a result survives the pipe, the recorded trace included.
 TEST(Wire, ResultsRoundTrip) {
     RunResult result;
     result.id = 7;

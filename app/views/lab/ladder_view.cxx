@@ -1,3 +1,9 @@
+// ladder_view.cxx — the kernel ladder view (--view ladder): the FP32 ladder and the tensor
+// cores' ladder as bars of measured speed against cuBLAS, with the model's counts beside them.
+// In order: text and colour helpers; registers and occupancy (fill_occupancy); the hovers
+// (rung_hover, cublas_hover); the sizes, the bars' data (ladder_data) and the requests that
+// measure them (ladder_requests); the side panel (draw_ladder_controls); one ladder's bars
+// (draw_ladder_panel); the view with both (draw_ladder_view).
 #include "views/lab/ladder_view.hpp"
 
 #include "views/lab/lab_view.hpp"

@@ -51,7 +51,7 @@ void show_result(const gpu::RunResult& result) {
         }
         // With unlocked clocks the time depends on the clock the power cap allowed.
         if (result.clocks.readings > 0) {
-            std::string clock = format_text("SM {} MHz", result.clocks.mean_sm_mhz);
+            std::string clock = gpu::sm_clock_text(result.clocks);
             if (const std::string limits = gpu::clock_limit_names(result.clocks.limits); !limits.empty())
                 clock += " (held back by " + limits + ")";
             row("clock", clock);
