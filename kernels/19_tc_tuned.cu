@@ -78,6 +78,10 @@
 // reads its own columns of B. Traffic between the halves fell from 6.7 to 4.9 M sectors at 4096³,
 // and 4 ran 0.3–0.8 % slower: the counter's round trip delays the start. Without L2 promotion
 // (hopper_launch.cu) that traffic is 4.7 M anyway.
+// Nor cuBLAS's order of the work (2026-11-28, H200; its machine code from ncu's source page): its
+// wgmmas one 64-slice at a time rather than alternating the slices, or the previous K step's group
+// kept in flight while this one's run (wait<1>). Neither moved 4's cycles or its time under the cap
+// at 4096³ (three alternating rounds of 20,000 launches each).
 #include <array>
 #include <utility>
 
