@@ -475,3 +475,27 @@ TEST_F(Ladder, CandidateHeatMapWithoutPointsSaysHowToFillIt) {
 }
 
 }  // namespace
+
+// Each label goes inside its bar or after it, never past the bars' width: the full bar shortens
+// until that holds. Room 1000 and padding 10: a label fits inside a bar 8 wider than itself, or
+// after a bar that ends by 1000 − 4 − its width. The lengths tried step down by 2.5 from the full.
+TEST(LadderBars, TheFullBarLeavesEveryLabelRoom) {
+    using ts::views::longest_bar_fitting_labels;
+    // Every label inside its bar at the full length: the full length.
+    EXPECT_FLOAT_EQ(longest_bar_fitting_labels(std::vector<float>{300, 300}, std::vector<float>{0.4f, 1.0f}, 990, 1000, 10, 40),
+                    990.0f);
+    // The half bar (495) cannot hold 600 inside, nor end by 396 to take it after: at 790 it ends
+    // at 395, while the full bar still holds its 300 inside.
+    EXPECT_FLOAT_EQ(longest_bar_fitting_labels(std::vector<float>{600, 300}, std::vector<float>{0.5f, 1.0f}, 990, 1000, 10, 40),
+                    790.0f);
+    // Labels of 700: the 60 % bar takes its label after it only from 493 down, and the full bar
+    // holds its own neither inside (708) nor after until it ends by 296: 295. Not allowed below
+    // 400, nothing fits.
+    EXPECT_FLOAT_EQ(longest_bar_fitting_labels(std::vector<float>{700, 700}, std::vector<float>{0.6f, 1.0f}, 990, 1000, 10, 40),
+                    295.0f);
+    EXPECT_EQ(longest_bar_fitting_labels(std::vector<float>{700, 700}, std::vector<float>{0.6f, 1.0f}, 990, 1000, 10, 400),
+              0.0f);
+    // A bar with no label to place (share 0: not measured, or failed) does not count.
+    EXPECT_FLOAT_EQ(longest_bar_fitting_labels(std::vector<float>{5000, 300}, std::vector<float>{0.0f, 1.0f}, 990, 1000, 10, 40),
+                    990.0f);
+}

@@ -77,8 +77,12 @@ std::string count_text(std::int64_t count) {
 std::string gflops_text(double gflops) { return grouped(std::llround(gflops)); }
 // The tensor-core ladder counts in TFLOP/s: "612", "48.3".
 std::string tflops_text(double gflops) { return fixed(gflops / 1000.0, gflops >= 100000.0 ? 0 : 1); }
+// The number alone, in the ladder's unit.
+std::string rate_number(Ladder ladder, double gflops) {
+    return ladder == Ladder::Fp32 ? gflops_text(gflops) : tflops_text(gflops);
+}
 std::string rate_text(Ladder ladder, double gflops) {
-    return ladder == Ladder::Fp32 ? gflops_text(gflops) + " GFLOP/s" : tflops_text(gflops) + " TFLOP/s";
+    return rate_number(ladder, gflops) + (ladder == Ladder::Fp32 ? " GFLOP/s" : " TFLOP/s");
 }
 
 // Black on the light bars, white on the dark ones (by luminance), so a label inside reads.
@@ -435,6 +439,23 @@ void draw_ladder_controls(AppState& state) {
     draw_export_button(state, ExportSubject::Ladder);
 }
 
+float longest_bar_fitting_labels(std::span<const float> label_widths, std::span<const float> shares, float full,
+                                 float room, float pad, float shortest) {
+    // Shorter bars can move a label out of its bar, where it may then not fit: not monotonic, so
+    // step down from the full length and take the first that works.
+    const float step = std::max(pad * 0.25f, 1.0f);
+    for (float length = full; length >= shortest; length -= step) {
+        bool fits = true;
+        for (std::size_t i = 0; i < shares.size() && fits; ++i) {
+            if (shares[i] <= 0) continue;
+            const float bar = std::max(shares[i] * length, 2.0f);
+            fits = label_widths[i] + pad * 0.8f <= bar || bar + pad * 0.4f + label_widths[i] <= room;
+        }
+        if (fits) return length;
+    }
+    return 0.0f;
+}
+
 namespace {
 
 // One ladder's bars in a panel `width` wide, its rows sharing `height` (thicker bars where a large
@@ -487,20 +508,40 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
     double top = 0;
     for (std::size_t i = 0; i < data.bars.size(); ++i)
         if (!failures[i]) top = std::max(top, data.bars[i].gflops);
-    const auto label_of = [&](const LadderBar& bar, bool long_form) -> std::string {
+    // The value after each bar, in the longest form that leaves the bars most of the width: with
+    // "of cuBLAS" (where no label is wider than half the bars' width), with the unit, or the bare
+    // numbers under a header that names the unit (2× text beside the side panel).
+    enum class LabelForm { Long, WithUnit, Bare };
+    const auto label_of = [&](const LadderBar& bar, LabelForm form) -> std::string {
         if (!bar.point) return format_text("not measured at {}³", data.size);
-        const std::string rate = rate_text(data.ladder, bar.gflops);
-        if (bar.is_cublas) return rate + (long_form ? "  (100 %)" : "");
+        const std::string rate = form == LabelForm::Bare ? rate_number(data.ladder, bar.gflops) : rate_text(data.ladder, bar.gflops);
+        if (bar.is_cublas) return rate + (form == LabelForm::Long ? "  (100 %)" : "");
         if (bar.percent_of_cublas <= 0) return rate;
-        return format_text("{} · {} %{}", rate, fixed(bar.percent_of_cublas, 1), long_form ? " of cuBLAS" : "");
+        return format_text("{} · {} %{}", rate, fixed(bar.percent_of_cublas, 1), form == LabelForm::Long ? " of cuBLAS" : "");
     };
-    // A label goes inside its bar where it fits there, else after it; the bars may then span
-    // the width as long as no label is wider than half of it (a bar too short to hold its
-    // label leaves it room after).
-    bool long_form = true;
+    bool long_fits = true;
     for (const LadderBar& bar : data.bars)
-        long_form = long_form && ImGui::CalcTextSize(label_of(bar, true).c_str()).x + font <= bars_w * 0.5f;
-    const float bar_max = std::max(bars_w - font * 0.5f, font * 4.0f);
+        long_fits = long_fits && ImGui::CalcTextSize(label_of(bar, LabelForm::Long).c_str()).x + font <= bars_w * 0.5f;
+    // The full bar: as long as the bars' width allows with every label inside its bar or after it.
+    const float full = std::max(bars_w - font * 0.5f, font * 4.0f);
+    std::vector<float> shares;
+    for (std::size_t i = 0; i < data.bars.size(); ++i)
+        shares.push_back(failures[i] || !data.bars[i].point || top <= 0 ? 0.0f : static_cast<float>(data.bars[i].gflops / top));
+    LabelForm form = LabelForm::Bare;
+    float bar_max = 0.0f;
+    for (LabelForm candidate : {LabelForm::Long, LabelForm::WithUnit, LabelForm::Bare}) {
+        if (candidate == LabelForm::Long && !long_fits) continue;
+        std::vector<float> widths;
+        for (const LadderBar& bar : data.bars) widths.push_back(ImGui::CalcTextSize(label_of(bar, candidate).c_str()).x);
+        const float length = longest_bar_fitting_labels(widths, shares, full, bars_w, font, font * 4.0f);
+        if (length > bar_max) {
+            form = candidate;
+            bar_max = length;
+        }
+        if (length >= full * 0.8f) break;
+    }
+    if (bar_max <= 0.0f) bar_max = full;  // nothing fits (a panel a few letters wide): labels overrun
+    const bool long_form = form == LabelForm::Long;
 
     // The header: what the bars and columns are.
     float y = origin.y;
@@ -553,7 +594,7 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
         const float name_x = origin.x + name_w - font * 0.6f - ImGui::CalcTextSize(bar.name.c_str()).x;
         draw->AddText(ImVec2(name_x, text_y), text_colour, bar.name.c_str());
         const float bar_x = origin.x + name_w;
-        const std::string label = label_of(bar, long_form);
+        const std::string label = label_of(bar, form);
         if (failure) {
             if (failed_box(draw, ImVec2(bar_x, bar_y), ImVec2(bar_x + bar_max, bar_y + bar_h),
                            ImVec2(bar_x + font * 0.5f, text_y), *failure, usable_gpu(state)))
@@ -580,8 +621,14 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
                 x += columns[c].width;
             }
         } else if (!bar.is_cublas && !bar.is_yours) {
-            const std::string details = format_text("{} FLOP/B · {} registers · {} occupancy", fixed(bar.counts.intensity, 1),
-                                                    bar.registers_text, bar.occupancy_text);
+            // In words where they fit under the bar, else shortened (2× text beside the side panel).
+            const std::string intensity = fixed(bar.counts.intensity, 1);
+            std::string details;
+            for (const char* form : {"{} FLOP/B · {} registers · {} occupancy", "{} FLOP/B · {} registers · {} occ.",
+                                     "{} FLOP/B · {} regs · {} occ."}) {
+                details = format_text(form, intensity, bar.registers_text, bar.occupancy_text);
+                if (small->CalcTextSizeA(small_size, FLT_MAX, 0, details.c_str()).x <= bars_w) break;
+            }
             draw->AddText(small, small_size, ImVec2(bar_x, bar_y + bar_h + font * 0.05f), colours::kMuted, details.c_str());
         }
         if (hovered && !failure) {  // a failed bar's tooltip says why instead

@@ -8,6 +8,7 @@
 // one. Points come from lab_points: the loaded recording, replaced by live ones.
 #pragma once
 
+#include <span>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,13 @@ std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder = Ladder::F
 // What "Measure the ladders on this GPU" sweeps: both of them at `size`, FP32 first.
 std::vector<gpu::RunRequest> both_ladders_requests(int size,
                                                    const std::optional<gpu::UserKernelSource>& yours = std::nullopt);
+
+// The longest full bar, at most `full` and at least `shortest`, at which every bar's label fits:
+// inside its bar (with `pad` to spare), or after it (`pad` / 2 after the bar) and ending within
+// `room`; lengths from the bars' left edge. `shares[i]` is bar i's length as a part of the full
+// bar (0: no bar, no label to place). 0 where no length lets every label fit.
+float longest_bar_fitting_labels(std::span<const float> label_widths, std::span<const float> shares, float full,
+                                 float room, float pad, float shortest);
 
 // The side panel's part: the size, and on a GPU the measure button with its progress.
 void draw_ladder_controls(AppState& state);
