@@ -81,6 +81,22 @@ TEST(StatusBar, ALongDeviceLineGoesShortForANotice) {
     EXPECT_NE(imgui.frame([&] { ts::views::draw_status_bar(state); }).find(full), std::string::npos);
 }
 
+// On its own too: a reason longer than the window (2× text, presenter mode) would run off it.
+TEST(StatusBar, ALongDeviceLineGoesShortWhereItWouldRunOffTheWindow) {
+    ts::test::ImGuiHarness imgui(ImVec2(500, 300));
+    AppState state;
+    state.device = no_device();
+    state.device->why_not = "no NVIDIA driver found (libcuda could not be loaded): install the NVIDIA driver to run "
+                            "kernels; until then TileScope works in model mode";
+    const std::string full = ts::views::device_status(state.device);
+    const std::string text = imgui.frame([&] { ts::views::draw_status_bar(state); });
+    EXPECT_EQ(text.find(full), std::string::npos) << text;
+    EXPECT_NE(text.find("no CUDA device — model mode"), std::string::npos) << text;
+    // A window wide enough has the whole line.
+    ts::test::ImGuiHarness wide;
+    EXPECT_NE(wide.frame([&] { ts::views::draw_status_bar(state); }).find(full), std::string::npos);
+}
+
 TEST(SetupPanel, TileOf64ShowsTheModelsReason) {
     ts::test::ImGuiHarness imgui;
     AppState state;

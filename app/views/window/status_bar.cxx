@@ -63,20 +63,20 @@ void draw_status_bar(const AppState& state) {
                               failed->what.c_str(), failed->sentence.c_str());
         ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
     }
-    // The device's line in full, or, where it would leave the notice no room (large text, a long
-    // reason), in its short form with the whole of it on hover.
+    // The device's line in full, or, where it would run off the window or leave the notice no
+    // room (large text, a long reason), in its short form with the whole of it on hover.
     const std::string full = device_status(state.device);
     const float room = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX();
-    const bool shortened = !notice.empty() && !problem &&
-                           ImGui::CalcTextSize(full.c_str()).x + ImGui::GetFontSize() * 2.0f +
-                                   ImGui::CalcTextSize(notice.c_str()).x > room;
+    const bool notice_after = !notice.empty() && !problem;
+    const float notice_w = notice_after ? ImGui::GetFontSize() * 2.0f + ImGui::CalcTextSize(notice.c_str()).x : 0.0f;
+    const bool shortened = ImGui::CalcTextSize(full.c_str()).x + notice_w > room;
     ImU32 colour = colours::kMuted;
     if (state.device) colour = state.device->usable ? colours::kPass : colours::kWarning;
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
     ImGui::TextUnformatted(shortened ? short_device_status(state.device).c_str() : full.c_str());
     ImGui::PopStyleColor();
     if (shortened && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
-    if (!notice.empty() && !problem) {
+    if (notice_after) {
         ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
         ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
         ImGui::TextUnformatted(notice.c_str());
