@@ -106,7 +106,10 @@ void apply_style(ImGuiStyle& style) {
 
 void heading(const char* text) {
     ImGui::PushFont(heading_font());
+    // Wrapped at the window's edge: at 2× text beside the side panel a long title reaches it.
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
     ImGui::PopFont();
 }
 

@@ -100,7 +100,7 @@ ImFont* code_font();     // never null: fixed width where DejaVu Sans Mono is in
 // than ImGui's dark default. In the colours of the scheme in use, at 1× sizes.
 void apply_style(ImGuiStyle& style);
 
-// A panel title in the heading font.
+// A panel title in the heading font, wrapped at the window's edge.
 void heading(const char* text);
 // Wrapped text in one colour (errors, check results).
 void coloured_text_wrapped(ImU32 colour, const char* text);

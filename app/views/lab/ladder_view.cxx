@@ -664,11 +664,9 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     const LadderData tensor_cores = ladder_data(state, shown, Ladder::TensorCores);
 
     // Short, so that it fits in presenter mode; what to do with the bars is said under them,
-    // where it does not push cuBLAS's bar off a projector's screen. Wrapped all the same: beside
-    // the side panel, presenter mode's text on 1920 pixels still reaches the view's edge.
-    ImGui::PushTextWrapPos(0.0f);
+    // where it does not push cuBLAS's bar off a projector's screen. (Beside the side panel,
+    // presenter mode's text on 1920 pixels still reaches the view's edge: heading() wraps.)
     heading(format_text("The kernel ladders at {}³: FP32, then tensor cores", shown).c_str());
-    ImGui::PopTextWrapPos();
     ImGui::Spacing();
     const float font = ImGui::GetFontSize();
     const float width = std::max(size.x - font * 0.5f, font * 20.0f);

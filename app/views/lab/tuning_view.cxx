@@ -352,7 +352,9 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
             draw->PushClipRect(a, b, true);
             for (float x = a.x; x < b.x + cell_h; x += 8) draw->AddLine(ImVec2(x, a.y), ImVec2(x - cell_h, b.y), colours::kGhostHatch);
             draw->PopClipRect();
+            // The count where the cell has room for it (2× text: the tooltip has it).
             text = format_text("invalid: {} threads", c.threads);
+            if (ImGui::CalcTextSize(text.c_str()).x + 12 > b.x - a.x) text = "invalid";
             tooltip = format_text("{}×{} = {} threads per block: CUDA allows at most {}, so this launch fails with "
                              "\"invalid configuration argument\".", c.block_x, c.block_y, c.threads, kMaxThreads);
         } else if (failure) {
@@ -369,11 +371,16 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
             text = "not measured";
         }
         const bool dark = c.point && shade < 0.45;  // white text on the dark cells
+        draw->PushClipRect(a, b, true);
         draw->AddText(ImVec2(a.x + 6, a.y + (cell_h - font) * 0.45f), dark ? IM_COL32_WHITE : IM_COL32(30, 30, 30, 255),
                       text.c_str());
+        draw->PopClipRect();
         if (i == data.best_cell) {
             draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), colours::kHighlight, 0, 0, 3.0f);
-            draw->AddText(ImVec2(b.x - font * 2.6f, a.y + (cell_h - font) * 0.45f), IM_COL32_WHITE, "best");
+            // "best" beside the time where both fit; the outline and the line under the map say it anyway.
+            if (6 + ImGui::CalcTextSize(text.c_str()).x + font * 0.6f + ImGui::CalcTextSize("best").x + font * 0.3f <= b.x - a.x)
+                draw->AddText(ImVec2(b.x - font * 0.3f - ImGui::CalcTextSize("best").x, a.y + (cell_h - font) * 0.45f),
+                              IM_COL32_WHITE, "best");
         }
         if (!tooltip.empty() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
             ImGui::SetTooltip("%s", tooltip.c_str());
@@ -381,8 +388,8 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
     ImGui::SetCursorScreenPos(ImVec2(origin.x, grid.y + 6 * cell_h + font * 0.5f));
     if (data.best_cell >= 0) {
         const TuningCell& best = data.cells[data.best_cell];
-        ImGui::Text("Best naive shape: %d×%d, %s. Grey cells would launch more than 1024 threads per block.",
-                    best.block_x, best.block_y, ms_text(best.point->median_ms).c_str());
+        ImGui::TextWrapped("Best naive shape: %d×%d, %s. Grey cells would launch more than 1024 threads per block.",
+                           best.block_x, best.block_y, ms_text(best.point->median_ms).c_str());
     }
 
     // The tiled kernel: one bar per T, its length the throughput, so longer is better.
@@ -394,7 +401,21 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
     if (data.yours) top = std::max(top, data.yours->gflops);
     const ImVec2 bars = ImGui::GetCursorScreenPos();
     const float bar_h = font * 1.15f;
-    const float bar_max = std::max(size.x - label_w - font * 16.0f, font * 10.0f);
+    // The values after the bars (the best one's with "best"), and the bars short enough to leave
+    // the widest of them room before the view's edge.
+    const auto tile_value = [&](int i) {
+        const TuningTile& t = data.tiles[i];
+        return format_text("{} GFLOP/s, {}{}", fixed(t.point->gflops, 0), ms_text(t.point->median_ms),
+                           i == data.best_tile ? "   best" : "");
+    };
+    const auto yours_value = [&] {
+        return format_text("{} GFLOP/s, {}", fixed(data.yours->gflops, 0), ms_text(data.yours->median_ms));
+    };
+    float value_w = 0.0f;
+    for (int i = 0; i < static_cast<int>(data.tiles.size()); ++i)
+        if (data.tiles[i].point) value_w = std::max(value_w, ImGui::CalcTextSize(tile_value(i).c_str()).x);
+    if (data.yours) value_w = std::max(value_w, ImGui::CalcTextSize(yours_value().c_str()).x);
+    const float bar_max = std::max(size.x - label_w - value_w - font * 1.5f, font * 6.0f);
     for (int i = 0; i < static_cast<int>(data.tiles.size()); ++i) {
         const TuningTile& t = data.tiles[i];
         const float y = bars.y + i * (bar_h + 3);
@@ -416,10 +437,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         const ImVec2 b(a.x + std::max(w, 2.0f), y + bar_h);
         draw->AddRectFilled(a, b, i == data.best_tile ? colours::kA.line : colours::kA.fill);
         if (i == data.best_tile) draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), colours::kHighlight, 0, 0, 3.0f);
-        char value[96];
-        std::snprintf(value, sizeof value, "%.0f GFLOP/s, %s%s", t.point->gflops, ms_text(t.point->median_ms).c_str(),
-                      i == data.best_tile ? "   best" : "");
-        draw->AddText(ImVec2(b.x + 8, y + 2), IM_COL32_BLACK, value);
+        draw->AddText(ImVec2(b.x + 8, y + 2), IM_COL32_BLACK, tile_value(i).c_str());
         if (mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
             ImGui::SetTooltip("tiled T=%d: %s median, p20–p80 %s – %s", t.tile, ms_text(t.point->median_ms).c_str(),
                               ms_text(t.point->p20_ms).c_str(), ms_text(t.point->p80_ms).c_str());
@@ -438,9 +456,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
             const ImVec2 b(a.x + std::max(w, 2.0f), y + bar_h);
             draw->AddRectFilled(a, b, kYoursColour);
             // The name is in the sentence under the bars; the bar keeps its numbers short, as the tiles' do.
-            const std::string value =
-                format_text("{} GFLOP/s, {}", fixed(data.yours->gflops, 0), ms_text(data.yours->median_ms));
-            draw->AddText(ImVec2(b.x + 8, y + 2), IM_COL32_BLACK, value.c_str());
+            draw->AddText(ImVec2(b.x + 8, y + 2), IM_COL32_BLACK, yours_value().c_str());
             if (mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
                 ImGui::SetTooltip("%s at %d³: %s", data.yours_name.c_str(), kTuningSize, data.yours_launch.c_str());
         }
