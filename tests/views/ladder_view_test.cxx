@@ -415,6 +415,43 @@ TEST_F(Ladder, RooflineLabelsNeverOverlap) {
     EXPECT_LT(place_roofline_labels(edge, edge_size, area_min, area_max, 2.0f)[0].max.x, 790.0f);
 }
 
+// More labels near the top of a short plot than fit above one another on one side (the
+// tensor-core rungs in presenter mode): some go to the other side of their points, none overlap
+// and none leaves the plot. In a plot too small for them all, the names without room are not
+// shown rather than drawn over others.
+TEST_F(Ladder, RooflineLabelsOfACrowdedColumnStayInsideAndApart) {
+    const std::vector<ImVec2> anchors = {{600, 62}, {604, 64}, {608, 66}, {612, 70}, {600, 80}, {600, 90}, {600, 100}, {596, 104}};
+    const std::vector<ImVec2> sizes(anchors.size(), ImVec2(110, 30));
+    const auto check = [&](ImVec2 area_min, ImVec2 area_max) {
+        const auto labels = place_roofline_labels(anchors, sizes, area_min, area_max, 2.0f);
+        int shown = 0, left = 0;
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            if (!labels[i].shown) continue;
+            ++shown;
+            left += labels[i].max.x <= anchors[i].x;
+            EXPECT_GE(labels[i].min.y, area_min.y) << i;
+            EXPECT_LE(labels[i].max.y, area_max.y) << i;
+            EXPECT_GE(labels[i].min.x, area_min.x) << i;
+            EXPECT_LE(labels[i].max.x, area_max.x) << i;
+            for (std::size_t j = 0; j < i; ++j) {
+                if (!labels[j].shown) continue;
+                const bool apart = labels[i].min.x >= labels[j].max.x || labels[j].min.x >= labels[i].max.x ||
+                                   labels[i].min.y >= labels[j].max.y || labels[j].min.y >= labels[i].max.y;
+                EXPECT_TRUE(apart) << i << " and " << j;
+            }
+        }
+        return std::pair(shown, left);
+    };
+    // 210 pixels high: 8 labels of 30 do not fit on one side, and do on two.
+    const auto [shown, left] = check(ImVec2(100, 50), ImVec2(800, 260));
+    EXPECT_EQ(shown, 8);
+    EXPECT_GT(left, 0);
+    // 70 pixels high and 260 wide: two labels a side at most.
+    const auto [few, unused] = check(ImVec2(460, 50), ImVec2(720, 120));
+    EXPECT_GE(few, 2);
+    EXPECT_LE(few, 4);
+}
+
 TEST_F(Ladder, CandidateHeatMapFromSyntheticPoints) {
     AppState state;
     state.lab.view = LabView::Tuning;

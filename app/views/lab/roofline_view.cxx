@@ -101,18 +101,10 @@ void fill_failures(const AppState& state, Plot& plot, std::vector<Failure>& fail
     }
 }
 
-bool overlaps(const RooflineLabel& a, const RooflineLabel& b, float gap) {
-    return a.min.x < b.max.x + gap && b.min.x < a.max.x + gap && a.min.y < b.max.y + gap && b.min.y < a.max.y + gap;
-}
-
-void shift_y(RooflineLabel& label, float dy) {
-    label.min.y += dy;
-    label.max.y += dy;
-}
-
 // Each kernel's name beside its point, in its colour, on a pale box so that lines behind it
 // do not cut through the letters; a thin line back to the point where the label had to move.
-void draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<RooflineMark>& marks) {
+// Returns how many names found no room.
+int draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<RooflineMark>& marks) {
     // The small font: thirteen names must share the plot with its points, large text or not.
     ImFont* font = small_font();
     const float font_size = imgui_compat::font_size(font);
@@ -137,8 +129,13 @@ void draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roo
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(frame.area_min, frame.area_max, true);
     const float pad = ImGui::GetFontSize() * 0.15f;
+    int hidden = 0;
     for (std::size_t i = 0; i < labels.size(); ++i) {
         const RooflineLabel& label = labels[i];
+        if (!label.shown) {
+            ++hidden;
+            continue;
+        }
         const ImVec2 near_end(label.min.x > label.anchor.x ? label.min.x - pad : label.max.x + pad,
                               std::clamp(label.anchor.y, label.min.y, label.max.y));
         if (std::abs(near_end.y - label.anchor.y) > 1.0f || std::abs(near_end.x - label.anchor.x) > ImGui::GetFontSize())
@@ -148,6 +145,7 @@ void draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roo
         draw->AddText(font, font_size, label.min, shown[i]->colour, shown[i]->name.c_str());
     }
     draw->PopClipRect();
+    return hidden;
 }
 
 // Your kernel's mark, where it was measured at kSize and recorded (the same source both times).
@@ -175,44 +173,76 @@ std::optional<RooflineMark> yours_mark(const AppState& state, const std::vector<
 
 std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors, std::span<const ImVec2> sizes,
                                                  ImVec2 area_min, ImVec2 area_max, float gap) {
-    std::vector<RooflineLabel> labels;
+    // Greedily, from the highest point down: each label takes the nearest free place beside its
+    // point, right of it by choice, one label height further up or down at a time, so that a
+    // column of rungs at one intensity stacks in the order of its points; the other side costs
+    // a label height and a half (the tensor-core rungs near the plot's top, in presenter mode,
+    // would not fit on one side). Free: inside the plot, clear of the labels placed so far and
+    // of every point. A label with no free place is not shown (a plot too small for every name:
+    // presenter mode beside the side panel).
     const float offset = gap * 4.0f + 4.0f;
-    for (std::size_t i = 0; i < anchors.size(); ++i) {
-        RooflineLabel label;
-        label.anchor = anchors[i];
-        // Right of the point, or left where the right would leave the plot.
-        const bool right = anchors[i].x + offset + sizes[i].x <= area_max.x;
-        label.min.x = right ? anchors[i].x + offset : anchors[i].x - offset - sizes[i].x;
-        label.min.y = anchors[i].y - sizes[i].y * 0.5f;
-        label.max = ImVec2(label.min.x + sizes[i].x, label.min.y + sizes[i].y);
-        labels.push_back(label);
-    }
-    // Labels that collide push each other apart vertically, half the overlap each, until none
-    // do (a handful of rounds for the ladder's column of rungs at one intensity), then stay
-    // inside the plot.
-    // The label of the higher point always stays the upper one, so the names keep the order
-    // of their points.
-    std::vector<std::size_t> order(labels.size());
+    const float dot = gap * 2.0f + 2.0f;  // half a point's size
+    std::vector<RooflineLabel> labels(anchors.size());
+    std::vector<bool> placed(anchors.size(), false);
+    std::vector<std::size_t> order(anchors.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return labels[a].anchor.y < labels[b].anchor.y; });
-    for (int round = 0; round < 200; ++round) {
-        bool moved = false;
-        for (std::size_t i = 0; i < order.size(); ++i)
-            for (std::size_t j = i + 1; j < order.size(); ++j) {
-                RooflineLabel& upper = labels[order[i]];
-                RooflineLabel& lower = labels[order[j]];
-                if (!overlaps(upper, lower, gap)) continue;
-                const float overlap = upper.max.y + gap - lower.min.y;
-                shift_y(upper, -overlap * 0.5f - 0.5f);
-                shift_y(lower, overlap * 0.5f + 0.5f);
-                moved = true;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return anchors[a].y < anchors[b].y; });
+    const auto area_of = [](ImVec2 a0, ImVec2 a1, ImVec2 b0, ImVec2 b1) {
+        const float w = std::min(a1.x, b1.x) - std::max(a0.x, b0.x), h = std::min(a1.y, b1.y) - std::max(a0.y, b0.y);
+        return w > 0 && h > 0 ? w * h : 0.0f;
+    };
+    for (const std::size_t i : order) {
+        const ImVec2 size = sizes[i];
+        const float step = size.y + gap;
+        const bool right_fits = anchors[i].x + offset + size.x <= area_max.x;
+        struct Place {
+            float cost;
+            bool right;
+            float dy;
+        };
+        std::vector<Place> places;
+        // Within a few label heights, so that a name stays by its point; past that, a line back
+        // to the point would cross the plot.
+        const int reach = std::min(static_cast<int>((area_max.y - area_min.y) / std::max(step, 1.0f)) + 1, 5);
+        for (int k = -reach; k <= reach; ++k)
+            for (const bool right : {true, false}) {
+                if (right && !right_fits) continue;
+                const bool own_side = right == right_fits;
+                // Below before above at the same distance: the lower point's label stays the lower.
+                const float cost = static_cast<float>(std::abs(k)) * step + (k < 0 ? step * 0.25f : 0.0f) +
+                                   (own_side ? 0.0f : step * 1.5f);
+                places.push_back({cost, right, static_cast<float>(k) * step});
             }
-        for (RooflineLabel& label : labels) {
-            if (label.min.y < area_min.y) shift_y(label, area_min.y - label.min.y);
-            if (label.max.y > area_max.y) shift_y(label, area_max.y - label.max.y);
+        std::stable_sort(places.begin(), places.end(), [](const Place& a, const Place& b) { return a.cost < b.cost; });
+        RooflineLabel best;
+        float best_cover = FLT_MAX;  // 0 once a free place is found
+        for (const Place& place : places) {
+            RooflineLabel at;
+            at.anchor = anchors[i];
+            at.min.x = place.right ? anchors[i].x + offset : anchors[i].x - offset - size.x;
+            at.min.y = anchors[i].y - size.y * 0.5f + place.dy;
+            at.max = ImVec2(at.min.x + size.x, at.min.y + size.y);
+            if (at.min.x < area_min.x || at.max.x > area_max.x || at.min.y < area_min.y || at.max.y > area_max.y) continue;
+            const ImVec2 lo(at.min.x - gap, at.min.y - gap), hi(at.max.x + gap, at.max.y + gap);
+            float cover = 0.0f;
+            for (std::size_t j = 0; j < labels.size(); ++j)
+                if (placed[j]) cover += area_of(lo, hi, labels[j].min, labels[j].max);
+            for (const ImVec2& p : anchors)
+                cover += area_of(lo, hi, ImVec2(p.x - dot, p.y - dot), ImVec2(p.x + dot, p.y + dot));
+            if (cover == 0.0f) {
+                best = at;
+                best_cover = 0.0f;
+                break;
+            }
         }
-        if (!moved) break;
+        if (best_cover > 0.0f) {
+            best.anchor = anchors[i];
+            best.min = ImVec2(right_fits ? anchors[i].x + offset : anchors[i].x - offset - size.x, anchors[i].y - size.y * 0.5f);
+            best.max = ImVec2(best.min.x + size.x, best.min.y + size.y);
+            best.shown = false;
+        }
+        labels[i] = best;
+        placed[i] = best.shown;
     }
     return labels;
 }
@@ -417,8 +447,12 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     const PlotFrame frame = draw_plot("##roofline", plot, ImVec2(size.x, plot_height));
     if (frame.clicked_failure && gpu) measure_again(lab, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
     draw_measured_dram_links(frame, plot, measured_dram);
-    draw_labels(frame, plot, marks);
+    const int unnamed = draw_labels(frame, plot, marks);
     draw_measured_dram_points(frame, plot, measured_dram);
+    if (unnamed > 0)
+        muted_text(format_text("{} point{} left unnamed for room: hover a point for its kernel, or fold the side "
+                               "panel (Ctrl+B) for a larger plot.",
+                               unnamed, unnamed == 1 ? "" : "s"));
     for (const std::string& note : notes) muted_text(note);
     // Your kernel, plotted beside the rungs but not placed here: what is missing.
     if (const auto& yours = lab.latency.yours) {

@@ -56,6 +56,7 @@ struct RooflineLabel {
     ImVec2 anchor;  // the point
     ImVec2 min;
     ImVec2 max;
+    bool shown = true;  // false: no free place in the plot (its point's tooltip still names it)
 };
 std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors, std::span<const ImVec2> sizes,
                                                  ImVec2 area_min, ImVec2 area_max, float gap);
