@@ -546,8 +546,14 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
     // The header: what the bars and columns are.
     float y = origin.y;
     const char* unit = data.ladder == Ladder::Fp32 ? "GFLOP/s" : "TFLOP/s";
-    draw->AddText(ImVec2(origin.x + name_w, y), colours::kMuted,
-                  (long_form ? format_text("median {}, cold L2", unit) : format_text("median {} · % of cuBLAS", unit)).c_str());
+    // Shorter where the bars' width is narrow (an exported climb in presenter mode).
+    std::string header = format_text("median {}, cold L2", unit);
+    if (!long_form)
+        for (const char* words : {"median {} · % of cuBLAS", "{} · % of cuBLAS", "{} · %"}) {
+            header = format_text(words, unit);
+            if (ImGui::CalcTextSize(header.c_str()).x <= bars_w) break;
+        }
+    draw->AddText(ImVec2(origin.x + name_w, y), colours::kMuted, header.c_str());
     if (beside) {
         float x = origin.x + name_w + bars_w;
         for (const Column& c : columns) {
@@ -595,6 +601,7 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
         draw->AddText(ImVec2(name_x, text_y), text_colour, bar.name.c_str());
         const float bar_x = origin.x + name_w;
         const std::string label = label_of(bar, form);
+        std::string value_below;
         if (failure) {
             if (failed_box(draw, ImVec2(bar_x, bar_y), ImVec2(bar_x + bar_max, bar_y + bar_h),
                            ImVec2(bar_x + font * 0.5f, text_y), *failure, usable_gpu(state)))
@@ -605,8 +612,10 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
             const float label_w = ImGui::CalcTextSize(label.c_str()).x;
             if (label_w + font * 0.8f <= length) {
                 draw->AddText(ImVec2(bar_x + length - label_w - font * 0.4f, text_y), ink_on(bar.colour), label.c_str());
-            } else {
+            } else if (beside || length + font * 0.4f + label_w <= bars_w) {
                 draw->AddText(ImVec2(bar_x + length + font * 0.4f, text_y), text_colour, label.c_str());
+            } else {
+                value_below = label;  // no room beside its bar: first on the line under it
             }
         } else {
             draw->AddRect(ImVec2(bar_x, bar_y), ImVec2(bar_x + bar_max, bar_y + bar_h), colours::kGhostHatch);
@@ -620,16 +629,25 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
                               value.c_str());
                 x += columns[c].width;
             }
-        } else if (!bar.is_cublas && !bar.is_yours) {
-            // In words where they fit under the bar, else shortened (2× text beside the side panel).
-            const std::string intensity = fixed(bar.counts.intensity, 1);
-            std::string details;
-            for (const char* form : {"{} FLOP/B · {} registers · {} occupancy", "{} FLOP/B · {} registers · {} occ.",
-                                     "{} FLOP/B · {} regs · {} occ."}) {
-                details = format_text(form, intensity, bar.registers_text, bar.occupancy_text);
-                if (small->CalcTextSizeA(small_size, FLT_MAX, 0, details.c_str()).x <= bars_w) break;
+        } else {
+            // Under the bar: its value where there was no room beside it, then the model's and
+            // CUDA's numbers, in words where they fit, else shortened (2× text beside the side panel).
+            ImVec2 at(bar_x, bar_y + bar_h + font * 0.05f);
+            const auto small_w = [&](const std::string& text) { return small->CalcTextSizeA(small_size, FLT_MAX, 0, text.c_str()).x; };
+            if (!value_below.empty()) {
+                draw->AddText(small, small_size, at, text_colour, value_below.c_str());
+                at.x += small_w(value_below) + small_size * 0.6f;
             }
-            draw->AddText(small, small_size, ImVec2(bar_x, bar_y + bar_h + font * 0.05f), colours::kMuted, details.c_str());
+            if (!bar.is_cublas && !bar.is_yours) {
+                const std::string intensity = fixed(bar.counts.intensity, 1);
+                for (const char* words : {"{} FLOP/B · {} registers · {} occupancy", "{} FLOP/B · {} registers · {} occ.",
+                                          "{} FLOP/B · {} regs · {} occ.", "{} FLOP/B · {} regs", "{} FLOP/B"}) {
+                    const std::string details = format_text(words, intensity, bar.registers_text, bar.occupancy_text);
+                    if (at.x + small_w(details) > bar_x + bars_w) continue;
+                    draw->AddText(small, small_size, at, colours::kMuted, details.c_str());
+                    break;
+                }
+            }
         }
         if (hovered && !failure) {  // a failed bar's tooltip says why instead
             ImGui::BeginTooltip();
@@ -669,7 +687,9 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     heading(format_text("The kernel ladders at {}³: FP32, then tensor cores", shown).c_str());
     ImGui::Spacing();
     const float font = ImGui::GetFontSize();
-    const float width = std::max(size.x - font * 0.5f, font * 20.0f);
+    // The view's width, however narrow (an exported climb at 1280 pixels in presenter mode, beside
+    // the side panel): the labels and the lines under the bars shorten to fit it.
+    const float width = std::max(size.x - font * 0.5f, font * 4.0f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     // The two panels share what the notes under them leave (the line between them may take two),
     // the tensor cores' a row shorter.
