@@ -2,8 +2,9 @@
 // cores' ladder as bars of measured speed against cuBLAS, with the model's counts beside them.
 // In order: text and colour helpers; registers and occupancy (fill_occupancy); the hovers
 // (rung_hover, cublas_hover); the sizes, the bars' data (ladder_data) and the requests that
-// measure them (ladder_requests); the side panel (draw_ladder_controls); one ladder's bars
-// (draw_ladder_panel); the view with both (draw_ladder_view).
+// measure them (ladder_requests); the side panel (draw_ladder_controls); the bars' scale that
+// leaves their labels room (longest_bar_fitting_labels); one ladder's bars (draw_ladder_panel);
+// the view with both (draw_ladder_view).
 #include "views/lab/ladder_view.hpp"
 
 #include "views/lab/lab_view.hpp"
