@@ -220,6 +220,19 @@ TEST(Grouped, GroupsDigitsInThrees) {
     EXPECT_EQ(ts::views::grouped(-1234567), "-1,234,567");
 }
 
+// The shortest labels: the first form that fits the room, none where none does.
+TEST(FirstFitting, TakesTheFirstFormThatFitsElseNone) {
+    ts::test::ImGuiHarness ui;
+    ui.frame([&] {
+        ImFont* font = ImGui::GetFont();
+        const std::string long_form = "8,679 GFLOP/s · 16.9 % of cuBLAS", short_form = "8,679 · 16.9 %";
+        const float short_w = ts::views::text_width(font, short_form), long_w = ts::views::text_width(font, long_form);
+        EXPECT_EQ(ts::views::first_fitting({long_form, short_form}, font, long_w), long_form);
+        EXPECT_EQ(ts::views::first_fitting({long_form, short_form}, font, long_w - 1.0f), short_form);
+        EXPECT_EQ(ts::views::first_fitting({long_form, short_form}, font, short_w - 1.0f), std::nullopt);
+    });
+}
+
 // A window away from the screen's left edge, as the lab's views are (right of the side panel): the
 // wrap lands at the screen x asked for. PushTextWrapPos given that screen x as it is wraps as far
 // right again as the window is from the edge (the ladder view's line between its panels ran off

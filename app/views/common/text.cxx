@@ -22,6 +22,12 @@ float text_width(ImFont* font, const std::string& text) {
     return font->CalcTextSizeA(imgui_compat::font_size(font), FLT_MAX, 0.0f, text.c_str()).x;
 }
 
+std::optional<std::string> first_fitting(std::initializer_list<std::string> forms, ImFont* font, float width) {
+    for (const std::string& form : forms)
+        if (text_width(font, form) <= width) return form;
+    return std::nullopt;
+}
+
 void muted_text(const std::string& text) {
     ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
     ImGui::PushTextWrapPos(0.0f);

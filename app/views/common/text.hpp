@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <optional>
 #include <string>
 
 struct ImFont;
@@ -25,6 +27,9 @@ void folding_muted_text(const std::string& text, const char* fold, float keep = 
 
 // The width `text` takes in `font` at the font's own size, in pixels.
 float text_width(ImFont* font, const std::string& text);
+
+// The first of `forms` (longest first) no wider than `width` in `font`; none where none is.
+std::optional<std::string> first_fitting(std::initializer_list<std::string> forms, ImFont* font, float width);
 
 // PushTextWrapPos at a screen x: ImGui takes the window's own coordinates, not the screen's, so a
 // screen position given as it is wraps as far right again as the window is from the screen's edge.

@@ -548,12 +548,11 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
     float y = origin.y;
     const char* unit = data.ladder == Ladder::Fp32 ? "GFLOP/s" : "TFLOP/s";
     // Shorter where the bars' width is narrow (an exported climb in presenter mode).
-    std::string header = format_text("median {}, cold L2", unit);
-    if (!long_form)
-        for (const char* words : {"median {} · % of cuBLAS", "{} · % of cuBLAS", "{} · %"}) {
-            header = format_text(words, unit);
-            if (ImGui::CalcTextSize(header.c_str()).x <= bars_w) break;
-        }
+    const std::string header =
+        long_form ? format_text("median {}, cold L2", unit)
+                  : first_fitting({format_text("median {} · % of cuBLAS", unit), format_text("{} · % of cuBLAS", unit)},
+                                  ImGui::GetFont(), bars_w)
+                        .value_or(format_text("{} · %", unit));
     draw->AddText(ImVec2(origin.x + name_w, y), colours::kMuted, header.c_str());
     if (beside) {
         float x = origin.x + name_w + bars_w;
@@ -634,20 +633,21 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
             // Under the bar: its value where there was no room beside it, then the model's and
             // CUDA's numbers, in words where they fit, else shortened (2× text beside the side panel).
             ImVec2 at(bar_x, bar_y + bar_h + font * 0.05f);
-            const auto small_w = [&](const std::string& text) { return small->CalcTextSizeA(small_size, FLT_MAX, 0, text.c_str()).x; };
             if (!value_below.empty()) {
                 draw->AddText(small, small_size, at, text_colour, value_below.c_str());
-                at.x += small_w(value_below) + small_size * 0.6f;
+                at.x += text_width(small, value_below) + small_size * 0.6f;
             }
             if (!bar.is_cublas && !bar.is_yours) {
                 const std::string intensity = fixed(bar.counts.intensity, 1);
-                for (const char* words : {"{} FLOP/B · {} registers · {} occupancy", "{} FLOP/B · {} registers · {} occ.",
-                                          "{} FLOP/B · {} regs · {} occ.", "{} FLOP/B · {} regs", "{} FLOP/B"}) {
-                    const std::string details = format_text(words, intensity, bar.registers_text, bar.occupancy_text);
-                    if (at.x + small_w(details) > bar_x + bars_w) continue;
-                    draw->AddText(small, small_size, at, colours::kMuted, details.c_str());
-                    break;
-                }
+                const std::string& regs = bar.registers_text;
+                const std::string& occupancy = bar.occupancy_text;
+                const auto details = first_fitting(
+                    {format_text("{} FLOP/B · {} registers · {} occupancy", intensity, regs, occupancy),
+                     format_text("{} FLOP/B · {} registers · {} occ.", intensity, regs, occupancy),
+                     format_text("{} FLOP/B · {} regs · {} occ.", intensity, regs, occupancy),
+                     format_text("{} FLOP/B · {} regs", intensity, regs), format_text("{} FLOP/B", intensity)},
+                    small, bar_x + bars_w - at.x);
+                if (details) draw->AddText(small, small_size, at, colours::kMuted, details->c_str());
             }
         }
         if (hovered && !failure) {  // a failed bar's tooltip says why instead

@@ -1,6 +1,7 @@
 #include "views/lab/roofline_view.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cfloat>
 #include <cstdio>
 #include <limits>
@@ -182,67 +183,57 @@ std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors
     // presenter mode beside the side panel).
     const float offset = gap * 4.0f + 4.0f;
     const float dot = gap * 2.0f + 2.0f;  // half a point's size
-    std::vector<RooflineLabel> labels(anchors.size());
-    std::vector<bool> placed(anchors.size(), false);
+    // Not shown until placed: a label counts as an obstacle once it is.
+    std::vector<RooflineLabel> labels(anchors.size(), RooflineLabel{ImVec2(), ImVec2(), ImVec2(), false});
     std::vector<std::size_t> order(anchors.size());
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return anchors[a].y < anchors[b].y; });
-    const auto area_of = [](ImVec2 a0, ImVec2 a1, ImVec2 b0, ImVec2 b1) {
-        const float w = std::min(a1.x, b1.x) - std::max(a0.x, b0.x), h = std::min(a1.y, b1.y) - std::max(a0.y, b0.y);
-        return w > 0 && h > 0 ? w * h : 0.0f;
+    const auto apart = [](ImVec2 a0, ImVec2 a1, ImVec2 b0, ImVec2 b1) {
+        return a1.x <= b0.x || b1.x <= a0.x || a1.y <= b0.y || b1.y <= a0.y;
+    };
+    constexpr int kReach = 5;  // label heights up or down: further, a line back to the point would cross the plot
+    struct Place {
+        float cost;
+        bool right;
+        int k;
     };
     for (const std::size_t i : order) {
-        const ImVec2 size = sizes[i];
+        const ImVec2 anchor = anchors[i], size = sizes[i];
         const float step = size.y + gap;
-        const bool right_fits = anchors[i].x + offset + size.x <= area_max.x;
-        struct Place {
-            float cost;
-            bool right;
-            float dy;
-        };
-        std::vector<Place> places;
-        // Within a few label heights, so that a name stays by its point; past that, a line back
-        // to the point would cross the plot.
-        const int reach = std::min(static_cast<int>((area_max.y - area_min.y) / std::max(step, 1.0f)) + 1, 5);
-        for (int k = -reach; k <= reach; ++k)
+        const bool right_fits = anchor.x + offset + size.x <= area_max.x;
+        std::array<Place, 2 * (2 * kReach + 1)> places{};
+        std::size_t count = 0;
+        for (int k = -kReach; k <= kReach; ++k)
             for (const bool right : {true, false}) {
                 if (right && !right_fits) continue;
-                const bool own_side = right == right_fits;
                 // Below before above at the same distance: the lower point's label stays the lower.
-                const float cost = static_cast<float>(std::abs(k)) * step + (k < 0 ? step * 0.25f : 0.0f) +
-                                   (own_side ? 0.0f : step * 1.5f);
-                places.push_back({cost, right, static_cast<float>(k) * step});
+                const float cost = static_cast<float>(std::abs(k)) + (k < 0 ? 0.25f : 0.0f) + (right == right_fits ? 0.0f : 1.5f);
+                places[count++] = {cost, right, k};
             }
-        std::stable_sort(places.begin(), places.end(), [](const Place& a, const Place& b) { return a.cost < b.cost; });
-        RooflineLabel best;
-        float best_cover = FLT_MAX;  // 0 once a free place is found
-        for (const Place& place : places) {
-            RooflineLabel at;
-            at.anchor = anchors[i];
-            at.min.x = place.right ? anchors[i].x + offset : anchors[i].x - offset - size.x;
-            at.min.y = anchors[i].y - size.y * 0.5f + place.dy;
-            at.max = ImVec2(at.min.x + size.x, at.min.y + size.y);
-            if (at.min.x < area_min.x || at.max.x > area_max.x || at.min.y < area_min.y || at.max.y > area_max.y) continue;
-            const ImVec2 lo(at.min.x - gap, at.min.y - gap), hi(at.max.x + gap, at.max.y + gap);
-            float cover = 0.0f;
-            for (std::size_t j = 0; j < labels.size(); ++j)
-                if (placed[j]) cover += area_of(lo, hi, labels[j].min, labels[j].max);
-            for (const ImVec2& p : anchors)
-                cover += area_of(lo, hi, ImVec2(p.x - dot, p.y - dot), ImVec2(p.x + dot, p.y + dot));
-            if (cover == 0.0f) {
-                best = at;
-                best_cover = 0.0f;
-                break;
-            }
+        std::stable_sort(places.begin(), places.begin() + static_cast<std::ptrdiff_t>(count),
+                         [](const Place& a, const Place& b) { return a.cost < b.cost; });
+        RooflineLabel& label = labels[i];
+        label.anchor = anchor;
+        // Where it would go with no other label about; where it stays, not shown, without a free place.
+        label.min = ImVec2(right_fits ? anchor.x + offset : anchor.x - offset - size.x, anchor.y - size.y * 0.5f);
+        label.max = ImVec2(label.min.x + size.x, label.min.y + size.y);
+        for (std::size_t n = 0; n < count && !label.shown; ++n) {
+            const Place& place = places[n];
+            const ImVec2 min(place.right ? anchor.x + offset : anchor.x - offset - size.x,
+                             anchor.y - size.y * 0.5f + static_cast<float>(place.k) * step);
+            const ImVec2 max(min.x + size.x, min.y + size.y);
+            if (min.x < area_min.x || max.x > area_max.x || min.y < area_min.y || max.y > area_max.y) continue;
+            const ImVec2 lo(min.x - gap, min.y - gap), hi(max.x + gap, max.y + gap);
+            bool clear = true;
+            for (std::size_t j = 0; j < labels.size() && clear; ++j)
+                clear = !labels[j].shown || apart(lo, hi, labels[j].min, labels[j].max);
+            for (std::size_t j = 0; j < anchors.size() && clear; ++j)
+                clear = apart(lo, hi, ImVec2(anchors[j].x - dot, anchors[j].y - dot), ImVec2(anchors[j].x + dot, anchors[j].y + dot));
+            if (!clear) continue;
+            label.min = min;
+            label.max = max;
+            label.shown = true;
         }
-        if (best_cover > 0.0f) {
-            best.anchor = anchors[i];
-            best.min = ImVec2(right_fits ? anchors[i].x + offset : anchors[i].x - offset - size.x, anchors[i].y - size.y * 0.5f);
-            best.max = ImVec2(best.min.x + size.x, best.min.y + size.y);
-            best.shown = false;
-        }
-        labels[i] = best;
-        placed[i] = best.shown;
     }
     return labels;
 }

@@ -353,8 +353,8 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
             for (float x = a.x; x < b.x + cell_h; x += 8) draw->AddLine(ImVec2(x, a.y), ImVec2(x - cell_h, b.y), colours::kGhostHatch);
             draw->PopClipRect();
             // The count where the cell has room for it (2× text: the tooltip has it).
-            text = format_text("invalid: {} threads", c.threads);
-            if (ImGui::CalcTextSize(text.c_str()).x + 12 > b.x - a.x) text = "invalid";
+            text = first_fitting({format_text("invalid: {} threads", c.threads)}, ImGui::GetFont(), b.x - a.x - 12)
+                       .value_or("invalid");
             tooltip = format_text("{}×{} = {} threads per block: CUDA allows at most {}, so this launch fails with "
                              "\"invalid configuration argument\".", c.block_x, c.block_y, c.threads, kMaxThreads);
         } else if (failure) {
@@ -378,9 +378,9 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         if (i == data.best_cell) {
             draw->AddRect(ImVec2(a.x - 2, a.y - 2), ImVec2(b.x + 2, b.y + 2), colours::kHighlight, 0, 0, 3.0f);
             // "best" beside the time where both fit; the outline and the line under the map say it anyway.
-            if (6 + ImGui::CalcTextSize(text.c_str()).x + font * 0.6f + ImGui::CalcTextSize("best").x + font * 0.3f <= b.x - a.x)
-                draw->AddText(ImVec2(b.x - font * 0.3f - ImGui::CalcTextSize("best").x, a.y + (cell_h - font) * 0.45f),
-                              IM_COL32_WHITE, "best");
+            const float best_w = ImGui::CalcTextSize("best").x;
+            if (6 + ImGui::CalcTextSize(text.c_str()).x + font * 0.6f + best_w + font * 0.3f <= b.x - a.x)
+                draw->AddText(ImVec2(b.x - font * 0.3f - best_w, a.y + (cell_h - font) * 0.45f), IM_COL32_WHITE, "best");
         }
         if (!tooltip.empty() && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y)
             ImGui::SetTooltip("%s", tooltip.c_str());
