@@ -7,7 +7,8 @@
 // request fails with "cuBLAS not found (libcublas.so.13): <why>" and the rest works.
 //
 // FP32 and FP64 in pedantic math (no TF32, no emulation), and BF16 or FP16 with FP32
-// accumulation on the tensor cores (cublasGemmEx, CUBLAS_COMPUTE_32F, default math). cuBLAS has no int32 GEMM of int32 inputs, so int32 has no
+// accumulation on the tensor cores (cublasGemmEx, CUBLAS_COMPUTE_32F, default math with no
+// reduction in the 16-bit output type). cuBLAS has no int32 GEMM of int32 inputs, so int32 has no
 // cuBLAS line (cublas_unavailable says so).
 #pragma once
 

@@ -97,6 +97,22 @@ INSTANTIATE_TEST_SUITE_P(EveryCandidate, TcTunedCandidate,
                          testing::Combine(testing::Range(0, ts::model::kTcTunedCandidateCount),
                                           testing::Values(Dtype::BFloat16, Dtype::Float16)));
 
+// cuBLAS splits K where M and N are small and K is long; in its default math it then added the
+// parts' sums in BF16, and this case (found by `check --seed 2026112801` on an H200, CUDA 13.0) was
+// 2 BF16 steps off in 146 of 752 cells. With reductions kept in FP32 (cublas_library.cxx) it is
+// within FP32 accumulation's bound, as every rung is.
+TEST(TensorCoreCheck, CublasAddsSplitKPartsInFp32) {
+    SKIP_WITHOUT_GPU();
+    for (const Dtype dtype : {Dtype::BFloat16, Dtype::Float16}) {
+        RunRequest request = tc_request(KernelKind::Cublas, {8, 94, 210, 1}, dtype);
+        request.seed = 106210147012496748u;
+        const RunResult result = ts::gpu::run_request(request);
+        ASSERT_TRUE(result.ok) << result.error;
+        EXPECT_TRUE(result.checked);
+        EXPECT_TRUE(result.check_passed) << result.check_summary;
+    }
+}
+
 // The tiled kernel has no BF16 form: the runner says so rather than running something else.
 TEST(TensorCoreCheck, CudaCoreKernelsRefuseBf16) {
     SKIP_WITHOUT_GPU();
