@@ -89,7 +89,7 @@ Reference reference_matmul_of(std::span<const T> a, std::span<const T> b, const 
 
 template <typename T>
 Comparison compare_of(std::span<const T> got, const Reference& ref, double tolerance_factor,
-                      double output_rounding = 0.0) {
+                      OutputRounding rounding = {}) {
     const bool exact = ref.abs_sum.empty();
     if (got.size() != ref.c.size() || (!exact && ref.abs_sum.size() != ref.c.size()))
         throw std::invalid_argument("compare: the result and the reference differ in size");
@@ -104,7 +104,8 @@ Comparison compare_of(std::span<const T> got, const Reference& ref, double toler
         else result.max_rel_error = std::max(result.max_rel_error, diff / std::max(std::fabs(ref.c[i]), 1.0));
         // Written so that NaN fails: every comparison with NaN is false.
         const double allowed =
-            exact ? 0.0 : tolerance_factor * ref.abs_sum[i] + output_rounding * std::fabs(ref.c[i]);
+            exact ? 0.0
+                  : tolerance_factor * ref.abs_sum[i] + rounding.relative * std::fabs(ref.c[i]) + rounding.absolute;
         const bool within = finite && diff <= allowed;
         if (!within) {
             if (result.first_bad < 0) result.first_bad = static_cast<std::int64_t>(i);
@@ -132,8 +133,8 @@ Reference reference_matmul(std::span<const std::int32_t> a, std::span<const std:
 Comparison compare(std::span<const float> got, const Reference& ref, double factor) {
     return compare_of(got, ref, factor);
 }
-Comparison compare(std::span<const double> got, const Reference& ref, double factor, double output_rounding) {
-    return compare_of(got, ref, factor, output_rounding);
+Comparison compare(std::span<const double> got, const Reference& ref, double factor, OutputRounding rounding) {
+    return compare_of(got, ref, factor, rounding);
 }
 Comparison compare(std::span<const std::int32_t> got, const Reference& ref, double factor) {
     return compare_of(got, ref, factor);
@@ -156,17 +157,19 @@ std::string tolerance_rule(model::Dtype dtype) {
         case model::Dtype::Int32: return "exact";
         case model::Dtype::Float32: return "2·K·2^-24·Σ|a·b|";
         case model::Dtype::Float64: return "2·K·2^-53·Σ|a·b|";
-        case model::Dtype::BFloat16: return "4·K·2^-24·Σ|a·b| + 2^-8·|c|";
-        case model::Dtype::Float16: return "4·K·2^-24·Σ|a·b| + 2^-11·|c|";
+        case model::Dtype::BFloat16: return "4·K·2^-24·Σ|a·b| + 2^-8·|c| + 2^-134";
+        case model::Dtype::Float16: return "4·K·2^-24·Σ|a·b| + 2^-11·|c| + 2^-25";
     }
     return "?";
 }
 
-double output_rounding(model::Dtype dtype) {
+OutputRounding output_rounding(model::Dtype dtype) {
+    // BF16 keeps FP32's exponent range: subnormals from 2^-133, in steps of 2^-133. FP16's start
+    // at 2^-24, in steps of 2^-24.
     switch (dtype) {
-        case model::Dtype::BFloat16: return std::ldexp(1.0, -8);
-        case model::Dtype::Float16: return std::ldexp(1.0, -11);
-        default: return 0.0;
+        case model::Dtype::BFloat16: return {std::ldexp(1.0, -8), std::ldexp(1.0, -134)};
+        case model::Dtype::Float16: return {std::ldexp(1.0, -11), std::ldexp(1.0, -25)};
+        default: return {};
     }
 }
 

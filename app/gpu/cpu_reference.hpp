@@ -11,8 +11,10 @@
 // sums FP32, and C is rounded to 16 bits at the end. Tensor cores may align and add the terms of
 // one instruction with truncation rather than rounding (up to 2u a step instead of u), so the
 // accumulation is allowed 4·K·u₃₂·Σ|a·b|, and the last rounding u₁₆·|c| besides (u₁₆ = 2^-8 for
-// BF16's 8-bit significand, 2^-11 for FP16's 11-bit one). The reference takes the 16-bit inputs
-// as they are, exactly, in double.
+// BF16's 8-bit significand, 2^-11 for FP16's 11-bit one), plus half the smallest step between
+// subnormals (2^-134, 2^-25): below the normal range the steps stop shrinking with |c|, and a
+// correctly rounded FP16 4.27·10^-5 may lie 2^-25 from the exact value where u₁₆·|c| is 2.1·10^-8.
+// The reference takes the 16-bit inputs as they are, exactly, in double.
 //
 // int32: the check is exact. Inputs are drawn with |a|, |b| <= int32_input_bound(K), so
 // K·bound² <= 2^30: no partial sum can overflow int32 in the kernel, and every partial
@@ -51,21 +53,30 @@ struct Comparison {
     bool passed() const { return mismatches == 0; }
 };
 
-// Cell i passes when |got[i] − ref.c[i]| <= tolerance_factor · ref.abs_sum[i] + output_rounding ·
-// |ref.c[i]|; when the reference has no abs_sum (int32) only an exact match passes.
+// How far rounding C to its own type, once at the store, may move a cell: `relative` · |c| in the
+// normal range, and at most `absolute` (half the smallest subnormal step) below it.
+struct OutputRounding {
+    double relative = 0.0;
+    double absolute = 0.0;
+};
+
+// Cell i passes when |got[i] − ref.c[i]| <= tolerance_factor · ref.abs_sum[i] + rounding.relative ·
+// |ref.c[i]| + rounding.absolute; when the reference has no abs_sum (int32) only an exact match
+// passes.
 Comparison compare(std::span<const float> got, const Reference& ref, double tolerance_factor);
 Comparison compare(std::span<const double> got, const Reference& ref, double tolerance_factor,
-                   double output_rounding = 0.0);
+                   OutputRounding rounding = {});
 Comparison compare(std::span<const std::int32_t> got, const Reference& ref, double tolerance_factor);
 
 // 2·K·u with u the unit roundoff of the type (2^-24 for float, 2^-53 for double); 4·K·2^-24 for
 // BF16 and FP16 (FP32 accumulation); 0 for int32, which must match exactly.
 double tolerance_factor(model::Dtype dtype, std::int64_t k);
-// The unit roundoff of C's own type where C is narrower than the accumulator: 2^-8 for BF16,
-// 2^-11 for FP16, else 0 (C is rounded once, at the store).
-double output_rounding(model::Dtype dtype);
+// Where C is narrower than the accumulator, the rounding of its store: the unit roundoff of C's
+// type (2^-8 for BF16, 2^-11 for FP16) and half its smallest subnormal step (2^-134, 2^-25); else
+// none (C is the accumulator).
+OutputRounding output_rounding(model::Dtype dtype);
 // The rule above for `dtype` in words, for check summaries: "2·K·2^-24·Σ|a·b|",
-// "4·K·2^-24·Σ|a·b| + 2^-8·|c|", ..., "exact" for int32.
+// "4·K·2^-24·Σ|a·b| + 2^-8·|c| + 2^-134", ..., "exact" for int32.
 std::string tolerance_rule(model::Dtype dtype);
 
 // The largest |a| and |b| for int32 inputs when the dot products have K terms: the largest

@@ -160,6 +160,23 @@ TEST(Compare, PassesWithinToleranceAndFailsBeyond) {
     EXPECT_EQ(fail.non_finite, 0);
 }
 
+// check found this on an H200: tc-tuned #2 in FP16, K = 1, a cell of C whose exact value is 716.62
+// FP16 subnormal steps (2^-24 each). The kernel stored 717 steps, the nearest FP16: 0.38 of a step
+// off, more than 2^-11·|c| allows, within the half step that rounding to a subnormal may cost.
+TEST(Compare, A16BitSubnormalMayBeHalfAStepOff) {
+    const double step = std::ldexp(1.0, -24);
+    const Reference ref = exact({716.62 * step}, {716.62 * step});
+    const double factor = tolerance_factor(ts::model::Dtype::Float16, 1);
+    const OutputRounding fp16 = output_rounding(ts::model::Dtype::Float16);
+    EXPECT_TRUE(compare(std::vector<double>{717 * step}, ref, factor, fp16).passed());
+    EXPECT_FALSE(compare(std::vector<double>{717 * step}, ref, factor, {fp16.relative, 0.0}).passed());
+    // A step further is not rounding.
+    EXPECT_FALSE(compare(std::vector<double>{718 * step}, ref, factor, fp16).passed());
+    // BF16's subnormals lie far below any of its tests' values: its half step is 2^-134.
+    EXPECT_EQ(output_rounding(ts::model::Dtype::BFloat16).absolute, std::ldexp(1.0, -134));
+    EXPECT_EQ(output_rounding(ts::model::Dtype::Float32).absolute, 0.0);
+}
+
 TEST(Compare, NanAndInfinityNeverPass) {
     const Reference ref = exact({1.0, 2.0, 3.0, 4.0}, {1.0, 2.0, 3.0, 4.0});
     const float nan = std::numeric_limits<float>::quiet_NaN();
