@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <type_traits>
+#include <vector>
 
 #include "record/trace_file.hpp"
 
@@ -30,14 +33,40 @@ struct Writer {
     }
 };
 
+// An integer field's value, when it is a whole number that T holds. nlohmann's get<int>() casts
+// whatever number is there, and casting 1.3·10^34 to int is undefined (the fuzzer sent one as a
+// block's height): a worker's message with such a number is as broken as one with a key missing.
+template <typename T>
+T whole_number(const Json& value, const char* key) {
+    if (value.is_number_unsigned()) {
+        const auto u = value.get<std::uint64_t>();
+        if (u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(u);
+    } else if (value.is_number_integer()) {
+        const auto s = value.get<std::int64_t>();
+        const bool fits = s < 0 ? std::is_signed_v<T> && s >= static_cast<std::int64_t>(std::numeric_limits<T>::min())
+                                : static_cast<std::uint64_t>(s) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+        if (fits) return static_cast<T>(s);
+    }
+    throw std::runtime_error(std::string("\"") + key + "\" is not a whole number that fits: " + value.dump());
+}
+
 struct Reader {
     const Json& json;
     template <typename T>
     void operator()(const char* key, T& value) {
         const auto it = json.find(key);
         if (it == json.end() || it->is_null()) return;
-        if constexpr (std::is_enum_v<T>) value = static_cast<T>(it->get<int>());
+        if constexpr (std::is_enum_v<T>) value = static_cast<T>(whole_number<int>(*it, key));
+        else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) value = whole_number<T>(*it, key);
         else value = it->get<T>();
+    }
+    template <typename T>
+    void operator()(const char* key, std::vector<T>& values) requires std::is_integral_v<T> {
+        const auto it = json.find(key);
+        if (it == json.end() || it->is_null()) return;
+        if (!it->is_array()) throw std::runtime_error(std::string("\"") + key + "\" is not a list");
+        values.clear();
+        for (const Json& element : *it) values.push_back(whole_number<T>(element, key));
     }
     template <typename T>
     void operator()(const char* key, std::optional<T>& value) {

@@ -250,6 +250,27 @@ TEST(Wire, ALearnersKernelRoundTrips) {
     EXPECT_EQ(wire::encode_result(got), wire::encode_result(result));
 }
 
+// A number where a whole one goes, that no int holds or that is not whole, makes the message
+// broken, with the field named; casting it would be undefined (the fuzzer found 1.3·10^34).
+TEST(Wire, NumbersThatNoIntHoldsAreRefused) {
+    RunResult result;
+    result.request.kernel.block_y = 16;
+    const std::string good = wire::encode_message({.type = "result", .result = result});
+    ASSERT_NE(good.find("\"block_y\":16"), std::string::npos) << good;
+    for (const std::string bad : {"1.3375e34", "2147483648", "-2147483649", "16.5", "18446744073709551615"}) {
+        std::string text = good;
+        text.replace(text.find("\"block_y\":16"), 12, "\"block_y\":" + bad);
+        const auto back = wire::decode_message(text);
+        ASSERT_TRUE(std::holds_alternative<std::string>(back)) << bad;
+        EXPECT_NE(std::get<std::string>(back).find("block_y"), std::string::npos) << std::get<std::string>(back);
+    }
+    std::string text = good;
+    text.replace(text.find("\"block_y\":16"), 12, "\"block_y\":-7");
+    const auto back = wire::decode_message(text);
+    ASSERT_TRUE(std::holds_alternative<wire::Message>(back));
+    EXPECT_EQ(std::get<wire::Message>(back).result->request.kernel.block_y, -7);
+}
+
 TEST(Wire, FramesArriveInPieces) {
     wire::FrameReader reader;
     const std::string text = "{\"type\":\"alive\"}";
