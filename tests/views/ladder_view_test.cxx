@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "imgui_harness.hpp"
+#include "imgui_internal.h"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/ladder_rungs.hpp"
@@ -19,6 +20,7 @@
 #include "views/lab/ladder_view.hpp"
 #include "views/lab/roofline_view.hpp"
 #include "views/lab/tuning_view.hpp"
+#include "views/lessons/lesson_state.hpp"
 
 using namespace ts::views;
 using ts::model::KernelKind;
@@ -250,6 +252,54 @@ TEST_F(Ladder, ViewDrawsInTheLabLayoutAndKeysSwitchToIt) {
         << text;
     EXPECT_EQ(parse_view("ladder"), LabView::Ladder);
     EXPECT_EQ(view_name(LabView::Ladder), "ladder");
+}
+
+// The lab view's scroll, read from ImGui's own window (the view draws in the child "##lab_plot").
+float lab_scroll_y() {
+    for (const ImGuiWindow* window : GImGui->Windows)
+        if (std::string_view(window->Name).find("##lab_plot") != std::string_view::npos) return window->Scroll.y;
+    ADD_FAILURE() << "no ##lab_plot window";
+    return -1.0f;
+}
+
+// Presses `key` for one frame of the lab view and lets it go the next.
+void press(ImGuiHarness& ui, AppState& state, ts::imgui_compat::Key key) {
+    ts::imgui_compat::set_key_down(ImGui::GetIO(), key, true);
+    ui.frame([&] { draw_lab_view(state, 0.0f); });
+    ts::imgui_compat::set_key_down(ImGui::GetIO(), key, false);
+    ui.frame([&] { draw_lab_view(state, 0.0f); });
+}
+
+// Both ladders are taller than a short screen: the keys scroll the view, and a clicker's PageDown
+// brings the tensor cores' ladder up, unless a lesson is open, whose steps PageDown turns.
+TEST_F(Ladder, KeysScrollTheLaddersAndPageDownLeavesAnOpenLessonItsSteps) {
+    namespace keys = ts::imgui_compat::keys;
+    ImGuiHarness ui(ImVec2(1000, 420));
+    AppState state = state_with("nvidia-h200-2026-11-26");
+    for (int i = 0; i < 3; ++i) ui.frame([&] { draw_lab_view(state, 0.0f); });
+    EXPECT_EQ(lab_scroll_y(), 0.0f);
+    press(ui, state, keys::kPageDown);
+    const float page = lab_scroll_y();
+    EXPECT_GT(page, 100.0f);
+    press(ui, state, keys::kEnd);
+    const float bottom = lab_scroll_y();
+    EXPECT_GT(bottom, page);
+    press(ui, state, keys::kPageUp);
+    EXPECT_NEAR(lab_scroll_y(), std::max(bottom - page, 0.0f), 1.0f);
+    press(ui, state, keys::kHome);
+    EXPECT_EQ(lab_scroll_y(), 0.0f);
+    press(ui, state, keys::kDown);
+    EXPECT_GT(lab_scroll_y(), 0.0f);
+    press(ui, state, keys::kHome);
+
+    // A lesson on its card, the view left where it is (open_lesson would switch to the lesson's).
+    auto loaded = load_lesson(ts::lessons::lessons_dir() / "04-tiling.lesson");
+    ASSERT_TRUE(std::holds_alternative<ts::lessons::Lesson>(loaded));
+    state.lesson.lesson = std::get<ts::lessons::Lesson>(loaded);
+    press(ui, state, keys::kPageDown);
+    EXPECT_EQ(lab_scroll_y(), 0.0f);
+    press(ui, state, keys::kEnd);
+    EXPECT_EQ(lab_scroll_y(), bottom);
 }
 
 TEST_F(Ladder, TheChosenSizeAndLivePointsChangeTheBars) {

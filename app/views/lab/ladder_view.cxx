@@ -23,8 +23,10 @@
 #include "views/export/export_dialog.hpp"
 #include "views/lab/occupancy_panel.hpp"
 #include "platform/imgui_compat.hpp"
+#include "views/common/scroll_keys.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
+#include "views/window/shortcuts.hpp"
 
 namespace ts::views {
 
@@ -677,6 +679,10 @@ std::string ladders_compared(const LadderData& fp32, const LadderData& tensor_co
 
 void draw_ladder_view(AppState& state, ImVec2 size) {
     LabState& lab = state.lab;
+    // Two ladders at 2× text are taller than a projector's screen: the keys scroll the view, a
+    // clicker's PageDown among them, unless an open lesson steps with PageDown and PageUp.
+    if (view_has_keys() && !ImGui::GetIO().KeyCtrl && !ImGui::GetIO().KeyAlt && !ImGui::GetIO().KeyShift)
+        scroll_with_keys({.pages = !state.lesson.lesson});
     const int shown = shown_ladder_size(lab);
     if (usable_gpu(state)) ask_for_compiled_kernels(lab, shown);
     const LadderData fp32 = ladder_data(state, shown, Ladder::Fp32);

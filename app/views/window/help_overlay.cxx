@@ -5,29 +5,10 @@
 
 #include "views/window/app_state.hpp"
 #include "views/window/shortcuts.hpp"
+#include "views/common/scroll_keys.hpp"
 #include "views/common/theme.hpp"
 
 namespace ts::views {
-
-namespace {
-
-bool pressed(Key key) { return imgui_compat::key_pressed(key, true); }
-
-// The view's keys rest while the list is open, so the list takes the scrolling keys for itself.
-void scroll_with_keys() {
-    const float line = ImGui::GetTextLineHeightWithSpacing();
-    const float page = ImGui::GetWindowHeight() * 0.8f;
-    float y = ImGui::GetScrollY();
-    if (pressed(keys::kDown)) y += line * 2.0f;
-    if (pressed(keys::kUp)) y -= line * 2.0f;
-    if (pressed(keys::kPageDown)) y += page;
-    if (pressed(keys::kPageUp)) y -= page;
-    if (pressed(keys::kHome)) y = 0.0f;
-    if (pressed(keys::kEnd)) y = ImGui::GetScrollMaxY();
-    if (y != ImGui::GetScrollY()) ImGui::SetScrollY(std::clamp(y, 0.0f, ImGui::GetScrollMaxY()));
-}
-
-}  // namespace
 
 void draw_help_overlay(AppState& state) {
     Presentation& p = state.presentation;
@@ -55,6 +36,7 @@ void draw_help_overlay(AppState& state) {
     ImGui::PopStyleVar();
     ImGui::PopStyleColor();
     if (open) {
+        // The view's keys rest while the list is open, so the list takes the scrolling keys.
         scroll_with_keys();
         constexpr ImGuiTableFlags kTable = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH |
                                            ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_PadOuterX;

@@ -177,6 +177,11 @@ const Shortcut kShortcuts[] = {
     {"Space", "play, pause", "Theatre"},
     {"←  →", "one step back, forward", "Theatre"},
     {"Home  End", "the first step, the last", "Theatre"},
+    // At 2× text the tensor cores' ladder lies below the screen; a clicker sends PageDown.
+    {"↑ ↓", "scroll the ladders two lines", "Ladder"},
+    {"PageDown", "scroll the ladders a page down (with a lesson open: its next step)", "Ladder"},
+    {"PageUp", "a page up (with a lesson open: its step before)", "Ladder"},
+    {"Home  End", "the top of the ladders, the bottom", "Ladder"},
     {"PageDown", "next lesson step", "Lessons"},
     {"PageUp", "previous lesson step", "Lessons"},
     {"Enter", "reveal the answer", "Lessons"},
