@@ -3,7 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdint>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "record/trace_file.hpp"
+#include "record/whole_number.hpp"
 
 namespace ts::gpu::wire {
 
@@ -33,21 +34,21 @@ struct Writer {
     }
 };
 
-// An integer field's value, when it is a whole number that T holds. nlohmann's get<int>() casts
-// whatever number is there, and casting 1.3·10^34 to int is undefined (the fuzzer sent one as a
-// block's height): a worker's message with such a number is as broken as one with a key missing.
+// An integer field's value, when it is a whole number that T holds (record::whole_number): a
+// worker's message with 1.3·10^34 as a block's height (the fuzzer sent one) is as broken as one
+// with a key missing.
 template <typename T>
 T whole_number(const Json& value, const char* key) {
-    if (value.is_number_unsigned()) {
-        const auto u = value.get<std::uint64_t>();
-        if (u <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(u);
-    } else if (value.is_number_integer()) {
-        const auto s = value.get<std::int64_t>();
-        const bool fits = s < 0 ? std::is_signed_v<T> && s >= static_cast<std::int64_t>(std::numeric_limits<T>::min())
-                                : static_cast<std::uint64_t>(s) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max());
-        if (fits) return static_cast<T>(s);
-    }
+    if (const std::optional<T> number = record::whole_number<T>(value)) return *number;
     throw std::runtime_error(std::string("\"") + key + "\" is not a whole number that fits: " + value.dump());
+}
+
+// A float field's value: a double past FLT_MAX would not convert (undefined, as above).
+inline float single_precision(const Json& value, const char* key) {
+    const double number = value.get<double>();
+    if (std::fabs(number) > static_cast<double>(std::numeric_limits<float>::max()))
+        throw std::runtime_error(std::string("\"") + key + "\" is past a float's range: " + value.dump());
+    return static_cast<float>(number);
 }
 
 struct Reader {
@@ -58,6 +59,7 @@ struct Reader {
         if (it == json.end() || it->is_null()) return;
         if constexpr (std::is_enum_v<T>) value = static_cast<T>(whole_number<int>(*it, key));
         else if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) value = whole_number<T>(*it, key);
+        else if constexpr (std::is_same_v<T, float>) value = single_precision(*it, key);
         else value = it->get<T>();
     }
     template <typename T>

@@ -14,6 +14,7 @@
 #include "model/format.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
+#include "record/whole_number.hpp"
 
 namespace ts::record {
 
@@ -40,20 +41,10 @@ T value_as(const PlainJson& value, const char* key) {
     } else if constexpr (std::is_integral_v<T>) {
         if (!value.is_number()) throw wrong("a whole number");
         // The wire writes whole numbers as such; a hand-written 50.0 is read as 50.
-        const double number = value.is_number_float() ? value.get<double>() : 0.0;
-        if (value.is_number_float() && (!std::isfinite(number) || number != std::floor(number)))
-            throw wrong("a whole number");
-        const bool fits = value.is_number_unsigned()
-                              ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
-                          : value.is_number_integer()
-                              ? value.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
-                                    value.get<std::int64_t>() <= static_cast<std::int64_t>(std::numeric_limits<T>::max())
-                              : number >= static_cast<double>(std::numeric_limits<T>::min()) &&
-                                    number <= static_cast<double>(std::numeric_limits<T>::max());
-        if (!fits) throw ReadError(format_text("\"{}\": {} is out of range", key, value.dump()));
-        if (value.is_number_float()) return static_cast<T>(number);
-        return value.is_number_unsigned() ? static_cast<T>(value.get<std::uint64_t>())
-                                          : static_cast<T>(value.get<std::int64_t>());
+        if (const std::optional<T> number = whole_number<T>(value)) return *number;
+        const double d = value.get<double>();
+        if (value.is_number_float() && d != std::floor(d)) throw wrong("a whole number");
+        throw ReadError(format_text("\"{}\": {} is out of range", key, value.dump()));
     } else if constexpr (std::is_floating_point_v<T>) {
         if (!value.is_number()) throw wrong("a number");
         return static_cast<T>(value.get<double>());

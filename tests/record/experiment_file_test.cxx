@@ -4,9 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "record/experiment_file.hpp"
+#include "record/whole_number.hpp"
 
 namespace {
 
@@ -112,3 +116,27 @@ TEST(ExperimentFile, RefusesEntriesOfTheWrongShape) {
 }
 
 }  // namespace
+
+// What every reader of outside JSON takes for an integer field (the wire's messages, these files).
+TEST(WholeNumber, OnlyWhatTheFieldHolds) {
+    using nlohmann::json;
+    using ts::record::whole_number;
+    EXPECT_EQ(whole_number<int>(json(16)), 16);
+    EXPECT_EQ(whole_number<int>(json(-7)), -7);
+    EXPECT_EQ(whole_number<int>(json(50.0)), 50);  // hand-written
+    EXPECT_EQ(whole_number<int>(json(16.5)), std::nullopt);
+    EXPECT_EQ(whole_number<int>(json(1.3375e34)), std::nullopt);  // what the fuzzer sent the wire
+    EXPECT_EQ(whole_number<int>(json(2147483648LL)), std::nullopt);
+    EXPECT_EQ(whole_number<int>(json(-2147483649LL)), std::nullopt);
+    EXPECT_EQ(whole_number<unsigned>(json(-1)), std::nullopt);
+    EXPECT_EQ(whole_number<std::int64_t>(json(18446744073709551615ULL)), std::nullopt);
+    EXPECT_EQ(whole_number<std::uint64_t>(json(18446744073709551615ULL)), 18446744073709551615ULL);
+    // 2^63 is a double but no int64; the largest double below it is one.
+    EXPECT_EQ(whole_number<std::int64_t>(json(0x1p63)), std::nullopt);
+    EXPECT_EQ(whole_number<std::int64_t>(json(-0x1p63)), std::numeric_limits<std::int64_t>::min());
+    EXPECT_EQ(whole_number<char>(json(65)), 'A');
+    EXPECT_EQ(whole_number<char>(json(300)), std::nullopt);
+    EXPECT_EQ(whole_number<int>(json("16")), std::nullopt);
+    EXPECT_EQ(whole_number<int>(json(true)), std::nullopt);
+    EXPECT_EQ(whole_number<int>(nlohmann::ordered_json(8)), 8);
+}

@@ -250,9 +250,10 @@ TEST(Wire, ALearnersKernelRoundTrips) {
     EXPECT_EQ(wire::encode_result(got), wire::encode_result(result));
 }
 
-// A number where a whole one goes, that no int holds or that is not whole, makes the message
-// broken, with the field named; casting it would be undefined (the fuzzer found 1.3·10^34).
-TEST(Wire, NumbersThatNoIntHoldsAreRefused) {
+// A number its field cannot hold (an int past its range or with a fraction, a float past FLT_MAX)
+// makes the message broken, with the field named; converting it would be undefined (the fuzzer
+// found 1.3·10^34 as a block's height).
+TEST(Wire, NumbersTheirFieldCannotHoldAreRefused) {
     RunResult result;
     result.request.kernel.block_y = 16;
     const std::string good = wire::encode_message({.type = "result", .result = result});
@@ -264,6 +265,17 @@ TEST(Wire, NumbersThatNoIntHoldsAreRefused) {
         ASSERT_TRUE(std::holds_alternative<std::string>(back)) << bad;
         EXPECT_NE(std::get<std::string>(back).find("block_y"), std::string::npos) << std::get<std::string>(back);
     }
+    // A float field past a float's range, as in a stale read's value.
+    RunResult stale;
+    stale.stale_reads = ts::model::StaleReadReport{};
+    stale.stale_reads->reads.push_back(ts::model::StaleRead{.got = 2.0f});
+    std::string far = wire::encode_message({.type = "result", .result = stale});
+    ASSERT_NE(far.find("\"got\":2.0"), std::string::npos) << far;
+    far.replace(far.find("\"got\":2.0"), 9, "\"got\":1e300");
+    const auto refused = wire::decode_message(far);
+    ASSERT_TRUE(std::holds_alternative<std::string>(refused));
+    EXPECT_NE(std::get<std::string>(refused).find("got"), std::string::npos) << std::get<std::string>(refused);
+
     std::string text = good;
     text.replace(text.find("\"block_y\":16"), 12, "\"block_y\":-7");
     const auto back = wire::decode_message(text);
