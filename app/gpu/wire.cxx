@@ -1,3 +1,9 @@
+// wire.cxx — the worker's messages to and from JSON (wire.hpp says what they are). In order: the
+// Writer and the Reader, which walk a struct's fields() one way or the other, the Reader taking a
+// number only where its field holds it (whole_number, single_precision); fields() of each struct,
+// from the kernel and the problem up to RunResult, with nested, nested_list and maybe_nested for
+// the structs inside; the messages (encode_*, decode_message); the frames on the pipe
+// (write_frame, read_frame, FrameReader).
 #include "wire.hpp"
 
 #include <unistd.h>
@@ -44,7 +50,7 @@ T whole_number(const Json& value, const char* key) {
 }
 
 // A float field's value: a double past FLT_MAX would not convert (undefined, as above).
-inline float single_precision(const Json& value, const char* key) {
+float single_precision(const Json& value, const char* key) {
     const double number = value.get<double>();
     if (std::fabs(number) > static_cast<double>(std::numeric_limits<float>::max()))
         throw std::runtime_error(std::string("\"") + key + "\" is past a float's range: " + value.dump());

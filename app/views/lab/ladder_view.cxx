@@ -681,8 +681,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     LabState& lab = state.lab;
     // Two ladders at 2× text are taller than a projector's screen: the keys scroll the view, a
     // clicker's PageDown among them, unless an open lesson steps with PageDown and PageUp.
-    if (view_has_keys() && !ImGui::GetIO().KeyCtrl && !ImGui::GetIO().KeyAlt && !ImGui::GetIO().KeyShift)
-        scroll_with_keys({.pages = !state.lesson.lesson});
+    if (view_has_plain_keys()) scroll_with_keys({.pages = !state.lesson.lesson});
     const int shown = shown_ladder_size(lab);
     if (usable_gpu(state)) ask_for_compiled_kernels(lab, shown);
     const LadderData fp32 = ladder_data(state, shown, Ladder::Fp32);

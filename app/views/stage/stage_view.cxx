@@ -331,7 +331,7 @@ bool steer_camera(StageCamera& camera, const StageGeometry& g, bool hovered, boo
         next.pan.y += io.MouseDelta.y;
     }
     // Shift and Alt with the arrows move the pinned cell (shortcuts.cxx), so they do not pan.
-    if (view_has_keys() && !io.KeyShift && !io.KeyAlt && !io.KeyCtrl) {
+    if (view_has_plain_keys()) {
         const float step_x = 0.1f * g.region.width(), step_y = 0.1f * g.region.height();
         if (imgui_compat::key_pressed(keys::kLeft)) next.pan.x += step_x;
         if (imgui_compat::key_pressed(keys::kRight)) next.pan.x -= step_x;

@@ -39,17 +39,10 @@ void toggle_play(PhasePlayer& player, int count) {
     player.carry = 0.0f;
 }
 
-// Not while a widget has the keys (after Tab) or the key list is open; Shift and Alt with the
-// arrows choose a block or a cell instead (views/shortcuts.cxx).
-bool player_has_keys() {
-    const ImGuiIO& io = ImGui::GetIO();
-    return !(io.WantCaptureKeyboard || io.KeyShift || io.KeyAlt || io.KeyCtrl);
-}
-
 }  // namespace
 
 int player_key_steps(int count) {
-    if (!player_has_keys()) return 0;
+    if (!view_has_plain_keys()) return 0;
     int by = 0;
     if (pressed(keys::kRight)) by += 1;
     if (pressed(keys::kLeft)) by -= 1;
@@ -59,7 +52,7 @@ int player_key_steps(int count) {
 }
 
 void handle_player_keys(PhasePlayer& player, int count) {
-    if (player_has_keys() && pressed(keys::kSpace)) toggle_play(player, count);
+    if (view_has_plain_keys() && pressed(keys::kSpace)) toggle_play(player, count);
     if (const int by = player_key_steps(count)) step_by(player, count, by);
 }
 

@@ -207,6 +207,11 @@ std::span<const Shortcut> shortcuts() { return kShortcuts; }
 
 bool view_has_keys() { return !ImGui::GetIO().WantCaptureKeyboard; }
 
+bool view_has_plain_keys() {
+    const ImGuiIO& io = ImGui::GetIO();
+    return view_has_keys() && !io.KeyShift && !io.KeyAlt && !io.KeyCtrl;
+}
+
 void handle_shortcuts(AppState& state) {
     for (const Shortcut& shortcut : kShortcuts) {
         if (!shortcut.act) continue;

@@ -44,6 +44,10 @@ std::span<const Shortcut> shortcuts();
 // being edited, or Tab has handed the keys to the panels' widgets (Escape hands them back),
 // or the key overlay is open. Every handler of such keys asks this first.
 bool view_has_keys();
+// view_has_keys() with no Ctrl, Alt or Shift held: the plain keys of a view (the theatre's
+// player, the stage's panning, the ladders' scrolling), which leave Shift and Alt with the arrows
+// to the table's chords (moving the pinned cell or block).
+bool view_has_plain_keys();
 
 // Acts on the table's keys pressed this frame. Call once per frame, before the views draw.
 void handle_shortcuts(AppState& state);
