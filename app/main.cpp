@@ -481,7 +481,7 @@ int main(int argc, char** argv) {
     app.add_flag("--list-lessons", list_lessons, "print the name of every lesson, one per line, and exit");
     app.add_option("--lesson", lesson_name, "open lesson NAME (see --list-lessons) at --step S (default 1)")
         ->type_name("NAME");
-    app.add_option("--lesson-file", lesson_file, "open the lesson in FILE (the format: README.md, Lessons)")
+    app.add_option("--lesson-file", lesson_file, "open the lesson in FILE (the format: docs/lessons.md)")
         ->type_name("FILE");
     app.add_option("--lesson-walk", gui.lesson_walk,
                    "save every step of the lesson as DIR/NAME-step-S.png (and -answer.png where it asks for a "

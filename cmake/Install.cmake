@@ -12,6 +12,8 @@ install(TARGETS tilescope-cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY assets/lessons assets/measurements assets/traces
         DESTINATION ${CMAKE_INSTALL_DATADIR}/tilescope)
 install(FILES README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The manual the README links to, beside it.
+install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # ---- The .deb: its dependencies are this distribution's own packages -----------------------
 set(CPACK_GENERATOR DEB)
@@ -26,6 +28,8 @@ set(CPACK_PACKAGE_DESCRIPTION
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+# Man pages from --help, where help2man is installed: share/man/man1/tilescope{,-cli}.1.gz.
+include(${CMAKE_CURRENT_LIST_DIR}/ManPages.cmake)
 # dpkg-shlibdeps names the libraries the programs link (GLFW, libGL, libstdc++, ...) by the
 # packages of the system the .deb is built on; the font is read at run time.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)

@@ -348,7 +348,7 @@ TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, 
 // a tensor map of four dimensions, (span columns, K rows, N / span slabs, batch), the slabs a CTA
 // brings are one box of span × bk × slabs, which TMA lays out slab after slab just where the single
 // boxes land: one copy. On an H100 (2026-11-26) that took 18 from 88–91 % of cuBLAS to the figures
-// in the README. It needs N to be a whole number of spans: no dimension of that map ends at N, so
+// in docs/ladders.md. It needs N to be a whole number of spans: no dimension of that map ends at N, so
 // the columns of a slab past N would be read from the next row instead of arriving as zeros.
 // Elsewhere the kernels copy slab by slab (tma_box).
 TS_HOST_DEVICE constexpr bool b_slab_runs(WgmmaShape s, std::int64_t n) {

@@ -64,7 +64,7 @@ std::optional<int> pick_variant(const TuningTable& table, std::string_view gpu, 
 // Adds or replaces the section for its GPU and rung (the tuner's output merged into a user's file).
 void set_section(TuningTable& table, TuningSection section);
 
-// What ships with TileScope: winners measured on the device (see the README), and a fallback.
+// What ships with TileScope: winners measured on the device (docs/ladders.md), and a fallback.
 extern const std::string_view kShippedTuningTable;
 
 // The sizes at which the default sweep (`tilescope-cli bench --sweep default`) measures every

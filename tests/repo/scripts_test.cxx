@@ -3,41 +3,14 @@
 // fails the README's command with "Permission denied" (scripts/test-distros once did).
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <regex>
 #include <set>
-#include <sstream>
 #include <string>
+
+#include "repo_text.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
-
-const fs::path kSourceDir = TILESCOPE_SOURCE_DIR;
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// The names after "scripts/" in TEXT: "scripts/test-distros trixie" names test-distros,
-// "scripts/lsan-suppressions.txt" names lsan-suppressions.txt, "scripts/" alone nothing.
-std::set<std::string> scripts_named_in(const std::string& text) {
-    static const std::regex kScript(R"((^|[^A-Za-z0-9_./-])scripts/([A-Za-z0-9_-]+(\.[A-Za-z0-9]+)?))");
-    std::set<std::string> names;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kScript); it != std::sregex_iterator(); ++it)
-        names.insert((*it)[2]);
-    return names;
-}
-
-bool is_executable(const fs::path& path) {
-    return (fs::status(path).permissions() & fs::perms::owner_exec) != fs::perms::none;
-}
-
-bool starts_with_shebang(const fs::path& path) { return read_file(path).starts_with("#!"); }
+using namespace ts::repo_test;
 
 TEST(ReadmeScripts, FindsEveryNameAndOnlyNames) {
     const auto names = scripts_named_in(

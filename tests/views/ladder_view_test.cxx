@@ -89,7 +89,7 @@ TEST_F(Ladder, BarsFromTheH100RecordingAt4096) {
         EXPECT_EQ(bar.gflops, bar.point->gflops);
         EXPECT_DOUBLE_EQ(bar.percent_of_cublas, 100.0 * bar.gflops / cublas.gflops) << bar.name;
     }
-    // The README's figures for this recording: 17.2 % for the tiled kernel, 95.9 % for the
+    // docs/ladders.md's figures for this recording: 17.2 % for the tiled kernel, 95.9 % for the
     // tuned rung; and at 4096³ every rung faster than the one below it.
     EXPECT_NEAR(bar_named(data, "tiled T=32").percent_of_cublas, 17.2, 0.05);
     EXPECT_NEAR(bar_named(data, "tuned (#1)").percent_of_cublas, 95.9, 0.05);
