@@ -32,17 +32,17 @@
 
 namespace ts::app {
 
-// The scripted modes, in the order in which one takes the lead when several flags are given.
-// The lesson walk and --frame-time draw frames of their own and leave every other flag aside;
-// the rest share the window's loop, where --screenshot also follows --lab-benchmark and the
-// export, and --keys are pressed before any of them ends the run.
+// The scripted modes; mode() names the first that a run's flags ask for, in this order. The
+// lesson walk and --frame-time draw frames of their own and leave every other flag aside; the
+// rest share the window's loop, where their flags combine: --keys are pressed first, --run's
+// and --record's work is waited for, and --screenshot is saved after a lab benchmark or an export.
 enum class AutomationMode {
     LessonWalk,    // --lesson-walk DIR: each step of the lesson saved as a PNG, then exit
     FrameTime,     // --frame-time N: N frames timed without vsync, the figures printed, exit
     Soak,          // --soak SECONDS: random changes for that long, then the memory report
     LabBenchmark,  // --lab-benchmark N: N changes of the latency lab's size timed, the report printed
     Export,        // --export-animation FILE: once settled, the animation written, then exit
-    Screenshot,    // --screenshot FILE or --frames N: once settled (and --run's work done), save and exit
+    Screenshot,    // --screenshot FILE or --frames N: once settled (and --run's work done), save FILE, exit
     Keys,          // --keys alone: pressed once the layout has settled; the window stays open
     Interactive,   // none of these: a person drives the window (--run and --record start its work)
 };
@@ -77,8 +77,8 @@ public:
     // Before the session starts: the view a run of its own needs (--lab-benchmark: latency).
     void prepare(views::AppState& state) const;
 
-    // Draws frames until the mode's run is over or the window is closed, and ends the session;
-    // the exit status.
+    // Draws frames until the mode's run is over or the window is closed; the exit status. The
+    // window's loop saves the settings at its end; the lesson walk and --frame-time leave them.
     int run(platform::Window& window, gpu::Runner& runner, views::AppState& state, Session& session);
 
 private:
