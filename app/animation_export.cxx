@@ -6,10 +6,9 @@
 #include <iostream>
 #include <utility>
 
-#include "automation.hpp"
+#include "frame.hpp"
 #include "model/format.hpp"
 #include "views/common/theme.hpp"
-#include "views/window/main_view.hpp"
 
 namespace ts::app {
 
@@ -54,7 +53,7 @@ void AnimationExport::step(platform::Window& window, views::AppState& state) {
         end(state, "Export cancelled: nothing was written.", true);
         return;
     }
-    draw_frame(window, state);
+    export_next_frame(window, state);
 }
 
 void AnimationExport::start(platform::Window& window, views::AppState& state) {
@@ -108,7 +107,7 @@ void AnimationExport::start(platform::Window& window, views::AppState& state) {
     exporting.outcome.clear();
 }
 
-void AnimationExport::draw_frame(platform::Window& window, views::AppState& state) {
+void AnimationExport::export_next_frame(platform::Window& window, views::AppState& state) {
     views::ExportState& exporting = state.exporting;
     // The frames show the view the export started in, even if the user has gone to another since.
     const views::LabView shown = std::exchange(state.lab.view, m_view);
@@ -118,11 +117,8 @@ void AnimationExport::draw_frame(platform::Window& window, views::AppState& stat
     const bool without_tooltips = std::exchange(state.picture_without_tooltips, true);
     ImGuiIO& io = ImGui::GetIO();
     const bool blink = std::exchange(io.ConfigInputTextCursorBlink, false);
-    for (int draw = 0; draw < kDrawsPerFrame; ++draw) {
-        window.begin_offscreen_frame(m_choice.width, m_choice.height);
-        views::draw_main_view(state);
-        window.render_offscreen(ImGui::ColorConvertU32ToFloat4(views::colours::kBackground));
-    }
+    for (int draw = 0; draw < kDrawsPerFrame; ++draw)
+        draw_frame(window, state, {.offscreen = OffscreenSize{m_choice.width, m_choice.height}});
     io.ConfigInputTextCursorBlink = blink;
     state.picture_without_tooltips = without_tooltips;
     exporting.capturing = false;

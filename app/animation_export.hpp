@@ -34,7 +34,8 @@ public:
 
 private:
     void start(platform::Window& window, views::AppState& state);
-    void draw_frame(platform::Window& window, views::AppState& state);
+    // Draws the next frame offscreen and hands it to the writer.
+    void export_next_frame(platform::Window& window, views::AppState& state);
     // Puts the view and the presentation back as the user had them.
     void put_back(platform::Window& window, views::AppState& state);
     void end(views::AppState& state, std::string outcome, bool failed);

@@ -6,7 +6,11 @@
 #include <iostream>
 #include <utility>
 
+#include "animation_export.hpp"
+#include "frame_time.hpp"
+#include "lesson_flags.hpp"
 #include "model/format.hpp"
+#include "views/common/plot.hpp"
 #include "views/lab/counters_panel.hpp"
 #include "views/lab/ladder_view.hpp"
 #include "views/lab/latency_view.hpp"
@@ -35,6 +39,48 @@ Automation::Automation(AutomationOptions options)
       m_start_run(m_options.run) {
     if (m_options.soak_seconds > 0) m_soak.emplace(m_options.soak_seconds, m_options.soak_seed);
     if (m_options.lab_benchmark > 0) m_lab_benchmark.emplace(m_options.lab_benchmark, m_options.lab_sizes);
+}
+
+AutomationMode Automation::mode() const {
+    if (!m_options.lesson_walk.empty()) return AutomationMode::LessonWalk;
+    if (m_options.frame_time > 0) return AutomationMode::FrameTime;
+    if (m_soak) return AutomationMode::Soak;
+    if (m_lab_benchmark) return AutomationMode::LabBenchmark;
+    if (m_options.export_subject) return AutomationMode::Export;
+    if (!m_options.screenshot.empty() || m_options.frames > 0) return AutomationMode::Screenshot;
+    if (!m_options.keys.empty()) return AutomationMode::Keys;
+    return AutomationMode::Interactive;
+}
+
+bool Automation::vsync() const {
+    return m_options.lab_benchmark == 0 && m_options.frame_time == 0;
+}
+
+int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppState& state, Session& session) {
+    if (mode() == AutomationMode::LessonWalk) return walk_lesson(window, runner, state, m_options.lesson_walk);
+    if (mode() == AutomationMode::FrameTime) return time_frames(window, runner, state, m_options.frame_time);
+
+    AnimationExport animation_export;
+    // The loop: exchange with the runner, draw, render, present.
+    while (!window.should_close()) {
+        before_frame(window);
+        draw_frame(window, state,
+                   {.runner = &runner,
+                    .follow_pointer = follow_pointer(),
+                    .before_draw = [&] { before_draw(state, runner); },
+                    .after_draw = [&] { after_draw(state); }});
+        if (const auto exit_code = after_render(window, state, session)) return *exit_code;
+        // A plot's "Save PNG" asks for its rectangle of this frame; the views cannot read pixels.
+        for (const views::PlotImageRequest& request : views::take_plot_image_requests()) {
+            const auto why = window.save_region(request.path, request.min, request.max);
+            if (request.outcome) *request.outcome = why ? *why : "saved " + request.path;
+        }
+        window.present();
+        animation_export.step(window, state);  // between frames: it draws offscreen, may change the fonts
+        session.after_frame(window, state);
+    }
+    session.finish(window, state);
+    return 0;
 }
 
 bool Automation::follow_pointer() const {
@@ -229,8 +275,7 @@ std::optional<int> Automation::save_screenshot(platform::Window& window) const {
     return std::nullopt;
 }
 
-std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state,
-                                            platform::Session& session) {
+std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state, Session& session) {
     if (m_failed) return m_failed;
     // A --load that cannot be read ends the program, as it did when it was read before the window opened.
     if (state.lab.load_flag_failed) {

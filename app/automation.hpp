@@ -1,25 +1,27 @@
-// automation.hpp — what the window does by itself when no person drives it: --run, --record,
-// --keys, --soak, --lab-benchmark, and knowing when a --screenshot or --export-animation run has
-// settled (or waited too long for the GPU) and should save its picture or animation and end.
+// automation.hpp — what the window does by itself when no person drives it. Every scripted run
+// is a mode of it (AutomationMode): --lesson-walk, --frame-time, --soak, --lab-benchmark,
+// --export-animation, --screenshot (or --frames) and --keys; with --run and --record it also
+// starts the GPU's work and waits for it before a picture is taken.
 //
-// The frame loop calls it at three fixed points and otherwise knows nothing of these flags:
+// run() is the window's frame loop, and every mode's: the lesson walk and --frame-time draw
+// frames of their own (through the same draw_frame(), frame.hpp); the other modes act at fixed
+// points of the window's loop:
 //
-//     window.begin_frame(automation.follow_pointer());
-//     exchange_with_runner(...);
-//     automation.before_draw(state, runner);
-//     draw_main_view(state);
-//     automation.after_draw(state);
-//     window.render(...);
-//     if (const auto exit_code = automation.after_render(window, state, session)) return *exit_code;
+//     before_frame(window);                       // --keys, once the layout has settled
+//     draw_frame(window, state, ...)              // begin, exchange, before_draw, draw, after_draw, render
+//     if (const auto exit_code = after_render(window, state, session)) return *exit_code;
+//     window.present(); animation_export.step(...); session.after_frame(...);
 //
-// With none of these flags it does nothing and never ends the loop.
+// With none of these flags it does nothing and the loop ends when the window is closed.
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "frame.hpp"
 #include "gpu/runner.hpp"
 #include "platform/key_names.hpp"
 #include "session.hpp"
@@ -30,9 +32,20 @@
 
 namespace ts::app {
 
-// ImGui sizes windows and tables from the previous frame, so a new layout needs a few frames
-// before it is drawn where it will stay.
-constexpr int kSettleFrames = 3;
+// The scripted modes; mode() names the first that a run's flags ask for, in this order. The
+// lesson walk and --frame-time draw frames of their own and leave every other flag aside; the
+// rest share the window's loop, where their flags combine: --keys are pressed first, --run's
+// and --record's work is waited for, and --screenshot is saved after a lab benchmark or an export.
+enum class AutomationMode {
+    LessonWalk,    // --lesson-walk DIR: each step of the lesson saved as a PNG, then exit
+    FrameTime,     // --frame-time N: N frames timed without vsync, the figures printed, exit
+    Soak,          // --soak SECONDS: random changes for that long, then the memory report
+    LabBenchmark,  // --lab-benchmark N: N changes of the latency lab's size timed, the report printed
+    Export,        // --export-animation FILE: once settled, the animation written, then exit
+    Screenshot,    // --screenshot FILE or --frames N: once settled (and --run's work done), save FILE, exit
+    Keys,          // --keys alone: pressed once the layout has settled; the window stays open
+    Interactive,   // none of these: a person drives the window (--run and --record start its work)
+};
 
 struct AutomationOptions {
     std::string screenshot;   // empty: interactive
@@ -49,17 +62,28 @@ struct AutomationOptions {
     // --export-animation: once settled, export this (the path empty: no export), then exit.
     std::optional<views::ExportSubject> export_subject;
     views::ExportChoice export_choice;
+    std::filesystem::path lesson_walk;  // --lesson-walk DIR; empty: none
+    int frame_time = 0;                 // --frame-time: frames to time; 0: none
 };
 
 class Automation {
 public:
     explicit Automation(AutomationOptions options);
 
-    // Whether ImGui should follow the real pointer: not while a run of its own drives the window.
-    bool follow_pointer() const;
+    AutomationMode mode() const;
+    // Whether the window waits for the display's refresh: not while frames are timed
+    // (--frame-time, --lab-benchmark), which time the work and not the display.
+    bool vsync() const;
     // Before the session starts: the view a run of its own needs (--lab-benchmark: latency).
     void prepare(views::AppState& state) const;
 
+    // Draws frames until the mode's run is over or the window is closed; the exit status. The
+    // window's loop saves the settings at its end; the lesson walk and --frame-time leave them.
+    int run(platform::Window& window, gpu::Runner& runner, views::AppState& state, Session& session);
+
+private:
+    // Whether ImGui should follow the real pointer: not while a run of its own drives the window.
+    bool follow_pointer() const;
     // Before begin_frame(): queues --keys once the layout has settled.
     void before_frame(platform::Window& window);
     // After the exchange with the runner, before the views are drawn.
@@ -68,9 +92,8 @@ public:
     void after_draw(views::AppState& state);
     // After rendering: an exit code once the run is over (its report printed, its screenshot
     // saved, the session finished); nothing while it goes on.
-    std::optional<int> after_render(platform::Window& window, views::AppState& state, platform::Session& session);
+    std::optional<int> after_render(platform::Window& window, views::AppState& state, Session& session);
 
-private:
     using Clock = std::chrono::steady_clock;
     double seconds_since_start() const;
     std::optional<int> save_screenshot(platform::Window& window) const;

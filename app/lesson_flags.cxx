@@ -1,3 +1,4 @@
+// lesson_flags.cxx — see lesson_flags.hpp.
 #include "lesson_flags.hpp"
 
 #include <algorithm>
@@ -5,10 +6,9 @@
 #include <string>
 #include <variant>
 
+#include "frame.hpp"
 #include "lessons/lesson_keys.hpp"
 #include "views/lessons/lesson_state.hpp"
-#include "views/window/main_view.hpp"
-#include "views/common/theme.hpp"
 
 namespace ts::app {
 
@@ -64,11 +64,16 @@ std::optional<int> choose_lesson(LessonChoice& choice, const std::string& name, 
     return std::nullopt;
 }
 
+void open_chosen_lesson(ts::views::AppState& state, const LessonChoice& choice) {
+    if (choice.lesson) ts::views::open_lesson(state, *choice.lesson, choice.step);
+    if (!choice.error.empty()) state.lesson.error = choice.error;
+}
+
 // --lesson-walk DIR: every step of the open lesson in turn, moved to by the function PageDown
 // calls, drawn until the layout settles and saved as DIR/<lesson>-step-<S>.png; a step that
 // asks for a prediction is saved again with its answer revealed, as ...-step-<S>-answer.png.
 int walk_lesson(ts::platform::Window& window, ts::gpu::Runner& runner, ts::views::AppState& state,
-                const std::filesystem::path& dir, int settle_frames) {
+                const std::filesystem::path& dir) {
     std::error_code error;
     std::filesystem::create_directories(dir, error);
     if (error) {
@@ -76,12 +81,9 @@ int walk_lesson(ts::platform::Window& window, ts::gpu::Runner& runner, ts::views
         return 1;
     }
     const auto draw_and_save = [&](const std::filesystem::path& file) -> bool {
-        for (int i = 0; i <= settle_frames; ++i) {
-            window.begin_frame(false);
-            ts::views::exchange_with_runner(state, runner, ImGui::GetTime());
-            ts::views::draw_main_view(state);
-            window.render(ImGui::ColorConvertU32ToFloat4(ts::views::colours::kBackground));
-            if (i == settle_frames) {
+        for (int i = 0; i <= kSettleFrames; ++i) {
+            draw_frame(window, state, {.runner = &runner});
+            if (i == kSettleFrames) {
                 if (const auto why = window.save_screenshot(file.string())) {
                     std::cerr << "tilescope: " << *why << "\n";
                     return false;

@@ -30,8 +30,12 @@ int print_lesson_names();
 std::optional<int> choose_lesson(LessonChoice& choice, const std::string& name, const std::string& file,
                                  const std::string& step_text, bool walking);
 
-// --lesson-walk DIR: saves every step of the open lesson; the exit status.
+// Opens the chosen lesson at its step in a window whose session has started, or leaves the
+// reason a --lesson-file was not used for the lesson card to show.
+void open_chosen_lesson(views::AppState& state, const LessonChoice& choice);
+
+// --lesson-walk DIR (an Automation mode): saves every step of the open lesson; the exit status.
 int walk_lesson(platform::Window& window, gpu::Runner& runner, views::AppState& state,
-                const std::filesystem::path& dir, int settle_frames);
+                const std::filesystem::path& dir);
 
 }  // namespace ts::app

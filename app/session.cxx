@@ -1,3 +1,4 @@
+// session.cxx — see session.hpp.
 #include "session.hpp"
 
 #include <algorithm>
@@ -8,7 +9,7 @@
 #include "views/lab/latency_view.hpp"
 #include "views/common/theme.hpp"
 
-namespace ts::platform {
+namespace ts::app {
 
 settings::Settings merge(settings::Settings s, const Overrides& flags) {
     if (flags.width) s.window_width = *flags.width;
@@ -44,7 +45,7 @@ Session::Session(std::filesystem::path path) : m_path(std::move(path)) {
     if (m_problem) std::cerr << "tilescope: " << *m_problem << "\n";
 }
 
-void Session::start(Window& window, views::AppState& state, const settings::Settings& opened_with) {
+void Session::start(platform::Window& window, views::AppState& state, const settings::Settings& opened_with) {
     if (!opened_with.imgui_layout.empty())
         ImGui::LoadIniSettingsFromMemory(opened_with.imgui_layout.c_str(), opened_with.imgui_layout.size());
     if (m_problem) {
@@ -63,7 +64,7 @@ void Session::start(Window& window, views::AppState& state, const settings::Sett
     m_applied.fullscreen = state.presentation.fullscreen;
 }
 
-void Session::after_frame(Window& window, views::AppState& state) {
+void Session::after_frame(platform::Window& window, views::AppState& state) {
     // An export draws in its own presentation and puts the user's back when done
     // (animation_export.hpp): neither is applied twice nor saved.
     if (state.exporting.running) return;
@@ -96,14 +97,14 @@ void Session::after_frame(Window& window, views::AppState& state) {
     if (now != m_saved) save(window, state);
 }
 
-void Session::finish(const Window& window, views::AppState& state) {
+void Session::finish(const platform::Window& window, views::AppState& state) {
     if (m_path.empty()) return;
     save(window, state);
 }
 
-settings::Settings Session::snapshot(const Window& window, const views::AppState& state) const {
+settings::Settings Session::snapshot(const platform::Window& window, const views::AppState& state) const {
     settings::Settings s;
-    const WindowPlacement place = window.placement();
+    const platform::WindowPlacement place = window.placement();
     s.window_width = std::clamp(place.width, 320, 16384);
     s.window_height = std::clamp(place.height, 240, 16384);
     s.window_x = place.x;
@@ -122,7 +123,7 @@ settings::Settings Session::snapshot(const Window& window, const views::AppState
     return s;
 }
 
-void Session::save(const Window& window, views::AppState& state) {
+void Session::save(const platform::Window& window, views::AppState& state) {
     const settings::Settings s = snapshot(window, state);
     if (const auto why = settings::save(m_path, s)) {
         // Said once, not every time a setting changes: the folder stays unwritable.
@@ -139,4 +140,4 @@ void Session::save(const Window& window, views::AppState& state) {
     m_saved = s;
 }
 
-}  // namespace ts::platform
+}  // namespace ts::app

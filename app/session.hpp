@@ -12,7 +12,7 @@
 #include "settings/settings.hpp"
 #include "views/window/app_state.hpp"
 
-namespace ts::platform {
+namespace ts::app {
 
 // What the command line says about the same things; set members win over the file.
 struct Overrides {
@@ -42,16 +42,16 @@ public:
 
     // Once the window and the state exist, before the first frame: ImGui's layout, the style
     // and palette, the problem reading the file if there was one.
-    void start(Window& window, views::AppState& state, const settings::Settings& opened_with);
+    void start(platform::Window& window, views::AppState& state, const settings::Settings& opened_with);
     // After every frame: applies what the views changed and saves when a setting changed
     // (not every frame: the window's size and place are saved on exit).
-    void after_frame(Window& window, views::AppState& state);
+    void after_frame(platform::Window& window, views::AppState& state);
     // On exit: saves everything, the window's place included.
-    void finish(const Window& window, views::AppState& state);
+    void finish(const platform::Window& window, views::AppState& state);
 
 private:
-    settings::Settings snapshot(const Window& window, const views::AppState& state) const;
-    void save(const Window& window, views::AppState& state);
+    settings::Settings snapshot(const platform::Window& window, const views::AppState& state) const;
+    void save(const platform::Window& window, views::AppState& state);
 
     std::filesystem::path m_path;
     settings::Settings m_loaded;
@@ -61,4 +61,4 @@ private:
     std::string m_last_save_error;
 };
 
-}  // namespace ts::platform
+}  // namespace ts::app

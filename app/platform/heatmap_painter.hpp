@@ -1,7 +1,7 @@
 // heatmap_painter.hpp — what a heat map to draw is (HeatmapQuad, with the texture image it is
 // made from) and the interface that draws one (HeatmapPainter). The views describe heat maps
 // with ImGui alone and never touch OpenGL; the platform's HeatmapRenderer implements the
-// painter with a texture and a shader (heatmap_renderer.hpp), and main.cpp hands it to the
+// painter with a texture and a shader (heatmap_renderer.hpp), and run_window.cxx hands it to the
 // views (views/stage/stage_heatmap.hpp: set_heatmap_painter). Living here, below the views,
 // it lets every dependency point down: views → platform, never back.
 #pragma once

@@ -1,7 +1,7 @@
 // stage_heatmap.hpp — large matrices on the stage as heat maps: one colour per cell, read
 // from a texture of the matrix's values and coloured by a shader. The views stay free of
 // OpenGL: they describe what to draw (HeatmapQuad) and hand it to the HeatmapPainter that
-// the platform layer provides (platform/heatmap_renderer.hpp; main.cpp registers it). The painter keeps
+// the platform layer provides (platform/heatmap_renderer.hpp; app/run_window.cxx registers it). The painter keeps
 // one texture per matrix, rebuilt only when the values change, and draws it through an
 // ImDrawList callback, so a 4096² matrix costs a frame about what a 16² one does.
 #pragma once

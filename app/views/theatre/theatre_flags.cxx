@@ -10,6 +10,11 @@
 
 namespace ts::views {
 
+void open_saved_panel(AppState& state, const std::string& panel) {
+    if (const auto parsed = parse_panel(panel)) state.theatre.panel = *parsed;
+    state.theatre.open_panel = state.theatre.panel;
+}
+
 std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFlags& flags,
                                                std::vector<std::string>* warnings) {
     TheatreState& theatre = state.theatre;

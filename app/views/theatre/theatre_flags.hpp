@@ -1,5 +1,5 @@
 // theatre_flags.hpp — the command-line flags that put the theatre in any state a screenshot
-// needs, as plain values (main.cpp binds them to its parser), and their checks.
+// needs, as plain values (app/gui_options.cxx binds them to the parser), and their checks.
 #pragma once
 
 #include <optional>
@@ -26,6 +26,10 @@ struct TheatreFlags {
     bool record = false;            // --record: record the problem on show on the GPU at start
     std::vector<std::string> traces;  // --trace FILE...: recordings to replay
 };
+
+// The theatre's tab as the settings file left it (--panel already merged in): shown, and
+// opened at start; a name that is no tab keeps the default.
+void open_saved_panel(AppState& state, const std::string& panel);
 
 // Applies the flags to `state` (whose problem and kernel are already set); a reason, in the
 // flags' own words, when one does not fit the problem. A --trace file that cannot be read is

@@ -1,0 +1,98 @@
+// run_window.cxx — see run_window.hpp.
+#include "run_window.hpp"
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <variant>
+
+#include "automation.hpp"
+#include "cli/sweep.hpp"
+#include "gpu/supervisor.hpp"
+#include "model/format.hpp"
+#include "record/journal.hpp"
+#include "session.hpp"
+#include "views/common/theme.hpp"
+#include "views/lab/lab_state.hpp"
+#include "views/stage/stage_heatmap.hpp"
+
+namespace ts::app {
+
+namespace {
+
+// Every measurement goes to the session journal as it arrives; a journal that a crashed
+// TileScope left open is offered for reopening (record/journal.hpp).
+void open_journal(views::AppState& state) {
+    const std::filesystem::path journals = record::default_journal_dir();
+    const auto unfinished = record::unfinished_sessions(journals);
+    if (!unfinished.empty()) {
+        state.lab.unfinished = unfinished.front();
+        state.presentation.notice = model::format_text(
+            "TileScope ended unexpectedly during the session of {}: its {} measurement(s) can be reopened in the "
+            "lab (Ctrl+2)",
+            unfinished.front().started, unfinished.front().points);
+        std::cerr << "tilescope: " << state.presentation.notice << "\n";
+    }
+    auto journal = record::Journal::open(journals);
+    if (auto* opened_journal = std::get_if<record::Journal>(&journal))
+        state.lab.journal = std::make_shared<record::Journal>(std::move(*opened_journal));
+    else
+        std::cerr << "tilescope: " << std::get<std::string>(journal) << " (measurements are kept in memory only)\n";
+}
+
+// Read off the UI thread: the window opens at once and the lab says "Loading recordings…"
+// until they are in (a --load that fails ends the program with 2: Automation::after_render).
+void start_loading_recordings(views::AppState& state, const std::string& load) {
+    if (!load.empty()) {
+        views::start_loading_recording(state.lab, load, true);
+        // The user came to read these numbers: the lab does not start measuring over them.
+        views::pass_over_first_visit_sweep(state.lab,
+                                           "a recording was opened with --load (Sweep the sizes measures this GPU)");
+    } else if (const auto committed = views::committed_recordings(); !committed.empty()) {
+        // With a GPU, live points replace the recorded ones as they arrive.
+        views::start_loading_recording(state.lab, committed.back());
+    }
+}
+
+}  // namespace
+
+int run_window(const GuiOptions& options, const cli::Setup& setup) {
+    Automation automation(automation_options(options));
+    Session session(options.settings);
+    const settings::Settings opened = merge(session.loaded(), options.presentation);
+    auto created = platform::Window::create({opened.window_width, opened.window_height, "TileScope",
+                                             automation.vsync(), opened.window_x, opened.window_y, opened.fullscreen,
+                                             opened.font_scale});
+    if (auto* why = std::get_if<std::string>(&created)) {
+        std::cerr << "tilescope: " << *why << "\n";
+        return 1;
+    }
+    platform::Window& window = *std::get<std::unique_ptr<platform::Window>>(created);
+    if (window.font_warning()) std::cerr << "tilescope: " << *window.font_warning() << "\n";
+    views::set_fonts({window.fonts().heading, window.fonts().small, window.fonts().code});
+    if (window.heatmap_warning()) std::cerr << "tilescope: " << *window.heatmap_warning() << "\n";
+    views::set_heatmap_painter(window.heatmap_painter());
+    views::apply_style(ImGui::GetStyle());
+
+    // The window's CUDA work runs in a worker process (this same program, `tilescope worker`),
+    // so a kernel that faults or never ends costs a restart of the worker, not the app.
+    gpu::Runner runner(gpu::supervised_backend(
+        {.worker_command = gpu::this_program_as_worker(), .estimate_s = cli::estimate_seconds}));
+    views::AppState state;
+    open_journal(state);
+    struct CloseJournalAtExit {
+        views::LabState& lab;
+        ~CloseJournalAtExit() {
+            if (lab.journal) lab.journal->close();
+        }
+    } close_journal_at_exit{state.lab};
+    if (const auto exit_code = apply_gui_options(state, options, setup, opened, session.loaded())) return *exit_code;
+    automation.prepare(state);
+    start_loading_recordings(state, options.load);
+    session.start(window, state, opened);
+    open_chosen_lesson(state, options.lesson);
+    return automation.run(window, runner, state, session);
+}
+
+}  // namespace ts::app
