@@ -4,8 +4,8 @@
 // down the two elements it reads at every k; thread (0, 0) notes the SM the block runs on
 // and stamps its clocks at every T values of k, the chunks the player calls phases. The
 // records cost global stores, so the times show order and overlap, not the kernel's speed.
-#include "kernels/launch_common.cuh"
-#include "kernels/recording.cuh"
+#include "kernels/common/launch_common.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

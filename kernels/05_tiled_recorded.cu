@@ -7,8 +7,8 @@
 #include <array>
 #include <utility>
 
-#include "kernels/launch_common.cuh"
-#include "kernels/recording.cuh"
+#include "kernels/common/launch_common.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

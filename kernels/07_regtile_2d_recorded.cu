@@ -7,9 +7,9 @@
 // As/Bs slot, loaded or padding); thread 0 stamps the start and end of every K step and the
 // SM the block runs on. The records cost global stores, so the times show order and
 // overlap, not the kernel's speed.
-#include "kernels/ladder_common.cuh"
-#include "kernels/ladder_recording.cuh"
-#include "kernels/recording.cuh"
+#include "kernels/common/ladder_common.cuh"
+#include "kernels/common/ladder_recording.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

@@ -11,9 +11,9 @@
 // when K and N are multiples of 4 (and the buffers 16-byte aligned), four guarded 32-bit
 // loads otherwise; the records are the same for both. The records cost global stores, so
 // the times show order and overlap, not the kernel's speed.
-#include "kernels/ladder_recording.cuh"
-#include "kernels/ladder_vector.cuh"
-#include "kernels/recording.cuh"
+#include "kernels/common/ladder_recording.cuh"
+#include "kernels/common/ladder_vector.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

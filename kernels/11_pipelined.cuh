@@ -31,7 +31,7 @@
 
 #include <type_traits>
 
-#include "kernels/ladder_vector.cuh"
+#include "kernels/common/ladder_vector.cuh"
 
 namespace ts::kernels {
 

@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "kernels/11_pipelined.cuh"
-#include "kernels/row_copy.cuh"
+#include "kernels/common/row_copy.cuh"
 
 namespace ts::kernels {
 

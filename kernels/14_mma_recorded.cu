@@ -10,9 +10,9 @@
 // and B with element numbers rather than values, so that every half says which element it is; C is
 // computed but not checked. The records cost stores, so the clocks show order and overlap, not the
 // kernel's speed.
-#include "kernels/launchers.hpp"
-#include "kernels/recording.cuh"
-#include "kernels/tc_common.cuh"
+#include "kernels/common/launchers.hpp"
+#include "kernels/common/recording.cuh"
+#include "kernels/common/tc_common.cuh"
 #include "model/tc_stage_record.hpp"
 
 namespace ts::kernels {

@@ -9,7 +9,7 @@
 // that wgmma reads from shared memory by itself (16 on).
 // Changed from 14_mma.cu: the layout of As and Bs, the ring of stages with cp.async groups, and
 // dynamic shared memory (64 KiB).
-#include "kernels/tc_common.cuh"
+#include "kernels/common/tc_common.cuh"
 #include "model/tc_mma.hpp"
 
 namespace ts::kernels {

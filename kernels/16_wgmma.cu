@@ -13,7 +13,7 @@
 // (model::b_slab_run; 17 and 18 too). Built for sm_90a alone.
 // What it leaves on the table: thread 0 copies between its own wgmmas, and the whole block waits at
 // a barrier every K step before a stage is refilled; 17 gives the copies a warpgroup of their own.
-#include "kernels/hopper_common.cuh"
+#include "kernels/common/hopper_common.cuh"
 
 namespace ts::kernels {
 

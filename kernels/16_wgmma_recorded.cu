@@ -8,8 +8,8 @@
 // recorder fills A and B with element numbers rather than values, so that every word of the stage
 // says which element it is; C is computed but not checked. The records cost stores, so the clocks
 // show order and overlap, not the kernel's speed.
-#include "kernels/hopper_common.cuh"
-#include "kernels/recording.cuh"
+#include "kernels/common/hopper_common.cuh"
+#include "kernels/common/recording.cuh"
 #include "model/tc_stage_record.hpp"
 
 namespace ts::kernels {

@@ -15,7 +15,7 @@
 // slower than 16 with its smaller tiles.
 // What it leaves on the table: every block starts cold (its ring empty) and ends with its SM idle
 // while the next block starts.
-#include "kernels/hopper_common.cuh"
+#include "kernels/common/hopper_common.cuh"
 
 namespace ts::kernels {
 

@@ -10,8 +10,8 @@
 // consumer 0 also stamps each K step on the global timer for the SMs tab, and thread 0 the
 // block's SM. A consumer stamps "done" before it arrives on empty, so the producer's wait cannot
 // end before that stamp. The records cost stores: the clocks show order and overlap, not speed.
-#include "kernels/hopper_common.cuh"
-#include "kernels/recording.cuh"
+#include "kernels/common/hopper_common.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

@@ -64,7 +64,7 @@
 // What it leaves on the table: the tile shape is one for every size (19 makes it a choice).
 #pragma once
 
-#include "kernels/hopper_common.cuh"
+#include "kernels/common/hopper_common.cuh"
 #include "model/tc_stream_k.hpp"
 
 namespace ts::kernels {

@@ -16,7 +16,7 @@
 #include <type_traits>
 
 #include "kernels/experiments/experiment_launchers.hpp"
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

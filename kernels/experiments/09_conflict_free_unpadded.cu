@@ -9,7 +9,7 @@
 // difference the runner times is the bank conflicts of the stores to As. C stays right
 // (experiment bank-conflicts).
 #include "kernels/experiments/experiment_launchers.hpp"
-#include "kernels/ladder_vector.cuh"
+#include "kernels/common/ladder_vector.cuh"
 
 namespace ts::kernels {
 

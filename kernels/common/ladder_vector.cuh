@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "kernels/ladder_common.cuh"
+#include "kernels/common/ladder_common.cuh"
 
 namespace ts::kernels {
 

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "kernels/tc_common.cuh"
+#include "kernels/common/tc_common.cuh"
 
 namespace ts::kernels {
 

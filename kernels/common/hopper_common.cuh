@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/tc_common.cuh"
-#include "kernels/wgmma_instructions.cuh"
+#include "kernels/common/tc_common.cuh"
+#include "kernels/common/wgmma_instructions.cuh"
 #include "model/tc_pipeline.hpp"
 
 namespace ts::kernels {

@@ -5,8 +5,8 @@
 #include <mutex>
 #include <vector>
 
-#include "kernels/hopper_common.cuh"
-#include "kernels/row_copy.cuh"
+#include "kernels/common/hopper_common.cuh"
+#include "kernels/common/row_copy.cuh"
 
 namespace ts::kernels {
 

@@ -12,7 +12,7 @@
 
 #include <cstdint>
 
-#include "kernels/launchers.hpp"
+#include "kernels/common/launchers.hpp"
 #include "model/index_math.hpp"
 #include "model/launch_geometry.hpp"
 
