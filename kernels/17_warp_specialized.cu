@@ -87,25 +87,25 @@ __global__ void __launch_bounds__(kThreads, 1) warp_specialized_kernel(const __g
     }
 }
 
-template <typename T>
-struct WarpSpecializedRung {
-    static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
-                              cudaStream_t stream) {
-        return launch_tma_kernel<T>(warp_specialized_kernel<T>, kShape, kSharedBytes, p, operands, stream,
-                                    [&] { return tile_grid(kShape, p); });
-    }
-    static TcKernelHandle handle(const model::Problem&) {
-        return {reinterpret_cast<const void*>(warp_specialized_kernel<T>), kShape.threads(), kSharedBytes};
+// What TileGridRung launches: this shape, this shared memory, this kernel.
+struct Kernel {
+    static constexpr model::WgmmaShape shape = kShape;
+    static constexpr int shared_bytes = kSharedBytes;
+    template <typename T>
+    static constexpr TmaKernel<T> of() {
+        return warp_specialized_kernel<T>;
     }
 };
+template <typename T>
+using Rung = TileGridRung<Kernel>::Of<T>;
 
 }  // namespace
 
 cudaError_t launch_warp_specialized(const model::KernelConfig& config, const model::Problem& problem,
                                     Operands<std::uint16_t> operands, cudaStream_t stream) {
-    return launch_by_half_type<WarpSpecializedRung>(config, problem, operands, stream);
+    return launch_by_half_type<Rung>(config, problem, operands, stream);
 }
 
-TcKernelHandle warp_specialized_handle(const model::Problem& problem) { return handle_by_half_type<WarpSpecializedRung>(problem); }
+TcKernelHandle warp_specialized_handle(const model::Problem& problem) { return handle_by_half_type<Rung>(problem); }
 
 }  // namespace ts::kernels
