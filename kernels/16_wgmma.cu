@@ -71,17 +71,12 @@ __global__ void __launch_bounds__(kThreads) wgmma_kernel(const __grid_constant__
                                   wg_thread);
 }
 
-// What TileGridRung launches: this shape, this shared memory, this kernel.
+template <typename T>
 struct Kernel {
-    static constexpr model::WgmmaShape shape = kShape;
-    static constexpr int shared_bytes = kSharedBytes;
-    template <typename T>
-    static constexpr TmaKernel<T> of() {
-        return wgmma_kernel<T>;
-    }
+    static constexpr TmaKernel<T> kernel = wgmma_kernel<T>;
 };
 template <typename T>
-using Rung = TileGridRung<Kernel>::Of<T>;
+using Rung = TileGridRung<kShape, kSharedBytes, Kernel>::Of<T>;
 
 }  // namespace
 

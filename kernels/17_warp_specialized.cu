@@ -87,17 +87,12 @@ __global__ void __launch_bounds__(kThreads, 1) warp_specialized_kernel(const __g
     }
 }
 
-// What TileGridRung launches: this shape, this shared memory, this kernel.
+template <typename T>
 struct Kernel {
-    static constexpr model::WgmmaShape shape = kShape;
-    static constexpr int shared_bytes = kSharedBytes;
-    template <typename T>
-    static constexpr TmaKernel<T> of() {
-        return warp_specialized_kernel<T>;
-    }
+    static constexpr TmaKernel<T> kernel = warp_specialized_kernel<T>;
 };
 template <typename T>
-using Rung = TileGridRung<Kernel>::Of<T>;
+using Rung = TileGridRung<kShape, kSharedBytes, Kernel>::Of<T>;
 
 }  // namespace
 

@@ -499,21 +499,20 @@ cudaError_t launch_tma_kernel(TmaKernel<T, Extra...> kernel, const model::WgmmaS
 }
 
 // The launcher and handle of a TMA rung with one block per tile of C (tile_grid), for
-// launch_by_half_type and handle_by_half_type: TileGridRung<Kernel>::Of. Kernel says the rung's
-// shape, its dynamic shared memory and its kernel for each 16-bit type (Kernel::of<T>()). 16 and 17
-// are such rungs; 18's persistent grid has its own (persistent::PersistentRung).
-template <typename Kernel>
+// launch_by_half_type and handle_by_half_type: TileGridRung<shape, shared bytes, Kernel>::Of, where
+// Kernel<T>::kernel is the rung's kernel for the 16-bit type T. 16 and 17 are such rungs; 18's
+// persistent grid has its own (persistent::PersistentRung).
+template <model::WgmmaShape Shape, int SharedBytes, template <typename> class Kernel>
 struct TileGridRung {
     template <typename T>
     struct Of {
         static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
                                   cudaStream_t stream) {
-            return launch_tma_kernel<T>(Kernel::template of<T>(), Kernel::shape, Kernel::shared_bytes, p, operands,
-                                        stream, [&] { return tile_grid(Kernel::shape, p); });
+            return launch_tma_kernel<T>(Kernel<T>::kernel, Shape, SharedBytes, p, operands, stream,
+                                        [&] { return tile_grid(Shape, p); });
         }
         static TcKernelHandle handle(const model::Problem&) {
-            return {reinterpret_cast<const void*>(Kernel::template of<T>()), Kernel::shape.threads(),
-                    Kernel::shared_bytes};
+            return {reinterpret_cast<const void*>(Kernel<T>::kernel), Shape.threads(), SharedBytes};
         }
     };
 };
