@@ -11,8 +11,8 @@
 // And the blocks take their tiles in an order L2 likes (model::persistent_tile, one tile a block):
 // down a group of 8 block rows, then one column right, so the blocks that run at once share rows
 // of A and columns of B. In the grid's own order a wave of 132 blocks at 8192³ covers 4 rows of
-// tiles and every column, reads all 128 MiB of B from DRAM, and ran at 57 % of cuBLAS on an H100,
-// slower than 16 with its smaller tiles.
+// tiles and every column and reads all 128 MiB of B from DRAM: slower than 16 with its smaller
+// tiles (docs/notes/17_warp_specialized.md).
 // What it leaves on the table: every block starts cold (its ring empty) and ends with its SM idle
 // while the next block starts.
 #include "kernels/common/hopper_common.cuh"
