@@ -1,8 +1,8 @@
 // Code comments describe the code as it is: no dates in the comments of app/ and kernels/ (the
 // history is in docs/notes/ and the commit log), every file in kernels/ opens with at most 20
-// lines of comment (what it teaches, what changed from the previous rung, its traffic or why),
-// and a comment that names a file of kernels/ names one that exists. A failure names the file
-// and the line.
+// lines of comment, a rung's saying what it teaches, what changed from the previous rung and its
+// traffic or why, and a comment that names a file of kernels/ names one that exists. A failure
+// names the file and the line.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -164,6 +164,7 @@ std::string name_in_repository(const fs::path& file) { return fs::relative(file,
 struct Header {
     int lines = 0;
     int line_past_limit = 0;
+    std::string text;  // its lines, one after another
 };
 
 Header header_of(std::string_view text) {
@@ -187,6 +188,7 @@ Header header_of(std::string_view text) {
             break;
         }
         if (++header.lines == kMostHeaderLines + 1) header.line_past_limit = line_number;
+        header.text += line + "\n";
     }
     return header;
 }
@@ -337,6 +339,61 @@ TEST(CodeComments, EveryKernelFileOpensWithAtMostTwentyLinesOfComment) {
         if (header.lines == 0) ADD_FAILURE_AT(name.c_str(), 1) << name << ":1 opens with no comment";
     }
     EXPECT_GT(files, 40);
+}
+
+// A rung's file (kernels/NN_name.cu) or an experiment's (kernels/experiments/NN_name.cu).
+bool is_rung_file(const fs::path& file) {
+    static const std::regex kRung(R"([0-9][0-9]_[A-Za-z0-9_]+\.cu)");
+    const std::string folder = file.parent_path().filename().string();
+    return std::regex_match(file.filename().string(), kRung) && (folder == "kernels" || folder == "experiments");
+}
+
+// What a rung's opening comment leaves out, of what it teaches, what changed from the rung before
+// and its traffic or why (or what it leaves on the table: why the next rung); "" when nothing.
+std::string missing_parts(const std::string& header) {
+    const auto has = [&](const char* word) { return header.find(word) != std::string::npos; };
+    std::string missing;
+    if (!has("Teaches")) missing += " \"Teaches\"";
+    if (!has("Changed from")) missing += " \"Changed from\"";
+    if (!has("Traffic") && !has("Why") && !has("What it leaves on the table"))
+        missing += " \"Traffic\" (or \"Why\", or \"What it leaves on the table\")";
+    return missing;
+}
+
+// The opening comment of a rung, with that of the NN_name.cuh it shares where it names one
+// ("see 11_pipelined.cuh"): 11 and 18 say what they teach there, once for 12 and 19 too.
+std::string rung_header(const fs::path& file) {
+    std::string header = header_of(read_file(file)).text;
+    static const std::regex kShared(R"([0-9][0-9]_[A-Za-z0-9_]+\.cuh)");
+    std::smatch shared;
+    if (std::regex_search(header, shared, kShared))
+        header += header_of(read_file(kSourceDir / "kernels" / shared.str())).text;
+    return header;
+}
+
+TEST(CodeComments, RungHeaderPartsAreFound) {
+    EXPECT_EQ(missing_parts("// Teaches: x.\n// Changed from 05: y.\n// Traffic: z.\n"), "");
+    EXPECT_EQ(missing_parts("// Teaches: x.\n// Changed from 05: y.\n// What it leaves on the table: z.\n"), "");
+    EXPECT_EQ(missing_parts("// Teaches: x.\n// Traffic: z.\n"), " \"Changed from\"");
+    EXPECT_NE(missing_parts("// Teaches: x.\n// Changed from 05: y.\n"), "");
+    EXPECT_TRUE(is_rung_file(kSourceDir / "kernels" / "05_tiled.cu"));
+    EXPECT_TRUE(is_rung_file(kSourceDir / "kernels" / "experiments" / "05_tiled_no_bounds_check.cu"));
+    EXPECT_FALSE(is_rung_file(kSourceDir / "kernels" / "11_pipelined.cuh"));
+    EXPECT_FALSE(is_rung_file(kSourceDir / "kernels" / "common" / "l2_clean.cu"));
+}
+
+TEST(CodeComments, EveryRungSaysWhatItTeachesWhatChangedAndItsTrafficOrWhy) {
+    int rungs = 0;
+    for (const fs::path& file : sources_under(kSourceDir / "kernels")) {
+        if (!is_rung_file(file)) continue;
+        ++rungs;
+        const std::string name = name_in_repository(file);
+        const std::string missing = missing_parts(rung_header(file));
+        if (!missing.empty())
+            ADD_FAILURE_AT(name.c_str(), 1) << name << ":1: its opening comment (or that of the NN_name.cuh it names) "
+                                            << "lacks" << missing;
+    }
+    EXPECT_GT(rungs, 30);
 }
 
 TEST(CodeComments, EveryKernelFileACommentNamesExists) {
