@@ -1,7 +1,7 @@
 // Teaches: one thread per cell of C, each reading a whole row of A and column of B from global memory.
 // Changed from the previous kernel: nothing; this is the starting point.
 // Traffic: ts::model::count_traffic with KernelKind::Naive predicts it (2·M·N·K loads per batch).
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

@@ -2,10 +2,11 @@
 // A and column of B, recorded load by load, for the player's "as recorded on <GPU>" replay.
 // Changed from 01_naive.cu: the same index math and loop, plus records. Each thread writes
 // down the two elements it reads at every k; thread (0, 0) notes the SM the block runs on
-// and stamps its clocks at every T values of k, the chunks the player calls phases. The
-// records cost global stores, so the times show order and overlap, not the kernel's speed.
-#include "kernels/launch_common.cuh"
-#include "kernels/recording.cuh"
+// and stamps its clocks at every T values of k, the chunks the player calls phases.
+// Traffic: 01's loads, plus the records' global stores, so the times show order and overlap,
+// not the kernel's speed.
+#include "kernels/common/launch_common.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

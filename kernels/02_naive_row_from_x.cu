@@ -1,7 +1,7 @@
 // Teaches: why the mapping of threadIdx.x matters; a warp that walks down a column of C cannot coalesce.
 // Changed from 01_naive.cu: threadIdx.x picks the row and threadIdx.y the column, the roles swapped.
 // Traffic: ts::model::count_traffic with KernelKind::NaiveRowFromX predicts it (the same element count as naive).
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

@@ -1,7 +1,7 @@
 // Teaches: giving each thread a whole row of C (the PMPP exercise): far fewer threads, each doing N dot products in turn.
 // Changed from 02_naive_row_from_x.cu: blocks are 1-D and a thread loops over every column of its row instead of owning one cell.
 // Traffic: ts::model::count_traffic with KernelKind::RowPerThread predicts it (the naive 2·M·N·K loads, in another order).
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

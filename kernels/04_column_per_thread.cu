@@ -1,7 +1,7 @@
 // Teaches: the other half of the PMPP exercise: one thread per column of C, whose warps read B and write C coalesced.
 // Changed from 03_row_per_thread.cu: a thread owns column blockIdx.x·blockDim.x + threadIdx.x and loops down the rows.
 // Traffic: ts::model::count_traffic with KernelKind::ColumnPerThread predicts it (the naive 2·M·N·K loads, in another order).
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

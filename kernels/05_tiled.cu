@@ -4,7 +4,7 @@
 #include <array>
 #include <utility>
 
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

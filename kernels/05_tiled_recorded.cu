@@ -2,13 +2,14 @@
 // this recording "as recorded on <GPU>", and a gpu test checks it against the model.
 // Changed from 05_tiled.cu: the same index math and loop, plus three records. Each thread
 // writes down the element it loads into As and Bs in every phase (or that it wrote padding);
-// thread (0, 0) stamps the start and end of every phase and the SM the block runs on. The
-// records cost global stores, so the times show order and overlap, not the kernel's speed.
+// thread (0, 0) stamps the start and end of every phase and the SM the block runs on.
+// Traffic: 05's loads, plus the records' global stores, so the times show order and overlap,
+// not the kernel's speed.
 #include <array>
 #include <utility>
 
-#include "kernels/launch_common.cuh"
-#include "kernels/recording.cuh"
+#include "kernels/common/launch_common.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

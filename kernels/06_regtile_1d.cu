@@ -6,7 +6,7 @@
 // Traffic: ts::model::count_ladder with kRegTile1dShape: A read ceil(N/64) times and B
 // ceil(M/64) times (the tiled kernel with T = 32: 32 times each at 1024³, here 16), and
 // 9 shared loads per 8 FMAs where the tiled kernel needed 2 per FMA.
-#include "kernels/ladder_common.cuh"
+#include "kernels/common/ladder_common.cuh"
 
 namespace ts::kernels {
 

@@ -5,7 +5,7 @@
 // 8×1); each thread loads 4 elements of A's 128×8 tile and 4 of B's 8×128 tile per step.
 // Traffic: ts::model::count_ladder with kRegTile2dShape: A read ceil(N/128) times, B
 // ceil(M/128) times: half of 06's global loads.
-#include "kernels/ladder_common.cuh"
+#include "kernels/common/ladder_common.cuh"
 
 namespace ts::kernels {
 

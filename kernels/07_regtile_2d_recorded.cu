@@ -5,11 +5,12 @@
 // kernel's load function (load_ladder_tiles), plus three records. After its loads in every
 // K step each thread writes down its 4 loads of A and 4 of B (record_ladder_loads: element,
 // As/Bs slot, loaded or padding); thread 0 stamps the start and end of every K step and the
-// SM the block runs on. The records cost global stores, so the times show order and
-// overlap, not the kernel's speed.
-#include "kernels/ladder_common.cuh"
-#include "kernels/ladder_recording.cuh"
-#include "kernels/recording.cuh"
+// SM the block runs on.
+// Traffic: 07's loads, plus the records' global stores, so the times show order and overlap,
+// not the kernel's speed.
+#include "kernels/common/ladder_common.cuh"
+#include "kernels/common/ladder_recording.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

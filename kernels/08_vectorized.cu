@@ -15,7 +15,7 @@
 // of a warp meet in one bank. 09 removes both.
 // Traffic: count_ladder with kVectorizedShape: the same global loads as 07, shared loads in
 // float4s: (8 + 8) / 4 = 4 instructions per k per thread instead of 16.
-#include "kernels/ladder_vector.cuh"
+#include "kernels/common/ladder_vector.cuh"
 
 namespace ts::kernels {
 

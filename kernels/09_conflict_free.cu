@@ -17,7 +17,7 @@
 // (thread_map: cells_of_thread returns both).
 // Traffic: count_ladder with kConflictFreeShape: the same loads as 08; the difference is in
 // wavefronts per access, which ncu counts as shared-memory bank conflicts.
-#include "kernels/ladder_vector.cuh"
+#include "kernels/common/ladder_vector.cuh"
 
 namespace ts::kernels {
 

@@ -16,7 +16,7 @@
 // Traffic: count_ladder with kWarptileShape: the global loads of 08 and 09 (same block
 // tile); per k a thread reads 8 + 16 floats of shared memory (6 float4) for 128 FMAs, 5.3
 // FMAs per float where 09 had 4.
-#include "kernels/ladder_vector.cuh"
+#include "kernels/common/ladder_vector.cuh"
 
 namespace ts::kernels {
 

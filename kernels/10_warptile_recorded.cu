@@ -9,11 +9,12 @@
 // writes, loaded or padding); thread 0 stamps the start and end of every K step and the SM
 // the block runs on. The form that runs is the one the real launcher picks: 128-bit loads
 // when K and N are multiples of 4 (and the buffers 16-byte aligned), four guarded 32-bit
-// loads otherwise; the records are the same for both. The records cost global stores, so
-// the times show order and overlap, not the kernel's speed.
-#include "kernels/ladder_recording.cuh"
-#include "kernels/ladder_vector.cuh"
-#include "kernels/recording.cuh"
+// loads otherwise; the records are the same for both.
+// Traffic: 10's loads, plus the records' global stores, so the times show order and overlap,
+// not the kernel's speed.
+#include "kernels/common/ladder_recording.cuh"
+#include "kernels/common/ladder_vector.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

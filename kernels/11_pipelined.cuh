@@ -1,37 +1,28 @@
 // 11_pipelined.cuh — the pipelined kernel, shared by 11_pipelined.cu (one shape) and
 // 12_tuned.cu (every candidate shape the tuner measures).
-//
-// Teaches: overlap loading with computing. Up to 10, every K step was: load the tiles,
-// barrier, compute, barrier; while the tiles travel from global memory the threads wait,
-// and while they compute the memory system idles (other blocks on the SM fill some of the
-// gap, but 10 fits only a few blocks per SM). Here shared memory holds S.stages K steps at
-// once, and copies run asynchronously (cp.async, compute capability 8.0 and newer): while
-// the block computes step s from one stage, the copies of steps s + 1 … s + stages − 1 are
-// already on their way into the others.
+// Teaches: overlap loading with computing. Up to 10 every K step is load, barrier, compute,
+// barrier: while the tiles travel the threads wait, while they compute the memory idles (other
+// blocks fill some of the gap, but 10 fits only a few per SM). Here shared memory holds S.stages
+// K steps and copies run asynchronously (cp.async, compute capability 8.0 on): while the block
+// computes step s, steps s + 1 … s + stages − 1 are on their way.
 // Changed from 10_warptile.cu:
-// - shared memory is dynamic (stages × (As + Bs) passes the 48 KiB a kernel may declare
-//   statically for several of the tuned rung's shapes), and the launcher asks for it;
-// - the loads of a step are cp.async copies: 16 bytes per B vector straight into Bs;
-//   4 bytes per value of A, since a float4 of A lands in four rows of the transposed As
-//   (LadderShape::a_vec: neighbouring threads copy neighbouring elements of A, so a warp's
-//   copy reads two whole 64-byte pieces of two rows of A);
-// - one barrier per step instead of two, placed before the step's last k: it both publishes
-//   the next step's copies and tells every thread that this step's stage, already read into
-//   registers, may be refilled (see pipeline_body);
-// - the same overlap one level down: a thread reads the fragments of As and Bs for k + 1,
-//   one 128-bit load at a time, in between the products of k (products_loading, which also
-//   says why the products go down and up the columns: the register banks);
-// - blocks that lie wholly inside C copy without testing each element against the matrix's
-//   edge, but in a last, partial K step; at any size, rows on 16 bytes or not;
-// - K steps of 8 instead of 16, four in flight: with the loads overlapped a short step costs
-//   little, and four stages of 128×8 and 8×128 fit in 32.5 KiB;
-// - on compute capability 7.5 (Turing), which has no cp.async, the copy helpers below are
-//   plain loads and stores: the stages then only save a barrier per step, not the waiting.
+// - shared memory is dynamic (stages × (As + Bs) passes the 48 KiB of static shared memory for
+//   several of the tuned rung's shapes), and the launcher asks for it;
+// - a step's loads are cp.async copies: 16 bytes per B vector into Bs, 4 per value of A (a_vec);
+// - one barrier per step instead of two, before the step's last k: it publishes the next step's
+//   copies and frees this step's stage, already read into registers (pipeline_body);
+// - a thread reads the fragments for k + 1, a 128-bit load at a time, in between the products of
+//   k (products_loading, which says why the products go down and up the columns);
+// - blocks wholly inside C copy without edge tests, but in a last, partial K step;
+// - K steps of 8, four in flight: overlapped, a short step costs little, and four stages of 128×8
+//   and 8×128 fit in 32.5 KiB;
+// - on compute capability 7.5 (Turing), without cp.async, the copy helpers are plain loads and
+//   stores: the stages then only save a barrier per step, not the waiting.
 #pragma once
 
 #include <type_traits>
 
-#include "kernels/ladder_vector.cuh"
+#include "kernels/common/ladder_vector.cuh"
 
 namespace ts::kernels {
 
@@ -85,6 +76,9 @@ __device__ __forceinline__ void copy_step_async(const float* a, const float* b, 
                                                 int n, int k, int block_row, int block_col, int step) {
     using namespace ts::model;
     const int thread = threadIdx.x;
+    // A goes 4 bytes a value (a float4 of A would land in four rows of the transposed As), but
+    // neighbouring threads copy neighbouring elements, so a warp's copy reads two whole 64-byte
+    // pieces of two rows of A.
     static_assert(S.a_vec() == 1);
     // Unrolled only where unchecked: the edge blocks' tests, unrolled, would hold more
     // registers than the rest of the kernel needs.

@@ -7,14 +7,14 @@
 // tuned rung runs the candidate in config.variant, which the runner fills from that table.
 // Changed from 11_pipelined.cu: nothing in the kernel; the shape became a choice. And where N is
 // not a multiple of 4 the launcher pads B and C to make their rows 16-byte aligned (launch_tuned).
-// Small problems want small tiles (a 64×64 tile gives 4× the blocks of 128×128, so the GPU's
-// SMs have work); large ones want large tiles (fewer loads per FMA). On an H100 the
-// 128×256 tile with 8 warps of 64×64 wins from 2048³ on, within 4 % of cuBLAS.
+// Why: small problems want small tiles (a 64×64 tile gives 4× the blocks of 128×128, so the
+// GPU's SMs have work); large ones want large tiles (fewer loads per FMA). Which shape wins
+// where: the shipped tuning table (model/tuning_table.cxx) and docs/notes/12_tuned.md.
 #include <array>
 #include <utility>
 
 #include "kernels/11_pipelined.cuh"
-#include "kernels/row_copy.cuh"
+#include "kernels/common/row_copy.cuh"
 
 namespace ts::kernels {
 

@@ -12,7 +12,7 @@
 // the API does not let you check. 14 takes the instructions underneath in hand.
 #include <mma.h>
 
-#include "kernels/tc_common.cuh"
+#include "kernels/common/tc_common.cuh"
 #include "model/tc_mma.hpp"
 
 namespace ts::kernels {

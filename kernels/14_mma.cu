@@ -9,7 +9,7 @@
 // epilogue needs no staging because the layout of C is known. The block and warp tiles are 13's
 // (model/tc_mma.hpp says why not larger warp tiles).
 // What it leaves on the table: one stage, so every K step waits for its copies; 15 overlaps them.
-#include "kernels/tc_common.cuh"
+#include "kernels/common/tc_common.cuh"
 #include "model/tc_mma.hpp"
 
 namespace ts::kernels {

@@ -8,11 +8,12 @@
 // same addresses, and every lane writes out the 16 halves it received; thread 0 stamps each K step
 // from its copies to the end of its mmas; each block says which SM it ran on. The recorder fills A
 // and B with element numbers rather than values, so that every half says which element it is; C is
-// computed but not checked. The records cost stores, so the clocks show order and overlap, not the
+// computed but not checked.
+// Traffic: 14's copies, plus the records' stores, so the clocks show order and overlap, not the
 // kernel's speed.
-#include "kernels/launchers.hpp"
-#include "kernels/recording.cuh"
-#include "kernels/tc_common.cuh"
+#include "kernels/common/launchers.hpp"
+#include "kernels/common/recording.cuh"
+#include "kernels/common/tc_common.cuh"
 #include "model/tc_stage_record.hpp"
 
 namespace ts::kernels {

@@ -4,12 +4,12 @@
 //   different bank quads without a byte of padding, and every cp.async still writes 16 whole bytes.
 // - Four stages of shared memory, filled by cp.async three K steps ahead: while the warps multiply
 //   one stage, the copies of the next ones are in flight, and one barrier a K step is enough.
-// On Ampere and Ada this is how the fastest hand-written kernels reach cuBLAS. On Hopper it does
-// not: mma.sync keeps the warps busy issuing instructions and moving fragments through registers
-// that wgmma reads from shared memory by itself (16 on).
+// What it leaves on the table: on Ampere and Ada this is how the fastest hand-written kernels reach
+// cuBLAS, but not on Hopper: mma.sync keeps the warps busy issuing instructions and moving
+// fragments through registers that wgmma reads from shared memory by itself (16 on).
 // Changed from 14_mma.cu: the layout of As and Bs, the ring of stages with cp.async groups, and
 // dynamic shared memory (64 KiB).
-#include "kernels/tc_common.cuh"
+#include "kernels/common/tc_common.cuh"
 #include "model/tc_mma.hpp"
 
 namespace ts::kernels {

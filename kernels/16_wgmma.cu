@@ -13,7 +13,7 @@
 // (model::b_slab_run; 17 and 18 too). Built for sm_90a alone.
 // What it leaves on the table: thread 0 copies between its own wgmmas, and the whole block waits at
 // a barrier every K step before a stage is refilled; 17 gives the copies a warpgroup of their own.
-#include "kernels/hopper_common.cuh"
+#include "kernels/common/hopper_common.cuh"
 
 namespace ts::kernels {
 
@@ -72,24 +72,19 @@ __global__ void __launch_bounds__(kThreads) wgmma_kernel(const __grid_constant__
 }
 
 template <typename T>
-struct WgmmaRung {
-    static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
-                              cudaStream_t stream) {
-        return launch_tma_kernel<T>(wgmma_kernel<T>, kShape, kSharedBytes, p, operands, stream,
-                                    [&] { return tile_grid(kShape, p); });
-    }
-    static TcKernelHandle handle(const model::Problem&) {
-        return {reinterpret_cast<const void*>(wgmma_kernel<T>), kShape.threads(), kSharedBytes};
-    }
+struct Kernel {
+    static constexpr TmaKernel<T> kernel = wgmma_kernel<T>;
 };
+template <typename T>
+using Rung = TileGridRung<kShape, kSharedBytes, Kernel>::Of<T>;
 
 }  // namespace
 
 cudaError_t launch_wgmma(const model::KernelConfig& config, const model::Problem& problem,
                          Operands<std::uint16_t> operands, cudaStream_t stream) {
-    return launch_by_half_type<WgmmaRung>(config, problem, operands, stream);
+    return launch_by_half_type<Rung>(config, problem, operands, stream);
 }
 
-TcKernelHandle wgmma_handle(const model::Problem& problem) { return handle_by_half_type<WgmmaRung>(problem); }
+TcKernelHandle wgmma_handle(const model::Problem& problem) { return handle_by_half_type<Rung>(problem); }
 
 }  // namespace ts::kernels

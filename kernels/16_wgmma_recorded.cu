@@ -6,10 +6,11 @@
 // word (A's tile, then B's), before anything else touches it; thread 0 stamps each K step from
 // the wait for its stage to the end of its wgmmas; each block says which SM it ran on. The
 // recorder fills A and B with element numbers rather than values, so that every word of the stage
-// says which element it is; C is computed but not checked. The records cost stores, so the clocks
-// show order and overlap, not the kernel's speed.
-#include "kernels/hopper_common.cuh"
-#include "kernels/recording.cuh"
+// says which element it is; C is computed but not checked.
+// Traffic: 16's copies, plus the records' stores, so the clocks show order and overlap, not the
+// kernel's speed.
+#include "kernels/common/hopper_common.cuh"
+#include "kernels/common/recording.cuh"
 #include "model/tc_stage_record.hpp"
 
 namespace ts::kernels {

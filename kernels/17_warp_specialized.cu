@@ -11,11 +11,11 @@
 // And the blocks take their tiles in an order L2 likes (model::persistent_tile, one tile a block):
 // down a group of 8 block rows, then one column right, so the blocks that run at once share rows
 // of A and columns of B. In the grid's own order a wave of 132 blocks at 8192³ covers 4 rows of
-// tiles and every column, reads all 128 MiB of B from DRAM, and ran at 57 % of cuBLAS on an H100,
-// slower than 16 with its smaller tiles.
+// tiles and every column and reads all 128 MiB of B from DRAM: slower than 16 with its smaller
+// tiles (docs/notes/17_warp_specialized.md).
 // What it leaves on the table: every block starts cold (its ring empty) and ends with its SM idle
 // while the next block starts.
-#include "kernels/hopper_common.cuh"
+#include "kernels/common/hopper_common.cuh"
 
 namespace ts::kernels {
 
@@ -88,24 +88,19 @@ __global__ void __launch_bounds__(kThreads, 1) warp_specialized_kernel(const __g
 }
 
 template <typename T>
-struct WarpSpecializedRung {
-    static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
-                              cudaStream_t stream) {
-        return launch_tma_kernel<T>(warp_specialized_kernel<T>, kShape, kSharedBytes, p, operands, stream,
-                                    [&] { return tile_grid(kShape, p); });
-    }
-    static TcKernelHandle handle(const model::Problem&) {
-        return {reinterpret_cast<const void*>(warp_specialized_kernel<T>), kShape.threads(), kSharedBytes};
-    }
+struct Kernel {
+    static constexpr TmaKernel<T> kernel = warp_specialized_kernel<T>;
 };
+template <typename T>
+using Rung = TileGridRung<kShape, kSharedBytes, Kernel>::Of<T>;
 
 }  // namespace
 
 cudaError_t launch_warp_specialized(const model::KernelConfig& config, const model::Problem& problem,
                                     Operands<std::uint16_t> operands, cudaStream_t stream) {
-    return launch_by_half_type<WarpSpecializedRung>(config, problem, operands, stream);
+    return launch_by_half_type<Rung>(config, problem, operands, stream);
 }
 
-TcKernelHandle warp_specialized_handle(const model::Problem& problem) { return handle_by_half_type<WarpSpecializedRung>(problem); }
+TcKernelHandle warp_specialized_handle(const model::Problem& problem) { return handle_by_half_type<Rung>(problem); }
 
 }  // namespace ts::kernels

@@ -9,9 +9,10 @@
 // clock64 (model::RoleClock: one counter for every warp of an SM, so the three roles compare);
 // consumer 0 also stamps each K step on the global timer for the SMs tab, and thread 0 the
 // block's SM. A consumer stamps "done" before it arrives on empty, so the producer's wait cannot
-// end before that stamp. The records cost stores: the clocks show order and overlap, not speed.
-#include "kernels/hopper_common.cuh"
-#include "kernels/recording.cuh"
+// end before that stamp.
+// Traffic: 17's copies, plus the records' stores: the clocks show order and overlap, not speed.
+#include "kernels/common/hopper_common.cuh"
+#include "kernels/common/recording.cuh"
 
 namespace ts::kernels {
 

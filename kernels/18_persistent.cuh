@@ -1,70 +1,26 @@
 // 18_persistent.cuh — the persistent kernel, shared by 18_persistent.cu (18's shape) and
 // 19_tc_tuned.cu (every candidate shape the tuner measures), as 11_pipelined.cuh is by 11 and 12.
-//
-// Teaches: keep the SMs busy and the bytes close. Five changes to 17: four about what happens
-// between the tensor cores' work, one about which operand is which:
-// - A persistent grid: one cluster per pair of SMs the GPU can hold (or as few as finish the tiles
-//   in as many rounds: model::balanced_clusters), each walking many tiles of C
-//   (model::persistent_tile; with tc-tuned's stream-K candidate also parts of tiles:
-//   model::first_unit, next_unit). The ring of stages runs on from one tile to the next, so the producer
-//   fills the next tile's stages while the consumers still write the last tile's C: no block start,
-//   no cold ring, no idle SM at a tile's end.
-// - 17's order of tiles for L2, now over cluster tiles: down a group of 8 cluster rows, then one
-//   column right, so the tiles in flight at once read few rows of A and few columns of B.
-// - Clusters of two CTAs along M: both need the same B tile, so each brings half of it and TMA
-//   multicasts it into both (model::tma_box's issuer): B crosses from L2 once for two blocks. A
-//   stage is refilled only when the consumers of both CTAs released it (model::empty_arrivals).
-// - C leaves through shared memory: each consumer writes its 64×256 accumulators, rounded, into a
-//   swizzled staging area (model::c_staging_offset) and one thread sends it out with TMA stores,
-//   whole lines at a time, that run on while the warpgroup starts its next tile. From registers
-//   (17), a warp's store writes 8 rows × 16 bytes and the tensor cores wait until the tile's
-//   128 stores have left. The staging area costs the ring a stage: 3 of 48 KiB, not 4.
-//   Where TMA cannot write C (N not a multiple of 8) the warpgroup copies the staged tile out itself.
-// - The wgmmas compute Cᵀ = Bᵀ·Aᵀ (model::WgmmaShape::swap_ab), as cuBLAS's own kernel for this
-//   layout does: B's tile, K×N with N contiguous, is what wgmma reads as its A (MN-major, 64 wide),
-//   and A's tile its B (K-major). The tiles in shared memory and their copies do not change; each
-//   consumer now takes 128 columns of C for all 128 rows (two m64n128k16 per 16 of K), and its
-//   accumulators hold a piece of Cᵀ, which stmatrix .trans writes back the right way round. On an
-//   H100 this alone made no difference beyond the run-to-run spread: wgmma reads either operand
-//   MN-major at full speed. What did (95–100 % of cuBLAS from 88–91 %) was B's slabs arriving in
-//   one TMA copy per CTA instead of two (model::b_slab_run); with none at all, 116 %.
-// Each consumer waits for its own wgmmas on a stage before releasing it (wgmma_wait<0>), as 17 does:
-// with three stages, keeping one group in flight (wait<1>) held two stages per consumer and left the
-// producer one stage ahead; it ran 6 points slower at 2048³ on an H100. With four stages (tc-tuned's
-// candidate 4) it was neither faster nor slower on an H200 at 2048³, 4096³ or 8192³: the tensor
-// cores do not wait for the barrier and the issue between K steps long enough to show. Again with
-// the lean loop below (H100, 2026-11-27, 4096³, two passes of 5 launches under ncu): wait<1>
-// 211.2–213.0 and 208.5–211.2 µs, wait<0> 211.8–214.3 and 209.5–212.7.
-// Between two K steps a consumer does as little as it can: it carries the ring's position
-// (model::RingCursor) and the stage's descriptors, adding constants, rather than working them out
-// from the step count, and reads its warpgroup number from lane 0 (warpgroup_index), so that the
-// compiler keeps the descriptors in the uniform registers wgmma reads. That halved the kernel's
-// instructions at 4096³ (30.4 M to 17.9 M; cuBLAS issues 16.9 M) but not its time: within the
-// run-to-run spread of ±1 % (ncu with clocks locked, H100).
-// Between two tiles, and before the first, it does as little as it can too. Timed with clock64 on
-// an H100 at 4096³, the tensor cores waited about 2.9 k cycles between one tile's last K step and
-// the next's first, and 6.2 k from the start to the first K step. These took 1.7 k and 0.4 k of
-// those, and 1.2 % of the kernel's cycles (284 to 280.5 k under ncu, as cuBLAS's 280.8 k):
-// - the cluster's meeting at the start is relaxed (cluster_arrive_relaxed): the releasing one
-//   fenced the whole GPU;
-// - each role sets up between arriving and waiting;
-// - the end needs no meeting at all: the producer's tail waits for the last releases instead;
-// - the tile's coordinates, whose divisions the compiler had put between the last wgmmas and the
-//   epilogue, are worked out while the tile's first wgmmas run.
-// With C staged a slab at a time (tc-tuned #4 and #5), the second slab then waited 0.8–1 k cycles
-// for the first slab's TMA store to read the staging area. It goes instead to the consumer's own
-// part of the stage that the tile's last K step read, and that stage is kept from the producer
-// until the store has read it (model::c_last_slab_in_stage, release_kept_stage). Between tiles the
-// tensor cores now wait 1.7 k cycles. #4 at 4096³ runs 279.7–280.3 k cycles under ncu against
-// 281.2–281.8 k without it and cuBLAS's 281.0–281.3 k (H100, medians of six passes in two runs).
-// Giving the stage back one K step later cost 0.7 k; after the first K step's wgmma wait, 0.4 k.
+// Teaches: keep the SMs busy and the bytes close. Five changes to 17:
+// - A persistent grid: one cluster per pair of SMs the GPU can hold (or as few as finish the tiles in
+//   as many rounds: model::balanced_clusters), each walking many tiles of C (model::persistent_tile;
+//   stream-K: model::first_unit, next_unit). The ring of stages runs on from one tile to the next:
+//   no block start, no cold ring, no idle SM at a tile's end.
+// - 17's order of tiles for L2, over cluster tiles: down a group of 8 cluster rows, then one right.
+// - Clusters of two CTAs along M: both need the same B tile, so each brings half and TMA multicasts
+//   it into both (model::tma_box); a stage is refilled once both CTAs released it (empty_arrivals).
+// - C leaves through shared memory: each consumer writes its accumulators, rounded, into a swizzled
+//   staging area (model::c_staging_offset) and one thread sends it out by TMA stores, whole lines,
+//   that run on while the warpgroup starts its next tile. It costs the ring a stage: 3 of 48 KiB.
+// - The wgmmas compute Cᵀ = Bᵀ·Aᵀ (model::WgmmaShape::swap_ab), as cuBLAS's kernel for this layout
+//   does: each consumer takes 128 columns of C for all 128 rows.
 // Changed from 17_warp_specialized.cu: the tile loop, the cluster (launch, multicast, arrivals on
 // the peer's barriers, its meeting at the start, the producer's tail), the swapped operands, and
 // the staged epilogue (stage_and_store_c, C's tensor map).
-// What it leaves on the table: the tile shape is one for every size (19 makes it a choice).
+// Traffic: B crosses from L2 once per cluster. What it leaves on the table: one tile shape for
+// every size (19 makes it a choice). Measurements behind these choices: docs/notes/18_persistent.md.
 #pragma once
 
-#include "kernels/hopper_common.cuh"
+#include "kernels/common/hopper_common.cuh"
 #include "model/tc_stream_k.hpp"
 
 namespace ts::kernels {
@@ -185,7 +141,7 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
 
     if (thread == 0) {
         // The maps' descriptors come in while the barriers are made and the cluster meets, not on
-        // the first copy's path (worth 0.1 % at 4096³ on an H100: 283.9 to 283.6 k cycles under ncu).
+        // the first copy's path.
         prefetch_tensor_map(&a_map);
         prefetch_tensor_map(&b_map);
         if (c_by_tma) prefetch_tensor_map(&c_map);
@@ -230,13 +186,18 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
     } else {
         setmaxnreg_inc<kConsumerRegisters>();
         const int consumer = model::consumer_of_warpgroup(kShape, warpgroup);
+        // Swapped operands: B's tile (N contiguous) is wgmma's A, read MN-major, and A's tile its B,
+        // read K-major; a consumer takes 128 columns of C for all 128 rows, and its accumulators hold
+        // a piece of Cᵀ, which stmatrix .trans writes back the right way round (stage_and_store_c).
         // The descriptors of stage 0, K slice 0; every other is a sum (model::a_descriptor_step).
         const std::uint64_t a_desc0 =
             model::encode_descriptor(model::wgmma_a_descriptor(kShape, smem_base, 0, consumer, 0, 0));
         const std::uint64_t b_desc0 = model::encode_descriptor(model::wgmma_b_descriptor(kShape, smem_base, 0, 0, 0));
         // Where the ring is and the descriptors of that stage, carried from one K step to the next
         // and over every tile (the walk of model::stage_step, without its division): between two K
-        // steps only the wait, the wgmmas, the release and two additions.
+        // steps only the wait, the wgmmas, the release and two additions, and the descriptors stay
+        // in the uniform registers wgmma reads (the warpgroup number comes from lane 0 for that:
+        // warpgroup_index).
         constexpr std::uint64_t kAStageStep = model::a_descriptor_step(kShape, 1, 0);
         constexpr std::uint64_t kBStageStep = model::b_descriptor_step(kShape, 1, 0);
         static_assert(model::a_descriptor_step(kShape, kShape.stages - 1, 0) == (kShape.stages - 1) * kAStageStep &&
@@ -260,8 +221,8 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
                 wgmma_stage_from<kShape, T>(acc, a_stage, b_stage, kk > u.k_begin);
                 if (kk == u.k_begin) {
                     // Where the unit's C goes, worked out while its first wgmmas run. Left to the
-                    // compiler, the divisions sat between the last wgmmas and the epilogue, about
-                    // 700 cycles a tile with the tensor cores idle (H100, clock64 around them).
+                    // compiler, the divisions sit between the last wgmmas and the epilogue, with the
+                    // tensor cores idle.
                     // Stream-K's consumer has no registers to carry it through the loop (ptxas
                     // spilled 16 bytes): it works it out after the loop.
                     if constexpr (!kShape.stream_k)
@@ -271,7 +232,9 @@ __global__ void __cluster_dims__(ShapeType::value.cluster_m, 1, 1) __launch_boun
                     if (kept_stage >= 0) release_kept_stage<kClusterSize>(&empty[kept_stage], wg_thread);
                     kept_stage = -1;
                 }
-                // This warpgroup's reads of the stage are over when its wgmmas are.
+                // This warpgroup's reads of the stage are over when its wgmmas are. All of them, not
+                // all but the last group (wait<1>): that would hold two stages per consumer and leave
+                // the producer one stage ahead.
                 wgmma_wait<0>();
                 // Release the stage in every CTA of the cluster (each of them multicast part of it
                 // here): thread r arrives on CTA r's barrier, the arrivals side by side. Or keep it.

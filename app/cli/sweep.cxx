@@ -388,7 +388,7 @@ double estimate_seconds(const gpu::RunRequest& request) {
         case KernelKind::Warptile:
         case KernelKind::Pipelined:
         case KernelKind::Tuned: rate = 38000.0; break;
-        // The tensor-core rungs on an H100 at 4096³ in BF16 (2026-11-26), and cuBLAS BF16 there.
+        // The tensor-core rungs as measured on an H100 at 4096³ in BF16, and cuBLAS BF16 there.
         case KernelKind::Wmma: rate = 150000.0; break;
         case KernelKind::Mma: rate = 160000.0; break;
         case KernelKind::MmaAsync: rate = 250000.0; break;

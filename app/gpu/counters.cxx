@@ -10,7 +10,7 @@
 //   and a counter data image, and then one range, pushed and popped around exactly one
 //   launch, is replayed by us (user replay) until CUPTI says every pass was submitted;
 // - the data is decoded into the image, and the host side evaluates each metric from it.
-// Before every pass L2 is left holding only clean lines (kernels/l2_clean.hpp), so the
+// Before every pass L2 is left holding only clean lines (kernels/common/l2_clean.hpp), so the
 // launch finds what `ncu --cache-control all` gives it. Whatever happens, the profiler is
 // disabled again before read_counters returns or throws, so the worker can go on.
 #include "counters.hpp"
@@ -36,8 +36,8 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_operands.hpp"
-#include "kernels/l2_clean.hpp"
-#include "kernels/launchers.hpp"
+#include "kernels/common/l2_clean.hpp"
+#include "kernels/common/launchers.hpp"
 #include "model/counters.hpp"
 #include "model/format.hpp"
 #include "toolkit_library.hpp"
@@ -228,7 +228,7 @@ struct Collected {
     int passes = 0;
 };
 
-// L2's size several times over, read before each pass: see kernels/l2_clean.hpp.
+// L2's size several times over, read before each pass: see kernels/common/l2_clean.hpp.
 class L2Cleaner {
 public:
     L2Cleaner(std::int64_t l2_bytes, cudaStream_t stream)

@@ -6,7 +6,7 @@
 
 #include "cublas_library.hpp"
 #include "device_operands.hpp"
-#include "kernels/fill_inputs.hpp"
+#include "kernels/common/fill_inputs.hpp"
 #include "model/format.hpp"
 
 namespace ts::gpu {

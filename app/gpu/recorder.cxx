@@ -8,7 +8,7 @@
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "device_operands.hpp"
-#include "kernels/launchers.hpp"
+#include "kernels/common/launchers.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/tc_stage_record.hpp"

@@ -14,7 +14,7 @@
 #include "cuda_check.hpp"
 #include "device_operands.hpp"
 #include "experiment_runner.hpp"
-#include "kernels/launchers.hpp"
+#include "kernels/common/launchers.hpp"
 #include "measure.hpp"
 #include "recorder.hpp"
 #include "model/format.hpp"

@@ -2,7 +2,7 @@
 // and the bits read back exactly as a double.
 //
 // The tensor-core rungs' inputs are these 16-bit values. The GPU fills A and B with
-// round_to_half(input_real(...)) (kernels/fill_inputs.cu) and the CPU reads them back with
+// round_to_half(input_real(...)) (kernels/common/fill_inputs.cu) and the CPU reads them back with
 // half_to_double for the reference, so both sides agree on every bit without either needing
 // CUDA's own types. The rounding is done once, from the double, by plain arithmetic: every step
 // (scaling by 2, floor, one subtraction) is exact, so host and device give the same bits.

@@ -2,7 +2,7 @@
 //
 // Element `index` of matrix A (`matrix` 0) or B (1) of a request with seed `seed` is a hash
 // of those three numbers, so the GPU can fill a matrix in a fraction of a millisecond (the
-// fill kernel in kernels/fill_inputs.cu calls these functions) and the CPU computes exactly
+// fill kernel in kernels/common/fill_inputs.cu calls these functions) and the CPU computes exactly
 // the same values where it needs them. Floats are uniform in [−1, 1); int32 values uniform
 // in [−bound, bound] (bound from gpu::int32_input_bound, so no sum of K products overflows).
 #pragma once

@@ -119,7 +119,7 @@ struct KernelTrace {
     Problem problem;      // batch 1; recorded with float operands (indices do not depend on the type)
     std::string device;   // "NVIDIA H200"
     int sm_count = 0;
-    std::string recorded_at;  // UTC, "2026-11-21 10:42"
+    std::string recorded_at;  // UTC, "YYYY-MM-DD hh:mm"
     // Whose kernel ran, when it was not the rung's own: "yours: my_tiled.cu" (a learner's kernel
     // recorded through its accessors, model/user_recording.hpp); empty for TileScope's rungs.
     std::string label;

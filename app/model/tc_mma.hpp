@@ -69,9 +69,9 @@ struct MmaShape {
 
 // The rungs' shapes: 8 warps of 64×32 over a 128×128 tile, rows padded by 16 bytes. 13 holds a
 // warp's tile as 4×2 wmma fragments of 16×16, 14 as 4×4 mma tiles of 16×8 (64 accumulators a
-// thread). (Warps of 64×64, 4 to a block, feed each ldmatrix to twice the mma but held 128
-// accumulators and 214 registers a thread: 8 warps an SM, and 14 ran at 14 % of cuBLAS on an H100
-// against 13's 18 %.)
+// thread). (Warps of 64×64, 4 to a block, feed each ldmatrix to twice the mma but hold 128
+// accumulators and 214 registers a thread, which leaves room for 8 warps an SM; both rungs ran
+// slower so: docs/notes/14_mma.md.)
 inline constexpr MmaShape kWmmaShape{.bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32, .stages = 1,
                                      .swizzled = false, .element_bytes = 2, .pad = 8};
 inline constexpr MmaShape kMmaShape{.bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32, .stages = 1,

@@ -40,9 +40,8 @@ namespace ts::model {
 // wgmma's N). The tiles in shared memory, and the copies that bring them, stay as they are. Then
 // the consumers split BN: each takes BN / consumers columns in slices of 64, and covers all BM
 // rows in wgmmas of N = wgmma_n. cuBLAS's kernel for TileScope's layout works this way (ncu:
-// nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT). On an H100 (2026-11-26) it made no difference
-// to 18 beyond the run-to-run spread; a probe that read B's bytes K-major looked faster, but its
-// gain came from B arriving in fewer TMA copies (b_slab_run), not from the operand's major-ness.
+// nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT); wgmma reads either operand MN-major at full
+// speed (docs/notes/tc-pipeline.md).
 struct WgmmaShape {
     int bm = 128, bn = 128, bk = 64;
     int stages = 4;
@@ -290,9 +289,8 @@ struct TmaBox {
 // Boxes per tile: one per span-wide column slab. With a cluster the CTAs share B's boxes out,
 // each issuing its share to all: whole slabs where they go round evenly (18's four slabs of a
 // K×N tile: two each), else each slab's rows in cluster_m parts (one slab of an N×K tile). Whole
-// slabs make fewer, larger copies, and TMA is paced by its copies as much as by their bytes: on an
-// H100 (2026-11-26) 18 ran at 80–88 % of cuBLAS issuing four 64 × 32 boxes of B per CTA and K
-// step, and at 116 % with no B copies at all.
+// slabs make fewer, larger copies, and TMA is paced by its copies as much as by their bytes
+// (docs/notes/tc-pipeline.md).
 TS_HOST_DEVICE constexpr int b_slabs(WgmmaShape s) { return (s.b_k_major ? s.bk : s.bn) / s.span_elements(); }
 TS_HOST_DEVICE constexpr bool b_split_by_slab(WgmmaShape s) { return b_slabs(s) % s.cluster_m == 0; }
 TS_HOST_DEVICE constexpr int a_boxes(WgmmaShape s) { return s.bk / s.span_elements(); }
@@ -347,8 +345,8 @@ TS_HOST_DEVICE constexpr TmaBox tma_box(WgmmaShape s, int block_m, int block_n, 
 // One box per slab makes four copies of 64 × 64 per K step for a 256-wide K×N B tile. Seen through
 // a tensor map of four dimensions, (span columns, K rows, N / span slabs, batch), the slabs a CTA
 // brings are one box of span × bk × slabs, which TMA lays out slab after slab just where the single
-// boxes land: one copy. On an H100 (2026-11-26) that took 18 from 88–91 % of cuBLAS to the figures
-// in docs/ladders.md. It needs N to be a whole number of spans: no dimension of that map ends at N, so
+// boxes land: one copy (docs/notes/tc-pipeline.md: what it gained). It needs N to be a whole
+// number of spans: no dimension of that map ends at N, so
 // the columns of a slab past N would be read from the next row instead of arriving as zeros.
 // Elsewhere the kernels copy slab by slab (tma_box).
 TS_HOST_DEVICE constexpr bool b_slab_runs(WgmmaShape s, std::int64_t n) {
@@ -492,9 +490,7 @@ TS_HOST_DEVICE constexpr ClusterTile persistent_tile(int index, int cluster_rows
 // How many clusters a persistent launch runs: as few as finish the tiles in as many rounds as the
 // most that fit (`most`) would, ceil(tiles / rounds). Every cluster then takes the same number of
 // tiles, give or take one, where the most that fit would leave the last round part-empty and
-// only add to the traffic of the others. On an H100 (2026-11-26, three runs each) 64 clusters
-// instead of 66 took 18 from 99.0 to 100.2 % of cuBLAS at 8192³ (1,024 tiles: 16 rounds either
-// way) and from 95.8 to 96.6 % at 4096³ (256 tiles, 4 rounds).
+// only add to the traffic of the others (docs/notes/tc-pipeline.md: what it gained).
 TS_HOST_DEVICE constexpr int balanced_clusters(std::int64_t tiles, int most) {
     if (tiles <= 0 || most <= 0) return 0;
     const std::int64_t rounds = (tiles + most - 1) / most;

@@ -122,34 +122,15 @@ void set_section(TuningTable& table, TuningSection section) {
     table.sections.push_back(std::move(section));
 }
 
-// From `tilescope-cli tune --size 1024,2048,4096,8192` on the device (H100 80GB HBM3 and
-// H200, 2026-11-24, the same winners on both): 64×64 tiles at 1024, where 128×128 tiles
-// leave most SMs idle; 128×256 from 2048 on. Other GPUs get the pipelined rung's own shape
-// (candidate 0) until tuned.
-// tc-tuned from `tilescope-cli tune --kernel tc-tuned` on the H100 and the H200 (2026-11-26, cold
-// L2, bf16): 128×128 tiles without a cluster at 1024³ on both (H100: 0.014 ms against 18's 0.019;
-// 32 tiles of 128×256 leave most SMs idle). On the H100, candidate 4 (18's shape with four stages,
-// C a slab at a time) from 2048³ on: 2048³ 93.4 % of cuBLAS against 18's shape's 89.1–89.2 %, two
-// processes each; 8192³ 101.8–102.0 % against 100.5–100.6 % (the tuner's own 8192³ run was slowed
-// by the power cap, cuBLAS 1.617 ms there against 1.384 alone); 4096³ 0.175–0.191 ms against
-// 0.180–0.193 in seven and nine processes: as % of cuBLAS the two swap places from run to run,
-// because cuBLAS's own 4096³ time moves between 0.175 and 0.189 ms. On an H200 (tuned again
-// 2026-11-26 with candidate 4) candidate 4 from 2048³ on too: the tuner's 2048³ column 100 % against
-// 18's shape's 96.4 %; alone, 4096³ 97.3–98.6 % of cuBLAS against 96.0–97.0 %, and 8192³
-// 101.8–101.9 % against 100.3 % in two processes each (the tuner's later columns ran under the
-// power cap again: #4 84.9 % at 8192³ there).
-// Candidate 5 (4 with the last round split along K) past 4096 on the H100: under ncu, clocks locked,
-// five launches a pass (2026-11-27), 8192³ 1.47–1.53 ms in three passes against 4's 1.51–1.55
-// (cuBLAS 1.54–1.58), 6144³ 647–654 µs against 660–665, 12288×4096×4096 584–588 against 588–596,
-// 4099×4095×4097 287–291 against 306–309; 8192×8192×2048 the same; 5000³ 438–443 against
-// 433–435, which the table's sizes cannot tell apart. At 4096³ it lost (214–221 µs against
-// 208–217: its 58 split tiles hand 128 KiB of FP32 sums per SM through L2, and there the last
-// round is a quarter of the run), and at 2048³ (64 tiles on 66 clusters: every tile split) 42
-// against 33. The tuner's own table from that lease was no guide: its columns ran under the power
-// cap (#4 83.8 % at 8192³).
-// On an H200 (one pass under ncu, 2026-11-27) 5 did not beat 4: 223.1–225.0 µs against
-// 221.8–225.1 at 4096³, 1.61–1.63 ms against 1.60–1.63 at 8192³. The H200 keeps candidate 4.
-// Other GPUs run 18's shape (candidate 0) until tuned.
+// Where the shipped table comes from (`tilescope-cli tune` on an H100 80GB HBM3 and an H200; the
+// runs, their numbers and the power cap's part in them: docs/notes/tuning-table.md):
+// - the tuned rung: 64×64 tiles at 1024, where 128×128 tiles leave most SMs idle; 128×256 from
+//   2048 on, the same winners on both GPUs;
+// - tc-tuned: 128×128 tiles without a cluster at 1024³ (32 tiles of 128×256 leave most SMs idle);
+//   candidate 4 (18's shape with four stages, C a slab at a time) from 2048³ on; on the H100,
+//   candidate 5 (4 with the last round split along K) past 4096³, where the last round is a small
+//   share of the run; the H200 keeps candidate 4.
+// Other GPUs run candidate 0 (the pipelined rung's own shape; 18's for tc-tuned) until tuned.
 const std::string_view kShippedTuningTable = R"(# TileScope's shipped tuned shapes
 [*]
 * = 0

@@ -336,7 +336,7 @@ std::variant<ExperimentFile, std::string> load_experiment_file(const std::filesy
     text << in.rdbuf();
     auto parsed = parse_experiment_file(text.str(), file.string());
     auto* recording = std::get_if<ExperimentFile>(&parsed);
-    // The date may be in the file's name instead: nvidia-h200-2026-11-26.json.
+    // The date may be in the file's name instead: nvidia-h200-YYYY-MM-DD.json.
     if (recording && recording->date.empty()) {
         const std::string stem = file.stem().string();
         const std::string tail = stem.size() >= 10 ? stem.substr(stem.size() - 10) : "";

@@ -33,14 +33,14 @@ struct RecordedExperiment {
 
 struct ExperimentFile {
     std::string device;  // "NVIDIA H200"; empty when the file does not say
-    std::string date;    // "2026-11-26"; empty when the file does not say
+    std::string date;    // "YYYY-MM-DD"; empty when the file does not say
     std::vector<RecordedExperiment> results;
 };
 
 // The results in `text`, or why it cannot be read; errors start with `source`.
 std::variant<ExperimentFile, std::string> parse_experiment_file(std::string_view text, std::string_view source);
 // The same from `file`; a file that names no date may end its name with one
-// (nvidia-h200-2026-11-26.json).
+// (nvidia-h200-YYYY-MM-DD.json).
 std::variant<ExperimentFile, std::string> load_experiment_file(const std::filesystem::path& file);
 
 }  // namespace ts::record

@@ -3,8 +3,8 @@
 // closed when the app ends normally. A journal left open by a TileScope that is no longer
 // running is a session that ended in a crash; the next start offers to reopen it.
 //
-//   $XDG_STATE_HOME/tilescope/session-20261124T091200Z-4242.jsonl   (~/.local/state/...)
-//   {"journal":"tilescope-session","started":"2026-11-24T09:12:00Z","pid":4242}
+//   $XDG_STATE_HOME/tilescope/session-YYYYMMDDThhmmssZ-4242.jsonl   (~/.local/state/...)
+//   {"journal":"tilescope-session","started":"YYYY-MM-DDThh:mm:ssZ","pid":4242}
 //   {"index":0,"kernel":"tiled",...}            one line per measured point
 //   {"closed":true}                              written at a normal exit
 #pragma once

@@ -61,7 +61,7 @@ struct Timing {
 
 struct Meta {
     std::string tilescope_version;
-    std::string date_utc;       // ISO 8601, "2025-11-21T05:33:00Z"
+    std::string date_utc;       // ISO 8601, "YYYY-MM-DDThh:mm:ssZ"
     std::string command_line;
     Device device;
     Timing timing;

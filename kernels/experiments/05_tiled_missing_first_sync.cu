@@ -4,7 +4,7 @@
 // phase 0, whatever an earlier block left in shared memory), and that value goes into the sum.
 // Changed from 05_tiled.cu: the __syncthreads() between the loads and the multiply-adds is
 // gone; nothing else. Float only, T = 8, 16 and 32, one matrix (experiment missing-first-sync).
-// Which threads suffer: a row of As is stored by one row of threads, which for T ≤ 32 sits in
+// Why Bs suffers most: a row of As is stored by one row of threads, which for T ≤ 32 sits in
 // the reader's own warp, so As is mostly read after its stores; a column of Bs is stored by T
 // rows of threads, most of them in other warps, and those are the reads that come too early.
 #include "kernels/experiments/experiment_launchers.hpp"

@@ -8,15 +8,15 @@
 // out which phase's element the reader got (experiment_runner.cxx).
 // Changed from 05_tiled.cu: the barriers are template parameters (Keeps…), the reads of As
 // and Bs are compared and stamped, the stores are stamped; the index math and the sum are the
-// same. The stamps and checks cost time and change how the warps interleave, so this kernel
-// shows what a race looks like, not how often the plain broken variants
+// same. Why a kernel of its own: the stamps and checks cost time and change how the warps
+// interleave, so it shows what a race looks like, not how often the plain broken variants
 // (05_tiled_missing_first_sync.cu, 05_tiled_missing_second_sync.cu) lose it.
 // Float only, T = 8, 16 and 32, one matrix. Keeping both barriers is the control: the tests
 // check that it never records a stale read.
 #include <type_traits>
 
 #include "kernels/experiments/experiment_launchers.hpp"
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

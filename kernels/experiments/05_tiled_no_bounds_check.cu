@@ -7,10 +7,11 @@
 //   next row's first elements;
 // - a thread outside C stores anyway: at a column ≥ N onto cell (row + 1, col − N) of the
 //   next row, racing with that cell's own thread; at a row ≥ M past C's end.
-// The runner surrounds A, B and C with guard zones of model::guard_elements() elements filled
-// with a NaN (model::kGuardPoisonBits), so what is read past an end shows up as NaN in C and
-// what is stored past C's end is found in the guard zone. Without the guard zones the same
-// accesses would read and overwrite whatever lies next to the matrices, or fault.
+// Why it is safe to run: the runner surrounds A, B and C with guard zones of
+// model::guard_elements() elements filled with a NaN (model::kGuardPoisonBits), so what is read
+// past an end shows up as NaN in C and what is stored past C's end is found in the guard zone.
+// Without the guard zones the same accesses would read and overwrite whatever lies next to the
+// matrices, or fault.
 // Changed from 05_tiled.cu: the three inside() tests are gone (loads and the store); the
 // ghost threads still load and reach every barrier. Float only, T = 8, 16 and 32, one matrix
 // (experiment no-bounds-check).

@@ -5,11 +5,12 @@
 // apart, a multiple of 32, so in the same bank, and each such store takes two wavefronts
 // where one would do. 09 pads each row to 132 floats, which moves them 16 banks apart.
 // Changed from 09_conflict_free.cu: only the shape, model::kUnpaddedConflictFreeShape
-// (as_pad = 0 instead of 4); the kernel is the same vector_ladder_kernel, so the only
-// difference the runner times is the bank conflicts of the stores to As. C stays right
+// (as_pad = 0 instead of 4); the kernel is the same vector_ladder_kernel. C stays right
 // (experiment bank-conflicts).
+// Traffic: 09's, load for load; the only difference the runner times is the bank conflicts of
+// the stores to As.
 #include "kernels/experiments/experiment_launchers.hpp"
-#include "kernels/ladder_vector.cuh"
+#include "kernels/common/ladder_vector.cuh"
 
 namespace ts::kernels {
 

@@ -1,7 +1,7 @@
 // experiment_launchers.hpp — host functions that launch the broken variants of
 // kernels/experiments/, for "break it on purpose" (model/experiment.hpp).
 //
-// Kept apart from kernels/launchers.hpp: these kernels are wrong on purpose, and nothing but
+// Kept apart from kernels/common/launchers.hpp: these kernels are wrong on purpose, and nothing but
 // the experiment runner (app/gpu/experiment_runner.cxx) and its tests may launch them. Like
 // the real launchers they take device pointers, compute the grid with ts::model::plan_launch
 // for the real kernel's config (tiled T, or the conflict-free rung), launch on `stream` and
@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "kernels/launchers.hpp"
+#include "kernels/common/launchers.hpp"
 #include "model/experiment.hpp"
 #include "model/index_math.hpp"
 #include "model/kernel_config.hpp"

@@ -3,7 +3,7 @@
 // model::check_experiment_case), in float, for one matrix.
 #pragma once
 
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

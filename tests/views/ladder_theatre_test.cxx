@@ -124,7 +124,7 @@ TEST(LadderTheatre, EveryRungsSourceLightsEachSubStepInOrder) {
         ASSERT_TRUE(compute);
         EXPECT_GT(compute->first, extent->first);
     }
-    EXPECT_NE(ts::views::kernel_file(KernelKind::Warptile).file.find("ladder_vector.cuh"), std::string_view::npos);
+    EXPECT_NE(ts::views::kernel_file(KernelKind::Warptile).file.find("common/ladder_vector.cuh"), std::string_view::npos);
     EXPECT_NE(ts::views::kernel_file(KernelKind::Tuned).file.find("11_pipelined.cuh"), std::string_view::npos);
 }
 

@@ -124,7 +124,7 @@ const std::string& legend_text(const PlotSeries& s, float width) {
 std::vector<std::string> wrapped_lines(const std::string& text, float width);
 
 // What the legend writes for `name` in a column `width` pixels wide: the name, or when it
-// is too long, broken before its last " (" ("tiled T=16\n(H200, 2026-11-24)"), or where
+// is too long, broken before its last " (" ("tiled T=16\n(H200, YYYY-MM-DD)"), or where
 // that is not enough (presenter mode's large text), between words.
 std::string legend_label(const std::string& name, float width) {
     const std::size_t at = name.rfind(" (");

@@ -95,7 +95,7 @@ struct Plot {
     std::optional<AxisRange> y_view;
     std::string export_path = "tilescope_plot";  // ".csv" or ".png" is added
     // A last legend row beside a faded swatch, saying what faded series are ("faded:
-    // recorded on H200, 2026-11-24"); empty: none.
+    // recorded on H200, YYYY-MM-DD"); empty: none.
     std::string faded_legend;
     // The last export's outcome, shown under the legend; shared with the platform layer,
     // which writes a PNG's outcome here after the frame (PlotImageRequest::outcome). A copy

@@ -28,7 +28,7 @@ struct ExperimentOutcome {
     std::string error;              // the runner's words when the request failed; empty when ok
     bool worker_restarted = false;  // the error says the GPU worker stopped and was restarted (a fault)
     bool recorded = false;          // from assets/experiments/*.json, not measured this session
-    std::string source;             // "recorded on NVIDIA H200, 2026-11-26" or "measured on NVIDIA H100, this session"
+    std::string source;             // "recorded on NVIDIA H200, YYYY-MM-DD" or "measured on NVIDIA H100, this session"
     int serial = 0;                 // unique per outcome: names its heat-map texture
 };
 
@@ -112,7 +112,7 @@ bool take_experiment_result(ExperimentState& state, const gpu::RunResult& result
 // its results become outcomes, each saying where it was recorded.
 struct ExperimentRecording {
     std::string device;  // "NVIDIA H200"
-    std::string date;    // "2026-11-26"
+    std::string date;    // "YYYY-MM-DD"
     std::vector<ExperimentOutcome> outcomes;
 };
 // The file's results, or why it cannot be read (missing, not JSON, a field of the wrong type).

@@ -110,7 +110,7 @@ std::vector<std::filesystem::path> committed_recordings() {
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(paths::data_dir() / "measurements", error))
         if (entry.path().extension() == ".json") files.push_back(entry.path());
-    // Named GPU-DATE (nvidia-h200-2026-11-24): by the date the name ends with, so the newest
+    // Named GPU-DATE (nvidia-h200-YYYY-MM-DD): by the date the name ends with, so the newest
     // comes last whatever its GPU; one day's recordings by name.
     const auto date_of = [](const std::filesystem::path& file) {
         const std::string stem = file.stem().string();

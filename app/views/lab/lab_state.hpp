@@ -94,7 +94,7 @@ struct CompiledKernel {
 struct LabState {
     LabView view = LabView::Stage;
     std::optional<record::Recording> recording;
-    std::string recording_label;  // "recorded on NVIDIA H200, 2026-11-21"
+    std::string recording_label;  // "recorded on NVIDIA H200, YYYY-MM-DD"
     std::string load_error;       // why --load failed, shown in the lab's panel
     // The recording being read on a thread of its own (start_loading_recording): a JSON with
     // every sample takes a while to parse, and the first frame must not wait for it. Invalid
@@ -165,7 +165,7 @@ struct LabState {
     std::vector<gpu::CpuTime> cpu_times;  // one per measured problem, the latest kept
 };
 
-// "recorded on NVIDIA H200, 2026-11-21"
+// "recorded on NVIDIA H200, YYYY-MM-DD"
 std::string recording_label(const record::Recording& recording);
 
 // Loads `file` into the lab; false, with load_error set, when it cannot be read.

@@ -93,7 +93,7 @@ std::string short_gpu_name(std::string name) {
     return name;
 }
 
-// "H200, 2026-11-24": a recorded series' tag in the legend, short enough for a projector.
+// "H200, YYYY-MM-DD": a recorded series' tag in the legend, short enough for a projector.
 std::string recording_tag(const record::Recording& recording) {
     if (recording.from_csv) return "recorded";
     return format_text("{}, {}", short_gpu_name(recording.meta.device.name), recording.meta.date_utc.substr(0, 10));
@@ -207,7 +207,7 @@ std::string fill_plot(AppState& state) {
             recorded_series.push_back(std::move(before));
     }
     // The legend: recorded series under a header naming the recording's GPU and date (each
-    // name says it too, "tiled T=32 (H200, 2026-11-24)", where the column is wide enough).
+    // name says it too, "tiled T=32 (H200, YYYY-MM-DD)", where the column is wide enough).
     // Once live points are in, one row per kernel, so that it fits beside the plot at
     // presenter sizes: the live series under a header naming this GPU, a kernel only
     // recorded so far under the recording's; a recorded curve beside a live one of its

@@ -447,7 +447,7 @@ std::string case_text(const model::ExperimentCase& c) {
     return c.kernel.kind == model::KernelKind::Tiled ? format_text("{}, T = {}", size, c.kernel.tile) : size;
 }
 
-// Where the outcomes came from, each source once: "recorded on NVIDIA H200, 2026-11-26".
+// Where the outcomes came from, each source once: "recorded on NVIDIA H200, YYYY-MM-DD".
 std::string sources_text(const std::vector<const ExperimentOutcome*>& outcomes) {
     std::vector<std::string> sources;
     for (const ExperimentOutcome* outcome : outcomes)

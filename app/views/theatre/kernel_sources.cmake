@@ -1,8 +1,10 @@
-# Embeds the real kernel sources (kernels/*.cu and the ladder's shared bodies, *.cuh) into a generated header, so the theatre's
-# source panel shows exactly the code that runs on the GPU. Included from
+# Embeds the real kernel sources (kernels/*.cu, the rungs' own *.cuh, and kernels/common/ where the ladder's shared
+# bodies live) into a generated header, so the theatre's source panel shows exactly the code that runs on the GPU.
+# Each is named by its path under kernels/: "05_tiled.cu", "common/ladder_vector.cuh". Included from
 # app/views/CMakeLists.txt; `target` gets the generated directory on its include path.
 function(tilescope_embed_kernel_sources target)
-  file(GLOB kernel_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/kernels/*.cu" "${PROJECT_SOURCE_DIR}/kernels/*.cuh")
+  file(GLOB kernel_files CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/kernels/*.cu" "${PROJECT_SOURCE_DIR}/kernels/*.cuh"
+       "${PROJECT_SOURCE_DIR}/kernels/common/*.cu" "${PROJECT_SOURCE_DIR}/kernels/common/*.cuh")
   # GLOB's CONFIGURE_DEPENDS notices added or removed files; this notices edits.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${kernel_files})
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/generated")
@@ -11,7 +13,7 @@ function(tilescope_embed_kernel_sources target)
   string(APPEND content "struct KernelSource {\n    std::string_view file;\n    std::string_view text;\n};\n\n")
   string(APPEND content "inline constexpr KernelSource kKernelSources[] = {\n")
   foreach(file IN LISTS kernel_files)
-    get_filename_component(name "${file}" NAME)
+    file(RELATIVE_PATH name "${PROJECT_SOURCE_DIR}/kernels" "${file}")
     file(READ "${file}" text)
     string(FIND "${text}" ")tilescope_src\"" clash)
     if(NOT clash EQUAL -1)

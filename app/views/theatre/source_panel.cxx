@@ -17,7 +17,7 @@ constexpr ImU32 kLineHighlight = IM_COL32(255, 226, 120, 255);
 
 // The line that opens each kernel's function (its template line is the one above), and for
 // the ladder's rungs the statements of each sub-step, searched in order. Rungs 08–10 share
-// vector_ladder_kernel (ladder_vector.cuh); 11 and 12 share pipeline_body (11_pipelined.cuh),
+// vector_ladder_kernel (common/ladder_vector.cuh); 11 and 12 share pipeline_body (11_pipelined.cuh),
 // whose one barrier per step waits for the next step's copies.
 struct LadderSource {
     model::KernelKind kind;

@@ -8,7 +8,7 @@
 // whether that element lies inside the matrix (loaded) or outside (zeros written).
 #pragma once
 
-#include "kernels/recording.cuh"
+#include "kernels/common/recording.cuh"
 #include "model/ladder.hpp"
 
 namespace ts::kernels {

@@ -5,8 +5,8 @@
 #include <mutex>
 #include <vector>
 
-#include "kernels/hopper_common.cuh"
-#include "kernels/row_copy.cuh"
+#include "kernels/common/hopper_common.cuh"
+#include "kernels/common/row_copy.cuh"
 
 namespace ts::kernels {
 
@@ -43,11 +43,9 @@ CUtensorMapSwizzle tensor_map_swizzle(model::TmaSwizzle mode) {
 // byte strides of all but the innermost, and the box. BF16 and FP16 are both 16-bit words to TMA:
 // it copies bits, it does no arithmetic.
 // No L2 promotion: every row of a box is one whole 128-byte line already (the swizzle span), and
-// promoting it to 256 bytes made L2 fetch the line beside it as well, which another copy brings
-// anyway. With 256-byte promotion one CTA's 3 MiB of A and B (128×256×4096, tc-tuned #2) cost L2
-// 3.75 MiB of lookups instead of 3, and #4 at 4096³ sent 6.75 M sectors between L2's two halves
-// instead of 4.70 M (cuBLAS: 4.8 M), ran 0.2–0.5 % more cycles, and under the power cap 98.5 %
-// of cuBLAS against 99.1 % (H200, ncu and three alternating runs of 20,000 launches, 2026-11-28).
+// promoting it to 256 bytes makes L2 fetch the line beside it as well, which another copy brings
+// anyway: more lookups, more traffic between L2's two halves, more cycles
+// (docs/notes/kernels-common.md has the measurements).
 template <int Rank>
 bool encode_tiled_map(CUtensorMap& map, const void* base, const cuuint64_t (&sizes)[Rank],
                       const cuuint64_t (&strides)[Rank - 1], const cuuint32_t (&box)[Rank], model::TmaSwizzle mode,

@@ -1,7 +1,7 @@
 // What CUDA knows about each kernel TileScope launches: registers, static shared memory and
 // blocks per SM, for the occupancy view and for checking the model's occupancy against
 // the GPU's. Each kernel file hands out the handle of the kernel its launcher would run.
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 
 namespace ts::kernels {
 

@@ -3,7 +3,7 @@
 // over the edge of a matrix.
 #pragma once
 
-#include "kernels/launch_common.cuh"
+#include "kernels/common/launch_common.cuh"
 #include "model/ladder.hpp"
 
 namespace ts::kernels {

@@ -1,8 +1,8 @@
 // Not a rung of the ladder: reads a large buffer so that L2 holds only clean lines before a
-// launch whose DRAM traffic is counted (kernels/l2_clean.hpp says why).
+// launch whose DRAM traffic is counted (kernels/common/l2_clean.hpp says why).
 #include <algorithm>
 
-#include "kernels/l2_clean.hpp"
+#include "kernels/common/l2_clean.hpp"
 
 namespace ts::kernels {
 

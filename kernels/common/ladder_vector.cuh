@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "kernels/ladder_common.cuh"
+#include "kernels/common/ladder_common.cuh"
 
 namespace ts::kernels {
 
@@ -144,9 +144,9 @@ __device__ __forceinline__ void products_loading(const float (&a_regs)[S.wm_iter
         // column and back up the next. Each product reads three registers; where two of them
         // (not kept from the product before) sit in the same register bank, it waits for a
         // second read, which ncu counts as "dispatch stall". The compiler places the sums,
-        // and the order decides how often that happens: of the orders measured on an H100
-        // (row by row, column by column, serpentine versions of both), this one ran the
-        // 128×256 tuned shape fastest, 2.77 ms at 4096³ against 3.16 ms row by row.
+        // and the order decides how often that happens: of row by row, column by column and
+        // serpentine versions of both, this one runs the 128×256 tuned shape fastest
+        // (docs/notes/kernels-common.md).
         const int tile = q / (S.tm * S.tn), w = q % (S.tm * S.tn), c = w / S.tm;
         const int r = c % 2 == 0 ? w % S.tm : S.tm - 1 - w % S.tm;
         const LadderCellPlace p{tile / S.wn_iter, tile % S.wn_iter, r, c};

@@ -1,18 +1,18 @@
 // launch_common.cuh — what every kernel file shares: the batch offset of bmm, and a
 // launcher that picks the plain (mm) or batched (bmm) instantiation of a kernel.
 //
-// Why two instantiations: moving the pointers to block z's matrices, even by zero, changed
-// how nvcc scheduled the naive kernel's loads. On an H200 at 4096³ float the textbook
-// kernel took 22.2 ms and the same kernel with the batch offset 49.0 ms (.exp experiment
-// in the closing note of the measurement issue). So the mm form carries no batch code at
-// all, and only bmm pays for blockIdx.z.
+// Why two instantiations: moving the pointers to block z's matrices, even by zero, changes
+// how nvcc schedules the naive kernel's loads, and the naive kernel with the batch offset
+// runs at less than half the speed of the textbook one (the measurement is in
+// docs/notes/kernels-common.md). So the mm form carries no batch code at all, and only bmm
+// pays for blockIdx.z.
 #pragma once
 
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "kernels/launchers.hpp"
+#include "kernels/common/launchers.hpp"
 #include "model/index_math.hpp"
 #include "model/launch_geometry.hpp"
 

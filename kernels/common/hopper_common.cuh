@@ -16,8 +16,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/tc_common.cuh"
-#include "kernels/wgmma_instructions.cuh"
+#include "kernels/common/tc_common.cuh"
+#include "kernels/common/wgmma_instructions.cuh"
 #include "model/tc_pipeline.hpp"
 
 namespace ts::kernels {
@@ -43,8 +43,7 @@ __device__ __forceinline__ void mbarrier_arrive(std::uint64_t* barrier) {
 // which parity each wait names). try_wait may give up after a while: loop until it says done.
 // With a suspend-time hint (nanoseconds) the thread may sleep in try_wait until the phase completes
 // or the time is up, rather than ask again and again: the producer waiting for a full ring to free
-// a stage then issues fewer instructions beside the consumers' warps on its SMSP (tc-tuned #4 at
-// 4096³ on an H100: 17.9 M instructions with it, 18.2 M without; the time within the spread).
+// a stage then issues fewer instructions beside the consumers' warps on its SMSP.
 __device__ __forceinline__ void mbarrier_wait(std::uint64_t* barrier, int parity) {
     constexpr std::uint32_t kSuspendHintNs = 1000000;
     asm volatile(
@@ -498,5 +497,24 @@ cudaError_t launch_tma_kernel(TmaKernel<T, Extra...> kernel, const model::WgmmaS
     const cudaError_t released = release_tma_operands(tma, stream);
     return launched != cudaSuccess ? launched : released;
 }
+
+// The launcher and handle of a TMA rung with one block per tile of C (tile_grid), for
+// launch_by_half_type and handle_by_half_type: TileGridRung<shape, shared bytes, Kernel>::Of, where
+// Kernel<T>::kernel is the rung's kernel for the 16-bit type T. 16 and 17 are such rungs; 18's
+// persistent grid has its own (persistent::PersistentRung).
+template <model::WgmmaShape Shape, int SharedBytes, template <typename> class Kernel>
+struct TileGridRung {
+    template <typename T>
+    struct Of {
+        static cudaError_t launch(const model::KernelConfig&, const model::Problem& p, Operands<std::uint16_t> operands,
+                                  cudaStream_t stream) {
+            return launch_tma_kernel<T>(Kernel<T>::kernel, Shape, SharedBytes, p, operands, stream,
+                                        [&] { return tile_grid(Shape, p); });
+        }
+        static TcKernelHandle handle(const model::Problem&) {
+            return {reinterpret_cast<const void*>(Kernel<T>::kernel), Shape.threads(), SharedBytes};
+        }
+    };
+};
 
 }  // namespace ts::kernels

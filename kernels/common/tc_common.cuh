@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/launch_common.cuh"
-#include "kernels/launchers.hpp"
+#include "kernels/common/launch_common.cuh"
+#include "kernels/common/launchers.hpp"
 #include "model/index_math.hpp"
 #include "model/tc_fragments.hpp"
 #include "model/tc_mma.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/fill_inputs.hpp"
+#include "kernels/common/fill_inputs.hpp"
 #include "model/half_values.hpp"
 #include "model/input_values.hpp"
 
