@@ -84,8 +84,15 @@ std::string descriptor_text(const TileDescriptor& d);
 // What the picture shows, for the side panel beside it.
 std::string smem_explanation(const AppState& state);
 
-// The picture for state.kernel.kind in the current window's remaining area. Hover a chunk for its
-// addresses; click one to read its column.
+// The words beside or above the picture: which tile (A or B), the recording's line, what the
+// grids are and the descriptor; paragraphs fold where they would leave the picture less than
+// `keep` of the view.
+void draw_tc_smem_words(AppState& state, float keep);
+// How wide the picture is when it is `height` pixels high.
+float tc_smem_width(const AppState& state, float height);
+
+// The picture for state.kernel.kind in the current window's remaining area, reported in
+// state.picture. Hover a chunk for its addresses; click one to read its column.
 void draw_tc_smem(AppState& state);
 
 }  // namespace ts::views

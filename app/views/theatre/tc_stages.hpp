@@ -62,7 +62,15 @@ std::vector<std::string> barrier_lines(const model::WgmmaShape& s, int step);
 // issuer.
 std::vector<std::string> box_lines(const model::WgmmaShape& s, int k_step, int stage, std::int64_t n);
 
-// The picture for state.kernel.kind (16–19; the mma rungs say what they do instead).
+// The words beside or above the chart (16–19; the mma rungs say what they do instead): what it
+// shows, the K step to read, and that step's barriers and copies, which fold where they would
+// leave the chart less than `keep` of the view.
+void draw_tc_stages_words(AppState& state, float keep);
+// How wide the chart likes to be when it is `height` pixels high.
+float tc_stages_width(const AppState& state, float height);
+
+// The chart for state.kernel.kind (16–19) in the current window's remaining area, its rows as
+// tall as the area allows, reported in state.picture.
 void draw_tc_stages(AppState& state);
 
 }  // namespace ts::views
