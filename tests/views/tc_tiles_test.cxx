@@ -78,7 +78,7 @@ TEST(TcTiles, ASingleTileOpensAt4096AndSaysSo) {
               std::string::npos)
         << text;
     EXPECT_NE(text.find("Round 1 of 4: 64 tiles"), std::string::npos) << text;
-    EXPECT_NE(text.find("each taking every 66th tile of the order, so the tiles go in 4 rounds"), std::string::npos)
+    EXPECT_NE(text.find("64 clusters of 2 CTAs at a time, each taking every 64th tile of the order, so the tiles go in 4 rounds"), std::string::npos)
         << text;
     for (const char* wrong : {"1th", "1 clusters", "1 panels", "1 rounds", "1 tiles"})
         EXPECT_EQ(text.find(wrong), std::string::npos) << wrong << "\n" << text;

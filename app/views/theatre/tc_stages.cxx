@@ -229,9 +229,12 @@ void draw_tc_stages_words(AppState& state, float keep) {
                         broken ? "The clocks break the ring's protocol (tilescope-cli record says where)."
                                : "Every wait ended after what it waited for.")
                 .c_str());
-    } else {
-        folding_muted_text(
-            format_text("{} of {} bytes; K = {} is {} of {}{}. Time in K steps of wgmmas, as the model orders them "
+    }
+    // How the model's chart is timed, then the chosen K step's barriers and copies: one paragraph,
+    // folding under one line where it would leave the chart too little.
+    std::string text =
+        ring.recorded ? std::string()
+                      : format_text("{} of {} bytes; K = {} is {} of {}{}. Time in K steps of wgmmas, as the model orders them "
                         "(a copy lands {} steps after its issue{}): order and overlap, not a measurement.",
                         model::counted(s.stages, "stage"), grouped(s.stage_bytes()), shown.shown.problem.k,
                         model::counted(shown.k_steps, "K step"), s.bk,
@@ -239,9 +242,8 @@ void draw_tc_stages_words(AppState& state, float keep) {
                                                       "from one tile to the next)")
                         : shown.k_steps > shown.per_tile ? format_text(", the first {} shown", shown.per_tile)
                                                          : std::string(),
-                        kCopyLatencySteps, shown.tiles > 1 ? format_text(", C takes {}", kEpilogueSteps) : std::string()),
-            "How the chart is timed", keep);
-    }
+                        kCopyLatencySteps, shown.tiles > 1 ? format_text(", C takes {}", kEpilogueSteps) : std::string());
+    if (!text.empty()) text += "\n";
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
     ImGui::SliderInt("K step", &chosen, 0, ring.steps - 1);
     if (ring.recorded && recording->blocks() > 1) {
@@ -251,14 +253,14 @@ void draw_tc_stages_words(AppState& state, float keep) {
     }
     // Within its tile, the chosen step is K step chosen % per_tile; its stage is the ring's.
     const int k_step = chosen % ring.steps_per_tile;
-    std::string text = format_text("The ring's barriers as the consumers reach K step {}:", chosen);
+    text += format_text("The ring's barriers as the consumers reach K step {}:", chosen);
     for (const std::string& line : barrier_lines(s, chosen)) text += "\n• " + line;
     text += format_text("\nIts copies, for block (0, 0){} (model::tma_box; a box is at most one 128-byte span wide):",
                         chosen >= ring.steps_per_tile
                             ? format_text("'s K step {} of the next tile's row and column", k_step)
                             : std::string());
     for (const std::string& line : box_lines(s, k_step, chosen % s.stages, state.problem.n)) text += "\n• " + line;
-    folding_muted_text(text, "The barriers and copies at this K step", keep);
+    folding_muted_text(text, "How the chart is timed; the barriers and copies at this K step", keep);
 }
 
 void draw_tc_stages(AppState& state) {

@@ -131,7 +131,8 @@ void draw_tc_tiles_words(AppState& state, float keep) {
     folding_muted_text(
         format_text("{} on {}: C is {} × {} tiles of {}×{}{}; {}{} at a time, each taking {} of the order, so the "
                     "tiles go in {}. In the picture grey tiles are done; the numbers are the clusters of this round, "
-                    "each on its own {}; lit on the left and on top are the panels of A and B it reads.{}",
+                    "each on its own {}; lit on the left and on top are the panels of A and B it reads. The kernels' "
+                    "order takes 8 cluster rows at a time, then moves right; the plain one goes row by row.{}",
                     model::problem_size_text(p), sms, launch.cluster_rows, launch.cols, tile_rows, s.bn,
                     s.cluster_m > 1 ? format_text(" (a cluster's {} CTAs, {} rows each)", s.cluster_m, s.bm)
                                     : std::string(),
@@ -145,7 +146,7 @@ void draw_tc_tiles_words(AppState& state, float keep) {
     int shown_round = theatre.tile_round + 1;
     if (ImGui::SliderInt("round", &shown_round, 1, launch.rounds)) theatre.tile_round = shown_round - 1;
     int order = theatre.tile_order_plain ? 1 : 0;
-    ImGui::RadioButton("the kernels' order (8 cluster rows, then right)", &order, 0);
+    ImGui::RadioButton("the kernels' order", &order, 0);
     ImGui::RadioButton("row by row", &order, 1);
     theatre.tile_order_plain = order == 1;
     folding_muted_text(round_words(s, p, launch, theatre.tile_round, theatre.tile_order_plain),

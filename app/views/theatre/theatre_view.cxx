@@ -155,8 +155,10 @@ using TcTabPicture = void (*)(AppState&);
 // The words' column beside a tensor-core picture: up to three quarters of the view, for pictures
 // narrower than tall (a wgmma's 64 rows of accumulators) beside paragraphs of words.
 constexpr float kTcWordsShare = 0.75f;
-// Above its picture, the share of the view the words leave it before they fold.
+// Above its picture, the share of the view the words leave it before they fold; beside it, the
+// words' column scrolls and nothing folds (no height leaves less than a negative share).
 constexpr float kTcPictureKeeps = 0.6f;
+constexpr float kTcWordsScroll = -1.0e6f;
 
 void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords words, TcTabWidth width,
                  TcTabPicture picture) {
@@ -171,7 +173,7 @@ void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords wo
         ImGui::PopTextWrapPos();
     };
     if (words_width > 0.0f) {
-        draw_picture_beside_words(room, words_width, [&] { picture(state); }, [&] { heading_and_words(0.0f); });
+        draw_picture_beside_words(room, words_width, [&] { picture(state); }, [&] { heading_and_words(kTcWordsScroll); });
     } else {
         heading_and_words(kTcPictureKeeps);
         picture(state);
