@@ -41,7 +41,7 @@ float words_beside_width(ImVec2 room, ImVec2 cells) {
 
 float words_beside_picture(ImVec2 room, float picture_width, float most) {
     const float words = room.x - picture_width - ImGui::GetStyle().ItemSpacing.x;
-    if (words < 13.0f * ImGui::GetFontSize()) return 0.0f;
+    if (words < kNarrowestWordsFonts * ImGui::GetFontSize()) return 0.0f;
     return std::min(words, room.x * most);
 }
 

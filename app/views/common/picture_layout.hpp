@@ -45,6 +45,9 @@ struct PictureLayout {
 // beside A and above B.
 ImVec2 product_picture_cells(const model::Problem& problem, float tile = 0.0f);
 
+// The narrowest column of words beside a picture, in lines of text.
+inline constexpr float kNarrowestWordsFonts = 13.0f;
+
 // How wide a column the words about a picture (its title, what it shows) get beside it, or 0 to
 // put them above it: beside where the view (`room`) is wide enough for the picture at its full
 // height and still 13 lines of text, as with large text on a wide screen, where lines above the

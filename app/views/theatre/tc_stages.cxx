@@ -191,10 +191,11 @@ constexpr float kLaneFonts = 1.3f, kRowFonts = 1.7f, kAxisFonts = 1.3f, kLabelFo
 }  // namespace
 
 float tc_stages_width(const AppState& state, float height) {
-    // As wide as the view: a timeline reads left to right, its words go above it. Wide views
-    // (large text on a wide screen) put them beside a chart twice as wide as high.
-    if (!model::wgmma_shape_of(state.kernel)) return FLT_MAX;  // words alone: above
-    return std::max(height * 2.0f, ImGui::GetFontSize() * 40.0f);
+    // As wide as the view: a timeline reads left to right, its words go above it (and the words
+    // alone of the mma rungs).
+    (void)state;
+    (void)height;
+    return FLT_MAX;
 }
 
 void draw_tc_stages_words(AppState& state, float keep) {

@@ -66,7 +66,7 @@ std::vector<std::string> box_lines(const model::WgmmaShape& s, int k_step, int s
 // shows, the K step to read, and that step's barriers and copies, which fold where they would
 // leave the chart less than `keep` of the view.
 void draw_tc_stages_words(AppState& state, float keep);
-// How wide the chart likes to be when it is `height` pixels high.
+// How wide the chart likes to be when it is `height` pixels high: as wide as the view (FLT_MAX).
 float tc_stages_width(const AppState& state, float height);
 
 // The chart for state.kernel.kind (16–19) in the current window's remaining area, its rows as

@@ -3,6 +3,7 @@
 #include "views/export/export_dialog.hpp"
 
 #include <algorithm>
+#include <cfloat>
 
 #include "model/format.hpp"
 #include "model/ladder_rungs.hpp"
@@ -163,7 +164,23 @@ constexpr float kTcWordsScroll = -1.0e6f;
 void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords words, TcTabWidth width,
                  TcTabPicture picture) {
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const float words_width = words_beside_picture(room, width(state, room.y), kTcWordsShare);
+    const float picture_width = width(state, room.y);
+    float words_width = words_beside_picture(room, picture_width, kTcWordsShare);
+    // A picture too wide for the words beside it at full height may still be larger beside them,
+    // in the rest of the width, than under them (C's square of tiles at a desk's 1×, with the
+    // panel open): then the words take their narrowest column. (FLT_MAX: a picture as wide as the
+    // view, a timeline, has its words above.)
+    if (words_width <= 0.0f && picture_width < FLT_MAX && room.y > 0.0f) {
+        const float narrowest = kNarrowestWordsFonts * ImGui::GetFontSize();
+        const float aspect = picture_width / room.y;
+        const auto fitted_area = [&](float w, float h) {
+            const float fitted = std::min(w, h * aspect);
+            return fitted * fitted / aspect;
+        };
+        if (fitted_area(room.x - narrowest - ImGui::GetStyle().ItemSpacing.x, room.y) >
+            fitted_area(room.x, room.y * kTcPictureKeeps))
+            words_width = narrowest;
+    }
     const auto heading_and_words = [&](float keep) {
         ImGui::PushFont(heading_font());
         ImGui::TextWrapped("%s", heading_text.c_str());
