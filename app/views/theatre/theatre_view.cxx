@@ -177,8 +177,9 @@ void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords wo
             const float fitted = std::min(w, h * aspect);
             return fitted * fitted / aspect;
         };
+        // Words above take less than they may (kTcPictureKeeps): beside must win by a margin.
         if (fitted_area(room.x - narrowest - ImGui::GetStyle().ItemSpacing.x, room.y) >
-            fitted_area(room.x, room.y * kTcPictureKeeps))
+            1.25f * fitted_area(room.x, room.y * kTcPictureKeeps))
             words_width = narrowest;
     }
     const auto heading_and_words = [&](float keep) {
