@@ -190,24 +190,11 @@ constexpr float kLaneFonts = 1.3f, kRowFonts = 1.7f, kAxisFonts = 1.3f, kLabelFo
 
 }  // namespace
 
-float tc_stages_width(const AppState& state, float height) {
-    // As wide as the view: a timeline reads left to right, its words go above it (and the words
-    // alone of the mma rungs).
-    (void)state;
-    (void)height;
-    return FLT_MAX;
-}
+namespace {
 
-void draw_tc_stages_words(AppState& state, float keep) {
-    const auto shape = model::wgmma_shape_of(state.kernel);
-    if (!shape) {
-        ImGui::TextWrapped("wmma, mma and mma-async have no TMA and no mbarriers: every thread copies its share of "
-                           "each tile itself (mma-async with cp.async, four stages deep, waiting with "
-                           "cp.async.wait_group), and the block meets at __syncthreads. The ring of stages starts "
-                           "with wgmma.");
-        return;
-    }
-    const model::WgmmaShape& s = *shape;
+// Above the chart: the size shown, the recording's line, the K step (and block) to read.
+void draw_stages_controls(AppState& state) {
+    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
     ShownRing shown = shown_ring(state, s);
     const RingSchedule& ring = shown.ring;
     const auto& recording = shown.recording;
@@ -231,8 +218,21 @@ void draw_tc_stages_words(AppState& state, float keep) {
                                : "Every wait ended after what it waited for.")
                 .c_str());
     }
-    // How the model's chart is timed, then the chosen K step's barriers and copies: one paragraph,
-    // folding under one line where it would leave the chart too little.
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+    ImGui::SliderInt("K step", &chosen, 0, ring.steps - 1);
+    if (ring.recorded && recording->blocks() > 1) {
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+        ImGui::SliderInt("block (launch order)", &block, 0, recording->blocks() - 1);
+    }
+}
+
+// Under the chart: how the model's chart is timed, then the chosen K step's barriers and copies.
+void draw_stages_words(AppState& state) {
+    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
+    const ShownRing shown = shown_ring(state, s);
+    const RingSchedule& ring = shown.ring;
+    const int chosen = state.theatre.ring_step;
     std::string text =
         ring.recorded ? std::string()
                       : format_text("{} of {} bytes; K = {} is {} of {}{}. Time in K steps of wgmmas, as the model orders them "
@@ -245,13 +245,6 @@ void draw_tc_stages_words(AppState& state, float keep) {
                                                          : std::string(),
                         kCopyLatencySteps, shown.tiles > 1 ? format_text(", C takes {}", kEpilogueSteps) : std::string());
     if (!text.empty()) text += "\n";
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-    ImGui::SliderInt("K step", &chosen, 0, ring.steps - 1);
-    if (ring.recorded && recording->blocks() > 1) {
-        ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-        ImGui::SliderInt("block (launch order)", &block, 0, recording->blocks() - 1);
-    }
     // Within its tile, the chosen step is K step chosen % per_tile; its stage is the ring's.
     const int k_step = chosen % ring.steps_per_tile;
     text += format_text("The ring's barriers as the consumers reach K step {}:", chosen);
@@ -261,31 +254,32 @@ void draw_tc_stages_words(AppState& state, float keep) {
                             ? format_text("'s K step {} of the next tile's row and column", k_step)
                             : std::string());
     for (const std::string& line : box_lines(s, k_step, chosen % s.stages, state.problem.n)) text += "\n• " + line;
-    folding_muted_text(text, "How the chart is timed; the barriers and copies at this K step", keep);
+    ImGui::PushTextWrapPos(0.0f);
+    muted_text(text);
+    ImGui::PopTextWrapPos();
 }
 
-void draw_tc_stages(AppState& state) {
+// The chart, in the current window's width and up to kStagesChartShare of its remaining height.
+void draw_stages_chart(AppState& state) {
     PictureLayout& picture = state.picture;
-    const auto shape = model::wgmma_shape_of(state.kernel);
-    if (!shape) return;
-    const model::WgmmaShape& s = *shape;
+    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
     const ShownRing shown = shown_ring(state, s);
     const RingSchedule& ring = shown.ring;
     int& chosen = state.theatre.ring_step;
 
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    avail.y *= kStagesChartShare;
     picture.clear();
     picture.view = "theatre";
     picture.canvas_min = origin;
-    picture.canvas_max = {origin.x + avail.x, origin.y + avail.y};
     // The producer's copies overlap in time (several are in flight at once): one lane per stage.
     // Rows at the font's size, as tall as the area (a projector's picture fills its height), and
     // shorter, with smaller text, where large text on a small screen leaves the chart less.
     const float natural = font * (kLaneFonts * static_cast<float>(s.stages) +
                                   kRowFonts * static_cast<float>(ring.rows.size() - 1));
-    const float stretch = std::clamp((avail.y - font * kAxisFonts) / natural, 0.4f, 4.0f);
+    const float stretch = std::clamp((avail.y - font * kAxisFonts) / natural, 0.4f, 2.0f);
     const float text_size = std::min(font, font * kLaneFonts * stretch * 0.85f);
     const float label_width = font * kLabelFonts, row_height = font * kRowFonts * stretch,
                 lane_height = font * kLaneFonts * stretch;
@@ -296,6 +290,8 @@ void draw_tc_stages(AppState& state) {
         return origin.y + (row == 0 ? 0.0f : producer_height + row_height * static_cast<float>(row - 1));
     };
     ImGui::InvisibleButton("##tc_stages", ImVec2(avail.x, chart_height + font * kAxisFonts));
+    // The picture's canvas: what it takes of the tab, the rest being its words'.
+    picture.canvas_max = {origin.x + avail.x, origin.y + chart_height + font * kAxisFonts};
     picture.add_matrix("the ring's chart", origin, {origin.x + label_width + plot_width, origin.y + chart_height});
     const bool hovering = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
@@ -355,6 +351,23 @@ void draw_tc_stages(AppState& state) {
     const ImVec2 axis_at{x_of(0.0), origin.y + chart_height + 2.0f};
     text_at(draw, small, axis_at, colours::kMuted, axis);
     picture.add_label("axis: ", axis, axis_at, {axis_at.x + text_width(small, axis), axis_at.y + font});
+}
+
+}  // namespace
+
+void draw_tc_stages(AppState& state) {
+    if (!model::wgmma_shape_of(state.kernel)) {
+        ImGui::TextWrapped("wmma, mma and mma-async have no TMA and no mbarriers: every thread copies its share of "
+                           "each tile itself (mma-async with cp.async, four stages deep, waiting with "
+                           "cp.async.wait_group), and the block meets at __syncthreads. The ring of stages starts "
+                           "with wgmma.");
+        return;
+    }
+    draw_stages_controls(state);
+    draw_stages_chart(state);
+    ImGui::BeginChild("##stages_words", ImVec2(0.0f, 0.0f));
+    draw_stages_words(state);
+    ImGui::EndChild();
 }
 
 }  // namespace ts::views

@@ -62,15 +62,13 @@ std::vector<std::string> barrier_lines(const model::WgmmaShape& s, int step);
 // issuer.
 std::vector<std::string> box_lines(const model::WgmmaShape& s, int k_step, int stage, std::int64_t n);
 
-// The words beside or above the chart (16–19; the mma rungs say what they do instead): what it
-// shows, the K step to read, and that step's barriers and copies, which fold where they would
-// leave the chart less than `keep` of the view.
-void draw_tc_stages_words(AppState& state, float keep);
-// How wide the chart likes to be when it is `height` pixels high: as wide as the view (FLT_MAX).
-float tc_stages_width(const AppState& state, float height);
-
-// The chart for state.kernel.kind (16–19) in the current window's remaining area, its rows as
-// tall as the area allows, reported in state.picture.
+// A timeline reads left to right: the chart takes the tab's width, with its controls above it and
+// its words under it. draw_tc_stages draws all three for state.kernel.kind (16–19; the mma rungs
+// say what they do instead): the size shown where it is not the problem on show, the recording's
+// line and the K step to read; the chart, its rows from the font's height up to twice that, in at
+// most kStagesChartShare of the rest of the tab (the picture, reported in state.picture); then, in
+// what is left, scrolling, how the chart is timed and the chosen K step's barriers and copies.
+inline constexpr float kStagesChartShare = 0.75f;
 void draw_tc_stages(AppState& state);
 
 }  // namespace ts::views

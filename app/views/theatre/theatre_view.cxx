@@ -169,7 +169,7 @@ void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords wo
     // A picture too wide for the words beside it at full height may still be larger beside them,
     // in the rest of the width, than under them (C's square of tiles at a desk's 1×, with the
     // panel open): then the words take their narrowest column. (FLT_MAX: a picture as wide as the
-    // view, a timeline, has its words above.)
+    // view, or none, has its words above.)
     if (words_width <= 0.0f && picture_width < FLT_MAX && room.y > 0.0f) {
         const float narrowest = kNarrowestWordsFonts * ImGui::GetFontSize();
         const float aspect = picture_width / room.y;
@@ -243,8 +243,15 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
         }
         picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem_words,
                 tc_smem_width, draw_tc_smem);
-        picture("Stages", TheatrePanel::Stages, "the ring of stages, its copies and its barriers", draw_tc_stages_words,
-                tc_stages_width, draw_tc_stages);
+        // A timeline: as wide as the tab, its words under it (tc_stages.hpp).
+        if (tab("Stages", TheatrePanel::Stages)) {
+            theatre.panel = TheatrePanel::Stages;
+            ImGui::PushFont(heading_font());
+            ImGui::TextWrapped("%s", format_text("{}: the ring of stages, its copies and its barriers", rung).c_str());
+            ImGui::PopFont();
+            draw_tc_stages(state);
+            ImGui::EndTabItem();
+        }
         if (model::is_persistent(state.kernel.kind))
             picture("Tiles", TheatrePanel::Tiles, "the order of C's tiles, round by round, and what L2 holds",
                     draw_tc_tiles_words, tc_tiles_width, draw_tc_tiles);
