@@ -136,3 +136,19 @@ TEST(TcSmem, TheTabDrawsForEveryRung) {
 }
 
 }  // namespace
+
+// The stage's 12×16×8 fills 12 of A's 128 rows and 8 of its 64 columns: the tab shows a whole tile
+// and says so, and the problem on show stays; a problem that fills the tile is shown as it is.
+namespace {
+TEST(TcSmem, ATileMostlyOutsideTheProblemIsShownWhole) {
+    ts::views::AppState state = ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8);
+    const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Smem);
+    EXPECT_NE(text.find("Shown as a whole tile (of 128 × 16 × 64), so that every chunk column has its colour; your "
+                        "problem 12 × 16 × 8 fills 12 of the 128 rows of A's tile and 8 of its 64 columns: TMA "
+                        "writes zeros in the rest."),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(state.problem.m, 12);
+    EXPECT_EQ(ts::views::smem_shown_problem(ts::test::tc_state(KernelKind::Wgmma, 100, 100, 40)).note, "");
+}
+}  // namespace

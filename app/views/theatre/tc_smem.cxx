@@ -176,6 +176,31 @@ std::string descriptor_text(const TileDescriptor& d) {
                               f.leading_byte_offset, f.stride_byte_offset);
 }
 
+SmemProblem smem_shown_problem(const AppState& state) {
+    SmemProblem shown{state.problem, ""};
+    const auto tiles = smem_tiles(state.kernel.kind, state.theatre.smem_b);
+    if (!tiles) return shown;
+    const model::Problem& p = state.problem;
+    const bool of_b = state.theatre.smem_b;
+    // The tile's rows and columns, and how many of each the problem fills.
+    const std::int64_t rows = tiles->plain.rows, cols = tiles->plain.row_elements;
+    const std::int64_t filled_rows = std::min(of_b ? p.k : p.m, rows), filled_cols = std::min(of_b ? p.n : p.k, cols);
+    if (2 * filled_rows >= rows && 2 * filled_cols >= cols) return shown;
+    model::Problem& whole = shown.problem;
+    if (of_b) {
+        whole.k = std::max(whole.k, rows);
+        whole.n = std::max(whole.n, cols);
+    } else {
+        whole.m = std::max(whole.m, rows);
+        whole.k = std::max(whole.k, cols);
+    }
+    shown.note = format_text("Shown as a whole tile (of {}), so that every chunk column has its colour; your problem {} "
+                             "fills {} of the {} of {}'s tile and {} of its {}: TMA writes zeros in the rest.",
+                             model::problem_size_text(whole), model::problem_size_text(p), filled_rows,
+                             model::counted(rows, "row"), of_b ? 'B' : 'A', filled_cols, model::counted(cols, "column"));
+    return shown;
+}
+
 std::string smem_explanation(const AppState& state) {
     const auto tiles = smem_tiles(state.kernel.kind, state.theatre.smem_b);
     if (!tiles) return "";
@@ -229,6 +254,8 @@ void draw_tc_smem_words(AppState& state, float keep) {
     std::shared_ptr<const model::KernelTrace> kept;
     const model::KernelTrace* recording = smem_recording(state, kept);
     const bool recorded = recording && !recorded_slots(*recording, theatre.smem_b, shown_lines(*tiles)).empty();
+    if (const std::string note = smem_shown_problem(state).note; !note.empty() && !recorded)
+        ImGui::TextWrapped("%s", note.c_str());
     if (recorded) {
         const auto& difference = recording_difference(kept);
         coloured_text_wrapped(difference ? colours::kWarning : colours::kPass,
@@ -269,7 +296,7 @@ void draw_tc_smem(AppState& state) {
     std::vector<SmemChunkSlot> plain = model_slots(tiles->plain, lines);
     // Block (0, 0)'s first tile of the problem on show (the recording's, where drawn from one):
     // chunks past M, N or K are TMA's zeros in shared memory, as the recording shows them.
-    const model::Problem& problem = recorded ? recording->problem : state.problem;
+    const model::Problem problem = recorded ? recording->problem : smem_shown_problem(state).problem;
     const auto outside = [&](const SmemChunkSlot& slot) {
         const std::int64_t first = static_cast<std::int64_t>(slot.chunk) * elements_per_chunk(tiles->plain);
         return theatre.smem_b ? slot.row >= problem.k || first >= problem.n : slot.row >= problem.m || first >= problem.k;

@@ -142,7 +142,10 @@ void draw_tc_tiles_words(AppState& state, float keep) {
                     p.batch > 1 ? format_text(" The picture shows matrix 0 of {}; the counts take every one.", p.batch)
                                 : std::string()),
         "What the picture shows", keep);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+    // At most 12 lines wide, and never past the column with its label.
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x -
+                                                                      ImGui::CalcTextSize("round").x -
+                                                                      ImGui::GetStyle().ItemInnerSpacing.x));
     int shown_round = theatre.tile_round + 1;
     if (ImGui::SliderInt("round", &shown_round, 1, launch.rounds)) theatre.tile_round = shown_round - 1;
     int order = theatre.tile_order_plain ? 1 : 0;
