@@ -335,15 +335,17 @@ void draw_tc_source(AppState& state) {
     if (ImGui::Button("next >")) step_statement(theatre, statements, k_steps, 1);
     ImGui::SameLine();
     muted_text("(Left, Right)");
+    // What the lit statement does, before the list: at a projector's text size the column shows
+    // little more than these words (and an exported frame no more than it shows).
     ImGui::Spacing();
+    ImGui::TextWrapped("%s", tc_substep_words(state, theatre.tc_substep, theatre.ring_step).c_str());
+    ImGui::Spacing();
+    ImGui::Separator();
     for (int i = 0; i <= last_step; ++i) {
         const TcSubStep& step = steps[static_cast<std::size_t>(i)];
         const std::string item = format_text("{}. {}", i + 1, step.label);
         if (ImGui::Selectable(item.c_str(), i == theatre.tc_substep)) theatre.tc_substep = i;
     }
-    ImGui::Spacing();
-    ImGui::Separator();
-    ImGui::TextWrapped("%s", tc_substep_words(state, theatre.tc_substep, theatre.ring_step).c_str());
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("##tc_source", ImVec2(0.0f, avail.y), false, ImGuiWindowFlags_HorizontalScrollbar);
