@@ -143,9 +143,9 @@ namespace {
 TEST(TcSmem, ATileMostlyOutsideTheProblemIsShownWhole) {
     ts::views::AppState state = ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8);
     const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Smem);
-    EXPECT_NE(text.find("Shown as a whole tile (of 128 × 16 × 64), so that every chunk column has its colour; your "
-                        "problem 12 × 16 × 8 fills 12 of the 128 rows of A's tile and 8 of its 64 columns: TMA "
-                        "writes zeros in the rest."),
+    EXPECT_NE(text.find("Shown at 128 × 16 × 64, where A's tile is full, so that every chunk column has its colour; "
+                        "your problem 12 × 16 × 8 fills 12 of the 128 rows of the tile and 8 of its 64 columns: "
+                        "TMA writes zeros in the rest."),
               std::string::npos)
         << text;
     EXPECT_EQ(state.problem.m, 12);

@@ -194,10 +194,10 @@ SmemProblem smem_shown_problem(const AppState& state) {
         whole.m = std::max(whole.m, rows);
         whole.k = std::max(whole.k, cols);
     }
-    shown.note = format_text("Shown as a whole tile (of {}), so that every chunk column has its colour; your problem {} "
-                             "fills {} of the {} of {}'s tile and {} of its {}: TMA writes zeros in the rest.",
-                             model::problem_size_text(whole), model::problem_size_text(p), filled_rows,
-                             model::counted(rows, "row"), of_b ? 'B' : 'A', filled_cols, model::counted(cols, "column"));
+    shown.note = format_text("Shown at {}, where {}'s tile is full, so that every chunk column has its colour; your problem "
+                             "{} fills {} of the {} of the tile and {} of its {}: TMA writes zeros in the rest.",
+                             model::problem_size_text(whole), of_b ? 'B' : 'A', model::problem_size_text(p),
+                             filled_rows, model::counted(rows, "row"), filled_cols, model::counted(cols, "column"));
     return shown;
 }
 
@@ -409,10 +409,22 @@ void draw_tc_smem(AppState& state) {
             draw->AddLine({x_line, y0}, {x_line, y1}, arrow, thick);
             draw->AddTriangleFilled({x_line - cell * 0.25f, y1 - cell * 0.4f}, {x_line + cell * 0.25f, y1 - cell * 0.4f},
                                     {x_line, y1}, arrow);
-            const float label = small->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, "SBO").x;
-            const ImVec2 at{x_line - label * 0.5f, y1 + cell * 0.1f};
-            text_at(draw, small, at, arrow, "SBO");
-            picture.add_label("arrow: ", "SBO", at, {at.x + label, at.y + font});
+            // Under the arrow's head, in the gap: on one line where the gap is wide enough, else a
+            // letter a line (a projector's text is wider than two cells).
+            const float label = text_width(small, "SBO"), gap = 2.0f * cell - 4.0f;
+            const bool stacked = label > gap && text_width(small, "W") <= gap;
+            const float column = stacked ? std::max({text_width(small, "S"), text_width(small, "B"), text_width(small, "O")})
+                                         : label;
+            const ImVec2 at{x_line - column * 0.5f, y1 + cell * 0.1f};
+            if (stacked)
+                for (int i = 0; i < 3; ++i) {
+                    const char letter[2] = {"SBO"[i], '\0'};
+                    text_at(draw, small, {x_line - text_width(small, letter) * 0.5f, at.y + static_cast<float>(i) * font},
+                            arrow, letter);
+                }
+            else
+                text_at(draw, small, at, arrow, "SBO");
+            picture.add_label("arrow: ", "SBO", at, {at.x + column, at.y + (stacked ? 3.0f : 1.0f) * font});
         }
     }
     // The hovered chunk wherever it sits, and its addresses.
