@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 
@@ -270,7 +271,10 @@ void draw_stages_chart(AppState& state) {
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImVec2 avail = ImGui::GetContentRegionAvail();
-    avail.y *= kStagesChartShare;
+    // The words under the chart keep whole lines, at least one: the chart takes the part of a
+    // line that kStagesChartShare would leave them.
+    const float words = std::max(1.0f, std::floor(avail.y * (1.0f - kStagesChartShare) / font)) * font;
+    avail.y -= words + ImGui::GetStyle().ItemSpacing.y;
     picture.clear();
     picture.view = "theatre";
     picture.canvas_min = origin;
@@ -304,10 +308,15 @@ void draw_stages_chart(AppState& state) {
         const float height = row == 0 ? producer_height : row_height;
         if (row % 2 == 1)
             draw->AddRectFilled({origin.x, y}, {origin.x + label_width + plot_width, y + height}, IM_COL32(0, 0, 0, 12));
-        const ImVec2 at{origin.x, y + (std::min(height, font * kRowFonts * 1.5f) - text_size) * 0.5f};
-        draw->AddText(small, text_size, at, ImGui::GetColorU32(ImGuiCol_Text), ring.rows[row].c_str());
-        const float label_end = at.x + small->CalcTextSizeA(text_size, FLT_MAX, 0.0f, ring.rows[row].c_str()).x;
-        picture.add_label("row: ", ring.rows[row], at, {label_end, at.y + text_size});
+        // A row's name as large as a consumer's row allows (a lane is shorter), and no wider than its column.
+        const char* name = ring.rows[row].c_str();
+        float name_size = std::min(font, std::max(text_size, row_height * 0.8f));
+        const float name_room = label_width - font * 0.5f, name_width = small->CalcTextSizeA(name_size, FLT_MAX, 0.0f, name).x;
+        if (name_width > name_room) name_size *= name_room / name_width;
+        const ImVec2 at{origin.x, y + (std::min(height, font * kRowFonts * 1.5f) - name_size) * 0.5f};
+        draw->AddText(small, name_size, at, ImGui::GetColorU32(ImGuiCol_Text), name);
+        const float label_end = at.x + small->CalcTextSizeA(name_size, FLT_MAX, 0.0f, name).x;
+        picture.add_label("row: ", ring.rows[row], at, {label_end, at.y + name_size});
     }
     for (const RingBar& bar : ring.bars) {
         const float y = row_top(bar.row) + (bar.row == 0 ? lane_height * static_cast<float>(bar.stage) : 0.0f);
@@ -316,9 +325,11 @@ void draw_stages_chart(AppState& state) {
         // C's epilogue in a light grey that its label reads on in either colour scheme.
         draw->AddRectFilled(a, b, bar.epilogue || bar.waiting ? IM_COL32(185, 185, 185, 255) : lane_colour(bar.stage));
         const std::string label = bar.epilogue ? "C" : bar.waiting ? "" : format_text("K{}", bar.step);
-        const ImVec2 size = small->CalcTextSizeA(text_size, FLT_MAX, 0.0f, label.c_str());
+        // As large as the bar's height allows: a consumer's bar is taller than a copy's lane.
+        const float bar_text = std::max(text_size, std::min(font, (b.y - a.y) * 0.85f));
+        const ImVec2 size = small->CalcTextSizeA(bar_text, FLT_MAX, 0.0f, label.c_str());
         if (size.x <= b.x - a.x - 2.0f)
-            draw->AddText(small, text_size, {a.x + (b.x - a.x - size.x) * 0.5f, a.y + (b.y - a.y - size.y) * 0.5f},
+            draw->AddText(small, bar_text, {a.x + (b.x - a.x - size.x) * 0.5f, a.y + (b.y - a.y - size.y) * 0.5f},
                           colours::kCellValue, label.c_str());
         if (!bar.epilogue && !bar.waiting && bar.step == chosen) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 2.5f);
         if (hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
@@ -365,7 +376,12 @@ void draw_tc_stages(AppState& state) {
     }
     draw_stages_controls(state);
     draw_stages_chart(state);
-    ImGui::BeginChild("##stages_words", ImVec2(0.0f, 0.0f));
+    // The words in whole lines, at the tab's foot (where the chart's rows stop growing, what
+    // they leave too): a scrolled region that ends in half a line reads as cut-off text.
+    const float line = ImGui::GetFontSize(), room = ImGui::GetContentRegionAvail().y;
+    const float lines = std::floor(room / line);
+    if (lines >= 1.0f) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + room - lines * line);
+    ImGui::BeginChild("##stages_words", ImVec2(0.0f, lines >= 1.0f ? lines * line : 0.0f));
     draw_stages_words(state);
     ImGui::EndChild();
 }

@@ -67,7 +67,8 @@ std::vector<std::string> box_lines(const model::WgmmaShape& s, int k_step, int s
 // say what they do instead): the size shown where it is not the problem on show, the recording's
 // line and the K step to read; the chart, its rows from the font's height up to twice that, in at
 // most kStagesChartShare of the rest of the tab (the picture, reported in state.picture); then, in
-// what is left, scrolling, how the chart is timed and the chosen K step's barriers and copies.
+// the whole lines left (at least one), scrolling, how the chart is timed and the chosen K step's
+// barriers and copies.
 inline constexpr float kStagesChartShare = 0.75f;
 void draw_tc_stages(AppState& state);
 
