@@ -9,6 +9,7 @@
 #include "tc_theatre_support.hpp"
 #include "model/kernel_config.hpp"
 #include "model/tc_pipeline.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/theatre/tc_source.hpp"
 #include "views/theatre/tc_stages.hpp"
 #include "views/theatre/theatre_recording.hpp"
@@ -170,4 +171,29 @@ TEST(TcStages, TheTabDrawsForEveryRung) {
     }
 }
 
+}  // namespace
+
+// Where large text leaves the chart little height (a projector's 2× on 1280×720 leaves the tab
+// about 600×250 of 1× room), a row's name is as large as a consumer's row allows, not a copy's lane: nine
+// tenths of the text's size or more.
+namespace {
+TEST(TcStages, RowNamesReadAtAProjectorsSize) {
+    ts::views::AppState state = ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8);
+    state.picture.wanted = true;
+    ts::test::ImGuiHarness ui(ImVec2(600, 250));
+    state.theatre.open_panel = ts::views::TheatrePanel::Stages;
+    float font = 0.0f;
+    for (int frame = 0; frame < 2; ++frame)
+        ui.frame([&] {
+            ts::views::draw_theatre_view(state, 0.0f);
+            font = ImGui::GetFontSize();
+        });
+    int names = 0;
+    for (const ts::views::PictureBox& label : state.picture.labels) {
+        if (label.name.rfind("row: ", 0) != 0) continue;
+        ++names;
+        EXPECT_GE(label.max.y - label.min.y, 0.9f * font) << label.name;
+    }
+    EXPECT_EQ(names, 3) << "the producer's row and two consumers'";
+}
 }  // namespace
