@@ -215,15 +215,17 @@ std::string smem_explanation(const AppState& state) {
 
 namespace {
 
-// The picture's rows of text in fonts: a title and the banks over the grids, the wavefronts under.
-constexpr float kTitleFonts = 1.4f, kBanksFonts = 1.3f, kWavesFonts = 1.4f;
+// The picture's rows of text in fonts: a title and the banks over the grids, the wavefronts under;
+// between the banks and the grids, room in cells for the descriptor's start arrow.
+constexpr float kTitleFonts = 1.1f, kBanksFonts = 1.1f, kWavesFonts = 1.4f, kArrowCells = 0.9f;
 
 // The grids' columns: the logical grid's chunks, two 8-slot lines of shared memory, 2 between each.
 float smem_columns(const SmemTilePair& tiles) { return static_cast<float>(chunks_per_row(tiles.plain) + 2 * kSlotsPerLine) + 4.0f; }
 
 float smem_cell(const SmemTilePair& tiles, ImVec2 avail, float font) {
     const float text = (kTitleFonts + kBanksFonts + kWavesFonts) * font;
-    return std::floor(std::min(avail.x / smem_columns(tiles), (avail.y - text) / static_cast<float>(shown_lines(tiles))));
+    return std::floor(std::min(avail.x / smem_columns(tiles),
+                               (avail.y - text) / (static_cast<float>(shown_lines(tiles)) + kArrowCells)));
 }
 
 // The wgmma rung's recording, where the right-hand grid is drawn from it.
@@ -323,10 +325,11 @@ void draw_tc_smem(AppState& state) {
     picture.view = "theatre";
     picture.canvas_min = origin;
     picture.canvas_max = {origin.x + avail.x, origin.y + avail.y};
-    // A title and the banks over the grids, the wavefronts under them.
-    const float caption = font * (kTitleFonts + kBanksFonts);
     const float cell = smem_cell(*tiles, avail, font);
     if (cell < 6.0f) return;
+    // A title and the banks over the grids, the start arrow's room, the wavefronts under them.
+    const float banks_y = origin.y + font * kTitleFonts;
+    const float caption = font * (kTitleFonts + kBanksFonts) + cell * kArrowCells;
     ImGui::InvisibleButton("##tc_smem", avail);
     const bool hovering = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
@@ -373,7 +376,7 @@ void draw_tc_smem(AppState& state) {
                 const auto bank = first_fitting({format_text("bank {}", 4 * c), std::to_string(4 * c)}, small,
                                                 4.0f * cell - font * 0.3f);
                 if (!bank) continue;
-                const ImVec2 at{x + static_cast<float>(c) * cell, top_y - font * kBanksFonts};
+                const ImVec2 at{x + static_cast<float>(c) * cell, banks_y};
                 text_at(draw, small, at, colours::kMuted, *bank);
                 picture.add_label("banks: ", *bank, at, {at.x + text_width(small, *bank), at.y + font});
             }
@@ -398,7 +401,8 @@ void draw_tc_smem(AppState& state) {
                            top_y + static_cast<float>(in_tile / kLineBytes) * cell};
         const ImU32 arrow = colours::kHighlight;
         const float thick = std::max(2.0f, cell * 0.12f);
-        draw->AddLine({start.x, start.y - cell * 0.9f}, start, arrow, thick);
+        // In its room between the banks' labels and the grid, crossing neither.
+        draw->AddLine({start.x, start.y - cell * kArrowCells}, start, arrow, thick);
         draw->AddTriangleFilled({start.x - cell * 0.25f, start.y - cell * 0.35f}, {start.x + cell * 0.25f, start.y - cell * 0.35f},
                                 start, arrow);
         const int sbo_lines = static_cast<int>(descriptor->fields.stride_byte_offset) / kLineBytes;
