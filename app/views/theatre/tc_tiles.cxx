@@ -125,6 +125,20 @@ void draw_tc_tiles_words(AppState& state, float keep) {
     theatre.tile_round = std::clamp(theatre.tile_round, 0, launch.rounds - 1);
     const std::int64_t tile_rows = std::int64_t{s.bm} * s.cluster_m;
     if (!shown.note.empty()) ImGui::TextWrapped("%s", shown.note.c_str());
+    // The round and the order first, then what the round reads: beside the picture the column
+    // scrolls, and a projector (or an exported frame, one a round) shows its first lines.
+    // At most 12 lines wide, and never past the column with its label.
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x -
+                                                                      ImGui::CalcTextSize("round").x -
+                                                                      ImGui::GetStyle().ItemInnerSpacing.x));
+    int shown_round = theatre.tile_round + 1;
+    if (ImGui::SliderInt("round", &shown_round, 1, launch.rounds)) theatre.tile_round = shown_round - 1;
+    int order = theatre.tile_order_plain ? 1 : 0;
+    ImGui::RadioButton("the kernels' order", &order, 0);
+    ImGui::RadioButton("row by row", &order, 1);
+    theatre.tile_order_plain = order == 1;
+    folding_muted_text(round_words(s, p, launch, theatre.tile_round, theatre.tile_order_plain),
+                       "What the round reads against L2", keep);
     // Each cluster takes every clusters-th tile of the order: every tile, where there is one cluster.
     const std::string share = launch.clusters > 1 ? format_text("every {} tile", model::ordinal(launch.clusters))
                                                   : std::string("every tile");
@@ -142,18 +156,6 @@ void draw_tc_tiles_words(AppState& state, float keep) {
                     p.batch > 1 ? format_text(" The picture shows matrix 0 of {}; the counts take every one.", p.batch)
                                 : std::string()),
         "What the picture shows", keep);
-    // At most 12 lines wide, and never past the column with its label.
-    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x -
-                                                                      ImGui::CalcTextSize("round").x -
-                                                                      ImGui::GetStyle().ItemInnerSpacing.x));
-    int shown_round = theatre.tile_round + 1;
-    if (ImGui::SliderInt("round", &shown_round, 1, launch.rounds)) theatre.tile_round = shown_round - 1;
-    int order = theatre.tile_order_plain ? 1 : 0;
-    ImGui::RadioButton("the kernels' order", &order, 0);
-    ImGui::RadioButton("row by row", &order, 1);
-    theatre.tile_order_plain = order == 1;
-    folding_muted_text(round_words(s, p, launch, theatre.tile_round, theatre.tile_order_plain),
-                       "What the round reads against L2", keep);
 }
 
 void draw_tc_tiles(AppState& state) {
