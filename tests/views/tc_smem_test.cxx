@@ -177,3 +177,15 @@ TEST(TcSmem, SbosLabelStaysInTheGapBetweenTheGrids) {
     }
 }
 }  // namespace
+
+// The zero fill of a tile the problem barely fills is TMA's on the wgmma rungs and the kernel's own
+// copies' on mma's (no TMA there).
+namespace {
+TEST(TcSmem, TheZeroFillIsSaidOfWhatWritesIt) {
+    const std::string wgmma = ts::views::smem_shown_problem(ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8)).note;
+    const std::string mma = ts::views::smem_shown_problem(ts::test::tc_state(KernelKind::Mma, 12, 16, 8)).note;
+    EXPECT_NE(wgmma.find("TMA writes zeros in the rest"), std::string::npos) << wgmma;
+    EXPECT_NE(mma.find("the copies write zeros in the rest"), std::string::npos) << mma;
+    EXPECT_EQ(mma.find("TMA"), std::string::npos) << mma;
+}
+}  // namespace

@@ -195,9 +195,10 @@ SmemProblem smem_shown_problem(const AppState& state) {
         whole.k = std::max(whole.k, cols);
     }
     shown.note = format_text("Shown at {}, where {}'s tile is full, so that every chunk column has its colour; your problem "
-                             "{} fills {} of the {} of the tile and {} of its {}: TMA writes zeros in the rest.",
+                             "{} fills {} of the {} of the tile and {} of its {}: {} zeros in the rest.",
                              model::problem_size_text(whole), of_b ? 'B' : 'A', model::problem_size_text(p),
-                             filled_rows, model::counted(rows, "row"), filled_cols, model::counted(cols, "column"));
+                             filled_rows, model::counted(rows, "row"), filled_cols, model::counted(cols, "column"),
+                             model::needs_sm90a(state.kernel.kind) ? "TMA writes" : "the copies write");
     return shown;
 }
 
@@ -344,8 +345,15 @@ void draw_tc_smem(AppState& state) {
     const float top_y = origin.y + caption;
     for (const Grid& g : grids) {
         const float width = static_cast<float>(g.cols) * cell;
-        text_at(draw, small, {x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text), g.title);
-        picture.add_label("caption: ", g.title, {x, origin.y}, {x + text_width(small, g.title), origin.y + font});
+        // The title in its grid's width and the gap after it, less a space: smaller where it is
+        // wider (a 4-chunk grid's "indexed" at 2× would run into the next title).
+        const float title_room = width + 2.0f * cell - text_width(small, " "), title_width = text_width(small, g.title);
+        const float own_size = imgui_compat::font_size(small);
+        const float title_size = title_width > title_room ? own_size * title_room / title_width : own_size;
+        const ImVec2 title_at{x, origin.y + own_size - title_size};
+        draw->AddText(small, title_size, title_at, ImGui::GetColorU32(ImGuiCol_Text), g.title.c_str());
+        picture.add_label("caption: ", g.title, title_at,
+                          {x + std::min(title_width, title_room), origin.y + font});
         picture.add_matrix(g.title, {x, top_y},
                            {x + width, top_y + static_cast<float>(g.slots ? lines : rows) * cell});
         for (int line = 0; line < (g.slots ? lines : rows); ++line)
