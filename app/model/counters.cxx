@@ -115,8 +115,8 @@ std::string kernel_words(const KernelConfig& config) {
                    "hangs over an edge)";
         default: {
             const LadderShape s = ladder_shape(config);
-            return format_text("per K step, each thread issues {} load{} of A and {} of B{}", s.a_loads_per_thread(),
-                               s.a_loads_per_thread() == 1 ? "" : "s", s.b_loads_per_thread(),
+            return format_text("per K step, each thread issues {} of A and {} of B{}",
+                               counted(s.a_loads_per_thread(), "load"), s.b_loads_per_thread(),
                                s.vec > 1 ? " (a float4 is one request where the rows start on 16 bytes)" : "");
         }
     }

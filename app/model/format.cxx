@@ -51,6 +51,35 @@ std::string human_seconds(double seconds) {
     return "0 s";
 }
 
+std::string noun_for(std::int64_t count, std::string_view singular, std::string_view plural) {
+    if (count == 1) return std::string(singular);
+    if (!plural.empty()) return std::string(plural);
+    std::string word(singular);
+    const auto ends_with = [&](std::string_view tail) {
+        return word.size() >= tail.size() && word.compare(word.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (ends_with("s") || ends_with("x") || ends_with("z") || ends_with("ch") || ends_with("sh")) return word + "es";
+    // A consonant and y: "entry" → "entries"; a vowel and y keeps it: "array" → "arrays".
+    if (word.size() >= 2 && ends_with("y") && std::string_view("aeiou").find(word[word.size() - 2]) == std::string_view::npos)
+        return word.substr(0, word.size() - 1) + "ies";
+    return word + "s";
+}
+
+std::string counted(std::int64_t count, std::string_view singular, std::string_view plural) {
+    return std::to_string(count) + " " + noun_for(count, singular, plural);
+}
+
+std::string ordinal(std::int64_t n) {
+    // 11th, 12th and 13th (and 111th …) whatever their last digit says.
+    const std::int64_t last_two = (n < 0 ? -n : n) % 100, last = last_two % 10;
+    const char* suffix = last_two >= 11 && last_two <= 13 ? "th"
+                         : last == 1                     ? "st"
+                         : last == 2                     ? "nd"
+                         : last == 3                     ? "rd"
+                                                         : "th";
+    return std::to_string(n) + suffix;
+}
+
 std::vector<std::string_view> split_lines(std::string_view text) {
     std::vector<std::string_view> lines;
     while (!text.empty()) {

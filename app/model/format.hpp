@@ -1,4 +1,5 @@
-// format.hpp — a tiny "{}" formatter (GCC 12 has no std::format), byte/time helpers, and text cut into lines.
+// format.hpp — a tiny "{}" formatter (GCC 12 has no std::format), byte/time helpers, counts in
+// words (plurals and ordinals: the one place the app makes them), and text cut into lines.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +43,18 @@ std::string human_bytes(std::int64_t bytes);
 
 // Seconds → "812 ns", "4.21 µs", "15.5 ms", "2.30 s": three significant digits.
 std::string human_seconds(double seconds);
+
+// `singular` or its plural, as `count` asks: noun_for(1, "tile") == "tile", noun_for(2, "tile") ==
+// "tiles", noun_for(0, "tile") == "tiles". The plural is `plural` where given, else English's
+// regular one ("tiles", "passes", "boxes", "entries", "arrays").
+std::string noun_for(std::int64_t count, std::string_view singular, std::string_view plural = {});
+
+// The count and its noun: counted(1, "tile") == "1 tile", counted(3, "round") == "3 rounds".
+std::string counted(std::int64_t count, std::string_view singular, std::string_view plural = {});
+
+// 1 → "1st", 2 → "2nd", 3 → "3rd", 4 → "4th", 11 → "11th", 12 → "12th", 13 → "13th", 21 → "21st",
+// 101 → "101st", 111 → "111th".
+std::string ordinal(std::int64_t n);
 
 // The lines of `text`, without their line ends ("a\nb\n" → "a", "b").
 std::vector<std::string_view> split_lines(std::string_view text);

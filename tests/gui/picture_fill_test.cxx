@@ -110,6 +110,38 @@ TEST(PictureFill, TheBoundsCheckCaseFillsItsCanvas) {
     expect_filled_everywhere("fill_theatre_bounds", "--view theatre --experiment no-bounds-check", "theatre");
 }
 
+// The tensor-core theatre's pictures (issue 45): who holds which accumulator of a wgmma (64 rows,
+// narrow: its words beside it) and which element of an mma, a tile in shared memory, the ring of
+// stages, and the persistent rung's tiles (shown at 4096³: the stage's 12×16×8 has one tile).
+TEST(PictureFill, TheTensorCoresWhoHoldsWhatFillsItsCanvas) {
+    expect_filled_everywhere("fill_tc_fragments", "--view theatre --kernel wgmma --panel fragments", "theatre");
+    expect_filled_everywhere("fill_tc_fragments_mma", "--view theatre --kernel mma --panel fragments", "theatre");
+}
+
+TEST(PictureFill, TheTensorCoresSharedMemoryFillsItsCanvas) {
+    expect_filled_everywhere("fill_tc_smem", "--view theatre --kernel wgmma --panel smem", "theatre");
+}
+
+TEST(PictureFill, TheTensorCoresStagesFillTheirCanvas) {
+    expect_filled_everywhere("fill_tc_stages", "--view theatre --kernel warp-specialized --panel stages", "theatre");
+}
+
+TEST(PictureFill, TheTensorCoresTilesFillTheirCanvas) {
+    expect_filled_everywhere("fill_tc_tiles", "--view theatre --kernel persistent --panel tiles", "theatre");
+}
+
+// At 2× on 1280×720 the tensor-core theatre's panel folds as the FP32 theatre's does, and the
+// accumulators' words stand beside the picture (right of it), not over it; at a desk's 1× the
+// panel is open.
+TEST(PictureFill, TheTensorCoresPanelFoldsAndTheirWordsGoBeside) {
+    const auto folded = layout_of("tc_fold_presenter", 1280, 720, "--presenter --view theatre --kernel wgmma").canvas;
+    const auto desk = layout_of("tc_fold_desk", 1280, 720, "--view theatre --kernel wgmma").canvas;
+    EXPECT_LT(folded[0], 0.1 * 1280);
+    EXPECT_LT(folded[2], 0.6 * 1280) << "the words' column right of the picture";
+    EXPECT_GT(folded[3] - folded[1], 0.6 * 720) << "the picture has the height, not a strip under the words";
+    EXPECT_GT(desk[0], 0.3 * 1280);
+}
+
 // On a 1280×720 projector at 2× the stage's panel starts folded (the canvas reaches the window's
 // left edge), Ctrl+B brings it back (the canvas starts right of it); at a desk's 1× it is open.
 TEST(PictureFill, APresentersPanelFoldsAwayAndCtrlBBringsItBack) {

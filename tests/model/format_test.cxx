@@ -54,3 +54,37 @@ TEST(Format, FixedKeepsTheDecimalsAskedFor) {
     EXPECT_EQ(ts::model::fixed(2.5, 0), "2");   // printf rounds half to even
     EXPECT_EQ(ts::model::fixed(1234.5678, 3), "1234.568");
 }
+
+TEST(Counted, SingularAtOneOnly) {
+    EXPECT_EQ(counted(1, "tile"), "1 tile");
+    EXPECT_EQ(counted(2, "tile"), "2 tiles");
+    EXPECT_EQ(counted(0, "tile"), "0 tiles");
+    EXPECT_EQ(counted(1, "round"), "1 round");
+    EXPECT_EQ(counted(4, "round"), "4 rounds");
+    EXPECT_EQ(counted(1, "pass"), "1 pass");
+    EXPECT_EQ(counted(2, "pass"), "2 passes");
+    EXPECT_EQ(counted(3, "box"), "3 boxes");
+    EXPECT_EQ(counted(2, "entry"), "2 entries");
+    EXPECT_EQ(counted(2, "array"), "2 arrays");
+    EXPECT_EQ(counted(1, "matrix", "matrices"), "1 matrix");
+    EXPECT_EQ(counted(2, "matrix", "matrices"), "2 matrices");
+    EXPECT_EQ(noun_for(1, "wavefront"), "wavefront");
+    EXPECT_EQ(noun_for(8, "wavefront"), "wavefronts");
+}
+
+TEST(Ordinal, EnglishSuffixes) {
+    EXPECT_EQ(ordinal(1), "1st");
+    EXPECT_EQ(ordinal(2), "2nd");
+    EXPECT_EQ(ordinal(3), "3rd");
+    EXPECT_EQ(ordinal(4), "4th");
+    EXPECT_EQ(ordinal(11), "11th");
+    EXPECT_EQ(ordinal(12), "12th");
+    EXPECT_EQ(ordinal(13), "13th");
+    EXPECT_EQ(ordinal(21), "21st");
+    EXPECT_EQ(ordinal(22), "22nd");
+    EXPECT_EQ(ordinal(23), "23rd");
+    EXPECT_EQ(ordinal(101), "101st");
+    EXPECT_EQ(ordinal(111), "111th");
+    EXPECT_EQ(ordinal(112), "112th");
+    EXPECT_EQ(ordinal(132), "132nd");
+}

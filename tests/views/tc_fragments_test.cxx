@@ -147,6 +147,7 @@ TEST(TcFragments, TheMmaRecordingColoursByTheGpusRegisters) {
     ts::views::FragmentLayout layout;
     const auto body = [&] {
         ImGui::BeginChild("##canvas", ImVec2(1000, 700));
+        ts::views::draw_tc_fragments_words(state, 0.0f);
         ts::views::draw_tc_fragments(state);
         ImGui::EndChild();
     };

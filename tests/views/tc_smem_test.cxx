@@ -10,6 +10,7 @@
 #include "tc_theatre_support.hpp"
 #include "model/kernel_config.hpp"
 #include "model/tc_stage_record.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/theatre/tc_smem.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/window/app_state.hpp"
@@ -135,4 +136,56 @@ TEST(TcSmem, TheTabDrawsForEveryRung) {
     EXPECT_NE(text.find("Recorded on NVIDIA H100 80GB HBM3"), std::string::npos) << text;
 }
 
+}  // namespace
+
+// The stage's 12×16×8 fills 12 of A's 128 rows and 8 of its 64 columns: the tab shows a whole tile
+// and says so, and the problem on show stays; a problem that fills the tile is shown as it is.
+namespace {
+TEST(TcSmem, ATileMostlyOutsideTheProblemIsShownWhole) {
+    ts::views::AppState state = ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8);
+    const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Smem);
+    EXPECT_NE(text.find("Shown at 128 × 16 × 64, where A's tile is full, so that every chunk column has its colour; "
+                        "your problem 12 × 16 × 8 fills 12 of the 128 rows of the tile and 8 of its 64 columns: "
+                        "TMA writes zeros in the rest."),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(state.problem.m, 12);
+    EXPECT_EQ(ts::views::smem_shown_problem(ts::test::tc_state(KernelKind::Wgmma, 100, 100, 40)).note, "");
+}
+}  // namespace
+
+// SBO's label stands in the gap between the row-major and the stored grids, over neither, at a
+// desk's size and where large text leaves the grids narrow cells (a letter a line there).
+namespace {
+TEST(TcSmem, SbosLabelStaysInTheGapBetweenTheGrids) {
+    for (const ImVec2 display : {ImVec2(1600, 1000), ImVec2(600, 250)}) {
+        ts::views::AppState state = ts::test::tc_state(KernelKind::Wgmma, 256, 256, 256);
+        state.picture.wanted = true;
+        state.theatre.open_panel = ts::views::TheatrePanel::Smem;
+        ts::test::ImGuiHarness ui(display);
+        for (int frame = 0; frame < 2; ++frame) ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
+        const ts::views::PictureBox* sbo = nullptr;
+        for (const ts::views::PictureBox& label : state.picture.labels)
+            if (label.name == "arrow: SBO") sbo = &label;
+        ASSERT_NE(sbo, nullptr) << "no SBO label at " << display.x << "×" << display.y;
+        for (const ts::views::PictureBox& grid : state.picture.matrices) {
+            const bool apart = sbo->max.x <= grid.min.x || sbo->min.x >= grid.max.x || sbo->max.y <= grid.min.y ||
+                               sbo->min.y >= grid.max.y;
+            EXPECT_TRUE(apart) << "SBO over " << grid.name << " at " << display.x << "×" << display.y << ": label x "
+                               << sbo->min.x << "–" << sbo->max.x << ", grid x " << grid.min.x << "–" << grid.max.x;
+        }
+    }
+}
+}  // namespace
+
+// The zero fill of a tile the problem barely fills is TMA's on the wgmma rungs and the kernel's own
+// copies' on mma's (no TMA there).
+namespace {
+TEST(TcSmem, TheZeroFillIsSaidOfWhatWritesIt) {
+    const std::string wgmma = ts::views::smem_shown_problem(ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8)).note;
+    const std::string mma = ts::views::smem_shown_problem(ts::test::tc_state(KernelKind::Mma, 12, 16, 8)).note;
+    EXPECT_NE(wgmma.find("TMA writes zeros in the rest"), std::string::npos) << wgmma;
+    EXPECT_NE(mma.find("the copies write zeros in the rest"), std::string::npos) << mma;
+    EXPECT_EQ(mma.find("TMA"), std::string::npos) << mma;
+}
 }  // namespace

@@ -9,6 +9,8 @@
 #include "tc_theatre_support.hpp"
 #include "model/kernel_config.hpp"
 #include "model/tc_pipeline.hpp"
+#include "views/common/picture_layout.hpp"
+#include "views/theatre/tc_source.hpp"
 #include "views/theatre/tc_stages.hpp"
 #include "views/theatre/theatre_recording.hpp"
 #include "views/theatre/theatre_view.hpp"
@@ -132,6 +134,31 @@ TEST(TcStages, TheRecordedChartShowsTheChosenBlock) {
         << text;
 }
 
+// K = 8 is one K step: the Stages and Source tabs walk 8 K steps (K = 512) instead and say so, and
+// --phase reaches them; the problem on show stays the stage's. A long enough K is shown as it is.
+TEST(TcStages, ASingleKStepOpensAtAFewAndSaysSo) {
+    ts::views::AppState state = ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8);
+    const std::string note = "Shown at K = 512, 8 K steps of 64, so that the K loop fills its ring of 4 stages and "
+                             "turns; your problem 12 × 16 × 8 has 1 K step.";
+    const std::string stages = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Stages);
+    EXPECT_NE(stages.find(note), std::string::npos) << stages;
+    EXPECT_NE(stages.find("4 stages of 32,768 bytes; K = 512 is 8 K steps of 64"), std::string::npos) << stages;
+    const std::string source = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Source);
+    EXPECT_NE(source.find(note), std::string::npos) << source;
+    EXPECT_EQ(state.problem.k, 8);
+    EXPECT_EQ(ts::views::tc_k_steps(state), 8);
+    ts::views::TheatreFlags flags;
+    flags.phase = 7;
+    EXPECT_EQ(ts::test::applied(ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8), flags).first, "");
+    ts::views::AppState one_step = ts::test::tc_state(KernelKind::Wmma, 12, 16, 8);
+    EXPECT_EQ(ts::views::tc_k_loop_problem(one_step).note,
+              "Shown at K = 256, 8 K steps of 32, so that the K loop runs more than once; your problem 12 × 16 × 8 "
+              "has 1 K step.");
+    ts::views::AppState long_k = ts::test::tc_state(KernelKind::Wgmma, 12, 16, 1024);
+    EXPECT_EQ(ts::views::tc_k_loop_problem(long_k).note, "");
+    EXPECT_EQ(ts::views::tc_k_steps(long_k), 16);
+}
+
 TEST(TcStages, TheTabDrawsForEveryRung) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {
         if (kind == KernelKind::Cublas) continue;
@@ -144,4 +171,29 @@ TEST(TcStages, TheTabDrawsForEveryRung) {
     }
 }
 
+}  // namespace
+
+// Where large text leaves the chart little height (a projector's 2× on 1280×720 leaves the tab
+// about 600×250 of 1× room), a row's name is as large as a consumer's row allows, not a copy's lane: nine
+// tenths of the text's size or more.
+namespace {
+TEST(TcStages, RowNamesReadAtAProjectorsSize) {
+    ts::views::AppState state = ts::test::tc_state(KernelKind::Wgmma, 12, 16, 8);
+    state.picture.wanted = true;
+    ts::test::ImGuiHarness ui(ImVec2(600, 250));
+    state.theatre.open_panel = ts::views::TheatrePanel::Stages;
+    float font = 0.0f;
+    for (int frame = 0; frame < 2; ++frame)
+        ui.frame([&] {
+            ts::views::draw_theatre_view(state, 0.0f);
+            font = ImGui::GetFontSize();
+        });
+    int names = 0;
+    for (const ts::views::PictureBox& label : state.picture.labels) {
+        if (label.name.rfind("row: ", 0) != 0) continue;
+        ++names;
+        EXPECT_GE(label.max.y - label.min.y, 0.9f * font) << label.name;
+    }
+    EXPECT_EQ(names, 3) << "the producer's row and two consumers'";
+}
 }  // namespace

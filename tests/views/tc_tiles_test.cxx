@@ -69,6 +69,36 @@ TEST(TcTiles, RoundFlagIsCheckedAgainstTheLaunch) {
               "--round is for the persistent rungs' Tiles tab (persistent, tc-tuned)");
 }
 
+// The stage's default 12×16×8 is one tile: the tab shows 4096³ instead and says so; the problem on
+// show stays the stage's; --round counts the rounds shown. Counts read as English at 1.
+TEST(TcTiles, ASingleTileOpensAt4096AndSaysSo) {
+    ts::views::AppState state = ts::test::tc_state(KernelKind::Persistent, 12, 16, 8);
+    const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Tiles);
+    EXPECT_NE(text.find("Shown at 4096³ so that the tile order has tiles to order; your problem 12 × 16 × 8 has 1 tile."),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("Round 1 of 4: 64 tiles"), std::string::npos) << text;
+    EXPECT_NE(text.find("64 clusters of 2 CTAs at a time, each taking every 64th tile of the order, so the tiles go in 4 rounds"), std::string::npos)
+        << text;
+    for (const char* wrong : {"1th", "1 clusters", "1 panels", "1 rounds", "1 tiles"})
+        EXPECT_EQ(text.find(wrong), std::string::npos) << wrong << "\n" << text;
+    EXPECT_EQ(state.problem.m, 12);
+    EXPECT_EQ(state.problem.k, 8);
+    ts::views::TheatreFlags flags;
+    flags.round = 4;
+    EXPECT_EQ(ts::test::applied(ts::test::tc_state(KernelKind::Persistent, 12, 16, 8), flags).first, "");
+    // A problem of several rounds is shown as it is.
+    ts::views::AppState big = ts::test::tc_state(KernelKind::Persistent, 8192, 8192, 64);
+    EXPECT_EQ(ts::views::shown_tile_problem(big).note, "");
+    EXPECT_EQ(ts::views::shown_tile_problem(big).problem.m, 8192);
+    // One tile's round, in words: singular nouns.
+    const ts::model::Problem one{12, 16, 8, 1, ts::model::Dtype::BFloat16};
+    const auto launch = ts::model::persistent_launch(ts::model::kPersistentShape, one, 132);
+    const std::string words = ts::views::round_words(ts::model::kPersistentShape, one, launch, 0, false);
+    EXPECT_NE(words.find("Round 1 of 1: 1 tile, read together along K: 1 panel of A"), std::string::npos) << words;
+    EXPECT_NE(words.find("would read 1 panel of A and 1 of B"), std::string::npos) << words;
+}
+
 TEST(TcTiles, HugeProblemsAreCountedNotDrawn) {
     ts::views::AppState state = ts::test::tc_state(KernelKind::Persistent, 200000, 200000, 64);
     const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Tiles);

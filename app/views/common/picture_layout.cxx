@@ -36,10 +36,13 @@ float names_height() { return 2.0f * ImGui::GetTextLineHeightWithSpacing(); }
 
 float words_beside_width(ImVec2 room, ImVec2 cells) {
     if (cells.x <= 0.0f || cells.y <= 0.0f) return 0.0f;
-    const float picture = (room.y - names_height()) * cells.x / cells.y;
-    const float words = room.x - picture - ImGui::GetStyle().ItemSpacing.x;
-    if (words < 13.0f * ImGui::GetFontSize()) return 0.0f;
-    return std::min(words, room.x * 0.5f);
+    return words_beside_picture(room, (room.y - names_height()) * cells.x / cells.y);
+}
+
+float words_beside_picture(ImVec2 room, float picture_width, float most) {
+    const float words = room.x - picture_width - ImGui::GetStyle().ItemSpacing.x;
+    if (words < kNarrowestWordsFonts * ImGui::GetFontSize()) return 0.0f;
+    return std::min(words, room.x * most);
 }
 
 void draw_picture_beside_words(ImVec2 room, float words_width, const std::function<void()>& picture,

@@ -45,12 +45,20 @@ struct PictureLayout {
 // beside A and above B.
 ImVec2 product_picture_cells(const model::Problem& problem, float tile = 0.0f);
 
+// The narrowest column of words beside a picture, in lines of text.
+inline constexpr float kNarrowestWordsFonts = 13.0f;
+
 // How wide a column the words about a picture (its title, what it shows) get beside it, or 0 to
 // put them above it: beside where the view (`room`) is wide enough for the picture at its full
 // height and still 13 lines of text, as with large text on a wide screen, where lines above the
 // picture would leave it a strip. The picture's shape: `cells` (product_picture_cells), with two
 // lines of the height for the names above and below. At most half the view.
 float words_beside_width(ImVec2 room, ImVec2 cells);
+
+// The same for a picture `picture_width` pixels wide at the view's full height, with the words up
+// to `most` of the view: the tensor-core theatre's pictures, narrow and tall beside long words,
+// where half the view would leave the picture a canvas wider than it can use.
+float words_beside_picture(ImVec2 room, float picture_width, float most = 0.5f);
 
 // The picture and its words side by side in `room`: `picture()` drawn in a fixed child window on
 // the left, `words()` in a column `words_width` wide on the right (which may scroll: it holds

@@ -66,8 +66,8 @@ std::variant<ExportSequence, std::string> theatre_sequence(const AppState& state
     const model::Index2 block = state.theatre.block;
     const std::string played = state.theatre.side_by_side ? "naive vs tiled" : model::describe(played_config(state));
     if (state.theatre.side_by_side) sequence.file_stem = "theatre-naive-vs-tiled";
-    sequence.what = format_text("{}, block ({}, {}): {} phase{}, one frame per sub-step", played, block.x, block.y,
-                                timeline.phases, timeline.phases == 1 ? "" : "s");
+    sequence.what = format_text("{}, block ({}, {}): {}, one frame per sub-step", played, block.x, block.y,
+                                model::counted(timeline.phases, "phase"));
     return sequence;
 }
 

@@ -181,9 +181,9 @@ void draw_compiler(KernelEditorState& editor) {
         muted_text("The text has changed since: compile again to see its messages.");
     if (const auto& o = editor.occupancy; o && report.ok)
         muted_text(format_text("{} registers a thread, {} bytes of static shared memory, {} bytes of local memory; {} "
-                               "block{} an SM",
+                               "an SM",
                                o->registers_per_thread, o->static_shared_bytes, o->local_bytes_per_thread,
-                               o->blocks_per_sm, o->blocks_per_sm == 1 ? "" : "s"));
+                               model::counted(o->blocks_per_sm, "block")));
     int index = 0;
     for (const model::Diagnostic& d : report.diagnostics) {
         ImGui::PushID(index++);

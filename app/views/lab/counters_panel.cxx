@@ -199,8 +199,9 @@ void draw_counters_panel(AppState& state, const model::Problem& problem) {
     const model::CounterReport& report = *read->report;
     if (!read->error.empty()) muted_text("The reading before that failure:");
     readings_table(report);
-    std::string source = format_text("{}, {}×{}×{}; CUPTI replayed the launch {} time(s) to collect every counter",
-                                     report.device, report.problem.m, report.problem.n, report.problem.k, report.passes);
+    std::string source = format_text("{}, {}×{}×{}; CUPTI replayed the launch {} to collect every counter",
+                                     report.device, report.problem.m, report.problem.n, report.problem.k,
+                                     model::counted(report.passes, "time"));
     if (!report.note.empty()) source += "; " + report.note;
     muted_text(source + ". Hover a row for what it counts and how the model got its number.");
 }

@@ -62,9 +62,9 @@ void draw_source(AppState& state) {
     LabState& lab = state.lab;
     if (lab.unfinished) {
         coloured_text_wrapped(colours::kWarning,
-                              model::format_text("TileScope ended unexpectedly during the session of {}; its {} "
-                                                 "measurement(s) were kept.",
-                                                 lab.unfinished->started, lab.unfinished->points)
+                              model::format_text("TileScope ended unexpectedly during the session of {}; it kept {}.",
+                                                 lab.unfinished->started,
+                                                 model::counted(lab.unfinished->points, "measurement"))
                                   .c_str());
         if (ImGui::Button("Reopen them")) reopen_unfinished(lab);
         ImGui::SameLine();
@@ -79,8 +79,8 @@ void draw_source(AppState& state) {
         ImGui::PopFont();
     }
     if (state.device && state.device->usable) {
-        muted_text(model::format_text("Live: {} ({} point(s) measured this session)", state.device->limits.name,
-                                 lab.live_points.size()));
+        muted_text(model::format_text("Live: {} ({} measured this session)", state.device->limits.name,
+                                      model::counted(static_cast<std::int64_t>(lab.live_points.size()), "point")));
         draw_first_visit_sweep(state);
     } else if (state.device) {
         // Said once here for every lab view: why nothing is measured, and what is shown instead.

@@ -436,7 +436,7 @@ void draw_ladder_controls(AppState& state) {
         if (!gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not.c_str());
         if (!gpu) muted_text(state.device && lab.recording ? why_not + "; the bars come from the recording." : why_not);
     }
-    if (lab.in_flight > 0) muted_text(format_text("{} measurement(s) running…", lab.in_flight));
+    if (lab.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.in_flight, "measurement")));
     if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
     ImGui::Spacing();
     draw_export_button(state, ExportSubject::Ladder);

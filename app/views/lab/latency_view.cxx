@@ -504,7 +504,7 @@ void draw_latency_controls(AppState& state) {
                     requests.push_back(measure_request(spec, c, size, Care::Full));
         start_sweep(lab, std::move(requests));
     }
-    if (lab.in_flight > 0) muted_text(format_text("{} measurement(s) running…", lab.in_flight));
+    if (lab.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.in_flight, "measurement")));
     if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
 }
 

@@ -441,9 +441,9 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     const int unnamed = draw_labels(frame, plot, marks);
     draw_measured_dram_points(frame, plot, measured_dram);
     if (unnamed > 0)
-        muted_text(format_text("{} point{} left unnamed for room: hover a point for its kernel, or fold the side "
+        muted_text(format_text("{} left unnamed for room: hover a point for its kernel, or fold the side "
                                "panel (Ctrl+B) for a larger plot.",
-                               unnamed, unnamed == 1 ? "" : "s"));
+                               model::counted(unnamed, "point")));
     for (const std::string& note : notes) muted_text(note);
     // Your kernel, plotted beside the rungs but not placed here: what is missing.
     if (const auto& yours = lab.latency.yours) {

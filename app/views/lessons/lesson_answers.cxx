@@ -89,10 +89,10 @@ RevealedAnswer warp_sectors(const AppState& state, model::WarpMapping mapping) {
     const int sectors = a.sectors + b.sectors;
     return {static_cast<double>(sectors), std::to_string(sectors),
             format_text("{}: warp 0 of block (0, 0), {}×{} threads, {} lanes, reading at k = 0 with threadIdx.x as the "
-                   "{}: A {} sector(s) + B {} sector(s) of 32 bytes. With threadIdx.x as the {} instead: A {} + B {} "
+                   "{}: A {} + B {} of 32 bytes. With threadIdx.x as the {} instead: A {} + B {} "
                    "= {}",
-                   kCounted, block_dim.x, block_dim.y, a.active_lanes, x_is_row ? "row" : "column", a.sectors,
-                   b.sectors, x_is_row ? "column" : "row", a_other.sectors, b_other.sectors,
+                   kCounted, block_dim.x, block_dim.y, a.active_lanes, x_is_row ? "row" : "column",
+                   model::counted(a.sectors, "sector"), model::counted(b.sectors, "sector"), x_is_row ? "column" : "row", a_other.sectors, b_other.sectors,
                    a_other.sectors + b_other.sectors)};
 }
 

@@ -23,7 +23,7 @@ constexpr ImU32 kPhaseColours[] = {IM_COL32(40, 120, 200, 255), IM_COL32(210, 11
 
 std::string bank_summary(const model::BankMap& map) {
     if (map.wavefronts <= map.ideal)
-        return format_text("{} wavefront{}: no conflict", map.wavefronts, map.wavefronts == 1 ? "" : "s");
+        return model::counted(map.wavefronts, "wavefront") + ": no conflict";
     return format_text("{} wavefronts where {} would do: {}-way conflict", map.wavefronts, map.ideal, map.degree);
 }
 

@@ -41,7 +41,9 @@ model::Problem ladder_textbook_problem(model::KernelConfig config) {
 
 std::string ladder_step_title(const AppState& state, model::KernelStep step) {
     const Ladder l = make_ladder(state);
-    if (step.sub == SubStep::Store) return format_text("After all {} K steps: store the register tiles to C", l.steps);
+    if (step.sub == SubStep::Store)
+        return format_text("After {}: store the register tiles to C",
+                           l.steps == 1 ? std::string("the one K step") : "all " + model::counted(l.steps, "K step"));
     std::string what;
     const bool pipelined = l.s.stages > 1;
     switch (step.sub) {
@@ -79,8 +81,8 @@ std::string ladder_step_detail(const AppState& state, model::KernelStep step) {
                                            s.a_loads_per_thread(), s.b_loads_per_thread(), l.thread);
             if (s.as_transposed) text += " As is stored transposed (k-major), so a thread's column of A values sits side by side.";
             if (s.stages > 1)
-                text += format_text(" These copies are of step {}, {} steps ahead: they travel while this step computes.",
-                                    step.phase + s.stages - 1, s.stages - 1);
+                text += format_text(" These copies are of step {}, {} ahead: they travel while this step computes.",
+                                    step.phase + s.stages - 1, model::counted(s.stages - 1, "step"));
             if (l.trace)
                 text += format_text(" Warp {}'s loads are drawn as its threads recorded them on the {} ({}).", l.warp,
                                     l.trace->device, l.trace->recorded_at);
@@ -95,10 +97,10 @@ std::string ladder_step_detail(const AppState& state, model::KernelStep step) {
             const int reads = static_cast<int>(model::ladder_fragment_reads(s, l.thread, 0).size());
             const std::string k_text = step.k >= 0 ? format_text("For k = {} (k {} of the dot products)", step.k, k0 + step.k)
                                                    : format_text("For each k of the {}", s.bk);
-            return format_text("{}, every thread reads {} values of As and {} of Bs into registers ({} instruction{}) and "
+            return format_text("{}, every thread reads {} values of As and {} of Bs into registers ({}) and "
                                "multiplies every pair: {} multiply-adds, {} per value read. Thread {}'s fragments "
                                "are lit, its warp's dark.",
-                               k_text, s.tm * s.wm_iter, s.tn * s.wn_iter, reads, reads == 1 ? "" : "s",
+                               k_text, s.tm * s.wm_iter, s.tn * s.wn_iter, model::counted(reads, "instruction"),
                                s.cells_per_thread(),
                                model::fixed(static_cast<double>(s.cells_per_thread()) / (s.tm * s.wm_iter + s.tn * s.wn_iter), 1),
                                l.thread);
@@ -132,10 +134,10 @@ void draw_ladder_thread_panel(const AppState& state) {
     const model::LadderShape& s = l.s;
     heading(format_text("Thread {} of block ({}, {})", l.thread, l.block.x, l.block.y).c_str());
     muted_text(format_text("warp {}, lane {}; click a cell of C to follow its thread", l.warp, l.lane));
-    ImGui::TextWrapped("%s", format_text("Owns {} cells: {}×{} register tile{} of {}×{}, at rows {} and columns {} of "
+    ImGui::TextWrapped("%s", format_text("Owns {} cells: {}×{} register {} of {}×{}, at rows {} and columns {} of "
                                          "the block's tile.",
                                          s.cells_per_thread(), s.wm_iter, s.wn_iter,
-                                         s.wm_iter * s.wn_iter > 1 ? "s" : "", s.tm, s.tn,
+                                         model::noun_for(s.wm_iter * s.wn_iter, "tile"), s.tm, s.tn,
                                          model::ladder_tile_row(s, l.thread), model::ladder_tile_col(s, l.thread))
                                  .c_str());
     ImGui::Separator();
@@ -145,20 +147,20 @@ void draw_ladder_thread_panel(const AppState& state) {
         const int row = a ? a_row(l, load.row) : b_row(l, load.row), col = a ? a_col(l, load.col) : b_col(l, load.col);
         std::string slots;
         for (int j = 0; j < load.width; ++j) slots += (j ? ", " : "") + std::to_string(load.slots[j]);
-        ImGui::BulletText("%s", format_text("i = {}: {}[{}][{}{}] ({}) → {}s slot{} {}", load.instruction, a ? "A" : "B", row,
+        ImGui::BulletText("%s", format_text("i = {}: {}[{}][{}{}] ({}) → {}s {} {}", load.instruction, a ? "A" : "B", row,
                                             col, load.width > 1 ? format_text("..{}", col + load.width - 1) : std::string(),
                                             load.width > 1 ? "float4" : "float", a ? "A" : "B",
-                                            load.width > 1 ? "s" : "", slots)
+                                            model::noun_for(load.width, "slot"), slots)
                                     .c_str());
     }
     ImGui::Separator();
     const int k = shown_k(l);
     ImGui::TextUnformatted(format_text("Fragment reads for k = {}:", k).c_str());
     for (const model::FragmentRead& read : model::ladder_fragment_reads(s, l.thread, k))
-        ImGui::BulletText("%s", format_text("{}s slot{} {}{} → {} register{} {}{}", read.operand == Operand::A ? "A" : "B",
-                                            read.width > 1 ? "s" : "", read.slot,
+        ImGui::BulletText("%s", format_text("{}s {} {}{} → {} {} {}{}", read.operand == Operand::A ? "A" : "B",
+                                            model::noun_for(read.width, "slot"), read.slot,
                                             read.width > 1 ? format_text("..{}", read.slot + read.width - 1) : std::string(),
-                                            read.operand == Operand::A ? "A" : "B", read.width > 1 ? "s" : "",
+                                            read.operand == Operand::A ? "A" : "B", model::noun_for(read.width, "register"),
                                             read.first_register,
                                             read.width > 1 ? format_text("..{}", read.first_register + read.width - 1)
                                                            : std::string())

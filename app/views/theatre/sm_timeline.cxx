@@ -90,12 +90,12 @@ SmLanes assign_lanes(const model::SmTimeline& timeline) {
 }
 
 std::string timeline_summary(const model::KernelTrace& trace, const model::SmTimeline& timeline) {
-    return format_text("{} on {}×{}×{}, recorded on the {} ({}): {} blocks ran on {} of its {} SMs, at most {} at once, "
-                  "in {} wave{}; {} µs from the first block's start to the last one's end. The recording's own "
+    return format_text("{} on {}×{}×{}, recorded on the {} ({}): {} ran on {} of its {} SMs, at most {} at once, "
+                  "in {}; {} µs from the first block's start to the last one's end. The recording's own "
                   "stores slow the kernel: read order and overlap here, not speed.",
                   model::describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k, trace.device,
-                  trace.recorded_at, trace.blocks(), timeline.sms_used.size(), trace.sm_count, timeline.most_at_once,
-                  timeline.waves, timeline.waves == 1 ? "" : "s", fixed(timeline.span_us, 1));
+                  trace.recorded_at, model::counted(trace.blocks(), "block"), timeline.sms_used.size(), trace.sm_count,
+                  timeline.most_at_once, model::counted(timeline.waves, "wave"), fixed(timeline.span_us, 1));
 }
 
 std::optional<std::string> recorded_block_line(const AppState& state) {

@@ -12,6 +12,7 @@
 #include "model/format.hpp"
 #include "model/tc_fragments.hpp"
 #include "model/tc_stage_record.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/theatre_paint.hpp"
@@ -54,19 +55,18 @@ std::vector<FragmentGrid> fragment_grids(model::KernelKind kind) {
         case KernelKind::Wmma:
         case KernelKind::Mma:
         case KernelKind::MmaAsync:
-            return {{FragmentOperand::MmaA, model::kMmaM, model::kMmaK, "A, 16×16 (rows m, columns k)"},
-                    {FragmentOperand::MmaB, model::kMmaK, model::kMmaN, "B, 16×8 (rows k)"},
-                    {FragmentOperand::MmaC, model::kMmaM, model::kMmaN, "C, 16×8, FP32"},
+            return {{FragmentOperand::MmaA, model::kMmaM, model::kMmaK, "A, 16×16", 0, "A"},
+                    {FragmentOperand::MmaB, model::kMmaK, model::kMmaN, "B, 16×8", 0, "B"},
+                    {FragmentOperand::MmaC, model::kMmaM, model::kMmaN, "C, 16×8, FP32", 0, "C"},
                     {FragmentOperand::LdmatrixA, model::kMmaM, model::kMmaK,
-                     "A's tile in shared memory: each 16-byte row in the colour of the lane that gives ldmatrix.x4 "
-                     "its address",
-                     1}};
+                     "A's tile in shared memory, by the lane that gives each row's address", 1,
+                     "A in shared memory"}};
         case KernelKind::Wgmma:
         case KernelKind::WarpSpecialized:
         case KernelKind::Persistent:
         case KernelKind::TcTuned:
             return {{FragmentOperand::WgmmaD, model::kWgmmaM, kWgmmaShownCols,
-                     "D, the accumulators: 64 rows × the first 32 of N columns, FP32"}};
+                     "D, 64 rows × the first 32 of N columns, FP32", 0, "D, 64 × 32"}};
         default: return {};
     }
 }
@@ -169,14 +169,20 @@ std::string fragment_formula(FragmentOperand operand, int row, int col) {
     return "";
 }
 
-// A caption of up to two lines above the grids.
-float caption_height(float font) { return font * 2.6f; }
+namespace {
 
-FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 origin, ImVec2 avail, float font) {
-    FragmentLayout layout;
-    if (grids.empty() || avail.x < 200.0f || avail.y < 200.0f) return layout;
+bool of_wgmma(const std::vector<FragmentGrid>& grids) { return grids.front().operand == FragmentOperand::WgmmaD; }
+
+// A caption of one line above each line of an mma's grids; a wgmma's caption stands right of its
+// one grid, above its warps' names, and leaves the grid the whole height.
+float caption_height(const std::vector<FragmentGrid>& grids, float font) { return of_wgmma(grids) ? 0.0f : font * 1.5f; }
+
+// Room right of a wgmma's grid for its warps' names ("warp 3"), else a few pixels.
+float names_width(const std::vector<FragmentGrid>& grids, float font) { return of_wgmma(grids) ? font * 4.2f : 4.0f; }
+
+// The grids' extent in cells: the widest line (two cells between grids) and every line's rows.
+ImVec2 grid_cells(const std::vector<FragmentGrid>& grids) {
     const int lines = grids.back().line + 1;
-    // Per line: columns with two between grids; rows of its tallest grid.
     std::vector<float> widths(static_cast<std::size_t>(lines), -2.0f);
     std::vector<int> rows(static_cast<std::size_t>(lines), 0);
     for (const FragmentGrid& g : grids) {
@@ -188,17 +194,39 @@ FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 o
         widest = std::max(widest, widths[static_cast<std::size_t>(l)]);
         tall += static_cast<float>(rows[static_cast<std::size_t>(l)]);
     }
-    // Room on the right for a wgmma's warp names, and below for the line under the grids.
-    const float names = grids.front().operand == FragmentOperand::WgmmaD ? font * 16.0f : 4.0f;
-    const float cell = std::floor(std::min((avail.x - names) / widest,
-                                           (avail.y - caption_height(font) * static_cast<float>(lines) - font * 1.5f) / tall));
+    return {widest, tall};
+}
+
+}  // namespace
+
+float fragments_width(model::KernelKind kind, float height, float font) {
+    const std::vector<FragmentGrid> grids = fragment_grids(kind);
+    if (grids.empty()) return 0.0f;
+    const ImVec2 cells = grid_cells(grids);
+    const float lines = static_cast<float>(grids.back().line + 1);
+    const float cell = std::floor((height - caption_height(grids, font) * lines) / cells.y);
+    // A pixel over, so that the picture's window, this wide, fits the same cells.
+    return std::max(cell, 4.0f) * cells.x + names_width(grids, font) + 1.0f;
+}
+
+FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 origin, ImVec2 avail, float font) {
+    FragmentLayout layout;
+    if (grids.empty() || avail.x < 200.0f || avail.y < 200.0f) return layout;
+    const int lines = grids.back().line + 1;
+    // Each line's height in rows: its tallest grid's.
+    std::vector<int> rows(static_cast<std::size_t>(lines), 0);
+    for (const FragmentGrid& g : grids)
+        rows[static_cast<std::size_t>(g.line)] = std::max(rows[static_cast<std::size_t>(g.line)], g.rows);
+    const ImVec2 cells = grid_cells(grids);
+    const float cell = std::floor(std::min((avail.x - names_width(grids, font)) / cells.x,
+                                           (avail.y - caption_height(grids, font) * static_cast<float>(lines)) / cells.y));
     if (cell < 4.0f) return layout;
     layout.cell = cell;
-    float x = origin.x, y = origin.y + caption_height(font);
+    float x = origin.x, y = origin.y + caption_height(grids, font);
     int line = 0;
     for (const FragmentGrid& g : grids) {
         if (g.line != line) {
-            y += static_cast<float>(rows[static_cast<std::size_t>(line)]) * cell + caption_height(font);
+            y += static_cast<float>(rows[static_cast<std::size_t>(line)]) * cell + caption_height(grids, font);
             x = origin.x;
             line = g.line;
         }
@@ -232,7 +260,46 @@ std::string recorded_fragment_text(const model::KernelTrace& trace, FragmentOper
 
 }  // namespace
 
+void draw_tc_fragments_words(AppState& state, float keep) {
+    const std::vector<FragmentGrid> grids = fragment_grids(state.kernel.kind);
+    if (grids.empty()) return;
+    const bool wgmma = grids.front().operand == FragmentOperand::WgmmaD;
+    // The mma rung's recording: A and B coloured by the lanes whose registers the GPU filled.
+    if (const auto recording = fragment_recording(state)) {
+        ImGui::Checkbox("the recording's registers", &state.theatre.recording.replay);
+        const auto& difference = recording_difference(recording);
+        coloured_text_wrapped(
+            difference ? colours::kWarning : colours::kPass,
+            (difference ? "The recorded registers differ from the model: " + *difference
+                        : format_text("Recorded on {} ({}, 14_mma_recorded.cu): A and B are coloured by the lanes whose "
+                                      "registers received each element from warp 0's first ldmatrix.x4 and .x4.trans "
+                                      "(grey: outside the matrix, the copies' zero fill); all {} halves are where the "
+                                      "PTX ISA's layout puts them.",
+                                      recording->device, recording->recorded_at, recording->fragment_words.size()))
+                .c_str());
+    }
+    const std::string what =
+        wgmma ? "D, the accumulators of one wgmma m64nNk16: its 64 rows and the first 32 of its N columns, FP32, each "
+                "element in the colour of the thread of the warpgroup that holds it. Warp w (threads 32·w … 32·w + 31) "
+                "owns rows 16·w … 16·w + 15, laid out in each 8-column block as mma's C."
+              : "Top: one mma.sync.m16n8k16. A is 16×16 (rows m, columns k), B 16×8 (rows k), C 16×8 in FP32; each "
+                "element is in the colour of the lane of the warp that holds it, and marked with its number. Below: "
+                "A's 16×16 tile as shared memory stores it, each 16-byte row in the colour of the lane that gives "
+                "ldmatrix.x4 its address (not the lane that receives its values).";
+    const int pinned = state.theatre.pinned_lane;
+    const std::string foot =
+        pinned >= 0 ? format_text("{} {} pinned (outlined, its registers written in); click it again to let go.",
+                                  wgmma ? "Thread" : "Lane", pinned)
+                    : format_text("Each colour is one {}; hover an element for its register and the PTX ISA's formula, "
+                                  "click to pin that {}.",
+                                  wgmma ? "lane of a warp (the four warps repeat the colours, each in its own 16 rows)"
+                                        : "lane of the warp (0–31)",
+                                  wgmma ? "thread" : "lane");
+    folding_muted_text(what + " " + foot, "What the colours are", keep);
+}
+
 void draw_tc_fragments(AppState& state) {
+    PictureLayout& picture = state.picture;
     const std::vector<FragmentGrid> grids = fragment_grids(state.kernel.kind);
     if (grids.empty()) return;
     const bool wgmma = grids.front().operand == FragmentOperand::WgmmaD;
@@ -246,24 +313,14 @@ void draw_tc_fragments(AppState& state) {
     if (recorded)
         for (const bool of_b : {false, true})
             holders[of_b ? 1 : 0] = model::recorded_holders(recorded->fragment_words, of_b);
-    if (recording) {
-        ImGui::Checkbox("the recording's registers", &state.theatre.recording.replay);
-        ImGui::SameLine();
-        const auto& difference = recording_difference(recording);
-        coloured_text_wrapped(
-            difference ? colours::kWarning : colours::kPass,
-            (difference ? "The recorded registers differ from the model: " + *difference
-                        : format_text("Recorded on {} ({}, 14_mma_recorded.cu): A and B are coloured by the lanes whose "
-                                      "registers received each element from warp 0's first ldmatrix.x4 and .x4.trans "
-                                      "(grey: outside the matrix, the copies' zero fill); all {} halves are where the "
-                                      "PTX ISA's layout puts them.",
-                                      recording->device, recording->recorded_at, recording->fragment_words.size()))
-                .c_str());
-    }
 
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    picture.clear();
+    picture.view = "theatre";
+    picture.canvas_min = origin;
+    picture.canvas_max = {origin.x + avail.x, origin.y + avail.y};
     const FragmentLayout layout = layout_fragments(grids, origin, avail, font);
     if (layout.cell <= 0.0f) return;
     const float cell = layout.cell;
@@ -277,10 +334,19 @@ void draw_tc_fragments(AppState& state) {
     for (std::size_t i = 0; i < grids.size(); ++i) {
         const FragmentGrid& g = grids[i];
         const ImVec2 top = layout.tops[i];
-        // A line's last grid may take the rest of the width for its caption.
+        // A line's last grid may take the rest of the width for its caption; one line, the longest
+        // form that fits.
         const bool last_of_line = i + 1 == grids.size() || grids[i + 1].line != g.line;
-        wrapped_text(draw, {top.x, top.y - caption_height(font)}, ImGui::GetColorU32(ImGuiCol_Text), g.title,
-                     last_of_line ? origin.x + avail.x - top.x : static_cast<float>(g.cols) * cell + cell);
+        const float right = top.x + static_cast<float>(g.cols) * cell + font * 0.5f;
+        const float caption_room = wgmma          ? origin.x + avail.x - right
+                                   : last_of_line ? origin.x + avail.x - top.x
+                                                  : static_cast<float>(g.cols + 2) * cell - font * 0.5f;
+        if (const auto title = first_fitting({g.title, g.short_title, g.short_title.substr(0, 1)}, small, caption_room)) {
+            const ImVec2 at = wgmma ? ImVec2{right, top.y} : ImVec2{top.x, top.y - caption_height(grids, font)};
+            text_at(draw, small, at, ImGui::GetColorU32(ImGuiCol_Text), *title);
+            picture.add_label("caption: ", *title, at, {at.x + text_width(small, *title), at.y + font});
+        }
+        picture.add_matrix(g.title, top, {top.x + static_cast<float>(g.cols) * cell, top.y + static_cast<float>(g.rows) * cell});
         // ldmatrix reads 16-byte rows: one label per 8 elements, over the whole row piece.
         const int span = g.operand == FragmentOperand::LdmatrixA ? 8 : 1;
         // Drawn after the cells, which would otherwise paint over a label wider than one.
@@ -338,30 +404,18 @@ void draw_tc_fragments(AppState& state) {
                           IM_COL32(40, 40, 40, warp_edge ? 255 : 200), warp_edge ? std::max(2.5f, cell * 0.2f) : 1.0f);
         }
         if (g.operand == FragmentOperand::WgmmaD)
-            for (int w = 0; w < g.rows / 16; ++w)
-                text_at(draw, small,
-                        {top.x + static_cast<float>(g.cols) * cell + font * 0.5f,
-                         top.y + (static_cast<float>(16 * w) + 7.0f) * cell},
-                        ImGui::GetColorU32(ImGuiCol_Text),
-                        format_text("warp {}: threads {}–{}, rows {}–{}", w, 32 * w, 32 * w + 31, 16 * w, 16 * w + 15));
+            for (int w = 0; w < g.rows / 16; ++w) {
+                const std::string name = format_text("warp {}", w);
+                const ImVec2 at{top.x + static_cast<float>(g.cols) * cell + font * 0.5f,
+                                top.y + (static_cast<float>(16 * w) + 8.0f) * cell - font * 0.5f};
+                text_at(draw, small, at, ImGui::GetColorU32(ImGuiCol_Text), name);
+                picture.add_label("name: ", name, at, {at.x + text_width(small, name), at.y + font});
+            }
         for (int q = 8; q < g.cols; q += 8)
             draw->AddLine({top.x + static_cast<float>(q) * cell, top.y},
                           {top.x + static_cast<float>(q) * cell, top.y + static_cast<float>(g.rows) * cell},
                           IM_COL32(40, 40, 40, 200), 1.0f);
     }
-    const std::string foot =
-        pinned >= 0 ? format_text("{} {} pinned (outlined, its registers written in); click it again to let go.",
-                                  wgmma ? "Thread" : "Lane", pinned)
-                    : format_text("Each colour is one {}; hover an element for its register and the PTX ISA's formula, "
-                                  "click to pin that {}.",
-                                  wgmma ? "lane of a warp (the four warps repeat the colours, each in its own 16 rows)"
-                                        : "lane of the warp (0–31)",
-                                  wgmma ? "thread" : "lane");
-    float bottom = 0.0f;
-    for (std::size_t i = 0; i < grids.size(); ++i)
-        bottom = std::max(bottom, layout.tops[i].y + static_cast<float>(grids[i].rows) * cell);
-    wrapped_text(draw, {origin.x, bottom + font * 0.3f},
-                 colours::kMuted, foot, avail.x);
 }
 
 }  // namespace ts::views

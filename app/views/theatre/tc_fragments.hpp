@@ -27,12 +27,14 @@ namespace ts::views {
 // LdmatrixA: A's 16×16 tile in shared memory, by the lane that gives each row's address.
 enum class FragmentOperand { MmaA, MmaB, MmaC, WgmmaD, LdmatrixA };
 
-// One grid of the picture: which operand, its size, its caption, and its line (0: the top one).
+// One grid of the picture: which operand, its size, its caption (one line over the grid: the
+// longest of `title` and `short_title` that fits), and its line (0: the top one).
 struct FragmentGrid {
     FragmentOperand operand = FragmentOperand::MmaA;
     int rows = 0, cols = 0;
     std::string title;
     int line = 0;
+    std::string short_title;
 };
 // The grids the theatre draws for a tensor-core rung: A, B and C of one mma for 13–15, the
 // accumulators of one wgmma (64 × 32) for 16–19; none for other kernels.
@@ -50,16 +52,24 @@ std::string fragment_register(FragmentOperand operand, int row, int col);
 std::string fragment_formula(FragmentOperand operand, int row, int col);
 
 // Where the grids go in an area at `origin` of `avail` pixels with text `font` pixels high: each
-// line of grids under a caption, side by side two cells apart, square cells as large as fit.
-// cell 0: too small to draw.
+// line of grids under a one-line caption, side by side two cells apart, square cells as large as
+// fit, a wgmma's warp names on the right. cell 0: too small to draw.
 struct FragmentLayout {
     float cell = 0.0f;
     std::vector<ImVec2> tops;  // each grid's top-left corner
 };
 FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 origin, ImVec2 avail, float font);
 
+// How wide the picture of `kind`'s grids is when it is `height` pixels high.
+float fragments_width(model::KernelKind kind, float height, float font);
+
+// The words beside or above the picture: what the grids are, the recording's line, what a hover
+// and a click do; paragraphs fold where they would leave the picture less than `keep` of the view.
+void draw_tc_fragments_words(AppState& state, float keep);
+
 // The picture of state.kernel.kind's fragments in the current ImGui window's remaining area
-// (layout_fragments at the cursor); a click pins or lets go of a lane (state.theatre.pinned_lane).
+// (layout_fragments at the cursor), reported in state.picture; a click pins or lets go of a lane
+// (state.theatre.pinned_lane).
 void draw_tc_fragments(AppState& state);
 
 }  // namespace ts::views

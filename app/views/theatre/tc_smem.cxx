@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cfloat>
 #include <cstdio>
+#include <memory>
 
 #include "model/format.hpp"
 #include "model/ladder_rungs.hpp"
 #include "model/tc_stage_record.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/tc_fragments.hpp"
@@ -174,6 +176,32 @@ std::string descriptor_text(const TileDescriptor& d) {
                               f.leading_byte_offset, f.stride_byte_offset);
 }
 
+SmemProblem smem_shown_problem(const AppState& state) {
+    SmemProblem shown{state.problem, ""};
+    const auto tiles = smem_tiles(state.kernel.kind, state.theatre.smem_b);
+    if (!tiles) return shown;
+    const model::Problem& p = state.problem;
+    const bool of_b = state.theatre.smem_b;
+    // The tile's rows and columns, and how many of each the problem fills.
+    const std::int64_t rows = tiles->plain.rows, cols = tiles->plain.row_elements;
+    const std::int64_t filled_rows = std::min(of_b ? p.k : p.m, rows), filled_cols = std::min(of_b ? p.n : p.k, cols);
+    if (2 * filled_rows >= rows && 2 * filled_cols >= cols) return shown;
+    model::Problem& whole = shown.problem;
+    if (of_b) {
+        whole.k = std::max(whole.k, rows);
+        whole.n = std::max(whole.n, cols);
+    } else {
+        whole.m = std::max(whole.m, rows);
+        whole.k = std::max(whole.k, cols);
+    }
+    shown.note = format_text("Shown at {}, where {}'s tile is full, so that every chunk column has its colour; your problem "
+                             "{} fills {} of the {} of the tile and {} of its {}: {} zeros in the rest.",
+                             model::problem_size_text(whole), of_b ? 'B' : 'A', model::problem_size_text(p),
+                             filled_rows, model::counted(rows, "row"), filled_cols, model::counted(cols, "column"),
+                             model::needs_sm90a(state.kernel.kind) ? "TMA writes" : "the copies write");
+    return shown;
+}
+
 std::string smem_explanation(const AppState& state) {
     const auto tiles = smem_tiles(state.kernel.kind, state.theatre.smem_b);
     if (!tiles) return "";
@@ -186,13 +214,73 @@ std::string smem_explanation(const AppState& state) {
         elements_per_chunk(tiles->plain), state.theatre.smem_chunk);
 }
 
-void draw_tc_smem(AppState& state) {
+namespace {
+
+// The picture's rows of text in fonts: a title and the banks over the grids, the wavefronts under;
+// between the banks and the grids, room in cells for the descriptor's start arrow.
+constexpr float kTitleFonts = 1.1f, kBanksFonts = 1.1f, kWavesFonts = 1.4f, kArrowCells = 0.9f;
+
+// The grids' columns: the logical grid's chunks, two 8-slot lines of shared memory, 2 between each.
+float smem_columns(const SmemTilePair& tiles) { return static_cast<float>(chunks_per_row(tiles.plain) + 2 * kSlotsPerLine) + 4.0f; }
+
+float smem_cell(const SmemTilePair& tiles, ImVec2 avail, float font) {
+    const float text = (kTitleFonts + kBanksFonts + kWavesFonts) * font;
+    return std::floor(std::min(avail.x / smem_columns(tiles),
+                               (avail.y - text) / (static_cast<float>(shown_lines(tiles)) + kArrowCells)));
+}
+
+// The wgmma rung's recording, where the right-hand grid is drawn from it.
+const model::KernelTrace* smem_recording(const AppState& state, std::shared_ptr<const model::KernelTrace>& kept) {
+    kept = tensor_core_recording(state.theatre.recording, model::KernelKind::Wgmma);
+    return kept && state.kernel.kind == model::KernelKind::Wgmma ? kept.get() : nullptr;
+}
+
+}  // namespace
+
+float tc_smem_width(const AppState& state, float height) {
+    const auto tiles = smem_tiles(state.kernel.kind, state.theatre.smem_b);
+    if (!tiles) return FLT_MAX;  // words alone: above
+    const float cell = std::max(6.0f, smem_cell(*tiles, {1e9f, height}, ImGui::GetFontSize()));
+    return cell * smem_columns(*tiles) + 1.0f;
+}
+
+void draw_tc_smem_words(AppState& state, float keep) {
     TheatreState& theatre = state.theatre;
     ImGui::TextUnformatted("Tile:");
     ImGui::SameLine();
     if (ImGui::RadioButton("A", !theatre.smem_b)) theatre.smem_b = false;
     ImGui::SameLine();
     if (ImGui::RadioButton("B", theatre.smem_b)) theatre.smem_b = true;
+    const auto tiles = smem_tiles(state.kernel.kind, theatre.smem_b);
+    if (!tiles) return;
+    theatre.smem_chunk = std::clamp(theatre.smem_chunk, 0, chunks_per_row(tiles->plain) - 1);
+    std::shared_ptr<const model::KernelTrace> kept;
+    const model::KernelTrace* recording = smem_recording(state, kept);
+    const bool recorded = recording && !recorded_slots(*recording, theatre.smem_b, shown_lines(*tiles)).empty();
+    if (const std::string note = smem_shown_problem(state).note; !note.empty() && !recorded)
+        ImGui::TextWrapped("%s", note.c_str());
+    if (recorded) {
+        const auto& difference = recording_difference(kept);
+        coloured_text_wrapped(difference ? colours::kWarning : colours::kPass,
+                              (difference ? "The recorded stage differs from the model: " + *difference
+                                          : format_text("Recorded on {} ({}, {}×{}×{}): block (0, 0)'s first stage, "
+                                                        "every word where the model puts it.",
+                                                        recording->device, recording->recorded_at,
+                                                        recording->problem.m, recording->problem.n,
+                                                        recording->problem.k))
+                                  .c_str());
+    }
+    std::string text = format_text("Left, {}'s tile as the kernel indexes it; middle, stored row-major; right, {}: {}. ",
+                                   theatre.smem_b ? 'B' : 'A',
+                                   recorded ? "as the GPU stored it (recorded)" : "as the rung stores it", tiles->how);
+    text += smem_explanation(state);
+    if (const auto descriptor = tile_descriptor(state.kernel.kind, theatre.smem_b, theatre.smem_chunk))
+        text += " " + descriptor_text(*descriptor);
+    folding_muted_text(text, "What the grids show", keep);
+}
+
+void draw_tc_smem(AppState& state) {
+    TheatreState& theatre = state.theatre;
     const auto tiles = smem_tiles(state.kernel.kind, theatre.smem_b);
     if (!tiles) return;
     const char operand = theatre.smem_b ? 'B' : 'A';
@@ -202,17 +290,16 @@ void draw_tc_smem(AppState& state) {
     const int lines = shown_lines(*tiles);
 
     // The right-hand grid: the GPU's own bytes where the wgmma rung has been recorded.
-    const auto recording_kept = tensor_core_recording(theatre.recording, model::KernelKind::Wgmma);
-    const model::KernelTrace* recording = recording_kept.get();
-    std::vector<SmemChunkSlot> stored = recording && state.kernel.kind == model::KernelKind::Wgmma
-                                       ? recorded_slots(*recording, theatre.smem_b, lines)
-                                       : std::vector<SmemChunkSlot>{};
+    std::shared_ptr<const model::KernelTrace> recording_kept;
+    const model::KernelTrace* recording = smem_recording(state, recording_kept);
+    std::vector<SmemChunkSlot> stored =
+        recording ? recorded_slots(*recording, theatre.smem_b, lines) : std::vector<SmemChunkSlot>{};
     const bool recorded = !stored.empty();
     if (!recorded) stored = model_slots(tiles->stored, lines);
     std::vector<SmemChunkSlot> plain = model_slots(tiles->plain, lines);
     // Block (0, 0)'s first tile of the problem on show (the recording's, where drawn from one):
     // chunks past M, N or K are TMA's zeros in shared memory, as the recording shows them.
-    const model::Problem& problem = recorded ? recording->problem : state.problem;
+    const model::Problem problem = recorded ? recording->problem : smem_shown_problem(state).problem;
     const auto outside = [&](const SmemChunkSlot& slot) {
         const std::int64_t first = static_cast<std::int64_t>(slot.chunk) * elements_per_chunk(tiles->plain);
         return theatre.smem_b ? slot.row >= problem.k || first >= problem.n : slot.row >= problem.m || first >= problem.k;
@@ -222,23 +309,6 @@ void draw_tc_smem(AppState& state) {
     if (!recorded)
         for (SmemChunkSlot& slot : stored)
             if (!slot.empty() && outside(slot)) slot.zero_fill = true;
-    if (recorded) {
-        const auto& difference = recording_difference(recording_kept);
-        ImGui::PushStyleColor(ImGuiCol_Text, difference ? colours::kWarning : colours::kPass);
-        ImGui::TextWrapped("%s", (difference ? "The recorded stage differs from the model: " + *difference
-                                             : format_text("Recorded on {} ({}, {}×{}×{}): block (0, 0)'s first stage, "
-                                                           "every word where the model puts it.",
-                                                           recording->device, recording->recorded_at,
-                                                           recording->problem.m, recording->problem.n,
-                                                           recording->problem.k))
-                                     .c_str());
-        ImGui::PopStyleColor();
-    }
-
-    ImGui::PushTextWrapPos(0.0f);
-    muted_text(format_text("Left, {}'s tile as the kernel indexes it; middle, stored row-major; right, {}: {}.", operand,
-                           recorded ? "as the GPU stored it (recorded)" : "as the rung stores it", tiles->how));
-    ImGui::PopTextWrapPos();
 
     struct Grid {
         std::string title;
@@ -251,12 +321,16 @@ void draw_tc_smem(AppState& state) {
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    // A title and the banks over the grids, the wavefronts under them.
-    const bool described = tile_descriptor(state.kernel.kind, theatre.smem_b, theatre.smem_chunk).has_value();
-    const float caption = font * 2.6f, below = font * (described ? 5.5f : 1.6f);
-    const float columns = static_cast<float>(chunks + 2 * kSlotsPerLine) + 4.0f;
-    const float cell = std::floor(std::min(avail.x / columns, (avail.y - caption - below) / static_cast<float>(lines)));
+    PictureLayout& picture = state.picture;
+    picture.clear();
+    picture.view = "theatre";
+    picture.canvas_min = origin;
+    picture.canvas_max = {origin.x + avail.x, origin.y + avail.y};
+    const float cell = smem_cell(*tiles, avail, font);
     if (cell < 6.0f) return;
+    // A title and the banks over the grids, the start arrow's room, the wavefronts under them.
+    const float banks_y = origin.y + font * kTitleFonts;
+    const float caption = font * (kTitleFonts + kBanksFonts) + cell * kArrowCells;
     ImGui::InvisibleButton("##tc_smem", avail);
     const bool hovering = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
@@ -271,7 +345,17 @@ void draw_tc_smem(AppState& state) {
     const float top_y = origin.y + caption;
     for (const Grid& g : grids) {
         const float width = static_cast<float>(g.cols) * cell;
-        text_at(draw, small, {x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text), g.title);
+        // The title in its grid's width and the gap after it, less a space: smaller where it is
+        // wider (a 4-chunk grid's "indexed" at 2× would run into the next title).
+        const float title_room = width + 2.0f * cell - text_width(small, " "), title_width = text_width(small, g.title);
+        const float own_size = imgui_compat::font_size(small);
+        const float title_size = title_width > title_room ? own_size * title_room / title_width : own_size;
+        const ImVec2 title_at{x, origin.y + own_size - title_size};
+        draw->AddText(small, title_size, title_at, ImGui::GetColorU32(ImGuiCol_Text), g.title.c_str());
+        picture.add_label("caption: ", g.title, title_at,
+                          {x + std::min(title_width, title_room), origin.y + font});
+        picture.add_matrix(g.title, {x, top_y},
+                           {x + width, top_y + static_cast<float>(g.slots ? lines : rows) * cell});
         for (int line = 0; line < (g.slots ? lines : rows); ++line)
             for (int c = 0; c < g.cols; ++c) {
                 SmemChunkSlot slot = g.slots ? (*g.slots)[static_cast<std::size_t>(line * kSlotsPerLine + c)]
@@ -295,13 +379,24 @@ void draw_tc_smem(AppState& state) {
             }
         if (g.slots) {
             // Bank groups over the columns, and the cost of the outlined read underneath.
-            for (int c = 0; c < kSlotsPerLine; c += 4)
-                text_at(draw, small, {x + static_cast<float>(c) * cell, top_y - font * 1.2f}, colours::kMuted,
-                        format_text("bank {}", 4 * c));
+            for (int c = 0; c < kSlotsPerLine; c += 4) {
+                // "bank 16" where four cells hold it, else the bank's number alone.
+                const auto bank = first_fitting({format_text("bank {}", 4 * c), std::to_string(4 * c)}, small,
+                                                4.0f * cell - font * 0.3f);
+                if (!bank) continue;
+                const ImVec2 at{x + static_cast<float>(c) * cell, banks_y};
+                text_at(draw, small, at, colours::kMuted, *bank);
+                picture.add_label("banks: ", *bank, at, {at.x + text_width(small, *bank), at.y + font});
+            }
+            // Under the grid, ending at its right edge: the grid's width and the gap left of it.
             const int waves = picture_wavefronts(*g.slots, theatre.smem_chunk);
-            text_at(draw, small, {x, top_y + static_cast<float>(lines) * cell + font * 0.3f},
-                    waves <= 1 ? colours::kPass : colours::kWarning,
-                    format_text("{} wavefront{}", waves, waves == 1 ? "" : "s"));
+            if (const auto cost = first_fitting({model::counted(waves, "wavefront"), std::to_string(waves)}, small,
+                                                width + 2.0f * cell)) {
+                const float cost_width = text_width(small, *cost);
+                const ImVec2 at{x + width - cost_width, top_y + static_cast<float>(lines) * cell + font * 0.2f};
+                text_at(draw, small, at, waves <= 1 ? colours::kPass : colours::kWarning, *cost);
+                picture.add_label("cost: ", *cost, at, {at.x + cost_width, at.y + font});
+            }
         }
         x += width + 2.0f * cell;
     }
@@ -314,7 +409,8 @@ void draw_tc_smem(AppState& state) {
                            top_y + static_cast<float>(in_tile / kLineBytes) * cell};
         const ImU32 arrow = colours::kHighlight;
         const float thick = std::max(2.0f, cell * 0.12f);
-        draw->AddLine({start.x, start.y - cell * 0.9f}, start, arrow, thick);
+        // In its room between the banks' labels and the grid, crossing neither.
+        draw->AddLine({start.x, start.y - cell * kArrowCells}, start, arrow, thick);
         draw->AddTriangleFilled({start.x - cell * 0.25f, start.y - cell * 0.35f}, {start.x + cell * 0.25f, start.y - cell * 0.35f},
                                 start, arrow);
         const int sbo_lines = static_cast<int>(descriptor->fields.stride_byte_offset) / kLineBytes;
@@ -325,13 +421,23 @@ void draw_tc_smem(AppState& state) {
             draw->AddLine({x_line, y0}, {x_line, y1}, arrow, thick);
             draw->AddTriangleFilled({x_line - cell * 0.25f, y1 - cell * 0.4f}, {x_line + cell * 0.25f, y1 - cell * 0.4f},
                                     {x_line, y1}, arrow);
-            const float label = small->CalcTextSizeA(ImGui::GetFontSize(), FLT_MAX, 0.0f, "SBO").x;
-            text_at(draw, small, {x_line - label * 0.5f, y1 + cell * 0.1f}, arrow, "SBO");
+            // Under the arrow's head, in the gap: on one line where the gap is wide enough, else a
+            // letter a line (a projector's text is wider than two cells).
+            const float label = text_width(small, "SBO"), gap = 2.0f * cell - 4.0f;
+            const bool stacked = label > gap && text_width(small, "W") <= gap;
+            const float column = stacked ? std::max({text_width(small, "S"), text_width(small, "B"), text_width(small, "O")})
+                                         : label;
+            const ImVec2 at{x_line - column * 0.5f, y1 + cell * 0.1f};
+            if (stacked)
+                for (int i = 0; i < 3; ++i) {
+                    const char letter[2] = {"SBO"[i], '\0'};
+                    text_at(draw, small, {x_line - text_width(small, letter) * 0.5f, at.y + static_cast<float>(i) * font},
+                            arrow, letter);
+                }
+            else
+                text_at(draw, small, at, arrow, "SBO");
+            picture.add_label("arrow: ", "SBO", at, {at.x + column, at.y + (stacked ? 3.0f : 1.0f) * font});
         }
-        ImGui::SetCursorScreenPos({origin.x, top_y + static_cast<float>(lines) * cell + font * 1.5f});
-        ImGui::PushTextWrapPos(0.0f);
-        muted_text(descriptor_text(*descriptor));
-        ImGui::PopTextWrapPos();
     }
     // The hovered chunk wherever it sits, and its addresses.
     if (hovered && !hovered->zero_fill) {

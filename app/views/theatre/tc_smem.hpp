@@ -81,11 +81,28 @@ std::optional<TileDescriptor> tile_descriptor(model::KernelKind kind, bool opera
 // The descriptor in words: what wgmma reads it as, and each field with why.
 std::string descriptor_text(const TileDescriptor& d);
 
-// What the picture shows, for the side panel beside it.
+// What the picture shows, for the words beside it.
 std::string smem_explanation(const AppState& state);
 
-// The picture for state.kernel.kind in the current window's remaining area. Hover a chunk for its
-// addresses; click one to read its column.
+// The problem whose block (0, 0) tile the picture shows: the one on show, or, where that leaves
+// more than half the tile's rows or columns to TMA's zero fill (the stage's 12×16×8 fills 12 of
+// A's 128 rows and 8 of its 64 columns), one as large as the tile; `note` says so ("" when the
+// problem is the one on show). The problem on show stays as it is.
+struct SmemProblem {
+    model::Problem problem;
+    std::string note;
+};
+SmemProblem smem_shown_problem(const AppState& state);
+
+// The words beside or above the picture: which tile (A or B), the recording's line, what the
+// grids are and the descriptor; paragraphs fold where they would leave the picture less than
+// `keep` of the view.
+void draw_tc_smem_words(AppState& state, float keep);
+// How wide the picture is when it is `height` pixels high.
+float tc_smem_width(const AppState& state, float height);
+
+// The picture for state.kernel.kind in the current window's remaining area, reported in
+// state.picture. Hover a chunk for its addresses; click one to read its column.
 void draw_tc_smem(AppState& state);
 
 }  // namespace ts::views

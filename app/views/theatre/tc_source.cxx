@@ -12,6 +12,7 @@
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/phase_player.hpp"
+#include "views/theatre/theatre_recording.hpp"
 
 namespace ts::views {
 
@@ -213,12 +214,38 @@ std::string wgmma_words(const model::WgmmaShape& s, TcAction action, int k, int 
 
 }  // namespace
 
-int tc_k_steps(const AppState& state) {
-    const int k = static_cast<int>(std::clamp<std::int64_t>(state.problem.k, 1, 1 << 30));
-    if (const auto s = model::wgmma_shape_of(state.kernel)) return model::wgmma_k_steps(*s, k);
-    if (const auto s = model::mma_shape_of(state.kernel)) return model::mma_k_steps(*s, k);
-    return 1;
+namespace {
+
+// K steps of `kernel`'s loop over `k`, the K of one K step and the ring's stages (1 without one).
+struct KLoop {
+    int steps = 1, bk = 1, stages = 1;
+};
+KLoop k_loop(const model::KernelConfig& kernel, std::int64_t k_elements) {
+    const int k = static_cast<int>(std::clamp<std::int64_t>(k_elements, 1, 1 << 30));
+    if (const auto s = model::wgmma_shape_of(kernel)) return {model::wgmma_k_steps(*s, k), s->bk, s->stages};
+    if (const auto s = model::mma_shape_of(kernel)) return {model::mma_k_steps(*s, k), s->bk, s->stages};
+    return {};
 }
+
+}  // namespace
+
+TcShownProblem tc_k_loop_problem(const AppState& state) {
+    TcShownProblem shown{state.problem, ""};
+    const KLoop loop = k_loop(state.kernel, state.problem.k);
+    if (loop.steps > std::max(loop.stages, 1)) return shown;
+    // A recording of the problem on show is drawn as the GPU ran it.
+    const auto recording = tensor_core_recording(state.theatre.recording, state.kernel.kind);
+    if (recording && trace_fits(*recording, state) && state.theatre.recording.replay) return shown;
+    shown.problem.k = std::int64_t{kShownKSteps} * loop.bk;
+    shown.note = format_text("Shown at K = {}, {} of {}, so that the K loop {}; your problem {} has {}.",
+                             shown.problem.k, model::counted(kShownKSteps, "K step"), loop.bk,
+                             loop.stages > 1 ? format_text("fills its ring of {} and turns", model::counted(loop.stages, "stage"))
+                                             : std::string("runs more than once"),
+                             model::problem_size_text(state.problem), model::counted(loop.steps, "K step"));
+    return shown;
+}
+
+int tc_k_steps(const AppState& state) { return k_loop(state.kernel, tc_k_loop_problem(state).problem.k).steps; }
 
 std::span<const TcSubStep> tc_substeps(model::KernelKind kind) {
     switch (kind) {
@@ -299,6 +326,7 @@ void draw_tc_source(AppState& state) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float list_width = std::floor(std::min(avail.x * 0.42f, ImGui::GetFontSize() * 26.0f));
     ImGui::BeginChild("##tc_steps", ImVec2(list_width, avail.y));
+    if (const std::string note = tc_k_loop_problem(state).note; !note.empty()) ImGui::TextWrapped("%s", note.c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
     int shown = theatre.ring_step;
     if (ImGui::SliderInt("K step", &shown, 0, k_steps - 1)) theatre.ring_step = shown;
@@ -307,15 +335,17 @@ void draw_tc_source(AppState& state) {
     if (ImGui::Button("next >")) step_statement(theatre, statements, k_steps, 1);
     ImGui::SameLine();
     muted_text("(Left, Right)");
+    // What the lit statement does, before the list: at a projector's text size the column shows
+    // little more than these words (and an exported frame no more than it shows).
     ImGui::Spacing();
+    ImGui::TextWrapped("%s", tc_substep_words(state, theatre.tc_substep, theatre.ring_step).c_str());
+    ImGui::Spacing();
+    ImGui::Separator();
     for (int i = 0; i <= last_step; ++i) {
         const TcSubStep& step = steps[static_cast<std::size_t>(i)];
         const std::string item = format_text("{}. {}", i + 1, step.label);
         if (ImGui::Selectable(item.c_str(), i == theatre.tc_substep)) theatre.tc_substep = i;
     }
-    ImGui::Spacing();
-    ImGui::Separator();
-    ImGui::TextWrapped("%s", tc_substep_words(state, theatre.tc_substep, theatre.ring_step).c_str());
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("##tc_source", ImVec2(0.0f, avail.y), false, ImGuiWindowFlags_HorizontalScrollbar);

@@ -56,7 +56,19 @@ struct TcSubStep {
 // The sub-steps of `kind`'s kernel (13–19) in the order they run; empty for other kinds.
 std::span<const TcSubStep> tc_substeps(model::KernelKind kind);
 
-// K steps of block (0, 0) of the rung and problem on show (1 where K is empty).
+// The problem the Source and Stages tabs walk the K loop of: the one on show, or, where its K loop
+// runs once or never refills its ring (no more K steps than stages; a single K step at the
+// stage's 12×16×8) and no recording of it is replayed, the same M and N with K long enough for
+// kShownKSteps K steps, so that the ring fills and turns. `note` says so ("" when the problem is
+// the one on show); the problem on show stays as it is (the stage, the recording, the SMs tab).
+inline constexpr int kShownKSteps = 8;
+struct TcShownProblem {
+    model::Problem problem;
+    std::string note;
+};
+TcShownProblem tc_k_loop_problem(const AppState& state);
+
+// K steps of block (0, 0) of the rung and tc_k_loop_problem (1 where K is empty).
 int tc_k_steps(const AppState& state);
 
 // The line of sub-step `index` in `lines` (the kernel's file), each searched after the one before

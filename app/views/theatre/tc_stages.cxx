@@ -4,13 +4,17 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstdint>
+#include <memory>
 
 #include "model/format.hpp"
 #include "model/ladder_rungs.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/tc_fragments.hpp"
+#include "views/theatre/tc_source.hpp"
 #include "views/theatre/theatre_paint.hpp"
 #include "views/theatre/theatre_recording.hpp"
 
@@ -115,13 +119,13 @@ std::vector<std::string> barrier_lines(const model::WgmmaShape& s, int step) {
         if (!s.producer)
             line += " No empty barrier: the block's __syncthreads after each K step tells thread 0 the stage is free.";
         else if (ring.producer_waits)
-            line += format_text(" empty[{}]: {} arrivals (every consumer{}) release it; the producer waited for phase "
+            line += format_text(" empty[{}]: {} (every consumer{}) release it; the producer waited for phase "
                                 "bit {} before these copies.",
-                                t, model::empty_arrivals(s), s.cluster_m > 1 ? " of both CTAs" : "", ring.empty_parity);
+                                t, model::counted(model::empty_arrivals(s), "arrival"), s.cluster_m > 1 ? " of both CTAs" : "", ring.empty_parity);
         else
-            line += format_text(" empty[{}]: {} arrivals release it; round 0: the producer did not wait, the stage began "
+            line += format_text(" empty[{}]: {} release it; round 0: the producer did not wait, the stage began "
                                 "empty.",
-                                t, model::empty_arrivals(s));
+                                t, model::counted(model::empty_arrivals(s), "arrival"));
         lines.push_back(line + (held == step ? "  ← read now" : ""));
     }
     return lines;
@@ -152,34 +156,53 @@ std::vector<std::string> box_lines(const model::WgmmaShape& s, int step, int sta
     return lines;
 }
 
-void draw_tc_stages(AppState& state) {
-    const auto shape = model::wgmma_shape_of(state.kernel);
-    if (!shape) {
-        ImGui::TextWrapped("wmma, mma and mma-async have no TMA and no mbarriers: every thread copies its share of "
-                           "each tile itself (mma-async with cp.async, four stages deep, waiting with "
-                           "cp.async.wait_group), and the block meets at __syncthreads. The ring of stages starts "
-                           "with wgmma.");
-        return;
-    }
-    const model::WgmmaShape& s = *shape;
-    const int k_steps = model::wgmma_k_steps(s, static_cast<int>(std::min<std::int64_t>(state.problem.k, 1 << 30)));
-    const int per_tile = std::min(k_steps, kShownStepsPerTile);
-    const int tiles = model::is_persistent(state.kernel.kind) ? 2 : 1;
+namespace {
+
+// What the chart shows for the rung on show: the ring (the recording's where one of this problem
+// is replayed, else the model's on tc_k_loop_problem), and the recording it came from.
+struct ShownRing {
+    RingSchedule ring;
+    std::shared_ptr<const model::KernelTrace> recording;  // of this rung and problem, replayed or not
+    bool fits = false;
+    int k_steps = 0, per_tile = 0, tiles = 1;
+    TcShownProblem shown;
+};
+
+ShownRing shown_ring(AppState& state, const model::WgmmaShape& s) {
+    ShownRing r;
+    r.shown = tc_k_loop_problem(state);
+    r.k_steps = model::wgmma_k_steps(s, static_cast<int>(std::min<std::int64_t>(r.shown.problem.k, 1 << 30)));
+    r.per_tile = std::min(r.k_steps, kShownStepsPerTile);
+    r.tiles = model::is_persistent(state.kernel.kind) ? 2 : 1;
     // The GPU's own clocks where this rung was recorded on the problem on show.
-    const auto recording = tensor_core_recording(state.theatre.recording, state.kernel.kind);
-    const bool fits = recording && trace_fits(*recording, state);
+    r.recording = tensor_core_recording(state.theatre.recording, state.kernel.kind);
+    r.fits = r.recording && trace_fits(*r.recording, state);
     // Any block of the recording: the chosen one's roles, on the SM it ran on.
     int& block = state.theatre.ring_block;
-    block = fits ? std::clamp(block, 0, recording->blocks() - 1) : 0;
-    RingSchedule ring = fits && state.theatre.recording.replay
-                            ? recorded_ring(*recording, block, 2 * kShownStepsPerTile)
-                            : RingSchedule{};
-    if (!ring.recorded) ring = ring_schedule(s, per_tile, tiles);
-    int& chosen = state.theatre.ring_step;
-    chosen = std::clamp(chosen, 0, ring.steps - 1);
+    block = r.fits ? std::clamp(block, 0, r.recording->blocks() - 1) : 0;
+    if (r.fits && state.theatre.recording.replay) r.ring = recorded_ring(*r.recording, block, 2 * kShownStepsPerTile);
+    if (!r.ring.recorded) r.ring = ring_schedule(s, r.per_tile, r.tiles);
+    state.theatre.ring_step = std::clamp(state.theatre.ring_step, 0, r.ring.steps - 1);
+    return r;
+}
 
-    ImGui::PushTextWrapPos(0.0f);
-    if (fits) {
+// The chart's rows at the font's size: the producer's lanes (one per stage) and a row per consumer.
+constexpr float kLaneFonts = 1.3f, kRowFonts = 1.7f, kAxisFonts = 1.3f, kLabelFonts = 11.0f;
+
+}  // namespace
+
+namespace {
+
+// Above the chart: the size shown, the recording's line, the K step (and block) to read.
+void draw_stages_controls(AppState& state) {
+    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
+    ShownRing shown = shown_ring(state, s);
+    const RingSchedule& ring = shown.ring;
+    const auto& recording = shown.recording;
+    int& block = state.theatre.ring_block;
+    int& chosen = state.theatre.ring_step;
+    if (!shown.shown.note.empty() && !ring.recorded) ImGui::TextWrapped("%s", shown.shown.note.c_str());
+    if (shown.fits) {
         ImGui::Checkbox("the recording's clocks", &state.theatre.recording.replay);
         ImGui::SameLine();
     }
@@ -187,25 +210,15 @@ void draw_tc_stages(AppState& state) {
         const bool broken = recording_difference(recording).has_value();
         coloured_text_wrapped(
             broken ? colours::kWarning : colours::kPass,
-            format_text("Recorded on {} ({}): block {} (of {}, on SM {})'s first {} K steps in the SM's own cycles. "
+            format_text("Recorded on {} ({}): block {} (of {}, on SM {})'s first {} in the SM's own cycles. "
                         "Grey: a consumer waiting for its stage; a copy's bar runs from the producer arming the stage "
                         "to the first consumer seeing it full. {}",
                         recording->device, recording->recorded_at, block, recording->blocks(),
-                        recording->block_sm[static_cast<std::size_t>(block)], ring.steps,
+                        recording->block_sm[static_cast<std::size_t>(block)], model::counted(ring.steps, "K step"),
                         broken ? "The clocks break the ring's protocol (tilescope-cli record says where)."
                                : "Every wait ended after what it waited for.")
                 .c_str());
-    } else {
-        muted_text(format_text(
-            "{} stages of {} bytes; K = {} is {} K steps of {}{}. Time in K steps of wgmmas, as the model orders them "
-            "(a copy lands {} steps after its issue{}): order and overlap, not a measurement.",
-            s.stages, grouped(s.stage_bytes()), state.problem.k, k_steps, s.bk,
-            tiles > 1 ? format_text(", two tiles of them shown (a persistent block runs its ring on from one tile to "
-                                    "the next)")
-                      : (k_steps > per_tile ? format_text(", the first {} shown", per_tile) : std::string()),
-            kCopyLatencySteps, tiles > 1 ? format_text(", C takes {}", kEpilogueSteps) : std::string()));
     }
-    ImGui::PopTextWrapPos();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
     ImGui::SliderInt("K step", &chosen, 0, ring.steps - 1);
     if (ring.recorded && recording->blocks() > 1) {
@@ -213,19 +226,77 @@ void draw_tc_stages(AppState& state) {
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
         ImGui::SliderInt("block (launch order)", &block, 0, recording->blocks() - 1);
     }
+}
+
+// Under the chart: how the model's chart is timed, then the chosen K step's barriers and copies.
+void draw_stages_words(AppState& state) {
+    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
+    const ShownRing shown = shown_ring(state, s);
+    const RingSchedule& ring = shown.ring;
+    const int chosen = state.theatre.ring_step;
+    std::string text =
+        ring.recorded ? std::string()
+                      : format_text("{} of {} bytes; K = {} is {} of {}{}. Time in K steps of wgmmas, as the model orders them "
+                        "(a copy lands {} steps after its issue{}): order and overlap, not a measurement.",
+                        model::counted(s.stages, "stage"), grouped(s.stage_bytes()), shown.shown.problem.k,
+                        model::counted(shown.k_steps, "K step"), s.bk,
+                        shown.tiles > 1 ? std::string(", two tiles of them shown (a persistent block runs its ring on "
+                                                      "from one tile to the next)")
+                        : shown.k_steps > shown.per_tile ? format_text(", the first {} shown", shown.per_tile)
+                                                         : std::string(),
+                        kCopyLatencySteps, shown.tiles > 1 ? format_text(", C takes {}", kEpilogueSteps) : std::string());
+    if (!text.empty()) text += "\n";
+    // Within its tile, the chosen step is K step chosen % per_tile; its stage is the ring's.
+    const int k_step = chosen % ring.steps_per_tile;
+    text += format_text("The ring's barriers as the consumers reach K step {}:", chosen);
+    for (const std::string& line : barrier_lines(s, chosen)) text += "\n• " + line;
+    text += format_text("\nIts copies, for block (0, 0){} (model::tma_box; a box is at most one 128-byte span wide):",
+                        chosen >= ring.steps_per_tile
+                            ? format_text("'s K step {} of the next tile's row and column", k_step)
+                            : std::string());
+    for (const std::string& line : box_lines(s, k_step, chosen % s.stages, state.problem.n)) text += "\n• " + line;
+    ImGui::PushTextWrapPos(0.0f);
+    muted_text(text);
+    ImGui::PopTextWrapPos();
+}
+
+// The chart, in the current window's width and up to kStagesChartShare of its remaining height.
+void draw_stages_chart(AppState& state) {
+    PictureLayout& picture = state.picture;
+    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
+    const ShownRing shown = shown_ring(state, s);
+    const RingSchedule& ring = shown.ring;
+    int& chosen = state.theatre.ring_step;
 
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float width = ImGui::GetContentRegionAvail().x;
+    ImVec2 avail = ImGui::GetContentRegionAvail();
+    // The words under the chart keep whole lines, at least one: the chart takes the part of a
+    // line that kStagesChartShare would leave them.
+    const float words = std::max(1.0f, std::floor(avail.y * (1.0f - kStagesChartShare) / font)) * font;
+    avail.y -= words + ImGui::GetStyle().ItemSpacing.y;
+    picture.clear();
+    picture.view = "theatre";
+    picture.canvas_min = origin;
     // The producer's copies overlap in time (several are in flight at once): one lane per stage.
-    const float label_width = font * 11.0f, row_height = font * 1.7f, lane_height = font * 1.3f;
+    // Rows at the font's size, as tall as the area (a projector's picture fills its height), and
+    // shorter, with smaller text, where large text on a small screen leaves the chart less.
+    const float natural = font * (kLaneFonts * static_cast<float>(s.stages) +
+                                  kRowFonts * static_cast<float>(ring.rows.size() - 1));
+    const float stretch = std::clamp((avail.y - font * kAxisFonts) / natural, 0.4f, 2.0f);
+    const float text_size = std::min(font, font * kLaneFonts * stretch * 0.85f);
+    const float label_width = font * kLabelFonts, row_height = font * kRowFonts * stretch,
+                lane_height = font * kLaneFonts * stretch;
     const float producer_height = lane_height * static_cast<float>(s.stages);
-    const float plot_width = std::max(width - label_width, font * 10.0f);
+    const float plot_width = std::max(avail.x - label_width, font * 10.0f);
     const float chart_height = producer_height + row_height * static_cast<float>(ring.rows.size() - 1);
     const auto row_top = [&](int row) {
         return origin.y + (row == 0 ? 0.0f : producer_height + row_height * static_cast<float>(row - 1));
     };
-    ImGui::InvisibleButton("##tc_stages", ImVec2(width, chart_height + font * 1.2f));
+    ImGui::InvisibleButton("##tc_stages", ImVec2(avail.x, chart_height + font * kAxisFonts));
+    // The picture's canvas: what it takes of the tab, the rest being its words'.
+    picture.canvas_max = {origin.x + avail.x, origin.y + chart_height + font * kAxisFonts};
+    picture.add_matrix("the ring's chart", origin, {origin.x + label_width + plot_width, origin.y + chart_height});
     const bool hovering = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -237,7 +308,15 @@ void draw_tc_stages(AppState& state) {
         const float height = row == 0 ? producer_height : row_height;
         if (row % 2 == 1)
             draw->AddRectFilled({origin.x, y}, {origin.x + label_width + plot_width, y + height}, IM_COL32(0, 0, 0, 12));
-        text_at(draw, small, {origin.x, y + row_height * 0.2f}, ImGui::GetColorU32(ImGuiCol_Text), ring.rows[row]);
+        // A row's name as large as a consumer's row allows (a lane is shorter), and no wider than its column.
+        const char* name = ring.rows[row].c_str();
+        float name_size = std::min(font, std::max(text_size, row_height * 0.8f));
+        const float name_room = label_width - font * 0.5f, name_width = small->CalcTextSizeA(name_size, FLT_MAX, 0.0f, name).x;
+        if (name_width > name_room) name_size *= name_room / name_width;
+        const ImVec2 at{origin.x, y + (std::min(height, font * kRowFonts * 1.5f) - name_size) * 0.5f};
+        draw->AddText(small, name_size, at, ImGui::GetColorU32(ImGuiCol_Text), name);
+        const float label_end = at.x + small->CalcTextSizeA(name_size, FLT_MAX, 0.0f, name).x;
+        picture.add_label("row: ", ring.rows[row], at, {label_end, at.y + name_size});
     }
     for (const RingBar& bar : ring.bars) {
         const float y = row_top(bar.row) + (bar.row == 0 ? lane_height * static_cast<float>(bar.stage) : 0.0f);
@@ -246,9 +325,11 @@ void draw_tc_stages(AppState& state) {
         // C's epilogue in a light grey that its label reads on in either colour scheme.
         draw->AddRectFilled(a, b, bar.epilogue || bar.waiting ? IM_COL32(185, 185, 185, 255) : lane_colour(bar.stage));
         const std::string label = bar.epilogue ? "C" : bar.waiting ? "" : format_text("K{}", bar.step);
-        const ImVec2 size = small->CalcTextSizeA(font, FLT_MAX, 0.0f, label.c_str());
+        // As large as the bar's height allows: a consumer's bar is taller than a copy's lane.
+        const float bar_text = std::max(text_size, std::min(font, (b.y - a.y) * 0.85f));
+        const ImVec2 size = small->CalcTextSizeA(bar_text, FLT_MAX, 0.0f, label.c_str());
         if (size.x <= b.x - a.x - 2.0f)
-            draw->AddText(small, font, {a.x + (b.x - a.x - size.x) * 0.5f, a.y + (b.y - a.y - size.y) * 0.5f},
+            draw->AddText(small, bar_text, {a.x + (b.x - a.x - size.x) * 0.5f, a.y + (b.y - a.y - size.y) * 0.5f},
                           colours::kCellValue, label.c_str());
         if (!bar.epilogue && !bar.waiting && bar.step == chosen) draw->AddRect(a, b, IM_COL32(0, 0, 0, 255), 0.0f, 0, 2.5f);
         if (hovering && mouse.x >= a.x && mouse.x < b.x && mouse.y >= a.y && mouse.y < b.y) {
@@ -275,26 +356,34 @@ void draw_tc_stages(AppState& state) {
             if (clicked && !bar.epilogue) chosen = bar.step;
         }
     }
-    text_at(draw, small, {x_of(0.0), origin.y + chart_height + 2.0f}, colours::kMuted,
-            ring.recorded ? format_text("SM cycles → (0 to {}; click a bar to choose its K step)", model::fixed(ring.span, 0))
-                          : std::string("time → (click a bar to choose its K step)"));
+    const std::string axis =
+        ring.recorded ? format_text("SM cycles → (0 to {}; click a bar to choose its K step)", model::fixed(ring.span, 0))
+                      : std::string("time → (click a bar to choose its K step)");
+    const ImVec2 axis_at{x_of(0.0), origin.y + chart_height + 2.0f};
+    text_at(draw, small, axis_at, colours::kMuted, axis);
+    picture.add_label("axis: ", axis, axis_at, {axis_at.x + text_width(small, axis), axis_at.y + font});
+}
 
-    ImGui::Spacing();
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(format_text("The ring's barriers as the consumers reach K step {}:", chosen).c_str());
-    for (const std::string& line : barrier_lines(s, chosen)) ImGui::TextWrapped("• %s", line.c_str());
-    // Within its tile, the chosen step is K step chosen % per_tile; its stage is the ring's.
-    const int k_step = chosen % ring.steps_per_tile;
-    ImGui::TextUnformatted(format_text("Its copies, for block (0, 0){} (model::tma_box; a box is at most one 128-byte "
-                                       "span wide):",
-                                       chosen >= ring.steps_per_tile ? format_text("'s K step {} of the next tile's row "
-                                                                                   "and column",
-                                                                                   k_step)
-                                                                     : std::string())
-                               .c_str());
-    for (const std::string& line : box_lines(s, k_step, chosen % s.stages, state.problem.n))
-        ImGui::TextWrapped("• %s", line.c_str());
-    ImGui::PopTextWrapPos();
+}  // namespace
+
+void draw_tc_stages(AppState& state) {
+    if (!model::wgmma_shape_of(state.kernel)) {
+        ImGui::TextWrapped("wmma, mma and mma-async have no TMA and no mbarriers: every thread copies its share of "
+                           "each tile itself (mma-async with cp.async, four stages deep, waiting with "
+                           "cp.async.wait_group), and the block meets at __syncthreads. The ring of stages starts "
+                           "with wgmma.");
+        return;
+    }
+    draw_stages_controls(state);
+    draw_stages_chart(state);
+    // The words in whole lines, at the tab's foot (where the chart's rows stop growing, what
+    // they leave too): a scrolled region that ends in half a line reads as cut-off text.
+    const float line = ImGui::GetFontSize(), room = ImGui::GetContentRegionAvail().y;
+    const float lines = std::floor(room / line);
+    if (lines >= 1.0f) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + room - lines * line);
+    ImGui::BeginChild("##stages_words", ImVec2(0.0f, lines >= 1.0f ? lines * line : 0.0f));
+    draw_stages_words(state);
+    ImGui::EndChild();
 }
 
 }  // namespace ts::views

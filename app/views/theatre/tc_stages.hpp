@@ -62,7 +62,14 @@ std::vector<std::string> barrier_lines(const model::WgmmaShape& s, int step);
 // issuer.
 std::vector<std::string> box_lines(const model::WgmmaShape& s, int k_step, int stage, std::int64_t n);
 
-// The picture for state.kernel.kind (16–19; the mma rungs say what they do instead).
+// A timeline reads left to right: the chart takes the tab's width, with its controls above it and
+// its words under it. draw_tc_stages draws all three for state.kernel.kind (16–19; the mma rungs
+// say what they do instead): the size shown where it is not the problem on show, the recording's
+// line and the K step to read; the chart, its rows from the font's height up to twice that, in at
+// most kStagesChartShare of the rest of the tab (the picture, reported in state.picture); then, in
+// the whole lines left (at least one), scrolling, how the chart is timed and the chosen K step's
+// barriers and copies.
+inline constexpr float kStagesChartShare = 0.75f;
 void draw_tc_stages(AppState& state);
 
 }  // namespace ts::views

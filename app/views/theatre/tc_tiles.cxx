@@ -10,6 +10,7 @@
 
 #include "model/format.hpp"
 #include "model/ladder_rungs.hpp"
+#include "views/common/picture_layout.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/tc_fragments.hpp"
@@ -44,11 +45,27 @@ int tile_order_sm_count(const AppState& state, std::string& source) {
     return 132;
 }
 
+TileProblem shown_tile_problem(const AppState& state) {
+    TileProblem shown{state.problem, ""};
+    const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(state.kernel);
+    if (!shape || !model::is_persistent(state.kernel.kind)) return shown;
+    std::string sms;
+    const model::PersistentLaunch own = model::persistent_launch(*shape, state.problem, tile_order_sm_count(state, sms));
+    if (own.rounds > 1 || own.tiles == 0) return shown;
+    shown.problem.m = shown.problem.n = shown.problem.k = kShownTileProblem;
+    shown.problem.batch = 1;
+    shown.note = format_text("Shown at {} so that the tile order has tiles to order; your problem {} has {}{}.",
+                             model::problem_size_text(shown.problem), model::problem_size_text(state.problem),
+                             model::counted(own.tiles, "tile"),
+                             own.tiles > 1 ? ", all taken in one round" : "");
+    return shown;
+}
+
 std::optional<model::PersistentLaunch> shown_tile_launch(const AppState& state) {
     const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(state.kernel);
     if (!shape || !model::is_persistent(state.kernel.kind)) return std::nullopt;
     std::string sms;
-    return model::persistent_launch(*shape, state.problem, tile_order_sm_count(state, sms));
+    return model::persistent_launch(*shape, shown_tile_problem(state).problem, tile_order_sm_count(state, sms));
 }
 
 std::string round_words(const model::WgmmaShape& s, const model::Problem& p, const model::PersistentLaunch& launch,
@@ -57,19 +74,36 @@ std::string round_words(const model::WgmmaShape& s, const model::Problem& p, con
     const model::RoundFootprint other = model::round_footprint(s, p, launch, round, group_rows_of(!plain));
     const bool fits = f.bytes() <= model::kHopperL2Bytes;
     std::string text = format_text(
-        "Round {} of {}: {} tiles, read together along K: {} panels of A ({}) and {} of B ({}), {} in all, {} "
+        "Round {} of {}: {}, read together along K: {} of A ({}) and {} of B ({}), {} in all, {} "
         "the 50 MiB of an H100's or H200's L2. ",
-        round + 1, launch.rounds, f.tiles, f.a_panels, model::human_bytes(f.a_bytes), f.b_panels,
-        model::human_bytes(f.b_bytes), model::human_bytes(f.bytes()), fits ? "within" : "more than");
+        round + 1, launch.rounds, model::counted(f.tiles, "tile"), model::counted(f.a_panels, "panel"),
+        model::human_bytes(f.a_bytes), f.b_panels, model::human_bytes(f.b_bytes), model::human_bytes(f.bytes()),
+        fits ? "within" : "more than");
     text += fits ? "So a panel comes from DRAM about once and every further tile that reads it finds it in L2. "
                  : "So panels are evicted before every tile that reads them has, and come from DRAM again. ";
-    text += format_text("{} order, the same round would read {} panels of A and {} of B: {}.",
-                        plain ? "In the kernels' own" : "Row by row, the plain", other.a_panels, other.b_panels,
-                        model::human_bytes(other.bytes()));
+    text += format_text("{} order, the same round would read {} of A and {} of B: {}.",
+                        plain ? "In the kernels' own" : "Row by row, the plain", model::counted(other.a_panels, "panel"),
+                        other.b_panels, model::human_bytes(other.bytes()));
     return text;
 }
 
-void draw_tc_tiles(AppState& state) {
+namespace {
+
+// The grid's margins in fonts: B's strip and its name above, A's strip left, "C" right.
+constexpr float kStripFonts = 1.2f, kGapFonts = 0.4f, kNameFonts = 1.3f;
+
+}  // namespace
+
+float tc_tiles_width(const AppState& state, float height) {
+    const auto launch = shown_tile_launch(state);
+    if (!launch || launch->tiles == 0) return FLT_MAX;  // words alone: above
+    const float font = ImGui::GetFontSize();
+    const float cell = std::max(2.0f, std::floor((height - font * (kNameFonts + kStripFonts + kGapFonts)) /
+                                                 static_cast<float>(launch->cluster_rows)));
+    return font * (kStripFonts + 2.0f * kGapFonts + 1.0f) + cell * static_cast<float>(launch->cols) + 1.0f;
+}
+
+void draw_tc_tiles_words(AppState& state, float keep) {
     const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(state.kernel);
     if (!shape || !model::is_persistent(state.kernel.kind)) {
         ImGui::TextWrapped("%s", "This rung launches one block per tile of C and the GPU starts them in blockIdx order as "
@@ -79,7 +113,8 @@ void draw_tc_tiles(AppState& state) {
         return;
     }
     const model::WgmmaShape& s = *shape;
-    const model::Problem& p = state.problem;
+    const TileProblem shown = shown_tile_problem(state);
+    const model::Problem& p = shown.problem;
     std::string sms;
     const model::PersistentLaunch launch = model::persistent_launch(s, p, tile_order_sm_count(state, sms));
     if (launch.tiles == 0) {
@@ -88,21 +123,65 @@ void draw_tc_tiles(AppState& state) {
     }
     TheatreState& theatre = state.theatre;
     theatre.tile_round = std::clamp(theatre.tile_round, 0, launch.rounds - 1);
+    const std::int64_t tile_rows = std::int64_t{s.bm} * s.cluster_m;
+    if (!shown.note.empty()) ImGui::TextWrapped("%s", shown.note.c_str());
+    // The round and the order first, then what the round reads: beside the picture the column
+    // scrolls, and a projector (or an exported frame, one a round) shows its first lines.
+    // At most 12 lines wide, and never past the column with its label.
+    ImGui::SetNextItemWidth(std::min(ImGui::GetFontSize() * 12.0f, ImGui::GetContentRegionAvail().x -
+                                                                      ImGui::CalcTextSize("round").x -
+                                                                      ImGui::GetStyle().ItemInnerSpacing.x));
+    int shown_round = theatre.tile_round + 1;
+    if (ImGui::SliderInt("round", &shown_round, 1, launch.rounds)) theatre.tile_round = shown_round - 1;
+    int order = theatre.tile_order_plain ? 1 : 0;
+    ImGui::RadioButton("the kernels' order", &order, 0);
+    ImGui::RadioButton("row by row", &order, 1);
+    theatre.tile_order_plain = order == 1;
+    folding_muted_text(round_words(s, p, launch, theatre.tile_round, theatre.tile_order_plain),
+                       "What the round reads against L2", keep);
+    // Each cluster takes every clusters-th tile of the order: every tile, where there is one cluster.
+    const std::string share = launch.clusters > 1 ? format_text("every {} tile", model::ordinal(launch.clusters))
+                                                  : std::string("every tile");
+    folding_muted_text(
+        format_text("{} on {}: C is {} × {} tiles of {}×{}{}; {}{} at a time, each taking {} of the order, so the "
+                    "tiles go in {}. In the picture grey tiles are done; the numbers are the clusters of this round, "
+                    "each on its own {}; lit on the left and on top are the panels of A and B it reads. The kernels' "
+                    "order takes 8 cluster rows at a time, then moves right; the plain one goes row by row.{}",
+                    model::problem_size_text(p), sms, launch.cluster_rows, launch.cols, tile_rows, s.bn,
+                    s.cluster_m > 1 ? format_text(" (a cluster's {} CTAs, {} rows each)", s.cluster_m, s.bm)
+                                    : std::string(),
+                    model::counted(launch.clusters, "cluster"),
+                    s.cluster_m > 1 ? format_text(" of {} CTAs", s.cluster_m) : std::string(), share,
+                    model::counted(launch.rounds, "round"), s.cluster_m > 1 ? "pair of SMs" : "SM",
+                    p.batch > 1 ? format_text(" The picture shows matrix 0 of {}; the counts take every one.", p.batch)
+                                : std::string()),
+        "What the picture shows", keep);
+}
+
+void draw_tc_tiles(AppState& state) {
+    const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(state.kernel);
+    if (!shape || !model::is_persistent(state.kernel.kind)) return;
+    const model::WgmmaShape& s = *shape;
+    const model::Problem p = shown_tile_problem(state).problem;
+    std::string sms;
+    const model::PersistentLaunch launch = model::persistent_launch(s, p, tile_order_sm_count(state, sms));
+    if (launch.tiles == 0) return;
+    TheatreState& theatre = state.theatre;
+    theatre.tile_round = std::clamp(theatre.tile_round, 0, launch.rounds - 1);
     const int group_rows = group_rows_of(theatre.tile_order_plain);
     const std::int64_t tile_rows = std::int64_t{s.bm} * s.cluster_m;
 
-    // C on the left, as large as the height allows; the words and controls beside it, scrolling
-    // where they need more room (at a projector's text size).
-    const ImVec2 whole = ImGui::GetContentRegionAvail();
-    const float grid_width = std::floor(std::min(whole.x * 0.58f, whole.y + ImGui::GetFontSize() * 3.0f));
-    ImGui::BeginChild("##tiles_grid", ImVec2(grid_width, whole.y), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float strip = font * 1.2f, gap = font * 0.4f, label = font * 1.3f;
+    PictureLayout& picture = state.picture;
+    picture.clear();
+    picture.view = "theatre";
+    picture.canvas_min = origin;
+    picture.canvas_max = {origin.x + avail.x, origin.y + avail.y};
+    const float strip = font * kStripFonts, gap = font * kGapFonts, label = font * kNameFonts;
     const int rows = launch.cluster_rows, cols = launch.cols;
-    const float cell = std::floor(std::min((avail.x - strip - gap - font) / static_cast<float>(cols),
+    const float cell = std::floor(std::min((avail.x - strip - 2.0f * gap - font) / static_cast<float>(cols),
                                            (avail.y - label - strip - gap) / static_cast<float>(rows)));
     const bool drawn = rows <= kMostDrawnTilesPerSide && cols <= kMostDrawnTilesPerSide && cell >= 2.0f;
     const float grid_height = drawn ? strip + gap + label + cell * static_cast<float>(rows) : 0.0f;
@@ -114,8 +193,8 @@ void draw_tc_tiles(AppState& state) {
         ImDrawList* draw = ImGui::GetWindowDrawList();
         ImFont* small = ImGui::GetFont();
         const ImVec2 c0{origin.x + strip + gap, origin.y + label + strip + gap};
-        text_at(draw, small, {c0.x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text),
-                "B's panels");
+        text_at(draw, small, {c0.x, origin.y}, ImGui::GetColorU32(ImGuiCol_Text), "B's panels");
+        picture.add_label("name: ", "B's panels", {c0.x, origin.y}, {c0.x + text_width(small, "B's panels"), origin.y + font});
         // Tiles of matrix 0 in the order, up to the end of the round on show: earlier rounds grey,
         // this one in its clusters' colours and numbered; later tiles are left open. The panels of
         // A and B this round reads are lit in the strips.
@@ -162,6 +241,10 @@ void draw_tc_tiles(AppState& state) {
                 draw->AddLine({c0.x, y}, {end.x, y}, with_alpha(colours::kMuted, 120));
             }
         draw->AddText(small, font, {end.x + gap, c0.y}, colours::kMuted, "C");
+        picture.add_label("name: ", "C", {end.x + gap, c0.y}, {end.x + gap + text_width(small, "C"), c0.y + font});
+        picture.add_matrix("C", c0, end);
+        picture.add_matrix("A's panels", {origin.x, c0.y}, {origin.x + strip, end.y});
+        picture.add_matrix("B's panels", {c0.x, c0.y - strip - gap}, {end.x, c0.y - gap});
         // The tile under the mouse, and where it stands in the order (only while the mouse is over
         // the picture: elsewhere it may be anywhere, or nowhere at all).
         const float over_row = (mouse.y - c0.y) / cell, over_col = (mouse.x - c0.x) / cell;
@@ -187,30 +270,6 @@ void draw_tc_tiles(AppState& state) {
                                              rows, cols)
                                      .c_str());
     }
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("##tiles_words", ImVec2(0.0f, whole.y));
-    ImGui::PushTextWrapPos(0.0f);
-    muted_text(format_text(
-        "{}×{}×{} on {}: C is {} × {} tiles of {}×{}{}; {} clusters of {} run at once, each taking every {}th "
-        "tile of the order, so the tiles go in {} rounds. In the picture grey tiles are done; the numbers are the "
-        "clusters of this round, each on its own {}; lit on the left and on top are the panels of A and B it reads.{}",
-        p.m, p.n, p.k, sms, launch.cluster_rows, launch.cols, tile_rows, s.bn,
-        s.cluster_m > 1 ? format_text(" (a cluster's {} CTAs, {} rows each)", s.cluster_m, s.bm) : std::string(),
-        launch.clusters, s.cluster_m, launch.clusters, launch.rounds, s.cluster_m > 1 ? "pair of SMs" : "SM",
-        p.batch > 1 ? format_text(" The picture shows matrix 0 of {}; the counts take every one.", p.batch)
-                    : std::string()));
-    ImGui::PopTextWrapPos();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-    int shown_round = theatre.tile_round + 1;
-    if (ImGui::SliderInt("round", &shown_round, 1, launch.rounds)) theatre.tile_round = shown_round - 1;
-    int order = theatre.tile_order_plain ? 1 : 0;
-    ImGui::RadioButton("the kernels' order (8 cluster rows, then right)", &order, 0);
-    ImGui::RadioButton("row by row", &order, 1);
-    theatre.tile_order_plain = order == 1;
-    ImGui::TextWrapped("%s", round_words(s, p, launch, theatre.tile_round, theatre.tile_order_plain).c_str());
-
-    ImGui::EndChild();
 }
 
 }  // namespace ts::views

@@ -11,6 +11,7 @@
 // the persistent_tile the kernels call.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -23,15 +24,33 @@ namespace ts::views {
 // (the persistent rungs run on sm_90a only). `source` says which, in words.
 int tile_order_sm_count(const AppState& state, std::string& source);
 
-// The launch the picture shows for the rung and problem on show; nullopt for a rung that does not
-// walk tiles persistently.
+// The problem the picture orders the tiles of: the one on show, or, where all its tiles go in one
+// round (a single tile at the stage's 12×16×8), kShownTileProblem, so that the order has tiles to
+// order; `note` says so ("" when the problem is the one on show). The problem on show stays as it
+// is (the stage, the recording, the other tabs).
+inline constexpr std::int64_t kShownTileProblem = 4096;
+struct TileProblem {
+    model::Problem problem;
+    std::string note;
+};
+TileProblem shown_tile_problem(const AppState& state);
+
+// The launch the picture shows for the rung and shown_tile_problem; nullopt for a rung that does
+// not walk tiles persistently.
 std::optional<model::PersistentLaunch> shown_tile_launch(const AppState& state);
 
 // "Round 1 of 4 reads 8 panels of A and 8 of B: 32 MiB, …" for the round and order given.
 std::string round_words(const model::WgmmaShape& s, const model::Problem& p, const model::PersistentLaunch& launch,
                         int round, bool plain);
 
-// The picture for state.kernel.kind (persistent and tc-tuned; other rungs say what they do).
+// The words beside or above the picture (persistent and tc-tuned; other rungs say what they do):
+// the size shown where it is not the problem on show, the launch, the round and the order to show,
+// and the round's footprint; paragraphs fold where they would leave the picture less than `keep`.
+void draw_tc_tiles_words(AppState& state, float keep);
+// How wide the picture is when it is `height` pixels high.
+float tc_tiles_width(const AppState& state, float height);
+
+// C's tiles for a round, in the current window's remaining area, reported in state.picture.
 void draw_tc_tiles(AppState& state);
 
 }  // namespace ts::views

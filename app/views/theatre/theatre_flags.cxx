@@ -71,6 +71,10 @@ std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFla
         const auto panel = parse_panel(flags.panel);
         if (!panel) return "--panel must be source, thread, warp, sms, fragments, smem, stages or tiles";
         theatre.open_panel = *panel;
+    } else if (!statements.empty() && theatre.open_panel == TheatrePanel::Source) {
+        // A tensor-core rung opens on its first picture, who holds what; its Source tab, the FP32
+        // theatre's first, has no picture.
+        theatre.open_panel = TheatrePanel::Fragments;
     }
     if (flags.round) {
         const auto launch = shown_tile_launch(state);

@@ -3,6 +3,7 @@
 #include "views/export/export_dialog.hpp"
 
 #include <algorithm>
+#include <cfloat>
 
 #include "model/format.hpp"
 #include "model/ladder_rungs.hpp"
@@ -138,19 +139,71 @@ void draw_tc_panel(AppState& state, double now) {
                                "mma.sync.m16n8k16. No lane holds a row or a column: each holds 8 values of A, 4 of B "
                                "and 4 sums of C, in the places on the right, and the instruction needs them exactly "
                                "there (ldmatrix loads them so).");
-    if (state.theatre.panel == TheatrePanel::Smem) {
-        ImGui::Spacing();
-        ImGui::TextWrapped("%s", smem_explanation(state).c_str());
-    }
     ImGui::Spacing();
     tc_recording_controls(state, now);
     ImGui::Spacing();
     draw_export_button(state, ExportSubject::Theatre);
 }
 
+// A tensor-core tab with a picture: its words (TcTabWords: `keep` as folding_muted_text takes it),
+// how wide its picture is at a height (TcTabWidth), and the picture itself, drawn apart so that
+// the words go beside the picture where the view is wide enough for both, else above it (the FP32
+// theatre's words_beside / picture_keeps, picture_layout.hpp).
+using TcTabWords = void (*)(AppState&, float keep);
+using TcTabWidth = float (*)(const AppState&, float height);
+using TcTabPicture = void (*)(AppState&);
+
+// The words' column beside a tensor-core picture: up to three quarters of the view, for pictures
+// narrower than tall (a wgmma's 64 rows of accumulators) beside paragraphs of words.
+constexpr float kTcWordsShare = 0.75f;
+// Above its picture, the share of the view the words leave it before they fold; beside it, the
+// words' column scrolls and nothing folds (no height leaves less than a negative share).
+constexpr float kTcPictureKeeps = 0.6f;
+constexpr float kTcWordsScroll = -1.0e6f;
+
+void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords words, TcTabWidth width,
+                 TcTabPicture picture) {
+    const ImVec2 room = ImGui::GetContentRegionAvail();
+    const float picture_width = width(state, room.y);
+    float words_width = words_beside_picture(room, picture_width, kTcWordsShare);
+    // A picture too wide for the words beside it at full height may still be larger beside them,
+    // in the rest of the width, than under them (C's square of tiles at a desk's 1×, with the
+    // panel open): then the words take their narrowest column. (FLT_MAX: a picture as wide as the
+    // view, or none, has its words above.)
+    if (words_width <= 0.0f && picture_width < FLT_MAX && room.y > 0.0f) {
+        const float narrowest = kNarrowestWordsFonts * ImGui::GetFontSize();
+        const float aspect = picture_width / room.y;
+        const auto fitted_area = [&](float w, float h) {
+            const float fitted = std::min(w, h * aspect);
+            return fitted * fitted / aspect;
+        };
+        // Words above take less than they may (kTcPictureKeeps): beside must win by a margin.
+        if (fitted_area(room.x - narrowest - ImGui::GetStyle().ItemSpacing.x, room.y) >
+            1.25f * fitted_area(room.x, room.y * kTcPictureKeeps))
+            words_width = narrowest;
+    }
+    const auto heading_and_words = [&](float keep) {
+        ImGui::PushFont(heading_font());
+        ImGui::TextWrapped("%s", heading_text.c_str());
+        ImGui::PopFont();
+        ImGui::PushTextWrapPos(0.0f);
+        words(state, keep);
+        ImGui::PopTextWrapPos();
+    };
+    if (words_width > 0.0f) {
+        draw_picture_beside_words(room, words_width, [&] { picture(state); }, [&] { heading_and_words(kTcWordsScroll); });
+    } else {
+        heading_and_words(kTcPictureKeeps);
+        picture(state);
+    }
+}
+
 void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
+    // A tab without a picture (Source, SMs) reports none.
+    state.picture.clear();
     const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
-    const SideColumn column = begin_side_column(state, "##theatre_panel", width, bottom_reserve);
+    const SideColumn column =
+        begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
     if (column.panel) draw_tc_panel(state, now);
     end_side_column(state, column);
     ImGui::SameLine();
@@ -164,27 +217,44 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
         const auto tab = [&](const char* label, TheatrePanel panel) {
             return ImGui::BeginTabItem(label, nullptr, open == panel ? ImGuiTabItemFlags_SetSelected : 0);
         };
-        // A picture's tab: its heading ("wgmma: …"), then the picture.
+        // A picture's tab: its heading ("wgmma: …") and words, beside the picture or above it.
         const std::string_view rung = model::kernel_name(state.kernel.kind);
         const auto picture = [&](const char* label, TheatrePanel panel, const std::string& heading_text,
-                                 void (*draw)(AppState&)) {
+                                 TcTabWords words, TcTabWidth width, TcTabPicture draw) {
             if (!tab(label, panel)) return;
             theatre.panel = panel;
-            ImGui::PushFont(heading_font());
-            ImGui::TextWrapped("%s", format_text("{}: {}", rung, heading_text).c_str());
-            ImGui::PopFont();
-            draw(state);
+            draw_tc_tab(state, format_text("{}: {}", rung, heading_text), words, width, draw);
             ImGui::EndTabItem();
         };
         picture("Who holds what", TheatrePanel::Fragments,
                 wgmma ? "who holds which element of a wgmma's accumulators" : "who holds which element of one mma",
+                draw_tc_fragments_words,
+                [](const AppState& s, float height) {
+                    return fragments_width(s.kernel.kind, height, ImGui::GetFontSize());
+                },
                 draw_tc_fragments);
-        picture("Source", TheatrePanel::Source, "the kernel, one statement of the K loop at a time", draw_tc_source);
-        picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem);
-        picture("Stages", TheatrePanel::Stages, "the ring of stages, its copies and its barriers", draw_tc_stages);
+        if (tab("Source", TheatrePanel::Source)) {
+            theatre.panel = TheatrePanel::Source;
+            ImGui::PushFont(heading_font());
+            ImGui::TextWrapped("%s", format_text("{}: the kernel, one statement of the K loop at a time", rung).c_str());
+            ImGui::PopFont();
+            draw_tc_source(state);
+            ImGui::EndTabItem();
+        }
+        picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem_words,
+                tc_smem_width, draw_tc_smem);
+        // A timeline: as wide as the tab, its words under it (tc_stages.hpp).
+        if (tab("Stages", TheatrePanel::Stages)) {
+            theatre.panel = TheatrePanel::Stages;
+            ImGui::PushFont(heading_font());
+            ImGui::TextWrapped("%s", format_text("{}: the ring of stages, its copies and its barriers", rung).c_str());
+            ImGui::PopFont();
+            draw_tc_stages(state);
+            ImGui::EndTabItem();
+        }
         if (model::is_persistent(state.kernel.kind))
             picture("Tiles", TheatrePanel::Tiles, "the order of C's tiles, round by round, and what L2 holds",
-                    draw_tc_tiles);
+                    draw_tc_tiles_words, tc_tiles_width, draw_tc_tiles);
         if (tab("SMs", TheatrePanel::Sms)) {
             theatre.panel = TheatrePanel::Sms;
             // The wgmma rung's recording: which SM ran each block and when (a clock per K step).

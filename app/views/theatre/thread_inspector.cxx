@@ -186,7 +186,7 @@ std::string element_report(const AppState& state, model::Operand operand, model:
     }
     const std::int64_t so_far = state.theatre.source->element_reads(config.kind, p, tile, current_step(state), operand,
                                                                       e.row, e.col);
-    text += format_text("\nRead so far: {} time{} (all blocks in lockstep).", so_far, so_far == 1 ? "" : "s");
+    text += format_text("\nRead so far: {} (all blocks in lockstep).", model::counted(so_far, "time"));
     return text + batch_line(state);
 }
 

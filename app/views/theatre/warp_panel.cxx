@@ -131,8 +131,8 @@ void access_cell(const model::WarpAccess& access, std::size_t element_size) {
     // Wasteful: more than twice the sectors that the data itself would fill.
     const std::int64_t ideal = std::max<std::int64_t>(model::ceil_div64(data, model::kSectorBytes), 1);
     ImGui::PushStyleColor(ImGuiCol_Text, access.sectors > 2 * ideal ? colours::kError : colours::kPass);
-    ImGui::TextWrapped("%s", format_text("{} sector{}: {} B moved for {} B of data", access.sectors,
-                                    access.sectors == 1 ? "" : "s", moved, data)
+    ImGui::TextWrapped("%s", format_text("{}: {} B moved for {} B of data", model::counted(access.sectors, "sector"),
+                                         moved, data)
                                  .c_str());
     ImGui::PopStyleColor();
     ImGui::PushFont(small_font());
