@@ -6,7 +6,8 @@
 
 namespace ts::model {
 
-// In teaching order: the number of each kernel's file in kernels/ follows this list.
+// In teaching order: the number of each kernel's file in kernels/ follows this list. Each kind has
+// the row of kRungTable at its own index (static_asserted there), cuBLAS last.
 enum class KernelKind {
     Naive,           // 01: one thread per C cell, threadIdx.x → column (coalesced)
     NaiveRowFromX,   // 02: one thread per C cell, threadIdx.x → row (uncoalesced)

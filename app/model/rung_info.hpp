@@ -2,7 +2,8 @@
 // place on a ladder, its colour role, whether the latency plot shows it at first, and what it
 // changed from the rung below. kernel_name, --kernel's help and parsing, the menus, bench's
 // plans, the lab's checkboxes, the ladder view's bars and the lessons' rung lists all read this
-// table: adding a rung means a kernel file, a launcher and one row here.
+// table: adding a rung means a kernel file, a launcher, its KernelKind (kernel_kind.hpp) and one
+// row here, at the same place.
 //
 // [SECTION] What a row holds: RungInfo and its enums
 // [SECTION] The table: kRungTable
@@ -10,7 +11,6 @@
 // [SECTION] Reading the table at run time: rung_table, find_rung, rungs_on, lab_rungs
 #pragma once
 
-#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -214,13 +214,15 @@ inline constexpr auto kTensorCoreKinds = detail::kinds_where<detail::on_tensor_c
 // The ladder's rungs past the tiled kernel (is_ladder), in order.
 inline constexpr auto kLadderKinds = detail::kinds_where<detail::past_tiled>();
 
-// The names of the rungs the latency plot has a checkbox for, the FP32 ladder's then the tensor
-// cores': what the settings file's latency_rungs may name.
+// The names of the rungs the latency plot has a checkbox for, in lab_rungs' order (the FP32
+// ladder's, then the tensor cores', each climbing, whatever the rows' order between ladders):
+// what the settings file's latency_rungs may name.
 inline constexpr auto kLabRungNames = [] {
     std::array<std::string_view, detail::count_rows<detail::has_rung_checkbox>()> names{};
     std::size_t i = 0;
-    for (const RungInfo& row : kRungTable)
-        if (detail::has_rung_checkbox(row)) names[i++] = row.name;
+    for (Ladder ladder : {Ladder::None, Ladder::Fp32, Ladder::TensorCores})
+        for (const RungInfo& row : kRungTable)
+            if (row.ladder == ladder && detail::has_rung_checkbox(row)) names[i++] = row.name;
     return names;
 }();
 
