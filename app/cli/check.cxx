@@ -18,6 +18,7 @@
 #include "model/kernel_config.hpp"
 #include "model/ladder.hpp"
 #include "model/precision.hpp"
+#include "model/rung_info.hpp"
 #include "sweep.hpp"
 
 namespace ts::cli {
@@ -112,7 +113,7 @@ std::vector<KernelConfig> suite_kernels(bool quick) {
         if (model::is_ladder(kind)) list.push_back(of_kind(kind));  // the tuned rung as the tuner picks
     for (KernelKind kind : model::kTensorCoreKinds) list.push_back(of_kind(kind));
     // Every shape the tuners may pick, each on its own.
-    for (KernelKind rung : {KernelKind::Tuned, KernelKind::TcTuned})
+    for (KernelKind rung : model::kAllKernelKinds)
         for (int variant = 0; variant < model::tuned_candidate_count(rung); ++variant) {
             KernelConfig candidate = of_kind(rung);
             candidate.variant = variant;

@@ -6,6 +6,7 @@
 
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+#include "model/rung_info.hpp"
 
 namespace ts::cli {
 
@@ -23,9 +24,9 @@ std::variant<std::int64_t, std::string> parse_count(std::string_view flag, std::
 
 std::string kernel_names() {
     std::string names;
-    for (model::KernelKind kind : model::kAllKernelKinds) {
+    for (const model::RungInfo& row : model::rung_table()) {
         if (!names.empty()) names += ", ";
-        names += model::kernel_name(kind);
+        names += row.name;
     }
     return names;
 }

@@ -10,6 +10,7 @@
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/ladder.hpp"
+#include "model/rung_info.hpp"
 #include "model/tuning_table.hpp"
 
 namespace ts::cli {
@@ -180,18 +181,16 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     const bool ladder = lists.kernel == "ladder";
     const bool tc_ladder = lists.kernel == "tc-ladder";
     if (lists.kernel == "all") {
-        kinds.assign(std::begin(model::kAllKernelKinds), std::end(model::kAllKernelKinds));
+        for (const model::RungInfo& row : model::rung_table()) kinds.push_back(row.kind);
     } else if (ladder) {
         // The ladder: the tiled kernel it starts from (T = 32 unless --tile says), every rung,
         // and cuBLAS at the top.
-        kinds.push_back(model::KernelKind::Tiled);
-        for (model::KernelKind kind : model::kAllKernelKinds)
-            if (model::is_ladder(kind)) kinds.push_back(kind);
+        for (const model::RungInfo& row : model::rungs_on(model::Ladder::Fp32)) kinds.push_back(row.kind);
         kinds.push_back(model::KernelKind::Cublas);
     } else if (tc_ladder) {
         // The tensor-core ladder: every tensor-core rung and cuBLAS in the 16-bit type (BF16 unless
         // --dtype says), and cuBLAS in FP32 beside them (added with the points, below).
-        kinds.assign(std::begin(model::kTensorCoreKinds), std::end(model::kTensorCoreKinds));
+        for (const model::RungInfo& row : model::rungs_on(model::Ladder::TensorCores)) kinds.push_back(row.kind);
         kinds.push_back(model::KernelKind::Cublas);
     } else {
         const std::string text = or_default(lists.kernel, "tiled");
@@ -325,8 +324,8 @@ std::vector<Setup> default_sweep() {
         config_of(KernelKind::Cublas)};
     for (const auto& config : main_kernels) add(config, Dtype::Float32, doubling(128, 4096));
     // The kernel ladder past the tiled kernel, in float (the float rungs' only type).
-    for (KernelKind kind : model::kAllKernelKinds)
-        if (model::is_ladder(kind)) add(config_of(kind), Dtype::Float32, doubling(128, 4096));
+    for (const model::RungInfo& row : model::rungs_on(model::Ladder::Fp32))
+        if (model::is_ladder(row.kind)) add(config_of(row.kind), Dtype::Float32, doubling(128, 4096));
     // Every candidate shape of a tuned rung where its tuner chooses between them, so that a
     // recording shows what it chose from ("tuned #0" …, the tuning view's candidate map).
     const auto add_candidates = [&](KernelKind rung, Dtype dtype, std::span<const int> sizes) {
@@ -340,7 +339,8 @@ std::vector<Setup> default_sweep() {
     // The tensor-core ladder and cuBLAS in BF16 (their inputs; FP32 sums), to 8192, where each
     // still runs in milliseconds and the ladder's last rungs reach their speed; tc-tuned's
     // candidates too ("tc-tuned #0" …).
-    for (KernelKind kind : model::kTensorCoreKinds) add(config_of(kind), Dtype::BFloat16, doubling(128, 8192));
+    for (const model::RungInfo& row : model::rungs_on(model::Ladder::TensorCores))
+        add(config_of(row.kind), Dtype::BFloat16, doubling(128, 8192));
     add_candidates(KernelKind::TcTuned, Dtype::BFloat16, model::kTcCandidateSweepSizes);
     add(config_of(KernelKind::Cublas), Dtype::BFloat16, doubling(128, 8192));
     // One thread per row or column leaves most of the GPU idle: 4096 would take seconds.

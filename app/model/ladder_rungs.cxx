@@ -6,68 +6,20 @@
 
 namespace ts::model {
 
-namespace {
+std::vector<LadderRung> ladder_rungs(Ladder ladder) {
+    std::vector<LadderRung> rungs;
+    for (const RungInfo& row : rungs_on(ladder)) {
+        KernelConfig kernel;
+        kernel.kind = row.kind;
+        if (row.kind == KernelKind::Tiled) kernel.block_x = kernel.block_y = kernel.tile = kLadderFootTile;
+        rungs.push_back({kernel, row.file, row.change});
+    }
+    return rungs;
+}
 
-// The texts follow the opening lines of each kernel file; where a rung's gain lies outside
-// the counts, the text says so, because the tooltip shows the counts' prediction beside it.
-constexpr LadderRung kRungs[] = {
-    {{KernelKind::Tiled, 32, 32, 32}, "05_tiled.cu",
-     "The base: 32×32 tiles of A and B staged in shared memory, one cell of C per thread. Every FMA needs two "
-     "loads from shared memory."},
-    {{KernelKind::RegTile1d}, "06_regtile_1d.cu",
-     "Each thread computes 8 cells of a column of C and keeps one value of B in a register for 8 FMAs: 9 shared "
-     "loads per 8 FMAs instead of 2 per FMA. 64×64 block tiles halve the global loads."},
-    {{KernelKind::RegTile2d}, "07_regtile_2d.cu",
-     "Each thread computes an 8×8 register tile as outer products: 16 shared loads feed 64 FMAs. 128×128 block "
-     "tiles halve the global loads again."},
-    {{KernelKind::Vectorized}, "08_vectorized.cu",
-     "Loads and stores move four floats per 128-bit instruction, and As is stored transposed so a thread's values "
-     "of A sit side by side: a quarter of the load instructions for the same bytes."},
-    {{KernelKind::ConflictFree}, "09_conflict_free.cu",
-     "Each thread's columns are split into two halves 64 apart and As is padded, so threads no longer collide in a "
-     "shared-memory bank. The counts equal the vectorized rung's: bank conflicts are not in them."},
-    {{KernelKind::Warptile}, "10_warptile.cu",
-     "A warp level between block and thread: each warp owns a 64×64 tile, each thread four 8×4 tiles in it, and K "
-     "moves 16 at a time, so 24 floats read from shared memory feed 128 FMAs."},
-    {{KernelKind::Pipelined}, "11_pipelined.cu",
-     "Four K steps are in flight at once through cp.async, so the next steps' loads overlap this step's products. "
-     "The counts equal warptile's: waiting on memory, which this removes, is not in them."},
-    {{KernelKind::Tuned}, "12_tuned.cu",
-     "The pipelined kernel compiled for the shape the tuner measured fastest on this GPU and size: small tiles "
-     "where large ones would leave SMs idle, 128×256 tiles where they fit."},
-};
+std::vector<LadderRung> ladder_rungs() { return ladder_rungs(Ladder::Fp32); }
 
-// After each tensor-core kernel's opening lines.
-constexpr LadderRung kTensorCoreRungs[] = {
-    {{KernelKind::Wmma}, "13_wmma.cu",
-     "Tensor cores through the WMMA API: one wmma::mma_sync multiplies 16×16 tiles of A and B (4,096 multiply-adds) "
-     "with the whole warp taking part. BF16 inputs, FP32 sums; 128×128 block tiles, one stage of shared memory."},
-    {{KernelKind::Mma}, "14_mma.cu",
-     "The instruction under WMMA: mma.sync.m16n8k16, its registers filled by ldmatrix from shared memory, each "
-     "lane's elements as the PTX ISA lays them out. C is written straight from the accumulators."},
-    {{KernelKind::MmaAsync}, "15_mma_async.cu",
-     "The Ampere recipe: XOR-swizzled tiles (no bank conflicts, no padding) and four stages filled by cp.async "
-     "three K steps ahead. On Ampere it reaches cuBLAS; on Hopper the warps spend their time issuing."},
-    {{KernelKind::Wgmma}, "16_wgmma.cu",
-     "Hopper's own path: wgmma.mma_async, four warps multiplying 64×128 over 16 of K from shared memory through "
-     "descriptors, and TMA copying each K step's swizzled tiles from one thread into a ring of mbarriers."},
-    {{KernelKind::WarpSpecialized}, "17_warp_specialized.cu",
-     "A producer warpgroup only copies and two consumer warpgroups only multiply, each handing stages to the other "
-     "through the ring's mbarriers; setmaxnreg gives the consumers the registers for 128×256 tiles."},
-    {{KernelKind::Persistent}, "18_persistent.cu",
-     "One cluster per pair of SMs walks many tiles in an L2-friendly order, the two CTAs sharing B's tile by TMA "
-     "multicast, and C leaves through shared memory by TMA stores while the next tile starts."},
-    {{KernelKind::TcTuned}, "19_tc_tuned.cu",
-     "The persistent kernel compiled for the shape the tuner measured fastest on this GPU and size: 128×128 tiles "
-     "where 128×256 would leave most SMs idle, clusters or none, a fourth stage where C goes out a slab at a "
-     "time, and every SM to the end where the last round is shared out along K (stream-K)."},
-};
-
-}  // namespace
-
-std::span<const LadderRung> ladder_rungs() { return kRungs; }
-
-std::span<const LadderRung> tensor_core_rungs() { return kTensorCoreRungs; }
+std::vector<LadderRung> tensor_core_rungs() { return ladder_rungs(Ladder::TensorCores); }
 
 std::string describe_candidate(KernelKind rung, int variant) {
     if (variant < 0 || variant >= tuned_candidate_count(rung)) return "";

@@ -1,7 +1,8 @@
 // ladder_rungs.hpp — the kernel ladder as the lab shows it: the rungs in order from the tiled
 // kernel (T = 32) up to the tuned one, what each changed from the rung below it, and what the
-// model's counts (count_traffic, count_ladder) say about each. The ladder view's bars, the
-// roofline's points and their tooltips all read this, so a rung is described in one place.
+// model's counts (count_traffic, count_ladder) say about each. The rungs and their texts are the
+// rows of rung_info.hpp's table; the ladder view's bars, the roofline's points and their tooltips
+// all read them from here, so a rung is described in one place.
 #pragma once
 
 #include <cstdint>
@@ -9,9 +10,11 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kernel_config.hpp"
 #include "problem.hpp"
+#include "rung_info.hpp"
 #include "tc_mma.hpp"
 #include "tc_pipeline.hpp"
 
@@ -23,12 +26,18 @@ struct LadderRung {
     std::string_view change;  // what changed from the rung below, in a sentence or two
 };
 
+// The tiled kernel stands at the FP32 ladder's foot at its best, T = 32.
+inline constexpr int kLadderFootTile = 32;
+
+// The rungs of `ladder` from its foot up (rungs_on), the tiled kernel at T = 32.
+std::vector<LadderRung> ladder_rungs(Ladder ladder);
+
 // tiled T=32, regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined, tuned.
-std::span<const LadderRung> ladder_rungs();
+std::vector<LadderRung> ladder_rungs();
 
 // The tensor-core ladder, BF16 in and FP32 accumulated: wmma, mma, mma-async, wgmma,
 // warp-specialized, persistent, tc-tuned (13 to 19).
-std::span<const LadderRung> tensor_core_rungs();
+std::vector<LadderRung> tensor_core_rungs();
 
 // A tensor-core rung's block tile and what its copies bring from global memory: a block of
 // bm × bn of C reads bm rows of A and bn columns of B over all of K; a cluster of cluster_m blocks

@@ -5,6 +5,33 @@
 
 namespace ts::model {
 
+namespace {
+
+// The FP32 ladder past the tiled kernel: its grid, blocks and shared memory into `g`; returns the
+// cells of C that have an owning thread, per batch.
+std::int64_t plan_ladder_launch(const KernelConfig& config, const Problem& p, LaunchGeometry& g) {
+    // 1-D blocks; each thread owns TM×TN register tiles, so a thread is a ghost when
+    // its first tile's first cell lies outside C (its other tiles lie below and to
+    // the right of that one).
+    const LadderShape s = ladder_shape(config);
+    g.block = {s.threads(), 1, 1};
+    g.grid = {ceil_div64(p.n, s.bn), ceil_div64(p.m, s.bm), p.batch};
+    g.shared_bytes = ladder_shared_bytes(s, static_cast<int>(dtype_size(p.dtype)));
+    // Whole blocks own all their threads; the last row and column of blocks may hang
+    // over C's edge, so count their threads once per kind of block.
+    const std::int64_t rows[2] = {s.bm, p.m % s.bm}, cols[2] = {s.bn, p.n % s.bn};
+    const std::int64_t row_blocks[2] = {p.m / s.bm, rows[1] > 0}, col_blocks[2] = {p.n / s.bn, cols[1] > 0};
+    std::int64_t owned = 0;
+    for (int y = 0; y < 2; ++y)
+        for (int x = 0; x < 2; ++x)
+            if (row_blocks[y] > 0 && col_blocks[x] > 0)
+                owned += row_blocks[y] * col_blocks[x] *
+                         ladder_threads_inside(s, static_cast<int>(rows[y]), static_cast<int>(cols[x]));
+    return owned;
+}
+
+}  // namespace
+
 LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
     LaunchGeometry g;
     // Cells (or rows, or columns) of C that have an owning thread, per batch.
@@ -35,40 +62,13 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
             // One T×T tile of A and one of B, both of the problem's element type.
             g.shared_bytes = static_cast<int>(2 * config.tile * config.tile * dtype_size(p.dtype));
             break;
-        case KernelKind::RegTile1d:
-        case KernelKind::RegTile2d:
-        case KernelKind::Vectorized:
-        case KernelKind::ConflictFree:
-        case KernelKind::Warptile:
-        case KernelKind::Pipelined:
-        case KernelKind::Tuned: {
-            // 1-D blocks; each thread owns TM×TN register tiles, so a thread is a ghost when
-            // its first tile's first cell lies outside C (its other tiles lie below and to
-            // the right of that one).
-            const LadderShape s = ladder_shape(config);
-            g.block = {s.threads(), 1, 1};
-            g.grid = {ceil_div64(p.n, s.bn), ceil_div64(p.m, s.bm), p.batch};
-            g.shared_bytes = ladder_shared_bytes(s, static_cast<int>(dtype_size(p.dtype)));
-            // Whole blocks own all their threads; the last row and column of blocks may hang
-            // over C's edge, so count their threads once per kind of block.
-            const std::int64_t rows[2] = {s.bm, p.m % s.bm}, cols[2] = {s.bn, p.n % s.bn};
-            const std::int64_t row_blocks[2] = {p.m / s.bm, rows[1] > 0}, col_blocks[2] = {p.n / s.bn, cols[1] > 0};
-            owned = 0;
-            for (int y = 0; y < 2; ++y)
-                for (int x = 0; x < 2; ++x)
-                    if (row_blocks[y] > 0 && col_blocks[x] > 0)
-                        owned += row_blocks[y] * col_blocks[x] *
-                                 ladder_threads_inside(s, static_cast<int>(rows[y]), static_cast<int>(cols[x]));
-            break;
-        }
-        case KernelKind::Wmma:
-        case KernelKind::Mma:
-        case KernelKind::MmaAsync:
-        case KernelKind::Wgmma:
-        case KernelKind::WarpSpecialized:
-        case KernelKind::Persistent:
-        case KernelKind::TcTuned:
-        case KernelKind::Cublas:  // (the tensor-core rungs' blocks are tc_mma.hpp's and tc_pipeline.hpp's)
+        default:
+            // A rung of the FP32 ladder from its shape; one with no shape (is_modelled says) as unmodelled.
+            if (is_ladder(config.kind) && is_modelled(config.kind)) {
+                owned = plan_ladder_launch(config, p, g);
+                break;
+            }
+            // The tensor-core rungs and cuBLAS (their blocks are tc_mma.hpp's and tc_pipeline.hpp's).
             g.grid = {0, 0, 0};
             g.block = {0, 0, 0};
             g.modelled = false;

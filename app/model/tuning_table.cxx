@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "format.hpp"
+#include "rung_info.hpp"
 
 namespace ts::model {
 
@@ -30,7 +31,8 @@ std::optional<Number> whole_number(std::string_view text) {
 // "tc-tuned: NVIDIA H100" names tc-tuned's rows for that GPU; a name with no rung before a colon
 // is the tuned rung's (as every table before tc-tuned was written).
 TuningSection section_named(std::string_view name) {
-    for (KernelKind rung : {KernelKind::Tuned, KernelKind::TcTuned}) {
+    for (KernelKind rung : kAllKernelKinds) {
+        if (!is_tuned(rung)) continue;
         const std::string_view prefix = kernel_name(rung);
         if (name.starts_with(prefix) && name.substr(prefix.size()).starts_with(':'))
             return {std::string(trim(name.substr(prefix.size() + 1))), {}, rung};

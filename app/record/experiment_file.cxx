@@ -14,6 +14,7 @@
 #include "model/format.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
+#include "model/rung_info.hpp"
 #include "record/whole_number.hpp"
 
 namespace ts::record {

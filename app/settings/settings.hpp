@@ -19,6 +19,8 @@
 #include <variant>
 #include <vector>
 
+#include "model/rung_info.hpp"
+
 namespace ts::settings {
 
 // The three colour schemes: the default one; high contrast (black on white, strong fills,
@@ -29,11 +31,9 @@ enum class Palette { Default, HighContrast, ColourBlind };
 std::string_view palette_name(Palette palette);
 std::optional<Palette> parse_palette(std::string_view text);
 
-// The ladder's rungs as latency_rungs names them, in climbing order (model::kernel_name's
-// names; the latency view's checkboxes are in this order too).
-inline constexpr std::string_view kLadderRungNames[] = {
-    "regtile-1d", "regtile-2d", "vectorized", "conflict-free",    "warptile",  "pipelined", "tuned",
-    "wmma",       "mma",        "mma-async",  "wgmma",            "warp-specialized",      "persistent", "tc-tuned"};
+// The ladder's rungs as latency_rungs names them, in climbing order: the names of the latency
+// view's rung checkboxes, in their order (model::kLabRungNames, from the table of rungs).
+inline constexpr auto kLadderRungNames = model::kLabRungNames;
 
 // The font scales Ctrl+= and Ctrl+- step through; --font-scale and the file take anything in
 // [kMinFontScale, kMaxFontScale].

@@ -8,6 +8,7 @@
 #include "support/run_command.hpp"
 #include "cli/check.hpp"
 #include "model/launch_geometry.hpp"
+#include "model/rung_info.hpp"
 
 using namespace ts;
 

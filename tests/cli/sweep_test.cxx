@@ -8,6 +8,7 @@
 #include "cli/sweep.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
+#include "model/rung_info.hpp"
 #include "model/tc_pipeline.hpp"
 
 namespace ts::cli {

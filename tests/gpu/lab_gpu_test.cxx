@@ -11,6 +11,7 @@
 #include "model/ladder.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/occupancy.hpp"
+#include "model/rung_info.hpp"
 #include "support/gpu_skip.hpp"
 
 using namespace ts::gpu;

@@ -13,6 +13,7 @@
 #include "model/ladder.hpp"
 #include "model/occupancy.hpp"
 #include "model/launch_geometry.hpp"
+#include "model/rung_info.hpp"
 #include "model/thread_map.hpp"
 #include "model/traffic.hpp"
 

@@ -10,6 +10,7 @@
 
 #include "support/problems.hpp"
 #include "model/format.hpp"
+#include "model/rung_info.hpp"
 #include "model/thread_map.hpp"
 #include "model/traffic.hpp"
 

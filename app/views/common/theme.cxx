@@ -1,5 +1,7 @@
 #include "views/common/theme.hpp"
 
+#include <span>
+
 namespace ts::views {
 
 namespace {
@@ -119,6 +121,28 @@ void coloured_text_wrapped(ImU32 colour, const char* text) {
     ImGui::TextUnformatted(text);
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
+}
+
+ImU32 rung_bar_colour(const model::RungInfo& row) {
+    constexpr ImU32 kFp32[] = {rung_curve_colour(model::RungColour::Tiled), IM_COL32(80, 175, 190, 255),
+                               IM_COL32(45, 160, 165, 255),  IM_COL32(30, 145, 135, 255),
+                               IM_COL32(25, 130, 105, 255),  IM_COL32(20, 115, 80, 255),
+                               IM_COL32(15, 100, 60, 255),   IM_COL32(5, 80, 40, 255)};
+    constexpr ImU32 kTensorCores[] = {IM_COL32(240, 170, 80, 255), IM_COL32(230, 145, 60, 255),
+                                      IM_COL32(215, 120, 45, 255), IM_COL32(195, 90, 40, 255),
+                                      IM_COL32(165, 65, 35, 255),  IM_COL32(130, 40, 30, 255),
+                                      IM_COL32(95, 20, 20, 255)};
+    const auto shade = [&](std::span<const ImU32> ramp) {
+        return row.position >= 0 && row.position < static_cast<int>(ramp.size()) ? ramp[row.position]
+                                                                                  : rung_curve_colour(model::RungColour::None);
+    };
+    switch (row.ladder) {
+        case model::Ladder::Fp32: return shade(kFp32);
+        case model::Ladder::TensorCores: return shade(kTensorCores);
+        case model::Ladder::None: break;
+    }
+    return rung_curve_colour(row.colour == model::RungColour::Cublas ? model::RungColour::Cublas
+                                                                     : model::RungColour::None);
 }
 
 }  // namespace ts::views

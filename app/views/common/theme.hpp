@@ -3,6 +3,7 @@
 #pragma once
 
 #include "imgui.h"
+#include "model/rung_info.hpp"
 #include "settings/settings.hpp"
 
 namespace ts::views {
@@ -104,5 +105,49 @@ void apply_style(ImGuiStyle& style);
 void heading(const char* text);
 // Wrapped text in one colour (errors, check results).
 void coloured_text_wrapped(ImU32 colour, const char* text);
+
+// ---- The kernels' colours ------------------------------------------------------------------
+// The same in every palette: a kernel keeps its colour when the scheme changes.
+
+// A kernel's curve in the latency plot, by its colour role (model::RungInfo::colour): warm red and
+// purple for the naive kernels, the tiled kernel's darkest blue (T = 32), a hue of its own for
+// each rung (none of the blues of T, the naive kernels' red and purple or cuBLAS's grey, dark
+// enough to read on white when faded), cuBLAS grey.
+constexpr ImU32 rung_curve_colour(model::RungColour role) {
+    using model::RungColour;
+    switch (role) {
+        case RungColour::Naive: return IM_COL32(205, 60, 40, 255);
+        case RungColour::NaiveRowFromX: return IM_COL32(150, 60, 170, 255);
+        case RungColour::Tiled: return IM_COL32(10, 50, 120, 255);
+        case RungColour::Teal: return IM_COL32(40, 160, 140, 255);
+        case RungColour::Olive: return IM_COL32(140, 150, 30, 255);
+        case RungColour::Mustard: return IM_COL32(215, 165, 0, 255);
+        case RungColour::Orange: return IM_COL32(235, 115, 15, 255);
+        case RungColour::Wine: return IM_COL32(150, 30, 90, 255);
+        case RungColour::Rose: return IM_COL32(225, 95, 130, 255);
+        case RungColour::Green: return IM_COL32(20, 120, 50, 255);
+        case RungColour::Brown: return IM_COL32(165, 115, 55, 255);
+        case RungColour::Violet: return IM_COL32(120, 80, 170, 255);
+        case RungColour::Cerulean: return IM_COL32(0, 140, 190, 255);
+        case RungColour::Magenta: return IM_COL32(190, 60, 160, 255);
+        case RungColour::Moss: return IM_COL32(90, 125, 40, 255);
+        case RungColour::DarkBrown: return IM_COL32(95, 40, 20, 255);
+        case RungColour::Crimson: return IM_COL32(200, 30, 60, 255);
+        case RungColour::Cublas: return IM_COL32(60, 60, 60, 255);
+        case RungColour::None: break;
+    }
+    return IM_COL32(120, 120, 120, 255);
+}
+
+// The curve colour of a shipped kernel's row (model::kRungTable holds them in KernelKind's order).
+constexpr ImU32 kernel_curve_colour(model::KernelKind kind) {
+    const auto row = static_cast<std::size_t>(kind);
+    return rung_curve_colour(row < std::size(model::kRungTable) ? model::kRungTable[row].colour : model::RungColour::None);
+}
+
+// A kernel's bar on the ladder view and its point on the roofline, by its place on its ladder:
+// the FP32 ladder from the tiled kernel in its curve's blue up through greens darkening, the tensor
+// cores' through warm colours darkening; cuBLAS in its curve's grey, anything else a neutral grey.
+ImU32 rung_bar_colour(const model::RungInfo& row);
 
 }  // namespace ts::views

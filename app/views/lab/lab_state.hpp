@@ -22,6 +22,7 @@
 #include "gpu/runner.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
+#include "model/rung_info.hpp"
 #include "views/common/plot.hpp"
 #include "record/journal.hpp"
 #include "record/recording.hpp"
@@ -54,11 +55,10 @@ struct LatencyControls {
     // T = 1, 2, 4, 8, 16, 32: T = 32 alone at first, the tiled kernel at its best, so that the
     // plot opens with one line per idea rather than a fan of blues.
     bool tiles[6] = {false, false, false, false, false, true};
-    // The ladder's rungs, regtile-1d … tuned, then the tensor cores' wmma … tc-tuned
-    // (kLadderRungs in latency_view.cxx): warptile and tuned at first, the last big idea and the
-    // rung at cuBLAS speed; of the tensor cores (bf16 or fp16 only) mma-async and persistent, the
-    // Ampere recipe and the Hopper one.
-    bool rungs[14] = {false, false, false, false, true, false, true, false, false, true, false, false, true, false};
+    // One flag per rung checkbox (model::lab_rungs: regtile-1d … tuned, then the tensor cores' wmma
+    // … tc-tuned), ticked at first where the rung's row says so (LabPlot::On): warptile and tuned,
+    // mma-async and persistent.
+    std::vector<bool> rungs = model::lab_rung_defaults();
     // Your kernel, plotted beside the rungs as "yours: NAME" (the kernel editor's "Plot beside the
     // rungs"): the source as it was then; float, batch 1 only.
     std::optional<gpu::UserKernelSource> yours;

@@ -45,9 +45,7 @@ std::string gpu_name(const AppState& state) {
     return "";
 }
 
-std::span<const model::LadderRung> rungs_of(Ladder ladder) {
-    return ladder == Ladder::Fp32 ? model::ladder_rungs() : model::tensor_core_rungs();
-}
+std::vector<model::LadderRung> rungs_of(Ladder ladder) { return model::ladder_rungs(ladder); }
 model::Dtype dtype_of(Ladder ladder) { return ladder == Ladder::Fp32 ? model::Dtype::Float32 : model::Dtype::BFloat16; }
 std::string dtype_name_of(Ladder ladder) { return std::string(model::dtype_name(dtype_of(ladder))); }
 
@@ -237,27 +235,8 @@ void ask_for_compiled_kernels(LabState& lab, int size) {
 }  // namespace
 
 ImU32 ladder_colour(model::KernelKind kind) {
-    using model::KernelKind;
-    switch (kind) {
-        case KernelKind::Tiled: return IM_COL32(10, 50, 120, 255);  // the latency view's T = 32
-        case KernelKind::RegTile1d: return IM_COL32(80, 175, 190, 255);
-        case KernelKind::RegTile2d: return IM_COL32(45, 160, 165, 255);
-        case KernelKind::Vectorized: return IM_COL32(30, 145, 135, 255);
-        case KernelKind::ConflictFree: return IM_COL32(25, 130, 105, 255);
-        case KernelKind::Warptile: return IM_COL32(20, 115, 80, 255);
-        case KernelKind::Pipelined: return IM_COL32(15, 100, 60, 255);
-        case KernelKind::Tuned: return IM_COL32(5, 80, 40, 255);
-        // The tensor cores in warm colours, darkening up their ladder.
-        case KernelKind::Wmma: return IM_COL32(240, 170, 80, 255);
-        case KernelKind::Mma: return IM_COL32(230, 145, 60, 255);
-        case KernelKind::MmaAsync: return IM_COL32(215, 120, 45, 255);
-        case KernelKind::Wgmma: return IM_COL32(195, 90, 40, 255);
-        case KernelKind::WarpSpecialized: return IM_COL32(165, 65, 35, 255);
-        case KernelKind::Persistent: return IM_COL32(130, 40, 30, 255);
-        case KernelKind::TcTuned: return IM_COL32(95, 20, 20, 255);
-        case KernelKind::Cublas: return IM_COL32(60, 60, 60, 255);  // the latency view's cuBLAS
-        default: return IM_COL32(120, 120, 120, 255);
-    }
+    const model::RungInfo* row = model::find_rung(kind);
+    return row ? rung_bar_colour(*row) : rung_curve_colour(model::RungColour::None);
 }
 
 std::vector<int> ladder_sizes(const LabState& lab) {

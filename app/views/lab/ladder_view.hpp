@@ -18,8 +18,9 @@
 
 namespace ts::views {
 
-// The colour of a kernel on the ladder view and the roofline: the tiled kernel and cuBLAS as in
-// the latency view (its darkest blue, its grey), the rungs greens darkening up the ladder.
+// The colour of a kernel on the ladder view and the roofline (theme's rung_bar_colour of its row):
+// the tiled kernel and cuBLAS as in the latency view (its darkest blue, its grey), the rungs
+// greens darkening up the FP32 ladder and warm colours darkening up the tensor cores'.
 ImU32 ladder_colour(model::KernelKind kind);
 
 struct LadderBar {
@@ -43,10 +44,10 @@ struct LadderBar {
     std::string hover;                     // the tooltip: what changed, counts against measurement
 };
 
-// The two ladders the view shows, one above the other: the FP32 one (05 tiled to 12 tuned, against
-// cuBLAS SGEMM) and the tensor-core one (13 wmma to 19 tc-tuned in BF16, against cuBLAS's BF16
-// GEMM), each bar a percentage of its own cuBLAS.
-enum class Ladder { Fp32, TensorCores };
+// The two ladders the view shows, one above the other (model::Ladder, rung_info.hpp): the FP32 one
+// (05 tiled to 12 tuned, against cuBLAS SGEMM) and the tensor-core one (13 wmma to 19 tc-tuned in
+// BF16, against cuBLAS's BF16 GEMM), each bar a percentage of its own cuBLAS.
+using model::Ladder;
 
 struct LadderData {
     Ladder ladder = Ladder::Fp32;

@@ -21,39 +21,15 @@ constexpr int kSizes[] = {128, 256, 512, 1024, 2048, 4096};
 // done in seconds (4096³ alone would take longer than the rest together).
 constexpr int kQuickSweepSizes[] = {256, 512, 1024, 2048};
 
-// Warm colours for the naive kernels, blues getting darker with T, grey for cuBLAS.
-constexpr ImU32 kNaiveColour = IM_COL32(205, 60, 40, 255);
-constexpr ImU32 kNaiveRowColour = IM_COL32(150, 60, 170, 255);
+// The naive kernels, the tiled kernel and cuBLAS in their rows' colours (theme's kernel_curve_colour);
+// blues getting darker with T, the darkest the tiled kernel's own.
+constexpr ImU32 kNaiveColour = kernel_curve_colour(model::KernelKind::Naive);
+constexpr ImU32 kNaiveRowColour = kernel_curve_colour(model::KernelKind::NaiveRowFromX);
 constexpr ImU32 kTileColours[] = {IM_COL32(150, 190, 230, 255), IM_COL32(110, 165, 220, 255),
                                   IM_COL32(70, 140, 210, 255),  IM_COL32(40, 110, 190, 255),
-                                  IM_COL32(25, 80, 160, 255),   IM_COL32(10, 50, 120, 255)};
-constexpr ImU32 kCublasColour = IM_COL32(60, 60, 60, 255);
+                                  IM_COL32(25, 80, 160, 255),   kernel_curve_colour(model::KernelKind::Tiled)};
+constexpr ImU32 kCublasColour = kernel_curve_colour(model::KernelKind::Cublas);
 constexpr ImU32 kCpuColour = IM_COL32(150, 110, 40, 255);
-
-// The ladder's rungs in climbing order, each a hue of its own (none of the blues of T, the
-// naive kernels' red and purple or cuBLAS's grey), dark enough to read on white when faded.
-struct Rung {
-    model::KernelKind kind;
-    ImU32 colour;
-};
-constexpr Rung kLadderRungs[] = {
-    {model::KernelKind::RegTile1d, IM_COL32(40, 160, 140, 255)},     // teal
-    {model::KernelKind::RegTile2d, IM_COL32(140, 150, 30, 255)},     // olive
-    {model::KernelKind::Vectorized, IM_COL32(215, 165, 0, 255)},     // mustard
-    {model::KernelKind::ConflictFree, IM_COL32(235, 115, 15, 255)},  // orange
-    {model::KernelKind::Warptile, IM_COL32(150, 30, 90, 255)},       // wine
-    {model::KernelKind::Pipelined, IM_COL32(225, 95, 130, 255)},     // rose
-    {model::KernelKind::Tuned, IM_COL32(20, 120, 50, 255)},          // green
-    // The tensor cores (bf16, fp16).
-    {model::KernelKind::Wmma, IM_COL32(165, 115, 55, 255)},              // brown
-    {model::KernelKind::Mma, IM_COL32(120, 80, 170, 255)},               // violet
-    {model::KernelKind::MmaAsync, IM_COL32(0, 140, 190, 255)},           // cerulean
-    {model::KernelKind::Wgmma, IM_COL32(190, 60, 160, 255)},             // magenta
-    {model::KernelKind::WarpSpecialized, IM_COL32(90, 125, 40, 255)},    // moss
-    {model::KernelKind::Persistent, IM_COL32(95, 40, 20, 255)},          // dark brown
-    {model::KernelKind::TcTuned, IM_COL32(200, 30, 60, 255)},            // crimson
-};
-static_assert(std::size(kLadderRungs) == sizeof(LatencyControls::rungs) / sizeof(bool));
 
 struct SeriesSpec {
     model::KernelConfig kernel;
@@ -77,8 +53,9 @@ std::vector<SeriesSpec> series_specs(const LatencyControls& c) {
     add({model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16}, kNaiveRowColour);
     for (int i = 0; i < 6; ++i)
         if (c.tiles[i]) add({model::KernelKind::Tiled, 16, 16, kSweptTiles[i]}, kTileColours[i]);
-    for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
-        if (c.rungs[i]) add({kLadderRungs[i].kind, 16, 16, 16}, kLadderRungs[i].colour);
+    const std::vector<model::RungInfo> rungs = model::lab_rungs();
+    for (std::size_t i = 0; i < rungs.size() && i < c.rungs.size(); ++i)
+        if (c.rungs[i]) add({rungs[i].kind, 16, 16, 16}, rung_curve_colour(rungs[i].colour));
     add({model::KernelKind::Cublas, 16, 16, 16}, kCublasColour);
     if (c.yours && c.dtype == model::Dtype::Float32 && c.batch == 1) {
         const std::string config = yours_config(c.yours->name);
@@ -377,14 +354,17 @@ void start_first_visit_sweep(AppState& state) {
 
 std::vector<std::string> shown_rung_names(const LatencyControls& controls) {
     std::vector<std::string> names;
-    for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
-        if (controls.rungs[i]) names.emplace_back(model::kernel_name(kLadderRungs[i].kind));
+    const std::vector<model::RungInfo> rungs = model::lab_rungs();
+    for (std::size_t i = 0; i < rungs.size() && i < controls.rungs.size(); ++i)
+        if (controls.rungs[i]) names.emplace_back(rungs[i].name);
     return names;
 }
 
 void show_rungs(LatencyControls& controls, const std::vector<std::string>& names) {
-    for (std::size_t i = 0; i < std::size(kLadderRungs); ++i)
-        controls.rungs[i] = std::find(names.begin(), names.end(), model::kernel_name(kLadderRungs[i].kind)) != names.end();
+    const std::vector<model::RungInfo> rungs = model::lab_rungs();
+    controls.rungs.assign(rungs.size(), false);
+    for (std::size_t i = 0; i < rungs.size(); ++i)
+        controls.rungs[i] = std::find(names.begin(), names.end(), rungs[i].name) != names.end();
 }
 
 void measure_latency_now(LabState& lab) {
@@ -433,22 +413,26 @@ void draw_latency_controls(AppState& state) {
         changed |= ImGui::Checkbox(std::to_string(kSweptTiles[i]).c_str(), &c.tiles[i]);
     }
     bool disabled = false;  // some rungs have no version for this dtype
-    const auto rung_checkboxes = [&](const char* title, std::size_t first, std::size_t last) {
+    const std::vector<model::RungInfo> rungs = model::lab_rungs();
+    c.rungs.resize(rungs.size(), false);
+    const auto rung_checkboxes = [&](const char* title, model::Ladder ladder) {
         ImGui::TextUnformatted(title);
         CheckboxFlow flow;
-        for (std::size_t i = first; i < last; ++i) {
-            const auto why_not = model::dtype_unsupported(kLadderRungs[i].kind, c.dtype);
+        for (std::size_t i = 0; i < rungs.size(); ++i) {
+            if (rungs[i].ladder != ladder) continue;
+            const auto why_not = model::dtype_unsupported(rungs[i].kind, c.dtype);
             ImGui::BeginDisabled(why_not.has_value());
-            changed |= flow.checkbox(std::string(model::kernel_name(kLadderRungs[i].kind)).c_str(), &c.rungs[i]);
+            bool shown = c.rungs[i];
+            changed |= flow.checkbox(std::string(rungs[i].name).c_str(), &shown);
+            c.rungs[i] = shown;
             ImGui::EndDisabled();
             if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                 ImGui::SetTooltip("%s", why_not->c_str());
             disabled |= why_not.has_value();
         }
     };
-    constexpr std::size_t kFp32Rungs = 7;
-    rung_checkboxes("kernel ladder, rungs", 0, kFp32Rungs);
-    rung_checkboxes("tensor cores, rungs", kFp32Rungs, std::size(kLadderRungs));
+    rung_checkboxes("kernel ladder, rungs", model::Ladder::Fp32);
+    rung_checkboxes("tensor cores, rungs", model::Ladder::TensorCores);
     if (disabled)
         muted_text(model::is_half_precision(c.dtype)
                        ? "bf16 and fp16 run on the tensor-core rungs and cuBLAS only: choose float for the CUDA-core "

@@ -55,8 +55,8 @@ struct KernelMark {
 // roofline shows beside the ladder's rungs.
 std::vector<KernelMark> other_kernels(const LatencyControls& c) {
     return {
-        {{model::KernelKind::Naive, c.naive_x, c.naive_y, 16}, IM_COL32(205, 60, 40, 255)},
-        {{model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16}, IM_COL32(150, 60, 170, 255)},
+        {{model::KernelKind::Naive, c.naive_x, c.naive_y, 16}, kernel_curve_colour(model::KernelKind::Naive)},
+        {{model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16}, kernel_curve_colour(model::KernelKind::NaiveRowFromX)},
         {{model::KernelKind::Tiled, 16, 16, 8}, IM_COL32(70, 140, 210, 255)},
         {{model::KernelKind::Tiled, 16, 16, 16}, IM_COL32(25, 80, 160, 255)},
     };

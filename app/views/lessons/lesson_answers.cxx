@@ -548,6 +548,17 @@ RevealedAnswer offset(const AppState& state, const std::string& word, int row, i
                    kCounted, m.name, row, col, row, m.cols, col, at, m.name, m.cols)};
 }
 
+// The names of `ladder`'s rungs from `first` up, for a message: "mma, mma-async … or tc-tuned".
+std::string rung_names_from(model::Ladder ladder, int first) {
+    std::vector<std::string_view> names;
+    for (const model::RungInfo& row : model::rungs_on(ladder))
+        if (row.position >= first) names.push_back(row.name);
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        text += format_text("{}{}", i == 0 ? "" : i + 1 == names.size() ? " or " : ", ", names[i]);
+    return text;
+}
+
 }  // namespace
 
 std::optional<std::string> check_answer(const AppState& state, const lessons::AnswerSpec& answer) {
@@ -556,10 +567,10 @@ std::optional<std::string> check_answer(const AppState& state, const lessons::An
                              word == "speedup-over-tiled";
     if (above_tiled || word == "percent-of-cublas") {
         const int index = rung_index(state.kernel.kind);
-        if (index < 0 || (index == 0 && state.kernel.tile != 32) || (above_tiled && index == 0))
+        if (index < 0 || (index == 0 && state.kernel.tile != model::kLadderFootTile) || (above_tiled && index == 0))
             return format_text("{} compares the step's kernel on the ladder: set kernel: to {} ({})", word,
                                above_tiled ? "a rung above tiled T=32" : "tiled with tile: 32 or a rung",
-                               "regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined or tuned");
+                               rung_names_from(model::Ladder::Fp32, 1));
         return std::nullopt;
     }
     if (word == "tc-rung-speedup-measured" || word == "tc-speedup-over-fp32" || word == "tc-percent-of-cublas") {
@@ -567,9 +578,8 @@ std::optional<std::string> check_answer(const AppState& state, const lessons::An
         if (index < 0 || (index == 0 && word == "tc-rung-speedup-measured"))
             return format_text("{} compares the step's kernel on the tensor-core ladder: set kernel: to {}", word,
                                word == "tc-rung-speedup-measured"
-                                   ? "a rung above wmma (mma, mma-async, wgmma, warp-specialized, persistent or tc-tuned)"
-                                   : "a tensor-core rung (wmma, mma, mma-async, wgmma, warp-specialized, persistent or "
-                                     "tc-tuned)");
+                                   ? format_text("a rung above wmma ({})", rung_names_from(model::Ladder::TensorCores, 1))
+                                   : format_text("a tensor-core rung ({})", rung_names_from(model::Ladder::TensorCores, 0)));
         return std::nullopt;
     }
     const model::Experiment experiment = state.experiments.experiment;

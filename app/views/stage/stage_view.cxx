@@ -70,6 +70,19 @@ std::string c_cell_tooltip(const model::KernelConfig& config, const model::Probl
 }
 
 std::string kernel_sentence(const model::KernelConfig& config, const model::Problem& problem) {
+    if (model::is_ladder(config.kind)) {
+        const model::LadderShape s = model::ladder_shape(config);
+        const int tiles = s.wm_iter * s.wn_iter;
+        return format_text("{} kernel: blocks of {} threads each compute a {}×{} tile of C; each thread computes "
+                           "{}{}×{} cells from registers, walking K {} at a time{}.",
+                           rung_title(config.kind), s.threads(), s.bm, s.bn, tiles > 1 ? format_text("{} tiles of ", tiles) : "",
+                           s.tm, s.tn, s.bk, s.stages > 1 ? format_text(", {} steps in flight", s.stages) : "");
+    }
+    if (model::is_tensor_core(config.kind))
+        return format_text("{}: a tensor-core rung (BF16 or FP16 in, FP32 accumulation). Its warps share whole "
+                           "fragments of A, B and C, so the stage draws no thread per cell; `tilescope-cli bench "
+                           "--kernel tc-ladder` measures it.",
+                           model::kernel_name(config.kind));
     switch (config.kind) {
         case model::KernelKind::Naive:
             return format_text("Naive kernel, blocks of {}×{} threads: one thread per cell of C, threadIdx.x → column "
@@ -92,34 +105,11 @@ std::string kernel_sentence(const model::KernelConfig& config, const model::Prob
                           "walking K in {}.",
                           config.tile, config.tile, config.tile, config.tile, config.tile,
                           phases(model::phase_count(static_cast<int>(problem.k), std::max(config.tile, 1))));
-        case model::KernelKind::RegTile1d:
-        case model::KernelKind::RegTile2d:
-        case model::KernelKind::Vectorized:
-        case model::KernelKind::ConflictFree:
-        case model::KernelKind::Warptile:
-        case model::KernelKind::Pipelined:
-        case model::KernelKind::Tuned: {
-            const model::LadderShape s = model::ladder_shape(config);
-            const int tiles = s.wm_iter * s.wn_iter;
-            return format_text("{} kernel: blocks of {} threads each compute a {}×{} tile of C; each thread computes "
-                               "{}{}×{} cells from registers, walking K {} at a time{}.",
-                               rung_title(config.kind), s.threads(), s.bm, s.bn, tiles > 1 ? format_text("{} tiles of ", tiles) : "",
-                               s.tm, s.tn, s.bk, s.stages > 1 ? format_text(", {} steps in flight", s.stages) : "");
-        }
-        case model::KernelKind::Wmma:
-        case model::KernelKind::Mma:
-        case model::KernelKind::MmaAsync:
-        case model::KernelKind::Wgmma:
-        case model::KernelKind::WarpSpecialized:
-        case model::KernelKind::Persistent:
-        case model::KernelKind::TcTuned:
-            return format_text("{}: a tensor-core rung (BF16 or FP16 in, FP32 accumulation). Its warps share whole "
-                               "fragments of A, B and C, so the stage draws no thread per cell; `tilescope-cli bench "
-                               "--kernel tc-ladder` measures it.",
-                               model::kernel_name(config.kind));
         case model::KernelKind::Cublas:
             return "cuBLAS, NVIDIA's GEMM: the line to measure against. It picks its own kernels, grids and tiles "
                    "at run time, so no threads are drawn.";
+        default:
+            break;
     }
     return {};
 }

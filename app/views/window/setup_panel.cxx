@@ -41,8 +41,9 @@ void kernel_combo(model::KernelConfig& config) {
     const std::string current(model::kernel_name(config.kind));
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11.0f);  // room for "column-per-thread"
     if (!ImGui::BeginCombo("kernel", current.c_str())) return;
-    for (const model::KernelKind kind : model::kAllKernelKinds) {
-        const std::string name(model::kernel_name(kind));
+    for (const model::RungInfo& row : model::rung_table()) {
+        const model::KernelKind kind = row.kind;
+        const std::string name(row.name);
         // A candidate of one tuned rung means nothing to another: a new kind starts at the tuner's pick.
         if (ImGui::Selectable(name.c_str(), kind == config.kind) && kind != config.kind) {
             config.kind = kind;
@@ -131,11 +132,11 @@ void draw_setup_panel(AppState& state) {
             state.kernel.block_x = std::clamp(state.kernel.block_x, 1, 1024);
     } else if (model::is_ladder(state.kernel.kind)) {
         // A rung's shape is fixed in its kernel file: shown, not typed.
-        if (state.kernel.kind == model::KernelKind::Tuned) tuned_shape_combo(state.kernel);
+        if (model::is_tuned(state.kernel.kind)) tuned_shape_combo(state.kernel);
         const model::LadderShape s = model::ladder_shape(state.kernel);
         muted_text(format_text("{} threads; block tile {}×{}, K step {}; {} cells per thread ({})", s.threads(), s.bm,
                                s.bn, s.bk, s.cells_per_thread(), model::describe_shape(s)));
-    } else if (state.kernel.kind == model::KernelKind::TcTuned) {
+    } else if (model::is_tuned(state.kernel.kind)) {  // tc-tuned: a tuned rung off the FP32 ladder
         tuned_shape_combo(state.kernel);
     } else if (model::is_modelled(state.kernel.kind)) {
         int block[2] = {state.kernel.block_x, state.kernel.block_y};
