@@ -11,6 +11,7 @@
 #include "bench_report.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+#include "record/utc_time.hpp"
 
 #ifndef TILESCOPE_VERSION
 #define TILESCOPE_VERSION "unknown"
@@ -310,7 +311,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     // ---- Report and record --------------------------------------------------------------
     record::Recording recording;
     recording.meta.tilescope_version = TILESCOPE_VERSION;
-    recording.meta.date_utc = utc_now_iso8601();
+    recording.meta.date_utc = record::utc_now();
     recording.meta.command_line = own_command_line("tilescope bench");
     recording.meta.device = device_record(device);
     recording.meta.timing = timing_record(requests.front());

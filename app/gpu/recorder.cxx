@@ -1,8 +1,6 @@
 #include "recorder.hpp"
 
-#include <chrono>
 #include <cstdint>
-#include <ctime>
 #include <vector>
 
 #include "cuda_check.hpp"
@@ -12,17 +10,9 @@
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/tc_stage_record.hpp"
+#include "record/utc_time.hpp"
 
 namespace ts::gpu {
-
-std::string utc_now() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
-    return text;
-}
 
 namespace {
 
@@ -50,7 +40,7 @@ struct BlockRecords {
     void read_into(model::KernelTrace& trace, const DeviceInfo& device, cudaStream_t stream) const {
         trace.device = device.limits.name;
         trace.sm_count = device.limits.sm_count;
-        trace.recorded_at = utc_now();
+        trace.recorded_at = record::utc_now(record::kUtcToTheMinute);
         trace.clocks = copy_back(clocks, clock_count, stream);
         trace.block_sm = copy_back(block_sm, blocks, stream);
     }

@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "utc_time.hpp"
 
 namespace ts::record {
 
@@ -18,15 +18,6 @@ namespace {
 
 // Unordered: these keys are read by name (json_document.hpp's ordered Json is for writing).
 using PlainJson = nlohmann::json;
-
-std::string utc(const char* format) {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, format, &parts);
-    return text;
-}
 
 bool process_running(long pid) { return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
 
@@ -52,10 +43,10 @@ std::variant<Journal, std::string> Journal::open(const std::filesystem::path& di
     std::filesystem::create_directories(dir, error);
     if (error) return "cannot make " + dir.string() + " for the session journal: " + error.message();
     const std::filesystem::path file =
-        dir / ("session-" + utc("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid()) + ".jsonl");
+        dir / ("session-" + utc_now("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid()) + ".jsonl");
     std::FILE* stream = std::fopen(file.c_str(), "a");
     if (!stream) return "cannot write the session journal " + file.string() + ": " + std::strerror(errno);
-    const PlainJson head = {{"journal", "tilescope-session"}, {"started", utc("%Y-%m-%dT%H:%M:%SZ")}, {"pid", getpid()}};
+    const PlainJson head = {{"journal", "tilescope-session"}, {"started", utc_now(kUtcIso8601)}, {"pid", getpid()}};
     std::fprintf(stream, "%s\n", head.dump().c_str());
     std::fflush(stream);
     return Journal(file, stream);
