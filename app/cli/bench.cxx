@@ -62,9 +62,7 @@ std::optional<std::string> check_numbers(const BenchOptions& o) {
 }
 
 gpu::RunRequest request_for(const Setup& setup, const BenchOptions& o, bool check) {
-    gpu::RunRequest request;
-    request.kernel = setup.kernel;
-    request.problem = setup.problem;
+    gpu::RunRequest request = setup_request(setup);
     request.warmup_launches = o.warmup;
     request.timed_launches = o.samples;
     request.adaptive = !o.fixed;

@@ -8,6 +8,7 @@
 #include "model/format.hpp"
 #include "record/recording.hpp"
 #include "record/trace_file.hpp"
+#include "sweep.hpp"
 
 namespace ts::cli {
 
@@ -104,16 +105,8 @@ int run_record(const RecordOptions& options, std::ostream& out, std::ostream& er
         return 2;
     }
     gpu::Runner runner;
-    const gpu::DeviceInfo device = runner.wait_for_device();
-    if (!device.usable) {
-        err << "tilescope record: no usable GPU: " << device.why_not << '\n';
-        return 2;
-    }
-    gpu::RunRequest request;
-    request.kind = gpu::RequestKind::Record;
-    request.kernel = setup.kernel;
-    request.problem = setup.problem;
-    const gpu::RunResult result = runner.wait(runner.submit(request));
+    if (!usable_device(runner, "record", err, ProbeNote::Quiet)) return 2;
+    const gpu::RunResult result = runner.wait(runner.submit(setup_request(setup, gpu::RequestKind::Record)));
     if (!result.ok || !result.trace) {
         err << "tilescope record: " << result.error << '\n';
         return 1;
