@@ -8,16 +8,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <nlohmann/json.hpp>
-
+#include "json_document.hpp"
 #include "utc_time.hpp"
 
 namespace ts::record {
 
 namespace {
-
-// Unordered: these keys are read by name (json_document.hpp's ordered Json is for writing).
-using PlainJson = nlohmann::json;
 
 bool process_running(long pid) { return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
 
@@ -46,7 +42,8 @@ std::variant<Journal, std::string> Journal::open(const std::filesystem::path& di
         dir / ("session-" + utc_now("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid()) + ".jsonl");
     std::FILE* stream = std::fopen(file.c_str(), "a");
     if (!stream) return "cannot write the session journal " + file.string() + ": " + std::strerror(errno);
-    const PlainJson head = {{"journal", "tilescope-session"}, {"started", utc_now(kUtcIso8601)}, {"pid", getpid()}};
+    // Keys in the order journals have always had them.
+    const Json head = {{"journal", "tilescope-session"}, {"pid", getpid()}, {"started", utc_now(kUtcIso8601)}};
     std::fprintf(stream, "%s\n", head.dump().c_str());
     std::fflush(stream);
     return Journal(file, stream);
@@ -99,8 +96,8 @@ std::vector<UnfinishedSession> unfinished_sessions(const std::filesystem::path& 
         if (file.extension() != ".jsonl" || file.filename().string().rfind("session-", 0) != 0) continue;
         const std::vector<std::string> lines = lines_of(file);
         if (lines.empty()) continue;
-        const PlainJson head = PlainJson::parse(lines.front(), nullptr, false);
-        const PlainJson tail = PlainJson::parse(lines.back(), nullptr, false);
+        const Json head = Json::parse(lines.front(), nullptr, false);
+        const Json tail = Json::parse(lines.back(), nullptr, false);
         if (!head.is_object() || head.value("journal", "") != "tilescope-session") continue;
         if (tail.is_object() && tail.value("closed", false)) continue;
         if (process_running(head.value("pid", 0L))) continue;  // another TileScope, still measuring
@@ -122,7 +119,7 @@ std::variant<Recording, std::string> load_journal(const std::filesystem::path& f
     const std::vector<std::string> lines = lines_of(file);
     if (lines.empty()) return file.string() + ": empty, or cannot be read";
     Recording recording;
-    const PlainJson head = PlainJson::parse(lines.front(), nullptr, false);
+    const Json head = Json::parse(lines.front(), nullptr, false);
     recording.meta.date_utc = head.is_object() ? head.value("started", "") : "";
     recording.meta.command_line = "tilescope (latency lab, reopened after a crash)";
     for (std::size_t i = 1; i < lines.size(); ++i) {
