@@ -155,6 +155,20 @@ void record_warp_specialized(const RunRequest& request, const DeviceInfo& device
     result.trace = std::move(trace);
 }
 
+// The launcher of a recording kernel in float, or null: check_recordable lets only these four
+// through.
+using RecordedFloatLauncher = cudaError_t (*)(const model::KernelConfig&, const model::Problem&,
+                                              kernels::Operands<float>, kernels::TraceBuffers, cudaStream_t);
+RecordedFloatLauncher recorded_float_launcher(model::KernelKind kind) {
+    switch (kind) {
+        case model::KernelKind::Naive: return kernels::launch_naive_recorded;
+        case model::KernelKind::Tiled: return kernels::launch_tiled_recorded;
+        case model::KernelKind::RegTile2d: return kernels::launch_regtile_2d_recorded;
+        case model::KernelKind::Warptile: return kernels::launch_warptile_recorded;
+        default: return nullptr;
+    }
+}
+
 }  // namespace
 
 void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
@@ -194,22 +208,9 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
                                           static_cast<float*>(device_pointers.c)};
     const kernels::TraceBuffers trace_buffers{with_loads ? loads.get() : nullptr, records.clocks.get(),
                                               records.block_sm.get()};
-    cudaError_t launched = cudaErrorInvalidValue;  // check_recordable lets only these four through
-    switch (config.kind) {
-        case model::KernelKind::Naive:
-            launched = kernels::launch_naive_recorded(config, problem, floats, trace_buffers, stream);
-            break;
-        case model::KernelKind::Tiled:
-            launched = kernels::launch_tiled_recorded(config, problem, floats, trace_buffers, stream);
-            break;
-        case model::KernelKind::RegTile2d:
-            launched = kernels::launch_regtile_2d_recorded(config, problem, floats, trace_buffers, stream);
-            break;
-        case model::KernelKind::Warptile:
-            launched = kernels::launch_warptile_recorded(config, problem, floats, trace_buffers, stream);
-            break;
-        default: break;
-    }
+    const auto launch = recorded_float_launcher(config.kind);
+    const cudaError_t launched =
+        launch ? launch(config, problem, floats, trace_buffers, stream) : cudaErrorInvalidValue;
     cuda_check(launched,
                format_text("launching the recorded {} <<<({}, {}), ({}, {})>>>", model::describe(config), g.grid.x,
                       g.grid.y, g.block.x, g.block.y),
