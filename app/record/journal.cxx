@@ -42,7 +42,7 @@ std::variant<Journal, std::string> Journal::open(const std::filesystem::path& di
         dir / ("session-" + utc_now("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid()) + ".jsonl");
     std::FILE* stream = std::fopen(file.c_str(), "a");
     if (!stream) return "cannot write the session journal " + file.string() + ": " + std::strerror(errno);
-    // Keys in the order journals have always had them.
+    // The keys in the order a journal file holds them: journal, pid, started.
     const Json head = {{"journal", "tilescope-session"}, {"pid", getpid()}, {"started", utc_now(kUtcIso8601)}};
     std::fprintf(stream, "%s\n", head.dump().c_str());
     std::fflush(stream);
