@@ -26,9 +26,7 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     s.k = "36";
     s.tile = "8";
     s.block = "8x8";
-    record->add_option("--m", s.m, "rows of A and C")->capture_default_str();
-    record->add_option("--n", s.n, "columns of B and C")->capture_default_str();
-    record->add_option("--k", s.k, "columns of A, rows of B")->capture_default_str();
+    add_size_options(*record, s);
     record->add_option("--tile", s.tile, "T: the tiled kernel's tile; for naive, the chunk of k called a phase")
         ->capture_default_str();
     record->add_option("--kernel", s.kernel,
