@@ -11,6 +11,7 @@
 #include "bench_report.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
+#include "record/utc_time.hpp"
 
 #ifndef TILESCOPE_VERSION
 #define TILESCOPE_VERSION "unknown"
@@ -61,9 +62,7 @@ std::optional<std::string> check_numbers(const BenchOptions& o) {
 }
 
 gpu::RunRequest request_for(const Setup& setup, const BenchOptions& o, bool check) {
-    gpu::RunRequest request;
-    request.kernel = setup.kernel;
-    request.problem = setup.problem;
+    gpu::RunRequest request = setup_request(setup);
     request.warmup_launches = o.warmup;
     request.timed_launches = o.samples;
     request.adaptive = !o.fixed;
@@ -310,7 +309,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     // ---- Report and record --------------------------------------------------------------
     record::Recording recording;
     recording.meta.tilescope_version = TILESCOPE_VERSION;
-    recording.meta.date_utc = utc_now_iso8601();
+    recording.meta.date_utc = record::utc_now();
     recording.meta.command_line = own_command_line("tilescope bench");
     recording.meta.device = device_record(device);
     recording.meta.timing = timing_record(requests.front());

@@ -1,9 +1,7 @@
 #include "bench_report.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <iterator>
@@ -258,15 +256,6 @@ std::string versus_cublas(const std::vector<gpu::RunResult>& results, const mode
     if (text.empty()) return text;
     return "against cuBLAS (its median over the kernel's, same size, type and mode; the SM clock while each ran):\n" +
            text;
-}
-
-std::string utc_now_iso8601() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
 }
 
 std::string own_command_line(const std::string& fallback) {

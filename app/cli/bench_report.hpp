@@ -51,8 +51,6 @@ std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimi
 // occupancy (occupancy_text). Empty when no size has cuBLAS and another kernel.
 std::string versus_cublas(const std::vector<gpu::RunResult>& results, const model::DeviceLimits& limits);
 
-// "YYYY-MM-DDThh:mm:ssZ".
-std::string utc_now_iso8601();
 // The command line that started this process, as typed (from /proc/self/cmdline), or
 // `fallback` where that cannot be read.
 std::string own_command_line(const std::string& fallback);

@@ -22,10 +22,14 @@
 namespace ts::cli {
 
 // Here rather than in setup_options.cxx, which needs no CLI11 (the fuzz target links it).
-void add_setup_options(CLI::App& app, SetupOptions& options) {
+void add_size_options(CLI::App& app, SetupOptions& options) {
     app.add_option("--m", options.m, "rows of A and C")->capture_default_str();
     app.add_option("--n", options.n, "columns of B and C")->capture_default_str();
     app.add_option("--k", options.k, "columns of A, rows of B")->capture_default_str();
+}
+
+void add_setup_options(CLI::App& app, SetupOptions& options) {
+    add_size_options(app, options);
     app.add_option("--tile", options.tile, "tile width T of the tiled kernel (1..32)")->capture_default_str();
     app.add_option("--kernel", options.kernel, kernel_names())->capture_default_str();
     app.add_option("--block", options.block, "block shape of the naive kernels, XxY")->capture_default_str();

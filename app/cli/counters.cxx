@@ -11,6 +11,7 @@
 #include "gpu/runner.hpp"
 #include "model/format.hpp"
 #include "record/recording.hpp"
+#include "sweep.hpp"
 
 namespace ts::cli {
 
@@ -181,16 +182,8 @@ int run_counters(const CountersOptions& options, std::ostream& out, std::ostream
     }
     const Setup& setup = std::get<Setup>(resolved);
     gpu::Runner runner;
-    const gpu::DeviceInfo device = runner.wait_for_device();
-    if (!device.usable) {
-        err << "tilescope counters: no usable GPU: " << device.why_not << '\n';
-        return 2;
-    }
-    gpu::RunRequest request;
-    request.kind = gpu::RequestKind::Counters;
-    request.kernel = setup.kernel;
-    request.problem = setup.problem;
-    const gpu::RunResult result = runner.wait(runner.submit(request));
+    if (!usable_device(runner, "counters", err, ProbeNote::Quiet)) return 2;
+    const gpu::RunResult result = runner.wait(runner.submit(setup_request(setup, gpu::RequestKind::Counters)));
     if (!result.ok || !result.counters) {
         err << "tilescope counters: " << (result.error.empty() ? "no counters came back" : result.error) << '\n';
         return 1;

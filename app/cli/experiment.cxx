@@ -17,6 +17,7 @@
 #include "model/launch_geometry.hpp"
 #include "record/recording.hpp"
 #include "setup_options.hpp"
+#include "sweep.hpp"
 
 namespace ts::cli {
 
@@ -324,11 +325,8 @@ int run_experiment(const ExperimentOptions& options, std::ostream& out, std::ost
     }
     const Plan& plan = std::get<Plan>(resolved);
     gpu::Runner runner;
-    const gpu::DeviceInfo device = runner.wait_for_device();
-    if (!device.usable) {
-        err << "tilescope experiment: no usable GPU: " << device.why_not << '\n';
-        return 2;
-    }
+    const std::optional<gpu::DeviceInfo> device = usable_device(runner, "experiment", err, ProbeNote::Quiet);
+    if (!device) return 2;
     const model::ExperimentText& words = model::experiment_text(plan.experiment);
     out << model::experiment_name(plan.experiment) << ": " << words.title << " (" << words.kernel_file << ", from "
         << words.real_file << ")\n"
@@ -364,7 +362,7 @@ int run_experiment(const ExperimentOptions& options, std::ostream& out, std::ost
     if (!options.json.empty()) {
         Json document = Json::object();
         document["tilescope_version"] = TILESCOPE_VERSION;
-        document["device"] = device.limits.name;
+        document["device"] = device->limits.name;
         document["experiment"] = std::string(model::experiment_name(plan.experiment));
         document["runs_per_case"] = plan.runs;
         document["cases"] = std::move(cases);

@@ -8,6 +8,7 @@
 #include "model/format.hpp"
 #include "record/recording.hpp"
 #include "record/trace_file.hpp"
+#include "sweep.hpp"
 
 namespace ts::cli {
 
@@ -25,9 +26,7 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     s.k = "36";
     s.tile = "8";
     s.block = "8x8";
-    record->add_option("--m", s.m, "rows of A and C")->capture_default_str();
-    record->add_option("--n", s.n, "columns of B and C")->capture_default_str();
-    record->add_option("--k", s.k, "columns of A, rows of B")->capture_default_str();
+    add_size_options(*record, s);
     record->add_option("--tile", s.tile, "T: the tiled kernel's tile; for naive, the chunk of k called a phase")
         ->capture_default_str();
     record->add_option("--kernel", s.kernel,
@@ -104,16 +103,8 @@ int run_record(const RecordOptions& options, std::ostream& out, std::ostream& er
         return 2;
     }
     gpu::Runner runner;
-    const gpu::DeviceInfo device = runner.wait_for_device();
-    if (!device.usable) {
-        err << "tilescope record: no usable GPU: " << device.why_not << '\n';
-        return 2;
-    }
-    gpu::RunRequest request;
-    request.kind = gpu::RequestKind::Record;
-    request.kernel = setup.kernel;
-    request.problem = setup.problem;
-    const gpu::RunResult result = runner.wait(runner.submit(request));
+    if (!usable_device(runner, "record", err, ProbeNote::Quiet)) return 2;
+    const gpu::RunResult result = runner.wait(runner.submit(setup_request(setup, gpu::RequestKind::Record)));
     if (!result.ok || !result.trace) {
         err << "tilescope record: " << result.error << '\n';
         return 1;

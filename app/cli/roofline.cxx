@@ -41,9 +41,7 @@ std::string occupancy_cell(const gpu::RunResult& result, const model::DeviceLimi
 }
 
 gpu::RunRequest point_request(const Setup& setup) {
-    gpu::RunRequest request;
-    request.kernel = setup.kernel;
-    request.problem = setup.problem;
+    gpu::RunRequest request = setup_request(setup);
     // Enough for a stable median of a point on a log-log plot; `tilescope bench` measures
     // more carefully and `tilescope check` checks.
     request.warmup_launches = 1;

@@ -44,6 +44,8 @@ std::string kernel_names();
 
 // Adds --m --n --k --tile --kernel --block --dtype to `app`, writing into `options`.
 void add_setup_options(CLI::App& app, SetupOptions& options);
+// Adds --m --n --k alone, for a command that words the others its own way.
+void add_size_options(CLI::App& app, SetupOptions& options);
 
 // The checked problem and kernel, or a message saying which value is wrong and why.
 std::variant<Setup, std::string> resolve_setup(const SetupOptions& options);

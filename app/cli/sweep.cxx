@@ -431,12 +431,21 @@ std::string duration_text(double seconds) {
     return format_text("{} h {}{} min", total / 3600, minutes < 10 ? "0" : "", minutes);
 }
 
-std::optional<gpu::DeviceInfo> usable_device(gpu::Runner& runner, std::string_view command, std::ostream& err) {
-    err << "probing the GPU…\n";
+std::optional<gpu::DeviceInfo> usable_device(gpu::Runner& runner, std::string_view command, std::ostream& err,
+                                             ProbeNote note) {
+    if (note == ProbeNote::Say) err << "probing the GPU…\n";
     gpu::DeviceInfo device = runner.wait_for_device();
     if (device.usable) return device;
     err << "tilescope " << command << ": no usable GPU: " << device.why_not << '\n';
     return std::nullopt;
+}
+
+gpu::RunRequest setup_request(const Setup& setup, gpu::RequestKind kind) {
+    gpu::RunRequest request;
+    request.kind = kind;
+    request.kernel = setup.kernel;
+    request.problem = setup.problem;
+    return request;
 }
 
 }  // namespace ts::cli

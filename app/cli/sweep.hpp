@@ -64,8 +64,16 @@ double estimate_seconds(const gpu::RunRequest& request);
 // "45 s", "3 min 20 s", "1 h 05 min".
 std::string duration_text(double seconds);
 
-// Probes the GPU through `runner`, saying so on `err` first (the probe can take a second);
-// when no GPU is usable, writes "tilescope COMMAND: no usable GPU: why" and returns nullopt.
-std::optional<gpu::DeviceInfo> usable_device(gpu::Runner& runner, std::string_view command, std::ostream& err);
+// Whether usable_device says "probing the GPU…" first: the sweeping commands do, as the probe
+// can take a second before their long run; the one-point commands stay quiet.
+enum class ProbeNote { Say, Quiet };
+
+// Probes the GPU through `runner`; when no GPU is usable, writes "tilescope COMMAND: no usable
+// GPU: why" on `err` and returns nullopt.
+std::optional<gpu::DeviceInfo> usable_device(gpu::Runner& runner, std::string_view command, std::ostream& err,
+                                             ProbeNote note = ProbeNote::Say);
+
+// A request of `kind` for the setup's kernel and problem, the rest as RunRequest has it.
+gpu::RunRequest setup_request(const Setup& setup, gpu::RequestKind kind = gpu::RequestKind::Measure);
 
 }  // namespace ts::cli

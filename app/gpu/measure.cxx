@@ -11,6 +11,7 @@
 
 #include "clock_watch.hpp"
 #include "cuda_check.hpp"
+#include "device_buffer.hpp"
 #include "model/traffic.hpp"
 #include "steady_clock.hpp"
 
@@ -29,19 +30,8 @@ constexpr int kMaxBatch = 64;
 // millisecond; this only matters if the queue ever fills first.
 constexpr auto kGateTimeout = std::chrono::seconds(1);
 
-class DeviceMemory {
-public:
-    explicit DeviceMemory(std::size_t bytes) : m_bytes(bytes) { TS_CUDA_CHECK(cudaMalloc(&m_data, bytes)); }
-    ~DeviceMemory() { cudaFree(m_data); }
-    DeviceMemory(const DeviceMemory&) = delete;
-    DeviceMemory& operator=(const DeviceMemory&) = delete;
-    void* get() const { return m_data; }
-    std::size_t bytes() const { return m_bytes; }
-
-private:
-    void* m_data = nullptr;
-    std::size_t m_bytes = 0;
-};
+// Bytes of no one type: the L2 flush, and the inputs and output of one end-to-end run.
+using DeviceMemory = DeviceBuffer<std::byte>;
 
 class Events {
 public:
@@ -137,7 +127,7 @@ Measurement measure(const MeasureSettings& settings, cudaStream_t stream, const 
 
     std::unique_ptr<DeviceMemory> flush_buffer;
     if (!settings.hot) {
-        flush_buffer = std::make_unique<DeviceMemory>(l2_cache_bytes());
+        flush_buffer = std::make_unique<DeviceMemory>(static_cast<std::int64_t>(l2_cache_bytes()));
         result.l2_flush_bytes = static_cast<std::int64_t>(flush_buffer->bytes());
     }
     // A cold launch sees C as prepare() left it and an L2 holding only the flush buffer.
@@ -260,9 +250,9 @@ std::vector<double> time_end_to_end(int runs, const HostOperands& host, cudaStre
     for (int run = 0; run < runs; ++run) {
         const Clock::time_point began = Clock::now();
         {
-            const DeviceMemory a(host.a.size());
-            const DeviceMemory b(host.b.size());
-            const DeviceMemory c(host.c.size());
+            const DeviceMemory a(static_cast<std::int64_t>(host.a.size()));
+            const DeviceMemory b(static_cast<std::int64_t>(host.b.size()));
+            const DeviceMemory c(static_cast<std::int64_t>(host.c.size()));
             // Ordered on one stream, so the launch cannot start before its inputs arrive.
             TS_CUDA_CHECK(cudaMemcpyAsync(a.get(), host.a.data(), a.bytes(), cudaMemcpyHostToDevice, stream));
             TS_CUDA_CHECK(cudaMemcpyAsync(b.get(), host.b.data(), b.bytes(), cudaMemcpyHostToDevice, stream));

@@ -1,8 +1,6 @@
 #include "recorder.hpp"
 
-#include <chrono>
 #include <cstdint>
-#include <ctime>
 #include <vector>
 
 #include "cuda_check.hpp"
@@ -12,17 +10,9 @@
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/tc_stage_record.hpp"
+#include "record/utc_time.hpp"
 
 namespace ts::gpu {
-
-std::string utc_now() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
-    return text;
-}
 
 namespace {
 
@@ -50,7 +40,7 @@ struct BlockRecords {
     void read_into(model::KernelTrace& trace, const DeviceInfo& device, cudaStream_t stream) const {
         trace.device = device.limits.name;
         trace.sm_count = device.limits.sm_count;
-        trace.recorded_at = utc_now();
+        trace.recorded_at = record::utc_now(record::kUtcToTheMinute);
         trace.clocks = copy_back(clocks, clock_count, stream);
         trace.block_sm = copy_back(block_sm, blocks, stream);
     }
@@ -78,59 +68,54 @@ struct NumberedOperands {
 };
 
 // A recording whose inputs are element numbers (A cut in a_rows × k_cols tiles, B in k_cols ×
-// b_cols) and whose kernel writes `word_count` 16-bit words of what it saw into `into`'s buffer;
-// `launch(problem, operands, buffers, words)` starts it. C is not checked: it is made of numbers.
-template <typename Launch>
-void record_numbered(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result,
-                     int a_rows, int k_cols, int b_cols, int word_count, std::vector<std::uint16_t> model::KernelTrace::*into,
-                     const char* name, Launch launch) {
+// b_cols) and whose kernel writes `word_count` 16-bit words of what it saw into the trace buffer
+// `buffer`, read back into the trace's `into`. C is not checked: it is made of numbers.
+struct NumberedRecording {
+    const char* name;
+    int a_rows, k_cols, b_cols, word_count;
+    std::uint16_t* kernels::TraceBuffers::*buffer;
+    std::vector<std::uint16_t> model::KernelTrace::*into;
+    cudaError_t (*launch)(const model::Problem&, kernels::Operands<std::uint16_t>, kernels::TraceBuffers, cudaStream_t);
+};
+
+// The mma rung's recording (14_mma_recorded.cu): the registers warp 0 writes out say which
+// element reached which lane.
+constexpr model::MmaShape kMma = model::kRecordedFragmentShape;
+constexpr NumberedRecording kMmaRecording{"mma", kMma.bm, kMma.bk, kMma.bn, model::kRecordedFragmentWords,
+                                          &kernels::TraceBuffers::fragment_words, &model::KernelTrace::fragment_words,
+                                          kernels::launch_mma_recorded};
+// The wgmma rung's recording (16_wgmma_recorded.cu): the stage it writes out says where each
+// element went.
+constexpr model::WgmmaShape kWgmma = model::kRecordedStageShape;
+constexpr NumberedRecording kWgmmaRecording{"wgmma", kWgmma.bm, kWgmma.bk, kWgmma.bn, model::kRecordedStageWords,
+                                            &kernels::TraceBuffers::stage_words, &model::KernelTrace::stage_words,
+                                            kernels::launch_wgmma_recorded};
+
+void record_numbered(const NumberedRecording& recording, const RunRequest& request, const DeviceInfo& device,
+                     cudaStream_t stream, RunResult& result) {
     model::Problem problem = request.problem;
     problem.dtype = model::Dtype::BFloat16;
-    const NumberedOperands inputs(problem, a_rows, k_cols, b_cols, stream);
+    const NumberedOperands inputs(problem, recording.a_rows, recording.k_cols, recording.b_cols, stream);
     model::KernelTrace trace;
     trace.config = request.kernel;
     trace.problem = problem;
     const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
-    const DeviceBuffer<std::uint16_t> words(word_count);
+    const DeviceBuffer<std::uint16_t> words(recording.word_count);
     // A word no element holds: what is left where the kernel wrote nothing.
     TS_CUDA_CHECK(cudaMemsetAsync(words.get(), 0xFF, words.bytes(), stream));
-    const kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get()};
-    cuda_check(launch(problem, inputs.operands(), buffers, words.get()),
-               format_text("launching the recorded {} kernel on {}×{}×{}", name, problem.m, problem.n, problem.k),
+    kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get()};
+    buffers.*recording.buffer = words.get();
+    cuda_check(recording.launch(problem, inputs.operands(), buffers, stream),
+               format_text("launching the recorded {} kernel on {}×{}×{}", recording.name, problem.m, problem.n,
+                           problem.k),
                __FILE__, __LINE__);
     records.read_into(trace, device, stream);
-    trace.*into = copy_back(words, word_count, stream);
+    trace.*recording.into = copy_back(words, recording.word_count, stream);
     TS_CUDA_CHECK(cudaStreamSynchronize(stream));
     trace.check_passed = false;
     trace.check_summary = "C not checked: this recording's A and B hold element numbers, not values";
     result.checked = false;
     result.trace = std::move(trace);
-}
-
-// The mma rung's recording (14_mma_recorded.cu): the registers warp 0 writes out say which
-// element reached which lane.
-void record_mma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
-    const model::MmaShape s = model::kRecordedFragmentShape;
-    record_numbered(request, device, stream, result, s.bm, s.bk, s.bn, model::kRecordedFragmentWords,
-                    &model::KernelTrace::fragment_words, "mma",
-                    [&](const model::Problem& p, kernels::Operands<std::uint16_t> o, kernels::TraceBuffers buffers,
-                        std::uint16_t* words) {
-                        buffers.fragment_words = words;
-                        return kernels::launch_mma_recorded(p, o, buffers, stream);
-                    });
-}
-
-// The wgmma rung's recording (16_wgmma_recorded.cu): the stage it writes out says where each
-// element went.
-void record_wgmma(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
-    const model::WgmmaShape s = model::kRecordedStageShape;
-    record_numbered(request, device, stream, result, s.bm, s.bk, s.bn, model::kRecordedStageWords,
-                    &model::KernelTrace::stage_words, "wgmma",
-                    [&](const model::Problem& p, kernels::Operands<std::uint16_t> o, kernels::TraceBuffers buffers,
-                        std::uint16_t* words) {
-                        buffers.stage_words = words;
-                        return kernels::launch_wgmma_recorded(p, o, buffers, stream);
-                    });
 }
 
 // The warp-specialized rung's recording (17_warp_specialized_recorded.cu): real BF16 inputs, C
@@ -170,15 +155,29 @@ void record_warp_specialized(const RunRequest& request, const DeviceInfo& device
     result.trace = std::move(trace);
 }
 
+// The launcher of a recording kernel in float, or null: check_recordable lets only these four
+// through.
+using RecordedFloatLauncher = cudaError_t (*)(const model::KernelConfig&, const model::Problem&,
+                                              kernels::Operands<float>, kernels::TraceBuffers, cudaStream_t);
+RecordedFloatLauncher recorded_float_launcher(model::KernelKind kind) {
+    switch (kind) {
+        case model::KernelKind::Naive: return kernels::launch_naive_recorded;
+        case model::KernelKind::Tiled: return kernels::launch_tiled_recorded;
+        case model::KernelKind::RegTile2d: return kernels::launch_regtile_2d_recorded;
+        case model::KernelKind::Warptile: return kernels::launch_warptile_recorded;
+        default: return nullptr;
+    }
+}
+
 }  // namespace
 
 void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
     if (request.kernel.kind == model::KernelKind::Mma) {
-        record_mma(request, device, stream, result);
+        record_numbered(kMmaRecording, request, device, stream, result);
         return;
     }
     if (request.kernel.kind == model::KernelKind::Wgmma) {
-        record_wgmma(request, device, stream, result);
+        record_numbered(kWgmmaRecording, request, device, stream, result);
         return;
     }
     if (request.kernel.kind == model::KernelKind::WarpSpecialized) {
@@ -209,22 +208,9 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
                                           static_cast<float*>(device_pointers.c)};
     const kernels::TraceBuffers trace_buffers{with_loads ? loads.get() : nullptr, records.clocks.get(),
                                               records.block_sm.get()};
-    cudaError_t launched = cudaErrorInvalidValue;  // check_recordable lets only these four through
-    switch (config.kind) {
-        case model::KernelKind::Naive:
-            launched = kernels::launch_naive_recorded(config, problem, floats, trace_buffers, stream);
-            break;
-        case model::KernelKind::Tiled:
-            launched = kernels::launch_tiled_recorded(config, problem, floats, trace_buffers, stream);
-            break;
-        case model::KernelKind::RegTile2d:
-            launched = kernels::launch_regtile_2d_recorded(config, problem, floats, trace_buffers, stream);
-            break;
-        case model::KernelKind::Warptile:
-            launched = kernels::launch_warptile_recorded(config, problem, floats, trace_buffers, stream);
-            break;
-        default: break;
-    }
+    const auto launch = recorded_float_launcher(config.kind);
+    const cudaError_t launched =
+        launch ? launch(config, problem, floats, trace_buffers, stream) : cudaErrorInvalidValue;
     cuda_check(launched,
                format_text("launching the recorded {} <<<({}, {}), ({}, {})>>>", model::describe(config), g.grid.x,
                       g.grid.y, g.block.x, g.block.y),

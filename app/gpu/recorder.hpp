@@ -16,7 +16,4 @@ namespace ts::gpu {
 // model::kMaxLoadRecords; result.timing_warning then says so. Throws CudaError.
 void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result);
 
-// "YYYY-MM-DD hh:mm UTC": when a recording was made.
-std::string utc_now();
-
 }  // namespace ts::gpu

@@ -8,6 +8,7 @@
 
 #include "cublas_library.hpp"
 #include "cuda_check.hpp"
+#include "device_buffer.hpp"
 #include "measure.hpp"
 #include "model/format.hpp"
 #include "model/half_values.hpp"
@@ -21,22 +22,8 @@ using model::format_text;
 constexpr std::int64_t kCopyBytes = std::int64_t{1} << 30;  // 1 GiB: far beyond any L2 (H200: 60 MiB)
 constexpr std::int64_t kSgemmSizes[] = {2048, 4096, 8192};
 
-// Owns one cudaMalloc; freed on every way out.
-class DeviceBytes {
-public:
-    explicit DeviceBytes(std::int64_t bytes) : m_bytes(bytes) {
-        TS_CUDA_CHECK(cudaMalloc(&m_data, static_cast<std::size_t>(bytes)));
-    }
-    ~DeviceBytes() { cudaFree(m_data); }
-    DeviceBytes(const DeviceBytes&) = delete;
-    DeviceBytes& operator=(const DeviceBytes&) = delete;
-    void* get() const { return m_data; }
-    std::int64_t bytes() const { return m_bytes; }
-
-private:
-    void* m_data = nullptr;
-    std::int64_t m_bytes = 0;
-};
+// Bytes of no one type: the peaks' buffers are copied, or read as float or as 16-bit halves.
+using DeviceBytes = DeviceBuffer<std::byte>;
 
 // A peak is the best the GPU sustains, so samples run back to back (hot); a second or two
 // per number is plenty for copies and GEMMs of milliseconds.
@@ -73,9 +60,9 @@ std::vector<std::uint16_t> bf16_block(const std::vector<float>& block) {
 template <typename T>
 void fill(const DeviceBytes& buffer, const std::vector<T>& block, cudaStream_t stream) {
     const auto block_bytes = static_cast<std::int64_t>(block.size() * sizeof(T));
-    auto* out = static_cast<std::byte*>(buffer.get());
-    for (std::int64_t at = 0; at < buffer.bytes(); at += block_bytes) {
-        const std::int64_t bytes = std::min(block_bytes, buffer.bytes() - at);
+    std::byte* out = buffer.get();
+    for (std::int64_t at = 0; at < buffer.size(); at += block_bytes) {
+        const std::int64_t bytes = std::min(block_bytes, buffer.size() - at);
         TS_CUDA_CHECK(cudaMemcpyAsync(out + at, block.data(), static_cast<std::size_t>(bytes), cudaMemcpyHostToDevice,
                                       stream));
     }
@@ -135,11 +122,12 @@ GemmPeak measure_gemm_peak(model::Dtype dtype, std::int64_t free_bytes, cudaStre
         }
         const Measurement gemm = measure(peak_settings(), stream, [&](cudaStream_t s) {
             if (dtype == model::Dtype::Float32)
-                cublas_matmul(problem, static_cast<const float*>(a.get()), static_cast<const float*>(b.get()),
-                              static_cast<float*>(c.get()), s);
+                cublas_matmul(problem, reinterpret_cast<const float*>(a.get()), reinterpret_cast<const float*>(b.get()),
+                              reinterpret_cast<float*>(c.get()), s);
             else
-                cublas_matmul_half(problem, static_cast<const std::uint16_t*>(a.get()),
-                                   static_cast<const std::uint16_t*>(b.get()), static_cast<std::uint16_t*>(c.get()), s);
+                cublas_matmul_half(problem, reinterpret_cast<const std::uint16_t*>(a.get()),
+                                   reinterpret_cast<const std::uint16_t*>(b.get()),
+                                   reinterpret_cast<std::uint16_t*>(c.get()), s);
         });
         const double gflops = 2.0 * static_cast<double>(size * size) * static_cast<double>(size) /
                               (gemm.stats.median * 1e-3) * 1e-9;

@@ -216,15 +216,26 @@ RunResult run_request(const RunRequest& asked) {
     std::string expected_failure;
     try {
         const DeviceInfo device = probe_device();
+        // A request refused before it runs: why, and whether it is refused because this GPU or
+        // this build lacks the kernel or the type (RunResult::unsupported).
+        const auto refused = [&](std::string why, bool unsupported = false) {
+            result.error = std::move(why);
+            result.unsupported = unsupported;
+            return result;
+        };
+        // A request that `step` runs whole, on a stream of its own.
+        const auto on_own_stream = [&](auto step) {
+            const Stream stream;
+            step(request, device, stream.get(), result);
+            result.ok = true;
+            return result;
+        };
         // Compiling needs no GPU: without one the kernel is compiled for the architecture asked.
         if (request.kind == RequestKind::UserCompile) {
             compile_user_request(request, device, result);
             return result;
         }
-        if (!device.usable) {
-            result.error = device.why_not;
-            return result;
-        }
+        if (!device.usable) return refused(device.why_not);
         if (request.user) {
             const Stream stream;
             if (request.kind == RequestKind::UserCheck) check_user_kernel(request, device, stream.get(), result);
@@ -236,16 +247,8 @@ RunResult run_request(const RunRequest& asked) {
         }
         if (request.kind == RequestKind::UserCheck)
             throw std::invalid_argument("a check of your kernel came without the kernel");
-        if (auto why = model::dtype_unsupported(request.kernel.kind, p.dtype)) {
-            result.error = *why;
-            result.unsupported = true;
-            return result;
-        }
-        if (const char* why = kernels::tensor_core_rung_unavailable(request.kernel.kind)) {
-            result.error = why;
-            result.unsupported = true;
-            return result;
-        }
+        if (auto why = model::dtype_unsupported(request.kernel.kind, p.dtype)) return refused(*why, true);
+        if (const char* why = kernels::tensor_core_rung_unavailable(request.kernel.kind)) return refused(why, true);
         if (model::is_tuned(request.kernel.kind) && request.kernel.variant < 0) {
             const TunedChoice choice = choose_tuned_variant(request.kernel.kind, device.limits.name, p);
             request.kernel.variant = result.tuned_variant = choice.variant;
@@ -265,44 +268,20 @@ RunResult run_request(const RunRequest& asked) {
             result.ok = true;
             return result;
         }
-        if (auto why = check_request(request, device, expected_failure)) {
-            result.error = *why;
-            return result;
-        }
+        if (auto why = check_request(request, device, expected_failure)) return refused(*why);
         if (request.kind == RequestKind::Record) {
-            if (auto why = model::check_recordable(request.kernel, p)) {
-                result.error = *why;
-                return result;
-            }
-            if (!expected_failure.empty()) {
-                result.error = expected_failure;
-                return result;
-            }
-            const Stream stream;
-            record_kernel(request, device, stream.get(), result);
-            result.ok = true;
-            return result;
+            if (auto why = model::check_recordable(request.kernel, p)) return refused(*why);
+            if (!expected_failure.empty()) return refused(expected_failure);
+            return on_own_stream(record_kernel);
         }
         if (request.kind == RequestKind::Experiment) {
             const model::ExperimentCase c{request.problem, request.kernel};
-            if (auto why = model::check_experiment_case(request.experiment, c)) {
-                result.error = *why;
-                return result;
-            }
-            const Stream stream;
-            run_experiment(request, device, stream.get(), result);
-            result.ok = true;
-            return result;
+            if (auto why = model::check_experiment_case(request.experiment, c)) return refused(*why);
+            return on_own_stream(run_experiment);
         }
         if (request.kind == RequestKind::Counters) {
-            if (!expected_failure.empty()) {
-                result.error = expected_failure;
-                return result;
-            }
-            const Stream stream;
-            read_counters(request, device, stream.get(), result);
-            result.ok = true;
-            return result;
+            if (!expected_failure.empty()) return refused(expected_failure);
+            return on_own_stream(read_counters);
         }
         const bool ours = request.kernel.kind != model::KernelKind::Cublas;
         if (request.kind == RequestKind::Occupancy) {
@@ -320,11 +299,7 @@ RunResult run_request(const RunRequest& asked) {
         // Asked before the launch: a launch the model already expects to fail has no blocks.
         if (ours && expected_failure.empty()) result.occupancy = query_occupancy(request);
         if (request.kernel.kind == model::KernelKind::Cublas) {
-            if (auto why = cublas_unavailable(p.dtype)) {
-                result.error = *why;
-                result.unsupported = true;
-                return result;
-            }
+            if (auto why = cublas_unavailable(p.dtype)) return refused(*why, true);
         }
 
         // Inputs, poison, the launch and the check: device_operands.hpp.

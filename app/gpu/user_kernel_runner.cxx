@@ -10,6 +10,7 @@
 #include "guarded_runs.hpp"
 #include "measure.hpp"
 #include "model/format.hpp"
+#include "record/utc_time.hpp"
 #include "user_kernel_compile.hpp"
 #include "recorder.hpp"
 #include "user_kernel_recording.hpp"
@@ -353,7 +354,7 @@ void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cud
         return;
     }
     model::KernelTrace& t = std::get<model::KernelTrace>(trace);
-    t.recorded_at = utc_now();
+    t.recorded_at = record::utc_now(record::kUtcToTheMinute);
     t.check_passed = report.c_right;
     t.check_summary = report.c_summary;
     t.label = format_text("yours: {}", request.user->name);

@@ -100,18 +100,30 @@ void fields(Io& io, Problem& p) requires std::is_same_v<std::remove_const_t<Prob
     io("dtype", p.dtype);
 }
 
+// A struct as a JSON object of its fields, and back. fields() is found where it is called, by
+// the Writer's and the Reader's namespace, so the structs below can use these.
+template <typename T>
+Json to_json(const T& value) {
+    Json json = Json::object();
+    Writer writer{json};
+    fields(writer, value);
+    return json;
+}
+
+template <typename T>
+void read_json(const Json& json, T& value) {
+    Reader reader{json};
+    fields(reader, value);
+}
+
 // A nested struct: an object of its own under `key`.
 template <typename Io, typename T>
 void nested(Io& io, const char* key, T& value) {
     if constexpr (std::is_same_v<Io, Writer>) {
-        Json inner = Json::object();
-        Writer writer{inner};
-        fields(writer, value);
-        io.json[key] = std::move(inner);
+        io.json[key] = to_json(value);
     } else {
         if (!io.json.contains(key)) throw std::runtime_error(std::string("missing \"") + key + "\"");
-        Reader reader{io.json.at(key)};
-        fields(reader, value);
+        read_json(io.json.at(key), value);
     }
 }
 
@@ -316,20 +328,12 @@ template <typename Io, typename T>
 void nested_list(Io& io, const char* key, std::vector<T>& list) {
     if constexpr (std::is_same_v<Io, Writer>) {
         Json array = Json::array();
-        for (const T& item : list) {
-            Json inner = Json::object();
-            Writer writer{inner};
-            fields(writer, item);
-            array.push_back(std::move(inner));
-        }
+        for (const T& item : list) array.push_back(to_json(item));
         io.json[key] = std::move(array);
     } else {
         list.clear();
         if (!io.json.contains(key)) return;
-        for (const Json& inner : io.json.at(key)) {
-            Reader reader{inner};
-            fields(reader, list.emplace_back());
-        }
+        for (const Json& inner : io.json.at(key)) read_json(inner, list.emplace_back());
     }
 }
 template <typename T>
@@ -496,18 +500,9 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
 }
 
 template <typename T>
-Json to_json(const T& value) {
-    Json json = Json::object();
-    Writer writer{json};
-    fields(writer, value);
-    return json;
-}
-
-template <typename T>
 T from_json(const Json& json) {
     T value{};
-    Reader reader{json};
-    fields(reader, value);
+    read_json(json, value);
     return value;
 }
 

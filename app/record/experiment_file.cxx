@@ -1,7 +1,5 @@
 #include "experiment_file.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -11,6 +9,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "json_document.hpp"
 #include "model/format.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
@@ -21,8 +20,6 @@ namespace ts::record {
 
 namespace {
 
-// Unordered: these keys are read by name (json_document.hpp's ordered Json is for writing).
-using PlainJson = nlohmann::json;
 using model::format_text;
 
 struct ReadError : std::runtime_error {
@@ -32,7 +29,7 @@ struct ReadError : std::runtime_error {
 // `value` as a T, or ReadError: a whole number must fit its field (a count of 10^30 runs is a
 // broken file, not a number to wrap), text must be text, a list a list.
 template <typename T>
-T value_as(const PlainJson& value, const char* key) {
+T value_as(const Json& value, const char* key) {
     const auto wrong = [&](const char* expected) {
         return ReadError(format_text("\"{}\": expected {}, got {}", key, expected, value.type_name()));
     };
@@ -56,26 +53,26 @@ T value_as(const PlainJson& value, const char* key) {
         if (!value.is_array()) throw wrong("a list");
         T out;
         out.reserve(value.size());
-        for (const PlainJson& item : value) out.push_back(value_as<typename T::value_type>(item, key));
+        for (const Json& item : value) out.push_back(value_as<typename T::value_type>(item, key));
         return out;
     }
 }
 
 // A missing or null key leaves `value` as it is.
 template <typename T>
-void read(const PlainJson& json, const char* key, T& value) {
+void read(const Json& json, const char* key, T& value) {
     if (!json.is_object()) return;
     const auto it = json.find(key);
     if (it == json.end() || it->is_null()) return;
     value = value_as<T>(*it, key);
 }
 
-bool has(const PlainJson& json, const char* key) { return json.is_object() && json.contains(key); }
+bool has(const Json& json, const char* key) { return json.is_object() && json.contains(key); }
 
 // Enums travel as numbers on the wire; a hand-written file may name them.
-void read_kind(const PlainJson& json, model::KernelKind& kind) {
+void read_kind(const Json& json, model::KernelKind& kind) {
     if (!has(json, "kind")) return;
-    const PlainJson& value = json.at("kind");
+    const Json& value = json.at("kind");
     if (value.is_string()) {
         const auto parsed = model::parse_kernel(value.get<std::string>());
         if (!parsed) throw ReadError("unknown kernel \"" + value.get<std::string>() + "\"");
@@ -89,9 +86,9 @@ void read_kind(const PlainJson& json, model::KernelKind& kind) {
     kind = static_cast<model::KernelKind>(index);
 }
 
-void read_dtype(const PlainJson& json, model::Dtype& dtype) {
+void read_dtype(const Json& json, model::Dtype& dtype) {
     if (!has(json, "dtype")) return;
-    const PlainJson& value = json.at("dtype");
+    const Json& value = json.at("dtype");
     std::string name;
     if (value.is_string()) {
         name = value.get<std::string>();
@@ -107,7 +104,7 @@ void read_dtype(const PlainJson& json, model::Dtype& dtype) {
     dtype = *parsed;
 }
 
-model::Experiment read_experiment(const PlainJson& value) {
+model::Experiment read_experiment(const Json& value) {
     if (value.is_string()) {
         const auto parsed = model::parse_experiment(value.get<std::string>());
         if (!parsed) throw ReadError("unknown experiment \"" + value.get<std::string>() + "\"");
@@ -121,7 +118,7 @@ model::Experiment read_experiment(const PlainJson& value) {
 // A case: {"kernel": {...}, "problem": {...}}, as the wire nests it under "case" (and a
 // request holds the same two keys); or flat, as `tilescope-cli experiment --json` writes it:
 // {"kernel": "tiled T=16", "kind": "tiled", "tile": 16, "m": …, "n": …, "k": …}.
-model::ExperimentCase read_case_fields(const PlainJson& c) {
+model::ExperimentCase read_case_fields(const Json& c) {
     if (!c.is_object()) throw ReadError(format_text("a case that is {}, not an object", c.type_name()));
     model::ExperimentCase out;
     out.problem.dtype = model::Dtype::Float32;
@@ -135,14 +132,14 @@ model::ExperimentCase read_case_fields(const PlainJson& c) {
         return out;
     }
     if (c.contains("kernel") && c.at("kernel").is_object()) {
-        const PlainJson& k = c.at("kernel");
+        const Json& k = c.at("kernel");
         read_kind(k, out.kernel.kind);
         read(k, "block_x", out.kernel.block_x);
         read(k, "block_y", out.kernel.block_y);
         read(k, "tile", out.kernel.tile);
         read(k, "variant", out.kernel.variant);
     }
-    const PlainJson& p = c.at("problem");
+    const Json& p = c.at("problem");
     read(p, "m", out.problem.m);
     read(p, "n", out.problem.n);
     read(p, "k", out.problem.k);
@@ -151,12 +148,12 @@ model::ExperimentCase read_case_fields(const PlainJson& c) {
     return out;
 }
 
-model::ExperimentCase read_case(const PlainJson& json) {
+model::ExperimentCase read_case(const Json& json) {
     if (!has(json, "case")) throw ReadError("a result without its \"case\"");
     return read_case_fields(json.at("case"));
 }
 
-model::ExperimentRun read_run(const PlainJson& json) {
+model::ExperimentRun read_run(const Json& json) {
     model::ExperimentRun run;
     if (has(json, "experiment")) run.experiment = read_experiment(json.at("experiment"));
     run.c = read_case(json);
@@ -176,7 +173,7 @@ model::ExperimentRun read_run(const PlainJson& json) {
     if (run.runs < 0 || run.wrong_runs < 0 || run.wrong_runs > run.runs)
         throw ReadError(format_text("{} wrong runs of {}", run.wrong_runs, run.runs));
     if (has(json, "map")) {
-        const PlainJson& m = json.at("map");
+        const Json& m = json.at("map");
         read(m, "rows", run.map.rows);
         read(m, "cols", run.map.cols);
         read(m, "bin_rows", run.map.bin_rows);
@@ -190,7 +187,7 @@ model::ExperimentRun read_run(const PlainJson& json) {
     return run;
 }
 
-model::StaleRead read_stale_read(const PlainJson& json) {
+model::StaleRead read_stale_read(const Json& json) {
     if (!json.is_object()) throw ReadError(format_text("a stale read that is {}, not an object", json.type_name()));
     model::StaleRead r;
     read(json, "block_x", r.block_x);
@@ -218,7 +215,7 @@ model::StaleRead read_stale_read(const PlainJson& json) {
     return r;
 }
 
-model::StaleReadReport read_stale_report(const PlainJson& json, const model::ExperimentRun* run) {
+model::StaleReadReport read_stale_report(const Json& json, const model::ExperimentRun* run) {
     model::StaleReadReport report;
     if (json.contains("experiment")) report.experiment = read_experiment(json.at("experiment"));
     else if (run) report.experiment = run->experiment;
@@ -228,15 +225,15 @@ model::StaleReadReport read_stale_report(const PlainJson& json, const model::Exp
     read(json, "reads_checked", report.reads_checked);
     read(json, "stale_reads", report.stale_reads);
     if (json.contains("reads")) {
-        const PlainJson& reads = json.at("reads");
+        const Json& reads = json.at("reads");
         if (!reads.is_array()) throw ReadError(format_text("\"reads\": expected a list, got {}", reads.type_name()));
-        for (const PlainJson& read : reads) report.reads.push_back(read_stale_read(read));
+        for (const Json& read : reads) report.reads.push_back(read_stale_read(read));
     }
     return report;
 }
 
 // One entry of the list: a wire RunResult, or an ExperimentRun with its stale reads beside it.
-RecordedExperiment read_result(const PlainJson& json) {
+RecordedExperiment read_result(const Json& json) {
     if (!json.is_object()) throw ReadError(format_text("a result that is {}, not an object", json.type_name()));
     RecordedExperiment result;
     // A failed result has no counts; its request says which experiment and case it was.
@@ -274,12 +271,12 @@ RecordedExperiment read_result(const PlainJson& json) {
 }
 
 // "NVIDIA H200" from "device": "…", "device": {"name": …} or "meta": {"device": {"name": …}}.
-std::string device_name(const PlainJson& json) {
-    const auto from = [](const PlainJson& device) -> std::string {
+std::string device_name(const Json& json) {
+    const auto from = [](const Json& device) -> std::string {
         if (device.is_string()) return device.get<std::string>();
         if (has(device, "name") && device.at("name").is_string()) return device.at("name").get<std::string>();
         if (has(device, "limits")) {
-            const PlainJson& limits = device.at("limits");
+            const Json& limits = device.at("limits");
             if (has(limits, "name") && limits.at("name").is_string()) return limits.at("name").get<std::string>();
         }
         return "";
@@ -289,7 +286,7 @@ std::string device_name(const PlainJson& json) {
     return "";
 }
 
-std::string date_of(const PlainJson& json) {
+std::string date_of(const Json& json) {
     for (const char* key : {"date_utc", "date"}) {
         if (json.contains(key) && json.at(key).is_string()) return json.at(key).get<std::string>().substr(0, 10);
         if (has(json, "meta") && has(json.at("meta"), key) && json.at("meta").at(key).is_string())
@@ -299,9 +296,9 @@ std::string date_of(const PlainJson& json) {
 }
 
 ExperimentFile read_file(std::string_view text, std::string_view source) {
-    const PlainJson json = PlainJson::parse(text);
+    const Json json = Json::parse(text);
     ExperimentFile file;
-    const PlainJson* list = &json;
+    const Json* list = &json;
     if (json.is_object()) {
         list = nullptr;
         for (const char* key : {"results", "cases", "experiments", "runs"})
@@ -311,7 +308,7 @@ ExperimentFile read_file(std::string_view text, std::string_view source) {
         file.date = date_of(json);
     }
     if (!list->is_array()) throw ReadError(format_text("{}: neither a list of results nor an object holding one", source));
-    for (const PlainJson& entry : *list) file.results.push_back(read_result(entry));
+    for (const Json& entry : *list) file.results.push_back(read_result(entry));
     return file;
 }
 

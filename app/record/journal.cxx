@@ -5,28 +5,15 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <fstream>
-#include <nlohmann/json.hpp>
+#include "json_document.hpp"
+#include "utc_time.hpp"
 
 namespace ts::record {
 
 namespace {
-
-// Unordered: these keys are read by name (json_document.hpp's ordered Json is for writing).
-using PlainJson = nlohmann::json;
-
-std::string utc(const char* format) {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm parts{};
-    gmtime_r(&now, &parts);
-    char text[32];
-    std::strftime(text, sizeof text, format, &parts);
-    return text;
-}
 
 bool process_running(long pid) { return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM); }
 
@@ -52,10 +39,11 @@ std::variant<Journal, std::string> Journal::open(const std::filesystem::path& di
     std::filesystem::create_directories(dir, error);
     if (error) return "cannot make " + dir.string() + " for the session journal: " + error.message();
     const std::filesystem::path file =
-        dir / ("session-" + utc("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid()) + ".jsonl");
+        dir / ("session-" + utc_now("%Y%m%dT%H%M%SZ") + "-" + std::to_string(getpid()) + ".jsonl");
     std::FILE* stream = std::fopen(file.c_str(), "a");
     if (!stream) return "cannot write the session journal " + file.string() + ": " + std::strerror(errno);
-    const PlainJson head = {{"journal", "tilescope-session"}, {"started", utc("%Y-%m-%dT%H:%M:%SZ")}, {"pid", getpid()}};
+    // The keys in the order a journal file holds them: journal, pid, started.
+    const Json head = {{"journal", "tilescope-session"}, {"pid", getpid()}, {"started", utc_now(kUtcIso8601)}};
     std::fprintf(stream, "%s\n", head.dump().c_str());
     std::fflush(stream);
     return Journal(file, stream);
@@ -108,8 +96,8 @@ std::vector<UnfinishedSession> unfinished_sessions(const std::filesystem::path& 
         if (file.extension() != ".jsonl" || file.filename().string().rfind("session-", 0) != 0) continue;
         const std::vector<std::string> lines = lines_of(file);
         if (lines.empty()) continue;
-        const PlainJson head = PlainJson::parse(lines.front(), nullptr, false);
-        const PlainJson tail = PlainJson::parse(lines.back(), nullptr, false);
+        const Json head = Json::parse(lines.front(), nullptr, false);
+        const Json tail = Json::parse(lines.back(), nullptr, false);
         if (!head.is_object() || head.value("journal", "") != "tilescope-session") continue;
         if (tail.is_object() && tail.value("closed", false)) continue;
         if (process_running(head.value("pid", 0L))) continue;  // another TileScope, still measuring
@@ -131,7 +119,7 @@ std::variant<Recording, std::string> load_journal(const std::filesystem::path& f
     const std::vector<std::string> lines = lines_of(file);
     if (lines.empty()) return file.string() + ": empty, or cannot be read";
     Recording recording;
-    const PlainJson head = PlainJson::parse(lines.front(), nullptr, false);
+    const Json head = Json::parse(lines.front(), nullptr, false);
     recording.meta.date_utc = head.is_object() ? head.value("started", "") : "";
     recording.meta.command_line = "tilescope (latency lab, reopened after a crash)";
     for (std::size_t i = 1; i < lines.size(); ++i) {

@@ -136,14 +136,23 @@ std::variant<Result, std::string> read_document(std::string_view text, std::stri
     }
 }
 
-template <typename Result, typename Read>
-std::variant<Result, std::string> load_document(const std::filesystem::path& file, Read read) {
+// Reads the whole of `file` into `text`. Returns why it could not: "run.json: cannot open the
+// file (missing, or no permission to read it)", "run.json: reading failed".
+inline std::optional<std::string> read_whole_file(const std::filesystem::path& file, std::string& text) {
     std::ifstream in(file, std::ios::binary);
     if (!in) return file.string() + ": cannot open the file (missing, or no permission to read it)";
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
     if (in.bad()) return file.string() + ": reading failed";
-    return read_document<Result>(text.str(), file.string(), read);
+    text = buffer.str();
+    return std::nullopt;
+}
+
+template <typename Result, typename Read>
+std::variant<Result, std::string> load_document(const std::filesystem::path& file, Read read) {
+    std::string text;
+    if (auto why = read_whole_file(file, text)) return *why;
+    return read_document<Result>(text, file.string(), read);
 }
 
 }  // namespace ts::record

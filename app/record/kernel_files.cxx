@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <nlohmann/json.hpp>
-
+#include "json_document.hpp"
 #include "model/format.hpp"
 #include "model/user_kernel.hpp"
 
@@ -94,15 +93,15 @@ std::optional<std::string> write_kernel_file(const std::filesystem::path& path, 
 }
 
 std::optional<std::string> save_draft(const std::filesystem::path& path, const KernelDraft& draft) {
-    const nlohmann::json json = {{"draft", "tilescope-kernel"}, {"name", draft.name}, {"source", draft.source}};
+    const Json json = {{"draft", "tilescope-kernel"}, {"name", draft.name}, {"source", draft.source}};
     // Invalid UTF-8 is replaced rather than thrown: a draft is kept whatever was typed.
-    return write_kernel_file(path, json.dump(1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return write_kernel_file(path, json.dump(1, ' ', false, Json::error_handler_t::replace));
 }
 
 std::optional<KernelDraft> load_draft(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return std::nullopt;
-    const nlohmann::json json = nlohmann::json::parse(in, nullptr, false);
+    const Json json = Json::parse(in, nullptr, false);
     if (!json.is_object() || json.value("draft", "") != "tilescope-kernel") return std::nullopt;
     const auto name = json.find("name");
     const auto source = json.find("source");

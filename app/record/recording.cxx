@@ -283,12 +283,8 @@ std::variant<Recording, std::string> parse_json(std::string_view text, std::stri
 }
 
 std::variant<Recording, std::string> load(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) return file.string() + ": cannot open the file (missing, or no permission to read it)";
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) return file.string() + ": reading failed";
-    const std::string text = buffer.str();
+    std::string text;
+    if (auto why = read_whole_file(file, text)) return *why;
     const auto first = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
     if (first != std::string::npos && text[first] == '{') return parse_json(text, file.string());
     if (text.compare(first == std::string::npos ? 0 : first, 7, "series,") == 0)

@@ -5,11 +5,13 @@
 
 #include "support/run_command.hpp"
 #include "gpu/runner.hpp"
+#include "support/gpu_skip.hpp"
 
 namespace {
 
 using Outcome = ts::testing_support::CommandOutcome;
 
+using ts::testing_support::expect_refused;
 using ts::testing_support::run_cli;
 
 TEST(BenchCommand, HelpListsTheFlags) {
@@ -30,11 +32,7 @@ TEST(BenchCommand, BadValuesExitNonZeroWithAMessage) {
         {"bench --settle -1", "--settle must be between 0 and 600 seconds"},
         {"bench --settle 601", "--settle must be between 0 and 600 seconds"},
     };
-    for (const auto& [arguments, expected] : cases) {
-        const Outcome outcome = run_cli(arguments);
-        EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
-        EXPECT_NE(outcome.output.find(expected), std::string::npos) << arguments << "\n" << outcome.output;
-    }
+    expect_refused(cases);
 }
 
 TEST(BenchCommand, BadListsAndRangesExitTwo) {
@@ -52,11 +50,7 @@ TEST(BenchCommand, BadListsAndRangesExitTwo) {
         {"bench --sweep everything", "--sweep knows only"},
         {"bench --sweep default --kernel naive", "drop --kernel"},
     };
-    for (const auto& [arguments, expected] : cases) {
-        const Outcome outcome = run_cli(arguments);
-        EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
-        EXPECT_NE(outcome.output.find(expected), std::string::npos) << arguments << "\n" << outcome.output;
-    }
+    expect_refused(cases);
 }
 
 TEST(BenchCommand, PlanListsPointsAndTheEstimateWithoutAGpu) {
@@ -88,12 +82,7 @@ TEST(BenchCommand, UnknownFlagIsRejected) {
 }
 
 TEST(BenchCommand, WithoutAGpuSaysWhyAndFails) {
-    const ts::gpu::DeviceInfo device = ts::gpu::probe_device();
-    if (device.usable) GTEST_SKIP() << "a GPU is usable here (" << device.limits.name << "); see the gpu tests";
-    const Outcome outcome = run_cli("bench --m 64 --n 64 --k 64");
-    EXPECT_EQ(outcome.exit_code, 2) << outcome.output;
-    EXPECT_NE(outcome.output.find("no usable GPU"), std::string::npos) << outcome.output;
-    EXPECT_NE(outcome.output.find(device.why_not), std::string::npos) << outcome.output;
+    ts::testing_support::expect_refused_without_gpu("bench --m 64 --n 64 --k 64", "no usable GPU");
 }
 
 }  // namespace

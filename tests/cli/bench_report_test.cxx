@@ -138,14 +138,6 @@ TEST(BenchReport, TableRowsLineUpWithTheHeader) {
     EXPECT_NE(row.find("22.00 "), std::string::npos) << row;
 }
 
-TEST(BenchReport, DateIsUtcIso8601) {
-    const std::string date = utc_now_iso8601();
-    ASSERT_EQ(date.size(), 20u) << date;
-    EXPECT_EQ(date[4], '-');
-    EXPECT_EQ(date[10], 'T');
-    EXPECT_EQ(date.back(), 'Z');
-}
-
 TEST(BenchReport, CommandLineIsThisProcesssOwn) {
     // The test binary's own path comes first.
     EXPECT_NE(own_command_line("fallback").find("cli_test"), std::string::npos) << own_command_line("fallback");

@@ -16,6 +16,7 @@ namespace {
 
 using Outcome = ts::testing_support::CommandOutcome;
 
+using ts::testing_support::expect_refused;
 using ts::testing_support::run_cli;
 
 cli::CheckPlan plan(std::uint64_t seed, bool quick = false) {
@@ -41,11 +42,7 @@ TEST(CheckCommand, BadArgumentsExit2WithAMessage) {
         {"check --seed 12abc", "--seed expects a whole number"},
         {"check --seed 99999999999999999999999", "--seed expects a whole number"},
     };
-    for (const auto& [arguments, expected] : cases) {
-        const Outcome outcome = run_cli(arguments);
-        EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
-        EXPECT_NE(outcome.output.find(expected), std::string::npos) << arguments << "\n" << outcome.output;
-    }
+    expect_refused(cases);
     const Outcome unknown = run_cli("check --frobnicate");
     EXPECT_NE(unknown.exit_code, 0);
     EXPECT_NE(unknown.output.find("frobnicate"), std::string::npos) << unknown.output;

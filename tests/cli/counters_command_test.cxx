@@ -10,7 +10,7 @@
 namespace {
 
 ts::testing_support::CommandOutcome counters(const std::string& arguments) {
-    return ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " counters " + arguments);
+    return ts::testing_support::run_cli("counters " + arguments);
 }
 
 // What the runner would send back for tiled T = 16 on 64³, with made-up measurements.
@@ -91,10 +91,8 @@ TEST(CountersCommand, RefusesBadArgumentsWithTwo) {
 }
 
 TEST(CountersCommand, WithoutAGpuItSaysWhyAndFails) {
-    if (ts::testing_support::device().usable) GTEST_SKIP() << "a GPU is here: the gpu tests read counters for real";
-    const auto outcome = counters("--kernel tiled --size 256");
-    EXPECT_EQ(outcome.exit_code, 2);
-    EXPECT_NE(outcome.output.find("tilescope counters: no usable GPU: "), std::string::npos) << outcome.output;
+    ts::testing_support::expect_refused_without_gpu("counters --kernel tiled --size 256",
+                                                    "tilescope counters: no usable GPU: ");
 }
 
 }  // namespace

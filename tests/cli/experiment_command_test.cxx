@@ -11,7 +11,7 @@
 namespace {
 
 ts::testing_support::CommandOutcome experiment(const std::string& arguments) {
-    return ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " experiment " + arguments);
+    return ts::testing_support::run_cli("experiment " + arguments);
 }
 
 TEST(ExperimentCommand, UnknownNameExits2WithTheList) {
@@ -23,24 +23,18 @@ TEST(ExperimentCommand, UnknownNameExits2WithTheList) {
 
 TEST(ExperimentCommand, BadArgumentsExit2WithAMessage) {
     const std::pair<const char*, const char*> cases[] = {
-        {"missing-first-sync --runs 0", "--runs must be from 1 to"},
-        {"missing-first-sync --runs many", "--runs expects a whole number"},
-        {"missing-first-sync --size 64x64", "--size expects M (a cube) or MxNxK"},
-        {"missing-first-sync --size 64 --tile 12", "T = 8, 16 and 32 only"},
-        {"bank-conflicts --tile 16", "--tile does not apply to bank-conflicts"},
+        {"experiment missing-first-sync --runs 0", "--runs must be from 1 to"},
+        {"experiment missing-first-sync --runs many", "--runs expects a whole number"},
+        {"experiment missing-first-sync --size 64x64", "--size expects M (a cube) or MxNxK"},
+        {"experiment missing-first-sync --size 64 --tile 12", "T = 8, 16 and 32 only"},
+        {"experiment bank-conflicts --tile 16", "--tile does not apply to bank-conflicts"},
     };
-    for (const auto& [arguments, message] : cases) {
-        const auto outcome = experiment(arguments);
-        EXPECT_EQ(outcome.exit_code, 2) << arguments;
-        EXPECT_NE(outcome.output.find(message), std::string::npos) << arguments << ": " << outcome.output;
-    }
+    ts::testing_support::expect_refused(cases);
 }
 
 TEST(ExperimentCommand, WithoutAGpuItSaysWhy) {
-    if (ts::testing_support::device().usable) GTEST_SKIP() << "a GPU is here: the gpu tests run experiments for real";
-    const auto outcome = experiment("missing-first-sync --size 64 --runs 2");
-    EXPECT_EQ(outcome.exit_code, 2);
-    EXPECT_NE(outcome.output.find("tilescope experiment: no usable GPU: "), std::string::npos) << outcome.output;
+    ts::testing_support::expect_refused_without_gpu("experiment missing-first-sync --size 64 --runs 2",
+                                                    "tilescope experiment: no usable GPU: ");
 }
 
 TEST(ExperimentCommand, HeatMapShadesByShareOfRuns) {

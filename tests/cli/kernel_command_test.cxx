@@ -15,7 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 ts::testing_support::CommandOutcome kernel(const std::string& arguments) {
-    return ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " kernel " + arguments);
+    return ts::testing_support::run_cli("kernel " + arguments);
 }
 
 fs::path write(const std::string& name, const std::string& text) {

@@ -10,7 +10,7 @@
 namespace {
 
 ts::testing_support::CommandOutcome record(const std::string& arguments) {
-    return ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " record " + arguments);
+    return ts::testing_support::run_cli("record " + arguments);
 }
 
 TEST(RecordCommand, SummarySaysWhereBlocksRanAndWhetherLoadsMatch) {
@@ -44,10 +44,7 @@ TEST(RecordCommand, RefusesWhatItCannotRecord) {
 }
 
 TEST(RecordCommand, WithoutAGpuItSaysWhy) {
-    if (ts::testing_support::device().usable) GTEST_SKIP() << "a GPU is here: the gpu tests record for real";
-    const auto outcome = record("--out /tmp/never.json");
-    EXPECT_EQ(outcome.exit_code, 2);
-    EXPECT_NE(outcome.output.find("tilescope record: no usable GPU: "), std::string::npos) << outcome.output;
+    ts::testing_support::expect_refused_without_gpu("record --out /tmp/never.json", "tilescope record: no usable GPU: ");
 }
 
 }  // namespace

@@ -3,15 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "cli/setup_options.hpp"
+#include "support/parse_result.hpp"
 
 namespace ts::cli {
 namespace {
 
-std::string error_of(const SetupOptions& options) {
-    const auto resolved = resolve_setup(options);
-    const auto* why = std::get_if<std::string>(&resolved);
-    return why ? *why : std::string{};
-}
+std::string error_of(const SetupOptions& options) { return testing_support::message_of(resolve_setup(options), ""); }
 
 TEST(SetupOptions, DefaultsResolveToTiledSixteen) {
     const auto resolved = resolve_setup(SetupOptions{});

@@ -10,20 +10,17 @@
 #include "model/ladder.hpp"
 #include "model/rung_info.hpp"
 #include "model/tc_pipeline.hpp"
+#include "support/parse_result.hpp"
 
 namespace ts::cli {
 namespace {
 
 std::vector<std::int64_t> numbers(const std::string& text) {
-    auto parsed = parse_number_list("--size", text);
-    if (auto* why = std::get_if<std::string>(&parsed)) ADD_FAILURE() << text << ": " << *why;
-    return std::get_if<std::vector<std::int64_t>>(&parsed) ? std::get<0>(parsed) : std::vector<std::int64_t>{};
+    return testing_support::value_or_failure(parse_number_list("--size", text), text + ": ");
 }
 
 std::string number_error(const std::string& text) {
-    auto parsed = parse_number_list("--size", text);
-    const auto* why = std::get_if<std::string>(&parsed);
-    return why ? *why : "(no error)";
+    return testing_support::message_of(parse_number_list("--size", text));
 }
 
 TEST(NumberList, RangesAndValues) {
@@ -63,17 +60,9 @@ TEST(BlockList, ShapesWithXOrTimes) {
         EXPECT_TRUE(std::holds_alternative<std::string>(parse_block_list("--block", bad))) << bad;
 }
 
-std::vector<cli::Setup> expand(const SweepLists& lists) {
-    auto points = expand_sweep(lists);
-    if (auto* why = std::get_if<std::string>(&points)) ADD_FAILURE() << *why;
-    return std::get_if<std::vector<cli::Setup>>(&points) ? std::get<0>(points) : std::vector<cli::Setup>{};
-}
+std::vector<cli::Setup> expand(const SweepLists& lists) { return testing_support::value_or_failure(expand_sweep(lists)); }
 
-std::string expand_error(const SweepLists& lists) {
-    auto points = expand_sweep(lists);
-    const auto* why = std::get_if<std::string>(&points);
-    return why ? *why : "(no error)";
-}
+std::string expand_error(const SweepLists& lists) { return testing_support::message_of(expand_sweep(lists)); }
 
 TEST(ExpandSweep, NothingGivenIsOneTiledPointAt1024) {
     const std::vector<cli::Setup> points = expand(SweepLists{});

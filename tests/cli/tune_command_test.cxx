@@ -16,6 +16,7 @@ using namespace ts;
 namespace {
 
 using Outcome = ts::testing_support::CommandOutcome;
+using ts::testing_support::expect_refused;
 using ts::testing_support::run_cli;
 
 TEST(TuneCommand, BadArgumentsExit2WithAMessage) {
@@ -27,11 +28,7 @@ TEST(TuneCommand, BadArgumentsExit2WithAMessage) {
         {"tune --kernel tc-tuned --size 0 --plan", "--size must be at least 1, got 0"},
         {"tune --kernel tc-tuned --settle -1 --plan", "--settle must be between 0 and 60 seconds"},
     };
-    for (const auto& [arguments, expected] : cases) {
-        const Outcome outcome = run_cli(arguments);
-        EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
-        EXPECT_NE(outcome.output.find(expected), std::string::npos) << arguments << "\n" << outcome.output;
-    }
+    expect_refused(cases);
 }
 
 // The plan names every candidate of the rung asked for, in its type, without a GPU.

@@ -574,7 +574,9 @@ TEST(AnimationFile, PngSeriesDecodesToTheFramesWritten) {
 // H.264 and VP9 at 4:2:0 change colours a little: a few levels of tolerance for flat colours.
 constexpr int kVideoTolerance = 10;
 
+// Skipped where this machine cannot write `format` (MP4 and WebM want ffmpeg).
 void check_video(AnimationFormat format) {
+    if (const auto why = ts::exporting::why_unavailable(format)) GTEST_SKIP() << *why;
     ScratchFolder folder;
     const std::string name = file_name_for(format);
     const auto frames = moving_square_frames();
@@ -593,15 +595,8 @@ void check_video(AnimationFormat format) {
     expect_pixels(decoded, 4, kLastFramePixels, kVideoTolerance);
 }
 
-TEST(AnimationFile, Mp4DecodesToTheFramesWritten) {
-    if (const auto why = ts::exporting::why_unavailable(AnimationFormat::Mp4)) GTEST_SKIP() << *why;
-    check_video(AnimationFormat::Mp4);
-}
-
-TEST(AnimationFile, WebmDecodesToTheFramesWritten) {
-    if (const auto why = ts::exporting::why_unavailable(AnimationFormat::Webm)) GTEST_SKIP() << *why;
-    check_video(AnimationFormat::Webm);
-}
+TEST(AnimationFile, Mp4DecodesToTheFramesWritten) { check_video(AnimationFormat::Mp4); }
+TEST(AnimationFile, WebmDecodesToTheFramesWritten) { check_video(AnimationFormat::Webm); }
 
 TEST(AnimationFile, VideoOfAnOddSizeIsPaddedToEven) {
     if (const auto why = ts::exporting::why_unavailable(AnimationFormat::Mp4)) GTEST_SKIP() << *why;
@@ -620,8 +615,10 @@ TEST(AnimationFile, VideoOfAnOddSizeIsPaddedToEven) {
 // ---- The same frames, the same bytes -----------------------------------------------------------
 
 // Each format's files written twice from the same frames, in two folders (the names inside a
-// file must not depend on the temporary's name either).
+// file must not depend on the temporary's name either). Skipped where this machine cannot write
+// `format`.
 void expect_same_bytes_twice(AnimationFormat format) {
+    if (const auto why = ts::exporting::why_unavailable(format)) GTEST_SKIP() << *why;
     ScratchFolder first, second;
     const std::string name = file_name_for(format);
     const auto frames = moving_square_frames();
@@ -640,21 +637,24 @@ TEST(AnimationFile, GifIsTheSameBytesTwice) { expect_same_bytes_twice(AnimationF
 TEST(AnimationFile, WebpIsTheSameBytesTwice) { expect_same_bytes_twice(AnimationFormat::Webp); }
 TEST(AnimationFile, PngSeriesIsTheSameBytesTwice) { expect_same_bytes_twice(AnimationFormat::PngSeries); }
 // Holds with -threads 1 and the bitexact flags (ffmpeg_writer.cxx).
-TEST(AnimationFile, Mp4IsTheSameBytesTwice) {
-    if (const auto why = ts::exporting::why_unavailable(AnimationFormat::Mp4)) GTEST_SKIP() << *why;
-    expect_same_bytes_twice(AnimationFormat::Mp4);
-}
-TEST(AnimationFile, WebmIsTheSameBytesTwice) {
-    if (const auto why = ts::exporting::why_unavailable(AnimationFormat::Webm)) GTEST_SKIP() << *why;
-    expect_same_bytes_twice(AnimationFormat::Webm);
-}
+TEST(AnimationFile, Mp4IsTheSameBytesTwice) { expect_same_bytes_twice(AnimationFormat::Mp4); }
+TEST(AnimationFile, WebmIsTheSameBytesTwice) { expect_same_bytes_twice(AnimationFormat::Webm); }
 
 // ---- Cancels and failures leave nothing ----------------------------------------------------------
 
-TEST(AnimationFile, ACancelLeavesNothingInTheFolder) {
+// Runs `check` for each format this machine writes (MP4 and WebM want ffmpeg), the format named in
+// any failure.
+template <typename Check>
+void for_each_writable_format(Check check) {
     for (const AnimationFormat format : kAllFormats) {
+        if (ts::exporting::why_unavailable(format)) continue;
         SCOPED_TRACE(std::string(ts::exporting::format_name(format)));
-        if (ts::exporting::why_unavailable(format)) continue;  // MP4 and WebM without ffmpeg
+        check(format);
+    }
+}
+
+TEST(AnimationFile, ACancelLeavesNothingInTheFolder) {
+    for_each_writable_format([&](AnimationFormat format) {
         ScratchFolder folder;
         const auto frames = moving_square_frames();
         {
@@ -668,13 +668,11 @@ TEST(AnimationFile, ACancelLeavesNothingInTheFolder) {
             EXPECT_FALSE(fs::exists(folder / "out-0001.png"));
         }
         EXPECT_EQ(folder.names(), std::vector<std::string>{});
-    }
+    });
 }
 
 TEST(AnimationFile, ZeroFramesIsAnErrorAndLeavesNothing) {
-    for (const AnimationFormat format : kAllFormats) {
-        SCOPED_TRACE(std::string(ts::exporting::format_name(format)));
-        if (ts::exporting::why_unavailable(format)) continue;
+    for_each_writable_format([&](AnimationFormat format) {
         ScratchFolder folder;
         auto writer = open_or_fail(folder / file_name_for(format), format, settings_of());
         ASSERT_TRUE(writer);
@@ -685,13 +683,11 @@ TEST(AnimationFile, ZeroFramesIsAnErrorAndLeavesNothing) {
         EXPECT_EQ(folder.names(), std::vector<std::string>{});
         writer.reset();
         EXPECT_EQ(folder.names(), std::vector<std::string>{});
-    }
+    });
 }
 
 TEST(AnimationFile, AFrameOfTheWrongSizeIsRefusedAndTheWriterGoesOn) {
-    for (const AnimationFormat format : kAllFormats) {
-        SCOPED_TRACE(std::string(ts::exporting::format_name(format)));
-        if (ts::exporting::why_unavailable(format)) continue;
+    for_each_writable_format([&](AnimationFormat format) {
         ScratchFolder folder;
         auto writer = open_or_fail(folder / file_name_for(format), format, settings_of());
         ASSERT_TRUE(writer);
@@ -704,33 +700,29 @@ TEST(AnimationFile, AFrameOfTheWrongSizeIsRefusedAndTheWriterGoesOn) {
         const auto finished = writer->finish();
         ASSERT_TRUE(std::holds_alternative<FinishedAnimation>(finished)) << std::get<std::string>(finished);
         EXPECT_EQ(std::get<FinishedAnimation>(finished).frames, 1);
-    }
+    });
 }
 
 TEST(AnimationFile, AFolderThatDoesNotExistIsNamed) {
     ScratchFolder folder;
-    for (const AnimationFormat format : kAllFormats) {
-        SCOPED_TRACE(std::string(ts::exporting::format_name(format)));
-        if (ts::exporting::why_unavailable(format)) continue;
+    for_each_writable_format([&](AnimationFormat format) {
         auto opened = AnimationWriter::open(folder / "missing" / file_name_for(format), format, settings_of());
         ASSERT_TRUE(std::holds_alternative<std::string>(opened));
         EXPECT_EQ(std::get<std::string>(opened),
                   "cannot write in " + (folder / "missing").string() + ": No such file or directory");
-    }
+    });
     EXPECT_EQ(folder.names(), std::vector<std::string>{});
 }
 
 TEST(AnimationFile, AParentThatIsAFileIsNamed) {
     ScratchFolder folder;
     std::ofstream(folder / "notes.txt") << "a file, not a folder\n";
-    for (const AnimationFormat format : kAllFormats) {
-        SCOPED_TRACE(std::string(ts::exporting::format_name(format)));
-        if (ts::exporting::why_unavailable(format)) continue;
+    for_each_writable_format([&](AnimationFormat format) {
         auto opened = AnimationWriter::open(folder / "notes.txt" / file_name_for(format), format, settings_of());
         ASSERT_TRUE(std::holds_alternative<std::string>(opened));
         EXPECT_EQ(std::get<std::string>(opened),
                   "cannot write in " + (folder / "notes.txt").string() + ": Not a directory");
-    }
+    });
     EXPECT_EQ(folder.names(), std::vector<std::string>{"notes.txt"});
 }
 

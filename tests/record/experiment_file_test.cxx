@@ -11,21 +11,18 @@
 
 #include "record/experiment_file.hpp"
 #include "record/whole_number.hpp"
+#include "support/parse_result.hpp"
 
 namespace {
 
 using ts::record::ExperimentFile;
 
 std::string error_of(const std::string& text) {
-    auto parsed = ts::record::parse_experiment_file(text, "run.json");
-    const auto* why = std::get_if<std::string>(&parsed);
-    return why ? *why : "(no error)";
+    return ts::testing_support::message_of(ts::record::parse_experiment_file(text, "run.json"));
 }
 
 ExperimentFile parsed(const std::string& text) {
-    auto result = ts::record::parse_experiment_file(text, "run.json");
-    if (auto* why = std::get_if<std::string>(&result)) ADD_FAILURE() << *why;
-    return std::get_if<ExperimentFile>(&result) ? std::get<ExperimentFile>(result) : ExperimentFile{};
+    return ts::testing_support::value_or_failure(ts::record::parse_experiment_file(text, "run.json"));
 }
 
 TEST(ExperimentFile, EveryCommittedOneLoads) {

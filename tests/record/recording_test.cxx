@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "record/recording.hpp"
+#include "support/parse_result.hpp"
 
 namespace ts::record {
 namespace {
@@ -75,17 +76,9 @@ Recording sample() {
     return r;
 }
 
-Recording parsed(const std::string& text) {
-    auto result = parse_json(text, "test.json");
-    if (auto* why = std::get_if<std::string>(&result)) ADD_FAILURE() << *why;
-    return std::get_if<Recording>(&result) ? std::get<Recording>(result) : Recording{};
-}
+Recording parsed(const std::string& text) { return testing_support::value_or_failure(parse_json(text, "test.json")); }
 
-std::string error_of(const std::string& text) {
-    auto result = parse_json(text, "run.json");
-    const auto* why = std::get_if<std::string>(&result);
-    return why ? *why : "(no error)";
-}
+std::string error_of(const std::string& text) { return testing_support::message_of(parse_json(text, "run.json")); }
 
 TEST(Recording, RoundTripKeepsEverything) {
     const Recording original = sample();
@@ -442,11 +435,7 @@ TEST(RecordingCsv, LoadTellsJsonCsvAndPlotExportsApart) {
 
 TEST(RecordingCsv, BrokenCsvSaysWhereAndWhat) {
     const std::string good = to_csv(sample());
-    auto error = [](const std::string& text) {
-        auto result = parse_csv(text, "run.csv");
-        const auto* why = std::get_if<std::string>(&result);
-        return why ? *why : std::string("(no error)");
-    };
+    auto error = [](const std::string& text) { return testing_support::message_of(parse_csv(text, "run.csv")); };
     EXPECT_EQ(error(""), "run.csv: empty: no header line");
     EXPECT_NE(error("index,kernel\n0,tiled\n").find("run.csv:1: no column \"config\""), std::string::npos);
     // A row cut short, a number that is not one, a quote never closed: each names its line.

@@ -8,6 +8,7 @@
 #include "model/kernel_trace.hpp"
 #include "model/tc_stage_record.hpp"
 #include "record/trace_file.hpp"
+#include "support/parse_result.hpp"
 #include "support/synthetic_trace.hpp"
 
 namespace ts::record {
@@ -22,16 +23,10 @@ model::Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
 }
 
 model::KernelTrace parsed(const std::string& text) {
-    auto result = parse_trace(text, "t.json");
-    if (auto* why = std::get_if<std::string>(&result)) ADD_FAILURE() << *why;
-    return std::get<model::KernelTrace>(std::move(result));
+    return testing_support::value_or_failure(parse_trace(text, "t.json"));
 }
 
-std::string error_of(const std::string& text) {
-    auto result = parse_trace(text, "t.json");
-    const auto* why = std::get_if<std::string>(&result);
-    return why ? *why : "(no error)";
-}
+std::string error_of(const std::string& text) { return testing_support::message_of(parse_trace(text, "t.json")); }
 
 // A recording of a tensor-core rung on 300×200×100 in BF16 with its blocks' SMs and clocks filled
 // in; the rung's own records are the test's to add.

@@ -1,9 +1,13 @@
 // run_command.hpp — run a program the way a user would, and keep what it said.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstdio>
+#include <span>
 #include <string>
+#include <utility>
 #include <sys/wait.h>
 
 namespace ts::testing_support {
@@ -28,6 +32,16 @@ inline CommandOutcome run_command(const std::string& command_line) {
 // tilescope-cli with `arguments` (the tests that use it define where it was built).
 inline CommandOutcome run_cli(const std::string& arguments) {
     return run_command(std::string(TILESCOPE_CLI_PATH) + " " + arguments);
+}
+
+// Each of tilescope-cli's argument lists exits 2, and what it prints holds the message paired
+// with it.
+inline void expect_refused(std::span<const std::pair<const char*, const char*>> cases) {
+    for (const auto& [arguments, message] : cases) {
+        const CommandOutcome outcome = run_cli(arguments);
+        EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
+        EXPECT_NE(outcome.output.find(message), std::string::npos) << arguments << "\n" << outcome.output;
+    }
 }
 #endif
 

@@ -37,16 +37,24 @@ struct Supervised {
     }
 };
 
-void expect_recovers(Supervised& s, const RunResult& failed, const std::string& why) {
+// After a failure: the next request (of size m) runs in the worker started once more.
+void expect_next_request_runs(Supervised& s, std::int64_t m = 96) {
+    const RunResult next = s.run(1, m);
+    EXPECT_TRUE(next.ok) << next.error;
+    EXPECT_EQ(next.median_ms, static_cast<double>(m));
+    EXPECT_EQ(s.stats->restarts, 1);
+}
+
+// A request that makes the fake worker fail as `seed` says fails with `why`; the next one runs.
+void expect_recovers(FakeSeed seed, const std::string& why) {
+    Supervised s;
+    const RunResult failed = s.run(static_cast<std::uint64_t>(seed));
     EXPECT_FALSE(failed.ok);
     EXPECT_NE(failed.error.find("the GPU worker stopped during tiled T=32 float 64³: "), std::string::npos)
         << failed.error;
     EXPECT_NE(failed.error.find(why), std::string::npos) << failed.error;
     EXPECT_NE(failed.error.find("it was restarted"), std::string::npos) << failed.error;
-    const RunResult next = s.run(1, 96);
-    EXPECT_TRUE(next.ok) << next.error;
-    EXPECT_EQ(next.median_ms, 96.0);
-    EXPECT_EQ(s.stats->restarts, 1);
+    expect_next_request_runs(s);
 }
 
 TEST(Supervisor, ProbesAndRunsInAnotherProcess) {
@@ -61,30 +69,11 @@ TEST(Supervisor, ProbesAndRunsInAnotherProcess) {
     EXPECT_EQ(s.stats->started, 1);
 }
 
-TEST(Supervisor, ACrashFailsThatRequestOnly) {
-    Supervised s;
-    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::Crash)), "killed by signal 11");
-}
-
-TEST(Supervisor, AKernelThatNeverEndsIsStoppedAtItsDeadline) {
-    Supervised s;
-    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::Hang)), "took longer than 5 s");
-}
-
-TEST(Supervisor, AWorkerWithoutHeartbeatIsStopped) {
-    Supervised s;
-    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::Freeze)), "stopped answering for 1.0 s");
-}
-
-TEST(Supervisor, GarbageIsNoMessage) {
-    Supervised s;
-    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::Garbage)), "sent something that is not a message");
-}
-
-TEST(Supervisor, AClosedPipeIsAStoppedWorker) {
-    Supervised s;
-    expect_recovers(s, s.run(static_cast<std::uint64_t>(FakeSeed::ClosePipe)), "it closed its pipe");
-}
+TEST(Supervisor, ACrashFailsThatRequestOnly) { expect_recovers(FakeSeed::Crash, "killed by signal 11"); }
+TEST(Supervisor, AKernelThatNeverEndsIsStoppedAtItsDeadline) { expect_recovers(FakeSeed::Hang, "took longer than 5 s"); }
+TEST(Supervisor, AWorkerWithoutHeartbeatIsStopped) { expect_recovers(FakeSeed::Freeze, "stopped answering for 1.0 s"); }
+TEST(Supervisor, GarbageIsNoMessage) { expect_recovers(FakeSeed::Garbage, "sent something that is not a message"); }
+TEST(Supervisor, AClosedPipeIsAStoppedWorker) { expect_recovers(FakeSeed::ClosePipe, "it closed its pipe"); }
 
 TEST(Supervisor, ALostCudaContextRestartsTheWorker) {
     Supervised s;
@@ -92,9 +81,7 @@ TEST(Supervisor, ALostCudaContextRestartsTheWorker) {
     EXPECT_FALSE(failed.ok);
     EXPECT_NE(failed.error.find("illegal memory access"), std::string::npos) << failed.error;
     EXPECT_NE(failed.error.find("was restarted"), std::string::npos) << failed.error;
-    const RunResult next = s.run(1, 96);
-    EXPECT_TRUE(next.ok) << next.error;
-    EXPECT_EQ(s.stats->restarts, 1);
+    expect_next_request_runs(s);
 }
 
 TEST(Supervisor, ASlowRequestThatBeatsIsWaitedFor) {
@@ -145,10 +132,7 @@ TEST(Supervisor, AWorkerKilledMidRequestSaysWhatRanAndWhatHappened) {
     EXPECT_EQ(killed.error,
               "the GPU worker stopped during tiled T=1 float 2048³: killed by signal 9 (SIGKILL: Killed); it was restarted");
     EXPECT_EQ(s.stats->last_stop, killed.error);
-    const RunResult next = s.run(1, 128);
-    EXPECT_TRUE(next.ok) << next.error;
-    EXPECT_EQ(next.median_ms, 128.0);
-    EXPECT_EQ(s.stats->restarts, 1);
+    expect_next_request_runs(s, 128);
 }
 
 // What the sentences call a request: its point (kernel, dtype, size and batch).

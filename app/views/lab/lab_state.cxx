@@ -9,24 +9,15 @@
 #include "gpu/clock_watch.hpp"
 #include "model/format.hpp"
 #include "paths/data_dir.hpp"
+#include "record/utc_time.hpp"
 
 namespace ts::views {
 
 namespace {
 
-
 bool same_point(const record::Point& a, const record::Point& b) {
     return a.config == b.config && a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch &&
            a.dtype == b.dtype;
-}
-
-std::string utc_now() {
-    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return text;
 }
 
 void submit_next_of_sweep(LabState& lab) {
@@ -330,7 +321,7 @@ std::optional<std::string> save_session(const LabState& lab, const std::filesyst
                                         const std::string& device_name) {
     if (lab.live_points.empty()) return "nothing measured yet: measure on the GPU first";
     record::Recording recording;
-    recording.meta.date_utc = utc_now();
+    recording.meta.date_utc = record::utc_now();
     recording.meta.command_line = "tilescope (latency lab, live session)";
     recording.meta.device.name = device_name;
     recording.points = lab.live_points;
