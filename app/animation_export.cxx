@@ -83,7 +83,7 @@ void AnimationExport::start(platform::Window& window, views::AppState& state) {
     m_writer = std::move(std::get<std::unique_ptr<exporting::AnimationWriter>>(opened));
     m_frame = 0;
     m_bookmark = views::bookmark(state);
-    m_view = state.lab.view;
+    m_view = state.view;
     m_put_back = false;
 
     // The export's presentation: 1× or presenter mode's 2× from the user's ordinary palette, the
@@ -110,7 +110,7 @@ void AnimationExport::start(platform::Window& window, views::AppState& state) {
 void AnimationExport::export_next_frame(platform::Window& window, views::AppState& state) {
     views::ExportState& exporting = state.exporting;
     // The frames show the view the export started in, even if the user has gone to another since.
-    const views::LabView shown = std::exchange(state.lab.view, m_view);
+    const views::ViewId shown = std::exchange(state.view, m_view);
     views::show_export_frame(state, m_subject, m_frame);
     // What a picture leaves out: the export's own window and buttons, tooltips, a blinking cursor.
     exporting.capturing = true;
@@ -122,7 +122,7 @@ void AnimationExport::export_next_frame(platform::Window& window, views::AppStat
     io.ConfigInputTextCursorBlink = blink;
     state.picture_without_tooltips = without_tooltips;
     exporting.capturing = false;
-    state.lab.view = shown;
+    state.view = shown;
 
     auto pixels = window.read_offscreen();
     std::optional<std::string> why;

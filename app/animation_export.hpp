@@ -46,7 +46,7 @@ private:
     views::ExportChoice m_choice;
     views::ExportBookmark m_bookmark;
     views::Presentation m_presentation;  // the user's, while the export's is on
-    views::LabView m_view = views::LabView::Theatre;  // the view exported, whatever the window shows meanwhile
+    views::ViewId m_view = views::ViewId::Theatre;  // the view exported, whatever the window shows meanwhile
     bool m_put_back = true;
     int m_frame = 0;
     int m_frames = 0;

@@ -25,9 +25,9 @@ namespace {
 
 constexpr auto kRunTimeout = std::chrono::seconds(120);
 
-bool is_lab_view(views::LabView view) {
-    using views::LabView;
-    return view == LabView::Latency || view == LabView::Tuning || view == LabView::Roofline || view == LabView::Ladder;
+bool is_lab_view(views::ViewId view) {
+    using views::ViewId;
+    return view == ViewId::Latency || view == ViewId::Tuning || view == ViewId::Roofline || view == ViewId::Ladder;
 }
 
 }  // namespace
@@ -93,7 +93,7 @@ void Automation::prepare(views::AppState& state) const {
     state.picture_without_tooltips = (!m_options.screenshot.empty() || m_options.export_subject) && !m_options.tooltip;
     state.picture.wanted = !m_options.layout_report.empty();
     if (m_lab_benchmark) {
-        state.lab.view = views::LabView::Latency;
+        state.view = views::ViewId::Latency;
         // Its figures time its own requests alone; a sweep beside them would slow them.
         views::pass_over_first_visit_sweep(state.lab, "--lab-benchmark times its own requests");
     }
@@ -112,7 +112,7 @@ void Automation::before_frame(platform::Window& window) {
 // --run waits for the GPU probe, then does what the view's measure or run button does.
 void Automation::start_run(views::AppState& state) {
     m_start_run = false;
-    if (state.lab.view == views::LabView::Kernel) {
+    if (state.view == views::ViewId::Kernel) {
         // Without a GPU the kernel is still compiled, and the editor says why it goes no further.
         const bool gpu = state.device->usable;
         views::start_job(state.kernel_editor, gpu ? views::KernelJob::All : views::KernelJob::Compile);
@@ -121,7 +121,7 @@ void Automation::start_run(views::AppState& state) {
                   + state.device->why_not + ")") << " your kernel…\n";
         return;
     }
-    if (state.lab.view == views::LabView::Experiment) {
+    if (state.view == views::ViewId::Experiment) {
         if (!state.device->usable) {
             std::cerr << "tilescope: --run: not running the experiment: " << state.device->why_not << "\n";
             return;
@@ -131,20 +131,20 @@ void Automation::start_run(views::AppState& state) {
         std::cerr << "tilescope: --run: running the experiment's cases on the GPU…\n";
         return;
     }
-    if (is_lab_view(state.lab.view)) {
+    if (is_lab_view(state.view)) {
         if (!state.device->usable) {
             std::cerr << "tilescope: --run: not measuring: " << state.device->why_not << "\n";
             return;
         }
-        if (state.lab.view == views::LabView::Tuning)
+        if (state.view == views::ViewId::Tuning)
             views::start_sweep(state.lab, views::tuning_requests(state.lab.latency.yours));
-        else if (state.lab.view == views::LabView::Ladder)
+        else if (state.view == views::ViewId::Ladder)
             views::start_sweep(state.lab, views::ladder_requests(views::shown_ladder_size(state.lab), views::Ladder::Fp32,
                                                                  state.lab.latency.yours));
         else
             views::measure_latency_now(state.lab);  // the roofline plots these points too
         // The roofline also places each kernel by the DRAM bytes its counters measured.
-        if (state.lab.view == views::LabView::Roofline) {
+        if (state.view == views::ViewId::Roofline) {
             const model::Problem problem{views::kRooflineSize, views::kRooflineSize, views::kRooflineSize, 1,
                                          model::Dtype::Float32};
             for (const model::KernelConfig& kernel : views::counters_kernels(state.lab))

@@ -392,7 +392,7 @@ std::optional<int> apply_gui_options(views::AppState& state, const GuiOptions& g
     // tensor-core rungs.
     state.lab.latency.dtype = setup.problem.dtype;
     apply_stage_flags(state, gui);
-    state.lab.view = views::parse_view(opened.view).value_or(views::LabView::Stage);
+    state.view = views::parse_view(opened.view).value_or(views::ViewId::Stage);
     state.presentation = presentation_for(loaded, gui.presentation);
     views::open_saved_panel(state, opened.theatre_panel);
     std::vector<std::string> trace_warnings;

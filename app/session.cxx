@@ -114,7 +114,7 @@ settings::Settings Session::snapshot(const platform::Window& window, const views
     s.presenter = p.presenter;
     s.font_scale = p.font_scale;
     s.palette = p.palette;
-    s.view = views::view_name(state.lab.view);
+    s.view = views::view_name(state.view);
     s.theatre_panel = views::panel_name(state.theatre.panel);
     s.latency_rungs = views::shown_rung_names(state.lab.latency);
     std::size_t size = 0;

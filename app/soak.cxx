@@ -65,7 +65,7 @@ void Soak::change_something(views::AppState& state) {
     const auto pick = [&](auto const& choices) { return choices[m_random() % std::size(choices)]; };
     ++m_changes;
     switch (m_random() % 9) {
-        case 0: state.lab.view = pick(kSoakViews); break;
+        case 0: state.view = pick(kSoakViews); break;
         case 1: {  // sizes as the setup panel takes them (typed 0 becomes 1), up to its largest
             constexpr std::array<std::int64_t, 9> typed{0, 1, 4, 7, 40, 128, 333, 1024, 99999};
             for (std::int64_t* size : {&state.problem.m, &state.problem.n, &state.problem.k}) {
@@ -126,7 +126,7 @@ void Soak::change_something(views::AppState& state) {
     static const bool log = std::getenv("TILESCOPE_SOAK_LOG") != nullptr;
     if (log)
         std::fprintf(stderr, "soak %d: view %s, %lldx%lldx%lld, %s, lesson %s step %d\n", m_changes,
-                     std::string(views::view_name(state.lab.view)).c_str(), static_cast<long long>(state.problem.m),
+                     std::string(views::view_name(state.view)).c_str(), static_cast<long long>(state.problem.m),
                      static_cast<long long>(state.problem.n), static_cast<long long>(state.problem.k),
                      model::describe(state.kernel).c_str(), state.lesson.lesson ? state.lesson.lesson->name.c_str() : "-",
                      state.lesson.step);
@@ -149,7 +149,7 @@ bool Soak::Floor::measure(double now) {
 void Soak::restore_baseline(views::AppState& state) const {
     state.problem = m_baseline->problem;
     state.kernel = m_baseline->kernel;
-    state.lab.view = m_baseline->view;
+    state.view = m_baseline->view;
     state.lesson = {};
 }
 
@@ -161,7 +161,7 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
     // textures, lesson files, glyphs) have seen most of what the changes bring.
     const double warm_up = std::min(60.0, 0.2 * m_seconds);
     if (!m_baseline) {
-        m_baseline = Baseline{state.problem, state.kernel, state.lab.view};
+        m_baseline = Baseline{state.problem, state.kernel, state.view};
         // The Experiments view reads the committed recordings once a session, on its first
         // visit: read them now, before the figures at the start, so they do not count as growth.
         views::load_committed_experiments(state.experiments);

@@ -22,10 +22,10 @@
 namespace ts::app {
 
 // The views the soak switches between: every view of the window.
-inline constexpr views::LabView kSoakViews[] = {views::LabView::Stage,   views::LabView::Latency,
-                                                views::LabView::Tuning,  views::LabView::Roofline,
-                                                views::LabView::Theatre, views::LabView::Ladder,
-                                                views::LabView::Experiment};
+inline constexpr views::ViewId kSoakViews[] = {views::ViewId::Stage,   views::ViewId::Latency,
+                                                views::ViewId::Tuning,  views::ViewId::Roofline,
+                                                views::ViewId::Theatre, views::ViewId::Ladder,
+                                                views::ViewId::Experiment};
 
 class Soak {
 public:
@@ -46,7 +46,7 @@ private:
     struct Baseline {
         model::Problem problem;
         model::KernelConfig kernel;
-        views::LabView view;
+        views::ViewId view;
     };
     // The memory of the baseline state: drawn for kSettleSeconds (a software renderer frees
     // the last large textures and buffers some frames late), then the lowest resident memory

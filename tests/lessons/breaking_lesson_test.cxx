@@ -19,7 +19,7 @@ namespace {
 
 using ts::model::Experiment;
 using ts::views::AppState;
-using ts::views::LabView;
+using ts::views::ViewId;
 
 ts::lessons::Lesson breaking_lesson() {
     for (const auto& file : ts::lessons::lesson_files(ts::lessons::lessons_dir()))
@@ -61,21 +61,21 @@ TEST(BreakingLesson, StepsOpenTheExperimentsTheTheatreAndTheRoofline) {
     const auto lesson = breaking_lesson();
     ASSERT_GE(lesson.steps.size(), 8u);
     AppState state;
-    std::vector<LabView> views;
+    std::vector<ViewId> views;
     for (int i = 0; i < static_cast<int>(lesson.steps.size()); ++i) {
         SCOPED_TRACE(lesson.steps[i].title);
         ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, i));
-        views.push_back(state.lab.view);
+        views.push_back(state.view);
     }
-    EXPECT_EQ(views.front(), LabView::Theatre);
-    EXPECT_NE(std::find(views.begin(), views.end(), LabView::Experiment), views.end());
-    EXPECT_EQ(views.back(), LabView::Roofline);
+    EXPECT_EQ(views.front(), ViewId::Theatre);
+    EXPECT_NE(std::find(views.begin(), views.end(), ViewId::Experiment), views.end());
+    EXPECT_EQ(views.back(), ViewId::Roofline);
     // The last step's counters are the bank-conflict step's kernel.
     EXPECT_EQ(ts::model::describe(state.lab.counters_kernel), "conflict-free");
 
     const int second = step_answering(lesson, "experiment-wrong-runs");
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, second));
-    EXPECT_EQ(state.lab.view, LabView::Experiment);
+    EXPECT_EQ(state.view, ViewId::Experiment);
     EXPECT_EQ(state.experiments.experiment, Experiment::MissingSecondSync);
     const int first = step_answering(lesson, "experiment-wrong-runs", second + 1);
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, first));
@@ -181,7 +181,7 @@ TEST(BreakingLesson, TheTheatreShowsARecordedStaleReadAndLetsItGoAfter) {
     o.stale = report;
     ts::views::keep_outcome(state.experiments, Experiment::MissingSecondSync, o);
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, theatre_step));
-    EXPECT_EQ(state.lab.view, LabView::Theatre);
+    EXPECT_EQ(state.view, ViewId::Theatre);
     EXPECT_TRUE(state.experiments.race) << "the theatre is not on the stale read";
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, theatre_step + 1));
     EXPECT_FALSE(state.experiments.race) << "the next step still shows the stale read";

@@ -182,13 +182,13 @@ TEST(LadderLesson, ThePathVisitsEveryRungInTheTheatreAndMeasuresEachStep) {
         for (int i = 0; i < static_cast<int>(lesson.steps.size()); ++i) {
             ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, i));
             const std::string kernel = ts::model::describe(state.kernel);
-            if (state.lab.view == ts::views::LabView::Theatre) in_theatre.insert(kernel);
+            if (state.view == ts::views::ViewId::Theatre) in_theatre.insert(kernel);
             const auto& step = lesson.steps[i];
             if (!step.answer) continue;
             if (step.answer->word == "rung-speedup-measured") measured.insert(kernel);
             if (step.answer->word == "rung-speedup-predicted") counted.insert(kernel);
             // Asked while the theatre shows the rung, and answered at 4096³ whatever its size.
-            EXPECT_EQ(state.lab.view, ts::views::LabView::Theatre) << lesson.name << " step " << i + 1;
+            EXPECT_EQ(state.view, ts::views::ViewId::Theatre) << lesson.name << " step " << i + 1;
             EXPECT_NE(ts::views::compute_answer(state, *step.answer).how.find("4096³"), std::string::npos);
         }
     }

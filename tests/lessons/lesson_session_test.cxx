@@ -64,13 +64,13 @@ TEST(LessonSession, StepsInheritWhatTheyDoNotName) {
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, 1));
     EXPECT_EQ(state.problem.m, 40);  // from step 1
     EXPECT_EQ(state.kernel.tile, 8);
-    EXPECT_EQ(state.lab.view, ts::views::LabView::Theatre);
+    EXPECT_EQ(state.view, ts::views::ViewId::Theatre);
     EXPECT_EQ(state.theatre.block.x, 3);
     EXPECT_EQ(state.theatre.block.y, 2);
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, 2));
     EXPECT_EQ(state.problem.k, 8);
     EXPECT_EQ(state.problem.n, 28);
-    EXPECT_EQ(state.lab.view, ts::views::LabView::Stage);
+    EXPECT_EQ(state.view, ts::views::ViewId::Stage);
     EXPECT_EQ(state.theatre.block.x, 0);  // "none": back to the theatre's default
 }
 

@@ -111,7 +111,7 @@ TEST(CountersPanel, WithoutAGpuTheButtonIsDisabledAndSaysWhy) {
     ImGuiHarness ui;
     AppState state;
     give_no_gpu(state);
-    state.lab.view = LabView::Roofline;
+    state.view = ViewId::Roofline;
     const std::string text = draw_counters(ui, state);
     EXPECT_NE(text.find("Hardware counters"), std::string::npos) << text;
     EXPECT_NE(text.find("Read the counters (one launch)"), std::string::npos) << text;
@@ -144,7 +144,7 @@ TEST(CountersPanel, AReadingBecomesATableOfMeasuredModelAndRatio) {
     ImGuiHarness ui;
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
-    state.lab.view = LabView::Roofline;
+    state.view = ViewId::Roofline;
     take_live_result(state.lab, counters_result(fake_report(kTiled32, roofline_problem())));
     const CounterRead& read = state.lab.counter_reads.at(counters_key(kTiled32, roofline_problem()));
     ASSERT_TRUE(read.report);
@@ -235,9 +235,9 @@ TEST(CountersPanel, ReadingsAreKeptPerKernelAndSize) {
     // Another kernel shows nothing read yet; going back shows the reading again.
     state.lab.counters_kernel = {KernelKind::Tiled, 16, 16, 16};
     EXPECT_EQ(draw_panel(ui, state).find("3.00×"), std::string::npos);
-    state.lab.view = LabView::Ladder;
+    state.view = ViewId::Ladder;
     draw_counters(ui, state);
-    state.lab.view = LabView::Roofline;
+    state.view = ViewId::Roofline;
     state.lab.counters_kernel = kTiled32;
     EXPECT_NE(draw_panel(ui, state).find("3.00×"), std::string::npos);
     // A superseded result leaves the entry to the newer request.
@@ -253,7 +253,7 @@ TEST(CountersPanel, TheRooflineGetsAMeasuredPointBesideTheModelsPoint) {
     const auto files = committed_recordings();
     ASSERT_FALSE(files.empty());
     ASSERT_TRUE(load_recording(state.lab, files.back()));
-    state.lab.view = LabView::Roofline;
+    state.view = ViewId::Roofline;
     const ts::model::CounterReport report = fake_report(kTiled32, roofline_problem());
     take_live_result(state.lab, counters_result(report));
     draw_counters(ui, state);
@@ -285,7 +285,7 @@ TEST(CountersPanel, TheRooflineGetsAMeasuredPointBesideTheModelsPoint) {
 TEST(CountersPanel, WithoutATimingTheMeasuredPointSitsOnTheRoof) {
     ImGuiHarness ui;
     AppState state;  // no recording: nothing timed
-    state.lab.view = LabView::Roofline;
+    state.view = ViewId::Roofline;
     take_live_result(state.lab, counters_result(fake_report(kTiled32, roofline_problem())));
     // Another size is not the roofline's: it stays in the panel only.
     take_live_result(state.lab, counters_result(fake_report(kTiled32, {1024, 1024, 1024, 1, ts::model::Dtype::Float32})));

@@ -17,6 +17,7 @@
 #include "views/experiments/experiment_state.hpp"
 #include "views/experiments/experiment_view.hpp"
 #include "views/lab/lab_view.hpp"
+#include "views/window/view_switcher.hpp"
 #include "views/window/main_view.hpp"
 #include "views/theatre/race_overlay.hpp"
 #include "views/theatre/theatre_logic.hpp"
@@ -41,7 +42,7 @@ AppState state_without_gpu(Experiment experiment) {
     state.device = info;
     state.experiments.recordings_loaded = true;
     state.experiments.experiment = experiment;
-    state.lab.view = LabView::Experiment;
+    state.view = ViewId::Experiment;
     return state;
 }
 
@@ -184,7 +185,7 @@ TEST(ExperimentView, ShowInTheTheatrePutsItOnTheStaleRead) {
     AppState state = state_without_gpu(Experiment::MissingSecondSync);
     const auto c = tiled_case(Experiment::MissingSecondSync, 64, 64, 64, 16);
     show_race_in_theatre(state, race_moment(Experiment::MissingSecondSync, c, overtaken_read()));
-    EXPECT_EQ(state.lab.view, LabView::Theatre);
+    EXPECT_EQ(state.view, ViewId::Theatre);
     EXPECT_EQ(state.kernel.kind, ts::model::KernelKind::Tiled);
     EXPECT_EQ(state.kernel.tile, 16);
     EXPECT_EQ(state.problem.m, 64);
@@ -372,7 +373,7 @@ TEST(ExperimentView, TheTheatreFlagOpensTheRecordedStaleRead) {
     AppState state = state_without_gpu(Experiment::MissingSecondSync);
     ASSERT_TRUE(load_experiment_recording(state.experiments, kSample));
     EXPECT_FALSE(open_experiment(state, Experiment::MissingSecondSync, true).has_value());
-    EXPECT_EQ(state.lab.view, LabView::Theatre);
+    EXPECT_EQ(state.view, ViewId::Theatre);
     EXPECT_TRUE(race_on_show(state));
     EXPECT_EQ(state.theatre.block.x, 1);
 
@@ -382,9 +383,9 @@ TEST(ExperimentView, TheTheatreFlagOpensTheRecordedStaleRead) {
     EXPECT_FALSE(other.experiments.race.has_value());
 
     AppState plain = state_without_gpu(Experiment::MissingFirstSync);
-    plain.lab.view = LabView::Stage;
+    plain.view = ViewId::Stage;
     EXPECT_FALSE(open_experiment(plain, Experiment::BankConflicts, false).has_value());
-    EXPECT_EQ(plain.lab.view, LabView::Experiment);
+    EXPECT_EQ(plain.view, ViewId::Experiment);
     EXPECT_EQ(plain.experiments.experiment, Experiment::BankConflicts);
 }
 
@@ -412,8 +413,8 @@ TEST(ExperimentView, ACorruptOrMissingFileGivesAClearMessage) {
 }
 
 TEST(ExperimentView, TheViewSwitcherAndNameKnowIt) {
-    EXPECT_EQ(parse_view("experiment"), LabView::Experiment);
-    EXPECT_EQ(view_name(LabView::Experiment), "experiment");
+    EXPECT_EQ(parse_view("experiment"), ViewId::Experiment);
+    EXPECT_EQ(view_name(ViewId::Experiment), "experiment");
     ImGuiHarness ui;
     AppState state = state_without_gpu(Experiment::MissingFirstSync);
     std::string text;

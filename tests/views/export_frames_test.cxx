@@ -28,7 +28,7 @@ AppState tiled_block() {
     state.problem = {64, 64, 64, 1, ts::model::Dtype::Float32};
     state.kernel.kind = ts::model::KernelKind::Tiled;
     state.kernel.tile = 16;
-    state.lab.view = ts::views::LabView::Theatre;
+    state.view = ts::views::ViewId::Theatre;
     return state;
 }
 

@@ -58,10 +58,10 @@ ts::gpu::RunResult measured(const ts::gpu::RunRequest& request, double ms, const
     return result;
 }
 
-AppState lab_on_a_gpu(LabView view) {
+AppState lab_on_a_gpu(ViewId view) {
     AppState state;
     ts::testing_support::give_fake_gpu(state);
-    state.lab.view = view;
+    state.view = view;
     state.lab.first_visit.due = false;  // no first-visit sweep: only what the test queues
     return state;
 }
@@ -96,7 +96,7 @@ void click(ImGuiHarness& ui, AppState& state, ImVec2 at) {
 }
 
 TEST(Failures, AFailedMeasurementIsKeptUntilASuccessReplacesIt) {
-    AppState state = lab_on_a_gpu(LabView::Tuning);
+    AppState state = lab_on_a_gpu(ViewId::Tuning);
     const ts::gpu::RunRequest t1 = tuning_tile_request(1);
     take_live_result(state.lab, failed(t1, kKilled));
     const auto failure = failure_at(state.lab, lab_points(state.lab), t1);
@@ -114,7 +114,7 @@ TEST(Failures, AFailedMeasurementIsKeptUntilASuccessReplacesIt) {
 }
 
 TEST(Failures, AResultReplacedByANewerRequestIsNoFailure) {
-    AppState state = lab_on_a_gpu(LabView::Tuning);
+    AppState state = lab_on_a_gpu(ViewId::Tuning);
     ts::gpu::RunResult result = failed(tuning_tile_request(1), "not run: request 9 for \"sweep\" replaced it while it waited");
     result.superseded_by = 9;
     take_live_result(state.lab, result);
@@ -123,7 +123,7 @@ TEST(Failures, AResultReplacedByANewerRequestIsNoFailure) {
 
 TEST(Failures, TheTuningViewSaysFailedInPlaceAndMeasuresThatRequestAgain) {
     ImGuiHarness ui;
-    AppState state = lab_on_a_gpu(LabView::Tuning);
+    AppState state = lab_on_a_gpu(ViewId::Tuning);
     const ts::gpu::RunRequest t1 = tuning_tile_request(1);
     take_live_result(state.lab, measured(tuning_tile_request(2), 30.0));
     take_live_result(state.lab, failed(t1, kKilled));
@@ -149,7 +149,7 @@ TEST(Failures, TheTuningViewSaysFailedInPlaceAndMeasuresThatRequestAgain) {
 
 TEST(Failures, AFailedHeatMapCellSaysWhy) {
     ImGuiHarness ui;
-    AppState state = lab_on_a_gpu(LabView::Tuning);
+    AppState state = lab_on_a_gpu(ViewId::Tuning);
     ts::gpu::RunRequest naive;
     for (const ts::gpu::RunRequest& r : tuning_requests())
         if (r.kernel.kind == ts::model::KernelKind::Naive && r.kernel.block_x == 16 && r.kernel.block_y == 4) naive = r;
@@ -163,7 +163,7 @@ TEST(Failures, AFailedHeatMapCellSaysWhy) {
 // A shape whose latest request failed has no number in the map: an older, faster time of it
 // does not make it the best.
 TEST(Failures, AFailedShapeIsNotTheBest) {
-    AppState state = lab_on_a_gpu(LabView::Tuning);
+    AppState state = lab_on_a_gpu(ViewId::Tuning);
     ts::gpu::RunRequest fastest;
     for (const ts::gpu::RunRequest& r : tuning_requests()) {
         const bool is_16x4 = r.kernel.kind == ts::model::KernelKind::Naive && r.kernel.block_x == 16 && r.kernel.block_y == 4;
@@ -182,7 +182,7 @@ TEST(Failures, AFailedShapeIsNotTheBest) {
 
 TEST(Failures, TheLadderViewSaysWhichRungFailed) {
     ImGuiHarness ui;
-    AppState state = lab_on_a_gpu(LabView::Ladder);
+    AppState state = lab_on_a_gpu(ViewId::Ladder);
     state.lab.ladder_size = 1024;
     const std::vector<ts::gpu::RunRequest> requests = ladder_requests(1024);
     ts::gpu::RunRequest warptile;
@@ -206,7 +206,7 @@ TEST(Failures, TheLadderViewSaysWhichRungFailed) {
 
 TEST(Failures, TheLatencyPlotMarksAFailedPointAtItsSize) {
     ImGuiHarness ui;
-    AppState state = lab_on_a_gpu(LabView::Latency);
+    AppState state = lab_on_a_gpu(ViewId::Latency);
     ts::gpu::RunRequest request;  // the tiled T=32 series, on by default, at 1024³
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 32};
     request.problem = {1024, 1024, 1024, 1, ts::model::Dtype::Float32};
@@ -233,7 +233,7 @@ TEST(Failures, TheLatencyPlotMarksAFailedPointAtItsSize) {
 
 TEST(Failures, TheRooflineMarksAFailedKernelAtItsIntensity) {
     ImGuiHarness ui;
-    AppState state = lab_on_a_gpu(LabView::Roofline);
+    AppState state = lab_on_a_gpu(ViewId::Roofline);
     ts::gpu::RunRequest request = ladder_requests(kRooflineSize).front();
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
     take_live_result(state.lab, measured(request, 20.0));
@@ -284,7 +284,7 @@ TEST(Failures, APlotFailureIsHoveredAndClickedAtTheBottomEdge) {
 // A recording's failed point (tilescope-cli bench keeps them) is drawn failed where nothing
 // measured it since, and not where a point of it succeeded.
 TEST(Failures, ARecordedFailureCountsUntilAPointOfItSucceeds) {
-    AppState state = lab_on_a_gpu(LabView::Tuning);
+    AppState state = lab_on_a_gpu(ViewId::Tuning);
     const ts::gpu::RunRequest t1 = tuning_tile_request(1);
     ts::record::Recording recording;
     ts::record::Point point = point_from_result(failed(t1, "cudaErrorLaunchTimeout"));
@@ -307,7 +307,7 @@ TEST(Failures, AFailedExperimentCaseSaysFailedAndRunsAgain) {
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
     state.experiments.recordings_loaded = true;
     state.experiments.experiment = ts::model::Experiment::MissingSecondSync;
-    state.lab.view = LabView::Experiment;
+    state.view = ViewId::Experiment;
     const ts::model::ExperimentCase c = ts::model::default_experiment_cases(ts::model::Experiment::MissingSecondSync).back();
     ts::gpu::RunResult result;
     result.request.kind = ts::gpu::RequestKind::Experiment;

@@ -53,7 +53,7 @@ protected:
         ts::gpu::DeviceInfo none;
         none.why_not = "no CUDA device: none in this test";
         state.device = none;
-        state.lab.view = LabView::Kernel;
+        state.view = ViewId::Kernel;
     }
     void TearDown() override {
         unsetenv("XDG_DATA_HOME");
@@ -151,7 +151,7 @@ TEST_F(KernelView, FilesAreSavedOpenedAndADraftSurvivesACrash) {
     ASSERT_TRUE(fs::exists(ts::record::kernel_draft_path()));
     AppState after_crash;
     after_crash.device = state.device;
-    after_crash.lab.view = LabView::Kernel;
+    after_crash.view = ViewId::Kernel;
     std::string text;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_kernel_view(after_crash, 0.0f); });
     EXPECT_EQ(after_crash.kernel_editor.source, editor.source);
@@ -358,7 +358,7 @@ TEST_F(KernelView, YourKernelIsOneMoreCurveOfTheLatencyView) {
     EXPECT_EQ(state.lab.live_points.front().config, "yours: mine.cu");
     EXPECT_EQ(state.lab.live_points.front().kernel, "yours");
     EXPECT_EQ(request_config(result.request), "yours: mine.cu");
-    state.lab.view = LabView::Latency;
+    state.view = ViewId::Latency;
     std::string text;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_main_view(state); });
     EXPECT_TRUE(has(text, "yours: mine.cu")) << text;
@@ -390,7 +390,7 @@ TEST_F(KernelView, YourKernelIsOneMoreBarOfTheLadder) {
     EXPECT_TRUE(data.bars.back().is_cublas);
     EXPECT_NE(yours.hover.find("8,579 GFLOP/s at 1024³"), std::string::npos) << yours.hover;
     std::string text;
-    state.lab.view = LabView::Ladder;
+    state.view = ViewId::Ladder;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_main_view(state); });  // draws without a fault
 }
 
@@ -415,7 +415,7 @@ TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsRecording) {
     at2048.problem = {kRooflineSize, kRooflineSize, kRooflineSize, 1, ts::model::Dtype::Float32};
     measured(at2048, 1.854, 9267.0);
     EXPECT_FALSE(named()) << "measured but not recorded: no intensity to place it by";
-    state.lab.view = LabView::Roofline;
+    state.view = ViewId::Roofline;
     std::string text = ui.frame([&] { draw_main_view(state); });
     EXPECT_TRUE(has(text, "yours: mine.cu is placed here once it is measured at 2048³ and recorded")) << text;
 
@@ -454,7 +454,7 @@ TEST_F(KernelView, YourKernelIsABarOfTheTuningView) {
     TuningData data = tuning_data(state.lab);
     EXPECT_TRUE(data.has_yours);
     EXPECT_FALSE(data.yours);
-    state.lab.view = LabView::Tuning;
+    state.view = ViewId::Tuning;
     std::string text = ui.frame([&] { draw_main_view(state); });
     EXPECT_TRUE(has(text, "yours: mine.cu: not measured at 2048³ (Measure this grid measures it too).")) << text;
     measured(requests.back(), 1.854, 9267.0);

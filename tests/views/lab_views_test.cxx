@@ -28,14 +28,14 @@ std::string newest_label() {
     return stem.substr(stem.size() - 10);
 }
 
-AppState state_with_recording(LabView view) {
+AppState state_with_recording(ViewId view) {
     AppState state;
     const auto files = committed_recordings();
     EXPECT_FALSE(files.empty());
     if (!files.empty()) {
         EXPECT_TRUE(load_recording(state.lab, files.back())) << state.lab.load_error;
     }
-    state.lab.view = view;
+    state.view = view;
     return state;
 }
 
@@ -56,13 +56,13 @@ Drawn draw(ImGuiHarness& ui, AppState& state) {
 }
 
 TEST(LabViews, RecordingLabelNamesGpuAndDate) {
-    AppState state = state_with_recording(LabView::Latency);
+    AppState state = state_with_recording(ViewId::Latency);
     EXPECT_TRUE(state.lab.recording_label.starts_with("recorded on NVIDIA ")) << state.lab.recording_label;
     EXPECT_TRUE(state.lab.recording_label.ends_with(", " + newest_label())) << state.lab.recording_label;
 }
 
 TEST(LabViews, EachViewDrawsFromTheRecording) {
-    for (LabView view : {LabView::Latency, LabView::Tuning, LabView::Roofline}) {
+    for (ViewId view : {ViewId::Latency, ViewId::Tuning, ViewId::Roofline}) {
         SCOPED_TRACE(std::string(view_name(view)));
         ImGuiHarness ui;
         AppState state = state_with_recording(view);
@@ -75,7 +75,7 @@ TEST(LabViews, EachViewDrawsFromTheRecording) {
 
 TEST(LabViews, LatencyPlotHasOneSeriesPerKernel) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(LabView::Latency);
+    AppState state = state_with_recording(ViewId::Latency);
     draw(ui, state);
     std::vector<std::string> names;
     for (const PlotSeries& s : state.lab.latency_plot.series) names.push_back(s.name);
@@ -90,7 +90,7 @@ TEST(LabViews, LatencyPlotHasOneSeriesPerKernel) {
 }
 
 TEST(LabViews, BestTuningCellIsTheFastestPoint) {
-    AppState state = state_with_recording(LabView::Tuning);
+    AppState state = state_with_recording(ViewId::Tuning);
     const TuningData data = tuning_data(state.lab);
     ASSERT_EQ(data.cells.size(), 24u);
     ASSERT_GE(data.best_cell, 0);
@@ -108,7 +108,7 @@ TEST(LabViews, BestTuningCellIsTheFastestPoint) {
 
 TEST(LabViews, InvalidTileIsExplainedInTheOccupancyPanel) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(LabView::Roofline);
+    AppState state = state_with_recording(ViewId::Roofline);
     state.lab.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 64};
     const Drawn drawn = draw(ui, state);
     EXPECT_NE(drawn.text.find("This launch would fail"), std::string::npos) << drawn.text;
@@ -116,7 +116,7 @@ TEST(LabViews, InvalidTileIsExplainedInTheOccupancyPanel) {
 }
 
 TEST(LabViews, LiveResultsReplaceRecordedPointsAndSave) {
-    AppState state = state_with_recording(LabView::Latency);
+    AppState state = state_with_recording(ViewId::Latency);
     ts::gpu::RunResult result;
     result.ok = true;
     result.live_key = "latency/tiled T=16";
@@ -149,7 +149,7 @@ TEST(LabViews, LiveResultsReplaceRecordedPointsAndSave) {
 
 TEST(LabViews, TuningGridQueuesEveryValidShapeAndEachTile) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(LabView::Tuning);
+    AppState state = state_with_recording(ViewId::Tuning);
     give_fake_gpu(state);
     EXPECT_NE(draw(ui, state).text.find("Measure this grid"), std::string::npos);
     state.lab.to_submit.clear();  // the occupancy panel's request, not the grid's
@@ -185,7 +185,7 @@ TEST(LabViews, TuningGridQueuesEveryValidShapeAndEachTile) {
 
 TEST(LabViews, OccupancyPanelShowsTheCompiledKernel) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(LabView::Roofline);
+    AppState state = state_with_recording(ViewId::Roofline);
     give_fake_gpu(state);
     state.lab.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
     std::string text = draw(ui, state).text;
@@ -226,7 +226,7 @@ const PlotSeries* cpu_series(const LabState& lab) {
 TEST(LabViews, LiveCpuTimeReplacesTheRecordedOne) {
     ImGuiHarness ui;
     AppState state;
-    state.lab.view = LabView::Latency;
+    state.view = ViewId::Latency;
     draw(ui, state);
     EXPECT_EQ(cpu_series(state.lab), nullptr);
 
@@ -245,7 +245,7 @@ TEST(LabViews, LiveCpuTimeReplacesTheRecordedOne) {
     EXPECT_NE(cpu->points[0].note.find("estimate, scaled from 1024³"), std::string::npos) << cpu->points[0].note;
 
     // Over a recording, the live time takes the recorded point's place.
-    AppState recorded = state_with_recording(LabView::Latency);
+    AppState recorded = state_with_recording(ViewId::Latency);
     take_cpu_time(recorded.lab, time);
     draw(ui, recorded);
     cpu = cpu_series(recorded.lab);

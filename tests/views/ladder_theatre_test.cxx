@@ -26,7 +26,7 @@ AppState rung(KernelKind kind) {
     AppState state;
     state.kernel.kind = kind;
     state.problem = ts::views::ladder_textbook_problem(state.kernel);
-    state.lab.view = ts::views::LabView::Theatre;
+    state.view = ts::views::ViewId::Theatre;
     return state;
 }
 

@@ -35,9 +35,9 @@ protected:
     void TearDown() override { unsetenv("TILESCOPE_TUNING"); }
 };
 
-AppState state_with(const std::string& gpu_part, LabView view = LabView::Ladder) {
+AppState state_with(const std::string& gpu_part, ViewId view = ViewId::Ladder) {
     AppState state;
-    state.lab.view = view;
+    state.view = view;
     for (const auto& file : committed_recordings())
         if (file.filename().string().find(gpu_part) != std::string::npos) {
             EXPECT_TRUE(load_recording(state.lab, file)) << state.lab.load_error;
@@ -250,8 +250,8 @@ TEST_F(Ladder, ViewDrawsInTheLabLayoutAndKeysSwitchToIt) {
     EXPECT_NE(text.find("Measuring needs a CUDA GPU: no CUDA device: a test; the bars come from the recording."),
               std::string::npos)
         << text;
-    EXPECT_EQ(parse_view("ladder"), LabView::Ladder);
-    EXPECT_EQ(view_name(LabView::Ladder), "ladder");
+    EXPECT_EQ(parse_view("ladder"), ViewId::Ladder);
+    EXPECT_EQ(view_name(ViewId::Ladder), "ladder");
 }
 
 // The lab view's scroll, read from ImGui's own window (the view draws in the child "##lab_plot").
@@ -406,7 +406,7 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
 
 TEST_F(Ladder, RooflinePlotsEveryRung) {
     ImGuiHarness ui;
-    AppState state = state_with("nvidia-h200-2026-11-24", LabView::Roofline);
+    AppState state = state_with("nvidia-h200-2026-11-24", ViewId::Roofline);
     const std::vector<RooflineMark> marks = roofline_marks(state);
     std::vector<std::string> rungs;
     for (const RooflineMark& m : marks)
@@ -504,7 +504,7 @@ TEST_F(Ladder, RooflineLabelsOfACrowdedColumnStayInsideAndApart) {
 
 TEST_F(Ladder, CandidateHeatMapFromSyntheticPoints) {
     AppState state;
-    state.lab.view = LabView::Tuning;
+    state.view = ViewId::Tuning;
     // #1 fastest at 2048 and 4096, #3 at 1024; #2 not measured at 4096.
     const double rates[5][3] = {{20000, 40000, 42000}, {25000, 48000, 50000}, {22000, 44000, 0}, {32000, 41000, 40000},
                                 {21000, 45000, 47000}};
@@ -537,7 +537,7 @@ TEST_F(Ladder, CandidateHeatMapFromSyntheticPoints) {
 
 TEST_F(Ladder, CandidateHeatMapWithoutPointsSaysHowToFillIt) {
     ImGuiHarness ui;
-    AppState state = state_with("nvidia-h100-2026-11-24", LabView::Tuning);  // the recording has no candidates yet
+    AppState state = state_with("nvidia-h100-2026-11-24", ViewId::Tuning);  // the recording has no candidates yet
     const CandidateData data = candidate_data(state.lab, "NVIDIA H100 80GB HBM3");
     EXPECT_FALSE(data.any_measured);
     EXPECT_EQ(data.best, (std::vector<int>{-1, -1, -1}));

@@ -29,7 +29,7 @@ constexpr const char* kTag = " (H200, 2026-11-24)";
 
 // The H200 recording of 2026-11-24 by name, whichever recording is newest: its sizes and
 // kernels are what these tests count.
-AppState state_with_recording(LabView view = LabView::Latency) {
+AppState state_with_recording(ViewId view = ViewId::Latency) {
     AppState state;
     const auto files = committed_recordings();
     const auto h200 = std::find_if(files.begin(), files.end(),
@@ -38,7 +38,7 @@ AppState state_with_recording(LabView view = LabView::Latency) {
     if (h200 != files.end()) {
         EXPECT_TRUE(load_recording(state.lab, *h200)) << state.lab.load_error;
     }
-    state.lab.view = view;
+    state.view = view;
     return state;
 }
 
@@ -267,18 +267,18 @@ TEST(LatencyLab, AxisShowsLiveAndRecordedPoints) {
 
 TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(LabView::Stage);
+    AppState state = state_with_recording(ViewId::Stage);
     give_fake_gpu(state);
 
     // The stage and the theatre are no lab: nothing yet.
     start_first_visit_sweep(state);
-    state.lab.view = LabView::Theatre;
+    state.view = ViewId::Theatre;
     start_first_visit_sweep(state);
     EXPECT_FALSE(state.lab.sweep.active());
     EXPECT_TRUE(state.lab.first_visit.due);
 
     // The first lab view: a quick sweep of the chosen series at 256 … 2048.
-    state.lab.view = LabView::Tuning;
+    state.view = ViewId::Tuning;
     start_first_visit_sweep(state);
     ASSERT_TRUE(state.lab.sweep.active());
     EXPECT_TRUE(state.lab.sweep.first_visit);
@@ -324,13 +324,13 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
 
     // Other lab views later, and after Cancel: never again this session.
     const int total = state.lab.sweep.total;
-    for (LabView view : {LabView::Latency, LabView::Roofline, LabView::Ladder}) {
-        state.lab.view = view;
+    for (ViewId view : {ViewId::Latency, ViewId::Roofline, ViewId::Ladder}) {
+        state.view = view;
         start_first_visit_sweep(state);
         EXPECT_EQ(state.lab.sweep.total, total);
     }
     cancel_sweep(state.lab);
-    state.lab.view = LabView::Latency;
+    state.view = ViewId::Latency;
     start_first_visit_sweep(state);
     EXPECT_FALSE(state.lab.sweep.active());
     EXPECT_TRUE(std::none_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
@@ -340,7 +340,7 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
 TEST(LatencyLab, FirstVisitSweepStartsFromTheWindowsFrame) {
     // Through draw_main_view, as the window draws it: the view switcher starts it.
     ImGuiHarness ui;
-    AppState state = state_with_recording(LabView::Latency);
+    AppState state = state_with_recording(ViewId::Latency);
     give_fake_gpu(state);
     ui.bare_frame([&] { draw_main_view(state); });
     EXPECT_TRUE(state.lab.sweep.active());
@@ -350,7 +350,7 @@ TEST(LatencyLab, FirstVisitSweepStartsFromTheWindowsFrame) {
 
 TEST(LatencyLab, NoFirstVisitSweepWithoutAGpu) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(LabView::Latency);
+    AppState state = state_with_recording(ViewId::Latency);
     // Still probing: it waits.
     start_first_visit_sweep(state);
     EXPECT_TRUE(state.lab.first_visit.due);
@@ -372,7 +372,7 @@ TEST(LatencyLab, NoFirstVisitSweepWithoutAGpu) {
 
 TEST(LatencyLab, FirstVisitSweepPassedOverSaysWhy) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(LabView::Latency);
+    AppState state = state_with_recording(ViewId::Latency);
     give_fake_gpu(state);
     // What main does for --load and the automation for --lab-benchmark.
     pass_over_first_visit_sweep(state.lab, "a recording was opened with --load");
@@ -384,7 +384,7 @@ TEST(LatencyLab, FirstVisitSweepPassedOverSaysWhy) {
 }
 
 TEST(LatencyLab, FirstVisitSweepLeavesARunningSweepAlone) {
-    AppState state = state_with_recording(LabView::Tuning);
+    AppState state = state_with_recording(ViewId::Tuning);
     give_fake_gpu(state);
     std::vector<ts::gpu::RunRequest> grid(5);
     start_sweep(state.lab, grid);  // as --run in the tuning view does before the first frame

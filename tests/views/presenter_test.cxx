@@ -17,7 +17,7 @@ namespace {
 
 using ts::settings::Palette;
 using ts::views::AppState;
-using ts::views::LabView;
+using ts::views::ViewId;
 namespace keys = ts::views::keys;
 
 struct Modifiers {
@@ -162,7 +162,7 @@ TEST(Shortcuts, ShiftArrowsMoveThePinnedCellOnTheStage) {
 TEST(Shortcuts, ShiftArrowsChooseTheTheatresBlock) {
     ts::test::ImGuiHarness harness;
     AppState state = ts::testing_support::state_for(12, 16, 8, 4);  // 4 × 3 blocks
-    state.lab.view = LabView::Theatre;
+    state.view = ViewId::Theatre;
     state.selected = ts::model::Cell{1, 2};  // thread (2, 1) of block (0, 0)
     const auto body = [&] { ts::views::handle_shortcuts(state); };
     press(harness, keys::kRight, {.shift = true}, body);
@@ -225,11 +225,11 @@ TEST(Presenter, MainViewDrawsAtEveryScaleAndPalette) {
     ts::test::ImGuiHarness harness(ImVec2(1920, 1200));
     for (const float scale : ts::settings::kFontScales)
         for (const Palette p : {Palette::Default, Palette::HighContrast, Palette::ColourBlind})
-            for (const LabView view :
-                 {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline, LabView::Theatre,
-                  LabView::Ladder}) {
+            for (const ViewId view :
+                 {ViewId::Stage, ViewId::Latency, ViewId::Tuning, ViewId::Roofline, ViewId::Theatre,
+                  ViewId::Ladder}) {
                 AppState state = ts::testing_support::state_for(12, 16, 8, 4);
-                state.lab.view = view;
+                state.view = view;
                 state.presentation.font_scale = scale;
                 state.presentation.palette = p;
                 state.presentation.help_open = true;

@@ -58,7 +58,7 @@ TEST(RecordingLoad, PendingUntilTheFileIsInThenShown) {
 
     ImGuiHarness ui;
     AppState state;
-    state.lab.view = LabView::Latency;
+    state.view = ViewId::Latency;
     start_loading_recording(state.lab, pipe);
     // Nothing has been written into the pipe: the reader waits, the frames do not.
     const auto before = std::chrono::steady_clock::now();
@@ -93,7 +93,7 @@ TEST(RecordingLoad, ABrokenFileSaysWhyInThePanel) {
 
     ImGuiHarness ui;
     AppState state;
-    state.lab.view = LabView::Latency;
+    state.view = ViewId::Latency;
     start_loading_recording(state.lab, file, /*from_flag=*/true);
     poll_until_loaded(state.lab);
     std::filesystem::remove(file);

@@ -74,7 +74,7 @@ TEST(RungTable, ANewRowGetsACheckboxInTheLatencyLab) {
     const auto table = table_with_a_new_rung();
     const ts::model::ScopedRungTable scoped(table);
     AppState state;
-    state.lab.view = LabView::Latency;
+    state.view = ViewId::Latency;
     EXPECT_EQ(shown_rung_names(state.lab.latency),
               (std::vector<std::string>{"warptile", "tuned", "double-buffered", "mma-async", "persistent"}))
         << "ticked at first, as its row says, in the ladder's order";
@@ -97,7 +97,7 @@ TEST(RungTable, ANewRowGetsABarOnTheLadderView) {
     const auto table = table_with_a_new_rung();
     const ts::model::ScopedRungTable scoped(table);
     AppState state;
-    state.lab.view = LabView::Ladder;
+    state.view = ViewId::Ladder;
     const LadderData data = ladder_data(state, 4096, ts::model::Ladder::Fp32);
     ASSERT_GE(data.bars.size(), 2u);
     const LadderBar& added = data.bars[data.bars.size() - 2];

@@ -13,7 +13,7 @@
 
 namespace {
 
-using ts::views::LabView;
+using ts::views::ViewId;
 
 // No GPU: every request fails at once, as runner_none's do.
 ts::gpu::Runner runner_without_gpu() {
@@ -33,8 +33,8 @@ ts::gpu::Runner runner_without_gpu() {
 }
 
 TEST(Soak, ItsViewsAreEveryViewOfTheWindow) {
-    for (const LabView view : {LabView::Stage, LabView::Latency, LabView::Tuning, LabView::Roofline, LabView::Theatre,
-                               LabView::Ladder, LabView::Experiment})
+    for (const ViewId view : {ViewId::Stage, ViewId::Latency, ViewId::Tuning, ViewId::Roofline, ViewId::Theatre,
+                               ViewId::Ladder, ViewId::Experiment})
         EXPECT_NE(std::find(std::begin(ts::app::kSoakViews), std::end(ts::app::kSoakViews), view),
                   std::end(ts::app::kSoakViews))
             << ts::views::view_name(view);
@@ -46,17 +46,17 @@ TEST(Soak, ItsChangesVisitTheExperimentsViewAndEachExperiment) {
     state.device = runner.wait_for_device();
     state.experiments.recordings_loaded = true;
     ts::app::Soak soak(600.0, 1);
-    std::set<LabView> views;
+    std::set<ViewId> views;
     std::set<ts::model::Experiment> experiments;
     bool guessed = false;
     // A change every sixth frame; a second in, still within the warm-up, so nothing but changes.
     for (int frame = 0; frame < 6 * 400; ++frame) {
         soak.step(state, runner, 1.0);
-        views.insert(state.lab.view);
+        views.insert(state.view);
         experiments.insert(state.experiments.experiment);
         guessed = guessed || ts::views::page_of(state.experiments, state.experiments.experiment).prediction >= 0;
     }
-    EXPECT_TRUE(views.count(LabView::Experiment)) << "400 changes and never the Experiments view";
+    EXPECT_TRUE(views.count(ViewId::Experiment)) << "400 changes and never the Experiments view";
     EXPECT_EQ(experiments.size(), std::size(ts::model::kAllExperiments));
     EXPECT_TRUE(guessed) << "the soak makes the guess the view asks for first";
     EXPECT_FALSE(state.experiments.batch.has_value()) << "no runs without a usable GPU";

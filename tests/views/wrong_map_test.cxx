@@ -52,7 +52,7 @@ AppState state_with_result() {
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
     state.experiments.recordings_loaded = true;
     state.experiments.experiment = Experiment::MissingSecondSync;
-    state.lab.view = LabView::Experiment;
+    state.view = ViewId::Experiment;
     // Heat maps are kept by their outcome's serial, unique within the app's one state; these
     // tests make several states in one process, so each starts its serials apart.
     static int first_serial = 1000;

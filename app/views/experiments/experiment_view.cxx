@@ -210,7 +210,7 @@ std::optional<int> observed_choice(const ExperimentPage& page, Experiment experi
 std::optional<std::string> open_experiment(AppState& state, Experiment experiment, bool in_theatre) {
     state.experiments.experiment = experiment;
     if (!in_theatre) {
-        state.lab.view = LabView::Experiment;
+        state.view = ViewId::Experiment;
         return std::nullopt;
     }
     if (!watches_shared_memory(experiment))

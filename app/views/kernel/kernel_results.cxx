@@ -105,7 +105,7 @@ void draw_recording(AppState& state) {
         add_recording(state.theatre.recording, *r.trace);
         state.problem = r.trace->problem;
         state.kernel = r.trace->config;
-        state.lab.view = LabView::Theatre;
+        state.view = ViewId::Theatre;
     }
 }
 

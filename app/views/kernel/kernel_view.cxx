@@ -116,7 +116,7 @@ void plot_beside_rungs(AppState& state) {
     latency.yours = user_source(state.kernel_editor);
     latency.dtype = model::Dtype::Float32;
     latency.batch = 1;
-    state.lab.view = LabView::Latency;
+    state.view = ViewId::Latency;
     measure_latency_now(state.lab);
 }
 

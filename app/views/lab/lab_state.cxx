@@ -29,26 +29,6 @@ void submit_next_of_sweep(LabState& lab) {
 
 }  // namespace
 
-std::string_view view_name(LabView view) {
-    switch (view) {
-        case LabView::Stage: return "stage";
-        case LabView::Latency: return "latency";
-        case LabView::Tuning: return "tuning";
-        case LabView::Roofline: return "roofline";
-        case LabView::Theatre: return "theatre";
-        case LabView::Ladder: return "ladder";
-        case LabView::Experiment: return "experiment";
-        case LabView::Kernel: return "kernel";
-    }
-    return "stage";
-}
-
-std::optional<LabView> parse_view(std::string_view text) {
-    for (LabView view : kLabViews)
-        if (view_name(view) == text) return view;
-    return std::nullopt;
-}
-
 std::string recording_label(const record::Recording& recording) {
     // The date alone: the time of day of a recording tells a reader nothing.
     const std::string date = recording.meta.date_utc.substr(0, 10);
@@ -196,8 +176,6 @@ void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests) {
     lab.sweep.total = static_cast<int>(lab.sweep.remaining.size());
     submit_next_of_sweep(lab);
 }
-
-bool plots_measurements(LabView view) { return view != LabView::Stage && view != LabView::Theatre; }
 
 void pass_over_first_visit_sweep(LabState& lab, std::string why) {
     lab.first_visit = {false, std::move(why)};

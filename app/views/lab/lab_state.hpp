@@ -1,7 +1,6 @@
-// lab_state.hpp — the latency lab's state: which view is shown, the recording loaded, the
-// points measured live this session, and the sweep in progress. The views read the points
-// from here whatever their source, so a recording from an H200 and a live run on this GPU
-// draw the same way.
+// lab_state.hpp — the latency lab's state: the recording loaded, the points measured live this
+// session, and the sweep in progress. The views read the points from here whatever their
+// source, so a recording from an H200 and a live run on this GPU draw the same way.
 #pragma once
 
 #include <cstdint>
@@ -29,16 +28,8 @@
 
 namespace ts::views {
 
-// In the order of the view buttons and of Ctrl+1 … Ctrl+7.
-enum class LabView { Stage, Latency, Tuning, Roofline, Theatre, Ladder, Experiment, Kernel };
 // The tile widths T the latency and tuning views measure the tiled kernel at.
 inline constexpr int kSweptTiles[] = {1, 2, 4, 8, 16, 32};
-inline constexpr LabView kLabViews[] = {LabView::Stage,   LabView::Latency, LabView::Tuning,     LabView::Roofline,
-                                       LabView::Theatre, LabView::Ladder,  LabView::Experiment, LabView::Kernel};
-
-// "stage", "latency", "tuning", "roofline", "theatre", "ladder", "experiment", "kernel"
-std::string_view view_name(LabView view);
-std::optional<LabView> parse_view(std::string_view text);
 
 // What the latency plot's y axis shows.
 enum class LatencyAxis { LatencyLinear, LatencyLog, Gflops, Speedup };
@@ -92,7 +83,6 @@ struct CompiledKernel {
 };
 
 struct LabState {
-    LabView view = LabView::Stage;
     std::optional<record::Recording> recording;
     std::string recording_label;  // "recorded on NVIDIA H200, YYYY-MM-DD"
     std::string load_error;       // why --load failed, shown in the lab's panel
@@ -212,9 +202,6 @@ void request_live(LabState& lab, const std::string& key, const gpu::RunRequest& 
 void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests);
 void cancel_sweep(LabState& lab);
 
-// The views that plot measurements (latency, tuning, roofline, ladder): not the stage or
-// the theatre.
-bool plots_measurements(LabView view);
 // Marks the first-visit sweep as never to start this session, saying `why` in the panel.
 void pass_over_first_visit_sweep(LabState& lab, std::string why);
 

@@ -20,11 +20,6 @@ namespace ts::views {
 
 namespace {
 
-constexpr const char* kTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder", "Experiments", "Your kernel"};
-// Where even those do not fit in one row (presenter mode's large text on 1920 pixels).
-constexpr const char* kShortTitles[] = {"Stage", "Latency", "Tuning", "Roofline", "Theatre", "Ladder", "Break it", "Yours"};
-constexpr int kViewCount = static_cast<int>(std::size(kLabViews));
-
 // The quick sweep of a first visit, while it runs: how far, and a way to stop it. Or why it
 // never started, where a user might wonder (a GPU is there, yet nothing filled in).
 void draw_first_visit_sweep(AppState& state) {
@@ -114,17 +109,17 @@ void draw_save(AppState& state) {
 void draw_lab_panel(AppState& state) {
     draw_source(state);
     ImGui::Separator();
-    if (state.lab.view == LabView::Latency) {
+    if (state.view == ViewId::Latency) {
         draw_latency_controls(state);
         ImGui::Separator();
     }
-    if (state.lab.view == LabView::Ladder) {
+    if (state.view == ViewId::Ladder) {
         draw_ladder_controls(state);
         ImGui::Separator();
     }
     // The hardware's counters beside the model's, at the size the plot shows.
-    if (state.lab.view == LabView::Roofline || state.lab.view == LabView::Ladder) {
-        const int size = state.lab.view == LabView::Roofline ? kRooflineSize : shown_ladder_size(state.lab);
+    if (state.view == ViewId::Roofline || state.view == ViewId::Ladder) {
+        const int size = state.view == ViewId::Roofline ? kRooflineSize : shown_ladder_size(state.lab);
         draw_counters_panel(state, {size, size, size, 1, model::Dtype::Float32});
         ImGui::Separator();
     }
@@ -133,73 +128,7 @@ void draw_lab_panel(AppState& state) {
     draw_save(state);
 }
 
-// The views as a drop-down list, one line whatever the text size: the open one's name on the
-// closed list, each with its key in the open one.
-void draw_view_list(LabView& view) {
-    int open = 0;
-    float widest = 0.0f;
-    for (int i = 0; i < kViewCount; ++i) {
-        if (view == kLabViews[i]) open = i;
-        widest = std::max(widest, ImGui::CalcTextSize(kTitles[i]).x);
-    }
-    ImGui::SetNextItemWidth(widest + ImGui::GetFrameHeight() + 2.0f * ImGui::GetStyle().FramePadding.x);
-    if (ImGui::BeginCombo("##view", kTitles[open])) {
-        for (int i = 0; i < kViewCount; ++i) {
-            const std::string label = model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1);
-            if (ImGui::Selectable(label.c_str(), i == open)) view = kLabViews[i];
-        }
-        ImGui::EndCombo();
-    }
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The view on show: Ctrl+1 to Ctrl+%d switch between them", kViewCount);
-}
-
 }  // namespace
-
-void draw_view_switcher(AppState& state) {
-    LabView& view = state.lab.view;
-    const ImGuiIO& io = ImGui::GetIO();
-    for (int i = 0; i < kViewCount; ++i)
-        if (io.KeyCtrl && imgui_compat::key_pressed(imgui_compat::digit_key(1 + i), false)) view = kLabViews[i];
-    // With large text, or a narrow window, the keys leave the labels (F1 lists them), so that the
-    // row fits beside the presenter's controls (about 22 lines of text wide). Where even the short
-    // titles would not fit (2× text on 1280 pixels), the views go into a drop-down list: a second
-    // row of buttons would take the picture's height, which a projector has least of.
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const auto row_width = [&](const auto& label_of) {
-        float width = ImGui::GetFontSize() * 22.0f;
-        for (int i = 0; i < kViewCount; ++i)
-            width += ImGui::CalcTextSize(label_of(i).c_str()).x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
-        return width;
-    };
-    const float room = ImGui::GetWindowContentRegionMax().x;
-    const bool with_keys =
-        row_width([](int i) { return model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1); }) < room;
-    const bool short_titles = !with_keys && row_width([](int i) { return std::string(kTitles[i]); }) >= room;
-    if (short_titles && row_width([](int i) { return std::string(kShortTitles[i]); }) >= room) {
-        draw_view_list(view);
-    } else {
-        for (int i = 0; i < kViewCount; ++i) {
-            if (i > 0) ImGui::SameLine();
-            const bool active = view == kLabViews[i];
-            // The open view stands out: dark with white text, the others stay light.
-            if (active) {
-                ImGui::PushStyleColor(ImGuiCol_Button, ImGui::ColorConvertU32ToFloat4(colours::kA.line));
-                ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 1, 1, 1));
-            }
-            const std::string label = with_keys      ? model::format_text("{}  (Ctrl+{})", kTitles[i], i + 1)
-                                      : short_titles ? kShortTitles[i]
-                                                     : kTitles[i];
-            if (ImGui::Button(label.c_str())) view = kLabViews[i];
-            if (!with_keys && ImGui::IsItemHovered()) ImGui::SetTooltip("%s (Ctrl+%d)", kTitles[i], i + 1);
-            if (active) ImGui::PopStyleColor(2);
-        }
-    }
-    draw_presenter_controls(state);
-    // Every frame passes here whichever view is open, so the first visit to any lab view
-    // (the ladder's too) starts the quick sweep.
-    start_first_visit_sweep(state);
-}
 
 void draw_lab_view(AppState& state, float bottom_reserve) {
     // At most half the window, so that presenter mode's large text leaves the drawing room.
@@ -211,18 +140,18 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
     ImGui::SameLine();
     ImGui::BeginChild("##lab_plot", ImVec2(0.0f, -bottom_reserve), false);
     const ImVec2 size = ImGui::GetContentRegionAvail();
-    switch (state.lab.view) {
-        case LabView::Latency:
+    switch (state.view) {
+        case ViewId::Latency:
             heading("Kernel latency against matrix size");
             draw_latency_plot(state, ImVec2(size.x, size.y - ImGui::GetCursorPosY()));
             break;
-        case LabView::Tuning: draw_tuning_view(state, size); break;
-        case LabView::Roofline: draw_roofline_view(state, size); break;
-        case LabView::Ladder: draw_ladder_view(state, size); break;
-        case LabView::Stage:
-        case LabView::Theatre:
-        case LabView::Experiment:
-        case LabView::Kernel: break;
+        case ViewId::Tuning: draw_tuning_view(state, size); break;
+        case ViewId::Roofline: draw_roofline_view(state, size); break;
+        case ViewId::Ladder: draw_ladder_view(state, size); break;
+        case ViewId::Stage:
+        case ViewId::Theatre:
+        case ViewId::Experiment:
+        case ViewId::Kernel: break;
     }
     ImGui::EndChild();
 }

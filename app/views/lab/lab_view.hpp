@@ -1,14 +1,10 @@
-// lab_view.hpp — the view switcher along the top of the window, and the latency lab's
-// layout: a side panel (where the data comes from, the view's controls, occupancy, saving
+// lab_view.hpp — the latency lab's layout: a side panel (where the data comes from, the view's controls, occupancy, saving
 // the session) beside the latency, tuning, roofline or ladder plot.
 #pragma once
 
 #include "views/window/app_state.hpp"
 
 namespace ts::views {
-
-// Buttons for the seven views; Ctrl+1 … Ctrl+7 switch too.
-void draw_view_switcher(AppState& state);
 
 // A sweep a view's button started (the first visit's shows in the lab's panel): how far it
 // is, as a bar, and Cancel. False, drawing nothing, when no such sweep runs.

@@ -337,7 +337,7 @@ std::vector<gpu::RunRequest> first_visit_requests(const LatencyControls& control
 
 void start_first_visit_sweep(AppState& state) {
     LabState& lab = state.lab;
-    if (!lab.first_visit.due || !plots_measurements(lab.view) || !state.device) return;
+    if (!lab.first_visit.due || !plots_measurements(state.view) || !state.device) return;
     if (!state.device->usable) {
         pass_over_first_visit_sweep(lab, state.device->why_not);
         return;

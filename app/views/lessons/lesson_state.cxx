@@ -70,11 +70,11 @@ std::optional<std::string> apply_experiment(AppState& state, const std::string& 
     state.experiments.experiment = *experiment;
     // The answers read the recorded outcomes too, whichever view the step shows.
     load_committed_experiments(state.experiments);
-    if (state.lab.view == LabView::Experiment) open_experiment(state, *experiment, false);
+    if (state.view == ViewId::Experiment) open_experiment(state, *experiment, false);
     // Only the missing-sync experiments have stale reads to show.
     const bool has_stale_reads = *experiment == model::Experiment::MissingFirstSync ||
                                  *experiment == model::Experiment::MissingSecondSync;
-    if (state.lab.view == LabView::Theatre && has_stale_reads) open_experiment(state, *experiment, true);
+    if (state.view == ViewId::Theatre && has_stale_reads) open_experiment(state, *experiment, true);
     return std::nullopt;
 }
 
@@ -92,7 +92,7 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
     if (!parsed_view)
         return format_text("view must be stage, latency, tuning, roofline, theatre, ladder or experiment, got \"{}\"",
                            view);
-    state.lab.view = *parsed_view;
+    state.view = *parsed_view;
     // The lab's occupancy panel knows the naive and tiled kernels: it shows the lesson's.
     if (state.kernel.kind == model::KernelKind::Naive || state.kernel.kind == model::KernelKind::Tiled)
         state.lab.occupancy_kernel = state.kernel;

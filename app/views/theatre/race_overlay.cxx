@@ -78,7 +78,7 @@ void show_race_in_theatre(AppState& state, const RaceMoment& moment) {
     state.theatre.batch_z = 0;
     state.theatre.pinned_a.reset();
     state.theatre.pinned_b.reset();
-    state.lab.view = LabView::Theatre;
+    state.view = ViewId::Theatre;
     state.experiments.race = moment;
     jump_theatre(state, moment.block, moment.phase, std::nullopt, moment.k);
     // The reader is the followed thread: its row of As and column of Bs are lit.
@@ -135,7 +135,7 @@ void draw_race_caption(AppState& state, float keep) {
     }
     if (ImGui::SmallButton("Hide the race")) state.experiments.race.reset();
     ImGui::SameLine();
-    if (ImGui::SmallButton("Back to the experiment")) state.lab.view = LabView::Experiment;
+    if (ImGui::SmallButton("Back to the experiment")) state.view = ViewId::Experiment;
     ImGui::PopFont();
 }
 

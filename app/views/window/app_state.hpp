@@ -18,6 +18,7 @@
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
 #include "views/window/presenter.hpp"
+#include "views/window/view_id.hpp"
 #include "views/common/picture_layout.hpp"
 #include "views/stage/stage_layout.hpp"
 #include "views/theatre/theatre_state.hpp"
@@ -39,6 +40,7 @@ struct CoalescingPenalty {
 };
 
 struct AppState {
+    ViewId view = ViewId::Stage;            // the view filling the window (the switcher, Ctrl+1 … Ctrl+8)
     model::Problem problem;
     model::KernelConfig kernel;
     std::optional<gpu::DeviceInfo> device;  // nullopt while the runner is still probing

@@ -14,6 +14,7 @@
 #include "views/window/side_column.hpp"
 #include "views/stage/stage_view.hpp"
 #include "views/window/status_bar.hpp"
+#include "views/window/view_switcher.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/common/theme.hpp"
 
@@ -42,11 +43,11 @@ void draw_main_view(AppState& state) {
     handle_lesson_keys(state);
     draw_lesson_list(state);
     // Every view but the stage fills the window above the status bar.
-    if (state.lab.view != LabView::Stage) {
-        switch (state.lab.view) {
-            case LabView::Theatre: draw_theatre_view(state, status_height); break;
-            case LabView::Kernel: draw_kernel_view(state, status_height); break;
-            case LabView::Experiment: draw_experiment_view(state, status_height); break;
+    if (state.view != ViewId::Stage) {
+        switch (state.view) {
+            case ViewId::Theatre: draw_theatre_view(state, status_height); break;
+            case ViewId::Kernel: draw_kernel_view(state, status_height); break;
+            case ViewId::Experiment: draw_experiment_view(state, status_height); break;
             default: draw_lab_view(state, status_height); break;
         }
         if (window_chrome) {

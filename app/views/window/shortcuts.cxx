@@ -96,7 +96,7 @@ void move_cell(AppState& s, int chord) {
         cell = {std::clamp(s.selected->row + kRowStep[chord], 0, m - 1),
                 std::clamp(s.selected->col + kColStep[chord], 0, n - 1)};
     s.selected = cell;
-    if (s.lab.view == LabView::Theatre && !theatre_error(s)) {
+    if (s.view == ViewId::Theatre && !theatre_error(s)) {
         s.theatre.pinned_a.reset();
         s.theatre.pinned_b.reset();
         jump_theatre(s, block_of_cell(played_config(s), s.problem, cell), std::nullopt, std::nullopt);
@@ -106,7 +106,7 @@ void move_cell(AppState& s, int chord) {
 // In the theatre, the neighbouring block, keeping the pinned thread's place in its block
 // when it has one; elsewhere the same as moving the pinned cell.
 void move_block(AppState& s, int chord) {
-    if (s.lab.view != LabView::Theatre) return move_cell(s, chord);
+    if (s.view != ViewId::Theatre) return move_cell(s, chord);
     if (theatre_error(s)) return;
     const model::KernelConfig config = played_config(s);
     const model::Index2 grid = block_grid(config, s.problem);
@@ -138,8 +138,8 @@ void release(AppState& s, int) {
 // "Export animation…" for what is on show: the open lesson, else the theatre or the ladders.
 void export_animation(AppState& s, int) {
     if (s.lesson.lesson) open_export_dialog(s, ExportSubject::Lesson);
-    else if (s.lab.view == LabView::Theatre) open_export_dialog(s, ExportSubject::Theatre);
-    else if (s.lab.view == LabView::Ladder) open_export_dialog(s, ExportSubject::Ladder);
+    else if (s.view == ViewId::Theatre) open_export_dialog(s, ExportSubject::Theatre);
+    else if (s.view == ViewId::Ladder) open_export_dialog(s, ExportSubject::Ladder);
     else s.presentation.notice = "Ctrl+E: the theatre, a lesson and the ladders export animations; this view has no steps";
 }
 
