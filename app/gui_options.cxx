@@ -21,7 +21,7 @@
 #include "views/lab/lab_state.hpp"
 #include "views/lab/latency_view.hpp"
 #include "views/stage/stage_layout.hpp"
-#include "views/theatre/ladder_canvas.hpp"
+#include "views/theatre/rungs/rung_canvas.hpp"
 #include "views/window/setup_panel.hpp"
 
 namespace ts::app {

@@ -1,5 +1,5 @@
-// A learner's kernel file and the compiler's log about it (model/user_kernel.hpp,
-// model/user_launch.hpp): any bytes are a source that is refused with a reason or accepted; its
+// A learner's kernel file and the compiler's log about it (model/user_kernel/source.hpp,
+// model/user_kernel/launch.hpp): any bytes are a source that is refused with a reason or accepted; its
 // launch lines read into expressions that either have a value or say why not, and write back into
 // a source that reads the same; any log reads back into messages whose lines and columns are
 // counted from 1; the recording build (gpu/user_kernel_recording.hpp) is made or refused with a
@@ -11,9 +11,9 @@
 #include <variant>
 
 #include "gpu/user_kernel_recording.hpp"
-#include "model/user_kernel.hpp"
-#include "model/user_launch.hpp"
-#include "model/user_recording.hpp"
+#include "model/user_kernel/source.hpp"
+#include "model/user_kernel/launch.hpp"
+#include "model/user_kernel/recording.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace ts::model;

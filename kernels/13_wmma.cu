@@ -13,7 +13,7 @@
 #include <mma.h>
 
 #include "kernels/common/tc_common.cuh"
-#include "model/tc_mma.hpp"
+#include "model/tensor_core/mma.hpp"
 
 namespace ts::kernels {
 

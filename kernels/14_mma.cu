@@ -7,10 +7,10 @@
 // Changed from 13_wmma.cu: wmma's fragments became ldmatrix.x4 (A, 16×16 a time) and
 // ldmatrix.x4.trans (B, stored K×N, 16×16 a time: two n8 fragments), mma.sync on them, and the
 // epilogue needs no staging because the layout of C is known. The block and warp tiles are 13's
-// (model/tc_mma.hpp says why not larger warp tiles).
+// (model/tensor_core/mma.hpp says why not larger warp tiles).
 // What it leaves on the table: one stage, so every K step waits for its copies; 15 overlaps them.
 #include "kernels/common/tc_common.cuh"
-#include "model/tc_mma.hpp"
+#include "model/tensor_core/mma.hpp"
 
 namespace ts::kernels {
 

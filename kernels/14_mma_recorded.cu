@@ -1,7 +1,7 @@
 // Teaches: what ldmatrix really hands each lane, and when each block's K steps ran. The theatre
 // colours one mma's A and B by the lanes whose registers the GPU filled (the Who holds what tab),
 // and the SMs tab draws the timeline; a gpu test checks the registers against the model
-// (model/tc_stage_record.hpp, compare_fragment_words).
+// (model/tensor_core/stage_record.hpp, compare_fragment_words).
 // Changed from 14_mma.cu: the same copies, barriers, ldmatrix and mma.sync, in BF16 for one
 // matrix, plus three records. At K step 0, once the tiles are whole, warp 0 of block (0, 0) issues
 // once more the first ldmatrix.x4 of A and ldmatrix.x4.trans of B that its mma step issues, at the
@@ -14,7 +14,7 @@
 #include "kernels/common/launchers.hpp"
 #include "kernels/common/recording.cuh"
 #include "kernels/common/tc_common.cuh"
-#include "model/tc_stage_record.hpp"
+#include "model/tensor_core/stage_record.hpp"
 
 namespace ts::kernels {
 

@@ -10,7 +10,7 @@
 // Changed from 14_mma.cu: the layout of As and Bs, the ring of stages with cp.async groups, and
 // dynamic shared memory (64 KiB).
 #include "kernels/common/tc_common.cuh"
-#include "model/tc_mma.hpp"
+#include "model/tensor_core/mma.hpp"
 
 namespace ts::kernels {
 

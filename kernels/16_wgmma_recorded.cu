@@ -1,6 +1,6 @@
 // Teaches: what TMA really writes into shared memory, and when each block's K steps ran. The
 // theatre draws the swizzled stage from these bytes and the SMs tab its timeline from these
-// clocks; a gpu test checks the bytes against the model (model/tc_stage_record.hpp).
+// clocks; a gpu test checks the bytes against the model (model/tensor_core/stage_record.hpp).
 // Changed from 16_wgmma.cu: the same barriers, copies, waits and wgmmas, in BF16 for one matrix,
 // plus three records. Once the first K step's stage is whole, block (0, 0) writes it out word by
 // word (A's tile, then B's), before anything else touches it; thread 0 stamps each K step from
@@ -11,7 +11,7 @@
 // kernel's speed.
 #include "kernels/common/hopper_common.cuh"
 #include "kernels/common/recording.cuh"
-#include "model/tc_stage_record.hpp"
+#include "model/tensor_core/stage_record.hpp"
 
 namespace ts::kernels {
 

@@ -21,7 +21,7 @@
 #pragma once
 
 #include "kernels/common/hopper_common.cuh"
-#include "model/tc_stream_k.hpp"
+#include "model/tensor_core/stream_k.hpp"
 
 namespace ts::kernels {
 
@@ -36,7 +36,7 @@ constexpr int shared_bytes() {
     return model::wgmma_shared_bytes(Shape) + 1024;  // + room to align to 1024
 }
 
-// Stream-K (model/tc_stream_k.hpp): a later part of a split tile leaves one consumer's FP32 sums in
+// Stream-K (model/tensor_core/stream_k.hpp): a later part of a split tile leaves one consumer's FP32 sums in
 // slot `slot`, as each thread holds them, for the first part's threads, which hold the same cells,
 // to add. Thread t's values 4q … 4q + 3 are float4 number q · 128 + t of the slot: each store or
 // load of a warp is 512 contiguous bytes. `quad` is q, from the slice and the value's index in it.
@@ -288,7 +288,7 @@ struct PersistentRung {
             CUtensorMap c_map{};
             const char* why = nullptr;
             const bool c_by_tma = make_c_tensor_map(Shape, p, operands.c, c_map, why);
-            // Stream-K's slots (model/tc_stream_k.hpp): one per consumer of every CTA the GPU can hold,
+            // Stream-K's slots (model/tensor_core/stream_k.hpp): one per consumer of every CTA the GPU can hold,
             // one a SM (__launch_bounds__ above), whatever number of clusters the launch then takes.
             StreamKSlots slots;
             if constexpr (Shape.stream_k) {

@@ -3,7 +3,7 @@
 // 18's 128×256 tiles in clusters of two; 128×128 tiles with five stages; each without the cluster;
 // 18's with four stages, C staged a 64-column slab at a time (model::WgmmaShape::c_one_slab); and
 // that one on every SM with its last round shared out along K (stream-K: model::WgmmaShape::stream_k,
-// model/tc_stream_k.hpp). `tilescope-cli tune --kernel tc-tuned` times every candidate at a few sizes
+// model/tensor_core/stream_k.hpp). `tilescope-cli tune --kernel tc-tuned` times every candidate at a few sizes
 // and writes the fastest per size to the tuning table (model/tuning_table.hpp); a launch runs the
 // candidate in config.variant, which the runner fills from that table.
 // Changed from 18_persistent.cu: nothing in the kernel but stream-K's parts (hand_over_sums,

@@ -213,7 +213,7 @@ std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimi
     const gpu::KernelOccupancy& cuda = *result.occupancy;
     const auto model = model::kernel_occupancy(kernel_that_ran(result), result.request.problem, limits,
                                                cuda.registers_per_thread);
-    if (model::is_tensor_core(result.request.kernel.kind)) {  // CUDA's figures alone (the model's are in tc_*.hpp)
+    if (model::is_tensor_core(result.request.kernel.kind)) {  // CUDA's figures alone (the model's: model/tensor_core/)
         std::string text = format_text("{} blocks/SM, {} registers/thread", cuda.blocks_per_sm, cuda.registers_per_thread);
         if (cuda.local_bytes_per_thread > 0) text += format_text(", {} B local memory (spills)", cuda.local_bytes_per_thread);
         return text;

@@ -1,4 +1,4 @@
-// kernel.hpp — `tilescope-cli kernel FILE.cu`: the learner's own kernel (model/user_kernel.hpp).
+// kernel.hpp — `tilescope-cli kernel FILE.cu`: the learner's own kernel (model/user_kernel/source.hpp).
 //
 // Compiled with NVRTC in the GPU worker (for the GPU's own architecture), then run between guard
 // zones on the check's sizes (model::user_check_problems), each run checked cell by cell, then

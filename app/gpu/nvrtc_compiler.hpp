@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "model/user_kernel.hpp"
+#include "model/user_kernel/source.hpp"
 
 namespace ts::gpu {
 

@@ -9,7 +9,7 @@
 #include "kernels/common/launchers.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
-#include "model/tc_stage_record.hpp"
+#include "model/tensor_core/stage_record.hpp"
 #include "record/utc_time.hpp"
 
 namespace ts::gpu {

@@ -30,10 +30,10 @@
 #include "model/kernel_config.hpp"
 #include "model/kernel_trace.hpp"
 #include "model/problem.hpp"
-#include "model/user_kernel.hpp"
-#include "model/user_launch.hpp"
-#include "model/user_recording.hpp"
-#include "model/user_shared.hpp"
+#include "model/user_kernel/source.hpp"
+#include "model/user_kernel/launch.hpp"
+#include "model/user_kernel/recording.hpp"
+#include "model/user_kernel/shared_memory.hpp"
 
 namespace ts::gpu {
 
@@ -68,7 +68,7 @@ enum class RequestKind {
     UserCheck,    // compile, then `runs` launches between guard zones, each checked: RunResult::experiment
 };
 
-// The learner's kernel as the editor or the command line holds it (model/user_kernel.hpp).
+// The learner's kernel as the editor or the command line holds it (model/user_kernel/source.hpp).
 struct UserKernelSource {
     std::string name;                  // the file's name, in messages and as "yours: NAME"
     std::string source;
@@ -91,7 +91,7 @@ struct UserCompileReport {
     bool reused = false;                          // the worker had this very source compiled already
 };
 
-// What recording the learner's kernel gave (model/user_recording.hpp): its accesses counted, C
+// What recording the learner's kernel gave (model/user_kernel/recording.hpp): its accesses counted, C
 // checked, and why the theatre cannot draw it when RunResult::trace is absent.
 struct UserRecordingReport {
     model::UserCounts counts;

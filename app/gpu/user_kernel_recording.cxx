@@ -4,8 +4,8 @@
 #include <cctype>
 
 #include "model/format.hpp"
-#include "model/user_kernel.hpp"
-#include "model/user_recording.hpp"
+#include "model/user_kernel/source.hpp"
+#include "model/user_kernel/recording.hpp"
 
 namespace ts::gpu {
 

@@ -1,4 +1,4 @@
-// user_kernel_recording.hpp — the learner's kernel made to record itself (model/user_recording.hpp).
+// user_kernel_recording.hpp — the learner's kernel made to record itself (model/user_kernel/recording.hpp).
 //
 // The source is compiled a second time with a prelude of TileScope's: the signature's A, B and C
 // become accessors (ts_rec::In, ts_rec::Out) that note every A[i] and B[i] read and every C[i]

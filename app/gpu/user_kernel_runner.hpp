@@ -1,6 +1,6 @@
 // user_kernel_runner.hpp — the learner's own kernel in the worker: compiled with NVRTC
 // (nvrtc_compiler.hpp), loaded with the CUDA runtime's library calls (cudaLibraryLoadData,
-// cudaLibraryGetKernel), launched with the shape its file gives (model/user_launch.hpp), checked
+// cudaLibraryGetKernel), launched with the shape its file gives (model/user_kernel/launch.hpp), checked
 // between guard zones (guarded_runs.hpp) and timed with the rungs' method (measure.hpp).
 //
 // The worker keeps the last module it loaded, so Compile, then Check, then Measure of one source

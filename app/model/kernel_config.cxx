@@ -3,7 +3,7 @@
 #include "format.hpp"
 #include "ladder.hpp"
 #include "rung_info.hpp"
-#include "tc_pipeline.hpp"
+#include "tensor_core/pipeline.hpp"
 
 namespace ts::model {
 

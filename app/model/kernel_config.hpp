@@ -21,7 +21,7 @@ std::optional<KernelKind> parse_kernel(std::string_view text);
 // False for cuBLAS: it picks its own kernels, grids and tiles at run time, so the model
 // can say nothing about its threads or traffic (plan_launch, the thread map and
 // count_traffic say so: see each). False for the tensor-core rungs too: their warps,
-// fragments and stages are in tc_*.hpp, which the CUDA-core views do not draw; and for a rung of
+// fragments and stages are in tensor_core/, which the CUDA-core views do not draw; and for a rung of
 // the FP32 ladder that ladder_shape has no shape for.
 bool is_modelled(KernelKind kind);
 // Why the views cannot draw `kind`'s threads, for a kind that is not modelled.
@@ -63,7 +63,7 @@ struct KernelConfig {
     int block_y = 16;  // naive kernels: blockDim.y; ignored by the 1-D kernels
     int tile = 16;     // tiled kernel: T (blocks of T×T threads)
     // Tuned rungs: which of model::kTunedCandidates (ladder.hpp) or, for tc-tuned, of
-    // model::kTcTunedCandidates (tc_pipeline.hpp) it runs; -1: the one the tuning table picks for
+    // model::kTcTunedCandidates (tensor_core/pipeline.hpp) it runs; -1: the one the tuning table picks for
     // this GPU and size (the runner resolves it before a launch).
     int variant = -1;
 };

@@ -5,7 +5,7 @@
 
 #include "format.hpp"
 #include "launch_geometry.hpp"
-#include "tc_stage_record.hpp"
+#include "tensor_core/stage_record.hpp"
 
 namespace ts::model {
 
@@ -21,7 +21,7 @@ int ladder_phases(const KernelConfig& config, const Problem& problem) {
 }
 
 // The phases of a recording: K steps of BK for a ladder rung, chunks of T otherwise.
-// The recorded tensor-core rungs' block shapes (tc_pipeline.hpp).
+// The recorded tensor-core rungs' block shapes (tensor_core/pipeline.hpp).
 const WgmmaShape* recorded_tc_shape(KernelKind kind) {
     if (kind == KernelKind::Wgmma) return &kRecordedStageShape;
     if (kind == KernelKind::WarpSpecialized) return &kWarpSpecializedShape;
@@ -38,7 +38,7 @@ int phases_of(const KernelConfig& config, const Problem& problem) {
 
 Index2 grid_of(const KernelConfig& config, const Problem& problem) {
     // The wgmma and warp-specialized rungs: one block per BM × BN tile of C (plan_launch leaves the
-    // tensor-core rungs to tc_pipeline.hpp).
+    // tensor-core rungs to tensor_core/pipeline.hpp).
     if (const WgmmaShape* s = recorded_tc_shape(config.kind))
         return {ceil_div(static_cast<int>(problem.n), s->bn), ceil_div(static_cast<int>(problem.m), s->bm)};
     if (config.kind == KernelKind::Mma)

@@ -121,7 +121,7 @@ struct KernelTrace {
     int sm_count = 0;
     std::string recorded_at;  // UTC, "YYYY-MM-DD hh:mm"
     // Whose kernel ran, when it was not the rung's own: "yours: my_tiled.cu" (a learner's kernel
-    // recorded through its accessors, model/user_recording.hpp); empty for TileScope's rungs.
+    // recorded through its accessors, model/user_kernel/recording.hpp); empty for TileScope's rungs.
     std::string label;
     std::string source;  // with `label`: the learner's kernel as it was recorded, for the Source tab
     bool check_passed = false;  // C of the instrumented launch matched the CPU reference
@@ -130,13 +130,13 @@ struct KernelTrace {
     std::vector<PhaseClock> clocks;       // phase_clock_slot order
     std::vector<std::uint32_t> block_sm;  // block_linear order; kNoSm: never ran
     // Wgmma: stage 0 of block (0, 0) once its first K step's copies landed, 16-bit words, A's
-    // tile then B's (tc_stage_record.hpp); the clocks are each block's K steps, the wait for the
+    // tile then B's (tensor_core/stage_record.hpp); the clocks are each block's K steps, the wait for the
     // stage to its wgmmas' end. Empty for the other kernels.
     std::vector<std::uint16_t> stage_words;
     // WarpSpecialized: role_clock_slot order; the clocks (phase clocks) are consumer 0's K steps.
     std::vector<RoleClock> role_clocks;
     // Mma: warp 0 of block (0, 0)'s registers after its first ldmatrix.x4 of A and of B, 16 halves
-    // a lane (tc_stage_record.hpp's fragment_word_slot); the clocks are each block's K steps.
+    // a lane (tensor_core/stage_record.hpp's fragment_word_slot); the clocks are each block's K steps.
     std::vector<std::uint16_t> fragment_words;
 
     Index2 grid() const;

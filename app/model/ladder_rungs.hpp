@@ -15,8 +15,8 @@
 #include "kernel_config.hpp"
 #include "problem.hpp"
 #include "rung_info.hpp"
-#include "tc_mma.hpp"
-#include "tc_pipeline.hpp"
+#include "tensor_core/mma.hpp"
+#include "tensor_core/pipeline.hpp"
 
 namespace ts::model {
 
@@ -66,7 +66,7 @@ std::string describe_wgmma_shape(const WgmmaShape& shape);
 std::string describe_candidate(KernelKind rung, int variant);
 
 // Calls `on_mma(MmaShape)` for 13 to 15 or `on_wgmma(WgmmaShape)` for 16 to 19 with the rung's
-// shape (tc_mma.hpp, tc_pipeline.hpp; tc-tuned's: tc_tuned_shape(kernel.variant)) and returns
+// shape (tensor_core/mma.hpp, tensor_core/pipeline.hpp; tc-tuned's: tc_tuned_shape(kernel.variant)) and returns
 // what it returns; `otherwise` for other kinds.
 template <typename Result, typename OnMma, typename OnWgmma>
 Result with_tc_shape(const KernelConfig& kernel, OnMma on_mma, OnWgmma on_wgmma, Result otherwise);
@@ -78,7 +78,7 @@ std::optional<MmaShape> mma_shape_of(const KernelConfig& kernel);
 // What the counts say about one launch of the tiled kernel or a ladder rung (the tuned rung:
 // the candidate in kernel.variant, candidate 0 for −1). For a tensor-core rung, the global loads
 // and intensity of its block tiles (tc_block_tile; elements of 2 bytes), the rest zero: its
-// instructions are counted by tc_mma.hpp and tc_pipeline.hpp per K step. Zero for other kernels
+// instructions are counted by tensor_core/mma.hpp and tensor_core/pipeline.hpp per K step. Zero for other kernels
 // and cuBLAS.
 struct RungCounts {
     double intensity = 0.0;         // FLOPs per byte requested from global memory, before caches

@@ -68,7 +68,7 @@ LaunchGeometry plan_launch(const KernelConfig& config, const Problem& p) {
                 owned = plan_ladder_launch(config, p, g);
                 break;
             }
-            // The tensor-core rungs and cuBLAS (their blocks are tc_mma.hpp's and tc_pipeline.hpp's).
+            // The tensor-core rungs and cuBLAS (their blocks are tensor_core/mma.hpp's and pipeline.hpp's).
             g.grid = {0, 0, 0};
             g.block = {0, 0, 0};
             g.modelled = false;

@@ -1,7 +1,7 @@
 // tuning_table.hpp — which of a tuned rung's candidate shapes to run, per GPU and size.
 //
 // `tilescope-cli tune` measures every candidate of the tuned rung (12: model/ladder.hpp,
-// kTunedCandidates) or of tc-tuned (19: model/tc_pipeline.hpp, kTcTunedCandidates) at a few
+// kTunedCandidates) or of tc-tuned (19: model/tensor_core/pipeline.hpp, kTcTunedCandidates) at a few
 // sizes and writes the winners in this small text format; the app, bench and check read it
 // through the runner, which resolves a tuned request's variant -1 before launching.
 //

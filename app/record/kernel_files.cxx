@@ -7,7 +7,7 @@
 #include <fstream>
 #include "json_document.hpp"
 #include "model/format.hpp"
-#include "model/user_kernel.hpp"
+#include "model/user_kernel/source.hpp"
 
 namespace ts::record {
 

@@ -2,7 +2,7 @@
 
 #include "json_document.hpp"
 #include "model/format.hpp"
-#include "model/tc_stage_record.hpp"
+#include "model/tensor_core/stage_record.hpp"
 
 namespace ts::record {
 
@@ -32,7 +32,7 @@ model::KernelTrace read_trace(const Json& root) {
     trace.problem.k = top.integer("k");
     trace.problem.batch = 1;
     // The FP32 kernels are recorded in float, the tensor-core rungs in BF16 (the mma and wgmma
-    // rungs' inputs are element numbers as bit patterns: tc_stage_record.hpp).
+    // rungs' inputs are element numbers as bit patterns: model/tensor_core/stage_record.hpp).
     trace.problem.dtype = tensor_cores ? model::Dtype::BFloat16 : model::Dtype::Float32;
     if (auto why = model::check_recordable(trace.config, trace.problem)) throw FormatError(*why);
     trace.device = top.text("device");

@@ -12,7 +12,7 @@
 // "fragment_words" are warp 0's 16 halves a lane after its first ldmatrix of A and B, and its
 // clocks the blocks' K steps. A wgmma recording has no loads; its
 // "stage_words" are stage 0 of block (0, 0) after its first TMA copies, one 16-bit word each
-// (model/tc_stage_record.hpp), and its clocks the blocks' K steps. A warp-specialized recording
+// (model/tensor_core/stage_record.hpp), and its clocks the blocks' K steps. A warp-specialized recording
 // adds "role_clocks": three cycle counts (wait start, ready, done) per block, role and K step.
 #pragma once
 

@@ -2,7 +2,7 @@
 // and the launch that makes A and B fit TMA.
 //
 // TMA (the Tensor Memory Accelerator) copies a whole box of a matrix into shared memory from one
-// instruction of one thread, swizzling it on the way (model/tc_swizzle.hpp), and counts the bytes
+// instruction of one thread, swizzling it on the way (model/tensor_core/swizzle.hpp), and counts the bytes
 // it delivers into an mbarrier. Boxes that reach past the matrix arrive as zeros, which does the
 // edge work of M, N and K for free. What TMA cannot do is a row that starts off a 16-byte boundary:
 // its tensor maps take strides in multiples of 16 bytes. When K or N is not a multiple of 8, the
@@ -18,7 +18,7 @@
 
 #include "kernels/common/tc_common.cuh"
 #include "kernels/common/wgmma_instructions.cuh"
-#include "model/tc_pipeline.hpp"
+#include "model/tensor_core/pipeline.hpp"
 
 namespace ts::kernels {
 
@@ -39,7 +39,7 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(std::uint64_t* barrier
 __device__ __forceinline__ void mbarrier_arrive(std::uint64_t* barrier) {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier)) : "memory");
 }
-// Waits until the phase of parity `parity` of the barrier has completed (tc_pipeline.hpp says
+// Waits until the phase of parity `parity` of the barrier has completed (model/tensor_core/pipeline.hpp says
 // which parity each wait names). try_wait may give up after a while: loop until it says done.
 // With a suspend-time hint (nanoseconds) the thread may sleep in try_wait until the phase completes
 // or the time is up, rather than ask again and again: the producer waiting for a full ring to free
@@ -361,7 +361,7 @@ bool make_tensor_maps(const model::WgmmaShape& shape, const model::Problem& prob
 bool make_c_tensor_map(const model::WgmmaShape& shape, const model::Problem& problem, void* c, CUtensorMap& c_map,
                        const char*& why);
 
-// Where stream-K's later parts leave their FP32 sums (model/tc_stream_k.hpp): one slot per CTA
+// Where stream-K's later parts leave their FP32 sums (model/tensor_core/stream_k.hpp): one slot per CTA
 // and consumer of the launch, each `floats` floats, and a flag per slot that a part raises to
 // `epoch` once its sums are there. Each launch has an epoch of its own, so the flags never need
 // clearing, and the memory stays from one launch to the next: allocating or clearing it each time

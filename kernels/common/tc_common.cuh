@@ -17,8 +17,8 @@
 #include "kernels/common/launch_common.cuh"
 #include "kernels/common/launchers.hpp"
 #include "model/index_math.hpp"
-#include "model/tc_fragments.hpp"
-#include "model/tc_mma.hpp"
+#include "model/tensor_core/fragments.hpp"
+#include "model/tensor_core/mma.hpp"
 
 // cp.async and mma.sync with BF16 exist from sm_80 on. A build that also targets sm_75 compiles the
 // wmma and mma kernels' bodies out there (an empty kernel), and tensor_core_rung_unavailable

@@ -9,7 +9,7 @@
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/rung_info.hpp"
-#include "model/tc_pipeline.hpp"
+#include "model/tensor_core/pipeline.hpp"
 #include "support/parse_result.hpp"
 
 namespace ts::cli {

@@ -8,7 +8,7 @@
 #include "cli/tune.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
-#include "model/tc_pipeline.hpp"
+#include "model/tensor_core/pipeline.hpp"
 #include "support/run_command.hpp"
 
 using namespace ts;

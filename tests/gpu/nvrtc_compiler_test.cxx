@@ -7,7 +7,7 @@
 
 #include "gpu/nvrtc_compiler.hpp"
 #include "gpu/user_kernel_recording.hpp"
-#include "model/user_kernel.hpp"
+#include "model/user_kernel/source.hpp"
 
 namespace {
 

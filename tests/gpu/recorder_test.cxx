@@ -5,7 +5,7 @@
 
 #include "gpu/runner.hpp"
 #include "model/kernel_trace.hpp"
-#include "model/tc_stage_record.hpp"
+#include "model/tensor_core/stage_record.hpp"
 #include "support/gpu_skip.hpp"
 
 namespace ts::gpu {

@@ -9,7 +9,7 @@
 
 #include "gpu/runner.hpp"
 #include "model/kernel_config.hpp"
-#include "model/tc_pipeline.hpp"
+#include "model/tensor_core/pipeline.hpp"
 #include "support/gpu_skip.hpp"
 #include "support/problems.hpp"
 

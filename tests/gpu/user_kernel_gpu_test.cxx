@@ -11,9 +11,9 @@
 
 #include "gpu/runner.hpp"
 #include "gpu/supervisor.hpp"
-#include "model/user_kernel.hpp"
-#include "model/user_launch.hpp"
-#include "model/user_shared.hpp"
+#include "model/user_kernel/source.hpp"
+#include "model/user_kernel/launch.hpp"
+#include "model/user_kernel/shared_memory.hpp"
 #include "support/gpu_skip.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include "gui_harness.hpp"
 #include "views/experiments/experiment_view.hpp"
 #include "views/common/theme.hpp"
-#include "views/theatre/race_overlay.hpp"
+#include "views/theatre/block/race_overlay.hpp"
 
 namespace {
 

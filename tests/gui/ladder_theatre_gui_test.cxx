@@ -6,8 +6,8 @@
 #include <string>
 
 #include "gui_harness.hpp"
-#include "views/theatre/ladder_canvas.hpp"
-#include "views/theatre/tc_fragments.hpp"
+#include "views/theatre/rungs/rung_canvas.hpp"
+#include "views/theatre/tensor_core/fragments.hpp"
 #include "views/common/theme.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "model/kernel_trace.hpp"
-#include "model/tc_pipeline.hpp"
+#include "model/tensor_core/pipeline.hpp"
 #include "model/recorded_reads.hpp"
 #include "support/synthetic_trace.hpp"
 

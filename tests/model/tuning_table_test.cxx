@@ -7,7 +7,7 @@
 
 #include "model/format.hpp"
 #include "model/ladder.hpp"
-#include "model/tc_pipeline.hpp"
+#include "model/tensor_core/pipeline.hpp"
 #include "model/tuning_table.hpp"
 
 namespace ts::model {

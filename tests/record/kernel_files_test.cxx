@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "model/user_kernel.hpp"
+#include "model/user_kernel/source.hpp"
 #include "record/kernel_files.hpp"
 
 namespace {

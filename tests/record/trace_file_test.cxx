@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "model/kernel_trace.hpp"
-#include "model/tc_stage_record.hpp"
+#include "model/tensor_core/stage_record.hpp"
 #include "record/trace_file.hpp"
 #include "support/parse_result.hpp"
 #include "support/synthetic_trace.hpp"

@@ -19,7 +19,7 @@
 #include "views/lab/lab_view.hpp"
 #include "views/window/view_switcher.hpp"
 #include "views/window/main_view.hpp"
-#include "views/theatre/race_overlay.hpp"
+#include "views/theatre/block/race_overlay.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_view.hpp"
 

@@ -9,11 +9,11 @@
 
 #include "imgui_harness.hpp"
 #include "model/ladder_rungs.hpp"
-#include "tc_theatre_support.hpp"
+#include "theatre/tensor_core/theatre_support.hpp"
 #include "views/export/export_dialog.hpp"
 #include "views/export/export_frames.hpp"
 #include "views/lessons/lesson_state.hpp"
-#include "views/theatre/tc_source.hpp"
+#include "views/theatre/tensor_core/source_tab.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/window/app_state.hpp"
 

@@ -14,7 +14,7 @@
 #include "views/common/theme.hpp"
 #include "views/experiments/wrong_map.hpp"
 #include "views/theatre/bank_map.hpp"
-#include "views/theatre/race_overlay.hpp"
+#include "views/theatre/block/race_overlay.hpp"
 
 namespace ts::views {
 

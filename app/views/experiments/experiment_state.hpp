@@ -54,7 +54,7 @@ struct ExperimentBatch {
 };
 
 // The stale read the theatre shows ("Show in the theatre"): set by the view, drawn by
-// theatre/race_overlay.cxx while the theatre stands on its block, phase and sub-step.
+// theatre/block/race_overlay.cxx while the theatre stands on its block, phase and sub-step.
 struct RaceMoment {
     model::Experiment experiment = model::Experiment::MissingSecondSync;
     model::StaleRead read;

@@ -7,7 +7,7 @@
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/experiments/experiment_results.hpp"
-#include "views/theatre/race_overlay.hpp"
+#include "views/theatre/block/race_overlay.hpp"
 #include "views/window/side_column.hpp"
 
 namespace ts::views {

@@ -7,8 +7,8 @@
 #include "model/ladder_rungs.hpp"
 #include "views/lab/ladder_view.hpp"
 #include "views/lessons/lesson_state.hpp"
-#include "views/theatre/tc_source.hpp"
-#include "views/theatre/tc_tiles.hpp"
+#include "views/theatre/tensor_core/source_tab.hpp"
+#include "views/theatre/tensor_core/tiles.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/window/app_state.hpp"
 

@@ -15,15 +15,15 @@
 
 #include "gpu/runner.hpp"
 #include "model/kernel_config.hpp"
-#include "model/user_kernel.hpp"
-#include "model/user_launch.hpp"
+#include "model/user_kernel/source.hpp"
+#include "model/user_kernel/launch.hpp"
 #include "views/experiments/experiment_state.hpp"
 
 namespace ts::views {
 
 // Each job compiles first; Check then runs the check sizes, Measure times the kernel and the rung
 // beside it, CheckAndMeasure does both, Record runs the recording build once at record_size
-// (model/user_recording.hpp), All does all three (--run).
+// (model/user_kernel/recording.hpp), All does all three (--run).
 enum class KernelJob { None, Compile, Check, Measure, CheckAndMeasure, Record, All };
 
 struct KernelEditorState {

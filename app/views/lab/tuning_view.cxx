@@ -12,7 +12,7 @@
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/tuning_table.hpp"
-#include "model/user_launch.hpp"
+#include "model/user_kernel/launch.hpp"
 #include "platform/imgui_compat.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"

@@ -50,7 +50,7 @@ const LadderSource* ladder_source(model::KernelKind kind) {
 
 std::string_view signature_of(model::KernelKind kind) {
     if (const LadderSource* ladder = ladder_source(kind)) return ladder->signature;
-    // The tensor-core rungs (their sub-steps: tc_source.cxx). 18 and 19 share persistent_kernel.
+    // The tensor-core rungs (their sub-steps: tensor_core/source_tab.cxx). 18 and 19 share persistent_kernel.
     switch (kind) {
         case model::KernelKind::Wmma: return "__launch_bounds__(kThreads) wmma_kernel(";
         case model::KernelKind::Mma: return "__launch_bounds__(kThreads) mma_kernel(";

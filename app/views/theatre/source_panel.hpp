@@ -48,7 +48,7 @@ std::optional<SourceLines> source_lines(model::KernelKind kind, const std::vecto
 // if the lines do not contain it.
 std::optional<SourceLines> kernel_extent(model::KernelKind kind, const std::vector<std::string_view>& lines);
 
-// A statement to flag: an experiment's missing barrier (theatre/race_overlay.hpp), drawn struck
+// A statement to flag: an experiment's missing barrier (theatre/block/race_overlay.hpp), drawn struck
 // through in red with `note` after it.
 struct SourceFlag {
     model::SubStep statement = model::SubStep::SyncAfterCompute;  // whose line: a barrier of the tiled kernel
@@ -64,7 +64,7 @@ void draw_source_lines(const std::vector<std::string_view>& lines, SourceLines e
 // lines; says so when the kernel has nothing to do in this sub-step. `flag`: a line to strike.
 void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceFlag* flag = nullptr);
 
-// A learner's kernel recorded as the tiled rung (model/user_recording.hpp): its own source, the
+// A learner's kernel recorded as the tiled rung (model/user_kernel/recording.hpp): its own source, the
 // lines of this sub-step found by what they touch (the first line reading A[ to the last reading
 // B[ for the loads, then the barrier, the first += after it, the next barrier, the store to C[).
 void draw_user_source_panel(const model::KernelTrace& trace, model::SubStep sub);

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "model/format.hpp"
-#include "views/theatre/tc_source.hpp"
-#include "views/theatre/tc_tiles.hpp"
+#include "views/theatre/tensor_core/source_tab.hpp"
+#include "views/theatre/tensor_core/tiles.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
 

@@ -22,7 +22,7 @@ std::optional<std::string> theatre_error(const AppState& state);
 // shape. Side by side, the tiled one leads (its blocks and its timeline).
 model::KernelConfig played_config(const AppState& state);
 bool plays_naive(const AppState& state);
-// A rung of the ladder (06 on) plays in its own canvas (ladder_canvas.hpp): one block, its
+// A rung of the ladder (06 on) plays in its own canvas (rungs/rung_canvas.hpp): one block, its
 // warps and threads, the K steps of BK.
 bool plays_ladder(const AppState& state);
 // The K step the timeline walks: T, or the rung's BK.

@@ -44,7 +44,7 @@ struct TheatreRecording {
     // reads its loads). Not part of replay_source, which replays the naive and tiled kernels.
     std::shared_ptr<const model::KernelTrace> ladder;
     // The latest recording of each recorded tensor-core rung: wgmma's first stage as TMA wrote it
-    // (tc_smem.hpp), warp-specialized's role clocks (tc_stages.hpp). tensor_core_recording finds one.
+    // (tensor_core/smem.hpp), warp-specialized's role clocks (tensor_core/stages.hpp). tensor_core_recording finds one.
     std::vector<std::shared_ptr<const model::KernelTrace>> tensor_cores;
     std::shared_ptr<const RecordedSource> replay_source;  // built from naive and tiled
     bool replay = true;             // false: show the model even where a recording fits
@@ -73,7 +73,7 @@ struct TheatreState {
     bool smem_b = false;
     int smem_chunk = 0;
     int ring_step = 0;  // the K step the ring of stages picture reads its barriers and copies at
-    int tc_substep = 0;  // the statement of that K step their Source tab lights (tc_source.hpp)
+    int tc_substep = 0;  // the statement of that K step their Source tab lights (tensor_core/source_tab.hpp)
     int ring_block = 0;  // the block (launch order) whose recorded roles the Stages tab draws
     // The persistent rungs' order of tiles: the round on show, and the plain row-by-row order in
     // place of the kernel's grouped one.

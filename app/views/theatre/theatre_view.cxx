@@ -7,26 +7,26 @@
 
 #include "model/format.hpp"
 #include "model/ladder_rungs.hpp"
-#include "views/theatre/ladder_canvas.hpp"
-#include "views/theatre/naive_vs_tiled.hpp"
+#include "views/theatre/rungs/rung_canvas.hpp"
+#include "views/theatre/block/naive_vs_tiled.hpp"
 #include "views/theatre/phase_player.hpp"
-#include "views/theatre/race_overlay.hpp"
+#include "views/theatre/block/race_overlay.hpp"
 #include "views/theatre/sm_timeline.hpp"
 #include "views/theatre/source_panel.hpp"
-#include "views/theatre/tc_fragments.hpp"
-#include "views/theatre/tc_smem.hpp"
-#include "views/theatre/tc_source.hpp"
-#include "views/theatre/tc_stages.hpp"
-#include "views/theatre/tc_tiles.hpp"
-#include "views/theatre/theatre_canvas.hpp"
+#include "views/theatre/tensor_core/fragments.hpp"
+#include "views/theatre/tensor_core/smem.hpp"
+#include "views/theatre/tensor_core/source_tab.hpp"
+#include "views/theatre/tensor_core/stages.hpp"
+#include "views/theatre/tensor_core/tiles.hpp"
+#include "views/theatre/block/theatre_canvas.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_recording.hpp"
-#include "views/theatre/thread_inspector.hpp"
+#include "views/theatre/block/thread_inspector.hpp"
 #include "views/window/side_column.hpp"
 #include "views/common/picture_layout.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
-#include "views/theatre/warp_panel.hpp"
+#include "views/theatre/block/warp_panel.hpp"
 
 namespace ts::views {
 
@@ -243,7 +243,7 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
         }
         picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem_words,
                 tc_smem_width, draw_tc_smem);
-        // A timeline: as wide as the tab, its words under it (tc_stages.hpp).
+        // A timeline: as wide as the tab, its words under it (tensor_core/stages.hpp).
         if (tab("Stages", TheatrePanel::Stages)) {
             theatre.panel = TheatrePanel::Stages;
             ImGui::PushFont(heading_font());

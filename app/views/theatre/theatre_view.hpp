@@ -2,7 +2,7 @@
 // phase and sub-step by sub-step, or both kernels side by side with running counters. The
 // panel on the left holds the problem, the player, the counters and the tabs (the kernel's
 // source with the executing line lit, the inspected thread, its warp's memory sectors); the
-// canvas on the right shows A, B and C (theatre_canvas.hpp, naive_vs_tiled.hpp).
+// canvas on the right shows A, B and C (block/theatre_canvas.hpp, block/naive_vs_tiled.hpp).
 #pragma once
 
 #include "views/window/app_state.hpp"

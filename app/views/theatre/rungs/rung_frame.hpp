@@ -1,0 +1,47 @@
+// rung_frame.hpp — what one frame of the ladder theatre works out once and hands to its
+// drawing (rung_canvas.cxx) and to its words and tabs (rung_text.cxx): the rung's shape,
+// the problem, the block on show, the step and the followed thread. Internal to the ladder
+// theatre; the rest of the app sees rung_canvas.hpp.
+#pragma once
+
+#include <algorithm>
+
+#include "model/kernel_trace.hpp"
+#include "model/ladder.hpp"
+#include "model/phase_timeline.hpp"
+#include "views/window/app_state.hpp"
+
+namespace ts::views::ladder {
+
+inline constexpr int kWarp = 32;
+
+// Everything one frame needs, worked out once.
+struct Ladder {
+    model::LadderShape s;
+    model::Problem problem;
+    int m = 0, n = 0, k = 0;
+    model::Index2 block;
+    int block_row = 0, block_col = 0;  // the block's first cell of C
+    int steps = 1;
+    model::Timeline timeline;
+    model::KernelStep step;
+    int thread = 0, warp = 0, lane = 0;
+    // A recording of this rung and problem from the GPU, when one is loaded and replay is on:
+    // the followed warp's loads are drawn where the GPU's threads wrote them down.
+    const model::KernelTrace* trace = nullptr;
+};
+
+Ladder make_ladder(const AppState& state);
+
+inline bool loading(const Ladder& l) { return l.step.sub == model::SubStep::LoadTiles; }
+inline bool computing(const Ladder& l) { return l.step.sub == model::SubStep::Compute; }
+// The k of the step that the fragments are drawn for: the one-k step's, else the first.
+inline int shown_k(const Ladder& l) { return std::max(l.step.k, 0); }
+
+// Which element of A (row, col) an element (r, c) of the block's A tile is in this step.
+inline int a_row(const Ladder& l, int r) { return l.block_row + r; }
+inline int a_col(const Ladder& l, int c) { return l.step.phase * l.s.bk + c; }
+inline int b_row(const Ladder& l, int r) { return l.step.phase * l.s.bk + r; }
+inline int b_col(const Ladder& l, int c) { return l.block_col + c; }
+
+}  // namespace ts::views::ladder
