@@ -293,12 +293,12 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
         return save_screenshot(window).value_or(0);
     }
 
-    // A screenshot waits for the recording being read, which the lab and the lessons show.
+    // A screenshot waits for the measurement being read, which the lab and the lessons show.
     // And for an export on its way (the dialog's, or --export-animation's, which is reported here).
     const bool exporting = state.exporting.running || state.exporting.start_requested;
     if (m_export_started && exporting) export_animation(state);
     const bool waiting = m_start_run || m_awaiting_run || m_awaiting_lab || m_awaiting_record ||
-                         views::recording_loading(state.lab) || exporting;
+                         views::measurement_loading(state.lab) || exporting;
     // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
     m_quiet_frames = waiting || m_pressing_keys || m_lab_benchmark ? 0 : m_quiet_frames + 1;
     if (m_frames_to_settle == 0) return std::nullopt;
@@ -306,7 +306,7 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     const bool timed_out = waiting && !exporting && now - m_started > kRunTimeout;  // an export reports its own progress
     const char* awaited = exporting ? "the export"
                           : waiting && !m_start_run && !m_awaiting_run && !m_awaiting_lab && !m_awaiting_record
-                              ? "the recording to load"
+                              ? "the measurement to load"
                               : "the GPU run";
     if (waiting && now > m_next_progress) {
         std::cerr << "tilescope: still waiting for " << awaited << " ("

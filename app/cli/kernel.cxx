@@ -16,7 +16,7 @@
 #include "model/user_kernel/source.hpp"
 #include "model/user_kernel/launch.hpp"
 #include "record/kernel_files.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "record/trace_file.hpp"
 #include "sweep.hpp"
 

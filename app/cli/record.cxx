@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "model/format.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "record/trace_file.hpp"
 #include "sweep.hpp"
 

@@ -1,4 +1,4 @@
-// utc_time.hpp — the time now in UTC as text, for what TileScope writes down: a recording's
+// utc_time.hpp — the time now in UTC as text, for what TileScope writes down: a measurement's
 // date, a kernel trace's recorded_at, a session journal's name and start.
 #pragma once
 
@@ -6,7 +6,7 @@
 
 namespace ts::record {
 
-// "2026-11-24T09:12:00Z": a recording's date_utc, a journal's start.
+// "2026-11-24T09:12:00Z": a measurement's date_utc, a journal's start.
 inline constexpr const char* kUtcIso8601 = "%Y-%m-%dT%H:%M:%SZ";
 // "2026-11-24 09:12 UTC": a kernel trace's recorded_at, read by people.
 inline constexpr const char* kUtcToTheMinute = "%Y-%m-%d %H:%M UTC";

@@ -106,7 +106,7 @@ TEST(LessonSession, AnswersComeFromTheModel) {
 }
 
 TEST(LessonSession, MeasuredAnswersSayWhenNothingIsMeasured) {
-    AppState state;  // no recording loaded
+    AppState state;  // no measurement loaded
     const auto answer = ts::views::compute_answer(state, {"measured-speedup", std::nullopt, 1});
     EXPECT_FALSE(answer.value);
     EXPECT_EQ(answer.shown, "not measured here");

@@ -1,6 +1,6 @@
 // latency_view.hpp — the latency lab's main plot: latency (or GFLOP/s, or speed-up) against
 // matrix size for naive, naive with threadIdx.x as row, tiled for each T, the kernel ladder's
-// rungs, cuBLAS and the CPU, from the loaded recording (faded once live points are in, and
+// rungs, cuBLAS and the CPU, from the loaded measurement (faded once live points are in, and
 // labelled with its GPU and date) and from live measurements (submit_live: stale ones dropped).
 #pragma once
 

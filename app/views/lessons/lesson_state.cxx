@@ -58,7 +58,7 @@ std::optional<LatencyAxis> parse_axis(std::string_view word) {
 // `experiment: NAME` as --experiment NAME opens it: in the Experiments view, that experiment;
 // with view: theatre, the theatre on the most telling stale read of its results where one is
 // loaded (a missing-sync experiment run here or recorded), else the theatre stays where the
-// step's own keys put it, so the lesson works without a GPU or a recording. In other views
+// step's own keys put it, so the lesson works without a GPU or a measurement. In other views
 // the experiment is only remembered, for the answers. A stale read shown at an earlier step
 // is taken back unless this one shows it again.
 std::optional<std::string> apply_experiment(AppState& state, const std::string& name) {

@@ -44,14 +44,14 @@ std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab
         best_size = row->m;
         best = CoalescingPenalty{row->median_ms / naive->median_ms,
                                  model::format_text("{} blocks, {}³ float, {}", row->config.substr(10), row->m,
-                                               live ? "measured this session" : lab.recording_label)};
+                                               live ? "measured this session" : lab.measurement_label)};
     }
     return best;
 }
 
 void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     if (!state.device) state.device = runner.device();
-    poll_recording_load(state.lab);  // the recording read off the UI thread, once it is in
+    poll_measurement_load(state.lab);  // the measurement read off the UI thread, once it is in
     // One run at a time (the button is disabled while one is pending), so a result is
     // always the pending run's.
     // Live requests are the latency lab's; the rest is the run panel's single run.

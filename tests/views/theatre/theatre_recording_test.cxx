@@ -208,9 +208,9 @@ namespace {
 TEST(CoalescingPenalty, ComesFromTheMeasurementsTheLabHolds) {
     ts::views::LabState lab;
     EXPECT_EQ(ts::views::measured_coalescing_penalty(lab), std::nullopt);
-    const auto committed = ts::views::committed_recordings();
+    const auto committed = ts::views::committed_measurements();
     ASSERT_FALSE(committed.empty());
-    ASSERT_TRUE(ts::views::load_recording(lab, committed.back()));
+    ASSERT_TRUE(ts::views::load_measurement(lab, committed.back()));
     const auto penalty = ts::views::measured_coalescing_penalty(lab);
     ASSERT_TRUE(penalty);
     // naive-row over naive, both 32×32 at 4096³, as the newest recording holds them.
@@ -220,7 +220,7 @@ TEST(CoalescingPenalty, ComesFromTheMeasurementsTheLabHolds) {
     ASSERT_TRUE(row && naive);
     EXPECT_NEAR(penalty->ratio, row->median_ms / naive->median_ms, 1e-9);
     EXPECT_GT(penalty->ratio, 5.0);
-    EXPECT_EQ(penalty->measured, "32×32 blocks, 4096³ float, " + lab.recording_label);
+    EXPECT_EQ(penalty->measured, "32×32 blocks, 4096³ float, " + lab.measurement_label);
 }
 
 }  // namespace
