@@ -15,7 +15,7 @@
 #include "views/lab/ladder_view.hpp"
 #include "views/lab/latency_view.hpp"
 #include "views/lab/roofline_view.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/lab/tuning_view.hpp"
 #include "views/window/status_bar.hpp"
 
@@ -117,7 +117,7 @@ void Automation::start_run(views::AppState& state) {
         const bool gpu = state.device->usable;
         views::start_job(state.kernel_editor, gpu ? views::KernelJob::All : views::KernelJob::Compile);
         m_awaiting_lab = m_awaiting_kernel = true;
-        std::cerr << "tilescope: --run: " << (gpu ? "compiling, checking, measuring and recording" : "compiling (no GPU: "
+        std::cerr << "tilescope: --run: " << (gpu ? "compiling, checking, measuring and tracing" : "compiling (no GPU: "
                   + state.device->why_not + ")") << " your kernel…\n";
         return;
     }
@@ -149,7 +149,7 @@ void Automation::start_run(views::AppState& state) {
                                          model::Dtype::Float32};
             for (const model::KernelConfig& kernel : views::counters_kernels(state.lab))
                 views::read_counters_now(state.lab, kernel, problem);
-            // Your kernel's place comes from its recording: record it too.
+            // Your kernel's place comes from its trace: record it too.
             if (state.lab.latency.yours) {
                 views::start_job(state.kernel_editor, views::KernelJob::Record);
                 m_awaiting_kernel = true;
@@ -194,12 +194,12 @@ void Automation::before_draw(views::AppState& state, gpu::Runner& runner) {
     // --record: the theatre submits once the probe is done; a machine without a GPU says why.
     if (m_options.record && state.device && !m_announced_record) {
         m_announced_record = true;
-        if (const auto why = views::why_no_recording(state); why && state.theatre.recording.pending.empty())
-            std::cerr << "tilescope: --record: not recording: " << *why << "\n";
+        if (const auto why = views::why_no_trace(state); why && state.theatre.traces.pending.empty())
+            std::cerr << "tilescope: --record: not tracing: " << *why << "\n";
         else
-            std::cerr << "tilescope: --record: recording on the GPU…\n";
+            std::cerr << "tilescope: --record: tracing on the GPU…\n";
     }
-    m_awaiting_record = state.theatre.recording.requested || !state.theatre.recording.pending.empty();
+    m_awaiting_record = state.theatre.traces.requested || !state.theatre.traces.pending.empty();
     if (m_soak) m_soak->step(state, runner, seconds_since_start());
 }
 
@@ -235,11 +235,11 @@ void announce_kernel_job(const views::KernelEditorState& editor) {
                                                             : (*measured)->error);
     if (const auto& recorded = editor.recorded) {
         std::cerr << model::format_text("tilescope: --run: recorded at {}: ", model::problem_size_text(recorded->request.problem));
-        if (!recorded->ok || !recorded->user_recording) {
+        if (!recorded->ok || !recorded->user_trace) {
             std::cerr << "failed: " << recorded->error << "\n";
         } else {
-            std::cerr << recorded->user_recording->counts_text << "\n";
-            for (const model::SharedSentence& line : model::describe_shared(recorded->user_recording->shared))
+            std::cerr << recorded->user_trace->counts_text << "\n";
+            for (const model::SharedSentence& line : model::describe_shared(recorded->user_trace->shared))
                 std::cerr << "tilescope: --run: " << line.text << "\n";
         }
     }

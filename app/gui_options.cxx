@@ -112,11 +112,11 @@ void add_gui_options(CLI::App& app, GuiOptions& gui) {
                    "the tiling theatre: show matrix Z of a batched (bmm) stack; the batch grows to Z + 1")
         ->type_name("Z");
     app.add_flag("--record", gui.theatre.record,
-                 "the tiling theatre: record the problem on show on the GPU (the naive and tiled kernels, or the "
-                 "regtile-2d or warptile rung on show, with records of every load, SM and clock) and replay it; "
+                 "the tiling theatre: record a trace of the problem on show on the GPU (the naive and tiled kernels, "
+                 "or the regtile-2d or warptile rung on show, with records of every load, SM and clock) and replay it; "
                  "with --screenshot, wait for it");
     app.add_option("--trace", gui.theatre.traces,
-                   "the tiling theatre: replay a recording saved by `tilescope record --out FILE` (give one naive "
+                   "the tiling theatre: replay a trace saved by `tilescope record --out FILE` (give one naive "
                    "and one tiled to replay both); " + (paths::data_dir() / "traces").string() + " holds some made on an NVIDIA H200")
         ->type_name("FILE");
     app.add_option("--load", gui.load,

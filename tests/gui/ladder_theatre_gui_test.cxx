@@ -131,9 +131,9 @@ TEST(LadderTheatreGui, PersistentTileOrderAtOneTimesAndInPresenterMode) {
     }
 }
 
-// The wgmma recording made on an H100, opened with --trace: its stage drawn from the GPU's words,
+// The wgmma trace made on an H100, opened with --trace: its stage drawn from the GPU's words,
 // and its SM timeline with each block's K steps, at 1× and 2×.
-TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {
+TEST(LadderTheatreGui, TheWgmmaTracesStageAndTimeline) {
     const std::string trace = std::string("--view theatre --dtype bf16 --kernel wgmma --m 1024 --n 1024 --k 1024 --trace '") +
                               TILESCOPE_TRACES_DIR + "/nvidia-h100-wgmma-1024x1024x1024.json' ";
     for (const bool presenter : {false, true}) {
@@ -152,9 +152,9 @@ TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {
     }
 }
 
-// The mma recording made on an H100, opened with --trace: A and B coloured by the lanes whose
+// The mma trace made on an H100, opened with --trace: A and B coloured by the lanes whose
 // registers the GPU filled, every lane's colour drawn, at 1× and 2×.
-TEST(LadderTheatreGui, TheMmaRecordingsRegisters) {
+TEST(LadderTheatreGui, TheMmaTracesRegisters) {
     const std::string trace = std::string("--view theatre --dtype bf16 --kernel mma --m 300 --n 200 --k 100 --panel "
                                           "fragments --trace '") +
                               TILESCOPE_TRACES_DIR + "/nvidia-h100-mma-300x200x100.json'";
@@ -166,9 +166,9 @@ TEST(LadderTheatreGui, TheMmaRecordingsRegisters) {
     }
 }
 
-// The warp-specialized recording made on an H100: the Stages tab draws block (0, 0)'s K steps from
+// The warp-specialized trace made on an H100: the Stages tab draws block (0, 0)'s K steps from
 // the SM's cycle counter, every stage's colour and the consumers' grey waits.
-TEST(LadderTheatreGui, TheWarpSpecializedRecordingsStages) {
+TEST(LadderTheatreGui, TheWarpSpecializedTracesStages) {
     const std::string trace =
         std::string("--view theatre --dtype bf16 --kernel warp-specialized --m 256 --n 512 --k 1024 --panel stages "
                     "--trace '") +

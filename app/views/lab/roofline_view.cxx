@@ -152,10 +152,10 @@ int draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roof
 // Your kernel's mark, where it was measured at kSize and recorded (the same source both times).
 std::optional<RooflineMark> yours_mark(const AppState& state, const std::vector<const record::Point*>& points) {
     const auto& yours = state.lab.latency.yours;
-    const gpu::RunResult* recorded = yours ? recording_of(state.kernel_editor, yours->source) : nullptr;
+    const gpu::RunResult* recorded = yours ? last_trace_of(state.kernel_editor, yours->source) : nullptr;
     if (!recorded) return std::nullopt;
     const record::Point* p = find_point(points, yours_config(yours->name), kSize, "float");
-    const model::UserCounts& counts = recorded->user_recording->counts;
+    const model::UserCounts& counts = recorded->user_trace->counts;
     const model::Problem& at = recorded->request.problem;
     if (!p || at.m <= 0 || at.n <= 0 || at.k <= 0) return std::nullopt;
     const double size = kSize;

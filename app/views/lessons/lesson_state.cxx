@@ -110,10 +110,10 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
     state.camera = StageCamera{};  // new sizes: the whole stage fits again
 
     // The theatre starts from its defaults at every step, as it does when the app opens,
-    // so a step shows the same picture however the student got there. Recordings from the
+    // so a step shows the same picture however the student got there. Traces from the
     // GPU are kept: a step whose problem they fit replays them.
     TheatreState theatre;
-    theatre.recording = std::move(state.theatre.recording);
+    theatre.traces = std::move(state.theatre.traces);
     state.theatre = std::move(theatre);
     TheatreFlags flags;
     flags.select_block = pair_of(settings, "block");

@@ -11,7 +11,7 @@
 #include "views/theatre/bank_map.hpp"
 #include "views/theatre/rungs/rung_frame.hpp"
 #include "views/theatre/theatre_logic.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/theatre/theatre_paint.hpp"
 #include "views/stage/stage_view.hpp"
 #include "views/common/text.hpp"
@@ -42,7 +42,7 @@ Ladder make_ladder(const AppState& state) {
     l.thread = ladder_focus_thread(state);
     l.warp = l.thread / kWarp;
     l.lane = l.thread % kWarp;
-    if (state.theatre.recording.replay) l.trace = timeline_trace(state);
+    if (state.theatre.traces.replay) l.trace = timeline_trace(state);
     return l;
 }
 

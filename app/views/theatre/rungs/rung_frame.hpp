@@ -26,7 +26,7 @@ struct Ladder {
     model::Timeline timeline;
     model::KernelStep step;
     int thread = 0, warp = 0, lane = 0;
-    // A recording of this rung and problem from the GPU, when one is loaded and replay is on:
+    // A trace of this rung and problem from the GPU, when one is loaded and replay is on:
     // the followed warp's loads are drawn where the GPU's threads wrote them down.
     const model::KernelTrace* trace = nullptr;
 };
