@@ -56,7 +56,7 @@ bool Automation::vsync() const {
     return m_options.lab_benchmark == 0 && m_options.frame_time == 0;
 }
 
-int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppState& state, Session& session) {
+int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppState& state, WindowSettings& window_settings) {
     if (mode() == AutomationMode::LessonWalk) return walk_lesson(window, runner, state, m_options.lesson_walk);
     if (mode() == AutomationMode::FrameTime) return time_frames(window, runner, state, m_options.frame_time);
 
@@ -69,7 +69,7 @@ int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppSta
                     .follow_pointer = follow_pointer(),
                     .before_draw = [&] { before_draw(state, runner); },
                     .after_draw = [&] { after_draw(state); }});
-        if (const auto exit_code = after_render(window, state, session)) return *exit_code;
+        if (const auto exit_code = after_render(window, state, window_settings)) return *exit_code;
         // A plot's "Save PNG" asks for its rectangle of this frame; the views cannot read pixels.
         for (const views::PlotImageRequest& request : views::take_plot_image_requests()) {
             const auto why = window.save_region(request.path, request.min, request.max);
@@ -77,9 +77,9 @@ int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppSta
         }
         window.present();
         animation_export.step(window, state);  // between frames: it draws offscreen, may change the fonts
-        session.after_frame(window, state);
+        window_settings.after_frame(window, state);
     }
-    session.finish(window, state);
+    window_settings.finish(window, state);
     return 0;
 }
 
@@ -275,7 +275,7 @@ std::optional<int> Automation::save_screenshot(platform::Window& window) const {
     return std::nullopt;
 }
 
-std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state, Session& session) {
+std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state, WindowSettings& window_settings) {
     if (m_failed) return m_failed;
     // A --load that cannot be read ends the program, as it did when it was read before the window opened.
     if (state.lab.load_flag_failed) {
@@ -284,7 +284,7 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     }
     if (m_soak && m_soak->finished()) {
         std::cout << m_soak->report(state);
-        session.finish(window, state);
+        window_settings.finish(window, state);
         return m_soak->exit_code(state);
     }
     if (m_lab_benchmark && m_lab_benchmark->finished()) {
@@ -321,7 +321,7 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
         if (!exported) return std::nullopt;
         if (*exported != 0) return exported;
     }
-    session.finish(window, state);
+    window_settings.finish(window, state);
     if (const auto failed = save_screenshot(window)) return failed;
     if (const auto failed = save_layout_report(state)) return failed;
     return timed_out ? 1 : 0;

@@ -174,7 +174,7 @@ void add_gui_options(CLI::App& app, GuiOptions& gui) {
                    "prediction), then exit")
         ->type_name("DIR");
 
-    // Presenter mode and settings (session.hpp, settings/settings.hpp).
+    // Presenter mode and settings (window_settings.hpp, settings/settings.hpp).
     app.add_flag("--presenter", gui.presenter,
                  "presenter mode for a projector: text 2× (or --font-scale), high contrast (or --palette), thick "
                  "highlights; F5 switches it");

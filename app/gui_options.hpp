@@ -21,7 +21,7 @@
 #include "cli/setup_options.hpp"
 #include "lesson_flags.hpp"
 #include "platform/key_names.hpp"
-#include "session.hpp"
+#include "window_settings.hpp"
 #include "settings/settings.hpp"
 #include "views/theatre/theatre_flags.hpp"
 #include "views/window/app_state.hpp"

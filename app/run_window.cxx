@@ -12,7 +12,7 @@
 #include "gpu/supervisor.hpp"
 #include "model/format.hpp"
 #include "record/journal.hpp"
-#include "session.hpp"
+#include "window_settings.hpp"
 #include "views/common/theme.hpp"
 #include "views/lab/lab_state.hpp"
 #include "views/stage/stage_heatmap.hpp"
@@ -59,8 +59,8 @@ void start_loading_measurements(views::AppState& state, const std::string& load)
 
 int run_window(const GuiOptions& options, const cli::Setup& setup) {
     Automation automation(automation_options(options));
-    Session session(options.settings);
-    const settings::Settings opened = merge(session.loaded(), options.presentation);
+    WindowSettings window_settings(options.settings);
+    const settings::Settings opened = merge(window_settings.loaded(), options.presentation);
     auto created = platform::Window::create({opened.window_width, opened.window_height, "TileScope",
                                              automation.vsync(), opened.window_x, opened.window_y, opened.fullscreen,
                                              opened.font_scale});
@@ -87,12 +87,12 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
             if (lab.journal) lab.journal->close();
         }
     } close_journal_at_exit{state.lab};
-    if (const auto exit_code = apply_gui_options(state, options, setup, opened, session.loaded())) return *exit_code;
+    if (const auto exit_code = apply_gui_options(state, options, setup, opened, window_settings.loaded())) return *exit_code;
     automation.prepare(state);
     start_loading_measurements(state, options.load);
-    session.start(window, state, opened);
+    window_settings.start(window, state, opened);
     open_chosen_lesson(state, options.lesson);
-    return automation.run(window, runner, state, session);
+    return automation.run(window, runner, state, window_settings);
 }
 
 }  // namespace ts::app

@@ -31,7 +31,7 @@ void start_first_visit_sweep(AppState& state);
 
 // The rungs the plot shows, by name ("warptile", as settings::kLadderRungNames writes them), in
 // the ladder's order; and back: the rungs named are checked, the others not, a name that is no
-// rung passed over. The settings file keeps them between runs (app/session.cxx).
+// rung passed over. The settings file keeps them between runs (app/window_settings.cxx).
 std::vector<std::string> shown_rung_names(const LatencyControls& controls);
 void show_rungs(LatencyControls& controls, const std::vector<std::string>& names);
 

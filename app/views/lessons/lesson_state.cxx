@@ -202,29 +202,29 @@ std::vector<LessonListEntry> list_lessons(const std::filesystem::path& dir) {
 }
 
 bool open_lesson(AppState& state, lessons::Lesson lesson, int index) {
-    LessonSession& session = state.lesson;
-    session.lesson = std::move(lesson);
-    session.error.clear();
-    session.step = -1;
+    LessonProgress& progress = state.lesson;
+    progress.lesson = std::move(lesson);
+    progress.error.clear();
+    progress.step = -1;
     go_to_lesson_step(state, index);
-    return session.lesson.has_value();
+    return progress.lesson.has_value();
 }
 
 void go_to_lesson_step(AppState& state, int index) {
-    LessonSession& session = state.lesson;
-    if (!session.lesson) return;
-    index = std::clamp(index, 0, static_cast<int>(session.lesson->steps.size()) - 1);
-    if (index == session.step) return;
-    if (auto why = apply_lesson_step(state, *session.lesson, index)) {
-        session.error = why->text();
-        session.lesson.reset();
+    LessonProgress& progress = state.lesson;
+    if (!progress.lesson) return;
+    index = std::clamp(index, 0, static_cast<int>(progress.lesson->steps.size()) - 1);
+    if (index == progress.step) return;
+    if (auto why = apply_lesson_step(state, *progress.lesson, index)) {
+        progress.error = why->text();
+        progress.lesson.reset();
         return;
     }
-    session.step = index;
-    session.guess = {};
-    session.focus_guess = !session.lesson->steps[index].predict.empty();
-    session.top_frames = 3;
-    session.revealed = false;
+    progress.step = index;
+    progress.guess = {};
+    progress.focus_guess = !progress.lesson->steps[index].predict.empty();
+    progress.top_frames = 3;
+    progress.revealed = false;
 }
 
 void close_lesson(AppState& state) {
