@@ -277,7 +277,7 @@ std::variant<cli::Setup, int> check_gui_options(const CLI::App& app, GuiOptions&
     // it, its pipeline filled and drained) unless the sizes were given.
     if (gui.view == "theatre" && !app.count("--m") && !app.count("--n") && !app.count("--k"))
         if (const auto kind = model::parse_kernel(setup_options.kernel); kind && model::is_ladder(*kind)) {
-            const model::Problem textbook = views::ladder_textbook_problem({*kind, 16, 16, 16});
+            const model::Problem textbook = views::rung_textbook_problem({*kind, 16, 16, 16});
             setup_options.m = std::to_string(textbook.m);
             setup_options.n = std::to_string(textbook.n);
             setup_options.k = std::to_string(textbook.k);

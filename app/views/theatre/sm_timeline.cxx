@@ -42,7 +42,7 @@ std::shared_ptr<const model::KernelTrace> shown_trace(const AppState& state) {
     const model::KernelTrace* trace = timeline_trace(state);
     const TheatreTraces& r = state.theatre.traces;
     if (!trace) return nullptr;
-    if (trace == r.ladder.get()) return r.ladder;
+    if (trace == r.rung.get()) return r.rung;
     for (const auto& recorded : r.tensor_cores)
         if (trace == recorded.get()) return recorded;
     return trace == r.tiled.get() ? r.tiled : r.naive;

@@ -42,7 +42,7 @@ struct TheatreTraces {
     std::shared_ptr<const model::KernelTrace> tiled;
     // The latest trace of a ladder rung (regtile-2d or warptile; model::recorded_ladder_load
     // reads its loads). Not part of replay_source, which replays the naive and tiled kernels.
-    std::shared_ptr<const model::KernelTrace> ladder;
+    std::shared_ptr<const model::KernelTrace> rung;
     // The latest trace of each recorded tensor-core rung: wgmma's first stage as TMA wrote it
     // (tensor_core/smem.hpp), warp-specialized's role clocks (tensor_core/stages.hpp). tensor_core_trace finds one.
     std::vector<std::shared_ptr<const model::KernelTrace>> tensor_cores;

@@ -54,7 +54,7 @@ const model::KernelTrace* timeline_trace(const AppState& state) {
         const auto trace = tensor_core_trace(r, state.kernel.kind);
         return trace && trace_fits(*trace, state) ? trace.get() : nullptr;
     }
-    if (plays_ladder(state)) return r.ladder && trace_fits(*r.ladder, state) ? r.ladder.get() : nullptr;
+    if (plays_rung(state)) return r.rung && trace_fits(*r.rung, state) ? r.rung.get() : nullptr;
     const model::KernelTrace* played = plays_naive(state) ? r.naive.get() : r.tiled.get();
     const model::KernelTrace* other = plays_naive(state) ? r.tiled.get() : r.naive.get();
     if (played && trace_fits(*played, state)) return played;
@@ -77,7 +77,7 @@ void add_trace(TheatreTraces& traces, model::KernelTrace trace) {
         return;
     }
     if (model::is_recorded_ladder(kind)) {
-        traces.ladder = std::make_shared<const model::KernelTrace>(std::move(trace));
+        traces.rung = std::make_shared<const model::KernelTrace>(std::move(trace));
         return;  // the replay source plays the naive and tiled kernels only
     }
     slot_of(traces, kind) = std::make_shared<const model::KernelTrace>(std::move(trace));
@@ -106,7 +106,7 @@ std::optional<std::string> why_no_trace(const AppState& state) {
     if (auto why = theatre_error(state)) return why;
     // A ladder rung records itself (regtile-2d and warptile have recorded variants; the others
     // say so).
-    if (plays_ladder(state)) return model::check_recordable(state.kernel, state.problem);
+    if (plays_rung(state)) return model::check_recordable(state.kernel, state.problem);
     // The tiled kernel is the one the theatre is about: its reason stands for both.
     const int tile = state.kernel.tile;
     if (auto why = model::check_recordable({model::KernelKind::Tiled, tile, tile, tile}, state.problem)) return why;
@@ -128,7 +128,7 @@ std::vector<gpu::RunRequest> trace_requests(const AppState& state) {
         return requests;
     }
     if (model::is_tensor_core(state.kernel.kind)) return requests;
-    if (plays_ladder(state)) {
+    if (plays_rung(state)) {
         // The played rung alone, on the problem on show (the recorder runs it in float).
         if (!model::check_recordable(state.kernel, state.problem)) {
             gpu::RunRequest request;

@@ -34,7 +34,7 @@ std::shared_ptr<const model::KernelTrace> tensor_core_trace(const TheatreTraces&
 void choose_theatre_source(AppState& state);
 
 // Adds a trace (replacing an older one of the same kernel) and rebuilds the replay; a
-// ladder rung's (regtile-2d, warptile) goes to traces.ladder, replacing any other rung's.
+// ladder rung's (regtile-2d, warptile) goes to traces.rung, replacing any other rung's.
 void add_trace(TheatreTraces& traces, model::KernelTrace trace);
 
 // Loads a trace saved by `tilescope record --out`; the reason when the file is unusable.

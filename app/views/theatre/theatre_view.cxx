@@ -72,7 +72,7 @@ void problem_controls(AppState& state) {
     ImGui::SameLine();
     if (number("K", "##k", k, 1, 16384, w)) p.k = k;
     ImGui::SameLine();
-    ImGui::BeginDisabled(plays_ladder(state));
+    ImGui::BeginDisabled(plays_rung(state));
     number("T", "##t", state.kernel.tile, 1, model::kMaxTile, w);
     ImGui::EndDisabled();
     if (number("batch", "##batch", batch, 1, 65535, w)) p.batch = batch;
@@ -82,7 +82,7 @@ void problem_controls(AppState& state) {
     const model::KernelKind before = state.kernel.kind;
     theatre_kernel_combo(state);
     if (state.kernel.kind != before && model::is_ladder(state.kernel.kind)) {
-        const model::Problem textbook = ladder_textbook_problem(state.kernel);
+        const model::Problem textbook = rung_textbook_problem(state.kernel);
         p.m = textbook.m, p.n = textbook.n, p.k = textbook.k;
         state.theatre.player.step = 0;
     }
@@ -269,8 +269,8 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
 }
 
 void counters_table(const AppState& state) {
-    if (plays_ladder(state)) {
-        ImGui::TextWrapped("%s", ladder_counts_line(state).c_str());
+    if (plays_rung(state)) {
+        ImGui::TextWrapped("%s", rung_counts_line(state).c_str());
         return;
     }
     const model::KernelConfig config = played_config(state);
@@ -330,11 +330,11 @@ void tabs(AppState& state) {
                 }
                 break;
             case TheatrePanel::Thread:
-                if (plays_ladder(state)) draw_ladder_thread_panel(state);
+                if (plays_rung(state)) draw_rung_thread_panel(state);
                 else draw_thread_panel(state, inspected(state));
                 break;
             case TheatrePanel::Warp:
-                if (plays_ladder(state)) draw_ladder_warp_panel(state);
+                if (plays_rung(state)) draw_rung_warp_panel(state);
                 else draw_warp_panel(state, inspected(state).c);
                 break;
             case TheatrePanel::Sms: draw_sm_summary(state); break;
@@ -352,21 +352,21 @@ void tabs(AppState& state) {
 void trace_controls(AppState& state, double now, bool full) {
     TheatreState& theatre = state.theatre;
     TheatreTraces& traces = theatre.traces;
-    // A rung's trace is replayed by the ladder canvas itself (its loads), not through the
+    // A rung's trace is replayed by the rung canvas itself (its loads), not through the
     // step source the naive and tiled kernels' counters read.
-    const model::KernelTrace* ladder_trace =
-        plays_ladder(state) && traces.replay ? timeline_trace(state) : nullptr;
-    const bool recorded = theatre.source != &model_source() || ladder_trace;
+    const model::KernelTrace* rung_trace =
+        plays_rung(state) && traces.replay ? timeline_trace(state) : nullptr;
+    const bool recorded = theatre.source != &model_source() || rung_trace;
     if (!full && !recorded) return;
     ImGui::PushStyleColor(ImGuiCol_Text, recorded ? colours::kPass : colours::kWarning);
     ImGui::TextUnformatted(
-        (ladder_trace ? format_text("events: recorded on {}", ladder_trace->device)
+        (rung_trace ? format_text("events: recorded on {}", rung_trace->device)
                       : format_text("events: {}", theatre.source->label()))
             .c_str());
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(theatre.source->description()).c_str());
     ImGui::SameLine();
-    muted_text(ladder_trace ? "the followed warp's loads as its threads wrote them down on the GPU"
+    muted_text(rung_trace ? "the followed warp's loads as its threads wrote them down on the GPU"
                : recorded   ? "each load as the threads wrote it down on the GPU"
                             : "all blocks advance in lockstep (the totals match any real order)");
     if (!full) return;
@@ -442,7 +442,7 @@ ImVec2 block_picture_cells(const AppState& state) {
 
 // The words' column beside the picture, for the block on its own.
 float theatre_words_width(const AppState& state, ImVec2 room) {
-    if (state.theatre.side_by_side || plays_ladder(state)) return 0.0f;
+    if (state.theatre.side_by_side || plays_rung(state)) return 0.0f;
     return words_beside_width(room, block_picture_cells(state));
 }
 
@@ -459,9 +459,9 @@ void draw_step_words(AppState& state, ImVec2 room, bool beside) {
     ImGui::PushTextWrapPos(0.0f);
     const auto title = [&](bool brief) {
         if (theatre.side_by_side) return format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step, brief));
-        if (plays_ladder(state))
+        if (plays_rung(state))
             return format_text("{} block ({}, {}){}: {}", model::describe(state.kernel), theatre.block.x, theatre.block.y,
-                               batch, ladder_step_title(state, step));
+                               batch, rung_step_title(state, step));
         return format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
                            theatre.block.y, batch, step_title(timeline, step, brief));
     };
@@ -480,15 +480,15 @@ void draw_step_words(AppState& state, ImVec2 room, bool beside) {
                              "how many times each element of A and B has been read from global memory so far.",
                              timeline.tile,
                              theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label()));
-    else if (plays_ladder(state))
-        detail = ladder_step_detail(state, step);
+    else if (plays_rung(state))
+        detail = rung_step_detail(state, step);
     else
         detail = step_detail(state, step, focus_thread(state, inspected(state).c));
     // The picture keeps most of the view, even with large text on a small screen (a race's
     // caption comes after this paragraph and needs its share too); the block's, as much as its
     // shape can use. Beside the picture the words have a column of their own: nothing to keep.
     const float keep = beside                                        ? 0.0f
-                       : theatre.side_by_side || plays_ladder(state) ? (race_applies(state) ? 0.75f : 0.6f)
+                       : theatre.side_by_side || plays_rung(state) ? (race_applies(state) ? 0.75f : 0.6f)
                                                                      : picture_keeps(room, block_picture_cells(state));
     folding_muted_text(detail, "What every thread does in this step", keep);
     if (const auto line = recorded_block_line(state)) muted_text(*line);
@@ -522,8 +522,8 @@ void draw_step_picture(AppState& state) {
         const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
         if (theatre.side_by_side)
             draw_naive_vs_tiled(state, region, hovering, clicked);
-        else if (plays_ladder(state))
-            draw_ladder_canvas(state, region, hovering, clicked);
+        else if (plays_rung(state))
+            draw_rung_canvas(state, region, hovering, clicked);
         else
             draw_theatre_canvas(state, region, hovering, clicked);
     }

@@ -154,7 +154,7 @@ TEST(SmTimeline, BlocksSideBySideGetTheirOwnLanes) {
         << views::timeline_summary(trace, timeline);
 }
 
-// A ladder rung on show records itself alone, and its trace goes to traces.ladder,
+// A ladder rung on show records itself alone, and its trace goes to traces.rung,
 // leaving the naive and tiled ones and their replay as they were.
 TEST(TheatreTraces, ALadderRungRecordsItselfAlone) {
     views::AppState state = with_h200_traces();
@@ -180,12 +180,12 @@ TEST(TheatreTraces, ALadderRungRecordsItselfAlone) {
 
     EXPECT_EQ(views::timeline_trace(state), nullptr);
     views::add_trace(state.theatre.traces, synthetic_trace(state.kernel, state.problem));
-    ASSERT_TRUE(state.theatre.traces.ladder);
-    EXPECT_EQ(state.theatre.traces.ladder->config.kind, model::KernelKind::Warptile);
+    ASSERT_TRUE(state.theatre.traces.rung);
+    EXPECT_EQ(state.theatre.traces.rung->config.kind, model::KernelKind::Warptile);
     EXPECT_EQ(state.theatre.traces.tiled, tiled);
     EXPECT_EQ(state.theatre.traces.replay_source, replay);
-    EXPECT_EQ(views::timeline_trace(state), state.theatre.traces.ladder.get());
-    EXPECT_TRUE(model::recorded_ladder_load(*state.theatre.traces.ladder, {1, 1}, 2, model::Operand::B, 3, 127));
+    EXPECT_EQ(views::timeline_trace(state), state.theatre.traces.rung.get());
+    EXPECT_TRUE(model::recorded_ladder_load(*state.theatre.traces.rung, {1, 1}, 2, model::Operand::B, 3, 127));
     // Another rung on show: the warptile trace does not fit it.
     state.kernel.kind = model::KernelKind::RegTile2d;
     EXPECT_EQ(views::timeline_trace(state), nullptr);
