@@ -6,7 +6,7 @@
 // - Each point may carry the spread of the samples behind it (p20–p80), drawn as a whisker.
 // - Hover: a tooltip with the nearest point's exact values, spread and note.
 // - Legend beside the plot: click a name to hide or show its series. Series may be grouped
-//   under a header ("live on this GPU", "recorded"); a name too long for the column breaks
+//   under a header ("live on this GPU", "measured on H200, …"); a name too long for the column breaks
 //   before its last " (". It stays inside the plot: too tall for it (many series, or large
 //   text), it takes the small font, and then scrolls.
 // - An x title wider than the plot breaks into lines.

@@ -72,7 +72,7 @@ std::string short_gpu_name(std::string name) {
 
 // "H200, YYYY-MM-DD": a recorded series' tag in the legend, short enough for a projector.
 std::string measurement_tag(const record::Measurement& measurement) {
-    if (measurement.from_csv) return "recorded";
+    if (measurement.from_csv) return "from a CSV";
     return format_text("{}, {}", short_gpu_name(measurement.meta.device.name), measurement.meta.date_utc.substr(0, 10));
 }
 
@@ -191,7 +191,7 @@ std::string fill_plot(AppState& state) {
     // kernel shares that row's colour (and its show/hide click), and the last row says that
     // faded means recorded, and where and when.
     plot.faded_legend.clear();
-    const std::string recorded_group = lab.measurement && !lab.measurement->from_csv ? "measured on " + tag : "recorded";
+    const std::string recorded_group = lab.measurement && !lab.measurement->from_csv ? "measured on " + tag : "from a CSV";
     for (PlotSeries& s : recorded_series) {
         s.legend_group = recorded_group;
         s.legend_name = s.name.substr(0, s.name.size() - tag.size() - 3);
