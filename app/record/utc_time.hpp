@@ -6,9 +6,9 @@
 
 namespace ts::record {
 
-// "2026-11-24T09:12:00Z": a measurement's date_utc, a journal's start.
+// "YYYY-MM-DDTHH:MM:SSZ": a measurement's date_utc, a journal's start.
 inline constexpr const char* kUtcIso8601 = "%Y-%m-%dT%H:%M:%SZ";
-// "2026-11-24 09:12 UTC": a kernel trace's recorded_at, read by people.
+// "YYYY-MM-DD HH:MM UTC": a kernel trace's recorded_at, read by people.
 inline constexpr const char* kUtcToTheMinute = "%Y-%m-%d %H:%M UTC";
 
 // The time now in UTC, as std::strftime writes it with `format` (at most 31 characters).
