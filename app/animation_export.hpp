@@ -6,7 +6,7 @@
 //
 //     window.present();
 //     animation_export.step(window, state);   // between frames: it may change the fonts
-//     session.after_frame(window, state);
+//     window_settings.after_frame(window, state);
 //
 // While it runs, the state on show is moved through the animation's steps, in the export's
 // presentation (presenter 2× or 1×); both are put back once the last frame is drawn or the export

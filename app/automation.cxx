@@ -15,7 +15,7 @@
 #include "views/lab/ladder_view.hpp"
 #include "views/lab/latency_view.hpp"
 #include "views/lab/roofline_view.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/lab/tuning_view.hpp"
 #include "views/window/status_bar.hpp"
 
@@ -56,7 +56,7 @@ bool Automation::vsync() const {
     return m_options.lab_benchmark == 0 && m_options.frame_time == 0;
 }
 
-int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppState& state, Session& session) {
+int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppState& state, WindowSettings& window_settings) {
     if (mode() == AutomationMode::LessonWalk) return walk_lesson(window, runner, state, m_options.lesson_walk);
     if (mode() == AutomationMode::FrameTime) return time_frames(window, runner, state, m_options.frame_time);
 
@@ -69,7 +69,7 @@ int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppSta
                     .follow_pointer = follow_pointer(),
                     .before_draw = [&] { before_draw(state, runner); },
                     .after_draw = [&] { after_draw(state); }});
-        if (const auto exit_code = after_render(window, state, session)) return *exit_code;
+        if (const auto exit_code = after_render(window, state, window_settings)) return *exit_code;
         // A plot's "Save PNG" asks for its rectangle of this frame; the views cannot read pixels.
         for (const views::PlotImageRequest& request : views::take_plot_image_requests()) {
             const auto why = window.save_region(request.path, request.min, request.max);
@@ -77,9 +77,9 @@ int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppSta
         }
         window.present();
         animation_export.step(window, state);  // between frames: it draws offscreen, may change the fonts
-        session.after_frame(window, state);
+        window_settings.after_frame(window, state);
     }
-    session.finish(window, state);
+    window_settings.finish(window, state);
     return 0;
 }
 
@@ -117,7 +117,7 @@ void Automation::start_run(views::AppState& state) {
         const bool gpu = state.device->usable;
         views::start_job(state.kernel_editor, gpu ? views::KernelJob::All : views::KernelJob::Compile);
         m_awaiting_lab = m_awaiting_kernel = true;
-        std::cerr << "tilescope: --run: " << (gpu ? "compiling, checking, measuring and recording" : "compiling (no GPU: "
+        std::cerr << "tilescope: --run: " << (gpu ? "compiling, checking, measuring and tracing" : "compiling (no GPU: "
                   + state.device->why_not + ")") << " your kernel…\n";
         return;
     }
@@ -149,7 +149,7 @@ void Automation::start_run(views::AppState& state) {
                                          model::Dtype::Float32};
             for (const model::KernelConfig& kernel : views::counters_kernels(state.lab))
                 views::read_counters_now(state.lab, kernel, problem);
-            // Your kernel's place comes from its recording: record it too.
+            // Your kernel's place comes from its trace: record it too.
             if (state.lab.latency.yours) {
                 views::start_job(state.kernel_editor, views::KernelJob::Record);
                 m_awaiting_kernel = true;
@@ -194,12 +194,12 @@ void Automation::before_draw(views::AppState& state, gpu::Runner& runner) {
     // --record: the theatre submits once the probe is done; a machine without a GPU says why.
     if (m_options.record && state.device && !m_announced_record) {
         m_announced_record = true;
-        if (const auto why = views::why_no_recording(state); why && state.theatre.recording.pending.empty())
-            std::cerr << "tilescope: --record: not recording: " << *why << "\n";
+        if (const auto why = views::why_no_trace(state); why && state.theatre.traces.pending.empty())
+            std::cerr << "tilescope: --record: not tracing: " << *why << "\n";
         else
-            std::cerr << "tilescope: --record: recording on the GPU…\n";
+            std::cerr << "tilescope: --record: tracing on the GPU…\n";
     }
-    m_awaiting_record = state.theatre.recording.requested || !state.theatre.recording.pending.empty();
+    m_awaiting_record = state.theatre.traces.requested || !state.theatre.traces.pending.empty();
     if (m_soak) m_soak->step(state, runner, seconds_since_start());
 }
 
@@ -235,11 +235,11 @@ void announce_kernel_job(const views::KernelEditorState& editor) {
                                                             : (*measured)->error);
     if (const auto& recorded = editor.recorded) {
         std::cerr << model::format_text("tilescope: --run: recorded at {}: ", model::problem_size_text(recorded->request.problem));
-        if (!recorded->ok || !recorded->user_recording) {
+        if (!recorded->ok || !recorded->user_trace) {
             std::cerr << "failed: " << recorded->error << "\n";
         } else {
-            std::cerr << recorded->user_recording->counts_text << "\n";
-            for (const model::SharedSentence& line : model::describe_shared(recorded->user_recording->shared))
+            std::cerr << recorded->user_trace->counts_text << "\n";
+            for (const model::SharedSentence& line : model::describe_shared(recorded->user_trace->shared))
                 std::cerr << "tilescope: --run: " << line.text << "\n";
         }
     }
@@ -275,7 +275,7 @@ std::optional<int> Automation::save_screenshot(platform::Window& window) const {
     return std::nullopt;
 }
 
-std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state, Session& session) {
+std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state, WindowSettings& window_settings) {
     if (m_failed) return m_failed;
     // A --load that cannot be read ends the program, as it did when it was read before the window opened.
     if (state.lab.load_flag_failed) {
@@ -284,7 +284,7 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     }
     if (m_soak && m_soak->finished()) {
         std::cout << m_soak->report(state);
-        session.finish(window, state);
+        window_settings.finish(window, state);
         return m_soak->exit_code(state);
     }
     if (m_lab_benchmark && m_lab_benchmark->finished()) {
@@ -293,12 +293,12 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
         return save_screenshot(window).value_or(0);
     }
 
-    // A screenshot waits for the recording being read, which the lab and the lessons show.
+    // A screenshot waits for the measurement being read, which the lab and the lessons show.
     // And for an export on its way (the dialog's, or --export-animation's, which is reported here).
     const bool exporting = state.exporting.running || state.exporting.start_requested;
     if (m_export_started && exporting) export_animation(state);
     const bool waiting = m_start_run || m_awaiting_run || m_awaiting_lab || m_awaiting_record ||
-                         views::recording_loading(state.lab) || exporting;
+                         views::measurement_loading(state.lab) || exporting;
     // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
     m_quiet_frames = waiting || m_pressing_keys || m_lab_benchmark ? 0 : m_quiet_frames + 1;
     if (m_frames_to_settle == 0) return std::nullopt;
@@ -306,7 +306,7 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     const bool timed_out = waiting && !exporting && now - m_started > kRunTimeout;  // an export reports its own progress
     const char* awaited = exporting ? "the export"
                           : waiting && !m_start_run && !m_awaiting_run && !m_awaiting_lab && !m_awaiting_record
-                              ? "the recording to load"
+                              ? "the measurement to load"
                               : "the GPU run";
     if (waiting && now > m_next_progress) {
         std::cerr << "tilescope: still waiting for " << awaited << " ("
@@ -321,7 +321,7 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
         if (!exported) return std::nullopt;
         if (*exported != 0) return exported;
     }
-    session.finish(window, state);
+    window_settings.finish(window, state);
     if (const auto failed = save_screenshot(window)) return failed;
     if (const auto failed = save_layout_report(state)) return failed;
     return timed_out ? 1 : 0;

@@ -9,8 +9,8 @@
 //
 //     before_frame(window);                       // --keys, once the layout has settled
 //     draw_frame(window, state, ...)              // begin, exchange, before_draw, draw, after_draw, render
-//     if (const auto exit_code = after_render(window, state, session)) return *exit_code;
-//     window.present(); animation_export.step(...); session.after_frame(...);
+//     if (const auto exit_code = after_render(window, state, window_settings)) return *exit_code;
+//     window.present(); animation_export.step(...); window_settings.after_frame(...);
 //
 // With none of these flags it does nothing and the loop ends when the window is closed.
 #pragma once
@@ -24,7 +24,7 @@
 #include "frame.hpp"
 #include "gpu/runner.hpp"
 #include "platform/key_names.hpp"
-#include "session.hpp"
+#include "window_settings.hpp"
 #include "platform/window.hpp"
 #include "soak.hpp"
 #include "views/window/app_state.hpp"
@@ -74,12 +74,12 @@ public:
     // Whether the window waits for the display's refresh: not while frames are timed
     // (--frame-time, --lab-benchmark), which time the work and not the display.
     bool vsync() const;
-    // Before the session starts: the view a run of its own needs (--lab-benchmark: latency).
+    // Before the window settings are applied (WindowSettings::start): the view a run of its own needs (--lab-benchmark: latency).
     void prepare(views::AppState& state) const;
 
     // Draws frames until the mode's run is over or the window is closed; the exit status. The
     // window's loop saves the settings at its end; the lesson walk and --frame-time leave them.
-    int run(platform::Window& window, gpu::Runner& runner, views::AppState& state, Session& session);
+    int run(platform::Window& window, gpu::Runner& runner, views::AppState& state, WindowSettings& window_settings);
 
 private:
     // Whether ImGui should follow the real pointer: not while a run of its own drives the window.
@@ -91,8 +91,8 @@ private:
     // After the views are drawn, before rendering.
     void after_draw(views::AppState& state);
     // After rendering: an exit code once the run is over (its report printed, its screenshot
-    // saved, the session finished); nothing while it goes on.
-    std::optional<int> after_render(platform::Window& window, views::AppState& state, Session& session);
+    // saved, the window settings saved); nothing while it goes on.
+    std::optional<int> after_render(platform::Window& window, views::AppState& state, WindowSettings& window_settings);
 
     using Clock = std::chrono::steady_clock;
     double seconds_since_start() const;

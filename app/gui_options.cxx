@@ -112,11 +112,11 @@ void add_gui_options(CLI::App& app, GuiOptions& gui) {
                    "the tiling theatre: show matrix Z of a batched (bmm) stack; the batch grows to Z + 1")
         ->type_name("Z");
     app.add_flag("--record", gui.theatre.record,
-                 "the tiling theatre: record the problem on show on the GPU (the naive and tiled kernels, or the "
-                 "regtile-2d or warptile rung on show, with records of every load, SM and clock) and replay it; "
+                 "the tiling theatre: record a trace of the problem on show on the GPU (the naive and tiled kernels, "
+                 "or the regtile-2d or warptile rung on show, with records of every load, SM and clock) and replay it; "
                  "with --screenshot, wait for it");
     app.add_option("--trace", gui.theatre.traces,
-                   "the tiling theatre: replay a recording saved by `tilescope record --out FILE` (give one naive "
+                   "the tiling theatre: replay a trace saved by `tilescope record --out FILE` (give one naive "
                    "and one tiled to replay both); " + (paths::data_dir() / "traces").string() + " holds some made on an NVIDIA H200")
         ->type_name("FILE");
     app.add_option("--load", gui.load,
@@ -174,7 +174,7 @@ void add_gui_options(CLI::App& app, GuiOptions& gui) {
                    "prediction), then exit")
         ->type_name("DIR");
 
-    // Presenter mode and settings (session.hpp, settings/settings.hpp).
+    // Presenter mode and settings (window_settings.hpp, settings/settings.hpp).
     app.add_flag("--presenter", gui.presenter,
                  "presenter mode for a projector: text 2× (or --font-scale), high contrast (or --palette), thick "
                  "highlights; F5 switches it");
@@ -277,7 +277,7 @@ std::variant<cli::Setup, int> check_gui_options(const CLI::App& app, GuiOptions&
     // it, its pipeline filled and drained) unless the sizes were given.
     if (gui.view == "theatre" && !app.count("--m") && !app.count("--n") && !app.count("--k"))
         if (const auto kind = model::parse_kernel(setup_options.kernel); kind && model::is_ladder(*kind)) {
-            const model::Problem textbook = views::ladder_textbook_problem({*kind, 16, 16, 16});
+            const model::Problem textbook = views::rung_textbook_problem({*kind, 16, 16, 16});
             setup_options.m = std::to_string(textbook.m);
             setup_options.n = std::to_string(textbook.n);
             setup_options.k = std::to_string(textbook.k);

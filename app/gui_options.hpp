@@ -21,7 +21,7 @@
 #include "cli/setup_options.hpp"
 #include "lesson_flags.hpp"
 #include "platform/key_names.hpp"
-#include "session.hpp"
+#include "window_settings.hpp"
 #include "settings/settings.hpp"
 #include "views/theatre/theatre_flags.hpp"
 #include "views/window/app_state.hpp"
@@ -45,7 +45,7 @@ struct GuiOptions {
     std::string view = "stage";  // --view: stage, latency, tuning, roofline, theatre, ladder, experiment or kernel
     std::string experiment;      // --experiment NAME: the Experiments view on it; with --view theatre, its stale read
     std::string kernel_file;     // --kernel-file FILE: the kernel editor opens it
-    std::string load;            // --load: a recording; empty: the committed ones without a GPU
+    std::string load;            // --load: a measurement; empty: the committed ones without a GPU
     int lab_benchmark = 0;       // --lab-benchmark: changes of the latency lab's size to time; 0: none
     double soak = 0.0;           // --soak: seconds of random changes, then a report; 0: none
     std::uint64_t soak_seed = 1;

@@ -30,7 +30,7 @@ int print_lesson_names();
 std::optional<int> choose_lesson(LessonChoice& choice, const std::string& name, const std::string& file,
                                  const std::string& step_text, bool walking);
 
-// Opens the chosen lesson at its step in a window whose session has started, or leaves the
+// Opens the chosen lesson at its step in a window whose settings are applied, or leaves the
 // reason a --lesson-file was not used for the lesson card to show.
 void open_chosen_lesson(views::AppState& state, const LessonChoice& choice);
 

@@ -12,7 +12,7 @@
 #include "gpu/supervisor.hpp"
 #include "model/format.hpp"
 #include "record/journal.hpp"
-#include "session.hpp"
+#include "window_settings.hpp"
 #include "views/common/theme.hpp"
 #include "views/lab/lab_state.hpp"
 #include "views/stage/stage_heatmap.hpp"
@@ -41,17 +41,17 @@ void open_journal(views::AppState& state) {
         std::cerr << "tilescope: " << std::get<std::string>(journal) << " (measurements are kept in memory only)\n";
 }
 
-// Read off the UI thread: the window opens at once and the lab says "Loading recordings…"
+// Read off the UI thread: the window opens at once and the lab says "Loading measurements…"
 // until they are in (a --load that fails ends the program with 2: Automation::after_render).
-void start_loading_recordings(views::AppState& state, const std::string& load) {
+void start_loading_measurements(views::AppState& state, const std::string& load) {
     if (!load.empty()) {
-        views::start_loading_recording(state.lab, load, true);
+        views::start_loading_measurement(state.lab, load, true);
         // The user came to read these numbers: the lab does not start measuring over them.
         views::pass_over_first_visit_sweep(state.lab,
-                                           "a recording was opened with --load (Sweep the sizes measures this GPU)");
-    } else if (const auto committed = views::committed_recordings(); !committed.empty()) {
+                                           "a measurement was opened with --load (Sweep the sizes measures this GPU)");
+    } else if (const auto committed = views::committed_measurements(); !committed.empty()) {
         // With a GPU, live points replace the recorded ones as they arrive.
-        views::start_loading_recording(state.lab, committed.back());
+        views::start_loading_measurement(state.lab, committed.back());
     }
 }
 
@@ -59,8 +59,8 @@ void start_loading_recordings(views::AppState& state, const std::string& load) {
 
 int run_window(const GuiOptions& options, const cli::Setup& setup) {
     Automation automation(automation_options(options));
-    Session session(options.settings);
-    const settings::Settings opened = merge(session.loaded(), options.presentation);
+    WindowSettings window_settings(options.settings);
+    const settings::Settings opened = merge(window_settings.loaded(), options.presentation);
     auto created = platform::Window::create({opened.window_width, opened.window_height, "TileScope",
                                              automation.vsync(), opened.window_x, opened.window_y, opened.fullscreen,
                                              opened.font_scale});
@@ -87,12 +87,12 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
             if (lab.journal) lab.journal->close();
         }
     } close_journal_at_exit{state.lab};
-    if (const auto exit_code = apply_gui_options(state, options, setup, opened, session.loaded())) return *exit_code;
+    if (const auto exit_code = apply_gui_options(state, options, setup, opened, window_settings.loaded())) return *exit_code;
     automation.prepare(state);
-    start_loading_recordings(state, options.load);
-    session.start(window, state, opened);
+    start_loading_measurements(state, options.load);
+    window_settings.start(window, state, opened);
     open_chosen_lesson(state, options.lesson);
-    return automation.run(window, runner, state, session);
+    return automation.run(window, runner, state, window_settings);
 }
 
 }  // namespace ts::app

@@ -162,7 +162,7 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
     const double warm_up = std::min(60.0, 0.2 * m_seconds);
     if (!m_baseline) {
         m_baseline = Baseline{state.problem, state.kernel, state.view};
-        // The Experiments view reads the committed recordings once a session, on its first
+        // The Experiments view reads the committed measurements once a session, on its first
         // visit: read them now, before the figures at the start, so they do not count as growth.
         views::load_committed_experiments(state.experiments);
     }

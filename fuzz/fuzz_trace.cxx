@@ -1,5 +1,5 @@
-// Kernel recordings (--trace FILE) from anywhere: read or refused, never a crash, and a
-// recording that is accepted fits its grid (the player indexes it without checks).
+// Kernel traces (--trace FILE) from anywhere: read or refused, never a crash, and a
+// trace that is accepted fits its grid (the player indexes it without checks).
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     auto trace = ts::record::parse_trace(text, "fuzz.json");
     if (auto* t = std::get_if<ts::model::KernelTrace>(&trace)) {
         if (t->block_sm.size() != static_cast<std::size_t>(t->blocks())) std::abort();
-        // Written and read again, it is the same recording.
+        // Written and read again, it is the same trace.
         if (!std::holds_alternative<ts::model::KernelTrace>(ts::record::parse_trace(ts::record::trace_to_json(*t), "again")))
             std::abort();
     }

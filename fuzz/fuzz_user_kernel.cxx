@@ -2,7 +2,7 @@
 // model/user_kernel/launch.hpp): any bytes are a source that is refused with a reason or accepted; its
 // launch lines read into expressions that either have a value or say why not, and write back into
 // a source that reads the same; any log reads back into messages whose lines and columns are
-// counted from 1; the recording build (gpu/user_kernel_recording.hpp) is made or refused with a
+// counted from 1; the tracing build (gpu/user_kernel_tracing.hpp) is made or refused with a
 // reason, its shared arrays named by identifiers, or why they are not recorded.
 #include <cstdint>
 #include <cstdlib>
@@ -10,10 +10,10 @@
 #include <string_view>
 #include <variant>
 
-#include "gpu/user_kernel_recording.hpp"
+#include "gpu/user_kernel_tracing.hpp"
 #include "model/user_kernel/source.hpp"
 #include "model/user_kernel/launch.hpp"
-#include "model/user_kernel/recording.hpp"
+#include "model/user_kernel/user_trace.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace ts::model;
@@ -32,10 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto value = evaluate_launch_expression(text.substr(0, 2 * kMostExpressionChars), 3, 5, 7);
     if (const auto* why = std::get_if<std::string>(&value); why && why->empty()) std::abort();
 
-    // The recording build: at most kMostSharedArrays arrays, each a name; or a reason.
-    const auto recording = ts::gpu::recording_source(std::string(text));
-    if (const auto* why = std::get_if<1>(&recording); why && why->empty()) std::abort();
-    if (const auto* build = std::get_if<0>(&recording)) {
+    // The tracing build: at most kMostSharedArrays arrays, each a name; or a reason.
+    const auto trace = ts::gpu::tracing_source(std::string(text));
+    if (const auto* why = std::get_if<1>(&trace); why && why->empty()) std::abort();
+    if (const auto* build = std::get_if<0>(&trace)) {
         if (build->shared_names.size() > static_cast<std::size_t>(kMostSharedArrays)) std::abort();
         for (const std::string& name : build->shared_names)
             if (name.empty() || name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=

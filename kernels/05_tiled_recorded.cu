@@ -1,5 +1,5 @@
 // Teaches: what the tiled kernel really does on a GPU, thread by thread: the player replays
-// this recording "as recorded on <GPU>", and a gpu test checks it against the model.
+// this trace "as recorded on <GPU>", and a gpu test checks it against the model.
 // Changed from 05_tiled.cu: the same index math and loop, plus three records. Each thread
 // writes down the element it loads into As and Bs in every phase (or that it wrote padding);
 // thread (0, 0) stamps the start and end of every phase and the SM the block runs on.

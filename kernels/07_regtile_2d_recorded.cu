@@ -1,5 +1,5 @@
 // Teaches: what the regtile-2d kernel really does on a GPU, load instruction by load
-// instruction: the theatre replays this recording "as recorded on <GPU>", and a gpu test
+// instruction: the theatre replays this trace "as recorded on <GPU>", and a gpu test
 // checks it against the model (model::compare_with_model, model::ladder_model_load).
 // Changed from 07_regtile_2d.cu: the same index math and loops (float, one matrix), the real
 // kernel's load function (load_ladder_tiles), plus three records. After its loads in every

@@ -1,5 +1,5 @@
 // Teaches: what the warptile kernel really does on a GPU, float4 by float4: the theatre
-// replays this recording "as recorded on <GPU>", and a gpu test checks it against the model
+// replays this trace "as recorded on <GPU>", and a gpu test checks it against the model
 // (model::compare_with_model, model::ladder_model_load).
 // Changed from 10_warptile.cu (vector_ladder_kernel of ladder_vector.cuh with
 // kWarptileShape): the same loads, products and stores, called through the same functions

@@ -21,7 +21,7 @@ namespace ts::kernels {
 namespace {
 
 constexpr model::MmaShape kShape = model::kRecordedFragmentShape;
-static_assert(kShape == model::kMmaShape, "the recording is of 14's own shape");
+static_assert(kShape == model::kMmaShape, "the trace is of 14's own shape");
 constexpr int kThreads = kShape.threads();
 
 #if TS_TENSOR_CORE_SM80

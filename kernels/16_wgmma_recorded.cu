@@ -18,7 +18,7 @@ namespace ts::kernels {
 namespace {
 
 constexpr model::WgmmaShape kShape = model::kRecordedStageShape;
-static_assert(kShape == model::kWgmmaShape, "the recording is of 16's own shape");
+static_assert(kShape == model::kWgmmaShape, "the trace is of 16's own shape");
 constexpr int kThreads = kShape.threads();
 constexpr int kSharedBytes = model::wgmma_shared_bytes(kShape) + 1024;
 

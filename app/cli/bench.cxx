@@ -307,12 +307,12 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     }
 
     // ---- Report and record --------------------------------------------------------------
-    record::Recording recording;
-    recording.meta.tilescope_version = TILESCOPE_VERSION;
-    recording.meta.date_utc = record::utc_now();
-    recording.meta.command_line = own_command_line("tilescope bench");
-    recording.meta.device = device_record(device);
-    recording.meta.timing = timing_record(requests.front());
+    record::Measurement measurement;
+    measurement.meta.tilescope_version = TILESCOPE_VERSION;
+    measurement.meta.date_utc = record::utc_now();
+    measurement.meta.command_line = own_command_line("tilescope bench");
+    measurement.meta.device = device_record(device);
+    measurement.meta.timing = timing_record(requests.front());
     bool all_good = true;
     for (std::size_t i = 0; i < results.size(); ++i) {
         record::Point point = point_record(static_cast<int>(i), results[i], cpu_times[i]);
@@ -322,7 +322,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         // asked for int32) is recorded with its reason but does not fail the run.
         const bool ran_or_skipped = results[i].ok || results[i].unsupported;
         all_good = all_good && ran_or_skipped && (!results[i].checked || results[i].check_passed);
-        recording.points.push_back(std::move(point));
+        measurement.points.push_back(std::move(point));
     }
 
     int code = all_good ? 0 : 1;
@@ -331,24 +331,24 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         if (!result.ok) {
             err << "tilescope bench: the run failed: " << result.error << '\n';
         } else {
-            code = print_single(out, result, recording.points.front(), device.limits);
+            code = print_single(out, result, measurement.points.front(), device.limits);
         }
     } else {
         out << table_header() << '\n';
-        for (const record::Point& point : recording.points) out << table_row(point) << '\n';
+        for (const record::Point& point : measurement.points) out << table_row(point) << '\n';
         out << "† model traffic / time: the bytes the kernel asks global memory for (before caches) over the median "
                "time; end-to-end: host clock around cudaMalloc, copies, launch and copy back (not kernel time)\n";
-        print_cpu_comparison(out, recording.points);
+        print_cpu_comparison(out, measurement.points);
         out << versus_cublas(results, device.limits);
     }
 
     if (!options.csv.empty())
-        if (auto why = record::save_text(options.csv, record::to_csv(recording))) {
+        if (auto why = record::save_text(options.csv, record::to_csv(measurement))) {
             err << "tilescope bench: " << *why << '\n';
             code = 1;
         }
     if (!options.json.empty())
-        if (auto why = record::save_text(options.json, record::to_json(recording, json_sample_list(options)))) {
+        if (auto why = record::save_text(options.json, record::to_json(measurement, json_sample_list(options)))) {
             err << "tilescope bench: " << *why << '\n';
             code = 1;
         }

@@ -7,7 +7,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "sweep.hpp"
 
 namespace CLI {

@@ -40,7 +40,7 @@ std::string size_text(std::int64_t m, std::int64_t n, std::int64_t k, std::int64
 }
 
 // Shell words, quoted only where a shell would need it, so the line can be pasted back.
-// Derived numbers to what the events can resolve (about 0.5 µs), so recordings read
+// Derived numbers to what the events can resolve (about 0.5 µs), so measurements read
 // 2.675571 rather than 2.6755712000000003.
 double to_nanoseconds(double ms) { return std::round(ms * 1e6) / 1e6; }
 double to_hundredths(double value) { return std::round(value * 100.0) / 100.0; }

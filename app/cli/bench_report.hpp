@@ -9,7 +9,7 @@
 #include "gpu/cpu_baseline.hpp"
 #include "gpu/runner.hpp"
 #include "model/device_limits.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 
 namespace ts::cli {
 

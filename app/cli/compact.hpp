@@ -1,7 +1,7 @@
-// compact.hpp — `tilescope compact IN.json OUT.json`: rewrite a measurement recording the way
+// compact.hpp — `tilescope compact IN.json OUT.json`: rewrite a measurement file the way
 // the committed ones under assets/measurements/ are kept: one point per line, every sample
 // list dropped and its count kept. What the app shows of a point (median, p20–p80, noise,
-// sample count, check) and the GPU, date and timing settings stay; a recording of a full
+// sample count, check) and the GPU, date and timing settings stay; a measurement of a full
 // sweep shrinks from about 8 MB to under 200 kB. OUT may be IN. No GPU needed.
 #pragma once
 

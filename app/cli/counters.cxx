@@ -10,7 +10,7 @@
 
 #include "gpu/runner.hpp"
 #include "model/format.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "sweep.hpp"
 
 namespace ts::cli {

@@ -15,7 +15,7 @@
 #include "gpu/runner.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "setup_options.hpp"
 #include "sweep.hpp"
 

@@ -16,7 +16,7 @@
 #include "model/user_kernel/source.hpp"
 #include "model/user_kernel/launch.hpp"
 #include "record/kernel_files.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "record/trace_file.hpp"
 #include "sweep.hpp"
 
@@ -51,13 +51,13 @@ CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options) {
     kernel->add_option("--samples", options.samples, "timed launches")->capture_default_str()->check(CLI::Range(1, 10000));
     kernel->add_option("--warmup", options.warmup, "untimed launches first")->capture_default_str()->check(CLI::Range(0, 1000));
     kernel->add_flag("--record", options.record,
-                     "also record it: each thread's loads of A and B, stores to C, shared-memory reads and writes and "
-                     "barriers; counted, its bank conflicts and races named by line, and, for a kernel shaped like the "
+                     "also record its trace: each thread's loads of A and B, stores to C, shared-memory reads and "
+                     "writes and barriers; counted, its bank conflicts and races named by line, and, for a kernel shaped like the "
                      "tiled rung, compared with the model");
-    kernel->add_option("--record-size", options.record_size, "M = N = K of the recording")
+    kernel->add_option("--record-size", options.record_size, "M = N = K of the trace")
         ->capture_default_str()
         ->check(CLI::Range(1, 1024));
-    kernel->add_option("--trace-out", options.trace_out, "with --record: save the recording for tilescope --trace FILE")
+    kernel->add_option("--trace-out", options.trace_out, "with --record: save the trace for tilescope --trace FILE")
         ->type_name("FILE");
     add_setup_options(*kernel, options.setup);
     return kernel;
@@ -138,8 +138,8 @@ std::string timing_text(const gpu::RunResult& r) {
                        r.check_summary);
 }
 
-// --record: one launch of the recording build; its counts, and the theatre's recording when the
-// kernel is shaped like the tiled rung. False when the recording failed or disagrees with the model.
+// --record: one launch of the tracing build; its counts, and the theatre's trace when the
+// kernel is shaped like the tiled rung. False when the trace failed or disagrees with the model.
 bool record_it(gpu::Runner& runner, const gpu::RunRequest& base, const KernelOptions& options, std::ostream& out,
                std::ostream& err) {
     gpu::RunRequest request = base;
@@ -151,7 +151,7 @@ bool record_it(gpu::Runner& runner, const gpu::RunRequest& base, const KernelOpt
         out << "  FAILED: " << recorded.error << "\n";
         return false;
     }
-    const gpu::UserRecordingReport& report = *recorded.user_recording;
+    const gpu::UserTraceReport& report = *recorded.user_trace;
     out << "  " << report.counts_text << "\n";
     out << format_text("  {} accesses noted; the most barriers a thread passed: {}; {}\n", report.events,
                        report.counts.most_barriers, report.c_summary);
@@ -162,7 +162,7 @@ bool record_it(gpu::Runner& runner, const gpu::RunRequest& base, const KernelOpt
     }
     const auto difference = model::compare_with_model(*recorded.trace);
     out << "  shaped like the tiled rung with T = " << recorded.trace->config.tile << ": "
-        << (difference ? "the recording differs from the model: " + *difference
+        << (difference ? "the trace differs from the model: " + *difference
                        : std::string("every load of every thread in every phase is the model's"))
         << "\n";
     if (!options.trace_out.empty()) {

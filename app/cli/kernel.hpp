@@ -7,9 +7,9 @@
 // restart of the worker and a sentence; the command then stops there (every other size would cost
 // the same).
 //
-// --record builds it a second time to record itself (gpu/user_kernel_recording.hpp), runs that at
+// --record builds it a second time to record itself (gpu/user_kernel_tracing.hpp), runs that at
 // --record-size, counts its loads against the naive and tiled kernels', and for a kernel shaped like
-// the tiled rung compares the recording with the model and saves it (--trace-out) for the theatre.
+// the tiled rung compares the trace with the model and saves it (--trace-out) for the theatre.
 //
 // --compile-only compiles in this process, needs no GPU, and takes --arch.
 #pragma once
@@ -39,8 +39,8 @@ struct KernelOptions {
     int warmup = 2;              // --warmup: untimed launches first
     SetupOptions setup;          // --m --n --k of the timing, --kernel (and --tile, --block) to time beside
     bool record = false;         // --record: also record it (its accesses) at --record-size
-    int record_size = 64;        // --record-size S: M = N = K of the recording
-    std::string trace_out;       // --trace-out FILE: save the recording for tilescope --trace
+    int record_size = 64;        // --record-size S: M = N = K of the trace
+    std::string trace_out;       // --trace-out FILE: save the trace for tilescope --trace
 };
 
 CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options);

@@ -6,7 +6,7 @@
 #include <ostream>
 
 #include "model/format.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "record/trace_file.hpp"
 #include "sweep.hpp"
 
@@ -17,9 +17,9 @@ using model::fixed;
 
 CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
     CLI::App* record = app.add_subcommand(
-        "record", "Run the naive, tiled, regtile-2d, warptile, mma, wgmma or warp-specialized kernel once with records: "
-                  "every thread's loads (mma: warp 0's registers after ldmatrix; wgmma: the first stage as TMA wrote "
-                  "it; warp-specialized: each role's waits), each block's SM and clocks");
+        "record", "Record a trace: run the naive, tiled, regtile-2d, warptile, mma, wgmma or warp-specialized kernel "
+                  "once, recording every thread's loads (mma: warp 0's registers after ldmatrix; wgmma: the first "
+                  "stage as TMA wrote it; warp-specialized: each role's waits), each block's SM and clocks");
     SetupOptions& s = options.setup;
     s.m = "40";
     s.n = "28";
@@ -34,7 +34,7 @@ CLI::App* add_record_command(CLI::App& app, RecordOptions& options) {
                        "the tensor-core rungs run in BF16)")
         ->capture_default_str();
     record->add_option("--block", s.block, "block shape of the naive kernel, XxY")->capture_default_str();
-    record->add_option("--out", options.out, "save the recording as JSON to FILE (open it with tilescope --trace)")
+    record->add_option("--out", options.out, "save the trace as JSON to FILE (open it with tilescope --trace)")
         ->type_name("FILE");
     return record;
 }
@@ -50,7 +50,7 @@ std::string record_summary(const model::KernelTrace& trace) {
                                   ? "K steps"
                                   : "phases");
     text += format_text("SMs: the blocks ran on {} of the GPU's {} SMs, at most {} at once, in {} wave{}; first start to "
-                   "last end {} µs (with the recording's own stores)\n",
+                   "last end {} µs (with the trace's own stores)\n",
                    timeline.sms_used.size(), trace.sm_count, timeline.most_at_once, timeline.waves,
                    timeline.waves == 1 ? "" : "s", fixed(timeline.span_us, 1));
     if (trace.config.kind == model::KernelKind::WarpSpecialized) {
@@ -118,7 +118,7 @@ int run_record(const RecordOptions& options, std::ostream& out, std::ostream& er
         }
         out << "saved " << options.out << '\n';
     }
-    // The mma and wgmma recordings' inputs are element numbers: their registers or stage are what
+    // The mma and wgmma traces' inputs are element numbers: their registers or stage are what
     // is checked, not C.
     if (result.trace->config.kind == model::KernelKind::Wgmma || result.trace->config.kind == model::KernelKind::Mma)
         return model::compare_with_model(*result.trace) ? 1 : 0;

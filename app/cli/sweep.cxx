@@ -327,7 +327,7 @@ std::vector<Setup> default_sweep() {
     for (const model::RungInfo& row : model::rungs_on(model::Ladder::Fp32))
         if (model::is_ladder(row.kind)) add(config_of(row.kind), Dtype::Float32, doubling(128, 4096));
     // Every candidate shape of a tuned rung where its tuner chooses between them, so that a
-    // recording shows what it chose from ("tuned #0" …, the tuning view's candidate map).
+    // measurement shows what it chose from ("tuned #0" …, the tuning view's candidate map).
     const auto add_candidates = [&](KernelKind rung, Dtype dtype, std::span<const int> sizes) {
         for (int variant = 0; variant < model::tuned_candidate_count(rung); ++variant) {
             model::KernelConfig candidate = config_of(rung);

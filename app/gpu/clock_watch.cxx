@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "model/format.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 
 #ifdef TILESCOPE_HAVE_CUDA
 #include <cuda_runtime_api.h>

@@ -90,7 +90,7 @@ struct CuptiApi {
 };
 
 // One per process: the library and its functions, loaded on first use and kept (CUPTI
-// must not be unloaded while a context it has seen lives). One profiling session at a time.
+// must not be unloaded while a context it has seen lives). One reading at a time.
 struct Cupti {
     std::mutex mutex;
     bool tried = false;
@@ -180,10 +180,10 @@ CUcontext current_context() {
 // Everything one reading holds of CUPTI; the destructor gives it back in the reverse order,
 // whatever state an exception left it in, ignoring errors (the first one is already being
 // reported), so that the next request starts from nothing.
-class Session {
+class CuptiReading {
 public:
-    explicit Session(const CuptiApi& api) : m_api(api) {}
-    ~Session() {
+    explicit CuptiReading(const CuptiApi& api) : m_api(api) {}
+    ~CuptiReading() {
         if (range) {
             if (pushed) {
                 auto pop = TS_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
@@ -209,8 +209,8 @@ public:
             m_api.cuptiProfilerDeInitialize(&deinitialize);
         }
     }
-    Session(const Session&) = delete;
-    Session& operator=(const Session&) = delete;
+    CuptiReading(const CuptiReading&) = delete;
+    CuptiReading& operator=(const CuptiReading&) = delete;
 
     bool initialized = false;
     CUpti_Profiler_Host_Object* host = nullptr;
@@ -252,10 +252,10 @@ private:
 template <typename Prepare, typename Launch>
 Collected collect(const CuptiApi& api, const std::vector<const char*>& metrics, const Prepare& prepare,
                   const Launch& launch) {
-    Session session(api);
+    CuptiReading reading(api);
     auto initialize = TS_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params);
     TS_CUPTI(api, cuptiProfilerInitialize, &initialize);
-    session.initialized = true;
+    reading.initialized = true;
 
     const CUcontext context = current_context();
     int device = 0;
@@ -279,21 +279,21 @@ Collected collect(const CuptiApi& api, const std::vector<const char*>& metrics, 
     host.pChipName = chip.pChipName;
     host.pCounterAvailabilityImage = availability_image.data();
     TS_CUPTI(api, cuptiProfilerHostInitialize, &host);
-    session.host = host.pHostObject;
+    reading.host = host.pHostObject;
 
     std::vector<const char*> names = metrics;
     auto add = TS_CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    add.pHostObject = session.host;
+    add.pHostObject = reading.host;
     add.ppMetricNames = names.data();
     add.numMetrics = names.size();
     TS_CUPTI(api, cuptiProfilerHostConfigAddMetrics, &add);
 
     auto config_size = TS_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-    config_size.pHostObject = session.host;
+    config_size.pHostObject = reading.host;
     TS_CUPTI(api, cuptiProfilerHostGetConfigImageSize, &config_size);
     std::vector<std::uint8_t> config_image(config_size.configImageSize);
     auto config = TS_CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-    config.pHostObject = session.host;
+    config.pHostObject = reading.host;
     config.configImageSize = config_image.size();
     config.pConfigImage = config_image.data();
     TS_CUPTI(api, cuptiProfilerHostGetConfigImage, &config);
@@ -307,10 +307,10 @@ Collected collect(const CuptiApi& api, const std::vector<const char*>& metrics, 
     auto enable = TS_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
     enable.ctx = context;
     TS_CUPTI(api, cuptiRangeProfilerEnable, &enable);
-    session.range = enable.pRangeProfilerObject;
+    reading.range = enable.pRangeProfilerObject;
 
     auto data_size = TS_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
-    data_size.pRangeProfilerObject = session.range;
+    data_size.pRangeProfilerObject = reading.range;
     data_size.pMetricNames = names.data();
     data_size.numMetrics = names.size();
     data_size.maxNumOfRanges = 1;
@@ -318,7 +318,7 @@ Collected collect(const CuptiApi& api, const std::vector<const char*>& metrics, 
     TS_CUPTI(api, cuptiRangeProfilerGetCounterDataSize, &data_size);
     std::vector<std::uint8_t> counter_data(data_size.counterDataSize);
     auto data_init = TS_CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-    data_init.pRangeProfilerObject = session.range;
+    data_init.pRangeProfilerObject = reading.range;
     data_init.counterDataSize = counter_data.size();
     data_init.pCounterData = counter_data.data();
     TS_CUPTI(api, cuptiRangeProfilerCounterDataImageInitialize, &data_init);
@@ -326,7 +326,7 @@ Collected collect(const CuptiApi& api, const std::vector<const char*>& metrics, 
     // One range that we push and pop ourselves (user range) and replay ourselves (user
     // replay), one nesting level.
     auto set = TS_CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
-    set.pRangeProfilerObject = session.range;
+    set.pRangeProfilerObject = reading.range;
     set.configSize = config_image.size();
     set.pConfig = config_image.data();
     set.counterDataImageSize = counter_data.size();
@@ -351,29 +351,29 @@ Collected collect(const CuptiApi& api, const std::vector<const char*>& metrics, 
                                                  most_passes, pass_count.numOfPasses, __FILE__, __LINE__));
         prepare();
         auto start = TS_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
-        start.pRangeProfilerObject = session.range;
+        start.pRangeProfilerObject = reading.range;
         TS_CUPTI(api, cuptiRangeProfilerStart, &start);
-        session.started = true;
+        reading.started = true;
         auto push = TS_CUPTI_PARAMS(CUpti_RangeProfiler_PushRange_Params);
-        push.pRangeProfilerObject = session.range;
+        push.pRangeProfilerObject = reading.range;
         push.pRangeName = "tilescope launch";
         TS_CUPTI(api, cuptiRangeProfilerPushRange, &push);
-        session.pushed = true;
+        reading.pushed = true;
         launch();
         auto pop = TS_CUPTI_PARAMS(CUpti_RangeProfiler_PopRange_Params);
-        pop.pRangeProfilerObject = session.range;
+        pop.pRangeProfilerObject = reading.range;
         TS_CUPTI(api, cuptiRangeProfilerPopRange, &pop);
-        session.pushed = false;
+        reading.pushed = false;
         auto stop = TS_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
-        stop.pRangeProfilerObject = session.range;
+        stop.pRangeProfilerObject = reading.range;
         TS_CUPTI(api, cuptiRangeProfilerStop, &stop);
-        session.started = false;
+        reading.started = false;
         all_submitted = stop.isAllPassSubmitted != 0;
         ++collected.passes;
     }
 
     auto decode = TS_CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
-    decode.pRangeProfilerObject = session.range;
+    decode.pRangeProfilerObject = reading.range;
     TS_CUPTI(api, cuptiRangeProfilerDecodeData, &decode);
     if (decode.numOfRangeDropped > 0)
         throw std::runtime_error(format_text("CUPTI dropped {} range(s) of the launch (at {}:{})",
@@ -387,7 +387,7 @@ Collected collect(const CuptiApi& api, const std::vector<const char*>& metrics, 
 
     collected.values.assign(names.size(), std::nan(""));
     auto evaluate = TS_CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
-    evaluate.pHostObject = session.host;
+    evaluate.pHostObject = reading.host;
     evaluate.pCounterDataImage = counter_data.data();
     evaluate.counterDataImageSize = counter_data.size();
     evaluate.rangeIndex = 0;

@@ -91,7 +91,7 @@ private:
 };
 
 // Event times are floats with about 0.5 µs resolution. Store the double nearest to the
-// float's shortest decimal form, so a recording says 1.9302 and not 1.930199980735779.
+// float's shortest decimal form, so a measurement says 1.9302 and not 1.930199980735779.
 double from_event(float ms) {
     char text[32];
     const auto printed = std::to_chars(text, text + sizeof text, ms);

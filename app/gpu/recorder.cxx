@@ -25,7 +25,7 @@ std::vector<T> copy_back(const DeviceBuffer<T>& buffer, std::int64_t count, cuda
     return host;
 }
 
-// What every recording keeps of each block: a clock per block and phase (zeros until stamped) and
+// What every trace keeps of each block: a clock per block and phase (zeros until stamped) and
 // the SM it ran on (all bits set, kNoSm, until the block writes it); read back with where, on
 // what and when it was recorded.
 struct BlockRecords {
@@ -46,7 +46,7 @@ struct BlockRecords {
     }
 };
 
-// A and B of a recording whose inputs are element numbers (model::stage_element_number: A cut in
+// A and B of a trace whose inputs are element numbers (model::stage_element_number: A cut in
 // tiles of a_rows × k_cols, B in k_cols × b_cols), on the device, with room for C.
 struct NumberedOperands {
     DeviceBuffer<std::uint16_t> a, b, c;
@@ -67,10 +67,10 @@ struct NumberedOperands {
     kernels::Operands<std::uint16_t> operands() const { return {a.get(), b.get(), c.get()}; }
 };
 
-// A recording whose inputs are element numbers (A cut in a_rows × k_cols tiles, B in k_cols ×
+// How to take a trace whose inputs are element numbers (A cut in a_rows × k_cols tiles, B in k_cols ×
 // b_cols) and whose kernel writes `word_count` 16-bit words of what it saw into the trace buffer
 // `buffer`, read back into the trace's `into`. C is not checked: it is made of numbers.
-struct NumberedRecording {
+struct NumberedTracing {
     const char* name;
     int a_rows, k_cols, b_cols, word_count;
     std::uint16_t* kernels::TraceBuffers::*buffer;
@@ -78,47 +78,47 @@ struct NumberedRecording {
     cudaError_t (*launch)(const model::Problem&, kernels::Operands<std::uint16_t>, kernels::TraceBuffers, cudaStream_t);
 };
 
-// The mma rung's recording (14_mma_recorded.cu): the registers warp 0 writes out say which
+// The mma rung's trace (14_mma_recorded.cu): the registers warp 0 writes out say which
 // element reached which lane.
 constexpr model::MmaShape kMma = model::kRecordedFragmentShape;
-constexpr NumberedRecording kMmaRecording{"mma", kMma.bm, kMma.bk, kMma.bn, model::kRecordedFragmentWords,
+constexpr NumberedTracing kMmaTracing{"mma", kMma.bm, kMma.bk, kMma.bn, model::kRecordedFragmentWords,
                                           &kernels::TraceBuffers::fragment_words, &model::KernelTrace::fragment_words,
                                           kernels::launch_mma_recorded};
-// The wgmma rung's recording (16_wgmma_recorded.cu): the stage it writes out says where each
+// The wgmma rung's trace (16_wgmma_recorded.cu): the stage it writes out says where each
 // element went.
 constexpr model::WgmmaShape kWgmma = model::kRecordedStageShape;
-constexpr NumberedRecording kWgmmaRecording{"wgmma", kWgmma.bm, kWgmma.bk, kWgmma.bn, model::kRecordedStageWords,
+constexpr NumberedTracing kWgmmaTracing{"wgmma", kWgmma.bm, kWgmma.bk, kWgmma.bn, model::kRecordedStageWords,
                                             &kernels::TraceBuffers::stage_words, &model::KernelTrace::stage_words,
                                             kernels::launch_wgmma_recorded};
 
-void record_numbered(const NumberedRecording& recording, const RunRequest& request, const DeviceInfo& device,
+void record_numbered(const NumberedTracing& tracing, const RunRequest& request, const DeviceInfo& device,
                      cudaStream_t stream, RunResult& result) {
     model::Problem problem = request.problem;
     problem.dtype = model::Dtype::BFloat16;
-    const NumberedOperands inputs(problem, recording.a_rows, recording.k_cols, recording.b_cols, stream);
+    const NumberedOperands inputs(problem, tracing.a_rows, tracing.k_cols, tracing.b_cols, stream);
     model::KernelTrace trace;
     trace.config = request.kernel;
     trace.problem = problem;
     const BlockRecords records(model::clock_records(request.kernel, problem), trace.blocks(), stream);
-    const DeviceBuffer<std::uint16_t> words(recording.word_count);
+    const DeviceBuffer<std::uint16_t> words(tracing.word_count);
     // A word no element holds: what is left where the kernel wrote nothing.
     TS_CUDA_CHECK(cudaMemsetAsync(words.get(), 0xFF, words.bytes(), stream));
     kernels::TraceBuffers buffers{nullptr, records.clocks.get(), records.block_sm.get()};
-    buffers.*recording.buffer = words.get();
-    cuda_check(recording.launch(problem, inputs.operands(), buffers, stream),
-               format_text("launching the recorded {} kernel on {}×{}×{}", recording.name, problem.m, problem.n,
+    buffers.*tracing.buffer = words.get();
+    cuda_check(tracing.launch(problem, inputs.operands(), buffers, stream),
+               format_text("launching the recorded {} kernel on {}×{}×{}", tracing.name, problem.m, problem.n,
                            problem.k),
                __FILE__, __LINE__);
     records.read_into(trace, device, stream);
-    trace.*recording.into = copy_back(words, recording.word_count, stream);
+    trace.*tracing.into = copy_back(words, tracing.word_count, stream);
     TS_CUDA_CHECK(cudaStreamSynchronize(stream));
     trace.check_passed = false;
-    trace.check_summary = "C not checked: this recording's A and B hold element numbers, not values";
+    trace.check_summary = "C not checked: this trace's A and B hold element numbers, not values";
     result.checked = false;
     result.trace = std::move(trace);
 }
 
-// The warp-specialized rung's recording (17_warp_specialized_recorded.cu): real BF16 inputs, C
+// The warp-specialized rung's trace (17_warp_specialized_recorded.cu): real BF16 inputs, C
 // checked, and each role's clocks.
 void record_warp_specialized(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream,
                              RunResult& result) {
@@ -155,7 +155,7 @@ void record_warp_specialized(const RunRequest& request, const DeviceInfo& device
     result.trace = std::move(trace);
 }
 
-// The launcher of a recording kernel in float, or null: check_recordable lets only these four
+// The launcher of a recorded kernel in float, or null: check_recordable lets only these four
 // through.
 using RecordedFloatLauncher = cudaError_t (*)(const model::KernelConfig&, const model::Problem&,
                                               kernels::Operands<float>, kernels::TraceBuffers, cudaStream_t);
@@ -173,18 +173,18 @@ RecordedFloatLauncher recorded_float_launcher(model::KernelKind kind) {
 
 void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
     if (request.kernel.kind == model::KernelKind::Mma) {
-        record_numbered(kMmaRecording, request, device, stream, result);
+        record_numbered(kMmaTracing, request, device, stream, result);
         return;
     }
     if (request.kernel.kind == model::KernelKind::Wgmma) {
-        record_numbered(kWgmmaRecording, request, device, stream, result);
+        record_numbered(kWgmmaTracing, request, device, stream, result);
         return;
     }
     if (request.kernel.kind == model::KernelKind::WarpSpecialized) {
         record_warp_specialized(request, device, stream, result);
         return;
     }
-    // The indices a thread computes do not depend on the element type, so every recording
+    // The indices a thread computes do not depend on the element type, so every trace
     // runs in float; the check below is float's.
     RunRequest float_request = request;
     float_request.problem.dtype = model::Dtype::Float32;
@@ -227,7 +227,7 @@ void record_kernel(const RunRequest& request, const DeviceInfo& device, cudaStre
     trace.check_passed = result.check_passed;
     trace.check_summary = result.check_summary;
     if (!with_loads)
-        result.timing_warning = format_text("{} loads are more than a recording keeps ({}): only the SMs and the clocks "
+        result.timing_warning = format_text("{} loads are more than a trace keeps ({}): only the SMs and the clocks "
                                        "were recorded",
                                        load_count, model::kMaxLoadRecords);
     result.trace = std::move(trace);

@@ -32,7 +32,7 @@
 #include "model/problem.hpp"
 #include "model/user_kernel/source.hpp"
 #include "model/user_kernel/launch.hpp"
-#include "model/user_kernel/recording.hpp"
+#include "model/user_kernel/user_trace.hpp"
 #include "model/user_kernel/shared_memory.hpp"
 
 namespace ts::gpu {
@@ -44,7 +44,7 @@ struct DeviceInfo {
     std::string driver_version;  // "13.0" (empty when no driver)
     std::string runtime_version; // CUDA runtime linked into TileScope
     std::int64_t free_memory_bytes = 0;
-    // For recordings; 0 where the driver does not say.
+    // For traces; 0 where the driver does not say.
     std::int64_t l2_cache_bytes = 0;
     int clock_khz = 0;           // peak SM clock
     int memory_clock_khz = 0;    // peak memory clock
@@ -57,7 +57,7 @@ enum class RequestKind {
     Occupancy,  // only ask CUDA about the kernel: RunResult::occupancy; nothing is launched
     Roofline,   // the GPU's own peaks: RunResult::roofline; kernel and problem are ignored
     Record,     // one launch of the kernel's recorded variant (naive, tiled, regtile-2d, warptile): RunResult::trace;
-                // with RunRequest::user, the learner's kernel built to record itself: RunResult::user_recording
+                // with RunRequest::user, the learner's kernel built to record itself: RunResult::user_trace
     Memory,     // the device's free and total memory now: RunResult::device_free_bytes (soak test)
     Experiment, // `runs` launches of an experiment's broken variant (model/experiment.hpp): RunResult::experiment, and
                 // for the missing-sync experiments RunResult::stale_reads from an instrumented launch
@@ -91,13 +91,13 @@ struct UserCompileReport {
     bool reused = false;                          // the worker had this very source compiled already
 };
 
-// What recording the learner's kernel gave (model/user_kernel/recording.hpp): its accesses counted, C
+// What trace the learner's kernel gave (model/user_kernel/user_trace.hpp): its accesses counted, C
 // checked, and why the theatre cannot draw it when RunResult::trace is absent.
-struct UserRecordingReport {
+struct UserTraceReport {
     model::UserCounts counts;
     std::string counts_text;      // describe_counts
     std::int64_t events = 0;      // accesses noted
-    bool c_right = false;         // C of the recording launch within the check's tolerance
+    bool c_right = false;         // C of the traced launch within the check's tolerance
     std::string c_summary;
     std::string theatre_note;     // why there is no trace for the theatre, or empty
     model::SharedReport shared;   // shared memory: the arrays, bank conflicts, races
@@ -242,7 +242,7 @@ struct RunResult {
     // fills `experiment` with its runs, the case's problem the request's).
     std::optional<UserCompileReport> compile;
     std::optional<model::UserLaunchShape> user_launch;
-    std::optional<UserRecordingReport> user_recording;
+    std::optional<UserTraceReport> user_trace;
 
     // Memory requests: cudaMemGetInfo in the process that runs the kernels.
     std::int64_t device_free_bytes = 0;

@@ -209,7 +209,7 @@ RunResult run_request(const RunRequest& asked) {
     RunRequest request = asked;  // the tuned rung's variant resolved, below
     // The recorded tensor-core rungs (mma, wgmma, warp-specialized) are recorded in BF16 whatever type
     // was asked (mma's and wgmma's inputs are bit patterns: recorder.cxx); the FP32 kernels'
-    // recordings run in float.
+    // traces run in float.
     if (request.kind == RequestKind::Record && model::is_tensor_core(request.kernel.kind))
         request.problem.dtype = model::Dtype::BFloat16;
     const model::Problem& p = request.problem;

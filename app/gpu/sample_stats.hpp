@@ -34,13 +34,13 @@ struct StopRule {
     double max_noise = 0.005;  // stop when noise ≤ this ...
     double min_time_s = 0.5;   // ... or when the samples add up to this much kernel time ...
     double budget_s = 3.0;     // ... or when this much wall time has passed (warm-up included)
-    int max_samples = 10000;   // ... or at this many samples, which keeps recordings small
+    int max_samples = 10000;   // ... or at this many samples, which keeps measurements small
 };
 
 enum class StopReason { NotYet, Count, Noise, MinTime, Budget, MaxSamples };
 
 // "count", "noise", "min-time", "budget", "max-samples" ("" for NotYet): the words a
-// recording stores.
+// measurement stores.
 std::string_view stop_reason_name(StopReason reason);
 
 // Whether to stop after the samples summarized in `stats` (times in ms), `wall_s` seconds

@@ -34,7 +34,7 @@ std::string describe_request(const RunRequest& r) {
     const std::string what = describe_point(r);
     switch (r.kind) {
         case RequestKind::Occupancy: return "asking CUDA about " + what;
-        case RequestKind::Record: return "recording " + what;
+        case RequestKind::Record: return "tracing " + what;
         case RequestKind::Experiment: return format_text("the {} experiment on {}", model::experiment_name(r.experiment), what);
         case RequestKind::Counters: return "reading the counters of " + what;
         default: return what;

@@ -13,7 +13,7 @@
 #include "record/utc_time.hpp"
 #include "user_kernel_compile.hpp"
 #include "recorder.hpp"
-#include "user_kernel_recording.hpp"
+#include "user_kernel_tracing.hpp"
 
 namespace ts::gpu {
 
@@ -101,18 +101,18 @@ struct Prepared {
     cudaKernel_t kernel = nullptr;
     model::UserLaunchShape shape;
     std::string call;  // "launching yours: mine.cu <<<(8, 8), (16, 16), 0>>>"
-    // The recording build's shared arrays by id, or why shared memory is not recorded.
+    // The tracing build's shared arrays by id, or why shared memory is not recorded.
     std::vector<std::string> shared_names;
     std::string shared_not_recorded;
 };
 
-// `recording`: the build that records itself (user_kernel_recording.hpp) instead of the plain one.
-Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult& result, bool recording = false) {
+// `tracing`: the build that records itself (user_kernel_tracing.hpp) instead of the plain one.
+Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult& result, bool tracing = false) {
     UserKernelSource user = *request.user;
     const std::string plain_source = user.source;
-    RecordingBuild build;
-    if (recording) {
-        auto built = recording_source(user.source);
+    TracingBuild build;
+    if (tracing) {
+        auto built = tracing_source(user.source);
         if (built.index() == 1)
             throw std::invalid_argument(format_text("{} cannot be recorded: {}", user.name, std::get<1>(built)));
         build = std::move(std::get<0>(built));
@@ -142,9 +142,9 @@ Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult&
     const KeptModule* module = compile(user, arch, result.compile.emplace());
     // Shared arrays used other than by index (a pointer taken from one, say) do not compile as
     // accessors: record the global accesses alone then, and say why shared memory is not there.
-    if (!module && recording && !build.shared_names.empty() && !result.compile->diagnostics.empty()) {
+    if (!module && tracing && !build.shared_names.empty() && !result.compile->diagnostics.empty()) {
         const model::Diagnostic first = result.compile->diagnostics.front();
-        auto global_only = recording_source(plain_source, false);
+        auto global_only = tracing_source(plain_source, false);
         if (global_only.index() == 0) {
             build = std::move(std::get<0>(global_only));
             build.shared_not_recorded = format_text(
@@ -154,9 +154,9 @@ Prepared prepare(const RunRequest& request, const DeviceInfo& device, RunResult&
             module = compile(user, arch, result.compile.emplace());
         }
     }
-    if (!module && recording && !result.compile->diagnostics.empty())
+    if (!module && tracing && !result.compile->diagnostics.empty())
         throw std::invalid_argument(format_text(
-            "{} compiles, but not to record itself: the recording reads A and B and writes C only as A[i], B[i] and "
+            "{} compiles, but not to record itself: the trace reads A and B and writes C only as A[i], B[i] and "
             "C[i] (not A + i, nor through a float4). The compiler: line {}: {}",
             user.name, result.compile->diagnostics.front().line, result.compile->diagnostics.front().message));
     if (!module)
@@ -265,12 +265,12 @@ void measure_user_kernel(const RunRequest& request, const DeviceInfo& device, cu
 void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result) {
     const Prepared prepared = prepare(request, device, result, true);
     const model::Problem& p = request.problem;
-    if (auto why = model::user_recording_problem(p, prepared.shape)) throw std::invalid_argument(*why);
+    if (auto why = model::user_trace_problem(p, prepared.shape)) throw std::invalid_argument(*why);
 
     // The notes' buffers: at most every thread's every k of A and B (the naive kernel's), and C.
-    model::UserRecording recording;
-    recording.problem = p;
-    recording.shape = prepared.shape;
+    model::UserTrace user_trace;
+    user_trace.problem = p;
+    user_trace.shape = prepared.shape;
     const std::int64_t blocks = prepared.shape.grid_x * prepared.shape.grid_y;
     const std::int64_t threads = blocks * prepared.shape.block_x * prepared.shape.block_y;
     // Shared memory adds as many again: a tiled kernel reads its tiles as often as the naive one
@@ -293,7 +293,7 @@ void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cud
     TS_CUDA_CHECK(cudaMemsetAsync(times_ns.get(), 0, times_ns.bytes(), stream));
     TS_CUDA_CHECK(cudaMemsetAsync(times_cycles.get(), 0, times_cycles.bytes(), stream));
     TS_CUDA_CHECK(cudaMemsetAsync(shared_info.get(), 0, shared_info.bytes(), stream));
-    // The prelude's Buffers, field for field (user_kernel_recording.cxx).
+    // The prelude's Buffers, field for field (user_kernel_tracing.cxx).
     struct Buffers {
         model::UserEvent* events;
         unsigned long long capacity;
@@ -309,11 +309,11 @@ void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cud
               shared_info.get()};
     void* global = nullptr;
     std::size_t global_bytes = 0;
-    cuda_check(cudaLibraryGetGlobal(&global, &global_bytes, kept().library, kRecordingBuffersName),
-               format_text("finding {} in the recording build (cudaLibraryGetGlobal)", kRecordingBuffersName), __FILE__,
+    cuda_check(cudaLibraryGetGlobal(&global, &global_bytes, kept().library, kTracingBuffersName),
+               format_text("finding {} in the tracing build (cudaLibraryGetGlobal)", kTracingBuffersName), __FILE__,
                __LINE__);
     if (global_bytes != sizeof buffers)
-        throw std::runtime_error(format_text("the recording prelude's buffers are {} bytes, the worker's {}",
+        throw std::runtime_error(format_text("the tracing prelude's buffers are {} bytes, the worker's {}",
                                              global_bytes, sizeof buffers));
     TS_CUDA_CHECK(cudaMemcpyAsync(global, &buffers, sizeof buffers, cudaMemcpyHostToDevice, stream));
 
@@ -324,31 +324,31 @@ void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cud
     run.map = model::make_wrong_cell_map(p.m, p.n);
     checked_launch(guarded, tally, run, stream, [&] {
         launch(prepared, p, guarded.a.matrix(), guarded.b.matrix(), guarded.c.matrix(), stream);
-        cuda_check(cudaStreamSynchronize(stream), prepared.call + " (recording)", __FILE__, __LINE__);
+        cuda_check(cudaStreamSynchronize(stream), prepared.call + " (traced launch)", __FILE__, __LINE__);
     });
     tally.finish(run);
 
     const std::int64_t noted = static_cast<std::int64_t>(copy_to_host(count.get(), 1, stream)[0]);
-    recording.events = copy_to_host(events.get(), std::min(noted, capacity), stream);
-    recording.events_dropped = std::max<std::int64_t>(0, noted - capacity);
-    recording.block_sm = copy_to_host(block_sm.get(), blocks, stream);
-    recording.times_ns = copy_to_host(times_ns.get(), blocks * stride, stream);
-    recording.times_cycles = copy_to_host(times_cycles.get(), blocks * stride, stream);
-    recording.shared_names = prepared.shared_names;
-    recording.shared_info = copy_to_host(shared_info.get(), 3 * model::kMostSharedArrays, stream);
-    recording.shared_not_recorded = prepared.shared_not_recorded;
+    user_trace.events = copy_to_host(events.get(), std::min(noted, capacity), stream);
+    user_trace.events_dropped = std::max<std::int64_t>(0, noted - capacity);
+    user_trace.block_sm = copy_to_host(block_sm.get(), blocks, stream);
+    user_trace.times_ns = copy_to_host(times_ns.get(), blocks * stride, stream);
+    user_trace.times_cycles = copy_to_host(times_cycles.get(), blocks * stride, stream);
+    user_trace.shared_names = prepared.shared_names;
+    user_trace.shared_info = copy_to_host(shared_info.get(), 3 * model::kMostSharedArrays, stream);
+    user_trace.shared_not_recorded = prepared.shared_not_recorded;
 
-    UserRecordingReport& report = result.user_recording.emplace();
-    report.counts = model::count_user_events(recording);
+    UserTraceReport& report = result.user_trace.emplace();
+    report.counts = model::count_user_events(user_trace);
     report.counts_text = model::describe_counts(report.counts);
-    report.shared = model::shared_report_of(recording);
+    report.shared = model::shared_report_of(user_trace);
     report.events = noted;
     report.c_right = run.wrong_runs == 0 && run.stray_writes == 0;
-    report.c_summary = report.c_right ? std::string("C of the recording launch was right")
-                                      : format_text("C of the recording launch had {} wrong cells and {} stores past "
+    report.c_summary = report.c_right ? std::string("C of the traced launch was right")
+                                      : format_text("C of the traced launch had {} wrong cells and {} stores past "
                                                     "its ends",
                                                     run.wrong_cells_worst, run.stray_writes);
-    auto trace = model::tiled_trace_of(recording, device.limits.name, device.limits.sm_count);
+    auto trace = model::tiled_trace_of(user_trace, device.limits.name, device.limits.sm_count);
     if (auto* why = std::get_if<std::string>(&trace)) {
         report.theatre_note = *why;
         return;

@@ -30,8 +30,8 @@ void check_user_kernel(const RunRequest& request, const DeviceInfo& device, cuda
 // the check of one launch. Throws as check_user_kernel.
 void measure_user_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result);
 
-// Record with request.user: the kernel built to record itself (user_kernel_recording.hpp), launched
-// once on request.problem between guard zones: result.user_recording, and result.trace when the
+// Record with request.user: the kernel built to record itself (user_kernel_tracing.hpp), launched
+// once on request.problem between guard zones: result.user_trace, and result.trace when the
 // kernel is shaped like the tiled rung (model::tiled_trace_of), for the theatre. Throws as
 // check_user_kernel.
 void record_user_kernel(const RunRequest& request, const DeviceInfo& device, cudaStream_t stream, RunResult& result);

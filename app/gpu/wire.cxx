@@ -419,7 +419,7 @@ void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Repor
 }
 
 template <typename Io, typename Report>
-void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, UserRecordingReport> {
+void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, UserTraceReport> {
     nested(io, "counts", r.counts);
     io("counts_text", r.counts_text);
     io("events", r.events);
@@ -492,7 +492,7 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     maybe_nested(io, "counters", r.counters);
     maybe_nested(io, "compile", r.compile);
     maybe_nested(io, "user_launch", r.user_launch);
-    maybe_nested(io, "user_recording", r.user_recording);
+    maybe_nested(io, "user_trace", r.user_trace);
     io("device_free_bytes", r.device_free_bytes);
     io("device_total_bytes", r.device_total_bytes);
     io("live_key", r.live_key);

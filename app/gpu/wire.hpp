@@ -19,7 +19,7 @@
 
 namespace ts::gpu::wire {
 
-// The largest frame either side accepts: a recording of 4 M loads is about 100 MB of JSON.
+// The largest frame either side accepts: a trace of 4 M loads is about 100 MB of JSON.
 inline constexpr std::uint32_t kMaxFrameBytes = 512u << 20;
 
 std::string encode_request(const RunRequest& request);

@@ -20,7 +20,7 @@ int ladder_phases(const KernelConfig& config, const Problem& problem) {
     return ladder_steps(ladder_shape(config), static_cast<int>(problem.k));
 }
 
-// The phases of a recording: K steps of BK for a ladder rung, chunks of T otherwise.
+// The phases of a trace: K steps of BK for a ladder rung, chunks of T otherwise.
 // The recorded tensor-core rungs' block shapes (tensor_core/pipeline.hpp).
 const WgmmaShape* recorded_tc_shape(KernelKind kind) {
     if (kind == KernelKind::Wgmma) return &kRecordedStageShape;
@@ -149,7 +149,7 @@ std::optional<std::string> compare_naive(const KernelTrace& trace) {
 std::optional<std::string> compare_role_clocks(const KernelTrace& trace) {
     const int steps = trace.phases(), blocks = trace.blocks();
     if (static_cast<std::int64_t>(trace.role_clocks.size()) != role_clock_records(trace.config, trace.problem))
-        return format_text("the recording holds {} role clocks; {} blocks × {} roles × {} K steps need {}",
+        return format_text("the trace holds {} role clocks; {} blocks × {} roles × {} K steps need {}",
                            trace.role_clocks.size(), blocks, kRecordedRoles, steps,
                            role_clock_records(trace.config, trace.problem));
     const WgmmaShape& s = kWarpSpecializedShape;
@@ -236,7 +236,7 @@ RoleTimes role_times(const KernelTrace& trace) {
 std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem) {
     if (!recorded_kind(config.kind))
         return format_text(
-            "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+            "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
             "variants, not {}",
             describe(config));
     if (auto why = validate(problem, 0)) return why;
@@ -245,17 +245,17 @@ std::optional<std::string> check_recordable(const KernelConfig& config, const Pr
     const bool fixed_shape = is_recorded_ladder(config.kind) || recorded_tc_shape(config.kind) ||
                              config.kind == KernelKind::Mma;
     if (!fixed_shape && (config.tile < 1 || config.tile > kMaxTile))
-        return format_text("the recording chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
+        return format_text("the trace chunks K by T, which must be 1 to {} (got {})", kMaxTile, config.tile);
     if (problem.batch != 1)
-        return format_text("a recording covers one matrix product: set the batch to 1 (it is {})", problem.batch);
+        return format_text("a trace covers one matrix product: set the batch to 1 (it is {})", problem.batch);
     const Index2 grid = grid_of(config, problem);
     const std::int64_t blocks = std::int64_t{grid.x} * grid.y;
     const char* larger = fixed_shape ? "" : " or a larger T";
     if (blocks > kMaxRecordedBlocks)
-        return format_text("{} blocks is more than a recording keeps ({}): take a smaller problem{}", blocks,
+        return format_text("{} blocks is more than a trace keeps ({}): take a smaller problem{}", blocks,
                            kMaxRecordedBlocks, larger);
     if (clock_records(config, problem) > kMaxClockRecords)
-        return format_text("{} blocks × phases is more than a recording keeps ({}): take a smaller problem{}",
+        return format_text("{} blocks × phases is more than a trace keeps ({}): take a smaller problem{}",
                       clock_records(config, problem), kMaxClockRecords, larger);
     return std::nullopt;
 }
@@ -325,10 +325,10 @@ std::optional<RecordedLoad> recorded_ladder_load(const KernelTrace& trace, Index
 
 std::optional<std::string> compare_with_model(const KernelTrace& trace) {
     if (!recorded_kind(trace.config.kind))
-        return format_text("{} has no recording variant to compare with", describe(trace.config));
+        return format_text("{} has no recorded variant to compare with", describe(trace.config));
     if (static_cast<std::int64_t>(trace.block_sm.size()) != trace.blocks() ||
         static_cast<std::int64_t>(trace.clocks.size()) != clock_records(trace.config, trace.problem))
-        return format_text("the recording holds {} blocks and {} phase clocks; a grid of {} blocks × {} phases needs {} "
+        return format_text("the trace holds {} blocks and {} phase clocks; a grid of {} blocks × {} phases needs {} "
                       "and {}",
                       trace.block_sm.size(), trace.clocks.size(), trace.blocks(), trace.phases(), trace.blocks(),
                       clock_records(trace.config, trace.problem));
@@ -337,17 +337,17 @@ std::optional<std::string> compare_with_model(const KernelTrace& trace) {
             return format_text("block {} (in launch order) names SM {}, but the GPU has {} SMs", b,
                           static_cast<std::int64_t>(trace.block_sm[static_cast<std::size_t>(b)]), trace.sm_count);
     if (trace.config.kind == KernelKind::Mma) {
-        if (trace.fragment_words.empty()) return "the recording holds no registers";
+        if (trace.fragment_words.empty()) return "the trace holds no registers";
         return compare_fragment_words(trace.problem, trace.fragment_words);
     }
     if (trace.config.kind == KernelKind::Wgmma) {
-        if (trace.stage_words.empty()) return "the recording holds no stage of shared memory";
+        if (trace.stage_words.empty()) return "the trace holds no stage of shared memory";
         return compare_stage_words(kRecordedStageShape, trace.problem, trace.stage_words);
     }
     if (trace.config.kind == KernelKind::WarpSpecialized) return compare_role_clocks(trace);
     if (!trace.has_loads()) return std::nullopt;
     if (static_cast<std::int64_t>(trace.loads.size()) != load_records(trace.config, trace.problem))
-        return format_text("the recording holds {} loads; {} on {} × {} × {} needs {}", trace.loads.size(),
+        return format_text("the trace holds {} loads; {} on {} × {} × {} needs {}", trace.loads.size(),
                       describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k,
                       load_records(trace.config, trace.problem));
     if (is_recorded_ladder(trace.config.kind)) return compare_ladder(trace);

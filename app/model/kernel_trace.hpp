@@ -54,7 +54,7 @@ struct PhaseClock {
 
 inline constexpr std::uint32_t kNoSm = 0xFFFFFFFFu;
 
-// The warp-specialized rung's recording (17_warp_specialized_recorded.cu): for each block, role
+// The warp-specialized rung's trace (17_warp_specialized_recorded.cu): for each block, role
 // (0: the producer; 1, 2: the consumer warpgroups) and K step, three readings of the SM's cycle
 // counter (clock64, one counter for every warp of an SM): before the role's wait on the stage's
 // barrier (the producer's on empty, a consumer's on full), when the wait ended, and when its work
@@ -72,7 +72,7 @@ TS_HOST_DEVICE constexpr std::int64_t role_clock_slot(int block, int k_steps, in
 
 // ---- Slots in the device buffers (host and device) --------------------------------------
 
-// Blocks in launch order: x fastest, one matrix (recordings are of batch 1).
+// Blocks in launch order: x fastest, one matrix (traces are of batch 1).
 TS_HOST_DEVICE constexpr int block_linear(int block_x, int block_y, int grid_x) { return block_y * grid_x + block_x; }
 
 // Tiled: [block][phase][operand A=0, B=1][threadIdx.y][threadIdx.x].
@@ -110,7 +110,7 @@ TS_HOST_DEVICE constexpr std::int64_t phase_clock_slot(int block, int phases, in
     return static_cast<std::int64_t>(block) * phases + phase;
 }
 
-// ---- A recording ----------------------------------------------------------------------
+// ---- A trace ----------------------------------------------------------------------
 
 struct KernelTrace {
     // Naive (block_x × block_y threads; tile = the chunk of k), Tiled, RegTile2d or Warptile
@@ -121,7 +121,7 @@ struct KernelTrace {
     int sm_count = 0;
     std::string recorded_at;  // UTC, "YYYY-MM-DD hh:mm"
     // Whose kernel ran, when it was not the rung's own: "yours: my_tiled.cu" (a learner's kernel
-    // recorded through its accessors, model/user_kernel/recording.hpp); empty for TileScope's rungs.
+    // recorded through its accessors, model/user_kernel/user_trace.hpp); empty for TileScope's rungs.
     std::string label;
     std::string source;  // with `label`: the learner's kernel as it was recorded, for the Source tab
     bool check_passed = false;  // C of the instrumented launch matched the CPU reference
@@ -145,20 +145,20 @@ struct KernelTrace {
     bool has_loads() const { return !loads.empty(); }
 };
 
-// How many load records and phase clocks a recording of `config` on `problem` takes.
+// How many load records and phase clocks a trace of `config` on `problem` takes.
 std::int64_t load_records(const KernelConfig& config, const Problem& problem);
 std::int64_t clock_records(const KernelConfig& config, const Problem& problem);
 
-// Recordings above these sizes are refused, or (loads) left out: the loads of a 40×28×36
+// Traces above these sizes are refused, or (loads) left out: the loads of a 40×28×36
 // problem fit in a few MB; 4096² would take gigabytes, and nobody can look at them all.
 inline constexpr std::int64_t kMaxLoadRecords = std::int64_t{1} << 22;
 inline constexpr std::int64_t kMaxClockRecords = std::int64_t{1} << 22;
 inline constexpr std::int64_t kMaxRecordedBlocks = 65536;
 
-// How many role clocks a recording of `config` on `problem` takes (the warp-specialized rung's).
+// How many role clocks a trace of `config` on `problem` takes (the warp-specialized rung's).
 std::int64_t role_clock_records(const KernelConfig& config, const Problem& problem);
 
-// A warp-specialized recording in averages per K step over every block: for each role the
+// A warp-specialized trace in averages per K step over every block: for each role the
 // cycles spent waiting on its barrier and working on the stage.
 struct RoleTimes {
     double wait_cycles[kRecordedRoles] = {};
@@ -169,18 +169,18 @@ RoleTimes role_times(const KernelTrace& trace);
 // Why `config` on `problem` cannot be recorded, or nullopt.
 std::optional<std::string> check_recordable(const KernelConfig& config, const Problem& problem);
 
-// The recorded T×T loads of `operand` by `block` in `phase` (tiled recordings with loads), in
+// The recorded T×T loads of `operand` by `block` in `phase` (tiled traces with loads), in
 // the TileLoad form of tile_schedule.hpp so that they compare with and replace the model's.
 std::vector<TileLoad> recorded_tile_loads(const KernelTrace& trace, Index2 block, int phase, Operand operand);
 
-// The first place the recording differs from what the model says the kernel does, in
+// The first place the trace differs from what the model says the kernel does, in
 // words ("block (3, 2) phase 4, B, thread (x=5, y=0): recorded B[37][29], model: padding"),
 // or nullopt when every load (and every block's SM) is as the model says.
 std::optional<std::string> compare_with_model(const KernelTrace& trace);
 
 // True for the ladder rungs that have a recorded variant: RegTile2d and Warptile.
 bool is_recorded_ladder(KernelKind kind);
-// Whether `kind` has a recording variant: naive, tiled, regtile-2d, warptile, mma, wgmma and
+// Whether `kind` has a recorded variant: naive, tiled, regtile-2d, warptile, mma, wgmma and
 // warp-specialized.
 bool recorded_kind(KernelKind kind);
 

@@ -1,4 +1,4 @@
-// recorded_reads.hpp — the theatre's counters taken from a recording instead of computed:
+// recorded_reads.hpp — the theatre's counters taken from a trace instead of computed:
 // global loads so far, and how many times each element of A and B has been read, counted
 // from the loads the threads wrote down (kernel_trace.hpp).
 //
@@ -22,7 +22,7 @@ public:
     explicit RecordedReads(const KernelTrace& trace);
 
     // traffic_so_far's numbers, with the global loads of A and B (and, tiled, the shared
-    // stores) counted from the recording.
+    // stores) counted from the trace.
     TrafficSoFar traffic(KernelStep step) const;
     std::int64_t element_reads(KernelStep step, Operand operand, int row, int col) const;
 

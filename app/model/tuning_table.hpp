@@ -68,7 +68,7 @@ void set_section(TuningTable& table, TuningSection section);
 extern const std::string_view kShippedTuningTable;
 
 // The sizes at which the default sweep (`tilescope-cli bench --sweep default`) measures every
-// candidate, so that a recording shows what the tuner chose between (the tuning view): from
+// candidate, so that a measurement shows what the tuner chose between (the tuning view): from
 // where small tiles win to where large ones do on the H100 and H200.
 inline constexpr int kCandidateSweepSizes[] = {1024, 2048, 4096};
 // The same for tc-tuned's candidates (BF16), to 8192 where the ladder's last rungs are measured.

@@ -1,5 +1,5 @@
 // data_dir.hpp — where TileScope finds what it reads at run time besides its own code: the
-// lessons, the committed measurements and the GPU recordings (lessons/, measurements/,
+// lessons, the committed measurements and the GPU traces (lessons/, measurements/,
 // traces/). Installed, that is <prefix>/share/tilescope beside <prefix>/bin; run from a
 // build tree, the assets/ folder of the source tree it was built from.
 #pragma once

@@ -34,7 +34,7 @@ void hand_over_keys(ImGuiIO& io) {
 bool init(GLFWwindow* window) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
-    // No imgui.ini in the working folder: the settings file holds ImGui's layout (app/session.cxx).
+    // No imgui.ini in the working folder: the settings file holds ImGui's layout (app/window_settings.cxx).
     ImGui::GetIO().IniFilename = nullptr;
     if (!ImGui_ImplGlfw_InitForOpenGL(window, true)) {
         ImGui::DestroyContext();

@@ -321,9 +321,9 @@ std::variant<ExperimentFile, std::string> parse_experiment_file(std::string_view
         // Said of the whole file ("no list of results"), it names the file itself.
         const std::string what = error.what();
         if (what.rfind(std::string(source) + ":", 0) == 0) return what;
-        return format_text("{}: not a recording of experiments ({})", source, what);
+        return format_text("{}: not a measurement of experiments ({})", source, what);
     } catch (const std::exception& error) {
-        return format_text("{}: not a recording of experiments ({})", source, error.what());
+        return format_text("{}: not a measurement of experiments ({})", source, error.what());
     }
 }
 
@@ -333,14 +333,14 @@ std::variant<ExperimentFile, std::string> load_experiment_file(const std::filesy
     std::ostringstream text;
     text << in.rdbuf();
     auto parsed = parse_experiment_file(text.str(), file.string());
-    auto* recording = std::get_if<ExperimentFile>(&parsed);
+    auto* measurement = std::get_if<ExperimentFile>(&parsed);
     // The date may be in the file's name instead: nvidia-h200-YYYY-MM-DD.json.
-    if (recording && recording->date.empty()) {
+    if (measurement && measurement->date.empty()) {
         const std::string stem = file.stem().string();
         const std::string tail = stem.size() >= 10 ? stem.substr(stem.size() - 10) : "";
         if (tail.size() == 10 && tail[4] == '-' && tail[7] == '-' &&
             std::all_of(tail.begin(), tail.end(), [](char ch) { return ch == '-' || (ch >= '0' && ch <= '9'); }))
-            recording->date = tail;
+            measurement->date = tail;
     }
     return parsed;
 }

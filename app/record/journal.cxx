@@ -115,18 +115,18 @@ std::vector<UnfinishedSession> unfinished_sessions(const std::filesystem::path& 
     return found;
 }
 
-std::variant<Recording, std::string> load_journal(const std::filesystem::path& file) {
+std::variant<Measurement, std::string> load_journal(const std::filesystem::path& file) {
     const std::vector<std::string> lines = lines_of(file);
     if (lines.empty()) return file.string() + ": empty, or cannot be read";
-    Recording recording;
+    Measurement measurement;
     const Json head = Json::parse(lines.front(), nullptr, false);
-    recording.meta.date_utc = head.is_object() ? head.value("started", "") : "";
-    recording.meta.command_line = "tilescope (latency lab, reopened after a crash)";
+    measurement.meta.date_utc = head.is_object() ? head.value("started", "") : "";
+    measurement.meta.command_line = "tilescope (latency lab, reopened after a crash)";
     for (std::size_t i = 1; i < lines.size(); ++i) {
         auto point = parse_point_line(lines[i], file.string() + ":" + std::to_string(i + 1));
-        if (auto* p = std::get_if<Point>(&point)) recording.points.push_back(std::move(*p));
+        if (auto* p = std::get_if<Point>(&point)) measurement.points.push_back(std::move(*p));
     }
-    return recording;
+    return measurement;
 }
 
 void retire_journal(const std::filesystem::path& file) {

@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-#include "recording.hpp"
+#include "measurement_file.hpp"
 
 namespace ts::record {
 
@@ -54,8 +54,8 @@ struct UnfinishedSession {
 // newest first; those without a point are removed as they are found.
 std::vector<UnfinishedSession> unfinished_sessions(const std::filesystem::path& dir);
 
-// The points of a journal as a recording (a torn last line, the crash's, is left out).
-std::variant<Recording, std::string> load_journal(const std::filesystem::path& file);
+// The points of a journal as a measurement (a torn last line, the crash's, is left out).
+std::variant<Measurement, std::string> load_journal(const std::filesystem::path& file);
 
 // Marks a journal as dealt with (reopened or discarded), so it is not offered again.
 void retire_journal(const std::filesystem::path& file);

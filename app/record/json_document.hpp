@@ -1,4 +1,4 @@
-// json_document.hpp — reading TileScope's JSON files (recordings, kernel traces) so that
+// json_document.hpp — reading TileScope's JSON files (measurements, kernel traces) so that
 // every error says where: "run.json:12:5: not valid JSON: ..." for broken syntax,
 // "trace.json: loads[7]: expected a whole number, got string" for a wrong field.
 // Internal to app/record/.

@@ -20,7 +20,7 @@ model::KernelTrace read_trace(const Json& root) {
     model::KernelTrace trace;
     const auto kind = model::parse_kernel(top.text("kernel"));
     if (!kind || !model::recorded_kind(*kind))
-        throw FormatError(format_text("kernel: \"{}\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\", "
+        throw FormatError(format_text("kernel: \"{}\" has no trace; expected \"naive\", \"tiled\", \"regtile-2d\", "
                                       "\"warptile\", \"mma\", \"wgmma\" or \"warp-specialized\"",
                                       top.text("kernel")));
     const bool wgmma = *kind == model::KernelKind::Wgmma, mma = *kind == model::KernelKind::Mma;
@@ -38,7 +38,7 @@ model::KernelTrace read_trace(const Json& root) {
     trace.device = top.text("device");
     trace.sm_count = static_cast<int>(top.integer("sm_count"));
     trace.recorded_at = top.text("recorded_at");
-    // Optional: only a learner's kernel's recording has one.
+    // Optional: only a learner's kernel's trace has one.
     if (top.has("label")) trace.label = top.text("label");
     if (top.has("source")) trace.source = top.text("source");
     trace.check_passed = top.flag("check_passed");
@@ -72,7 +72,7 @@ model::KernelTrace read_trace(const Json& root) {
                                          static_cast<std::uint64_t>(role[i + 2])});
     }
     if (static_cast<std::int64_t>(trace.role_clocks.size()) != model::role_clock_records(trace.config, trace.problem))
-        throw FormatError(format_text("role_clocks: {} role clocks; this recording needs {}", trace.role_clocks.size(),
+        throw FormatError(format_text("role_clocks: {} role clocks; this trace needs {}", trace.role_clocks.size(),
                                       model::role_clock_records(trace.config, trace.problem)));
     if (mma && trace.fragment_words.size() != static_cast<std::size_t>(model::kRecordedFragmentWords))
         throw FormatError(format_text("fragment_words: {} words; 32 lanes × 16 halves are {}", trace.fragment_words.size(),
@@ -142,7 +142,7 @@ std::string trace_to_json(const model::KernelTrace& trace) {
         }
         root["role_clocks"] = std::move(role);
     }
-    // Compact: a recording holds tens of thousands of numbers and no one reads them by eye.
+    // Compact: a trace holds tens of thousands of numbers and no one reads them by eye.
     return root.dump() + "\n";
 }
 

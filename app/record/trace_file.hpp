@@ -1,4 +1,4 @@
-// trace_file.hpp — a kernel recording (model::KernelTrace) as a JSON file, so a replay
+// trace_file.hpp — a kernel trace (model::KernelTrace) as a JSON file, so a replay
 // recorded on a GPU can be shown on a machine without one (`tilescope --trace FILE`).
 //
 //   {"format": "tilescope-trace", "format_version": 1, "kernel": "tiled", "block_x": 8,
@@ -8,11 +8,11 @@
 //
 // clocks and loads are flat lists, four numbers per record, in kernel_trace.hpp's slot order.
 // "kernel" is naive, tiled, regtile-2d, warptile, mma, wgmma or warp-specialized (the rungs' shapes are fixed;
-// their block_x, block_y and tile are stored but mean nothing). An mma recording has no loads; its
+// their block_x, block_y and tile are stored but mean nothing). An mma trace has no loads; its
 // "fragment_words" are warp 0's 16 halves a lane after its first ldmatrix of A and B, and its
-// clocks the blocks' K steps. A wgmma recording has no loads; its
+// clocks the blocks' K steps. A wgmma trace has no loads; its
 // "stage_words" are stage 0 of block (0, 0) after its first TMA copies, one 16-bit word each
-// (model/tensor_core/stage_record.hpp), and its clocks the blocks' K steps. A warp-specialized recording
+// (model/tensor_core/stage_record.hpp), and its clocks the blocks' K steps. A warp-specialized trace
 // adds "role_clocks": three cycle counts (wait start, ready, done) per block, role and K step.
 #pragma once
 

@@ -32,7 +32,7 @@ template <model::LadderShape S>
 __device__ __forceinline__ void record_ladder_loads(model::RecordedLoad* loads, int block, int steps, int step, int m,
                                                     int n, int k, int block_row, int block_col) {
     using namespace ts::model;
-    if (loads == nullptr) return;  // a recording too large to keep its loads: SMs and clocks only
+    if (loads == nullptr) return;  // a trace too large to keep its loads: SMs and clocks only
     const int thread = threadIdx.x;
     constexpr int per_operand = ladder_loads_per_operand(S);
 #pragma unroll

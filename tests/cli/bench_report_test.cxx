@@ -101,12 +101,12 @@ TEST(PointRecord, FailedPointKeepsItsReasonAndNoTiming) {
 }
 
 TEST(BenchReport, RecordOfFakeResultsHasPandasShape) {
-    record::Recording recording;
-    recording.meta.device.name = "Fake GPU";
-    recording.meta.timing = timing_record(measured(model::KernelKind::Tiled).request);
-    recording.points = {point_record(0, measured(model::KernelKind::Tiled), std::nullopt),
+    record::Measurement measurement;
+    measurement.meta.device.name = "Fake GPU";
+    measurement.meta.timing = timing_record(measured(model::KernelKind::Tiled).request);
+    measurement.points = {point_record(0, measured(model::KernelKind::Tiled), std::nullopt),
                         point_record(1, measured(model::KernelKind::Cublas), std::nullopt)};
-    const std::string csv = record::to_csv(recording);
+    const std::string csv = record::to_csv(measurement);
     // A header and two rows, every row as wide as the header.
     const auto commas = [](const std::string& line) { return std::count(line.begin(), line.end(), ','); };
     std::vector<std::string> lines;
@@ -117,10 +117,10 @@ TEST(BenchReport, RecordOfFakeResultsHasPandasShape) {
     EXPECT_EQ(commas(lines[1]), commas(lines[0])) << lines[1];
     EXPECT_EQ(commas(lines[2]), commas(lines[0])) << lines[2];
     // And the JSON reads back with the same points.
-    auto back = record::parse_json(record::to_json(recording), "fake.json");
-    ASSERT_TRUE(std::holds_alternative<record::Recording>(back)) << std::get<std::string>(back);
-    EXPECT_EQ(std::get<record::Recording>(back).points.size(), 2u);
-    EXPECT_EQ(std::get<record::Recording>(back).meta.timing.mode, "cold");
+    auto back = record::parse_json(record::to_json(measurement), "fake.json");
+    ASSERT_TRUE(std::holds_alternative<record::Measurement>(back)) << std::get<std::string>(back);
+    EXPECT_EQ(std::get<record::Measurement>(back).points.size(), 2u);
+    EXPECT_EQ(std::get<record::Measurement>(back).meta.timing.mode, "cold");
 }
 
 TEST(BenchReport, TableRowsLineUpWithTheHeader) {

@@ -1,4 +1,4 @@
-// `tilescope-cli compact`, how the committed recordings are made small, and bench's --json,
+// `tilescope-cli compact`, how the committed measurements are made small, and bench's --json,
 // which still lists every sample unless told otherwise.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "cli/bench.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "support/run_command.hpp"
 
 namespace {
@@ -28,7 +28,7 @@ std::string text_of(const std::filesystem::path& file) {
     return text.str();
 }
 
-TEST(CompactCommand, RewritesARecordingWithoutItsSampleLists) {
+TEST(CompactCommand, RewritesAMeasurementWithoutItsSampleLists) {
     const auto out = std::filesystem::temp_directory_path() / "tilescope_compact_test.json";
     const Outcome outcome = run_cli("compact '" + kOldFile + "' '" + out.string() + "'");
     ASSERT_EQ(outcome.exit_code, 0) << outcome.output;
@@ -38,12 +38,12 @@ TEST(CompactCommand, RewritesARecordingWithoutItsSampleLists) {
     EXPECT_LT(text.size(), text_of(kOldFile).size() * 3 / 4);
     auto loaded = ts::record::load(out);
     std::filesystem::remove(out);
-    ASSERT_TRUE(std::holds_alternative<ts::record::Recording>(loaded)) << std::get<std::string>(loaded);
-    const auto& recording = std::get<ts::record::Recording>(loaded);
-    EXPECT_EQ(recording.meta.device.name, "NVIDIA H200");
-    ASSERT_EQ(recording.points.size(), 3u);
-    EXPECT_EQ(ts::record::sample_count(recording.points[2]), 10);
-    EXPECT_DOUBLE_EQ(recording.points[2].median_ms, 22.253664);
+    ASSERT_TRUE(std::holds_alternative<ts::record::Measurement>(loaded)) << std::get<std::string>(loaded);
+    const auto& measurement = std::get<ts::record::Measurement>(loaded);
+    EXPECT_EQ(measurement.meta.device.name, "NVIDIA H200");
+    ASSERT_EQ(measurement.points.size(), 3u);
+    EXPECT_EQ(ts::record::sample_count(measurement.points[2]), 10);
+    EXPECT_DOUBLE_EQ(measurement.points[2].median_ms, 22.253664);
 }
 
 TEST(CompactCommand, RefusesWhatItCannotReadOrWrite) {
@@ -58,8 +58,8 @@ TEST(CompactCommand, RefusesWhatItCannotReadOrWrite) {
     // A CSV has no GPU or date to keep.
     const auto csv = std::filesystem::temp_directory_path() / "tilescope_compact_test.csv";
     auto old = ts::record::load(kOldFile);
-    ASSERT_TRUE(std::holds_alternative<ts::record::Recording>(old));
-    ASSERT_EQ(ts::record::save_text(csv, ts::record::to_csv(std::get<ts::record::Recording>(old))), std::nullopt);
+    ASSERT_TRUE(std::holds_alternative<ts::record::Measurement>(old));
+    ASSERT_EQ(ts::record::save_text(csv, ts::record::to_csv(std::get<ts::record::Measurement>(old))), std::nullopt);
     outcome = run_cli("compact '" + csv.string() + "' /tmp/never.json");
     std::filesystem::remove(csv);
     EXPECT_EQ(outcome.exit_code, 1);
@@ -86,8 +86,8 @@ TEST(BenchJson, ListsEverySampleUnlessToldOtherwise) {
     EXPECT_THROW(parsed_bench("--json-samples some"), CLI::ValidationError);
     // And what the default writes holds the samples themselves.
     auto old = ts::record::load(kOldFile);
-    ASSERT_TRUE(std::holds_alternative<ts::record::Recording>(old));
-    const std::string json = ts::record::to_json(std::get<ts::record::Recording>(old),
+    ASSERT_TRUE(std::holds_alternative<ts::record::Measurement>(old));
+    const std::string json = ts::record::to_json(std::get<ts::record::Measurement>(old),
                                                  ts::cli::json_sample_list(parsed_bench("--json run.json")));
     EXPECT_NE(json.find("\"samples_ms\":[0.35"), std::string::npos) << json.substr(0, 2000);
 }

@@ -1,4 +1,4 @@
-// `tilescope record`: its report of a recording (the committed H200 ones), and the command
+// `tilescope record`: its report of a trace (the committed H200 ones), and the command
 // on a machine without a GPU or with arguments it cannot record.
 #include <gtest/gtest.h>
 
@@ -32,7 +32,7 @@ TEST(RecordCommand, SummarySaysWhereBlocksRanAndWhetherLoadsMatch) {
 TEST(RecordCommand, RefusesWhatItCannotRecord) {
     const auto cublas = record("--kernel cublas");
     EXPECT_EQ(cublas.exit_code, 2);
-    EXPECT_NE(cublas.output.find("only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+    EXPECT_NE(cublas.output.find("only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
               "variants, "
               "not "
                                  "cublas"),

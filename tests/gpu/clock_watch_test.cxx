@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu/clock_watch.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 
 namespace ts::gpu {
 namespace {

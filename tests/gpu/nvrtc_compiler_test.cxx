@@ -6,7 +6,7 @@
 #include <string>
 
 #include "gpu/nvrtc_compiler.hpp"
-#include "gpu/user_kernel_recording.hpp"
+#include "gpu/user_kernel_tracing.hpp"
 #include "model/user_kernel/source.hpp"
 
 namespace {
@@ -48,40 +48,40 @@ TEST(NvrtcCompiler, EveryStarterCompiles) {
     }
 }
 
-// The recording build (gpu/user_kernel_recording.hpp) of every starter compiles too, and an error
+// The tracing build (gpu/user_kernel_tracing.hpp) of every starter compiles too, and an error
 // in the kernel keeps its own line number behind the prelude.
-TEST(NvrtcCompiler, TheRecordingBuildCompilesAndKeepsLineNumbers) {
+TEST(NvrtcCompiler, TheTracingBuildCompilesAndKeepsLineNumbers) {
     SKIP_WITHOUT_NVRTC();
     for (const ts::model::Starter starter : ts::model::kAllStarters) {
-        const auto recording = ts::gpu::recording_source(ts::model::starter_kernel(starter));
-        ASSERT_EQ(recording.index(), 0u) << std::get<1>(recording);
-        const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording).source, "starter.cu", 9, 0);
+        const auto trace = ts::gpu::tracing_source(ts::model::starter_kernel(starter));
+        ASSERT_EQ(trace.index(), 0u) << std::get<1>(trace);
+        const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(trace).source, "starter.cu", 9, 0);
         EXPECT_TRUE(r.ok) << ts::model::starter_name(starter) << ": " << r.why << "\n" << r.log;
     }
     // The parameter list over three lines: the error on line 5 is still reported on line 5.
     const std::string broken = "// a kernel\nextern \"C\" __global__ void matmul(const float* A, const float* B,\n"
                                "    float* C,\n    int M, int N, int K) {\n    C[0] = nope;\n}\n";
-    const auto recording = ts::gpu::recording_source(broken);
-    ASSERT_EQ(recording.index(), 0u);
-    const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording).source, "broken.cu", 9, 0);
+    const auto trace = ts::gpu::tracing_source(broken);
+    ASSERT_EQ(trace.index(), 0u);
+    const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(trace).source, "broken.cu", 9, 0);
     ASSERT_FALSE(r.ok);
     ASSERT_FALSE(r.diagnostics.empty()) << r.log;
     EXPECT_EQ(r.diagnostics.front().line, 5) << r.log;
     // A kernel that takes A's address cannot record through the accessors: the compiler says so.
     const CompileResult pointer = ts::gpu::compile_user_kernel(
-        std::get<0>(ts::gpu::recording_source(kernel("    const float* row = A + 4;\n    C[0] = row[0];\n"))).source,
+        std::get<0>(ts::gpu::tracing_source(kernel("    const float* row = A + 4;\n    C[0] = row[0];\n"))).source,
         "pointer.cu", 9, 0);
     EXPECT_FALSE(pointer.ok);
-    EXPECT_EQ(ts::gpu::recording_source("__global__ void gemm() {}").index(), 1u);
+    EXPECT_EQ(ts::gpu::tracing_source("__global__ void gemm() {}").index(), 1u);
 }
 
-// The shared arrays of the recording build: the tiled starter's as and bs become accessors and
+// The shared arrays of the tracing build: the tiled starter's as and bs become accessors and
 // compile; an error after them keeps its line, and so does one past the kernel's end (where the
 // names are given back); each form of declaration TileScope records compiles; another form leaves
 // shared memory unrecorded and says which line.
-TEST(NvrtcCompiler, TheRecordingBuildRecordsSharedArraysAndKeepsLineNumbers) {
+TEST(NvrtcCompiler, TheTracingBuildRecordsSharedArraysAndKeepsLineNumbers) {
     SKIP_WITHOUT_NVRTC();
-    const auto tiled = ts::gpu::recording_source(ts::model::starter_kernel(ts::model::Starter::Tiled));
+    const auto tiled = ts::gpu::tracing_source(ts::model::starter_kernel(ts::model::Starter::Tiled));
     ASSERT_EQ(tiled.index(), 0u);
     EXPECT_EQ(std::get<0>(tiled).shared_names, (std::vector<std::string>{"as", "bs"}));
     EXPECT_EQ(std::get<0>(tiled).shared_not_recorded, "");
@@ -98,9 +98,9 @@ TEST(NvrtcCompiler, TheRecordingBuildRecordsSharedArraysAndKeepsLineNumbers) {
                                "__device__ int helper(int tile) {\n"
                                "    return tile + also_nope;\n"
                                "}\n";
-    const auto recording = ts::gpu::recording_source(broken);
-    ASSERT_EQ(recording.index(), 0u);
-    const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(recording).source, "broken.cu", 9, 0);
+    const auto trace = ts::gpu::tracing_source(broken);
+    ASSERT_EQ(trace.index(), 0u);
+    const CompileResult r = ts::gpu::compile_user_kernel(std::get<0>(trace).source, "broken.cu", 9, 0);
     ASSERT_EQ(r.diagnostics.size(), 2u) << r.log;
     EXPECT_EQ(r.diagnostics[0].line, 6) << r.log;
     EXPECT_EQ(r.diagnostics[1].line, 9) << r.log;
@@ -119,7 +119,7 @@ TEST(NvrtcCompiler, TheRecordingBuildRecordsSharedArraysAndKeepsLineNumbers) {
         "    (dynamic + 64)[threadIdx.x] = two[1][2] * one[3];\n"
         "    __syncthreads();\n"
         "    C[0] = dynamic[K] + (dynamic + 64)[0];\n");
-    const auto built = ts::gpu::recording_source(forms);
+    const auto built = ts::gpu::tracing_source(forms);
     ASSERT_EQ(built.index(), 0u);
     EXPECT_EQ(std::get<0>(built).shared_names, (std::vector<std::string>{"two", "one", "dynamic"}));
     const CompileResult compiled = ts::gpu::compile_user_kernel(std::get<0>(built).source, "forms.cu", 9, 0);
@@ -129,7 +129,7 @@ TEST(NvrtcCompiler, TheRecordingBuildRecordsSharedArraysAndKeepsLineNumbers) {
     // on its own line, and the line numbers hold.
     const std::string unindented = kernel("__shared__ float flush[16];\nflush[threadIdx.x] = A[0];\n__syncthreads();\n"
                                           "C[0] = flush[0] + nope;\n");
-    const auto flush = ts::gpu::recording_source(unindented);
+    const auto flush = ts::gpu::tracing_source(unindented);
     ASSERT_EQ(flush.index(), 0u);
     EXPECT_EQ(std::get<0>(flush).shared_names, std::vector<std::string>{"flush"});
     const CompileResult flushed = ts::gpu::compile_user_kernel(std::get<0>(flush).source, "flush.cu", 9, 0);
@@ -138,17 +138,17 @@ TEST(NvrtcCompiler, TheRecordingBuildRecordsSharedArraysAndKeepsLineNumbers) {
     EXPECT_NE(flushed.diagnostics[0].message.find("nope"), std::string::npos) << flushed.log;
 
     // Two arrays in one statement: recorded globally, with the line that is not recorded.
-    const auto two_in_one = ts::gpu::recording_source(kernel("    __shared__ float a[4], b[4];\n    a[0] = A[0];\n    C[0] = a[0];\n"));
+    const auto two_in_one = ts::gpu::tracing_source(kernel("    __shared__ float a[4], b[4];\n    a[0] = A[0];\n    C[0] = a[0];\n"));
     ASSERT_EQ(two_in_one.index(), 0u);
     EXPECT_TRUE(std::get<0>(two_in_one).shared_names.empty());
     EXPECT_NE(std::get<0>(two_in_one).shared_not_recorded.find("line 2: shared memory is recorded where"), std::string::npos)
         << std::get<0>(two_in_one).shared_not_recorded;
     EXPECT_TRUE(ts::gpu::compile_user_kernel(std::get<0>(two_in_one).source, "two.cu", 9, 0).ok);
     // A pointer taken from a shared array does not compile as an accessor (the runner then records
-    // the global accesses alone); the same kernel built without shared recording compiles.
+    // the global accesses alone); the same kernel built without tracing shared memory compiles.
     const std::string pointer = kernel("    __shared__ float s[32];\n    float* p = s;\n    p[0] = A[0];\n    C[0] = p[0];\n");
-    EXPECT_FALSE(ts::gpu::compile_user_kernel(std::get<0>(ts::gpu::recording_source(pointer)).source, "p.cu", 9, 0).ok);
-    EXPECT_TRUE(ts::gpu::compile_user_kernel(std::get<0>(ts::gpu::recording_source(pointer, false)).source, "p.cu", 9, 0).ok);
+    EXPECT_FALSE(ts::gpu::compile_user_kernel(std::get<0>(ts::gpu::tracing_source(pointer)).source, "p.cu", 9, 0).ok);
+    EXPECT_TRUE(ts::gpu::compile_user_kernel(std::get<0>(ts::gpu::tracing_source(pointer, false)).source, "p.cu", 9, 0).ok);
 }
 
 TEST(NvrtcCompiler, ErrorsComeBackWithLineAndColumn) {

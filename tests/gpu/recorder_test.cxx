@@ -217,17 +217,17 @@ TEST(Recorder, RefusesWhatItCannotRecord) {
     request.problem.m = request.problem.n = request.problem.k = 64;
     const RunResult cublas = run_request(request);
     EXPECT_FALSE(cublas.ok);
-    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+    EXPECT_EQ(cublas.error, "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
               "variants, "
               "not cublas");
     request.kernel = {model::KernelKind::Vectorized};
     EXPECT_EQ(run_request(request).error,
-              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
               "variants, "
               "not vectorized");
     request.kernel = {model::KernelKind::Tiled, 8, 8, 8};
     request.problem.batch = 3;
-    EXPECT_EQ(run_request(request).error, "a recording covers one matrix product: set the batch to 1 (it is 3)");
+    EXPECT_EQ(run_request(request).error, "a trace covers one matrix product: set the batch to 1 (it is 3)");
 }
 
 }  // namespace

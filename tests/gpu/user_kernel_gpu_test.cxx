@@ -195,16 +195,16 @@ TEST_F(UserKernelOnGpu, LaunchesTheGpuRefusesGetASentenceAndNoRestart) {
     EXPECT_TRUE(still.ok) << still.error;
 }
 
-// The recording build: the tiled starter's recording is the tiled rung's, as the model has it (issue
+// The tracing build: the tiled starter's trace is the tiled rung's, as the model has it (issue
 // 25: record == model for a kernel equal to 05_tiled); the naive starter's is counted but not drawn.
-TEST_F(UserKernelOnGpu, TheTiledStartersRecordingIsTheModels) {
+TEST_F(UserKernelOnGpu, TheTiledStartersTraceIsTheModels) {
     const UserKernelSource tiled = user_kernel("tiled.cu", ts::model::starter_kernel(ts::model::Starter::Tiled));
     for (const Problem& p : {cube(64), Problem{.m = 127, .n = 129, .k = 65}}) {
         const RunResult recorded = run(user_request(RequestKind::Record, tiled, p));
         SCOPED_TRACE(describe_point(recorded.request));
         ASSERT_TRUE(recorded.ok) << recorded.error;
-        ASSERT_TRUE(recorded.user_recording);
-        const UserRecordingReport& report = *recorded.user_recording;
+        ASSERT_TRUE(recorded.user_trace);
+        const UserTraceReport& report = *recorded.user_trace;
         std::cout << report.counts_text << "\n";
         EXPECT_TRUE(report.c_right) << report.c_summary;
         EXPECT_EQ(report.counts.loads_a + report.counts.loads_b, report.counts.tiled_loads);
@@ -218,7 +218,7 @@ TEST_F(UserKernelOnGpu, TheTiledStartersRecordingIsTheModels) {
     // slot of as and bs a phase and reads 16 of each; no bank conflicts, no races.
     const RunResult at64 = run(user_request(RequestKind::Record, tiled, cube(64)));
     ASSERT_TRUE(at64.ok) << at64.error;
-    const ts::model::SharedReport& shared = at64.user_recording->shared;
+    const ts::model::SharedReport& shared = at64.user_trace->shared;
     for (const ts::model::SharedSentence& line : ts::model::describe_shared(shared)) std::cout << line.text << "\n";
     EXPECT_EQ(shared.not_recorded, "");
     ASSERT_EQ(shared.arrays.size(), 2u);
@@ -236,9 +236,9 @@ TEST_F(UserKernelOnGpu, TheTiledStartersRecordingIsTheModels) {
     const RunResult counted = run(user_request(RequestKind::Record, naive, cube(64)));
     ASSERT_TRUE(counted.ok) << counted.error;
     EXPECT_FALSE(counted.trace);
-    EXPECT_EQ(counted.user_recording->counts.loads_a + counted.user_recording->counts.loads_b, 2 * 64 * 64 * 64);
-    EXPECT_NE(counted.user_recording->theatre_note.find("yours passed 0"), std::string::npos)
-        << counted.user_recording->theatre_note;
+    EXPECT_EQ(counted.user_trace->counts.loads_a + counted.user_trace->counts.loads_b, 2 * 64 * 64 * 64);
+    EXPECT_NE(counted.user_trace->theatre_note.find("yours passed 0"), std::string::npos)
+        << counted.user_trace->theatre_note;
     // A kernel that takes A's address compiles, but cannot record through the accessors.
     const UserKernelSource pointer =
         user_kernel("pointer.cu", kSignature + " {\n    const float* row = A + 1;\n    C[0] = row[0];\n}\n");
@@ -251,23 +251,23 @@ TEST_F(UserKernelOnGpu, TheTiledStartersRecordingIsTheModels) {
 // Watched: the tiled starter without its first barrier records races (a thread reads a slot
 // another wrote between the same two barriers) where the right kernel has none; a 32 × 32 tile of
 // B stored and read down its columns is a 32-way bank conflict, and one padded column removes it.
-TEST_F(UserKernelOnGpu, TheRecordingFindsRacesAndBankConflicts) {
+TEST_F(UserKernelOnGpu, TheTraceFindsRacesAndBankConflicts) {
     const std::string barrier = "        __syncthreads();\n        for (int i = 0; i < TILE; ++i)";
     const UserKernelSource broken =
         user_kernel("no_first_sync.cu", tiled_with(barrier, "        for (int i = 0; i < TILE; ++i)"));
     const RunResult raced = run(user_request(RequestKind::Record, broken, cube(64)));
     ASSERT_TRUE(raced.ok) << raced.error;
-    for (const ts::model::SharedSentence& line : ts::model::describe_shared(raced.user_recording->shared)) std::cout << line.text << "\n";
-    EXPECT_GT(raced.user_recording->shared.races, 0);
-    ASSERT_FALSE(raced.user_recording->shared.examples.empty());
+    for (const ts::model::SharedSentence& line : ts::model::describe_shared(raced.user_trace->shared)) std::cout << line.text << "\n";
+    EXPECT_GT(raced.user_trace->shared.races, 0);
+    ASSERT_FALSE(raced.user_trace->shared.examples.empty());
     const auto line_of = [&](const std::string& text) {
         const std::size_t at = broken.source.find(text);
         return 1 + static_cast<int>(std::count(broken.source.begin(), broken.source.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
     };
     // The first race is at the lowest word: as[0][0] or bs[0][0], whichever the compiler put first.
-    const int writer = raced.user_recording->shared.examples[0].writer_line;
+    const int writer = raced.user_trace->shared.examples[0].writer_line;
     EXPECT_TRUE(writer == line_of("as[ty][tx] =") || writer == line_of("bs[ty][tx] =")) << writer;
-    EXPECT_EQ(raced.user_recording->shared.examples[0].other_line, line_of("sum += as[ty][i]"));
+    EXPECT_EQ(raced.user_trace->shared.examples[0].other_line, line_of("sum += as[ty][i]"));
 
     for (const int cols : {32, 33}) {
         std::string text = kSignature + R"( {
@@ -290,10 +290,10 @@ TEST_F(UserKernelOnGpu, TheRecordingFindsRacesAndBankConflicts) {
         text.replace(text.find("COLS"), 4, std::to_string(cols));
         const RunResult recorded = run(user_request(RequestKind::Record, user_kernel("columns.cu", text), cube(64)));
         ASSERT_TRUE(recorded.ok) << recorded.error;
-        const ts::model::SharedReport& report = recorded.user_recording->shared;
+        const ts::model::SharedReport& report = recorded.user_trace->shared;
         std::cout << cols << " columns:\n";
         for (const ts::model::SharedSentence& line : ts::model::describe_shared(report)) std::cout << line.text << "\n";
-        EXPECT_TRUE(recorded.user_recording->c_right) << recorded.user_recording->c_summary;
+        EXPECT_TRUE(recorded.user_trace->c_right) << recorded.user_trace->c_summary;
         EXPECT_EQ(report.races, 0);
         int worst = 0;
         for (const ts::model::SharedLineUse& line : report.lines)

@@ -1,5 +1,5 @@
 // The Experiments view and the theatre's race moment in a real window, from the hand-made
-// sample recording (tests/views/data/experiment_sample.json, put where the app looks for
+// sample measurement (tests/views/data/experiment_sample.json, put where the app looks for
 // recorded experiments through TILESCOPE_DATA_DIR): the heat map shows its shades where the
 // wrong cells are, and the theatre marks the stale slot, the writer and the reader.
 #include <gtest/gtest.h>

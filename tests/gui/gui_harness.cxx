@@ -30,7 +30,7 @@ int run(const std::string& prefix, const std::string& args, std::string& output)
     const testing::TestInfo* test = testing::UnitTest::GetInstance()->current_test_info();
     const std::string test_name = std::string(test->test_suite_name()) + "." + test->name();
     const std::string log = out_path(test_name + ".log");
-    // Each test's runs keep their settings and session (the last view and tab opened) apart from
+    // Each test's runs keep their settings (the last view and tab opened among them) apart from
     // other tests', which run beside them, and from the user's own; a test that chose a place
     // itself (failure_gui_test's journal) keeps it.
     std::string environment;

@@ -125,7 +125,7 @@ TEST(Gui, BenchNeedsNoWindow) {
     EXPECT_EQ(output.find("cannot open a window"), std::string::npos) << output;
 }
 
-// The latency lab's views from the committed H200 recording (no GPU needed).
+// The latency lab's views from the committed H200 measurement (no GPU needed).
 bool near(Rgb p, Rgb colour, int tolerance = 12) {
     return std::abs(p.r - colour.r) <= tolerance && std::abs(p.g - colour.g) <= tolerance &&
            std::abs(p.b - colour.b) <= tolerance;
@@ -137,7 +137,7 @@ void expect_drawn(const Image& image) {
     EXPECT_GT(ts::test::distinct_colours(image), 50) << "the screenshot looks blank";
 }
 
-TEST(Gui, LatencyViewFromRecording) {
+TEST(Gui, LatencyViewFromMeasurement) {
     const Image image = screenshot("view_latency.png", "--view latency");
     expect_drawn(image);
     // The naive kernel's red and the naive-row kernel's purple lines, right of the panel.
@@ -145,7 +145,7 @@ TEST(Gui, LatencyViewFromRecording) {
     EXPECT_GT(image.count_if([](Rgb p) { return near(p, {150, 60, 170}); }, 0.3f), 100) << "no naive-row curve";
 }
 
-TEST(Gui, TuningViewFromRecording) {
+TEST(Gui, TuningViewFromMeasurement) {
     const Image image = screenshot("view_tuning.png", "--view tuning");
     expect_drawn(image);
     // The best cell and best bar outlined, the invalid 64×32 cell grey.
@@ -153,7 +153,7 @@ TEST(Gui, TuningViewFromRecording) {
     EXPECT_GT(image.count(rgb(ts::views::colours::kGhostFill), 0.3f), 1000) << "no invalid cell";
 }
 
-TEST(Gui, RooflineViewFromRecording) {
+TEST(Gui, RooflineViewFromMeasurement) {
     const Image image = screenshot("view_roofline.png", "--view roofline");
     expect_drawn(image);
     EXPECT_GT(image.count_if([](Rgb p) { return near(p, {205, 60, 40}); }, 0.3f), 10) << "no naive point";

@@ -1,5 +1,5 @@
 // The kernel ladder in the real binary, in a window (under xvfb-run when there is no display):
-// `--view ladder` draws its bars from the committed recording, at 1× and in presenter mode,
+// `--view ladder` draws its bars from the committed measurement, at 1× and in presenter mode,
 // Ctrl+6 opens it, and the roofline shows the ladder's rungs.
 #include <gtest/gtest.h>
 
@@ -33,7 +33,7 @@ int bar_pixels(const Image& image, KernelKind kind, float from_x) {
     return image.count_if([&](Rgb p) { return p == colour; }, from_x);
 }
 
-TEST(LadderGui, ViewDrawsEveryBarFromTheRecording) {
+TEST(LadderGui, ViewDrawsEveryBarFromTheMeasurement) {
     const Image image = screenshot("view_ladder.png", "--view ladder");
     expect_not_blank(image, 1600, 1000);
     // A solid bar for the base, each rung and cuBLAS, right of the panel.

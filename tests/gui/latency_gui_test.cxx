@@ -1,4 +1,4 @@
-// The latency lab in a real window, from the committed H200 recording (no GPU needed): the
+// The latency lab in a real window, from the committed H200 measurement (no GPU needed): the
 // ladder's rungs are plotted beside the tiled kernel and cuBLAS, at 1× and in presenter mode.
 #include <gtest/gtest.h>
 
@@ -35,7 +35,7 @@ int plot_pixels_near(const Image& image, Rgb colour) {
 }
 
 // Opened with --load, so that on a GPU machine too no first-visit sweep starts and the picture
-// is the recording's alone, drawn solid.
+// is the measurement's alone, drawn solid.
 const std::string kLoad = "--load '" TILESCOPE_TRACES_DIR "/../measurements/nvidia-h200-2026-11-24.json' ";
 
 TEST(LatencyGui, RecordedLadderRungsArePlotted) {

@@ -113,7 +113,7 @@ TEST(TheatreGui, ReplayRecordedOnTheGpuWithItsSmTimeline) {
     expect_matrices(image);
 }
 
-TEST(TheatreGui, ABrokenRecordingIsReportedAndTheModelPlays) {
+TEST(TheatreGui, ABrokenTraceIsReportedAndTheModelPlays) {
     const std::string broken = ts::test::out_path("broken_trace.json");
     FILE* file = std::fopen(broken.c_str(), "w");
     ASSERT_TRUE(file);

@@ -1,6 +1,6 @@
 // The lesson "Breaking the tiled kernel" (issue #14): its steps open the Experiments view, the
 // theatre and the roofline as `experiment:` says, and its answers come from the experiments'
-// runs (fake outcomes here, as a GPU or a recording would give them) or from the model, never
+// runs (fake outcomes here, as a GPU or a measurement would give them) or from the model, never
 // from the lesson file.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The kernel ladder's lessons (09 register-tiles … 13 pipelining): the answers that compare a
 // rung with the one below it, with tiled T=32 and with cuBLAS, computed from the committed
-// H100 recording and from the model; "not measured here" without a recording; and a path
+// H100 measurement and from the model; "not measured here" without a measurement; and a path
 // that visits every rung in the theatre and asks about every rung's measured speed-up.
 #include <gtest/gtest.h>
 
@@ -27,12 +27,12 @@ const char* const kRungs[] = {"regtile-1d", "regtile-2d", "vectorized", "conflic
 // An app state with `kernel` chosen, as a lesson step sets it; the theatre's size, which the
 // ladder's answers do not depend on.
 void load_h100(AppState& state) {
-    for (const auto& file : ts::views::committed_recordings()) {
+    for (const auto& file : ts::views::committed_measurements()) {
         if (file.filename().string().find("h100") != std::string::npos) {
-            EXPECT_TRUE(ts::views::load_recording(state.lab, file)) << state.lab.load_error;
+            EXPECT_TRUE(ts::views::load_measurement(state.lab, file)) << state.lab.load_error;
         }
     }
-    EXPECT_TRUE(state.lab.recording) << "no H100 recording in assets/measurements";
+    EXPECT_TRUE(state.lab.measurement) << "no H100 measurement in assets/measurements";
 }
 
 AppState state_with(const std::string& kernel, bool h100) {
@@ -51,16 +51,16 @@ ts::views::RevealedAnswer answer(const AppState& state, const std::string& word)
 
 double median_ms(const AppState& state, const std::string& config) {
     const auto* point = ts::views::find_point(ts::views::lab_points(state.lab), config, 4096, "float");
-    EXPECT_NE(point, nullptr) << config << " at 4096³ is not in the H100 recording";
+    EXPECT_NE(point, nullptr) << config << " at 4096³ is not in the H100 measurement";
     return point ? point->median_ms : 0.0;
 }
 
-TEST(LadderLesson, EveryRungHasACountedAndAMeasuredSpeedupFromTheH100Recording) {
+TEST(LadderLesson, EveryRungHasACountedAndAMeasuredSpeedupFromTheH100Measurement) {
     std::string below = "tiled T=32";
     for (const char* rung : kRungs) {
         SCOPED_TRACE(rung);
         const AppState state = state_with(rung, true);
-        ASSERT_TRUE(state.lab.recording);
+        ASSERT_TRUE(state.lab.measurement);
         EXPECT_FALSE(ts::views::check_answer(state, {"rung-speedup-measured", std::nullopt, 1}));
 
         const auto counted = answer(state, "rung-speedup-predicted");
@@ -74,7 +74,7 @@ TEST(LadderLesson, EveryRungHasACountedAndAMeasuredSpeedupFromTheH100Recording) 
         const auto measured = answer(state, "rung-speedup-measured");
         ASSERT_TRUE(measured.value) << measured.how;
         EXPECT_NEAR(*measured.value, median_ms(state, below) / median_ms(state, rung), 1e-9);
-        EXPECT_TRUE(measured.how.starts_with("measured: recorded on NVIDIA H100")) << measured.how;
+        EXPECT_TRUE(measured.how.starts_with("measured on NVIDIA H100")) << measured.how;
         EXPECT_NE(measured.how.find("4096³ float"), std::string::npos) << measured.how;
         // The reveal puts the counts' prediction beside the measurement.
         EXPECT_NE(measured.shown.find(" (the counts: "), std::string::npos) << measured.shown;
@@ -132,7 +132,7 @@ TEST(LadderLesson, TheTunedRungAgainstCublasAndTheTiledKernel) {
     EXPECT_LT(*tiled.value, *percent.value);
 }
 
-TEST(LadderLesson, MeasuredAnswersSayNotMeasuredWithoutARecording) {
+TEST(LadderLesson, MeasuredAnswersSayNotMeasuredWithoutAMeasurement) {
     for (const char* word : {"rung-speedup-measured", "speedup-over-tiled", "percent-of-cublas"}) {
         SCOPED_TRACE(word);
         const auto revealed = answer(state_with("warptile", false), word);
@@ -140,7 +140,7 @@ TEST(LadderLesson, MeasuredAnswersSayNotMeasuredWithoutARecording) {
         EXPECT_EQ(revealed.shown, "not measured here");
         EXPECT_NE(revealed.how.find("no measurement of both"), std::string::npos) << revealed.how;
     }
-    // The counts need no recording.
+    // The counts need no measurement.
     EXPECT_TRUE(answer(state_with("warptile", false), "rung-speedup-predicted").value);
 }
 

@@ -70,13 +70,13 @@ TEST(LessonFiles, EveryStepAppliesAndShowsALaunchErrorOnlyWhenItSaysSo) {
 }
 
 TEST(LessonFiles, PredictionsRevealComputedAnswers) {
-    // With the committed recording loaded, as the app loads it without a GPU, every answer
+    // With the committed measurement loaded, as the app loads it without a GPU, every answer
     // has a value: counted by the model or measured. An experiment's runs are there only when
     // committed (assets/experiments) or run on a GPU; without them the answer says so.
     AppState state;
-    const auto recordings = ts::views::committed_recordings();
-    ASSERT_FALSE(recordings.empty());
-    ASSERT_TRUE(ts::views::load_recording(state.lab, recordings.back()));
+    const auto measurements = ts::views::committed_measurements();
+    ASSERT_FALSE(measurements.empty());
+    ASSERT_TRUE(ts::views::load_measurement(state.lab, measurements.back()));
     int predictions = 0;
     std::set<std::string> kinds;
     for (const auto& lesson : shipped_lessons())

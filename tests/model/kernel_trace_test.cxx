@@ -1,5 +1,5 @@
-// The recording model: slots, comparison with the model's schedule (which must catch a wrong
-// load and name it), and the SM timeline's waves, on recordings made without a GPU.
+// The trace model: slots, comparison with the model's schedule (which must catch a wrong
+// load and name it), and the SM timeline's waves, on traces made without a GPU.
 #include <gtest/gtest.h>
 
 #include "model/kernel_trace.hpp"
@@ -125,9 +125,9 @@ TEST(KernelTrace, WhatCannotBeRecordedSaysWhy) {
     EXPECT_EQ(check_recordable(kTiled8, problem(40, 28, 36)), std::nullopt);
     Problem batched = problem(40, 28, 36);
     batched.batch = 2;
-    EXPECT_EQ(*check_recordable(kTiled8, batched), "a recording covers one matrix product: set the batch to 1 (it is 2)");
+    EXPECT_EQ(*check_recordable(kTiled8, batched), "a trace covers one matrix product: set the batch to 1 (it is 2)");
     EXPECT_EQ(*check_recordable({KernelKind::Cublas, 16, 16, 16}, problem(8, 8, 8)),
-              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
               "variants, "
               "not cublas");
     EXPECT_TRUE(check_recordable({KernelKind::Tiled, 1, 1, 1}, problem(4096, 4096, 4096)));  // 16.7 M blocks
@@ -369,14 +369,14 @@ TEST(KernelTrace, RecordedLadderLoadReadsTheTraceWithinBounds) {
               std::nullopt);
 }
 
-TEST(KernelTrace, LadderRecordingsAreRefusedOrCutLikeTheOthers) {
+TEST(KernelTrace, LadderTracesAreRefusedOrCutLikeTheOthers) {
     EXPECT_EQ(*check_recordable({KernelKind::RegTile1d}, problem(64, 64, 64)),
-              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
               "variants, "
               "not regtile-1d");
     Problem batched = problem(128, 128, 16);
     batched.batch = 2;
-    EXPECT_EQ(*check_recordable(kWarptile, batched), "a recording covers one matrix product: set the batch to 1 (it is 2)");
+    EXPECT_EQ(*check_recordable(kWarptile, batched), "a trace covers one matrix product: set the batch to 1 (it is 2)");
     // 4096³: 32 × 32 blocks × 256 K steps of clocks are kept, the loads are not.
     EXPECT_EQ(check_recordable(kWarptile, problem(4096, 4096, 4096)), std::nullopt);
     EXPECT_GT(load_records(kWarptile, problem(4096, 4096, 4096)), kMaxLoadRecords);
@@ -393,7 +393,7 @@ TEST(KernelTrace, LadderRecordingsAreRefusedOrCutLikeTheOthers) {
 namespace ts::model {
 namespace {
 
-// A recording of a GPU that does what the model says counts what the model counts, at every
+// A trace of a GPU that does what the model says counts what the model counts, at every
 // step of the player, for both kernels.
 TEST(RecordedReads, CountWhatTheModelCountsAtEveryStep) {
     const Problem p = problem(40, 28, 36);
@@ -416,7 +416,7 @@ TEST(RecordedReads, CountWhatTheModelCountsAtEveryStep) {
     }
 }
 
-TEST(RecordedReads, ALoadMissingFromTheRecordingShowsInTheCounts) {
+TEST(RecordedReads, ALoadMissingFromTheTraceShowsInTheCounts) {
     const Problem p = problem(40, 28, 36);
     KernelTrace trace = synthetic_trace(kTiled8, p);
     // Block (0, 0), phase 0: the thread that loads A[0][0] recorded padding instead.
@@ -427,7 +427,7 @@ TEST(RecordedReads, ALoadMissingFromTheRecordingShowsInTheCounts) {
     EXPECT_EQ(reads.element_reads(store, Operand::A, 0, 0), 3);  // grid.x = 4 blocks, one missing
 }
 
-// A warp-specialized recording against the ring's protocol: clocks made to obey it pass, and each
+// A warp-specialized trace against the ring's protocol: clocks made to obey it pass, and each
 // way of breaking it is named (a consumer seeing a stage before it was armed, a stage refilled
 // before a consumer was done, clocks out of order).
 TEST(KernelTrace, WarpSpecializedRoleClocksFollowTheRing) {

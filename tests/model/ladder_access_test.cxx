@@ -1,4 +1,4 @@
-// cpu: what the ladder theatre draws for one thread and one warp — loads, fragments, banks
+// cpu: what the rung theatre draws for one thread and one warp — loads, fragments, banks
 // and stages — against counts worked out by hand from the kernels' comments.
 #include <gtest/gtest.h>
 

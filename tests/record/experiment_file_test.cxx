@@ -86,7 +86,7 @@ TEST(ExperimentFile, RefusesWhatWouldNotFitItsField) {
     EXPECT_NE(error_of(with("\"kind\": \"tiled\"", "\"kind\": 99")).find("kernel 99 is none"), std::string::npos);
     EXPECT_NE(error_of(with("\"no-bounds-check\"", "7")).find("experiment 7 is none of the four"), std::string::npos);
     // Every refusal names the file first.
-    EXPECT_EQ(error_of(with("\"runs\": 50", "\"runs\": 2.5")).rfind("run.json: not a recording of experiments (", 0), 0u);
+    EXPECT_EQ(error_of(with("\"runs\": 50", "\"runs\": 2.5")).rfind("run.json: not a measurement of experiments (", 0), 0u);
 }
 
 TEST(ExperimentFile, RefusesEntriesOfTheWrongShape) {
@@ -99,7 +99,7 @@ TEST(ExperimentFile, RefusesEntriesOfTheWrongShape) {
               std::string::npos);
     EXPECT_NE(error_of("[{\"case\": {}, \"stale_reads\": {\"reads\": [{\"operand\": \"C\"}]}}]").find("neither As nor Bs"),
               std::string::npos);
-    EXPECT_NE(error_of("{\"results\": [").find("not a recording of experiments"), std::string::npos);
+    EXPECT_NE(error_of("{\"results\": [").find("not a measurement of experiments"), std::string::npos);
     // A failed run has its request and its reason, and stale reads without counts are kept.
     const ExperimentFile failed = parsed(
         R"([{"ok": false, "error": "boom", "request": {"kernel": {"kind": 4, "tile": 8}, "problem": {"m": 9, "n": 9, "k": 9}, "experiment": 2},

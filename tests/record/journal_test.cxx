@@ -84,11 +84,11 @@ TEST(Journal, ACrashedSessionIsOfferedLoadedAndRetired) {
     EXPECT_EQ(found[0].started, "2026-11-24T09:12:00Z");
     EXPECT_EQ(found[0].points, 2);
     auto loaded = load_journal(file);
-    ASSERT_TRUE(std::holds_alternative<Recording>(loaded)) << std::get<std::string>(loaded);
-    const Recording& recording = std::get<Recording>(loaded);
-    ASSERT_EQ(recording.points.size(), 2u);
-    EXPECT_EQ(recording.points[1].m, 2048);
-    EXPECT_EQ(recording.points[1].median_ms, 1.5);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(loaded)) << std::get<std::string>(loaded);
+    const Measurement& measurement = std::get<Measurement>(loaded);
+    ASSERT_EQ(measurement.points.size(), 2u);
+    EXPECT_EQ(measurement.points[1].m, 2048);
+    EXPECT_EQ(measurement.points[1].median_ms, 1.5);
     retire_journal(file);
     EXPECT_TRUE(unfinished_sessions(dir).empty());
     fs::remove_all(dir);

@@ -1,5 +1,5 @@
-// Kernel recordings as files: written and read back unchanged, broken files refused with
-// where and why, and the recordings committed in assets/traces (made on an NVIDIA H200)
+// Kernel traces as files: written and read back unchanged, broken files refused with
+// where and why, and the traces committed in assets/traces (made on an NVIDIA H200)
 // still load and still match the model's schedule load for load.
 #include <gtest/gtest.h>
 
@@ -28,7 +28,7 @@ model::KernelTrace parsed(const std::string& text) {
 
 std::string error_of(const std::string& text) { return testing_support::message_of(parse_trace(text, "t.json")); }
 
-// A recording of a tensor-core rung on 300×200×100 in BF16 with its blocks' SMs and clocks filled
+// A trace of a tensor-core rung on 300×200×100 in BF16 with its blocks' SMs and clocks filled
 // in; the rung's own records are the test's to add.
 model::KernelTrace tensor_core_trace(model::KernelKind kind) {
     model::KernelTrace trace;
@@ -64,7 +64,7 @@ TEST(TraceFile, RoundTripKeepsEveryRecord) {
 }
 
 // A learner's kernel recorded as the tiled rung keeps whose it is and its source.
-TEST(TraceFile, ALearnersRecordingKeepsItsLabelAndSource) {
+TEST(TraceFile, ALearnersTraceKeepsItsLabelAndSource) {
     model::KernelTrace trace =
         testing_support::synthetic_trace(model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, problem(16, 16, 16), 4);
     EXPECT_EQ(trace_to_json(trace).find("\"label\""), std::string::npos);  // a rung's has none
@@ -85,7 +85,7 @@ TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
     std::string wrong_kernel = text;
     wrong_kernel.replace(wrong_kernel.find("\"tiled\""), 7, "\"cublas\"");
     EXPECT_EQ(error_of(wrong_kernel),
-              "t.json: kernel: \"cublas\" has no recording; expected \"naive\", \"tiled\", \"regtile-2d\", \"warptile\", "
+              "t.json: kernel: \"cublas\" has no trace; expected \"naive\", \"tiled\", \"regtile-2d\", \"warptile\", "
               "\"mma\", \"wgmma\" or \"warp-specialized\"");
 
     std::string short_loads = text;
@@ -100,9 +100,9 @@ TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
               "/nonexistent/t.json: cannot open the file (missing, or no permission to read it)");
 }
 
-// The wgmma rung's recording keeps its stage word for word; a stage of the wrong size, or a word
+// The wgmma rung's trace keeps its stage word for word; a stage of the wrong size, or a word
 // that is not 16 bits, is refused.
-TEST(TraceFile, AWgmmaRecordingKeepsItsStage) {
+TEST(TraceFile, AWgmmaTraceKeepsItsStage) {
     model::KernelTrace trace = tensor_core_trace(model::KernelKind::Wgmma);
     trace.stage_words = model::stage_words_expected(model::kRecordedStageShape, trace.problem);
     const std::string text = trace_to_json(trace);
@@ -120,8 +120,8 @@ TEST(TraceFile, AWgmmaRecordingKeepsItsStage) {
     EXPECT_EQ(error_of(wide), "t.json: stage_words: 70000 is not a 16-bit word");
 }
 
-// The mma rung's recording keeps warp 0's registers; a record of the wrong size is refused.
-TEST(TraceFile, AnMmaRecordingKeepsItsRegisters) {
+// The mma rung's trace keeps warp 0's registers; a record of the wrong size is refused.
+TEST(TraceFile, AnMmaTraceKeepsItsRegisters) {
     model::KernelTrace trace = tensor_core_trace(model::KernelKind::Mma);
     trace.fragment_words = model::fragment_words_expected(trace.problem);
     const std::string text = trace_to_json(trace);
@@ -136,8 +136,8 @@ TEST(TraceFile, AnMmaRecordingKeepsItsRegisters) {
     EXPECT_EQ(error_of(short_record), "t.json: fragment_words: 511 words; 32 lanes × 16 halves are 512");
 }
 
-// The warp-specialized rung's recording keeps its role clocks; a list of the wrong length is refused.
-TEST(TraceFile, AWarpSpecializedRecordingKeepsItsRoleClocks) {
+// The warp-specialized rung's trace keeps its role clocks; a list of the wrong length is refused.
+TEST(TraceFile, AWarpSpecializedTraceKeepsItsRoleClocks) {
     model::KernelTrace trace = tensor_core_trace(model::KernelKind::WarpSpecialized);
     for (std::int64_t i = 0; i < model::role_clock_records(trace.config, trace.problem); ++i)
         trace.role_clocks.push_back({static_cast<std::uint64_t>(10 * i + 1), static_cast<std::uint64_t>(10 * i + 2),
@@ -148,10 +148,10 @@ TEST(TraceFile, AWarpSpecializedRecordingKeepsItsRoleClocks) {
     EXPECT_EQ(back.role_clocks.back().done, trace.role_clocks.back().done);
     std::string cut = text;
     cut.replace(cut.find("\"role_clocks\":[") + 15, 6, "");  // "1,2,3,"
-    EXPECT_EQ(error_of(cut), "t.json: role_clocks: 17 role clocks; this recording needs 18");
+    EXPECT_EQ(error_of(cut), "t.json: role_clocks: 17 role clocks; this trace needs 18");
 }
 
-TEST(TraceFile, CommittedRecordingsMatchTheModel) {
+TEST(TraceFile, CommittedTracesMatchTheModel) {
     int files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(TILESCOPE_TRACES_DIR)) {
         SCOPED_TRACE(entry.path().string());
@@ -159,7 +159,7 @@ TEST(TraceFile, CommittedRecordingsMatchTheModel) {
         ASSERT_TRUE(std::holds_alternative<model::KernelTrace>(loaded)) << std::get<std::string>(loaded);
         const model::KernelTrace& trace = std::get<model::KernelTrace>(loaded);
         EXPECT_EQ(trace.device.rfind("NVIDIA H", 0), 0u) << trace.device;
-        // The mma and wgmma recordings' inputs are element numbers: their registers or stage are what
+        // The mma and wgmma traces' inputs are element numbers: their registers or stage are what
         // is compared.
         if (trace.config.kind != model::KernelKind::Wgmma && trace.config.kind != model::KernelKind::Mma) {
             EXPECT_TRUE(trace.check_passed) << trace.check_summary;

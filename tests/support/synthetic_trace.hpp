@@ -1,4 +1,4 @@
-// synthetic_trace.hpp — a recording such as a GPU that runs the kernels exactly as the model
+// synthetic_trace.hpp — a trace such as a GPU that runs the kernels exactly as the model
 // says would make, with SMs and clocks chosen by the test: for the tests of the trace model,
 // the trace file and the replay views, none of which may need a GPU.
 #pragma once

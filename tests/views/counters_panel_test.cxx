@@ -250,9 +250,9 @@ TEST(CountersPanel, ReadingsAreKeptPerKernelAndSize) {
 TEST(CountersPanel, TheRooflineGetsAMeasuredPointBesideTheModelsPoint) {
     ImGuiHarness ui;
     AppState state;
-    const auto files = committed_recordings();
+    const auto files = committed_measurements();
     ASSERT_FALSE(files.empty());
-    ASSERT_TRUE(load_recording(state.lab, files.back()));
+    ASSERT_TRUE(load_measurement(state.lab, files.back()));
     state.view = ViewId::Roofline;
     const ts::model::CounterReport report = fake_report(kTiled32, roofline_problem());
     take_live_result(state.lab, counters_result(report));
@@ -284,7 +284,7 @@ TEST(CountersPanel, TheRooflineGetsAMeasuredPointBesideTheModelsPoint) {
 
 TEST(CountersPanel, WithoutATimingTheMeasuredPointSitsOnTheRoof) {
     ImGuiHarness ui;
-    AppState state;  // no recording: nothing timed
+    AppState state;  // no measurement: nothing timed
     state.view = ViewId::Roofline;
     take_live_result(state.lab, counters_result(fake_report(kTiled32, roofline_problem())));
     // Another size is not the roofline's: it stays in the panel only.

@@ -33,14 +33,14 @@ const std::string kSample = TILESCOPE_TEST_DATA_DIR "/experiment_sample.json";
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// No GPU, and no committed recordings read: what the model alone gives.
+// No GPU, and no committed measurements read: what the model alone gives.
 AppState state_without_gpu(Experiment experiment) {
     AppState state;
     ts::gpu::DeviceInfo info;
     info.usable = false;
     info.why_not = "no CUDA device: none in this test";
     state.device = info;
-    state.experiments.recordings_loaded = true;
+    state.experiments.measurements_loaded = true;
     state.experiments.experiment = experiment;
     state.view = ViewId::Experiment;
     return state;
@@ -280,15 +280,15 @@ TEST(ExperimentView, TheBatchRunsOneCaseAtATimeAndCancelKeepsWhatCameBack) {
     EXPECT_TRUE(has(draw_experiment_view(ui, state), "37 of 50"));
 }
 
-TEST(ExperimentView, TheSampleRecordingDecodes) {
+TEST(ExperimentView, TheSampleMeasurementDecodes) {
     auto loaded = load_experiment_file(kSample);
-    ASSERT_TRUE(std::holds_alternative<ExperimentRecording>(loaded)) << std::get<std::string>(loaded);
-    const ExperimentRecording& recording = std::get<ExperimentRecording>(loaded);
-    EXPECT_EQ(recording.device, "Sample GPU");
-    EXPECT_EQ(recording.date, "2026-11-26");
-    ASSERT_EQ(recording.outcomes.size(), 4u);
+    ASSERT_TRUE(std::holds_alternative<ExperimentMeasurement>(loaded)) << std::get<std::string>(loaded);
+    const ExperimentMeasurement& measurement = std::get<ExperimentMeasurement>(loaded);
+    EXPECT_EQ(measurement.device, "Sample GPU");
+    EXPECT_EQ(measurement.date, "2026-11-26");
+    ASSERT_EQ(measurement.outcomes.size(), 4u);
 
-    const ExperimentOutcome& second = recording.outcomes[0];
+    const ExperimentOutcome& second = measurement.outcomes[0];
     EXPECT_EQ(second.experiment, Experiment::MissingSecondSync);
     ASSERT_TRUE(second.run && second.stale);
     EXPECT_EQ(second.run->wrong_runs, 37);
@@ -312,29 +312,29 @@ TEST(ExperimentView, TheSampleRecordingDecodes) {
     EXPECT_EQ(telling->block_x, 1);
     EXPECT_EQ(telling->phase, 0);
 
-    EXPECT_EQ(recording.outcomes[1].experiment, Experiment::MissingFirstSync);
-    EXPECT_EQ(recording.outcomes[1].run->wrong_runs, 0);
-    EXPECT_TRUE(recording.outcomes[2].worker_restarted);
-    EXPECT_EQ(recording.outcomes[2].experiment, Experiment::NoBoundsCheck);
-    EXPECT_EQ(recording.outcomes[2].c.problem.m, 100);
-    EXPECT_GT(recording.outcomes[3].run->broken_ms, recording.outcomes[3].run->real_ms);
+    EXPECT_EQ(measurement.outcomes[1].experiment, Experiment::MissingFirstSync);
+    EXPECT_EQ(measurement.outcomes[1].run->wrong_runs, 0);
+    EXPECT_TRUE(measurement.outcomes[2].worker_restarted);
+    EXPECT_EQ(measurement.outcomes[2].experiment, Experiment::NoBoundsCheck);
+    EXPECT_EQ(measurement.outcomes[2].c.problem.m, 100);
+    EXPECT_GT(measurement.outcomes[3].run->broken_ms, measurement.outcomes[3].run->real_ms);
 }
 
 // What `tilescope-cli experiment --json` writes: the device as a string, no date (the file's
 // name has it), flat cases, the counts under "run", a missing report as null.
 TEST(ExperimentView, TheCliFormatLoadsToo) {
     auto loaded = load_experiment_file(TILESCOPE_TEST_DATA_DIR "/nvidia-h100-2026-11-26.json");
-    ASSERT_TRUE(std::holds_alternative<ExperimentRecording>(loaded)) << std::get<std::string>(loaded);
-    const ExperimentRecording& recording = std::get<ExperimentRecording>(loaded);
-    EXPECT_EQ(recording.device, "NVIDIA H100 80GB HBM3");
-    EXPECT_EQ(recording.date, "2026-11-26");
-    ASSERT_EQ(recording.outcomes.size(), 2u);
-    const ExperimentOutcome& first = recording.outcomes[0];
+    ASSERT_TRUE(std::holds_alternative<ExperimentMeasurement>(loaded)) << std::get<std::string>(loaded);
+    const ExperimentMeasurement& measurement = std::get<ExperimentMeasurement>(loaded);
+    EXPECT_EQ(measurement.device, "NVIDIA H100 80GB HBM3");
+    EXPECT_EQ(measurement.date, "2026-11-26");
+    ASSERT_EQ(measurement.outcomes.size(), 2u);
+    const ExperimentOutcome& first = measurement.outcomes[0];
     EXPECT_EQ(first.experiment, Experiment::MissingFirstSync);
     EXPECT_EQ(first.c.kernel.kind, ts::model::KernelKind::Tiled);
     EXPECT_EQ(first.c.kernel.tile, 16);
     EXPECT_EQ(first.c.problem.k, 64);
-    EXPECT_EQ(first.source, "recorded on NVIDIA H100 80GB HBM3, 2026-11-26");
+    EXPECT_EQ(first.source, "measured on NVIDIA H100 80GB HBM3, 2026-11-26");
     ASSERT_TRUE(first.stale.has_value());
     ASSERT_EQ(first.stale->reads.size(), 1u);
     const ts::model::StaleRead& read = first.stale->reads[0];
@@ -342,16 +342,16 @@ TEST(ExperimentView, TheCliFormatLoadsToo) {
     // Bs[2][9] of block (0, 0) in phase 1 should hold B[18][9]; it still held phase 0's B[2][9].
     EXPECT_EQ(read.expected, ts::model::watched_value(18, 9, 64, 64));
     EXPECT_EQ(read.got, ts::model::watched_value(2, 9, 64, 64));
-    EXPECT_FALSE(recording.outcomes[1].stale.has_value());
-    EXPECT_EQ(recording.outcomes[1].c.kernel.tile, 32);
+    EXPECT_FALSE(measurement.outcomes[1].stale.has_value());
+    EXPECT_EQ(measurement.outcomes[1].c.kernel.tile, 32);
 }
 
 TEST(ExperimentView, RecordedResultsAreLabelledUntilLiveOnesReplaceThem) {
     ImGuiHarness ui;
     AppState state = state_without_gpu(Experiment::MissingSecondSync);
-    ASSERT_TRUE(load_experiment_recording(state.experiments, kSample)) << state.experiments.load_message;
+    ASSERT_TRUE(load_experiment_measurement(state.experiments, kSample)) << state.experiments.load_message;
     std::string text = draw_experiment_view(ui, state);
-    EXPECT_TRUE(has(text, "recorded on Sample GPU, 2026-11-26")) << text;
+    EXPECT_TRUE(has(text, "measured on Sample GPU, 2026-11-26")) << text;
     EXPECT_TRUE(has(text, "37 of 50"));
 
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
@@ -360,9 +360,9 @@ TEST(ExperimentView, RecordedResultsAreLabelledUntilLiveOnesReplaceThem) {
     take_experiment_result(state.experiments, live, "Fake GPU");
     text = draw_experiment_view(ui, state);
     EXPECT_TRUE(has(text, "12 of 50"));
-    EXPECT_FALSE(has(text, "recorded on Sample GPU")) << "the live result of the same case replaces the recorded one";
-    // A recording loaded later never hides it.
-    load_experiment_recording(state.experiments, kSample);
+    EXPECT_FALSE(has(text, "measured on Sample GPU")) << "the live result of the same case replaces the recorded one";
+    // A measurement loaded later never hides it.
+    load_experiment_measurement(state.experiments, kSample);
     EXPECT_TRUE(has(draw_experiment_view(ui, state), "12 of 50"));
 
     state.experiments.experiment = Experiment::NoBoundsCheck;
@@ -371,7 +371,7 @@ TEST(ExperimentView, RecordedResultsAreLabelledUntilLiveOnesReplaceThem) {
 
 TEST(ExperimentView, TheTheatreFlagOpensTheRecordedStaleRead) {
     AppState state = state_without_gpu(Experiment::MissingSecondSync);
-    ASSERT_TRUE(load_experiment_recording(state.experiments, kSample));
+    ASSERT_TRUE(load_experiment_measurement(state.experiments, kSample));
     EXPECT_FALSE(open_experiment(state, Experiment::MissingSecondSync, true).has_value());
     EXPECT_EQ(state.view, ViewId::Theatre);
     EXPECT_TRUE(race_on_show(state));
@@ -395,16 +395,16 @@ TEST(ExperimentView, ACorruptOrMissingFileGivesAClearMessage) {
     const std::filesystem::path corrupt = dir / "corrupt.json";
     std::ofstream(corrupt) << "{ \"results\": [ {\"experiment\": ";
     AppState state = state_without_gpu(Experiment::MissingFirstSync);
-    EXPECT_FALSE(load_experiment_recording(state.experiments, corrupt));
-    EXPECT_TRUE(has(state.experiments.load_message, "corrupt.json: not a recording of experiments"))
+    EXPECT_FALSE(load_experiment_measurement(state.experiments, corrupt));
+    EXPECT_TRUE(has(state.experiments.load_message, "corrupt.json: not a measurement of experiments"))
         << state.experiments.load_message;
 
     const std::filesystem::path wrong_type = dir / "wrong-type.json";
     std::ofstream(wrong_type) << R"({"results": [{"experiment": "missing-first-sync", "case": {"problem": {"m": "many"}}}]})";
-    EXPECT_FALSE(load_experiment_recording(state.experiments, wrong_type));
+    EXPECT_FALSE(load_experiment_measurement(state.experiments, wrong_type));
     EXPECT_TRUE(has(state.experiments.load_message, "wrong-type.json")) << state.experiments.load_message;
 
-    EXPECT_FALSE(load_experiment_recording(state.experiments, dir / "absent.json"));
+    EXPECT_FALSE(load_experiment_measurement(state.experiments, dir / "absent.json"));
     EXPECT_TRUE(has(state.experiments.load_message, "cannot be opened"));
 
     ImGuiHarness ui;

@@ -281,15 +281,15 @@ TEST(Failures, APlotFailureIsHoveredAndClickedAtTheBottomEdge) {
     EXPECT_EQ(*frame.clicked_failure, 0);
 }
 
-// A recording's failed point (tilescope-cli bench keeps them) is drawn failed where nothing
+// A measurement's failed point (tilescope-cli bench keeps them) is drawn failed where nothing
 // measured it since, and not where a point of it succeeded.
 TEST(Failures, ARecordedFailureCountsUntilAPointOfItSucceeds) {
     AppState state = lab_on_a_gpu(ViewId::Tuning);
     const ts::gpu::RunRequest t1 = tuning_tile_request(1);
-    ts::record::Recording recording;
+    ts::record::Measurement measurement;
     ts::record::Point point = point_from_result(failed(t1, "cudaErrorLaunchTimeout"));
-    recording.points.push_back(point);
-    state.lab.recording = recording;
+    measurement.points.push_back(point);
+    state.lab.measurement = measurement;
     auto failure = failure_at(state.lab, lab_points(state.lab), t1);
     ASSERT_TRUE(failure);
     EXPECT_TRUE(failure->recorded);
@@ -305,7 +305,7 @@ TEST(Failures, AFailedExperimentCaseSaysFailedAndRunsAgain) {
     ImGuiHarness ui;
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
-    state.experiments.recordings_loaded = true;
+    state.experiments.measurements_loaded = true;
     state.experiments.experiment = ts::model::Experiment::MissingSecondSync;
     state.view = ViewId::Experiment;
     const ts::model::ExperimentCase c = ts::model::default_experiment_cases(ts::model::Experiment::MissingSecondSync).back();

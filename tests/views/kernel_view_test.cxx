@@ -19,7 +19,7 @@
 #include "views/lab/latency_view.hpp"
 #include "views/lab/roofline_view.hpp"
 #include "views/lab/tuning_view.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/window/app_state.hpp"
 #include "views/window/main_view.hpp"
 
@@ -292,7 +292,7 @@ TEST_F(KernelView, ChecksAndMeasurementsComeBackAsAUserReadsThem) {
     EXPECT_TRUE(has(text, "cancelled: what had come back is kept"));
 }
 
-TEST_F(KernelView, ARecordingShowsItsCountsAndGoesToTheTheatre) {
+TEST_F(KernelView, ATraceShowsItsCountsAndGoesToTheTheatre) {
     with_gpu();
     draw();
     KernelEditorState& editor = state.kernel_editor;
@@ -309,17 +309,17 @@ TEST_F(KernelView, ARecordingShowsItsCountsAndGoesToTheTheatre) {
     EXPECT_EQ(recorded.request.kind, ts::gpu::RequestKind::Record);
     EXPECT_EQ(recorded.request.problem.m, 64);
     recorded.ok = true;
-    ts::gpu::UserRecordingReport report;
+    ts::gpu::UserTraceReport report;
     report.counts_text = "32768 loads of A and B";
     report.c_right = true;
-    report.c_summary = "C of the recording launch was right";
-    // Its shared memory, with a race (a barrier missing) as the recording reports one.
+    report.c_summary = "C of the traced launch was right";
+    // Its shared memory, with a race (a barrier missing) as the trace reports one.
     report.shared.arrays = {{"as", 16, 16, 262144, 16384}, {"bs", 16, 16, 262144, 16384}};  // reads, writes
     report.shared.warp_accesses = report.shared.wavefronts = 17408;
     report.shared.races = 32768;
     report.shared.examples = {{0, 1, 0, 0, 1, 0, 22, 0, 0, 26, false}};
-    recorded.user_recording = report;
-    // The tiled rung's own schedule as the recording: what a kernel equal to it gives.
+    recorded.user_trace = report;
+    // The tiled rung's own schedule as the trace: what a kernel equal to it gives.
     ts::model::KernelTrace trace;
     trace.config = {ts::model::KernelKind::Tiled, 16, 16, 16};
     trace.problem = {64, 64, 64, 1, ts::model::Dtype::Float32};
@@ -338,8 +338,8 @@ TEST_F(KernelView, ARecordingShowsItsCountsAndGoesToTheTheatre) {
     EXPECT_EQ(recorded_on_line(editor, 26), ts::model::Severity::Error);
     EXPECT_EQ(recorded_on_line(editor, 23), std::nullopt);
     EXPECT_TRUE(has(text, "Show in the theatre"));
-    add_recording(state.theatre.recording, *editor.recorded->trace);  // what the button does, with the view
-    EXPECT_TRUE(state.theatre.recording.tiled);
+    add_trace(state.theatre.traces, *editor.recorded->trace);  // what the button does, with the view
+    EXPECT_TRUE(state.theatre.traces.tiled);
 }
 
 // "Plot beside the rungs": your kernel as one more curve of the latency view, its points under
@@ -394,10 +394,10 @@ TEST_F(KernelView, YourKernelIsOneMoreBarOfTheLadder) {
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_main_view(state); });  // draws without a fault
 }
 
-// On the roofline once measured at 2048³ and recorded: its intensity from the recording's loads
+// On the roofline once measured at 2048³ and recorded: its intensity from the trace's loads
 // and stores, scaled (a T = 32 tiled kernel recorded at 64³: 16,384 loads and 4,096 stores, so
 // 2 / 32 loads per multiply-add and 1 store per cell: 2 · 2048³ / (4 · (2048³ / 16 + 2048²))).
-TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsRecording) {
+TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsTrace) {
     with_gpu();
     draw();
     state.lab.latency.yours = user_source(state.kernel_editor);
@@ -424,10 +424,10 @@ TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsRecording) {
     recorded.request.kind = ts::gpu::RequestKind::Record;
     recorded.request.user = state.lab.latency.yours;
     recorded.request.problem = {64, 64, 64, 1, ts::model::Dtype::Float32};
-    ts::gpu::UserRecordingReport report;
+    ts::gpu::UserTraceReport report;
     report.counts.loads_a = report.counts.loads_b = 8192;
     report.counts.stores_c = 4096;
-    recorded.user_recording = report;
+    recorded.user_trace = report;
     state.kernel_editor.recorded = recorded;
     const auto mark = named();
     ASSERT_TRUE(mark);
@@ -437,7 +437,7 @@ TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsRecording) {
     EXPECT_EQ(mark->intensity_source, "recorded at 64³, scaled");
     text = ui.frame([&] { draw_main_view(state); });
     EXPECT_FALSE(has(text, "is placed here once")) << text;
-    // Another source in the editor since: the recording is not this kernel's.
+    // Another source in the editor since: the trace is not this kernel's.
     state.kernel_editor.recorded->request.user->source += "\n// changed";
     EXPECT_FALSE(named());
 }

@@ -1,4 +1,4 @@
-// The latency lab's views drawn from the committed H200 recording without a window or GPU:
+// The latency lab's views drawn from the committed H200 measurement without a window or GPU:
 // each draws, says where its numbers come from, and the tuning view's best cell really is
 // the fastest shape measured.
 #include <gtest/gtest.h>
@@ -20,20 +20,20 @@ using ts::test::ImGuiHarness;
 
 namespace {
 
-// The newest committed recording is the one the lab opens: its GPU and the date in its name.
+// The newest committed measurement is the one the lab opens: its GPU and the date in its name.
 std::string newest_label() {
-    const auto files = committed_recordings();
-    if (files.empty()) return "no recording";
+    const auto files = committed_measurements();
+    if (files.empty()) return "no measurement";
     const std::string stem = files.back().stem().string();  // nvidia-h100-2026-11-25
     return stem.substr(stem.size() - 10);
 }
 
-AppState state_with_recording(ViewId view) {
+AppState state_with_measurement(ViewId view) {
     AppState state;
-    const auto files = committed_recordings();
+    const auto files = committed_measurements();
     EXPECT_FALSE(files.empty());
     if (!files.empty()) {
-        EXPECT_TRUE(load_recording(state.lab, files.back())) << state.lab.load_error;
+        EXPECT_TRUE(load_measurement(state.lab, files.back())) << state.lab.load_error;
     }
     state.view = view;
     return state;
@@ -55,33 +55,33 @@ Drawn draw(ImGuiHarness& ui, AppState& state) {
     return drawn;
 }
 
-TEST(LabViews, RecordingLabelNamesGpuAndDate) {
-    AppState state = state_with_recording(ViewId::Latency);
-    EXPECT_TRUE(state.lab.recording_label.starts_with("recorded on NVIDIA ")) << state.lab.recording_label;
-    EXPECT_TRUE(state.lab.recording_label.ends_with(", " + newest_label())) << state.lab.recording_label;
+TEST(LabViews, MeasurementLabelNamesGpuAndDate) {
+    AppState state = state_with_measurement(ViewId::Latency);
+    EXPECT_TRUE(state.lab.measurement_label.starts_with("measured on NVIDIA ")) << state.lab.measurement_label;
+    EXPECT_TRUE(state.lab.measurement_label.ends_with(", " + newest_label())) << state.lab.measurement_label;
 }
 
-TEST(LabViews, EachViewDrawsFromTheRecording) {
+TEST(LabViews, EachViewDrawsFromTheMeasurement) {
     for (ViewId view : {ViewId::Latency, ViewId::Tuning, ViewId::Roofline}) {
         SCOPED_TRACE(std::string(view_name(view)));
         ImGuiHarness ui;
-        AppState state = state_with_recording(view);
+        AppState state = state_with_measurement(view);
         const Drawn drawn = draw(ui, state);
         EXPECT_GT(drawn.vertices, 1000);
-        EXPECT_NE(drawn.text.find(state.lab.recording_label), std::string::npos) << drawn.text;
+        EXPECT_NE(drawn.text.find(state.lab.measurement_label), std::string::npos) << drawn.text;
         EXPECT_NE(drawn.text.find("Occupancy"), std::string::npos);
     }
 }
 
 TEST(LabViews, LatencyPlotHasOneSeriesPerKernel) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(ViewId::Latency);
+    AppState state = state_with_measurement(ViewId::Latency);
     draw(ui, state);
     std::vector<std::string> names;
     for (const PlotSeries& s : state.lab.latency_plot.series) names.push_back(s.name);
-    // The recording's series are labelled with its GPU and date; the ladder's warptile and tuned
+    // The measurement's series are labelled with its GPU and date; the ladder's warptile and tuned
     // rungs are among the first shown.
-    const ts::record::Meta& meta = state.lab.recording->meta;
+    const ts::record::Meta& meta = state.lab.measurement->meta;
     const std::string tag = " (" + meta.device.name.substr(meta.device.name.starts_with("NVIDIA ") ? 7 : 0) + ", " +
                             meta.date_utc.substr(0, 10) + ")";
     for (const char* name : {"naive 32×32", "naive-row 32×32", "tiled T=32", "warptile", "tuned", "cuBLAS"})
@@ -90,7 +90,7 @@ TEST(LabViews, LatencyPlotHasOneSeriesPerKernel) {
 }
 
 TEST(LabViews, BestTuningCellIsTheFastestPoint) {
-    AppState state = state_with_recording(ViewId::Tuning);
+    AppState state = state_with_measurement(ViewId::Tuning);
     const TuningData data = tuning_data(state.lab);
     ASSERT_EQ(data.cells.size(), 24u);
     ASSERT_GE(data.best_cell, 0);
@@ -108,7 +108,7 @@ TEST(LabViews, BestTuningCellIsTheFastestPoint) {
 
 TEST(LabViews, InvalidTileIsExplainedInTheOccupancyPanel) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(ViewId::Roofline);
+    AppState state = state_with_measurement(ViewId::Roofline);
     state.lab.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 64};
     const Drawn drawn = draw(ui, state);
     EXPECT_NE(drawn.text.find("This launch would fail"), std::string::npos) << drawn.text;
@@ -116,7 +116,7 @@ TEST(LabViews, InvalidTileIsExplainedInTheOccupancyPanel) {
 }
 
 TEST(LabViews, LiveResultsReplaceRecordedPointsAndSave) {
-    AppState state = state_with_recording(ViewId::Latency);
+    AppState state = state_with_measurement(ViewId::Latency);
     ts::gpu::RunResult result;
     result.ok = true;
     result.live_key = "latency/tiled T=16";
@@ -140,16 +140,16 @@ TEST(LabViews, LiveResultsReplaceRecordedPointsAndSave) {
     const auto file = std::filesystem::temp_directory_path() / "tilescope_lab_session_test.json";
     ASSERT_EQ(save_session(state.lab, file, "Test GPU"), std::nullopt);
     LabState reopened;
-    ASSERT_TRUE(load_recording(reopened, file)) << reopened.load_error;
-    ASSERT_EQ(reopened.recording->points.size(), 1u);
-    EXPECT_EQ(reopened.recording->points[0].config, "tiled T=16");
-    EXPECT_NE(reopened.recording_label.find("recorded on Test GPU"), std::string::npos);
+    ASSERT_TRUE(load_measurement(reopened, file)) << reopened.load_error;
+    ASSERT_EQ(reopened.measurement->points.size(), 1u);
+    EXPECT_EQ(reopened.measurement->points[0].config, "tiled T=16");
+    EXPECT_NE(reopened.measurement_label.find("measured on Test GPU"), std::string::npos);
     std::filesystem::remove(file);
 }
 
 TEST(LabViews, TuningGridQueuesEveryValidShapeAndEachTile) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(ViewId::Tuning);
+    AppState state = state_with_measurement(ViewId::Tuning);
     give_fake_gpu(state);
     EXPECT_NE(draw(ui, state).text.find("Measure this grid"), std::string::npos);
     state.lab.to_submit.clear();  // the occupancy panel's request, not the grid's
@@ -185,7 +185,7 @@ TEST(LabViews, TuningGridQueuesEveryValidShapeAndEachTile) {
 
 TEST(LabViews, OccupancyPanelShowsTheCompiledKernel) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(ViewId::Roofline);
+    AppState state = state_with_measurement(ViewId::Roofline);
     give_fake_gpu(state);
     state.lab.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
     std::string text = draw(ui, state).text;
@@ -244,8 +244,8 @@ TEST(LabViews, LiveCpuTimeReplacesTheRecordedOne) {
     EXPECT_EQ(cpu->points[0].y, 12345.0);
     EXPECT_NE(cpu->points[0].note.find("estimate, scaled from 1024³"), std::string::npos) << cpu->points[0].note;
 
-    // Over a recording, the live time takes the recorded point's place.
-    AppState recorded = state_with_recording(ViewId::Latency);
+    // Over a measurement, the live time takes the recorded point's place.
+    AppState recorded = state_with_measurement(ViewId::Latency);
     take_cpu_time(recorded.lab, time);
     draw(ui, recorded);
     cpu = cpu_series(recorded.lab);

@@ -1,5 +1,5 @@
 // The kernel ladder view (--view ladder) and what the roofline and tuning views show of the
-// ladder, drawn without a window or GPU: the bars' numbers from the committed H100 recording,
+// ladder, drawn without a window or GPU: the bars' numbers from the committed H100 measurement,
 // their tooltips, the model's estimates where no GPU can say, every rung on the roofline with
 // labels that do not collide, and the tuned rung's candidates from synthetic points.
 #include <gtest/gtest.h>
@@ -38,12 +38,12 @@ protected:
 AppState state_with(const std::string& gpu_part, ViewId view = ViewId::Ladder) {
     AppState state;
     state.view = view;
-    for (const auto& file : committed_recordings())
+    for (const auto& file : committed_measurements())
         if (file.filename().string().find(gpu_part) != std::string::npos) {
-            EXPECT_TRUE(load_recording(state.lab, file)) << state.lab.load_error;
+            EXPECT_TRUE(load_measurement(state.lab, file)) << state.lab.load_error;
             return state;
         }
-    ADD_FAILURE() << "no committed recording named " << gpu_part;
+    ADD_FAILURE() << "no committed measurement named " << gpu_part;
     return state;
 }
 
@@ -69,7 +69,7 @@ ts::record::Point synthetic_point(const std::string& config, std::int64_t size, 
     return p;
 }
 
-TEST_F(Ladder, BarsFromTheH100RecordingAt4096) {
+TEST_F(Ladder, BarsFromTheH100MeasurementAt4096) {
     const AppState state = state_with("nvidia-h100-2026-11-24");
     EXPECT_EQ(default_ladder_size(state.lab), 4096);  // the largest size with every bar
     EXPECT_EQ(ladder_sizes(state.lab), (std::vector<int>{128, 256, 512, 1024, 2048, 4096}));
@@ -89,7 +89,7 @@ TEST_F(Ladder, BarsFromTheH100RecordingAt4096) {
         EXPECT_EQ(bar.gflops, bar.point->gflops);
         EXPECT_DOUBLE_EQ(bar.percent_of_cublas, 100.0 * bar.gflops / cublas.gflops) << bar.name;
     }
-    // docs/ladders.md's figures for this recording: 17.2 % for the tiled kernel, 95.9 % for the
+    // docs/ladders.md's figures for this measurement: 17.2 % for the tiled kernel, 95.9 % for the
     // tuned rung; and at 4096³ every rung faster than the one below it.
     EXPECT_NEAR(bar_named(data, "tiled T=32").percent_of_cublas, 17.2, 0.05);
     EXPECT_NEAR(bar_named(data, "tuned (#1)").percent_of_cublas, 95.9, 0.05);
@@ -222,9 +222,9 @@ TEST_F(Ladder, HoveringABarShowsItsTooltip) {
     };
     const std::string plain = draw(ImVec2(-FLT_MAX, -FLT_MAX));
     EXPECT_NE(plain.find("The kernel ladders at 4096³: FP32, then tensor cores"), std::string::npos) << plain;
-    // The tensor cores' panel is there, its bars not measured in a recording of 2026-11-24.
+    // The tensor cores' panel is there, its bars not measured in a measurement of 2026-11-24.
     EXPECT_NE(plain.find("The tensor cores' ladder"), std::string::npos) << plain;
-    EXPECT_NE(plain.find("recorded on NVIDIA H100 80GB HBM3, 2026-11-24"), std::string::npos) << plain;
+    EXPECT_NE(plain.find("measured on NVIDIA H100 80GB HBM3, 2026-11-24"), std::string::npos) << plain;
     EXPECT_NE(plain.find("~ marks the model's estimate"), std::string::npos) << plain;
     EXPECT_FALSE(ui.tooltip_open());
     // Down the rows until the regtile-2d bar's tooltip opens.
@@ -247,7 +247,7 @@ TEST_F(Ladder, ViewDrawsInTheLabLayoutAndKeysSwitchToIt) {
     EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
     EXPECT_NE(text.find("The kernel ladder"), std::string::npos) << text;
     EXPECT_NE(text.find("Measure the ladders on this GPU (4096³)"), std::string::npos) << text;
-    EXPECT_NE(text.find("Measuring needs a CUDA GPU: no CUDA device: a test; the bars come from the recording."),
+    EXPECT_NE(text.find("Measuring needs a CUDA GPU: no CUDA device: a test; the bars come from the measurement."),
               std::string::npos)
         << text;
     EXPECT_EQ(parse_view("ladder"), ViewId::Ladder);
@@ -344,13 +344,13 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
     for (std::size_t i = 0; i < ts::model::tensor_core_rungs().size(); ++i) {
         ts::record::Point p = synthetic_point(ts::model::describe(ts::model::tensor_core_rungs()[i].kernel), 4096, rates[i]);
         p.dtype = "bf16";
-        // A recording says which candidate tc-tuned ran (the table may pick another today).
+        // A measurement says which candidate tc-tuned ran (the table may pick another today).
         if (ts::model::tensor_core_rungs()[i].kernel.kind == KernelKind::TcTuned) p.ran_candidate = 2;
-        state.lab.recording->points.push_back(p);
+        state.lab.measurement->points.push_back(p);
     }
     ts::record::Point cublas = synthetic_point("cublas", 4096, 700000);
     cublas.dtype = "bf16";
-    state.lab.recording->points.push_back(cublas);
+    state.lab.measurement->points.push_back(cublas);
 
     const LadderData data = ladder_data(state, 4096, ts::views::Ladder::TensorCores);
     EXPECT_EQ(data.dtype, "bf16");
@@ -383,8 +383,8 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
     EXPECT_NE(tc_tuned.hover.find("At 4096³ it runs candidate #2: 128×256×64, 3 stages, no cluster"), std::string::npos)
         << tc_tuned.hover;
     EXPECT_EQ(tc_tuned.hover.find("does not say which candidate ran"), std::string::npos) << tc_tuned.hover;
-    // A recording from before points kept their candidate: today's table answers, and says so.
-    state.lab.recording->points[state.lab.recording->points.size() - 2].ran_candidate.reset();
+    // A measurement from before points kept their candidate: today's table answers, and says so.
+    state.lab.measurement->points[state.lab.measurement->points.size() - 2].ran_candidate.reset();
     const LadderBar unsure = ladder_data(state, 4096, ts::views::Ladder::TensorCores).bars[6];
     EXPECT_EQ(unsure.name, "tc-tuned (#4)") << "the shipped table's pick for an H100 at 4096³";
     EXPECT_NE(unsure.hover.find("does not say which candidate ran"), std::string::npos) << unsure.hover;
@@ -537,14 +537,14 @@ TEST_F(Ladder, CandidateHeatMapFromSyntheticPoints) {
 
 TEST_F(Ladder, CandidateHeatMapWithoutPointsSaysHowToFillIt) {
     ImGuiHarness ui;
-    AppState state = state_with("nvidia-h100-2026-11-24", ViewId::Tuning);  // the recording has no candidates yet
+    AppState state = state_with("nvidia-h100-2026-11-24", ViewId::Tuning);  // the measurement has no candidates yet
     const CandidateData data = candidate_data(state.lab, "NVIDIA H100 80GB HBM3");
     EXPECT_FALSE(data.any_measured);
     EXPECT_EQ(data.best, (std::vector<int>{-1, -1, -1}));
     std::string text;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
     EXPECT_NE(text.find("Not measured yet: Measure on a GPU"), std::string::npos) << text;
-    EXPECT_NE(text.find("load a recording that has them"), std::string::npos) << text;
+    EXPECT_NE(text.find("load a measurement that has them"), std::string::npos) << text;
 
     // On a GPU the button measures every candidate at every size.
     give_fake_gpu(state);

@@ -1,5 +1,5 @@
 // The latency lab as a GPU fills it in, without a window or GPU: the ladder's rungs plotted
-// from the committed H200 recording, recorded curves kept (faded, labelled with their GPU and
+// from the committed H200 measurement, recorded curves kept (faded, labelled with their GPU and
 // date) beside live points until live points of the same kernel replace them, an axis that
 // shows both, and the quick sweep a first visit starts — once, and only with a usable GPU.
 #include <gtest/gtest.h>
@@ -27,16 +27,16 @@ namespace {
 
 constexpr const char* kTag = " (H200, 2026-11-24)";
 
-// The H200 recording of 2026-11-24 by name, whichever recording is newest: its sizes and
+// The H200 measurement of 2026-11-24 by name, whichever measurement is newest: its sizes and
 // kernels are what these tests count.
-AppState state_with_recording(ViewId view = ViewId::Latency) {
+AppState state_with_measurement(ViewId view = ViewId::Latency) {
     AppState state;
-    const auto files = committed_recordings();
+    const auto files = committed_measurements();
     const auto h200 = std::find_if(files.begin(), files.end(),
                                    [](const auto& file) { return file.filename() == "nvidia-h200-2026-11-24.json"; });
     EXPECT_NE(h200, files.end());
     if (h200 != files.end()) {
-        EXPECT_TRUE(load_recording(state.lab, *h200)) << state.lab.load_error;
+        EXPECT_TRUE(load_measurement(state.lab, *h200)) << state.lab.load_error;
     }
     state.view = view;
     return state;
@@ -89,9 +89,9 @@ ts::gpu::RunResult live_result(ts::model::KernelConfig kernel, int size, double 
 }
 
 
-TEST(LatencyLab, RungSeriesComeFromTheRecording) {
+TEST(LatencyLab, RungSeriesComeFromTheMeasurement) {
     ImGuiHarness ui;
-    AppState state = state_with_recording();
+    AppState state = state_with_measurement();
     // By default warptile and tuned are among the series, with T = 32 and cuBLAS.
     draw_latency_lab(ui, state);
     for (const char* name : {"tiled T=32", "warptile", "tuned", "cuBLAS"})
@@ -105,7 +105,7 @@ TEST(LatencyLab, RungSeriesComeFromTheRecording) {
         const PlotSeries* s = series(state, std::string(rung) + kTag);
         ASSERT_NE(s, nullptr) << rung;
         EXPECT_EQ(finite_points(*s), 6) << rung;  // 128 … 4096
-        // The recording alone: drawn solid, as the only data there is.
+        // The measurement alone: drawn solid, as the only data there is.
         EXPECT_FALSE(s->faded) << rung;
     }
     // Every series a colour of its own.
@@ -116,7 +116,7 @@ TEST(LatencyLab, RungSeriesComeFromTheRecording) {
 
 TEST(LatencyLab, FloatOnlyRungsAreDisabledForOtherDtypes) {
     ImGuiHarness ui;
-    AppState state = state_with_recording();
+    AppState state = state_with_measurement();
     give_fake_gpu(state);
     std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
     state.lab.latency.dtype = Dtype::Float64;
@@ -136,7 +136,7 @@ TEST(LatencyLab, FloatOnlyRungsAreDisabledForOtherDtypes) {
 }
 
 TEST(LatencyLab, MeasureQueuesTheChosenRungs) {
-    AppState state = state_with_recording();
+    AppState state = state_with_measurement();
     std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
     measure_latency_now(state.lab);
     for (KernelKind rung : ts::model::kLadderKinds) {
@@ -149,7 +149,7 @@ TEST(LatencyLab, MeasureQueuesTheChosenRungs) {
 
 TEST(LatencyLab, RecordedCurveStaysFadedUntilLivePointsReplaceIt) {
     ImGuiHarness ui;
-    AppState state = state_with_recording();
+    AppState state = state_with_measurement();
     give_fake_gpu(state);
 
     // One live point of cuBLAS: every recorded curve stays, faded, T = 32's whole.
@@ -172,16 +172,16 @@ TEST(LatencyLab, RecordedCurveStaysFadedUntilLivePointsReplaceIt) {
     EXPECT_FALSE(has_point_at(*recorded_cublas, 2048));
     // The legend says which is which.
     EXPECT_EQ(live_cublas->legend_group, "live on Fake GPU");
-    EXPECT_EQ(recorded_cublas->legend_group, "recorded on H200, 2026-11-24 (faded)");
+    EXPECT_EQ(recorded_cublas->legend_group, "measured on H200, 2026-11-24 (faded)");
     // One legend row per kernel: recorded cuBLAS shares the live row's colour, and the last
     // row says what faded means; T = 32, only recorded so far, has a row under the header.
     EXPECT_FALSE(recorded_cublas->in_legend);
     EXPECT_TRUE(recorded_tiled->in_legend);
     EXPECT_EQ(recorded_tiled->legend_name, "tiled T=32");
-    EXPECT_EQ(state.lab.latency_plot.faded_legend, "faded: recorded on H200, 2026-11-24");
-    EXPECT_NE(text.find("faded: recorded on H200, 2026-11-24"), std::string::npos) << text;
+    EXPECT_EQ(state.lab.latency_plot.faded_legend, "faded: measured on H200, 2026-11-24");
+    EXPECT_NE(text.find("faded: measured on H200, 2026-11-24"), std::string::npos) << text;
     EXPECT_NE(text.find("live on Fake GPU"), std::string::npos) << text;
-    EXPECT_NE(text.find("recorded on H200, 2026-11-24 (faded)"), std::string::npos) << text;
+    EXPECT_NE(text.find("measured on H200, 2026-11-24 (faded)"), std::string::npos) << text;
     // Live series come first in the legend, the recorded ones under them.
     const auto& all = state.lab.latency_plot.series;
     EXPECT_EQ(all.front().name, "cuBLAS");
@@ -204,7 +204,7 @@ TEST(LatencyLab, RecordedCurveStaysFadedUntilLivePointsReplaceIt) {
 // A live point's tooltip says the clock it ran at and what held it back, as bench does.
 TEST(LatencyLab, ALivePointsTooltipSaysTheClockItRanAt) {
     ImGuiHarness ui;
-    AppState state = state_with_recording();
+    AppState state = state_with_measurement();
     give_fake_gpu(state);
     ts::gpu::RunResult result = live_result({KernelKind::Cublas, 16, 16, 16}, 2048, 0.4);
     result.clocks.readings = 2;
@@ -224,10 +224,10 @@ TEST(LatencyLab, ALivePointsTooltipSaysTheClockItRanAt) {
 
 TEST(LatencyLab, LiveRungPointReplacesItsRecordedOne) {
     ImGuiHarness ui;
-    AppState state = state_with_recording();
+    AppState state = state_with_measurement();
     give_fake_gpu(state);
     const ts::gpu::RunResult result = live_result({KernelKind::Tuned, 16, 16, 16}, 1024, 0.07);
-    // Under the recording's name for the rung, so the two meet in one series.
+    // Under the measurement's name for the rung, so the two meet in one series.
     EXPECT_EQ(point_from_result(result).config, "tuned");
     take_live_result(state.lab, result);
     draw_latency_lab(ui, state);
@@ -243,7 +243,7 @@ TEST(LatencyLab, LiveRungPointReplacesItsRecordedOne) {
 
 TEST(LatencyLab, AxisShowsLiveAndRecordedPoints) {
     ImGuiHarness ui;
-    AppState state = state_with_recording();
+    AppState state = state_with_measurement();
     give_fake_gpu(state);
     // A live point far above anything recorded, at one size only.
     take_live_result(state.lab, live_result({KernelKind::Tiled, 16, 16, 32}, 2048, 5000.0));
@@ -267,7 +267,7 @@ TEST(LatencyLab, AxisShowsLiveAndRecordedPoints) {
 
 TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(ViewId::Stage);
+    AppState state = state_with_measurement(ViewId::Stage);
     give_fake_gpu(state);
 
     // The stage and the theatre are no lab: nothing yet.
@@ -340,7 +340,7 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
 TEST(LatencyLab, FirstVisitSweepStartsFromTheWindowsFrame) {
     // Through draw_main_view, as the window draws it: the view switcher starts it.
     ImGuiHarness ui;
-    AppState state = state_with_recording(ViewId::Latency);
+    AppState state = state_with_measurement(ViewId::Latency);
     give_fake_gpu(state);
     ui.bare_frame([&] { draw_main_view(state); });
     EXPECT_TRUE(state.lab.sweep.active());
@@ -350,11 +350,11 @@ TEST(LatencyLab, FirstVisitSweepStartsFromTheWindowsFrame) {
 
 TEST(LatencyLab, NoFirstVisitSweepWithoutAGpu) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(ViewId::Latency);
+    AppState state = state_with_measurement(ViewId::Latency);
     // Still probing: it waits.
     start_first_visit_sweep(state);
     EXPECT_TRUE(state.lab.first_visit.due);
-    // No GPU: never, with the reason shown, and the recording plotted solid.
+    // No GPU: never, with the reason shown, and the measurement plotted solid.
     give_no_gpu(state);
     for (int i = 0; i < 3; ++i) ui.bare_frame([&] { draw_main_view(state); });
     EXPECT_FALSE(state.lab.sweep.active());
@@ -372,19 +372,19 @@ TEST(LatencyLab, NoFirstVisitSweepWithoutAGpu) {
 
 TEST(LatencyLab, FirstVisitSweepPassedOverSaysWhy) {
     ImGuiHarness ui;
-    AppState state = state_with_recording(ViewId::Latency);
+    AppState state = state_with_measurement(ViewId::Latency);
     give_fake_gpu(state);
     // What main does for --load and the automation for --lab-benchmark.
-    pass_over_first_visit_sweep(state.lab, "a recording was opened with --load");
+    pass_over_first_visit_sweep(state.lab, "a measurement was opened with --load");
     start_first_visit_sweep(state);
     EXPECT_FALSE(state.lab.sweep.active());
     EXPECT_TRUE(state.lab.to_submit.empty());
     const std::string text = draw_latency_lab(ui, state);
-    EXPECT_NE(text.find("No automatic sweep: a recording was opened with --load."), std::string::npos) << text;
+    EXPECT_NE(text.find("No automatic sweep: a measurement was opened with --load."), std::string::npos) << text;
 }
 
 TEST(LatencyLab, FirstVisitSweepLeavesARunningSweepAlone) {
-    AppState state = state_with_recording(ViewId::Tuning);
+    AppState state = state_with_measurement(ViewId::Tuning);
     give_fake_gpu(state);
     std::vector<ts::gpu::RunRequest> grid(5);
     start_sweep(state.lab, grid);  // as --run in the tuning view does before the first frame

@@ -1,6 +1,6 @@
 // The latency view's rung checkboxes by name, as the settings file keeps them (latency_rungs):
 // the names are the file's, and a choice written to the file and read back checks the same
-// boxes (app/session.cxx does the writing and reading with these two functions).
+// boxes (app/window_settings.cxx does the writing and reading with these two functions).
 #include <gtest/gtest.h>
 
 #include <algorithm>

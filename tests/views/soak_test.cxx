@@ -44,7 +44,7 @@ TEST(Soak, ItsChangesVisitTheExperimentsViewAndEachExperiment) {
     ts::gpu::Runner runner = runner_without_gpu();
     ts::views::AppState state;
     state.device = runner.wait_for_device();
-    state.experiments.recordings_loaded = true;
+    state.experiments.measurements_loaded = true;
     ts::app::Soak soak(600.0, 1);
     std::set<ViewId> views;
     std::set<ts::model::Experiment> experiments;

@@ -28,10 +28,10 @@ using ts::views::StageMatrix;
 using ts::testing_support::state_for;
 
 // Remembers what the stage asks to paint; registered for the lifetime of the object.
-class RecordingPainter : public ts::views::HeatmapPainter {
+class CapturingPainter : public ts::views::HeatmapPainter {
 public:
-    RecordingPainter() { ts::views::set_heatmap_painter(this); }
-    ~RecordingPainter() override { ts::views::set_heatmap_painter(nullptr); }
+    CapturingPainter() { ts::views::set_heatmap_painter(this); }
+    ~CapturingPainter() override { ts::views::set_heatmap_painter(nullptr); }
     void paint(ImDrawList*, const HeatmapQuad& quad) override { quads.push_back(quad); }
     const HeatmapQuad* find(const std::string& key) const {
         for (const HeatmapQuad& q : quads)
@@ -50,7 +50,7 @@ ImVec2 centre_of(const StageGeometry& g, const AppState& state, Cell cell) {
 
 TEST(StageHeatmaps, LargeMatricesGoToThePainterWithStableKeys) {
     ts::test::ImGuiHarness imgui;
-    RecordingPainter painter;
+    CapturingPainter painter;
     AppState state = state_for(4096, 4096, 4096, 16);
     StageGeometry g;
     imgui.frame([&] { g = ts::views::draw_stage_canvas(state); });
@@ -81,7 +81,7 @@ TEST(StageHeatmaps, LargeMatricesGoToThePainterWithStableKeys) {
 
 TEST(StageHeatmaps, OnlyMatricesTooLargeForAGridAreHeatMaps) {
     ts::test::ImGuiHarness imgui;
-    RecordingPainter painter;
+    CapturingPainter painter;
     AppState small = state_for(12, 16, 8, 4);
     imgui.frame([&] { ts::views::draw_stage_canvas(small); });
     EXPECT_TRUE(painter.quads.empty());
@@ -94,7 +94,7 @@ TEST(StageHeatmaps, OnlyMatricesTooLargeForAGridAreHeatMaps) {
 
 TEST(StageHeatmaps, ThePinnedCellsBlockIsLit) {
     ts::test::ImGuiHarness imgui;
-    RecordingPainter painter;
+    CapturingPainter painter;
     AppState state = state_for(4096, 4096, 4096, 16);
     state.selected = Cell{40, 70};
     imgui.frame([&] { ts::views::draw_stage_canvas(state); });

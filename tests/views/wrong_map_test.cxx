@@ -50,7 +50,7 @@ ts::gpu::RunResult fake_result(int wrong_runs, std::uint64_t id) {
 AppState state_with_result() {
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
-    state.experiments.recordings_loaded = true;
+    state.experiments.measurements_loaded = true;
     state.experiments.experiment = Experiment::MissingSecondSync;
     state.view = ViewId::Experiment;
     // Heat maps are kept by their outcome's serial, unique within the app's one state; these

@@ -1,8 +1,8 @@
-// stage_record.hpp — the recording of a TMA copy: stage 0 of block (0, 0) of the wgmma rung
+// stage_record.hpp — the trace of a TMA copy: stage 0 of block (0, 0) of the wgmma rung
 // (16) as shared memory held it once the copies of the first K step had landed, 16-bit word by
 // 16-bit word, A's tile then B's (16_wgmma_recorded.cu writes it out).
 //
-// So that every word says where it came from, the recording's A and B hold element numbers, not
+// So that every word says where it came from, the trace's A and B hold element numbers, not
 // values: element (row, col) holds 1 + its place in the tile it falls in (row-major), so the
 // first K step's tiles of block (0, 0) hold 1 .. rows·cols in order, and a 0 in shared memory is
 // a zero TMA wrote for an element outside the matrix (or past the padding the launch added).
@@ -23,7 +23,7 @@
 
 namespace ts::model {
 
-// The number the recording's inputs hold at (row, col) of a matrix cut in tiles of
+// The number the trace's inputs hold at (row, col) of a matrix cut in tiles of
 // tile_rows × tile_cols: 1 + (row % tile_rows) · tile_cols + col % tile_cols. A is cut in BM × BK
 // tiles, B (K×N) in BK × BN. At most 2^16 − 1 for every valid shape (BM·BK, BK·BN ≤ 256·256 / 2).
 TS_HOST_DEVICE constexpr std::uint16_t stage_element_number(std::int64_t row, std::int64_t col, int tile_rows,
@@ -31,9 +31,9 @@ TS_HOST_DEVICE constexpr std::uint16_t stage_element_number(std::int64_t row, st
     return static_cast<std::uint16_t>(1 + (row % tile_rows) * tile_cols + col % tile_cols);
 }
 
-// The shape the wgmma rung's recording is made with.
+// The shape the wgmma rung's trace is made with.
 inline constexpr WgmmaShape kRecordedStageShape = kWgmmaShape;
-// Words in a recording: one stage, A's tile and B's.
+// Words in a trace: one stage, A's tile and B's.
 inline constexpr int kRecordedStageWords = kRecordedStageShape.stage_bytes() / 2;
 
 // One word of the stage, read back: which operand's tile it is in (by where it is), and which
@@ -59,7 +59,7 @@ StageWord stage_word_place(WgmmaShape s, int index);
 
 // The first word where `recorded` differs from stage_words_expected, in words ("A's tile, byte
 // 272 (line 2, chunk 1): recorded A[2][0..7] … model A[2][8..15]"), or nullopt when it holds
-// exactly what the model says; a recording of the wrong length says so.
+// exactly what the model says; a trace of the wrong length says so.
 std::optional<std::string> compare_stage_words(WgmmaShape s, const Problem& problem,
                                                const std::vector<std::uint16_t>& recorded);
 

@@ -24,7 +24,7 @@ struct SharedNote {
     std::int64_t ordinal = 0;  // the thread's how-many-th access on this line, array and kind
 };
 
-std::int64_t element_of(const UserRecording& r, const SharedNote& n) {
+std::int64_t element_of(const UserTrace& r, const SharedNote& n) {
     const std::size_t info = 3 * static_cast<std::size_t>(n.array);
     return info < r.shared_info.size() ? static_cast<std::int64_t>(n.word) - r.shared_info[info] : n.word;
 }
@@ -39,7 +39,7 @@ int wavefronts_of(const std::vector<int>& words) {
 
 }  // namespace
 
-SharedReport shared_report_of(const UserRecording& r) {
+SharedReport shared_report_of(const UserTrace& r) {
     SharedReport report;
     report.not_recorded = r.shared_not_recorded;
     for (std::size_t id = 0; id < r.shared_names.size(); ++id) {

@@ -1,8 +1,8 @@
-// shared_memory.hpp — what the learner's kernel did in shared memory, from its recording (issue 25).
+// shared_memory.hpp — what the learner's kernel did in shared memory, from its trace (issue 25).
 //
-// The recording build notes every read and write of the kernel's shared arrays with the thread,
+// The tracing build notes every read and write of the kernel's shared arrays with the thread,
 // the barriers it had passed, the line and the 32-bit word of shared memory
-// (gpu/user_kernel_recording.hpp; model::UserAccess::Shared). From those notes:
+// (gpu/user_kernel_tracing.hpp; model::UserAccess::Shared). From those notes:
 // - how many reads and writes each array took;
 // - the bank conflicts of each line: shared memory serves a warp's access in one wavefront when
 //   no two of its threads touch different words of one bank (32 banks of 4-byte words; threads on
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "model/user_kernel/recording.hpp"
+#include "model/user_kernel/user_trace.hpp"
 
 namespace ts::model {
 
@@ -62,7 +62,7 @@ struct SharedReport {
 
 inline constexpr int kSharedRaceExamples = 3;
 
-SharedReport shared_report_of(const UserRecording& recording);
+SharedReport shared_report_of(const UserTrace& trace);
 
 // "as[2][5]" for an element of an array, or "tiles[37]" where the array has no rows and columns.
 std::string shared_element_name(const SharedReport& report, int array, std::int64_t element);

@@ -14,7 +14,7 @@
 #include <tuple>
 #include <utility>
 
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 

@@ -6,12 +6,12 @@
 // - Each point may carry the spread of the samples behind it (p20–p80), drawn as a whisker.
 // - Hover: a tooltip with the nearest point's exact values, spread and note.
 // - Legend beside the plot: click a name to hide or show its series. Series may be grouped
-//   under a header ("live on this GPU", "recorded"); a name too long for the column breaks
+//   under a header ("live on this GPU", "measured on H200, …"); a name too long for the column breaks
 //   before its last " (". It stays inside the plot: too tall for it (many series, or large
 //   text), it takes the small font, and then scrolls.
 // - An x title wider than the plot breaks into lines.
 // - A faded series (paler, dashed, hollow markers) is drawn under the others: data kept for
-//   comparison, such as a recording from another GPU beside live measurements.
+//   comparison, such as a measurement from another GPU beside live measurements.
 // - A failed request has an x but no y: it is drawn as a red × on the data area's bottom edge
 //   at its x, ringed in its series' colour (PlotFailure); hovering it tells why, and a click
 //   on it is reported to the caller, which may measure it again.
@@ -56,7 +56,7 @@ struct PlotSeries {
     // none, and a gap when a group ends).
     std::string legend_group = {};
     // What the legend writes when the name does not fit its column and the header says the
-    // rest ("tiled T=32" under "recorded on H200, …"); empty: the name, broken before its last
+    // rest ("tiled T=32" under "measured on H200, …"); empty: the name, broken before its last
     // " (" if need be. Tooltips and the CSV keep the whole name.
     std::string legend_name = {};
     // False: no legend row of its own, because another series' row names its colour (a
@@ -95,7 +95,7 @@ struct Plot {
     std::optional<AxisRange> y_view;
     std::string export_path = "tilescope_plot";  // ".csv" or ".png" is added
     // A last legend row beside a faded swatch, saying what faded series are ("faded:
-    // recorded on H200, YYYY-MM-DD"); empty: none.
+    // measured on H200, YYYY-MM-DD"); empty: none.
     std::string faded_legend;
     // The last export's outcome, shown under the legend; shared with the platform layer,
     // which writes a PNG's outcome here after the frame (PlotImageRequest::outcome). A copy

@@ -233,7 +233,7 @@ void draw_outcome(AppState& state, Experiment e, int index, const ExperimentOutc
                                .c_str());
     ImGui::PopFont();
     if (outcome.recorded)
-        coloured_text_wrapped(colours::kWarning, (outcome.source + " (a recording: live results replace it)").c_str());
+        coloured_text_wrapped(colours::kWarning, (outcome.source + " (a measurement: live results replace it)").c_str());
     else if (!outcome.source.empty())
         muted_text(outcome.source);
 
@@ -319,7 +319,7 @@ void draw_experiment_results(AppState& state, Experiment e) {
     ExperimentPage& page = page_of(state.experiments, e);
     draw_model_part(e, page);
     heading("What the GPU found");
-    // The cases in the panel's order, then any other case a recording or an earlier edit brought.
+    // The cases in the panel's order, then any other case a measurement or an earlier edit brought.
     std::vector<const ExperimentOutcome*> shown;
     for (const model::ExperimentCase& c : page.cases)
         if (const ExperimentOutcome* outcome = outcome_of(page, c)) shown.push_back(outcome);

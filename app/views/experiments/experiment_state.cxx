@@ -35,7 +35,7 @@ void keep_outcome(ExperimentState& state, model::Experiment experiment, Experime
     outcome.serial = state.next_serial++;
     for (ExperimentOutcome& kept : page.outcomes) {
         if (!same_case(kept.c, outcome.c)) continue;
-        if (outcome.recorded && !kept.recorded) return;  // a recording never hides a live result
+        if (outcome.recorded && !kept.recorded) return;  // a measurement never hides a live result
         kept = std::move(outcome);
         return;
     }
@@ -142,16 +142,16 @@ bool take_experiment_result(ExperimentState& state, const gpu::RunResult& result
     return true;
 }
 
-std::variant<ExperimentRecording, std::string> load_experiment_file(const std::filesystem::path& file) {
+std::variant<ExperimentMeasurement, std::string> load_experiment_file(const std::filesystem::path& file) {
     auto loaded = record::load_experiment_file(file);
     if (auto* why = std::get_if<std::string>(&loaded)) return std::move(*why);
     record::ExperimentFile& read = std::get<record::ExperimentFile>(loaded);
-    ExperimentRecording recording;
-    recording.device = std::move(read.device);
-    recording.date = std::move(read.date);
-    const std::string where = recording.device.empty() ? std::string("an unnamed GPU") : recording.device;
-    const std::string source = recording.date.empty() ? format_text("recorded on {}", where)
-                                                      : format_text("recorded on {}, {}", where, recording.date);
+    ExperimentMeasurement measurement;
+    measurement.device = std::move(read.device);
+    measurement.date = std::move(read.date);
+    const std::string where = measurement.device.empty() ? std::string("an unnamed GPU") : measurement.device;
+    const std::string source = measurement.date.empty() ? format_text("measured on {}", where)
+                                                      : format_text("measured on {}, {}", where, measurement.date);
     for (record::RecordedExperiment& result : read.results) {
         ExperimentOutcome outcome;
         outcome.experiment = result.experiment;
@@ -162,9 +162,9 @@ std::variant<ExperimentRecording, std::string> load_experiment_file(const std::f
         outcome.worker_restarted = says_worker_restarted(outcome.error);
         outcome.recorded = true;
         outcome.source = source;
-        recording.outcomes.push_back(std::move(outcome));
+        measurement.outcomes.push_back(std::move(outcome));
     }
-    return recording;
+    return measurement;
 }
 
 std::vector<std::filesystem::path> committed_experiment_files() {
@@ -176,13 +176,13 @@ std::vector<std::filesystem::path> committed_experiment_files() {
     return files;
 }
 
-bool load_experiment_recording(ExperimentState& state, const std::filesystem::path& file) {
+bool load_experiment_measurement(ExperimentState& state, const std::filesystem::path& file) {
     auto loaded = load_experiment_file(file);
     if (const auto* why = std::get_if<std::string>(&loaded)) {
         state.load_message = *why;
         return false;
     }
-    for (ExperimentOutcome& outcome : std::get<ExperimentRecording>(loaded).outcomes) {
+    for (ExperimentOutcome& outcome : std::get<ExperimentMeasurement>(loaded).outcomes) {
         const model::Experiment experiment = outcome.experiment;
         keep_outcome(state, experiment, std::move(outcome));
     }
@@ -190,11 +190,11 @@ bool load_experiment_recording(ExperimentState& state, const std::filesystem::pa
 }
 
 void load_committed_experiments(ExperimentState& state) {
-    if (state.recordings_loaded) return;
-    state.recordings_loaded = true;
+    if (state.measurements_loaded) return;
+    state.measurements_loaded = true;
     std::vector<std::string> failed;
     for (const std::filesystem::path& file : committed_experiment_files())
-        if (!load_experiment_recording(state, file)) failed.push_back(state.load_message);
+        if (!load_experiment_measurement(state, file)) failed.push_back(state.load_message);
     state.load_message.clear();
     for (const std::string& why : failed) state.load_message += (state.load_message.empty() ? "" : "\n") + why;
 }

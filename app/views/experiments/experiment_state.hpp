@@ -19,7 +19,7 @@
 
 namespace ts::views {
 
-// One case's answer: live from this session's GPU, or read from a recording.
+// One case's answer: live from this session's GPU, or read from a measurement.
 struct ExperimentOutcome {
     model::Experiment experiment = model::Experiment::MissingFirstSync;
     model::ExperimentCase c;
@@ -28,7 +28,7 @@ struct ExperimentOutcome {
     std::string error;              // the runner's words when the request failed; empty when ok
     bool worker_restarted = false;  // the error says the GPU worker stopped and was restarted (a fault)
     bool recorded = false;          // from assets/experiments/*.json, not measured this session
-    std::string source;             // "recorded on NVIDIA H200, YYYY-MM-DD" or "measured on NVIDIA H100, this session"
+    std::string source;             // "measured on NVIDIA H200, YYYY-MM-DD" or "measured on NVIDIA H100, this session"
     int serial = 0;                 // unique per outcome: names its heat-map texture
 };
 
@@ -73,7 +73,7 @@ struct ExperimentState {
     std::optional<ExperimentBatch> batch;
     std::string batch_note;               // "cancelled after case 2 of 3", shown until the next run
     std::string load_message;             // why a recorded file could not be read; empty when all could
-    bool recordings_loaded = false;       // assets/experiments was looked at
+    bool measurements_loaded = false;       // assets/experiments was looked at
     std::optional<RaceMoment> race;
     int next_serial = 1;
     int selected_read = 0;                // which stale read of the list is expanded
@@ -110,18 +110,18 @@ bool take_experiment_result(ExperimentState& state, const gpu::RunResult& result
 // ---- Recorded results (tilescope-cli experiment --json) --------------------------------------
 // The file's format and its parsing are record/experiment_file.hpp's (no ImGui, fuzzed); here
 // its results become outcomes, each saying where it was recorded.
-struct ExperimentRecording {
+struct ExperimentMeasurement {
     std::string device;  // "NVIDIA H200"
     std::string date;    // "YYYY-MM-DD"
     std::vector<ExperimentOutcome> outcomes;
 };
 // The file's results, or why it cannot be read (missing, not JSON, a field of the wrong type).
-std::variant<ExperimentRecording, std::string> load_experiment_file(const std::filesystem::path& file);
-// The committed recordings: data_dir()/experiments/*.json, by name.
+std::variant<ExperimentMeasurement, std::string> load_experiment_file(const std::filesystem::path& file);
+// The committed measurements: data_dir()/experiments/*.json, by name.
 std::vector<std::filesystem::path> committed_experiment_files();
 // Loads `file` into the pages (recorded outcomes); false with load_message set when it fails.
-bool load_experiment_recording(ExperimentState& state, const std::filesystem::path& file);
-// Once: every committed recording. Messages of files that fail go to load_message.
+bool load_experiment_measurement(ExperimentState& state, const std::filesystem::path& file);
+// Once: every committed measurement. Messages of files that fail go to load_message.
 void load_committed_experiments(ExperimentState& state);
 
 }  // namespace ts::views

@@ -105,7 +105,7 @@ bool draw_kernel_editor(KernelEditorState& state, ImVec2 size) {
     const bool stale = state.compiled_revision != state.revision;
     for (int i = first; i <= last; ++i) {
         const float y = text_top + line_height * static_cast<float>(i);
-        // The compiler's word first; else what the last recording found there (a race, a conflict).
+        // The compiler's word first; else what the last trace found there (a race, a conflict).
         std::optional<model::Severity> severity = worst_on_line(state, i + 1);
         if (!severity) severity = recorded_on_line(state, i + 1);
         if (severity) {

@@ -1,6 +1,6 @@
 // kernel_editor.hpp — the kernel editor's text: the source in a fixed-width face with line
 // numbers, the lines the compiler spoke of marked in the gutter and tinted (red for an error,
-// amber for a warning; so too the lines where the last recording found a race or a bank
+// amber for a warning; so too the lines where the last trace found a race or a bank
 // conflict), and a clicked message's line brought into view with the cursor on it.
 //
 // Dear ImGui's multiline text field does the editing. It is made as tall as the text, inside a

@@ -6,7 +6,7 @@
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/experiments/wrong_map.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 
 namespace ts::views {
 
@@ -63,7 +63,7 @@ std::string timing_text(const gpu::RunResult& r) {
                        r.checked ? (r.check_passed ? "C right" : "C WRONG: " + r.check_summary) : "not checked");
 }
 
-// The recording's shared memory, sentence by sentence as describe_shared words it: amber for bank
+// The trace's shared memory, sentence by sentence as describe_shared words it: amber for bank
 // conflicts (and where shared memory was not recorded), red for races (a barrier is missing).
 void draw_shared(const model::SharedReport& shared) {
     for (const model::SharedSentence& sentence : model::describe_shared(shared)) {
@@ -76,7 +76,7 @@ void draw_shared(const model::SharedReport& shared) {
     }
 }
 
-void draw_recording(AppState& state) {
+void draw_trace(AppState& state) {
     const gpu::RunResult& r = *state.kernel_editor.recorded;
     ImGui::Spacing();
     ImGui::Text("Recorded at %s:", problem_size_text(r.request.problem).c_str());
@@ -84,7 +84,7 @@ void draw_recording(AppState& state) {
         coloured(colours::kError, r.error);
         return;
     }
-    const gpu::UserRecordingReport& report = *r.user_recording;
+    const gpu::UserTraceReport& report = *r.user_trace;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(report.counts_text.c_str());
     ImGui::Text("%lld accesses noted; the most barriers a thread passed: %d. %s", static_cast<long long>(report.events),
@@ -102,7 +102,7 @@ void draw_recording(AppState& state) {
                                       "the model's.",
                                       r.trace->config.tile));
     if (ImGui::Button("Show in the theatre")) {
-        add_recording(state.theatre.recording, *r.trace);
+        add_trace(state.theatre.traces, *r.trace);
         state.problem = r.trace->problem;
         state.kernel = r.trace->config;
         state.view = ViewId::Theatre;
@@ -117,7 +117,7 @@ void draw_kernel_results(AppState& state) {
     if (editor.checks.empty() && !editor.mine && !editor.recorded)
         muted_text("Run checks launches your kernel at five sizes, each cell of C against the reference; Measure "
                    "times it beside a rung; Record notes every access of every thread.");
-    if (editor.recorded) draw_recording(state);
+    if (editor.recorded) draw_trace(state);
     if (!editor.checks.empty()) {
         ImGui::TextUnformatted("Checks (C filled with a NaN before each launch, guard zones around A, B and C):");
         for (const ExperimentOutcome& outcome : editor.checks) draw_check(outcome);

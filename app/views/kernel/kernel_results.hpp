@@ -7,8 +7,8 @@
 
 namespace ts::views {
 
-// Draws them; "Show in the theatre" under a tiled-shaped recording puts it there (the theatre's
-// problem and T become the recording's).
+// Draws them; "Show in the theatre" under a tiled-shaped trace puts it there (the theatre's
+// problem and T become the trace's).
 void draw_kernel_results(AppState& state);
 
 }  // namespace ts::views

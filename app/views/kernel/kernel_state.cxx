@@ -202,7 +202,7 @@ std::optional<gpu::RunRequest> next_kernel_request(KernelEditorState& state, con
     switch (request.kind) {
         case gpu::RequestKind::UserCompile: state.in_flight_label = "compiling"; break;
         case gpu::RequestKind::UserCheck: state.in_flight_label = "checking " + problem_size_text(p); break;
-        case gpu::RequestKind::Record: state.in_flight_label = "recording at " + problem_size_text(p); break;
+        case gpu::RequestKind::Record: state.in_flight_label = "tracing at " + problem_size_text(p); break;
         default:
             state.in_flight_label = format_text("timing {} at {}", request.user ? "yours" : model::describe(request.kernel),
                                                 problem_size_text(p));
@@ -258,16 +258,16 @@ std::optional<model::Severity> worst_on_line(const KernelEditorState& state, int
     return worst;
 }
 
-const gpu::RunResult* recording_of(const KernelEditorState& state, const std::string& source) {
+const gpu::RunResult* last_trace_of(const KernelEditorState& state, const std::string& source) {
     const auto& r = state.recorded;
-    if (!r || !r->ok || !r->user_recording || !r->request.user || r->request.user->source != source) return nullptr;
+    if (!r || !r->ok || !r->user_trace || !r->request.user || r->request.user->source != source) return nullptr;
     return &*r;
 }
 
 std::optional<model::Severity> recorded_on_line(const KernelEditorState& state, int line) {
-    const gpu::RunResult* r = recording_of(state, state.source);
+    const gpu::RunResult* r = last_trace_of(state, state.source);
     if (!r) return std::nullopt;
-    const model::SharedReport& shared = r->user_recording->shared;
+    const model::SharedReport& shared = r->user_trace->shared;
     for (const model::SharedRace& race : shared.examples)
         if (race.writer_line == line || race.other_line == line) return model::Severity::Error;
     for (const model::SharedLineUse& use : shared.lines)

@@ -22,8 +22,8 @@
 namespace ts::views {
 
 // Each job compiles first; Check then runs the check sizes, Measure times the kernel and the rung
-// beside it, CheckAndMeasure does both, Record runs the recording build once at record_size
-// (model/user_kernel/recording.hpp), All does all three (--run).
+// beside it, CheckAndMeasure does both, Record runs the tracing build once at record_size
+// (model/user_kernel/user_trace.hpp), All does all three (--run).
 enum class KernelJob { None, Compile, Check, Measure, CheckAndMeasure, Record, All };
 
 struct KernelEditorState {
@@ -55,8 +55,8 @@ struct KernelEditorState {
     model::KernelConfig beside{model::KernelKind::Tiled, 16, 16, 16};  // the rung timed beside it
     std::optional<gpu::RunResult> mine;     // the last measurement of the learner's kernel
     std::optional<gpu::RunResult> theirs;   // and of the rung beside it, at the same size
-    int record_size = 64;                   // M = N = K of a recording
-    std::optional<gpu::RunResult> recorded; // the last recording: its counts, and a trace when tiled-shaped
+    int record_size = 64;                   // M = N = K of a trace
+    std::optional<gpu::RunResult> recorded; // the last Record: its counts, and a theatre trace when tiled-shaped
     int next_serial = 1 << 20;              // heat-map keys, apart from the Experiments view's
 
     // The GPU work asked for and not yet back.
@@ -114,10 +114,10 @@ bool take_kernel_result(KernelEditorState& state, const gpu::RunResult& result, 
 
 // The diagnostics' lines, for the editor's marks.
 std::optional<model::Severity> worst_on_line(const KernelEditorState& state, int line);
-// The editor's last recording, where it came back whole and is of `source` (the text recorded,
+// The editor's last trace, where it came back whole and is of `source` (the text recorded,
 // not the file's name): what the editor's tints and the roofline's point read. Else null.
-const gpu::RunResult* recording_of(const KernelEditorState& state, const std::string& source);
-// A line the last recording of this very source spoke of: a race's writer or reader (Error, red)
+const gpu::RunResult* last_trace_of(const KernelEditorState& state, const std::string& source);
+// A line the last trace of this very source spoke of: a race's writer or reader (Error, red)
 // or a line whose shared-memory accesses took more wavefronts than warp accesses (Warning: a
 // bank conflict). The editor tints these as it tints the compiler's lines.
 std::optional<model::Severity> recorded_on_line(const KernelEditorState& state, int line);

@@ -8,7 +8,7 @@
 // hovering it gives the sentence, a click queues exactly that request again, and the status
 // bar names the latest failure. A later success of the same point removes its failure.
 //
-// A recording may hold failed points too (`tilescope-cli bench` writes them with ok = false
+// A measurement may hold failed points too (`tilescope-cli bench` writes them with ok = false
 // and the error): where nothing measured that point since, it is drawn failed the same way.
 #pragma once
 
@@ -18,7 +18,7 @@
 
 #include "gpu/runner.hpp"
 #include "imgui.h"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 
 namespace ts::views {
 
@@ -27,8 +27,8 @@ struct LabState;
 struct Failure {
     gpu::RunRequest request;  // what failed; "measure again" queues it unchanged
     std::string what;         // gpu::describe_point: "tiled T=1 float 2048³"
-    std::string sentence;     // the runner's words, or the recording's error
-    bool recorded = false;    // a failed point of the recording, not of this session
+    std::string sentence;     // the runner's words, or the measurement's error
+    bool recorded = false;    // a failed point of the measurement, not of this session
     int serial = 0;           // this session's failures count up: the highest is the latest
 };
 

@@ -29,60 +29,60 @@ void submit_next_of_sweep(LabState& lab) {
 
 }  // namespace
 
-std::string recording_label(const record::Recording& recording) {
-    // The date alone: the time of day of a recording tells a reader nothing.
-    const std::string date = recording.meta.date_utc.substr(0, 10);
-    if (recording.from_csv) return "from a CSV (it names no GPU or date)";
-    return model::format_text("recorded on {}, {}", recording.meta.device.name, date);
+std::string measurement_label(const record::Measurement& measurement) {
+    // The date alone: the time of day of a measurement tells a reader nothing.
+    const std::string date = measurement.meta.date_utc.substr(0, 10);
+    if (measurement.from_csv) return "from a CSV (it names no GPU or date)";
+    return model::format_text("measured on {}, {}", measurement.meta.device.name, date);
 }
 
 namespace {
 
-bool take_loaded(LabState& lab, std::variant<record::Recording, std::string> loaded) {
+bool take_loaded(LabState& lab, std::variant<record::Measurement, std::string> loaded) {
     if (auto* why = std::get_if<std::string>(&loaded)) {
         lab.load_error = *why;
         return false;
     }
-    lab.recording = std::move(std::get<record::Recording>(loaded));
-    lab.recording_label = recording_label(*lab.recording);
+    lab.measurement = std::move(std::get<record::Measurement>(loaded));
+    lab.measurement_label = measurement_label(*lab.measurement);
     lab.load_error.clear();
     return true;
 }
 
 }  // namespace
 
-bool load_recording(LabState& lab, const std::filesystem::path& file) { return take_loaded(lab, record::load(file)); }
+bool load_measurement(LabState& lab, const std::filesystem::path& file) { return take_loaded(lab, record::load(file)); }
 
-void start_loading_recording(LabState& lab, std::filesystem::path file, bool from_flag) {
+void start_loading_measurement(LabState& lab, std::filesystem::path file, bool from_flag) {
     lab.loading = std::async(std::launch::async, [file = std::move(file)] {
-                      return std::make_shared<std::variant<record::Recording, std::string>>(record::load(file));
+                      return std::make_shared<std::variant<record::Measurement, std::string>>(record::load(file));
                   }).share();
     lab.loading_from_flag = from_flag;
     lab.load_flag_failed = false;
 }
 
-void poll_recording_load(LabState& lab) {
+void poll_measurement_load(LabState& lab) {
     if (!lab.loading.valid() || lab.loading.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
     const auto loaded = lab.loading.get();
     lab.loading = {};
     lab.load_flag_failed = !take_loaded(lab, std::move(*loaded)) && lab.loading_from_flag;
 }
 
-bool recording_loading(const LabState& lab) { return lab.loading.valid(); }
+bool measurement_loading(const LabState& lab) { return lab.loading.valid(); }
 
-void wait_for_recording(LabState& lab) {
+void wait_for_measurement(LabState& lab) {
     if (!lab.loading.valid()) return;
     lab.loading.wait();
-    poll_recording_load(lab);
+    poll_measurement_load(lab);
 }
 
-std::vector<std::filesystem::path> committed_recordings() {
+std::vector<std::filesystem::path> committed_measurements() {
     std::vector<std::filesystem::path> files;
     std::error_code error;
     for (const auto& entry : std::filesystem::directory_iterator(paths::data_dir() / "measurements", error))
         if (entry.path().extension() == ".json") files.push_back(entry.path());
     // Named GPU-DATE (nvidia-h200-YYYY-MM-DD): by the date the name ends with, so the newest
-    // comes last whatever its GPU; one day's recordings by name.
+    // comes last whatever its GPU; one day's measurements by name.
     const auto date_of = [](const std::filesystem::path& file) {
         const std::string stem = file.stem().string();
         return stem.size() >= 10 ? stem.substr(stem.size() - 10) : std::string();
@@ -145,8 +145,8 @@ record::Point point_from_result(const gpu::RunResult& result) {
 
 std::vector<const record::Point*> lab_points(const LabState& lab) {
     std::vector<const record::Point*> points;
-    if (lab.recording)
-        for (const record::Point& p : lab.recording->points) {
+    if (lab.measurement)
+        for (const record::Point& p : lab.measurement->points) {
             const bool replaced = std::any_of(lab.live_points.begin(), lab.live_points.end(),
                                               [&](const record::Point& live) { return same_point(live, p); });
             if (!replaced) points.push_back(&p);
@@ -241,7 +241,7 @@ bool reopen_unfinished(LabState& lab) {
         lab.last_error = *why;
         return false;
     }
-    for (record::Point& point : std::get<record::Recording>(loaded).points) {
+    for (record::Point& point : std::get<record::Measurement>(loaded).points) {
         std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
         point.index = static_cast<int>(lab.live_points.size());
         if (lab.journal) lab.journal->append(point);
@@ -298,13 +298,13 @@ void take_cpu_time(LabState& lab, const gpu::CpuTime& time) {
 std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,
                                         const std::string& device_name) {
     if (lab.live_points.empty()) return "nothing measured yet: measure on the GPU first";
-    record::Recording recording;
-    recording.meta.date_utc = record::utc_now();
-    recording.meta.command_line = "tilescope (latency lab, live session)";
-    recording.meta.device.name = device_name;
-    recording.points = lab.live_points;
-    for (std::size_t i = 0; i < recording.points.size(); ++i) recording.points[i].index = static_cast<int>(i);
-    return record::save_text(file, record::to_json(recording));
+    record::Measurement measurement;
+    measurement.meta.date_utc = record::utc_now();
+    measurement.meta.command_line = "tilescope (latency lab, live session)";
+    measurement.meta.device.name = device_name;
+    measurement.points = lab.live_points;
+    for (std::size_t i = 0; i < measurement.points.size(); ++i) measurement.points[i].index = static_cast<int>(i);
+    return record::save_text(file, record::to_json(measurement));
 }
 
 }  // namespace ts::views

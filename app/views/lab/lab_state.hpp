@@ -1,6 +1,6 @@
-// lab_state.hpp — the latency lab's state: the recording loaded, the points measured live this
+// lab_state.hpp — the latency lab's state: the measurement loaded, the points measured live this
 // session, and the sweep in progress. The views read the points from here whatever their
-// source, so a recording from an H200 and a live run on this GPU draw the same way.
+// source, so a measurement from an H200 and a live run on this GPU draw the same way.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +24,7 @@
 #include "model/rung_info.hpp"
 #include "views/common/plot.hpp"
 #include "record/journal.hpp"
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 
 namespace ts::views {
 
@@ -69,7 +69,7 @@ struct Sweep {
 
 // The first visit to a lab view on a usable GPU starts a quick sweep of the latency series,
 // so that the live curves fill in while the user watches instead of one column of points.
-// Once a session; passed over (and said why) without a GPU, when a recording was opened
+// Once a session; passed over (and said why) without a GPU, when a measurement was opened
 // with --load, and under --lab-benchmark, which times its own requests.
 struct FirstVisitSweep {
     bool due = true;          // false once started or passed over
@@ -83,19 +83,19 @@ struct CompiledKernel {
 };
 
 struct LabState {
-    std::optional<record::Recording> recording;
-    std::string recording_label;  // "recorded on NVIDIA H200, YYYY-MM-DD"
+    std::optional<record::Measurement> measurement;
+    std::string measurement_label;  // "measured on NVIDIA H200, YYYY-MM-DD"
     std::string load_error;       // why --load failed, shown in the lab's panel
-    // The recording being read on a thread of its own (start_loading_recording): a JSON with
+    // The measurement being read on a thread of its own (start_loading_measurement): a JSON with
     // every sample takes a while to parse, and the first frame must not wait for it. Invalid
-    // when none is being read. Shared so that LabState stays copyable; the recording behind a
+    // when none is being read. Shared so that LabState stays copyable; the measurement behind a
     // pointer, so that taking it moves it rather than copying every sample on the UI thread.
-    std::shared_future<std::shared_ptr<std::variant<record::Recording, std::string>>> loading;
+    std::shared_future<std::shared_ptr<std::variant<record::Measurement, std::string>>> loading;
     bool loading_from_flag = false;  // the one being read was named by --load
     bool load_flag_failed = false;   // ...and could not be read: the program ends (exit 2)
 
     LatencyControls latency;
-    // Live results this session, as recording points (what "Save session" writes).
+    // Live results this session, as measurement points (what "Save session" writes).
     std::vector<record::Point> live_points;
     // Each live point is also appended here as it arrives (record/journal.hpp); null: none.
     std::shared_ptr<record::Journal> journal;
@@ -155,26 +155,26 @@ struct LabState {
     std::vector<gpu::CpuTime> cpu_times;  // one per measured problem, the latest kept
 };
 
-// "recorded on NVIDIA H200, YYYY-MM-DD"
-std::string recording_label(const record::Recording& recording);
+// "measured on NVIDIA H200, YYYY-MM-DD"
+std::string measurement_label(const record::Measurement& measurement);
 
 // Loads `file` into the lab; false, with load_error set, when it cannot be read.
-bool load_recording(LabState& lab, const std::filesystem::path& file);
+bool load_measurement(LabState& lab, const std::filesystem::path& file);
 
-// Starts reading `file` off the UI thread; the lab's panel says "Loading recordings…" until
-// poll_recording_load takes it in. `from_flag`: named by --load, whose failure ends the program.
-void start_loading_recording(LabState& lab, std::filesystem::path file, bool from_flag = false);
-// Once per frame: takes the recording (or why it could not be read) once it is in. Never blocks.
-void poll_recording_load(LabState& lab);
-// Whether a recording is still being read (a --screenshot waits for it).
-bool recording_loading(const LabState& lab);
-// Waits for the recording being read and takes it: for runs that draw it without a frame loop
+// Starts reading `file` off the UI thread; the lab's panel says "Loading measurements…" until
+// poll_measurement_load takes it in. `from_flag`: named by --load, whose failure ends the program.
+void start_loading_measurement(LabState& lab, std::filesystem::path file, bool from_flag = false);
+// Once per frame: takes the measurement (or why it could not be read) once it is in. Never blocks.
+void poll_measurement_load(LabState& lab);
+// Whether a measurement is still being read (a --screenshot waits for it).
+bool measurement_loading(const LabState& lab);
+// Waits for the measurement being read and takes it: for runs that draw it without a frame loop
 // (--lesson-walk), never for the window's frames.
-void wait_for_recording(LabState& lab);
+void wait_for_measurement(LabState& lab);
 
-// The committed recordings (assets/measurements/*.json), the newest (by the date in the
+// The committed measurements (assets/measurements/*.json), the newest (by the date in the
 // file name) last.
-std::vector<std::filesystem::path> committed_recordings();
+std::vector<std::filesystem::path> committed_measurements();
 
 // The point a live result becomes: the same fields `tilescope bench` writes.
 record::Point point_from_result(const gpu::RunResult& result);
@@ -185,7 +185,7 @@ std::string yours_config(const std::string& name);
 // The name a request's points go under: "tiled T=16", or yours_config for your kernel.
 std::string request_config(const gpu::RunRequest& request);
 
-// Every point to plot: the recording's, then this session's live ones (which replace a
+// Every point to plot: the measurement's, then this session's live ones (which replace a
 // recorded point of the same kernel, size and dtype).
 std::vector<const record::Point*> lab_points(const LabState& lab);
 
@@ -228,7 +228,7 @@ bool reopen_unfinished(LabState& lab);
 // Stops offering the unfinished session; its journal stays on disk, renamed.
 void discard_unfinished(LabState& lab);
 
-// Writes this session's live points as a recording JSON; nullopt on success.
+// Writes this session's live points as a measurement JSON; nullopt on success.
 std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,
                                         const std::string& device_name);
 

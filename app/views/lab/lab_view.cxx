@@ -52,7 +52,7 @@ bool draw_sweep_progress(LabState& lab) {
 
 namespace {
 
-// Where the numbers come from, said first: a recording is another machine's past.
+// Where the numbers come from, said first: a measurement is another machine's past.
 void draw_source(AppState& state) {
     LabState& lab = state.lab;
     if (lab.unfinished) {
@@ -67,10 +67,10 @@ void draw_source(AppState& state) {
         ImGui::Separator();
     }
     if (!lab.load_error.empty()) coloured_text_wrapped(colours::kError, ("Cannot load: " + lab.load_error).c_str());
-    if (recording_loading(lab)) muted_text("Loading recordings…");
-    if (lab.recording) {
+    if (measurement_loading(lab)) muted_text("Loading measurements…");
+    if (lab.measurement) {
         ImGui::PushFont(heading_font());
-        coloured_text_wrapped(colours::kWarning, lab.recording_label.c_str());
+        coloured_text_wrapped(colours::kWarning, lab.measurement_label.c_str());
         ImGui::PopFont();
     }
     if (state.device && state.device->usable) {
@@ -80,11 +80,11 @@ void draw_source(AppState& state) {
     } else if (state.device) {
         // Said once here for every lab view: why nothing is measured, and what is shown instead.
         muted_text(model::format_text("Not measuring here: {}. {}", state.device->why_not,
-                                      lab.recording              ? "What is drawn comes from the recording."
-                                      : recording_loading(lab) ? "What is drawn will come from the recording."
-                                                                 : "No recording loaded either: nothing measured to show."));
-    } else if (!lab.recording && !recording_loading(lab)) {
-        muted_text("No recording loaded and no GPU: nothing measured to show.");
+                                      lab.measurement              ? "What is drawn comes from the measurement."
+                                      : measurement_loading(lab) ? "What is drawn will come from the measurement."
+                                                                 : "No measurement loaded either: nothing measured to show."));
+    } else if (!lab.measurement && !measurement_loading(lab)) {
+        muted_text("No measurement loaded and no GPU: nothing measured to show.");
     }
 }
 

@@ -38,10 +38,10 @@ namespace {
 constexpr int kStandardSizes[] = {128, 256, 512, 1024, 2048, 4096};
 bool usable_gpu(const AppState& state) { return state.device && state.device->usable; }
 
-// The GPU the points were measured on: this one when live, else the recording's.
+// The GPU the points were measured on: this one when live, else the measurement's.
 std::string gpu_name(const AppState& state) {
     if (usable_gpu(state)) return state.device->limits.name;
-    if (state.lab.recording) return state.lab.recording->meta.device.name;
+    if (state.lab.measurement) return state.lab.measurement->meta.device.name;
     return "";
 }
 
@@ -95,7 +95,7 @@ ImU32 ink_on(ImU32 fill) {
 // A tuned rung (12, 19) runs the candidate its tuning table picks for the GPU and size; the
 // measured point says which ran where it was recorded (record::Point::ran_candidate), and CUDA's
 // answer, when a live result brought one; else the table says what it would pick today.
-// `guessed` says when the table answered for a measured point (a recording made before points kept
+// `guessed` says when the table answered for a measured point (a measurement made before points kept
 // their candidate).
 model::KernelConfig resolved_kernel(const AppState& state, const model::KernelConfig& kernel,
                                     const model::Problem& problem, const record::Point* point, bool& guessed) {
@@ -305,7 +305,7 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
             tuned_note = format_text("At {}³ it runs candidate #{}: {}.", data.size, bar.kernel.variant,
                                      model::describe_candidate(bar.kernel.kind, bar.kernel.variant));
         if (bar.candidate_guessed)
-            tuned_note += format_text(" The recording does not say which candidate ran (it was made before points "
+            tuned_note += format_text(" The measurement does not say which candidate ran (it was made before points "
                                       "kept it): #{} is what today's table picks for {}, and a table that changed "
                                       "since may have picked another then.",
                                       bar.kernel.variant, gpu_name(state));
@@ -391,7 +391,7 @@ void draw_ladder_controls(AppState& state) {
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
     int shown = shown_ladder_size(lab);
     ImGui::TextUnformatted("size (M = N = K)");
-    if (sizes.empty()) muted_text("no points of the ladder in this recording");
+    if (sizes.empty()) muted_text("no points of the ladder in this measurement");
     const float right_edge = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (std::size_t i = 0; i < sizes.size(); ++i) {
         const std::string label = std::to_string(sizes[i]);
@@ -413,7 +413,7 @@ void draw_ladder_controls(AppState& state) {
             start_sweep(lab, both_ladders_requests(shown, lab.latency.yours));
         ImGui::EndDisabled();
         if (!gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not.c_str());
-        if (!gpu) muted_text(state.device && lab.recording ? why_not + "; the bars come from the recording." : why_not);
+        if (!gpu) muted_text(state.device && lab.measurement ? why_not + "; the bars come from the measurement." : why_not);
     }
     if (lab.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.in_flight, "measurement")));
     if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
@@ -696,7 +696,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
                              std::max(rungs_shown - fp32_rungs, 0));
 
     ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y + used + font * 0.4f));
-    muted_text((lab.recording ? lab.recording_label + ". " : std::string()) +
+    muted_text((lab.measurement ? lab.measurement_label + ". " : std::string()) +
                "Hover a bar: what that rung changed, the model's counts, and the speed-up over the rung below.");
     if (fp32.estimates || tensor_cores.estimates)
         muted_text(format_text("~ marks the model's estimate of registers and occupancy for the {}: {}", fp32.limits_name,

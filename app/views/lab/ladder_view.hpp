@@ -5,7 +5,7 @@
 // compiled kernel's registers and occupancy (the model's estimate, marked "~", where no GPU can
 // say). Hovering a bar says
 // what that rung changed and puts the speed-up the model's counts predict beside the measured
-// one. Points come from lab_points: the loaded recording, replaced by live ones.
+// one. Points come from lab_points: the loaded measurement, replaced by live ones.
 #pragma once
 
 #include <span>

@@ -33,7 +33,7 @@ constexpr ImU32 kCpuColour = IM_COL32(150, 110, 40, 255);
 
 struct SeriesSpec {
     model::KernelConfig kernel;
-    std::string config;  // the recording's name for it: "naive 32×32", "yours: mine.cu"
+    std::string config;  // the measurement's name for it: "naive 32×32", "yours: mine.cu"
     std::string label;   // the legend's: "cuBLAS" for "cublas"
     ImU32 colour;
     std::optional<gpu::UserKernelSource> user{};  // your kernel's series
@@ -71,9 +71,9 @@ std::string short_gpu_name(std::string name) {
 }
 
 // "H200, YYYY-MM-DD": a recorded series' tag in the legend, short enough for a projector.
-std::string recording_tag(const record::Recording& recording) {
-    if (recording.from_csv) return "recorded";
-    return format_text("{}, {}", short_gpu_name(recording.meta.device.name), recording.meta.date_utc.substr(0, 10));
+std::string measurement_tag(const record::Measurement& measurement) {
+    if (measurement.from_csv) return "from a CSV";
+    return format_text("{}, {}", short_gpu_name(measurement.meta.device.name), measurement.meta.date_utc.substr(0, 10));
 }
 
 double flops(const record::Point& p) { return 2.0 * double(p.m) * double(p.n) * double(p.k) * double(p.batch); }
@@ -113,13 +113,13 @@ PlotPoint to_plot_point(const record::Point& p, LatencyAxis axis, const record::
 
 bool finite_point(const PlotPoint& p) { return std::isfinite(p.y); }
 
-// The plot holds, per series, this session's live points drawn solid and the recording's
+// The plot holds, per series, this session's live points drawn solid and the measurement's
 // drawn faded beside them, so the lab is never an empty frame while a GPU measures:
 // - A recorded point stays until a live point of the same kernel and size replaces it
 //   (point by point, as lab_points does), so the faded curve keeps the sizes not yet
 //   measured here and no size ever shows two values of one kernel. The faded line breaks
 //   where a live point took over, rather than drawing a recorded slope straight through it.
-// - With no live point at all (no GPU), the recording is all there is: it is drawn solid,
+// - With no live point at all (no GPU), the measurement is all there is: it is drawn solid,
 //   still labelled with its GPU and date, as the brightest thing on a projector should be.
 // Returns the live series' legend header ("live on H100"), empty when none is plotted.
 std::string fill_plot(AppState& state) {
@@ -137,12 +137,12 @@ std::string fill_plot(AppState& state) {
 
     std::vector<const record::Point*> recorded;
     std::vector<const record::Point*> live;
-    if (lab.recording)
-        for (const record::Point& p : lab.recording->points) recorded.push_back(&p);
+    if (lab.measurement)
+        for (const record::Point& p : lab.measurement->points) recorded.push_back(&p);
     for (const record::Point& p : lab.live_points) live.push_back(&p);
     const std::string dtype(model::dtype_name(c.dtype));
     const std::string naive_config = model::describe({model::KernelKind::Naive, c.naive_x, c.naive_y, 16});
-    const std::string tag = lab.recording ? recording_tag(*lab.recording) : "";
+    const std::string tag = lab.measurement ? measurement_tag(*lab.measurement) : "";
 
     std::vector<PlotSeries> live_series;
     std::vector<PlotSeries> recorded_series;
@@ -168,7 +168,7 @@ std::string fill_plot(AppState& state) {
                     to_plot_point(*recorded_point, c.axis, find_point(recorded, naive_config, size, dtype, c.batch)));
                 if (recorded_point->checked && !recorded_point->check_passed) failed.points.push_back(before.points.back());
             }
-            // The recording's CPU time for this size, taken once, from whichever kernel has it.
+            // The measurement's CPU time for this size, taken once, from whichever kernel has it.
             const record::Point* p = recorded_point;
             if (p->cpu_triple_loop_ms && cpu.points.size() < std::size(kSizes) &&
                 (cpu.points.empty() || cpu.points.back().x < size) && c.axis != LatencyAxis::Speedup) {
@@ -183,15 +183,15 @@ std::string fill_plot(AppState& state) {
         if (std::any_of(before.points.begin(), before.points.end(), finite_point))
             recorded_series.push_back(std::move(before));
     }
-    // The legend: recorded series under a header naming the recording's GPU and date (each
+    // The legend: recorded series under a header naming the measurement's GPU and date (each
     // name says it too, "tiled T=32 (H200, YYYY-MM-DD)", where the column is wide enough).
     // Once live points are in, one row per kernel, so that it fits beside the plot at
     // presenter sizes: the live series under a header naming this GPU, a kernel only
-    // recorded so far under the recording's; a recorded curve beside a live one of its
+    // recorded so far under the measurement's; a recorded curve beside a live one of its
     // kernel shares that row's colour (and its show/hide click), and the last row says that
     // faded means recorded, and where and when.
     plot.faded_legend.clear();
-    const std::string recorded_group = lab.recording && !lab.recording->from_csv ? "recorded on " + tag : "recorded";
+    const std::string recorded_group = lab.measurement && !lab.measurement->from_csv ? "measured on " + tag : "from a CSV";
     for (PlotSeries& s : recorded_series) {
         s.legend_group = recorded_group;
         s.legend_name = s.name.substr(0, s.name.size() - tag.size() - 3);
@@ -213,7 +213,7 @@ std::string fill_plot(AppState& state) {
     const std::string live_group = live_series.empty() ? "" : live_series.front().legend_group;
     std::vector<PlotSeries> series = std::move(live_series);
     for (PlotSeries& s : recorded_series) series.push_back(std::move(s));
-    // This session's CPU times replace the recording's at the same size.
+    // This session's CPU times replace the measurement's at the same size.
     for (const gpu::CpuTime& t : lab.cpu_times) {
         const model::Problem& p = t.problem;
         if (c.axis == LatencyAxis::Speedup || p.dtype != c.dtype || p.batch != c.batch || p.m != p.n || p.m != p.k)
@@ -452,7 +452,7 @@ void draw_latency_controls(AppState& state) {
     const bool gpu = state.device && state.device->usable;
     if (!gpu) {
         // The lab's panel says why above (draw_source); here only what it means for these buttons.
-        muted_text(state.device ? "Measure and Sweep need a usable CUDA GPU: the curves come from the recording."
+        muted_text(state.device ? "Measure and Sweep need a usable CUDA GPU: the curves come from the measurement."
                                 : "probing for a CUDA GPU…");
         return;
     }
@@ -502,16 +502,16 @@ void draw_latency_plot(AppState& state, ImVec2 size) {
     const bool faded = std::any_of(series.begin(), series.end(), [](const PlotSeries& s) { return s.faded; });
     const float top = ImGui::GetCursorPosY();
     if (!live.empty() && faded)
-        muted_text(format_text("Solid: {}. Faded: {}, at sizes not yet measured here.", live, state.lab.recording_label));
+        muted_text(format_text("Solid: {}. Faded: {}, at sizes not yet measured here.", live, state.lab.measurement_label));
     else if (!live.empty())
         muted_text(format_text("Solid: {}. Hover a point for its exact values.", live));
-    else if (state.lab.recording)
-        muted_text(state.lab.recording_label + ". Hover a point for its exact values.");
+    else if (state.lab.measurement)
+        muted_text(state.lab.measurement_label + ". Hover a point for its exact values.");
     size.y -= ImGui::GetCursorPosY() - top;
     if (state.lab.latency_plot.series.empty() && failed.empty()) {
-        muted_text(recording_loading(state.lab)
-                       ? "Loading recordings…"
-                       : "No points for this choice yet: pick float and batch 1 to see the recording, or measure on a GPU.");
+        muted_text(measurement_loading(state.lab)
+                       ? "Loading measurements…"
+                       : "No points for this choice yet: pick float and batch 1 to see the measurement, or measure on a GPU.");
         return;
     }
     const PlotFrame frame = draw_plot("##latency", state.lab.latency_plot, size);

@@ -1,6 +1,6 @@
 // latency_view.hpp — the latency lab's main plot: latency (or GFLOP/s, or speed-up) against
 // matrix size for naive, naive with threadIdx.x as row, tiled for each T, the kernel ladder's
-// rungs, cuBLAS and the CPU, from the loaded recording (faded once live points are in, and
+// rungs, cuBLAS and the CPU, from the loaded measurement (faded once live points are in, and
 // labelled with its GPU and date) and from live measurements (submit_live: stale ones dropped).
 #pragma once
 
@@ -31,7 +31,7 @@ void start_first_visit_sweep(AppState& state);
 
 // The rungs the plot shows, by name ("warptile", as settings::kLadderRungNames writes them), in
 // the ladder's order; and back: the rungs named are checked, the others not, a name that is no
-// rung passed over. The settings file keeps them between runs (app/session.cxx).
+// rung passed over. The settings file keeps them between runs (app/window_settings.cxx).
 std::vector<std::string> shown_rung_names(const LatencyControls& controls);
 void show_rungs(LatencyControls& controls, const std::vector<std::string>& names);
 

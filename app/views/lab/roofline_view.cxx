@@ -152,10 +152,10 @@ int draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roof
 // Your kernel's mark, where it was measured at kSize and recorded (the same source both times).
 std::optional<RooflineMark> yours_mark(const AppState& state, const std::vector<const record::Point*>& points) {
     const auto& yours = state.lab.latency.yours;
-    const gpu::RunResult* recorded = yours ? recording_of(state.kernel_editor, yours->source) : nullptr;
+    const gpu::RunResult* recorded = yours ? last_trace_of(state.kernel_editor, yours->source) : nullptr;
     if (!recorded) return std::nullopt;
     const record::Point* p = find_point(points, yours_config(yours->name), kSize, "float");
-    const model::UserCounts& counts = recorded->user_recording->counts;
+    const model::UserCounts& counts = recorded->user_trace->counts;
     const model::Problem& at = recorded->request.problem;
     if (!p || at.m <= 0 || at.n <= 0 || at.k <= 0) return std::nullopt;
     const double size = kSize;
@@ -249,7 +249,7 @@ RooflinePeaksShown roofline_peaks(const AppState& state) {
         return shown;
     }
     std::string name = "NVIDIA H200";
-    if (state.lab.recording) name = state.lab.recording->meta.device.name;
+    if (state.lab.measurement) name = state.lab.measurement->meta.device.name;
     else if (state.device && state.device->usable) name = state.device->limits.name;
     for (const DataSheet& sheet : kDataSheets)
         if (name.find(sheet.name_part) != std::string::npos) {
@@ -410,7 +410,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     heading("Roofline at 2048³: FP32, and the tensor cores in BF16");
     if (!lab.peaks) {
         muted_text(format_text("Peaks: {} ({}). {}", gpu ? "being measured on this GPU…" : "not measured (no GPU)",
-                          peaks.source, lab.recording ? "Points: " + lab.recording_label + "." : ""));
+                          peaks.source, lab.measurement ? "Points: " + lab.measurement_label + "." : ""));
     } else {
         muted_text("Peaks " + peaks.source);
     }
@@ -453,7 +453,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         if (!placed)
             muted_text(format_text("{} is placed here once it is measured at {}³ and recorded (Your kernel, Ctrl+8: "
                                    "Record): the model does not know its code, so its intensity comes from the loads "
-                                   "and stores its recording counted.",
+                                   "and stores its trace counted.",
                                    name, kSize));
     }
 }

@@ -25,7 +25,7 @@ struct RooflinePeaksShown {
 };
 
 // The peaks the roofline draws: measured when a Roofline request came back, else the data
-// sheet of the recording's (or this) GPU.
+// sheet of the measurement's (or this) GPU.
 RooflinePeaksShown roofline_peaks(const AppState& state);
 
 // One kernel's point: x from the model's traffic counts, y from the lab's points.
@@ -38,13 +38,13 @@ struct RooflineMark {
     double model_bytes = 0;  // global bytes the model counts
     bool rung = false;       // a rung of the ladder (the tiled kernel with T = 32 included)
     bool tensor_cores = false;  // a rung of the tensor-core ladder (BF16)
-    // Where the intensity comes from: the model's counts, or (your kernel) its recording, scaled.
+    // Where the intensity comes from: the model's counts, or (your kernel) its trace, scaled.
     std::string intensity_source = "model";
 };
 
 // The kernels measured at 2048³ in float, and the tensor-core rungs in BF16, each at its point;
 // your kernel too where it was plotted beside the rungs and recorded: the model does not know its
-// code, so its intensity comes from its recording's loads and stores, scaled to 2048³ (loads per
+// code, so its intensity comes from its trace's loads and stores, scaled to 2048³ (loads per
 // multiply-add, stores per cell of C: exact for kernels whose traffic per FLOP does not change with
 // the size, as the naive and tiled kernels').
 std::vector<RooflineMark> roofline_marks(const AppState& state);

@@ -63,7 +63,7 @@ void draw_candidates(AppState& state, ImVec2 size) {
     LabState& lab = state.lab;
     const bool gpu = state.device && state.device->usable;
     const std::string gpu_name =
-        gpu ? state.device->limits.name : (lab.recording ? lab.recording->meta.device.name : std::string());
+        gpu ? state.device->limits.name : (lab.measurement ? lab.measurement->meta.device.name : std::string());
     const CandidateData data = candidate_data(lab, gpu_name);
     const auto points = lab_points(lab);
     ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -79,8 +79,8 @@ void draw_candidates(AppState& state, ImVec2 size) {
     if (!data.any_measured)
         coloured_text_wrapped(colours::kWarning,
                               gpu ? "Not measured yet: Measure on this GPU (Measure the candidates, above), or load a "
-                                    "recording that has them."
-                                  : "Not measured yet: Measure on a GPU, or load a recording that has them (tilescope-cli "
+                                    "measurement that has them."
+                                  : "Not measured yet: Measure on a GPU, or load a measurement that has them (tilescope-cli "
                                     "bench --sweep default records them).");
 
     // Row names: "#1  128×256×8" and, small beneath, the rest of model::describe_shape.

@@ -1,6 +1,6 @@
 // tuning_view.hpp — which launch shape is fastest: a heat map of the naive kernel's latency
 // over blockDim.x × blockDim.y (shapes over 1024 threads shown as invalid, with why), and a
-// bar per tile width T for the tiled kernel; the best of each marked. From the recording's
+// bar per tile width T for the tiled kernel; the best of each marked. From the measurement's
 // tuning sweep at 2048³, or from live points of the same shapes. Below them, the tuned rung's
 // candidate shapes × a few sizes, each cell its speed against the best candidate at that size,
 // the tuner's pick outlined.
@@ -70,7 +70,7 @@ struct CandidateData {
     }
 };
 
-// The candidates' points in `lab`, and the picks for the GPU named `gpu` (the recording's or
+// The candidates' points in `lab`, and the picks for the GPU named `gpu` (the measurement's or
 // this one). They point into `lab`, valid while it is unchanged.
 CandidateData candidate_data(const LabState& lab, const std::string& gpu);
 

@@ -105,12 +105,12 @@ RevealedAnswer threads_per_block(const AppState& state) {
                    g.block.y, g.block.x, g.block.y, launch_limits(state).max_threads_per_block)};
 }
 
-// Where a measured point comes from: the loaded recording, or a run on this machine's GPU.
+// Where a measured point comes from: the loaded measurement, or a run on this machine's GPU.
 std::string source_of(const LabState& lab, const record::Point* point) {
-    if (lab.recording) {
-        const auto& points = lab.recording->points;
+    if (lab.measurement) {
+        const auto& points = lab.measurement->points;
         if (!points.empty() && point >= &points.front() && point <= &points.back())
-            return "measured: " + lab.recording_label;
+            return lab.measurement_label;
     }
     return "measured on this computer's GPU this session";
 }
@@ -139,7 +139,7 @@ RevealedAnswer measured_ratio_of(const AppState& state, const std::string& slow_
     }
     return {std::nullopt, "not measured here",
             format_text("no measurement of both {} and {} in {} is loaded: run them on a GPU (the latency view's "
-                   "Measure) or load a recording with --load",
+                   "Measure) or load a measurement with --load",
                    slow_name, fast_name, types)};
 }
 
@@ -172,7 +172,7 @@ RevealedAnswer measured_speedup(const AppState& state) {
 // ---- The kernel ladder -------------------------------------------------------------------
 // The step's `kernel:` names a rung (model::ladder_rungs: tiled T=32, regtile-1d … tuned);
 // the answers compare it with the rung below it, with tiled T=32 or with cuBLAS, in float at
-// 4096³, whatever size the theatre shows: the largest size both committed recordings hold
+// 4096³, whatever size the theatre shows: the largest size both committed measurements hold
 // for every rung, where the tiles' edges no longer matter. Where a measurement lacks that
 // size, the largest square size measured for both is used, and named.
 
@@ -193,10 +193,10 @@ model::Problem square_float(std::int64_t size) {
     return problem;
 }
 
-// The GPU whose points the lab shows: this one when it runs, else the recording's.
+// The GPU whose points the lab shows: this one when it runs, else the measurement's.
 std::string measured_gpu(const AppState& state) {
     if (state.device && state.device->usable) return state.device->limits.name;
-    if (state.lab.recording) return state.lab.recording->meta.device.name;
+    if (state.lab.measurement) return state.lab.measurement->meta.device.name;
     return "";
 }
 
@@ -278,7 +278,7 @@ PointPair measured_pair(const AppState& state, const std::string& slow, const st
 RevealedAnswer not_measured(const std::string& slow, const std::string& fast) {
     return {std::nullopt, "not measured here",
             format_text("no measurement of both {} and {} in float is loaded: run them on a GPU (the ladder view's "
-                        "Measure) or load a recording with --load",
+                        "Measure) or load a measurement with --load",
                         slow, fast)};
 }
 
@@ -335,7 +335,7 @@ RevealedAnswer percent_of_cublas(const AppState& state) {
 // The step's `kernel:` names a tensor-core rung (model::tensor_core_rungs: wmma … tc-tuned); the
 // answers compare it, in BF16, with the rung below it, with cuBLAS BF16, or with cuBLAS in FP32
 // (the CUDA cores' best), at the largest square size measured for both (8192³ in the committed
-// recordings).
+// measurements).
 
 int tc_rung_index(model::KernelKind kind) {
     const auto rungs = model::tensor_core_rungs();
@@ -429,7 +429,7 @@ RevealedAnswer check_error(const AppState& state) {
     if (!best)
         return {std::nullopt, "not measured here",
                 format_text("no checked BF16 run of {} is loaded: run it on a GPU with its check on, or load a "
-                            "recording with --load",
+                            "measurement with --load",
                             name)};
     return {*best->max_rel_error, two_digits(*best->max_rel_error),
             format_text("{}, {}×{}×{} bf16: the largest |c − exact| ÷ max(|exact|, 1) of any cell, the exact product "
@@ -447,7 +447,7 @@ std::string case_text(const model::ExperimentCase& c) {
     return c.kernel.kind == model::KernelKind::Tiled ? format_text("{}, T = {}", size, c.kernel.tile) : size;
 }
 
-// Where the outcomes came from, each source once: "recorded on NVIDIA H200, YYYY-MM-DD".
+// Where the outcomes came from, each source once: "measured on NVIDIA H200, YYYY-MM-DD".
 std::string sources_text(const std::vector<const ExperimentOutcome*>& outcomes) {
     std::vector<std::string> sources;
     for (const ExperimentOutcome* outcome : outcomes)

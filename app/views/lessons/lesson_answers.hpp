@@ -1,6 +1,6 @@
 // lesson_answers.hpp — the answers a lesson's predictions reveal, computed from the app's
 // state when they are revealed: counts from the model for the sizes on screen, measured
-// times from the loaded recording (or this session's GPU runs). A lesson file names what to
+// times from the loaded measurement (or this session's GPU runs). A lesson file names what to
 // compute, never the number, so an answer always matches what the app shows.
 #pragma once
 

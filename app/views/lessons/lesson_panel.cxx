@@ -23,30 +23,30 @@ bool key_pressed(Key key) { return imgui_compat::key_pressed(key); }
 bool enter_pressed() { return key_pressed(keys::kEnter) || key_pressed(keys::kKeypadEnter); }
 
 void open_list(AppState& state) {
-    LessonSession& session = state.lesson;
+    LessonProgress& progress = state.lesson;
     // Read afresh each time, so a lesson file edited during a class shows its new state.
-    session.list = list_lessons();
-    session.list_open = true;
-    session.list_cursor = 0;
-    for (int i = 0; i < static_cast<int>(session.list.size()); ++i)
-        if (session.lesson && session.list[i].name == session.lesson->name) session.list_cursor = i;
+    progress.list = list_lessons();
+    progress.list_open = true;
+    progress.list_cursor = 0;
+    for (int i = 0; i < static_cast<int>(progress.list.size()); ++i)
+        if (progress.lesson && progress.list[i].name == progress.lesson->name) progress.list_cursor = i;
 }
 
 void choose_from_list(AppState& state, int index) {
-    LessonSession& session = state.lesson;
-    if (index < 0 || index >= static_cast<int>(session.list.size())) return;
-    const LessonListEntry& entry = session.list[index];
+    LessonProgress& progress = state.lesson;
+    if (index < 0 || index >= static_cast<int>(progress.list.size())) return;
+    const LessonListEntry& entry = progress.list[index];
     if (!entry.error.empty()) return;  // listed so its author sees why; it cannot be opened
     auto loaded = load_lesson(entry.file);
-    session.list_open = false;
+    progress.list_open = false;
     if (auto* lesson = std::get_if<lessons::Lesson>(&loaded))
         open_lesson(state, std::move(*lesson));
     else
-        session.error = std::get<lessons::LessonError>(loaded).text();
+        progress.error = std::get<lessons::LessonError>(loaded).text();
 }
 
-std::optional<double> typed_guess(const LessonSession& session) {
-    const char* text = session.guess.data();
+std::optional<double> typed_guess(const LessonProgress& progress) {
+    const char* text = progress.guess.data();
     char* end = nullptr;
     const double value = std::strtod(text, &end);
     if (end == text) return std::nullopt;
@@ -54,57 +54,57 @@ std::optional<double> typed_guess(const LessonSession& session) {
 }
 
 const lessons::Step* current_step(const AppState& state) {
-    const LessonSession& session = state.lesson;
-    if (!session.lesson || session.step < 0) return nullptr;
-    return &session.lesson->steps[session.step];
+    const LessonProgress& progress = state.lesson;
+    if (!progress.lesson || progress.step < 0) return nullptr;
+    return &progress.lesson->steps[progress.step];
 }
 
 void draw_prediction(AppState& state, const lessons::Step& step) {
-    LessonSession& session = state.lesson;
+    LessonProgress& progress = state.lesson;
     // "Predict:" in the heading font on the question's first line: no line of its own.
     ImGui::PushFont(heading_font());
     ImGui::TextUnformatted("Predict:");
     ImGui::PopFont();
     ImGui::SameLine();
     ImGui::TextWrapped("%s", step.predict.c_str());
-    if (!session.revealed) {
-        if (session.focus_guess) {
+    if (!progress.revealed) {
+        if (progress.focus_guess) {
             ImGui::SetKeyboardFocusHere();
-            session.focus_guess = false;
+            progress.focus_guess = false;
         }
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
         constexpr ImGuiInputTextFlags kFlags =
             ImGuiInputTextFlags_CharsDecimal | ImGuiInputTextFlags_EnterReturnsTrue;
-        if (ImGui::InputTextWithHint("##guess", "your guess", session.guess.data(), session.guess.size(), kFlags))
-            session.revealed = true;
+        if (ImGui::InputTextWithHint("##guess", "your guess", progress.guess.data(), progress.guess.size(), kFlags))
+            progress.revealed = true;
         const char* reveal = "Reveal (Enter)";
         ImGui::SameLine();
         if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(reveal).x + ImGui::GetStyle().FramePadding.x * 2)
             ImGui::NewLine();
-        if (ImGui::Button(reveal)) session.revealed = true;
+        if (ImGui::Button(reveal)) progress.revealed = true;
         return;
     }
     const RevealedAnswer answer = compute_answer(state, *step.answer);
     ImGui::PushFont(heading_font());
     ImGui::TextUnformatted(format_text("Answer: {}", answer.shown).c_str());
     ImGui::PopFont();
-    const auto guess = typed_guess(session);
+    const auto guess = typed_guess(progress);
     if (guess && answer.value)
-        ImGui::TextWrapped("Your guess, %s: %s.", session.guess.data(), judge_guess(*guess, *answer.value).c_str());
+        ImGui::TextWrapped("Your guess, %s: %s.", progress.guess.data(), judge_guess(*guess, *answer.value).c_str());
     else if (!guess)
         ImGui::TextUnformatted("No guess typed.");
     muted_text(answer.how);
 }
 
 void draw_step(AppState& state) {
-    LessonSession& session = state.lesson;
-    const lessons::Lesson& lesson = *session.lesson;
-    const lessons::Step& step = lesson.steps[session.step];
+    LessonProgress& progress = state.lesson;
+    const lessons::Lesson& lesson = *progress.lesson;
+    const lessons::Step& step = lesson.steps[progress.step];
     const int count = static_cast<int>(lesson.steps.size());
 
     // The lesson's name small, then the step's title large, the buttons, the text and the
     // question, one under the other: the card is as narrow as the column it sits in.
-    muted_text(format_text("Lesson: {} · step {} of {}", lesson.title, session.step + 1, count));
+    muted_text(format_text("Lesson: {} · step {} of {}", lesson.title, progress.step + 1, count));
     ImGui::PushFont(heading_font());
     ImGui::PushStyleColor(ImGuiCol_Text, colours::kA.text);
     ImGui::TextWrapped("%s", step.title.c_str());
@@ -119,12 +119,12 @@ void draw_step(AppState& state) {
     for (const char* label : with_keys) width += ImGui::CalcTextSize(label).x + style.FramePadding.x * 2;
     width += 2 * style.ItemSpacing.x;
     const char* const* labels = width <= ImGui::GetContentRegionAvail().x ? with_keys : without_keys;
-    ImGui::BeginDisabled(session.step == 0);
-    if (ImGui::Button(labels[0])) go_to_lesson_step(state, session.step - 1);
+    ImGui::BeginDisabled(progress.step == 0);
+    if (ImGui::Button(labels[0])) go_to_lesson_step(state, progress.step - 1);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    ImGui::BeginDisabled(session.step + 1 >= count);
-    if (ImGui::Button(labels[1])) go_to_lesson_step(state, session.step + 1);
+    ImGui::BeginDisabled(progress.step + 1 >= count);
+    if (ImGui::Button(labels[1])) go_to_lesson_step(state, progress.step + 1);
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button(labels[2])) {
@@ -139,7 +139,7 @@ void draw_step(AppState& state) {
         ImGui::Separator();
         draw_prediction(state, step);
     }
-    if (session.step + 1 == count) muted_text("The last step. Ctrl+L opens the list of lessons.");
+    if (progress.step + 1 == count) muted_text("The last step. Ctrl+L opens the list of lessons.");
     draw_export_button(state, ExportSubject::Lesson);
 }
 
@@ -151,7 +151,7 @@ void draw_error(AppState& state) {
 }
 
 void draw_list(AppState& state) {
-    LessonSession& session = state.lesson;
+    LessonProgress& progress = state.lesson;
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(viewport->WorkSize.x * 0.45f, 0.0f),
@@ -165,55 +165,55 @@ void draw_list(AppState& state) {
     ImGui::TextUnformatted("Up and Down choose, Enter opens, Escape closes.");
     muted_text(format_text("From {}", lessons::lessons_dir().string()));
     ImGui::Separator();
-    if (session.list.empty()) muted_text("No lesson files (*.lesson) were found there.");
-    for (int i = 0; i < static_cast<int>(session.list.size()); ++i) {
-        const LessonListEntry& entry = session.list[i];
+    if (progress.list.empty()) muted_text("No lesson files (*.lesson) were found there.");
+    for (int i = 0; i < static_cast<int>(progress.list.size()); ++i) {
+        const LessonListEntry& entry = progress.list[i];
         ImGui::PushID(i);
         if (entry.error.empty()) {
             const std::string label = format_text("{}. {}  ({})", i + 1, entry.title, entry.name);
-            if (ImGui::Selectable(label.c_str(), i == session.list_cursor)) choose_from_list(state, i);
-            if (i == session.list_cursor) ImGui::SetScrollHereY();
+            if (ImGui::Selectable(label.c_str(), i == progress.list_cursor)) choose_from_list(state, i);
+            if (i == progress.list_cursor) ImGui::SetScrollHereY();
         } else {
             coloured_text_wrapped(colours::kError, format_text("{}. {} (skipped): {}", i + 1, entry.name, entry.error).c_str());
         }
         ImGui::PopID();
     }
-    if (session.list_cursor < static_cast<int>(session.list.size())) {
+    if (progress.list_cursor < static_cast<int>(progress.list.size())) {
         ImGui::Separator();
-        muted_text(session.list[session.list_cursor].summary);
+        muted_text(progress.list[progress.list_cursor].summary);
     }
     ImGui::End();
     ImGui::PopStyleColor();
-    if (!open) session.list_open = false;
+    if (!open) progress.list_open = false;
 }
 
 }  // namespace
 
 void handle_lesson_keys(AppState& state) {
-    LessonSession& session = state.lesson;
+    LessonProgress& progress = state.lesson;
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && imgui_compat::key_pressed(keys::kL, false)) {
-        if (session.list_open)
-            session.list_open = false;
+        if (progress.list_open)
+            progress.list_open = false;
         else
             open_list(state);
         return;
     }
-    if (session.list_open) {
-        const int count = static_cast<int>(session.list.size());
-        if (key_pressed(keys::kEscape)) session.list_open = false;
-        if (count > 0 && key_pressed(keys::kDown)) session.list_cursor = (session.list_cursor + 1) % count;
-        if (count > 0 && key_pressed(keys::kUp)) session.list_cursor = (session.list_cursor + count - 1) % count;
-        if (enter_pressed()) choose_from_list(state, session.list_cursor);
+    if (progress.list_open) {
+        const int count = static_cast<int>(progress.list.size());
+        if (key_pressed(keys::kEscape)) progress.list_open = false;
+        if (count > 0 && key_pressed(keys::kDown)) progress.list_cursor = (progress.list_cursor + 1) % count;
+        if (count > 0 && key_pressed(keys::kUp)) progress.list_cursor = (progress.list_cursor + count - 1) % count;
+        if (enter_pressed()) choose_from_list(state, progress.list_cursor);
         return;
     }
-    if (!session.lesson) return;
+    if (!progress.lesson) return;
     // Clickers send PageDown and PageUp whatever has the keyboard, so these always work.
-    if (key_pressed(keys::kPageDown)) go_to_lesson_step(state, session.step + 1);
-    if (key_pressed(keys::kPageUp)) go_to_lesson_step(state, session.step - 1);
+    if (key_pressed(keys::kPageDown)) go_to_lesson_step(state, progress.step + 1);
+    if (key_pressed(keys::kPageUp)) go_to_lesson_step(state, progress.step - 1);
     // A field being typed in takes its own Enter (the guess field reveals through it).
     const lessons::Step* step = current_step(state);
-    if (step && !step->predict.empty() && !io.WantTextInput && enter_pressed()) session.revealed = true;
+    if (step && !step->predict.empty() && !io.WantTextInput && enter_pressed()) progress.revealed = true;
 }
 
 void draw_lessons_button(AppState& state) {
@@ -225,26 +225,26 @@ void draw_lessons_button(AppState& state) {
 }
 
 void draw_lesson_panel(AppState& state, float share) {
-    LessonSession& session = state.lesson;
-    if (!session.lesson && session.error.empty()) return;
+    LessonProgress& progress = state.lesson;
+    if (!progress.lesson && progress.error.empty()) return;
     // Sized by the last frame's content, within `share` of the column (70 %, so that the view's
     // own panel keeps a few lines below it); a longer step scrolls.
     const float most = ImGui::GetContentRegionAvail().y * share;
-    const float height = std::clamp(session.panel_height, ImGui::GetFrameHeightWithSpacing() * 2.0f, most);
+    const float height = std::clamp(progress.panel_height, ImGui::GetFrameHeightWithSpacing() * 2.0f, most);
     ImGui::PushStyleColor(ImGuiCol_ChildBg, kLessonBand);
     // A scrollbar only when the step is longer than the card may be: one that came and went
     // would change where the text wraps, and so the height it was measured at.
-    const ImGuiWindowFlags flags = session.panel_height <= most ? ImGuiWindowFlags_NoScrollbar : 0;
+    const ImGuiWindowFlags flags = progress.panel_height <= most ? ImGuiWindowFlags_NoScrollbar : 0;
     ImGui::BeginChild("##lesson", ImVec2(0.0f, height), true, flags);
-    if (session.top_frames > 0) {
+    if (progress.top_frames > 0) {
         ImGui::SetScrollY(0.0f);
-        --session.top_frames;
+        --progress.top_frames;
     }
-    if (session.lesson)
+    if (progress.lesson)
         draw_step(state);
     else
         draw_error(state);
-    session.panel_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+    progress.panel_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
     ImGui::EndChild();
     ImGui::PopStyleColor();
 }

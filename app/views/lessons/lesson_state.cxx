@@ -58,7 +58,7 @@ std::optional<LatencyAxis> parse_axis(std::string_view word) {
 // `experiment: NAME` as --experiment NAME opens it: in the Experiments view, that experiment;
 // with view: theatre, the theatre on the most telling stale read of its results where one is
 // loaded (a missing-sync experiment run here or recorded), else the theatre stays where the
-// step's own keys put it, so the lesson works without a GPU or a recording. In other views
+// step's own keys put it, so the lesson works without a GPU or a measurement. In other views
 // the experiment is only remembered, for the answers. A stale read shown at an earlier step
 // is taken back unless this one shows it again.
 std::optional<std::string> apply_experiment(AppState& state, const std::string& name) {
@@ -110,10 +110,10 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
     state.camera = StageCamera{};  // new sizes: the whole stage fits again
 
     // The theatre starts from its defaults at every step, as it does when the app opens,
-    // so a step shows the same picture however the student got there. Recordings from the
+    // so a step shows the same picture however the student got there. Traces from the
     // GPU are kept: a step whose problem they fit replays them.
     TheatreState theatre;
-    theatre.recording = std::move(state.theatre.recording);
+    theatre.traces = std::move(state.theatre.traces);
     state.theatre = std::move(theatre);
     TheatreFlags flags;
     flags.select_block = pair_of(settings, "block");
@@ -202,29 +202,29 @@ std::vector<LessonListEntry> list_lessons(const std::filesystem::path& dir) {
 }
 
 bool open_lesson(AppState& state, lessons::Lesson lesson, int index) {
-    LessonSession& session = state.lesson;
-    session.lesson = std::move(lesson);
-    session.error.clear();
-    session.step = -1;
+    LessonProgress& progress = state.lesson;
+    progress.lesson = std::move(lesson);
+    progress.error.clear();
+    progress.step = -1;
     go_to_lesson_step(state, index);
-    return session.lesson.has_value();
+    return progress.lesson.has_value();
 }
 
 void go_to_lesson_step(AppState& state, int index) {
-    LessonSession& session = state.lesson;
-    if (!session.lesson) return;
-    index = std::clamp(index, 0, static_cast<int>(session.lesson->steps.size()) - 1);
-    if (index == session.step) return;
-    if (auto why = apply_lesson_step(state, *session.lesson, index)) {
-        session.error = why->text();
-        session.lesson.reset();
+    LessonProgress& progress = state.lesson;
+    if (!progress.lesson) return;
+    index = std::clamp(index, 0, static_cast<int>(progress.lesson->steps.size()) - 1);
+    if (index == progress.step) return;
+    if (auto why = apply_lesson_step(state, *progress.lesson, index)) {
+        progress.error = why->text();
+        progress.lesson.reset();
         return;
     }
-    session.step = index;
-    session.guess = {};
-    session.focus_guess = !session.lesson->steps[index].predict.empty();
-    session.top_frames = 3;
-    session.revealed = false;
+    progress.step = index;
+    progress.guess = {};
+    progress.focus_guess = !progress.lesson->steps[index].predict.empty();
+    progress.top_frames = 3;
+    progress.revealed = false;
 }
 
 void close_lesson(AppState& state) {

@@ -18,7 +18,7 @@ namespace ts::views {
 
 // Puts `state` where step `index` (from 0) of `lesson` stands: steps 0..index taken in
 // order, each keeping what the one before set and changing only the keys it names. The
-// parts a lesson does not set (the lab's recording, a GPU result) are left alone. On a
+// parts a lesson does not set (the lab's measurement, a GPU result) are left alone. On a
 // mistake, the file and line that caused it.
 std::optional<lessons::LessonError> apply_lesson_step(AppState& state, const lessons::Lesson& lesson, int index);
 

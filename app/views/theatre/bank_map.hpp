@@ -1,6 +1,6 @@
 // bank_map.hpp — one warp's shared-memory access as the 32 banks see it: which lane asks for
 // which word, phase by phase, and where a bank must serve two words one after the other. The
-// ladder theatre draws it for the followed warp, the Experiments view for bank-conflicts' As
+// rung theatre draws it for the followed warp, the Experiments view for bank-conflicts' As
 // stores; it needs no rung, only the accesses (model/ladder_access.hpp), hence a file of its
 // own apart from rungs/rung_canvas.
 #pragma once

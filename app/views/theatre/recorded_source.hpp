@@ -1,6 +1,6 @@
 // recorded_source.hpp — the theatre's events as a GPU recorded them (kernel_trace.hpp): the
 // loads each thread wrote down in the instrumented naive and tiled kernels, replayed "as
-// recorded on <GPU>". A kernel without a recording that fits is played from the model, and
+// recorded on <GPU>". A kernel without a trace that fits is played from the model, and
 // the label says so.
 #pragma once
 
@@ -34,7 +34,7 @@ private:
         std::shared_ptr<const model::KernelTrace> trace;
         std::optional<model::RecordedReads> reads;
     };
-    // The recording of `kind` if it holds loads for exactly this problem and T.
+    // The trace of `kind` if it holds loads for exactly this problem and T.
     const Recorded* fitting(model::KernelKind kind, const model::Problem& problem, int tile) const;
 
     Recorded m_naive;

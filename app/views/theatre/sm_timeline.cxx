@@ -7,7 +7,7 @@
 #include "model/format.hpp"
 #include "paths/data_dir.hpp"
 #include "views/theatre/theatre_logic.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/common/plot_math.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
@@ -20,7 +20,7 @@ using model::format_text;
 
 namespace {
 
-// The timeline and lanes of the recording on show, computed once per recording rather than
+// The timeline and lanes of the trace on show, computed once per trace rather than
 // every frame (a 4096² grid has 16384 blocks).
 struct CachedTimeline {
     std::shared_ptr<const model::KernelTrace> trace;  // held, so its address is not reused
@@ -40,9 +40,9 @@ const CachedTimeline& cached(const std::shared_ptr<const model::KernelTrace>& tr
 
 std::shared_ptr<const model::KernelTrace> shown_trace(const AppState& state) {
     const model::KernelTrace* trace = timeline_trace(state);
-    const TheatreRecording& r = state.theatre.recording;
+    const TheatreTraces& r = state.theatre.traces;
     if (!trace) return nullptr;
-    if (trace == r.ladder.get()) return r.ladder;
+    if (trace == r.rung.get()) return r.rung;
     for (const auto& recorded : r.tensor_cores)
         if (trace == recorded.get()) return recorded;
     return trace == r.tiled.get() ? r.tiled : r.naive;
@@ -91,7 +91,7 @@ SmLanes assign_lanes(const model::SmTimeline& timeline) {
 
 std::string timeline_summary(const model::KernelTrace& trace, const model::SmTimeline& timeline) {
     return format_text("{} on {}×{}×{}, recorded on the {} ({}): {} ran on {} of its {} SMs, at most {} at once, "
-                  "in {}; {} µs from the first block's start to the last one's end. The recording's own "
+                  "in {}; {} µs from the first block's start to the last one's end. The trace's own "
                   "stores slow the kernel: read order and overlap here, not speed.",
                   model::describe(trace.config), trace.problem.m, trace.problem.n, trace.problem.k, trace.device,
                   trace.recorded_at, model::counted(trace.blocks(), "block"), timeline.sms_used.size(), trace.sm_count,
@@ -99,7 +99,7 @@ std::string timeline_summary(const model::KernelTrace& trace, const model::SmTim
 }
 
 std::optional<std::string> recorded_block_line(const AppState& state) {
-    if (!state.theatre.recording.replay) return std::nullopt;
+    if (!state.theatre.traces.replay) return std::nullopt;
     const auto trace = shown_trace(state);
     if (!trace || trace->config.kind != played_config(state).kind) return std::nullopt;
     const model::Index2 block = state.theatre.block;
@@ -117,12 +117,12 @@ std::optional<std::string> recorded_block_line(const AppState& state) {
 void draw_sm_summary(const AppState& state) {
     const auto trace = shown_trace(state);
     if (!trace) {
-        ImGui::TextWrapped("No recording of this problem yet.");
+        ImGui::TextWrapped("No trace of this problem yet.");
         static const std::string traces = (paths::data_dir() / "traces").string();
         muted_text(format_text(
-            "Press \"Record on GPU\" above (it needs a GPU), or open a recording with --trace FILE: {} holds some "
+            "Press \"Trace on GPU\" above (it needs a GPU), or open a trace with --trace FILE: {} holds some "
             "made on an NVIDIA H200 (40×28×36 with T = 8, the textbook's 4×4, and 1024×1024×256 with T = 32 for "
-            "waves) and of wgmma on an H100 (300×200×100, 100×72×40). A recording fits when M, N, K and T are the "
+            "waves) and of wgmma on an H100 (300×200×100, 100×72×40). A trace fits when M, N, K and T are the "
             "ones on show.",
             traces));
         return;

@@ -1,4 +1,4 @@
-// sm_timeline.hpp — the theatre's "SMs" tab: which SM ran each block of a recording and
+// sm_timeline.hpp — the theatre's "SMs" tab: which SM ran each block of a trace and
 // when, one row per SM, so that blocks running side by side and the waves that follow each
 // other are seen rather than told. The tab holds the summary; the timeline itself is drawn
 // across the top of the stage, where it has room. Click a block to show it in the theatre.
@@ -12,16 +12,16 @@
 
 namespace ts::views {
 
-// The tab: what the recording says in sentences, or how to get one.
+// The tab: what the trace says in sentences, or how to get one.
 void draw_sm_summary(const AppState& state);
-// Whether a recording fits the problem on show, so that there is a timeline to draw.
+// Whether a trace fits the problem on show, so that there is a timeline to draw.
 bool has_sm_timeline(const AppState& state);
 // The timeline at the cursor, the window's width and `height` pixels tall.
 void draw_sm_timeline(AppState& state, float height);
 
-// One sentence for the header while a recording is replayed: "As recorded on the NVIDIA
+// One sentence for the header while a trace is replayed: "As recorded on the NVIDIA
 // H200: block (3, 2) ran on SM 17 (wave 1); phase 4 took 0.12 µs, 250 cycles". nullopt
-// without a fitting recording of the played kernel.
+// without a fitting trace of the played kernel.
 std::optional<std::string> recorded_block_line(const AppState& state);
 
 // The summary above the timeline: blocks, SMs used, most at once, waves, span.

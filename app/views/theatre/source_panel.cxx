@@ -19,12 +19,12 @@ constexpr ImU32 kLineHighlight = IM_COL32(255, 226, 120, 255);
 // the ladder's rungs the statements of each sub-step, searched in order. Rungs 08–10 share
 // vector_ladder_kernel (common/ladder_vector.cuh); 11 and 12 share pipeline_body (11_pipelined.cuh),
 // whose one barrier per step waits for the next step's copies.
-struct LadderSource {
+struct RungSource {
     model::KernelKind kind;
     std::string_view signature;
     std::string_view load, sync1, compute, sync2, store;
 };
-constexpr LadderSource kLadderSources[] = {
+constexpr RungSource kRungSources[] = {
     {model::KernelKind::RegTile1d, "__global__ void __launch_bounds__(model::kRegTile1dShape", "load_ladder_tiles<T, s>(",
      "__syncthreads();", "for (int i = 0; i < s.bk; ++i)", "__syncthreads();", "if (inside(row + r, col, m, n))"},
     {model::KernelKind::RegTile2d, "__global__ void __launch_bounds__(model::kRegTile2dShape", "load_ladder_tiles<T, s>(",
@@ -38,18 +38,18 @@ constexpr LadderSource kLadderSources[] = {
      "store_vector_tiles<S, Aligned>(c, sums"},
 };
 
-const LadderSource* ladder_source(model::KernelKind kind) {
+const RungSource* rung_source(model::KernelKind kind) {
     using K = model::KernelKind;
     // 09 and 10 run 08's kernel with another shape; 12 runs 11's.
     if (kind == K::ConflictFree || kind == K::Warptile) kind = K::Vectorized;
     if (kind == K::Tuned) kind = K::Pipelined;
-    for (const LadderSource& source : kLadderSources)
+    for (const RungSource& source : kRungSources)
         if (source.kind == kind) return &source;
     return nullptr;
 }
 
 std::string_view signature_of(model::KernelKind kind) {
-    if (const LadderSource* ladder = ladder_source(kind)) return ladder->signature;
+    if (const RungSource* rung = rung_source(kind)) return rung->signature;
     // The tensor-core rungs (their sub-steps: tensor_core/source_tab.cxx). 18 and 19 share persistent_kernel.
     switch (kind) {
         case model::KernelKind::Wmma: return "__launch_bounds__(kThreads) wmma_kernel(";
@@ -64,7 +64,7 @@ std::string_view signature_of(model::KernelKind kind) {
     return kind == model::KernelKind::Tiled ? "__global__ void tiled_kernel" : "__global__ void naive_kernel";
 }
 
-std::optional<SourceLines> ladder_lines(const LadderSource& source, const std::vector<std::string_view>& lines,
+std::optional<SourceLines> rung_lines(const RungSource& source, const std::vector<std::string_view>& lines,
                                         model::SubStep sub) {
     const auto start = find_line(lines, source.signature);
     if (!start) return std::nullopt;
@@ -148,7 +148,7 @@ std::optional<int> find_line(const std::vector<std::string_view>& lines, std::st
 
 std::optional<SourceLines> source_lines(model::KernelKind kind, const std::vector<std::string_view>& lines,
                                         model::SubStep sub) {
-    if (const LadderSource* ladder = ladder_source(kind)) return ladder_lines(*ladder, lines, sub);
+    if (const RungSource* rung = rung_source(kind)) return rung_lines(*rung, lines, sub);
     return kind == model::KernelKind::Tiled ? tiled_lines(lines, sub) : naive_lines(lines, sub);
 }
 

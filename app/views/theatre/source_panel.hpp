@@ -64,7 +64,7 @@ void draw_source_lines(const std::vector<std::string_view>& lines, SourceLines e
 // lines; says so when the kernel has nothing to do in this sub-step. `flag`: a line to strike.
 void draw_source_panel(model::KernelKind kind, model::SubStep sub, const SourceFlag* flag = nullptr);
 
-// A learner's kernel recorded as the tiled rung (model/user_kernel/recording.hpp): its own source, the
+// A learner's kernel recorded as the tiled rung (model/user_kernel/user_trace.hpp): its own source, the
 // lines of this sub-step found by what they touch (the first line reading A[ to the last reading
 // B[ for the loads, then the barrier, the first += after it, the next barrier, the store to C[).
 void draw_user_source_panel(const model::KernelTrace& trace, model::SubStep sub);

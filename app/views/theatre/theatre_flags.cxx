@@ -6,7 +6,7 @@
 #include "views/theatre/tensor_core/source_tab.hpp"
 #include "views/theatre/tensor_core/tiles.hpp"
 #include "views/theatre/theatre_logic.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 
 namespace ts::views {
 
@@ -19,12 +19,12 @@ std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFla
                                                std::vector<std::string>* warnings) {
     TheatreState& theatre = state.theatre;
     for (const std::string& file : flags.traces) {
-        if (auto why = load_recording_file(state, file)) {
-            theatre.recording.error = "--trace: " + *why;
-            if (warnings) warnings->push_back(theatre.recording.error);
+        if (auto why = load_trace_file(state, file)) {
+            theatre.traces.error = "--trace: " + *why;
+            if (warnings) warnings->push_back(theatre.traces.error);
         }
     }
-    theatre.recording.requested = flags.record;
+    theatre.traces.requested = flags.record;
     theatre.side_by_side = flags.side_by_side;
     if (flags.batch_z) {
         if (*flags.batch_z < 0 || *flags.batch_z >= 65535)

@@ -24,7 +24,7 @@ struct TheatreFlags {
     std::optional<int> round;       // --round R: the persistent rungs' round of tiles on show, from 1
     bool row_by_row = false;        // --row-by-row: their tiles in the plain order, not the kernels'
     bool record = false;            // --record: record the problem on show on the GPU at start
-    std::vector<std::string> traces;  // --trace FILE...: recordings to replay
+    std::vector<std::string> traces;  // --trace FILE...: traces to replay
 };
 
 // The theatre's tab as the settings file left it (--panel already merged in): shown, and

@@ -14,7 +14,7 @@ using model::SubStep;
 
 std::optional<std::string> theatre_error(const AppState& state) {
     const model::KernelKind kind = state.kernel.kind;
-    if (plays_ladder(state)) {
+    if (plays_rung(state)) {
         if (auto why = model::dtype_unsupported(kind, state.problem.dtype)) return *why;
         return std::nullopt;
     }
@@ -33,12 +33,12 @@ std::optional<std::string> theatre_error(const AppState& state) {
     return std::nullopt;
 }
 
-bool plays_ladder(const AppState& state) {
+bool plays_rung(const AppState& state) {
     return model::is_ladder(state.kernel.kind) && !state.theatre.side_by_side;
 }
 
 int played_tile(const AppState& state) {
-    return plays_ladder(state) ? model::ladder_shape(state.kernel).bk : state.kernel.tile;
+    return plays_rung(state) ? model::ladder_shape(state.kernel).bk : state.kernel.tile;
 }
 
 bool plays_naive(const AppState& state) {
@@ -48,7 +48,7 @@ bool plays_naive(const AppState& state) {
 model::KernelConfig played_config(const AppState& state) {
     const int tile = state.kernel.tile;
     if (plays_naive(state)) return {model::KernelKind::Naive, state.kernel.block_x, state.kernel.block_y, tile};
-    if (plays_ladder(state)) return state.kernel;
+    if (plays_rung(state)) return state.kernel;
     return {model::KernelKind::Tiled, tile, tile, tile};
 }
 
@@ -155,7 +155,7 @@ std::optional<std::string> jump_theatre(AppState& state, std::optional<model::In
                       grid.x, grid.y);
     if (phase && (*phase < 0 || *phase >= phases))
         return format_text("phase {} does not exist: K = {} with {} = {} has phases 0 to {}", *phase, state.problem.k,
-                      plays_ladder(state) ? "BK" : "T", tile, phases - 1);
+                      plays_rung(state) ? "BK" : "T", tile, phases - 1);
     if (k && (*k < 0 || *k >= tile)) return format_text("--k-step {}: the tile loop's i runs from 0 to {}", *k, tile - 1);
     if (sub && plays_naive(state) && !model::has_substep(theatre_timeline(state), *sub))
         return format_text("the naive kernel has no {} step: it has no shared memory and no barriers, only compute and "

@@ -24,7 +24,7 @@ model::KernelConfig played_config(const AppState& state);
 bool plays_naive(const AppState& state);
 // A rung of the ladder (06 on) plays in its own canvas (rungs/rung_canvas.hpp): one block, its
 // warps and threads, the K steps of BK.
-bool plays_ladder(const AppState& state);
+bool plays_rung(const AppState& state);
 // The K step the timeline walks: T, or the rung's BK.
 int played_tile(const AppState& state);
 

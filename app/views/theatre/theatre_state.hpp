@@ -19,7 +19,7 @@
 namespace ts::views {
 
 // The tabs under the player: the kernel's source, the pinned thread or element, its warp,
-// and which SM ran each block (from a recording).
+// and which SM ran each block (from a trace).
 // Fragments, Smem, Stages and Tiles are the tensor-core rungs' pictures (their theatre has no player tabs).
 enum class TheatrePanel { Source, Thread, Warp, Sms, Fragments, Smem, Stages, Tiles };
 
@@ -35,23 +35,23 @@ struct Inspected {
     bool any() const { return c || a || b; }
 };
 
-// Recordings from the GPU (theatre_recording.hpp): the latest of each kernel, and whether
+// Traces from the GPU (theatre_traces.hpp): the latest of each kernel, and whether
 // the player replays them.
-struct TheatreRecording {
+struct TheatreTraces {
     std::shared_ptr<const model::KernelTrace> naive;
     std::shared_ptr<const model::KernelTrace> tiled;
-    // The latest recording of a ladder rung (regtile-2d or warptile; model::recorded_ladder_load
+    // The latest trace of a ladder rung (regtile-2d or warptile; model::recorded_ladder_load
     // reads its loads). Not part of replay_source, which replays the naive and tiled kernels.
-    std::shared_ptr<const model::KernelTrace> ladder;
-    // The latest recording of each recorded tensor-core rung: wgmma's first stage as TMA wrote it
-    // (tensor_core/smem.hpp), warp-specialized's role clocks (tensor_core/stages.hpp). tensor_core_recording finds one.
+    std::shared_ptr<const model::KernelTrace> rung;
+    // The latest trace of each recorded tensor-core rung: wgmma's first stage as TMA wrote it
+    // (tensor_core/smem.hpp), warp-specialized's role clocks (tensor_core/stages.hpp). tensor_core_trace finds one.
     std::vector<std::shared_ptr<const model::KernelTrace>> tensor_cores;
     std::shared_ptr<const RecordedSource> replay_source;  // built from naive and tiled
-    bool replay = true;             // false: show the model even where a recording fits
-    bool requested = false;         // "Record on GPU" was pressed; the main loop submits
+    bool replay = true;             // false: show the model even where a trace fits
+    bool requested = false;         // "Trace on GPU" was pressed; the main loop submits
     std::vector<std::uint64_t> pending;  // Record requests in flight
     double pending_since = 0.0;     // ImGui time of the submit
-    std::string error;              // why the last recording failed; empty when it did not
+    std::string error;              // why the last trace failed; empty when it did not
 };
 
 struct TheatreState {
@@ -84,12 +84,12 @@ struct TheatreState {
     std::optional<model::Cell> pinned_b;
     // What the mouse was over in the last frame: the panel left of the canvas is drawn first.
     Inspected hovered;
-    TheatreRecording recording;
+    TheatreTraces traces;
     // The height of the words above the picture, the most any step has taken, for each layout
     // (kernel, problem, view's size, font) seen lately: the picture stays put as steps change,
     // also while an export's offscreen frames take turns with the window's own.
     std::map<std::string, float> text_heights;
-    // Where the events come from: the model, or recording.replay_source when a recording
+    // Where the events come from: the model, or traces.replay_source when a trace
     // fits the problem on show (choose_theatre_source decides, every frame).
     const StepSource* source = &model_source();
 };

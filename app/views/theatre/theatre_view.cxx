@@ -20,7 +20,7 @@
 #include "views/theatre/tensor_core/tiles.hpp"
 #include "views/theatre/block/theatre_canvas.hpp"
 #include "views/theatre/theatre_logic.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/theatre/block/thread_inspector.hpp"
 #include "views/window/side_column.hpp"
 #include "views/common/picture_layout.hpp"
@@ -72,7 +72,7 @@ void problem_controls(AppState& state) {
     ImGui::SameLine();
     if (number("K", "##k", k, 1, 16384, w)) p.k = k;
     ImGui::SameLine();
-    ImGui::BeginDisabled(plays_ladder(state));
+    ImGui::BeginDisabled(plays_rung(state));
     number("T", "##t", state.kernel.tile, 1, model::kMaxTile, w);
     ImGui::EndDisabled();
     if (number("batch", "##batch", batch, 1, 65535, w)) p.batch = batch;
@@ -82,7 +82,7 @@ void problem_controls(AppState& state) {
     const model::KernelKind before = state.kernel.kind;
     theatre_kernel_combo(state);
     if (state.kernel.kind != before && model::is_ladder(state.kernel.kind)) {
-        const model::Problem textbook = ladder_textbook_problem(state.kernel);
+        const model::Problem textbook = rung_textbook_problem(state.kernel);
         p.m = textbook.m, p.n = textbook.n, p.k = textbook.k;
         state.theatre.player.step = 0;
     }
@@ -93,19 +93,19 @@ void problem_controls(AppState& state) {
 }
 
 // A tensor-core rung: what it teaches beside who holds which element of its instruction.
-// The tensor-core rungs' "Record on GPU": the wgmma rung's recorded variant writes out its first
+// The tensor-core rungs' "Trace on GPU": the wgmma rung's recorded variant writes out its first
 // stage as TMA left it (the shared-memory tab draws it) and a clock per block and K step.
-void tc_recording_controls(AppState& state, double now) {
-    TheatreRecording& recording = state.theatre.recording;
-    const auto why_not = why_no_recording(state);
+void tc_trace_controls(AppState& state, double now) {
+    TheatreTraces& traces = state.theatre.traces;
+    const auto why_not = why_no_trace(state);
     ImGui::BeginDisabled(why_not.has_value());
-    if (ImGui::Button("Record on GPU")) recording.requested = true;
+    if (ImGui::Button("Trace on GPU")) traces.requested = true;
     ImGui::EndDisabled();
     if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not->c_str());
-    if (!recording.pending.empty()) {
+    if (!traces.pending.empty()) {
         ImGui::SameLine();
-        ImGui::TextUnformatted(format_text("recording… {} s", fixed(now - recording.pending_since, 1)).c_str());
-    } else if (const auto recorded = tensor_core_recording(recording, state.kernel.kind)) {
+        ImGui::TextUnformatted(format_text("tracing… {} s", fixed(now - traces.pending_since, 1)).c_str());
+    } else if (const auto recorded = tensor_core_trace(traces, state.kernel.kind)) {
         coloured_text_wrapped(colours::kPass, format_text("recorded on {} ({}, {}×{}×{})", recorded->device,
                                                           recorded->recorded_at, recorded->problem.m,
                                                           recorded->problem.n, recorded->problem.k)
@@ -115,11 +115,11 @@ void tc_recording_controls(AppState& state, double now) {
         muted_text(*why_not);
         ImGui::PopTextWrapPos();
     }
-    if (!recording.error.empty()) coloured_text_wrapped(colours::kError, recording.error.c_str());
+    if (!traces.error.empty()) coloured_text_wrapped(colours::kError, traces.error.c_str());
 }
 
 // The tensor-core rung's panel: which rung, what it changed, what its instruction does, and
-// its recording.
+// its trace.
 void draw_tc_panel(AppState& state, double now) {
     if (!state.lesson.lesson) heading("Tiling theatre");
     theatre_kernel_combo(state);
@@ -140,7 +140,7 @@ void draw_tc_panel(AppState& state, double now) {
                                "and 4 sums of C, in the places on the right, and the instruction needs them exactly "
                                "there (ldmatrix loads them so).");
     ImGui::Spacing();
-    tc_recording_controls(state, now);
+    tc_trace_controls(state, now);
     ImGui::Spacing();
     draw_export_button(state, ExportSubject::Theatre);
 }
@@ -257,7 +257,7 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
                     draw_tc_tiles_words, tc_tiles_width, draw_tc_tiles);
         if (tab("SMs", TheatrePanel::Sms)) {
             theatre.panel = TheatrePanel::Sms;
-            // The wgmma rung's recording: which SM ran each block and when (a clock per K step).
+            // The wgmma rung's trace: which SM ran each block and when (a clock per K step).
             draw_sm_summary(state);
             ImGui::Spacing();
             draw_sm_timeline(state, ImGui::GetContentRegionAvail().y);
@@ -269,8 +269,8 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
 }
 
 void counters_table(const AppState& state) {
-    if (plays_ladder(state)) {
-        ImGui::TextWrapped("%s", ladder_counts_line(state).c_str());
+    if (plays_rung(state)) {
+        ImGui::TextWrapped("%s", rung_counts_line(state).c_str());
         return;
     }
     const model::KernelConfig config = played_config(state);
@@ -321,7 +321,7 @@ void tabs(AppState& state) {
                     ImGui::Separator();
                     draw_source_panel(model::KernelKind::Tiled, step.sub);
                 } else if (const model::KernelTrace* yours = timeline_trace(state);
-                           yours && state.theatre.recording.replay && !yours->label.empty() && !yours->source.empty() &&
+                           yours && state.theatre.traces.replay && !yours->label.empty() && !yours->source.empty() &&
                            yours->config.kind == played_config(state).kind) {
                     draw_user_source_panel(*yours, step.sub);  // a learner's kernel, recorded as the tiled rung
                 } else {
@@ -330,11 +330,11 @@ void tabs(AppState& state) {
                 }
                 break;
             case TheatrePanel::Thread:
-                if (plays_ladder(state)) draw_ladder_thread_panel(state);
+                if (plays_rung(state)) draw_rung_thread_panel(state);
                 else draw_thread_panel(state, inspected(state));
                 break;
             case TheatrePanel::Warp:
-                if (plays_ladder(state)) draw_ladder_warp_panel(state);
+                if (plays_rung(state)) draw_rung_warp_panel(state);
                 else draw_warp_panel(state, inspected(state).c);
                 break;
             case TheatrePanel::Sms: draw_sm_summary(state); break;
@@ -347,50 +347,50 @@ void tabs(AppState& state) {
     ImGui::EndTabBar();
 }
 
-// Where the events come from, and the button that asks the GPU for a recording of them;
-// folded (`full` false), only a recording's origin, which the picture depends on.
-void recording_controls(AppState& state, double now, bool full) {
+// Where the events come from, and the button that asks the GPU for a trace of them;
+// folded (`full` false), only a trace's origin, which the picture depends on.
+void trace_controls(AppState& state, double now, bool full) {
     TheatreState& theatre = state.theatre;
-    TheatreRecording& recording = theatre.recording;
-    // A rung's recording is replayed by the ladder canvas itself (its loads), not through the
+    TheatreTraces& traces = theatre.traces;
+    // A rung's trace is replayed by the rung canvas itself (its loads), not through the
     // step source the naive and tiled kernels' counters read.
-    const model::KernelTrace* ladder_trace =
-        plays_ladder(state) && recording.replay ? timeline_trace(state) : nullptr;
-    const bool recorded = theatre.source != &model_source() || ladder_trace;
+    const model::KernelTrace* rung_trace =
+        plays_rung(state) && traces.replay ? timeline_trace(state) : nullptr;
+    const bool recorded = theatre.source != &model_source() || rung_trace;
     if (!full && !recorded) return;
     ImGui::PushStyleColor(ImGuiCol_Text, recorded ? colours::kPass : colours::kWarning);
     ImGui::TextUnformatted(
-        (ladder_trace ? format_text("events: recorded on {}", ladder_trace->device)
+        (rung_trace ? format_text("events: recorded on {}", rung_trace->device)
                       : format_text("events: {}", theatre.source->label()))
             .c_str());
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(theatre.source->description()).c_str());
     ImGui::SameLine();
-    muted_text(ladder_trace ? "the followed warp's loads as its threads wrote them down on the GPU"
+    muted_text(rung_trace ? "the followed warp's loads as its threads wrote them down on the GPU"
                : recorded   ? "each load as the threads wrote it down on the GPU"
                             : "all blocks advance in lockstep (the totals match any real order)");
     if (!full) return;
 
-    const auto why_not = why_no_recording(state);
+    const auto why_not = why_no_trace(state);
     ImGui::BeginDisabled(why_not.has_value());
-    if (ImGui::Button("Record on GPU")) recording.requested = true;
+    if (ImGui::Button("Trace on GPU")) traces.requested = true;
     ImGui::EndDisabled();
     if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", why_not->c_str());
-    if (!recording.pending.empty()) {
+    if (!traces.pending.empty()) {
         ImGui::SameLine();
-        ImGui::TextUnformatted(format_text("recording… {} s", fixed(now - recording.pending_since, 1)).c_str());
+        ImGui::TextUnformatted(format_text("tracing… {} s", fixed(now - traces.pending_since, 1)).c_str());
     } else if (timeline_trace(state)) {
         ImGui::SameLine();
-        ImGui::Checkbox("replay the recording", &recording.replay);
+        ImGui::Checkbox("replay the trace", &traces.replay);
     } else if (why_not && state.device && !state.device->usable) {
         ImGui::SameLine();
         muted_text("no GPU: the model plays");
     }
-    if (!recording.error.empty()) coloured_text_wrapped(colours::kError, recording.error.c_str());
+    if (!traces.error.empty()) coloured_text_wrapped(colours::kError, traces.error.c_str());
 }
 
-// The panel's contents: the problem and the player's controls, the recording, the counters and
+// The panel's contents: the problem and the player's controls, the trace, the counters and
 // the tabs.
 void draw_panel_contents(AppState& state) {
     TheatreState& theatre = state.theatre;
@@ -414,7 +414,7 @@ void draw_panel_contents(AppState& state) {
         draw_player_controls(theatre.player, timeline);
         // Folded, the panel keeps what a lesson points at: the step, the counters, the tabs.
         if (open) draw_player_speed(theatre.player);
-        recording_controls(state, ImGui::GetTime(), open);
+        trace_controls(state, ImGui::GetTime(), open);
         draw_export_button(state, ExportSubject::Theatre);
         if (!theatre.side_by_side) counters_table(state);
     }
@@ -442,11 +442,11 @@ ImVec2 block_picture_cells(const AppState& state) {
 
 // The words' column beside the picture, for the block on its own.
 float theatre_words_width(const AppState& state, ImVec2 room) {
-    if (state.theatre.side_by_side || plays_ladder(state)) return 0.0f;
+    if (state.theatre.side_by_side || plays_rung(state)) return 0.0f;
     return words_beside_width(room, block_picture_cells(state));
 }
 
-// The words of the step on show: the title, what every thread does, the recording's line and a
+// The words of the step on show: the title, what every thread does, the trace's line and a
 // race's story. Above the picture (`beside` false) they take the same room on every step, so
 // that stepping never moves the picture; beside it, a column of their own.
 void draw_step_words(AppState& state, ImVec2 room, bool beside) {
@@ -459,9 +459,9 @@ void draw_step_words(AppState& state, ImVec2 room, bool beside) {
     ImGui::PushTextWrapPos(0.0f);
     const auto title = [&](bool brief) {
         if (theatre.side_by_side) return format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step, brief));
-        if (plays_ladder(state))
+        if (plays_rung(state))
             return format_text("{} block ({}, {}){}: {}", model::describe(state.kernel), theatre.block.x, theatre.block.y,
-                               batch, ladder_step_title(state, step));
+                               batch, rung_step_title(state, step));
         return format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
                            theatre.block.y, batch, step_title(timeline, step, brief));
     };
@@ -480,15 +480,15 @@ void draw_step_words(AppState& state, ImVec2 room, bool beside) {
                              "how many times each element of A and B has been read from global memory so far.",
                              timeline.tile,
                              theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label()));
-    else if (plays_ladder(state))
-        detail = ladder_step_detail(state, step);
+    else if (plays_rung(state))
+        detail = rung_step_detail(state, step);
     else
         detail = step_detail(state, step, focus_thread(state, inspected(state).c));
     // The picture keeps most of the view, even with large text on a small screen (a race's
     // caption comes after this paragraph and needs its share too); the block's, as much as its
     // shape can use. Beside the picture the words have a column of their own: nothing to keep.
     const float keep = beside                                        ? 0.0f
-                       : theatre.side_by_side || plays_ladder(state) ? (race_applies(state) ? 0.75f : 0.6f)
+                       : theatre.side_by_side || plays_rung(state) ? (race_applies(state) ? 0.75f : 0.6f)
                                                                      : picture_keeps(room, block_picture_cells(state));
     folding_muted_text(detail, "What every thread does in this step", keep);
     if (const auto line = recorded_block_line(state)) muted_text(*line);
@@ -522,8 +522,8 @@ void draw_step_picture(AppState& state) {
         const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
         if (theatre.side_by_side)
             draw_naive_vs_tiled(state, region, hovering, clicked);
-        else if (plays_ladder(state))
-            draw_ladder_canvas(state, region, hovering, clicked);
+        else if (plays_rung(state))
+            draw_rung_canvas(state, region, hovering, clicked);
         else
             draw_theatre_canvas(state, region, hovering, clicked);
     }

@@ -2,7 +2,7 @@
 
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 
 namespace ts::views {
 
@@ -44,14 +44,14 @@ std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab
         best_size = row->m;
         best = CoalescingPenalty{row->median_ms / naive->median_ms,
                                  model::format_text("{} blocks, {}³ float, {}", row->config.substr(10), row->m,
-                                               live ? "measured this session" : lab.recording_label)};
+                                               live ? "measured this session" : lab.measurement_label)};
     }
     return best;
 }
 
 void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     if (!state.device) state.device = runner.device();
-    poll_recording_load(state.lab);  // the recording read off the UI thread, once it is in
+    poll_measurement_load(state.lab);  // the measurement read off the UI thread, once it is in
     // One run at a time (the button is disabled while one is pending), so a result is
     // always the pending run's.
     // Live requests are the latency lab's; the rest is the run panel's single run.
@@ -67,7 +67,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
             take_live_result(state.lab, *result);
             continue;
         }
-        if (take_recording_result(state, *result)) continue;
+        if (take_trace_result(state, *result)) continue;
         const std::string gpu_name = state.device && state.device->usable ? state.device->limits.name : "";
         if (take_experiment_result(state.experiments, *result, gpu_name)) continue;
         if (take_kernel_result(state.kernel_editor, *result, gpu_name)) continue;
@@ -79,7 +79,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
         state.lab.in_flight += static_cast<int>(state.lab.to_submit.size());
     }
     state.lab.to_submit.clear();
-    submit_recordings(state, runner, now);
+    submit_traces(state, runner, now);
     // The Experiments view's batch: one case at a time, so that Cancel stops after the one running.
     if (state.device && state.device->usable)
         if (const auto request = next_experiment_request(state.experiments))

@@ -12,7 +12,7 @@
 #include "views/export/export_state.hpp"
 #include "views/kernel/kernel_state.hpp"
 #include "views/lab/lab_state.hpp"
-#include "views/lessons/lesson_session.hpp"
+#include "views/lessons/lesson_progress.hpp"
 #include "model/device_limits.hpp"
 #include "model/index_math.hpp"
 #include "model/kernel_config.hpp"
@@ -65,7 +65,7 @@ struct AppState {
     LabState lab;                           // the latency lab's views and live measurements
     TheatreState theatre;                   // the tiling theatre's block and phase player
     Presentation presentation;              // presenter mode, font scale, palette, the key list
-    LessonSession lesson;                   // the guided lesson on show, its step and the guess
+    LessonProgress lesson;                  // the guided lesson on show, its step and the guess
     ExperimentState experiments = make_experiment_state();  // the Experiments view: cases, guesses, results
     KernelEditorState kernel_editor;        // your own kernel: its text, file, and what the GPU said
     ExportState exporting;                  // "Export animation…": the choice, and the export on its way

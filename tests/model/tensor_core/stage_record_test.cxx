@@ -1,4 +1,4 @@
-// The recording of the wgmma rung's first stage (model/tensor_core/stage_record.hpp): what the model says each
+// The trace of the wgmma rung's first stage (model/tensor_core/stage_record.hpp): what the model says each
 // word of shared memory holds, read back, and how a difference is worded.
 #include <gtest/gtest.h>
 

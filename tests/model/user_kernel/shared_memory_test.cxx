@@ -1,5 +1,5 @@
-// Shared memory in a learner's kernel's recording (model/user_kernel/shared_memory.hpp), from notes made here the
-// way the recording build makes them: the tiled rung's accesses are conflict-free and race-free;
+// Shared memory in a learner's kernel's trace (model/user_kernel/shared_memory.hpp), from notes made here the
+// way the tracing build makes them: the tiled rung's accesses are conflict-free and race-free;
 // a column read of a 32-wide tile is a 32-way conflict, and a padded one is not; a missing barrier
 // is a race, named by thread, element and line.
 #include <gtest/gtest.h>
@@ -26,8 +26,8 @@ UserEvent shared_note(int block, int tx, int ty, int barriers, int array, bool w
 // after as. Each phase: every thread writes as[ty][tx] and bs[ty][tx] (line 10, 11), then
 // `barrier_between` barriers, then reads as[ty][i] and bs[i][tx] for every i (line 13), then one
 // barrier.
-UserRecording tiled_shared(int side, int cols, int phases, int barrier_between) {
-    UserRecording r;
+UserTrace tiled_shared(int side, int cols, int phases, int barrier_between) {
+    UserTrace r;
     r.shape = {1, 1, side, side, 0};
     r.shared_names = {"as", "bs"};
     const int as_base = 0, bs_base = side * cols;
@@ -78,7 +78,7 @@ TEST(UserShared, AColumnOfA32WideTileIsA32WayConflictAndPaddingRemovesIt) {
     // 32 × 32: as[ty][i] puts one warp (one row) on one word, a broadcast; bs[i][tx] one row, 32
     // banks: both free. Reading a column instead (bs[tx][i]) puts the warp's 32 words 32 apart:
     // all in one bank, 32 wavefronts.
-    UserRecording r;
+    UserTrace r;
     r.shape = {1, 1, 32, 32, 0};
     r.shared_names = {"tile"};
     for (const int cols : {32, 33}) {
@@ -128,7 +128,7 @@ TEST(UserShared, AMissingBarrierIsARaceNamedByThreadElementAndLine) {
     EXPECT_EQ(text[3].text, "  block 0, after 0 barriers: thread (0, 0) wrote as[0][0] on line 10, and thread (1, 0) read it on "
                        "line 13: it may have read the value from before the write");
     // The writer reading its own element is no race: one thread, in its own order.
-    UserRecording own;
+    UserTrace own;
     own.shape = {1, 1, 2, 1, 0};
     own.shared_names = {"s"};
     own.shared_info = {0, 2, 1};
@@ -138,13 +138,13 @@ TEST(UserShared, AMissingBarrierIsARaceNamedByThreadElementAndLine) {
 }
 
 TEST(UserShared, SaysWhyWhenSharedMemoryWasNotRecorded) {
-    UserRecording r;
+    UserTrace r;
     r.shared_not_recorded = "line 4: shared memory is recorded where …";
     const std::vector<SharedSentence> text = describe_shared(shared_report_of(r));
     ASSERT_EQ(text.size(), 1u);
     EXPECT_EQ(text[0].text, "Shared memory was not recorded: line 4: shared memory is recorded where …");
     EXPECT_EQ(text[0].tone, SharedTone::NotRecorded);
-    const std::vector<SharedSentence> none = describe_shared(shared_report_of(UserRecording{}));
+    const std::vector<SharedSentence> none = describe_shared(shared_report_of(UserTrace{}));
     ASSERT_EQ(none.size(), 1u);
     EXPECT_EQ(none[0].text, "Shared memory: none used.");
     EXPECT_EQ(none[0].tone, SharedTone::Plain);

@@ -11,7 +11,7 @@
 #include "views/theatre/bank_map.hpp"
 #include "views/theatre/rungs/rung_frame.hpp"
 #include "views/theatre/theatre_logic.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/theatre/theatre_paint.hpp"
 #include "views/stage/stage_view.hpp"
 #include "views/common/text.hpp"
@@ -22,12 +22,12 @@ namespace ts::views {
 using model::format_text;
 using model::Operand;
 using model::SubStep;
-using namespace ladder;
+using namespace rung_theatre;
 
-namespace ladder {
+namespace rung_theatre {
 
-Ladder make_ladder(const AppState& state) {
-    Ladder l;
+RungFrame make_rung_frame(const AppState& state) {
+    RungFrame l;
     l.s = model::ladder_shape(state.kernel);
     l.problem = state.problem;
     l.m = static_cast<int>(state.problem.m);
@@ -39,14 +39,14 @@ Ladder make_ladder(const AppState& state) {
     l.steps = model::ladder_steps(l.s, l.k);
     l.timeline = theatre_timeline(state);
     l.step = current_step(state);
-    l.thread = ladder_focus_thread(state);
+    l.thread = rung_focus_thread(state);
     l.warp = l.thread / kWarp;
     l.lane = l.thread % kWarp;
-    if (state.theatre.recording.replay) l.trace = timeline_trace(state);
+    if (state.theatre.traces.replay) l.trace = timeline_trace(state);
     return l;
 }
 
-}  // namespace ladder
+}  // namespace rung_theatre
 
 namespace {
 
@@ -65,7 +65,7 @@ struct ShownAccess {
 
 // The access of this sub-step that costs the most wavefronts (so a conflict, where there is
 // one, is what the picture shows), and the same access in the comparison layout.
-ShownAccess shown_access(const Ladder& l) {
+ShownAccess shown_access(const RungFrame& l) {
     ShownAccess best;
     int best_cost = -1;
     const auto consider = [&](std::string what, Operand operand, const auto& accesses_of) {
@@ -104,7 +104,7 @@ ShownAccess shown_access(const Ladder& l) {
 
 // ---- The pipeline -----------------------------------------------------------------------------
 
-void draw_pipeline(ImDrawList* draw, const Rect& area, const Ladder& l) {
+void draw_pipeline(ImDrawList* draw, const Rect& area, const RungFrame& l) {
     ImFont* font = small_font();
     const float line = imgui_compat::font_size(font) * 1.25f;
     const bool pipelined = l.s.stages > 1;
@@ -174,7 +174,7 @@ void draw_pipeline(ImDrawList* draw, const Rect& area, const Ladder& l) {
 
 // ---- Registers ---------------------------------------------------------------------------------
 
-void draw_registers(ImDrawList* draw, const Rect& area, const Ladder& l) {
+void draw_registers(ImDrawList* draw, const Rect& area, const RungFrame& l) {
     const int a_regs = l.s.tm * l.s.wm_iter, b_regs = l.s.tn * l.s.wn_iter;
     float y = area.min.y;
     y += wrapped_text(draw, {area.min.x, y}, colours::kC.text,
@@ -226,7 +226,7 @@ struct Picture {
 // C at scale, one square cell per element. As and Bs are as tall (As) and wide (Bs) as C's
 // rows and columns they feed, but their k is widened so that BK columns read as more than a
 // sliver next to BN: a quarter of C's width at most, and never narrower than C's cells.
-Picture place_picture(const Ladder& l, const Rect& area) {
+Picture place_picture(const RungFrame& l, const Rect& area) {
     const float line = imgui_compat::font_size(heading_font()) * 1.3f;
     const float gap = std::max(line, 8.0f);
     const float widen = std::max(1.0f, 0.22f * static_cast<float>(l.s.bn) / static_cast<float>(l.s.bk));
@@ -248,7 +248,7 @@ Rect tile_cells(const Rect& area, int rows, int cols, int r0, int c0, int r1, in
 }
 
 // Slots whose element lies outside A or B (zeros are copied there) are hatched.
-void draw_tiles(ImDrawList* draw, const Picture& p, const Ladder& l) {
+void draw_tiles(ImDrawList* draw, const Picture& p, const RungFrame& l) {
     draw_matrix_cells(draw, p.as, l.s.bm, l.s.bk, colours::kA);
     draw_matrix_cells(draw, p.bs, l.s.bk, l.s.bn, colours::kB);
     const int a_rows_inside = std::clamp(l.m - l.block_row, 0, l.s.bm);
@@ -266,7 +266,7 @@ void draw_tiles(ImDrawList* draw, const Picture& p, const Ladder& l) {
 
 // Every load of the step, coloured by its thread's warp: the followed warp's strong, the
 // followed thread's outlined, each as wide as the elements one instruction moves.
-void draw_loads(ImDrawList* draw, const Picture& p, const Ladder& l) {
+void draw_loads(ImDrawList* draw, const Picture& p, const RungFrame& l) {
     for (int t = 0; t < l.s.threads(); ++t) {
         const int warp = t / kWarp;
         const bool own_warp = warp == l.warp;
@@ -299,7 +299,7 @@ void draw_loads(ImDrawList* draw, const Picture& p, const Ladder& l) {
 
 // The fragments of the followed warp for this k (all of the step's k when the step is one
 // piece), the followed thread's in the highlight colour.
-void draw_fragments(ImDrawList* draw, const Picture& p, const Ladder& l) {
+void draw_fragments(ImDrawList* draw, const Picture& p, const RungFrame& l) {
     const int k_begin = l.step.k >= 0 ? l.step.k : 0, k_end = l.step.k >= 0 ? l.step.k + 1 : l.s.bk;
     for (int k = k_begin; k < k_end; ++k) {
         // The column k of As and row k of Bs the whole block reads.
@@ -322,7 +322,7 @@ void draw_fragments(ImDrawList* draw, const Picture& p, const Ladder& l) {
 
 // Every thread's register tiles in its warp's colour, warp tiles outlined, the followed
 // warp's threads outlined and the followed thread filled.
-void draw_block_tile(ImDrawList* draw, const Picture& p, const Ladder& l) {
+void draw_block_tile(ImDrawList* draw, const Picture& p, const RungFrame& l) {
     const int bm = l.s.bm, bn = l.s.bn;
     draw->AddRectFilled(p.c.min, p.c.max, colours::kC.fill);
     for (int t = 0; t < l.s.threads(); ++t) {
@@ -358,7 +358,7 @@ void draw_block_tile(ImDrawList* draw, const Picture& p, const Ladder& l) {
 
 // Each label in its longest form that fits over its tile (presenter mode's large text leaves
 // only the short ones).
-void draw_labels(ImDrawList* draw, const Picture& p, const Ladder& l) {
+void draw_labels(ImDrawList* draw, const Picture& p, const RungFrame& l) {
     ImFont* font = heading_font();
     const float h = imgui_compat::font_size(font) * 1.25f;
     const auto label = [&](const Rect& over, float room, ImU32 colour, std::initializer_list<std::string> forms) {
@@ -381,7 +381,7 @@ void draw_labels(ImDrawList* draw, const Picture& p, const Ladder& l) {
 }
 
 // The cell of C (or the element of As or Bs) under the mouse, with its formula.
-void hover_tooltip(const Picture& p, const Ladder& l, ImVec2 mouse) {
+void hover_tooltip(const Picture& p, const RungFrame& l, ImVec2 mouse) {
     if (const auto cell = cell_at(p.c, l.s.bm, l.s.bn, mouse)) {
         const int t = model::ladder_thread_of_tile_cell(l.s, cell->row, cell->col);
         const int group = t / l.s.group_threads(), lane = t % l.s.group_threads();
@@ -434,8 +434,8 @@ void hover_tooltip(const Picture& p, const Ladder& l, ImVec2 mouse) {
 
 }  // namespace
 
-void draw_ladder_canvas(AppState& state, const Rect& region, bool hovering, bool clicked) {
-    const Ladder l = make_ladder(state);
+void draw_rung_canvas(AppState& state, const Rect& region, bool hovering, bool clicked) {
+    const RungFrame l = make_rung_frame(state);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(region.min, region.max, true);
     // The block, and three panels: registers, banks, pipeline. On a wide canvas (the usual

@@ -27,26 +27,26 @@ namespace ts::views {
 
 // The thread of the theatre's block that is followed: the one owning the selected cell of C
 // when it lies in the block, else thread 0.
-int ladder_focus_thread(const AppState& state);
+int rung_focus_thread(const AppState& state);
 
 // "K step 2 of 4 (step = 1 in the code): load tiles into shared memory, k = 3 of 8".
-std::string ladder_step_title(const AppState& state, model::KernelStep step);
+std::string rung_step_title(const AppState& state, model::KernelStep step);
 // What every thread of the block does in this step, with the followed thread's numbers.
-std::string ladder_step_detail(const AppState& state, model::KernelStep step);
+std::string rung_step_detail(const AppState& state, model::KernelStep step);
 // The block's counts for one K step, from the model.
-std::string ladder_counts_line(const AppState& state);
+std::string rung_counts_line(const AppState& state);
 
 // The Thread tab: the followed thread's cells, loads and fragment reads, with the index
 // formulas filled in; the Warp tab: its warp's bank map for every access of this step.
-void draw_ladder_thread_panel(const AppState& state);
-void draw_ladder_warp_panel(const AppState& state);
+void draw_rung_thread_panel(const AppState& state);
+void draw_rung_warp_panel(const AppState& state);
 
 // Draws into `region`, covered by the caller's InvisibleButton. Clicking a cell of C follows
 // its thread.
-void draw_ladder_canvas(AppState& state, const Rect& region, bool hovering, bool clicked);
+void draw_rung_canvas(AppState& state, const Rect& region, bool hovering, bool clicked);
 
 // The problem a rung opens with: two blocks by two of it, and enough K steps to fill its
 // pipeline and drain it again, so one screen shows a whole block and every stage's work.
-model::Problem ladder_textbook_problem(model::KernelConfig config);
+model::Problem rung_textbook_problem(model::KernelConfig config);
 
 }  // namespace ts::views

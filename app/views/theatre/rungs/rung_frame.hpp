@@ -1,6 +1,6 @@
-// rung_frame.hpp — what one frame of the ladder theatre works out once and hands to its
+// rung_frame.hpp — what one frame of the rung theatre works out once and hands to its
 // drawing (rung_canvas.cxx) and to its words and tabs (rung_text.cxx): the rung's shape,
-// the problem, the block on show, the step and the followed thread. Internal to the ladder
+// the problem, the block on show, the step and the followed thread. Internal to the rung
 // theatre; the rest of the app sees rung_canvas.hpp.
 #pragma once
 
@@ -11,12 +11,12 @@
 #include "model/phase_timeline.hpp"
 #include "views/window/app_state.hpp"
 
-namespace ts::views::ladder {
+namespace ts::views::rung_theatre {
 
 inline constexpr int kWarp = 32;
 
 // Everything one frame needs, worked out once.
-struct Ladder {
+struct RungFrame {
     model::LadderShape s;
     model::Problem problem;
     int m = 0, n = 0, k = 0;
@@ -26,22 +26,22 @@ struct Ladder {
     model::Timeline timeline;
     model::KernelStep step;
     int thread = 0, warp = 0, lane = 0;
-    // A recording of this rung and problem from the GPU, when one is loaded and replay is on:
+    // A trace of this rung and problem from the GPU, when one is loaded and replay is on:
     // the followed warp's loads are drawn where the GPU's threads wrote them down.
     const model::KernelTrace* trace = nullptr;
 };
 
-Ladder make_ladder(const AppState& state);
+RungFrame make_rung_frame(const AppState& state);
 
-inline bool loading(const Ladder& l) { return l.step.sub == model::SubStep::LoadTiles; }
-inline bool computing(const Ladder& l) { return l.step.sub == model::SubStep::Compute; }
+inline bool loading(const RungFrame& l) { return l.step.sub == model::SubStep::LoadTiles; }
+inline bool computing(const RungFrame& l) { return l.step.sub == model::SubStep::Compute; }
 // The k of the step that the fragments are drawn for: the one-k step's, else the first.
-inline int shown_k(const Ladder& l) { return std::max(l.step.k, 0); }
+inline int shown_k(const RungFrame& l) { return std::max(l.step.k, 0); }
 
 // Which element of A (row, col) an element (r, c) of the block's A tile is in this step.
-inline int a_row(const Ladder& l, int r) { return l.block_row + r; }
-inline int a_col(const Ladder& l, int c) { return l.step.phase * l.s.bk + c; }
-inline int b_row(const Ladder& l, int r) { return l.step.phase * l.s.bk + r; }
-inline int b_col(const Ladder& l, int c) { return l.block_col + c; }
+inline int a_row(const RungFrame& l, int r) { return l.block_row + r; }
+inline int a_col(const RungFrame& l, int c) { return l.step.phase * l.s.bk + c; }
+inline int b_row(const RungFrame& l, int r) { return l.step.phase * l.s.bk + r; }
+inline int b_col(const RungFrame& l, int c) { return l.block_col + c; }
 
-}  // namespace ts::views::ladder
+}  // namespace ts::views::rung_theatre

@@ -1,7 +1,7 @@
-// rung_text.cxx — the ladder theatre in words (declared in rung_canvas.hpp): the step's
+// rung_text.cxx — the rung theatre in words (declared in rung_canvas.hpp): the step's
 // title and detail, the block's counts, the Thread and Warp tabs, the rung's textbook problem.
 // Apart from rung_canvas.cxx because none of it draws on the canvas: it reads the same
-// Ladder (rung_frame.hpp) and says in sentences and lists what the picture shows.
+// RungFrame (rung_frame.hpp) and says in sentences and lists what the picture shows.
 #include "views/theatre/rungs/rung_canvas.hpp"
 
 #include <algorithm>
@@ -19,9 +19,9 @@ namespace ts::views {
 using model::format_text;
 using model::Operand;
 using model::SubStep;
-using namespace ladder;
+using namespace rung_theatre;
 
-int ladder_focus_thread(const AppState& state) {
+int rung_focus_thread(const AppState& state) {
     const model::LadderShape s = model::ladder_shape(state.kernel);
     if (!state.selected) return 0;
     const int r = state.selected->row - state.theatre.block.y * s.bm, c = state.selected->col - state.theatre.block.x * s.bn;
@@ -29,7 +29,7 @@ int ladder_focus_thread(const AppState& state) {
     return model::ladder_thread_of_tile_cell(s, r, c);
 }
 
-model::Problem ladder_textbook_problem(model::KernelConfig config) {
+model::Problem rung_textbook_problem(model::KernelConfig config) {
     const model::LadderShape s = model::ladder_shape(config);
     model::Problem problem;
     problem.m = 2 * s.bm;
@@ -39,8 +39,8 @@ model::Problem ladder_textbook_problem(model::KernelConfig config) {
     return problem;
 }
 
-std::string ladder_step_title(const AppState& state, model::KernelStep step) {
-    const Ladder l = make_ladder(state);
+std::string rung_step_title(const AppState& state, model::KernelStep step) {
+    const RungFrame l = make_rung_frame(state);
     if (step.sub == SubStep::Store)
         return format_text("After {}: store the register tiles to C",
                            l.steps == 1 ? std::string("the one K step") : "all " + model::counted(l.steps, "K step"));
@@ -66,8 +66,8 @@ std::string ladder_step_title(const AppState& state, model::KernelStep step) {
     return title;
 }
 
-std::string ladder_step_detail(const AppState& state, model::KernelStep step) {
-    const Ladder l = make_ladder(state);
+std::string rung_step_detail(const AppState& state, model::KernelStep step) {
+    const RungFrame l = make_rung_frame(state);
     const model::LadderShape& s = l.s;
     const int k0 = step.phase * s.bk;
     switch (step.sub) {
@@ -117,7 +117,7 @@ std::string ladder_step_detail(const AppState& state, model::KernelStep step) {
     return {};
 }
 
-std::string ladder_counts_line(const AppState& state) {
+std::string rung_counts_line(const AppState& state) {
     const model::LadderShape s = model::ladder_shape(state.kernel);
     const int reads = static_cast<int>(model::ladder_fragment_reads(s, 0, 0).size());
     const model::LadderCounts whole = model::count_ladder(s, state.problem.m, state.problem.n, state.problem.k);
@@ -129,8 +129,8 @@ std::string ladder_counts_line(const AppState& state) {
                        grouped(whole.shared_loads), grouped(whole.fmas), model::fixed(whole.fmas_per_shared_load(), 2));
 }
 
-void draw_ladder_thread_panel(const AppState& state) {
-    const Ladder l = make_ladder(state);
+void draw_rung_thread_panel(const AppState& state) {
+    const RungFrame l = make_rung_frame(state);
     const model::LadderShape& s = l.s;
     heading(format_text("Thread {} of block ({}, {})", l.thread, l.block.x, l.block.y).c_str());
     muted_text(format_text("warp {}, lane {}; click a cell of C to follow its thread", l.warp, l.lane));
@@ -167,8 +167,8 @@ void draw_ladder_thread_panel(const AppState& state) {
                                     .c_str());
 }
 
-void draw_ladder_warp_panel(const AppState& state) {
-    const Ladder l = make_ladder(state);
+void draw_rung_warp_panel(const AppState& state) {
+    const RungFrame l = make_rung_frame(state);
     heading(format_text("Warp {}'s shared-memory accesses", l.warp).c_str());
     muted_text("32 banks of 4-byte words. A 128-bit access is served a quarter-warp (8 lanes) at a time; within one, two "
                "different words in the same bank take two wavefronts (a conflict). The same word is broadcast.");

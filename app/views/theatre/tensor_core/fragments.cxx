@@ -16,7 +16,7 @@
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/theatre_paint.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 
 namespace ts::views {
 
@@ -238,9 +238,9 @@ FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 o
 
 namespace {
 
-std::shared_ptr<const model::KernelTrace> fragment_recording(const AppState& state) {
+std::shared_ptr<const model::KernelTrace> fragment_trace(const AppState& state) {
     if (state.kernel.kind != model::KernelKind::Mma) return nullptr;
-    auto trace = tensor_core_recording(state.theatre.recording, model::KernelKind::Mma);
+    auto trace = tensor_core_trace(state.theatre.traces, model::KernelKind::Mma);
     return trace && trace->fragment_words.size() == static_cast<std::size_t>(model::kRecordedFragmentWords) ? trace
                                                                                                           : nullptr;
 }
@@ -264,10 +264,10 @@ void draw_tc_fragments_words(AppState& state, float keep) {
     const std::vector<FragmentGrid> grids = fragment_grids(state.kernel.kind);
     if (grids.empty()) return;
     const bool wgmma = grids.front().operand == FragmentOperand::WgmmaD;
-    // The mma rung's recording: A and B coloured by the lanes whose registers the GPU filled.
-    if (const auto recording = fragment_recording(state)) {
-        ImGui::Checkbox("the recording's registers", &state.theatre.recording.replay);
-        const auto& difference = recording_difference(recording);
+    // The mma rung's trace: A and B coloured by the lanes whose registers the GPU filled.
+    if (const auto trace = fragment_trace(state)) {
+        ImGui::Checkbox("the trace's registers", &state.theatre.traces.replay);
+        const auto& difference = trace_difference(trace);
         coloured_text_wrapped(
             difference ? colours::kWarning : colours::kPass,
             (difference ? "The recorded registers differ from the model: " + *difference
@@ -275,7 +275,7 @@ void draw_tc_fragments_words(AppState& state, float keep) {
                                       "registers received each element from warp 0's first ldmatrix.x4 and .x4.trans "
                                       "(grey: outside the matrix, the copies' zero fill); all {} halves are where the "
                                       "PTX ISA's layout puts them.",
-                                      recording->device, recording->recorded_at, recording->fragment_words.size()))
+                                      trace->device, trace->recorded_at, trace->fragment_words.size()))
                 .c_str());
     }
     const std::string what =
@@ -305,9 +305,9 @@ void draw_tc_fragments(AppState& state) {
     const bool wgmma = grids.front().operand == FragmentOperand::WgmmaD;
     int& pinned = state.theatre.pinned_lane;
     if (pinned >= (wgmma ? model::kWarpgroupSize : 32)) pinned = -1;
-    // The mma rung's recording: A and B coloured by the lanes whose registers the GPU filled.
-    const auto recording = fragment_recording(state);
-    const model::KernelTrace* recorded = recording && state.theatre.recording.replay ? recording.get() : nullptr;
+    // The mma rung's trace: A and B coloured by the lanes whose registers the GPU filled.
+    const auto trace = fragment_trace(state);
+    const model::KernelTrace* recorded = trace && state.theatre.traces.replay ? trace.get() : nullptr;
     // Who received each element of A and of B, by the record: one pass over it a frame.
     std::array<model::FragmentHolders, 2> holders{};
     if (recorded)
@@ -359,7 +359,7 @@ void draw_tc_fragments(AppState& state) {
             for (int c = 0; c < g.cols; ++c) {
                 const ImVec2 a{top.x + static_cast<float>(c) * cell, top.y + static_cast<float>(r) * cell};
                 const ImVec2 b{a.x + cell, a.y + cell};
-                // With a recording, A's and B's holders are the lanes the GPU's registers name (−1:
+                // With a trace, A's and B's holders are the lanes the GPU's registers name (−1:
                 // none received the element).
                 int holder = fragment_holder(g.operand, r, c);
                 if (recorded && (g.operand == FragmentOperand::MmaA || g.operand == FragmentOperand::MmaB)) {

@@ -63,7 +63,7 @@ FragmentLayout layout_fragments(const std::vector<FragmentGrid>& grids, ImVec2 o
 // How wide the picture of `kind`'s grids is when it is `height` pixels high.
 float fragments_width(model::KernelKind kind, float height, float font);
 
-// The words beside or above the picture: what the grids are, the recording's line, what a hover
+// The words beside or above the picture: what the grids are, the trace's line, what a hover
 // and a click do; paragraphs fold where they would leave the picture less than `keep` of the view.
 void draw_tc_fragments_words(AppState& state, float keep);
 

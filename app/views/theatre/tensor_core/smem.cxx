@@ -15,7 +15,7 @@
 #include "views/common/theme.hpp"
 #include "views/theatre/tensor_core/fragments.hpp"
 #include "views/theatre/theatre_paint.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 
 namespace ts::views {
 
@@ -229,9 +229,9 @@ float smem_cell(const SmemTilePair& tiles, ImVec2 avail, float font) {
                                (avail.y - text) / (static_cast<float>(shown_lines(tiles)) + kArrowCells)));
 }
 
-// The wgmma rung's recording, where the right-hand grid is drawn from it.
-const model::KernelTrace* smem_recording(const AppState& state, std::shared_ptr<const model::KernelTrace>& kept) {
-    kept = tensor_core_recording(state.theatre.recording, model::KernelKind::Wgmma);
+// The wgmma rung's trace, where the right-hand grid is drawn from it.
+const model::KernelTrace* smem_trace(const AppState& state, std::shared_ptr<const model::KernelTrace>& kept) {
+    kept = tensor_core_trace(state.theatre.traces, model::KernelKind::Wgmma);
     return kept && state.kernel.kind == model::KernelKind::Wgmma ? kept.get() : nullptr;
 }
 
@@ -255,19 +255,19 @@ void draw_tc_smem_words(AppState& state, float keep) {
     if (!tiles) return;
     theatre.smem_chunk = std::clamp(theatre.smem_chunk, 0, chunks_per_row(tiles->plain) - 1);
     std::shared_ptr<const model::KernelTrace> kept;
-    const model::KernelTrace* recording = smem_recording(state, kept);
-    const bool recorded = recording && !recorded_slots(*recording, theatre.smem_b, shown_lines(*tiles)).empty();
+    const model::KernelTrace* trace = smem_trace(state, kept);
+    const bool recorded = trace && !recorded_slots(*trace, theatre.smem_b, shown_lines(*tiles)).empty();
     if (const std::string note = smem_shown_problem(state).note; !note.empty() && !recorded)
         ImGui::TextWrapped("%s", note.c_str());
     if (recorded) {
-        const auto& difference = recording_difference(kept);
+        const auto& difference = trace_difference(kept);
         coloured_text_wrapped(difference ? colours::kWarning : colours::kPass,
                               (difference ? "The recorded stage differs from the model: " + *difference
                                           : format_text("Recorded on {} ({}, {}×{}×{}): block (0, 0)'s first stage, "
                                                         "every word where the model puts it.",
-                                                        recording->device, recording->recorded_at,
-                                                        recording->problem.m, recording->problem.n,
-                                                        recording->problem.k))
+                                                        trace->device, trace->recorded_at,
+                                                        trace->problem.m, trace->problem.n,
+                                                        trace->problem.k))
                                   .c_str());
     }
     std::string text = format_text("Left, {}'s tile as the kernel indexes it; middle, stored row-major; right, {}: {}. ",
@@ -290,16 +290,16 @@ void draw_tc_smem(AppState& state) {
     const int lines = shown_lines(*tiles);
 
     // The right-hand grid: the GPU's own bytes where the wgmma rung has been recorded.
-    std::shared_ptr<const model::KernelTrace> recording_kept;
-    const model::KernelTrace* recording = smem_recording(state, recording_kept);
+    std::shared_ptr<const model::KernelTrace> trace_kept;
+    const model::KernelTrace* trace = smem_trace(state, trace_kept);
     std::vector<SmemChunkSlot> stored =
-        recording ? recorded_slots(*recording, theatre.smem_b, lines) : std::vector<SmemChunkSlot>{};
+        trace ? recorded_slots(*trace, theatre.smem_b, lines) : std::vector<SmemChunkSlot>{};
     const bool recorded = !stored.empty();
     if (!recorded) stored = model_slots(tiles->stored, lines);
     std::vector<SmemChunkSlot> plain = model_slots(tiles->plain, lines);
-    // Block (0, 0)'s first tile of the problem on show (the recording's, where drawn from one):
-    // chunks past M, N or K are TMA's zeros in shared memory, as the recording shows them.
-    const model::Problem problem = recorded ? recording->problem : smem_shown_problem(state).problem;
+    // Block (0, 0)'s first tile of the problem on show (the trace's, where drawn from one):
+    // chunks past M, N or K are TMA's zeros in shared memory, as the trace shows them.
+    const model::Problem problem = recorded ? trace->problem : smem_shown_problem(state).problem;
     const auto outside = [&](const SmemChunkSlot& slot) {
         const std::int64_t first = static_cast<std::int64_t>(slot.chunk) * elements_per_chunk(tiles->plain);
         return theatre.smem_b ? slot.row >= problem.k || first >= problem.n : slot.row >= problem.m || first >= problem.k;

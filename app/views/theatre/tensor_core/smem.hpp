@@ -7,7 +7,7 @@
 // cells: the eight cells of a line are the 32 banks, four to a cell, so a column of cells is one
 // group of four banks. Middle: the tile stored row-major, nothing done to it; right: as the rung
 // stores it (TMA's 128-byte swizzle for 16–19, the kernel's own XOR for 15, padding for 13 and
-// 14), or, for the wgmma rung with a recording, as the GPU's own bytes say (16_wgmma_recorded.cu).
+// 14), or, for the wgmma rung with a trace, as the GPU's own bytes say (16_wgmma_recorded.cu).
 // One chunk column is outlined in all three: the eight rows of it that one ldmatrix phase (or one
 // of wgmma's 8×16-byte core matrices) reads at once, and under each physical grid the wavefronts
 // that read costs: one per chunk sharing a column of banks.
@@ -49,8 +49,8 @@ std::optional<SmemTilePair> smem_tiles(model::KernelKind kind, bool operand_b);
 
 // The first `lines` 128-byte lines of `tile`, slot by slot (lines × 8), by the model.
 std::vector<SmemChunkSlot> model_slots(const model::SmemTile& tile, int lines);
-// The same from a wgmma recording's stage words (model::read_stage_word on each slot's first
-// word); empty when the trace is not a wgmma recording with a stage.
+// The same from a wgmma trace's stage words (model::read_stage_word on each slot's first
+// word); empty when the trace is not a wgmma trace with a stage.
 std::vector<SmemChunkSlot> recorded_slots(const model::KernelTrace& trace, bool operand_b, int lines);
 
 // How many 128-byte lines the picture shows: at least kSmemShownLines, and as many as rows 0–7
@@ -94,7 +94,7 @@ struct SmemProblem {
 };
 SmemProblem smem_shown_problem(const AppState& state);
 
-// The words beside or above the picture: which tile (A or B), the recording's line, what the
+// The words beside or above the picture: which tile (A or B), the trace's line, what the
 // grids are and the descriptor; paragraphs fold where they would leave the picture less than
 // `keep` of the view.
 void draw_tc_smem_words(AppState& state, float keep);

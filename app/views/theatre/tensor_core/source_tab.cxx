@@ -12,7 +12,7 @@
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/theatre/phase_player.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 
 namespace ts::views {
 
@@ -233,9 +233,9 @@ TcShownProblem tc_k_loop_problem(const AppState& state) {
     TcShownProblem shown{state.problem, ""};
     const KLoop loop = k_loop(state.kernel, state.problem.k);
     if (loop.steps > std::max(loop.stages, 1)) return shown;
-    // A recording of the problem on show is drawn as the GPU ran it.
-    const auto recording = tensor_core_recording(state.theatre.recording, state.kernel.kind);
-    if (recording && trace_fits(*recording, state) && state.theatre.recording.replay) return shown;
+    // A trace of the problem on show is drawn as the GPU ran it.
+    const auto trace = tensor_core_trace(state.theatre.traces, state.kernel.kind);
+    if (trace && trace_fits(*trace, state) && state.theatre.traces.replay) return shown;
     shown.problem.k = std::int64_t{kShownKSteps} * loop.bk;
     shown.note = format_text("Shown at K = {}, {} of {}, so that the K loop {}; your problem {} has {}.",
                              shown.problem.k, model::counted(kShownKSteps, "K step"), loop.bk,

@@ -58,9 +58,9 @@ std::span<const TcSubStep> tc_substeps(model::KernelKind kind);
 
 // The problem the Source and Stages tabs walk the K loop of: the one on show, or, where its K loop
 // runs once or never refills its ring (no more K steps than stages; a single K step at the
-// stage's 12×16×8) and no recording of it is replayed, the same M and N with K long enough for
+// stage's 12×16×8) and no trace of it is replayed, the same M and N with K long enough for
 // kShownKSteps K steps, so that the ring fills and turns. `note` says so ("" when the problem is
-// the one on show); the problem on show stays as it is (the stage, the recording, the SMs tab).
+// the one on show); the problem on show stays as it is (the stage, the trace, the SMs tab).
 inline constexpr int kShownKSteps = 8;
 struct TcShownProblem {
     model::Problem problem;

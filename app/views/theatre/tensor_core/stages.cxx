@@ -16,7 +16,7 @@
 #include "views/theatre/tensor_core/fragments.hpp"
 #include "views/theatre/tensor_core/source_tab.hpp"
 #include "views/theatre/theatre_paint.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 
 namespace ts::views {
 
@@ -158,11 +158,11 @@ std::vector<std::string> box_lines(const model::WgmmaShape& s, int step, int sta
 
 namespace {
 
-// What the chart shows for the rung on show: the ring (the recording's where one of this problem
-// is replayed, else the model's on tc_k_loop_problem), and the recording it came from.
+// What the chart shows for the rung on show: the ring (the trace's where one of this problem
+// is replayed, else the model's on tc_k_loop_problem), and the trace it came from.
 struct ShownRing {
     RingSchedule ring;
-    std::shared_ptr<const model::KernelTrace> recording;  // of this rung and problem, replayed or not
+    std::shared_ptr<const model::KernelTrace> trace;  // of this rung and problem, replayed or not
     bool fits = false;
     int k_steps = 0, per_tile = 0, tiles = 1;
     TcShownProblem shown;
@@ -175,12 +175,12 @@ ShownRing shown_ring(AppState& state, const model::WgmmaShape& s) {
     r.per_tile = std::min(r.k_steps, kShownStepsPerTile);
     r.tiles = model::is_persistent(state.kernel.kind) ? 2 : 1;
     // The GPU's own clocks where this rung was recorded on the problem on show.
-    r.recording = tensor_core_recording(state.theatre.recording, state.kernel.kind);
-    r.fits = r.recording && trace_fits(*r.recording, state);
-    // Any block of the recording: the chosen one's roles, on the SM it ran on.
+    r.trace = tensor_core_trace(state.theatre.traces, state.kernel.kind);
+    r.fits = r.trace && trace_fits(*r.trace, state);
+    // Any block of the trace: the chosen one's roles, on the SM it ran on.
     int& block = state.theatre.ring_block;
-    block = r.fits ? std::clamp(block, 0, r.recording->blocks() - 1) : 0;
-    if (r.fits && state.theatre.recording.replay) r.ring = recorded_ring(*r.recording, block, 2 * kShownStepsPerTile);
+    block = r.fits ? std::clamp(block, 0, r.trace->blocks() - 1) : 0;
+    if (r.fits && state.theatre.traces.replay) r.ring = recorded_ring(*r.trace, block, 2 * kShownStepsPerTile);
     if (!r.ring.recorded) r.ring = ring_schedule(s, r.per_tile, r.tiles);
     state.theatre.ring_step = std::clamp(state.theatre.ring_step, 0, r.ring.steps - 1);
     return r;
@@ -193,38 +193,38 @@ constexpr float kLaneFonts = 1.3f, kRowFonts = 1.7f, kAxisFonts = 1.3f, kLabelFo
 
 namespace {
 
-// Above the chart: the size shown, the recording's line, the K step (and block) to read.
+// Above the chart: the size shown, the trace's line, the K step (and block) to read.
 void draw_stages_controls(AppState& state) {
     const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
     ShownRing shown = shown_ring(state, s);
     const RingSchedule& ring = shown.ring;
-    const auto& recording = shown.recording;
+    const auto& trace = shown.trace;
     int& block = state.theatre.ring_block;
     int& chosen = state.theatre.ring_step;
     if (!shown.shown.note.empty() && !ring.recorded) ImGui::TextWrapped("%s", shown.shown.note.c_str());
     if (shown.fits) {
-        ImGui::Checkbox("the recording's clocks", &state.theatre.recording.replay);
+        ImGui::Checkbox("the trace's clocks", &state.theatre.traces.replay);
         ImGui::SameLine();
     }
     if (ring.recorded) {
-        const bool broken = recording_difference(recording).has_value();
+        const bool broken = trace_difference(trace).has_value();
         coloured_text_wrapped(
             broken ? colours::kWarning : colours::kPass,
             format_text("Recorded on {} ({}): block {} (of {}, on SM {})'s first {} in the SM's own cycles. "
                         "Grey: a consumer waiting for its stage; a copy's bar runs from the producer arming the stage "
                         "to the first consumer seeing it full. {}",
-                        recording->device, recording->recorded_at, block, recording->blocks(),
-                        recording->block_sm[static_cast<std::size_t>(block)], model::counted(ring.steps, "K step"),
+                        trace->device, trace->recorded_at, block, trace->blocks(),
+                        trace->block_sm[static_cast<std::size_t>(block)], model::counted(ring.steps, "K step"),
                         broken ? "The clocks break the ring's protocol (tilescope-cli record says where)."
                                : "Every wait ended after what it waited for.")
                 .c_str());
     }
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
     ImGui::SliderInt("K step", &chosen, 0, ring.steps - 1);
-    if (ring.recorded && recording->blocks() > 1) {
+    if (ring.recorded && trace->blocks() > 1) {
         ImGui::SameLine();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-        ImGui::SliderInt("block (launch order)", &block, 0, recording->blocks() - 1);
+        ImGui::SliderInt("block (launch order)", &block, 0, trace->blocks() - 1);
     }
 }
 

@@ -8,7 +8,7 @@
 // taking kCopyLatencySteps of them to land and (for the persistent rungs) C's epilogue
 // kEpilogueSteps between two tiles: an illustration of order and overlap, said so on screen, not
 // a measurement. Where the warp-specialized rung was recorded on the problem on show
-// (17_warp_specialized_recorded.cu), the chart is drawn from the recording's clocks instead
+// (17_warp_specialized_recorded.cu), the chart is drawn from the trace's clocks instead
 // (recorded_ring), in SM cycles. Under the chart, at the chosen K step:
 // each stage's two mbarriers (phase bit, expected bytes, arrivals) from model::stage_step, and
 // the TMA boxes the step's copies bring, from model::tma_box.
@@ -40,7 +40,7 @@ struct RingSchedule {
     std::vector<RingBar> bars;
     int steps = 0, steps_per_tile = 0;
     double span = 0;
-    bool recorded = false;  // from a recording's clocks (cycles), not the model's order (K steps)
+    bool recorded = false;  // from a trace's clocks (cycles), not the model's order (K steps)
 };
 
 // The first `tiles` tiles of `steps_per_tile` K steps each of a block of shape `s`: copies issued
@@ -48,7 +48,7 @@ struct RingSchedule {
 // producer warpgroup), wgmmas as soon as their stage has landed and the consumer is free.
 RingSchedule ring_schedule(const model::WgmmaShape& s, int steps_per_tile, int tiles);
 
-// Block `block`'s first `max_steps` K steps as a warp-specialized recording saw them, in SM cycles
+// Block `block`'s first `max_steps` K steps as a warp-specialized trace saw them, in SM cycles
 // from the block's first stamp: each copy from the producer's arming it to the first consumer
 // seeing the stage full (its landing lies inside), each consumer's wait and its wgmmas. Empty when
 // the trace holds no role clocks.
@@ -64,7 +64,7 @@ std::vector<std::string> box_lines(const model::WgmmaShape& s, int k_step, int s
 
 // A timeline reads left to right: the chart takes the tab's width, with its controls above it and
 // its words under it. draw_tc_stages draws all three for state.kernel.kind (16–19; the mma rungs
-// say what they do instead): the size shown where it is not the problem on show, the recording's
+// say what they do instead): the size shown where it is not the problem on show, the trace's
 // line and the K step to read; the chart, its rows from the font's height up to twice that, in at
 // most kStagesChartShare of the rest of the tab (the picture, reported in state.picture); then, in
 // the whole lines left (at least one), scrolling, how the chart is timed and the chosen K step's

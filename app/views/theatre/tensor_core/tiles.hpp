@@ -27,7 +27,7 @@ int tile_order_sm_count(const AppState& state, std::string& source);
 // The problem the picture orders the tiles of: the one on show, or, where all its tiles go in one
 // round (a single tile at the stage's 12×16×8), kShownTileProblem, so that the order has tiles to
 // order; `note` says so ("" when the problem is the one on show). The problem on show stays as it
-// is (the stage, the recording, the other tabs).
+// is (the stage, the trace, the other tabs).
 inline constexpr std::int64_t kShownTileProblem = 4096;
 struct TileProblem {
     model::Problem problem;

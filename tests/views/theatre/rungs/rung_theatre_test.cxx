@@ -25,18 +25,18 @@ using ts::views::AppState;
 AppState rung(KernelKind kind) {
     AppState state;
     state.kernel.kind = kind;
-    state.problem = ts::views::ladder_textbook_problem(state.kernel);
+    state.problem = ts::views::rung_textbook_problem(state.kernel);
     state.view = ts::views::ViewId::Theatre;
     return state;
 }
 
-TEST(LadderTheatre, EveryRungPlaysAtItsTextbookSize) {
+TEST(RungTheatre, EveryRungPlaysAtItsTextbookSize) {
     for (const KernelKind kind : ts::model::kLadderKinds) {
         SCOPED_TRACE(std::string(ts::model::kernel_name(kind)));
         AppState state = rung(kind);
         const ts::model::LadderShape s = ts::model::ladder_shape(state.kernel);
         EXPECT_FALSE(ts::views::theatre_error(state));
-        EXPECT_TRUE(ts::views::plays_ladder(state));
+        EXPECT_TRUE(ts::views::plays_rung(state));
         // Two blocks by two, and the K steps of BK, a few more than the pipeline's stages.
         EXPECT_EQ(ts::views::block_grid(ts::views::played_config(state), state.problem), (ts::model::Index2{2, 2}));
         const ts::model::Timeline timeline = ts::views::theatre_timeline(state);
@@ -46,7 +46,7 @@ TEST(LadderTheatre, EveryRungPlaysAtItsTextbookSize) {
     }
 }
 
-TEST(LadderTheatre, EverySubStepDrawsAndSaysWhatHappens) {
+TEST(RungTheatre, EverySubStepDrawsAndSaysWhatHappens) {
     ts::test::ImGuiHarness harness(ImVec2(1600, 1000));
     for (const KernelKind kind : ts::model::kLadderKinds) {
         SCOPED_TRACE(std::string(ts::model::kernel_name(kind)));
@@ -71,7 +71,7 @@ TEST(LadderTheatre, EverySubStepDrawsAndSaysWhatHappens) {
         }
         // The followed thread owns the selected cell.
         ASSERT_TRUE(state.selected);
-        const int t = ts::views::ladder_focus_thread(state);
+        const int t = ts::views::rung_focus_thread(state);
         const int r = state.selected->row - s.bm, c = state.selected->col - s.bn;
         bool owns = false;
         for (int i = 0; i < s.wm_iter; ++i)
@@ -83,19 +83,19 @@ TEST(LadderTheatre, EverySubStepDrawsAndSaysWhatHappens) {
     }
 }
 
-TEST(LadderTheatre, TitlesCountKStepsAndThePipelineSaysWhatItCopies) {
+TEST(RungTheatre, TitlesCountKStepsAndThePipelineSaysWhatItCopies) {
     AppState state = rung(KernelKind::Pipelined);
-    EXPECT_EQ(ts::views::ladder_step_title(state, {1, SubStep::LoadTiles}),
+    EXPECT_EQ(ts::views::rung_step_title(state, {1, SubStep::LoadTiles}),
               "K step 2 of 6 (step = 1 in the code): start copying step 4 (cp.async)");
     AppState tiled_2d = rung(KernelKind::RegTile2d);
-    EXPECT_EQ(ts::views::ladder_step_title(tiled_2d, {0, SubStep::Compute, 3}),
+    EXPECT_EQ(ts::views::rung_step_title(tiled_2d, {0, SubStep::Compute, 3}),
               "K step 1 of 3 (step = 0 in the code): outer products from registers, k = 3 of 8");
-    const std::string detail = ts::views::ladder_step_detail(tiled_2d, {0, SubStep::Compute, 3});
+    const std::string detail = ts::views::rung_step_detail(tiled_2d, {0, SubStep::Compute, 3});
     EXPECT_NE(detail.find("8 values of As and 8 of Bs"), std::string::npos) << detail;
     EXPECT_NE(detail.find("64 multiply-adds, 4.0 per value read"), std::string::npos) << detail;
 }
 
-TEST(LadderTheatre, JumpsCheckKStepsAgainstBK) {
+TEST(RungTheatre, JumpsCheckKStepsAgainstBK) {
     AppState state = rung(KernelKind::Warptile);  // BK = 16, K = 48: steps 0..2
     EXPECT_FALSE(ts::views::jump_theatre(state, std::nullopt, 2, SubStep::Compute, 15));
     const auto no_step = ts::views::jump_theatre(state, std::nullopt, 3, std::nullopt);
@@ -104,7 +104,7 @@ TEST(LadderTheatre, JumpsCheckKStepsAgainstBK) {
     EXPECT_TRUE(ts::views::jump_theatre(state, std::nullopt, std::nullopt, std::nullopt, 16));
 }
 
-TEST(LadderTheatre, EveryRungsSourceLightsEachSubStepInOrder) {
+TEST(RungTheatre, EveryRungsSourceLightsEachSubStepInOrder) {
     for (const KernelKind kind : ts::model::kLadderKinds) {
         SCOPED_TRACE(std::string(ts::model::kernel_name(kind)));
         const auto file = ts::views::kernel_file(kind);

@@ -13,7 +13,7 @@
 #include "model/tensor_core/fragments.hpp"
 #include "model/tensor_core/stage_record.hpp"
 #include "views/theatre/tensor_core/fragments.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/window/app_state.hpp"
 
@@ -126,9 +126,9 @@ TEST(TcFragments, HoverShowsTheFormulaAndAClickPinsTheLane) {
     EXPECT_EQ(state.theatre.pinned_lane, -1);
 }
 
-// The mma rung's recording: A and B coloured by the lanes the GPU's registers name, said so above
+// The mma rung's trace: A and B coloured by the lanes the GPU's registers name, said so above
 // the picture; a hover says which lane received the element; a record that differs is named.
-TEST(TcFragments, TheMmaRecordingColoursByTheGpusRegisters) {
+TEST(TcFragments, TheMmaTraceColoursByTheGpusRegisters) {
     AppState state;
     state.kernel.kind = KernelKind::Mma;
     state.problem = {10, 12, 9, 1, ts::model::Dtype::BFloat16};
@@ -141,7 +141,7 @@ TEST(TcFragments, TheMmaRecordingColoursByTheGpusRegisters) {
     trace.block_sm = {0};
     trace.clocks.assign(1, {1, 2, 3, 4});
     trace.fragment_words = ts::model::fragment_words_expected(trace.problem);
-    ts::views::add_recording(state.theatre.recording, trace);
+    ts::views::add_trace(state.theatre.traces, trace);
     ts::test::ImGuiHarness ui;
     const auto grids = ts::views::fragment_grids(state.kernel.kind);
     ts::views::FragmentLayout layout;
@@ -157,13 +157,13 @@ TEST(TcFragments, TheMmaRecordingColoursByTheGpusRegisters) {
     EXPECT_NE(text.find("all 512 halves are where the PTX ISA's layout puts them"), std::string::npos) << text;
 
     trace.fragment_words[ts::model::fragment_word_slot(5, false, 0, 0)] = 1 + 1 * 32 + 3;  // A[1][3] twice
-    ts::views::add_recording(state.theatre.recording, trace);
+    ts::views::add_trace(state.theatre.traces, trace);
     text = ui.frame(body);
     EXPECT_NE(text.find("The recorded registers differ from the model: lane 5, A register 0, low half: recorded "
                         "A[1][3], the model says A[1][2]"),
               std::string::npos)
         << text;
-    state.kernel.kind = KernelKind::MmaAsync;  // the recording is 14's: 15 shows the model
+    state.kernel.kind = KernelKind::MmaAsync;  // the trace is 14's: 15 shows the model
     text = ui.frame(body);
     EXPECT_EQ(text.find("Recorded on"), std::string::npos);
 }

@@ -1,6 +1,6 @@
 // The tensor-core rungs' shared-memory picture: where each layout puts a tile's 16-byte chunks,
 // the wavefronts of one 8-row read as the picture counts them against the model's count, a
-// recording's words read back into the same slots, and the picture drawn for every rung.
+// trace's words read back into the same slots, and the picture drawn for every rung.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -61,7 +61,7 @@ TEST(TcSmem, ThePicturesWavefrontsAreTheModels) {
     EXPECT_EQ(ts::views::chunk_read_wavefronts(wgmma->stored, 0, 0), 1);
 }
 
-// A recording whose words are the model's draws the model's slots; a zero is TMA's fill.
+// A trace whose words are the model's draws the model's slots; a zero is TMA's fill.
 TEST(TcSmem, RecordedWordsFillTheSameSlots) {
     ts::model::KernelTrace trace;
     trace.config = {KernelKind::Wgmma};
@@ -109,7 +109,7 @@ TEST(TcSmem, DescriptorsWorkedByHand) {
         << text;
 }
 
-// The shared-memory tab draws for every tensor-core rung, with and without a recording.
+// The shared-memory tab draws for every tensor-core rung, with and without a trace.
 TEST(TcSmem, TheTabDrawsForEveryRung) {
     for (KernelKind kind : ts::model::kTensorCoreKinds) {
         if (kind == KernelKind::Cublas) continue;
@@ -129,7 +129,7 @@ TEST(TcSmem, TheTabDrawsForEveryRung) {
     trace.block_sm.assign(static_cast<std::size_t>(trace.blocks()), 0);
     trace.clocks.resize(static_cast<std::size_t>(ts::model::clock_records(trace.config, trace.problem)));
     trace.stage_words = ts::model::stage_words_expected(ts::model::kRecordedStageShape, trace.problem);
-    state.theatre.recording.tensor_cores.push_back(std::make_shared<const ts::model::KernelTrace>(trace));
+    state.theatre.traces.tensor_cores.push_back(std::make_shared<const ts::model::KernelTrace>(trace));
     state.theatre.open_panel = ts::views::TheatrePanel::Smem;
     ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });
     const std::string text = ui.frame([&] { ts::views::draw_theatre_view(state, 0.0f); });

@@ -12,7 +12,7 @@
 #include "views/common/picture_layout.hpp"
 #include "views/theatre/tensor_core/source_tab.hpp"
 #include "views/theatre/tensor_core/stages.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/window/app_state.hpp"
 
@@ -78,9 +78,9 @@ TEST(TcStages, BarriersAndBoxesAtAKStep) {
     EXPECT_NE(block_barrier[0].find("No empty barrier"), std::string::npos) << block_barrier[0];
 }
 
-// A warp-specialized recording's clocks become the chart: a copy from its arming to the first
+// A warp-specialized trace's clocks become the chart: a copy from its arming to the first
 // consumer seeing it, each consumer's wait (grey) and work, in cycles from the block's first stamp.
-TEST(TcStages, ARecordingsClocksBecomeTheChart) {
+TEST(TcStages, ATracesClocksBecomeTheChart) {
     ts::model::KernelTrace trace;
     trace.config = {KernelKind::WarpSpecialized};
     trace.problem = {128, 256, 128, 1, ts::model::Dtype::BFloat16};  // one block, 2 K steps
@@ -112,7 +112,7 @@ TEST(TcStages, ARecordingsClocksBecomeTheChart) {
     EXPECT_FALSE(ts::views::recorded_ring(trace, 0, 16).recorded);
 }
 
-// The recorded chart shows any block of the recording, named with the SM it ran on.
+// The recorded chart shows any block of the trace, named with the SM it ran on.
 TEST(TcStages, TheRecordedChartShowsTheChosenBlock) {
     ts::model::KernelTrace trace;
     trace.config = {KernelKind::WarpSpecialized};
@@ -125,7 +125,7 @@ TEST(TcStages, TheRecordedChartShowsTheChosenBlock) {
     trace.role_clocks.assign(static_cast<std::size_t>(ts::model::role_clock_records(trace.config, trace.problem)),
                              {10, 20, 30});
     ts::views::AppState state = ts::test::tc_state(KernelKind::WarpSpecialized, 256, 256, 128);
-    ts::views::add_recording(state.theatre.recording, trace);
+    ts::views::add_trace(state.theatre.traces, trace);
     state.theatre.ring_block = 7;  // clamped to the last block
     const std::string text = ts::test::tc_panel_text(state, ts::views::TheatrePanel::Stages);
     EXPECT_EQ(state.theatre.ring_block, 1);

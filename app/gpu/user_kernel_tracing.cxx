@@ -1,11 +1,11 @@
-#include "user_kernel_recording.hpp"
+#include "user_kernel_tracing.hpp"
 
 #include <algorithm>
 #include <cctype>
 
 #include "model/format.hpp"
 #include "model/user_kernel/source.hpp"
-#include "model/user_kernel/recording.hpp"
+#include "model/user_kernel/user_trace.hpp"
 
 namespace ts::gpu {
 
@@ -13,7 +13,7 @@ namespace {
 
 // Compiled before the learner's kernel when it is recorded. Its Event is model::UserEvent, field
 // for field; ts_rec_buffers is filled by the worker before the launch.
-constexpr const char* kPrelude = R"prelude(// TileScope's recording prelude (gpu/user_kernel_recording.cxx).
+constexpr const char* kPrelude = R"prelude(// TileScope's tracing prelude (gpu/user_kernel_tracing.cxx).
 namespace ts_rec {
 struct Event {
     int block;
@@ -169,7 +169,7 @@ struct Shared1 {
 #line 1
 )prelude";
 
-constexpr const char* kRecordingParameters =
+constexpr const char* kTracingParameters =
     "ts_rec::In<0> A, ts_rec::In<1> B, ts_rec::Out C, int M, int N, int K";
 
 // Where code is, outside comments, strings and character literals: code[i] is true for a byte
@@ -273,7 +273,7 @@ std::variant<std::vector<Edit>, std::string> shared_edits(const std::string& sou
         if (dynamic ? !blank : (dims.empty() || dims.size() > 2 || blank)) return Result(std::in_place_index<1>, form);
         const int id = static_cast<int>(names.size());
         if (id >= model::kMostSharedArrays)
-            return Result(std::in_place_index<1>, format_text("line {}: a recording names at most {} shared arrays", line,
+            return Result(std::in_place_index<1>, format_text("line {}: a trace names at most {} shared arrays", line,
                                                               model::kMostSharedArrays));
         names.push_back(name);
         const std::string stored = "ts_rec_" + name;
@@ -332,7 +332,7 @@ std::string apply(const std::string& source, std::vector<Edit> edits) {
 }
 
 // The parameter list of matmul replaced by the accessors', line for line.
-std::variant<std::string, std::string> with_recording_parameters(const std::string& source) {
+std::variant<std::string, std::string> with_tracing_parameters(const std::string& source) {
     using Result = std::variant<std::string, std::string>;
     const std::string name(model::kUserKernelName);
     // The kernel's parameter list: after "matmul", spaces, "(", to the matching ")".
@@ -360,16 +360,16 @@ std::variant<std::string, std::string> with_recording_parameters(const std::stri
     // The same number of lines, so every line after it keeps its number.
     const auto newlines = std::count(source.begin() + static_cast<std::ptrdiff_t>(open),
                                      source.begin() + static_cast<std::ptrdiff_t>(close), '\n');
-    std::string parameters = kRecordingParameters;
+    std::string parameters = kTracingParameters;
     parameters.append(static_cast<std::size_t>(newlines), '\n');
     return Result(std::in_place_index<0>, source.substr(0, open + 1) + parameters + source.substr(close));
 }
 
 }  // namespace
 
-std::variant<RecordingBuild, std::string> recording_source(const std::string& source, bool record_shared) {
-    using Result = std::variant<RecordingBuild, std::string>;
-    RecordingBuild build;
+std::variant<TracingBuild, std::string> tracing_source(const std::string& source, bool record_shared) {
+    using Result = std::variant<TracingBuild, std::string>;
+    TracingBuild build;
     std::string text = source;
     if (record_shared) {
         auto edits = shared_edits(source, build.shared_names);
@@ -382,7 +382,7 @@ std::variant<RecordingBuild, std::string> recording_source(const std::string& so
     } else {
         build.shared_not_recorded = "shared memory is not recorded in this build";
     }
-    auto with_parameters = with_recording_parameters(text);
+    auto with_parameters = with_tracing_parameters(text);
     if (auto* why = std::get_if<1>(&with_parameters)) return Result(std::in_place_index<1>, *why);
     build.source = kPrelude + std::get<0>(with_parameters);
     return Result(std::in_place_index<0>, std::move(build));

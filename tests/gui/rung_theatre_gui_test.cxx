@@ -26,7 +26,7 @@ constexpr Rung kRungs[] = {{"regtile-1d", false, 76},  {"regtile-2d", true, 140}
                            {"conflict-free", false, 140}, {"warptile", false, 140}, {"pipelined", false, 140},
                            {"tuned", false, 140}};
 
-TEST(LadderTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
+TEST(RungTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
     for (const Rung& rung : kRungs) {
         SCOPED_TRACE(rung.name);
         const std::string kernel = std::string("--view theatre --kernel ") + rung.name;
@@ -48,7 +48,7 @@ TEST(LadderTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
 }
 
 // The tensor-core rungs' fragments: every lane's colour on the canvas, at 1× and at 2× on 1080p.
-TEST(LadderTheatreGui, TensorCoreFragmentsAtOneTimesAndInPresenterMode) {
+TEST(RungTheatreGui, TensorCoreFragmentsAtOneTimesAndInPresenterMode) {
     for (const char* rung : {"wmma", "mma", "mma-async", "wgmma", "warp-specialized", "persistent", "tc-tuned"}) {
         SCOPED_TRACE(rung);
         const std::string kernel = std::string("--view theatre --dtype bf16 --panel fragments --kernel ") + rung;
@@ -66,7 +66,7 @@ TEST(LadderTheatreGui, TensorCoreFragmentsAtOneTimesAndInPresenterMode) {
 
 // The shared-memory tab: the tile's chunk columns in their colours in all three grids, at 1× and
 // in presenter mode at 1080p, for a rung of each layout (padded, XORed by the kernel, TMA's).
-TEST(LadderTheatreGui, TensorCoreSharedMemoryAtOneTimesAndInPresenterMode) {
+TEST(RungTheatreGui, TensorCoreSharedMemoryAtOneTimesAndInPresenterMode) {
     for (const char* rung : {"mma", "mma-async", "wgmma", "persistent"}) {
         SCOPED_TRACE(rung);
         const std::string kernel =
@@ -82,7 +82,7 @@ TEST(LadderTheatreGui, TensorCoreSharedMemoryAtOneTimesAndInPresenterMode) {
 }
 
 // The ring of stages of each TMA rung, at 1× and 2×: every stage's colour drawn.
-TEST(LadderTheatreGui, TensorCoreStagesAtOneTimesAndInPresenterMode) {
+TEST(RungTheatreGui, TensorCoreStagesAtOneTimesAndInPresenterMode) {
     for (const char* rung : {"wgmma", "warp-specialized", "persistent", "tc-tuned"}) {
         SCOPED_TRACE(rung);
         const std::string kernel =
@@ -98,7 +98,7 @@ TEST(LadderTheatreGui, TensorCoreStagesAtOneTimesAndInPresenterMode) {
 
 // Each tensor-core rung's Source tab at 1× and 2×, at K step 5 with its fourth statement lit: the
 // highlighted line is drawn (the source panel's pale yellow).
-TEST(LadderTheatreGui, TensorCoreSourceAtOneTimesAndInPresenterMode) {
+TEST(RungTheatreGui, TensorCoreSourceAtOneTimesAndInPresenterMode) {
     for (const char* rung : {"wmma", "mma", "mma-async", "wgmma", "warp-specialized", "persistent", "tc-tuned"}) {
         SCOPED_TRACE(rung);
         const std::string kernel = std::string("--view theatre --dtype bf16 --m 1024 --n 1024 --k 1024 --panel source "
@@ -115,7 +115,7 @@ TEST(LadderTheatreGui, TensorCoreSourceAtOneTimesAndInPresenterMode) {
 
 // The persistent rungs' order of tiles at 4096³, at 1× and 2×: round 2's 64 clusters in their colours
 // (lane_colour of the cluster, every one of the palette's eight repeating), beside the done tiles.
-TEST(LadderTheatreGui, PersistentTileOrderAtOneTimesAndInPresenterMode) {
+TEST(RungTheatreGui, PersistentTileOrderAtOneTimesAndInPresenterMode) {
     for (const char* rung : {"persistent", "tc-tuned"}) {
         SCOPED_TRACE(rung);
         const std::string kernel =
@@ -131,9 +131,9 @@ TEST(LadderTheatreGui, PersistentTileOrderAtOneTimesAndInPresenterMode) {
     }
 }
 
-// The wgmma recording made on an H100, opened with --trace: its stage drawn from the GPU's words,
+// The wgmma trace made on an H100, opened with --trace: its stage drawn from the GPU's words,
 // and its SM timeline with each block's K steps, at 1× and 2×.
-TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {
+TEST(RungTheatreGui, TheWgmmaTracesStageAndTimeline) {
     const std::string trace = std::string("--view theatre --dtype bf16 --kernel wgmma --m 1024 --n 1024 --k 1024 --trace '") +
                               TILESCOPE_TRACES_DIR + "/nvidia-h100-wgmma-1024x1024x1024.json' ";
     for (const bool presenter : {false, true}) {
@@ -152,9 +152,9 @@ TEST(LadderTheatreGui, TheWgmmaRecordingsStageAndTimeline) {
     }
 }
 
-// The mma recording made on an H100, opened with --trace: A and B coloured by the lanes whose
+// The mma trace made on an H100, opened with --trace: A and B coloured by the lanes whose
 // registers the GPU filled, every lane's colour drawn, at 1× and 2×.
-TEST(LadderTheatreGui, TheMmaRecordingsRegisters) {
+TEST(RungTheatreGui, TheMmaTracesRegisters) {
     const std::string trace = std::string("--view theatre --dtype bf16 --kernel mma --m 300 --n 200 --k 100 --panel "
                                           "fragments --trace '") +
                               TILESCOPE_TRACES_DIR + "/nvidia-h100-mma-300x200x100.json'";
@@ -166,9 +166,9 @@ TEST(LadderTheatreGui, TheMmaRecordingsRegisters) {
     }
 }
 
-// The warp-specialized recording made on an H100: the Stages tab draws block (0, 0)'s K steps from
+// The warp-specialized trace made on an H100: the Stages tab draws block (0, 0)'s K steps from
 // the SM's cycle counter, every stage's colour and the consumers' grey waits.
-TEST(LadderTheatreGui, TheWarpSpecializedRecordingsStages) {
+TEST(RungTheatreGui, TheWarpSpecializedTracesStages) {
     const std::string trace =
         std::string("--view theatre --dtype bf16 --kernel warp-specialized --m 256 --n 512 --k 1024 --panel stages "
                     "--trace '") +

@@ -1,4 +1,4 @@
-// The recording the lab shows is read off the UI thread: while it is being read the lab's
+// The measurement the lab shows is read off the UI thread: while it is being read the lab's
 // panel says so (and nothing blocks), once it is in the lab names it, and a file that cannot
 // be read is said to be so. A named pipe stands in for a slow disk, so "pending" is certain.
 #include <gtest/gtest.h>
@@ -32,8 +32,8 @@ std::string draw_lab(ImGuiHarness& ui, AppState& state) {
 // Polls as the frame loop does, a frame every millisecond, for at most 10 s.
 void poll_until_loaded(LabState& lab) {
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (recording_loading(lab) && std::chrono::steady_clock::now() < give_up) {
-        poll_recording_load(lab);
+    while (measurement_loading(lab) && std::chrono::steady_clock::now() < give_up) {
+        poll_measurement_load(lab);
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
 }
@@ -49,26 +49,26 @@ std::filesystem::path temp_file(const std::string& name) {
     return std::filesystem::temp_directory_path() / ("tilescope_" + std::to_string(getpid()) + "_" + name);
 }
 
-TEST(RecordingLoad, PendingUntilTheFileIsInThenShown) {
-    const std::filesystem::path pipe = temp_file("recording.json");
+TEST(MeasurementLoad, PendingUntilTheFileIsInThenShown) {
+    const std::filesystem::path pipe = temp_file("measurement.json");
     ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
-    const auto committed = committed_recordings();
+    const auto committed = committed_measurements();
     ASSERT_FALSE(committed.empty());
     const std::string text = text_of(committed.back());
 
     ImGuiHarness ui;
     AppState state;
     state.view = ViewId::Latency;
-    start_loading_recording(state.lab, pipe);
+    start_loading_measurement(state.lab, pipe);
     // Nothing has been written into the pipe: the reader waits, the frames do not.
     const auto before = std::chrono::steady_clock::now();
-    for (int frame = 0; frame < 5; ++frame) poll_recording_load(state.lab);
+    for (int frame = 0; frame < 5; ++frame) poll_measurement_load(state.lab);
     EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(100));
-    EXPECT_TRUE(recording_loading(state.lab));
-    EXPECT_FALSE(state.lab.recording);
+    EXPECT_TRUE(measurement_loading(state.lab));
+    EXPECT_FALSE(state.lab.measurement);
     const std::string pending = draw_lab(ui, state);
-    EXPECT_NE(pending.find("Loading recordings…"), std::string::npos) << pending;
-    EXPECT_EQ(pending.find("No recording loaded"), std::string::npos) << pending;
+    EXPECT_NE(pending.find("Loading measurements…"), std::string::npos) << pending;
+    EXPECT_EQ(pending.find("No measurement loaded"), std::string::npos) << pending;
 
     {
         std::ofstream writer(pipe, std::ios::binary);  // opens once the reader has
@@ -76,42 +76,42 @@ TEST(RecordingLoad, PendingUntilTheFileIsInThenShown) {
     }
     poll_until_loaded(state.lab);
     std::filesystem::remove(pipe);
-    ASSERT_FALSE(recording_loading(state.lab));
-    ASSERT_TRUE(state.lab.recording) << state.lab.load_error;
+    ASSERT_FALSE(measurement_loading(state.lab));
+    ASSERT_TRUE(state.lab.measurement) << state.lab.load_error;
     EXPECT_TRUE(state.lab.load_error.empty());
     EXPECT_FALSE(state.lab.load_flag_failed);
-    EXPECT_GE(state.lab.recording->points.size(), 10u);
-    EXPECT_EQ(state.lab.recording_label.rfind("recorded on NVIDIA H", 0), 0u) << state.lab.recording_label;
+    EXPECT_GE(state.lab.measurement->points.size(), 10u);
+    EXPECT_EQ(state.lab.measurement_label.rfind("measured on NVIDIA H", 0), 0u) << state.lab.measurement_label;
     const std::string loaded = draw_lab(ui, state);
-    EXPECT_EQ(loaded.find("Loading recordings…"), std::string::npos) << loaded;
-    EXPECT_NE(loaded.find(state.lab.recording_label), std::string::npos) << loaded;
+    EXPECT_EQ(loaded.find("Loading measurements…"), std::string::npos) << loaded;
+    EXPECT_NE(loaded.find(state.lab.measurement_label), std::string::npos) << loaded;
 }
 
-TEST(RecordingLoad, ABrokenFileSaysWhyInThePanel) {
+TEST(MeasurementLoad, ABrokenFileSaysWhyInThePanel) {
     const std::filesystem::path file = temp_file("broken.json");
     std::ofstream(file) << "{\"format\": \"tilescope-bench\",\n oops";
 
     ImGuiHarness ui;
     AppState state;
     state.view = ViewId::Latency;
-    start_loading_recording(state.lab, file, /*from_flag=*/true);
+    start_loading_measurement(state.lab, file, /*from_flag=*/true);
     poll_until_loaded(state.lab);
     std::filesystem::remove(file);
-    EXPECT_FALSE(state.lab.recording);
+    EXPECT_FALSE(state.lab.measurement);
     EXPECT_EQ(state.lab.load_error.rfind(file.string() + ":2:", 0), 0u) << state.lab.load_error;
     EXPECT_NE(state.lab.load_error.find("not valid JSON"), std::string::npos) << state.lab.load_error;
     // Named by --load: the program ends with 2 (the automation's part).
     EXPECT_TRUE(state.lab.load_flag_failed);
     const std::string text = draw_lab(ui, state);
     EXPECT_NE(text.find("Cannot load: " + file.string()), std::string::npos) << text;
-    EXPECT_EQ(text.find("Loading recordings…"), std::string::npos) << text;
+    EXPECT_EQ(text.find("Loading measurements…"), std::string::npos) << text;
 }
 
-TEST(RecordingLoad, AMissingCommittedFileIsShownButEndsNothing) {
+TEST(MeasurementLoad, AMissingCommittedFileIsShownButEndsNothing) {
     AppState state;
-    start_loading_recording(state.lab, "/nonexistent/measurements/gpu-2026-01-01.json");
-    wait_for_recording(state.lab);
-    EXPECT_FALSE(recording_loading(state.lab));
+    start_loading_measurement(state.lab, "/nonexistent/measurements/gpu-2026-01-01.json");
+    wait_for_measurement(state.lab);
+    EXPECT_FALSE(measurement_loading(state.lab));
     EXPECT_NE(state.lab.load_error.find("cannot open"), std::string::npos) << state.lab.load_error;
     EXPECT_FALSE(state.lab.load_flag_failed);
 }

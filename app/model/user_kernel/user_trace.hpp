@@ -1,11 +1,11 @@
-// recording.hpp — what the learner's kernel did, recorded on the GPU (issue 25).
+// user_trace.hpp — what the learner's kernel did, recorded on the GPU (issue 25).
 //
-// NVRTC compiles the kernel a second time for recording (gpu/user_kernel_recording.hpp): the
+// NVRTC compiles the kernel a second time for tracing (gpu/user_kernel_tracing.hpp): the
 // signature's A, B and C become accessors that note each A[i] and B[i] read and each C[i] store,
 // and __syncthreads() notes each barrier a thread passes. Each note is a UserEvent; thread (0, 0)
 // of each block also notes its SM and the time at its first access and at each barrier. This file
 // reads those notes back: how many loads and stores, against what the model counts for the naive
-// and tiled kernels; and, for a kernel shaped like the tiled rung, the same recording a tiled rung
+// and tiled kernels; and, for a kernel shaped like the tiled rung, the same trace a tiled rung
 // gives (model::KernelTrace), so the theatre replays it and compares it with the model.
 //
 // GPU-free; the device side writes the same struct (a static_assert there keeps the layouts one).
@@ -34,7 +34,7 @@ struct UserEvent {
 static_assert(sizeof(UserEvent) == 16);
 
 enum class UserAccess { LoadA = 0, LoadB = 1, StoreC = 2, Shared = 3 };
-inline constexpr int kUserIndexBits = 30;  // indices below 2^30: A, B and C of a recording are small
+inline constexpr int kUserIndexBits = 30;  // indices below 2^30: A, B and C of a trace are small
 constexpr UserAccess access_of(const UserEvent& e) { return static_cast<UserAccess>((e.kind_index >> kUserIndexBits) & 3); }
 constexpr std::int32_t index_of(const UserEvent& e) { return e.kind_index & ((1 << kUserIndexBits) - 1); }
 // A shared-memory access's index: its array (3 bits), whether it wrote (1), its line (10 bits, 0
@@ -46,12 +46,12 @@ constexpr bool shared_write_of(const UserEvent& e) { return ((index_of(e) >> 26)
 constexpr int shared_line_of(const UserEvent& e) { return (index_of(e) >> 16) & 1023; }
 constexpr int shared_word_of(const UserEvent& e) { return index_of(e) & 0xFFFF; }
 
-// The most notes one recording keeps, barriers per block it times, and the largest matrices.
+// The most notes one trace keeps, barriers per block it times, and the largest matrices.
 inline constexpr std::int64_t kMostUserEvents = std::int64_t{1} << 24;  // 256 MiB
 inline constexpr int kMostTimedBarriers = 1024;
 inline constexpr std::int64_t kMostRecordedElements = std::int64_t{1} << kUserIndexBits;
 
-struct UserRecording {
+struct UserTrace {
     Problem problem;
     UserLaunchShape shape;
     std::vector<UserEvent> events;          // in no particular order (atomics)
@@ -68,9 +68,9 @@ struct UserRecording {
     std::string shared_not_recorded;
 };
 
-// Why a recording of `problem` with `shape` cannot be made, or nullopt: too many blocks for the
+// Why a trace of `problem` with `shape` cannot be made, or nullopt: too many blocks for the
 // theatre, matrices past 2^30 elements.
-std::optional<std::string> user_recording_problem(const Problem& problem, const UserLaunchShape& shape);
+std::optional<std::string> user_trace_problem(const Problem& problem, const UserLaunchShape& shape);
 
 // The loads and stores, against the model's counts of the naive and the tiled kernel (T = the
 // block's side when it is square and at most 32, else 16) on the same problem.
@@ -81,11 +81,11 @@ struct UserCounts {
     int tile = 16;
     int most_barriers = 0;          // the most __syncthreads() one thread passed
 };
-UserCounts count_user_events(const UserRecording& recording);
+UserCounts count_user_events(const UserTrace& trace);
 // "5,242 loads of A and B: the naive kernel's 8,192 … the tiled kernel's (T = 32) 512 …"
 std::string describe_counts(const UserCounts& counts);
 
-// The recording as the tiled rung's (KernelKind::Tiled, T = the block's side), for the theatre,
+// The trace as the tiled rung's (KernelKind::Tiled, T = the block's side), for the theatre,
 // or why the kernel is not shaped so: square blocks of T ≤ 32 on a grid of (cdiv(N, T), cdiv(M, T)),
 // each thread loading at most one element of A and one of B between its barriers, the same number
 // of barriers in every thread, a whole number of them in each of the cdiv(K, T) phases. The slot of
@@ -94,7 +94,7 @@ std::string describe_counts(const UserCounts& counts);
 // T × T tiles laid one after another); else the thread's own (threadIdx.y, threadIdx.x), as in the
 // rung. A thread that loads nothing in a phase is taken to have written the zero padding, as the
 // rung does for elements outside A or B, into the slot the rung's index math gives.
-std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& recording, const std::string& device,
+std::variant<KernelTrace, std::string> tiled_trace_of(const UserTrace& trace, const std::string& device,
                                                       int sm_count);
 
 }  // namespace ts::model

@@ -1,4 +1,4 @@
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 
 #include <algorithm>
 
@@ -9,8 +9,8 @@ namespace ts::views {
 
 namespace {
 
-std::shared_ptr<const model::KernelTrace>& slot_of(TheatreRecording& recording, model::KernelKind kind) {
-    return kind == model::KernelKind::Tiled ? recording.tiled : recording.naive;
+std::shared_ptr<const model::KernelTrace>& slot_of(TheatreTraces& traces, model::KernelKind kind) {
+    return kind == model::KernelKind::Tiled ? traces.tiled : traces.naive;
 }
 
 }  // namespace
@@ -28,8 +28,8 @@ bool trace_fits(const model::KernelTrace& trace, const AppState& state) {
     return trace.config.block_x == naive.block_x && trace.config.block_y == naive.block_y;
 }
 
-const std::optional<std::string>& recording_difference(const std::shared_ptr<const model::KernelTrace>& trace) {
-    // Holding the recording keeps its address from being reused by another one.
+const std::optional<std::string>& trace_difference(const std::shared_ptr<const model::KernelTrace>& trace) {
+    // Holding the trace keeps its address from being reused by another one.
     static std::shared_ptr<const model::KernelTrace> compared;
     static std::optional<std::string> difference;
     if (trace != compared) {
@@ -39,22 +39,22 @@ const std::optional<std::string>& recording_difference(const std::shared_ptr<con
     return difference;
 }
 
-std::shared_ptr<const model::KernelTrace> tensor_core_recording(const TheatreRecording& recording,
+std::shared_ptr<const model::KernelTrace> tensor_core_trace(const TheatreTraces& traces,
                                                                 model::KernelKind kind) {
-    for (const auto& trace : recording.tensor_cores)
+    for (const auto& trace : traces.tensor_cores)
         if (trace->config.kind == kind) return trace;
     return nullptr;
 }
 
 const model::KernelTrace* timeline_trace(const AppState& state) {
-    const TheatreRecording& r = state.theatre.recording;
-    // The tensor-core rungs: the wgmma rung's recording, on the problem it was made on.
+    const TheatreTraces& r = state.theatre.traces;
+    // The tensor-core rungs: the wgmma rung's trace, on the problem it was made on.
     if (model::is_tensor_core(state.kernel.kind))
     {
-        const auto trace = tensor_core_recording(r, state.kernel.kind);
+        const auto trace = tensor_core_trace(r, state.kernel.kind);
         return trace && trace_fits(*trace, state) ? trace.get() : nullptr;
     }
-    if (plays_ladder(state)) return r.ladder && trace_fits(*r.ladder, state) ? r.ladder.get() : nullptr;
+    if (plays_rung(state)) return r.rung && trace_fits(*r.rung, state) ? r.rung.get() : nullptr;
     const model::KernelTrace* played = plays_naive(state) ? r.naive.get() : r.tiled.get();
     const model::KernelTrace* other = plays_naive(state) ? r.tiled.get() : r.naive.get();
     if (played && trace_fits(*played, state)) return played;
@@ -63,57 +63,57 @@ const model::KernelTrace* timeline_trace(const AppState& state) {
 }
 
 void choose_theatre_source(AppState& state) {
-    TheatreRecording& r = state.theatre.recording;
+    TheatreTraces& r = state.theatre.traces;
     const bool fits = (r.naive && r.naive->has_loads() && trace_fits(*r.naive, state)) ||
                       (r.tiled && r.tiled->has_loads() && trace_fits(*r.tiled, state));
     state.theatre.source = r.replay && fits && r.replay_source ? r.replay_source.get() : &model_source();
 }
 
-void add_recording(TheatreRecording& recording, model::KernelTrace trace) {
+void add_trace(TheatreTraces& traces, model::KernelTrace trace) {
     const model::KernelKind kind = trace.config.kind;
     if (model::is_tensor_core(kind)) {
-        std::erase_if(recording.tensor_cores, [&](const auto& t) { return t->config.kind == kind; });
-        recording.tensor_cores.push_back(std::make_shared<const model::KernelTrace>(std::move(trace)));
+        std::erase_if(traces.tensor_cores, [&](const auto& t) { return t->config.kind == kind; });
+        traces.tensor_cores.push_back(std::make_shared<const model::KernelTrace>(std::move(trace)));
         return;
     }
     if (model::is_recorded_ladder(kind)) {
-        recording.ladder = std::make_shared<const model::KernelTrace>(std::move(trace));
+        traces.rung = std::make_shared<const model::KernelTrace>(std::move(trace));
         return;  // the replay source plays the naive and tiled kernels only
     }
-    slot_of(recording, kind) = std::make_shared<const model::KernelTrace>(std::move(trace));
-    recording.replay_source = std::make_shared<const RecordedSource>(recording.naive, recording.tiled);
+    slot_of(traces, kind) = std::make_shared<const model::KernelTrace>(std::move(trace));
+    traces.replay_source = std::make_shared<const RecordedSource>(traces.naive, traces.tiled);
 }
 
-std::optional<std::string> load_recording_file(AppState& state, const std::filesystem::path& file) {
+std::optional<std::string> load_trace_file(AppState& state, const std::filesystem::path& file) {
     auto loaded = record::load_trace(file);
     if (auto* why = std::get_if<std::string>(&loaded)) return *why;
-    add_recording(state.theatre.recording, std::move(std::get<model::KernelTrace>(loaded)));
+    add_trace(state.theatre.traces, std::move(std::get<model::KernelTrace>(loaded)));
     return std::nullopt;
 }
 
-std::optional<std::string> why_no_recording(const AppState& state) {
+std::optional<std::string> why_no_trace(const AppState& state) {
     if (!state.device) return "still probing for a CUDA GPU";
     if (!state.device->usable) return "no GPU here, so the player shows the model: " + state.device->why_not;
-    if (!state.theatre.recording.pending.empty()) return "recording…";
+    if (!state.theatre.traces.pending.empty()) return "tracing…";
     // Of the tensor-core rungs mma, wgmma and warp-specialized have recorded variants.
     if (model::is_tensor_core(state.kernel.kind)) {
         if (!model::recorded_kind(state.kernel.kind))
             return "of the tensor-core rungs mma (14_mma_recorded.cu: its registers after ldmatrix), wgmma "
                    "(16_wgmma_recorded.cu: its first stage as TMA wrote it) and warp-specialized "
-                   "(17_warp_specialized_recorded.cu: each role's waits) have recording variants";
+                   "(17_warp_specialized_recorded.cu: each role's waits) have recorded variants";
         return model::check_recordable(state.kernel, state.problem);
     }
     if (auto why = theatre_error(state)) return why;
     // A ladder rung records itself (regtile-2d and warptile have recorded variants; the others
     // say so).
-    if (plays_ladder(state)) return model::check_recordable(state.kernel, state.problem);
+    if (plays_rung(state)) return model::check_recordable(state.kernel, state.problem);
     // The tiled kernel is the one the theatre is about: its reason stands for both.
     const int tile = state.kernel.tile;
     if (auto why = model::check_recordable({model::KernelKind::Tiled, tile, tile, tile}, state.problem)) return why;
     return std::nullopt;
 }
 
-std::vector<gpu::RunRequest> recording_requests(const AppState& state) {
+std::vector<gpu::RunRequest> trace_requests(const AppState& state) {
     const int tile = state.kernel.tile;
     std::vector<gpu::RunRequest> requests;
     const bool recorded_tc =
@@ -128,7 +128,7 @@ std::vector<gpu::RunRequest> recording_requests(const AppState& state) {
         return requests;
     }
     if (model::is_tensor_core(state.kernel.kind)) return requests;
-    if (plays_ladder(state)) {
+    if (plays_rung(state)) {
         // The played rung alone, on the problem on show (the recorder runs it in float).
         if (!model::check_recordable(state.kernel, state.problem)) {
             gpu::RunRequest request;
@@ -152,28 +152,28 @@ std::vector<gpu::RunRequest> recording_requests(const AppState& state) {
     return requests;
 }
 
-void submit_recordings(AppState& state, gpu::Runner& runner, double now) {
-    TheatreRecording& r = state.theatre.recording;
+void submit_traces(AppState& state, gpu::Runner& runner, double now) {
+    TheatreTraces& r = state.theatre.traces;
     if (!r.requested || !state.device) return;  // a press while probing waits for the answer
     r.requested = false;
-    if (why_no_recording(state)) return;
+    if (why_no_trace(state)) return;
     r.error.clear();
-    for (const gpu::RunRequest& request : recording_requests(state)) r.pending.push_back(runner.submit(request));
+    for (const gpu::RunRequest& request : trace_requests(state)) r.pending.push_back(runner.submit(request));
     r.pending_since = now;
 }
 
-bool take_recording_result(AppState& state, const gpu::RunResult& result) {
+bool take_trace_result(AppState& state, const gpu::RunResult& result) {
     // Only the theatre's own: the kernel editor records too (its Record button), and its result
     // goes back to it.
-    TheatreRecording& r = state.theatre.recording;
+    TheatreTraces& r = state.theatre.traces;
     if (result.request.kind != gpu::RequestKind::Record || std::find(r.pending.begin(), r.pending.end(), result.id) == r.pending.end())
         return false;
     std::erase(r.pending, result.id);
     if (!result.ok || !result.trace) {
-        r.error = "recording " + model::describe(result.request.kernel) + " failed: " + result.error;
+        r.error = "tracing " + model::describe(result.request.kernel) + " failed: " + result.error;
         return true;
     }
-    add_recording(r, *result.trace);
+    add_trace(r, *result.trace);
     r.replay = true;
     return true;
 }

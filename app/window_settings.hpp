@@ -1,4 +1,4 @@
-// session.hpp — the settings file on the window: reads it at start (the command line wins
+// window_settings.hpp — the settings file on the window: reads it at start (the command line wins
 // over it), applies presenter mode, the font scale, the palette and full screen whenever the
 // views change them, keeps the latency plot's rungs, and writes the file when a setting
 // changes and on exit.
@@ -31,11 +31,11 @@ settings::Settings merge(settings::Settings file, const Overrides& flags);
 // from the file's scale and palette, as F5 would.
 views::Presentation presentation_for(const settings::Settings& settings, const Overrides& flags);
 
-class Session {
+class WindowSettings {
 public:
     // Reads `path` (empty: no settings file, nothing read or written). Problems go to stderr
     // and, through start(), to the status bar.
-    explicit Session(std::filesystem::path path);
+    explicit WindowSettings(std::filesystem::path path);
 
     // The settings read (defaults when there was no file or it was corrupt).
     const settings::Settings& loaded() const { return m_loaded; }

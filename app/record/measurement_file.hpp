@@ -1,8 +1,8 @@
-// recording.hpp — measured results as data: what `tilescope bench` writes (JSON and CSV)
+// measurement_file.hpp — measured results as data: what `tilescope bench` writes (JSON and CSV)
 // and what the app loads to show real measurements on a machine without a GPU.
 // No CUDA, no ImGui: plain C++ and nlohmann-json.
 //
-// A recording is one run of the tool: metadata (GPU, versions, date, command line, how it
+// A measurement is one run of the tool: metadata (GPU, versions, date, command line, how it
 // was timed) and one point per kernel × size × dtype measured. The JSON holds everything,
 // every sample included; the CSV holds one row per point with the same other columns, so
 //   pandas.read_csv("run.csv")
@@ -75,7 +75,7 @@ struct Point {
     std::optional<int> block_y; // 2-D naive kernels
     std::optional<int> tile;    // tiled kernel
     // A tuned rung (tuned, tc-tuned) asked for the table's pick: the candidate that ran. Null
-    // otherwise, and absent from recordings made before TileScope kept it (their JSON has no key,
+    // otherwise, and absent from measurements made before TileScope kept it (their JSON has no key,
     // their CSV no column).
     std::optional<int> ran_candidate;
     std::int64_t m = 0;
@@ -108,7 +108,7 @@ struct Point {
     std::optional<double> end_to_end_ms;
     // While the samples ran (NVML, gpu/clock_watch.hpp): the SM clock in MHz (weighted mean of one
     // reading per batch), the board's power in W, and what held the clock back ("the power cap";
-    // empty: nothing). Null where not read, and absent from recordings made before TileScope read
+    // empty: nothing). Null where not read, and absent from measurements made before TileScope read
     // them (their JSON has no key, their CSV no column).
     std::optional<int> sm_clock_mhz;
     std::optional<double> power_w;
@@ -128,7 +128,7 @@ struct Point {
 // How many samples were taken for `point`, whether it holds them or only their count.
 std::int64_t sample_count(const Point& point);
 
-struct Recording {
+struct Measurement {
     Meta meta;
     std::vector<Point> points;
     bool from_csv = false;  // a CSV holds the points alone: no GPU, date or samples
@@ -136,29 +136,29 @@ struct Recording {
 
 // ---- JSON -----------------------------------------------------------------------------
 // Whether the JSON lists every sample (what `bench --json` writes by default) or only counts
-// them ("samples": N, no samples_ms): a compact recording, as committed under assets/.
+// them ("samples": N, no samples_ms): a compact measurement, as committed under assets/.
 enum class SampleList { All, CountOnly };
 // One line for the format and metadata, then one line per point. A point that holds only
 // its count is written without samples_ms either way.
-std::string to_json(const Recording& recording, SampleList samples = SampleList::All);
-// The same recording with its sample lists dropped and their counts kept (a CSV's points,
+std::string to_json(const Measurement& measurement, SampleList samples = SampleList::All);
+// The same measurement with its sample lists dropped and their counts kept (a CSV's points,
 // which hold none, are unchanged).
-Recording without_samples(Recording recording);
-// The recording in `text`, or an error that starts with `source` ("run.json:12:5: ...").
-std::variant<Recording, std::string> parse_json(std::string_view text, std::string_view source);
-// A recording from `file`: the JSON above, or the CSV below (told apart by their content).
+Measurement without_samples(Measurement measurement);
+// The measurement in `text`, or an error that starts with `source` ("run.json:12:5: ...").
+std::variant<Measurement, std::string> parse_json(std::string_view text, std::string_view source);
+// A measurement from `file`: the JSON above, or the CSV below (told apart by their content).
 // A CSV that `Save CSV` of a plot wrote is refused with the reason: it holds a plot's
 // series, not measurements.
-std::variant<Recording, std::string> load(const std::filesystem::path& file);
+std::variant<Measurement, std::string> load(const std::filesystem::path& file);
 
 // ---- CSV ------------------------------------------------------------------------------
 // The column names, in order: the JSON point's keys without samples_ms.
 const std::vector<std::string_view>& csv_columns();
 // Header and one row per point; text fields are quoted when they hold , " or a newline.
-std::string to_csv(const Recording& recording);
+std::string to_csv(const Measurement& measurement);
 // The points of a CSV that to_csv (`tilescope bench --csv`) wrote; columns may come in any
 // order and extra ones are ignored. Errors start with `source` and the line ("run.csv:7: ...").
-std::variant<Recording, std::string> parse_csv(std::string_view text, std::string_view source);
+std::variant<Measurement, std::string> parse_csv(std::string_view text, std::string_view source);
 
 // One point as one line of JSON (the session journal's lines), and back.
 std::string point_to_line(const Point& point);

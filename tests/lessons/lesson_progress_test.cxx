@@ -49,7 +49,7 @@ k: 8
 text: Smaller K.
 )";
 
-TEST(LessonSession, TextBlocksJoinLinesAndKeepParagraphs) {
+TEST(LessonProgress, TextBlocksJoinLinesAndKeepParagraphs) {
     const auto lesson = parse(kLesson);
     ASSERT_EQ(lesson.steps.size(), 3u);
     EXPECT_EQ(lesson.title, "Three steps");
@@ -58,7 +58,7 @@ TEST(LessonSession, TextBlocksJoinLinesAndKeepParagraphs) {
     EXPECT_EQ(lesson.steps[1].predict, "How often is A[0][0] loaded?");
 }
 
-TEST(LessonSession, StepsInheritWhatTheyDoNotName) {
+TEST(LessonProgress, StepsInheritWhatTheyDoNotName) {
     const auto lesson = parse(kLesson);
     AppState state;
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, 1));
@@ -74,7 +74,7 @@ TEST(LessonSession, StepsInheritWhatTheyDoNotName) {
     EXPECT_EQ(state.theatre.block.x, 0);  // "none": back to the theatre's default
 }
 
-TEST(LessonSession, MovingStepsClampsAndResetsThePrediction) {
+TEST(LessonProgress, MovingStepsClampsAndResetsThePrediction) {
     AppState state;
     ASSERT_TRUE(ts::views::open_lesson(state, parse(kLesson), 1));
     EXPECT_EQ(state.lesson.step, 1);
@@ -91,7 +91,7 @@ TEST(LessonSession, MovingStepsClampsAndResetsThePrediction) {
     EXPECT_FALSE(state.lesson.lesson);
 }
 
-TEST(LessonSession, AnswersComeFromTheModel) {
+TEST(LessonProgress, AnswersComeFromTheModel) {
     const auto lesson = parse(kLesson);
     AppState state;
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, 1));
@@ -105,14 +105,14 @@ TEST(LessonSession, AnswersComeFromTheModel) {
     EXPECT_EQ(ts::views::judge_guess(3, 4), "25 % too low");
 }
 
-TEST(LessonSession, MeasuredAnswersSayWhenNothingIsMeasured) {
-    AppState state;  // no recording loaded
+TEST(LessonProgress, MeasuredAnswersSayWhenNothingIsMeasured) {
+    AppState state;  // no measurement loaded
     const auto answer = ts::views::compute_answer(state, {"measured-speedup", std::nullopt, 1});
     EXPECT_FALSE(answer.value);
     EXPECT_EQ(answer.shown, "not measured here");
 }
 
-TEST(LessonSession, ThePanelShowsTheStepAndItsQuestion) {
+TEST(LessonProgress, ThePanelShowsTheStepAndItsQuestion) {
     AppState state;
     ASSERT_TRUE(ts::views::open_lesson(state, parse(kLesson), 1));
     ts::test::ImGuiHarness harness;
@@ -129,7 +129,7 @@ TEST(LessonSession, ThePanelShowsTheStepAndItsQuestion) {
     EXPECT_NE(text.find("counted by the model"), std::string::npos) << text;
 }
 
-TEST(LessonSession, ABrokenLessonIsShownInRedNotOpened) {
+TEST(LessonProgress, ABrokenLessonIsShownInRedNotOpened) {
     AppState state;
     state.lesson.error = "bad.lesson:3: unknown key \"colour\"";
     ts::test::ImGuiHarness harness;

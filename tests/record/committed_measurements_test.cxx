@@ -10,11 +10,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 
 namespace {
 
-std::vector<std::filesystem::path> committed_recordings() {
+std::vector<std::filesystem::path> committed_measurements() {
     std::vector<std::filesystem::path> files;
     for (const auto& entry : std::filesystem::directory_iterator(TILESCOPE_MEASUREMENTS_DIR))
         if (entry.path().extension() == ".json") files.push_back(entry.path());
@@ -52,76 +52,76 @@ void expect_what_the_lab_needs(const ts::record::Point& point) {
     }
 }
 
-TEST(CommittedRecordings, EveryOneLoadsWithItsGpuAndDate) {
-    const auto files = committed_recordings();
-    ASSERT_FALSE(files.empty()) << "no recording in " << TILESCOPE_MEASUREMENTS_DIR;
+TEST(CommittedMeasurements, EveryOneLoadsWithItsGpuAndDate) {
+    const auto files = committed_measurements();
+    ASSERT_FALSE(files.empty()) << "no measurement in " << TILESCOPE_MEASUREMENTS_DIR;
     for (const auto& file : files) {
         SCOPED_TRACE(file.string());
         const auto loaded = ts::record::load(file);
-        ASSERT_TRUE(std::holds_alternative<ts::record::Recording>(loaded)) << std::get<std::string>(loaded);
-        const auto& recording = std::get<ts::record::Recording>(loaded);
-        EXPECT_FALSE(recording.from_csv);
-        EXPECT_FALSE(recording.meta.device.name.empty());
-        EXPECT_GT(recording.meta.device.sm_count, 0);
-        EXPECT_EQ(recording.meta.date_utc.size(), std::string("2026-11-21T06:11:52Z").size());
-        // The file is named by GPU and date, so a reader can tell recordings apart.
-        EXPECT_NE(file.filename().string().find(recording.meta.date_utc.substr(0, 10)), std::string::npos);
-        ASSERT_GE(recording.points.size(), 10u);
-        for (const auto& point : recording.points) expect_what_the_lab_needs(point);
+        ASSERT_TRUE(std::holds_alternative<ts::record::Measurement>(loaded)) << std::get<std::string>(loaded);
+        const auto& measurement = std::get<ts::record::Measurement>(loaded);
+        EXPECT_FALSE(measurement.from_csv);
+        EXPECT_FALSE(measurement.meta.device.name.empty());
+        EXPECT_GT(measurement.meta.device.sm_count, 0);
+        EXPECT_EQ(measurement.meta.date_utc.size(), std::string("2026-11-21T06:11:52Z").size());
+        // The file is named by GPU and date, so a reader can tell measurements apart.
+        EXPECT_NE(file.filename().string().find(measurement.meta.date_utc.substr(0, 10)), std::string::npos);
+        ASSERT_GE(measurement.points.size(), 10u);
+        for (const auto& point : measurement.points) expect_what_the_lab_needs(point);
     }
 }
 
-TEST(CommittedRecordings, AreCompactOnePointALine) {
-    for (const auto& file : committed_recordings()) {
+TEST(CommittedMeasurements, AreCompactOnePointALine) {
+    for (const auto& file : committed_measurements()) {
         SCOPED_TRACE(file.string());
         const std::string text = text_of(file);
         EXPECT_EQ(text.find("\"samples_ms\""), std::string::npos) << "rewrite it with tilescope-cli compact";
         const auto loaded = ts::record::load(file);
-        ASSERT_TRUE(std::holds_alternative<ts::record::Recording>(loaded));
-        const auto& recording = std::get<ts::record::Recording>(loaded);
+        ASSERT_TRUE(std::holds_alternative<ts::record::Measurement>(loaded));
+        const auto& measurement = std::get<ts::record::Measurement>(loaded);
         // Exactly what `compact` writes: the metadata line, a line per point, the closing line.
-        EXPECT_TRUE(text == ts::record::to_json(recording, ts::record::SampleList::CountOnly))
+        EXPECT_TRUE(text == ts::record::to_json(measurement, ts::record::SampleList::CountOnly))
             << "not as `tilescope-cli compact` writes it";
-        EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), recording.points.size() + 2);
+        EXPECT_EQ(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), measurement.points.size() + 2);
     }
 }
 
-TEST(CommittedRecordings, AssetsStayUnderSixMegabytes) {
+TEST(CommittedMeasurements, AssetsStayUnderSixMegabytes) {
     std::uintmax_t total = 0;
     for (const auto& entry : std::filesystem::recursive_directory_iterator(TILESCOPE_ASSETS_DIR))
         if (entry.is_regular_file()) total += entry.file_size();
     EXPECT_LE(total, std::uintmax_t{6} * 1000 * 1000) << "assets/ holds " << total << " bytes";
 }
 
-TEST(CommittedRecordings, AnOlderPrettyFileWithEverySampleStillLoads) {
-    // Three points cut, byte for byte, from a recording TileScope wrote on 2026-11-21: indented,
+TEST(CommittedMeasurements, AnOlderPrettyFileWithEverySampleStillLoads) {
+    // Three points cut, byte for byte, from a measurement TileScope wrote on 2026-11-21: indented,
     // one sample a line.
     const std::filesystem::path file = TILESCOPE_RECORD_TEST_DATA "/old-pretty-nvidia-h200-2026-11-21.json";
     const std::string text = text_of(file);
     ASSERT_NE(text.find("\n   \"samples_ms\": [\n"), std::string::npos) << "not the old layout any more";
     const auto loaded = ts::record::load(file);
-    ASSERT_TRUE(std::holds_alternative<ts::record::Recording>(loaded)) << std::get<std::string>(loaded);
-    const auto& recording = std::get<ts::record::Recording>(loaded);
-    EXPECT_EQ(recording.meta.device.name, "NVIDIA H200");
-    EXPECT_EQ(recording.meta.date_utc.substr(0, 10), "2026-11-21");
-    ASSERT_EQ(recording.points.size(), 3u);
-    for (const auto& point : recording.points) {
+    ASSERT_TRUE(std::holds_alternative<ts::record::Measurement>(loaded)) << std::get<std::string>(loaded);
+    const auto& measurement = std::get<ts::record::Measurement>(loaded);
+    EXPECT_EQ(measurement.meta.device.name, "NVIDIA H200");
+    EXPECT_EQ(measurement.meta.date_utc.substr(0, 10), "2026-11-21");
+    ASSERT_EQ(measurement.points.size(), 3u);
+    for (const auto& point : measurement.points) {
         expect_what_the_lab_needs(point);
         EXPECT_EQ(point.samples_ms.size(), 10u);
     }
-    EXPECT_DOUBLE_EQ(recording.points[0].median_ms, 0.356816);
+    EXPECT_DOUBLE_EQ(measurement.points[0].median_ms, 0.356816);
     // Compacted, it keeps what the lab shows and loses only the lists.
-    const auto compact = ts::record::parse_json(ts::record::to_json(recording, ts::record::SampleList::CountOnly), "c");
-    ASSERT_TRUE(std::holds_alternative<ts::record::Recording>(compact)) << std::get<std::string>(compact);
-    const auto& back = std::get<ts::record::Recording>(compact);
+    const auto compact = ts::record::parse_json(ts::record::to_json(measurement, ts::record::SampleList::CountOnly), "c");
+    ASSERT_TRUE(std::holds_alternative<ts::record::Measurement>(compact)) << std::get<std::string>(compact);
+    const auto& back = std::get<ts::record::Measurement>(compact);
     ASSERT_EQ(back.points.size(), 3u);
     for (std::size_t i = 0; i < 3; ++i) {
         EXPECT_TRUE(back.points[i].samples_ms.empty());
         EXPECT_EQ(ts::record::sample_count(back.points[i]), 10);
-        EXPECT_EQ(back.points[i].median_ms, recording.points[i].median_ms);
-        EXPECT_EQ(back.points[i].p20_ms, recording.points[i].p20_ms);
-        EXPECT_EQ(back.points[i].p80_ms, recording.points[i].p80_ms);
-        EXPECT_EQ(back.points[i].noise_pct, recording.points[i].noise_pct);
+        EXPECT_EQ(back.points[i].median_ms, measurement.points[i].median_ms);
+        EXPECT_EQ(back.points[i].p20_ms, measurement.points[i].p20_ms);
+        EXPECT_EQ(back.points[i].p80_ms, measurement.points[i].p80_ms);
+        EXPECT_EQ(back.points[i].noise_pct, measurement.points[i].noise_pct);
     }
 }
 

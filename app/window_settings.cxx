@@ -1,5 +1,5 @@
-// session.cxx — see session.hpp.
-#include "session.hpp"
+// window_settings.cxx — see window_settings.hpp.
+#include "window_settings.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -36,7 +36,7 @@ views::Presentation presentation_for(const settings::Settings& s, const Override
     return p;
 }
 
-Session::Session(std::filesystem::path path) : m_path(std::move(path)) {
+WindowSettings::WindowSettings(std::filesystem::path path) : m_path(std::move(path)) {
     if (m_path.empty()) return;
     settings::Loaded loaded = settings::load(m_path);
     m_loaded = loaded.settings;
@@ -45,7 +45,7 @@ Session::Session(std::filesystem::path path) : m_path(std::move(path)) {
     if (m_problem) std::cerr << "tilescope: " << *m_problem << "\n";
 }
 
-void Session::start(platform::Window& window, views::AppState& state, const settings::Settings& opened_with) {
+void WindowSettings::start(platform::Window& window, views::AppState& state, const settings::Settings& opened_with) {
     if (!opened_with.imgui_layout.empty())
         ImGui::LoadIniSettingsFromMemory(opened_with.imgui_layout.c_str(), opened_with.imgui_layout.size());
     if (m_problem) {
@@ -64,7 +64,7 @@ void Session::start(platform::Window& window, views::AppState& state, const sett
     m_applied.fullscreen = state.presentation.fullscreen;
 }
 
-void Session::after_frame(platform::Window& window, views::AppState& state) {
+void WindowSettings::after_frame(platform::Window& window, views::AppState& state) {
     // An export draws in its own presentation and puts the user's back when done
     // (animation_export.hpp): neither is applied twice nor saved.
     if (state.exporting.running) return;
@@ -97,12 +97,12 @@ void Session::after_frame(platform::Window& window, views::AppState& state) {
     if (now != m_saved) save(window, state);
 }
 
-void Session::finish(const platform::Window& window, views::AppState& state) {
+void WindowSettings::finish(const platform::Window& window, views::AppState& state) {
     if (m_path.empty()) return;
     save(window, state);
 }
 
-settings::Settings Session::snapshot(const platform::Window& window, const views::AppState& state) const {
+settings::Settings WindowSettings::snapshot(const platform::Window& window, const views::AppState& state) const {
     settings::Settings s;
     const platform::WindowPlacement place = window.placement();
     s.window_width = std::clamp(place.width, 320, 16384);
@@ -123,7 +123,7 @@ settings::Settings Session::snapshot(const platform::Window& window, const views
     return s;
 }
 
-void Session::save(const platform::Window& window, views::AppState& state) {
+void WindowSettings::save(const platform::Window& window, views::AppState& state) {
     const settings::Settings s = snapshot(window, state);
     if (const auto why = settings::save(m_path, s)) {
         // Said once, not every time a setting changes: the folder stays unwritable.

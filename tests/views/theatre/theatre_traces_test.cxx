@@ -1,6 +1,6 @@
-// The theatre replaying recordings: a recording replaces the model only for the problem it
+// The theatre replaying traces: a trace replaces the model only for the problem it
 // was made of, says so on screen, counts from its own loads, and feeds the SM timeline. All
-// without a GPU: the recordings are the committed H200 ones, or synthetic.
+// without a GPU: the traces are the committed H200 ones, or synthetic.
 #include <gtest/gtest.h>
 
 #include "views/imgui_harness.hpp"
@@ -9,7 +9,7 @@
 #include "support/synthetic_trace.hpp"
 #include "views/theatre/sm_timeline.hpp"
 #include "views/theatre/theatre_logic.hpp"
-#include "views/theatre/theatre_recording.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/theatre/theatre_view.hpp"
 
 namespace {
@@ -20,16 +20,16 @@ using testing_support::synthetic_trace;
 
 const std::string kTraces = TILESCOPE_TRACES_DIR;
 
-views::AppState with_h200_recordings() {
+views::AppState with_h200_traces() {
     views::AppState state = state_for(40, 28, 36, 8);
     state.kernel.block_x = state.kernel.block_y = 8;
-    EXPECT_EQ(views::load_recording_file(state, kTraces + "/nvidia-h200-tiled-40x28x36-t8.json"), std::nullopt);
-    EXPECT_EQ(views::load_recording_file(state, kTraces + "/nvidia-h200-naive-40x28x36-8x8.json"), std::nullopt);
+    EXPECT_EQ(views::load_trace_file(state, kTraces + "/nvidia-h200-tiled-40x28x36-t8.json"), std::nullopt);
+    EXPECT_EQ(views::load_trace_file(state, kTraces + "/nvidia-h200-naive-40x28x36-8x8.json"), std::nullopt);
     return state;
 }
 
-TEST(TheatreRecording, ReplaysOnlyTheProblemItRecorded) {
-    views::AppState state = with_h200_recordings();
+TEST(TheatreTraces, ReplaysOnlyTheProblemItRecorded) {
+    views::AppState state = with_h200_traces();
     views::choose_theatre_source(state);
     EXPECT_EQ(state.theatre.source->label(), "recorded on NVIDIA H200");
 
@@ -42,13 +42,13 @@ TEST(TheatreRecording, ReplaysOnlyTheProblemItRecorded) {
     EXPECT_EQ(state.theatre.source->label(), "model");
     state.kernel.tile = 8;
 
-    state.theatre.recording.replay = false;  // the student asks for the model
+    state.theatre.traces.replay = false;  // the student asks for the model
     views::choose_theatre_source(state);
     EXPECT_EQ(state.theatre.source->label(), "model");
 }
 
-TEST(TheatreRecording, CountsComeFromTheRecordedLoads) {
-    views::AppState state = with_h200_recordings();
+TEST(TheatreTraces, CountsComeFromTheRecordedLoads) {
+    views::AppState state = with_h200_traces();
     views::choose_theatre_source(state);
     const views::StepSource& recorded = *state.theatre.source;
     const views::StepSource& model = views::model_source();
@@ -76,8 +76,8 @@ TEST(TheatreRecording, CountsComeFromTheRecordedLoads) {
     EXPECT_EQ(padding, 48);
 }
 
-TEST(TheatreRecording, PanelsSayWhereTheEventsComeFrom) {
-    views::AppState state = with_h200_recordings();
+TEST(TheatreTraces, PanelsSayWhereTheEventsComeFrom) {
+    views::AppState state = with_h200_traces();
     ASSERT_EQ(views::jump_theatre(state, model::Index2{3, 2}, 4, model::SubStep::LoadTiles), std::nullopt);
     state.theatre.open_panel = views::TheatrePanel::Sms;
     test::ImGuiHarness harness;
@@ -86,56 +86,56 @@ TEST(TheatreRecording, PanelsSayWhereTheEventsComeFrom) {
     EXPECT_NE(text.find("events: recorded on NVIDIA H200"), std::string::npos) << text;
     EXPECT_NE(text.find("20 blocks ran on 20 of its 132 SMs, at most 20 at once, in 1 wave"), std::string::npos) << text;
     EXPECT_NE(text.find("As recorded on the NVIDIA H200: block (3, 2) ran on SM "), std::string::npos) << text;
-    EXPECT_NE(text.find("Record on GPU"), std::string::npos);
+    EXPECT_NE(text.find("Trace on GPU"), std::string::npos);
 
     views::AppState plain = state_for(40, 28, 36, 8);
     plain.theatre.open_panel = views::TheatrePanel::Sms;
     for (int i = 0; i < 3; ++i) text = harness.frame([&] { views::draw_theatre_view(plain, 0.0f); });
     EXPECT_NE(text.find("events: model"), std::string::npos);
-    EXPECT_NE(text.find("No recording of this problem yet."), std::string::npos);
+    EXPECT_NE(text.find("No trace of this problem yet."), std::string::npos);
 }
 
-TEST(TheatreRecording, WithoutAGpuTheButtonSaysWhy) {
+TEST(TheatreTraces, WithoutAGpuTheButtonSaysWhy) {
     views::AppState state = state_for(40, 28, 36, 8);
-    EXPECT_EQ(views::why_no_recording(state), "still probing for a CUDA GPU");
+    EXPECT_EQ(views::why_no_trace(state), "still probing for a CUDA GPU");
     state.device = gpu::DeviceInfo{};
     state.device->why_not = "no NVIDIA driver found";
-    EXPECT_EQ(views::why_no_recording(state), "no GPU here, so the player shows the model: no NVIDIA driver found");
+    EXPECT_EQ(views::why_no_trace(state), "no GPU here, so the player shows the model: no NVIDIA driver found");
     state.device->usable = true;
     state.problem.batch = 2;
-    EXPECT_EQ(views::why_no_recording(state), "a recording covers one matrix product: set the batch to 1 (it is 2)");
+    EXPECT_EQ(views::why_no_trace(state), "a trace covers one matrix product: set the batch to 1 (it is 2)");
     state.problem.batch = 1;
-    EXPECT_EQ(views::why_no_recording(state), std::nullopt);
-    const auto requests = views::recording_requests(state);
+    EXPECT_EQ(views::why_no_trace(state), std::nullopt);
+    const auto requests = views::trace_requests(state);
     ASSERT_EQ(requests.size(), 2u);
     EXPECT_EQ(requests[0].kernel.kind, model::KernelKind::Tiled);
     EXPECT_EQ(requests[1].kernel.kind, model::KernelKind::Naive);
     EXPECT_EQ(requests[1].kernel.tile, 8);
 }
 
-TEST(TheatreRecording, AFailedOrBrokenRecordingIsReported) {
+TEST(TheatreTraces, AFailedOrBrokenTraceIsReported) {
     views::AppState state = state_for(40, 28, 36, 8);
-    const auto why = views::load_recording_file(state, "/nonexistent.json");
+    const auto why = views::load_trace_file(state, "/nonexistent.json");
     ASSERT_TRUE(why);
     EXPECT_EQ(*why, "/nonexistent.json: cannot open the file (missing, or no permission to read it)");
     gpu::RunResult failed;
     failed.request.kind = gpu::RequestKind::Record;
     failed.request.kernel = {model::KernelKind::Tiled, 8, 8, 8};
     failed.error = "out of memory";
-    state.theatre.recording.pending = {7};
+    state.theatre.traces.pending = {7};
     failed.id = 7;
-    EXPECT_TRUE(views::take_recording_result(state, failed));
-    EXPECT_TRUE(state.theatre.recording.pending.empty());
-    EXPECT_EQ(state.theatre.recording.error, "recording tiled T=8 failed: out of memory");
+    EXPECT_TRUE(views::take_trace_result(state, failed));
+    EXPECT_TRUE(state.theatre.traces.pending.empty());
+    EXPECT_EQ(state.theatre.traces.error, "tracing tiled T=8 failed: out of memory");
     gpu::RunResult measure;
-    EXPECT_FALSE(views::take_recording_result(state, measure)) << "not a recording: left to the run panel";
-    // The kernel editor's recording (an id the theatre did not ask for) is left to the editor:
+    EXPECT_FALSE(views::take_trace_result(state, measure)) << "not a trace: left to the run panel";
+    // The kernel editor's trace (an id the theatre did not ask for) is left to the editor:
     // taken here, its job waited for it for ever (seen on an H100 with --view kernel --run).
     gpu::RunResult yours;
     yours.request.kind = gpu::RequestKind::Record;
     yours.id = 8;
     yours.ok = true;
-    EXPECT_FALSE(views::take_recording_result(state, yours));
+    EXPECT_FALSE(views::take_trace_result(state, yours));
 }
 
 TEST(SmTimeline, BlocksSideBySideGetTheirOwnLanes) {
@@ -154,49 +154,49 @@ TEST(SmTimeline, BlocksSideBySideGetTheirOwnLanes) {
         << views::timeline_summary(trace, timeline);
 }
 
-// A ladder rung on show records itself alone, and its recording goes to recording.ladder,
+// A ladder rung on show records itself alone, and its trace goes to traces.rung,
 // leaving the naive and tiled ones and their replay as they were.
-TEST(TheatreRecording, ALadderRungRecordsItselfAlone) {
-    views::AppState state = with_h200_recordings();
-    const auto tiled = state.theatre.recording.tiled;
-    const auto replay = state.theatre.recording.replay_source;
+TEST(TheatreTraces, ALadderRungRecordsItselfAlone) {
+    views::AppState state = with_h200_traces();
+    const auto tiled = state.theatre.traces.tiled;
+    const auto replay = state.theatre.traces.replay_source;
     state.problem = testing_support::make_problem(130, 131, 37);
     state.kernel.kind = model::KernelKind::Warptile;
     state.device = gpu::DeviceInfo{};
     state.device->why_not = "no NVIDIA driver found";
-    EXPECT_EQ(views::why_no_recording(state), "no GPU here, so the player shows the model: no NVIDIA driver found");
+    EXPECT_EQ(views::why_no_trace(state), "no GPU here, so the player shows the model: no NVIDIA driver found");
     state.device->usable = true;
-    EXPECT_EQ(views::why_no_recording(state), std::nullopt);
-    const auto requests = views::recording_requests(state);
+    EXPECT_EQ(views::why_no_trace(state), std::nullopt);
+    const auto requests = views::trace_requests(state);
     ASSERT_EQ(requests.size(), 1u);
     EXPECT_EQ(requests[0].kind, gpu::RequestKind::Record);
     EXPECT_EQ(requests[0].kernel.kind, model::KernelKind::Warptile);
     EXPECT_EQ(requests[0].problem.m, 130);
     EXPECT_EQ(requests[0].problem.k, 37);
     state.problem.batch = 2;
-    EXPECT_EQ(views::why_no_recording(state), "a recording covers one matrix product: set the batch to 1 (it is 2)");
-    EXPECT_TRUE(views::recording_requests(state).empty());
+    EXPECT_EQ(views::why_no_trace(state), "a trace covers one matrix product: set the batch to 1 (it is 2)");
+    EXPECT_TRUE(views::trace_requests(state).empty());
     state.problem.batch = 1;
 
     EXPECT_EQ(views::timeline_trace(state), nullptr);
-    views::add_recording(state.theatre.recording, synthetic_trace(state.kernel, state.problem));
-    ASSERT_TRUE(state.theatre.recording.ladder);
-    EXPECT_EQ(state.theatre.recording.ladder->config.kind, model::KernelKind::Warptile);
-    EXPECT_EQ(state.theatre.recording.tiled, tiled);
-    EXPECT_EQ(state.theatre.recording.replay_source, replay);
-    EXPECT_EQ(views::timeline_trace(state), state.theatre.recording.ladder.get());
-    EXPECT_TRUE(model::recorded_ladder_load(*state.theatre.recording.ladder, {1, 1}, 2, model::Operand::B, 3, 127));
-    // Another rung on show: the warptile recording does not fit it.
+    views::add_trace(state.theatre.traces, synthetic_trace(state.kernel, state.problem));
+    ASSERT_TRUE(state.theatre.traces.rung);
+    EXPECT_EQ(state.theatre.traces.rung->config.kind, model::KernelKind::Warptile);
+    EXPECT_EQ(state.theatre.traces.tiled, tiled);
+    EXPECT_EQ(state.theatre.traces.replay_source, replay);
+    EXPECT_EQ(views::timeline_trace(state), state.theatre.traces.rung.get());
+    EXPECT_TRUE(model::recorded_ladder_load(*state.theatre.traces.rung, {1, 1}, 2, model::Operand::B, 3, 127));
+    // Another rung on show: the warptile trace does not fit it.
     state.kernel.kind = model::KernelKind::RegTile2d;
     EXPECT_EQ(views::timeline_trace(state), nullptr);
-    EXPECT_EQ(views::recording_requests(state).at(0).kernel.kind, model::KernelKind::RegTile2d);
+    EXPECT_EQ(views::trace_requests(state).at(0).kernel.kind, model::KernelKind::RegTile2d);
     // A rung without a recorded variant says so.
     state.kernel.kind = model::KernelKind::Vectorized;
-    EXPECT_EQ(views::why_no_recording(state),
-              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recording "
+    EXPECT_EQ(views::why_no_trace(state),
+              "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
               "variants, "
               "not vectorized");
-    EXPECT_TRUE(views::recording_requests(state).empty());
+    EXPECT_TRUE(views::trace_requests(state).empty());
 }
 
 }  // namespace
@@ -204,23 +204,23 @@ TEST(TheatreRecording, ALadderRungRecordsItselfAlone) {
 namespace {
 
 // The warp panel's measured penalty comes from the lab's measurements: here the committed
-// H200 recording, naive-row 32×32 against naive 32×32 at 4096³.
+// H200 trace, naive-row 32×32 against naive 32×32 at 4096³.
 TEST(CoalescingPenalty, ComesFromTheMeasurementsTheLabHolds) {
     ts::views::LabState lab;
     EXPECT_EQ(ts::views::measured_coalescing_penalty(lab), std::nullopt);
-    const auto committed = ts::views::committed_recordings();
+    const auto committed = ts::views::committed_measurements();
     ASSERT_FALSE(committed.empty());
-    ASSERT_TRUE(ts::views::load_recording(lab, committed.back()));
+    ASSERT_TRUE(ts::views::load_measurement(lab, committed.back()));
     const auto penalty = ts::views::measured_coalescing_penalty(lab);
     ASSERT_TRUE(penalty);
-    // naive-row over naive, both 32×32 at 4096³, as the newest recording holds them.
+    // naive-row over naive, both 32×32 at 4096³, as the newest trace holds them.
     const auto points = ts::views::lab_points(lab);
     const auto* row = ts::views::find_point(points, "naive-row 32×32", 4096, "float");
     const auto* naive = ts::views::find_point(points, "naive 32×32", 4096, "float");
     ASSERT_TRUE(row && naive);
     EXPECT_NEAR(penalty->ratio, row->median_ms / naive->median_ms, 1e-9);
     EXPECT_GT(penalty->ratio, 5.0);
-    EXPECT_EQ(penalty->measured, "32×32 blocks, 4096³ float, " + lab.recording_label);
+    EXPECT_EQ(penalty->measured, "32×32 blocks, 4096³ float, " + lab.measurement_label);
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// lesson_session.hpp — what the window remembers about the guided lesson: which one is
-// open, at which step, the student's guess, and the lesson list. Kept apart from
+// lesson_progress.hpp — a lesson's progress, what the window remembers of the guided lesson:
+// which one is open, at which step, the student's guess, and the lesson list. Kept apart from
 // lesson_state.hpp so that AppState can hold it without including the lesson logic.
 #pragma once
 
@@ -22,7 +22,7 @@ struct LessonListEntry {
     std::string error;  // "FILE:LINE: ..." when the file cannot be used; it is listed, not opened
 };
 
-struct LessonSession {
+struct LessonProgress {
     std::optional<lessons::Lesson> lesson;
     int step = 0;                  // index into lesson->steps (the panel shows step + 1)
     std::array<char, 32> guess{};  // the student's prediction at this step, as typed

@@ -1,4 +1,4 @@
-// Recordings: what bench writes reads back the same; broken, partial and missing files say
+// Measurements: what bench writes reads back the same; broken, partial and missing files say
 // what is wrong and where; the CSV is the flat table pandas expects.
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "record/recording.hpp"
+#include "record/measurement_file.hpp"
 #include "support/parse_result.hpp"
 
 namespace ts::record {
@@ -18,8 +18,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Recording sample() {
-    Recording r;
+Measurement sample() {
+    Measurement r;
     r.meta.tilescope_version = "0.1.0";
     r.meta.date_utc = "2025-11-21T05:33:07Z";
     r.meta.command_line = "tilescope-cli bench --kernel tiled,cublas --size 2048 --json 'my run.json'";
@@ -76,14 +76,14 @@ Recording sample() {
     return r;
 }
 
-Recording parsed(const std::string& text) { return testing_support::value_or_failure(parse_json(text, "test.json")); }
+Measurement parsed(const std::string& text) { return testing_support::value_or_failure(parse_json(text, "test.json")); }
 
 std::string error_of(const std::string& text) { return testing_support::message_of(parse_json(text, "run.json")); }
 
-TEST(Recording, RoundTripKeepsEverything) {
-    const Recording original = sample();
+TEST(Measurement, RoundTripKeepsEverything) {
+    const Measurement original = sample();
     const std::string json = to_json(original);
-    const Recording back = parsed(json);
+    const Measurement back = parsed(json);
     EXPECT_EQ(to_json(back), json);  // every field, samples included
 
     EXPECT_EQ(back.meta.device.name, "NVIDIA H200");
@@ -99,16 +99,16 @@ TEST(Recording, RoundTripKeepsEverything) {
     EXPECT_EQ(back.points[2].error, original.points[2].error);
 }
 
-TEST(Recording, SavesAndLoadsAFile) {
+TEST(Measurement, SavesAndLoadsAFile) {
     const std::filesystem::path file = std::filesystem::temp_directory_path() / "tilescope_record_test.json";
     ASSERT_EQ(save_text(file, to_json(sample())), std::nullopt);
     auto loaded = load(file);
     std::filesystem::remove(file);
-    ASSERT_TRUE(std::holds_alternative<Recording>(loaded)) << std::get<std::string>(loaded);
-    EXPECT_EQ(to_json(std::get<Recording>(loaded)), to_json(sample()));
+    ASSERT_TRUE(std::holds_alternative<Measurement>(loaded)) << std::get<std::string>(loaded);
+    EXPECT_EQ(to_json(std::get<Measurement>(loaded)), to_json(sample()));
 }
 
-TEST(Recording, FailedPointsStoreNullTiming) {
+TEST(Measurement, FailedPointsStoreNullTiming) {
     const Json doc = Json::parse(to_json(sample()));
     const Json& failed = doc["points"][2];
     EXPECT_TRUE(failed["median_ms"].is_null());
@@ -117,14 +117,14 @@ TEST(Recording, FailedPointsStoreNullTiming) {
     EXPECT_TRUE(doc["points"][1]["model_bandwidth_GBps"].is_null());
 }
 
-TEST(Recording, MissingFileSaysSo) {
+TEST(Measurement, MissingFileSaysSo) {
     auto loaded = load("/nonexistent/folder/run.json");
     ASSERT_TRUE(std::holds_alternative<std::string>(loaded));
     EXPECT_NE(std::get<std::string>(loaded).find("/nonexistent/folder/run.json: cannot open"), std::string::npos)
         << std::get<std::string>(loaded);
 }
 
-TEST(Recording, CorruptJsonNamesFileLineAndColumn) {
+TEST(Measurement, CorruptJsonNamesFileLineAndColumn) {
     EXPECT_EQ(error_of("{\n  \"format\": \"tilescope-bench\",\n  oops\n}").rfind("run.json:3:3: not valid JSON", 0), 0u)
         << error_of("{\n  \"format\": \"tilescope-bench\",\n  oops\n}");
     // Cut off half-way, as a full disk leaves it.
@@ -135,7 +135,7 @@ TEST(Recording, CorruptJsonNamesFileLineAndColumn) {
     EXPECT_NE(error_of(""), "(no error)");
 }
 
-TEST(Recording, MissingAndMistypedFieldsNameTheirPath) {
+TEST(Measurement, MissingAndMistypedFieldsNameTheirPath) {
     Json doc = Json::parse(to_json(sample()));
     doc["points"][1].erase("median_ms");
     EXPECT_EQ(error_of(doc.dump()), "run.json: points[1]: missing field \"median_ms\"");
@@ -162,7 +162,7 @@ TEST(Recording, MissingAndMistypedFieldsNameTheirPath) {
     EXPECT_NE(error_of(doc.dump()).find("\"samples\" says 3 but samples_ms holds 4"), std::string::npos);
 }
 
-TEST(Recording, IsWrittenOnePointPerLine) {
+TEST(Measurement, IsWrittenOnePointPerLine) {
     // The format and metadata on the first line, then a line per point: a diff names the points.
     const std::vector<std::string> text_lines = [] {
         std::vector<std::string> out;
@@ -180,12 +180,12 @@ TEST(Recording, IsWrittenOnePointPerLine) {
     EXPECT_EQ(text_lines[4], "]}");
 }
 
-TEST(Recording, CompactKeepsWhatTheAppShowsAndDropsTheSampleList) {
-    const Recording original = sample();
+TEST(Measurement, CompactKeepsWhatTheAppShowsAndDropsTheSampleList) {
+    const Measurement original = sample();
     const std::string compact = to_json(original, SampleList::CountOnly);
     EXPECT_EQ(compact.find("samples_ms"), std::string::npos) << compact;
     EXPECT_LT(compact.size(), to_json(original).size());
-    const Recording back = parsed(compact);
+    const Measurement back = parsed(compact);
     EXPECT_EQ(back.meta.device.name, "NVIDIA H200");
     EXPECT_EQ(back.meta.date_utc, original.meta.date_utc);
     EXPECT_FALSE(back.from_csv);
@@ -213,7 +213,7 @@ TEST(Recording, CompactKeepsWhatTheAppShowsAndDropsTheSampleList) {
     EXPECT_EQ(sample_count(parsed(again).points[0]), 4);
 }
 
-TEST(Recording, CompactPointsMustCountTheirSamples) {
+TEST(Measurement, CompactPointsMustCountTheirSamples) {
     Json doc = Json::parse(to_json(sample(), SampleList::CountOnly));
     doc["points"][0]["samples"] = 0;
     EXPECT_EQ(error_of(doc.dump()), "run.json: points[0]: \"samples\" is 0 for a measured point");
@@ -227,18 +227,18 @@ TEST(Recording, CompactPointsMustCountTheirSamples) {
     EXPECT_EQ(parsed(doc.dump()).points.size(), 3u);
 }
 
-TEST(Recording, OlderPrettyPrintedFilesStillLoad) {
-    // What TileScope wrote before recordings were one point a line: indented, a sample a line.
+TEST(Measurement, OlderPrettyPrintedFilesStillLoad) {
+    // What TileScope wrote before measurements were one point a line: indented, a sample a line.
     const Json doc = Json::parse(to_json(sample()));
     const std::string pretty = doc.dump(1) + "\n";
     ASSERT_NE(pretty.find("\n   \"samples_ms\": [\n    1.9302,\n"), std::string::npos) << pretty;
-    const Recording back = parsed(pretty);
+    const Measurement back = parsed(pretty);
     ASSERT_EQ(back.points.size(), 3u);
     EXPECT_EQ(back.points[0].samples_ms, sample().points[0].samples_ms);
     EXPECT_EQ(to_json(back), to_json(sample()));
 }
 
-TEST(Recording, RejectsOtherFormatsAndVersions) {
+TEST(Measurement, RejectsOtherFormatsAndVersions) {
     Json doc = Json::parse(to_json(sample()));
     doc["format"] = "something-else";
     EXPECT_NE(error_of(doc.dump()).find("\"format\" is \"something-else\""), std::string::npos);
@@ -276,8 +276,8 @@ std::vector<std::string> lines(const std::string& text) {
     return out;
 }
 
-TEST(RecordingCsv, IsAFlatTableWithTheJsonsColumns) {
-    const Recording r = sample();
+TEST(MeasurementCsv, IsAFlatTableWithTheJsonsColumns) {
+    const Measurement r = sample();
     const std::vector<std::string> rows = lines(to_csv(r));
     ASSERT_EQ(rows.size(), 1 + r.points.size());
     const std::vector<std::string> header = csv_fields(rows[0]);
@@ -297,7 +297,7 @@ TEST(RecordingCsv, IsAFlatTableWithTheJsonsColumns) {
     for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(csv_fields(rows[i]).size(), header.size()) << rows[i];
 }
 
-TEST(RecordingCsv, CellsHoldValuesNullsAndQuotedText) {
+TEST(MeasurementCsv, CellsHoldValuesNullsAndQuotedText) {
     const std::vector<std::string> rows = lines(to_csv(sample()));
     const std::vector<std::string> header = csv_fields(rows[0]);
     auto cell = [&](std::size_t row, const std::string& column) {
@@ -316,7 +316,7 @@ TEST(RecordingCsv, CellsHoldValuesNullsAndQuotedText) {
     EXPECT_EQ(cell(1, "config"), "tiled T=32");
 }
 
-TEST(RecordingCsv, ColumnNamesCarryUnits) {
+TEST(MeasurementCsv, ColumnNamesCarryUnits) {
     const std::vector<std::string_view>& columns = csv_columns();
     for (std::string_view name : {"median_ms", "p20_ms", "p80_ms", "mean_ms", "min_ms", "max_ms", "noise_pct",
                                   "gflops", "model_traffic_bytes", "model_bandwidth_GBps", "end_to_end_ms",
@@ -327,18 +327,18 @@ TEST(RecordingCsv, ColumnNamesCarryUnits) {
 
 // Which candidate a tuned rung ran survives JSON and CSV; a CSV written before the column
 // existed still reads (the candidate then unknown).
-TEST(RecordingCsv, RanCandidateIsKeptWhereKnown) {
-    Recording r = sample();
+TEST(MeasurementCsv, RanCandidateIsKeptWhereKnown) {
+    Measurement r = sample();
     r.points[0].ran_candidate = 3;
     const auto json = parse_json(to_json(r), "run.json");
-    ASSERT_TRUE(std::holds_alternative<Recording>(json)) << std::get<std::string>(json);
-    EXPECT_EQ(std::get<Recording>(json).points[0].ran_candidate, 3);
-    EXPECT_EQ(std::get<Recording>(json).points[1].ran_candidate, std::nullopt);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(json)) << std::get<std::string>(json);
+    EXPECT_EQ(std::get<Measurement>(json).points[0].ran_candidate, 3);
+    EXPECT_EQ(std::get<Measurement>(json).points[1].ran_candidate, std::nullopt);
     const std::string csv = to_csv(r);
     const auto back = parse_csv(csv, "run.csv");
-    ASSERT_TRUE(std::holds_alternative<Recording>(back)) << std::get<std::string>(back);
-    EXPECT_EQ(std::get<Recording>(back).points[0].ran_candidate, 3);
-    EXPECT_EQ(std::get<Recording>(back).points[1].ran_candidate, std::nullopt);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(back)) << std::get<std::string>(back);
+    EXPECT_EQ(std::get<Measurement>(back).points[0].ran_candidate, 3);
+    EXPECT_EQ(std::get<Measurement>(back).points[1].ran_candidate, std::nullopt);
     // The same CSV without the column, as bench wrote it until 2026-11-26.
     std::vector<std::string> rows = lines(csv);
     const std::vector<std::string> header = csv_fields(rows[0]);
@@ -352,22 +352,22 @@ TEST(RecordingCsv, RanCandidateIsKeptWhereKnown) {
         old += line + "\n";
     }
     const auto older = parse_csv(old, "old.csv");
-    ASSERT_TRUE(std::holds_alternative<Recording>(older)) << std::get<std::string>(older);
-    EXPECT_EQ(std::get<Recording>(older).points.size(), r.points.size());
-    EXPECT_EQ(std::get<Recording>(older).points[0].ran_candidate, std::nullopt);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(older)) << std::get<std::string>(older);
+    EXPECT_EQ(std::get<Measurement>(older).points.size(), r.points.size());
+    EXPECT_EQ(std::get<Measurement>(older).points[0].ran_candidate, std::nullopt);
 }
 
 // The clock while sampling: kept in JSON and CSV where it was read, null and absent where not, and
 // a CSV from before TileScope read it still loads.
-TEST(RecordingCsv, TheClockIsKeptWhereItWasRead) {
-    Recording r = sample();
+TEST(MeasurementCsv, TheClockIsKeptWhereItWasRead) {
+    Measurement r = sample();
     r.points[0].sm_clock_mhz = 1690;
     r.points[0].power_w = 655.5;
     r.points[0].clock_limits = "the power cap";
     r.meta.timing.settle_s = 2.0;
     const auto json = parse_json(to_json(r), "run.json");
-    ASSERT_TRUE(std::holds_alternative<Recording>(json)) << std::get<std::string>(json);
-    const Recording& from_json = std::get<Recording>(json);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(json)) << std::get<std::string>(json);
+    const Measurement& from_json = std::get<Measurement>(json);
     EXPECT_EQ(from_json.points[0].sm_clock_mhz, 1690);
     EXPECT_EQ(from_json.points[0].power_w, 655.5);
     EXPECT_EQ(from_json.points[0].clock_limits, "the power cap");
@@ -376,12 +376,12 @@ TEST(RecordingCsv, TheClockIsKeptWhereItWasRead) {
     EXPECT_EQ(from_json.meta.timing.settle_s, 2.0);
     EXPECT_EQ(to_json(sample()).find("sm_clock_mhz"), std::string::npos) << "no reading, no key";
     const auto back = parse_csv(to_csv(r), "run.csv");
-    ASSERT_TRUE(std::holds_alternative<Recording>(back)) << std::get<std::string>(back);
-    EXPECT_EQ(std::get<Recording>(back).points[0].sm_clock_mhz, 1690);
-    EXPECT_EQ(std::get<Recording>(back).points[0].power_w, 655.5);
-    EXPECT_EQ(std::get<Recording>(back).points[0].clock_limits, "the power cap");
-    EXPECT_EQ(std::get<Recording>(back).points[1].sm_clock_mhz, std::nullopt);
-    EXPECT_EQ(std::get<Recording>(back).points[1].clock_limits, std::nullopt);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(back)) << std::get<std::string>(back);
+    EXPECT_EQ(std::get<Measurement>(back).points[0].sm_clock_mhz, 1690);
+    EXPECT_EQ(std::get<Measurement>(back).points[0].power_w, 655.5);
+    EXPECT_EQ(std::get<Measurement>(back).points[0].clock_limits, "the power cap");
+    EXPECT_EQ(std::get<Measurement>(back).points[1].sm_clock_mhz, std::nullopt);
+    EXPECT_EQ(std::get<Measurement>(back).points[1].clock_limits, std::nullopt);
     // Without the three columns, as bench wrote CSVs until 2026-11-28.
     std::string old;
     for (const std::string& row : lines(to_csv(sample()))) {
@@ -393,17 +393,17 @@ TEST(RecordingCsv, TheClockIsKeptWhereItWasRead) {
     }
     ASSERT_EQ(csv_fields(lines(to_csv(sample()))[0]).back(), "clock_limits") << "the clock's columns come last";
     const auto older = parse_csv(old, "old.csv");
-    ASSERT_TRUE(std::holds_alternative<Recording>(older)) << std::get<std::string>(older);
-    EXPECT_EQ(std::get<Recording>(older).points[0].sm_clock_mhz, std::nullopt);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(older)) << std::get<std::string>(older);
+    EXPECT_EQ(std::get<Measurement>(older).points[0].sm_clock_mhz, std::nullopt);
 }
 
 // What `tilescope bench --csv` writes, --load reads back: every point, every column.
-TEST(RecordingCsv, ReadsBackWhatItWrote) {
-    const Recording original = sample();
+TEST(MeasurementCsv, ReadsBackWhatItWrote) {
+    const Measurement original = sample();
     const std::string csv = to_csv(original);
     auto result = parse_csv(csv, "run.csv");
-    ASSERT_TRUE(std::holds_alternative<Recording>(result)) << std::get<std::string>(result);
-    const Recording& back = std::get<Recording>(result);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(result)) << std::get<std::string>(result);
+    const Measurement& back = std::get<Measurement>(result);
     EXPECT_TRUE(back.from_csv);
     EXPECT_EQ(to_csv(back), csv);  // the same table, quoted text and nulls included
     ASSERT_EQ(back.points.size(), original.points.size());
@@ -416,7 +416,7 @@ TEST(RecordingCsv, ReadsBackWhatItWrote) {
     EXPECT_EQ(back.points[2].error, original.points[2].error);
 }
 
-TEST(RecordingCsv, LoadTellsJsonCsvAndPlotExportsApart) {
+TEST(MeasurementCsv, LoadTellsJsonCsvAndPlotExportsApart) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path();
     const std::filesystem::path csv = dir / "tilescope_record_test.csv", json = dir / "tilescope_record_test.txt",
                                 plot = dir / "tilescope_plot_test.csv";
@@ -424,16 +424,16 @@ TEST(RecordingCsv, LoadTellsJsonCsvAndPlotExportsApart) {
     ASSERT_EQ(save_text(json, to_json(sample())), std::nullopt);  // by content, not by name
     ASSERT_EQ(save_text(plot, "series,N,latency (ms)\ntiled T=32,1024,0.2\n"), std::nullopt);
     const auto from_csv = load(csv), from_json = load(json), from_plot = load(plot);
-    ASSERT_TRUE(std::holds_alternative<Recording>(from_csv)) << std::get<std::string>(from_csv);
-    ASSERT_TRUE(std::holds_alternative<Recording>(from_json)) << std::get<std::string>(from_json);
-    EXPECT_EQ(std::get<Recording>(from_csv).points.size(), 3u);
-    EXPECT_FALSE(std::get<Recording>(from_json).from_csv);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(from_csv)) << std::get<std::string>(from_csv);
+    ASSERT_TRUE(std::holds_alternative<Measurement>(from_json)) << std::get<std::string>(from_json);
+    EXPECT_EQ(std::get<Measurement>(from_csv).points.size(), 3u);
+    EXPECT_FALSE(std::get<Measurement>(from_json).from_csv);
     ASSERT_TRUE(std::holds_alternative<std::string>(from_plot));
     EXPECT_NE(std::get<std::string>(from_plot).find("a plot exported with Save CSV"), std::string::npos);
     for (const auto& file : {csv, json, plot}) std::filesystem::remove(file);
 }
 
-TEST(RecordingCsv, BrokenCsvSaysWhereAndWhat) {
+TEST(MeasurementCsv, BrokenCsvSaysWhereAndWhat) {
     const std::string good = to_csv(sample());
     auto error = [](const std::string& text) { return testing_support::message_of(parse_csv(text, "run.csv")); };
     EXPECT_EQ(error(""), "run.csv: empty: no header line");

@@ -1,4 +1,4 @@
-#include "recording.hpp"
+#include "measurement_file.hpp"
 
 #include "json_document.hpp"
 
@@ -42,7 +42,7 @@ Json timing_json(const Timing& t) {
     j["budget_s"] = t.budget_s;
     j["max_samples"] = t.max_samples;
     j["end_to_end_runs"] = t.end_to_end_runs;
-    // Only where asked for, so that recordings without it read and write as they always did.
+    // Only where asked for, so that measurements without it read and write as they always did.
     if (t.settle_s > 0.0) j["settle_s"] = t.settle_s;
     return j;
 }
@@ -69,7 +69,7 @@ Json point_json(const Point& p, SampleList samples) {
     j["block_x"] = nullable(p.block_x);
     j["block_y"] = nullable(p.block_y);
     j["tile"] = nullable(p.tile);
-    // Only where known, so that recordings without it read and write as they always did.
+    // Only where known, so that measurements without it read and write as they always did.
     if (p.ran_candidate) j["ran_candidate"] = *p.ran_candidate;
     j["m"] = p.m;
     j["n"] = p.n;
@@ -100,7 +100,7 @@ Json point_json(const Point& p, SampleList samples) {
     j["cpu_triple_loop_ms"] = nullable(p.cpu_triple_loop_ms);
     j["cpu_is_estimate"] = nullable(p.cpu_is_estimate);
     j["cpu_estimated_from"] = p.cpu_estimated_from;
-    // The three together, where the clock was read: a recording without readings keeps its old keys.
+    // The three together, where the clock was read: a measurement without readings keeps its old keys.
     if (p.sm_clock_mhz) {
         j["sm_clock_mhz"] = *p.sm_clock_mhz;
         j["power_w"] = nullable(p.power_w);
@@ -197,7 +197,7 @@ Point read_point(const Fields& f, bool samples_listed = true) {
         p.samples_not_kept = count;
         return p;
     }
-    // A compact recording keeps the count alone.
+    // A compact measurement keeps the count alone.
     if (!f.has("samples_ms")) {
         if (count < 0 || (p.ok && count == 0))
             throw FormatError(f.path() + ": \"samples\" is " + std::to_string(count) +
@@ -213,7 +213,7 @@ Point read_point(const Fields& f, bool samples_listed = true) {
     return p;
 }
 
-Recording read_recording(const Json& root) {
+Measurement read_measurement(const Json& root) {
     const Fields top(root, "document");
     if (top.text("format") != kFormat)
         throw FormatError("document: \"format\" is \"" + top.text("format") + "\", not \"" + std::string(kFormat) +
@@ -222,19 +222,19 @@ Recording read_recording(const Json& root) {
     if (version != kFormatVersion)
         throw FormatError("document: format_version " + std::to_string(version) + "; this TileScope reads " +
                           std::to_string(kFormatVersion));
-    Recording recording;
+    Measurement measurement;
     const Fields meta = top.object("meta");
-    recording.meta.tilescope_version = meta.text("tilescope_version");
-    recording.meta.date_utc = meta.text("date_utc");
-    recording.meta.command_line = meta.text("command_line");
-    recording.meta.device = read_device(meta.object("device"));
-    recording.meta.timing = read_timing(meta.object("timing"));
+    measurement.meta.tilescope_version = meta.text("tilescope_version");
+    measurement.meta.date_utc = meta.text("date_utc");
+    measurement.meta.command_line = meta.text("command_line");
+    measurement.meta.device = read_device(meta.object("device"));
+    measurement.meta.timing = read_timing(meta.object("timing"));
     const Json& points = top.at("points");
     if (!points.is_array())
         throw FormatError(std::string("document.points: expected a list, got ") + points.type_name());
     for (std::size_t i = 0; i < points.size(); ++i)
-        recording.points.push_back(read_point(Fields(points[i], "points[" + std::to_string(i) + "]")));
-    return recording;
+        measurement.points.push_back(read_point(Fields(points[i], "points[" + std::to_string(i) + "]")));
+    return measurement;
 }
 
 // A CSV cell: null is empty; text is quoted when it must be (RFC 4180).
@@ -253,36 +253,36 @@ std::string csv_cell(const Json& value) {
 
 }  // namespace
 
-std::string to_json(const Recording& recording, SampleList samples) {
+std::string to_json(const Measurement& measurement, SampleList samples) {
     Json meta;
-    meta["tilescope_version"] = recording.meta.tilescope_version;
-    meta["date_utc"] = recording.meta.date_utc;
-    meta["command_line"] = recording.meta.command_line;
-    meta["device"] = device_json(recording.meta.device);
-    meta["timing"] = timing_json(recording.meta.timing);
+    meta["tilescope_version"] = measurement.meta.tilescope_version;
+    meta["date_utc"] = measurement.meta.date_utc;
+    meta["command_line"] = measurement.meta.command_line;
+    meta["device"] = device_json(measurement.meta.device);
+    meta["timing"] = timing_json(measurement.meta.timing);
     // No indentation (it tripled the size: a sample a line), but a line per point, so that a
-    // diff of two recordings shows which points changed.
+    // diff of two measurements shows which points changed.
     std::string out = "{\"format\":" + Json(kFormat).dump() + ",\"format_version\":" + std::to_string(kFormatVersion) +
                       ",\"meta\":" + meta.dump() + ",\"points\":[";
-    for (std::size_t i = 0; i < recording.points.size(); ++i)
-        out += (i == 0 ? "\n" : ",\n") + point_json(recording.points[i], samples).dump();
+    for (std::size_t i = 0; i < measurement.points.size(); ++i)
+        out += (i == 0 ? "\n" : ",\n") + point_json(measurement.points[i], samples).dump();
     return out + "\n]}\n";
 }
 
-Recording without_samples(Recording recording) {
-    for (Point& point : recording.points) {
+Measurement without_samples(Measurement measurement) {
+    for (Point& point : measurement.points) {
         point.samples_not_kept = sample_count(point);
         point.samples_ms.clear();
         point.samples_ms.shrink_to_fit();
     }
-    return recording;
+    return measurement;
 }
 
-std::variant<Recording, std::string> parse_json(std::string_view text, std::string_view source) {
-    return read_document<Recording>(text, source, read_recording);
+std::variant<Measurement, std::string> parse_json(std::string_view text, std::string_view source) {
+    return read_document<Measurement>(text, source, read_measurement);
 }
 
-std::variant<Recording, std::string> load(const std::filesystem::path& file) {
+std::variant<Measurement, std::string> load(const std::filesystem::path& file) {
     std::string text;
     if (auto why = read_whole_file(file, text)) return *why;
     const auto first = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
@@ -305,14 +305,14 @@ const std::vector<std::string_view>& csv_columns() {
     return columns;
 }
 
-std::string to_csv(const Recording& recording) {
+std::string to_csv(const Measurement& measurement) {
     std::string out;
     for (std::string_view column : csv_columns()) {
         if (!out.empty()) out += ',';
         out += column;
     }
     out += '\n';
-    for (const Point& point : recording.points) {
+    for (const Point& point : measurement.points) {
         const Json row = point_json(point);
         bool first = true;
         for (std::string_view column : csv_columns()) {
@@ -407,7 +407,7 @@ Json csv_value(const std::string& cell, bool text_column, const std::string& whe
     throw FormatError(where + ": expected a number, true, false or nothing, got \"" + cell + "\"");
 }
 
-Recording read_csv(std::string_view text, std::string_view source) {
+Measurement read_csv(std::string_view text, std::string_view source) {
     const std::vector<CsvRecord> records = split_csv(text, source);
     if (records.empty()) throw FormatError(std::string(source) + ": empty: no header line");
     const CsvRecord& header = records.front();
@@ -425,8 +425,8 @@ Recording read_csv(std::string_view text, std::string_view source) {
                               "\": not a CSV of `tilescope bench --csv`");
         column_of.push_back(static_cast<int>(found - header.cells.begin()));
     }
-    Recording recording;
-    recording.from_csv = true;
+    Measurement measurement;
+    measurement.from_csv = true;
     for (std::size_t r = 1; r < records.size(); ++r) {
         const CsvRecord& row = records[r];
         const std::string at = std::string(source) + ":" + std::to_string(row.line);
@@ -440,9 +440,9 @@ Recording read_csv(std::string_view text, std::string_view source) {
             point[name] = csv_value(row.cells[static_cast<std::size_t>(column_of[i])], sample.at(name).is_string(),
                                     at + ": column " + name);
         }
-        recording.points.push_back(read_point(Fields(point, at), false));
+        measurement.points.push_back(read_point(Fields(point, at), false));
     }
-    return recording;
+    return measurement;
 }
 
 }  // namespace
@@ -457,7 +457,7 @@ std::int64_t sample_count(const Point& point) {
     return point.samples_ms.empty() ? point.samples_not_kept : static_cast<std::int64_t>(point.samples_ms.size());
 }
 
-std::variant<Recording, std::string> parse_csv(std::string_view text, std::string_view source) {
+std::variant<Measurement, std::string> parse_csv(std::string_view text, std::string_view source) {
     try {
         return read_csv(text, source);
     } catch (const FormatError& e) {

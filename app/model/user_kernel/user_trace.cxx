@@ -1,4 +1,4 @@
-#include "model/user_kernel/recording.hpp"
+#include "model/user_kernel/user_trace.hpp"
 
 #include <algorithm>
 
@@ -22,21 +22,21 @@ std::int64_t model_loads(KernelKind kind, int tile, const Problem& p) {
 
 }  // namespace
 
-std::optional<std::string> user_recording_problem(const Problem& p, const UserLaunchShape& shape) {
+std::optional<std::string> user_trace_problem(const Problem& p, const UserLaunchShape& shape) {
     if (p.a_elements() >= kMostRecordedElements || p.b_elements() >= kMostRecordedElements ||
         p.c_elements() >= kMostRecordedElements)
-        return format_text("a recording takes matrices below 2^{} elements: take a smaller size", kUserIndexBits);
+        return format_text("a trace takes matrices below 2^{} elements: take a smaller size", kUserIndexBits);
     if (grid_blocks(shape) > kMaxRecordedBlocks)
-        return format_text("{} blocks is more than a recording keeps ({}): take a smaller size", grid_blocks(shape),
+        return format_text("{} blocks is more than a trace keeps ({}): take a smaller size", grid_blocks(shape),
                            kMaxRecordedBlocks);
     return std::nullopt;
 }
 
-UserCounts count_user_events(const UserRecording& recording) {
+UserCounts count_user_events(const UserTrace& trace) {
     UserCounts counts;
-    const UserLaunchShape& s = recording.shape;
+    const UserLaunchShape& s = trace.shape;
     counts.tile = s.block_x == s.block_y && s.block_x >= 1 && s.block_x <= kMaxTile ? static_cast<int>(s.block_x) : 16;
-    for (const UserEvent& e : recording.events) {
+    for (const UserEvent& e : trace.events) {
         switch (access_of(e)) {
             case UserAccess::LoadA: ++counts.loads_a; break;
             case UserAccess::LoadB: ++counts.loads_b; break;
@@ -45,8 +45,8 @@ UserCounts count_user_events(const UserRecording& recording) {
         }
         counts.most_barriers = std::max(counts.most_barriers, static_cast<int>(e.barriers));
     }
-    counts.naive_loads = model_loads(KernelKind::Naive, counts.tile, recording.problem);
-    counts.tiled_loads = model_loads(KernelKind::Tiled, counts.tile, recording.problem);
+    counts.naive_loads = model_loads(KernelKind::Naive, counts.tile, trace.problem);
+    counts.tiled_loads = model_loads(KernelKind::Tiled, counts.tile, trace.problem);
     return counts;
 }
 
@@ -62,7 +62,7 @@ std::string describe_counts(const UserCounts& c) {
                        c.tiled_loads, ratio(c.tiled_loads));
 }
 
-std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& r, const std::string& device, int sm_count) {
+std::variant<KernelTrace, std::string> tiled_trace_of(const UserTrace& r, const std::string& device, int sm_count) {
     using Result = std::variant<KernelTrace, std::string>;
     const UserLaunchShape& s = r.shape;
     const Problem& p = r.problem;
@@ -79,7 +79,7 @@ std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& r, co
                                   want_x, want_y, tile, tile, s.grid_x, s.grid_y));
     if (r.events_dropped > 0)
         return Result(std::in_place_index<1>,
-                      format_text("{} accesses were past what a recording keeps: take a smaller size", r.events_dropped));
+                      format_text("{} accesses were past what a trace keeps: take a smaller size", r.events_dropped));
 
     KernelTrace trace;
     trace.config = KernelConfig{KernelKind::Tiled, tile, tile, tile};
@@ -93,7 +93,7 @@ std::variant<KernelTrace, std::string> tiled_trace_of(const UserRecording& r, co
     // the last stamp it took, is every thread's.
     const std::size_t stride = static_cast<std::size_t>(kMostTimedBarriers) + 1;
     if (r.times_ns.size() != static_cast<std::size_t>(blocks) * stride)
-        return Result(std::in_place_index<1>, std::string("the recording holds no clocks for every block"));
+        return Result(std::in_place_index<1>, std::string("the trace holds no clocks for every block"));
     int barriers = 0;
     while (barriers < kMostTimedBarriers && r.times_ns[static_cast<std::size_t>(barriers) + 1] != 0) ++barriers;
     if (barriers == 0 || barriers % phases != 0)

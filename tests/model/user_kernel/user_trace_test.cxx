@@ -1,12 +1,12 @@
-// A learner's kernel's recording read back (model/user_kernel/recording.hpp), from notes made here the way
-// the recording build makes them on the GPU: a kernel that does what the tiled rung does becomes
-// the tiled rung's recording and matches the model; kernels shaped otherwise say how; the counts
+// A learner's kernel's trace read back (model/user_kernel/user_trace.hpp), from notes made here the way
+// the tracing build makes them on the GPU: a kernel that does what the tiled rung does becomes
+// the tiled rung's trace and matches the model; kernels shaped otherwise say how; the counts
 // stand beside the naive and tiled kernels'.
 #include <gtest/gtest.h>
 
 #include "model/tile_schedule.hpp"
 #include "model/traffic.hpp"
-#include "model/user_kernel/recording.hpp"
+#include "model/user_kernel/user_trace.hpp"
 
 namespace {
 
@@ -24,8 +24,8 @@ UserEvent note(int block, int tx, int ty, int barriers, UserAccess access, std::
 
 // What the tiled rung's threads note: one element of A and of B a phase (none for padding), two
 // barriers a phase, C stored by the threads inside it; thread (0, 0)'s clock at each barrier.
-UserRecording tiled_notes(const Problem& p, int tile) {
-    UserRecording r;
+UserTrace tiled_notes(const Problem& p, int tile) {
+    UserTrace r;
     r.problem = p;
     r.shape = {(p.n + tile - 1) / tile, (p.m + tile - 1) / tile, tile, tile, 0};
     const int phases = static_cast<int>((p.k + tile - 1) / tile);
@@ -57,9 +57,9 @@ UserRecording tiled_notes(const Problem& p, int tile) {
     return r;
 }
 
-TEST(UserRecording, ATiledKernelIsTheTiledRungsRecordingAndTheModels) {
+TEST(UserTrace, ATiledKernelIsTheTiledRungsTraceAndTheModels) {
     const Problem p{.m = 20, .n = 18, .k = 33, .batch = 1, .dtype = Dtype::Float32};
-    const UserRecording r = tiled_notes(p, 8);
+    const UserTrace r = tiled_notes(p, 8);
     const auto trace = tiled_trace_of(r, "NVIDIA H100 (test)", 132);
     ASSERT_EQ(trace.index(), 0u) << std::get<1>(trace);
     const KernelTrace& t = std::get<0>(trace);
@@ -79,7 +79,7 @@ TEST(UserRecording, ATiledKernelIsTheTiledRungsRecordingAndTheModels) {
     EXPECT_NE(describe_counts(counts).find("the tiled kernel with T = 8 loads"), std::string::npos);
 
     // One load moved to another element: the comparison names it.
-    UserRecording moved = r;
+    UserTrace moved = r;
     moved.events.front().kind_index += 1;
     const auto wrong = tiled_trace_of(moved, "test", 132);
     ASSERT_EQ(wrong.index(), 0u);
@@ -88,12 +88,12 @@ TEST(UserRecording, ATiledKernelIsTheTiledRungsRecordingAndTheModels) {
 
 // With shared memory recorded, a load's slot is the one its thread wrote next: the rung's own
 // (as[ty][tx]) matches the model; B's tile stored transposed (bs[tx][ty]) is named where it differs.
-TEST(UserRecording, RecordedSharedWritesGiveEachLoadItsSlot) {
+TEST(UserTrace, RecordedSharedWritesGiveEachLoadItsSlot) {
     const Problem p{.m = 20, .n = 18, .k = 33, .batch = 1, .dtype = Dtype::Float32};
     const int tile = 8;
-    const UserRecording loads = tiled_notes(p, tile);
+    const UserTrace loads = tiled_notes(p, tile);
     for (const bool transposed : {false, true}) {
-        UserRecording r = loads;
+        UserTrace r = loads;
         r.shared_names = {"as", "bs"};
         // as at word 100, bs right after it: T × T each.
         r.shared_info = {100, tile, tile, 100 + tile * tile, tile, tile};
@@ -121,9 +121,9 @@ TEST(UserRecording, RecordedSharedWritesGiveEachLoadItsSlot) {
     }
 }
 
-TEST(UserRecording, KernelsShapedOtherwiseSayHow) {
+TEST(UserTrace, KernelsShapedOtherwiseSayHow) {
     const Problem p{.m = 16, .n = 16, .k = 16, .batch = 1, .dtype = Dtype::Float32};
-    UserRecording r = tiled_notes(p, 8);
+    UserTrace r = tiled_notes(p, 8);
     r.shape.block_x = 16;
     r.shape.block_y = 4;
     EXPECT_NE(std::get<1>(tiled_trace_of(r, "", 1)).find("blocks of 16 × 4"), std::string::npos);
@@ -136,7 +136,7 @@ TEST(UserRecording, KernelsShapedOtherwiseSayHow) {
     r = tiled_notes(p, 8);
     r.shape.grid_x = 1;
     EXPECT_NE(std::get<1>(tiled_trace_of(r, "", 1)).find("grid"), std::string::npos);
-    EXPECT_TRUE(user_recording_problem({.m = 1 << 16, .n = 1 << 16, .k = 4}, {1, 1, 16, 16, 0}));
+    EXPECT_TRUE(user_trace_problem({.m = 1 << 16, .n = 1 << 16, .k = 4}, {1, 1, 16, 16, 0}));
 }
 
 }  // namespace
