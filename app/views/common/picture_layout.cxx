@@ -15,6 +15,13 @@ void PictureLayout::clear() {
     labels.clear();
 }
 
+void PictureLayout::begin(std::string_view shown, ImVec2 min, ImVec2 max) {
+    clear();
+    view = shown;
+    canvas_min = min;
+    canvas_max = max;
+}
+
 void PictureLayout::add_matrix(std::string_view name, ImVec2 min, ImVec2 max) {
     if (wanted) matrices.push_back({std::string(name), min, max});
 }

@@ -35,6 +35,8 @@ struct PictureLayout {
 
     // Starts the frame's picture over (`wanted` stays).
     void clear();
+    // Starts it over as `view`'s picture on the canvas from `min` to `max`.
+    void begin(std::string_view view, ImVec2 min, ImVec2 max);
     void add_matrix(std::string_view name, ImVec2 min, ImVec2 max);
     // A label named `kind` + `text` ("label: " and the label's words).
     void add_label(std::string_view kind, std::string_view text, ImVec2 min, ImVec2 max);

@@ -204,10 +204,7 @@ StageGeometry stage_geometry(const model::Problem& problem, const model::KernelC
 }
 
 void start_picture(PictureLayout& picture, const char* view, const Rect& canvas, const StageLayout& layout) {
-    picture.clear();
-    picture.view = view;
-    picture.canvas_min = canvas.min;
-    picture.canvas_max = canvas.max;
+    picture.begin(view, canvas.min, canvas.max);
     picture.add_matrix("A", layout.a.min, layout.a.max);
     picture.add_matrix("B", layout.b.min, layout.b.max);
     picture.add_matrix("C", layout.c.min, layout.c.max);

@@ -317,10 +317,7 @@ void draw_tc_fragments(AppState& state) {
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    picture.clear();
-    picture.view = "theatre";
-    picture.canvas_min = origin;
-    picture.canvas_max = {origin.x + avail.x, origin.y + avail.y};
+    picture.begin("theatre", origin, {origin.x + avail.x, origin.y + avail.y});
     const FragmentLayout layout = layout_fragments(grids, origin, avail, font);
     if (layout.cell <= 0.0f) return;
     const float cell = layout.cell;

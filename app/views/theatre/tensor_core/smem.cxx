@@ -322,10 +322,7 @@ void draw_tc_smem(AppState& state) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     PictureLayout& picture = state.picture;
-    picture.clear();
-    picture.view = "theatre";
-    picture.canvas_min = origin;
-    picture.canvas_max = {origin.x + avail.x, origin.y + avail.y};
+    picture.begin("theatre", origin, {origin.x + avail.x, origin.y + avail.y});
     const float cell = smem_cell(*tiles, avail, font);
     if (cell < 6.0f) return;
     // A title and the banks over the grids, the start arrow's room, the wavefronts under them.

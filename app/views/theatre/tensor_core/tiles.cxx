@@ -175,10 +175,7 @@ void draw_tc_tiles(AppState& state) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     PictureLayout& picture = state.picture;
-    picture.clear();
-    picture.view = "theatre";
-    picture.canvas_min = origin;
-    picture.canvas_max = {origin.x + avail.x, origin.y + avail.y};
+    picture.begin("theatre", origin, {origin.x + avail.x, origin.y + avail.y});
     const float strip = font * kStripFonts, gap = font * kGapFonts, label = font * kNameFonts;
     const int rows = launch.cluster_rows, cols = launch.cols;
     const float cell = std::floor(std::min((avail.x - strip - 2.0f * gap - font) / static_cast<float>(cols),
