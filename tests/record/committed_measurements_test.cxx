@@ -94,8 +94,8 @@ TEST(CommittedMeasurements, AssetsStayUnderSixMegabytes) {
 }
 
 TEST(CommittedMeasurements, AnOlderPrettyFileWithEverySampleStillLoads) {
-    // Three points cut, byte for byte, from a measurement TileScope wrote on 2026-11-21: indented,
-    // one sample a line.
+    // Three points cut, byte for byte, from a measurement an older TileScope wrote: indented, one
+    // sample a line.
     const std::filesystem::path file = TILESCOPE_RECORD_TEST_DATA "/old-pretty-nvidia-h200-2026-11-21.json";
     const std::string text = text_of(file);
     ASSERT_NE(text.find("\n   \"samples_ms\": [\n"), std::string::npos) << "not the old layout any more";

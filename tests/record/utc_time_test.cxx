@@ -17,7 +17,7 @@ TEST(UtcTime, DateIsUtcIso8601) {
 
 TEST(UtcTime, ToTheMinuteSaysUtc) {
     const std::string date = utc_now(ts::record::kUtcToTheMinute);
-    ASSERT_EQ(date.size(), 20u) << date;  // "2026-11-24 09:12 UTC"
+    ASSERT_EQ(date.size(), 20u) << date;  // "YYYY-MM-DD hh:mm UTC"
     EXPECT_EQ(date[4], '-');
     EXPECT_EQ(date[10], ' ');
     EXPECT_EQ(date[13], ':');

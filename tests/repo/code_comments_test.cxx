@@ -193,7 +193,7 @@ Header header_of(std::string_view text) {
     return header;
 }
 
-// A date: 2026-11-26, or a month and a day ("Dec 3", "on November 26th", "3 Dec").
+// A date: YYYY-MM-DD, or a month and a day ("Dec 3", "on November 26th", "3 Dec").
 bool has_date(const std::string& comment) {
     static const std::regex kIsoDate(R"((^|[^0-9])(19|20)[0-9]{2}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])([^0-9]|$))");
     static const std::string kMonth =

@@ -1,3 +1,8 @@
+// lesson_answers.cxx — each answer a lesson can reveal (lesson_answers.hpp says why they are
+// computed, never written in the lesson). In order: the model's counts (element_loads,
+// reuse_factor, warp_sectors, threads_per_block); measured times (coalescing_penalty,
+// measured_speedup); the kernel ladder; the tensor-core ladder; what each type costs in
+// accuracy; breaking a kernel on purpose; then check_answer, which picks one by its word.
 #include "views/lessons/lesson_answers.hpp"
 
 #include <algorithm>
@@ -10,6 +15,7 @@
 #include "views/lab/lab_state.hpp"
 #include "model/experiment.hpp"
 #include "model/format.hpp"
+#include "model/rung_info.hpp"
 #include "model/ladder.hpp"
 #include "model/ladder_rungs.hpp"
 #include "model/launch_geometry.hpp"
@@ -176,13 +182,14 @@ RevealedAnswer measured_speedup(const AppState& state) {
 // for every rung, where the tiles' edges no longer matter. Where a measurement lacks that
 // size, the largest square size measured for both is used, and named.
 
-// Where `kind` stands on the ladder; -1 when it is not a rung (the tiled kernel is rung 0).
-int rung_index(model::KernelKind kind) {
-    const auto rungs = model::ladder_rungs();
-    for (std::size_t i = 0; i < rungs.size(); ++i)
-        if (rungs[i].kernel.kind == kind) return static_cast<int>(i);
-    return -1;
+// Where `kind` stands on `ladder` (its row's position: the tiled kernel is rung 0 of the FP32
+// ladder); -1 when it is not one of that ladder's rungs.
+int rung_position(model::Ladder ladder, model::KernelKind kind) {
+    const model::RungInfo* row = model::find_rung(kind);
+    return row && row->ladder == ladder ? row->position : -1;
 }
+
+int rung_index(model::KernelKind kind) { return rung_position(model::Ladder::Fp32, kind); }
 
 constexpr std::int64_t kLadderAnswerSize = 4096;
 
@@ -337,12 +344,7 @@ RevealedAnswer percent_of_cublas(const AppState& state) {
 // (the CUDA cores' best), at the largest square size measured for both (8192³ in the committed
 // measurements).
 
-int tc_rung_index(model::KernelKind kind) {
-    const auto rungs = model::tensor_core_rungs();
-    for (std::size_t i = 0; i < rungs.size(); ++i)
-        if (rungs[i].kernel.kind == kind) return static_cast<int>(i);
-    return -1;
-}
+int tc_rung_index(model::KernelKind kind) { return rung_position(model::Ladder::TensorCores, kind); }
 
 RevealedAnswer tc_answer(const AppState& state, const std::string& word) {
     const auto rungs = model::tensor_core_rungs();
