@@ -163,8 +163,8 @@ void matmul(const model::Problem& p, const T* a, const T* b, T* c, cudaStream_t 
 // the default mode is what cuBLAS's and torch's own BF16 figures use. Pedantic comes back after.
 // With one flag more: no reduction in the output type. Where cuBLAS splits K (small M and N, long
 // K) it may otherwise add the parts' sums in BF16 or FP16, not FP32, and then misses the bound that
-// FP32 accumulation earns: on an H200 (CUDA 13.0), 8×94×210 in BF16 was 2 BF16 steps off in 146 of
-// 752 cells (check --seed 2026112801). TileScope's kernels sum in FP32 all the way, so the line
+// FP32 accumulation earns (the case that showed it: docs/notes/measurement.md). TileScope's
+// kernels sum in FP32 all the way, so the line
 // they are measured against does too; where cuBLAS does not split K the flag changes nothing.
 void matmul_half(const model::Problem& p, const void* a, const void* b, void* c, cudaStream_t stream) {
     Cublas& cb = cublas();

@@ -28,8 +28,8 @@ namespace {
 using model::format_text;
 
 // Store clocks kept per instrumented launch (8 bytes each, 128 MiB at most): every block of
-// 256×256×256 at T = 16, the first 256 blocks of 1024×1024×1024 at T = 32 (about the first wave
-// on an H100, where the kept reads come from). A larger grid keeps its first blocks' only.
+// 256×256×256 at T = 16, the first 256 blocks of 1024×1024×1024 at T = 32 (about one wave of a
+// large GPU, where the kept reads come from). A larger grid keeps its first blocks' only.
 constexpr std::int64_t kMaxStoreClocks = std::int64_t{1} << 24;
 
 std::string launch_text(model::Experiment experiment, const model::ExperimentCase& c) {

@@ -92,8 +92,8 @@ using LaunchOn = std::function<void(const void* a, const void* b, void* c, cudaS
 // device; the launch; waiting for it; copying C back. Freeing is not timed. This is the
 // number a program that computes one product pays; it is never mixed with the kernel
 // times above. Its launch finds A and B in L2, where the copies left them, so for a kernel
-// slowed mostly by L2 misses it can be shorter than a cold sample (seen on an H200 for
-// column-per-thread, 128³ to 2048³). Returns one time in ms per run. Throws CudaError.
+// slowed mostly by L2 misses it can be shorter than a cold sample. Returns one time in ms per
+// run. Throws CudaError.
 std::vector<double> time_end_to_end(int runs, const HostOperands& host, cudaStream_t stream,
                                     const LaunchOn& launch);
 

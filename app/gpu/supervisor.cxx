@@ -75,8 +75,8 @@ std::string describe_exit(int status) {
 double kernel_deadline_s(const RunRequest& request, double estimate_s, double min_s) {
     double budget = request.adaptive ? request.budget_s : 0.0;
     if (request.kind == RequestKind::Roofline) budget = std::max(budget, 60.0);
-    // An experiment checks every run on the host (a 2048³ case took 12 s on the H100's host
-    // for 50 runs, most of it the CPU reference); CUPTI replays a launch for each of its passes.
+    // An experiment checks every run on the host, most of its time the CPU reference; CUPTI
+    // replays a launch for each of its passes.
     if (request.kind == RequestKind::Experiment) budget = std::max(budget, 60.0 + 0.5 * request.runs);
     if (request.kind == RequestKind::Counters) budget = std::max(budget, 60.0);
     // The learner's kernel is compiled in the worker, in a child process stopped at its own limit.
