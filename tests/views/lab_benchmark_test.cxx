@@ -24,9 +24,9 @@ AppState with_gpu() {
 
 // exchange_with_runner's half that submits.
 Sent submit(LabState& lab) {
-    Sent sent = lab.to_submit;
-    lab.in_flight += static_cast<int>(sent.size());
-    lab.to_submit.clear();
+    Sent sent = lab.measured.to_submit;
+    lab.measured.in_flight += static_cast<int>(sent.size());
+    lab.measured.to_submit.clear();
     return sent;
 }
 
@@ -41,7 +41,7 @@ void arrive(LabState& lab, const std::pair<std::string, RunRequest>& request, bo
     result.samples_ms = {1.0};
     result.median_ms = result.p20_ms = result.p80_ms = 1.0;
     result.superseded_by = superseded_by;
-    take_live_result(lab, result);
+    take_live_result(lab.measured, lab.panels, result);
 }
 
 TEST(LabBenchmark, TimesEachChangeToItsFirstAndLastPoint) {
@@ -51,9 +51,9 @@ TEST(LabBenchmark, TimesEachChangeToItsFirstAndLastPoint) {
     bench.on_frame(state, 0.000);  // change 1
     // naive, naive-row, T = 32, warptile, tuned, cuBLAS: first a quick preview of each, then the full,
     // adaptive and checked measurement that replaces it.
-    ASSERT_EQ(state.lab.to_submit.size(), 12u);
+    ASSERT_EQ(state.lab.measured.to_submit.size(), 12u);
     for (std::size_t i = 0; i < 12; ++i) {
-        const auto& [key, request] = state.lab.to_submit[i];
+        const auto& [key, request] = state.lab.measured.to_submit[i];
         EXPECT_EQ(request.problem.m, 512) << key;
         EXPECT_EQ(request.adaptive, i >= 6) << key;
         EXPECT_EQ(key.rfind(i < 6 ? "latency/preview/" : "latency/full/", 0), 0u) << key;
@@ -64,8 +64,8 @@ TEST(LabBenchmark, TimesEachChangeToItsFirstAndLastPoint) {
     bench.on_frame(state, 0.030);
     for (std::size_t i = 1; i < first.size(); ++i) arrive(state.lab, first[i]);
     bench.on_frame(state, 0.050);  // change 1 complete; change 2
-    ASSERT_EQ(state.lab.to_submit.size(), 12u);
-    EXPECT_EQ(state.lab.to_submit.front().second.problem.m, 1024);
+    ASSERT_EQ(state.lab.measured.to_submit.size(), 12u);
+    EXPECT_EQ(state.lab.measured.to_submit.front().second.problem.m, 1024);
     EXPECT_FALSE(bench.finished());
 
     const Sent second = submit(state.lab);
@@ -74,7 +74,7 @@ TEST(LabBenchmark, TimesEachChangeToItsFirstAndLastPoint) {
     bench.on_frame(state, 0.150);
     EXPECT_TRUE(bench.finished());
     EXPECT_FALSE(bench.failure());
-    EXPECT_TRUE(state.lab.to_submit.empty()) << "no change after the last";
+    EXPECT_TRUE(state.lab.measured.to_submit.empty()) << "no change after the last";
 
     ASSERT_EQ(bench.first_point_ms().size(), 2u);
     EXPECT_NEAR(bench.first_point_ms()[0], 30.0, 1e-9);
@@ -85,7 +85,7 @@ TEST(LabBenchmark, TimesEachChangeToItsFirstAndLastPoint) {
     const std::vector<double> frames = {10, 20, 20, 10, 90};
     ASSERT_EQ(bench.frame_ms().size(), frames.size());
     for (std::size_t i = 0; i < frames.size(); ++i) EXPECT_NEAR(bench.frame_ms()[i], frames[i], 1e-9) << i;
-    EXPECT_EQ(state.lab.live_points.size(), 12u);
+    EXPECT_EQ(state.lab.measured.live_points.size(), 12u);
     EXPECT_EQ(bench.superseded(), 0);
 
     const std::string report = bench.report();
@@ -149,7 +149,7 @@ TEST(LabBenchmark, NoGpuStopsAtOnceWithTheReason) {
     bench.on_frame(state, 0.5);
     ASSERT_TRUE(bench.failure());
     EXPECT_EQ(*bench.failure(), "no usable GPU: no NVIDIA driver found");
-    EXPECT_TRUE(state.lab.to_submit.empty());
+    EXPECT_TRUE(state.lab.measured.to_submit.empty());
 
     AppState probing;
     LabBenchmark silent(5, {512}, 10.0);

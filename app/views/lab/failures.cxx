@@ -49,7 +49,7 @@ void note_measure_result(Failures& failures, const gpu::RunResult& result) {
 
 std::optional<Failure> failure_at(const LabState& lab, const std::vector<const record::Point*>& points,
                                   const gpu::RunRequest& request) {
-    for (const Failure& f : lab.failures.failed)
+    for (const Failure& f : lab.measured.failures.failed)
         if (same_point(f.request, request)) return f;
     // A recorded failure counts only where no point of the same kernel and size succeeded.
     const std::string config = request_config(request);
@@ -70,7 +70,7 @@ const Failure* latest_failure(const Failures& failures) {
 }
 
 void measure_again(LabState& lab, const Failure& failure) {
-    request_live(lab, "again/" + failure.what, failure.request);
+    request_live(lab.measured, "again/" + failure.what, failure.request);
 }
 
 std::string failure_tooltip(const Failure& failure, bool can_measure) {

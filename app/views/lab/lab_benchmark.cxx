@@ -51,24 +51,24 @@ void LabBenchmark::on_frame(AppState& state, double now_s) {
     m_last_frame_s = now_s;
 
     LabState& lab = state.lab;
-    m_superseded = lab.superseded - m_superseded_before;
+    m_superseded = lab.measured.superseded - m_superseded_before;
     if (m_waiting) {
-        const int kept = lab.points_kept - m_kept_before;
+        const int kept = lab.measured.points_kept - m_kept_before;
         // Points are kept in exchange_with_runner, before the views fill the plot this frame.
         if (kept > 0 && !m_first_seen) {
             m_first_ms.push_back((now_s - m_change_s) * 1e3);
             m_first_seen = true;
         }
-        if (lab.in_flight > 0 || !lab.to_submit.empty()) {
+        if (lab.measured.in_flight > 0 || !lab.measured.to_submit.empty()) {
             if (now_s - m_change_s > m_timeout_s)
                 m_failure = format_text("change {} (size {}): not every result was back after {} s", m_made,
-                                   lab.latency.size, m_timeout_s);
+                                   lab.choices.latency.size, m_timeout_s);
             return;
         }
         m_waiting = false;
         if (kept < m_requests) {
             m_failure = format_text("change {} (size {}): {} of {} requests failed; the last error: {}", m_made,
-                               lab.latency.size, m_requests - kept, m_requests, lab.last_error);
+                               lab.choices.latency.size, m_requests - kept, m_requests, lab.measured.last_error);
             return;
         }
         m_all_ms.push_back((now_s - m_change_s) * 1e3);
@@ -84,12 +84,12 @@ void LabBenchmark::make_change(AppState& state, double now_s) {
     LabState& lab = state.lab;
     if (m_made == 0) {
         m_device = state.device->limits.name;
-        m_superseded_before = lab.superseded;
+        m_superseded_before = lab.measured.superseded;
     }
-    lab.latency.size = m_sizes[static_cast<std::size_t>(m_made) % m_sizes.size()];
-    m_kept_before = lab.points_kept;
+    lab.choices.latency.size = m_sizes[static_cast<std::size_t>(m_made) % m_sizes.size()];
+    m_kept_before = lab.measured.points_kept;
     measure_latency_now(lab);
-    m_requests = static_cast<int>(std::count_if(lab.to_submit.begin(), lab.to_submit.end(), [](const auto& queued) {
+    m_requests = static_cast<int>(std::count_if(lab.measured.to_submit.begin(), lab.measured.to_submit.end(), [](const auto& queued) {
         return queued.first.rfind("latency/", 0) == 0;
     }));
     ++m_made;

@@ -62,7 +62,7 @@ private:
     bool m_waiting = false;   // for the latest change's results
     double m_change_s = 0.0;
     int m_requests = 0;       // queued by the latest change
-    int m_kept_before = 0;    // LabState::points_kept just before it
+    int m_kept_before = 0;    // LabMeasurements::points_kept just before it
     int m_superseded_before = 0;
     bool m_first_seen = false;
 

@@ -24,29 +24,29 @@ namespace {
 // never started, where a user might wonder (a GPU is there, yet nothing filled in).
 void draw_first_visit_sweep(AppState& state) {
     LabState& lab = state.lab;
-    if (lab.sweep.active() && lab.sweep.first_visit) {
-        muted_text(model::format_text("Measuring on {}: {} of {} points…", state.device->limits.name, lab.sweep.done,
-                                      lab.sweep.total));
+    if (lab.measured.sweep.active() && lab.measured.sweep.first_visit) {
+        muted_text(model::format_text("Measuring on {}: {} of {} points…", state.device->limits.name, lab.measured.sweep.done,
+                                      lab.measured.sweep.total));
         const float cancel = ImGui::CalcTextSize("Cancel").x + ImGui::GetStyle().FramePadding.x * 2.0f;
-        ImGui::ProgressBar(float(lab.sweep.done) / float(lab.sweep.total),
+        ImGui::ProgressBar(float(lab.measured.sweep.done) / float(lab.measured.sweep.total),
                            ImVec2(std::max(ImGui::GetFontSize() * 4.0f,
                                            ImGui::GetContentRegionAvail().x - cancel - ImGui::GetStyle().ItemSpacing.x),
                                   0.0f));
         ImGui::SameLine();
-        if (ImGui::Button("Cancel##first_visit")) cancel_sweep(lab);
-    } else if (!lab.first_visit.passed_over.empty()) {
-        muted_text("No automatic sweep: " + lab.first_visit.passed_over + ".");
+        if (ImGui::Button("Cancel##first_visit")) cancel_sweep(lab.measured);
+    } else if (!lab.measured.first_visit.passed_over.empty()) {
+        muted_text("No automatic sweep: " + lab.measured.first_visit.passed_over + ".");
     }
 }
 
 }  // namespace
 
 bool draw_sweep_progress(LabState& lab) {
-    if (!lab.sweep.active() || lab.sweep.first_visit) return false;
-    ImGui::ProgressBar(float(lab.sweep.done) / float(lab.sweep.total), ImVec2(ImGui::GetFontSize() * 12.0f, 0),
-                       model::format_text("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
+    if (!lab.measured.sweep.active() || lab.measured.sweep.first_visit) return false;
+    ImGui::ProgressBar(float(lab.measured.sweep.done) / float(lab.measured.sweep.total), ImVec2(ImGui::GetFontSize() * 12.0f, 0),
+                       model::format_text("{} of {}", lab.measured.sweep.done, lab.measured.sweep.total).c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) cancel_sweep(lab);
+    if (ImGui::Button("Cancel")) cancel_sweep(lab.measured);
     return true;
 }
 
@@ -55,53 +55,53 @@ namespace {
 // Where the numbers come from, said first: a measurement is another machine's past.
 void draw_source(AppState& state) {
     LabState& lab = state.lab;
-    if (lab.unfinished) {
+    if (lab.measured.unfinished) {
         coloured_text_wrapped(colours::kWarning,
                               model::format_text("TileScope ended unexpectedly during the session of {}; it kept {}.",
-                                                 lab.unfinished->started,
-                                                 model::counted(lab.unfinished->points, "measurement"))
+                                                 lab.measured.unfinished->started,
+                                                 model::counted(lab.measured.unfinished->points, "measurement"))
                                   .c_str());
-        if (ImGui::Button("Reopen them")) reopen_unfinished(lab);
+        if (ImGui::Button("Reopen them")) reopen_unfinished(lab.measured);
         ImGui::SameLine();
-        if (ImGui::Button("Discard")) discard_unfinished(lab);
+        if (ImGui::Button("Discard")) discard_unfinished(lab.measured);
         ImGui::Separator();
     }
-    if (!lab.load_error.empty()) coloured_text_wrapped(colours::kError, ("Cannot load: " + lab.load_error).c_str());
-    if (measurement_loading(lab)) muted_text("Loading measurements…");
-    if (lab.measurement) {
+    if (!lab.measured.load_error.empty()) coloured_text_wrapped(colours::kError, ("Cannot load: " + lab.measured.load_error).c_str());
+    if (measurement_loading(lab.measured)) muted_text("Loading measurements…");
+    if (lab.measured.measurement) {
         ImGui::PushFont(heading_font());
-        coloured_text_wrapped(colours::kWarning, lab.measurement_label.c_str());
+        coloured_text_wrapped(colours::kWarning, lab.measured.measurement_label.c_str());
         ImGui::PopFont();
     }
     if (state.device && state.device->usable) {
         muted_text(model::format_text("Live: {} ({} measured this session)", state.device->limits.name,
-                                      model::counted(static_cast<std::int64_t>(lab.live_points.size()), "point")));
+                                      model::counted(static_cast<std::int64_t>(lab.measured.live_points.size()), "point")));
         draw_first_visit_sweep(state);
     } else if (state.device) {
         // Said once here for every lab view: why nothing is measured, and what is shown instead.
         muted_text(model::format_text("Not measuring here: {}. {}", state.device->why_not,
-                                      lab.measurement              ? "What is drawn comes from the measurement."
-                                      : measurement_loading(lab) ? "What is drawn will come from the measurement."
+                                      lab.measured.measurement              ? "What is drawn comes from the measurement."
+                                      : measurement_loading(lab.measured) ? "What is drawn will come from the measurement."
                                                                  : "No measurement loaded either: nothing measured to show."));
-    } else if (!lab.measurement && !measurement_loading(lab)) {
+    } else if (!lab.measured.measurement && !measurement_loading(lab.measured)) {
         muted_text("No measurement loaded and no GPU: nothing measured to show.");
     }
 }
 
 void draw_save(AppState& state) {
     LabState& lab = state.lab;
-    if (lab.live_points.empty()) return;
+    if (lab.measured.live_points.empty()) return;
     heading("Save this session");
     char path[256];
-    std::snprintf(path, sizeof path, "%s", lab.save_path.c_str());
+    std::snprintf(path, sizeof path, "%s", lab.measured.save_path.c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
-    if (ImGui::InputText("##save_path", path, sizeof path)) lab.save_path = path;
+    if (ImGui::InputText("##save_path", path, sizeof path)) lab.measured.save_path = path;
     ImGui::SameLine();
     if (ImGui::Button("Save JSON")) {
-        const auto why = save_session(lab, lab.save_path, state.device ? state.device->limits.name : "unknown GPU");
-        lab.save_message = why ? *why : "saved " + lab.save_path + " (open it with --load)";
+        const auto why = save_session(lab.measured, lab.measured.save_path, state.device ? state.device->limits.name : "unknown GPU");
+        lab.measured.save_message = why ? *why : "saved " + lab.measured.save_path + " (open it with --load)";
     }
-    if (!lab.save_message.empty()) muted_text(lab.save_message);
+    if (!lab.measured.save_message.empty()) muted_text(lab.measured.save_message);
 }
 
 // The lab views' panel: where the numbers come from, the view's own controls, the counters,

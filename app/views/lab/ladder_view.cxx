@@ -41,7 +41,7 @@ bool usable_gpu(const AppState& state) { return state.device && state.device->us
 // The GPU the points were measured on: this one when live, else the measurement's.
 std::string gpu_name(const AppState& state) {
     if (usable_gpu(state)) return state.device->limits.name;
-    if (state.lab.measurement) return state.lab.measurement->meta.device.name;
+    if (state.lab.measured.measurement) return state.lab.measured.measurement->meta.device.name;
     return "";
 }
 
@@ -102,11 +102,11 @@ model::KernelConfig resolved_kernel(const AppState& state, const model::KernelCo
     guessed = false;
     if (!model::is_tuned(kernel.kind) || kernel.variant >= 0) return kernel;
     model::KernelConfig resolved = kernel;
-    const auto compiled = state.lab.compiled_kernels.find(compiled_key(kernel, problem));
+    const auto compiled = state.lab.panels.compiled_kernels.find(compiled_key(kernel, problem));
     if (point && point->ran_candidate && *point->ran_candidate >= 0 &&
         *point->ran_candidate < model::tuned_candidate_count(kernel.kind))
         resolved.variant = *point->ran_candidate;
-    else if (compiled != state.lab.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
+    else if (compiled != state.lab.panels.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
         resolved.variant = compiled->second.tuned_variant;
     else {
         resolved.variant = gpu::choose_tuned_variant(kernel.kind, gpu_name(state), problem).variant;
@@ -119,8 +119,8 @@ void fill_occupancy(const AppState& state, const model::KernelConfig& asked, con
                     LadderBar& bar) {
     const CompiledKernel* compiled = nullptr;
     if (usable_gpu(state)) {
-        const auto found = state.lab.compiled_kernels.find(compiled_key(asked, problem));
-        if (found != state.lab.compiled_kernels.end()) compiled = &found->second;
+        const auto found = state.lab.panels.compiled_kernels.find(compiled_key(asked, problem));
+        if (found != state.lab.panels.compiled_kernels.end()) compiled = &found->second;
     }
     const auto occupancy =
         model::kernel_occupancy(bar.kernel, problem, occupancy_limits(state),
@@ -218,16 +218,16 @@ void ask_for_compiled_kernels(LabState& lab, int size) {
         const model::Problem problem = square(size, ladder);
         for (const model::LadderRung& rung : rungs_of(ladder)) {
             const std::string key = compiled_key(rung.kernel, problem);
-            if (lab.compiled_kernels.count(key) ||
-                std::find(lab.compiled_requested.begin(), lab.compiled_requested.end(), key) !=
-                    lab.compiled_requested.end())
+            if (lab.panels.compiled_kernels.count(key) ||
+                std::find(lab.panels.compiled_requested.begin(), lab.panels.compiled_requested.end(), key) !=
+                    lab.panels.compiled_requested.end())
                 continue;
             gpu::RunRequest request;
             request.kind = gpu::RequestKind::Occupancy;
             request.kernel = rung.kernel;
             request.problem = problem;
-            request_live(lab, "ladder-occupancy/" + key, request);
-            lab.compiled_requested.push_back(key);
+            request_live(lab.measured, "ladder-occupancy/" + key, request);
+            lab.panels.compiled_requested.push_back(key);
         }
     }
 }
@@ -246,7 +246,7 @@ std::vector<int> ladder_sizes(const LabState& lab) {
             if (p.dtype == dtype_name_of(ladder) && is_rung_config(p.config, ladder)) return true;
         return false;
     };
-    for (const record::Point* p : lab_points(lab))
+    for (const record::Point* p : lab_points(lab.measured))
         if (p->ok && p->batch == 1 && p->mode == "cold" && p->m == p->n && p->m == p->k && on_a_ladder(*p))
             sizes.push_back(static_cast<int>(p->m));
     std::sort(sizes.begin(), sizes.end());
@@ -257,7 +257,7 @@ std::vector<int> ladder_sizes(const LabState& lab) {
 int default_ladder_size(const LabState& lab) {
     const std::vector<int> sizes = ladder_sizes(lab);
     if (sizes.empty()) return 4096;
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     for (auto size = sizes.rbegin(); size != sizes.rend(); ++size) {
         bool full = find_point(points, kCublasConfig, *size, "float") != nullptr;
         for (const model::LadderRung& rung : model::ladder_rungs())
@@ -267,7 +267,7 @@ int default_ladder_size(const LabState& lab) {
     return sizes.back();
 }
 
-int shown_ladder_size(const LabState& lab) { return lab.ladder_size > 0 ? lab.ladder_size : default_ladder_size(lab); }
+int shown_ladder_size(const LabState& lab) { return lab.choices.ladder_size > 0 ? lab.choices.ladder_size : default_ladder_size(lab); }
 
 LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
     const LabState& lab = state.lab;
@@ -278,7 +278,7 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
     data.sizes = ladder_sizes(lab);
     data.limits_name = occupancy_limits(state).name;
     const model::Problem problem = square(data.size, ladder);
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
 
     const record::Point* cublas = find_point(points, kCublasConfig, data.size, data.dtype);
     const auto rungs = rungs_of(ladder);
@@ -314,10 +314,10 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
     }
 
     // Your kernel, when the latency view plots it: measured beside the FP32 rungs, unknown to the model.
-    if (ladder == Ladder::Fp32 && lab.latency.yours) {
+    if (ladder == Ladder::Fp32 && lab.choices.latency.yours) {
         LadderBar yours;
         yours.is_yours = true;
-        yours.config = yours.name = yours_config(lab.latency.yours->name);
+        yours.config = yours.name = yours_config(lab.choices.latency.yours->name);
         yours.colour = kYoursColour;
         yours.point = find_point(points, yours.config, data.size, data.dtype);
         if (yours.point) yours.gflops = yours.point->gflops;
@@ -401,7 +401,7 @@ void draw_ladder_controls(AppState& state) {
             ImGui::SameLine();
             if (ImGui::GetCursorScreenPos().x + width > right_edge) ImGui::NewLine();
         }
-        if (ImGui::RadioButton(label.c_str(), shown == sizes[i])) lab.ladder_size = shown = sizes[i];
+        if (ImGui::RadioButton(label.c_str(), shown == sizes[i])) lab.choices.ladder_size = shown = sizes[i];
     }
 
     ImGui::Spacing();
@@ -410,13 +410,13 @@ void draw_ladder_controls(AppState& state) {
             gpu ? std::string() : (state.device ? "Measuring needs a CUDA GPU: " + state.device->why_not : "Probing for a CUDA GPU…");
         ImGui::BeginDisabled(!gpu);
         if (ImGui::Button(format_text("Measure the ladders on this GPU ({}³)", shown).c_str()))
-            start_sweep(lab, both_ladders_requests(shown, lab.latency.yours));
+            start_sweep(lab.measured, both_ladders_requests(shown, lab.choices.latency.yours));
         ImGui::EndDisabled();
         if (!gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not.c_str());
-        if (!gpu) muted_text(state.device && lab.measurement ? why_not + "; the bars come from the measurement." : why_not);
+        if (!gpu) muted_text(state.device && lab.measured.measurement ? why_not + "; the bars come from the measurement." : why_not);
     }
-    if (lab.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.in_flight, "measurement")));
-    if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
+    if (lab.measured.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.measured.in_flight, "measurement")));
+    if (!lab.measured.last_error.empty()) coloured_text_wrapped(colours::kError, lab.measured.last_error.c_str());
     ImGui::Spacing();
     draw_export_button(state, ExportSubject::Ladder);
 }
@@ -483,8 +483,8 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
     // The value after each bar; shortened where the long form would leave the bars no room.
     // A bar whose latest request failed says so in its place (the requests are in the bars'
     // order: the rungs, then cuBLAS), and an older number of it does not set the scale.
-    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size, data.ladder, lab.latency.yours);
-    const auto points = lab_points(lab);
+    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size, data.ladder, lab.choices.latency.yours);
+    const auto points = lab_points(lab.measured);
     std::vector<std::optional<Failure>> failures;
     for (const gpu::RunRequest& request : requests) failures.push_back(failure_at(lab, points, request));
     double top = 0;
@@ -559,7 +559,7 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
         const LadderBar& bar = data.bars[i];
         const std::optional<Failure>& failure = failures[i];
         // A climb keeps its newest rung in view (two ladders at 2× text are taller than a screen).
-        if (state.lab.ladder_rungs_shown && !bar.is_cublas && rung + 1 == rungs_shown)
+        if (state.lab.choices.ladder_rungs_shown && !bar.is_cublas && rung + 1 == rungs_shown)
             ImGui::SetScrollFromPosY(y + row_h - ImGui::GetWindowPos().y, 0.8f);
         if (!bar.is_cublas && rung++ >= rungs_shown) {
             const float text_y = y + (beside ? (row_h - bar_h) * 0.4f : font * 0.1f) + (bar_h - font) * 0.5f;
@@ -681,7 +681,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     const float panels_h = std::max(ImGui::GetContentRegionAvail().y - font * 10.5f, font * 20.0f);
     const float fp32_rows = static_cast<float>(fp32.bars.size()), tc_rows = static_cast<float>(tensor_cores.bars.size());
     // A climb shows the FP32 rungs first, then the tensor cores' (all of both when not climbing).
-    const int rungs_shown = lab.ladder_rungs_shown.value_or(std::numeric_limits<int>::max());
+    const int rungs_shown = lab.choices.ladder_rungs_shown.value_or(std::numeric_limits<int>::max());
     const int fp32_rungs = static_cast<int>(std::count_if(fp32.bars.begin(), fp32.bars.end(),
                                                           [](const LadderBar& bar) { return !bar.is_cublas; }));
     float used = draw_ladder_panel(state, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows), rungs_shown);
@@ -696,7 +696,7 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
                              std::max(rungs_shown - fp32_rungs, 0));
 
     ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y + used + font * 0.4f));
-    muted_text((lab.measurement ? lab.measurement_label + ". " : std::string()) +
+    muted_text((lab.measured.measurement ? lab.measured.measurement_label + ". " : std::string()) +
                "Hover a bar: what that rung changed, the model's counts, and the speed-up over the rung below.");
     if (fp32.estimates || tensor_cores.estimates)
         muted_text(format_text("~ marks the model's estimate of registers and occupancy for the {}: {}", fp32.limits_name,

@@ -64,7 +64,7 @@ std::vector<int> ladder_sizes(const LabState& lab);
 // The size shown when the user has not chosen one: the largest with every bar measured, else
 // the largest with any, else 4096.
 int default_ladder_size(const LabState& lab);
-// LabState::ladder_size, or the default when it is 0.
+// LadderChoices::ladder_size, or the default when it is 0.
 int shown_ladder_size(const LabState& lab);
 
 // The bars of `ladder` at `size` (0: shown_ladder_size); they point into state.lab, valid while it

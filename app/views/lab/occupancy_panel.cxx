@@ -44,13 +44,13 @@ void row(const char* name, const std::string& value) {
 model::DeviceLimits occupancy_limits(const AppState& state) {
     if (state.device && state.device->usable) return state.device->limits;
     const auto presets = model::device_presets();
-    const int index = state.lab.preset >= 0 && state.lab.preset < static_cast<int>(presets.size()) ? state.lab.preset : 0;
+    const int index = state.lab.panels.preset >= 0 && state.lab.panels.preset < static_cast<int>(presets.size()) ? state.lab.panels.preset : 0;
     return presets[index];
 }
 
 void draw_occupancy_panel(AppState& state) {
     LabState& lab = state.lab;
-    model::KernelConfig& kernel = lab.occupancy_kernel;
+    model::KernelConfig& kernel = lab.panels.occupancy_kernel;
     heading("Occupancy");
 
     const bool gpu = state.device && state.device->usable;
@@ -59,9 +59,9 @@ void draw_occupancy_panel(AppState& state) {
     } else {
         const auto presets = model::device_presets();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
-        if (ImGui::BeginCombo("GPU (model)", presets[lab.preset].name.c_str())) {
+        if (ImGui::BeginCombo("GPU (model)", presets[lab.panels.preset].name.c_str())) {
             for (int i = 0; i < static_cast<int>(presets.size()); ++i)
-                if (ImGui::Selectable(presets[i].name.c_str(), i == lab.preset)) lab.preset = i;
+                if (ImGui::Selectable(presets[i].name.c_str(), i == lab.panels.preset)) lab.panels.preset = i;
             ImGui::EndCombo();
         }
     }
@@ -84,9 +84,9 @@ void draw_occupancy_panel(AppState& state) {
     }
 
     model::Problem problem;
-    problem.m = problem.n = problem.k = lab.latency.size;
-    problem.dtype = lab.latency.dtype;
-    problem.batch = lab.latency.batch;
+    problem.m = problem.n = problem.k = lab.choices.latency.size;
+    problem.dtype = lab.choices.latency.dtype;
+    problem.batch = lab.choices.latency.batch;
     const model::DeviceLimits limits = occupancy_limits(state);
 
     // An invalid choice is taught first: the model's reason, then (on a GPU) what CUDA says.
@@ -99,7 +99,7 @@ void draw_occupancy_panel(AppState& state) {
             request.kernel = kernel;
             request.problem = problem;
             request.check = false;
-            request_live(lab, "occupancy-try", request);
+            request_live(lab.measured, "occupancy-try", request);
         }
         return;
     }
@@ -107,16 +107,16 @@ void draw_occupancy_panel(AppState& state) {
     // On a GPU, ask CUDA about the compiled kernel once per choice; until it answers (or
     // without a GPU) the model's estimate is shown, labelled as such.
     const std::string choice = occupancy_choice(kernel, problem.dtype);
-    if (gpu && lab.occupancy_requested != choice) {
+    if (gpu && lab.panels.occupancy_requested != choice) {
         gpu::RunRequest request;
         request.kind = gpu::RequestKind::Occupancy;
         request.kernel = kernel;
         request.problem = problem;
-        request_live(lab, "occupancy/" + model::describe(kernel), request);
-        lab.occupancy_requested = choice;
+        request_live(lab.measured, "occupancy/" + model::describe(kernel), request);
+        lab.panels.occupancy_requested = choice;
     }
     const gpu::KernelOccupancy* compiled =
-        gpu && lab.compiled_occupancy && lab.compiled_occupancy_of == choice ? &*lab.compiled_occupancy : nullptr;
+        gpu && lab.panels.compiled_occupancy && lab.panels.compiled_occupancy_of == choice ? &*lab.panels.compiled_occupancy : nullptr;
 
     const auto occupancy = model::kernel_occupancy(
         kernel, problem, limits, compiled ? std::optional<int>(compiled->registers_per_thread) : std::nullopt);

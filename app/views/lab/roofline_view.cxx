@@ -69,7 +69,7 @@ std::vector<KernelMark> other_kernels(const LatencyControls& c) {
 void fill_failures(const AppState& state, Plot& plot, std::vector<Failure>& failed) {
     const LabState& lab = state.lab;
     const bool gpu = state.device && state.device->usable;
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     const model::Problem problem{kSize, kSize, kSize, 1, model::Dtype::Float32};
     const std::vector<gpu::RunRequest> rungs = ladder_requests(kSize);  // as the ladder measures, cuBLAS last
     plot.failures.clear();
@@ -81,7 +81,7 @@ void fill_failures(const AppState& state, Plot& plot, std::vector<Failure>& fail
         plot.failures.push_back({intensity, name, colour, failure_tooltip(*failure, gpu)});
         failed.push_back(std::move(*failure));
     };
-    for (const KernelMark& mark : other_kernels(lab.latency)) {
+    for (const KernelMark& mark : other_kernels(lab.choices.latency)) {
         gpu::RunRequest request = rungs.front();
         request.kernel = mark.kernel;
         add(model::describe(mark.kernel), mark.kernel, request, mark.colour);
@@ -151,7 +151,7 @@ int draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roof
 
 // Your kernel's mark, where it was measured at kSize and recorded (the same source both times).
 std::optional<RooflineMark> yours_mark(const AppState& state, const std::vector<const record::Point*>& points) {
-    const auto& yours = state.lab.latency.yours;
+    const auto& yours = state.lab.choices.latency.yours;
     const gpu::RunResult* recorded = yours ? last_trace_of(state.kernel_editor, yours->source) : nullptr;
     if (!recorded) return std::nullopt;
     const record::Point* p = find_point(points, yours_config(yours->name), kSize, "float");
@@ -240,16 +240,16 @@ std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors
 
 RooflinePeaksShown roofline_peaks(const AppState& state) {
     RooflinePeaksShown shown;
-    if (state.lab.peaks) {
-        shown.bandwidth_gbs = state.lab.peaks->bandwidth_gbs;
-        shown.fp32_gflops = state.lab.peaks->fp32_gflops;
-        shown.bf16_gflops = state.lab.peaks->bf16_gflops;
-        shown.source = "measured on this GPU: " + state.lab.peaks->bandwidth_label + "; " + state.lab.peaks->fp32_label;
-        if (!state.lab.peaks->bf16_label.empty()) shown.source += "; " + state.lab.peaks->bf16_label;
+    if (state.lab.measured.peaks) {
+        shown.bandwidth_gbs = state.lab.measured.peaks->bandwidth_gbs;
+        shown.fp32_gflops = state.lab.measured.peaks->fp32_gflops;
+        shown.bf16_gflops = state.lab.measured.peaks->bf16_gflops;
+        shown.source = "measured on this GPU: " + state.lab.measured.peaks->bandwidth_label + "; " + state.lab.measured.peaks->fp32_label;
+        if (!state.lab.measured.peaks->bf16_label.empty()) shown.source += "; " + state.lab.measured.peaks->bf16_label;
         return shown;
     }
     std::string name = "NVIDIA H200";
-    if (state.lab.measurement) name = state.lab.measurement->meta.device.name;
+    if (state.lab.measured.measurement) name = state.lab.measured.measurement->meta.device.name;
     else if (state.device && state.device->usable) name = state.device->limits.name;
     for (const DataSheet& sheet : kDataSheets)
         if (name.find(sheet.name_part) != std::string::npos) {
@@ -268,7 +268,7 @@ RooflinePeaksShown roofline_peaks(const AppState& state) {
 
 std::vector<RooflineMark> roofline_marks(const AppState& state) {
     std::vector<RooflineMark> marks;
-    const auto points = lab_points(state.lab);
+    const auto points = lab_points(state.lab.measured);
     model::Problem problem;
     problem.m = problem.n = problem.k = kSize;
     const auto add = [&](const std::string& name, const model::KernelConfig& kernel, const record::Point* p,
@@ -278,7 +278,7 @@ std::vector<RooflineMark> roofline_marks(const AppState& state) {
         marks.push_back({name, colour, traffic.arithmetic_intensity(4), p->gflops, p->median_ms,
                          static_cast<double>(traffic.global_bytes(4)), rung});
     };
-    for (const KernelMark& mark : other_kernels(state.lab.latency)) {
+    for (const KernelMark& mark : other_kernels(state.lab.choices.latency)) {
         const std::string config = model::describe(mark.kernel);
         add(config, mark.kernel, find_point(points, config, kSize, "float"), mark.colour, false);
     }
@@ -300,15 +300,15 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     LabState& lab = state.lab;
     const bool gpu = state.device && state.device->usable;
     // The GPU's own peaks, measured once per session.
-    if (gpu && !lab.peaks && !lab.peaks_requested) {
+    if (gpu && !lab.measured.peaks && !lab.measured.peaks_requested) {
         gpu::RunRequest request;
         request.kind = gpu::RequestKind::Roofline;
-        request_live(lab, "roofline", request);
-        lab.peaks_requested = true;
+        request_live(lab.measured, "roofline", request);
+        lab.measured.peaks_requested = true;
     }
     const RooflinePeaksShown peaks = roofline_peaks(state);
 
-    Plot& plot = lab.roofline_plot;
+    Plot& plot = lab.choices.roofline_plot;
     plot.x = {"arithmetic intensity, model: FLOPs per byte requested before caches", "FLOP/B", AxisScale::Log10};
     plot.y = {"achieved throughput", "GFLOP/s", AxisScale::Log10};
     plot.export_path = "tilescope_roofline";
@@ -391,7 +391,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     add_measured_dram_series(series, measured_dram);
     // cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point.
     const auto cublas_level = [&](std::string_view dtype, const char* name, ImU32 colour) {
-        const record::Point* cublas = find_point(lab_points(lab), "cublas", kSize, dtype);
+        const record::Point* cublas = find_point(lab_points(lab.measured), "cublas", kSize, dtype);
         if (!cublas) return;
         PlotSeries level;
         level.name = name;
@@ -408,9 +408,9 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     plot.series = std::move(series);
 
     heading("Roofline at 2048³: FP32, and the tensor cores in BF16");
-    if (!lab.peaks) {
+    if (!lab.measured.peaks) {
         muted_text(format_text("Peaks: {} ({}). {}", gpu ? "being measured on this GPU…" : "not measured (no GPU)",
-                          peaks.source, lab.measurement ? "Points: " + lab.measurement_label + "." : ""));
+                          peaks.source, lab.measured.measurement ? "Points: " + lab.measured.measurement_label + "." : ""));
     } else {
         muted_text("Peaks " + peaks.source);
     }
@@ -446,7 +446,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
                                model::counted(unnamed, "point")));
     for (const std::string& note : notes) muted_text(note);
     // Your kernel, plotted beside the rungs but not placed here: what is missing.
-    if (const auto& yours = lab.latency.yours) {
+    if (const auto& yours = lab.choices.latency.yours) {
         const std::string name = yours_config(yours->name);
         const bool placed =
             std::any_of(marks.begin(), marks.end(), [&](const RooflineMark& mark) { return mark.name == name; });

@@ -63,9 +63,9 @@ void draw_candidates(AppState& state, ImVec2 size) {
     LabState& lab = state.lab;
     const bool gpu = state.device && state.device->usable;
     const std::string gpu_name =
-        gpu ? state.device->limits.name : (lab.measurement ? lab.measurement->meta.device.name : std::string());
+        gpu ? state.device->limits.name : (lab.measured.measurement ? lab.measured.measurement->meta.device.name : std::string());
     const CandidateData data = candidate_data(lab, gpu_name);
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     ImFont* small = small_font();
@@ -175,7 +175,7 @@ CandidateData candidate_data(const LabState& lab, const std::string& gpu) {
     CandidateData data;
     data.gpu = gpu;
     data.sizes.assign(std::begin(model::kCandidateSweepSizes), std::end(model::kCandidateSweepSizes));
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     for (int v = 0; v < model::kTunedCandidateCount; ++v)
         for (int size : data.sizes) {
             CandidateCell cell{v, size, find_point(points, model::describe(candidate_kernel(v)), size, "float")};
@@ -241,7 +241,7 @@ std::vector<gpu::RunRequest> candidate_requests() {
 
 TuningData tuning_data(const LabState& lab) {
     TuningData data;
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     for (int x : kBlockX)
         for (int y : kBlockY) {
             TuningCell cell{x, y, x * y, nullptr};
@@ -256,7 +256,7 @@ TuningData tuning_data(const LabState& lab) {
         const bool failed = failure_at(lab, points, unchecked_request(tiled, kTuningSize)).has_value();
         data.tiles.push_back({t, failed ? nullptr : find_point(points, model::describe(tiled), kTuningSize, "float")});
     }
-    if (const auto& yours = lab.latency.yours) {
+    if (const auto& yours = lab.choices.latency.yours) {
         data.has_yours = true;
         data.yours_name = yours_config(yours->name);
         const model::Problem at{kTuningSize, kTuningSize, kTuningSize, 1, model::Dtype::Float32};
@@ -295,13 +295,13 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         // Live points replace the recorded ones of the same shape (lab_points), so the map
         // fills in with this GPU's numbers as the sweep goes.
         if (!draw_sweep_progress(lab)) {
-            if (ImGui::Button("Measure this grid")) start_sweep(lab, tuning_requests(lab.latency.yours));
+            if (ImGui::Button("Measure this grid")) start_sweep(lab.measured, tuning_requests(lab.choices.latency.yours));
             ImGui::SameLine();
-            if (ImGui::Button("Measure the candidates")) start_sweep(lab, candidate_requests());
+            if (ImGui::Button("Measure the candidates")) start_sweep(lab.measured, candidate_requests());
         }
     }
     const TuningData data = tuning_data(lab);
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
