@@ -257,7 +257,7 @@ void Automation::after_draw(views::AppState& state) {
         !state.experiments.batch && !views::job_running(state.kernel_editor))
         m_awaiting_lab = false;
     if (m_lab_benchmark) {
-        m_lab_benchmark->on_frame(state, seconds_since_start());
+        m_lab_benchmark->on_frame(state.lab, state, seconds_since_start());
         if (const auto& why = m_lab_benchmark->failure()) {
             std::cerr << "tilescope: --lab-benchmark: " << *why << "\n";
             m_failed = 1;

@@ -91,7 +91,7 @@ std::string draw_counters(ImGuiHarness& ui, AppState& state) {
 // The panel alone at the top left of the harness window, where a click can find its button.
 std::string draw_panel(ImGuiHarness& ui, AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX),
                        bool down = false) {
-    return ui.frame([&] { draw_counters_panel(state, roofline_problem()); }, mouse, down);
+    return ui.frame([&] { draw_counters_panel(state.lab, state, roofline_problem()); }, mouse, down);
 }
 
 // Clicks down the column where the button is (right of the kernel combo's box, whose label

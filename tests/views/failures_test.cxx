@@ -99,16 +99,16 @@ TEST(Failures, AFailedMeasurementIsKeptUntilASuccessReplacesIt) {
     AppState state = lab_on_a_gpu(ViewId::Tuning);
     const ts::gpu::RunRequest t1 = tuning_tile_request(1);
     take_live_result(state.lab.measured, state.lab.panels, failed(t1, kKilled));
-    const auto failure = failure_at(state.lab, lab_points(state.lab.measured), t1);
+    const auto failure = failure_at(state.lab.measured, lab_points(state.lab.measured), t1);
     ASSERT_TRUE(failure);
     EXPECT_EQ(failure->what, "tiled T=1 float 2048³");
     EXPECT_EQ(failure->sentence, kKilled);
     EXPECT_FALSE(failure->recorded);
     EXPECT_NE(state.lab.measured.last_error.find(kKilled), std::string::npos);
     // Another point is untouched; the same point measured again replaces the failure.
-    EXPECT_FALSE(failure_at(state.lab, lab_points(state.lab.measured), tuning_tile_request(2)));
+    EXPECT_FALSE(failure_at(state.lab.measured, lab_points(state.lab.measured), tuning_tile_request(2)));
     take_live_result(state.lab.measured, state.lab.panels, measured(t1, 40.0, "again/tiled T=1 float 2048³"));
-    EXPECT_FALSE(failure_at(state.lab, lab_points(state.lab.measured), t1));
+    EXPECT_FALSE(failure_at(state.lab.measured, lab_points(state.lab.measured), t1));
     EXPECT_EQ(latest_failure(state.lab.measured.failures), nullptr);
     ASSERT_NE(find_point(lab_points(state.lab.measured), "tiled T=1", 2048, "float"), nullptr);
 }
@@ -290,13 +290,13 @@ TEST(Failures, ARecordedFailureCountsUntilAPointOfItSucceeds) {
     ts::record::Point point = point_from_result(failed(t1, "cudaErrorLaunchTimeout"));
     measurement.points.push_back(point);
     state.lab.measured.measurement = measurement;
-    auto failure = failure_at(state.lab, lab_points(state.lab.measured), t1);
+    auto failure = failure_at(state.lab.measured, lab_points(state.lab.measured), t1);
     ASSERT_TRUE(failure);
     EXPECT_TRUE(failure->recorded);
     EXPECT_EQ(failure->sentence, "cudaErrorLaunchTimeout");
     EXPECT_TRUE(same_request(failure->request, t1));
     take_live_result(state.lab.measured, state.lab.panels, measured(t1, 50.0));
-    EXPECT_FALSE(failure_at(state.lab, lab_points(state.lab.measured), t1));
+    EXPECT_FALSE(failure_at(state.lab.measured, lab_points(state.lab.measured), t1));
 }
 
 // An experiment case whose request failed says "failed" with the sentence under its name,

@@ -139,7 +139,7 @@ TEST_F(Ladder, CompiledKernelsReplaceTheEstimateOnAGpu) {
     give_fake_gpu(state);
     // Drawing asks CUDA about each rung's compiled kernel once: an Occupancy request for each of
     // the FP32 ladder's eight rungs and the tensor cores' six.
-    ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
+    ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1200, 900)); });
     std::vector<std::string> asked;
     for (const auto& [key, request] : state.lab.measured.to_submit)
         if (key.starts_with("ladder-occupancy/")) {
@@ -152,7 +152,7 @@ TEST_F(Ladder, CompiledKernelsReplaceTheEstimateOnAGpu) {
                             [](const std::string& key) { return key.starts_with("ladder-occupancy/persistent"); }));
     EXPECT_NE(std::find(asked.begin(), asked.end(), "ladder-occupancy/tuned float 4096"), asked.end());
     const std::size_t queued = state.lab.measured.to_submit.size();
-    ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
+    ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1200, 900)); });
     EXPECT_EQ(state.lab.measured.to_submit.size(), queued);  // not asked again
 
     // CUDA's answer for regtile-2d: 118 registers, as on the H100. 256 threads × 118
@@ -217,7 +217,7 @@ TEST_F(Ladder, HoveringABarShowsItsTooltip) {
     AppState state = state_with("nvidia-h100-2026-11-24");
     const auto draw = [&](ImVec2 mouse) {
         std::string text;
-        for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); }, mouse);
+        for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1200, 900)); }, mouse);
         return text;
     };
     const std::string plain = draw(ImVec2(-FLT_MAX, -FLT_MAX));
@@ -393,7 +393,7 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
     // The view's line between the panels puts the two cuBLAS lines side by side.
     ImGuiHarness ui;
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1200, 900)); });
     EXPECT_NE(text.find("here cuBLAS runs"), std::string::npos) << text;
 
     // Measuring sweeps both ladders, FP32 first, each with its cuBLAS.

@@ -271,15 +271,15 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
     give_fake_gpu(state);
 
     // The stage and the theatre are no lab: nothing yet.
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     state.view = ViewId::Theatre;
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     EXPECT_FALSE(state.lab.measured.sweep.active());
     EXPECT_TRUE(state.lab.measured.first_visit.due);
 
     // The first lab view: a quick sweep of the chosen series at 256 … 2048.
     state.view = ViewId::Tuning;
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     ASSERT_TRUE(state.lab.measured.sweep.active());
     EXPECT_TRUE(state.lab.measured.sweep.first_visit);
     EXPECT_FALSE(state.lab.measured.first_visit.due);
@@ -326,12 +326,12 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
     const int total = state.lab.measured.sweep.total;
     for (ViewId view : {ViewId::Latency, ViewId::Roofline, ViewId::Ladder}) {
         state.view = view;
-        start_first_visit_sweep(state);
+        start_first_visit_sweep(state.lab.measured, state);
         EXPECT_EQ(state.lab.measured.sweep.total, total);
     }
     cancel_sweep(state.lab.measured);
     state.view = ViewId::Latency;
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     EXPECT_FALSE(state.lab.measured.sweep.active());
     EXPECT_TRUE(std::none_of(state.lab.measured.to_submit.begin(), state.lab.measured.to_submit.end(),
                              [](const auto& queued) { return queued.first == "sweep"; }));
@@ -352,7 +352,7 @@ TEST(LatencyLab, NoFirstVisitSweepWithoutAGpu) {
     ImGuiHarness ui;
     AppState state = state_with_measurement(ViewId::Latency);
     // Still probing: it waits.
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     EXPECT_TRUE(state.lab.measured.first_visit.due);
     // No GPU: never, with the reason shown, and the measurement plotted solid.
     give_no_gpu(state);
@@ -366,7 +366,7 @@ TEST(LatencyLab, NoFirstVisitSweepWithoutAGpu) {
     for (const PlotSeries& s : state.lab.choices.latency_plot.series) EXPECT_FALSE(s.faded) << s.name;
     // A GPU that appears later (it cannot, but the rule holds) finds the visit already passed.
     give_fake_gpu(state);
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     EXPECT_FALSE(state.lab.measured.sweep.active());
 }
 
@@ -376,7 +376,7 @@ TEST(LatencyLab, FirstVisitSweepPassedOverSaysWhy) {
     give_fake_gpu(state);
     // What main does for --load and the automation for --lab-benchmark.
     pass_over_first_visit_sweep(state.lab.measured, "a measurement was opened with --load");
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     EXPECT_FALSE(state.lab.measured.sweep.active());
     EXPECT_TRUE(state.lab.measured.to_submit.empty());
     const std::string text = draw_latency_lab(ui, state);
@@ -388,7 +388,7 @@ TEST(LatencyLab, FirstVisitSweepLeavesARunningSweepAlone) {
     give_fake_gpu(state);
     std::vector<ts::gpu::RunRequest> grid(5);
     start_sweep(state.lab.measured, grid);  // as --run in the tuning view does before the first frame
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     EXPECT_EQ(state.lab.measured.sweep.total, 5);
     EXPECT_FALSE(state.lab.measured.sweep.first_visit);
     EXPECT_FALSE(state.lab.measured.first_visit.due);

@@ -112,7 +112,7 @@ TEST(RungTable, ANewRowGetsABarOnTheLadderView) {
 
     // The view draws its bar with the others (not measured: an outline and its name).
     ImGuiHarness ui;
-    for (int i = 0; i < 2; ++i) ui.frame([&] { draw_ladder_view(state, ImVec2(1600, 1000)); });
+    for (int i = 0; i < 2; ++i) ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1600, 1000)); });
 }
 
 TEST(RungTable, TheShippedRowsKeepTheNamesColoursAndFirstChoicesTheListsHad) {

@@ -35,22 +35,21 @@ Spread spread(std::vector<double> values) {
 LabBenchmark::LabBenchmark(int changes, std::vector<int> sizes, double timeout_s)
     : m_changes(changes), m_sizes(std::move(sizes)), m_timeout_s(timeout_s) {}
 
-void LabBenchmark::on_frame(AppState& state, double now_s) {
+void LabBenchmark::on_frame(LabState& lab, const AppState& app, double now_s) {
     if (m_finished || m_failure) return;
     if (!m_first_frame_s) m_first_frame_s = now_s;
-    if (!state.device) {
+    if (!app.device) {
         if (now_s - *m_first_frame_s > m_timeout_s)
             m_failure = format_text("CUDA gave no answer about the GPU within {} s", m_timeout_s);
         return;
     }
-    if (!state.device->usable) {
-        m_failure = "no usable GPU: " + state.device->why_not;
+    if (!app.device->usable) {
+        m_failure = "no usable GPU: " + app.device->why_not;
         return;
     }
     if (m_made > 0) m_frame_ms.push_back((now_s - *m_last_frame_s) * 1e3);
     m_last_frame_s = now_s;
 
-    LabState& lab = state.lab;
     m_superseded = lab.measured.superseded - m_superseded_before;
     if (m_waiting) {
         const int kept = lab.measured.points_kept - m_kept_before;
@@ -77,13 +76,12 @@ void LabBenchmark::on_frame(AppState& state, double now_s) {
             return;
         }
     }
-    make_change(state, now_s);
+    make_change(lab, app, now_s);
 }
 
-void LabBenchmark::make_change(AppState& state, double now_s) {
-    LabState& lab = state.lab;
+void LabBenchmark::make_change(LabState& lab, const AppState& app, double now_s) {
     if (m_made == 0) {
-        m_device = state.device->limits.name;
+        m_device = app.device->limits.name;
         m_superseded_before = lab.measured.superseded;
     }
     lab.choices.latency.size = m_sizes[static_cast<std::size_t>(m_made) % m_sizes.size()];

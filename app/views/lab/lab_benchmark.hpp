@@ -33,7 +33,8 @@ public:
 
     // Once per frame, after the views are drawn (so the plot holds this frame's points).
     // `now_s` is any steady clock in seconds.
-    void on_frame(AppState& state, double now_s);
+    // Writes the lab (its size, and the requests of each change); reads the GPU from `app`.
+    void on_frame(LabState& lab, const AppState& app, double now_s);
 
     bool finished() const { return m_finished; }
     // Why it stopped early: no usable GPU, a request failed, or no result in time.
@@ -49,7 +50,7 @@ public:
     int superseded() const { return m_superseded; }
 
 private:
-    void make_change(AppState& state, double now_s);
+    void make_change(LabState& lab, const AppState& app, double now_s);
 
     int m_changes;
     std::vector<int> m_sizes;

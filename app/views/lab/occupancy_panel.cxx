@@ -41,21 +41,20 @@ void row(const char* name, const std::string& value) {
 
 }  // namespace
 
-model::DeviceLimits occupancy_limits(const AppState& state) {
-    if (state.device && state.device->usable) return state.device->limits;
+model::DeviceLimits occupancy_limits(const AppState& app) {
+    if (app.device && app.device->usable) return app.device->limits;
     const auto presets = model::device_presets();
-    const int index = state.lab.panels.preset >= 0 && state.lab.panels.preset < static_cast<int>(presets.size()) ? state.lab.panels.preset : 0;
+    const int index = app.lab.panels.preset >= 0 && app.lab.panels.preset < static_cast<int>(presets.size()) ? app.lab.panels.preset : 0;
     return presets[index];
 }
 
-void draw_occupancy_panel(AppState& state) {
-    LabState& lab = state.lab;
+void draw_occupancy_panel(LabState& lab, const AppState& app) {
     model::KernelConfig& kernel = lab.panels.occupancy_kernel;
     heading("Occupancy");
 
-    const bool gpu = state.device && state.device->usable;
+    const bool gpu = app.device && app.device->usable;
     if (gpu) {
-        muted_text(format_text("limits of {} (this GPU)", state.device->limits.name));
+        muted_text(format_text("limits of {} (this GPU)", app.device->limits.name));
     } else {
         const auto presets = model::device_presets();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
@@ -87,7 +86,7 @@ void draw_occupancy_panel(AppState& state) {
     problem.m = problem.n = problem.k = lab.choices.latency.size;
     problem.dtype = lab.choices.latency.dtype;
     problem.batch = lab.choices.latency.batch;
-    const model::DeviceLimits limits = occupancy_limits(state);
+    const model::DeviceLimits limits = occupancy_limits(app);
 
     // An invalid choice is taught first: the model's reason, then (on a GPU) what CUDA says.
     std::optional<std::string> why = model::check_config(kernel);
