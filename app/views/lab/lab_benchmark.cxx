@@ -87,8 +87,9 @@ void LabBenchmark::make_change(LabState& lab, const AppState& app, double now_s)
     lab.choices.latency.size = m_sizes[static_cast<std::size_t>(m_made) % m_sizes.size()];
     m_kept_before = lab.measured.points_kept;
     measure_latency_now(lab);
-    m_requests = static_cast<int>(std::count_if(lab.measured.to_submit.begin(), lab.measured.to_submit.end(), [](const auto& queued) {
-        return queued.first.rfind("latency/", 0) == 0;
+    const auto& queued = lab.measured.to_submit;
+    m_requests = static_cast<int>(std::count_if(queued.begin(), queued.end(), [](const auto& request) {
+        return request.first.rfind("latency/", 0) == 0;
     }));
     ++m_made;
     m_waiting = true;

@@ -51,7 +51,9 @@ bool take_loaded(LabMeasurements& measured, std::variant<record::Measurement, st
 
 }  // namespace
 
-bool load_measurement(LabMeasurements& measured, const std::filesystem::path& file) { return take_loaded(measured, record::load(file)); }
+bool load_measurement(LabMeasurements& measured, const std::filesystem::path& file) {
+    return take_loaded(measured, record::load(file));
+}
 
 void start_loading_measurement(LabMeasurements& measured, std::filesystem::path file, bool from_flag) {
     measured.loading = std::async(std::launch::async, [file = std::move(file)] {
@@ -62,7 +64,8 @@ void start_loading_measurement(LabMeasurements& measured, std::filesystem::path 
 }
 
 void poll_measurement_load(LabMeasurements& measured) {
-    if (!measured.loading.valid() || measured.loading.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+    if (!measured.loading.valid() || measured.loading.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
     const auto loaded = measured.loading.get();
     measured.loading = {};
     measured.load_flag_failed = !take_loaded(measured, std::move(*loaded)) && measured.loading_from_flag;
@@ -212,7 +215,8 @@ void take_live_result(LabMeasurements& measured, KernelPanels& panels, const gpu
     }
     if (result.request.kind == gpu::RequestKind::Occupancy) {
         if (!result.ok || !result.occupancy) {
-            measured.last_error = model::format_text("occupancy of {}: {}", model::describe(result.request.kernel), result.error);
+            measured.last_error =
+                model::format_text("occupancy of {}: {}", model::describe(result.request.kernel), result.error);
             return;
         }
         panels.compiled_occupancy = result.occupancy;

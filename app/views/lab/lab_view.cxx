@@ -25,8 +25,8 @@ namespace {
 // never started, where a user might wonder (a GPU is there, yet nothing filled in).
 void draw_first_visit_sweep(LabMeasurements& measured, const AppState& app) {
     if (measured.sweep.active() && measured.sweep.first_visit) {
-        muted_text(model::format_text("Measuring on {}: {} of {} points…", app.device->limits.name, measured.sweep.done,
-                                      measured.sweep.total));
+        muted_text(model::format_text("Measuring on {}: {} of {} points…", app.device->limits.name,
+                                      measured.sweep.done, measured.sweep.total));
         const float cancel = ImGui::CalcTextSize("Cancel").x + ImGui::GetStyle().FramePadding.x * 2.0f;
         ImGui::ProgressBar(float(measured.sweep.done) / float(measured.sweep.total),
                            ImVec2(std::max(ImGui::GetFontSize() * 4.0f,
@@ -43,7 +43,8 @@ void draw_first_visit_sweep(LabMeasurements& measured, const AppState& app) {
 
 bool draw_sweep_progress(LabMeasurements& measured) {
     if (!measured.sweep.active() || measured.sweep.first_visit) return false;
-    ImGui::ProgressBar(float(measured.sweep.done) / float(measured.sweep.total), ImVec2(ImGui::GetFontSize() * 12.0f, 0),
+    ImGui::ProgressBar(float(measured.sweep.done) / float(measured.sweep.total),
+                       ImVec2(ImGui::GetFontSize() * 12.0f, 0),
                        model::format_text("{} of {}", measured.sweep.done, measured.sweep.total).c_str());
     ImGui::SameLine();
     if (ImGui::Button("Cancel")) cancel_sweep(measured);
@@ -65,7 +66,8 @@ void draw_source(LabMeasurements& measured, const AppState& app) {
         if (ImGui::Button("Discard")) discard_unfinished(measured);
         ImGui::Separator();
     }
-    if (!measured.load_error.empty()) coloured_text_wrapped(colours::kError, ("Cannot load: " + measured.load_error).c_str());
+    if (!measured.load_error.empty())
+        coloured_text_wrapped(colours::kError, ("Cannot load: " + measured.load_error).c_str());
     if (measurement_loading(measured)) muted_text("Loading measurements…");
     if (measured.measurement) {
         ImGui::PushFont(heading_font());
@@ -96,7 +98,8 @@ void draw_save(LabMeasurements& measured, const AppState& app) {
     if (ImGui::InputText("##save_path", path, sizeof path)) measured.save_path = path;
     ImGui::SameLine();
     if (ImGui::Button("Save JSON")) {
-        const auto why = save_session(measured, measured.save_path, app.device ? app.device->limits.name : "unknown GPU");
+        const auto why =
+            save_session(measured, measured.save_path, app.device ? app.device->limits.name : "unknown GPU");
         measured.save_message = why ? *why : "saved " + measured.save_path + " (open it with --load)";
     }
     if (!measured.save_message.empty()) muted_text(measured.save_message);

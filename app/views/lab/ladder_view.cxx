@@ -266,7 +266,9 @@ int default_ladder_size(const LabState& lab) {
     return sizes.back();
 }
 
-int shown_ladder_size(const LabState& lab) { return lab.choices.ladder_size > 0 ? lab.choices.ladder_size : default_ladder_size(lab); }
+int shown_ladder_size(const LabState& lab) {
+    return lab.choices.ladder_size > 0 ? lab.choices.ladder_size : default_ladder_size(lab);
+}
 
 LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
     const LabState& lab = app.lab;
@@ -411,9 +413,11 @@ void draw_ladder_controls(LabState& lab, const AppState& app) {
             start_sweep(lab.measured, both_ladders_requests(shown, lab.choices.latency.yours));
         ImGui::EndDisabled();
         if (!gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not.c_str());
-        if (!gpu) muted_text(app.device && lab.measured.measurement ? why_not + "; the bars come from the measurement." : why_not);
+        if (!gpu)
+            muted_text(app.device && lab.measured.measurement ? why_not + "; the bars come from the measurement." : why_not);
     }
-    if (lab.measured.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.measured.in_flight, "measurement")));
+    if (lab.measured.in_flight > 0)
+        muted_text(format_text("{} running…", model::counted(lab.measured.in_flight, "measurement")));
     if (!lab.measured.last_error.empty()) coloured_text_wrapped(colours::kError, lab.measured.last_error.c_str());
 }
 
@@ -440,7 +444,8 @@ namespace {
 // window leaves room, read from the back of a room; compact under large text). Only the first
 // `rungs_shown` rungs get their bar (an exported climb); the rest keep their name, muted, so the
 // rows do not move, and cuBLAS is always drawn. Returns the height used.
-float draw_ladder_panel(LabMeasurements& measured, const AppState& app, const LadderData& data, float width, float height, int rungs_shown) {
+float draw_ladder_panel(LabMeasurements& measured, const AppState& app, const LadderData& data, float width, float height,
+                        int rungs_shown) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     ImFont* small = small_font();
@@ -678,7 +683,8 @@ void draw_ladder_view(LabState& lab, const AppState& app, ImVec2 size) {
     const int rungs_shown = lab.choices.ladder_rungs_shown.value_or(std::numeric_limits<int>::max());
     const int fp32_rungs = static_cast<int>(std::count_if(fp32.bars.begin(), fp32.bars.end(),
                                                           [](const LadderBar& bar) { return !bar.is_cublas; }));
-    float used = draw_ladder_panel(lab.measured, app, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows), rungs_shown);
+    float used =
+        draw_ladder_panel(lab.measured, app, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows), rungs_shown);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used + font * 0.3f));
     // Wrapped short of the view's scroll bar, which may cover the last few pixels of `width`.
     push_wrap_at_screen_x(origin.x + width - ImGui::GetStyle().ScrollbarSize);

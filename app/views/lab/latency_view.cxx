@@ -190,7 +190,8 @@ std::string fill_plot(Plot& plot, const AppState& app) {
     // kernel shares that row's colour (and its show/hide click), and the last row says that
     // faded means recorded, and where and when.
     plot.faded_legend.clear();
-    const std::string recorded_group = measured.measurement && !measured.measurement->from_csv ? "measured on " + tag : "from a CSV";
+    const std::string recorded_group =
+        measured.measurement && !measured.measurement->from_csv ? "measured on " + tag : "from a CSV";
     for (PlotSeries& s : recorded_series) {
         s.legend_group = recorded_group;
         s.legend_name = s.name.substr(0, s.name.size() - tag.size() - 3);
@@ -484,7 +485,8 @@ void draw_latency_controls(LabState& lab, const AppState& app) {
                     requests.push_back(measure_request(spec, c, size, Care::Full));
         start_sweep(lab.measured, std::move(requests));
     }
-    if (lab.measured.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.measured.in_flight, "measurement")));
+    if (lab.measured.in_flight > 0)
+        muted_text(format_text("{} running…", model::counted(lab.measured.in_flight, "measurement")));
     if (!lab.measured.last_error.empty()) coloured_text_wrapped(colours::kError, lab.measured.last_error.c_str());
 }
 
@@ -498,7 +500,8 @@ void draw_latency_plot(LabState& lab, const AppState& app, ImVec2 size) {
     const bool faded = std::any_of(series.begin(), series.end(), [](const PlotSeries& s) { return s.faded; });
     const float top = ImGui::GetCursorPosY();
     if (!live.empty() && faded)
-        muted_text(format_text("Solid: {}. Faded: {}, at sizes not yet measured here.", live, lab.measured.measurement_label));
+        muted_text(
+            format_text("Solid: {}. Faded: {}, at sizes not yet measured here.", live, lab.measured.measurement_label));
     else if (!live.empty())
         muted_text(format_text("Solid: {}. Hover a point for its exact values.", live));
     else if (lab.measured.measurement)

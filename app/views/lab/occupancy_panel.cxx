@@ -44,7 +44,8 @@ void row(const char* name, const std::string& value) {
 model::DeviceLimits occupancy_limits(const AppState& app) {
     if (app.device && app.device->usable) return app.device->limits;
     const auto presets = model::device_presets();
-    const int index = app.lab.panels.preset >= 0 && app.lab.panels.preset < static_cast<int>(presets.size()) ? app.lab.panels.preset : 0;
+    const int preset = app.lab.panels.preset;
+    const int index = preset >= 0 && preset < static_cast<int>(presets.size()) ? preset : 0;
     return presets[index];
 }
 
@@ -114,8 +115,9 @@ void draw_occupancy_panel(LabState& lab, const AppState& app) {
         request_live(lab.measured, "occupancy/" + model::describe(kernel), request);
         lab.panels.occupancy_requested = choice;
     }
-    const gpu::KernelOccupancy* compiled =
-        gpu && lab.panels.compiled_occupancy && lab.panels.compiled_occupancy_of == choice ? &*lab.panels.compiled_occupancy : nullptr;
+    const gpu::KernelOccupancy* compiled = gpu && lab.panels.compiled_occupancy && lab.panels.compiled_occupancy_of == choice
+                                               ? &*lab.panels.compiled_occupancy
+                                               : nullptr;
 
     const auto occupancy = model::kernel_occupancy(
         kernel, problem, limits, compiled ? std::optional<int>(compiled->registers_per_thread) : std::nullopt);

@@ -243,7 +243,8 @@ RooflinePeaksShown roofline_peaks(const AppState& app) {
         shown.bandwidth_gbs = app.lab.measured.peaks->bandwidth_gbs;
         shown.fp32_gflops = app.lab.measured.peaks->fp32_gflops;
         shown.bf16_gflops = app.lab.measured.peaks->bf16_gflops;
-        shown.source = "measured on this GPU: " + app.lab.measured.peaks->bandwidth_label + "; " + app.lab.measured.peaks->fp32_label;
+        shown.source =
+            "measured on this GPU: " + app.lab.measured.peaks->bandwidth_label + "; " + app.lab.measured.peaks->fp32_label;
         if (!app.lab.measured.peaks->bf16_label.empty()) shown.source += "; " + app.lab.measured.peaks->bf16_label;
         return shown;
     }
@@ -434,7 +435,8 @@ void draw_roofline_view(LabState& lab, const AppState& app, ImVec2 size) {
         notes_height += ImGui::CalcTextSize(note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
     const float plot_height = std::max({size.y - notes_height - ImGui::GetCursorPosY(), size.y * 0.6f, 200.0f});
     const PlotFrame frame = draw_plot("##roofline", plot, ImVec2(size.x, plot_height));
-    if (frame.clicked_failure && gpu) measure_again(lab.measured, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
+    if (frame.clicked_failure && gpu)
+        measure_again(lab.measured, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
     draw_measured_dram_links(frame, plot, measured_dram);
     const int unnamed = draw_labels(frame, plot, marks);
     draw_measured_dram_points(frame, plot, measured_dram);

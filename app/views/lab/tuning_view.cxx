@@ -259,7 +259,8 @@ TuningData tuning_data(const LabState& lab) {
         data.has_yours = true;
         data.yours_name = yours_config(yours->name);
         const model::Problem at{kTuningSize, kTuningSize, kTuningSize, 1, model::Dtype::Float32};
-        if (!failure_at(lab.measured, points, yours_request(*yours))) data.yours = find_point(points, data.yours_name, kTuningSize, "float");
+        if (!failure_at(lab.measured, points, yours_request(*yours)))
+            data.yours = find_point(points, data.yours_name, kTuningSize, "float");
         const auto shape = model::resolve_launch(yours->launch, at);
         data.yours_launch = std::holds_alternative<model::UserLaunchShape>(shape)
                                 ? model::describe_launch(std::get<model::UserLaunchShape>(shape))
@@ -293,7 +294,8 @@ void draw_tuning_view(LabMeasurements& measured, const AppState& app, ImVec2 siz
         // Live points replace the recorded ones of the same shape (lab_points), so the map
         // fills in with this GPU's numbers as the sweep goes.
         if (!draw_sweep_progress(measured)) {
-            if (ImGui::Button("Measure this grid")) start_sweep(measured, tuning_requests(app.lab.choices.latency.yours));
+            if (ImGui::Button("Measure this grid"))
+                start_sweep(measured, tuning_requests(app.lab.choices.latency.yours));
             ImGui::SameLine();
             if (ImGui::Button("Measure the candidates")) start_sweep(measured, candidate_requests());
         }
