@@ -89,13 +89,13 @@ bool Automation::follow_pointer() const {
 
 void Automation::prepare(views::AppState& state) const {
     // --run reports every failed request on stderr (announce_failures).
-    state.lab.failures.keep_unreported = m_options.run;
+    state.lab.measured.failures.keep_unreported = m_options.run;
     state.picture_without_tooltips = (!m_options.screenshot.empty() || m_options.export_subject) && !m_options.tooltip;
     state.picture.wanted = !m_options.layout_report.empty();
     if (m_lab_benchmark) {
         state.view = views::ViewId::Latency;
         // Its figures time its own requests alone; a sweep beside them would slow them.
-        views::pass_over_first_visit_sweep(state.lab, "--lab-benchmark times its own requests");
+        views::pass_over_first_visit_sweep(state.lab.measured, "--lab-benchmark times its own requests");
     }
 }
 
@@ -137,10 +137,10 @@ void Automation::start_run(views::AppState& state) {
             return;
         }
         if (state.view == views::ViewId::Tuning)
-            views::start_sweep(state.lab, views::tuning_requests(state.lab.latency.yours));
+            views::start_sweep(state.lab.measured, views::tuning_requests(state.lab.choices.latency.yours));
         else if (state.view == views::ViewId::Ladder)
-            views::start_sweep(state.lab, views::ladder_requests(views::shown_ladder_size(state.lab), views::Ladder::Fp32,
-                                                                 state.lab.latency.yours));
+            views::start_sweep(state.lab.measured, views::ladder_requests(views::shown_ladder_size(state.lab), views::Ladder::Fp32,
+                                                                 state.lab.choices.latency.yours));
         else
             views::measure_latency_now(state.lab);  // the roofline plots these points too
         // The roofline also places each kernel by the DRAM bytes its counters measured.
@@ -150,7 +150,7 @@ void Automation::start_run(views::AppState& state) {
             for (const model::KernelConfig& kernel : views::counters_kernels(state.lab))
                 views::read_counters_now(state.lab, kernel, problem);
             // Your kernel's place comes from its trace: record it too.
-            if (state.lab.latency.yours) {
+            if (state.lab.choices.latency.yours) {
                 views::start_job(state.kernel_editor, views::KernelJob::Record);
                 m_awaiting_kernel = true;
             }
@@ -171,7 +171,7 @@ void Automation::start_run(views::AppState& state) {
 // --run: every request that failed, one line each on stderr, with the runner's sentence (a
 // person watching the window sees it in place and in the status bar).
 void Automation::announce_failures(views::AppState& state) {
-    for (const views::Failure& f : std::exchange(state.lab.failures.unreported, {}))
+    for (const views::Failure& f : std::exchange(state.lab.measured.failures.unreported, {}))
         std::cerr << "tilescope: --run: " << views::failure_status(f) << "\n";
     int newest = m_experiment_failures_told;
     for (const views::ExperimentPage& page : state.experiments.pages)
@@ -253,11 +253,11 @@ void Automation::after_draw(views::AppState& state) {
         m_awaiting_kernel = false;
         announce_kernel_job(state.kernel_editor);
     }
-    if (m_awaiting_lab && state.lab.to_submit.empty() && state.lab.in_flight == 0 && !state.lab.sweep.active() &&
+    if (m_awaiting_lab && state.lab.measured.to_submit.empty() && state.lab.measured.in_flight == 0 && !state.lab.measured.sweep.active() &&
         !state.experiments.batch && !views::job_running(state.kernel_editor))
         m_awaiting_lab = false;
     if (m_lab_benchmark) {
-        m_lab_benchmark->on_frame(state, seconds_since_start());
+        m_lab_benchmark->on_frame(state.lab, state, seconds_since_start());
         if (const auto& why = m_lab_benchmark->failure()) {
             std::cerr << "tilescope: --lab-benchmark: " << *why << "\n";
             m_failed = 1;
@@ -278,8 +278,8 @@ std::optional<int> Automation::save_screenshot(platform::Window& window) const {
 std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state, WindowSettings& window_settings) {
     if (m_failed) return m_failed;
     // A --load that cannot be read ends the program, as it did when it was read before the window opened.
-    if (state.lab.load_flag_failed) {
-        std::cerr << "tilescope: --load: " << state.lab.load_error << "\n";
+    if (state.lab.measured.load_flag_failed) {
+        std::cerr << "tilescope: --load: " << state.lab.measured.load_error << "\n";
         return 2;
     }
     if (m_soak && m_soak->finished()) {
@@ -298,7 +298,7 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     const bool exporting = state.exporting.running || state.exporting.start_requested;
     if (m_export_started && exporting) export_animation(state);
     const bool waiting = m_start_run || m_awaiting_run || m_awaiting_lab || m_awaiting_record ||
-                         views::measurement_loading(state.lab) || exporting;
+                         views::measurement_loading(state.lab.measured) || exporting;
     // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
     m_quiet_frames = waiting || m_pressing_keys || m_lab_benchmark ? 0 : m_quiet_frames + 1;
     if (m_frames_to_settle == 0) return std::nullopt;

@@ -378,7 +378,7 @@ std::optional<int> apply_kernel_file(views::AppState& state, const GuiOptions& g
         return 2;
     }
     if (gui.view == "latency" || gui.view == "ladder" || gui.view == "tuning" || gui.view == "roofline")
-        state.lab.latency.yours = views::user_source(state.kernel_editor);
+        state.lab.choices.latency.yours = views::user_source(state.kernel_editor);
     return std::nullopt;
 }
 
@@ -390,7 +390,7 @@ std::optional<int> apply_gui_options(views::AppState& state, const GuiOptions& g
     state.kernel = setup.kernel;
     // The latency view opens on the set-up's type: --view latency --dtype bf16 plots the
     // tensor-core rungs.
-    state.lab.latency.dtype = setup.problem.dtype;
+    state.lab.choices.latency.dtype = setup.problem.dtype;
     apply_stage_flags(state, gui);
     state.view = views::parse_view(opened.view).value_or(views::ViewId::Stage);
     state.presentation = presentation_for(loaded, gui.presentation);

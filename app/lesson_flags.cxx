@@ -95,7 +95,7 @@ int walk_lesson(ts::platform::Window& window, ts::gpu::Runner& runner, ts::views
         return true;
     };
     // The lessons' measured answers come from the measurement, read off the UI thread.
-    ts::views::wait_for_measurement(state.lab);
+    ts::views::wait_for_measurement(state.lab.measured);
     const std::string name = state.lesson.lesson->name;
     const int steps = static_cast<int>(state.lesson.lesson->steps.size());
     for (int step = 0; step < steps; ++step) {

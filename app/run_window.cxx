@@ -27,7 +27,7 @@ void open_journal(views::AppState& state) {
     const std::filesystem::path journals = record::default_journal_dir();
     const auto unfinished = record::unfinished_sessions(journals);
     if (!unfinished.empty()) {
-        state.lab.unfinished = unfinished.front();
+        state.lab.measured.unfinished = unfinished.front();
         state.presentation.notice = model::format_text(
             "TileScope ended unexpectedly during the session of {}: its {} measurement(s) can be reopened in the "
             "lab (Ctrl+2)",
@@ -36,7 +36,7 @@ void open_journal(views::AppState& state) {
     }
     auto journal = record::Journal::open(journals);
     if (auto* opened_journal = std::get_if<record::Journal>(&journal))
-        state.lab.journal = std::make_shared<record::Journal>(std::move(*opened_journal));
+        state.lab.measured.journal = std::make_shared<record::Journal>(std::move(*opened_journal));
     else
         std::cerr << "tilescope: " << std::get<std::string>(journal) << " (measurements are kept in memory only)\n";
 }
@@ -45,13 +45,13 @@ void open_journal(views::AppState& state) {
 // until they are in (a --load that fails ends the program with 2: Automation::after_render).
 void start_loading_measurements(views::AppState& state, const std::string& load) {
     if (!load.empty()) {
-        views::start_loading_measurement(state.lab, load, true);
+        views::start_loading_measurement(state.lab.measured, load, true);
         // The user came to read these numbers: the lab does not start measuring over them.
-        views::pass_over_first_visit_sweep(state.lab,
+        views::pass_over_first_visit_sweep(state.lab.measured,
                                            "a measurement was opened with --load (Sweep the sizes measures this GPU)");
     } else if (const auto committed = views::committed_measurements(); !committed.empty()) {
         // With a GPU, live points replace the recorded ones as they arrive.
-        views::start_loading_measurement(state.lab, committed.back());
+        views::start_loading_measurement(state.lab.measured, committed.back());
     }
 }
 
@@ -84,7 +84,7 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
     struct CloseJournalAtExit {
         views::LabState& lab;
         ~CloseJournalAtExit() {
-            if (lab.journal) lab.journal->close();
+            if (lab.measured.journal) lab.measured.journal->close();
         }
     } close_journal_at_exit{state.lab};
     if (const auto exit_code = apply_gui_options(state, options, setup, opened, window_settings.loaded())) return *exit_code;

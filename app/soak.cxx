@@ -100,11 +100,11 @@ void Soak::change_something(views::AppState& state) {
         }
         case 4: state.run_requested = true; break;  // Run on GPU (refused politely if invalid)
         case 5:
-            state.lab.latency.size = static_cast<int>(pick(std::array{64, 256, 1000, 2048}));
+            state.lab.choices.latency.size = static_cast<int>(pick(std::array{64, 256, 1000, 2048}));
             views::measure_latency_now(state.lab);
             break;
         case 6:
-            if (!state.lab.sweep.active() && m_random() % 4 == 0) views::start_sweep(state.lab, views::tuning_requests());
+            if (!state.lab.measured.sweep.active() && m_random() % 4 == 0) views::start_sweep(state.lab.measured, views::tuning_requests());
             break;
         case 7: {  // the Experiments view's page: another experiment, a guess, and on a GPU a few runs of its cases
             views::ExperimentState& experiments = state.experiments;
@@ -200,7 +200,7 @@ void Soak::step(views::AppState& state, gpu::Runner& runner, double now) {
         m_ending = true;
         m_end_asked = now;
         m_memory_request = 0;
-        state.lab.sweep = {};
+        state.lab.measured.sweep = {};
         views::cancel_experiment_batch(state.experiments);
         restore_baseline(state);
     }

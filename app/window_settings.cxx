@@ -54,8 +54,8 @@ void WindowSettings::start(platform::Window& window, views::AppState& state, con
     }
     // The latency plot's rungs as the file left them; without the key, the view's own choice,
     // which is then not written until another setting changes.
-    if (opened_with.latency_rungs) views::show_rungs(state.lab.latency, *opened_with.latency_rungs);
-    if (!m_saved.latency_rungs) m_saved.latency_rungs = views::shown_rung_names(state.lab.latency);
+    if (opened_with.latency_rungs) views::show_rungs(state.lab.choices.latency, *opened_with.latency_rungs);
+    if (!m_saved.latency_rungs) m_saved.latency_rungs = views::shown_rung_names(state.lab.choices.latency);
     m_applied = state.presentation;
     views::apply_presentation_style(state.presentation);
     views::set_fonts({window.fonts().heading, window.fonts().small, window.fonts().code});
@@ -116,7 +116,7 @@ settings::Settings WindowSettings::snapshot(const platform::Window& window, cons
     s.palette = p.palette;
     s.view = views::view_name(state.view);
     s.theatre_panel = views::panel_name(state.theatre.panel);
-    s.latency_rungs = views::shown_rung_names(state.lab.latency);
+    s.latency_rungs = views::shown_rung_names(state.lab.choices.latency);
     std::size_t size = 0;
     const char* layout = ImGui::SaveIniSettingsToMemory(&size);
     s.imgui_layout.assign(layout, size);

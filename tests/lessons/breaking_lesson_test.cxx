@@ -71,7 +71,7 @@ TEST(BreakingLesson, StepsOpenTheExperimentsTheTheatreAndTheRoofline) {
     EXPECT_NE(std::find(views.begin(), views.end(), ViewId::Experiment), views.end());
     EXPECT_EQ(views.back(), ViewId::Roofline);
     // The last step's counters are the bank-conflict step's kernel.
-    EXPECT_EQ(ts::model::describe(state.lab.counters_kernel), "conflict-free");
+    EXPECT_EQ(ts::model::describe(state.lab.panels.counters_kernel), "conflict-free");
 
     const int second = step_answering(lesson, "experiment-wrong-runs");
     ASSERT_FALSE(ts::views::apply_lesson_step(state, lesson, second));

@@ -29,10 +29,10 @@ const char* const kRungs[] = {"regtile-1d", "regtile-2d", "vectorized", "conflic
 void load_h100(AppState& state) {
     for (const auto& file : ts::views::committed_measurements()) {
         if (file.filename().string().find("h100") != std::string::npos) {
-            EXPECT_TRUE(ts::views::load_measurement(state.lab, file)) << state.lab.load_error;
+            EXPECT_TRUE(ts::views::load_measurement(state.lab.measured, file)) << state.lab.measured.load_error;
         }
     }
-    EXPECT_TRUE(state.lab.measurement) << "no H100 measurement in assets/measurements";
+    EXPECT_TRUE(state.lab.measured.measurement) << "no H100 measurement in assets/measurements";
 }
 
 AppState state_with(const std::string& kernel, bool h100) {
@@ -50,7 +50,7 @@ ts::views::RevealedAnswer answer(const AppState& state, const std::string& word)
 }
 
 double median_ms(const AppState& state, const std::string& config) {
-    const auto* point = ts::views::find_point(ts::views::lab_points(state.lab), config, 4096, "float");
+    const auto* point = ts::views::find_point(ts::views::lab_points(state.lab.measured), config, 4096, "float");
     EXPECT_NE(point, nullptr) << config << " at 4096³ is not in the H100 measurement";
     return point ? point->median_ms : 0.0;
 }
@@ -60,7 +60,7 @@ TEST(LadderLesson, EveryRungHasACountedAndAMeasuredSpeedupFromTheH100Measurement
     for (const char* rung : kRungs) {
         SCOPED_TRACE(rung);
         const AppState state = state_with(rung, true);
-        ASSERT_TRUE(state.lab.measurement);
+        ASSERT_TRUE(state.lab.measured.measurement);
         EXPECT_FALSE(ts::views::check_answer(state, {"rung-speedup-measured", std::nullopt, 1}));
 
         const auto counted = answer(state, "rung-speedup-predicted");

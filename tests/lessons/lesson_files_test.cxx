@@ -76,7 +76,7 @@ TEST(LessonFiles, PredictionsRevealComputedAnswers) {
     AppState state;
     const auto measurements = ts::views::committed_measurements();
     ASSERT_FALSE(measurements.empty());
-    ASSERT_TRUE(ts::views::load_measurement(state.lab, measurements.back()));
+    ASSERT_TRUE(ts::views::load_measurement(state.lab.measured, measurements.back()));
     int predictions = 0;
     std::set<std::string> kinds;
     for (const auto& lesson : shipped_lessons())

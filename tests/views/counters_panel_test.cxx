@@ -91,7 +91,7 @@ std::string draw_counters(ImGuiHarness& ui, AppState& state) {
 // The panel alone at the top left of the harness window, where a click can find its button.
 std::string draw_panel(ImGuiHarness& ui, AppState& state, ImVec2 mouse = ImVec2(-FLT_MAX, -FLT_MAX),
                        bool down = false) {
-    return ui.frame([&] { draw_counters_panel(state, roofline_problem()); }, mouse, down);
+    return ui.frame([&] { draw_counters_panel(state.lab, state, roofline_problem()); }, mouse, down);
 }
 
 // Clicks down the column where the button is (right of the kernel combo's box, whose label
@@ -102,7 +102,7 @@ bool click_read_button(ImGuiHarness& ui, AppState& state) {
         const ImVec2 at(ImGui::GetFontSize() * 13.0f, y);
         draw_panel(ui, state, at, true);
         draw_panel(ui, state, at, false);
-        if (!state.lab.to_submit.empty()) return true;
+        if (!state.lab.measured.to_submit.empty()) return true;
     }
     return false;
 }
@@ -119,7 +119,7 @@ TEST(CountersPanel, WithoutAGpuTheButtonIsDisabledAndSaysWhy) {
               std::string::npos)
         << text;
     EXPECT_FALSE(click_read_button(ui, state)) << "a disabled button queued a request";
-    EXPECT_TRUE(state.lab.counter_reads.empty());
+    EXPECT_TRUE(state.lab.panels.counter_reads.empty());
 }
 
 TEST(CountersPanel, WithAGpuTheButtonQueuesOneCountersRequestAndWaits) {
@@ -127,14 +127,14 @@ TEST(CountersPanel, WithAGpuTheButtonQueuesOneCountersRequestAndWaits) {
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
     ASSERT_TRUE(click_read_button(ui, state));
-    ASSERT_EQ(state.lab.to_submit.size(), 1u);
-    const auto& [key, request] = state.lab.to_submit.front();
+    ASSERT_EQ(state.lab.measured.to_submit.size(), 1u);
+    const auto& [key, request] = state.lab.measured.to_submit.front();
     EXPECT_EQ(request.kind, ts::gpu::RequestKind::Counters);
     EXPECT_EQ(ts::model::describe(request.kernel), "tiled T=32");
     EXPECT_EQ(request.problem.m, kRooflineSize);
     EXPECT_EQ(key, "counters/" + counters_key(kTiled32, roofline_problem()));
     // While it runs the button waits, and says so.
-    ASSERT_TRUE(state.lab.counter_reads.at(counters_key(kTiled32, roofline_problem())).pending);
+    ASSERT_TRUE(state.lab.panels.counter_reads.at(counters_key(kTiled32, roofline_problem())).pending);
     EXPECT_EQ(why_no_counters(state, kTiled32, roofline_problem()), "the counters are being read");
     const std::string text = draw_panel(ui, state);
     EXPECT_NE(text.find("Reading the counters of tiled T=32 on Fake GPU"), std::string::npos) << text;
@@ -145,8 +145,8 @@ TEST(CountersPanel, AReadingBecomesATableOfMeasuredModelAndRatio) {
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
     state.view = ViewId::Roofline;
-    take_live_result(state.lab, counters_result(fake_report(kTiled32, roofline_problem())));
-    const CounterRead& read = state.lab.counter_reads.at(counters_key(kTiled32, roofline_problem()));
+    take_live_result(state.lab.measured, state.lab.panels, counters_result(fake_report(kTiled32, roofline_problem())));
+    const CounterRead& read = state.lab.panels.counter_reads.at(counters_key(kTiled32, roofline_problem()));
     ASSERT_TRUE(read.report);
     EXPECT_FALSE(read.pending);
 
@@ -179,7 +179,7 @@ TEST(CountersPanel, EachRowExplainsItsCounterInATooltip) {
     ImGuiHarness ui;
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
-    take_live_result(state.lab, counters_result(fake_report(kTiled32, roofline_problem())));
+    take_live_result(state.lab.measured, state.lab.panels, counters_result(fake_report(kTiled32, roofline_problem())));
     draw_panel(ui, state);
     const ts::model::CounterInfo& dram = ts::model::counter_info(Counter::DramBytes);
     std::string tooltip;
@@ -203,13 +203,13 @@ TEST(CountersPanel, PermissionRefusalIsGuidanceNotAFailure) {
     result.ok = false;
     result.error = ts::model::counters_permission_help();
     ASSERT_TRUE(is_permission_error(result.error)) << "the permission text must name NVreg_RestrictProfilingToAdminUsers";
-    take_live_result(state.lab, result);
+    take_live_result(state.lab.measured, state.lab.panels, result);
     const std::string text = draw_panel(ui, state);
     EXPECT_NE(text.find("The driver does not let this user read the GPU's counters. To allow it:"), std::string::npos)
         << text;
     EXPECT_NE(text.find(result.error), std::string::npos) << "the runner's words, exactly";
     EXPECT_EQ(text.find("Could not read the counters"), std::string::npos) << text;
-    EXPECT_TRUE(state.lab.last_error.empty()) << "not reported as a failed measurement";
+    EXPECT_TRUE(state.lab.measured.last_error.empty()) << "not reported as a failed measurement";
     // The button stays: the user may change the setting and try again.
     EXPECT_EQ(why_no_counters(state, kTiled32, roofline_problem()), std::nullopt);
 }
@@ -222,7 +222,7 @@ TEST(CountersPanel, OtherFailuresShowTheExactError) {
     result.request = counters_request(kTiled32, roofline_problem());
     result.live_key = "counters/" + counters_key(kTiled32, roofline_problem());
     result.error = "CUPTI reports: cuptiProfilerHostInitialize: CUPTI_ERROR_NOT_SUPPORTED (app/gpu/counters.cxx:80)";
-    take_live_result(state.lab, result);
+    take_live_result(state.lab.measured, state.lab.panels, result);
     const std::string text = draw_panel(ui, state);
     EXPECT_NE(text.find("Could not read the counters: " + result.error), std::string::npos) << text;
 }
@@ -231,20 +231,20 @@ TEST(CountersPanel, ReadingsAreKeptPerKernelAndSize) {
     ImGuiHarness ui;
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
-    take_live_result(state.lab, counters_result(fake_report(kTiled32, roofline_problem())));
+    take_live_result(state.lab.measured, state.lab.panels, counters_result(fake_report(kTiled32, roofline_problem())));
     // Another kernel shows nothing read yet; going back shows the reading again.
-    state.lab.counters_kernel = {KernelKind::Tiled, 16, 16, 16};
+    state.lab.panels.counters_kernel = {KernelKind::Tiled, 16, 16, 16};
     EXPECT_EQ(draw_panel(ui, state).find("3.00×"), std::string::npos);
     state.view = ViewId::Ladder;
     draw_counters(ui, state);
     state.view = ViewId::Roofline;
-    state.lab.counters_kernel = kTiled32;
+    state.lab.panels.counters_kernel = kTiled32;
     EXPECT_NE(draw_panel(ui, state).find("3.00×"), std::string::npos);
     // A superseded result leaves the entry to the newer request.
     auto superseded = counters_result(fake_report({KernelKind::Tiled, 16, 16, 16}, roofline_problem()));
     superseded.superseded_by = 7;
-    take_live_result(state.lab, superseded);
-    EXPECT_EQ(state.lab.counter_reads.count(counters_key({KernelKind::Tiled, 16, 16, 16}, roofline_problem())), 0u);
+    take_live_result(state.lab.measured, state.lab.panels, superseded);
+    EXPECT_EQ(state.lab.panels.counter_reads.count(counters_key({KernelKind::Tiled, 16, 16, 16}, roofline_problem())), 0u);
 }
 
 TEST(CountersPanel, TheRooflineGetsAMeasuredPointBesideTheModelsPoint) {
@@ -252,10 +252,10 @@ TEST(CountersPanel, TheRooflineGetsAMeasuredPointBesideTheModelsPoint) {
     AppState state;
     const auto files = committed_measurements();
     ASSERT_FALSE(files.empty());
-    ASSERT_TRUE(load_measurement(state.lab, files.back()));
+    ASSERT_TRUE(load_measurement(state.lab.measured, files.back()));
     state.view = ViewId::Roofline;
     const ts::model::CounterReport report = fake_report(kTiled32, roofline_problem());
-    take_live_result(state.lab, counters_result(report));
+    take_live_result(state.lab.measured, state.lab.panels, counters_result(report));
     draw_counters(ui, state);
 
     const RooflinePeaksShown peaks = roofline_peaks(state);
@@ -274,9 +274,9 @@ TEST(CountersPanel, TheRooflineGetsAMeasuredPointBesideTheModelsPoint) {
     EXPECT_DOUBLE_EQ(p.gflops, mark->gflops);
     EXPECT_DOUBLE_EQ(p.model_gflops, mark->gflops);
 
-    const auto series = std::find_if(state.lab.roofline_plot.series.begin(), state.lab.roofline_plot.series.end(),
+    const auto series = std::find_if(state.lab.choices.roofline_plot.series.begin(), state.lab.choices.roofline_plot.series.end(),
                                      [](const PlotSeries& s) { return s.name == kMeasuredDramSeries; });
-    ASSERT_NE(series, state.lab.roofline_plot.series.end()) << "no legend entry for the measured points";
+    ASSERT_NE(series, state.lab.choices.roofline_plot.series.end()) << "no legend entry for the measured points";
     ASSERT_EQ(series->points.size(), 1u);
     EXPECT_DOUBLE_EQ(series->points[0].x, p.measured_intensity);
     EXPECT_NE(series->points[0].note.find("tiled T=32"), std::string::npos) << series->points[0].note;
@@ -286,9 +286,9 @@ TEST(CountersPanel, WithoutATimingTheMeasuredPointSitsOnTheRoof) {
     ImGuiHarness ui;
     AppState state;  // no measurement: nothing timed
     state.view = ViewId::Roofline;
-    take_live_result(state.lab, counters_result(fake_report(kTiled32, roofline_problem())));
+    take_live_result(state.lab.measured, state.lab.panels, counters_result(fake_report(kTiled32, roofline_problem())));
     // Another size is not the roofline's: it stays in the panel only.
-    take_live_result(state.lab, counters_result(fake_report(kTiled32, {1024, 1024, 1024, 1, ts::model::Dtype::Float32})));
+    take_live_result(state.lab.measured, state.lab.panels, counters_result(fake_report(kTiled32, {1024, 1024, 1024, 1, ts::model::Dtype::Float32})));
     draw_counters(ui, state);
     const RooflinePeaksShown peaks = roofline_peaks(state);
     const auto points = measured_dram_points(state, kRooflineSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
@@ -297,9 +297,9 @@ TEST(CountersPanel, WithoutATimingTheMeasuredPointSitsOnTheRoof) {
     EXPECT_FALSE(p.timed);
     EXPECT_DOUBLE_EQ(p.gflops, std::min(p.measured_intensity * peaks.bandwidth_gbs, peaks.fp32_gflops));
     EXPECT_DOUBLE_EQ(p.model_gflops, std::min(p.model_intensity * peaks.bandwidth_gbs, peaks.fp32_gflops));
-    const auto series = std::find_if(state.lab.roofline_plot.series.begin(), state.lab.roofline_plot.series.end(),
+    const auto series = std::find_if(state.lab.choices.roofline_plot.series.begin(), state.lab.choices.roofline_plot.series.end(),
                                      [](const PlotSeries& s) { return s.name == kMeasuredDramSeries; });
-    ASSERT_NE(series, state.lab.roofline_plot.series.end());
+    ASSERT_NE(series, state.lab.choices.roofline_plot.series.end());
     EXPECT_NE(series->points[0].note.find("no timing: placed on the roof"), std::string::npos);
 }
 

@@ -121,9 +121,9 @@ TEST(ExportFrames, TheLaddersClimbARungAFrame) {
     EXPECT_EQ(sequence_of(state, ExportSubject::Ladder).frames, rungs);
     const ts::views::ExportBookmark before = ts::views::bookmark(state);
     ts::views::show_export_frame(state, ExportSubject::Ladder, 2);
-    EXPECT_EQ(state.lab.ladder_rungs_shown, 3);
+    EXPECT_EQ(state.lab.choices.ladder_rungs_shown, 3);
     ts::views::restore(state, before);
-    EXPECT_FALSE(state.lab.ladder_rungs_shown.has_value());
+    EXPECT_FALSE(state.lab.choices.ladder_rungs_shown.has_value());
 }
 
 // The window before an export: what it will draw, how many frames, how long; an unknown format named.

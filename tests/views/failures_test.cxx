@@ -62,7 +62,7 @@ AppState lab_on_a_gpu(ViewId view) {
     AppState state;
     ts::testing_support::give_fake_gpu(state);
     state.view = view;
-    state.lab.first_visit.due = false;  // no first-visit sweep: only what the test queues
+    state.lab.measured.first_visit.due = false;  // no first-visit sweep: only what the test queues
     return state;
 }
 
@@ -98,35 +98,35 @@ void click(ImGuiHarness& ui, AppState& state, ImVec2 at) {
 TEST(Failures, AFailedMeasurementIsKeptUntilASuccessReplacesIt) {
     AppState state = lab_on_a_gpu(ViewId::Tuning);
     const ts::gpu::RunRequest t1 = tuning_tile_request(1);
-    take_live_result(state.lab, failed(t1, kKilled));
-    const auto failure = failure_at(state.lab, lab_points(state.lab), t1);
+    take_live_result(state.lab.measured, state.lab.panels, failed(t1, kKilled));
+    const auto failure = failure_at(state.lab.measured, lab_points(state.lab.measured), t1);
     ASSERT_TRUE(failure);
     EXPECT_EQ(failure->what, "tiled T=1 float 2048³");
     EXPECT_EQ(failure->sentence, kKilled);
     EXPECT_FALSE(failure->recorded);
-    EXPECT_NE(state.lab.last_error.find(kKilled), std::string::npos);
+    EXPECT_NE(state.lab.measured.last_error.find(kKilled), std::string::npos);
     // Another point is untouched; the same point measured again replaces the failure.
-    EXPECT_FALSE(failure_at(state.lab, lab_points(state.lab), tuning_tile_request(2)));
-    take_live_result(state.lab, measured(t1, 40.0, "again/tiled T=1 float 2048³"));
-    EXPECT_FALSE(failure_at(state.lab, lab_points(state.lab), t1));
-    EXPECT_EQ(latest_failure(state.lab.failures), nullptr);
-    ASSERT_NE(find_point(lab_points(state.lab), "tiled T=1", 2048, "float"), nullptr);
+    EXPECT_FALSE(failure_at(state.lab.measured, lab_points(state.lab.measured), tuning_tile_request(2)));
+    take_live_result(state.lab.measured, state.lab.panels, measured(t1, 40.0, "again/tiled T=1 float 2048³"));
+    EXPECT_FALSE(failure_at(state.lab.measured, lab_points(state.lab.measured), t1));
+    EXPECT_EQ(latest_failure(state.lab.measured.failures), nullptr);
+    ASSERT_NE(find_point(lab_points(state.lab.measured), "tiled T=1", 2048, "float"), nullptr);
 }
 
 TEST(Failures, AResultReplacedByANewerRequestIsNoFailure) {
     AppState state = lab_on_a_gpu(ViewId::Tuning);
     ts::gpu::RunResult result = failed(tuning_tile_request(1), "not run: request 9 for \"sweep\" replaced it while it waited");
     result.superseded_by = 9;
-    take_live_result(state.lab, result);
-    EXPECT_TRUE(state.lab.failures.failed.empty());
+    take_live_result(state.lab.measured, state.lab.panels, result);
+    EXPECT_TRUE(state.lab.measured.failures.failed.empty());
 }
 
 TEST(Failures, TheTuningViewSaysFailedInPlaceAndMeasuresThatRequestAgain) {
     ImGuiHarness ui;
     AppState state = lab_on_a_gpu(ViewId::Tuning);
     const ts::gpu::RunRequest t1 = tuning_tile_request(1);
-    take_live_result(state.lab, measured(tuning_tile_request(2), 30.0));
-    take_live_result(state.lab, failed(t1, kKilled));
+    take_live_result(state.lab.measured, state.lab.panels, measured(tuning_tile_request(2), 30.0));
+    take_live_result(state.lab.measured, state.lab.panels, failed(t1, kKilled));
     std::string text;
     const auto at = hover_until(ui, state, "tiled T=1 float 2048³ failed", &text);
     ASSERT_TRUE(at) << "no tooltip says the T = 1 bar failed";
@@ -136,13 +136,13 @@ TEST(Failures, TheTuningViewSaysFailedInPlaceAndMeasuresThatRequestAgain) {
     const std::string bar = ui.frame([&] { draw_status_bar(state); });
     EXPECT_NE(bar.find("failed: " + kKilled), std::string::npos) << bar;
 
-    state.lab.to_submit.clear();
+    state.lab.measured.to_submit.clear();
     click(ui, state, *at);
-    ASSERT_EQ(state.lab.to_submit.size(), 1u);
-    EXPECT_EQ(state.lab.to_submit[0].first, "again/tiled T=1 float 2048³");
-    EXPECT_TRUE(same_request(state.lab.to_submit[0].second, t1));
+    ASSERT_EQ(state.lab.measured.to_submit.size(), 1u);
+    EXPECT_EQ(state.lab.measured.to_submit[0].first, "again/tiled T=1 float 2048³");
+    EXPECT_TRUE(same_request(state.lab.measured.to_submit[0].second, t1));
     // Its success replaces the failure in the view and the status bar.
-    take_live_result(state.lab, measured(t1, 55.0, state.lab.to_submit[0].first));
+    take_live_result(state.lab.measured, state.lab.panels, measured(t1, 55.0, state.lab.measured.to_submit[0].first));
     EXPECT_FALSE(hover_until(ui, state, "tiled T=1 float 2048³ failed", nullptr));
     EXPECT_EQ(ui.frame([&] { draw_status_bar(state); }).find("failed:"), std::string::npos);
 }
@@ -154,7 +154,7 @@ TEST(Failures, AFailedHeatMapCellSaysWhy) {
     for (const ts::gpu::RunRequest& r : tuning_requests())
         if (r.kernel.kind == ts::model::KernelKind::Naive && r.kernel.block_x == 16 && r.kernel.block_y == 4) naive = r;
     const std::string why = "CUDA reports: launching naive 16×4 float 2048³: unspecified launch failure";
-    take_live_result(state.lab, failed(naive, why));
+    take_live_result(state.lab.measured, state.lab.panels, failed(naive, why));
     std::string text;
     ASSERT_TRUE(hover_until(ui, state, "naive 16×4 float 2048³ failed", &text));
     EXPECT_NE(text.find(why), std::string::npos) << text;
@@ -167,14 +167,14 @@ TEST(Failures, AFailedShapeIsNotTheBest) {
     ts::gpu::RunRequest fastest;
     for (const ts::gpu::RunRequest& r : tuning_requests()) {
         const bool is_16x4 = r.kernel.kind == ts::model::KernelKind::Naive && r.kernel.block_x == 16 && r.kernel.block_y == 4;
-        take_live_result(state.lab, measured(r, is_16x4 ? 1.0 : 5.0));
+        take_live_result(state.lab.measured, state.lab.panels, measured(r, is_16x4 ? 1.0 : 5.0));
         if (is_16x4) fastest = r;
     }
     TuningData data = tuning_data(state.lab);
     ASSERT_GE(data.best_cell, 0);
     EXPECT_EQ(data.cells[data.best_cell].block_x, 16);
     EXPECT_EQ(data.cells[data.best_cell].block_y, 4);
-    take_live_result(state.lab, failed(fastest, "killed by signal 9"));
+    take_live_result(state.lab.measured, state.lab.panels, failed(fastest, "killed by signal 9"));
     data = tuning_data(state.lab);
     ASSERT_GE(data.best_cell, 0);
     EXPECT_FALSE(data.cells[data.best_cell].block_x == 16 && data.cells[data.best_cell].block_y == 4);
@@ -183,25 +183,25 @@ TEST(Failures, AFailedShapeIsNotTheBest) {
 TEST(Failures, TheLadderViewSaysWhichRungFailed) {
     ImGuiHarness ui;
     AppState state = lab_on_a_gpu(ViewId::Ladder);
-    state.lab.ladder_size = 1024;
+    state.lab.choices.ladder_size = 1024;
     const std::vector<ts::gpu::RunRequest> requests = ladder_requests(1024);
     ts::gpu::RunRequest warptile;
     for (const ts::gpu::RunRequest& r : requests)
         if (r.kernel.kind == ts::model::KernelKind::Warptile) warptile = r;
     for (const ts::gpu::RunRequest& r : requests)
-        if (r.kernel.kind != ts::model::KernelKind::Warptile) take_live_result(state.lab, measured(r, 1.0));
+        if (r.kernel.kind != ts::model::KernelKind::Warptile) take_live_result(state.lab.measured, state.lab.panels, measured(r, 1.0));
     const std::string why =
         "the GPU worker stopped during warptile float 1024³: it took longer than 10 s, the most a request of this size "
         "may take, and was stopped (a kernel that never ends?); it was restarted";
-    take_live_result(state.lab, failed(warptile, why));
+    take_live_result(state.lab.measured, state.lab.panels, failed(warptile, why));
     std::string text;
     const auto at = hover_until(ui, state, "warptile float 1024³ failed", &text);
     ASSERT_TRUE(at);
     EXPECT_NE(text.find(why), std::string::npos) << text;
-    state.lab.to_submit.clear();
+    state.lab.measured.to_submit.clear();
     click(ui, state, *at);
-    ASSERT_EQ(state.lab.to_submit.size(), 1u);
-    EXPECT_TRUE(same_request(state.lab.to_submit[0].second, warptile));
+    ASSERT_EQ(state.lab.measured.to_submit.size(), 1u);
+    EXPECT_TRUE(same_request(state.lab.measured.to_submit[0].second, warptile));
 }
 
 TEST(Failures, TheLatencyPlotMarksAFailedPointAtItsSize) {
@@ -214,12 +214,12 @@ TEST(Failures, TheLatencyPlotMarksAFailedPointAtItsSize) {
     request.budget_s = 1.0;
     ts::gpu::RunRequest smaller = request;
     smaller.problem.m = smaller.problem.n = smaller.problem.k = 512;
-    take_live_result(state.lab, measured(smaller, 1.0));
-    take_live_result(state.lab, failed(request, "the GPU worker stopped during tiled T=32 float 1024³: killed by signal 11 "
+    take_live_result(state.lab.measured, state.lab.panels, measured(smaller, 1.0));
+    take_live_result(state.lab.measured, state.lab.panels, failed(request, "the GPU worker stopped during tiled T=32 float 1024³: killed by signal 11 "
                                                 "(SIGSEGV: Segmentation fault); it was restarted",
                                        "latency/full/tiled T=32"));
     ui.frame([&] { draw_lab_view(state, 0.0f); });
-    const Plot& plot = state.lab.latency_plot;
+    const Plot& plot = state.lab.choices.latency_plot;
     ASSERT_EQ(plot.failures.size(), 1u);
     EXPECT_EQ(plot.failures[0].x, 1024.0);
     EXPECT_EQ(plot.failures[0].name, "tiled T=32");
@@ -236,17 +236,17 @@ TEST(Failures, TheRooflineMarksAFailedKernelAtItsIntensity) {
     AppState state = lab_on_a_gpu(ViewId::Roofline);
     ts::gpu::RunRequest request = ladder_requests(kRooflineSize).front();
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
-    take_live_result(state.lab, measured(request, 20.0));
+    take_live_result(state.lab.measured, state.lab.panels, measured(request, 20.0));
     ui.frame([&] { draw_lab_view(state, 0.0f); });
     const auto has_series = [&](const std::string& name) {
-        const auto& series = state.lab.roofline_plot.series;
+        const auto& series = state.lab.choices.roofline_plot.series;
         return std::any_of(series.begin(), series.end(), [&](const PlotSeries& s) { return s.name == name; });
     };
     EXPECT_TRUE(has_series("tiled T=16"));
-    take_live_result(state.lab, failed(request, "CUDA reports: an illegal memory access was encountered"));
+    take_live_result(state.lab.measured, state.lab.panels, failed(request, "CUDA reports: an illegal memory access was encountered"));
     ui.frame([&] { draw_lab_view(state, 0.0f); });
     EXPECT_FALSE(has_series("tiled T=16")) << "its older point is not shown as this GPU's answer";
-    const Plot& plot = state.lab.roofline_plot;
+    const Plot& plot = state.lab.choices.roofline_plot;
     ASSERT_EQ(plot.failures.size(), 1u);
     const ts::model::Problem problem{kRooflineSize, kRooflineSize, kRooflineSize, 1, ts::model::Dtype::Float32};
     EXPECT_DOUBLE_EQ(plot.failures[0].x, ts::model::count_traffic(request.kernel, problem).arithmetic_intensity(4));
@@ -289,14 +289,14 @@ TEST(Failures, ARecordedFailureCountsUntilAPointOfItSucceeds) {
     ts::record::Measurement measurement;
     ts::record::Point point = point_from_result(failed(t1, "cudaErrorLaunchTimeout"));
     measurement.points.push_back(point);
-    state.lab.measurement = measurement;
-    auto failure = failure_at(state.lab, lab_points(state.lab), t1);
+    state.lab.measured.measurement = measurement;
+    auto failure = failure_at(state.lab.measured, lab_points(state.lab.measured), t1);
     ASSERT_TRUE(failure);
     EXPECT_TRUE(failure->recorded);
     EXPECT_EQ(failure->sentence, "cudaErrorLaunchTimeout");
     EXPECT_TRUE(same_request(failure->request, t1));
-    take_live_result(state.lab, measured(t1, 50.0));
-    EXPECT_FALSE(failure_at(state.lab, lab_points(state.lab), t1));
+    take_live_result(state.lab.measured, state.lab.panels, measured(t1, 50.0));
+    EXPECT_FALSE(failure_at(state.lab.measured, lab_points(state.lab.measured), t1));
 }
 
 // An experiment case whose request failed says "failed" with the sentence under its name,

@@ -80,8 +80,8 @@ protected:
         result.median_ms = ms;
         result.samples_ms = {ms};
         result.gflops = gflops;
-        state.lab.in_flight = 1;
-        take_live_result(state.lab, result);
+        state.lab.measured.in_flight = 1;
+        take_live_result(state.lab.measured, state.lab.panels, result);
         return result;
     }
     // The request the main loop would submit next, "submitted" under `id`.
@@ -347,26 +347,26 @@ TEST_F(KernelView, ATraceShowsItsCountsAndGoesToTheTheatre) {
 TEST_F(KernelView, YourKernelIsOneMoreCurveOfTheLatencyView) {
     with_gpu();
     draw();
-    state.lab.latency.yours = user_source(state.kernel_editor);
+    state.lab.choices.latency.yours = user_source(state.kernel_editor);
     measure_latency_now(state.lab);
-    const auto mine = std::find_if(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+    const auto mine = std::find_if(state.lab.measured.to_submit.begin(), state.lab.measured.to_submit.end(),
                                    [](const auto& keyed) { return keyed.second.user.has_value(); });
-    ASSERT_NE(mine, state.lab.to_submit.end());
+    ASSERT_NE(mine, state.lab.measured.to_submit.end());
     EXPECT_EQ(mine->first.find("yours: mine.cu") != std::string::npos, true) << mine->first;
     const ts::gpu::RunResult result = measured(mine->second, 2.0, 8589.9);
-    ASSERT_EQ(state.lab.live_points.size(), 1u);
-    EXPECT_EQ(state.lab.live_points.front().config, "yours: mine.cu");
-    EXPECT_EQ(state.lab.live_points.front().kernel, "yours");
+    ASSERT_EQ(state.lab.measured.live_points.size(), 1u);
+    EXPECT_EQ(state.lab.measured.live_points.front().config, "yours: mine.cu");
+    EXPECT_EQ(state.lab.measured.live_points.front().kernel, "yours");
     EXPECT_EQ(request_config(result.request), "yours: mine.cu");
     state.view = ViewId::Latency;
     std::string text;
     for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_main_view(state); });
     EXPECT_TRUE(has(text, "yours: mine.cu")) << text;
     // Another dtype has no curve of yours: it takes floats.
-    state.lab.latency.dtype = ts::model::Dtype::Float64;
-    state.lab.to_submit.clear();
+    state.lab.choices.latency.dtype = ts::model::Dtype::Float64;
+    state.lab.measured.to_submit.clear();
     measure_latency_now(state.lab);
-    EXPECT_TRUE(std::none_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+    EXPECT_TRUE(std::none_of(state.lab.measured.to_submit.begin(), state.lab.measured.to_submit.end(),
                              [](const auto& keyed) { return keyed.second.user.has_value(); }));
 }
 
@@ -374,12 +374,12 @@ TEST_F(KernelView, YourKernelIsOneMoreCurveOfTheLatencyView) {
 TEST_F(KernelView, YourKernelIsOneMoreBarOfTheLadder) {
     with_gpu();
     draw();
-    state.lab.latency.yours = user_source(state.kernel_editor);
-    const auto requests = ladder_requests(1024, Ladder::Fp32, state.lab.latency.yours);
+    state.lab.choices.latency.yours = user_source(state.kernel_editor);
+    const auto requests = ladder_requests(1024, Ladder::Fp32, state.lab.choices.latency.yours);
     ASSERT_GE(requests.size(), 2u);
     EXPECT_TRUE(requests[requests.size() - 2].user);
     EXPECT_EQ(requests.back().kernel.kind, ts::model::KernelKind::Cublas);
-    EXPECT_FALSE(ladder_requests(1024, Ladder::TensorCores, state.lab.latency.yours).back().user);
+    EXPECT_FALSE(ladder_requests(1024, Ladder::TensorCores, state.lab.choices.latency.yours).back().user);
     measured(requests[requests.size() - 2], 0.25, 8579.0);
     const LadderData data = ladder_data(state, 1024, Ladder::Fp32);
     ASSERT_EQ(data.bars.size(), requests.size());
@@ -400,7 +400,7 @@ TEST_F(KernelView, YourKernelIsOneMoreBarOfTheLadder) {
 TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsTrace) {
     with_gpu();
     draw();
-    state.lab.latency.yours = user_source(state.kernel_editor);
+    state.lab.choices.latency.yours = user_source(state.kernel_editor);
     const auto named = [&] {
         const auto marks = roofline_marks(state);
         return std::find_if(marks.begin(), marks.end(), [](const RooflineMark& m) { return m.name == "yours: mine.cu"; }) !=
@@ -411,7 +411,7 @@ TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsTrace) {
                    : std::nullopt;
     };
     ts::gpu::RunRequest at2048;
-    at2048.user = state.lab.latency.yours;
+    at2048.user = state.lab.choices.latency.yours;
     at2048.problem = {kRooflineSize, kRooflineSize, kRooflineSize, 1, ts::model::Dtype::Float32};
     measured(at2048, 1.854, 9267.0);
     EXPECT_FALSE(named()) << "measured but not recorded: no intensity to place it by";
@@ -422,7 +422,7 @@ TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsTrace) {
     ts::gpu::RunResult recorded;
     recorded.ok = true;
     recorded.request.kind = ts::gpu::RequestKind::Record;
-    recorded.request.user = state.lab.latency.yours;
+    recorded.request.user = state.lab.choices.latency.yours;
     recorded.request.problem = {64, 64, 64, 1, ts::model::Dtype::Float32};
     ts::gpu::UserTraceReport report;
     report.counts.loads_a = report.counts.loads_b = 8192;
@@ -446,8 +446,8 @@ TEST_F(KernelView, YourKernelIsOnTheRooflineFromItsTrace) {
 TEST_F(KernelView, YourKernelIsABarOfTheTuningView) {
     with_gpu();
     draw();
-    state.lab.latency.yours = user_source(state.kernel_editor);
-    const auto requests = tuning_requests(state.lab.latency.yours);
+    state.lab.choices.latency.yours = user_source(state.kernel_editor);
+    const auto requests = tuning_requests(state.lab.choices.latency.yours);
     ASSERT_TRUE(requests.back().user);
     EXPECT_EQ(requests.back().problem.m, kTuningSize);
     EXPECT_EQ(requests.size(), tuning_requests().size() + 1);

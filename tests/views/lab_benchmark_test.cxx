@@ -24,9 +24,9 @@ AppState with_gpu() {
 
 // exchange_with_runner's half that submits.
 Sent submit(LabState& lab) {
-    Sent sent = lab.to_submit;
-    lab.in_flight += static_cast<int>(sent.size());
-    lab.to_submit.clear();
+    Sent sent = lab.measured.to_submit;
+    lab.measured.in_flight += static_cast<int>(sent.size());
+    lab.measured.to_submit.clear();
     return sent;
 }
 
@@ -41,40 +41,40 @@ void arrive(LabState& lab, const std::pair<std::string, RunRequest>& request, bo
     result.samples_ms = {1.0};
     result.median_ms = result.p20_ms = result.p80_ms = 1.0;
     result.superseded_by = superseded_by;
-    take_live_result(lab, result);
+    take_live_result(lab.measured, lab.panels, result);
 }
 
 TEST(LabBenchmark, TimesEachChangeToItsFirstAndLastPoint) {
     AppState state = with_gpu();
     LabBenchmark bench(2, {512, 1024});
 
-    bench.on_frame(state, 0.000);  // change 1
+    bench.on_frame(state.lab, state, 0.000);  // change 1
     // naive, naive-row, T = 32, warptile, tuned, cuBLAS: first a quick preview of each, then the full,
     // adaptive and checked measurement that replaces it.
-    ASSERT_EQ(state.lab.to_submit.size(), 12u);
+    ASSERT_EQ(state.lab.measured.to_submit.size(), 12u);
     for (std::size_t i = 0; i < 12; ++i) {
-        const auto& [key, request] = state.lab.to_submit[i];
+        const auto& [key, request] = state.lab.measured.to_submit[i];
         EXPECT_EQ(request.problem.m, 512) << key;
         EXPECT_EQ(request.adaptive, i >= 6) << key;
         EXPECT_EQ(key.rfind(i < 6 ? "latency/preview/" : "latency/full/", 0), 0u) << key;
     }
     const Sent first = submit(state.lab);
-    bench.on_frame(state, 0.010);
+    bench.on_frame(state.lab, state, 0.010);
     arrive(state.lab, first[0]);
-    bench.on_frame(state, 0.030);
+    bench.on_frame(state.lab, state, 0.030);
     for (std::size_t i = 1; i < first.size(); ++i) arrive(state.lab, first[i]);
-    bench.on_frame(state, 0.050);  // change 1 complete; change 2
-    ASSERT_EQ(state.lab.to_submit.size(), 12u);
-    EXPECT_EQ(state.lab.to_submit.front().second.problem.m, 1024);
+    bench.on_frame(state.lab, state, 0.050);  // change 1 complete; change 2
+    ASSERT_EQ(state.lab.measured.to_submit.size(), 12u);
+    EXPECT_EQ(state.lab.measured.to_submit.front().second.problem.m, 1024);
     EXPECT_FALSE(bench.finished());
 
     const Sent second = submit(state.lab);
-    bench.on_frame(state, 0.060);
+    bench.on_frame(state.lab, state, 0.060);
     for (const auto& request : second) arrive(state.lab, request);
-    bench.on_frame(state, 0.150);
+    bench.on_frame(state.lab, state, 0.150);
     EXPECT_TRUE(bench.finished());
     EXPECT_FALSE(bench.failure());
-    EXPECT_TRUE(state.lab.to_submit.empty()) << "no change after the last";
+    EXPECT_TRUE(state.lab.measured.to_submit.empty()) << "no change after the last";
 
     ASSERT_EQ(bench.first_point_ms().size(), 2u);
     EXPECT_NEAR(bench.first_point_ms()[0], 30.0, 1e-9);
@@ -85,7 +85,7 @@ TEST(LabBenchmark, TimesEachChangeToItsFirstAndLastPoint) {
     const std::vector<double> frames = {10, 20, 20, 10, 90};
     ASSERT_EQ(bench.frame_ms().size(), frames.size());
     for (std::size_t i = 0; i < frames.size(); ++i) EXPECT_NEAR(bench.frame_ms()[i], frames[i], 1e-9) << i;
-    EXPECT_EQ(state.lab.live_points.size(), 12u);
+    EXPECT_EQ(state.lab.measured.live_points.size(), 12u);
     EXPECT_EQ(bench.superseded(), 0);
 
     const std::string report = bench.report();
@@ -100,14 +100,14 @@ TEST(LabBenchmark, SupersededResultsAreCountedNotTakenForPoints) {
     measure_latency_now(state.lab);
     const Sent older = submit(state.lab);
     LabBenchmark bench(1, {256});
-    bench.on_frame(state, 0.0);
+    bench.on_frame(state.lab, state, 0.0);
     const Sent newer = submit(state.lab);
     for (std::size_t i = 0; i < older.size(); ++i) arrive(state.lab, older[i], true, 100 + i);
-    bench.on_frame(state, 0.020);
+    bench.on_frame(state.lab, state, 0.020);
     EXPECT_TRUE(bench.first_point_ms().empty()) << "a superseded result is no new point";
     EXPECT_EQ(bench.superseded(), 12);
     for (const auto& request : newer) arrive(state.lab, request);
-    bench.on_frame(state, 0.045);
+    bench.on_frame(state.lab, state, 0.045);
     EXPECT_TRUE(bench.finished());
     ASSERT_EQ(bench.first_point_ms().size(), 1u);
     EXPECT_NEAR(bench.first_point_ms()[0], 45.0, 1e-9);
@@ -117,10 +117,10 @@ TEST(LabBenchmark, SupersededResultsAreCountedNotTakenForPoints) {
 TEST(LabBenchmark, FailedRequestStopsWithItsError) {
     AppState state = with_gpu();
     LabBenchmark bench(3, {2048});
-    bench.on_frame(state, 0.0);
+    bench.on_frame(state.lab, state, 0.0);
     const Sent sent = submit(state.lab);
     for (std::size_t i = 0; i < sent.size(); ++i) arrive(state.lab, sent[i], i != 2);
-    bench.on_frame(state, 0.1);
+    bench.on_frame(state.lab, state, 0.1);
     ASSERT_TRUE(bench.failure());
     EXPECT_NE(bench.failure()->find("1 of 12 requests failed"), std::string::npos) << *bench.failure();
     EXPECT_NE(bench.failure()->find("launch failed"), std::string::npos) << *bench.failure();
@@ -130,11 +130,11 @@ TEST(LabBenchmark, FailedRequestStopsWithItsError) {
 TEST(LabBenchmark, NoResultInTimeStops) {
     AppState state = with_gpu();
     LabBenchmark bench(1, {1024}, 5.0);
-    bench.on_frame(state, 0.0);
+    bench.on_frame(state.lab, state, 0.0);
     submit(state.lab);
-    bench.on_frame(state, 4.0);
+    bench.on_frame(state.lab, state, 4.0);
     EXPECT_FALSE(bench.failure());
-    bench.on_frame(state, 5.5);
+    bench.on_frame(state.lab, state, 5.5);
     ASSERT_TRUE(bench.failure());
     EXPECT_NE(bench.failure()->find("not every result was back after 5 s"), std::string::npos) << *bench.failure();
 }
@@ -142,19 +142,19 @@ TEST(LabBenchmark, NoResultInTimeStops) {
 TEST(LabBenchmark, NoGpuStopsAtOnceWithTheReason) {
     AppState state;
     LabBenchmark bench(5, {512}, 10.0);
-    bench.on_frame(state, 0.0);  // still probing
+    bench.on_frame(state.lab, state, 0.0);  // still probing
     EXPECT_FALSE(bench.failure());
     state.device = ts::gpu::DeviceInfo{};
     state.device->why_not = "no NVIDIA driver found";
-    bench.on_frame(state, 0.5);
+    bench.on_frame(state.lab, state, 0.5);
     ASSERT_TRUE(bench.failure());
     EXPECT_EQ(*bench.failure(), "no usable GPU: no NVIDIA driver found");
-    EXPECT_TRUE(state.lab.to_submit.empty());
+    EXPECT_TRUE(state.lab.measured.to_submit.empty());
 
     AppState probing;
     LabBenchmark silent(5, {512}, 10.0);
-    silent.on_frame(probing, 0.0);
-    silent.on_frame(probing, 11.0);
+    silent.on_frame(probing.lab, probing, 0.0);
+    silent.on_frame(probing.lab, probing, 11.0);
     ASSERT_TRUE(silent.failure());
     EXPECT_NE(silent.failure()->find("no answer"), std::string::npos) << *silent.failure();
 }

@@ -33,7 +33,7 @@ AppState state_with_measurement(ViewId view) {
     const auto files = committed_measurements();
     EXPECT_FALSE(files.empty());
     if (!files.empty()) {
-        EXPECT_TRUE(load_measurement(state.lab, files.back())) << state.lab.load_error;
+        EXPECT_TRUE(load_measurement(state.lab.measured, files.back())) << state.lab.measured.load_error;
     }
     state.view = view;
     return state;
@@ -57,8 +57,8 @@ Drawn draw(ImGuiHarness& ui, AppState& state) {
 
 TEST(LabViews, MeasurementLabelNamesGpuAndDate) {
     AppState state = state_with_measurement(ViewId::Latency);
-    EXPECT_TRUE(state.lab.measurement_label.starts_with("measured on NVIDIA ")) << state.lab.measurement_label;
-    EXPECT_TRUE(state.lab.measurement_label.ends_with(", " + newest_label())) << state.lab.measurement_label;
+    EXPECT_TRUE(state.lab.measured.measurement_label.starts_with("measured on NVIDIA ")) << state.lab.measured.measurement_label;
+    EXPECT_TRUE(state.lab.measured.measurement_label.ends_with(", " + newest_label())) << state.lab.measured.measurement_label;
 }
 
 TEST(LabViews, EachViewDrawsFromTheMeasurement) {
@@ -68,7 +68,7 @@ TEST(LabViews, EachViewDrawsFromTheMeasurement) {
         AppState state = state_with_measurement(view);
         const Drawn drawn = draw(ui, state);
         EXPECT_GT(drawn.vertices, 1000);
-        EXPECT_NE(drawn.text.find(state.lab.measurement_label), std::string::npos) << drawn.text;
+        EXPECT_NE(drawn.text.find(state.lab.measured.measurement_label), std::string::npos) << drawn.text;
         EXPECT_NE(drawn.text.find("Occupancy"), std::string::npos);
     }
 }
@@ -78,15 +78,15 @@ TEST(LabViews, LatencyPlotHasOneSeriesPerKernel) {
     AppState state = state_with_measurement(ViewId::Latency);
     draw(ui, state);
     std::vector<std::string> names;
-    for (const PlotSeries& s : state.lab.latency_plot.series) names.push_back(s.name);
+    for (const PlotSeries& s : state.lab.choices.latency_plot.series) names.push_back(s.name);
     // The measurement's series are labelled with its GPU and date; the ladder's warptile and tuned
     // rungs are among the first shown.
-    const ts::record::Meta& meta = state.lab.measurement->meta;
+    const ts::record::Meta& meta = state.lab.measured.measurement->meta;
     const std::string tag = " (" + meta.device.name.substr(meta.device.name.starts_with("NVIDIA ") ? 7 : 0) + ", " +
                             meta.date_utc.substr(0, 10) + ")";
     for (const char* name : {"naive 32×32", "naive-row 32×32", "tiled T=32", "warptile", "tuned", "cuBLAS"})
         EXPECT_NE(std::find(names.begin(), names.end(), std::string(name) + tag), names.end()) << name;
-    for (const PlotSeries& s : state.lab.latency_plot.series) EXPECT_EQ(s.points.size(), 6u) << s.name;  // 128..4096
+    for (const PlotSeries& s : state.lab.choices.latency_plot.series) EXPECT_EQ(s.points.size(), 6u) << s.name;  // 128..4096
 }
 
 TEST(LabViews, BestTuningCellIsTheFastestPoint) {
@@ -109,7 +109,7 @@ TEST(LabViews, BestTuningCellIsTheFastestPoint) {
 TEST(LabViews, InvalidTileIsExplainedInTheOccupancyPanel) {
     ImGuiHarness ui;
     AppState state = state_with_measurement(ViewId::Roofline);
-    state.lab.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 64};
+    state.lab.panels.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 64};
     const Drawn drawn = draw(ui, state);
     EXPECT_NE(drawn.text.find("This launch would fail"), std::string::npos) << drawn.text;
     EXPECT_NE(drawn.text.find("4096"), std::string::npos) << drawn.text;
@@ -126,20 +126,20 @@ TEST(LabViews, LiveResultsReplaceRecordedPointsAndSave) {
     result.p20_ms = 1.4;
     result.p80_ms = 1.6;
     result.samples_ms = {1.4, 1.5, 1.6};
-    take_live_result(state.lab, result);
-    const auto points = lab_points(state.lab);
+    take_live_result(state.lab.measured, state.lab.panels, result);
+    const auto points = lab_points(state.lab.measured);
     const ts::record::Point* p = find_point(points, "tiled T=16", 2048, "float");
     ASSERT_NE(p, nullptr);
     EXPECT_EQ(p->median_ms, 1.5);
     // A superseded result belongs to an older slider position and is dropped.
     result.superseded_by = 9;
     result.median_ms = 7.0;
-    take_live_result(state.lab, result);
-    EXPECT_EQ(find_point(lab_points(state.lab), "tiled T=16", 2048, "float")->median_ms, 1.5);
+    take_live_result(state.lab.measured, state.lab.panels, result);
+    EXPECT_EQ(find_point(lab_points(state.lab.measured), "tiled T=16", 2048, "float")->median_ms, 1.5);
 
     const auto file = std::filesystem::temp_directory_path() / "tilescope_lab_session_test.json";
-    ASSERT_EQ(save_session(state.lab, file, "Test GPU"), std::nullopt);
-    LabState reopened;
+    ASSERT_EQ(save_session(state.lab.measured, file, "Test GPU"), std::nullopt);
+    LabMeasurements reopened;
     ASSERT_TRUE(load_measurement(reopened, file)) << reopened.load_error;
     ASSERT_EQ(reopened.measurement->points.size(), 1u);
     EXPECT_EQ(reopened.measurement->points[0].config, "tiled T=16");
@@ -152,13 +152,13 @@ TEST(LabViews, TuningGridQueuesEveryValidShapeAndEachTile) {
     AppState state = state_with_measurement(ViewId::Tuning);
     give_fake_gpu(state);
     EXPECT_NE(draw(ui, state).text.find("Measure this grid"), std::string::npos);
-    state.lab.to_submit.clear();  // the occupancy panel's request, not the grid's
+    state.lab.measured.to_submit.clear();  // the occupancy panel's request, not the grid's
 
     // What the button does.
-    start_sweep(state.lab, tuning_requests());
-    EXPECT_EQ(state.lab.sweep.total, 29);
-    std::vector<ts::gpu::RunRequest> queued = state.lab.sweep.remaining;
-    for (const auto& [key, request] : state.lab.to_submit) queued.push_back(request);
+    start_sweep(state.lab.measured, tuning_requests());
+    EXPECT_EQ(state.lab.measured.sweep.total, 29);
+    std::vector<ts::gpu::RunRequest> queued = state.lab.measured.sweep.remaining;
+    for (const auto& [key, request] : state.lab.measured.to_submit) queued.push_back(request);
     ASSERT_EQ(queued.size(), 29u);
     int naive = 0;
     std::vector<int> tiles;
@@ -187,12 +187,12 @@ TEST(LabViews, OccupancyPanelShowsTheCompiledKernel) {
     ImGuiHarness ui;
     AppState state = state_with_measurement(ViewId::Roofline);
     give_fake_gpu(state);
-    state.lab.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
+    state.lab.panels.occupancy_kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
     std::string text = draw(ui, state).text;
     EXPECT_NE(text.find("model estimate"), std::string::npos) << text;
-    const auto request = std::find_if(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+    const auto request = std::find_if(state.lab.measured.to_submit.begin(), state.lab.measured.to_submit.end(),
                                       [](const auto& queued) { return queued.first == "occupancy/tiled T=16"; });
-    ASSERT_NE(request, state.lab.to_submit.end());
+    ASSERT_NE(request, state.lab.measured.to_submit.end());
     EXPECT_EQ(request->second.kind, ts::gpu::RequestKind::Occupancy);
 
     // Numbers no model would give, so the panel can only have them from the result.
@@ -201,24 +201,24 @@ TEST(LabViews, OccupancyPanelShowsTheCompiledKernel) {
     result.live_key = request->first;
     result.request = request->second;
     result.occupancy = ts::gpu::KernelOccupancy{37, 2048, 0, 1024, 5};
-    state.lab.to_submit.clear();
-    take_live_result(state.lab, result);
+    state.lab.measured.to_submit.clear();
+    take_live_result(state.lab.measured, state.lab.panels, result);
     text = draw(ui, state).text;
     EXPECT_NE(text.find("37 (from the compiled kernel)"), std::string::npos) << text;
     EXPECT_NE(text.find("5 (CUDA's occupancy API"), std::string::npos) << text;
     EXPECT_EQ(text.find("model estimate"), std::string::npos) << text;
     // The same choice is not asked for again; another T is, and falls back to the model.
-    EXPECT_TRUE(std::none_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+    EXPECT_TRUE(std::none_of(state.lab.measured.to_submit.begin(), state.lab.measured.to_submit.end(),
                              [](const auto& queued) { return queued.first.starts_with("occupancy/"); }));
-    state.lab.occupancy_kernel.tile = 8;
+    state.lab.panels.occupancy_kernel.tile = 8;
     text = draw(ui, state).text;
     EXPECT_NE(text.find("model estimate"), std::string::npos) << text;
-    EXPECT_TRUE(std::any_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+    EXPECT_TRUE(std::any_of(state.lab.measured.to_submit.begin(), state.lab.measured.to_submit.end(),
                             [](const auto& queued) { return queued.first == "occupancy/tiled T=8"; }));
 }
 
 const PlotSeries* cpu_series(const LabState& lab) {
-    for (const PlotSeries& s : lab.latency_plot.series)
+    for (const PlotSeries& s : lab.choices.latency_plot.series)
         if (s.name.starts_with("CPU")) return &s;
     return nullptr;
 }
@@ -235,7 +235,7 @@ TEST(LabViews, LiveCpuTimeReplacesTheRecordedOne) {
     time.ms = 12345.0;
     time.estimate = true;
     time.basis = {1024, 1024, 1024, 1, ts::model::Dtype::Float32};
-    take_cpu_time(state.lab, time);
+    take_cpu_time(state.lab.measured, time);
     draw(ui, state);
     const PlotSeries* cpu = cpu_series(state.lab);
     ASSERT_NE(cpu, nullptr);
@@ -246,7 +246,7 @@ TEST(LabViews, LiveCpuTimeReplacesTheRecordedOne) {
 
     // Over a measurement, the live time takes the recorded point's place.
     AppState recorded = state_with_measurement(ViewId::Latency);
-    take_cpu_time(recorded.lab, time);
+    take_cpu_time(recorded.lab.measured, time);
     draw(ui, recorded);
     cpu = cpu_series(recorded.lab);
     ASSERT_NE(cpu, nullptr);
@@ -257,18 +257,18 @@ TEST(LabViews, LiveCpuTimeReplacesTheRecordedOne) {
 TEST(LabViews, CpuTimeIsTakenOffTheUiThread) {
     LabState lab;
     const ts::model::Problem tiny{16, 16, 16, 1, ts::model::Dtype::Float32};
-    ASSERT_TRUE(start_cpu_time(lab, tiny));
-    EXPECT_FALSE(start_cpu_time(lab, tiny));  // one at a time
+    ASSERT_TRUE(start_cpu_time(lab.measured, tiny));
+    EXPECT_FALSE(start_cpu_time(lab.measured, tiny));  // one at a time
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-    while (lab.cpu_times.empty() && std::chrono::steady_clock::now() < deadline) {
-        poll_cpu_time(lab);
+    while (lab.measured.cpu_times.empty() && std::chrono::steady_clock::now() < deadline) {
+        poll_cpu_time(lab.measured);
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    ASSERT_EQ(lab.cpu_times.size(), 1u);
-    EXPECT_EQ(lab.cpu_times[0].problem.m, 16);
-    EXPECT_FALSE(lab.cpu_times[0].estimate);
-    EXPECT_GT(lab.cpu_times[0].ms, 0.0);
-    EXPECT_FALSE(lab.cpu_running.valid());
+    ASSERT_EQ(lab.measured.cpu_times.size(), 1u);
+    EXPECT_EQ(lab.measured.cpu_times[0].problem.m, 16);
+    EXPECT_FALSE(lab.measured.cpu_times[0].estimate);
+    EXPECT_GT(lab.measured.cpu_times[0].ms, 0.0);
+    EXPECT_FALSE(lab.measured.cpu_running.valid());
 }
 
 }  // namespace

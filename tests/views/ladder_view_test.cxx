@@ -40,7 +40,7 @@ AppState state_with(const std::string& gpu_part, ViewId view = ViewId::Ladder) {
     state.view = view;
     for (const auto& file : committed_measurements())
         if (file.filename().string().find(gpu_part) != std::string::npos) {
-            EXPECT_TRUE(load_measurement(state.lab, file)) << state.lab.load_error;
+            EXPECT_TRUE(load_measurement(state.lab.measured, file)) << state.lab.measured.load_error;
             return state;
         }
     ADD_FAILURE() << "no committed measurement named " << gpu_part;
@@ -139,9 +139,9 @@ TEST_F(Ladder, CompiledKernelsReplaceTheEstimateOnAGpu) {
     give_fake_gpu(state);
     // Drawing asks CUDA about each rung's compiled kernel once: an Occupancy request for each of
     // the FP32 ladder's eight rungs and the tensor cores' six.
-    ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
+    ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1200, 900)); });
     std::vector<std::string> asked;
-    for (const auto& [key, request] : state.lab.to_submit)
+    for (const auto& [key, request] : state.lab.measured.to_submit)
         if (key.starts_with("ladder-occupancy/")) {
             EXPECT_EQ(request.kind, ts::gpu::RequestKind::Occupancy);
             EXPECT_EQ(request.problem.m, 4096);
@@ -151,9 +151,9 @@ TEST_F(Ladder, CompiledKernelsReplaceTheEstimateOnAGpu) {
     EXPECT_TRUE(std::any_of(asked.begin(), asked.end(),
                             [](const std::string& key) { return key.starts_with("ladder-occupancy/persistent"); }));
     EXPECT_NE(std::find(asked.begin(), asked.end(), "ladder-occupancy/tuned float 4096"), asked.end());
-    const std::size_t queued = state.lab.to_submit.size();
-    ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
-    EXPECT_EQ(state.lab.to_submit.size(), queued);  // not asked again
+    const std::size_t queued = state.lab.measured.to_submit.size();
+    ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1200, 900)); });
+    EXPECT_EQ(state.lab.measured.to_submit.size(), queued);  // not asked again
 
     // CUDA's answer for regtile-2d: 118 registers, as on the H100. 256 threads × 118
     // registers leave room for 2 blocks of 8 warps of the SM's 64: 25 %.
@@ -163,12 +163,12 @@ TEST_F(Ladder, CompiledKernelsReplaceTheEstimateOnAGpu) {
     result.request.kernel.kind = KernelKind::RegTile2d;
     result.request.problem = {4096, 4096, 4096, 1, ts::model::Dtype::Float32};
     result.occupancy = ts::gpu::KernelOccupancy{118, 0, 0, 256, 2};
-    take_live_result(state.lab, result);
+    take_live_result(state.lab.measured, state.lab.panels, result);
     // And for the tuned rung, which ran candidate #4 here (a user's table, say).
     result.request.kernel.kind = KernelKind::Tuned;
     result.tuned_variant = 4;
     result.occupancy = ts::gpu::KernelOccupancy{128, 0, 0, 256, 2};
-    take_live_result(state.lab, result);
+    take_live_result(state.lab.measured, state.lab.panels, result);
 
     const LadderData data = ladder_data(state, 4096);
     const LadderBar& regtile = bar_named(data, "regtile-2d");
@@ -217,7 +217,7 @@ TEST_F(Ladder, HoveringABarShowsItsTooltip) {
     AppState state = state_with("nvidia-h100-2026-11-24");
     const auto draw = [&](ImVec2 mouse) {
         std::string text;
-        for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); }, mouse);
+        for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1200, 900)); }, mouse);
         return text;
     };
     const std::string plain = draw(ImVec2(-FLT_MAX, -FLT_MAX));
@@ -304,7 +304,7 @@ TEST_F(Ladder, KeysScrollTheLaddersAndPageDownLeavesAnOpenLessonItsSteps) {
 
 TEST_F(Ladder, TheChosenSizeAndLivePointsChangeTheBars) {
     AppState state = state_with("nvidia-h100-2026-11-24");
-    state.lab.ladder_size = 1024;
+    state.lab.choices.ladder_size = 1024;
     LadderData data = ladder_data(state);
     EXPECT_EQ(data.size, 1024);
     EXPECT_EQ(bar_named(data, "tuned (#3)").kernel.variant, 3);  // the H100's pick at 1024
@@ -315,7 +315,7 @@ TEST_F(Ladder, TheChosenSizeAndLivePointsChangeTheBars) {
     result.request.problem = {1024, 1024, 1024, 1, ts::model::Dtype::Float32};
     result.median_ms = 1.0;
     result.gflops = 2147.48;
-    take_live_result(state.lab, result);
+    take_live_result(state.lab.measured, state.lab.panels, result);
     data = ladder_data(state);
     EXPECT_EQ(bar_named(data, "regtile-2d").gflops, 2147.48);
 }
@@ -346,11 +346,11 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
         p.dtype = "bf16";
         // A measurement says which candidate tc-tuned ran (the table may pick another today).
         if (ts::model::tensor_core_rungs()[i].kernel.kind == KernelKind::TcTuned) p.ran_candidate = 2;
-        state.lab.measurement->points.push_back(p);
+        state.lab.measured.measurement->points.push_back(p);
     }
     ts::record::Point cublas = synthetic_point("cublas", 4096, 700000);
     cublas.dtype = "bf16";
-    state.lab.measurement->points.push_back(cublas);
+    state.lab.measured.measurement->points.push_back(cublas);
 
     const LadderData data = ladder_data(state, 4096, ts::views::Ladder::TensorCores);
     EXPECT_EQ(data.dtype, "bf16");
@@ -384,7 +384,7 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
         << tc_tuned.hover;
     EXPECT_EQ(tc_tuned.hover.find("does not say which candidate ran"), std::string::npos) << tc_tuned.hover;
     // A measurement from before points kept their candidate: today's table answers, and says so.
-    state.lab.measurement->points[state.lab.measurement->points.size() - 2].ran_candidate.reset();
+    state.lab.measured.measurement->points[state.lab.measured.measurement->points.size() - 2].ran_candidate.reset();
     const LadderBar unsure = ladder_data(state, 4096, ts::views::Ladder::TensorCores).bars[6];
     EXPECT_EQ(unsure.name, "tc-tuned (#4)") << "the shipped table's pick for an H100 at 4096³";
     EXPECT_NE(unsure.hover.find("does not say which candidate ran"), std::string::npos) << unsure.hover;
@@ -393,7 +393,7 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
     // The view's line between the panels puts the two cuBLAS lines side by side.
     ImGuiHarness ui;
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state, ImVec2(1200, 900)); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1200, 900)); });
     EXPECT_NE(text.find("here cuBLAS runs"), std::string::npos) << text;
 
     // Measuring sweeps both ladders, FP32 first, each with its cuBLAS.
@@ -429,7 +429,7 @@ TEST_F(Ladder, RooflinePlotsEveryRung) {
 
     // Drawn as one series joined in the order of the climb, each point's tooltip naming its rung.
     for (int i = 0; i < 2; ++i) ui.frame([&] { draw_lab_view(state, 0.0f); });
-    const auto& series = state.lab.roofline_plot.series;
+    const auto& series = state.lab.choices.roofline_plot.series;
     const auto ladder =
         std::find_if(series.begin(), series.end(), [](const PlotSeries& s) { return s.name.starts_with("kernel ladder"); });
     ASSERT_NE(ladder, series.end());
@@ -512,7 +512,7 @@ TEST_F(Ladder, CandidateHeatMapFromSyntheticPoints) {
     for (int v = 0; v < 5; ++v)
         for (int s = 0; s < 3; ++s)
             if (rates[v][s] > 0)
-                state.lab.live_points.push_back(synthetic_point(ts::model::format_text("tuned #{}", v), sizes[s], rates[v][s]));
+                state.lab.measured.live_points.push_back(synthetic_point(ts::model::format_text("tuned #{}", v), sizes[s], rates[v][s]));
     const CandidateData data = candidate_data(state.lab, "NVIDIA H100 80GB HBM3");
     EXPECT_EQ(data.sizes, (std::vector<int>{1024, 2048, 4096}));
     ASSERT_EQ(data.cells.size(), 15u);

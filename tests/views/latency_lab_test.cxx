@@ -36,7 +36,7 @@ AppState state_with_measurement(ViewId view = ViewId::Latency) {
                                    [](const auto& file) { return file.filename() == "nvidia-h200-2026-11-24.json"; });
     EXPECT_NE(h200, files.end());
     if (h200 != files.end()) {
-        EXPECT_TRUE(load_measurement(state.lab, *h200)) << state.lab.load_error;
+        EXPECT_TRUE(load_measurement(state.lab.measured, *h200)) << state.lab.measured.load_error;
     }
     state.view = view;
     return state;
@@ -60,7 +60,7 @@ std::string draw_latency_lab(ImGuiHarness& ui, AppState& state) {
 }
 
 const PlotSeries* series(const AppState& state, const std::string& name) {
-    for (const PlotSeries& s : state.lab.latency_plot.series)
+    for (const PlotSeries& s : state.lab.choices.latency_plot.series)
         if (s.name == name) return &s;
     return nullptr;
 }
@@ -98,7 +98,7 @@ TEST(LatencyLab, RungSeriesComeFromTheMeasurement) {
         EXPECT_NE(series(state, std::string(name) + kTag), nullptr) << name;
     EXPECT_EQ(series(state, std::string("vectorized") + kTag), nullptr) << "off by default";
 
-    std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
+    std::fill(std::begin(state.lab.choices.latency.rungs), std::end(state.lab.choices.latency.rungs), true);
     const std::string text = draw_latency_lab(ui, state);
     for (const char* rung : {"regtile-1d", "regtile-2d", "vectorized", "conflict-free", "warptile", "pipelined", "tuned"}) {
         EXPECT_NE(text.find(rung), std::string::npos) << "no checkbox for " << rung;
@@ -110,24 +110,24 @@ TEST(LatencyLab, RungSeriesComeFromTheMeasurement) {
     }
     // Every series a colour of its own.
     std::set<ImU32> colours;
-    for (const PlotSeries& s : state.lab.latency_plot.series) colours.insert(s.colour);
-    EXPECT_EQ(colours.size(), state.lab.latency_plot.series.size());
+    for (const PlotSeries& s : state.lab.choices.latency_plot.series) colours.insert(s.colour);
+    EXPECT_EQ(colours.size(), state.lab.choices.latency_plot.series.size());
 }
 
 TEST(LatencyLab, FloatOnlyRungsAreDisabledForOtherDtypes) {
     ImGuiHarness ui;
     AppState state = state_with_measurement();
     give_fake_gpu(state);
-    std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
-    state.lab.latency.dtype = Dtype::Float64;
+    std::fill(std::begin(state.lab.choices.latency.rungs), std::end(state.lab.choices.latency.rungs), true);
+    state.lab.choices.latency.dtype = Dtype::Float64;
     const std::string text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("from vectorized on the FP32 rungs are float only"), std::string::npos) << text;
     // Neither plotted nor measured: Measure queues regtile-1d and regtile-2d, which have double
     // kernels, and none of the float-only rungs.
-    state.lab.to_submit.clear();
+    state.lab.measured.to_submit.clear();
     measure_latency_now(state.lab);
     std::set<KernelKind> queued;
-    for (const auto& [key, request] : state.lab.to_submit) queued.insert(request.kernel.kind);
+    for (const auto& [key, request] : state.lab.measured.to_submit) queued.insert(request.kernel.kind);
     EXPECT_TRUE(queued.contains(KernelKind::RegTile1d));
     EXPECT_TRUE(queued.contains(KernelKind::RegTile2d));
     for (KernelKind kind : {KernelKind::Vectorized, KernelKind::ConflictFree, KernelKind::Warptile,
@@ -137,11 +137,11 @@ TEST(LatencyLab, FloatOnlyRungsAreDisabledForOtherDtypes) {
 
 TEST(LatencyLab, MeasureQueuesTheChosenRungs) {
     AppState state = state_with_measurement();
-    std::fill(std::begin(state.lab.latency.rungs), std::end(state.lab.latency.rungs), true);
+    std::fill(std::begin(state.lab.choices.latency.rungs), std::end(state.lab.choices.latency.rungs), true);
     measure_latency_now(state.lab);
     for (KernelKind rung : ts::model::kLadderKinds) {
         const std::string config = ts::model::describe({rung, 16, 16, 16});
-        EXPECT_TRUE(std::any_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+        EXPECT_TRUE(std::any_of(state.lab.measured.to_submit.begin(), state.lab.measured.to_submit.end(),
                                 [&](const auto& queued) { return queued.first == "latency/full/" + config; }))
             << config;
     }
@@ -153,7 +153,7 @@ TEST(LatencyLab, RecordedCurveStaysFadedUntilLivePointsReplaceIt) {
     give_fake_gpu(state);
 
     // One live point of cuBLAS: every recorded curve stays, faded, T = 32's whole.
-    take_live_result(state.lab, live_result({KernelKind::Cublas, 16, 16, 16}, 2048, 0.4));
+    take_live_result(state.lab.measured, state.lab.panels, live_result({KernelKind::Cublas, 16, 16, 16}, 2048, 0.4));
     std::string text = draw_latency_lab(ui, state);
     const PlotSeries* recorded_tiled = series(state, std::string("tiled T=32") + kTag);
     ASSERT_NE(recorded_tiled, nullptr);
@@ -178,17 +178,17 @@ TEST(LatencyLab, RecordedCurveStaysFadedUntilLivePointsReplaceIt) {
     EXPECT_FALSE(recorded_cublas->in_legend);
     EXPECT_TRUE(recorded_tiled->in_legend);
     EXPECT_EQ(recorded_tiled->legend_name, "tiled T=32");
-    EXPECT_EQ(state.lab.latency_plot.faded_legend, "faded: measured on H200, 2026-11-24");
+    EXPECT_EQ(state.lab.choices.latency_plot.faded_legend, "faded: measured on H200, 2026-11-24");
     EXPECT_NE(text.find("faded: measured on H200, 2026-11-24"), std::string::npos) << text;
     EXPECT_NE(text.find("live on Fake GPU"), std::string::npos) << text;
     EXPECT_NE(text.find("measured on H200, 2026-11-24 (faded)"), std::string::npos) << text;
     // Live series come first in the legend, the recorded ones under them.
-    const auto& all = state.lab.latency_plot.series;
+    const auto& all = state.lab.choices.latency_plot.series;
     EXPECT_EQ(all.front().name, "cuBLAS");
 
     // Live points of T = 32 at every recorded size: its recorded curve is gone.
     for (int size : {128, 256, 512, 1024, 2048, 4096})
-        take_live_result(state.lab, live_result({KernelKind::Tiled, 16, 16, 32}, size, size / 1000.0));
+        take_live_result(state.lab.measured, state.lab.panels, live_result({KernelKind::Tiled, 16, 16, 32}, size, size / 1000.0));
     draw_latency_lab(ui, state);
     EXPECT_EQ(series(state, std::string("tiled T=32") + kTag), nullptr);
     const PlotSeries* live_tiled = series(state, "tiled T=32");
@@ -213,7 +213,7 @@ TEST(LatencyLab, ALivePointsTooltipSaysTheClockItRanAt) {
     const ts::record::Point point = point_from_result(result);
     EXPECT_EQ(point.sm_clock_mhz, 1690);
     EXPECT_EQ(point.clock_limits, "the power cap");
-    take_live_result(state.lab, result);
+    take_live_result(state.lab.measured, state.lab.panels, result);
     draw_latency_lab(ui, state);
     const PlotSeries* live_cublas = series(state, "cuBLAS");
     ASSERT_NE(live_cublas, nullptr);
@@ -229,7 +229,7 @@ TEST(LatencyLab, LiveRungPointReplacesItsRecordedOne) {
     const ts::gpu::RunResult result = live_result({KernelKind::Tuned, 16, 16, 16}, 1024, 0.07);
     // Under the measurement's name for the rung, so the two meet in one series.
     EXPECT_EQ(point_from_result(result).config, "tuned");
-    take_live_result(state.lab, result);
+    take_live_result(state.lab.measured, state.lab.panels, result);
     draw_latency_lab(ui, state);
     const PlotSeries* live = series(state, "tuned");
     ASSERT_NE(live, nullptr);
@@ -246,11 +246,11 @@ TEST(LatencyLab, AxisShowsLiveAndRecordedPoints) {
     AppState state = state_with_measurement();
     give_fake_gpu(state);
     // A live point far above anything recorded, at one size only.
-    take_live_result(state.lab, live_result({KernelKind::Tiled, 16, 16, 32}, 2048, 5000.0));
+    take_live_result(state.lab.measured, state.lab.panels, live_result({KernelKind::Tiled, 16, 16, 32}, 2048, 5000.0));
     for (LatencyAxis axis : {LatencyAxis::LatencyLog, LatencyAxis::LatencyLinear}) {
-        state.lab.latency.axis = axis;
+        state.lab.choices.latency.axis = axis;
         draw_latency_lab(ui, state);
-        const Plot& plot = state.lab.latency_plot;
+        const Plot& plot = state.lab.choices.latency_plot;
         const AxisRange x = shown_x_range(plot);
         const AxisRange y = shown_y_range(plot);
         EXPECT_LE(x.min, 128.0);
@@ -261,7 +261,7 @@ TEST(LatencyLab, AxisShowsLiveAndRecordedPoints) {
         ASSERT_NE(recorded_cublas, nullptr);
         EXPECT_LE(y.min, recorded_cublas->points.front().y);
     }
-    EXPECT_EQ(state.lab.latency.axis, LatencyAxis::LatencyLinear);
+    EXPECT_EQ(state.lab.choices.latency.axis, LatencyAxis::LatencyLinear);
     EXPECT_EQ(LatencyControls{}.axis, LatencyAxis::LatencyLog) << "the log axis is the default";
 }
 
@@ -271,24 +271,24 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
     give_fake_gpu(state);
 
     // The stage and the theatre are no lab: nothing yet.
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
     state.view = ViewId::Theatre;
-    start_first_visit_sweep(state);
-    EXPECT_FALSE(state.lab.sweep.active());
-    EXPECT_TRUE(state.lab.first_visit.due);
+    start_first_visit_sweep(state.lab.measured, state);
+    EXPECT_FALSE(state.lab.measured.sweep.active());
+    EXPECT_TRUE(state.lab.measured.first_visit.due);
 
     // The first lab view: a quick sweep of the chosen series at 256 … 2048.
     state.view = ViewId::Tuning;
-    start_first_visit_sweep(state);
-    ASSERT_TRUE(state.lab.sweep.active());
-    EXPECT_TRUE(state.lab.sweep.first_visit);
-    EXPECT_FALSE(state.lab.first_visit.due);
+    start_first_visit_sweep(state.lab.measured, state);
+    ASSERT_TRUE(state.lab.measured.sweep.active());
+    EXPECT_TRUE(state.lab.measured.sweep.first_visit);
+    EXPECT_FALSE(state.lab.measured.first_visit.due);
     // naive, naive-row, T = 32, warptile, tuned, cuBLAS at four sizes.
-    EXPECT_EQ(state.lab.sweep.total, 24);
-    ASSERT_EQ(state.lab.to_submit.size(), 1u);  // one request at a time, so Cancel stops it
-    EXPECT_EQ(state.lab.to_submit[0].first, "sweep");
-    std::vector<ts::gpu::RunRequest> requests = {state.lab.to_submit[0].second};
-    requests.insert(requests.end(), state.lab.sweep.remaining.begin(), state.lab.sweep.remaining.end());
+    EXPECT_EQ(state.lab.measured.sweep.total, 24);
+    ASSERT_EQ(state.lab.measured.to_submit.size(), 1u);  // one request at a time, so Cancel stops it
+    EXPECT_EQ(state.lab.measured.to_submit[0].first, "sweep");
+    std::vector<ts::gpu::RunRequest> requests = {state.lab.measured.to_submit[0].second};
+    requests.insert(requests.end(), state.lab.measured.sweep.remaining.begin(), state.lab.measured.sweep.remaining.end());
     std::set<int> sizes;
     for (const ts::gpu::RunRequest& r : requests) {
         sizes.insert(static_cast<int>(r.problem.m));
@@ -304,36 +304,36 @@ TEST(LatencyLab, FirstVisitSweepStartsOnceWithAGpu) {
     // Progress: each result moves it on and sends the next request.
     std::string text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("Measuring on Fake GPU: 0 of 24 points"), std::string::npos) << text;
-    std::erase_if(state.lab.to_submit, [](const auto& queued) { return queued.first != "sweep"; });  // the panel's
+    std::erase_if(state.lab.measured.to_submit, [](const auto& queued) { return queued.first != "sweep"; });  // the panel's
     for (int i = 0; i < 7; ++i) {
-        ASSERT_EQ(state.lab.to_submit.size(), 1u);
+        ASSERT_EQ(state.lab.measured.to_submit.size(), 1u);
         ts::gpu::RunResult result;
         result.ok = true;
-        result.live_key = state.lab.to_submit[0].first;
-        result.request = state.lab.to_submit[0].second;
+        result.live_key = state.lab.measured.to_submit[0].first;
+        result.request = state.lab.measured.to_submit[0].second;
         result.median_ms = result.p20_ms = result.p80_ms = 1.0;
         result.samples_ms = {1.0};
-        state.lab.to_submit.clear();
-        take_live_result(state.lab, result);
+        state.lab.measured.to_submit.clear();
+        take_live_result(state.lab.measured, state.lab.panels, result);
     }
-    EXPECT_EQ(state.lab.sweep.done, 7);
-    EXPECT_EQ(state.lab.live_points.size(), 7u);
+    EXPECT_EQ(state.lab.measured.sweep.done, 7);
+    EXPECT_EQ(state.lab.measured.live_points.size(), 7u);
     text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("Measuring on Fake GPU: 7 of 24 points"), std::string::npos) << text;
     EXPECT_NE(text.find("Cancel"), std::string::npos) << text;
 
     // Other lab views later, and after Cancel: never again this session.
-    const int total = state.lab.sweep.total;
+    const int total = state.lab.measured.sweep.total;
     for (ViewId view : {ViewId::Latency, ViewId::Roofline, ViewId::Ladder}) {
         state.view = view;
-        start_first_visit_sweep(state);
-        EXPECT_EQ(state.lab.sweep.total, total);
+        start_first_visit_sweep(state.lab.measured, state);
+        EXPECT_EQ(state.lab.measured.sweep.total, total);
     }
-    cancel_sweep(state.lab);
+    cancel_sweep(state.lab.measured);
     state.view = ViewId::Latency;
-    start_first_visit_sweep(state);
-    EXPECT_FALSE(state.lab.sweep.active());
-    EXPECT_TRUE(std::none_of(state.lab.to_submit.begin(), state.lab.to_submit.end(),
+    start_first_visit_sweep(state.lab.measured, state);
+    EXPECT_FALSE(state.lab.measured.sweep.active());
+    EXPECT_TRUE(std::none_of(state.lab.measured.to_submit.begin(), state.lab.measured.to_submit.end(),
                              [](const auto& queued) { return queued.first == "sweep"; }));
 }
 
@@ -343,31 +343,31 @@ TEST(LatencyLab, FirstVisitSweepStartsFromTheWindowsFrame) {
     AppState state = state_with_measurement(ViewId::Latency);
     give_fake_gpu(state);
     ui.bare_frame([&] { draw_main_view(state); });
-    EXPECT_TRUE(state.lab.sweep.active());
-    EXPECT_TRUE(state.lab.sweep.first_visit);
-    EXPECT_EQ(state.lab.sweep.total, 24);
+    EXPECT_TRUE(state.lab.measured.sweep.active());
+    EXPECT_TRUE(state.lab.measured.sweep.first_visit);
+    EXPECT_EQ(state.lab.measured.sweep.total, 24);
 }
 
 TEST(LatencyLab, NoFirstVisitSweepWithoutAGpu) {
     ImGuiHarness ui;
     AppState state = state_with_measurement(ViewId::Latency);
     // Still probing: it waits.
-    start_first_visit_sweep(state);
-    EXPECT_TRUE(state.lab.first_visit.due);
+    start_first_visit_sweep(state.lab.measured, state);
+    EXPECT_TRUE(state.lab.measured.first_visit.due);
     // No GPU: never, with the reason shown, and the measurement plotted solid.
     give_no_gpu(state);
     for (int i = 0; i < 3; ++i) ui.bare_frame([&] { draw_main_view(state); });
-    EXPECT_FALSE(state.lab.sweep.active());
-    EXPECT_TRUE(state.lab.to_submit.empty());
-    EXPECT_FALSE(state.lab.first_visit.due);
+    EXPECT_FALSE(state.lab.measured.sweep.active());
+    EXPECT_TRUE(state.lab.measured.to_submit.empty());
+    EXPECT_FALSE(state.lab.measured.first_visit.due);
     const std::string text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("Not measuring here: no CUDA device: none in this test"), std::string::npos) << text;
-    ASSERT_FALSE(state.lab.latency_plot.series.empty());
-    for (const PlotSeries& s : state.lab.latency_plot.series) EXPECT_FALSE(s.faded) << s.name;
+    ASSERT_FALSE(state.lab.choices.latency_plot.series.empty());
+    for (const PlotSeries& s : state.lab.choices.latency_plot.series) EXPECT_FALSE(s.faded) << s.name;
     // A GPU that appears later (it cannot, but the rule holds) finds the visit already passed.
     give_fake_gpu(state);
-    start_first_visit_sweep(state);
-    EXPECT_FALSE(state.lab.sweep.active());
+    start_first_visit_sweep(state.lab.measured, state);
+    EXPECT_FALSE(state.lab.measured.sweep.active());
 }
 
 TEST(LatencyLab, FirstVisitSweepPassedOverSaysWhy) {
@@ -375,10 +375,10 @@ TEST(LatencyLab, FirstVisitSweepPassedOverSaysWhy) {
     AppState state = state_with_measurement(ViewId::Latency);
     give_fake_gpu(state);
     // What main does for --load and the automation for --lab-benchmark.
-    pass_over_first_visit_sweep(state.lab, "a measurement was opened with --load");
-    start_first_visit_sweep(state);
-    EXPECT_FALSE(state.lab.sweep.active());
-    EXPECT_TRUE(state.lab.to_submit.empty());
+    pass_over_first_visit_sweep(state.lab.measured, "a measurement was opened with --load");
+    start_first_visit_sweep(state.lab.measured, state);
+    EXPECT_FALSE(state.lab.measured.sweep.active());
+    EXPECT_TRUE(state.lab.measured.to_submit.empty());
     const std::string text = draw_latency_lab(ui, state);
     EXPECT_NE(text.find("No automatic sweep: a measurement was opened with --load."), std::string::npos) << text;
 }
@@ -387,11 +387,11 @@ TEST(LatencyLab, FirstVisitSweepLeavesARunningSweepAlone) {
     AppState state = state_with_measurement(ViewId::Tuning);
     give_fake_gpu(state);
     std::vector<ts::gpu::RunRequest> grid(5);
-    start_sweep(state.lab, grid);  // as --run in the tuning view does before the first frame
-    start_first_visit_sweep(state);
-    EXPECT_EQ(state.lab.sweep.total, 5);
-    EXPECT_FALSE(state.lab.sweep.first_visit);
-    EXPECT_FALSE(state.lab.first_visit.due);
+    start_sweep(state.lab.measured, grid);  // as --run in the tuning view does before the first frame
+    start_first_visit_sweep(state.lab.measured, state);
+    EXPECT_EQ(state.lab.measured.sweep.total, 5);
+    EXPECT_FALSE(state.lab.measured.sweep.first_visit);
+    EXPECT_FALSE(state.lab.measured.first_visit.due);
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ std::string draw_lab(ImGuiHarness& ui, AppState& state) {
 // Polls as the frame loop does, a frame every millisecond, for at most 10 s.
 void poll_until_loaded(LabState& lab) {
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (measurement_loading(lab) && std::chrono::steady_clock::now() < give_up) {
-        poll_measurement_load(lab);
+    while (measurement_loading(lab.measured) && std::chrono::steady_clock::now() < give_up) {
+        poll_measurement_load(lab.measured);
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
 }
@@ -59,13 +59,13 @@ TEST(MeasurementLoad, PendingUntilTheFileIsInThenShown) {
     ImGuiHarness ui;
     AppState state;
     state.view = ViewId::Latency;
-    start_loading_measurement(state.lab, pipe);
+    start_loading_measurement(state.lab.measured, pipe);
     // Nothing has been written into the pipe: the reader waits, the frames do not.
     const auto before = std::chrono::steady_clock::now();
-    for (int frame = 0; frame < 5; ++frame) poll_measurement_load(state.lab);
+    for (int frame = 0; frame < 5; ++frame) poll_measurement_load(state.lab.measured);
     EXPECT_LT(std::chrono::steady_clock::now() - before, std::chrono::milliseconds(100));
-    EXPECT_TRUE(measurement_loading(state.lab));
-    EXPECT_FALSE(state.lab.measurement);
+    EXPECT_TRUE(measurement_loading(state.lab.measured));
+    EXPECT_FALSE(state.lab.measured.measurement);
     const std::string pending = draw_lab(ui, state);
     EXPECT_NE(pending.find("Loading measurements…"), std::string::npos) << pending;
     EXPECT_EQ(pending.find("No measurement loaded"), std::string::npos) << pending;
@@ -76,15 +76,15 @@ TEST(MeasurementLoad, PendingUntilTheFileIsInThenShown) {
     }
     poll_until_loaded(state.lab);
     std::filesystem::remove(pipe);
-    ASSERT_FALSE(measurement_loading(state.lab));
-    ASSERT_TRUE(state.lab.measurement) << state.lab.load_error;
-    EXPECT_TRUE(state.lab.load_error.empty());
-    EXPECT_FALSE(state.lab.load_flag_failed);
-    EXPECT_GE(state.lab.measurement->points.size(), 10u);
-    EXPECT_EQ(state.lab.measurement_label.rfind("measured on NVIDIA H", 0), 0u) << state.lab.measurement_label;
+    ASSERT_FALSE(measurement_loading(state.lab.measured));
+    ASSERT_TRUE(state.lab.measured.measurement) << state.lab.measured.load_error;
+    EXPECT_TRUE(state.lab.measured.load_error.empty());
+    EXPECT_FALSE(state.lab.measured.load_flag_failed);
+    EXPECT_GE(state.lab.measured.measurement->points.size(), 10u);
+    EXPECT_EQ(state.lab.measured.measurement_label.rfind("measured on NVIDIA H", 0), 0u) << state.lab.measured.measurement_label;
     const std::string loaded = draw_lab(ui, state);
     EXPECT_EQ(loaded.find("Loading measurements…"), std::string::npos) << loaded;
-    EXPECT_NE(loaded.find(state.lab.measurement_label), std::string::npos) << loaded;
+    EXPECT_NE(loaded.find(state.lab.measured.measurement_label), std::string::npos) << loaded;
 }
 
 TEST(MeasurementLoad, ABrokenFileSaysWhyInThePanel) {
@@ -94,14 +94,14 @@ TEST(MeasurementLoad, ABrokenFileSaysWhyInThePanel) {
     ImGuiHarness ui;
     AppState state;
     state.view = ViewId::Latency;
-    start_loading_measurement(state.lab, file, /*from_flag=*/true);
+    start_loading_measurement(state.lab.measured, file, /*from_flag=*/true);
     poll_until_loaded(state.lab);
     std::filesystem::remove(file);
-    EXPECT_FALSE(state.lab.measurement);
-    EXPECT_EQ(state.lab.load_error.rfind(file.string() + ":2:", 0), 0u) << state.lab.load_error;
-    EXPECT_NE(state.lab.load_error.find("not valid JSON"), std::string::npos) << state.lab.load_error;
+    EXPECT_FALSE(state.lab.measured.measurement);
+    EXPECT_EQ(state.lab.measured.load_error.rfind(file.string() + ":2:", 0), 0u) << state.lab.measured.load_error;
+    EXPECT_NE(state.lab.measured.load_error.find("not valid JSON"), std::string::npos) << state.lab.measured.load_error;
     // Named by --load: the program ends with 2 (the automation's part).
-    EXPECT_TRUE(state.lab.load_flag_failed);
+    EXPECT_TRUE(state.lab.measured.load_flag_failed);
     const std::string text = draw_lab(ui, state);
     EXPECT_NE(text.find("Cannot load: " + file.string()), std::string::npos) << text;
     EXPECT_EQ(text.find("Loading measurements…"), std::string::npos) << text;
@@ -109,11 +109,11 @@ TEST(MeasurementLoad, ABrokenFileSaysWhyInThePanel) {
 
 TEST(MeasurementLoad, AMissingCommittedFileIsShownButEndsNothing) {
     AppState state;
-    start_loading_measurement(state.lab, "/nonexistent/measurements/gpu-2026-01-01.json");
-    wait_for_measurement(state.lab);
-    EXPECT_FALSE(measurement_loading(state.lab));
-    EXPECT_NE(state.lab.load_error.find("cannot open"), std::string::npos) << state.lab.load_error;
-    EXPECT_FALSE(state.lab.load_flag_failed);
+    start_loading_measurement(state.lab.measured, "/nonexistent/measurements/gpu-2026-01-01.json");
+    wait_for_measurement(state.lab.measured);
+    EXPECT_FALSE(measurement_loading(state.lab.measured));
+    EXPECT_NE(state.lab.measured.load_error.find("cannot open"), std::string::npos) << state.lab.measured.load_error;
+    EXPECT_FALSE(state.lab.measured.load_flag_failed);
 }
 
 }  // namespace

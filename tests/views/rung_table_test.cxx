@@ -75,10 +75,10 @@ TEST(RungTable, ANewRowGetsACheckboxInTheLatencyLab) {
     const ts::model::ScopedRungTable scoped(table);
     AppState state;
     state.view = ViewId::Latency;
-    EXPECT_EQ(shown_rung_names(state.lab.latency),
+    EXPECT_EQ(shown_rung_names(state.lab.choices.latency),
               (std::vector<std::string>{"warptile", "tuned", "double-buffered", "mma-async", "persistent"}))
         << "ticked at first, as its row says, in the ladder's order";
-    const std::vector<ts::gpu::RunRequest> sweep = first_visit_requests(state.lab.latency);
+    const std::vector<ts::gpu::RunRequest> sweep = first_visit_requests(state.lab.choices.latency);
     EXPECT_TRUE(std::any_of(sweep.begin(), sweep.end(), [](const ts::gpu::RunRequest& r) { return r.kernel.kind == kNewRung; }))
         << "the first visit's sweep measures it";
     ImGuiHarness ui;
@@ -112,7 +112,7 @@ TEST(RungTable, ANewRowGetsABarOnTheLadderView) {
 
     // The view draws its bar with the others (not measured: an outline and its name).
     ImGuiHarness ui;
-    for (int i = 0; i < 2; ++i) ui.frame([&] { draw_ladder_view(state, ImVec2(1600, 1000)); });
+    for (int i = 0; i < 2; ++i) ui.frame([&] { draw_ladder_view(state.lab, state, ImVec2(1600, 1000)); });
 }
 
 TEST(RungTable, TheShippedRowsKeepTheNamesColoursAndFirstChoicesTheListsHad) {

@@ -90,7 +90,7 @@ std::variant<ExportSequence, std::string> lesson_sequence(const AppState& state)
 // kernel where the latency view plots it (ladder_data puts it among them), the tensor cores' rungs.
 int ladder_rung_count(const AppState& state) {
     return static_cast<int>(model::ladder_rungs().size() + model::tensor_core_rungs().size()) +
-           (state.lab.latency.yours ? 1 : 0);
+           (state.lab.choices.latency.yours ? 1 : 0);
 }
 
 }  // namespace
@@ -147,14 +147,14 @@ void show_export_frame(AppState& state, ExportSubject subject, int frame) {
             }
             return;
         }
-        case ExportSubject::Ladder: state.lab.ladder_rungs_shown = frame + 1; return;
+        case ExportSubject::Ladder: state.lab.choices.ladder_rungs_shown = frame + 1; return;
     }
 }
 
 ExportBookmark bookmark(const AppState& state) {
     const TheatreState& theatre = state.theatre;
     return {theatre.player,        theatre.ring_step,   theatre.tc_substep,     theatre.tile_round,
-            theatre.panel,         state.lesson.step,   state.lesson.revealed,  state.lab.ladder_rungs_shown};
+            theatre.panel,         state.lesson.step,   state.lesson.revealed,  state.lab.choices.ladder_rungs_shown};
 }
 
 void restore(AppState& state, const ExportBookmark& bookmark) {
@@ -166,7 +166,7 @@ void restore(AppState& state, const ExportBookmark& bookmark) {
     if (theatre.panel != bookmark.panel) theatre.open_panel = bookmark.panel;
     if (state.lesson.lesson && state.lesson.step != bookmark.lesson_step) go_to_lesson_step(state, bookmark.lesson_step);
     state.lesson.revealed = bookmark.lesson_revealed;
-    state.lab.ladder_rungs_shown = bookmark.ladder_rungs_shown;
+    state.lab.choices.ladder_rungs_shown = bookmark.ladder_rungs_shown;
 }
 
 }  // namespace ts::views

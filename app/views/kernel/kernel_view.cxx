@@ -112,7 +112,7 @@ void draw_launch(KernelEditorState& editor, const AppState& state) {
 
 // Your kernel as one more series of the latency view, as its source is now, measured at once.
 void plot_beside_rungs(AppState& state) {
-    LatencyControls& latency = state.lab.latency;
+    LatencyControls& latency = state.lab.choices.latency;
     latency.yours = user_source(state.kernel_editor);
     latency.dtype = model::Dtype::Float32;
     latency.batch = 1;
@@ -142,7 +142,7 @@ void draw_actions(KernelEditorState& editor, AppState& state) {
     if (ImGui::Button("Plot beside the rungs")) plot_beside_rungs(state);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("The latency view with \"yours: %s\" as one more curve, measured now at %d³ (float, batch 1)",
-                          editor.name.c_str(), state.lab.latency.size);
+                          editor.name.c_str(), state.lab.choices.latency.size);
     ImGui::EndDisabled();
     ImGui::EndDisabled();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);

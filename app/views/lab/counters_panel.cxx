@@ -112,7 +112,7 @@ void permission_guidance(const std::string& error) {
 }  // namespace
 
 std::vector<model::KernelConfig> counters_kernels(const LabState& lab) {
-    const LatencyControls& c = lab.latency;
+    const LatencyControls& c = lab.choices.latency;
     std::vector<model::KernelConfig> kernels = {
         {model::KernelKind::Naive, c.naive_x, c.naive_y, 16},
         {model::KernelKind::NaiveRowFromX, c.naive_x, c.naive_y, 16},
@@ -141,25 +141,24 @@ std::string counter_value_text(model::Counter counter, double value) {
     return short_count(value);
 }
 
-std::optional<std::string> why_no_counters(const AppState& state, const model::KernelConfig& kernel,
+std::optional<std::string> why_no_counters(const AppState& app, const model::KernelConfig& kernel,
                                            const model::Problem& problem) {
-    if (!state.device) return "still probing for a CUDA GPU";
-    if (!state.device->usable) return "reading counters needs a CUDA GPU: " + state.device->why_not;
-    const auto read = state.lab.counter_reads.find(counters_key(kernel, problem));
-    if (read != state.lab.counter_reads.end() && read->second.pending) return "the counters are being read";
+    if (!app.device) return "still probing for a CUDA GPU";
+    if (!app.device->usable) return "reading counters needs a CUDA GPU: " + app.device->why_not;
+    const auto read = app.lab.panels.counter_reads.find(counters_key(kernel, problem));
+    if (read != app.lab.panels.counter_reads.end() && read->second.pending) return "the counters are being read";
     if (auto why = model::check_config(kernel)) return "this launch would fail: " + *why;
-    if (auto why = model::check_launch(kernel, problem, state.device->limits)) return "this launch would fail: " + *why;
+    if (auto why = model::check_launch(kernel, problem, app.device->limits)) return "this launch would fail: " + *why;
     return std::nullopt;
 }
 
 void read_counters_now(LabState& lab, const model::KernelConfig& kernel, const model::Problem& problem) {
-    request_live(lab, "counters/" + counters_key(kernel, problem), counters_request(kernel, problem));
-    lab.counter_reads[counters_key(kernel, problem)].pending = true;
+    request_live(lab.measured, "counters/" + counters_key(kernel, problem), counters_request(kernel, problem));
+    lab.panels.counter_reads[counters_key(kernel, problem)].pending = true;
 }
 
-void draw_counters_panel(AppState& state, const model::Problem& problem) {
-    LabState& lab = state.lab;
-    model::KernelConfig& kernel = lab.counters_kernel;
+void draw_counters_panel(LabState& lab, const AppState& app, const model::Problem& problem) {
+    model::KernelConfig& kernel = lab.panels.counters_kernel;
     heading("Hardware counters");
     muted_text(format_text("What the GPU itself counts in one launch, read through CUPTI (the counters Nsight Compute "
                            "reads), beside what the model predicts, at {}×{}×{} {}.",
@@ -173,7 +172,7 @@ void draw_counters_panel(AppState& state, const model::Problem& problem) {
     }
 
     const std::string key = counters_key(kernel, problem);
-    const auto why_not = why_no_counters(state, kernel, problem);
+    const auto why_not = why_no_counters(app, kernel, problem);
     ImGui::BeginDisabled(why_not.has_value());
     if (ImGui::Button("Read the counters (one launch)")) {
         read_counters_now(lab, kernel, problem);
@@ -181,11 +180,11 @@ void draw_counters_panel(AppState& state, const model::Problem& problem) {
     ImGui::EndDisabled();
     if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not->c_str());
 
-    const auto found = lab.counter_reads.find(key);
-    const CounterRead* read = found == lab.counter_reads.end() ? nullptr : &found->second;
+    const auto found = lab.panels.counter_reads.find(key);
+    const CounterRead* read = found == lab.panels.counter_reads.end() ? nullptr : &found->second;
     if (read && read->pending)
         muted_text(format_text("Reading the counters of {} on {}…", model::describe(kernel),
-                               state.device ? state.device->limits.name : std::string("the GPU")));
+                               app.device ? app.device->limits.name : std::string("the GPU")));
     else if (why_not)
         muted_text("Unavailable: " + *why_not + ".");
 

@@ -30,12 +30,12 @@ std::string counter_value_text(model::Counter counter, double value);
 
 // Why the read button cannot be pressed now (no GPU, still probing, a read under way), or
 // nullopt.
-std::optional<std::string> why_no_counters(const AppState& state, const model::KernelConfig& kernel,
+std::optional<std::string> why_no_counters(const AppState& app, const model::KernelConfig& kernel,
                                            const model::Problem& problem);
 
 // The panel, for the lab's counters kernel at `problem` (the roofline's size, or the
-// ladder's).
-void draw_counters_panel(AppState& state, const model::Problem& problem);
+// ladder's). Writes the panel's kernel and readings, and queues the read.
+void draw_counters_panel(LabState& lab, const AppState& app, const model::Problem& problem);
 // What the panel's button does: one Counters request for `kernel` at `problem` (also --run's).
 void read_counters_now(LabState& lab, const model::KernelConfig& kernel, const model::Problem& problem);
 

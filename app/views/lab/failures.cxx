@@ -47,9 +47,9 @@ void note_measure_result(Failures& failures, const gpu::RunResult& result) {
     if (failures.keep_unreported) failures.unreported.push_back(failures.failed.back());
 }
 
-std::optional<Failure> failure_at(const LabState& lab, const std::vector<const record::Point*>& points,
+std::optional<Failure> failure_at(const LabMeasurements& measured, const std::vector<const record::Point*>& points,
                                   const gpu::RunRequest& request) {
-    for (const Failure& f : lab.failures.failed)
+    for (const Failure& f : measured.failures.failed)
         if (same_point(f.request, request)) return f;
     // A recorded failure counts only where no point of the same kernel and size succeeded.
     const std::string config = request_config(request);
@@ -69,8 +69,8 @@ const Failure* latest_failure(const Failures& failures) {
     return latest == failures.failed.end() ? nullptr : &*latest;
 }
 
-void measure_again(LabState& lab, const Failure& failure) {
-    request_live(lab, "again/" + failure.what, failure.request);
+void measure_again(LabMeasurements& measured, const Failure& failure) {
+    request_live(measured, "again/" + failure.what, failure.request);
 }
 
 std::string failure_tooltip(const Failure& failure, bool can_measure) {

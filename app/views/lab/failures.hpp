@@ -22,7 +22,7 @@
 
 namespace ts::views {
 
-struct LabState;
+struct LabMeasurements;
 
 struct Failure {
     gpu::RunRequest request;  // what failed; "measure again" queues it unchanged
@@ -49,7 +49,7 @@ void note_measure_result(Failures& failures, const gpu::RunResult& result);
 // session's, else a failed point among `points` (lab_points) where none of them succeeded;
 // nullopt when the point has not failed. For a recorded failure, `request` is what a click
 // measures.
-std::optional<Failure> failure_at(const LabState& lab, const std::vector<const record::Point*>& points,
+std::optional<Failure> failure_at(const LabMeasurements& measured, const std::vector<const record::Point*>& points,
                                   const gpu::RunRequest& request);
 
 // This session's latest failure still standing, for the status bar; null when none.
@@ -57,7 +57,7 @@ const Failure* latest_failure(const Failures& failures);
 
 // Queues the failed request again (on a GPU; the main loop submits it), under a key of its own
 // so that it neither joins nor disturbs a sweep.
-void measure_again(LabState& lab, const Failure& failure);
+void measure_again(LabMeasurements& measured, const Failure& failure);
 
 // The tooltip: "tiled T=1 float 2048³ failed:", the sentence, and how to measure it again
 // (`can_measure`: a usable GPU is there).

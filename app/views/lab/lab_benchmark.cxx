@@ -35,40 +35,39 @@ Spread spread(std::vector<double> values) {
 LabBenchmark::LabBenchmark(int changes, std::vector<int> sizes, double timeout_s)
     : m_changes(changes), m_sizes(std::move(sizes)), m_timeout_s(timeout_s) {}
 
-void LabBenchmark::on_frame(AppState& state, double now_s) {
+void LabBenchmark::on_frame(LabState& lab, const AppState& app, double now_s) {
     if (m_finished || m_failure) return;
     if (!m_first_frame_s) m_first_frame_s = now_s;
-    if (!state.device) {
+    if (!app.device) {
         if (now_s - *m_first_frame_s > m_timeout_s)
             m_failure = format_text("CUDA gave no answer about the GPU within {} s", m_timeout_s);
         return;
     }
-    if (!state.device->usable) {
-        m_failure = "no usable GPU: " + state.device->why_not;
+    if (!app.device->usable) {
+        m_failure = "no usable GPU: " + app.device->why_not;
         return;
     }
     if (m_made > 0) m_frame_ms.push_back((now_s - *m_last_frame_s) * 1e3);
     m_last_frame_s = now_s;
 
-    LabState& lab = state.lab;
-    m_superseded = lab.superseded - m_superseded_before;
+    m_superseded = lab.measured.superseded - m_superseded_before;
     if (m_waiting) {
-        const int kept = lab.points_kept - m_kept_before;
+        const int kept = lab.measured.points_kept - m_kept_before;
         // Points are kept in exchange_with_runner, before the views fill the plot this frame.
         if (kept > 0 && !m_first_seen) {
             m_first_ms.push_back((now_s - m_change_s) * 1e3);
             m_first_seen = true;
         }
-        if (lab.in_flight > 0 || !lab.to_submit.empty()) {
+        if (lab.measured.in_flight > 0 || !lab.measured.to_submit.empty()) {
             if (now_s - m_change_s > m_timeout_s)
                 m_failure = format_text("change {} (size {}): not every result was back after {} s", m_made,
-                                   lab.latency.size, m_timeout_s);
+                                   lab.choices.latency.size, m_timeout_s);
             return;
         }
         m_waiting = false;
         if (kept < m_requests) {
             m_failure = format_text("change {} (size {}): {} of {} requests failed; the last error: {}", m_made,
-                               lab.latency.size, m_requests - kept, m_requests, lab.last_error);
+                               lab.choices.latency.size, m_requests - kept, m_requests, lab.measured.last_error);
             return;
         }
         m_all_ms.push_back((now_s - m_change_s) * 1e3);
@@ -77,20 +76,20 @@ void LabBenchmark::on_frame(AppState& state, double now_s) {
             return;
         }
     }
-    make_change(state, now_s);
+    make_change(lab, app, now_s);
 }
 
-void LabBenchmark::make_change(AppState& state, double now_s) {
-    LabState& lab = state.lab;
+void LabBenchmark::make_change(LabState& lab, const AppState& app, double now_s) {
     if (m_made == 0) {
-        m_device = state.device->limits.name;
-        m_superseded_before = lab.superseded;
+        m_device = app.device->limits.name;
+        m_superseded_before = lab.measured.superseded;
     }
-    lab.latency.size = m_sizes[static_cast<std::size_t>(m_made) % m_sizes.size()];
-    m_kept_before = lab.points_kept;
+    lab.choices.latency.size = m_sizes[static_cast<std::size_t>(m_made) % m_sizes.size()];
+    m_kept_before = lab.measured.points_kept;
     measure_latency_now(lab);
-    m_requests = static_cast<int>(std::count_if(lab.to_submit.begin(), lab.to_submit.end(), [](const auto& queued) {
-        return queued.first.rfind("latency/", 0) == 0;
+    const auto& queued = lab.measured.to_submit;
+    m_requests = static_cast<int>(std::count_if(queued.begin(), queued.end(), [](const auto& request) {
+        return request.first.rfind("latency/", 0) == 0;
     }));
     ++m_made;
     m_waiting = true;

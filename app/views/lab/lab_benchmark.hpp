@@ -33,7 +33,8 @@ public:
 
     // Once per frame, after the views are drawn (so the plot holds this frame's points).
     // `now_s` is any steady clock in seconds.
-    void on_frame(AppState& state, double now_s);
+    // Writes the lab (its size, and the requests of each change); reads the GPU from `app`.
+    void on_frame(LabState& lab, const AppState& app, double now_s);
 
     bool finished() const { return m_finished; }
     // Why it stopped early: no usable GPU, a request failed, or no result in time.
@@ -49,7 +50,7 @@ public:
     int superseded() const { return m_superseded; }
 
 private:
-    void make_change(AppState& state, double now_s);
+    void make_change(LabState& lab, const AppState& app, double now_s);
 
     int m_changes;
     std::vector<int> m_sizes;
@@ -62,7 +63,7 @@ private:
     bool m_waiting = false;   // for the latest change's results
     double m_change_s = 0.0;
     int m_requests = 0;       // queued by the latest change
-    int m_kept_before = 0;    // LabState::points_kept just before it
+    int m_kept_before = 0;    // LabMeasurements::points_kept just before it
     int m_superseded_before = 0;
     bool m_first_seen = false;
 

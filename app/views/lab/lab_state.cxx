@@ -20,11 +20,11 @@ bool same_point(const record::Point& a, const record::Point& b) {
            a.dtype == b.dtype;
 }
 
-void submit_next_of_sweep(LabState& lab) {
-    if (lab.sweep.remaining.empty()) return;
-    gpu::RunRequest next = lab.sweep.remaining.front();
-    lab.sweep.remaining.erase(lab.sweep.remaining.begin());
-    request_live(lab, "sweep", next);
+void submit_next_of_sweep(LabMeasurements& measured) {
+    if (measured.sweep.remaining.empty()) return;
+    gpu::RunRequest next = measured.sweep.remaining.front();
+    measured.sweep.remaining.erase(measured.sweep.remaining.begin());
+    request_live(measured, "sweep", next);
 }
 
 }  // namespace
@@ -38,42 +38,45 @@ std::string measurement_label(const record::Measurement& measurement) {
 
 namespace {
 
-bool take_loaded(LabState& lab, std::variant<record::Measurement, std::string> loaded) {
+bool take_loaded(LabMeasurements& measured, std::variant<record::Measurement, std::string> loaded) {
     if (auto* why = std::get_if<std::string>(&loaded)) {
-        lab.load_error = *why;
+        measured.load_error = *why;
         return false;
     }
-    lab.measurement = std::move(std::get<record::Measurement>(loaded));
-    lab.measurement_label = measurement_label(*lab.measurement);
-    lab.load_error.clear();
+    measured.measurement = std::move(std::get<record::Measurement>(loaded));
+    measured.measurement_label = measurement_label(*measured.measurement);
+    measured.load_error.clear();
     return true;
 }
 
 }  // namespace
 
-bool load_measurement(LabState& lab, const std::filesystem::path& file) { return take_loaded(lab, record::load(file)); }
+bool load_measurement(LabMeasurements& measured, const std::filesystem::path& file) {
+    return take_loaded(measured, record::load(file));
+}
 
-void start_loading_measurement(LabState& lab, std::filesystem::path file, bool from_flag) {
-    lab.loading = std::async(std::launch::async, [file = std::move(file)] {
+void start_loading_measurement(LabMeasurements& measured, std::filesystem::path file, bool from_flag) {
+    measured.loading = std::async(std::launch::async, [file = std::move(file)] {
                       return std::make_shared<std::variant<record::Measurement, std::string>>(record::load(file));
                   }).share();
-    lab.loading_from_flag = from_flag;
-    lab.load_flag_failed = false;
+    measured.loading_from_flag = from_flag;
+    measured.load_flag_failed = false;
 }
 
-void poll_measurement_load(LabState& lab) {
-    if (!lab.loading.valid() || lab.loading.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-    const auto loaded = lab.loading.get();
-    lab.loading = {};
-    lab.load_flag_failed = !take_loaded(lab, std::move(*loaded)) && lab.loading_from_flag;
+void poll_measurement_load(LabMeasurements& measured) {
+    if (!measured.loading.valid() || measured.loading.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    const auto loaded = measured.loading.get();
+    measured.loading = {};
+    measured.load_flag_failed = !take_loaded(measured, std::move(*loaded)) && measured.loading_from_flag;
 }
 
-bool measurement_loading(const LabState& lab) { return lab.loading.valid(); }
+bool measurement_loading(const LabMeasurements& measured) { return measured.loading.valid(); }
 
-void wait_for_measurement(LabState& lab) {
-    if (!lab.loading.valid()) return;
-    lab.loading.wait();
-    poll_measurement_load(lab);
+void wait_for_measurement(LabMeasurements& measured) {
+    if (!measured.loading.valid()) return;
+    measured.loading.wait();
+    poll_measurement_load(measured);
 }
 
 std::vector<std::filesystem::path> committed_measurements() {
@@ -143,15 +146,15 @@ record::Point point_from_result(const gpu::RunResult& result) {
     return point;
 }
 
-std::vector<const record::Point*> lab_points(const LabState& lab) {
+std::vector<const record::Point*> lab_points(const LabMeasurements& measured) {
     std::vector<const record::Point*> points;
-    if (lab.measurement)
-        for (const record::Point& p : lab.measurement->points) {
-            const bool replaced = std::any_of(lab.live_points.begin(), lab.live_points.end(),
+    if (measured.measurement)
+        for (const record::Point& p : measured.measurement->points) {
+            const bool replaced = std::any_of(measured.live_points.begin(), measured.live_points.end(),
                                               [&](const record::Point& live) { return same_point(live, p); });
             if (!replaced) points.push_back(&p);
         }
-    for (const record::Point& p : lab.live_points) points.push_back(&p);
+    for (const record::Point& p : measured.live_points) points.push_back(&p);
     return points;
 }
 
@@ -165,97 +168,98 @@ const record::Point* find_point(const std::vector<const record::Point*>& points,
     return found;
 }
 
-void request_live(LabState& lab, const std::string& key, const gpu::RunRequest& request) {
+void request_live(LabMeasurements& measured, const std::string& key, const gpu::RunRequest& request) {
     // A newer request under the same key replaces one not yet handed to the runner.
-    std::erase_if(lab.to_submit, [&](const auto& queued) { return queued.first == key; });
-    lab.to_submit.emplace_back(key, request);
+    std::erase_if(measured.to_submit, [&](const auto& queued) { return queued.first == key; });
+    measured.to_submit.emplace_back(key, request);
 }
 
-void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests) {
-    lab.sweep = Sweep{std::move(requests), 0, 0};
-    lab.sweep.total = static_cast<int>(lab.sweep.remaining.size());
-    submit_next_of_sweep(lab);
+void start_sweep(LabMeasurements& measured, std::vector<gpu::RunRequest> requests) {
+    measured.sweep = Sweep{std::move(requests), 0, 0};
+    measured.sweep.total = static_cast<int>(measured.sweep.remaining.size());
+    submit_next_of_sweep(measured);
 }
 
-void pass_over_first_visit_sweep(LabState& lab, std::string why) {
-    lab.first_visit = {false, std::move(why)};
+void pass_over_first_visit_sweep(LabMeasurements& measured, std::string why) {
+    measured.first_visit = {false, std::move(why)};
 }
 
-void cancel_sweep(LabState& lab) {
+void cancel_sweep(LabMeasurements& measured) {
     // The request already running finishes and is kept; nothing after it is sent.
-    lab.sweep = Sweep{};
-    std::erase_if(lab.to_submit, [](const auto& queued) { return queued.first == "sweep"; });
+    measured.sweep = Sweep{};
+    std::erase_if(measured.to_submit, [](const auto& queued) { return queued.first == "sweep"; });
 }
 
-void take_live_result(LabState& lab, const gpu::RunResult& result) {
-    lab.in_flight = std::max(0, lab.in_flight - 1);
-    if (result.live_key == "sweep" && lab.sweep.active()) {
-        ++lab.sweep.done;
-        submit_next_of_sweep(lab);
+void take_live_result(LabMeasurements& measured, KernelPanels& panels, const gpu::RunResult& result) {
+    measured.in_flight = std::max(0, measured.in_flight - 1);
+    if (result.live_key == "sweep" && measured.sweep.active()) {
+        ++measured.sweep.done;
+        submit_next_of_sweep(measured);
     }
     if (result.superseded_by != 0) {
-        ++lab.superseded;
+        ++measured.superseded;
         return;
     }
     // Measurements describe their compiled kernel too: the ladder view takes it from either.
     if (result.ok && result.occupancy && !result.request.user)
-        lab.compiled_kernels[compiled_key(result.request.kernel, result.request.problem)] = {*result.occupancy,
+        panels.compiled_kernels[compiled_key(result.request.kernel, result.request.problem)] = {*result.occupancy,
                                                                                            result.tuned_variant};
     if (result.request.kind == gpu::RequestKind::Counters) {
-        take_counters_result(lab.counter_reads, result);
+        take_counters_result(panels.counter_reads, result);
         return;
     }
     if (result.request.kind == gpu::RequestKind::Roofline) {
-        if (result.ok && result.roofline) lab.peaks = result.roofline;
-        else lab.last_error = "roofline: " + result.error;
+        if (result.ok && result.roofline) measured.peaks = result.roofline;
+        else measured.last_error = "roofline: " + result.error;
         return;
     }
     if (result.request.kind == gpu::RequestKind::Occupancy) {
         if (!result.ok || !result.occupancy) {
-            lab.last_error = model::format_text("occupancy of {}: {}", model::describe(result.request.kernel), result.error);
+            measured.last_error =
+                model::format_text("occupancy of {}: {}", model::describe(result.request.kernel), result.error);
             return;
         }
-        lab.compiled_occupancy = result.occupancy;
-        lab.compiled_occupancy_of = occupancy_choice(result.request.kernel, result.request.problem.dtype);
+        panels.compiled_occupancy = result.occupancy;
+        panels.compiled_occupancy_of = occupancy_choice(result.request.kernel, result.request.problem.dtype);
         return;
     }
     if (result.request.kind != gpu::RequestKind::Measure) return;
-    note_measure_result(lab.failures, result);
+    note_measure_result(measured.failures, result);
     if (!result.ok) {
-        lab.last_error = model::format_text("{}: {}", gpu::describe_point(result.request), result.error);
+        measured.last_error = model::format_text("{}: {}", gpu::describe_point(result.request), result.error);
         return;
     }
     record::Point point = point_from_result(result);
-    std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
-    point.index = static_cast<int>(lab.live_points.size());
-    if (lab.journal)
-        if (auto why = lab.journal->append(point)) lab.last_error = *why;
-    lab.live_points.push_back(std::move(point));
-    ++lab.points_kept;
+    std::erase_if(measured.live_points, [&](const record::Point& p) { return same_point(p, point); });
+    point.index = static_cast<int>(measured.live_points.size());
+    if (measured.journal)
+        if (auto why = measured.journal->append(point)) measured.last_error = *why;
+    measured.live_points.push_back(std::move(point));
+    ++measured.points_kept;
 }
 
-bool reopen_unfinished(LabState& lab) {
-    if (!lab.unfinished) return false;
-    auto loaded = record::load_journal(lab.unfinished->file);
+bool reopen_unfinished(LabMeasurements& measured) {
+    if (!measured.unfinished) return false;
+    auto loaded = record::load_journal(measured.unfinished->file);
     if (auto* why = std::get_if<std::string>(&loaded)) {
-        lab.last_error = *why;
+        measured.last_error = *why;
         return false;
     }
     for (record::Point& point : std::get<record::Measurement>(loaded).points) {
-        std::erase_if(lab.live_points, [&](const record::Point& p) { return same_point(p, point); });
-        point.index = static_cast<int>(lab.live_points.size());
-        if (lab.journal) lab.journal->append(point);
-        lab.live_points.push_back(std::move(point));
+        std::erase_if(measured.live_points, [&](const record::Point& p) { return same_point(p, point); });
+        point.index = static_cast<int>(measured.live_points.size());
+        if (measured.journal) measured.journal->append(point);
+        measured.live_points.push_back(std::move(point));
     }
-    record::retire_journal(lab.unfinished->file);
-    lab.unfinished.reset();
+    record::retire_journal(measured.unfinished->file);
+    measured.unfinished.reset();
     return true;
 }
 
-void discard_unfinished(LabState& lab) {
-    if (!lab.unfinished) return;
-    record::retire_journal(lab.unfinished->file);
-    lab.unfinished.reset();
+void discard_unfinished(LabMeasurements& measured) {
+    if (!measured.unfinished) return;
+    record::retire_journal(measured.unfinished->file);
+    measured.unfinished.reset();
 }
 
 std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype) {
@@ -269,40 +273,40 @@ std::string compiled_key(const model::KernelConfig& kernel, const model::Problem
     return choice;
 }
 
-bool start_cpu_time(LabState& lab, const model::Problem& problem) {
-    if (lab.cpu_running.valid()) return false;
+bool start_cpu_time(LabMeasurements& measured, const model::Problem& problem) {
+    if (measured.cpu_running.valid()) return false;
     // cpu_baseline measures up to about 2 s and extrapolates beyond, marking the estimate.
-    lab.cpu_running = std::async(std::launch::async, [problem] {
+    measured.cpu_running = std::async(std::launch::async, [problem] {
                           return gpu::cpu_baseline(std::span<const model::Problem>(&problem, 1)).front();
                       }).share();
     return true;
 }
 
-void poll_cpu_time(LabState& lab) {
-    if (!lab.cpu_running.valid() ||
-        lab.cpu_running.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+void poll_cpu_time(LabMeasurements& measured) {
+    if (!measured.cpu_running.valid() ||
+        measured.cpu_running.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
         return;
-    take_cpu_time(lab, lab.cpu_running.get());
-    lab.cpu_running = {};
+    take_cpu_time(measured, measured.cpu_running.get());
+    measured.cpu_running = {};
 }
 
-void take_cpu_time(LabState& lab, const gpu::CpuTime& time) {
+void take_cpu_time(LabMeasurements& measured, const gpu::CpuTime& time) {
     const model::Problem& p = time.problem;
-    std::erase_if(lab.cpu_times, [&](const gpu::CpuTime& t) {
+    std::erase_if(measured.cpu_times, [&](const gpu::CpuTime& t) {
         return t.problem.m == p.m && t.problem.n == p.n && t.problem.k == p.k && t.problem.batch == p.batch &&
                t.problem.dtype == p.dtype;
     });
-    lab.cpu_times.push_back(time);
+    measured.cpu_times.push_back(time);
 }
 
-std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,
+std::optional<std::string> save_session(const LabMeasurements& measured, const std::filesystem::path& file,
                                         const std::string& device_name) {
-    if (lab.live_points.empty()) return "nothing measured yet: measure on the GPU first";
+    if (measured.live_points.empty()) return "nothing measured yet: measure on the GPU first";
     record::Measurement measurement;
     measurement.meta.date_utc = record::utc_now();
     measurement.meta.command_line = "tilescope (latency lab, live session)";
     measurement.meta.device.name = device_name;
-    measurement.points = lab.live_points;
+    measurement.points = measured.live_points;
     for (std::size_t i = 0; i < measurement.points.size(); ++i) measurement.points[i].index = static_cast<int>(i);
     return record::save_text(file, record::to_json(measurement));
 }

@@ -1,6 +1,7 @@
-// lab_state.hpp — the latency lab's state: the measurement loaded, the points measured live this
-// session, and the sweep in progress. The views read the points from here whatever their
-// source, so a measurement from an H200 and a live run on this GPU draw the same way.
+// lab_state.hpp — the latency lab's state, in three parts: what it measured (the measurement
+// loaded, the points measured live this session, the sweep in progress), what the user chose to
+// see, and the kernel panels. The views read the points from here whatever their source, so a
+// measurement from an H200 and a live run on this GPU draw the same way.
 #pragma once
 
 #include <cstdint>
@@ -82,19 +83,21 @@ struct CompiledKernel {
     int tuned_variant = -1;
 };
 
-struct LabState {
+// What the lab measured and loaded: the measurement opened, the points measured live this
+// session with their journal, the requests on their way to the runner, the sweep, the
+// failures, the GPU's peaks and the CPU's times. Live results land here (take_live_result).
+struct LabMeasurements {
     std::optional<record::Measurement> measurement;
     std::string measurement_label;  // "measured on NVIDIA H200, YYYY-MM-DD"
     std::string load_error;       // why --load failed, shown in the lab's panel
     // The measurement being read on a thread of its own (start_loading_measurement): a JSON with
     // every sample takes a while to parse, and the first frame must not wait for it. Invalid
-    // when none is being read. Shared so that LabState stays copyable; the measurement behind a
-    // pointer, so that taking it moves it rather than copying every sample on the UI thread.
+    // when none is being read. Shared so that LabMeasurements stays copyable; the measurement
+    // behind a pointer, so that taking it moves it rather than copying every sample on the UI thread.
     std::shared_future<std::shared_ptr<std::variant<record::Measurement, std::string>>> loading;
     bool loading_from_flag = false;  // the one being read was named by --load
     bool load_flag_failed = false;   // ...and could not be read: the program ends (exit 2)
 
-    LatencyControls latency;
     // Live results this session, as measurement points (what "Save session" writes).
     std::vector<record::Point> live_points;
     // Each live point is also appended here as it arrives (record/journal.hpp); null: none.
@@ -120,10 +123,32 @@ struct LabState {
     std::optional<gpu::RooflinePeaks> peaks;
     bool peaks_requested = false;
 
+    // The CPU's triple loop, timed on a thread of its own: it takes seconds, and the frame
+    // must not wait. Shared so that LabMeasurements stays copyable.
+    std::shared_future<gpu::CpuTime> cpu_running;
+    std::vector<gpu::CpuTime> cpu_times;  // one per measured problem, the latest kept
+};
+
+// What the user chose to see in the lab's plots: the latency controls (sizes, series, axis),
+// the ladder's size and how many of its rungs, and each plot's pan and zoom.
+struct LadderChoices {
+    LatencyControls latency;
+
+    // The ladder view's size (M = N = K); 0: the largest size with every rung measured.
+    int ladder_size = 0;
+    // How many rungs the ladder view draws, counted up the FP32 ladder and on up the tensor cores'
+    // (each ladder's cuBLAS always drawn, as the mark to reach): an exported climb shows them one
+    // by one. nullopt: all of them.
+    std::optional<int> ladder_rungs_shown;
+
     // The plots keep their view (pan, zoom, hidden series) from frame to frame.
     Plot latency_plot;
     Plot roofline_plot;
+};
 
+// The occupancy and hardware-counter panels beside the lab's plots: each one's kernel, what
+// CUDA said about the kernels it compiled, and the counters read.
+struct KernelPanels {
     // The occupancy panel's kernel, and the preset used when there is no GPU.
     model::KernelConfig occupancy_kernel{model::KernelKind::Tiled, 32, 32, 16};
     int preset = 0;
@@ -137,40 +162,35 @@ struct LabState {
     std::map<std::string, CompiledKernel> compiled_kernels;
     std::vector<std::string> compiled_requested;  // keys asked for, so each is asked once
 
-    // The ladder view's size (M = N = K); 0: the largest size with every rung measured.
-    int ladder_size = 0;
-    // How many rungs the ladder view draws, counted up the FP32 ladder and on up the tensor cores'
-    // (each ladder's cuBLAS always drawn, as the mark to reach): an exported climb shows them one
-    // by one. nullopt: all of them.
-    std::optional<int> ladder_rungs_shown;
-
     // The counters panel's kernel (one of the roofline's), and every reading of the
     // hardware's counters this session, per kernel and size (counter_reads.hpp).
     model::KernelConfig counters_kernel{model::KernelKind::Tiled, 16, 16, 32};
     CounterReads counter_reads;
+};
 
-    // The CPU's triple loop, timed on a thread of its own: it takes seconds, and the frame
-    // must not wait. Shared so that LabState stays copyable.
-    std::shared_future<gpu::CpuTime> cpu_running;
-    std::vector<gpu::CpuTime> cpu_times;  // one per measured problem, the latest kept
+// The latency lab's state, by what it holds; a function takes the part it writes.
+struct LabState {
+    LabMeasurements measured;
+    LadderChoices choices;
+    KernelPanels panels;
 };
 
 // "measured on NVIDIA H200, YYYY-MM-DD"
 std::string measurement_label(const record::Measurement& measurement);
 
 // Loads `file` into the lab; false, with load_error set, when it cannot be read.
-bool load_measurement(LabState& lab, const std::filesystem::path& file);
+bool load_measurement(LabMeasurements& measured, const std::filesystem::path& file);
 
 // Starts reading `file` off the UI thread; the lab's panel says "Loading measurements…" until
 // poll_measurement_load takes it in. `from_flag`: named by --load, whose failure ends the program.
-void start_loading_measurement(LabState& lab, std::filesystem::path file, bool from_flag = false);
+void start_loading_measurement(LabMeasurements& measured, std::filesystem::path file, bool from_flag = false);
 // Once per frame: takes the measurement (or why it could not be read) once it is in. Never blocks.
-void poll_measurement_load(LabState& lab);
+void poll_measurement_load(LabMeasurements& measured);
 // Whether a measurement is still being read (a --screenshot waits for it).
-bool measurement_loading(const LabState& lab);
+bool measurement_loading(const LabMeasurements& measured);
 // Waits for the measurement being read and takes it: for runs that draw it without a frame loop
 // (--lesson-walk), never for the window's frames.
-void wait_for_measurement(LabState& lab);
+void wait_for_measurement(LabMeasurements& measured);
 
 // The committed measurements (assets/measurements/*.json), the newest (by the date in the
 // file name) last.
@@ -187,7 +207,7 @@ std::string request_config(const gpu::RunRequest& request);
 
 // Every point to plot: the measurement's, then this session's live ones (which replace a
 // recorded point of the same kernel, size and dtype).
-std::vector<const record::Point*> lab_points(const LabState& lab);
+std::vector<const record::Point*> lab_points(const LabMeasurements& measured);
 
 // The config name cuBLAS's points carry (model::describe of a cuBLAS kernel).
 inline constexpr const char* kCublasConfig = "cublas";
@@ -198,38 +218,38 @@ const record::Point* find_point(const std::vector<const record::Point*>& points,
 
 // Queues a live measurement; `key` names the series and size so a newer request for the
 // same point replaces an older one still waiting.
-void request_live(LabState& lab, const std::string& key, const gpu::RunRequest& request);
-void start_sweep(LabState& lab, std::vector<gpu::RunRequest> requests);
-void cancel_sweep(LabState& lab);
+void request_live(LabMeasurements& measured, const std::string& key, const gpu::RunRequest& request);
+void start_sweep(LabMeasurements& measured, std::vector<gpu::RunRequest> requests);
+void cancel_sweep(LabMeasurements& measured);
 
 // Marks the first-visit sweep as never to start this session, saying `why` in the panel.
-void pass_over_first_visit_sweep(LabState& lab, std::string why);
+void pass_over_first_visit_sweep(LabMeasurements& measured, std::string why);
 
 // A finished live result: kept as a point unless superseded; feeds the sweep its next request.
-void take_live_result(LabState& lab, const gpu::RunResult& result);
+void take_live_result(LabMeasurements& measured, KernelPanels& panels, const gpu::RunResult& result);
 
 // Occupancy requests come back here too: "tiled T=32 float", the key the panel compares.
 std::string occupancy_choice(const model::KernelConfig& kernel, model::Dtype dtype);
 
-// The key of LabState::compiled_kernels: occupancy_choice, and for the tuned rung left to the
+// The key of KernelPanels::compiled_kernels: occupancy_choice, and for the tuned rung left to the
 // tuner (variant −1) the size too, since the size picks the shape that runs ("tuned float 4096").
 std::string compiled_key(const model::KernelConfig& kernel, const model::Problem& problem);
 
 // Starts timing the CPU's triple loop on `problem` off the UI thread; false while one runs.
-bool start_cpu_time(LabState& lab, const model::Problem& problem);
+bool start_cpu_time(LabMeasurements& measured, const model::Problem& problem);
 // Once per frame: takes the CPU time if it has finished. Never blocks.
-void poll_cpu_time(LabState& lab);
+void poll_cpu_time(LabMeasurements& measured);
 // Keeps a CPU time, replacing an older one of the same problem.
-void take_cpu_time(LabState& lab, const gpu::CpuTime& time);
+void take_cpu_time(LabMeasurements& measured, const gpu::CpuTime& time);
 
 // Adds the points of the unfinished session to this session's live ones (journaled again)
 // and stops offering it; false, with last_error set, when it cannot be read.
-bool reopen_unfinished(LabState& lab);
+bool reopen_unfinished(LabMeasurements& measured);
 // Stops offering the unfinished session; its journal stays on disk, renamed.
-void discard_unfinished(LabState& lab);
+void discard_unfinished(LabMeasurements& measured);
 
 // Writes this session's live points as a measurement JSON; nullopt on success.
-std::optional<std::string> save_session(const LabState& lab, const std::filesystem::path& file,
+std::optional<std::string> save_session(const LabMeasurements& measured, const std::filesystem::path& file,
                                         const std::string& device_name);
 
 }  // namespace ts::views

@@ -14,6 +14,7 @@
 #include "views/window/side_column.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
+#include "views/export/export_dialog.hpp"
 #include "views/lab/tuning_view.hpp"
 
 namespace ts::views {
@@ -22,110 +23,86 @@ namespace {
 
 // The quick sweep of a first visit, while it runs: how far, and a way to stop it. Or why it
 // never started, where a user might wonder (a GPU is there, yet nothing filled in).
-void draw_first_visit_sweep(AppState& state) {
-    LabState& lab = state.lab;
-    if (lab.sweep.active() && lab.sweep.first_visit) {
-        muted_text(model::format_text("Measuring on {}: {} of {} points…", state.device->limits.name, lab.sweep.done,
-                                      lab.sweep.total));
+void draw_first_visit_sweep(LabMeasurements& measured, const AppState& app) {
+    if (measured.sweep.active() && measured.sweep.first_visit) {
+        muted_text(model::format_text("Measuring on {}: {} of {} points…", app.device->limits.name,
+                                      measured.sweep.done, measured.sweep.total));
         const float cancel = ImGui::CalcTextSize("Cancel").x + ImGui::GetStyle().FramePadding.x * 2.0f;
-        ImGui::ProgressBar(float(lab.sweep.done) / float(lab.sweep.total),
+        ImGui::ProgressBar(float(measured.sweep.done) / float(measured.sweep.total),
                            ImVec2(std::max(ImGui::GetFontSize() * 4.0f,
                                            ImGui::GetContentRegionAvail().x - cancel - ImGui::GetStyle().ItemSpacing.x),
                                   0.0f));
         ImGui::SameLine();
-        if (ImGui::Button("Cancel##first_visit")) cancel_sweep(lab);
-    } else if (!lab.first_visit.passed_over.empty()) {
-        muted_text("No automatic sweep: " + lab.first_visit.passed_over + ".");
+        if (ImGui::Button("Cancel##first_visit")) cancel_sweep(measured);
+    } else if (!measured.first_visit.passed_over.empty()) {
+        muted_text("No automatic sweep: " + measured.first_visit.passed_over + ".");
     }
 }
 
 }  // namespace
 
-bool draw_sweep_progress(LabState& lab) {
-    if (!lab.sweep.active() || lab.sweep.first_visit) return false;
-    ImGui::ProgressBar(float(lab.sweep.done) / float(lab.sweep.total), ImVec2(ImGui::GetFontSize() * 12.0f, 0),
-                       model::format_text("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
+bool draw_sweep_progress(LabMeasurements& measured) {
+    if (!measured.sweep.active() || measured.sweep.first_visit) return false;
+    ImGui::ProgressBar(float(measured.sweep.done) / float(measured.sweep.total),
+                       ImVec2(ImGui::GetFontSize() * 12.0f, 0),
+                       model::format_text("{} of {}", measured.sweep.done, measured.sweep.total).c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Cancel")) cancel_sweep(lab);
+    if (ImGui::Button("Cancel")) cancel_sweep(measured);
     return true;
 }
 
 namespace {
 
 // Where the numbers come from, said first: a measurement is another machine's past.
-void draw_source(AppState& state) {
-    LabState& lab = state.lab;
-    if (lab.unfinished) {
+void draw_source(LabMeasurements& measured, const AppState& app) {
+    if (measured.unfinished) {
         coloured_text_wrapped(colours::kWarning,
                               model::format_text("TileScope ended unexpectedly during the session of {}; it kept {}.",
-                                                 lab.unfinished->started,
-                                                 model::counted(lab.unfinished->points, "measurement"))
+                                                 measured.unfinished->started,
+                                                 model::counted(measured.unfinished->points, "measurement"))
                                   .c_str());
-        if (ImGui::Button("Reopen them")) reopen_unfinished(lab);
+        if (ImGui::Button("Reopen them")) reopen_unfinished(measured);
         ImGui::SameLine();
-        if (ImGui::Button("Discard")) discard_unfinished(lab);
+        if (ImGui::Button("Discard")) discard_unfinished(measured);
         ImGui::Separator();
     }
-    if (!lab.load_error.empty()) coloured_text_wrapped(colours::kError, ("Cannot load: " + lab.load_error).c_str());
-    if (measurement_loading(lab)) muted_text("Loading measurements…");
-    if (lab.measurement) {
+    if (!measured.load_error.empty())
+        coloured_text_wrapped(colours::kError, ("Cannot load: " + measured.load_error).c_str());
+    if (measurement_loading(measured)) muted_text("Loading measurements…");
+    if (measured.measurement) {
         ImGui::PushFont(heading_font());
-        coloured_text_wrapped(colours::kWarning, lab.measurement_label.c_str());
+        coloured_text_wrapped(colours::kWarning, measured.measurement_label.c_str());
         ImGui::PopFont();
     }
-    if (state.device && state.device->usable) {
-        muted_text(model::format_text("Live: {} ({} measured this session)", state.device->limits.name,
-                                      model::counted(static_cast<std::int64_t>(lab.live_points.size()), "point")));
-        draw_first_visit_sweep(state);
-    } else if (state.device) {
+    if (app.device && app.device->usable) {
+        muted_text(model::format_text("Live: {} ({} measured this session)", app.device->limits.name,
+                                      model::counted(static_cast<std::int64_t>(measured.live_points.size()), "point")));
+        draw_first_visit_sweep(measured, app);
+    } else if (app.device) {
         // Said once here for every lab view: why nothing is measured, and what is shown instead.
-        muted_text(model::format_text("Not measuring here: {}. {}", state.device->why_not,
-                                      lab.measurement              ? "What is drawn comes from the measurement."
-                                      : measurement_loading(lab) ? "What is drawn will come from the measurement."
+        muted_text(model::format_text("Not measuring here: {}. {}", app.device->why_not,
+                                      measured.measurement              ? "What is drawn comes from the measurement."
+                                      : measurement_loading(measured) ? "What is drawn will come from the measurement."
                                                                  : "No measurement loaded either: nothing measured to show."));
-    } else if (!lab.measurement && !measurement_loading(lab)) {
+    } else if (!measured.measurement && !measurement_loading(measured)) {
         muted_text("No measurement loaded and no GPU: nothing measured to show.");
     }
 }
 
-void draw_save(AppState& state) {
-    LabState& lab = state.lab;
-    if (lab.live_points.empty()) return;
+void draw_save(LabMeasurements& measured, const AppState& app) {
+    if (measured.live_points.empty()) return;
     heading("Save this session");
     char path[256];
-    std::snprintf(path, sizeof path, "%s", lab.save_path.c_str());
+    std::snprintf(path, sizeof path, "%s", measured.save_path.c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
-    if (ImGui::InputText("##save_path", path, sizeof path)) lab.save_path = path;
+    if (ImGui::InputText("##save_path", path, sizeof path)) measured.save_path = path;
     ImGui::SameLine();
     if (ImGui::Button("Save JSON")) {
-        const auto why = save_session(lab, lab.save_path, state.device ? state.device->limits.name : "unknown GPU");
-        lab.save_message = why ? *why : "saved " + lab.save_path + " (open it with --load)";
+        const auto why =
+            save_session(measured, measured.save_path, app.device ? app.device->limits.name : "unknown GPU");
+        measured.save_message = why ? *why : "saved " + measured.save_path + " (open it with --load)";
     }
-    if (!lab.save_message.empty()) muted_text(lab.save_message);
-}
-
-// The lab views' panel: where the numbers come from, the view's own controls, the counters,
-// the occupancy and saving.
-void draw_lab_panel(AppState& state) {
-    draw_source(state);
-    ImGui::Separator();
-    if (state.view == ViewId::Latency) {
-        draw_latency_controls(state);
-        ImGui::Separator();
-    }
-    if (state.view == ViewId::Ladder) {
-        draw_ladder_controls(state);
-        ImGui::Separator();
-    }
-    // The hardware's counters beside the model's, at the size the plot shows.
-    if (state.view == ViewId::Roofline || state.view == ViewId::Ladder) {
-        const int size = state.view == ViewId::Roofline ? kRooflineSize : shown_ladder_size(state.lab);
-        draw_counters_panel(state, {size, size, size, 1, model::Dtype::Float32});
-        ImGui::Separator();
-    }
-    draw_occupancy_panel(state);
-    ImGui::Separator();
-    draw_save(state);
+    if (!measured.save_message.empty()) muted_text(measured.save_message);
 }
 
 }  // namespace
@@ -134,7 +111,31 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
     // At most half the window, so that presenter mode's large text leaves the drawing room.
     const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
     const SideColumn column = begin_side_column(state, "##lab_panel", panel_width, bottom_reserve);
-    if (column.panel) draw_lab_panel(state);
+    // The lab views' panel: where the numbers come from, the view's own controls, the counters,
+    // the occupancy and saving.
+    if (column.panel) {
+        draw_source(state.lab.measured, state);
+        ImGui::Separator();
+        if (state.view == ViewId::Latency) {
+            draw_latency_controls(state.lab, state);
+            ImGui::Separator();
+        }
+        if (state.view == ViewId::Ladder) {
+            draw_ladder_controls(state.lab, state);
+            ImGui::Spacing();
+            draw_export_button(state, ExportSubject::Ladder);
+            ImGui::Separator();
+        }
+        // The hardware's counters beside the model's, at the size the plot shows.
+        if (state.view == ViewId::Roofline || state.view == ViewId::Ladder) {
+            const int size = state.view == ViewId::Roofline ? kRooflineSize : shown_ladder_size(state.lab);
+            draw_counters_panel(state.lab, state, {size, size, size, 1, model::Dtype::Float32});
+            ImGui::Separator();
+        }
+        draw_occupancy_panel(state.lab, state);
+        ImGui::Separator();
+        draw_save(state.lab.measured, state);
+    }
     end_side_column(state, column);
 
     ImGui::SameLine();
@@ -143,11 +144,11 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
     switch (state.view) {
         case ViewId::Latency:
             heading("Kernel latency against matrix size");
-            draw_latency_plot(state, ImVec2(size.x, size.y - ImGui::GetCursorPosY()));
+            draw_latency_plot(state.lab, state, ImVec2(size.x, size.y - ImGui::GetCursorPosY()));
             break;
-        case ViewId::Tuning: draw_tuning_view(state, size); break;
-        case ViewId::Roofline: draw_roofline_view(state, size); break;
-        case ViewId::Ladder: draw_ladder_view(state, size); break;
+        case ViewId::Tuning: draw_tuning_view(state.lab.measured, state, size); break;
+        case ViewId::Roofline: draw_roofline_view(state.lab, state, size); break;
+        case ViewId::Ladder: draw_ladder_view(state.lab, state, size); break;
         case ViewId::Stage:
         case ViewId::Theatre:
         case ViewId::Experiment:

@@ -8,9 +8,12 @@ namespace ts::views {
 
 // A sweep a view's button started (the first visit's shows in the lab's panel): how far it
 // is, as a bar, and Cancel. False, drawing nothing, when no such sweep runs.
-bool draw_sweep_progress(LabState& lab);
+bool draw_sweep_progress(LabMeasurements& measured);
 
-// The chosen lab view (not the stage) filling the rest of the window above the status bar.
+// The chosen lab view (not the stage) filling the rest of the window above the status bar. It
+// writes the lab through each view, and takes the whole AppState for two pieces of the window: the
+// side column (an open lesson's card, whose steps set up the whole window) and the ladder's export
+// button (the export dialog).
 void draw_lab_view(AppState& state, float bottom_reserve);
 
 }  // namespace ts::views

@@ -20,7 +20,6 @@
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/occupancy.hpp"
-#include "views/export/export_dialog.hpp"
 #include "views/lab/occupancy_panel.hpp"
 #include "platform/imgui_compat.hpp"
 #include "views/common/scroll_keys.hpp"
@@ -36,12 +35,12 @@ using model::format_text;
 namespace {
 
 constexpr int kStandardSizes[] = {128, 256, 512, 1024, 2048, 4096};
-bool usable_gpu(const AppState& state) { return state.device && state.device->usable; }
+bool usable_gpu(const AppState& app) { return app.device && app.device->usable; }
 
 // The GPU the points were measured on: this one when live, else the measurement's.
-std::string gpu_name(const AppState& state) {
-    if (usable_gpu(state)) return state.device->limits.name;
-    if (state.lab.measurement) return state.lab.measurement->meta.device.name;
+std::string gpu_name(const AppState& app) {
+    if (usable_gpu(app)) return app.device->limits.name;
+    if (app.lab.measured.measurement) return app.lab.measured.measurement->meta.device.name;
     return "";
 }
 
@@ -97,33 +96,33 @@ ImU32 ink_on(ImU32 fill) {
 // answer, when a live result brought one; else the table says what it would pick today.
 // `guessed` says when the table answered for a measured point (a measurement made before points kept
 // their candidate).
-model::KernelConfig resolved_kernel(const AppState& state, const model::KernelConfig& kernel,
+model::KernelConfig resolved_kernel(const AppState& app, const model::KernelConfig& kernel,
                                     const model::Problem& problem, const record::Point* point, bool& guessed) {
     guessed = false;
     if (!model::is_tuned(kernel.kind) || kernel.variant >= 0) return kernel;
     model::KernelConfig resolved = kernel;
-    const auto compiled = state.lab.compiled_kernels.find(compiled_key(kernel, problem));
+    const auto compiled = app.lab.panels.compiled_kernels.find(compiled_key(kernel, problem));
     if (point && point->ran_candidate && *point->ran_candidate >= 0 &&
         *point->ran_candidate < model::tuned_candidate_count(kernel.kind))
         resolved.variant = *point->ran_candidate;
-    else if (compiled != state.lab.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
+    else if (compiled != app.lab.panels.compiled_kernels.end() && compiled->second.tuned_variant >= 0)
         resolved.variant = compiled->second.tuned_variant;
     else {
-        resolved.variant = gpu::choose_tuned_variant(kernel.kind, gpu_name(state), problem).variant;
+        resolved.variant = gpu::choose_tuned_variant(kernel.kind, gpu_name(app), problem).variant;
         guessed = point != nullptr;
     }
     return resolved;
 }
 
-void fill_occupancy(const AppState& state, const model::KernelConfig& asked, const model::Problem& problem,
+void fill_occupancy(const AppState& app, const model::KernelConfig& asked, const model::Problem& problem,
                     LadderBar& bar) {
     const CompiledKernel* compiled = nullptr;
-    if (usable_gpu(state)) {
-        const auto found = state.lab.compiled_kernels.find(compiled_key(asked, problem));
-        if (found != state.lab.compiled_kernels.end()) compiled = &found->second;
+    if (usable_gpu(app)) {
+        const auto found = app.lab.panels.compiled_kernels.find(compiled_key(asked, problem));
+        if (found != app.lab.panels.compiled_kernels.end()) compiled = &found->second;
     }
     const auto occupancy =
-        model::kernel_occupancy(bar.kernel, problem, occupancy_limits(state),
+        model::kernel_occupancy(bar.kernel, problem, occupancy_limits(app),
                                 compiled ? std::optional<int>(compiled->occupancy.registers_per_thread) : std::nullopt);
     if (const auto* why = std::get_if<std::string>(&occupancy)) {
         bar.registers_text = bar.occupancy_text = "?";
@@ -218,16 +217,16 @@ void ask_for_compiled_kernels(LabState& lab, int size) {
         const model::Problem problem = square(size, ladder);
         for (const model::LadderRung& rung : rungs_of(ladder)) {
             const std::string key = compiled_key(rung.kernel, problem);
-            if (lab.compiled_kernels.count(key) ||
-                std::find(lab.compiled_requested.begin(), lab.compiled_requested.end(), key) !=
-                    lab.compiled_requested.end())
+            if (lab.panels.compiled_kernels.count(key) ||
+                std::find(lab.panels.compiled_requested.begin(), lab.panels.compiled_requested.end(), key) !=
+                    lab.panels.compiled_requested.end())
                 continue;
             gpu::RunRequest request;
             request.kind = gpu::RequestKind::Occupancy;
             request.kernel = rung.kernel;
             request.problem = problem;
-            request_live(lab, "ladder-occupancy/" + key, request);
-            lab.compiled_requested.push_back(key);
+            request_live(lab.measured, "ladder-occupancy/" + key, request);
+            lab.panels.compiled_requested.push_back(key);
         }
     }
 }
@@ -246,7 +245,7 @@ std::vector<int> ladder_sizes(const LabState& lab) {
             if (p.dtype == dtype_name_of(ladder) && is_rung_config(p.config, ladder)) return true;
         return false;
     };
-    for (const record::Point* p : lab_points(lab))
+    for (const record::Point* p : lab_points(lab.measured))
         if (p->ok && p->batch == 1 && p->mode == "cold" && p->m == p->n && p->m == p->k && on_a_ladder(*p))
             sizes.push_back(static_cast<int>(p->m));
     std::sort(sizes.begin(), sizes.end());
@@ -257,7 +256,7 @@ std::vector<int> ladder_sizes(const LabState& lab) {
 int default_ladder_size(const LabState& lab) {
     const std::vector<int> sizes = ladder_sizes(lab);
     if (sizes.empty()) return 4096;
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     for (auto size = sizes.rbegin(); size != sizes.rend(); ++size) {
         bool full = find_point(points, kCublasConfig, *size, "float") != nullptr;
         for (const model::LadderRung& rung : model::ladder_rungs())
@@ -267,18 +266,20 @@ int default_ladder_size(const LabState& lab) {
     return sizes.back();
 }
 
-int shown_ladder_size(const LabState& lab) { return lab.ladder_size > 0 ? lab.ladder_size : default_ladder_size(lab); }
+int shown_ladder_size(const LabState& lab) {
+    return lab.choices.ladder_size > 0 ? lab.choices.ladder_size : default_ladder_size(lab);
+}
 
-LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
-    const LabState& lab = state.lab;
+LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
+    const LabState& lab = app.lab;
     LadderData data;
     data.ladder = ladder;
     data.dtype = dtype_name_of(ladder);
     data.size = size > 0 ? size : shown_ladder_size(lab);
     data.sizes = ladder_sizes(lab);
-    data.limits_name = occupancy_limits(state).name;
+    data.limits_name = occupancy_limits(app).name;
     const model::Problem problem = square(data.size, ladder);
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
 
     const record::Point* cublas = find_point(points, kCublasConfig, data.size, data.dtype);
     const auto rungs = rungs_of(ladder);
@@ -286,7 +287,7 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
         LadderBar bar;
         bar.config = model::describe(rung.kernel);
         bar.point = find_point(points, bar.config, data.size, data.dtype);
-        bar.kernel = resolved_kernel(state, rung.kernel, problem, bar.point, bar.candidate_guessed);
+        bar.kernel = resolved_kernel(app, rung.kernel, problem, bar.point, bar.candidate_guessed);
         bar.name = model::is_tuned(rung.kernel.kind)
                        ? format_text("{} (#{})", model::kernel_name(rung.kernel.kind), bar.kernel.variant)
                        : bar.config;
@@ -294,7 +295,7 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
         if (bar.point) bar.gflops = bar.point->gflops;
         if (bar.point && cublas && cublas->gflops > 0) bar.percent_of_cublas = 100.0 * bar.gflops / cublas->gflops;
         bar.counts = model::rung_counts(bar.kernel, problem);
-        fill_occupancy(state, rung.kernel, problem, bar);
+        fill_occupancy(app, rung.kernel, problem, bar);
         data.estimates = data.estimates || !bar.from_compiled;
         data.bars.push_back(std::move(bar));
     }
@@ -308,16 +309,16 @@ LadderData ladder_data(const AppState& state, int size, Ladder ladder) {
             tuned_note += format_text(" The measurement does not say which candidate ran (it was made before points "
                                       "kept it): #{} is what today's table picks for {}, and a table that changed "
                                       "since may have picked another then.",
-                                      bar.kernel.variant, gpu_name(state));
+                                      bar.kernel.variant, gpu_name(app));
         bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note, ladder);
         if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
     }
 
     // Your kernel, when the latency view plots it: measured beside the FP32 rungs, unknown to the model.
-    if (ladder == Ladder::Fp32 && lab.latency.yours) {
+    if (ladder == Ladder::Fp32 && lab.choices.latency.yours) {
         LadderBar yours;
         yours.is_yours = true;
-        yours.config = yours.name = yours_config(lab.latency.yours->name);
+        yours.config = yours.name = yours_config(lab.choices.latency.yours->name);
         yours.colour = kYoursColour;
         yours.point = find_point(points, yours.config, data.size, data.dtype);
         if (yours.point) yours.gflops = yours.point->gflops;
@@ -380,10 +381,9 @@ std::vector<gpu::RunRequest> both_ladders_requests(int size, const std::optional
     return requests;
 }
 
-void draw_ladder_controls(AppState& state) {
-    LabState& lab = state.lab;
+void draw_ladder_controls(LabState& lab, const AppState& app) {
     heading("The kernel ladders");
-    const bool gpu = usable_gpu(state);
+    const bool gpu = usable_gpu(app);
     // The sizes that have points; on a GPU also those it can measure now.
     std::vector<int> sizes = ladder_sizes(lab);
     if (gpu) sizes.insert(sizes.end(), std::begin(kStandardSizes), std::end(kStandardSizes));
@@ -401,24 +401,24 @@ void draw_ladder_controls(AppState& state) {
             ImGui::SameLine();
             if (ImGui::GetCursorScreenPos().x + width > right_edge) ImGui::NewLine();
         }
-        if (ImGui::RadioButton(label.c_str(), shown == sizes[i])) lab.ladder_size = shown = sizes[i];
+        if (ImGui::RadioButton(label.c_str(), shown == sizes[i])) lab.choices.ladder_size = shown = sizes[i];
     }
 
     ImGui::Spacing();
-    if (!draw_sweep_progress(lab)) {
+    if (!draw_sweep_progress(lab.measured)) {
         const std::string why_not =
-            gpu ? std::string() : (state.device ? "Measuring needs a CUDA GPU: " + state.device->why_not : "Probing for a CUDA GPU…");
+            gpu ? std::string() : (app.device ? "Measuring needs a CUDA GPU: " + app.device->why_not : "Probing for a CUDA GPU…");
         ImGui::BeginDisabled(!gpu);
         if (ImGui::Button(format_text("Measure the ladders on this GPU ({}³)", shown).c_str()))
-            start_sweep(lab, both_ladders_requests(shown, lab.latency.yours));
+            start_sweep(lab.measured, both_ladders_requests(shown, lab.choices.latency.yours));
         ImGui::EndDisabled();
         if (!gpu && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why_not.c_str());
-        if (!gpu) muted_text(state.device && lab.measurement ? why_not + "; the bars come from the measurement." : why_not);
+        if (!gpu)
+            muted_text(app.device && lab.measured.measurement ? why_not + "; the bars come from the measurement." : why_not);
     }
-    if (lab.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.in_flight, "measurement")));
-    if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
-    ImGui::Spacing();
-    draw_export_button(state, ExportSubject::Ladder);
+    if (lab.measured.in_flight > 0)
+        muted_text(format_text("{} running…", model::counted(lab.measured.in_flight, "measurement")));
+    if (!lab.measured.last_error.empty()) coloured_text_wrapped(colours::kError, lab.measured.last_error.c_str());
 }
 
 float longest_bar_fitting_labels(std::span<const float> label_widths, std::span<const float> shares, float full,
@@ -444,8 +444,8 @@ namespace {
 // window leaves room, read from the back of a room; compact under large text). Only the first
 // `rungs_shown` rungs get their bar (an exported climb); the rest keep their name, muted, so the
 // rows do not move, and cuBLAS is always drawn. Returns the height used.
-float draw_ladder_panel(AppState& state, const LadderData& data, float width, float height, int rungs_shown) {
-    LabState& lab = state.lab;
+float draw_ladder_panel(LabMeasurements& measured, const AppState& app, const LadderData& data, float width, float height,
+                        int rungs_shown) {
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     ImFont* small = small_font();
@@ -483,10 +483,10 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
     // The value after each bar; shortened where the long form would leave the bars no room.
     // A bar whose latest request failed says so in its place (the requests are in the bars'
     // order: the rungs, then cuBLAS), and an older number of it does not set the scale.
-    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size, data.ladder, lab.latency.yours);
-    const auto points = lab_points(lab);
+    const std::vector<gpu::RunRequest> requests = ladder_requests(data.size, data.ladder, app.lab.choices.latency.yours);
+    const auto points = lab_points(measured);
     std::vector<std::optional<Failure>> failures;
-    for (const gpu::RunRequest& request : requests) failures.push_back(failure_at(lab, points, request));
+    for (const gpu::RunRequest& request : requests) failures.push_back(failure_at(measured, points, request));
     double top = 0;
     for (std::size_t i = 0; i < data.bars.size(); ++i)
         if (!failures[i]) top = std::max(top, data.bars[i].gflops);
@@ -559,7 +559,7 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
         const LadderBar& bar = data.bars[i];
         const std::optional<Failure>& failure = failures[i];
         // A climb keeps its newest rung in view (two ladders at 2× text are taller than a screen).
-        if (state.lab.ladder_rungs_shown && !bar.is_cublas && rung + 1 == rungs_shown)
+        if (app.lab.choices.ladder_rungs_shown && !bar.is_cublas && rung + 1 == rungs_shown)
             ImGui::SetScrollFromPosY(y + row_h - ImGui::GetWindowPos().y, 0.8f);
         if (!bar.is_cublas && rung++ >= rungs_shown) {
             const float text_y = y + (beside ? (row_h - bar_h) * 0.4f : font * 0.1f) + (bar_h - font) * 0.5f;
@@ -585,8 +585,8 @@ float draw_ladder_panel(AppState& state, const LadderData& data, float width, fl
         std::string value_below;
         if (failure) {
             if (failed_box(draw, ImVec2(bar_x, bar_y), ImVec2(bar_x + bar_max, bar_y + bar_h),
-                           ImVec2(bar_x + font * 0.5f, text_y), *failure, usable_gpu(state)))
-                measure_again(lab, *failure);
+                           ImVec2(bar_x + font * 0.5f, text_y), *failure, usable_gpu(app)))
+                measure_again(measured, *failure);
         } else if (bar.point && top > 0) {
             const float length = std::max(static_cast<float>(bar.gflops / top) * bar_max, 2.0f);
             draw->AddRectFilled(ImVec2(bar_x, bar_y), ImVec2(bar_x + length, bar_y + bar_h), bar.colour);
@@ -656,15 +656,14 @@ std::string ladders_compared(const LadderData& fp32, const LadderData& tensor_co
 
 }  // namespace
 
-void draw_ladder_view(AppState& state, ImVec2 size) {
-    LabState& lab = state.lab;
+void draw_ladder_view(LabState& lab, const AppState& app, ImVec2 size) {
     // Two ladders at 2× text are taller than a projector's screen: the keys scroll the view, a
     // clicker's PageDown among them, unless an open lesson steps with PageDown and PageUp.
-    if (view_has_plain_keys()) scroll_with_keys({.pages = !state.lesson.lesson});
+    if (view_has_plain_keys()) scroll_with_keys({.pages = !app.lesson.lesson});
     const int shown = shown_ladder_size(lab);
-    if (usable_gpu(state)) ask_for_compiled_kernels(lab, shown);
-    const LadderData fp32 = ladder_data(state, shown, Ladder::Fp32);
-    const LadderData tensor_cores = ladder_data(state, shown, Ladder::TensorCores);
+    if (usable_gpu(app)) ask_for_compiled_kernels(lab, shown);
+    const LadderData fp32 = ladder_data(app, shown, Ladder::Fp32);
+    const LadderData tensor_cores = ladder_data(app, shown, Ladder::TensorCores);
 
     // Short, so that it fits in presenter mode; what to do with the bars is said under them,
     // where it does not push cuBLAS's bar off a projector's screen. (Beside the side panel,
@@ -681,10 +680,11 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     const float panels_h = std::max(ImGui::GetContentRegionAvail().y - font * 10.5f, font * 20.0f);
     const float fp32_rows = static_cast<float>(fp32.bars.size()), tc_rows = static_cast<float>(tensor_cores.bars.size());
     // A climb shows the FP32 rungs first, then the tensor cores' (all of both when not climbing).
-    const int rungs_shown = lab.ladder_rungs_shown.value_or(std::numeric_limits<int>::max());
+    const int rungs_shown = lab.choices.ladder_rungs_shown.value_or(std::numeric_limits<int>::max());
     const int fp32_rungs = static_cast<int>(std::count_if(fp32.bars.begin(), fp32.bars.end(),
                                                           [](const LadderBar& bar) { return !bar.is_cublas; }));
-    float used = draw_ladder_panel(state, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows), rungs_shown);
+    float used =
+        draw_ladder_panel(lab.measured, app, fp32, width, panels_h * fp32_rows / (fp32_rows + tc_rows), rungs_shown);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used + font * 0.3f));
     // Wrapped short of the view's scroll bar, which may cover the last few pixels of `width`.
     push_wrap_at_screen_x(origin.x + width - ImGui::GetStyle().ScrollbarSize);
@@ -692,15 +692,15 @@ void draw_ladder_view(AppState& state, ImVec2 size) {
     ImGui::PopTextWrapPos();
     const float second_y = ImGui::GetCursorScreenPos().y + font * 0.2f;
     ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y));
-    used = draw_ladder_panel(state, tensor_cores, width, panels_h * tc_rows / (fp32_rows + tc_rows),
+    used = draw_ladder_panel(lab.measured, app, tensor_cores, width, panels_h * tc_rows / (fp32_rows + tc_rows),
                              std::max(rungs_shown - fp32_rungs, 0));
 
     ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y + used + font * 0.4f));
-    muted_text((lab.measurement ? lab.measurement_label + ". " : std::string()) +
+    muted_text((lab.measured.measurement ? lab.measured.measurement_label + ". " : std::string()) +
                "Hover a bar: what that rung changed, the model's counts, and the speed-up over the rung below.");
     if (fp32.estimates || tensor_cores.estimates)
         muted_text(format_text("~ marks the model's estimate of registers and occupancy for the {}: {}", fp32.limits_name,
-                               usable_gpu(state) ? "CUDA's answer for the compiled kernels is on its way."
+                               usable_gpu(app) ? "CUDA's answer for the compiled kernels is on its way."
                                                  : "without a GPU, TileScope cannot ask CUDA about the compiled kernels."));
     else
         muted_text("Registers and occupancy of the kernels as compiled for this GPU (CUDA).");

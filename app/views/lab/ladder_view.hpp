@@ -64,12 +64,12 @@ std::vector<int> ladder_sizes(const LabState& lab);
 // The size shown when the user has not chosen one: the largest with every bar measured, else
 // the largest with any, else 4096.
 int default_ladder_size(const LabState& lab);
-// LabState::ladder_size, or the default when it is 0.
+// LadderChoices::ladder_size, or the default when it is 0.
 int shown_ladder_size(const LabState& lab);
 
-// The bars of `ladder` at `size` (0: shown_ladder_size); they point into state.lab, valid while it
+// The bars of `ladder` at `size` (0: shown_ladder_size); they point into app.lab, valid while it
 // is unchanged.
-LadderData ladder_data(const AppState& state, int size = 0, Ladder ladder = Ladder::Fp32);
+LadderData ladder_data(const AppState& app, int size = 0, Ladder ladder = Ladder::Fp32);
 
 // Every rung of `ladder` and its cuBLAS at `size`, in the bars' order: float, or BF16. With
 // `yours` (the latency controls' plotted kernel), the FP32 ladder's has your kernel before cuBLAS.
@@ -86,10 +86,12 @@ std::vector<gpu::RunRequest> both_ladders_requests(int size,
 float longest_bar_fitting_labels(std::span<const float> label_widths, std::span<const float> shares, float full,
                                  float room, float pad, float shortest);
 
-// The side panel's part: the size, and on a GPU the measure button with its progress.
-void draw_ladder_controls(AppState& state);
+// The side panel's part: the size, and on a GPU the measure button with its progress. Writes
+// the ladder's size and starts the lab's sweep; the lab's panel draws the export button under it.
+void draw_ladder_controls(LabState& lab, const AppState& app);
 
-// The bars, `size` pixels large, at the cursor.
-void draw_ladder_view(AppState& state, ImVec2 size);
+// The bars, `size` pixels large, at the cursor. Writes the lab's measurements (CUDA asked about
+// the compiled rungs, a failed bar measured again).
+void draw_ladder_view(LabState& lab, const AppState& app, ImVec2 size);
 
 }  // namespace ts::views

@@ -122,10 +122,9 @@ bool finite_point(const PlotPoint& p) { return std::isfinite(p.y); }
 // - With no live point at all (no GPU), the measurement is all there is: it is drawn solid,
 //   still labelled with its GPU and date, as the brightest thing on a projector should be.
 // Returns the live series' legend header ("live on H100"), empty when none is plotted.
-std::string fill_plot(AppState& state) {
-    LabState& lab = state.lab;
-    const LatencyControls& c = lab.latency;
-    Plot& plot = lab.latency_plot;
+std::string fill_plot(Plot& plot, const AppState& app) {
+    const LabMeasurements& measured = app.lab.measured;
+    const LatencyControls& c = app.lab.choices.latency;
     plot.x = {"matrix size M = N = K", "", AxisScale::Log2};
     switch (c.axis) {
         case LatencyAxis::LatencyLinear: plot.y = {"kernel latency (median)", "ms", AxisScale::Linear}; break;
@@ -137,12 +136,12 @@ std::string fill_plot(AppState& state) {
 
     std::vector<const record::Point*> recorded;
     std::vector<const record::Point*> live;
-    if (lab.measurement)
-        for (const record::Point& p : lab.measurement->points) recorded.push_back(&p);
-    for (const record::Point& p : lab.live_points) live.push_back(&p);
+    if (measured.measurement)
+        for (const record::Point& p : measured.measurement->points) recorded.push_back(&p);
+    for (const record::Point& p : measured.live_points) live.push_back(&p);
     const std::string dtype(model::dtype_name(c.dtype));
     const std::string naive_config = model::describe({model::KernelKind::Naive, c.naive_x, c.naive_y, 16});
-    const std::string tag = lab.measurement ? measurement_tag(*lab.measurement) : "";
+    const std::string tag = measured.measurement ? measurement_tag(*measured.measurement) : "";
 
     std::vector<PlotSeries> live_series;
     std::vector<PlotSeries> recorded_series;
@@ -191,14 +190,15 @@ std::string fill_plot(AppState& state) {
     // kernel shares that row's colour (and its show/hide click), and the last row says that
     // faded means recorded, and where and when.
     plot.faded_legend.clear();
-    const std::string recorded_group = lab.measurement && !lab.measurement->from_csv ? "measured on " + tag : "from a CSV";
+    const std::string recorded_group =
+        measured.measurement && !measured.measurement->from_csv ? "measured on " + tag : "from a CSV";
     for (PlotSeries& s : recorded_series) {
         s.legend_group = recorded_group;
         s.legend_name = s.name.substr(0, s.name.size() - tag.size() - 3);
     }
     if (!live_series.empty()) {
-        const std::string live_group = state.device && state.device->usable
-                                           ? "live on " + short_gpu_name(state.device->limits.name)
+        const std::string live_group = app.device && app.device->usable
+                                           ? "live on " + short_gpu_name(app.device->limits.name)
                                            : std::string("measured this session");
         for (PlotSeries& s : live_series) s.legend_group = live_group;
         for (PlotSeries& s : recorded_series) {
@@ -214,7 +214,7 @@ std::string fill_plot(AppState& state) {
     std::vector<PlotSeries> series = std::move(live_series);
     for (PlotSeries& s : recorded_series) series.push_back(std::move(s));
     // This session's CPU times replace the measurement's at the same size.
-    for (const gpu::CpuTime& t : lab.cpu_times) {
+    for (const gpu::CpuTime& t : measured.cpu_times) {
         const model::Problem& p = t.problem;
         if (c.axis == LatencyAxis::Speedup || p.dtype != c.dtype || p.batch != c.batch || p.m != p.n || p.m != p.k)
             continue;
@@ -276,18 +276,17 @@ gpu::RunRequest measure_request(const SeriesSpec& spec, const LatencyControls& c
 // The requests of the plotted series that failed, as marks on the plot's bottom edge
 // (PlotFailure); `failed` receives each one's failure, in the same order, for a click to
 // measure it again.
-void fill_failures(AppState& state, std::vector<Failure>& failed) {
-    LabState& lab = state.lab;
-    const LatencyControls& c = lab.latency;
-    const bool gpu = state.device && state.device->usable;
-    const auto points = lab_points(lab);
+void fill_failures(Plot& plot, const AppState& app, std::vector<Failure>& failed) {
+    const LatencyControls& c = app.lab.choices.latency;
+    const bool gpu = app.device && app.device->usable;
+    const auto points = lab_points(app.lab.measured);
     const std::string naive_config = model::describe({model::KernelKind::Naive, c.naive_x, c.naive_y, 16});
-    lab.latency_plot.failures.clear();
+    plot.failures.clear();
     for (const SeriesSpec& spec : series_specs(c)) {
         if (c.axis == LatencyAxis::Speedup && spec.config == naive_config) continue;
         for (int size : kSizes)
-            if (auto failure = failure_at(lab, points, measure_request(spec, c, size, Care::Full))) {
-                lab.latency_plot.failures.push_back({double(size), spec.label, spec.colour, failure_tooltip(*failure, gpu)});
+            if (auto failure = failure_at(app.lab.measured, points, measure_request(spec, c, size, Care::Full))) {
+                plot.failures.push_back({double(size), spec.label, spec.colour, failure_tooltip(*failure, gpu)});
                 failed.push_back(std::move(*failure));
             }
     }
@@ -335,21 +334,20 @@ std::vector<gpu::RunRequest> first_visit_requests(const LatencyControls& control
     return requests;
 }
 
-void start_first_visit_sweep(AppState& state) {
-    LabState& lab = state.lab;
-    if (!lab.first_visit.due || !plots_measurements(state.view) || !state.device) return;
-    if (!state.device->usable) {
-        pass_over_first_visit_sweep(lab, state.device->why_not);
+void start_first_visit_sweep(LabMeasurements& measured, const AppState& app) {
+    if (!measured.first_visit.due || !plots_measurements(app.view) || !app.device) return;
+    if (!app.device->usable) {
+        pass_over_first_visit_sweep(measured, app.device->why_not);
         return;
     }
     // A sweep already under way was asked for (--run in the tuning view, a button): keep it.
-    if (lab.sweep.active()) {
-        pass_over_first_visit_sweep(lab, "another sweep was already measuring");
+    if (measured.sweep.active()) {
+        pass_over_first_visit_sweep(measured, "another sweep was already measuring");
         return;
     }
-    start_sweep(lab, first_visit_requests(lab.latency));
-    lab.sweep.first_visit = true;
-    lab.first_visit = {false, ""};
+    start_sweep(measured, first_visit_requests(app.lab.choices.latency));
+    measured.sweep.first_visit = true;
+    measured.first_visit = {false, ""};
 }
 
 std::vector<std::string> shown_rung_names(const LatencyControls& controls) {
@@ -368,18 +366,17 @@ void show_rungs(LatencyControls& controls, const std::vector<std::string>& names
 }
 
 void measure_latency_now(LabState& lab) {
-    const std::vector<SeriesSpec> specs = series_specs(lab.latency);
+    const std::vector<SeriesSpec> specs = series_specs(lab.choices.latency);
     for (const SeriesSpec& spec : specs)
-        request_live(lab, format_text("latency/preview/{}", spec.config),
-                     measure_request(spec, lab.latency, lab.latency.size, Care::Preview));
+        request_live(lab.measured, format_text("latency/preview/{}", spec.config),
+                     measure_request(spec, lab.choices.latency, lab.choices.latency.size, Care::Preview));
     for (const SeriesSpec& spec : specs)
-        request_live(lab, format_text("latency/full/{}", spec.config),
-                     measure_request(spec, lab.latency, lab.latency.size, Care::Full));
+        request_live(lab.measured, format_text("latency/full/{}", spec.config),
+                     measure_request(spec, lab.choices.latency, lab.choices.latency.size, Care::Full));
 }
 
-void draw_latency_controls(AppState& state) {
-    LabState& lab = state.lab;
-    LatencyControls& c = lab.latency;
+void draw_latency_controls(LabState& lab, const AppState& app) {
+    LatencyControls& c = lab.choices.latency;
     heading("Latency against size");
     bool changed = false;
 
@@ -449,10 +446,10 @@ void draw_latency_controls(AppState& state) {
     c.batch = std::clamp(c.batch, 1, 64);
 
     ImGui::Spacing();
-    const bool gpu = state.device && state.device->usable;
+    const bool gpu = app.device && app.device->usable;
     if (!gpu) {
         // The lab's panel says why above (draw_source); here only what it means for these buttons.
-        muted_text(state.device ? "Measure and Sweep need a usable CUDA GPU: the curves come from the measurement."
+        muted_text(app.device ? "Measure and Sweep need a usable CUDA GPU: the curves come from the measurement."
                                 : "probing for a CUDA GPU…");
         return;
     }
@@ -461,10 +458,10 @@ void draw_latency_controls(AppState& state) {
     if (ImGui::Button("Measure")) changed = true;
     ImGui::SameLine();
     // The triple loop takes seconds, so it runs on a thread of its own (start_cpu_time).
-    if (lab.cpu_running.valid()) {
+    if (lab.measured.cpu_running.valid()) {
         muted_text("timing the CPU…");
     } else if (ImGui::Button("CPU (one thread)")) {
-        start_cpu_time(lab, {c.size, c.size, c.size, c.batch, c.dtype});
+        start_cpu_time(lab.measured, {c.size, c.size, c.size, c.batch, c.dtype});
     }
     // Every change measures the chosen size at once; submit_live drops what is now stale.
     if (changed) measure_latency_now(lab);
@@ -474,49 +471,51 @@ void draw_latency_controls(AppState& state) {
     size_combo("to", c.sweep_to);
     // The first visit's sweep shows its progress in the lab's panel (lab_view.cxx); this
     // button replaces it with the chosen range.
-    if (lab.sweep.active() && !lab.sweep.first_visit) {
-        const float fraction = float(lab.sweep.done) / float(lab.sweep.total);
+    if (lab.measured.sweep.active() && !lab.measured.sweep.first_visit) {
+        const float fraction = float(lab.measured.sweep.done) / float(lab.measured.sweep.total);
         ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 12.0f, 0),
-                           format_text("{} of {}", lab.sweep.done, lab.sweep.total).c_str());
+                           format_text("{} of {}", lab.measured.sweep.done, lab.measured.sweep.total).c_str());
         ImGui::SameLine();
-        if (ImGui::Button("Cancel")) cancel_sweep(lab);
+        if (ImGui::Button("Cancel")) cancel_sweep(lab.measured);
     } else if (ImGui::Button("Sweep the sizes")) {
         std::vector<gpu::RunRequest> requests;
         for (int size : kSizes)
             if (size >= c.sweep_from && size <= c.sweep_to)
                 for (const SeriesSpec& spec : series_specs(c))
                     requests.push_back(measure_request(spec, c, size, Care::Full));
-        start_sweep(lab, std::move(requests));
+        start_sweep(lab.measured, std::move(requests));
     }
-    if (lab.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.in_flight, "measurement")));
-    if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
+    if (lab.measured.in_flight > 0)
+        muted_text(format_text("{} running…", model::counted(lab.measured.in_flight, "measurement")));
+    if (!lab.measured.last_error.empty()) coloured_text_wrapped(colours::kError, lab.measured.last_error.c_str());
 }
 
-void draw_latency_plot(AppState& state, ImVec2 size) {
-    poll_cpu_time(state.lab);
-    const std::string live = fill_plot(state);
+void draw_latency_plot(LabState& lab, const AppState& app, ImVec2 size) {
+    poll_cpu_time(lab.measured);
+    const std::string live = fill_plot(lab.choices.latency_plot, app);
     std::vector<Failure> failed;
-    fill_failures(state, failed);
+    fill_failures(lab.choices.latency_plot, app, failed);
     // Where the curves come from, in words, above them: the legend's headers say it again.
-    const auto& series = state.lab.latency_plot.series;
+    const auto& series = lab.choices.latency_plot.series;
     const bool faded = std::any_of(series.begin(), series.end(), [](const PlotSeries& s) { return s.faded; });
     const float top = ImGui::GetCursorPosY();
     if (!live.empty() && faded)
-        muted_text(format_text("Solid: {}. Faded: {}, at sizes not yet measured here.", live, state.lab.measurement_label));
+        muted_text(
+            format_text("Solid: {}. Faded: {}, at sizes not yet measured here.", live, lab.measured.measurement_label));
     else if (!live.empty())
         muted_text(format_text("Solid: {}. Hover a point for its exact values.", live));
-    else if (state.lab.measurement)
-        muted_text(state.lab.measurement_label + ". Hover a point for its exact values.");
+    else if (lab.measured.measurement)
+        muted_text(lab.measured.measurement_label + ". Hover a point for its exact values.");
     size.y -= ImGui::GetCursorPosY() - top;
-    if (state.lab.latency_plot.series.empty() && failed.empty()) {
-        muted_text(measurement_loading(state.lab)
+    if (lab.choices.latency_plot.series.empty() && failed.empty()) {
+        muted_text(measurement_loading(lab.measured)
                        ? "Loading measurements…"
                        : "No points for this choice yet: pick float and batch 1 to see the measurement, or measure on a GPU.");
         return;
     }
-    const PlotFrame frame = draw_plot("##latency", state.lab.latency_plot, size);
-    if (frame.clicked_failure && state.device && state.device->usable)
-        measure_again(state.lab, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
+    const PlotFrame frame = draw_plot("##latency", lab.choices.latency_plot, size);
+    if (frame.clicked_failure && app.device && app.device->usable)
+        measure_again(lab.measured, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
 }
 
 }  // namespace ts::views

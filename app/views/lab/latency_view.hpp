@@ -13,8 +13,9 @@
 namespace ts::views {
 
 // The controls, for the lab's side panel: block shape, T, dtype, batch, the y axis, and on
-// a GPU Measure and Sweep (progress bar and Cancel).
-void draw_latency_controls(AppState& state);
+// a GPU Measure and Sweep (progress bar and Cancel). Writes the lab's choices and queues its
+// measurements; reads the GPU from `app`.
+void draw_latency_controls(LabState& lab, const AppState& app);
 
 // What any change of those controls does: queue a live measurement of every series shown at
 // the chosen size (latest wins). --lab-benchmark changes the size through this too.
@@ -27,7 +28,7 @@ std::vector<gpu::RunRequest> first_visit_requests(const LatencyControls& control
 // Once per frame, whichever view is open: on the first visit to a view that plots
 // measurements (plots_measurements), starts first_visit_requests as the lab's sweep when the
 // GPU is usable and nothing else sweeps, or passes over it saying why. Once a session.
-void start_first_visit_sweep(AppState& state);
+void start_first_visit_sweep(LabMeasurements& measured, const AppState& app);
 
 // The rungs the plot shows, by name ("warptile", as settings::kLadderRungNames writes them), in
 // the ladder's order; and back: the rungs named are checked, the others not, a name that is no
@@ -36,7 +37,8 @@ std::vector<std::string> shown_rung_names(const LatencyControls& controls);
 void show_rungs(LatencyControls& controls, const std::vector<std::string>& names);
 
 // A line saying where the curves come from (live, recorded, or both), then the plot: both
-// together `size` pixels large, at the cursor.
-void draw_latency_plot(AppState& state, ImVec2 size);
+// together `size` pixels large, at the cursor. Writes the plot's view and the lab's
+// measurements (a CPU time taken in, a failed point measured again on a click).
+void draw_latency_plot(LabState& lab, const AppState& app, ImVec2 size);
 
 }  // namespace ts::views

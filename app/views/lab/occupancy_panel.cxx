@@ -41,27 +41,27 @@ void row(const char* name, const std::string& value) {
 
 }  // namespace
 
-model::DeviceLimits occupancy_limits(const AppState& state) {
-    if (state.device && state.device->usable) return state.device->limits;
+model::DeviceLimits occupancy_limits(const AppState& app) {
+    if (app.device && app.device->usable) return app.device->limits;
     const auto presets = model::device_presets();
-    const int index = state.lab.preset >= 0 && state.lab.preset < static_cast<int>(presets.size()) ? state.lab.preset : 0;
+    const int preset = app.lab.panels.preset;
+    const int index = preset >= 0 && preset < static_cast<int>(presets.size()) ? preset : 0;
     return presets[index];
 }
 
-void draw_occupancy_panel(AppState& state) {
-    LabState& lab = state.lab;
-    model::KernelConfig& kernel = lab.occupancy_kernel;
+void draw_occupancy_panel(LabState& lab, const AppState& app) {
+    model::KernelConfig& kernel = lab.panels.occupancy_kernel;
     heading("Occupancy");
 
-    const bool gpu = state.device && state.device->usable;
+    const bool gpu = app.device && app.device->usable;
     if (gpu) {
-        muted_text(format_text("limits of {} (this GPU)", state.device->limits.name));
+        muted_text(format_text("limits of {} (this GPU)", app.device->limits.name));
     } else {
         const auto presets = model::device_presets();
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
-        if (ImGui::BeginCombo("GPU (model)", presets[lab.preset].name.c_str())) {
+        if (ImGui::BeginCombo("GPU (model)", presets[lab.panels.preset].name.c_str())) {
             for (int i = 0; i < static_cast<int>(presets.size()); ++i)
-                if (ImGui::Selectable(presets[i].name.c_str(), i == lab.preset)) lab.preset = i;
+                if (ImGui::Selectable(presets[i].name.c_str(), i == lab.panels.preset)) lab.panels.preset = i;
             ImGui::EndCombo();
         }
     }
@@ -84,10 +84,10 @@ void draw_occupancy_panel(AppState& state) {
     }
 
     model::Problem problem;
-    problem.m = problem.n = problem.k = lab.latency.size;
-    problem.dtype = lab.latency.dtype;
-    problem.batch = lab.latency.batch;
-    const model::DeviceLimits limits = occupancy_limits(state);
+    problem.m = problem.n = problem.k = lab.choices.latency.size;
+    problem.dtype = lab.choices.latency.dtype;
+    problem.batch = lab.choices.latency.batch;
+    const model::DeviceLimits limits = occupancy_limits(app);
 
     // An invalid choice is taught first: the model's reason, then (on a GPU) what CUDA says.
     std::optional<std::string> why = model::check_config(kernel);
@@ -99,7 +99,7 @@ void draw_occupancy_panel(AppState& state) {
             request.kernel = kernel;
             request.problem = problem;
             request.check = false;
-            request_live(lab, "occupancy-try", request);
+            request_live(lab.measured, "occupancy-try", request);
         }
         return;
     }
@@ -107,16 +107,17 @@ void draw_occupancy_panel(AppState& state) {
     // On a GPU, ask CUDA about the compiled kernel once per choice; until it answers (or
     // without a GPU) the model's estimate is shown, labelled as such.
     const std::string choice = occupancy_choice(kernel, problem.dtype);
-    if (gpu && lab.occupancy_requested != choice) {
+    if (gpu && lab.panels.occupancy_requested != choice) {
         gpu::RunRequest request;
         request.kind = gpu::RequestKind::Occupancy;
         request.kernel = kernel;
         request.problem = problem;
-        request_live(lab, "occupancy/" + model::describe(kernel), request);
-        lab.occupancy_requested = choice;
+        request_live(lab.measured, "occupancy/" + model::describe(kernel), request);
+        lab.panels.occupancy_requested = choice;
     }
-    const gpu::KernelOccupancy* compiled =
-        gpu && lab.compiled_occupancy && lab.compiled_occupancy_of == choice ? &*lab.compiled_occupancy : nullptr;
+    const gpu::KernelOccupancy* compiled = gpu && lab.panels.compiled_occupancy && lab.panels.compiled_occupancy_of == choice
+                                               ? &*lab.panels.compiled_occupancy
+                                               : nullptr;
 
     const auto occupancy = model::kernel_occupancy(
         kernel, problem, limits, compiled ? std::optional<int>(compiled->registers_per_thread) : std::nullopt);

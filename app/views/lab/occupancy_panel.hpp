@@ -9,8 +9,9 @@
 namespace ts::views {
 
 // The GPU's limits when one is usable, else the preset picked in the panel.
-model::DeviceLimits occupancy_limits(const AppState& state);
+model::DeviceLimits occupancy_limits(const AppState& app);
 
-void draw_occupancy_panel(AppState& state);
+// Writes the panel's choices and queues CUDA's answer about the compiled kernel.
+void draw_occupancy_panel(LabState& lab, const AppState& app);
 
 }  // namespace ts::views

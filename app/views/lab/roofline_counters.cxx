@@ -28,11 +28,11 @@ std::optional<double> measured_dram_bytes(const model::CounterReport& report) {
 
 }  // namespace
 
-std::vector<MeasuredDramPoint> measured_dram_points(const AppState& state, int size, double bandwidth_gbs,
+std::vector<MeasuredDramPoint> measured_dram_points(const AppState& app, int size, double bandwidth_gbs,
                                                     double fp32_gflops) {
     std::vector<MeasuredDramPoint> points;
-    const auto lab_measured = lab_points(state.lab);
-    for (const auto& [key, read] : state.lab.counter_reads) {
+    const auto lab_measured = lab_points(app.lab.measured);
+    for (const auto& [key, read] : app.lab.panels.counter_reads) {
         if (!read.report) continue;
         const model::CounterReport& report = *read.report;
         const model::Problem& p = report.problem;

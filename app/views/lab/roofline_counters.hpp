@@ -32,7 +32,7 @@ struct MeasuredDramPoint {
 
 // One per counter reading of a modelled kernel at M = N = K = `size` in float with DRAM bytes
 // above 0, against the roof `bandwidth_gbs` / `fp32_gflops`.
-std::vector<MeasuredDramPoint> measured_dram_points(const AppState& state, int size, double bandwidth_gbs,
+std::vector<MeasuredDramPoint> measured_dram_points(const AppState& app, int size, double bandwidth_gbs,
                                                     double fp32_gflops);
 
 // Appends one series (kMeasuredDramSeries, its legend entry) holding every measured point.

@@ -66,36 +66,35 @@ std::vector<KernelMark> other_kernels(const LatencyControls& c) {
 // edge at the model's intensity (they have no throughput); `failed` receives each one's
 // failure in the same order, for a click to measure it again. cuBLAS has no intensity, so
 // the ladder view says when it failed.
-void fill_failures(const AppState& state, Plot& plot, std::vector<Failure>& failed) {
-    const LabState& lab = state.lab;
-    const bool gpu = state.device && state.device->usable;
-    const auto points = lab_points(lab);
+void fill_failures(Plot& plot, const AppState& app, std::vector<Failure>& failed) {
+    const bool gpu = app.device && app.device->usable;
+    const auto points = lab_points(app.lab.measured);
     const model::Problem problem{kSize, kSize, kSize, 1, model::Dtype::Float32};
     const std::vector<gpu::RunRequest> rungs = ladder_requests(kSize);  // as the ladder measures, cuBLAS last
     plot.failures.clear();
     const auto add = [&](const std::string& name, const model::KernelConfig& shown, const gpu::RunRequest& request,
                          ImU32 colour) {
-        auto failure = failure_at(lab, points, request);
+        auto failure = failure_at(app.lab.measured, points, request);
         if (!failure) return;
         const double intensity = model::count_traffic(shown, problem).arithmetic_intensity(4);
         plot.failures.push_back({intensity, name, colour, failure_tooltip(*failure, gpu)});
         failed.push_back(std::move(*failure));
     };
-    for (const KernelMark& mark : other_kernels(lab.latency)) {
+    for (const KernelMark& mark : other_kernels(app.lab.choices.latency)) {
         gpu::RunRequest request = rungs.front();
         request.kernel = mark.kernel;
         add(model::describe(mark.kernel), mark.kernel, request, mark.colour);
     }
-    const LadderData ladder = ladder_data(state, kSize);
+    const LadderData ladder = ladder_data(app, kSize);
     for (std::size_t i = 0; i < ladder.bars.size(); ++i)
         if (!ladder.bars[i].is_cublas) add(ladder.bars[i].name, ladder.bars[i].kernel, rungs[i], ladder.bars[i].colour);
     // The tensor-core rungs at their blocks' intensity (model::rung_counts).
     const std::vector<gpu::RunRequest> tc_rungs = ladder_requests(kSize, Ladder::TensorCores);
-    const LadderData tensor_cores = ladder_data(state, kSize, Ladder::TensorCores);
+    const LadderData tensor_cores = ladder_data(app, kSize, Ladder::TensorCores);
     for (std::size_t i = 0; i < tensor_cores.bars.size(); ++i) {
         const LadderBar& bar = tensor_cores.bars[i];
         if (bar.is_cublas) continue;
-        auto failure = failure_at(lab, points, tc_rungs[i]);
+        auto failure = failure_at(app.lab.measured, points, tc_rungs[i]);
         if (!failure) continue;
         plot.failures.push_back({bar.counts.intensity, bar.name, bar.colour, failure_tooltip(*failure, gpu)});
         failed.push_back(std::move(*failure));
@@ -150,9 +149,9 @@ int draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roof
 }
 
 // Your kernel's mark, where it was measured at kSize and recorded (the same source both times).
-std::optional<RooflineMark> yours_mark(const AppState& state, const std::vector<const record::Point*>& points) {
-    const auto& yours = state.lab.latency.yours;
-    const gpu::RunResult* recorded = yours ? last_trace_of(state.kernel_editor, yours->source) : nullptr;
+std::optional<RooflineMark> yours_mark(const AppState& app, const std::vector<const record::Point*>& points) {
+    const auto& yours = app.lab.choices.latency.yours;
+    const gpu::RunResult* recorded = yours ? last_trace_of(app.kernel_editor, yours->source) : nullptr;
     if (!recorded) return std::nullopt;
     const record::Point* p = find_point(points, yours_config(yours->name), kSize, "float");
     const model::UserCounts& counts = recorded->user_trace->counts;
@@ -238,19 +237,20 @@ std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors
     return labels;
 }
 
-RooflinePeaksShown roofline_peaks(const AppState& state) {
+RooflinePeaksShown roofline_peaks(const AppState& app) {
     RooflinePeaksShown shown;
-    if (state.lab.peaks) {
-        shown.bandwidth_gbs = state.lab.peaks->bandwidth_gbs;
-        shown.fp32_gflops = state.lab.peaks->fp32_gflops;
-        shown.bf16_gflops = state.lab.peaks->bf16_gflops;
-        shown.source = "measured on this GPU: " + state.lab.peaks->bandwidth_label + "; " + state.lab.peaks->fp32_label;
-        if (!state.lab.peaks->bf16_label.empty()) shown.source += "; " + state.lab.peaks->bf16_label;
+    if (app.lab.measured.peaks) {
+        shown.bandwidth_gbs = app.lab.measured.peaks->bandwidth_gbs;
+        shown.fp32_gflops = app.lab.measured.peaks->fp32_gflops;
+        shown.bf16_gflops = app.lab.measured.peaks->bf16_gflops;
+        shown.source =
+            "measured on this GPU: " + app.lab.measured.peaks->bandwidth_label + "; " + app.lab.measured.peaks->fp32_label;
+        if (!app.lab.measured.peaks->bf16_label.empty()) shown.source += "; " + app.lab.measured.peaks->bf16_label;
         return shown;
     }
     std::string name = "NVIDIA H200";
-    if (state.lab.measurement) name = state.lab.measurement->meta.device.name;
-    else if (state.device && state.device->usable) name = state.device->limits.name;
+    if (app.lab.measured.measurement) name = app.lab.measured.measurement->meta.device.name;
+    else if (app.device && app.device->usable) name = app.device->limits.name;
     for (const DataSheet& sheet : kDataSheets)
         if (name.find(sheet.name_part) != std::string::npos) {
             shown.bandwidth_gbs = sheet.bandwidth_gbs;
@@ -266,9 +266,9 @@ RooflinePeaksShown roofline_peaks(const AppState& state) {
     return shown;
 }
 
-std::vector<RooflineMark> roofline_marks(const AppState& state) {
+std::vector<RooflineMark> roofline_marks(const AppState& app) {
     std::vector<RooflineMark> marks;
-    const auto points = lab_points(state.lab);
+    const auto points = lab_points(app.lab.measured);
     model::Problem problem;
     problem.m = problem.n = problem.k = kSize;
     const auto add = [&](const std::string& name, const model::KernelConfig& kernel, const record::Point* p,
@@ -278,37 +278,36 @@ std::vector<RooflineMark> roofline_marks(const AppState& state) {
         marks.push_back({name, colour, traffic.arithmetic_intensity(4), p->gflops, p->median_ms,
                          static_cast<double>(traffic.global_bytes(4)), rung});
     };
-    for (const KernelMark& mark : other_kernels(state.lab.latency)) {
+    for (const KernelMark& mark : other_kernels(app.lab.choices.latency)) {
         const std::string config = model::describe(mark.kernel);
         add(config, mark.kernel, find_point(points, config, kSize, "float"), mark.colour, false);
     }
     // Every rung of the ladder, as the ladder view names and colours it (the tuned rung with
     // the candidate it runs at this size).
     // (Your kernel's bar has no model traffic: yours_mark places it.)
-    for (const LadderBar& bar : ladder_data(state, kSize).bars)
+    for (const LadderBar& bar : ladder_data(app, kSize).bars)
         if (!bar.is_cublas && !bar.is_yours) add(bar.name, bar.kernel, bar.point, bar.colour, true);
     // The tensor-core rungs in BF16: their blocks' intensity (2-byte elements), their own series.
-    for (const LadderBar& bar : ladder_data(state, kSize, Ladder::TensorCores).bars)
+    for (const LadderBar& bar : ladder_data(app, kSize, Ladder::TensorCores).bars)
         if (!bar.is_cublas && bar.point)
             marks.push_back({bar.name, bar.colour, bar.counts.intensity, bar.point->gflops, bar.point->median_ms,
                              2.0 * static_cast<double>(bar.counts.global_loads), false, true});
-    if (auto yours = yours_mark(state, points)) marks.push_back(std::move(*yours));
+    if (auto yours = yours_mark(app, points)) marks.push_back(std::move(*yours));
     return marks;
 }
 
-void draw_roofline_view(AppState& state, ImVec2 size) {
-    LabState& lab = state.lab;
-    const bool gpu = state.device && state.device->usable;
+void draw_roofline_view(LabState& lab, const AppState& app, ImVec2 size) {
+    const bool gpu = app.device && app.device->usable;
     // The GPU's own peaks, measured once per session.
-    if (gpu && !lab.peaks && !lab.peaks_requested) {
+    if (gpu && !lab.measured.peaks && !lab.measured.peaks_requested) {
         gpu::RunRequest request;
         request.kind = gpu::RequestKind::Roofline;
-        request_live(lab, "roofline", request);
-        lab.peaks_requested = true;
+        request_live(lab.measured, "roofline", request);
+        lab.measured.peaks_requested = true;
     }
-    const RooflinePeaksShown peaks = roofline_peaks(state);
+    const RooflinePeaksShown peaks = roofline_peaks(app);
 
-    Plot& plot = lab.roofline_plot;
+    Plot& plot = lab.choices.roofline_plot;
     plot.x = {"arithmetic intensity, model: FLOPs per byte requested before caches", "FLOP/B", AxisScale::Log10};
     plot.y = {"achieved throughput", "GFLOP/s", AxisScale::Log10};
     plot.export_path = "tilescope_roofline";
@@ -344,8 +343,8 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     // A kernel whose latest request failed is marked failed on the bottom edge instead of
     // showing an older (or recorded) point as if it were this GPU's answer.
     std::vector<Failure> failed;
-    fill_failures(state, plot, failed);
-    std::vector<RooflineMark> marks = roofline_marks(state);
+    fill_failures(plot, app, failed);
+    std::vector<RooflineMark> marks = roofline_marks(app);
     std::erase_if(marks, [&](const RooflineMark& mark) {
         return std::any_of(plot.failures.begin(), plot.failures.end(),
                            [&](const PlotFailure& f) { return f.name == mark.name; });
@@ -387,11 +386,11 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     if (!tc_ladder.points.empty()) series.push_back(std::move(tc_ladder));
     // Kernels whose counters were read: where the GPU's DRAM traffic puts them (roofline_counters.hpp).
     const std::vector<MeasuredDramPoint> measured_dram =
-        measured_dram_points(state, kSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
+        measured_dram_points(app, kSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
     add_measured_dram_series(series, measured_dram);
     // cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point.
     const auto cublas_level = [&](std::string_view dtype, const char* name, ImU32 colour) {
-        const record::Point* cublas = find_point(lab_points(lab), "cublas", kSize, dtype);
+        const record::Point* cublas = find_point(lab_points(lab.measured), "cublas", kSize, dtype);
         if (!cublas) return;
         PlotSeries level;
         level.name = name;
@@ -408,9 +407,9 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
     plot.series = std::move(series);
 
     heading("Roofline at 2048³: FP32, and the tensor cores in BF16");
-    if (!lab.peaks) {
+    if (!lab.measured.peaks) {
         muted_text(format_text("Peaks: {} ({}). {}", gpu ? "being measured on this GPU…" : "not measured (no GPU)",
-                          peaks.source, lab.measurement ? "Points: " + lab.measurement_label + "." : ""));
+                          peaks.source, lab.measured.measurement ? "Points: " + lab.measured.measurement_label + "." : ""));
     } else {
         muted_text("Peaks " + peaks.source);
     }
@@ -436,7 +435,8 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
         notes_height += ImGui::CalcTextSize(note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
     const float plot_height = std::max({size.y - notes_height - ImGui::GetCursorPosY(), size.y * 0.6f, 200.0f});
     const PlotFrame frame = draw_plot("##roofline", plot, ImVec2(size.x, plot_height));
-    if (frame.clicked_failure && gpu) measure_again(lab, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
+    if (frame.clicked_failure && gpu)
+        measure_again(lab.measured, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
     draw_measured_dram_links(frame, plot, measured_dram);
     const int unnamed = draw_labels(frame, plot, marks);
     draw_measured_dram_points(frame, plot, measured_dram);
@@ -446,7 +446,7 @@ void draw_roofline_view(AppState& state, ImVec2 size) {
                                model::counted(unnamed, "point")));
     for (const std::string& note : notes) muted_text(note);
     // Your kernel, plotted beside the rungs but not placed here: what is missing.
-    if (const auto& yours = lab.latency.yours) {
+    if (const auto& yours = lab.choices.latency.yours) {
         const std::string name = yours_config(yours->name);
         const bool placed =
             std::any_of(marks.begin(), marks.end(), [&](const RooflineMark& mark) { return mark.name == name; });

@@ -26,7 +26,7 @@ struct RooflinePeaksShown {
 
 // The peaks the roofline draws: measured when a Roofline request came back, else the data
 // sheet of the measurement's (or this) GPU.
-RooflinePeaksShown roofline_peaks(const AppState& state);
+RooflinePeaksShown roofline_peaks(const AppState& app);
 
 // One kernel's point: x from the model's traffic counts, y from the lab's points.
 struct RooflineMark {
@@ -47,7 +47,7 @@ struct RooflineMark {
 // code, so its intensity comes from its trace's loads and stores, scaled to 2048³ (loads per
 // multiply-add, stores per cell of C: exact for kernels whose traffic per FLOP does not change with
 // the size, as the naive and tiled kernels').
-std::vector<RooflineMark> roofline_marks(const AppState& state);
+std::vector<RooflineMark> roofline_marks(const AppState& app);
 
 // Where a point's name goes: a box beside the point (right of it, or left where the plot
 // ends), moved up or down so that no two boxes come within `gap` of each other, inside the
@@ -61,6 +61,8 @@ struct RooflineLabel {
 std::vector<RooflineLabel> place_roofline_labels(std::span<const ImVec2> anchors, std::span<const ImVec2> sizes,
                                                  ImVec2 area_min, ImVec2 area_max, float gap);
 
-void draw_roofline_view(AppState& state, ImVec2 size);
+// The plot: writes its view and the lab's measurements (the GPU's peaks asked for once, a
+// failed kernel measured again on a click).
+void draw_roofline_view(LabState& lab, const AppState& app, ImVec2 size);
 
 }  // namespace ts::views

@@ -59,13 +59,12 @@ const std::string& fitting(const std::vector<std::string>& texts, ImFont* font, 
 // GFLOP/s against the best candidate of that size (dark: the best, pale: half of it or less),
 // the tuning table's pick outlined. Without points the grid is still drawn, empty, with a line
 // that says how to fill it.
-void draw_candidates(AppState& state, ImVec2 size) {
-    LabState& lab = state.lab;
-    const bool gpu = state.device && state.device->usable;
+void draw_candidates(LabMeasurements& measured, const AppState& app, ImVec2 size) {
+    const bool gpu = app.device && app.device->usable;
     const std::string gpu_name =
-        gpu ? state.device->limits.name : (lab.measurement ? lab.measurement->meta.device.name : std::string());
-    const CandidateData data = candidate_data(lab, gpu_name);
-    const auto points = lab_points(lab);
+        gpu ? app.device->limits.name : (measured.measurement ? measured.measurement->meta.device.name : std::string());
+    const CandidateData data = candidate_data(app.lab, gpu_name);
+    const auto points = lab_points(measured);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     ImFont* small = small_font();
@@ -124,10 +123,10 @@ void draw_candidates(AppState& state, ImVec2 size) {
             const ImVec2 b(a.x + cell_w - 3, a.y + row_h - 3);
             const bool picked = data.picks[s] == v;
             std::string tooltip;
-            const auto failure = failure_at(lab, points, unchecked_request(candidate_kernel(v), cell.size));
+            const auto failure = failure_at(measured, points, unchecked_request(candidate_kernel(v), cell.size));
             if (failure) {
                 if (failed_box(draw, a, b, ImVec2(a.x + font * 0.3f, a.y + font * 0.1f), *failure, gpu))
-                    measure_again(lab, *failure);
+                    measure_again(measured, *failure);
             } else if (cell.point) {
                 // 100 % is the darkest; half the best speed or less the palest.
                 const double shade = std::clamp((1.0 - cell.relative) * 2.0, 0.0, 1.0);
@@ -175,12 +174,12 @@ CandidateData candidate_data(const LabState& lab, const std::string& gpu) {
     CandidateData data;
     data.gpu = gpu;
     data.sizes.assign(std::begin(model::kCandidateSweepSizes), std::end(model::kCandidateSweepSizes));
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     for (int v = 0; v < model::kTunedCandidateCount; ++v)
         for (int size : data.sizes) {
             CandidateCell cell{v, size, find_point(points, model::describe(candidate_kernel(v)), size, "float")};
             // A cell whose latest request failed has no number: it neither shades nor wins.
-            if (failure_at(lab, points, unchecked_request(candidate_kernel(v), size))) cell.point = nullptr;
+            if (failure_at(lab.measured, points, unchecked_request(candidate_kernel(v), size))) cell.point = nullptr;
             data.any_measured = data.any_measured || cell.point;
             data.cells.push_back(cell);
         }
@@ -241,26 +240,27 @@ std::vector<gpu::RunRequest> candidate_requests() {
 
 TuningData tuning_data(const LabState& lab) {
     TuningData data;
-    const auto points = lab_points(lab);
+    const auto points = lab_points(lab.measured);
     for (int x : kBlockX)
         for (int y : kBlockY) {
             TuningCell cell{x, y, x * y, nullptr};
             const model::KernelConfig naive{model::KernelKind::Naive, x, y, 16};
             // A shape whose latest request failed has no number: it neither shades nor wins.
-            if (cell.threads <= kMaxThreads && !failure_at(lab, points, unchecked_request(naive, kTuningSize)))
+            if (cell.threads <= kMaxThreads && !failure_at(lab.measured, points, unchecked_request(naive, kTuningSize)))
                 cell.point = find_point(points, model::describe(naive), kTuningSize, "float");
             data.cells.push_back(cell);
         }
     for (int t : kSweptTiles) {
         const model::KernelConfig tiled{model::KernelKind::Tiled, 16, 16, t};
-        const bool failed = failure_at(lab, points, unchecked_request(tiled, kTuningSize)).has_value();
+        const bool failed = failure_at(lab.measured, points, unchecked_request(tiled, kTuningSize)).has_value();
         data.tiles.push_back({t, failed ? nullptr : find_point(points, model::describe(tiled), kTuningSize, "float")});
     }
-    if (const auto& yours = lab.latency.yours) {
+    if (const auto& yours = lab.choices.latency.yours) {
         data.has_yours = true;
         data.yours_name = yours_config(yours->name);
         const model::Problem at{kTuningSize, kTuningSize, kTuningSize, 1, model::Dtype::Float32};
-        if (!failure_at(lab, points, yours_request(*yours))) data.yours = find_point(points, data.yours_name, kTuningSize, "float");
+        if (!failure_at(lab.measured, points, yours_request(*yours)))
+            data.yours = find_point(points, data.yours_name, kTuningSize, "float");
         const auto shape = model::resolve_launch(yours->launch, at);
         data.yours_launch = std::holds_alternative<model::UserLaunchShape>(shape)
                                 ? model::describe_launch(std::get<model::UserLaunchShape>(shape))
@@ -288,20 +288,20 @@ std::vector<gpu::RunRequest> tuning_requests(const std::optional<gpu::UserKernel
     return requests;
 }
 
-void draw_tuning_view(AppState& state, ImVec2 size) {
-    LabState& lab = state.lab;
-    const bool gpu = state.device && state.device->usable;
+void draw_tuning_view(LabMeasurements& measured, const AppState& app, ImVec2 size) {
+    const bool gpu = app.device && app.device->usable;
     if (gpu) {
         // Live points replace the recorded ones of the same shape (lab_points), so the map
         // fills in with this GPU's numbers as the sweep goes.
-        if (!draw_sweep_progress(lab)) {
-            if (ImGui::Button("Measure this grid")) start_sweep(lab, tuning_requests(lab.latency.yours));
+        if (!draw_sweep_progress(measured)) {
+            if (ImGui::Button("Measure this grid"))
+                start_sweep(measured, tuning_requests(app.lab.choices.latency.yours));
             ImGui::SameLine();
-            if (ImGui::Button("Measure the candidates")) start_sweep(lab, candidate_requests());
+            if (ImGui::Button("Measure the candidates")) start_sweep(measured, candidate_requests());
         }
     }
-    const TuningData data = tuning_data(lab);
-    const auto points = lab_points(lab);
+    const TuningData data = tuning_data(app.lab);
+    const auto points = lab_points(measured);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -342,7 +342,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         // The point's latest request failed: said in its cell, above any older number.
         const auto failure = c.threads > kMaxThreads
                                  ? std::nullopt
-                                 : failure_at(lab, points, unchecked_request({model::KernelKind::Naive, c.block_x, c.block_y, 16},
+                                 : failure_at(measured, points, unchecked_request({model::KernelKind::Naive, c.block_x, c.block_y, 16},
                                                                              kTuningSize));
         double shade = 1.0;  // 0: the fastest, 1: the slowest or not measured
         if (c.point && slowest > fastest) shade = std::log(c.point->median_ms / fastest) / std::log(slowest / fastest);
@@ -359,7 +359,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
                              "\"invalid configuration argument\".", c.block_x, c.block_y, c.threads, kMaxThreads);
         } else if (failure) {
             if (failed_box(draw, a, b, ImVec2(a.x + 6, a.y + (cell_h - font) * 0.45f), *failure, gpu))
-                measure_again(lab, *failure);
+                measure_again(measured, *failure);
         } else if (c.point) {
             draw->AddRectFilled(a, b, heat_colour(shade));
             text = ms_text(c.point->median_ms);
@@ -421,11 +421,11 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
         const float y = bars.y + i * (bar_h + 3);
         draw->AddText(ImVec2(bars.x, y + 1), IM_COL32_BLACK, format_text("T = {}", t.tile).c_str());
         if (const auto failure =
-                failure_at(lab, points, unchecked_request({model::KernelKind::Tiled, 16, 16, t.tile}, kTuningSize))) {
+                failure_at(measured, points, unchecked_request({model::KernelKind::Tiled, 16, 16, t.tile}, kTuningSize))) {
             // A failed bar spans the row, outlined in red, so that it cannot pass for a slow one.
             const ImVec2 a(bars.x + label_w, y);
             if (failed_box(draw, a, ImVec2(a.x + bar_max, y + bar_h), ImVec2(a.x + font * 0.4f, y + 2), *failure, gpu))
-                measure_again(lab, *failure);
+                measure_again(measured, *failure);
             continue;
         }
         if (!t.point) {
@@ -479,7 +479,7 @@ void draw_tuning_view(AppState& state, ImVec2 size) {
     }
 
     ImGui::Spacing();
-    draw_candidates(state, size);
+    draw_candidates(measured, app, size);
     ImGui::Dummy(ImVec2(size.x, 1));
 }
 

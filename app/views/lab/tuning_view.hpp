@@ -77,6 +77,8 @@ CandidateData candidate_data(const LabState& lab, const std::string& gpu);
 // What "Measure the candidates" sweeps: every candidate at every size of candidate_data.
 std::vector<gpu::RunRequest> candidate_requests();
 
-void draw_tuning_view(AppState& state, ImVec2 size);
+// The view: starts the lab's sweeps and measures a failed cell again (writing the lab's
+// measurements); reads the rest.
+void draw_tuning_view(LabMeasurements& measured, const AppState& app, ImVec2 size);
 
 }  // namespace ts::views

@@ -113,10 +113,10 @@ RevealedAnswer threads_per_block(const AppState& state) {
 
 // Where a measured point comes from: the loaded measurement, or a run on this machine's GPU.
 std::string source_of(const LabState& lab, const record::Point* point) {
-    if (lab.measurement) {
-        const auto& points = lab.measurement->points;
+    if (lab.measured.measurement) {
+        const auto& points = lab.measured.measurement->points;
         if (!points.empty() && point >= &points.front() && point <= &points.back())
-            return lab.measurement_label;
+            return lab.measured.measurement_label;
     }
     return "measured on this computer's GPU this session";
 }
@@ -125,7 +125,7 @@ std::string source_of(const LabState& lab, const record::Point* point) {
 RevealedAnswer measured_ratio_of(const AppState& state, const std::string& slow_name, const std::string& slow_dtype,
                                  const std::string& fast_name, const std::string& fast_dtype, const char* what,
                                  std::int64_t* size_used = nullptr) {
-    const auto points = lab_points(state.lab);
+    const auto points = lab_points(state.lab.measured);
     std::vector<std::int64_t> sizes;
     for (const record::Point* p : points)
         if (p->ok && p->config == fast_name && p->dtype == fast_dtype && p->batch == 1 && p->m == p->n && p->m == p->k)
@@ -203,7 +203,7 @@ model::Problem square_float(std::int64_t size) {
 // The GPU whose points the lab shows: this one when it runs, else the measurement's.
 std::string measured_gpu(const AppState& state) {
     if (state.device && state.device->usable) return state.device->limits.name;
-    if (state.lab.measurement) return state.lab.measurement->meta.device.name;
+    if (state.lab.measured.measurement) return state.lab.measured.measurement->meta.device.name;
     return "";
 }
 
@@ -264,7 +264,7 @@ struct PointPair {
     std::int64_t size = 0;
 };
 PointPair measured_pair(const AppState& state, const std::string& slow, const std::string& fast, std::int64_t size) {
-    const auto points = lab_points(state.lab);
+    const auto points = lab_points(state.lab.measured);
     const auto both_at = [&](std::int64_t at) -> PointPair {
         const record::Point* s = find_point(points, slow, at, "float");
         const record::Point* f = find_point(points, fast, at, "float");
@@ -424,7 +424,7 @@ RevealedAnswer precision_digits(model::Precision p) {
 RevealedAnswer check_error(const AppState& state) {
     const std::string name = model::describe(state.kernel);
     const record::Point* best = nullptr;
-    for (const record::Point* p : lab_points(state.lab))
+    for (const record::Point* p : lab_points(state.lab.measured))
         if (p->ok && p->checked && p->max_rel_error && p->config == name && p->dtype == "bf16" &&
             (!best || p->m * p->n * p->k > best->m * best->n * best->k))
             best = p;

@@ -95,10 +95,10 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
     state.view = *parsed_view;
     // The lab's occupancy panel knows the naive and tiled kernels: it shows the lesson's.
     if (state.kernel.kind == model::KernelKind::Naive || state.kernel.kind == model::KernelKind::Tiled)
-        state.lab.occupancy_kernel = state.kernel;
+        state.lab.panels.occupancy_kernel = state.kernel;
     // The counters panel reads the lesson's kernel, where it is one the panel offers.
-    if (offers_counters_for(state.lab, state.kernel)) state.lab.counters_kernel = state.kernel;
-    if (const auto axis = parse_axis(lessons::value_of(settings, "axis", "latency-log"))) state.lab.latency.axis = *axis;
+    if (offers_counters_for(state.lab, state.kernel)) state.lab.panels.counters_kernel = state.kernel;
+    if (const auto axis = parse_axis(lessons::value_of(settings, "axis", "latency-log"))) state.lab.choices.latency.axis = *axis;
 
     state.selected.reset();
     if (const auto cell = pair_of(settings, "select"); !cell.empty()) {

@@ -31,7 +31,7 @@ gpu::RunRequest make_run_request(const AppState& state) {
 }
 
 std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab) {
-    const std::vector<const record::Point*> points = lab_points(lab);
+    const std::vector<const record::Point*> points = lab_points(lab.measured);
     std::optional<CoalescingPenalty> best;
     std::int64_t best_size = 0;
     for (const record::Point* row : points) {
@@ -40,18 +40,18 @@ std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab
         const std::string naive_config = "naive" + row->config.substr(std::string("naive-row").size());
         const record::Point* naive = find_point(points, naive_config, row->m, "float");
         if (!naive || naive->median_ms <= 0.0) continue;
-        const bool live = !lab.live_points.empty() && row >= &lab.live_points.front() && row <= &lab.live_points.back();
+        const bool live = !lab.measured.live_points.empty() && row >= &lab.measured.live_points.front() && row <= &lab.measured.live_points.back();
         best_size = row->m;
         best = CoalescingPenalty{row->median_ms / naive->median_ms,
                                  model::format_text("{} blocks, {}³ float, {}", row->config.substr(10), row->m,
-                                               live ? "measured this session" : lab.measurement_label)};
+                                               live ? "measured this session" : lab.measured.measurement_label)};
     }
     return best;
 }
 
 void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     if (!state.device) state.device = runner.device();
-    poll_measurement_load(state.lab);  // the measurement read off the UI thread, once it is in
+    poll_measurement_load(state.lab.measured);  // the measurement read off the UI thread, once it is in
     // One run at a time (the button is disabled while one is pending), so a result is
     // always the pending run's.
     // Live requests are the latency lab's; the rest is the run panel's single run.
@@ -64,7 +64,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
             continue;
         }
         if (!result->live_key.empty()) {
-            take_live_result(state.lab, *result);
+            take_live_result(state.lab.measured, state.lab.panels, *result);
             continue;
         }
         if (take_trace_result(state, *result)) continue;
@@ -75,10 +75,10 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
         state.run.pending_id = 0;
     }
     if (state.device && state.device->usable) {
-        for (const auto& [key, request] : state.lab.to_submit) runner.submit_live(key, request);
-        state.lab.in_flight += static_cast<int>(state.lab.to_submit.size());
+        for (const auto& [key, request] : state.lab.measured.to_submit) runner.submit_live(key, request);
+        state.lab.measured.in_flight += static_cast<int>(state.lab.measured.to_submit.size());
     }
-    state.lab.to_submit.clear();
+    state.lab.measured.to_submit.clear();
     submit_traces(state, runner, now);
     // The Experiments view's batch: one case at a time, so that Cancel stops after the one running.
     if (state.device && state.device->usable)

@@ -53,7 +53,7 @@ void draw_status_bar(const AppState& state) {
         ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
     }
     // The latest failed measurement next, for the same reason; its view has the mark to click.
-    if (const Failure* failed = latest_failure(state.lab.failures)) {
+    if (const Failure* failed = latest_failure(state.lab.measured.failures)) {
         ImGui::PushStyleColor(ImGuiCol_Text, colours::kError);
         ImGui::TextUnformatted(failure_status(*failed).c_str());
         ImGui::PopStyleColor();

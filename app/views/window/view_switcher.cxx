@@ -84,7 +84,7 @@ void draw_view_switcher(AppState& state) {
     draw_presenter_controls(state);
     // Every frame passes here whichever view is open, so the first visit to any lab view
     // (the ladder's too) starts the quick sweep.
-    start_first_visit_sweep(state);
+    start_first_visit_sweep(state.lab.measured, state);
 }
 
 }  // namespace ts::views

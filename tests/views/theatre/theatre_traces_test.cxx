@@ -210,17 +210,17 @@ TEST(CoalescingPenalty, ComesFromTheMeasurementsTheLabHolds) {
     EXPECT_EQ(ts::views::measured_coalescing_penalty(lab), std::nullopt);
     const auto committed = ts::views::committed_measurements();
     ASSERT_FALSE(committed.empty());
-    ASSERT_TRUE(ts::views::load_measurement(lab, committed.back()));
+    ASSERT_TRUE(ts::views::load_measurement(lab.measured, committed.back()));
     const auto penalty = ts::views::measured_coalescing_penalty(lab);
     ASSERT_TRUE(penalty);
     // naive-row over naive, both 32×32 at 4096³, as the newest trace holds them.
-    const auto points = ts::views::lab_points(lab);
+    const auto points = ts::views::lab_points(lab.measured);
     const auto* row = ts::views::find_point(points, "naive-row 32×32", 4096, "float");
     const auto* naive = ts::views::find_point(points, "naive 32×32", 4096, "float");
     ASSERT_TRUE(row && naive);
     EXPECT_NEAR(penalty->ratio, row->median_ms / naive->median_ms, 1e-9);
     EXPECT_GT(penalty->ratio, 5.0);
-    EXPECT_EQ(penalty->measured, "32×32 blocks, 4096³ float, " + lab.measurement_label);
+    EXPECT_EQ(penalty->measured, "32×32 blocks, 4096³ float, " + lab.measured.measurement_label);
 }
 
 }  // namespace
