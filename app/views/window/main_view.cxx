@@ -74,7 +74,7 @@ void draw_main_view(AppState& state) {
     ImGui::SameLine();
     ImGui::BeginChild("##stage", ImVec2(0.0f, -status_height), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    draw_stage_view(state);
+    draw_stage_view(state.camera, state.selected, state.picture, state);
     ImGui::EndChild();
 
     if (window_chrome) {
