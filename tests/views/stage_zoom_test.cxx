@@ -115,7 +115,8 @@ TEST(StageZoom, WheelZoomsAboutThePointer) {
     const ImVec2 pointer(std::floor(middle.x), std::floor(middle.y));
     imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, pointer);
     ts::imgui_compat::add_mouse_wheel(ImGui::GetIO(), 2.0f);  // two notches towards the screen
-    imgui.frame([&] { after = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, pointer);
+    imgui.frame([&] { after = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                pointer);
     EXPECT_NEAR(state.camera.zoom, 1.25f * 1.25f, 1e-4f);
     EXPECT_NEAR(after.layout.cell_w, before.layout.cell_w * 1.5625f, 1e-3f);
     // The same point of the stage is under the pointer, so the same cell.
@@ -133,9 +134,11 @@ TEST(StageZoom, RightDragPans) {
     imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, start);
     ts::imgui_compat::set_mouse_button(ImGui::GetIO(), 1, true);
     imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, start);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, ImVec2(start.x - 40, start.y + 25));
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x - 40, start.y + 25));
     ts::imgui_compat::set_mouse_button(ImGui::GetIO(), 1, false);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, ImVec2(start.x - 40, start.y + 25));
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x - 40, start.y + 25));
     EXPECT_FLOAT_EQ(state.camera.pan.x, -40.0f);
     EXPECT_FLOAT_EQ(state.camera.pan.y, 25.0f);
     EXPECT_FALSE(state.selected);
@@ -149,9 +152,12 @@ TEST(StageZoom, LeftDragPansAndDoesNotPin) {
     const ImVec2 start = centre_of(g, state, {17, 9});
     imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, start);
     imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, start, true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, ImVec2(start.x + 30, start.y), true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, ImVec2(start.x + 60, start.y), true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, ImVec2(start.x + 60, start.y), false);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x + 30, start.y), true);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x + 60, start.y), true);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x + 60, start.y), false);
     EXPECT_GT(state.camera.pan.x, 20.0f);
     EXPECT_FALSE(state.selected) << "a drag is not a click";
 }
@@ -164,7 +170,8 @@ TEST(StageZoom, HoverFindsTheCellUnderThePointerWhenZoomedIn) {
     imgui.frame([&] { g = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     const ImVec2 pointer = centre_of(g, state, {2001, 2003});
     imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, pointer);
-    const std::string text = imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, pointer);
+    const std::string text =
+        imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, pointer);
     EXPECT_NE(text.find("C[2001][2003]"), std::string::npos) << text;
     EXPECT_NE(text.find("blockIdx (x=125, y=125)"), std::string::npos) << text;
 }
@@ -176,7 +183,8 @@ int vertex_count(AppState state, float cell_px) {
     imgui.frame([&] { home = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     const int side = static_cast<int>(state.problem.m);
     state.camera.request = ts::views::StageCamera::Request{cell_px / home.home.cell_w, Cell{side / 2, side / 2}};
-    for (int i = 0; i < 3; ++i) imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
+    for (int i = 0; i < 3; ++i)
+        imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     return ImGui::GetDrawData()->TotalVtxCount;
 }
 

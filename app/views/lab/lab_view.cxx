@@ -135,7 +135,7 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
     const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
     const SideColumn column = begin_side_column(state, "##lab_panel", panel_width, bottom_reserve);
     if (column.panel) draw_lab_panel(state);
-    end_side_column(state, column);
+    end_side_column(state.presentation, state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##lab_plot", ImVec2(0.0f, -bottom_reserve), false);
