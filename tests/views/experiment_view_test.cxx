@@ -421,7 +421,7 @@ TEST(ExperimentView, TheViewSwitcherAndNameKnowIt) {
     for (int i = 0; i < 2; ++i) {
         ui.bare_frame([&] { draw_main_view(state); });
     }
-    text = ui.frame([&] { draw_view_switcher(state); });
+    text = ui.frame([&] { draw_view_switcher(state.view, state.presentation); });
     EXPECT_TRUE(has(text, "Experiments")) << text;
 }
 

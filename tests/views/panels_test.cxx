@@ -104,7 +104,7 @@ TEST(SetupPanel, TileOf64ShowsTheModelsReason) {
     state.kernel.tile = 64;
     const auto why = ts::model::check_launch(state.kernel, state.problem, ts::model::generic_limits());
     ASSERT_TRUE(why);
-    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state.problem, state.kernel, state); });
     EXPECT_NE(text.find("Cannot launch"), std::string::npos) << text;
     EXPECT_NE(text.find("4096 threads per block"), std::string::npos) << text;
     // The panel must not quietly fix the value the student typed.
@@ -119,7 +119,7 @@ TEST(SetupPanel, ValidSetupShowsTheLaunch) {
     state.problem.k = 36;
     state.kernel.kind = ts::model::KernelKind::Tiled;
     state.kernel.tile = 8;
-    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state.problem, state.kernel, state); });
     EXPECT_EQ(text.find("Cannot launch"), std::string::npos) << text;
     EXPECT_NE(text.find("grid (4, 5) blocks of (8, 8) threads"), std::string::npos) << text;
     EXPECT_NE(text.find("1,280 threads, 160 of them ghosts"), std::string::npos) << text;
@@ -131,10 +131,10 @@ TEST(SetupPanel, TcTunedShowsItsShapeChoice) {
     ts::test::ImGuiHarness imgui;
     AppState state;
     state.kernel.kind = ts::model::KernelKind::TcTuned;
-    std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state.problem, state.kernel, state); });
     EXPECT_NE(text.find("tuner's pick for GPU, size"), std::string::npos) << text;
     state.kernel.variant = 1;
-    text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    text = imgui.frame([&] { ts::views::draw_setup_panel(state.problem, state.kernel, state); });
     EXPECT_NE(text.find("#1: 128×128×64, 5 stages, clusters of 2"), std::string::npos) << text;
 }
 
@@ -142,7 +142,7 @@ TEST(SetupPanel, ChecksAgainstTheRealDeviceWhenThereIsOne) {
     ts::test::ImGuiHarness imgui;
     AppState state;
     state.device = h100();
-    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state); });
+    const std::string text = imgui.frame([&] { ts::views::draw_setup_panel(state.problem, state.kernel, state); });
     EXPECT_NE(text.find("checked against: NVIDIA H100 80GB HBM3"), std::string::npos) << text;
 }
 
@@ -150,7 +150,7 @@ TEST(RunPanel, ExplainsWhyItCannotRun) {
     ts::test::ImGuiHarness imgui;
     AppState state;
     state.device = no_device();
-    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state.run_requested, state); });
     EXPECT_NE(text.find("Unavailable: no CUDA device"), std::string::npos) << text;
     EXPECT_FALSE(state.run_requested);
 }
@@ -177,7 +177,7 @@ TEST(RunPanel, ShowsAMeasuredRun) {
     result.clocks.mean_sm_mhz = 1690;
     result.clocks.limits = ts::gpu::kClockLimitSwPowerCap;
     state.run.last = result;
-    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state.run_requested, state); });
     EXPECT_NE(text.find(ts::model::human_seconds(0.25e-3)), std::string::npos) << text;
     EXPECT_NE(text.find("8589.9 GFLOP/s"), std::string::npos) << text;
     EXPECT_NE(text.find("10 (after 2 warm-up)"), std::string::npos) << text;
@@ -195,7 +195,7 @@ TEST(RunPanel, ShowsAFailedRun) {
     ts::gpu::RunResult result;
     result.error = "cudaLaunchKernel: invalid configuration argument (kernels/02_tiled.cu:71)";
     state.run.last = result;
-    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state.run_requested, state); });
     EXPECT_NE(text.find("Run failed: cudaLaunchKernel: invalid configuration argument"), std::string::npos) << text;
 }
 
@@ -205,7 +205,7 @@ TEST(RunPanel, ShowsTheModelsTraffic) {
     state.problem.m = state.problem.n = state.problem.k = 64;
     state.kernel.kind = ts::model::KernelKind::Tiled;
     state.kernel.tile = 16;
-    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state.run_requested, state); });
     // Naive: 2·M·N·K loads; tiled: T = 16 times fewer.
     EXPECT_NE(text.find("524,288"), std::string::npos) << text;
     EXPECT_NE(text.find("32,768"), std::string::npos) << text;

@@ -40,7 +40,7 @@ TEST(HelpOverlay, ListsEveryShortcutOfTheTable) {
     ts::test::ImGuiHarness harness;
     AppState state = ts::testing_support::state_for(12, 16, 8, 4);
     state.presentation.help_open = true;
-    const std::string text = harness.frame([&] { ts::views::draw_help_overlay(state); });
+    const std::string text = harness.frame([&] { ts::views::draw_help_overlay(state.presentation); });
     ASSERT_FALSE(ts::views::shortcuts().empty());
     std::set<std::string> places;
     for (const ts::views::Shortcut& s : ts::views::shortcuts()) {
@@ -57,7 +57,7 @@ TEST(HelpOverlay, ListsEveryShortcutOfTheTable) {
 TEST(HelpOverlay, ClosedDrawsNothing) {
     ts::test::ImGuiHarness harness;
     AppState state;
-    EXPECT_EQ(harness.frame([&] { ts::views::draw_help_overlay(state); }).find("F11"), std::string::npos);
+    EXPECT_EQ(harness.frame([&] { ts::views::draw_help_overlay(state.presentation); }).find("F11"), std::string::npos);
 }
 
 TEST(Shortcuts, EveryChordBelongsToOneAction) {
@@ -66,7 +66,7 @@ TEST(Shortcuts, EveryChordBelongsToOneAction) {
     for (const ts::views::Shortcut& s : ts::views::shortcuts())
         for (const ts::views::Chord& c : s.chords) {
             if (!c.used()) continue;
-            EXPECT_NE(s.act, nullptr) << s.keys << " has keys but no action";
+            EXPECT_NE(s.command, ts::views::Command::None) << s.keys << " has keys but no action";
             EXPECT_TRUE(seen.insert({c.key, c.character, c.ctrl, c.shift, c.alt}).second) << s.keys;
         }
 }
@@ -76,7 +76,7 @@ TEST(Shortcuts, F1OpensTheListAndEscapeClosesIt) {
     AppState state;
     const auto body = [&] {
         ts::views::handle_shortcuts(state);
-        ts::views::draw_help_overlay(state);
+        ts::views::draw_help_overlay(state.presentation);
     };
     press(harness, keys::kF1, {}, body);
     EXPECT_TRUE(state.presentation.help_open);

@@ -40,7 +40,7 @@ TEST(RunOnGpu, ButtonRequestComesBackMeasured) {
     EXPECT_TRUE(result.check_passed) << result.check_summary;
 
     ts::test::ImGuiHarness imgui;
-    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state); });
+    const std::string text = imgui.frame([&] { ts::views::draw_run_panel(state.run_requested, state); });
     EXPECT_NE(text.find(ts::model::human_seconds(result.median_ms * 1e-3)), std::string::npos) << text;
     EXPECT_NE(text.find("check passed"), std::string::npos) << text;
 }

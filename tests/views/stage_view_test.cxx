@@ -107,8 +107,9 @@ TEST(StageCanvas, HoveringACellOfCShowsItsThread) {
     AppState state = state_for(4, 4, 4, 2);
     const ImVec2 centre = centre_of_c_cell(state, {1, 2});
     // The first frame creates the window; hovering needs it to exist already.
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, centre);
-    const std::string text = imgui.frame([&] { ts::views::draw_stage_canvas(state); }, centre);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, centre);
+    const std::string text =
+        imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, centre);
     EXPECT_TRUE(imgui.tooltip_open());
     EXPECT_NE(text.find("blockIdx (x=1, y=0), threadIdx (x=0, y=1)"), std::string::npos) << text;
     EXPECT_FALSE(state.selected);
@@ -117,8 +118,10 @@ TEST(StageCanvas, HoveringACellOfCShowsItsThread) {
 TEST(StageCanvas, NoTooltipAwayFromTheMatrices) {
     ts::test::ImGuiHarness imgui;
     AppState state = state_for(4, 4, 4, 2);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(2, 2));
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(2, 2));
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(2, 2));
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(2, 2));
     EXPECT_FALSE(imgui.tooltip_open());
 }
 
@@ -126,23 +129,27 @@ TEST(StageCanvas, ClickPinsACellAndClickingElsewhereReleasesIt) {
     ts::test::ImGuiHarness imgui;
     AppState state = state_for(40, 28, 36, 8);
     const ImVec2 centre = centre_of_c_cell(state, {17, 9});
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, centre);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, centre, true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, centre, false);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, centre);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, centre,
+                true);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, centre,
+                false);
     ASSERT_TRUE(state.selected);
     EXPECT_EQ(*state.selected, (ts::model::Cell{17, 9}));
 
     // Pinned and not hovered: the tooltip stays, naming the pinned cell's thread.
     const auto id = ts::model::thread_of_cell(state.kernel, state.problem, {17, 9});
-    const std::string text = imgui.frame([&] { ts::views::draw_stage_canvas(state); });
+    const std::string text =
+        imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     EXPECT_TRUE(imgui.tooltip_open());
     EXPECT_NE(text.find(format_text("C[17][9]")), std::string::npos) << text;
     EXPECT_NE(text.find(format_text("threadIdx (x={}, y={})", id->thread.x, id->thread.y)), std::string::npos) << text;
 
     const ImVec2 empty(2, 2);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, empty);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, empty, true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, empty, false);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, empty);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, empty, true);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, empty,
+                false);
     EXPECT_FALSE(state.selected);
 }
 
@@ -151,7 +158,7 @@ TEST(StageCanvas, PinnedCellOutsideAShrunkenCIsReleased) {
     AppState state = state_for(40, 28, 36, 8);
     state.selected = ts::model::Cell{30, 20};
     state.problem.m = 16;
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); });
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     EXPECT_FALSE(state.selected);
     EXPECT_FALSE(imgui.tooltip_open());
 }
@@ -183,8 +190,9 @@ TEST(StageCanvas, EveryKernelDrawsAndHovers) {
         state.kernel.kind = kind;
         state.kernel.block_x = 16;
         const ImVec2 centre = centre_of_c_cell(state, {17, 9});
-        imgui.frame([&] { ts::views::draw_stage_canvas(state); }, centre);
-        const std::string text = imgui.frame([&] { ts::views::draw_stage_canvas(state); }, centre);
+        imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, centre);
+        const std::string text = imgui.frame(
+            [&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, centre);
         EXPECT_NE(text.find("C[17][9]"), std::string::npos) << text;
     }
 }

@@ -53,7 +53,7 @@ TEST(StageHeatmaps, LargeMatricesGoToThePainterWithStableKeys) {
     CapturingPainter painter;
     AppState state = state_for(4096, 4096, 4096, 16);
     StageGeometry g;
-    imgui.frame([&] { g = ts::views::draw_stage_canvas(state); });
+    imgui.frame([&] { g = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     ASSERT_EQ(painter.quads.size(), 3u);
     const HeatmapQuad* a = painter.find(ts::views::example_key(StageMatrix::A, state.problem));
     const HeatmapQuad* c = painter.find(ts::views::example_key(StageMatrix::C, state.problem));
@@ -74,7 +74,7 @@ TEST(StageHeatmaps, LargeMatricesGoToThePainterWithStableKeys) {
     const std::vector<std::string> keys{painter.quads[0].key, painter.quads[1].key, painter.quads[2].key};
     painter.quads.clear();
     state.camera.request = ts::views::StageCamera::Request{50.0f, Cell{100, 100}};
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); });
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     ASSERT_EQ(painter.quads.size(), 3u);
     for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(painter.quads[i].key, keys[i]);
 }
@@ -83,11 +83,11 @@ TEST(StageHeatmaps, OnlyMatricesTooLargeForAGridAreHeatMaps) {
     ts::test::ImGuiHarness imgui;
     CapturingPainter painter;
     AppState small = state_for(12, 16, 8, 4);
-    imgui.frame([&] { ts::views::draw_stage_canvas(small); });
+    imgui.frame([&] { ts::views::draw_stage_canvas(small.camera, small.selected, small.picture, small); });
     EXPECT_TRUE(painter.quads.empty());
     // K = 4096 beside a 4 × 4 C: A and B are heat maps, C a grid with its values.
     AppState thin = state_for(4, 4, 4096, 4);
-    imgui.frame([&] { ts::views::draw_stage_canvas(thin); });
+    imgui.frame([&] { ts::views::draw_stage_canvas(thin.camera, thin.selected, thin.picture, thin); });
     ASSERT_EQ(painter.quads.size(), 2u);
     EXPECT_FALSE(painter.find(ts::views::example_key(StageMatrix::C, thin.problem)));
 }
@@ -97,7 +97,7 @@ TEST(StageHeatmaps, ThePinnedCellsBlockIsLit) {
     CapturingPainter painter;
     AppState state = state_for(4096, 4096, 4096, 16);
     state.selected = Cell{40, 70};
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); });
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     const HeatmapQuad* c = painter.find(ts::views::example_key(StageMatrix::C, state.problem));
     ASSERT_TRUE(c);
     EXPECT_EQ(c->selected_block_row, 2);
@@ -108,14 +108,15 @@ TEST(StageZoom, WheelZoomsAboutThePointer) {
     ts::test::ImGuiHarness imgui;
     AppState state = state_for(40, 28, 36, 8);
     StageGeometry before, after;
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); });
-    imgui.frame([&] { before = ts::views::draw_stage_canvas(state); });
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
+    imgui.frame([&] { before = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     // Whole pixels: ImGui rounds the pointer's position down.
     const ImVec2 middle = centre_of(before, state, {17, 9});
     const ImVec2 pointer(std::floor(middle.x), std::floor(middle.y));
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, pointer);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, pointer);
     ts::imgui_compat::add_mouse_wheel(ImGui::GetIO(), 2.0f);  // two notches towards the screen
-    imgui.frame([&] { after = ts::views::draw_stage_canvas(state); }, pointer);
+    imgui.frame([&] { after = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                pointer);
     EXPECT_NEAR(state.camera.zoom, 1.25f * 1.25f, 1e-4f);
     EXPECT_NEAR(after.layout.cell_w, before.layout.cell_w * 1.5625f, 1e-3f);
     // The same point of the stage is under the pointer, so the same cell.
@@ -130,12 +131,14 @@ TEST(StageZoom, RightDragPans) {
     ts::test::ImGuiHarness imgui;
     AppState state = state_for(40, 28, 36, 8);
     const ImVec2 start(700, 600);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, start);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, start);
     ts::imgui_compat::set_mouse_button(ImGui::GetIO(), 1, true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, start);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(start.x - 40, start.y + 25));
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, start);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x - 40, start.y + 25));
     ts::imgui_compat::set_mouse_button(ImGui::GetIO(), 1, false);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(start.x - 40, start.y + 25));
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x - 40, start.y + 25));
     EXPECT_FLOAT_EQ(state.camera.pan.x, -40.0f);
     EXPECT_FLOAT_EQ(state.camera.pan.y, 25.0f);
     EXPECT_FALSE(state.selected);
@@ -145,13 +148,16 @@ TEST(StageZoom, LeftDragPansAndDoesNotPin) {
     ts::test::ImGuiHarness imgui;
     AppState state = state_for(40, 28, 36, 8);
     StageGeometry g;
-    imgui.frame([&] { g = ts::views::draw_stage_canvas(state); });
+    imgui.frame([&] { g = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     const ImVec2 start = centre_of(g, state, {17, 9});
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, start);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, start, true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(start.x + 30, start.y), true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(start.x + 60, start.y), true);
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, ImVec2(start.x + 60, start.y), false);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, start);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, start, true);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x + 30, start.y), true);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x + 60, start.y), true);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); },
+                ImVec2(start.x + 60, start.y), false);
     EXPECT_GT(state.camera.pan.x, 20.0f);
     EXPECT_FALSE(state.selected) << "a drag is not a click";
 }
@@ -161,10 +167,11 @@ TEST(StageZoom, HoverFindsTheCellUnderThePointerWhenZoomedIn) {
     AppState state = state_for(4096, 4096, 4096, 16);
     state.camera.request = ts::views::StageCamera::Request{300.0f, Cell{2000, 2000}};
     StageGeometry g;
-    imgui.frame([&] { g = ts::views::draw_stage_canvas(state); });
+    imgui.frame([&] { g = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     const ImVec2 pointer = centre_of(g, state, {2001, 2003});
-    imgui.frame([&] { ts::views::draw_stage_canvas(state); }, pointer);
-    const std::string text = imgui.frame([&] { ts::views::draw_stage_canvas(state); }, pointer);
+    imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, pointer);
+    const std::string text =
+        imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); }, pointer);
     EXPECT_NE(text.find("C[2001][2003]"), std::string::npos) << text;
     EXPECT_NE(text.find("blockIdx (x=125, y=125)"), std::string::npos) << text;
 }
@@ -173,10 +180,11 @@ TEST(StageZoom, HoverFindsTheCellUnderThePointerWhenZoomedIn) {
 int vertex_count(AppState state, float cell_px) {
     ts::test::ImGuiHarness imgui;
     StageGeometry home;
-    imgui.frame([&] { home = ts::views::draw_stage_canvas(state); });
+    imgui.frame([&] { home = ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     const int side = static_cast<int>(state.problem.m);
     state.camera.request = ts::views::StageCamera::Request{cell_px / home.home.cell_w, Cell{side / 2, side / 2}};
-    for (int i = 0; i < 3; ++i) imgui.frame([&] { ts::views::draw_stage_canvas(state); });
+    for (int i = 0; i < 3; ++i)
+        imgui.frame([&] { ts::views::draw_stage_canvas(state.camera, state.selected, state.picture, state); });
     return ImGui::GetDrawData()->TotalVtxCount;
 }
 

@@ -250,7 +250,7 @@ void draw_experiment_view(AppState& state, float bottom_reserve) {
         ImGui::Separator();
         draw_run_controls(state, e);
     }
-    end_side_column(state, column);
+    end_side_column(state.presentation, state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##experiment_results", ImVec2(0.0f, -bottom_reserve), false);

@@ -247,7 +247,7 @@ void draw_kernel_view(AppState& state, float bottom_reserve) {
         ImGui::Separator();
         draw_compiler(editor);
     }
-    end_side_column(state, column);
+    end_side_column(state.presentation, state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##kernel_main", ImVec2(0.0f, -bottom_reserve), false);

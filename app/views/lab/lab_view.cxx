@@ -136,7 +136,7 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
         ImGui::Separator();
         draw_save(state.lab.measured, state);
     }
-    end_side_column(state, column);
+    end_side_column(state.presentation, state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##lab_plot", ImVec2(0.0f, -bottom_reserve), false);

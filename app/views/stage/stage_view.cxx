@@ -370,39 +370,41 @@ void draw_camera_controls(StageCamera& camera) {
 
 // The stage's words: its title, the zoom, and what the kernel on show does, above the picture in
 // `room`, or (`beside`) in a column of their own right of it, where they need not fold.
-void draw_stage_words(AppState& state, ImVec2 room, bool beside) {
+void draw_stage_words(StageCamera& camera, const AppState& app, ImVec2 room, bool beside) {
     heading("Stage: A · B = C");
-    draw_camera_controls(state.camera);
+    draw_camera_controls(camera);
     // At a projector the picture needs the room more than the hints do: the presenter talks
     // through them, and the keys list (F1) keeps them. The words fold where they would crowd the
     // picture (large text on a small screen).
-    const float keep = beside ? 0.0f : picture_keeps(room, product_picture_cells(state.problem));
-    if (state.presentation.presenter) {
-        folding_muted_text(kernel_sentence(state.kernel, state.problem), "The kernel on show", keep);
+    const float keep = beside ? 0.0f : picture_keeps(room, product_picture_cells(app.problem));
+    if (app.presentation.presenter) {
+        folding_muted_text(kernel_sentence(app.kernel, app.problem), "The kernel on show", keep);
     } else {
-        const char* hint = model::is_modelled(state.kernel.kind) ? " Hover over a cell of C to see the thread that "
-                                                                    "computes it; click to pin it."
-                                                                  : "";
-        folding_muted_text(kernel_sentence(state.kernel, state.problem) + hint + " Scroll to zoom, drag to pan.",
+        const char* hint = model::is_modelled(app.kernel.kind) ? " Hover over a cell of C to see the thread that "
+                                                                  "computes it; click to pin it."
+                                                                : "";
+        folding_muted_text(kernel_sentence(app.kernel, app.problem) + hint + " Scroll to zoom, drag to pan.",
                            "The kernel on show", keep);
     }
 }
 
 }  // namespace
 
-void draw_stage_view(AppState& state) {
+void draw_stage_view(StageCamera& camera, std::optional<model::Cell>& selected, PictureLayout& picture,
+                     const AppState& app) {
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const float words_width = words_beside_width(room, product_picture_cells(state.problem));
+    const float words_width = words_beside_width(room, product_picture_cells(app.problem));
     if (words_width <= 0.0f) {
-        draw_stage_words(state, room, false);
-        draw_stage_canvas(state);
+        draw_stage_words(camera, app, room, false);
+        draw_stage_canvas(camera, selected, picture, app);
         return;
     }
-    draw_picture_beside_words(room, words_width, [&] { draw_stage_canvas(state); },
-                              [&] { draw_stage_words(state, room, true); });
+    draw_picture_beside_words(room, words_width, [&] { draw_stage_canvas(camera, selected, picture, app); },
+                              [&] { draw_stage_words(camera, app, room, true); });
 }
 
-StageGeometry draw_stage_canvas(AppState& state) {
+StageGeometry draw_stage_canvas(StageCamera& camera, std::optional<model::Cell>& selected, PictureLayout& picture,
+                                const AppState& app) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size = ImGui::GetContentRegionAvail();
     const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
@@ -422,44 +424,43 @@ StageGeometry draw_stage_canvas(AppState& state) {
 
     // The names and their margins take about 5 lines of the height: at most a third of it.
     const float line = std::min(imgui_compat::font_size(heading_font()), std::max(size.y / 15.0f, 10.0f));
-    g = stage_geometry(state.problem, state.kernel, state.camera, region, line);
-    state.camera = g.camera;
-    if (steer_camera(state.camera, g, hovered, ImGui::IsItemActive()))
-        g = stage_geometry(state.problem, state.kernel, state.camera, region, line);
+    g = stage_geometry(app.problem, app.kernel, camera, region, line);
+    camera = g.camera;
+    if (steer_camera(camera, g, hovered, ImGui::IsItemActive()))
+        g = stage_geometry(app.problem, app.kernel, camera, region, line);
 
-    StageScene s{state.problem,
-                 state.kernel,
+    StageScene s{app.problem,
+                 app.kernel,
                  g.tiling,
                  g.layout,
                  region,
-                 static_cast<int>(state.problem.m),
-                 static_cast<int>(state.problem.n),
-                 static_cast<int>(state.problem.k),
+                 static_cast<int>(app.problem.m),
+                 static_cast<int>(app.problem.n),
+                 static_cast<int>(app.problem.k),
                  std::nullopt,
                  line};
     const ImVec2 mouse = io.MousePos;
     const auto hovered_cell = hovered ? cell_at(s.layout.c, s.m, s.n, mouse) : std::nullopt;
-    if (clicked) state.selected = hovered_cell;
-    if (state.selected && !model::inside(state.selected->row, state.selected->col, s.m, s.n))
-        state.selected.reset();  // C shrank under it
+    if (clicked) selected = hovered_cell;
+    if (selected && !model::inside(selected->row, selected->col, s.m, s.n))
+        selected.reset();  // C shrank under it
     // The hovered cell wins over the pinned one.
-    s.shown = hovered_cell ? hovered_cell : state.selected;
+    s.shown = hovered_cell ? hovered_cell : selected;
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(region.min, region.max, true);
     draw_matrices(draw, s);
     // Highlights go under the block tabs and labels.
     if (s.shown) highlight_c_cell(draw, s, *s.shown);
-    PictureLayout& picture = state.picture;
     start_picture(picture, "stage", region, s.layout);
     draw_block_tabs(draw, s, picture);
     draw_labels(draw, s, picture);
     const Rect legend = draw_heatmap_legend(draw, s);
 
     if (hovered_cell)
-        show_tooltip(c_cell_tooltip(state.kernel, state.problem, *hovered_cell) + "\n(click to pin)");
-    else if (state.selected && !state.picture_without_tooltips)
-        show_pinned_tooltip(s, *state.selected, legend);
+        show_tooltip(c_cell_tooltip(app.kernel, app.problem, *hovered_cell) + "\n(click to pin)");
+    else if (selected && !app.picture_without_tooltips)
+        show_pinned_tooltip(s, *selected, legend);
     if (hovered && !hovered_cell) hover_outside_c(draw, s, mouse);
     draw->PopClipRect();
     return g;

@@ -3,6 +3,7 @@
 // the thread computing the hovered (or pinned) cell.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "views/window/app_state.hpp"
@@ -21,15 +22,19 @@ std::string c_cell_tooltip(const model::KernelConfig& config, const model::Probl
 std::string kernel_sentence(const model::KernelConfig& config, const model::Problem& problem);
 
 // Draws the stage, with its title, the zoom controls and a line about the kernel, into the
-// rest of the current window.
-void draw_stage_view(AppState& state);
+// rest of the current window. Writes the stage's camera, the pinned cell and the picture's
+// layout (as draw_stage_canvas() does); reads the problem and the kernel from `app`.
+void draw_stage_view(StageCamera& camera, std::optional<model::Cell>& selected, PictureLayout& picture,
+                     const AppState& app);
 
 // Just the matrices, filling the rest of the current window: the region passed to
 // layout_stage() starts at the cursor and spans the available content region. Clicking a
-// cell of C pins it in state.selected; clicking elsewhere in the stage releases it. The
-// wheel, drags and arrow keys move state.camera. Returns where everything was drawn, zoom
+// cell of C pins it in `selected` (the window's pinned cell); clicking elsewhere in the stage
+// releases it. The wheel, drags and arrow keys move `camera`. Where the picture's parts lie
+// goes to `picture` (the window's PictureLayout). Returns where everything was drawn, zoom
 // and pan applied, for overlays drawn on top (see StageGeometry).
-StageGeometry draw_stage_canvas(AppState& state);
+StageGeometry draw_stage_canvas(StageCamera& camera, std::optional<model::Cell>& selected, PictureLayout& picture,
+                                const AppState& app);
 
 // Grey with diagonal lines: cells that exist for the threads but not in the matrix (ghost
 // threads on the stage, zero padding in the theatre's tiles).

@@ -205,7 +205,7 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
     const SideColumn column =
         begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
     if (column.panel) draw_tc_panel(state, now);
-    end_side_column(state, column);
+    end_side_column(state.presentation, state, column);
     ImGui::SameLine();
     ImGui::BeginChild("##theatre", ImVec2(0.0f, -bottom_reserve), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -431,7 +431,7 @@ void draw_panel(AppState& state, float bottom_reserve) {
     const SideColumn column =
         begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
     if (column.panel) draw_panel_contents(state);
-    end_side_column(state, column);
+    end_side_column(state.presentation, state, column);
 }
 
 // The block's shape in cells (picture_layout.hpp): the tiled kernel's shared tiles add a tile.

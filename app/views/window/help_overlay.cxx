@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <string_view>
 
-#include "views/window/app_state.hpp"
+#include "views/window/presenter.hpp"
 #include "views/window/shortcuts.hpp"
 #include "views/common/scroll_keys.hpp"
 #include "views/common/theme.hpp"
 
 namespace ts::views {
 
-void draw_help_overlay(AppState& state) {
-    Presentation& p = state.presentation;
+void draw_help_overlay(Presentation& p) {
     if (!p.help_open) return;
     const ImGuiIO& io = ImGui::GetIO();
     if (!io.WantTextInput && imgui_compat::key_pressed(keys::kEscape, false)) {

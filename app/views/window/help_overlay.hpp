@@ -4,10 +4,10 @@
 
 namespace ts::views {
 
-struct AppState;
+struct Presentation;
 
-// Draws the list while state.presentation.help_open; F1 or Escape closes it. While it is
+// Draws the list while presentation.help_open; F1 or Escape closes it. While it is
 // open the view's own keys rest, and ↑ ↓ PageUp PageDown Home End scroll it.
-void draw_help_overlay(AppState& state);
+void draw_help_overlay(Presentation& presentation);
 
 }  // namespace ts::views

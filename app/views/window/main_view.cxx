@@ -7,6 +7,7 @@
 #include "views/kernel/kernel_view.hpp"
 #include "views/window/help_overlay.hpp"
 #include "views/lab/lab_view.hpp"
+#include "views/lab/latency_view.hpp"
 #include "views/lessons/lesson_panel.hpp"
 #include "views/window/run_panel.hpp"
 #include "views/window/setup_panel.hpp"
@@ -28,7 +29,7 @@ void draw_main_view(AppState& state) {
                                         ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus;
     ImGui::Begin("TileScope", nullptr, kFlags);
     handle_shortcuts(state);
-    draw_help_overlay(state);  // its own window, on top of this one
+    draw_help_overlay(state.presentation);  // its own window, on top of this one
     draw_export_dialog(state);  // its own window too, left out of the frames it exports
 
     // A slide, and an exported frame, is the view alone: the switcher, the buttons beside it and
@@ -36,7 +37,10 @@ void draw_main_view(AppState& state) {
     const bool window_chrome = window_bars_shown(state);
     const float status_height = window_chrome ? ImGui::GetFrameHeightWithSpacing() : 0.0f;
     if (window_chrome) {
-        draw_view_switcher(state);
+        draw_view_switcher(state.view, state.presentation);
+        // Every frame with the window's bars passes here whichever view is open, so the first
+        // visit to any lab view (the ladder's too) starts the quick sweep.
+        start_first_visit_sweep(state.lab.measured, state);
         ImGui::SameLine();
         draw_lessons_button(state);
     }
@@ -63,18 +67,18 @@ void draw_main_view(AppState& state) {
     const SideColumn column = begin_side_column(state, "##panels", panel_width, status_height,
                                                  PanelDefault::FoldedWhenCrowded);
     if (column.panel) {
-        draw_setup_panel(state);
+        draw_setup_panel(state.problem, state.kernel, state);
         ImGui::Spacing();
         ImGui::Separator();
         ImGui::Spacing();
-        draw_run_panel(state);
+        draw_run_panel(state.run_requested, state);
     }
-    end_side_column(state, column);
+    end_side_column(state.presentation, state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##stage", ImVec2(0.0f, -status_height), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    draw_stage_view(state);
+    draw_stage_view(state.camera, state.selected, state.picture, state);
     ImGui::EndChild();
 
     if (window_chrome) {

@@ -42,8 +42,7 @@ void apply_presentation_style(const Presentation& p) {
 
 bool window_bars_shown(const AppState& state) { return !state.presentation.slide && !state.exporting.capturing; }
 
-void draw_presenter_controls(AppState& state) {
-    Presentation& p = state.presentation;
+void draw_presenter_controls(Presentation& p) {
     // On the switcher's line when they fit there, their key hints dropped if that makes them fit
     // (F1 lists the keys), else on the next line with the hints.
     const ImGuiStyle& style = ImGui::GetStyle();

@@ -54,6 +54,6 @@ void apply_presentation_style(const Presentation& p);
 bool window_bars_shown(const AppState& state);
 
 // "Presenter (F5)" and "Keys (F1)", on the line of the view switcher.
-void draw_presenter_controls(AppState& state);
+void draw_presenter_controls(Presentation& p);
 
 }  // namespace ts::views

@@ -121,25 +121,25 @@ void traffic_table(const AppState& state) {
 
 }  // namespace
 
-void draw_run_panel(AppState& state) {
+void draw_run_panel(bool& run_requested, const AppState& app) {
     heading("Run");
-    const auto why_not = why_no_run(state);
+    const auto why_not = why_no_run(app);
     ImGui::BeginDisabled(why_not.has_value());
-    if (ImGui::Button("Run on GPU", ImVec2(ImGui::GetFontSize() * 9.0f, 0.0f))) state.run_requested = true;
+    if (ImGui::Button("Run on GPU", ImVec2(ImGui::GetFontSize() * 9.0f, 0.0f))) run_requested = true;
     ImGui::EndDisabled();
     if (why_not && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", why_not->c_str());
 
-    if (state.run.pending_id != 0) {
+    if (app.run.pending_id != 0) {
         ImGui::SameLine();
-        ImGui::Text("running… %.0f s", ImGui::GetTime() - state.run.pending_since);
+        ImGui::Text("running… %.0f s", ImGui::GetTime() - app.run.pending_since);
     } else if (why_not) {
         muted_text("Unavailable: " + *why_not);
     }
-    if (state.run.last) show_result(*state.run.last);
+    if (app.run.last) show_result(*app.run.last);
 
     ImGui::Spacing();
-    traffic_table(state);
+    traffic_table(app);
 }
 
 }  // namespace ts::views

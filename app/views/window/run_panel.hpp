@@ -6,6 +6,7 @@
 
 namespace ts::views {
 
-void draw_run_panel(AppState& state);
+// "Run on GPU" sets `run_requested` (the main loop submits the run); the rest is read from `app`.
+void draw_run_panel(bool& run_requested, const AppState& app);
 
 }  // namespace ts::views

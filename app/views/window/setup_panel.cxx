@@ -69,7 +69,7 @@ constexpr Example kExamples[] = {
     {"4096³, T=16", 4096, 4096, 4096, 16},
 };
 
-void example_buttons(AppState& state) {
+void example_buttons(model::Problem& problem, model::KernelConfig& kernel) {
     ImGui::TextUnformatted("Examples:");
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     for (const Example& example : kExamples) {
@@ -78,11 +78,11 @@ void example_buttons(AppState& state) {
         ImGui::SameLine();
         if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
         if (ImGui::SmallButton(example.label)) {
-            state.problem.m = example.m;
-            state.problem.n = example.n;
-            state.problem.k = example.k;
-            state.kernel.kind = model::KernelKind::Tiled;
-            state.kernel.tile = example.tile;
+            problem.m = example.m;
+            problem.n = example.n;
+            problem.k = example.k;
+            kernel.kind = model::KernelKind::Tiled;
+            kernel.tile = example.tile;
         }
     }
 }
@@ -117,45 +117,45 @@ void launch_summary(const AppState& state) {
 
 }  // namespace
 
-void draw_setup_panel(AppState& state) {
+void draw_setup_panel(model::Problem& problem, model::KernelConfig& kernel, const AppState& app) {
     heading("Setup");
     ImGui::PushItemWidth(ImGui::GetFontSize() * 8.0f);
-    size_input("M  rows of A and C", state.problem.m);
-    size_input("N  columns of B and C", state.problem.n);
-    size_input("K  columns of A, rows of B", state.problem.k);
-    kernel_combo(state.kernel);
-    if (state.kernel.kind == model::KernelKind::Tiled) {
-        if (ImGui::InputInt("T  tile width", &state.kernel.tile, 1, 4))
-            state.kernel.tile = std::clamp(state.kernel.tile, 1, kMaxTypedTile);
-    } else if (model::uses_1d_blocks(state.kernel.kind)) {
-        if (ImGui::InputInt("blockDim.x  threads per block", &state.kernel.block_x, 1, 32))
-            state.kernel.block_x = std::clamp(state.kernel.block_x, 1, 1024);
-    } else if (model::is_ladder(state.kernel.kind)) {
+    size_input("M  rows of A and C", problem.m);
+    size_input("N  columns of B and C", problem.n);
+    size_input("K  columns of A, rows of B", problem.k);
+    kernel_combo(kernel);
+    if (kernel.kind == model::KernelKind::Tiled) {
+        if (ImGui::InputInt("T  tile width", &kernel.tile, 1, 4))
+            kernel.tile = std::clamp(kernel.tile, 1, kMaxTypedTile);
+    } else if (model::uses_1d_blocks(kernel.kind)) {
+        if (ImGui::InputInt("blockDim.x  threads per block", &kernel.block_x, 1, 32))
+            kernel.block_x = std::clamp(kernel.block_x, 1, 1024);
+    } else if (model::is_ladder(kernel.kind)) {
         // A rung's shape is fixed in its kernel file: shown, not typed.
-        if (model::is_tuned(state.kernel.kind)) tuned_shape_combo(state.kernel);
-        const model::LadderShape s = model::ladder_shape(state.kernel);
+        if (model::is_tuned(kernel.kind)) tuned_shape_combo(kernel);
+        const model::LadderShape s = model::ladder_shape(kernel);
         muted_text(format_text("{} threads; block tile {}×{}, K step {}; {} cells per thread ({})", s.threads(), s.bm,
                                s.bn, s.bk, s.cells_per_thread(), model::describe_shape(s)));
-    } else if (model::is_tuned(state.kernel.kind)) {  // tc-tuned: a tuned rung off the FP32 ladder
-        tuned_shape_combo(state.kernel);
-    } else if (model::is_modelled(state.kernel.kind)) {
-        int block[2] = {state.kernel.block_x, state.kernel.block_y};
+    } else if (model::is_tuned(kernel.kind)) {  // tc-tuned: a tuned rung off the FP32 ladder
+        tuned_shape_combo(kernel);
+    } else if (model::is_modelled(kernel.kind)) {
+        int block[2] = {kernel.block_x, kernel.block_y};
         if (ImGui::InputInt2("blockDim (x, y)", block)) {
-            state.kernel.block_x = std::clamp(block[0], 1, 1024);
-            state.kernel.block_y = std::clamp(block[1], 1, 1024);
+            kernel.block_x = std::clamp(block[0], 1, 1024);
+            kernel.block_y = std::clamp(block[1], 1, 1024);
         }
     }
     ImGui::PopItemWidth();
-    muted_text(format_text("element type: {}", model::dtype_name(state.problem.dtype)));
-    example_buttons(state);
+    muted_text(format_text("element type: {}", model::dtype_name(problem.dtype)));
+    example_buttons(problem, kernel);
 
     ImGui::Spacing();
-    if (const auto why = launch_error(state)) {
+    if (const auto why = launch_error(app)) {
         coloured_text_wrapped(colours::kError, ("Cannot launch: " + *why).c_str());
     } else {
-        launch_summary(state);
+        launch_summary(app);
     }
-    muted_text("checked against: " + launch_limits(state).name);
+    muted_text("checked against: " + launch_limits(app).name);
 }
 
 }  // namespace ts::views

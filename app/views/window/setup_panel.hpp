@@ -11,6 +11,8 @@ inline constexpr int kMaxTypedSize = 16384;
 // Deliberately above model::kMaxTile: typing T = 64 shows why it cannot launch.
 inline constexpr int kMaxTypedTile = 64;
 
-void draw_setup_panel(AppState& state);
+// Writes the window's problem and kernel (the typed sizes, the kernel's choices, the example
+// buttons); reads the GPU's limits from `app` for the verdict.
+void draw_setup_panel(model::Problem& problem, model::KernelConfig& kernel, const AppState& app);
 
 }  // namespace ts::views

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 
 #include "views/window/app_state.hpp"
 #include "views/window/side_column.hpp"
@@ -32,29 +33,28 @@ std::string scale_text(float scale) {
     return text;
 }
 
-void toggle_help(AppState& s, int) { s.presentation.help_open = !s.presentation.help_open; }
+void toggle_help(Presentation& p) { p.help_open = !p.help_open; }
 
-void toggle_presenter(AppState& s, int) {
-    set_presenter(s.presentation, !s.presentation.presenter);
-    s.presentation.notice = s.presentation.presenter ? "presenter mode (F5 again: off)" : "presenter mode off";
+void toggle_presenter(Presentation& p) {
+    set_presenter(p, !p.presenter);
+    p.notice = p.presenter ? "presenter mode (F5 again: off)" : "presenter mode off";
 }
 
-void toggle_fullscreen(AppState& s, int) { s.presentation.fullscreen = !s.presentation.fullscreen; }
+void toggle_fullscreen(Presentation& p) { p.fullscreen = !p.fullscreen; }
 
-void toggle_slide(AppState& s, int) { s.presentation.slide = !s.presentation.slide; }
+void toggle_slide(Presentation& p) { p.slide = !p.slide; }
 
-void fold_panels(AppState& s, int) {
-    toggle_panels(s.presentation);
-    s.presentation.notice = *s.presentation.panels_open ? "panel unfolded (Ctrl+B folds it)"
-                                                        : "panel folded: the picture takes its width (Ctrl+B: back)";
+void fold_panels(Presentation& p) {
+    toggle_panels(p);
+    p.notice = *p.panels_open ? "panel unfolded (Ctrl+B folds it)"
+                              : "panel folded: the picture takes its width (Ctrl+B: back)";
 }
 
 // Under this many lines of text across, the pictures have too little room for their names and
 // captions (3× on a 1280-pixel window leaves 25).
 constexpr float kCrampedBelowLines = 36.0f;
 
-void font_size(AppState& s, int chord) {
-    Presentation& p = s.presentation;
+void font_size(Presentation& p, int chord) {
     const float before = p.font_scale;
     p.font_scale = settings::step_font_scale(p.font_scale, chord < 3 ? 1 : -1);
     p.notice = scale_text(p.font_scale);
@@ -67,27 +67,29 @@ void font_size(AppState& s, int chord) {
                                        static_cast<int>(lines), static_cast<int>(kCrampedBelowLines));
 }
 
-void font_reset(AppState& s, int) {
-    s.presentation.font_scale = 1.0f;
-    s.presentation.notice = scale_text(1.0f);
+void font_reset(Presentation& p) {
+    p.font_scale = 1.0f;
+    p.notice = scale_text(1.0f);
 }
 
-void palette(AppState& s, int) {
-    next_palette(s.presentation);
-    s.presentation.notice = model::format_text("palette: {}", palette_name(s.presentation.palette));
+void palette(Presentation& p) {
+    next_palette(p);
+    p.notice = model::format_text("palette: {}", palette_name(p.palette));
 }
 
-void run_on_gpu(AppState& s, int) {
-    if (const auto why = why_no_run(s)) {
-        s.presentation.notice = "Ctrl+R: cannot run now: " + *why;
+// Sets the window's run request, as the run panel's button does, or says why it cannot.
+void run_on_gpu(Presentation& presentation, bool& run_requested, const AppState& app) {
+    if (const auto why = why_no_run(app)) {
+        presentation.notice = "Ctrl+R: cannot run now: " + *why;
         return;
     }
-    s.run_requested = true;
-    s.presentation.notice = "Ctrl+R: running on the GPU (results in the stage's panel)";
+    run_requested = true;
+    presentation.notice = "Ctrl+R: running on the GPU (results in the stage's panel)";
 }
 
 // The pinned cell of C one cell further, pinning C[0][0] when none is. In the theatre its
-// block follows, as a click on the cell would choose it.
+// block follows, as a click on the cell would choose it. It takes the whole AppState: it writes
+// the pinned cell and the theatre, through jump_theatre(), which takes the whole state.
 void move_cell(AppState& s, int chord) {
     const int m = static_cast<int>(s.problem.m), n = static_cast<int>(s.problem.n);
     if (m <= 0 || n <= 0) return;
@@ -104,7 +106,8 @@ void move_cell(AppState& s, int chord) {
 }
 
 // In the theatre, the neighbouring block, keeping the pinned thread's place in its block
-// when it has one; elsewhere the same as moving the pinned cell.
+// when it has one; elsewhere the same as moving the pinned cell. The whole AppState: as
+// move_cell().
 void move_block(AppState& s, int chord) {
     if (s.view != ViewId::Theatre) return move_cell(s, chord);
     if (theatre_error(s)) return;
@@ -129,14 +132,16 @@ void move_block(AppState& s, int chord) {
     jump_theatre(s, to, std::nullopt, std::nullopt);
 }
 
-void release(AppState& s, int) {
-    s.selected.reset();
-    s.theatre.pinned_a.reset();
-    s.theatre.pinned_b.reset();
+void release(std::optional<model::Cell>& selected, TheatreState& theatre) {
+    selected.reset();
+    theatre.pinned_a.reset();
+    theatre.pinned_b.reset();
 }
 
 // "Export animation…" for what is on show: the open lesson, else the theatre or the ladders.
-void export_animation(AppState& s, int) {
+// It takes the whole AppState: it opens the export window through open_export_dialog(), which
+// takes the whole state, and writes the presentation's notice.
+void export_animation(AppState& s) {
     if (s.lesson.lesson) open_export_dialog(s, ExportSubject::Lesson);
     else if (s.view == ViewId::Theatre) open_export_dialog(s, ExportSubject::Theatre);
     else if (s.view == ViewId::Ladder) open_export_dialog(s, ExportSubject::Ladder);
@@ -144,34 +149,37 @@ void export_animation(AppState& s, int) {
 }
 
 const Shortcut kShortcuts[] = {
-    {"F1 or ?", "this list of keys (F1 or Escape closes it)", "Everywhere", {key(keys::kF1), typed('?')}, toggle_help},
+    {"F1 or ?", "this list of keys (F1 or Escape closes it)", "Everywhere", {key(keys::kF1), typed('?')},
+     Command::ToggleHelp},
     {"F5", "presenter mode: text 2× or larger, high contrast, thick highlights; again: back", "Everywhere",
-     {key(keys::kF5)}, toggle_presenter},
-    {"F11", "full screen, and back to the window", "Everywhere", {key(keys::kF11)}, toggle_fullscreen},
+     {key(keys::kF5)}, Command::TogglePresenter},
+    {"F11", "full screen, and back to the window", "Everywhere", {key(keys::kF11)}, Command::ToggleFullscreen},
     {"F7", "slide: the view alone, without the bars above and below it (as exported frames are); again: back",
-     "Everywhere", {key(keys::kF7)}, toggle_slide},
+     "Everywhere", {key(keys::kF7)}, Command::ToggleSlide},
     {"Ctrl+B", "fold the panel left of the picture away, and back (a lesson's card stays)", "Everywhere",
-     {ctrl(keys::kB)}, fold_panels},
+     {ctrl(keys::kB)}, Command::FoldPanels},
     {"Ctrl+=  Ctrl+-", "text larger, smaller: 1×, 1.5×, 2×, 3×", "Everywhere",
      // Ctrl++ is Ctrl+Shift+= on most layouts.
      {ctrl(keys::kEqual), ctrl_shift(keys::kEqual), ctrl(keys::kKeypadAdd), ctrl(keys::kMinus),
       ctrl(keys::kKeypadSubtract)},
-     font_size},
-    {"Ctrl+0", "text back to 1×", "Everywhere", {ctrl(keys::kZero)}, font_reset},
-    {"F6", "next palette: default, high contrast, colour-blind safe", "Everywhere", {key(keys::kF6)}, palette},
+     Command::FontSize},
+    {"Ctrl+0", "text back to 1×", "Everywhere", {ctrl(keys::kZero)}, Command::FontReset},
+    {"F6", "next palette: default, high contrast, colour-blind safe", "Everywhere", {key(keys::kF6)},
+     Command::NextPalette},
     {"Ctrl+1 … Ctrl+8", "views: stage, latency, tuning, roofline, theatre, ladder, experiments, your kernel",
      "Everywhere"},
-    {"Ctrl+R", "run the set-up on the GPU, as Run on GPU does", "Everywhere", {ctrl(keys::kR)}, run_on_gpu},
+    {"Ctrl+R", "run the set-up on the GPU, as Run on GPU does", "Everywhere", {ctrl(keys::kR)}, Command::RunOnGpu},
     {"Ctrl+E", "export an animation of the theatre, the lesson or the ladders on show (GIF, WebP, PNGs, video)",
-     "Everywhere", {ctrl(keys::kE)}, export_animation},
+     "Everywhere", {ctrl(keys::kE)}, Command::ExportAnimation},
     {"Tab", "hand the keys to the panels: Tab and the arrows move between widgets, Space or Enter presses one",
      "Everywhere"},
     {"Escape", "hand the keys back to the view; close this list, or the lesson list", "Everywhere"},
     {"Shift+← → ↑ ↓", "stage: move the pinned cell of C (pins C[0][0] first); theatre: the next block", "Stage and theatre",
-     {shift(keys::kLeft), shift(keys::kRight), shift(keys::kUp), shift(keys::kDown)}, move_block},
+     {shift(keys::kLeft), shift(keys::kRight), shift(keys::kUp), shift(keys::kDown)}, Command::MoveBlock},
     {"Alt+← → ↑ ↓", "move the pinned cell of C, the thread to follow; in the theatre its block comes along",
-     "Stage and theatre", {alt(keys::kLeft), alt(keys::kRight), alt(keys::kUp), alt(keys::kDown)}, move_cell},
-    {"Delete", "release the pinned cell (or element of A or B)", "Stage and theatre", {key(keys::kDelete)}, release},
+     "Stage and theatre", {alt(keys::kLeft), alt(keys::kRight), alt(keys::kUp), alt(keys::kDown)}, Command::MoveCell},
+    {"Delete", "release the pinned cell (or element of A or B)", "Stage and theatre", {key(keys::kDelete)},
+     Command::Release},
     {"← → ↑ ↓", "pan the stage when zoomed in", "Stage"},
     {"+  -", "zoom the stage in, out", "Stage"},
     {"Space", "play, pause", "Theatre"},
@@ -213,13 +221,29 @@ bool view_has_plain_keys() {
 }
 
 void handle_shortcuts(AppState& state) {
+    Presentation& presentation = state.presentation;
     for (const Shortcut& shortcut : kShortcuts) {
-        if (!shortcut.act) continue;
+        if (shortcut.command == Command::None) continue;
         for (int i = 0; i < static_cast<int>(shortcut.chords.size()); ++i) {
             if (!shortcut.chords[i].used() || !pressed(shortcut.chords[i])) continue;
-            const std::string before = state.presentation.notice;
-            shortcut.act(state, i);
-            if (state.presentation.notice != before) state.presentation.notice_is_problem = false;
+            const std::string before = presentation.notice;
+            switch (shortcut.command) {
+                case Command::None: break;
+                case Command::ToggleHelp: toggle_help(presentation); break;
+                case Command::TogglePresenter: toggle_presenter(presentation); break;
+                case Command::ToggleFullscreen: toggle_fullscreen(presentation); break;
+                case Command::ToggleSlide: toggle_slide(presentation); break;
+                case Command::FoldPanels: fold_panels(presentation); break;
+                case Command::FontSize: font_size(presentation, i); break;
+                case Command::FontReset: font_reset(presentation); break;
+                case Command::NextPalette: palette(presentation); break;
+                case Command::RunOnGpu: run_on_gpu(presentation, state.run_requested, state); break;
+                case Command::ExportAnimation: export_animation(state); break;
+                case Command::MoveBlock: move_block(state, i); break;
+                case Command::MoveCell: move_cell(state, i); break;
+                case Command::Release: release(state.selected, state.theatre); break;
+            }
+            if (presentation.notice != before) presentation.notice_is_problem = false;
         }
     }
 }

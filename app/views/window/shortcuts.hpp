@@ -1,7 +1,9 @@
 // shortcuts.hpp — every key TileScope answers to, in one table: the help overlay (F1) lists
-// it, and handle_shortcuts() acts on the rows that have an action. Rows without one are
+// it, and handle_shortcuts() acts on the rows that have a command. Rows without one are
 // handled where they act (the view switcher, the stage, the theatre's player, the lessons)
-// and are listed here so that the overlay shows them all.
+// and are listed here so that the overlay shows them all. Each command's action takes the
+// piece of the state it changes (the presentation; the pinned cell and the theatre; ...):
+// handle_shortcuts() hands it over.
 #pragma once
 
 #include <array>
@@ -28,13 +30,31 @@ struct Chord {
     bool used() const { return key != keys::kNone || character != 0; }
 };
 
+// What a row's keys do, when the table handles them (handle_shortcuts()).
+enum class Command {
+    None,  // another part of TileScope handles these keys
+    ToggleHelp,
+    TogglePresenter,
+    ToggleFullscreen,
+    ToggleSlide,
+    FoldPanels,
+    FontSize,
+    FontReset,
+    NextPalette,
+    RunOnGpu,
+    ExportAnimation,
+    MoveBlock,
+    MoveCell,
+    Release,
+};
+
 struct Shortcut {
     const char* keys;   // as the overlay writes them
     const char* does;
     const char* where;  // "Everywhere", "Stage", "Theatre", "Lessons", ...
     std::array<Chord, 5> chords{};
-    // What pressing chords[i] does; null: another part of TileScope handles these keys.
-    void (*act)(AppState& state, int chord) = nullptr;
+    // What pressing chords[i] does; the command is told i (which of the chords was pressed).
+    Command command = Command::None;
 };
 
 std::span<const Shortcut> shortcuts();
@@ -50,6 +70,8 @@ bool view_has_keys();
 bool view_has_plain_keys();
 
 // Acts on the table's keys pressed this frame. Call once per frame, before the views draw.
+// It takes the whole AppState: the commands write across features (the presentation, the run
+// request, the pinned cell, the theatre, the export window).
 void handle_shortcuts(AppState& state);
 
 }  // namespace ts::views

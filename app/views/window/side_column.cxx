@@ -59,7 +59,7 @@ SideColumn begin_side_column(AppState& state, const char* panel_id, float width,
     return column;
 }
 
-void end_side_column(AppState& state, const SideColumn& column) {
+void end_side_column(Presentation& presentation, const AppState& app, const SideColumn& column) {
     if (column.panel) {
         ImGui::EndChild();
         ImGui::PopStyleColor();
@@ -69,7 +69,7 @@ void end_side_column(AppState& state, const SideColumn& column) {
         ImGui::SameLine(0.0f, ImGui::GetStyle().ItemSpacing.x * 0.5f);
     }
     // Not on a slide or in an exported frame: it belongs to the window (Ctrl+B still folds).
-    if (window_bars_shown(state)) draw_fold_handle(state.presentation, column.panel, column.bottom_reserve);
+    if (window_bars_shown(app)) draw_fold_handle(presentation, column.panel, column.bottom_reserve);
 }
 
 }  // namespace ts::views

@@ -36,8 +36,11 @@ struct SideColumn {
 // white panel (`panel_id`). Draw the panel's contents only when `.panel`; end with
 // end_side_column() either way, which draws the fold handle. The caller's picture follows on
 // the same line (ImGui::SameLine()).
+// It takes the whole AppState: the lesson card's buttons step the lesson, and a step sets up
+// the window across features (view, problem, kernel, the theatre, ...).
 SideColumn begin_side_column(AppState& state, const char* panel_id, float width, float bottom_reserve,
                              PanelDefault fold = PanelDefault::Open);
-void end_side_column(AppState& state, const SideColumn& column);
+// Writes only the presentation (the fold handle); reads from `app` whether the window's bars show.
+void end_side_column(Presentation& presentation, const AppState& app, const SideColumn& column);
 
 }  // namespace ts::views

@@ -7,7 +7,6 @@
 #include "model/format.hpp"
 #include "platform/imgui_compat.hpp"
 #include "views/common/theme.hpp"
-#include "views/lab/latency_view.hpp"
 #include "views/window/presenter.hpp"
 
 namespace ts::views {
@@ -42,8 +41,7 @@ void draw_view_list(ViewId& view) {
 
 }  // namespace
 
-void draw_view_switcher(AppState& state) {
-    ViewId& view = state.view;
+void draw_view_switcher(ViewId& view, Presentation& presentation) {
     const ImGuiIO& io = ImGui::GetIO();
     for (int i = 0; i < kViewCount; ++i)
         if (io.KeyCtrl && imgui_compat::key_pressed(imgui_compat::digit_key(1 + i), false)) view = kViewIds[i];
@@ -81,10 +79,7 @@ void draw_view_switcher(AppState& state) {
             if (active) ImGui::PopStyleColor(2);
         }
     }
-    draw_presenter_controls(state);
-    // Every frame passes here whichever view is open, so the first visit to any lab view
-    // (the ladder's too) starts the quick sweep.
-    start_first_visit_sweep(state.lab.measured, state);
+    draw_presenter_controls(presentation);
 }
 
 }  // namespace ts::views

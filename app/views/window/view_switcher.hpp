@@ -2,12 +2,13 @@
 // where they do not fit), and Ctrl+1 … Ctrl+8.
 #pragma once
 
-#include "views/window/app_state.hpp"
+#include "views/window/presenter.hpp"
+#include "views/window/view_id.hpp"
 
 namespace ts::views {
 
-// Sets state.view from a button or a key, then starts the lab's first-visit sweep when the view
-// now open plots measurements.
-void draw_view_switcher(AppState& state);
+// Sets `view` (the window's current view) from a button or a key, and draws the presenter's
+// controls beside the buttons, which write `presentation`.
+void draw_view_switcher(ViewId& view, Presentation& presentation);
 
 }  // namespace ts::views
