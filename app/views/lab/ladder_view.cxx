@@ -418,7 +418,7 @@ void draw_ladder_controls(AppState& state) {
     if (lab.in_flight > 0) muted_text(format_text("{} running…", model::counted(lab.in_flight, "measurement")));
     if (!lab.last_error.empty()) coloured_text_wrapped(colours::kError, lab.last_error.c_str());
     ImGui::Spacing();
-    draw_export_button(state, ExportSubject::Ladder);
+    draw_export_button(state.exporting, state, ExportSubject::Ladder);
 }
 
 float longest_bar_fitting_labels(std::span<const float> label_widths, std::span<const float> shares, float full,

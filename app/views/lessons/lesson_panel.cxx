@@ -140,7 +140,7 @@ void draw_step(AppState& state) {
         draw_prediction(state, step);
     }
     if (progress.step + 1 == count) muted_text("The last step. Ctrl+L opens the list of lessons.");
-    draw_export_button(state, ExportSubject::Lesson);
+    draw_export_button(state.exporting, state, ExportSubject::Lesson);
 }
 
 void draw_error(AppState& state) {

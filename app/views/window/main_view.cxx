@@ -29,7 +29,7 @@ void draw_main_view(AppState& state) {
     ImGui::Begin("TileScope", nullptr, kFlags);
     handle_shortcuts(state);
     draw_help_overlay(state);  // its own window, on top of this one
-    draw_export_dialog(state);  // its own window too, left out of the frames it exports
+    draw_export_dialog(state.exporting, state);  // its own window too, left out of the frames it exports
 
     // A slide, and an exported frame, is the view alone: the switcher, the buttons beside it and
     // the status bar are the window's (and "no CUDA device" would repeat in every frame).

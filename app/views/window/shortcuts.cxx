@@ -137,9 +137,9 @@ void release(AppState& s, int) {
 
 // "Export animation…" for what is on show: the open lesson, else the theatre or the ladders.
 void export_animation(AppState& s, int) {
-    if (s.lesson.lesson) open_export_dialog(s, ExportSubject::Lesson);
-    else if (s.view == ViewId::Theatre) open_export_dialog(s, ExportSubject::Theatre);
-    else if (s.view == ViewId::Ladder) open_export_dialog(s, ExportSubject::Ladder);
+    if (s.lesson.lesson) open_export_dialog(s.exporting, s, ExportSubject::Lesson);
+    else if (s.view == ViewId::Theatre) open_export_dialog(s.exporting, s, ExportSubject::Theatre);
+    else if (s.view == ViewId::Ladder) open_export_dialog(s.exporting, s, ExportSubject::Ladder);
     else s.presentation.notice = "Ctrl+E: the theatre, a lesson and the ladders export animations; this view has no steps";
 }
 
