@@ -38,10 +38,10 @@ void draw_main_view(AppState& state) {
     if (window_chrome) {
         draw_view_switcher(state);
         ImGui::SameLine();
-        draw_lessons_button(state);
+        draw_lessons_button(state.lesson);
     }
     handle_lesson_keys(state);
-    draw_lesson_list(state);
+    draw_lesson_list(state.lesson);
     // Every view but the stage fills the window above the status bar.
     if (state.view != ViewId::Stage) {
         switch (state.view) {
