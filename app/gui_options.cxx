@@ -373,7 +373,7 @@ void apply_stage_flags(views::AppState& state, const GuiOptions& gui) {
 // "Plot beside the rungs" makes it. nullopt, or 2 and why.
 std::optional<int> apply_kernel_file(views::AppState& state, const GuiOptions& gui) {
     if (gui.kernel_file.empty()) return std::nullopt;
-    if (const auto why = views::open_kernel_flag(state, gui.kernel_file)) {
+    if (const auto why = views::open_kernel_flag(state.kernel_editor, gui.kernel_file)) {
         std::cerr << "tilescope: --kernel-file: " << *why << "\n";
         return 2;
     }

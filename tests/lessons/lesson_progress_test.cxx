@@ -87,8 +87,30 @@ TEST(LessonProgress, MovingStepsClampsAndResetsThePrediction) {
     EXPECT_EQ(state.lesson.step, 2);
     ts::views::go_to_lesson_step(state, -1);
     EXPECT_EQ(state.lesson.step, 0);
-    ts::views::close_lesson(state);
+    ts::views::close_lesson(state.lesson);
     EXPECT_FALSE(state.lesson.lesson);
+}
+
+// The card's Next and Previous and the list's choice only ask: handle_lesson_keys, at the start of
+// the next frame, applies the step to the window.
+TEST(LessonProgress, TheKeysOfTheNextFrameTakeTheStepTheButtonsAskedFor) {
+    AppState state;
+    state.lesson.asked_lesson = parse(kLesson);
+    ts::test::ImGuiHarness harness;
+    harness.frame([&] { ts::views::handle_lesson_keys(state); });
+    ASSERT_TRUE(state.lesson.lesson);
+    EXPECT_FALSE(state.lesson.asked_lesson);
+    EXPECT_EQ(state.lesson.step, 0);
+    EXPECT_EQ(state.problem.m, 40);
+    state.lesson.asked_step = 1;
+    harness.frame([&] { ts::views::draw_lesson_panel(state.lesson, state.exporting, state); });
+    EXPECT_EQ(state.lesson.step, 0) << "the card does not apply a step";
+    EXPECT_EQ(state.view, ts::views::ViewId::Stage);
+    harness.frame([&] { ts::views::handle_lesson_keys(state); });
+    EXPECT_EQ(state.lesson.step, 1);
+    EXPECT_FALSE(state.lesson.asked_step);
+    EXPECT_EQ(state.view, ts::views::ViewId::Theatre);
+    EXPECT_EQ(state.theatre.block.x, 3);
 }
 
 TEST(LessonProgress, AnswersComeFromTheModel) {
@@ -117,14 +139,14 @@ TEST(LessonProgress, ThePanelShowsTheStepAndItsQuestion) {
     ASSERT_TRUE(ts::views::open_lesson(state, parse(kLesson), 1));
     ts::test::ImGuiHarness harness;
     std::string text;
-    for (int i = 0; i < 3; ++i) text = harness.frame([&] { ts::views::draw_lesson_panel(state); });
+    for (int i = 0; i < 3; ++i) text = harness.frame([&] { ts::views::draw_lesson_panel(state.lesson, state.exporting, state); });
     EXPECT_NE(text.find("Lesson: Three steps"), std::string::npos) << text;
     EXPECT_NE(text.find("Lesson: Three steps · step 2 of 3\nTheatre"), std::string::npos) << text;
     EXPECT_NE(text.find("The block over the edge."), std::string::npos) << text;
     EXPECT_NE(text.find("How often is A[0][0] loaded?"), std::string::npos) << text;
     EXPECT_EQ(text.find("Answer:"), std::string::npos) << "revealed before Enter";
     state.lesson.revealed = true;
-    text = harness.frame([&] { ts::views::draw_lesson_panel(state); });
+    text = harness.frame([&] { ts::views::draw_lesson_panel(state.lesson, state.exporting, state); });
     EXPECT_NE(text.find("Answer: 4"), std::string::npos) << text;
     EXPECT_NE(text.find("counted by the model"), std::string::npos) << text;
 }
@@ -133,7 +155,7 @@ TEST(LessonProgress, ABrokenLessonIsShownInRedNotOpened) {
     AppState state;
     state.lesson.error = "bad.lesson:3: unknown key \"colour\"";
     ts::test::ImGuiHarness harness;
-    const std::string text = harness.frame([&] { ts::views::draw_lesson_panel(state); });
+    const std::string text = harness.frame([&] { ts::views::draw_lesson_panel(state.lesson, state.exporting, state); });
     EXPECT_NE(text.find("Could not open the lesson: bad.lesson:3: unknown key"), std::string::npos) << text;
 }
 

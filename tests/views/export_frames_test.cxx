@@ -130,32 +130,32 @@ TEST(ExportFrames, TheLaddersClimbARungAFrame) {
 TEST(ExportDialog, SaysWhatItWillDrawBeforeItStarts) {
     AppState state = tiled_block();
     ts::test::ImGuiHarness ui;
-    ts::views::open_export_dialog(state, ExportSubject::Theatre);
+    ts::views::open_export_dialog(state.exporting, state, ExportSubject::Theatre);
     EXPECT_STREQ(state.exporting.path_text.data(), "tilescope-theatre-tiled.gif");
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { ts::views::draw_export_dialog(state); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { ts::views::draw_export_dialog(state.exporting, state); });
     EXPECT_NE(text.find("17 frames of 1280 × 720, each held 0.5 s (8.5 s in all)"), std::string::npos) << text;
     EXPECT_FALSE(state.exporting.start_requested);
 
     std::snprintf(state.exporting.path_text.data(), state.exporting.path_text.size(), "out.avi");
-    text = ui.frame([&] { ts::views::draw_export_dialog(state); });
+    text = ui.frame([&] { ts::views::draw_export_dialog(state.exporting, state); });
     EXPECT_NE(text.find("out.avi: TileScope exports .gif"), std::string::npos) << text;
 
     // While an export draws its frames the window stays out of them.
     state.exporting.capturing = true;
-    text = ui.frame([&] { ts::views::draw_export_dialog(state); });
+    text = ui.frame([&] { ts::views::draw_export_dialog(state.exporting, state); });
     EXPECT_EQ(text.find("frames of"), std::string::npos) << text;
 }
 
 TEST(ExportDialog, ShowsProgressAndCancelsWhileRunning) {
     AppState state = tiled_block();
     ts::test::ImGuiHarness ui;
-    ts::views::open_export_dialog(state, ExportSubject::Theatre);
+    ts::views::open_export_dialog(state.exporting, state, ExportSubject::Theatre);
     state.exporting.running = true;
     state.exporting.frames_done = 3;
     state.exporting.frames_total = 17;
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { ts::views::draw_export_dialog(state); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { ts::views::draw_export_dialog(state.exporting, state); });
     EXPECT_NE(text.find("frame 3 of 17"), std::string::npos) << text;
     EXPECT_NE(text.find("Cancel"), std::string::npos) << text;
 }

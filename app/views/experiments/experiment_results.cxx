@@ -92,7 +92,8 @@ std::string read_line(const model::StaleRead& r) {
                        fixed(r.got, 0), from, r.writer_x, r.writer_y);
 }
 
-void draw_stale_reads(AppState& state, Experiment e, const ExperimentOutcome& outcome) {
+// The stale read whose "Show in the theatre" was clicked, if one was.
+std::optional<RaceMoment> draw_stale_reads(Experiment e, const ExperimentOutcome& outcome) {
     const model::StaleReadReport& report = *outcome.stale;
     const model::ExperimentCase& c = report.c.problem.m > 0 ? report.c : outcome.c;
     heading("What an instrumented run saw");
@@ -104,16 +105,17 @@ void draw_stale_reads(AppState& state, Experiment e, const ExperimentOutcome& ou
     const auto telling = model::most_telling(report);
     if (!telling) {
         muted_text("No stale read in this launch: this time every thread happened to wait long enough.");
-        return;
+        return std::nullopt;
     }
+    std::optional<RaceMoment> asked;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(model::explain_stale_read(e, *telling, std::max(c.kernel.tile, 1)).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PushID("telling");
-    if (ImGui::Button("Show in the theatre")) show_race_in_theatre(state, race_moment(e, c, *telling));
+    if (ImGui::Button("Show in the theatre")) asked = race_moment(e, c, *telling);
     ImGui::PopID();
     const int more = std::min<int>(kListedReads, static_cast<int>(report.reads.size()));
-    if (more <= 1) return;
+    if (more <= 1) return asked;
     ImGui::TextUnformatted((more == static_cast<int>(report.reads.size())
                                 ? format_text("All {} recorded:", more)
                                 : format_text("The first {} of the {} recorded:", more, report.reads.size()))
@@ -122,13 +124,14 @@ void draw_stale_reads(AppState& state, Experiment e, const ExperimentOutcome& ou
     for (int i = 0; i < more; ++i) {
         const model::StaleRead& r = report.reads[static_cast<std::size_t>(i)];
         ImGui::PushID(i);
-        if (ImGui::SmallButton("Show in the theatre")) show_race_in_theatre(state, race_moment(e, c, r));
+        if (ImGui::SmallButton("Show in the theatre")) asked = race_moment(e, c, r);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", model::explain_stale_read(e, r, std::max(c.kernel.tile, 1)).c_str());
         ImGui::SameLine();
         ImGui::TextUnformatted(read_line(r).c_str());
         ImGui::PopID();
     }
     ImGui::PopFont();
+    return asked;
 }
 
 // ---- bank-conflicts: the bank map and the measured slow-down --------------------------------
@@ -223,7 +226,10 @@ void draw_slowdown(const model::ExperimentRun& run) {
 
 // ---- One case's outcome ---------------------------------------------------------------------
 
-void draw_outcome(AppState& state, Experiment e, int index, const ExperimentOutcome& outcome) {
+// Writes the experiments' state ("Run this case again"); returns the stale read asked for in the theatre.
+std::optional<RaceMoment> draw_outcome(ExperimentState& experiments, const AppState& app, Experiment e, int index,
+                                       const ExperimentOutcome& outcome) {
+    std::optional<RaceMoment> asked;
     ImGui::PushID(outcome.serial);
     const model::ExperimentRun* run = outcome.run ? &*outcome.run : nullptr;
     ImGui::PushFont(heading_font());
@@ -248,9 +254,9 @@ void draw_outcome(AppState& state, Experiment e, int index, const ExperimentOutc
         const bool refused = outcome.error.starts_with("not run");
         coloured_text_wrapped(colours::kError, (refused ? outcome.error : "failed: " + outcome.error).c_str());
         // Exactly this case again (issue #22); the batch's Run button runs them all.
-        if (!refused && !outcome.recorded && state.device && state.device->usable) {
-            ImGui::BeginDisabled(state.experiments.batch.has_value());
-            if (ImGui::SmallButton("Run this case again")) run_case_again(state.experiments, e, outcome.c);
+        if (!refused && !outcome.recorded && usable_gpu(app)) {
+            ImGui::BeginDisabled(experiments.batch.has_value());
+            if (ImGui::SmallButton("Run this case again")) run_case_again(experiments, e, outcome.c);
             ImGui::EndDisabled();
         }
     }
@@ -278,7 +284,7 @@ void draw_outcome(AppState& state, Experiment e, int index, const ExperimentOutc
     }
     if (outcome.stale && watches_shared_memory(e)) {
         if (outcome.recorded) ImGui::PushStyleVar(ImGuiStyleVar_Alpha, kRecordedAlpha);
-        draw_stale_reads(state, e, outcome);
+        asked = draw_stale_reads(e, outcome);
         if (outcome.recorded) ImGui::PopStyleVar();
     } else if (run && watches_shared_memory(e)) {
         muted_text(model::watchable(outcome.c.problem)
@@ -287,6 +293,7 @@ void draw_outcome(AppState& state, Experiment e, int index, const ExperimentOutc
                          "(M·K and K·N under 2^24).");
     }
     ImGui::PopID();
+    return asked;
 }
 
 // ---- The results column ---------------------------------------------------------------------
@@ -315,8 +322,8 @@ void draw_model_part(Experiment e, const ExperimentPage& page) {
 
 }  // namespace
 
-void draw_experiment_results(AppState& state, Experiment e) {
-    ExperimentPage& page = page_of(state.experiments, e);
+std::optional<RaceMoment> draw_experiment_results(ExperimentState& experiments, const AppState& app, Experiment e) {
+    ExperimentPage& page = page_of(experiments, e);
     draw_model_part(e, page);
     heading("What the GPU found");
     // The cases in the panel's order, then any other case a measurement or an earlier edit brought.
@@ -326,15 +333,17 @@ void draw_experiment_results(AppState& state, Experiment e) {
     for (const ExperimentOutcome& outcome : page.outcomes)
         if (std::find(shown.begin(), shown.end(), &outcome) == shown.end()) shown.push_back(&outcome);
     if (shown.empty()) {
-        muted_text(usable_gpu(state) ? "Nothing run yet: make your guess, then press Run."
+        muted_text(usable_gpu(app) ? "Nothing run yet: make your guess, then press Run."
                                      : "Nothing measured to show: no GPU here, and no recorded results of this "
                                        "experiment (assets/experiments/).");
-        return;
+        return std::nullopt;
     }
+    std::optional<RaceMoment> asked;
     for (int i = 0; i < static_cast<int>(shown.size()); ++i) {
         if (i > 0) ImGui::Separator();
-        draw_outcome(state, e, i, *shown[static_cast<std::size_t>(i)]);
+        if (auto read = draw_outcome(experiments, app, e, i, *shown[static_cast<std::size_t>(i)])) asked = read;
     }
+    return asked;
 }
 
 }  // namespace ts::views

@@ -6,12 +6,17 @@
 // the panel is where the student chooses, guesses and runs.
 #pragma once
 
+#include <optional>
+
 #include "views/window/app_state.hpp"
 
 namespace ts::views {
 
-// The results of `experiment`, the model's part first, into the current window.
-void draw_experiment_results(AppState& state, model::Experiment experiment);
+// The results of `experiment`, the model's part first, into the current window. Writes the
+// experiments' state ("Run this case again"); returns the stale read whose "Show in the theatre"
+// was clicked, for the view to put the theatre on it.
+std::optional<RaceMoment> draw_experiment_results(ExperimentState& experiments, const AppState& app,
+                                                  model::Experiment experiment);
 
 // Shared by the panel and the results.
 // Whether the variant can break C (all but bank-conflicts, which only slows the kernel down).

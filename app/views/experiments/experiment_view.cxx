@@ -142,11 +142,10 @@ void draw_cases(ExperimentPage& page, Experiment e, bool locked) {
     ImGui::EndDisabled();
 }
 
-void draw_run_controls(AppState& state, Experiment e) {
-    ExperimentState& experiments = state.experiments;
+void draw_run_controls(ExperimentState& experiments, const AppState& app, Experiment e) {
     ExperimentPage& page = page_of(experiments, e);
     const bool running = experiments.batch.has_value();
-    const bool can_run = usable_gpu(state) && !running;
+    const bool can_run = usable_gpu(app) && !running;
     ImGui::BeginDisabled(!can_run);
     const std::string label = format_text("Run {} times on the GPU", page.runs);
     if (ImGui::Button(label.c_str())) start_experiment_batch(experiments, e);
@@ -164,11 +163,11 @@ void draw_run_controls(AppState& state, Experiment e) {
         if (ImGui::Button("Cancel")) cancel_experiment_batch(experiments);
     }
     if (!experiments.batch_note.empty()) muted_text(experiments.batch_note);
-    if (!state.device) {
+    if (!app.device) {
         muted_text("Still probing for a CUDA GPU…");
-    } else if (!state.device->usable) {
+    } else if (!app.device->usable) {
         // Why nothing runs here, and what the view shows instead.
-        coloured_text_wrapped(colours::kWarning, format_text("Not running here: {}.", state.device->why_not).c_str());
+        coloured_text_wrapped(colours::kWarning, format_text("Not running here: {}.", app.device->why_not).c_str());
         muted_text("What the model knows is shown all the same: what each variant takes out, the out-of-bounds "
                    "accesses worked out from the indices, the bank map; and recorded results where there are some.");
     }
@@ -207,6 +206,8 @@ std::optional<int> observed_choice(const ExperimentPage& page, Experiment experi
     return every ? 0 : never ? 2 : 1;
 }
 
+// The whole state: it switches the view, and in the theatre sets the problem, kernel and theatre
+// on the stale read (show_race_in_theatre).
 std::optional<std::string> open_experiment(AppState& state, Experiment experiment, bool in_theatre) {
     state.experiments.experiment = experiment;
     if (!in_theatre) {
@@ -231,6 +232,8 @@ std::optional<std::string> open_experiment(AppState& state, Experiment experimen
     return note;
 }
 
+// The whole state: the side column (the window's) takes it, and "Show in the theatre" puts the
+// theatre, problem and kernel on a stale read.
 void draw_experiment_view(AppState& state, float bottom_reserve) {
     ExperimentState& experiments = state.experiments;
     load_committed_experiments(experiments);
@@ -248,14 +251,15 @@ void draw_experiment_view(AppState& state, float bottom_reserve) {
         ImGui::Separator();
         draw_cases(page, e, experiments.batch.has_value());
         ImGui::Separator();
-        draw_run_controls(state, e);
+        draw_run_controls(experiments, state, e);
     }
     end_side_column(state.presentation, state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##experiment_results", ImVec2(0.0f, -bottom_reserve), false);
-    draw_experiment_results(state, e);
+    const auto asked = draw_experiment_results(experiments, state, e);
     ImGui::EndChild();
+    if (asked) show_race_in_theatre(state, *asked);
 }
 
 }  // namespace ts::views

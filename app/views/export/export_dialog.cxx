@@ -72,8 +72,7 @@ void progress(ExportState& exporting) {
 }
 
 // The choices, and Export.
-void choices(AppState& state, const ExportSequence& sequence) {
-    ExportState& exporting = state.exporting;
+void choices(ExportState& exporting, const ExportSequence& sequence) {
     ExportChoice& choice = exporting.choice;
     const float font = ImGui::GetFontSize();
 
@@ -142,30 +141,29 @@ void choices(AppState& state, const ExportSequence& sequence) {
 
 }  // namespace
 
-void open_export_dialog(AppState& state, ExportSubject subject) {
-    ExportState& exporting = state.exporting;
+void open_export_dialog(ExportState& exporting, const AppState& app, ExportSubject subject) {
     const bool same_subject = exporting.subject == subject && exporting.path_text[0] != '\0';
     exporting.subject = subject;
     exporting.dialog_open = true;
     exporting.focus = true;
     exporting.outcome.clear();
     if (same_subject) return;  // keeps the file and format chosen last time
-    const auto sequence = export_sequence(state, subject);
+    const auto sequence = export_sequence(app, subject);
     const std::string stem = "tilescope-" + (std::holds_alternative<ExportSequence>(sequence)
                                                  ? std::get<ExportSequence>(sequence).file_stem
                                                  : std::string("animation"));
     set_path_text(exporting, stem + ".gif");
     // At a projector, the picture the room sees.
-    exporting.choice.presenter = state.presentation.presenter;
+    exporting.choice.presenter = app.presentation.presenter;
 }
 
-void draw_export_button(AppState& state, ExportSubject subject) {
+void draw_export_button(ExportState& exporting, const AppState& app, ExportSubject subject) {
     // The exported frames show the view, not the means of exporting it.
-    if (state.exporting.capturing) return;
-    const auto sequence = export_sequence(state, subject);
+    if (exporting.capturing) return;
+    const auto sequence = export_sequence(app, subject);
     const std::string* why_not = std::get_if<std::string>(&sequence);
-    ImGui::BeginDisabled(why_not != nullptr || state.exporting.running);
-    if (ImGui::Button("Export animation…")) open_export_dialog(state, subject);
+    ImGui::BeginDisabled(why_not != nullptr || exporting.running);
+    if (ImGui::Button("Export animation…")) open_export_dialog(exporting, app, subject);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", why_not ? ("Nothing to export: " + *why_not).c_str()
@@ -173,8 +171,7 @@ void draw_export_button(AppState& state, ExportSubject subject) {
                                           "drawn offscreen at the size you choose");
 }
 
-void draw_export_dialog(AppState& state) {
-    ExportState& exporting = state.exporting;
+void draw_export_dialog(ExportState& exporting, const AppState& app) {
     if (!exporting.dialog_open || exporting.capturing) return;
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f,
@@ -189,7 +186,7 @@ void draw_export_dialog(AppState& state) {
         return;
     }
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    const auto sequence = export_sequence(state, exporting.subject);
+    const auto sequence = export_sequence(app, exporting.subject);
     if (const auto* why = std::get_if<std::string>(&sequence)) {
         coloured_text_wrapped(colours::kError, ("Nothing to export: " + *why).c_str());
         if (ImGui::Button("Close")) open = false;
@@ -197,7 +194,7 @@ void draw_export_dialog(AppState& state) {
         ImGui::TextWrapped("%s", std::get<ExportSequence>(sequence).what.c_str());
         ImGui::Spacing();
         if (exporting.running) progress(exporting);
-        else choices(state, std::get<ExportSequence>(sequence));
+        else choices(exporting, std::get<ExportSequence>(sequence));
     }
     if (!exporting.outcome.empty())
         coloured_text_wrapped(exporting.outcome_failed ? colours::kError : colours::kPass, exporting.outcome.c_str());

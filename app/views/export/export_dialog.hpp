@@ -6,6 +6,8 @@
 // The window only asks (ExportState::start_requested, cancel_requested): the main loop does the
 // drawing offscreen and the writing (app/animation_export.hpp). It is left out of the exported
 // frames, as tooltips are.
+//
+// Each writes the export's own state (ExportState) and reads the rest of the window.
 #pragma once
 
 #include "views/export/export_state.hpp"
@@ -15,13 +17,13 @@ namespace ts::views {
 struct AppState;
 
 // The button; greyed, with the reason in its tooltip, when the subject has nothing to export.
-void draw_export_button(AppState& state, ExportSubject subject);
+void draw_export_button(ExportState& exporting, const AppState& app, ExportSubject subject);
 
 // The window, when open; once per frame, from the main view.
-void draw_export_dialog(AppState& state);
+void draw_export_dialog(ExportState& exporting, const AppState& app);
 
 // Opens the window on `subject` with its defaults (a file named after what it shows), as the
 // button does.
-void open_export_dialog(AppState& state, ExportSubject subject);
+void open_export_dialog(ExportState& exporting, const AppState& app, ExportSubject subject);
 
 }  // namespace ts::views

@@ -109,6 +109,8 @@ std::variant<ExportSequence, std::string> export_sequence(const AppState& state,
     return std::string("nothing to export");
 }
 
+// The whole state: a frame is the theatre's player, a lesson's step (which sets up the window)
+// or the ladder's rungs, whichever subject is exported.
 void show_export_frame(AppState& state, ExportSubject subject, int frame) {
     TheatreState& theatre = state.theatre;
     switch (subject) {
@@ -157,6 +159,7 @@ ExportBookmark bookmark(const AppState& state) {
             theatre.panel,         state.lesson.step,   state.lesson.revealed,  state.lab.choices.ladder_rungs_shown};
 }
 
+// The whole state, as show_export_frame: the theatre, the lesson's step and the ladder go back.
 void restore(AppState& state, const ExportBookmark& bookmark) {
     TheatreState& theatre = state.theatre;
     theatre.player = bookmark.player;

@@ -76,13 +76,14 @@ void draw_shared(const model::SharedReport& shared) {
     }
 }
 
-void draw_trace(AppState& state) {
-    const gpu::RunResult& r = *state.kernel_editor.recorded;
+// True when "Show in the theatre" was clicked.
+bool draw_trace(const KernelEditorState& editor) {
+    const gpu::RunResult& r = *editor.recorded;
     ImGui::Spacing();
     ImGui::Text("Recorded at %s:", problem_size_text(r.request.problem).c_str());
     if (!r.ok) {
         coloured(colours::kError, r.error);
-        return;
+        return false;
     }
     const gpu::UserTraceReport& report = *r.user_trace;
     ImGui::PushTextWrapPos(0.0f);
@@ -93,7 +94,7 @@ void draw_trace(AppState& state) {
     draw_shared(report.shared);
     if (!r.trace) {
         coloured(colours::kWarning, "The theatre cannot draw it: " + report.theatre_note);
-        return;
+        return false;
     }
     const auto difference = model::compare_with_model(*r.trace);
     coloured(difference ? colours::kWarning : colours::kPass,
@@ -101,23 +102,18 @@ void draw_trace(AppState& state) {
                         : format_text("Shaped like the tiled rung with T = {}: every thread's loads in every phase are "
                                       "the model's.",
                                       r.trace->config.tile));
-    if (ImGui::Button("Show in the theatre")) {
-        add_trace(state.theatre.traces, *r.trace);
-        state.problem = r.trace->problem;
-        state.kernel = r.trace->config;
-        state.view = ViewId::Theatre;
-    }
+    return ImGui::Button("Show in the theatre");
 }
 
 }  // namespace
 
-void draw_kernel_results(AppState& state) {
-    const KernelEditorState& editor = state.kernel_editor;
+bool draw_kernel_results(const KernelEditorState& editor) {
+    bool to_theatre = false;
     heading("On the GPU");
     if (editor.checks.empty() && !editor.mine && !editor.recorded)
         muted_text("Run checks launches your kernel at five sizes, each cell of C against the reference; Measure "
                    "times it beside a rung; Record notes every access of every thread.");
-    if (editor.recorded) draw_trace(state);
+    if (editor.recorded) to_theatre = draw_trace(editor);
     if (!editor.checks.empty()) {
         ImGui::TextUnformatted("Checks (C filled with a NaN before each launch, guard zones around A, B and C):");
         for (const ExperimentOutcome& outcome : editor.checks) draw_check(outcome);
@@ -135,6 +131,7 @@ void draw_kernel_results(AppState& state) {
                             model::describe(editor.theirs->request.kernel).c_str());
         }
     }
+    return to_theatre;
 }
 
 }  // namespace ts::views

@@ -3,12 +3,13 @@
 // wrong, NaN cells, stores past C, or the worker's sentence), and the measurement beside the rung.
 #pragma once
 
-#include "views/window/app_state.hpp"
+#include "views/kernel/kernel_state.hpp"
 
 namespace ts::views {
 
-// Draws them; "Show in the theatre" under a tiled-shaped trace puts it there (the theatre's
-// problem and T become the trace's).
-void draw_kernel_results(AppState& state);
+// Draws them from the editor's state alone; true when "Show in the theatre" under a
+// tiled-shaped trace was clicked, for the view to put it there (the theatre's problem and T
+// become the trace's).
+bool draw_kernel_results(const KernelEditorState& editor);
 
 }  // namespace ts::views

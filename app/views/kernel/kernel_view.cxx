@@ -10,6 +10,7 @@
 #include "views/kernel/kernel_editor.hpp"
 #include "views/kernel/kernel_results.hpp"
 #include "views/lab/latency_view.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/window/side_column.hpp"
 
 namespace ts::views {
@@ -64,7 +65,7 @@ bool expression_field(const char* label, std::string& text, float width) {
     return input_string(label, text);
 }
 
-void draw_launch(KernelEditorState& editor, const AppState& state) {
+void draw_launch(KernelEditorState& editor, const AppState& app) {
     heading("Launch");
     muted_text("Expressions of M, N and K (cdiv rounds up), kept in the source's // grid:, // block: and // shared: "
                "lines.");
@@ -102,7 +103,7 @@ void draw_launch(KernelEditorState& editor, const AppState& state) {
         return;
     }
     const model::UserLaunchShape& s = std::get<model::UserLaunchShape>(resolved);
-    const model::DeviceLimits limits = launch_limits(state);
+    const model::DeviceLimits limits = launch_limits(app);
     if (const auto refused = model::launch_refused(s, limits))
         wrapped(colours::kError, format_text("at {}³ the GPU would refuse it: {}", editor.measure_size, *refused));
     else
@@ -111,20 +112,21 @@ void draw_launch(KernelEditorState& editor, const AppState& state) {
 }
 
 // Your kernel as one more series of the latency view, as its source is now, measured at once.
-void plot_beside_rungs(AppState& state) {
-    LatencyControls& latency = state.lab.choices.latency;
-    latency.yours = user_source(state.kernel_editor);
+void plot_beside_rungs(LabState& lab, ViewId& view, const KernelEditorState& editor) {
+    LatencyControls& latency = lab.choices.latency;
+    latency.yours = user_source(editor);
     latency.dtype = model::Dtype::Float32;
     latency.batch = 1;
-    state.view = ViewId::Latency;
-    measure_latency_now(state.lab);
+    view = ViewId::Latency;
+    measure_latency_now(lab);
 }
 
-void draw_actions(KernelEditorState& editor, AppState& state) {
+// Writes the editor's state; "Plot beside the rungs" writes the lab's latency view and switches to it.
+void draw_actions(KernelEditorState& editor, LabState& lab, ViewId& view, const AppState& app) {
     heading("Run");
     const bool busy = job_running(editor);
-    const bool probed = state.device.has_value();
-    const bool gpu = probed && state.device->usable;
+    const bool probed = app.device.has_value();
+    const bool gpu = probed && app.device->usable;
     ImGui::BeginDisabled(busy || !probed);
     if (ImGui::Button("Compile")) start_job(editor, KernelJob::Compile);
     ImGui::SameLine();
@@ -139,10 +141,10 @@ void draw_actions(KernelEditorState& editor, AppState& state) {
                           "every thread: the counts, bank conflicts and races by line, and for a kernel shaped like the "
                           "tiled rung a replay in the theatre",
                           editor.record_size);
-    if (ImGui::Button("Plot beside the rungs")) plot_beside_rungs(state);
+    if (ImGui::Button("Plot beside the rungs")) plot_beside_rungs(lab, view, editor);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("The latency view with \"yours: %s\" as one more curve, measured now at %d³ (float, batch 1)",
-                          editor.name.c_str(), state.lab.choices.latency.size);
+                          editor.name.c_str(), app.lab.choices.latency.size);
     ImGui::EndDisabled();
     ImGui::EndDisabled();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
@@ -153,7 +155,7 @@ void draw_actions(KernelEditorState& editor, AppState& state) {
     editor.measure_size = std::clamp(editor.measure_size, 1, 16384);
     muted_text(format_text("measured beside {}", model::describe(editor.beside)));
     if (!probed) muted_text("still probing for a CUDA GPU…");
-    else if (!gpu) wrapped(colours::kWarning, "Compiling needs no GPU; running and measuring do: " + state.device->why_not);
+    else if (!gpu) wrapped(colours::kWarning, "Compiling needs no GPU; running and measuring do: " + app.device->why_not);
     if (busy) {
         ImGui::TextUnformatted(job_progress(editor).c_str());
         ImGui::SameLine();
@@ -213,8 +215,7 @@ void draw_compiler(KernelEditorState& editor) {
 
 }  // namespace
 
-std::optional<std::string> open_kernel_flag(AppState& state, const std::string& file) {
-    KernelEditorState& editor = state.kernel_editor;
+std::optional<std::string> open_kernel_flag(KernelEditorState& editor, const std::string& file) {
     std::filesystem::path path(file);
     if (!path.has_parent_path()) path = record::user_kernels_dir() / file;
     auto read = record::read_kernel_file(path);
@@ -228,6 +229,8 @@ std::optional<std::string> open_kernel_flag(AppState& state, const std::string& 
     return std::nullopt;
 }
 
+// The whole state: the side column (the window's) takes it, and "Show in the theatre" under a
+// recorded trace sets the theatre, the problem, the kernel and the view.
 void draw_kernel_view(AppState& state, float bottom_reserve) {
     KernelEditorState& editor = state.kernel_editor;
     start_editor(editor);
@@ -243,7 +246,7 @@ void draw_kernel_view(AppState& state, float bottom_reserve) {
         ImGui::Separator();
         draw_launch(editor, state);
         ImGui::Separator();
-        draw_actions(editor, state);
+        draw_actions(editor, state.lab, state.view, state);
         ImGui::Separator();
         draw_compiler(editor);
     }
@@ -255,9 +258,17 @@ void draw_kernel_view(AppState& state, float bottom_reserve) {
     const bool results = !editor.checks.empty() || editor.mine || editor.recorded;
     draw_kernel_editor(editor, ImVec2(room.x, results ? room.y * 0.58f : room.y - ImGui::GetFrameHeightWithSpacing() * 2.0f));
     ImGui::BeginChild("##kernel_results", ImVec2(0.0f, 0.0f), false);
-    draw_kernel_results(state);
+    const bool to_theatre = draw_kernel_results(editor);
     ImGui::EndChild();
     ImGui::EndChild();
+    // The recorded trace in the theatre: its problem and T become the window's.
+    if (to_theatre) {
+        const auto& trace = *editor.recorded->trace;
+        add_trace(state.theatre.traces, trace);
+        state.problem = trace.problem;
+        state.kernel = trace.config;
+        state.view = ViewId::Theatre;
+    }
 }
 
 }  // namespace ts::views

@@ -14,11 +14,13 @@
 
 namespace ts::views {
 
-// The whole view, down to `bottom_reserve` above the window's bottom.
+// The whole view, down to `bottom_reserve` above the window's bottom. It writes the editor's state
+// (KernelEditorState); "Plot beside the rungs" the lab's latency view, "Show in the theatre" the
+// theatre, problem and kernel; and the view switches to either.
 void draw_kernel_view(AppState& state, float bottom_reserve);
 
 // --kernel-file NAME: open it (a path, or a name in the kernels folder) in the editor at start.
 // The reason when it cannot be read.
-std::optional<std::string> open_kernel_flag(AppState& state, const std::string& file);
+std::optional<std::string> open_kernel_flag(KernelEditorState& editor, const std::string& file);
 
 }  // namespace ts::views

@@ -123,7 +123,7 @@ void draw_lab_view(AppState& state, float bottom_reserve) {
         if (state.view == ViewId::Ladder) {
             draw_ladder_controls(state.lab, state);
             ImGui::Spacing();
-            draw_export_button(state, ExportSubject::Ladder);
+            draw_export_button(state.exporting, state, ExportSubject::Ladder);
             ImGui::Separator();
         }
         // The hardware's counters beside the model's, at the size the plot shows.

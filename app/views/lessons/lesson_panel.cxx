@@ -22,8 +22,7 @@ bool key_pressed(Key key) { return imgui_compat::key_pressed(key); }
 
 bool enter_pressed() { return key_pressed(keys::kEnter) || key_pressed(keys::kKeypadEnter); }
 
-void open_list(AppState& state) {
-    LessonProgress& progress = state.lesson;
+void open_list(LessonProgress& progress) {
     // Read afresh each time, so a lesson file edited during a class shows its new state.
     progress.list = list_lessons();
     progress.list_open = true;
@@ -32,15 +31,15 @@ void open_list(AppState& state) {
         if (progress.lesson && progress.list[i].name == progress.lesson->name) progress.list_cursor = i;
 }
 
-void choose_from_list(AppState& state, int index) {
-    LessonProgress& progress = state.lesson;
+// The lesson at `index` of the list, read and checked, is asked for (handle_lesson_keys opens it).
+void choose_from_list(LessonProgress& progress, int index) {
     if (index < 0 || index >= static_cast<int>(progress.list.size())) return;
     const LessonListEntry& entry = progress.list[index];
     if (!entry.error.empty()) return;  // listed so its author sees why; it cannot be opened
     auto loaded = load_lesson(entry.file);
     progress.list_open = false;
     if (auto* lesson = std::get_if<lessons::Lesson>(&loaded))
-        open_lesson(state, std::move(*lesson));
+        progress.asked_lesson = std::move(*lesson);
     else
         progress.error = std::get<lessons::LessonError>(loaded).text();
 }
@@ -53,14 +52,12 @@ std::optional<double> typed_guess(const LessonProgress& progress) {
     return value;
 }
 
-const lessons::Step* current_step(const AppState& state) {
-    const LessonProgress& progress = state.lesson;
+const lessons::Step* current_step(const LessonProgress& progress) {
     if (!progress.lesson || progress.step < 0) return nullptr;
     return &progress.lesson->steps[progress.step];
 }
 
-void draw_prediction(AppState& state, const lessons::Step& step) {
-    LessonProgress& progress = state.lesson;
+void draw_prediction(LessonProgress& progress, const AppState& app, const lessons::Step& step) {
     // "Predict:" in the heading font on the question's first line: no line of its own.
     ImGui::PushFont(heading_font());
     ImGui::TextUnformatted("Predict:");
@@ -84,7 +81,7 @@ void draw_prediction(AppState& state, const lessons::Step& step) {
         if (ImGui::Button(reveal)) progress.revealed = true;
         return;
     }
-    const RevealedAnswer answer = compute_answer(state, *step.answer);
+    const RevealedAnswer answer = compute_answer(app, *step.answer);
     ImGui::PushFont(heading_font());
     ImGui::TextUnformatted(format_text("Answer: {}", answer.shown).c_str());
     ImGui::PopFont();
@@ -96,8 +93,7 @@ void draw_prediction(AppState& state, const lessons::Step& step) {
     muted_text(answer.how);
 }
 
-void draw_step(AppState& state) {
-    LessonProgress& progress = state.lesson;
+void draw_step(LessonProgress& progress, ExportState& exporting, const AppState& app) {
     const lessons::Lesson& lesson = *progress.lesson;
     const lessons::Step& step = lesson.steps[progress.step];
     const int count = static_cast<int>(lesson.steps.size());
@@ -120,15 +116,15 @@ void draw_step(AppState& state) {
     width += 2 * style.ItemSpacing.x;
     const char* const* labels = width <= ImGui::GetContentRegionAvail().x ? with_keys : without_keys;
     ImGui::BeginDisabled(progress.step == 0);
-    if (ImGui::Button(labels[0])) go_to_lesson_step(state, progress.step - 1);
+    if (ImGui::Button(labels[0])) progress.asked_step = progress.step - 1;
     ImGui::EndDisabled();
     ImGui::SameLine();
     ImGui::BeginDisabled(progress.step + 1 >= count);
-    if (ImGui::Button(labels[1])) go_to_lesson_step(state, progress.step + 1);
+    if (ImGui::Button(labels[1])) progress.asked_step = progress.step + 1;
     ImGui::EndDisabled();
     ImGui::SameLine();
     if (ImGui::Button(labels[2])) {
-        close_lesson(state);
+        close_lesson(progress);
         return;
     }
     ImGui::Spacing();
@@ -137,21 +133,20 @@ void draw_step(AppState& state) {
     if (!step.predict.empty()) {
         ImGui::Spacing();
         ImGui::Separator();
-        draw_prediction(state, step);
+        draw_prediction(progress, app, step);
     }
     if (progress.step + 1 == count) muted_text("The last step. Ctrl+L opens the list of lessons.");
-    draw_export_button(state, ExportSubject::Lesson);
+    draw_export_button(exporting, app, ExportSubject::Lesson);
 }
 
-void draw_error(AppState& state) {
-    coloured_text_wrapped(colours::kError, format_text("Could not open the lesson: {}", state.lesson.error).c_str());
-    if (ImGui::Button("Dismiss")) state.lesson.error.clear();
+void draw_error(LessonProgress& progress) {
+    coloured_text_wrapped(colours::kError, format_text("Could not open the lesson: {}", progress.error).c_str());
+    if (ImGui::Button("Dismiss")) progress.error.clear();
     ImGui::SameLine();
-    if (ImGui::Button("Lessons (Ctrl+L)")) open_list(state);
+    if (ImGui::Button("Lessons (Ctrl+L)")) open_list(progress);
 }
 
-void draw_list(AppState& state) {
-    LessonProgress& progress = state.lesson;
+void draw_list(LessonProgress& progress) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
     ImGui::SetNextWindowPos(viewport->GetCenter(), ImGuiCond_Always, ImVec2(0.5f, 0.5f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(viewport->WorkSize.x * 0.45f, 0.0f),
@@ -171,7 +166,7 @@ void draw_list(AppState& state) {
         ImGui::PushID(i);
         if (entry.error.empty()) {
             const std::string label = format_text("{}. {}  ({})", i + 1, entry.title, entry.name);
-            if (ImGui::Selectable(label.c_str(), i == progress.list_cursor)) choose_from_list(state, i);
+            if (ImGui::Selectable(label.c_str(), i == progress.list_cursor)) choose_from_list(progress, i);
             if (i == progress.list_cursor) ImGui::SetScrollHereY();
         } else {
             coloured_text_wrapped(colours::kError, format_text("{}. {} (skipped): {}", i + 1, entry.name, entry.error).c_str());
@@ -189,14 +184,30 @@ void draw_list(AppState& state) {
 
 }  // namespace
 
+// The whole state: a lesson step sets up the window (apply_lesson_step), whether a key or a
+// button of the card or the list asked for it.
 void handle_lesson_keys(AppState& state) {
     LessonProgress& progress = state.lesson;
+    // What the card's and the list's buttons asked for in the last frame, or Enter in the list now.
+    const auto take_what_was_asked = [&] {
+        if (progress.asked_lesson) {
+            lessons::Lesson lesson = std::move(*progress.asked_lesson);
+            progress.asked_lesson.reset();
+            open_lesson(state, std::move(lesson));
+        }
+        if (progress.asked_step) {
+            const int index = *progress.asked_step;
+            progress.asked_step.reset();
+            go_to_lesson_step(state, index);
+        }
+    };
+    take_what_was_asked();
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && imgui_compat::key_pressed(keys::kL, false)) {
         if (progress.list_open)
             progress.list_open = false;
         else
-            open_list(state);
+            open_list(progress);
         return;
     }
     if (progress.list_open) {
@@ -204,7 +215,10 @@ void handle_lesson_keys(AppState& state) {
         if (key_pressed(keys::kEscape)) progress.list_open = false;
         if (count > 0 && key_pressed(keys::kDown)) progress.list_cursor = (progress.list_cursor + 1) % count;
         if (count > 0 && key_pressed(keys::kUp)) progress.list_cursor = (progress.list_cursor + count - 1) % count;
-        if (enter_pressed()) choose_from_list(state, progress.list_cursor);
+        if (enter_pressed()) {
+            choose_from_list(progress, progress.list_cursor);
+            take_what_was_asked();
+        }
         return;
     }
     if (!progress.lesson) return;
@@ -212,20 +226,19 @@ void handle_lesson_keys(AppState& state) {
     if (key_pressed(keys::kPageDown)) go_to_lesson_step(state, progress.step + 1);
     if (key_pressed(keys::kPageUp)) go_to_lesson_step(state, progress.step - 1);
     // A field being typed in takes its own Enter (the guess field reveals through it).
-    const lessons::Step* step = current_step(state);
+    const lessons::Step* step = current_step(progress);
     if (step && !step->predict.empty() && !io.WantTextInput && enter_pressed()) progress.revealed = true;
 }
 
-void draw_lessons_button(AppState& state) {
+void draw_lessons_button(LessonProgress& progress) {
     // The key hint goes when the row of view buttons has no room for it (large fonts).
     const char* label = "Lessons (Ctrl+L)";
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2)
         label = "Lessons";
-    if (ImGui::Button(label)) open_list(state);
+    if (ImGui::Button(label)) open_list(progress);
 }
 
-void draw_lesson_panel(AppState& state, float share) {
-    LessonProgress& progress = state.lesson;
+void draw_lesson_panel(LessonProgress& progress, ExportState& exporting, const AppState& app, float share) {
     if (!progress.lesson && progress.error.empty()) return;
     // Sized by the last frame's content, within `share` of the column (70 %, so that the view's
     // own panel keeps a few lines below it); a longer step scrolls.
@@ -241,16 +254,16 @@ void draw_lesson_panel(AppState& state, float share) {
         --progress.top_frames;
     }
     if (progress.lesson)
-        draw_step(state);
+        draw_step(progress, exporting, app);
     else
-        draw_error(state);
+        draw_error(progress);
     progress.panel_height = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
     ImGui::EndChild();
     ImGui::PopStyleColor();
 }
 
-void draw_lesson_list(AppState& state) {
-    if (state.lesson.list_open) draw_list(state);
+void draw_lesson_list(LessonProgress& progress) {
+    if (progress.list_open) draw_list(progress);
 }
 
 }  // namespace ts::views

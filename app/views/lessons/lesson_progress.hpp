@@ -38,6 +38,12 @@ struct LessonProgress {
     int list_cursor = 0;
     std::vector<LessonListEntry> list;
     float panel_height = 0.0f;     // the strip's height in the last frame, to size it in this one
+
+    // What the card's Next and Previous or a click in the list asked for. A step sets up the whole
+    // window, which the card and the list do not write: handle_lesson_keys takes it at the start
+    // of the next frame.
+    std::optional<int> asked_step;
+    std::optional<lessons::Lesson> asked_lesson;
 };
 
 }  // namespace ts::views

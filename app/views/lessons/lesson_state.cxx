@@ -61,6 +61,7 @@ std::optional<LatencyAxis> parse_axis(std::string_view word) {
 // step's own keys put it, so the lesson works without a GPU or a measurement. In other views
 // the experiment is only remembered, for the answers. A stale read shown at an earlier step
 // is taken back unless this one shows it again.
+// The whole state: the experiments' and, on a stale read, the theatre, problem and kernel.
 std::optional<std::string> apply_experiment(AppState& state, const std::string& name) {
     state.experiments.race.reset();
     if (name.empty()) return std::nullopt;
@@ -80,6 +81,7 @@ std::optional<std::string> apply_experiment(AppState& state, const std::string& 
 
 // Everything the settings in force describe, written into `state`; the first value that
 // does not fit, in the lesson's words.
+// The whole state: problem, kernel, view, pinned cell, camera, theatre, the lab's kernels and axis.
 std::optional<std::string> apply_settings(AppState& state, const SettingsInForce& settings) {
     auto setup = lessons::resolve_lesson_setup(settings);
     if (auto* why = std::get_if<std::string>(&setup)) return in_lesson_words(*why);
@@ -227,10 +229,10 @@ void go_to_lesson_step(AppState& state, int index) {
     progress.revealed = false;
 }
 
-void close_lesson(AppState& state) {
-    state.lesson.lesson.reset();
-    state.lesson.error.clear();
-    state.lesson.list_open = false;
+void close_lesson(LessonProgress& progress) {
+    progress.lesson.reset();
+    progress.error.clear();
+    progress.list_open = false;
 }
 
 }  // namespace ts::views

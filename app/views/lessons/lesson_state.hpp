@@ -2,6 +2,10 @@
 // checking a whole lesson before it is shown. A step is applied to the same AppState the
 // views draw, through the same checks as the command-line flags (resolve_setup,
 // apply_theatre_flags), so a lesson can show nothing the app could not show by itself.
+//
+// Applying, opening and moving to a step write the whole AppState: a step sets the problem, the
+// kernel, the view, the theatre, the lab's kernels and the experiment. Closing writes the
+// lesson's progress only.
 #pragma once
 
 #include <filesystem>
@@ -41,6 +45,6 @@ bool open_lesson(AppState& state, lessons::Lesson lesson, int index = 0);
 // the Next and Previous buttons and --lesson-walk all call.
 void go_to_lesson_step(AppState& state, int index);
 
-void close_lesson(AppState& state);
+void close_lesson(LessonProgress& progress);
 
 }  // namespace ts::views

@@ -142,7 +142,7 @@ void draw_tc_panel(AppState& state, double now) {
     ImGui::Spacing();
     tc_trace_controls(state, now);
     ImGui::Spacing();
-    draw_export_button(state, ExportSubject::Theatre);
+    draw_export_button(state.exporting, state, ExportSubject::Theatre);
 }
 
 // A tensor-core tab with a picture: its words (TcTabWords: `keep` as folding_muted_text takes it),
@@ -415,7 +415,7 @@ void draw_panel_contents(AppState& state) {
         // Folded, the panel keeps what a lesson points at: the step, the counters, the tabs.
         if (open) draw_player_speed(theatre.player);
         trace_controls(state, ImGui::GetTime(), open);
-        draw_export_button(state, ExportSubject::Theatre);
+        draw_export_button(state.exporting, state, ExportSubject::Theatre);
         if (!theatre.side_by_side) counters_table(state);
     }
     ImGui::Spacing();

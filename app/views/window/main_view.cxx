@@ -30,7 +30,7 @@ void draw_main_view(AppState& state) {
     ImGui::Begin("TileScope", nullptr, kFlags);
     handle_shortcuts(state);
     draw_help_overlay(state.presentation);  // its own window, on top of this one
-    draw_export_dialog(state);  // its own window too, left out of the frames it exports
+    draw_export_dialog(state.exporting, state);  // its own window too, left out of the frames it exports
 
     // A slide, and an exported frame, is the view alone: the switcher, the buttons beside it and
     // the status bar are the window's (and "no CUDA device" would repeat in every frame).
@@ -42,10 +42,10 @@ void draw_main_view(AppState& state) {
         // visit to any lab view (the ladder's too) starts the quick sweep.
         start_first_visit_sweep(state.lab.measured, state);
         ImGui::SameLine();
-        draw_lessons_button(state);
+        draw_lessons_button(state.lesson);
     }
     handle_lesson_keys(state);
-    draw_lesson_list(state);
+    draw_lesson_list(state.lesson);
     // Every view but the stage fills the window above the status bar.
     if (state.view != ViewId::Stage) {
         switch (state.view) {

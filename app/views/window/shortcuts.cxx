@@ -138,14 +138,13 @@ void release(std::optional<model::Cell>& selected, TheatreState& theatre) {
     theatre.pinned_b.reset();
 }
 
-// "Export animation…" for what is on show: the open lesson, else the theatre or the ladders.
-// It takes the whole AppState: it opens the export window through open_export_dialog(), which
-// takes the whole state, and writes the presentation's notice.
-void export_animation(AppState& s) {
-    if (s.lesson.lesson) open_export_dialog(s, ExportSubject::Lesson);
-    else if (s.view == ViewId::Theatre) open_export_dialog(s, ExportSubject::Theatre);
-    else if (s.view == ViewId::Ladder) open_export_dialog(s, ExportSubject::Ladder);
-    else s.presentation.notice = "Ctrl+E: the theatre, a lesson and the ladders export animations; this view has no steps";
+// "Export animation…" for what is on show: the open lesson, else the theatre or the ladders; other
+// views say in the presentation's notice that they have nothing to export.
+void export_animation(ExportState& exporting, Presentation& presentation, const AppState& app) {
+    if (app.lesson.lesson) open_export_dialog(exporting, app, ExportSubject::Lesson);
+    else if (app.view == ViewId::Theatre) open_export_dialog(exporting, app, ExportSubject::Theatre);
+    else if (app.view == ViewId::Ladder) open_export_dialog(exporting, app, ExportSubject::Ladder);
+    else presentation.notice = "Ctrl+E: the theatre, a lesson and the ladders export animations; this view has no steps";
 }
 
 const Shortcut kShortcuts[] = {
@@ -238,7 +237,7 @@ void handle_shortcuts(AppState& state) {
                 case Command::FontReset: font_reset(presentation); break;
                 case Command::NextPalette: palette(presentation); break;
                 case Command::RunOnGpu: run_on_gpu(presentation, state.run_requested, state); break;
-                case Command::ExportAnimation: export_animation(state); break;
+                case Command::ExportAnimation: export_animation(state.exporting, presentation, state); break;
                 case Command::MoveBlock: move_block(state, i); break;
                 case Command::MoveCell: move_cell(state, i); break;
                 case Command::Release: release(state.selected, state.theatre); break;

@@ -52,7 +52,7 @@ SideColumn begin_side_column(AppState& state, const char* panel_id, float width,
     ImGui::BeginChild("##side_column", ImVec2(width, -bottom_reserve), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     // Alone in the column, the card may take all of it.
-    draw_lesson_panel(state, column.panel ? 0.7f : 1.0f);
+    draw_lesson_panel(state.lesson, state.exporting, state, column.panel ? 0.7f : 1.0f);
     if (!column.panel) return column;
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
     ImGui::BeginChild(panel_id, ImVec2(0.0f, 0.0f), true);
