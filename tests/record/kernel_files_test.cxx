@@ -6,6 +6,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "model/user_kernel/source.hpp"
 #include "record/kernel_files.hpp"
@@ -16,7 +19,8 @@ namespace fs = std::filesystem;
 using namespace ts::record;
 
 fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("tilescope-kernel-files-" + name);
+    // The process id keeps two test runs at once (two build trees, ctest -j) out of each other's folder.
+    const fs::path dir = fs::temp_directory_path() / ("tilescope-kernel-files-" + name + "-" + std::to_string(getpid()));
     fs::remove_all(dir);
     return dir;
 }
