@@ -209,7 +209,7 @@ TEST(ExperimentView, ShowInTheTheatrePutsItOnTheStaleRead) {
     EXPECT_TRUE(has(text, "taken out in missing-second-sync")) << "the struck-through barrier in the Source tab";
 
     // Another phase: the caption stays, with the way back; the canvas no longer marks the slot.
-    jump_theatre(state, std::nullopt, 2, ts::model::SubStep::LoadTiles);
+    jump_theatre(state.theatre, state, std::nullopt, 2, ts::model::SubStep::LoadTiles);
     EXPECT_FALSE(race_on_show(state));
     EXPECT_TRUE(race_applies(state));
     text = ui.frame([&] { draw_theatre_view(state, 0.0f); });

@@ -407,7 +407,7 @@ void draw_panel_contents(AppState& state) {
     const bool open = ImGui::CollapsingHeader(summary.c_str());
     if (open != was_open) theatre.controls_open = open;
     if (open) problem_controls(state);
-    clamp_theatre(state);
+    clamp_theatre(state.theatre, state.selected, state);
     const model::Timeline timeline = theatre_timeline(state);
     if (!(timeline == timeline_before)) theatre.player.step = model::step_index(timeline, step_before);
     if (!theatre_error(state)) {
@@ -537,8 +537,8 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
         return;
     }
     TheatreState& theatre = state.theatre;
-    clamp_theatre(state);
-    choose_theatre_source(state);
+    clamp_theatre(state.theatre, state.selected, state);
+    choose_theatre_source(state.theatre, state);
     const bool ok = !theatre_error(state);
     if (ok) {
         const int count = theatre_timeline(state).count();

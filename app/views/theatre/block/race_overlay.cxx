@@ -80,7 +80,7 @@ void show_race_in_theatre(AppState& state, const RaceMoment& moment) {
     state.theatre.pinned_b.reset();
     state.view = ViewId::Theatre;
     state.experiments.race = moment;
-    jump_theatre(state, moment.block, moment.phase, std::nullopt, moment.k);
+    jump_theatre(state.theatre, state, moment.block, moment.phase, std::nullopt, moment.k);
     // The reader is the followed thread: its row of As and column of Bs are lit.
     const BlockStrips strips = block_strips(played_config(state), state.problem, moment.block);
     const model::Cell reader{strips.row_begin + moment.read.reader_y, strips.col_begin + moment.read.reader_x};
