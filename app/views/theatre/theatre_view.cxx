@@ -260,7 +260,7 @@ void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
             // The wgmma rung's trace: which SM ran each block and when (a clock per K step).
             draw_sm_summary(state);
             ImGui::Spacing();
-            draw_sm_timeline(state, ImGui::GetContentRegionAvail().y);
+            draw_sm_timeline(theatre, state, ImGui::GetContentRegionAvail().y);
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
@@ -509,11 +509,11 @@ void draw_step_words(AppState& state, ImVec2 room, bool beside) {
 
 // The picture of the step on show, in the rest of the current window: the SMs tab's timeline
 // across its top, then the canvas.
-void draw_step_picture(AppState& state) {
-    TheatreState& theatre = state.theatre;
+void draw_step_picture(TheatreState& theatre, std::optional<model::Cell>& selected, PictureLayout& picture,
+                       const AppState& app) {
     // The SMs tab puts its timeline across the top of the stage.
-    if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(state))
-        draw_sm_timeline(state, ImGui::GetContentRegionAvail().y * 0.38f);
+    if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(app))
+        draw_sm_timeline(theatre, app, ImGui::GetContentRegionAvail().y * 0.38f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size = ImGui::GetContentRegionAvail();
     if (size.x >= 200.0f && size.y >= 140.0f) {  // smaller, and the picture is no longer legible
@@ -521,11 +521,11 @@ void draw_step_picture(AppState& state) {
         const bool hovering = ImGui::IsItemHovered();
         const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
         if (theatre.side_by_side)
-            draw_naive_vs_tiled(state, region, hovering, clicked);
-        else if (plays_rung(state))
-            draw_rung_canvas(state, region, hovering, clicked);
+            draw_naive_vs_tiled(theatre, app, region, hovering, clicked);
+        else if (plays_rung(app))
+            draw_rung_canvas(selected, app, region, hovering, clicked);
         else
-            draw_theatre_canvas(state, region, hovering, clicked);
+            draw_theatre_canvas(theatre, selected, picture, app, region, hovering, clicked);
     }
 }
 
@@ -561,11 +561,11 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float words_width = theatre_words_width(state, room);
     if (words_width > 0.0f) {
-        draw_picture_beside_words(room, words_width, [&] { draw_step_picture(state); },
+        draw_picture_beside_words(room, words_width, [&] { draw_step_picture(state.theatre, state.selected, state.picture, state); },
                                   [&] { draw_step_words(state, room, true); });
     } else {
         draw_step_words(state, room, false);
-        draw_step_picture(state);
+        draw_step_picture(state.theatre, state.selected, state.picture, state);
     }
     ImGui::EndChild();
 }
