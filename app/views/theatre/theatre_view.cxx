@@ -149,9 +149,9 @@ void draw_tc_panel(AppState& state, double now) {
 // how wide its picture is at a height (TcTabWidth), and the picture itself, drawn apart so that
 // the words go beside the picture where the view is wide enough for both, else above it (the FP32
 // theatre's words_beside / picture_keeps, picture_layout.hpp).
-using TcTabWords = void (*)(AppState&, float keep);
+using TcTabWords = void (*)(TheatreState&, const AppState&, float keep);
 using TcTabWidth = float (*)(const AppState&, float height);
-using TcTabPicture = void (*)(AppState&);
+using TcTabPicture = void (*)(TheatreState&, PictureLayout&, const AppState&);
 
 // The words' column beside a tensor-core picture: up to three quarters of the view, for pictures
 // narrower than tall (a wgmma's 64 rows of accumulators) beside paragraphs of words.
@@ -161,10 +161,10 @@ constexpr float kTcWordsShare = 0.75f;
 constexpr float kTcPictureKeeps = 0.6f;
 constexpr float kTcWordsScroll = -1.0e6f;
 
-void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords words, TcTabWidth width,
-                 TcTabPicture picture) {
+void draw_tc_tab(TheatreState& theatre, PictureLayout& picture, const AppState& app, const std::string& heading_text,
+                 TcTabWords words, TcTabWidth width, TcTabPicture draw_picture) {
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const float picture_width = width(state, room.y);
+    const float picture_width = width(app, room.y);
     float words_width = words_beside_picture(room, picture_width, kTcWordsShare);
     // A picture too wide for the words beside it at full height may still be larger beside them,
     // in the rest of the width, than under them (C's square of tiles at a desk's 1×, with the
@@ -187,80 +187,74 @@ void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords wo
         ImGui::TextWrapped("%s", heading_text.c_str());
         ImGui::PopFont();
         ImGui::PushTextWrapPos(0.0f);
-        words(state, keep);
+        words(theatre, app, keep);
         ImGui::PopTextWrapPos();
     };
     if (words_width > 0.0f) {
-        draw_picture_beside_words(room, words_width, [&] { picture(state); }, [&] { heading_and_words(kTcWordsScroll); });
+        draw_picture_beside_words(room, words_width, [&] { draw_picture(theatre, picture, app); },
+                                  [&] { heading_and_words(kTcWordsScroll); });
     } else {
         heading_and_words(kTcPictureKeeps);
-        picture(state);
+        draw_picture(theatre, picture, app);
     }
 }
 
-void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
-    // A tab without a picture (Source, SMs) reports none.
-    state.picture.clear();
-    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
-    const SideColumn column =
-        begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
-    if (column.panel) draw_tc_panel(state, now);
-    end_side_column(state, column);
-    ImGui::SameLine();
+// The tensor-core rung's tabs, right of its panel: each picture with its words, the source and
+// the SMs.
+void draw_tc_pictures(TheatreState& theatre, PictureLayout& picture, const AppState& app, float bottom_reserve) {
     ImGui::BeginChild("##theatre", ImVec2(0.0f, -bottom_reserve), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    TheatreState& theatre = state.theatre;
     const std::optional<TheatrePanel> open = theatre.open_panel;
     theatre.open_panel.reset();
-    const bool wgmma = model::needs_sm90a(state.kernel.kind);
+    const bool wgmma = model::needs_sm90a(app.kernel.kind);
     if (ImGui::BeginTabBar("##tc_pictures")) {
         const auto tab = [&](const char* label, TheatrePanel panel) {
             return ImGui::BeginTabItem(label, nullptr, open == panel ? ImGuiTabItemFlags_SetSelected : 0);
         };
         // A picture's tab: its heading ("wgmma: …") and words, beside the picture or above it.
-        const std::string_view rung = model::kernel_name(state.kernel.kind);
-        const auto picture = [&](const char* label, TheatrePanel panel, const std::string& heading_text,
-                                 TcTabWords words, TcTabWidth width, TcTabPicture draw) {
+        const std::string_view rung = model::kernel_name(app.kernel.kind);
+        const auto picture_tab = [&](const char* label, TheatrePanel panel, const std::string& heading_text,
+                                     TcTabWords words, TcTabWidth width, TcTabPicture draw) {
             if (!tab(label, panel)) return;
             theatre.panel = panel;
-            draw_tc_tab(state, format_text("{}: {}", rung, heading_text), words, width, draw);
+            draw_tc_tab(theatre, picture, app, format_text("{}: {}", rung, heading_text), words, width, draw);
             ImGui::EndTabItem();
         };
-        picture("Who holds what", TheatrePanel::Fragments,
-                wgmma ? "who holds which element of a wgmma's accumulators" : "who holds which element of one mma",
-                draw_tc_fragments_words,
-                [](const AppState& s, float height) {
-                    return fragments_width(s.kernel.kind, height, ImGui::GetFontSize());
-                },
-                draw_tc_fragments);
+        picture_tab("Who holds what", TheatrePanel::Fragments,
+                    wgmma ? "who holds which element of a wgmma's accumulators" : "who holds which element of one mma",
+                    draw_tc_fragments_words,
+                    [](const AppState& s, float height) {
+                        return fragments_width(s.kernel.kind, height, ImGui::GetFontSize());
+                    },
+                    draw_tc_fragments);
         if (tab("Source", TheatrePanel::Source)) {
             theatre.panel = TheatrePanel::Source;
             ImGui::PushFont(heading_font());
             ImGui::TextWrapped("%s", format_text("{}: the kernel, one statement of the K loop at a time", rung).c_str());
             ImGui::PopFont();
-            draw_tc_source(state);
+            draw_tc_source(theatre, app);
             ImGui::EndTabItem();
         }
-        picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem_words,
-                tc_smem_width, draw_tc_smem);
+        picture_tab("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem_words,
+                    tc_smem_width, draw_tc_smem);
         // A timeline: as wide as the tab, its words under it (tensor_core/stages.hpp).
         if (tab("Stages", TheatrePanel::Stages)) {
             theatre.panel = TheatrePanel::Stages;
             ImGui::PushFont(heading_font());
             ImGui::TextWrapped("%s", format_text("{}: the ring of stages, its copies and its barriers", rung).c_str());
             ImGui::PopFont();
-            draw_tc_stages(state);
+            draw_tc_stages(theatre, picture, app);
             ImGui::EndTabItem();
         }
-        if (model::is_persistent(state.kernel.kind))
-            picture("Tiles", TheatrePanel::Tiles, "the order of C's tiles, round by round, and what L2 holds",
-                    draw_tc_tiles_words, tc_tiles_width, draw_tc_tiles);
+        if (model::is_persistent(app.kernel.kind))
+            picture_tab("Tiles", TheatrePanel::Tiles, "the order of C's tiles, round by round, and what L2 holds",
+                        draw_tc_tiles_words, tc_tiles_width, draw_tc_tiles);
         if (tab("SMs", TheatrePanel::Sms)) {
             theatre.panel = TheatrePanel::Sms;
             // The wgmma rung's trace: which SM ran each block and when (a clock per K step).
-            draw_sm_summary(state);
+            draw_sm_summary(app);
             ImGui::Spacing();
-            draw_sm_timeline(theatre, state, ImGui::GetContentRegionAvail().y);
+            draw_sm_timeline(theatre, app, ImGui::GetContentRegionAvail().y);
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
@@ -532,11 +526,19 @@ void draw_step_picture(TheatreState& theatre, std::optional<model::Cell>& select
 }  // namespace
 
 void draw_theatre_view(AppState& state, float bottom_reserve) {
-    if (model::is_tensor_core(state.kernel.kind) && !state.theatre.side_by_side) {
-        draw_tc_theatre(state, bottom_reserve, ImGui::GetTime());
+    TheatreState& theatre = state.theatre;
+    if (model::is_tensor_core(state.kernel.kind) && !theatre.side_by_side) {
+        // A tab without a picture (Source, SMs) reports none.
+        state.picture.clear();
+        const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
+        const SideColumn column =
+            begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
+        if (column.panel) draw_tc_panel(state, ImGui::GetTime());
+        end_side_column(state, column);
+        ImGui::SameLine();
+        draw_tc_pictures(theatre, state.picture, state, bottom_reserve);
         return;
     }
-    TheatreState& theatre = state.theatre;
     clamp_theatre(state.theatre, state.selected, state);
     choose_theatre_source(state.theatre, state);
     const bool ok = !theatre_error(state);
