@@ -63,7 +63,8 @@ void theatre_kernel_combo(model::KernelKind& kernel_kind) {
 
 // The sizes, T, the batch, the kernel and how it plays: writes the problem and the kernel
 // (app.problem, app.kernel) and the theatre's own choices.
-void problem_controls(TheatreState& theatre, model::Problem& problem, model::KernelConfig& kernel, const AppState& app) {
+void problem_controls(TheatreState& theatre, model::Problem& problem, model::KernelConfig& kernel,
+                      const AppState& app) {
     const float w = ImGui::GetFontSize() * 3.4f;
     int m = static_cast<int>(problem.m), n = static_cast<int>(problem.n), k = static_cast<int>(problem.k);
     int batch = static_cast<int>(problem.batch);

@@ -23,8 +23,9 @@ const std::string kTraces = TILESCOPE_TRACES_DIR;
 views::AppState with_h200_traces() {
     views::AppState state = state_for(40, 28, 36, 8);
     state.kernel.block_x = state.kernel.block_y = 8;
-    EXPECT_EQ(views::load_trace_file(state.theatre.traces, kTraces + "/nvidia-h200-tiled-40x28x36-t8.json"), std::nullopt);
-    EXPECT_EQ(views::load_trace_file(state.theatre.traces, kTraces + "/nvidia-h200-naive-40x28x36-8x8.json"), std::nullopt);
+    views::TheatreTraces& traces = state.theatre.traces;
+    EXPECT_EQ(views::load_trace_file(traces, kTraces + "/nvidia-h200-tiled-40x28x36-t8.json"), std::nullopt);
+    EXPECT_EQ(views::load_trace_file(traces, kTraces + "/nvidia-h200-naive-40x28x36-8x8.json"), std::nullopt);
     return state;
 }
 
