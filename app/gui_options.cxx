@@ -394,9 +394,10 @@ std::optional<int> apply_gui_options(views::AppState& state, const GuiOptions& g
     apply_stage_flags(state, gui);
     state.view = views::parse_view(opened.view).value_or(views::ViewId::Stage);
     state.presentation = presentation_for(loaded, gui.presentation);
-    views::open_saved_panel(state, opened.theatre_panel);
+    views::open_saved_panel(state.theatre, opened.theatre_panel);
     std::vector<std::string> trace_warnings;
-    if (const auto why = views::apply_theatre_flags(state, gui.theatre, &trace_warnings)) {
+    if (const auto why =
+            views::apply_theatre_flags(state.theatre, state.problem, state, gui.theatre, &trace_warnings)) {
         std::cerr << "tilescope: " << *why << "\n";
         return 2;
     }

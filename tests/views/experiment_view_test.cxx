@@ -1,16 +1,21 @@
 // The Experiments view ("break it on purpose") without a window or GPU: every experiment
 // drawn from the model with the reason nothing runs, fake GPU results turned into numbers and
-// explanations, "Show in the theatre" putting the theatre on the stale read, the batch of
-// cases submitted one at a time, and recorded results read from JSON (tests/views/data),
-// faded until live ones replace them, with a clear message for a file that is not one.
+// explanations, "Show in the theatre" putting the theatre on the stale read and the buttons of
+// its caption there, the batch of cases submitted one at a time, and recorded results read from
+// JSON (tests/views/data), faded until live ones replace them, with a clear message for a file
+// that is not one.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "imgui_harness.hpp"
+#include "imgui_internal.h"
 #include "model/experiment.hpp"
 #include "support/app_states.hpp"
 #include "views/window/app_state.hpp"
@@ -209,11 +214,75 @@ TEST(ExperimentView, ShowInTheTheatrePutsItOnTheStaleRead) {
     EXPECT_TRUE(has(text, "taken out in missing-second-sync")) << "the struck-through barrier in the Source tab";
 
     // Another phase: the caption stays, with the way back; the canvas no longer marks the slot.
-    jump_theatre(state, std::nullopt, 2, ts::model::SubStep::LoadTiles);
+    jump_theatre(state.theatre, state, std::nullopt, 2, ts::model::SubStep::LoadTiles);
     EXPECT_FALSE(race_on_show(state));
     EXPECT_TRUE(race_applies(state));
     text = ui.frame([&] { draw_theatre_view(state, 0.0f); });
     EXPECT_TRUE(has(text, "Back to the stale read"));
+}
+
+// The window the theatre's words were drawn in last frame: their column beside the picture
+// ("##words"), else the theatre's own child ("##theatre"), whose top they take above the picture.
+const ImGuiWindow* theatre_words_window() {
+    const ImGuiWindow* theatre = nullptr;
+    for (const ImGuiWindow* window : GImGui->Windows) {
+        const std::string_view name = window->Name;
+        if (!window->Active) continue;
+        if (name.find("/##words_") != std::string_view::npos) return window;
+        if (name.find("/##theatre_") != std::string_view::npos && name.find("##theatre_panel") == std::string_view::npos)
+            theatre = window;
+    }
+    return theatre;
+}
+
+// Clicks along a line of the theatre's words, one press and release per position, until `landed`
+// says a click did what it should: down their left edge (`row` unset), or along row `row` from
+// its right end. Returns the height of the click that landed.
+std::optional<float> click_the_words(ImGuiHarness& ui, AppState& state, const std::function<bool()>& landed,
+                                     std::optional<float> row = std::nullopt) {
+    ui.frame([&] { draw_theatre_view(state, 0.0f); });
+    const ImGuiWindow* words = theatre_words_window();
+    if (!words) return std::nullopt;
+    const auto click = [&](ImVec2 at) {
+        ui.frame([&] { draw_theatre_view(state, 0.0f); }, at, true);
+        ui.frame([&] { draw_theatre_view(state, 0.0f); }, at, false);
+        return landed();
+    };
+    if (row) {
+        for (float x = words->Pos.x + words->Size.x - 2.0f; x > words->Pos.x; x -= 4.0f)
+            if (click({x, *row})) return row;
+        return std::nullopt;
+    }
+    for (float y = words->Pos.y + 2.0f; y < words->Pos.y + words->Size.y; y += 3.0f)
+        if (click({words->Pos.x + 6.0f, y})) return y;
+    return std::nullopt;
+}
+
+// The caption's buttons, pressed in the theatre: back to the stale read, hide the race, back
+// to the Experiments view.
+TEST(ExperimentView, TheRaceCaptionsButtonsGoBackHideTheRaceAndLeave) {
+    ImGuiHarness ui;
+    AppState state = state_without_gpu(Experiment::MissingSecondSync);
+    const RaceMoment moment =
+        race_moment(Experiment::MissingSecondSync, tiled_case(Experiment::MissingSecondSync, 64, 64, 64, 16),
+                    overtaken_read());
+    show_race_in_theatre(state, moment);
+    ASSERT_FALSE(jump_theatre(state.theatre, state, std::nullopt, 2, ts::model::SubStep::LoadTiles));
+    ASSERT_FALSE(race_on_show(state));
+
+    EXPECT_TRUE(click_the_words(ui, state, [&] { return race_on_show(state); }))
+        << "\"Back to the stale read\" puts the theatre on the read's block and phase";
+    EXPECT_EQ(current_step(state).k, moment.k);
+    EXPECT_EQ(state.view, ViewId::Theatre);
+
+    const auto row = click_the_words(ui, state, [&] { return !state.experiments.race.has_value(); });
+    ASSERT_TRUE(row) << "\"Hide the race\" lets it go";
+    EXPECT_EQ(state.view, ViewId::Theatre);
+
+    state.experiments.race = moment;
+    EXPECT_TRUE(click_the_words(ui, state, [&] { return state.view == ViewId::Experiment; }, row))
+        << "\"Back to the experiment\" opens the Experiments view";
+    EXPECT_TRUE(state.experiments.race.has_value());
 }
 
 TEST(ExperimentView, ALargeCaseIsShownAtAStandInSize) {

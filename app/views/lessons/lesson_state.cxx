@@ -126,7 +126,7 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
     flags.panel = lessons::value_of(settings, "panel");
     flags.hover_a = pair_of(settings, "hover-a");
     flags.hover_b = pair_of(settings, "hover-b");
-    if (auto why = apply_theatre_flags(state, flags)) return in_lesson_words(*why);
+    if (auto why = apply_theatre_flags(state.theatre, state.problem, state, flags)) return in_lesson_words(*why);
     return apply_experiment(state, lessons::value_of(settings, "experiment"));
 }
 

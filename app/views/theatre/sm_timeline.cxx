@@ -146,13 +146,13 @@ void draw_sm_summary(const AppState& state) {
 
 bool has_sm_timeline(const AppState& state) { return shown_trace(state) != nullptr; }
 
-void draw_sm_timeline(AppState& state, float height) {
-    const auto trace = shown_trace(state);
+void draw_sm_timeline(TheatreState& theatre, const AppState& app, float height) {
+    const auto trace = shown_trace(app);
     if (!trace) return;
     const CachedTimeline& c = cached(trace);
     const model::SmTimeline& timeline = c.timeline;
     if (timeline.blocks.empty() || timeline.span_us <= 0.0) return;
-    const bool clickable = trace->config.kind == played_config(state).kind;
+    const bool clickable = trace->config.kind == played_config(app).kind;
     const int phases = trace->phases();
 
     const float font = ImGui::GetFontSize();
@@ -212,7 +212,7 @@ void draw_sm_timeline(AppState& state, float height) {
                 const float x = x_of(model::phase_span(*trace, b.block, phase).start_us);
                 draw->AddLine({x, box.min.y}, {x, box.max.y}, IM_COL32(255, 255, 255, 200), 1.0f);
             }
-        if (clickable && b.block == state.theatre.block) selected = i;
+        if (clickable && b.block == theatre.block) selected = i;
         if (hovering && box.contains(mouse)) under_mouse = i;
     }
     // The block on show, and the part of it that is the current phase.
@@ -221,7 +221,7 @@ void draw_sm_timeline(AppState& state, float height) {
         const float grow = std::max(0.0f, 4.0f - box.height()) * 0.5f;
         draw->AddRectFilled({box.min.x, box.min.y - grow}, {std::max(box.max.x, box.min.x + 2.0f), box.max.y + grow},
                             colours::kHighlight);
-        const model::PhaseSpan phase = model::phase_span(*trace, timeline.blocks[*selected].block, current_step(state).phase);
+        const model::PhaseSpan phase = model::phase_span(*trace, timeline.blocks[*selected].block, current_step(app).phase);
         draw->AddRect({x_of(phase.start_us) - 1.0f, box.min.y - grow - 2.0f}, {x_of(phase.end_us) + 1.0f, box.max.y + grow + 2.0f},
                       colours::kCellValue, 0.0f, 0, emphasis_width(2.0f));
     }
@@ -241,7 +241,7 @@ void draw_sm_timeline(AppState& state, float height) {
         const model::BlockSpan& b = timeline.blocks[*under_mouse];
         ImGui::SetTooltip("block (%d, %d) on SM %u, wave %d\n%.2f to %.2f µs", b.block.x, b.block.y, b.sm, b.wave,
                           b.start_us, b.end_us);
-        if (clicked && clickable) state.theatre.block = b.block;
+        if (clicked && clickable) theatre.block = b.block;
     }
 }
 

@@ -16,8 +16,9 @@ namespace ts::views {
 void draw_sm_summary(const AppState& state);
 // Whether a trace fits the problem on show, so that there is a timeline to draw.
 bool has_sm_timeline(const AppState& state);
-// The timeline at the cursor, the window's width and `height` pixels tall.
-void draw_sm_timeline(AppState& state, float height);
+// The timeline at the cursor, the window's width and `height` pixels tall; a click on a block
+// of the played kernel shows it (theatre.block, app.theatre's).
+void draw_sm_timeline(TheatreState& theatre, const AppState& app, float height);
 
 // One sentence for the header while a trace is replayed: "As recorded on the NVIDIA
 // H200: block (3, 2) ran on SM 17 (wave 1); phase 4 took 0.12 µs, 250 cycles". nullopt

@@ -29,12 +29,13 @@ struct TheatreFlags {
 
 // The theatre's tab as the settings file left it (--panel already merged in): shown, and
 // opened at start; a name that is no tab keeps the default.
-void open_saved_panel(AppState& state, const std::string& panel);
+void open_saved_panel(TheatreState& theatre, const std::string& panel);
 
-// Applies the flags to `state` (whose problem and kernel are already set); a reason, in the
-// flags' own words, when one does not fit the problem. A --trace file that cannot be read is
+// Applies the flags to `theatre` (app.theatre; the app's problem and kernel are already set); a
+// reason, in the flags' own words, when one does not fit the problem. --batch-z also grows
+// `problem` (app.problem) to hold the matrix it names. A --trace file that cannot be read is
 // not such a reason: its message goes to `warnings` and the theatre, and the model plays.
-std::optional<std::string> apply_theatre_flags(AppState& state, const TheatreFlags& flags,
-                                               std::vector<std::string>* warnings = nullptr);
+std::optional<std::string> apply_theatre_flags(TheatreState& theatre, model::Problem& problem, const AppState& app,
+                                               const TheatreFlags& flags, std::vector<std::string>* warnings = nullptr);
 
 }  // namespace ts::views

@@ -143,48 +143,51 @@ std::string step_detail(const AppState& state, model::KernelStep step, model::In
     return {};
 }
 
-std::optional<std::string> jump_theatre(AppState& state, std::optional<model::Index2> block, std::optional<int> phase,
-                                        std::optional<model::SubStep> sub, std::optional<int> k) {
-    if (auto why = theatre_error(state)) return why;
-    const int tile = played_tile(state);
-    const model::KernelConfig config = played_config(state);
-    const model::Index2 grid = block_grid(config, state.problem);
-    const int phases = model::phase_count(static_cast<int>(state.problem.k), tile);
+std::optional<std::string> jump_theatre(TheatreState& theatre, const AppState& app, std::optional<model::Index2> block,
+                                        std::optional<int> phase, std::optional<model::SubStep> sub,
+                                        std::optional<int> k) {
+    if (auto why = theatre_error(app)) return why;
+    const int tile = played_tile(app);
+    const model::KernelConfig config = played_config(app);
+    const model::Index2 grid = block_grid(config, app.problem);
+    const int phases = model::phase_count(static_cast<int>(app.problem.k), tile);
     if (block && (block->x < 0 || block->y < 0 || block->x >= grid.x || block->y >= grid.y))
         return format_text("block {},{} is outside the grid of {} × {} blocks (x, y count from 0)", block->x, block->y,
                       grid.x, grid.y);
     if (phase && (*phase < 0 || *phase >= phases))
-        return format_text("phase {} does not exist: K = {} with {} = {} has phases 0 to {}", *phase, state.problem.k,
-                      plays_rung(state) ? "BK" : "T", tile, phases - 1);
+        return format_text("phase {} does not exist: K = {} with {} = {} has phases 0 to {}", *phase, app.problem.k,
+                      plays_rung(app) ? "BK" : "T", tile, phases - 1);
     if (k && (*k < 0 || *k >= tile)) return format_text("--k-step {}: the tile loop's i runs from 0 to {}", *k, tile - 1);
-    if (sub && plays_naive(state) && !model::has_substep(theatre_timeline(state), *sub))
+    if (sub && plays_naive(app) && !model::has_substep(theatre_timeline(app), *sub))
         return format_text("the naive kernel has no {} step: it has no shared memory and no barriers, only compute and "
                       "store",
                       model::substep_name(*sub));
-    if (block) state.theatre.block = *block;
-    if (k) state.theatre.each_k = true;
-    const model::Timeline timeline = theatre_timeline(state);
-    model::KernelStep step = model::step_at(timeline, state.theatre.player.step);
+    if (block) theatre.block = *block;
+    if (k) theatre.each_k = true;
+    // The timeline with one k per step when `k` asked for it (app.theatre is `theatre`).
+    const model::Timeline timeline = theatre_timeline(app);
+    model::KernelStep step = model::step_at(timeline, theatre.player.step);
     if (phase) step.phase = *phase;
     if (sub) step.sub = *sub;
     if (k) {
         step.sub = SubStep::Compute;
         step.k = *k;
     }
-    state.theatre.player.step = model::step_index(timeline, step);
-    state.theatre.player.playing = false;
+    theatre.player.step = model::step_index(timeline, step);
+    theatre.player.playing = false;
     return std::nullopt;
 }
 
-std::optional<std::string> pin_element(AppState& state, model::Operand operand, model::Cell cell) {
+std::optional<std::string> pin_element(TheatreState& theatre, const AppState& app, model::Operand operand,
+                                       model::Cell cell) {
     const bool a = operand == model::Operand::A;
-    const int rows = static_cast<int>(a ? state.problem.m : state.problem.k);
-    const int cols = static_cast<int>(a ? state.problem.k : state.problem.n);
+    const int rows = static_cast<int>(a ? app.problem.m : app.problem.k);
+    const int cols = static_cast<int>(a ? app.problem.k : app.problem.n);
     if (!model::inside(cell.row, cell.col, rows, cols))
         return format_text("{}[{}][{}] is outside {}, which has {} rows and {} columns (both count from 0)", a ? "A" : "B",
                       cell.row, cell.col, a ? "A" : "B", rows, cols);
-    (a ? state.theatre.pinned_a : state.theatre.pinned_b) = cell;
-    (a ? state.theatre.pinned_b : state.theatre.pinned_a).reset();
+    (a ? theatre.pinned_a : theatre.pinned_b) = cell;
+    (a ? theatre.pinned_b : theatre.pinned_a).reset();
     return std::nullopt;
 }
 
@@ -193,19 +196,19 @@ Inspected inspected(const AppState& state) {
     return {state.selected, state.theatre.pinned_a, state.theatre.pinned_b};
 }
 
-void clamp_theatre(AppState& state) {
-    TheatreState& t = state.theatre;
-    t.batch_z = std::clamp(t.batch_z, 0, static_cast<int>(std::max<std::int64_t>(state.problem.batch, 1)) - 1);
-    if (theatre_error(state)) return;
-    const model::Index2 grid = block_grid(played_config(state), state.problem);
-    t.block = {std::clamp(t.block.x, 0, grid.x - 1), std::clamp(t.block.y, 0, grid.y - 1)};
-    t.player.step = std::clamp(t.player.step, 0, theatre_timeline(state).count() - 1);
+void clamp_theatre(TheatreState& theatre, std::optional<model::Cell>& selected, const AppState& app) {
+    const model::Problem& problem = app.problem;
+    theatre.batch_z = std::clamp(theatre.batch_z, 0, static_cast<int>(std::max<std::int64_t>(problem.batch, 1)) - 1);
+    if (theatre_error(app)) return;
+    const model::Index2 grid = block_grid(played_config(app), problem);
+    theatre.block = {std::clamp(theatre.block.x, 0, grid.x - 1), std::clamp(theatre.block.y, 0, grid.y - 1)};
+    theatre.player.step = std::clamp(theatre.player.step, 0, theatre_timeline(app).count() - 1);
     const auto drop_outside = [](std::optional<model::Cell>& cell, std::int64_t rows, std::int64_t cols) {
         if (cell && !model::inside(cell->row, cell->col, static_cast<int>(rows), static_cast<int>(cols))) cell.reset();
     };
-    drop_outside(t.pinned_a, state.problem.m, state.problem.k);
-    drop_outside(t.pinned_b, state.problem.k, state.problem.n);
-    drop_outside(state.selected, state.problem.m, state.problem.n);
+    drop_outside(theatre.pinned_a, problem.m, problem.k);
+    drop_outside(theatre.pinned_b, problem.k, problem.n);
+    drop_outside(selected, problem.m, problem.n);
 }
 
 }  // namespace ts::views

@@ -58,19 +58,22 @@ std::string step_detail(const AppState& state, model::KernelStep step, model::In
 
 // Puts the theatre at block (bx, by), phase `phase` (from 0), sub-step `sub` and k loop
 // index `k` (which switches to one k per step), as --select-block, --phase, --step and
-// --k-step ask; a reason when one is out of range for the state's problem, tile and kernel.
-// Unset arguments keep their current value.
-std::optional<std::string> jump_theatre(AppState& state, std::optional<model::Index2> block, std::optional<int> phase,
-                                        std::optional<model::SubStep> sub, std::optional<int> k = std::nullopt);
+// --k-step ask; a reason when one is out of range for the app's problem, tile and kernel.
+// Unset arguments keep their current value. Writes `theatre` (app.theatre) only.
+std::optional<std::string> jump_theatre(TheatreState& theatre, const AppState& app, std::optional<model::Index2> block,
+                                        std::optional<int> phase, std::optional<model::SubStep> sub,
+                                        std::optional<int> k = std::nullopt);
 
 // Pins the element of A (or B) the --hover-a (--hover-b) flag names; a reason when it lies
-// outside the matrix.
-std::optional<std::string> pin_element(AppState& state, model::Operand operand, model::Cell cell);
+// outside the app's matrix.
+std::optional<std::string> pin_element(TheatreState& theatre, const AppState& app, model::Operand operand,
+                                       model::Cell cell);
 
 // What to inspect: what the mouse is over, else what is pinned (state.selected for C).
 Inspected inspected(const AppState& state);
 
-// Keeps the block, the batch index and the player inside the current problem after an edit.
-void clamp_theatre(AppState& state);
+// Keeps the block, the batch index and the player inside the app's problem after an edit, and
+// lets go of pinned cells (`selected`, the pinned cell of C, among them) that fell outside it.
+void clamp_theatre(TheatreState& theatre, std::optional<model::Cell>& selected, const AppState& app);
 
 }  // namespace ts::views

@@ -62,11 +62,11 @@ const model::KernelTrace* timeline_trace(const AppState& state) {
     return nullptr;
 }
 
-void choose_theatre_source(AppState& state) {
-    TheatreTraces& r = state.theatre.traces;
-    const bool fits = (r.naive && r.naive->has_loads() && trace_fits(*r.naive, state)) ||
-                      (r.tiled && r.tiled->has_loads() && trace_fits(*r.tiled, state));
-    state.theatre.source = r.replay && fits && r.replay_source ? r.replay_source.get() : &model_source();
+void choose_theatre_source(TheatreState& theatre, const AppState& app) {
+    const TheatreTraces& r = theatre.traces;
+    const bool fits = (r.naive && r.naive->has_loads() && trace_fits(*r.naive, app)) ||
+                      (r.tiled && r.tiled->has_loads() && trace_fits(*r.tiled, app));
+    theatre.source = r.replay && fits && r.replay_source ? r.replay_source.get() : &model_source();
 }
 
 void add_trace(TheatreTraces& traces, model::KernelTrace trace) {
@@ -84,10 +84,10 @@ void add_trace(TheatreTraces& traces, model::KernelTrace trace) {
     traces.replay_source = std::make_shared<const RecordedSource>(traces.naive, traces.tiled);
 }
 
-std::optional<std::string> load_trace_file(AppState& state, const std::filesystem::path& file) {
+std::optional<std::string> load_trace_file(TheatreTraces& traces, const std::filesystem::path& file) {
     auto loaded = record::load_trace(file);
     if (auto* why = std::get_if<std::string>(&loaded)) return *why;
-    add_trace(state.theatre.traces, std::move(std::get<model::KernelTrace>(loaded)));
+    add_trace(traces, std::move(std::get<model::KernelTrace>(loaded)));
     return std::nullopt;
 }
 
@@ -152,29 +152,28 @@ std::vector<gpu::RunRequest> trace_requests(const AppState& state) {
     return requests;
 }
 
-void submit_traces(AppState& state, gpu::Runner& runner, double now) {
-    TheatreTraces& r = state.theatre.traces;
-    if (!r.requested || !state.device) return;  // a press while probing waits for the answer
-    r.requested = false;
-    if (why_no_trace(state)) return;
-    r.error.clear();
-    for (const gpu::RunRequest& request : trace_requests(state)) r.pending.push_back(runner.submit(request));
-    r.pending_since = now;
+void submit_traces(TheatreTraces& traces, const AppState& app, gpu::Runner& runner, double now) {
+    if (!traces.requested || !app.device) return;  // a press while probing waits for the answer
+    traces.requested = false;
+    if (why_no_trace(app)) return;
+    traces.error.clear();
+    for (const gpu::RunRequest& request : trace_requests(app)) traces.pending.push_back(runner.submit(request));
+    traces.pending_since = now;
 }
 
-bool take_trace_result(AppState& state, const gpu::RunResult& result) {
+bool take_trace_result(TheatreTraces& traces, const gpu::RunResult& result) {
     // Only the theatre's own: the kernel editor records too (its Record button), and its result
     // goes back to it.
-    TheatreTraces& r = state.theatre.traces;
-    if (result.request.kind != gpu::RequestKind::Record || std::find(r.pending.begin(), r.pending.end(), result.id) == r.pending.end())
+    if (result.request.kind != gpu::RequestKind::Record ||
+        std::find(traces.pending.begin(), traces.pending.end(), result.id) == traces.pending.end())
         return false;
-    std::erase(r.pending, result.id);
+    std::erase(traces.pending, result.id);
     if (!result.ok || !result.trace) {
-        r.error = "tracing " + model::describe(result.request.kernel) + " failed: " + result.error;
+        traces.error = "tracing " + model::describe(result.request.kernel) + " failed: " + result.error;
         return true;
     }
-    add_trace(r, *result.trace);
-    r.replay = true;
+    add_trace(traces, *result.trace);
+    traces.replay = true;
     return true;
 }
 

@@ -29,16 +29,16 @@ const std::optional<std::string>& trace_difference(const std::shared_ptr<const m
 std::shared_ptr<const model::KernelTrace> tensor_core_trace(const TheatreTraces& traces,
                                                                 model::KernelKind kind);
 
-// Keeps state.theatre.source pointing at the events to show: the trace when replay is
-// on and one fits, the model otherwise. Once per frame, before drawing.
-void choose_theatre_source(AppState& state);
+// Keeps theatre.source (app.theatre's) pointing at the events to show: the trace when replay
+// is on and one fits, the model otherwise. Once per frame, before drawing.
+void choose_theatre_source(TheatreState& theatre, const AppState& app);
 
 // Adds a trace (replacing an older one of the same kernel) and rebuilds the replay; a
 // ladder rung's (regtile-2d, warptile) goes to traces.rung, replacing any other rung's.
 void add_trace(TheatreTraces& traces, model::KernelTrace trace);
 
 // Loads a trace saved by `tilescope record --out`; the reason when the file is unusable.
-std::optional<std::string> load_trace_file(AppState& state, const std::filesystem::path& file);
+std::optional<std::string> load_trace_file(TheatreTraces& traces, const std::filesystem::path& file);
 
 // Why "Trace on GPU" cannot be pressed now, or nullopt.
 std::optional<std::string> why_no_trace(const AppState& state);
@@ -48,9 +48,9 @@ std::optional<std::string> why_no_trace(const AppState& state);
 // be recorded (model::check_recordable). When a ladder rung plays: that rung alone.
 std::vector<gpu::RunRequest> trace_requests(const AppState& state);
 
-// Called by exchange_with_runner: submits what the button asked for, and takes a finished
-// Record result (true when `result` was one).
-void submit_traces(AppState& state, gpu::Runner& runner, double now);
-bool take_trace_result(AppState& state, const gpu::RunResult& result);
+// Called by exchange_with_runner: submits what the button asked for (`traces` is app.theatre's),
+// and takes a finished Record result (true when `result` was one).
+void submit_traces(TheatreTraces& traces, const AppState& app, gpu::Runner& runner, double now);
+bool take_trace_result(TheatreTraces& traces, const gpu::RunResult& result);
 
 }  // namespace ts::views

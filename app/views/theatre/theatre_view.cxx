@@ -47,57 +47,58 @@ bool number(const char* label, const char* id, int& value, int low, int high, fl
 
 // Every kernel the theatre plays; picking a rung of the ladder opens it at its textbook size,
 // where one block fills the picture (problem_controls); a tensor-core rung opens its fragments.
-void theatre_kernel_combo(AppState& state) {
-    const model::KernelKind before = state.kernel.kind;
+void theatre_kernel_combo(model::KernelKind& kernel_kind) {
+    const model::KernelKind before = kernel_kind;
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9.0f);
     if (ImGui::BeginCombo("kernel", model::kernel_name(before).data())) {
         for (int i = 0; i < static_cast<int>(model::KernelKind::Cublas); ++i) {
             const auto kind = static_cast<model::KernelKind>(i);
             const bool playable = kind == model::KernelKind::Naive || kind == model::KernelKind::Tiled ||
                                   model::is_ladder(kind) || model::is_tensor_core(kind);
-            if (playable && ImGui::Selectable(model::kernel_name(kind).data(), kind == before)) state.kernel.kind = kind;
+            if (playable && ImGui::Selectable(model::kernel_name(kind).data(), kind == before)) kernel_kind = kind;
         }
         ImGui::EndCombo();
     }
 }
 
-void problem_controls(AppState& state) {
-    model::Problem& p = state.problem;
+// The sizes, T, the batch, the kernel and how it plays: writes the problem and the kernel
+// (app.problem, app.kernel) and the theatre's own choices.
+void problem_controls(TheatreState& theatre, model::Problem& problem, model::KernelConfig& kernel,
+                      const AppState& app) {
     const float w = ImGui::GetFontSize() * 3.4f;
-    int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.k);
-    int batch = static_cast<int>(p.batch);
-    if (number("M", "##m", m, 1, 16384, w)) p.m = m;
+    int m = static_cast<int>(problem.m), n = static_cast<int>(problem.n), k = static_cast<int>(problem.k);
+    int batch = static_cast<int>(problem.batch);
+    if (number("M", "##m", m, 1, 16384, w)) problem.m = m;
     ImGui::SameLine();
-    if (number("N", "##n", n, 1, 16384, w)) p.n = n;
+    if (number("N", "##n", n, 1, 16384, w)) problem.n = n;
     ImGui::SameLine();
-    if (number("K", "##k", k, 1, 16384, w)) p.k = k;
+    if (number("K", "##k", k, 1, 16384, w)) problem.k = k;
     ImGui::SameLine();
-    ImGui::BeginDisabled(plays_rung(state));
-    number("T", "##t", state.kernel.tile, 1, model::kMaxTile, w);
+    ImGui::BeginDisabled(plays_rung(app));
+    number("T", "##t", kernel.tile, 1, model::kMaxTile, w);
     ImGui::EndDisabled();
-    if (number("batch", "##batch", batch, 1, 65535, w)) p.batch = batch;
+    if (number("batch", "##batch", batch, 1, 65535, w)) problem.batch = batch;
     ImGui::SameLine();
-    number("showing z =", "##z", state.theatre.batch_z, 0, batch - 1, w);
+    number("showing z =", "##z", theatre.batch_z, 0, batch - 1, w);
 
-    const model::KernelKind before = state.kernel.kind;
-    theatre_kernel_combo(state);
-    if (state.kernel.kind != before && model::is_ladder(state.kernel.kind)) {
-        const model::Problem textbook = rung_textbook_problem(state.kernel);
-        p.m = textbook.m, p.n = textbook.n, p.k = textbook.k;
-        state.theatre.player.step = 0;
+    const model::KernelKind before = kernel.kind;
+    theatre_kernel_combo(kernel.kind);
+    if (kernel.kind != before && model::is_ladder(kernel.kind)) {
+        const model::Problem textbook = rung_textbook_problem(kernel);
+        problem.m = textbook.m, problem.n = textbook.n, problem.k = textbook.k;
+        theatre.player.step = 0;
     }
     ImGui::SameLine();
-    ImGui::Checkbox("side by side", &state.theatre.side_by_side);
+    ImGui::Checkbox("side by side", &theatre.side_by_side);
     ImGui::SameLine();
-    ImGui::Checkbox("one k per step", &state.theatre.each_k);
+    ImGui::Checkbox("one k per step", &theatre.each_k);
 }
 
 // A tensor-core rung: what it teaches beside who holds which element of its instruction.
 // The tensor-core rungs' "Trace on GPU": the wgmma rung's recorded variant writes out its first
 // stage as TMA left it (the shared-memory tab draws it) and a clock per block and K step.
-void tc_trace_controls(AppState& state, double now) {
-    TheatreTraces& traces = state.theatre.traces;
-    const auto why_not = why_no_trace(state);
+void tc_trace_controls(TheatreTraces& traces, const AppState& app, double now) {
+    const auto why_not = why_no_trace(app);
     ImGui::BeginDisabled(why_not.has_value());
     if (ImGui::Button("Trace on GPU")) traces.requested = true;
     ImGui::EndDisabled();
@@ -105,7 +106,7 @@ void tc_trace_controls(AppState& state, double now) {
     if (!traces.pending.empty()) {
         ImGui::SameLine();
         ImGui::TextUnformatted(format_text("tracing… {} s", fixed(now - traces.pending_since, 1)).c_str());
-    } else if (const auto recorded = tensor_core_trace(traces, state.kernel.kind)) {
+    } else if (const auto recorded = tensor_core_trace(traces, app.kernel.kind)) {
         coloured_text_wrapped(colours::kPass, format_text("recorded on {} ({}, {}×{}×{})", recorded->device,
                                                           recorded->recorded_at, recorded->problem.m,
                                                           recorded->problem.n, recorded->problem.k)
@@ -119,18 +120,19 @@ void tc_trace_controls(AppState& state, double now) {
 }
 
 // The tensor-core rung's panel: which rung, what it changed, what its instruction does, and
-// its trace.
-void draw_tc_panel(AppState& state, double now) {
-    if (!state.lesson.lesson) heading("Tiling theatre");
-    theatre_kernel_combo(state);
+// its trace (the export button follows it, drawn by draw_theatre_view). Writes the kernel's kind
+// (the combo; app.kernel.kind) and `traces` (app.theatre.traces).
+void draw_tc_panel(TheatreTraces& traces, model::KernelKind& kernel_kind, const AppState& app, double now) {
+    if (!app.lesson.lesson) heading("Tiling theatre");
+    theatre_kernel_combo(kernel_kind);
     for (const model::LadderRung& rung : model::tensor_core_rungs())
-        if (rung.kernel.kind == state.kernel.kind) {
+        if (rung.kernel.kind == app.kernel.kind) {
             ImGui::Spacing();
             ImGui::TextWrapped("%s", rung.change.data());
             muted_text(format_text("kernels/{}", rung.file));
         }
     ImGui::Spacing();
-    const bool wgmma = model::needs_sm90a(state.kernel.kind);
+    const bool wgmma = model::needs_sm90a(app.kernel.kind);
     ImGui::TextWrapped("%s",
                        wgmma ? "A warpgroup (four warps, 128 threads) multiplies 64 rows of A by N columns of B from "
                                "shared memory in one wgmma.mma_async; the sums stay in the threads' registers, N/2 "
@@ -140,18 +142,16 @@ void draw_tc_panel(AppState& state, double now) {
                                "and 4 sums of C, in the places on the right, and the instruction needs them exactly "
                                "there (ldmatrix loads them so).");
     ImGui::Spacing();
-    tc_trace_controls(state, now);
-    ImGui::Spacing();
-    draw_export_button(state.exporting, state, ExportSubject::Theatre);
+    tc_trace_controls(traces, app, now);
 }
 
 // A tensor-core tab with a picture: its words (TcTabWords: `keep` as folding_muted_text takes it),
 // how wide its picture is at a height (TcTabWidth), and the picture itself, drawn apart so that
 // the words go beside the picture where the view is wide enough for both, else above it (the FP32
 // theatre's words_beside / picture_keeps, picture_layout.hpp).
-using TcTabWords = void (*)(AppState&, float keep);
+using TcTabWords = void (*)(TheatreState&, const AppState&, float keep);
 using TcTabWidth = float (*)(const AppState&, float height);
-using TcTabPicture = void (*)(AppState&);
+using TcTabPicture = void (*)(TheatreState&, PictureLayout&, const AppState&);
 
 // The words' column beside a tensor-core picture: up to three quarters of the view, for pictures
 // narrower than tall (a wgmma's 64 rows of accumulators) beside paragraphs of words.
@@ -161,10 +161,10 @@ constexpr float kTcWordsShare = 0.75f;
 constexpr float kTcPictureKeeps = 0.6f;
 constexpr float kTcWordsScroll = -1.0e6f;
 
-void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords words, TcTabWidth width,
-                 TcTabPicture picture) {
+void draw_tc_tab(TheatreState& theatre, PictureLayout& picture, const AppState& app, const std::string& heading_text,
+                 TcTabWords words, TcTabWidth width, TcTabPicture draw_picture) {
     const ImVec2 room = ImGui::GetContentRegionAvail();
-    const float picture_width = width(state, room.y);
+    const float picture_width = width(app, room.y);
     float words_width = words_beside_picture(room, picture_width, kTcWordsShare);
     // A picture too wide for the words beside it at full height may still be larger beside them,
     // in the rest of the width, than under them (C's square of tiles at a desk's 1×, with the
@@ -187,80 +187,74 @@ void draw_tc_tab(AppState& state, const std::string& heading_text, TcTabWords wo
         ImGui::TextWrapped("%s", heading_text.c_str());
         ImGui::PopFont();
         ImGui::PushTextWrapPos(0.0f);
-        words(state, keep);
+        words(theatre, app, keep);
         ImGui::PopTextWrapPos();
     };
     if (words_width > 0.0f) {
-        draw_picture_beside_words(room, words_width, [&] { picture(state); }, [&] { heading_and_words(kTcWordsScroll); });
+        draw_picture_beside_words(room, words_width, [&] { draw_picture(theatre, picture, app); },
+                                  [&] { heading_and_words(kTcWordsScroll); });
     } else {
         heading_and_words(kTcPictureKeeps);
-        picture(state);
+        draw_picture(theatre, picture, app);
     }
 }
 
-void draw_tc_theatre(AppState& state, float bottom_reserve, double now) {
-    // A tab without a picture (Source, SMs) reports none.
-    state.picture.clear();
-    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
-    const SideColumn column =
-        begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
-    if (column.panel) draw_tc_panel(state, now);
-    end_side_column(state.presentation, state, column);
-    ImGui::SameLine();
+// The tensor-core rung's tabs, right of its panel: each picture with its words, the source and
+// the SMs.
+void draw_tc_pictures(TheatreState& theatre, PictureLayout& picture, const AppState& app, float bottom_reserve) {
     ImGui::BeginChild("##theatre", ImVec2(0.0f, -bottom_reserve), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    TheatreState& theatre = state.theatre;
     const std::optional<TheatrePanel> open = theatre.open_panel;
     theatre.open_panel.reset();
-    const bool wgmma = model::needs_sm90a(state.kernel.kind);
+    const bool wgmma = model::needs_sm90a(app.kernel.kind);
     if (ImGui::BeginTabBar("##tc_pictures")) {
         const auto tab = [&](const char* label, TheatrePanel panel) {
             return ImGui::BeginTabItem(label, nullptr, open == panel ? ImGuiTabItemFlags_SetSelected : 0);
         };
         // A picture's tab: its heading ("wgmma: …") and words, beside the picture or above it.
-        const std::string_view rung = model::kernel_name(state.kernel.kind);
-        const auto picture = [&](const char* label, TheatrePanel panel, const std::string& heading_text,
-                                 TcTabWords words, TcTabWidth width, TcTabPicture draw) {
+        const std::string_view rung = model::kernel_name(app.kernel.kind);
+        const auto picture_tab = [&](const char* label, TheatrePanel panel, const std::string& heading_text,
+                                     TcTabWords words, TcTabWidth width, TcTabPicture draw) {
             if (!tab(label, panel)) return;
             theatre.panel = panel;
-            draw_tc_tab(state, format_text("{}: {}", rung, heading_text), words, width, draw);
+            draw_tc_tab(theatre, picture, app, format_text("{}: {}", rung, heading_text), words, width, draw);
             ImGui::EndTabItem();
         };
-        picture("Who holds what", TheatrePanel::Fragments,
-                wgmma ? "who holds which element of a wgmma's accumulators" : "who holds which element of one mma",
-                draw_tc_fragments_words,
-                [](const AppState& s, float height) {
-                    return fragments_width(s.kernel.kind, height, ImGui::GetFontSize());
-                },
-                draw_tc_fragments);
+        picture_tab("Who holds what", TheatrePanel::Fragments,
+                    wgmma ? "who holds which element of a wgmma's accumulators" : "who holds which element of one mma",
+                    draw_tc_fragments_words,
+                    [](const AppState& s, float height) {
+                        return fragments_width(s.kernel.kind, height, ImGui::GetFontSize());
+                    },
+                    draw_tc_fragments);
         if (tab("Source", TheatrePanel::Source)) {
             theatre.panel = TheatrePanel::Source;
             ImGui::PushFont(heading_font());
             ImGui::TextWrapped("%s", format_text("{}: the kernel, one statement of the K loop at a time", rung).c_str());
             ImGui::PopFont();
-            draw_tc_source(state);
+            draw_tc_source(theatre, app);
             ImGui::EndTabItem();
         }
-        picture("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem_words,
-                tc_smem_width, draw_tc_smem);
+        picture_tab("Shared memory", TheatrePanel::Smem, "a tile in shared memory, and the banks", draw_tc_smem_words,
+                    tc_smem_width, draw_tc_smem);
         // A timeline: as wide as the tab, its words under it (tensor_core/stages.hpp).
         if (tab("Stages", TheatrePanel::Stages)) {
             theatre.panel = TheatrePanel::Stages;
             ImGui::PushFont(heading_font());
             ImGui::TextWrapped("%s", format_text("{}: the ring of stages, its copies and its barriers", rung).c_str());
             ImGui::PopFont();
-            draw_tc_stages(state);
+            draw_tc_stages(theatre, picture, app);
             ImGui::EndTabItem();
         }
-        if (model::is_persistent(state.kernel.kind))
-            picture("Tiles", TheatrePanel::Tiles, "the order of C's tiles, round by round, and what L2 holds",
-                    draw_tc_tiles_words, tc_tiles_width, draw_tc_tiles);
+        if (model::is_persistent(app.kernel.kind))
+            picture_tab("Tiles", TheatrePanel::Tiles, "the order of C's tiles, round by round, and what L2 holds",
+                        draw_tc_tiles_words, tc_tiles_width, draw_tc_tiles);
         if (tab("SMs", TheatrePanel::Sms)) {
             theatre.panel = TheatrePanel::Sms;
             // The wgmma rung's trace: which SM ran each block and when (a clock per K step).
-            draw_sm_summary(state);
+            draw_sm_summary(app);
             ImGui::Spacing();
-            draw_sm_timeline(state, ImGui::GetContentRegionAvail().y);
+            draw_sm_timeline(theatre, app, ImGui::GetContentRegionAvail().y);
             ImGui::EndTabItem();
         }
         ImGui::EndTabBar();
@@ -286,8 +280,7 @@ void counters_table(const AppState& state) {
     ImGui::TextWrapped("%s", text.c_str());
 }
 
-void tabs(AppState& state) {
-    TheatreState& theatre = state.theatre;
+void tabs(TheatreState& theatre, const AppState& app) {
     const std::optional<TheatrePanel> open = theatre.open_panel;
     theatre.open_panel.reset();
     // A lesson step (or --panel) that names a tab wants it read: the side panel, short under
@@ -313,32 +306,32 @@ void tabs(AppState& state) {
         const float rest = ImGui::GetContentRegionAvail().y;
         const float height = rest >= 12.0f * ImGui::GetTextLineHeightWithSpacing() ? rest : std::max(rest, whole);
         ImGui::BeginChild("##tab", ImVec2(0.0f, height), false, ImGuiWindowFlags_HorizontalScrollbar);
-        const model::KernelStep step = current_step(state);
+        const model::KernelStep step = current_step(app);
         switch (panel) {
             case TheatrePanel::Source:
                 if (theatre.side_by_side) {
                     draw_source_panel(model::KernelKind::Naive, step.sub);
                     ImGui::Separator();
                     draw_source_panel(model::KernelKind::Tiled, step.sub);
-                } else if (const model::KernelTrace* yours = timeline_trace(state);
-                           yours && state.theatre.traces.replay && !yours->label.empty() && !yours->source.empty() &&
-                           yours->config.kind == played_config(state).kind) {
+                } else if (const model::KernelTrace* yours = timeline_trace(app);
+                           yours && theatre.traces.replay && !yours->label.empty() && !yours->source.empty() &&
+                           yours->config.kind == played_config(app).kind) {
                     draw_user_source_panel(*yours, step.sub);  // a learner's kernel, recorded as the tiled rung
                 } else {
-                    const auto flag = race_source_flag(state);  // an experiment's missing barrier
-                    draw_source_panel(played_config(state).kind, step.sub, flag ? &*flag : nullptr);
+                    const auto flag = race_source_flag(app);  // an experiment's missing barrier
+                    draw_source_panel(played_config(app).kind, step.sub, flag ? &*flag : nullptr);
                 }
                 break;
             case TheatrePanel::Thread:
-                if (plays_rung(state)) draw_rung_thread_panel(state);
-                else draw_thread_panel(state, inspected(state));
+                if (plays_rung(app)) draw_rung_thread_panel(app);
+                else draw_thread_panel(app, inspected(app));
                 break;
             case TheatrePanel::Warp:
-                if (plays_rung(state)) draw_rung_warp_panel(state);
-                else draw_warp_panel(state, inspected(state).c);
+                if (plays_rung(app)) draw_rung_warp_panel(app);
+                else draw_warp_panel(app, inspected(app).c);
                 break;
-            case TheatrePanel::Sms: draw_sm_summary(state); break;
-            // The tensor-core rungs' pictures belong to their own theatre (draw_tc_theatre).
+            case TheatrePanel::Sms: draw_sm_summary(app); break;
+            // The tensor-core rungs' pictures belong to their own theatre (draw_tc_pictures).
             default: break;
         }
         ImGui::EndChild();
@@ -349,13 +342,12 @@ void tabs(AppState& state) {
 
 // Where the events come from, and the button that asks the GPU for a trace of them;
 // folded (`full` false), only a trace's origin, which the picture depends on.
-void trace_controls(AppState& state, double now, bool full) {
-    TheatreState& theatre = state.theatre;
-    TheatreTraces& traces = theatre.traces;
+void trace_controls(TheatreTraces& traces, const AppState& app, double now, bool full) {
+    const TheatreState& theatre = app.theatre;
     // A rung's trace is replayed by the rung canvas itself (its loads), not through the
     // step source the naive and tiled kernels' counters read.
     const model::KernelTrace* rung_trace =
-        plays_rung(state) && traces.replay ? timeline_trace(state) : nullptr;
+        plays_rung(app) && traces.replay ? timeline_trace(app) : nullptr;
     const bool recorded = theatre.source != &model_source() || rung_trace;
     if (!full && !recorded) return;
     ImGui::PushStyleColor(ImGuiCol_Text, recorded ? colours::kPass : colours::kWarning);
@@ -371,7 +363,7 @@ void trace_controls(AppState& state, double now, bool full) {
                             : "all blocks advance in lockstep (the totals match any real order)");
     if (!full) return;
 
-    const auto why_not = why_no_trace(state);
+    const auto why_not = why_no_trace(app);
     ImGui::BeginDisabled(why_not.has_value());
     if (ImGui::Button("Trace on GPU")) traces.requested = true;
     ImGui::EndDisabled();
@@ -380,10 +372,10 @@ void trace_controls(AppState& state, double now, bool full) {
     if (!traces.pending.empty()) {
         ImGui::SameLine();
         ImGui::TextUnformatted(format_text("tracing… {} s", fixed(now - traces.pending_since, 1)).c_str());
-    } else if (timeline_trace(state)) {
+    } else if (timeline_trace(app)) {
         ImGui::SameLine();
         ImGui::Checkbox("replay the trace", &traces.replay);
-    } else if (why_not && state.device && !state.device->usable) {
+    } else if (why_not && app.device && !app.device->usable) {
         ImGui::SameLine();
         muted_text("no GPU: the model plays");
     }
@@ -391,7 +383,9 @@ void trace_controls(AppState& state, double now, bool full) {
 }
 
 // The panel's contents: the problem and the player's controls, the trace, the counters and
-// the tabs.
+// the tabs. Takes the whole window's state: it edits the problem and the kernel, lets go of a
+// pinned cell the new problem leaves out (clamp_theatre), and its export button opens the export
+// window.
 void draw_panel_contents(AppState& state) {
     TheatreState& theatre = state.theatre;
     // In a lesson the view button and the card already say where we are.
@@ -406,32 +400,20 @@ void draw_panel_contents(AppState& state) {
     ImGui::SetNextItemOpen(was_open, ImGuiCond_Always);
     const bool open = ImGui::CollapsingHeader(summary.c_str());
     if (open != was_open) theatre.controls_open = open;
-    if (open) problem_controls(state);
-    clamp_theatre(state);
+    if (open) problem_controls(theatre, state.problem, state.kernel, state);
+    clamp_theatre(theatre, state.selected, state);
     const model::Timeline timeline = theatre_timeline(state);
     if (!(timeline == timeline_before)) theatre.player.step = model::step_index(timeline, step_before);
     if (!theatre_error(state)) {
         draw_player_controls(theatre.player, timeline);
         // Folded, the panel keeps what a lesson points at: the step, the counters, the tabs.
         if (open) draw_player_speed(theatre.player);
-        trace_controls(state, ImGui::GetTime(), open);
+        trace_controls(theatre.traces, state, ImGui::GetTime(), open);
         draw_export_button(state.exporting, state, ExportSubject::Theatre);
         if (!theatre.side_by_side) counters_table(state);
     }
     ImGui::Spacing();
-    tabs(state);
-}
-
-void draw_panel(AppState& state, float bottom_reserve) {
-    // At most 40 % of the window, so that presenter mode's large text leaves the canvas room;
-    // 45 % with a lesson card, whose text would otherwise run long (the canvas, at 16:9, is
-    // short of height before it is short of width).
-    const float share = state.lesson.lesson ? 0.45f : 0.4f;
-    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * share);
-    const SideColumn column =
-        begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
-    if (column.panel) draw_panel_contents(state);
-    end_side_column(state.presentation, state, column);
+    tabs(theatre, state);
 }
 
 // The block's shape in cells (picture_layout.hpp): the tiled kernel's shared tiles add a tile.
@@ -447,22 +429,21 @@ float theatre_words_width(const AppState& state, ImVec2 room) {
 }
 
 // The words of the step on show: the title, what every thread does, the trace's line and a
-// race's story. Above the picture (`beside` false) they take the same room on every step, so
-// that stepping never moves the picture; beside it, a column of their own.
-void draw_step_words(AppState& state, ImVec2 room, bool beside) {
-    TheatreState& theatre = state.theatre;
-    const model::Timeline timeline = theatre_timeline(state);
-    const model::KernelStep step = current_step(state);
-    const std::string batch = state.problem.batch > 1 ? format_text(" · batch z = {} (blockIdx.z)", theatre.batch_z) : "";
-    const float text_top = ImGui::GetCursorPosY();
+// race's story, whose buttons it returns (draw_theatre_view answers them). Above the picture
+// (`beside` false) keep_words_height follows them; beside it, they have a column of their own.
+RaceCaptionChoice draw_step_words(const AppState& app, ImVec2 room, bool beside) {
+    const TheatreState& theatre = app.theatre;
+    const model::Timeline timeline = theatre_timeline(app);
+    const model::KernelStep step = current_step(app);
+    const std::string batch = app.problem.batch > 1 ? format_text(" · batch z = {} (blockIdx.z)", theatre.batch_z) : "";
     ImGui::PushFont(heading_font());
     ImGui::PushTextWrapPos(0.0f);
     const auto title = [&](bool brief) {
         if (theatre.side_by_side) return format_text("Naive vs tiled{}: {}", batch, step_title(timeline, step, brief));
-        if (plays_rung(state))
-            return format_text("{} block ({}, {}){}: {}", model::describe(state.kernel), theatre.block.x, theatre.block.y,
-                               batch, rung_step_title(state, step));
-        return format_text("{} block ({}, {}){}: {}", plays_naive(state) ? "Naive" : "Tiled", theatre.block.x,
+        if (plays_rung(app))
+            return format_text("{} block ({}, {}){}: {}", model::describe(app.kernel), theatre.block.x, theatre.block.y,
+                               batch, rung_step_title(app, step));
+        return format_text("{} block ({}, {}){}: {}", plays_naive(app) ? "Naive" : "Tiled", theatre.block.x,
                            theatre.block.y, batch, step_title(timeline, step, brief));
     };
     // Over two lines above the picture (large text on a small screen), the title leaves out what
@@ -480,24 +461,27 @@ void draw_step_words(AppState& state, ImVec2 room, bool beside) {
                              "how many times each element of A and B has been read from global memory so far.",
                              timeline.tile,
                              theatre.source == &model_source() ? "model" : "loads " + std::string(theatre.source->label()));
-    else if (plays_rung(state))
-        detail = rung_step_detail(state, step);
+    else if (plays_rung(app))
+        detail = rung_step_detail(app, step);
     else
-        detail = step_detail(state, step, focus_thread(state, inspected(state).c));
+        detail = step_detail(app, step, focus_thread(app, inspected(app).c));
     // The picture keeps most of the view, even with large text on a small screen (a race's
     // caption comes after this paragraph and needs its share too); the block's, as much as its
     // shape can use. Beside the picture the words have a column of their own: nothing to keep.
     const float keep = beside                                        ? 0.0f
-                       : theatre.side_by_side || plays_rung(state) ? (race_applies(state) ? 0.75f : 0.6f)
-                                                                     : picture_keeps(room, block_picture_cells(state));
+                       : theatre.side_by_side || plays_rung(app) ? (race_applies(app) ? 0.75f : 0.6f)
+                                                                   : picture_keeps(room, block_picture_cells(app));
     folding_muted_text(detail, "What every thread does in this step", keep);
-    if (const auto line = recorded_block_line(state)) muted_text(*line);
-    draw_race_caption(state, keep);
-    if (beside) return;
-    // The words above the picture take the most room any step of this sequence has needed, so
-    // that stepping (or an exported animation) never moves the picture under them.
-    const std::string text_key = format_text("{}|{}|{}|{}×{}|{}", model::describe(played_config(state)),
-                                             model::problem_size_text(state.problem), theatre.side_by_side,
+    if (const auto line = recorded_block_line(app)) muted_text(*line);
+    return draw_race_caption(app, keep);
+}
+
+// The words above the picture take the most room any step of this sequence has needed (they
+// began at `text_top`), so that stepping (or an exported animation) never moves the picture
+// under them: the heights are kept in theatre.text_heights (app.theatre's).
+void keep_words_height(TheatreState& theatre, const AppState& app, ImVec2 room, float text_top) {
+    const std::string text_key = format_text("{}|{}|{}|{}×{}|{}", model::describe(played_config(app)),
+                                             model::problem_size_text(app.problem), theatre.side_by_side,
                                              fixed(room.x, 0), fixed(room.y, 0), fixed(ImGui::GetFontSize(), 1));
     // A handful of layouts at most (a window resized by dragging makes one a frame).
     if (theatre.text_heights.size() > 8 && !theatre.text_heights.contains(text_key)) theatre.text_heights.clear();
@@ -509,11 +493,11 @@ void draw_step_words(AppState& state, ImVec2 room, bool beside) {
 
 // The picture of the step on show, in the rest of the current window: the SMs tab's timeline
 // across its top, then the canvas.
-void draw_step_picture(AppState& state) {
-    TheatreState& theatre = state.theatre;
+void draw_step_picture(TheatreState& theatre, std::optional<model::Cell>& selected, PictureLayout& picture,
+                       const AppState& app) {
     // The SMs tab puts its timeline across the top of the stage.
-    if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(state))
-        draw_sm_timeline(state, ImGui::GetContentRegionAvail().y * 0.38f);
+    if (theatre.panel == TheatrePanel::Sms && has_sm_timeline(app))
+        draw_sm_timeline(theatre, app, ImGui::GetContentRegionAvail().y * 0.38f);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 size = ImGui::GetContentRegionAvail();
     if (size.x >= 200.0f && size.y >= 140.0f) {  // smaller, and the picture is no longer legible
@@ -521,31 +505,54 @@ void draw_step_picture(AppState& state) {
         const bool hovering = ImGui::IsItemHovered();
         const Rect region{origin, {origin.x + size.x, origin.y + size.y}};
         if (theatre.side_by_side)
-            draw_naive_vs_tiled(state, region, hovering, clicked);
-        else if (plays_rung(state))
-            draw_rung_canvas(state, region, hovering, clicked);
+            draw_naive_vs_tiled(theatre, app, region, hovering, clicked);
+        else if (plays_rung(app))
+            draw_rung_canvas(selected, app, region, hovering, clicked);
         else
-            draw_theatre_canvas(state, region, hovering, clicked);
+            draw_theatre_canvas(theatre, selected, picture, app, region, hovering, clicked);
     }
 }
 
 }  // namespace
 
+// Takes the whole window's state: its panel edits the problem and the kernel and opens the export
+// window, its side column folds (the presentation's), a click pins a cell of C, and the race
+// caption's buttons switch the view or put the theatre back on the stale read.
 void draw_theatre_view(AppState& state, float bottom_reserve) {
-    if (model::is_tensor_core(state.kernel.kind) && !state.theatre.side_by_side) {
-        draw_tc_theatre(state, bottom_reserve, ImGui::GetTime());
+    TheatreState& theatre = state.theatre;
+    if (model::is_tensor_core(state.kernel.kind) && !theatre.side_by_side) {
+        // A tab without a picture (Source, SMs) reports none.
+        state.picture.clear();
+        const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
+        const SideColumn column =
+            begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
+        if (column.panel) {
+            draw_tc_panel(theatre.traces, state.kernel.kind, state, ImGui::GetTime());
+            ImGui::Spacing();
+            draw_export_button(state.exporting, state, ExportSubject::Theatre);
+        }
+        end_side_column(state.presentation, state, column);
+        ImGui::SameLine();
+        draw_tc_pictures(theatre, state.picture, state, bottom_reserve);
         return;
     }
-    TheatreState& theatre = state.theatre;
-    clamp_theatre(state);
-    choose_theatre_source(state);
+    clamp_theatre(theatre, state.selected, state);
+    choose_theatre_source(theatre, state);
     const bool ok = !theatre_error(state);
     if (ok) {
         const int count = theatre_timeline(state).count();
         handle_player_keys(theatre.player, count);
         tick(theatre.player, count, ImGui::GetIO().DeltaTime);
     }
-    draw_panel(state, bottom_reserve);
+    // The panel: at most 40 % of the window, so that presenter mode's large text leaves the
+    // canvas room; 45 % with a lesson card, whose text would otherwise run long (the canvas, at
+    // 16:9, is short of height before it is short of width).
+    const float share = state.lesson.lesson ? 0.45f : 0.4f;
+    const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * share);
+    const SideColumn column =
+        begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
+    if (column.panel) draw_panel_contents(state);
+    end_side_column(state.presentation, state, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##theatre", ImVec2(0.0f, -bottom_reserve), false,
@@ -558,14 +565,30 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
         ImGui::EndChild();
         return;
     }
+    // The race caption's buttons, as soon as the words that hold them are drawn.
+    const auto answer = [&](RaceCaptionChoice choice) {
+        switch (choice) {
+            case RaceCaptionChoice::None: break;
+            case RaceCaptionChoice::BackToTheRead: {
+                const RaceMoment race = *state.experiments.race;
+                show_race_in_theatre(state, race);
+                break;
+            }
+            case RaceCaptionChoice::Hide: state.experiments.race.reset(); break;
+            case RaceCaptionChoice::BackToTheExperiment: state.view = ViewId::Experiment; break;
+        }
+    };
     const ImVec2 room = ImGui::GetContentRegionAvail();
     const float words_width = theatre_words_width(state, room);
     if (words_width > 0.0f) {
-        draw_picture_beside_words(room, words_width, [&] { draw_step_picture(state); },
-                                  [&] { draw_step_words(state, room, true); });
+        draw_picture_beside_words(room, words_width,
+                                  [&] { draw_step_picture(theatre, state.selected, state.picture, state); },
+                                  [&] { answer(draw_step_words(state, room, true)); });
     } else {
-        draw_step_words(state, room, false);
-        draw_step_picture(state);
+        const float text_top = ImGui::GetCursorPosY();
+        answer(draw_step_words(state, room, false));
+        keep_words_height(theatre, state, room, text_top);
+        draw_step_picture(theatre, state.selected, state.picture, state);
     }
     ImGui::EndChild();
 }

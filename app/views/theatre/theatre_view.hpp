@@ -9,7 +9,9 @@
 
 namespace ts::views {
 
-// The view, above `bottom_reserve`.
+// The view, above `bottom_reserve`. Takes the whole window's state: besides the theatre's own, its
+// panel edits the problem and the kernel, a click pins a cell of C, and its buttons open the export
+// window or switch the view (a race's caption).
 void draw_theatre_view(AppState& state, float bottom_reserve);
 
 }  // namespace ts::views

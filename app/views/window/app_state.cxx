@@ -67,7 +67,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
             take_live_result(state.lab.measured, state.lab.panels, *result);
             continue;
         }
-        if (take_trace_result(state, *result)) continue;
+        if (take_trace_result(state.theatre.traces, *result)) continue;
         const std::string gpu_name = state.device && state.device->usable ? state.device->limits.name : "";
         if (take_experiment_result(state.experiments, *result, gpu_name)) continue;
         if (take_kernel_result(state.kernel_editor, *result, gpu_name)) continue;
@@ -79,7 +79,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
         state.lab.measured.in_flight += static_cast<int>(state.lab.measured.to_submit.size());
     }
     state.lab.measured.to_submit.clear();
-    submit_traces(state, runner, now);
+    submit_traces(state.theatre.traces, state, runner, now);
     // The Experiments view's batch: one case at a time, so that Cancel stops after the one running.
     if (state.device && state.device->usable)
         if (const auto request = next_experiment_request(state.experiments))

@@ -101,7 +101,7 @@ void move_cell(AppState& s, int chord) {
     if (s.view == ViewId::Theatre && !theatre_error(s)) {
         s.theatre.pinned_a.reset();
         s.theatre.pinned_b.reset();
-        jump_theatre(s, block_of_cell(played_config(s), s.problem, cell), std::nullopt, std::nullopt);
+        jump_theatre(s.theatre, s, block_of_cell(played_config(s), s.problem, cell), std::nullopt, std::nullopt);
     }
 }
 
@@ -129,7 +129,7 @@ void move_block(AppState& s, int chord) {
         else
             s.selected.reset();
     }
-    jump_theatre(s, to, std::nullopt, std::nullopt);
+    jump_theatre(s.theatre, s, to, std::nullopt, std::nullopt);
 }
 
 void release(std::optional<model::Cell>& selected, TheatreState& theatre) {

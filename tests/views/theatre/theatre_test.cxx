@@ -125,13 +125,13 @@ TEST(Theatre, PaddingSlotsOfTheLastPhaseMatchTheModel) {
 
 TEST(Theatre, JumpChecksTheFlagsAgainstTheProblem) {
     AppState state = ragged_state();
-    EXPECT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{3, 2}, 4, SubStep::Compute));
+    EXPECT_FALSE(ts::views::jump_theatre(state.theatre, state, ts::model::Index2{3, 2}, 4, SubStep::Compute));
     EXPECT_EQ(ts::views::current_step(state), (ts::model::KernelStep{4, SubStep::Compute, -1}));
     EXPECT_EQ(state.theatre.block, (ts::model::Index2{3, 2}));
-    const auto no_phase = ts::views::jump_theatre(state, std::nullopt, 5, std::nullopt);
+    const auto no_phase = ts::views::jump_theatre(state.theatre, state, std::nullopt, 5, std::nullopt);
     ASSERT_TRUE(no_phase);
     EXPECT_NE(no_phase->find("phases 0 to 4"), std::string::npos) << *no_phase;
-    EXPECT_TRUE(ts::views::jump_theatre(state, ts::model::Index2{4, 0}, std::nullopt, std::nullopt));
+    EXPECT_TRUE(ts::views::jump_theatre(state.theatre, state, ts::model::Index2{4, 0}, std::nullopt, std::nullopt));
 }
 
 TEST(Theatre, TitleCountsPhasesFromOneAndNamesTheCodesPhase) {

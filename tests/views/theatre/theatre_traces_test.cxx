@@ -23,33 +23,34 @@ const std::string kTraces = TILESCOPE_TRACES_DIR;
 views::AppState with_h200_traces() {
     views::AppState state = state_for(40, 28, 36, 8);
     state.kernel.block_x = state.kernel.block_y = 8;
-    EXPECT_EQ(views::load_trace_file(state, kTraces + "/nvidia-h200-tiled-40x28x36-t8.json"), std::nullopt);
-    EXPECT_EQ(views::load_trace_file(state, kTraces + "/nvidia-h200-naive-40x28x36-8x8.json"), std::nullopt);
+    views::TheatreTraces& traces = state.theatre.traces;
+    EXPECT_EQ(views::load_trace_file(traces, kTraces + "/nvidia-h200-tiled-40x28x36-t8.json"), std::nullopt);
+    EXPECT_EQ(views::load_trace_file(traces, kTraces + "/nvidia-h200-naive-40x28x36-8x8.json"), std::nullopt);
     return state;
 }
 
 TEST(TheatreTraces, ReplaysOnlyTheProblemItRecorded) {
     views::AppState state = with_h200_traces();
-    views::choose_theatre_source(state);
+    views::choose_theatre_source(state.theatre, state);
     EXPECT_EQ(state.theatre.source->label(), "recorded on NVIDIA H200");
 
     state.problem.k = 37;  // another problem: the model again
-    views::choose_theatre_source(state);
+    views::choose_theatre_source(state.theatre, state);
     EXPECT_EQ(state.theatre.source->label(), "model");
     state.problem.k = 36;
     state.kernel.tile = 4;
-    views::choose_theatre_source(state);
+    views::choose_theatre_source(state.theatre, state);
     EXPECT_EQ(state.theatre.source->label(), "model");
     state.kernel.tile = 8;
 
     state.theatre.traces.replay = false;  // the student asks for the model
-    views::choose_theatre_source(state);
+    views::choose_theatre_source(state.theatre, state);
     EXPECT_EQ(state.theatre.source->label(), "model");
 }
 
 TEST(TheatreTraces, CountsComeFromTheRecordedLoads) {
     views::AppState state = with_h200_traces();
-    views::choose_theatre_source(state);
+    views::choose_theatre_source(state.theatre, state);
     const views::StepSource& recorded = *state.theatre.source;
     const views::StepSource& model = views::model_source();
     const model::Problem& p = state.problem;
@@ -78,7 +79,7 @@ TEST(TheatreTraces, CountsComeFromTheRecordedLoads) {
 
 TEST(TheatreTraces, PanelsSayWhereTheEventsComeFrom) {
     views::AppState state = with_h200_traces();
-    ASSERT_EQ(views::jump_theatre(state, model::Index2{3, 2}, 4, model::SubStep::LoadTiles), std::nullopt);
+    ASSERT_EQ(views::jump_theatre(state.theatre, state, model::Index2{3, 2}, 4, model::SubStep::LoadTiles), std::nullopt);
     state.theatre.open_panel = views::TheatrePanel::Sms;
     test::ImGuiHarness harness;
     std::string text;
@@ -115,7 +116,7 @@ TEST(TheatreTraces, WithoutAGpuTheButtonSaysWhy) {
 
 TEST(TheatreTraces, AFailedOrBrokenTraceIsReported) {
     views::AppState state = state_for(40, 28, 36, 8);
-    const auto why = views::load_trace_file(state, "/nonexistent.json");
+    const auto why = views::load_trace_file(state.theatre.traces, "/nonexistent.json");
     ASSERT_TRUE(why);
     EXPECT_EQ(*why, "/nonexistent.json: cannot open the file (missing, or no permission to read it)");
     gpu::RunResult failed;
@@ -124,18 +125,18 @@ TEST(TheatreTraces, AFailedOrBrokenTraceIsReported) {
     failed.error = "out of memory";
     state.theatre.traces.pending = {7};
     failed.id = 7;
-    EXPECT_TRUE(views::take_trace_result(state, failed));
+    EXPECT_TRUE(views::take_trace_result(state.theatre.traces, failed));
     EXPECT_TRUE(state.theatre.traces.pending.empty());
     EXPECT_EQ(state.theatre.traces.error, "tracing tiled T=8 failed: out of memory");
     gpu::RunResult measure;
-    EXPECT_FALSE(views::take_trace_result(state, measure)) << "not a trace: left to the run panel";
+    EXPECT_FALSE(views::take_trace_result(state.theatre.traces, measure)) << "not a trace: left to the run panel";
     // The kernel editor's trace (an id the theatre did not ask for) is left to the editor:
     // taken here, its job waited for it for ever (seen on an H100 with --view kernel --run).
     gpu::RunResult yours;
     yours.request.kind = gpu::RequestKind::Record;
     yours.id = 8;
     yours.ok = true;
-    EXPECT_FALSE(views::take_trace_result(state, yours));
+    EXPECT_FALSE(views::take_trace_result(state.theatre.traces, yours));
 }
 
 TEST(SmTimeline, BlocksSideBySideGetTheirOwnLanes) {

@@ -325,35 +325,35 @@ std::string comparison_sentence(const SideBySideCounts& c) {
                   c.naive_reads_a, c.tiled_reads_a, c.naive_reads_b, c.tiled_reads_b);
 }
 
-void draw_naive_vs_tiled(AppState& state, const Rect& region, bool hovering, bool clicked) {
-    const SideBySideCounts counts = side_by_side_counts(state);
-    const Plan plan = choose_plan(state, counts, region);
+void draw_naive_vs_tiled(TheatreState& theatre, const AppState& app, const Rect& region, bool hovering, bool clicked) {
+    const SideBySideCounts counts = side_by_side_counts(app);
+    const Plan plan = choose_plan(app, counts, region);
 
-    const int m = static_cast<int>(state.problem.m), n = static_cast<int>(state.problem.n),
-              k = static_cast<int>(state.problem.k);
+    const int m = static_cast<int>(app.problem.m), n = static_cast<int>(app.problem.n),
+              k = static_cast<int>(app.problem.k);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    state.theatre.hovered = {};
+    theatre.hovered = {};
     if (hovering && plan.pictured)
         for (const StageLayout& l : plan.layouts) {
-            if (!state.theatre.hovered.a) state.theatre.hovered.a = cell_at(l.a, m, k, mouse);
-            if (!state.theatre.hovered.b) state.theatre.hovered.b = cell_at(l.b, k, n, mouse);
+            if (!theatre.hovered.a) theatre.hovered.a = cell_at(l.a, m, k, mouse);
+            if (!theatre.hovered.b) theatre.hovered.b = cell_at(l.b, k, n, mouse);
         }
-    if (clicked && (state.theatre.hovered.a || state.theatre.hovered.b)) {
-        state.theatre.pinned_a = state.theatre.hovered.a;
-        state.theatre.pinned_b = state.theatre.hovered.b;
+    if (clicked && (theatre.hovered.a || theatre.hovered.b)) {
+        theatre.pinned_a = theatre.hovered.a;
+        theatre.pinned_b = theatre.hovered.b;
     }
 
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(region.min, region.max, true);
-    for (int i = 0; i < 2; ++i) draw_half(draw, state, plan, i, counts);
+    for (int i = 0; i < 2; ++i) draw_half(draw, app, plan, i, counts);
     const float divider = (region.min.x + region.max.x) * 0.5f;
     draw->AddLine({divider, region.min.y}, {divider, plan.summary_y - pad()}, with_alpha(colours::kMuted, 90), 1.0f);
     plan.summary.draw(draw, {region.min.x, plan.summary_y});
     draw->PopClipRect();
 
     std::string tip;
-    if (state.theatre.hovered.a) tip = element_report(state, Operand::A, *state.theatre.hovered.a);
-    if (state.theatre.hovered.b) tip = element_report(state, Operand::B, *state.theatre.hovered.b);
+    if (theatre.hovered.a) tip = element_report(app, Operand::A, *theatre.hovered.a);
+    if (theatre.hovered.b) tip = element_report(app, Operand::B, *theatre.hovered.b);
     if (!tip.empty()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 38.0f);

@@ -26,10 +26,10 @@ SideBySideCounts side_by_side_counts(const AppState& state);
 // "naive 80,640 vs tiled 10,800: 7.5× fewer global loads so far".
 std::string comparison_sentence(const SideBySideCounts& counts);
 
-// Draws both kernels into `region`; hovering an element of A or B sets state.theatre.hovered
-// (its report names both kernels' counts), a click pins it. Every text is wrapped to its half
-// and measured first, and lines the region has no room for are shortened or left out, so
-// nothing overlaps at any font scale; the matrices get the rest of the region.
-void draw_naive_vs_tiled(AppState& state, const Rect& region, bool hovering, bool clicked);
+// Draws both kernels into `region`; hovering an element of A or B sets theatre.hovered
+// (app.theatre's; its report names both kernels' counts), a click pins it. Every text is wrapped
+// to its half and measured first, and lines the region has no room for are shortened or left
+// out, so nothing overlaps at any font scale; the matrices get the rest of the region.
+void draw_naive_vs_tiled(TheatreState& theatre, const AppState& app, const Rect& region, bool hovering, bool clicked);
 
 }  // namespace ts::views

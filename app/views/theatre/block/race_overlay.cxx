@@ -80,7 +80,7 @@ void show_race_in_theatre(AppState& state, const RaceMoment& moment) {
     state.theatre.pinned_b.reset();
     state.view = ViewId::Theatre;
     state.experiments.race = moment;
-    jump_theatre(state, moment.block, moment.phase, std::nullopt, moment.k);
+    jump_theatre(state.theatre, state, moment.block, moment.phase, std::nullopt, moment.k);
     // The reader is the followed thread: its row of As and column of Bs are lit.
     const BlockStrips strips = block_strips(played_config(state), state.problem, moment.block);
     const model::Cell reader{strips.row_begin + moment.read.reader_y, strips.col_begin + moment.read.reader_x};
@@ -102,9 +102,9 @@ bool race_on_show(const AppState& state) {
     return state.theatre.block == race.block && current_step(state).phase == race.phase;
 }
 
-void draw_race_caption(AppState& state, float keep) {
-    if (!race_applies(state)) return;
-    const RaceMoment race = *state.experiments.race;
+RaceCaptionChoice draw_race_caption(const AppState& app, float keep) {
+    if (!race_applies(app)) return RaceCaptionChoice::None;
+    const RaceMoment& race = *app.experiments.race;
     const model::StaleRead& read = race.read;
     // Kept short, in the small font: the canvas is what the caption explains. Where the whole
     // story would leave the picture under `keep` of the view (large text on a small screen),
@@ -129,14 +129,16 @@ void draw_race_caption(AppState& state, float keep) {
         ImGui::PopTextWrapPos();
         if (!race.size_note.empty()) coloured_text_wrapped(colours::kWarning, race.size_note.c_str());
     }
-    if (!race_on_show(state)) {
-        if (ImGui::SmallButton("Back to the stale read")) show_race_in_theatre(state, race);
+    RaceCaptionChoice choice = RaceCaptionChoice::None;
+    if (!race_on_show(app)) {
+        if (ImGui::SmallButton("Back to the stale read")) choice = RaceCaptionChoice::BackToTheRead;
         ImGui::SameLine();
     }
-    if (ImGui::SmallButton("Hide the race")) state.experiments.race.reset();
+    if (ImGui::SmallButton("Hide the race")) choice = RaceCaptionChoice::Hide;
     ImGui::SameLine();
-    if (ImGui::SmallButton("Back to the experiment")) state.view = ViewId::Experiment;
+    if (ImGui::SmallButton("Back to the experiment")) choice = RaceCaptionChoice::BackToTheExperiment;
     ImGui::PopFont();
+    return choice;
 }
 
 std::vector<Rect> draw_race_overlay(ImDrawList* draw, const AppState& state, const Rect& as_panel, const Rect& bs_panel,

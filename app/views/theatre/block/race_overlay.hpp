@@ -30,7 +30,9 @@ inline constexpr ImU32 kRaceSlot = IM_COL32(215, 25, 25, 255);
 RaceMoment race_moment(model::Experiment experiment, const model::ExperimentCase& c, const model::StaleRead& read);
 
 // Opens the theatre on that moment: the tiled kernel at the moment's problem and T, the block,
-// phase and k selected, the reader's cell pinned, the Source tab in front.
+// phase and k selected, the reader's cell pinned, the Source tab in front. Takes the whole
+// window's state: it sets the view, the kernel, the problem, the pinned cell, the theatre and
+// the experiments' race.
 void show_race_in_theatre(AppState& state, const RaceMoment& moment);
 
 // The race's problem and T are the theatre's: its caption stays while the user steps around.
@@ -38,10 +40,14 @@ bool race_applies(const AppState& state);
 // The theatre stands on the race's block and phase: the canvas marks the slot and threads.
 bool race_on_show(const AppState& state);
 
+// What the caption's buttons ask for: the theatre view, which holds the whole window's state,
+// does it (show_race_in_theatre; app.experiments.race reset; the Experiments view).
+enum class RaceCaptionChoice { None, BackToTheRead, Hide, BackToTheExperiment };
+
 // Above or beside the canvas: the explanation, the missing barrier, and buttons back to the
 // moment or to hide it; the long part folds where it would leave under `keep` of the window's
-// height below it. Nothing when no race applies.
-void draw_race_caption(AppState& state, float keep);
+// height below it. Nothing when no race applies. Returns the button pressed.
+RaceCaptionChoice draw_race_caption(const AppState& app, float keep);
 
 // Over the theatre's canvas (theatre_canvas.cxx calls it after the captions): the slot, the
 // writer and the reader, when race_on_show; their labels where `placer` has room. Returns the

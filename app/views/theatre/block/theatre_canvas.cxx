@@ -418,28 +418,28 @@ void draw_legend(ImDrawList* draw, CaptionPlacer& placer, const Scene& s) {
 
 }  // namespace
 
-void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, bool clicked) {
-    TheatreState& theatre = state.theatre;
-    const int tile = state.kernel.tile;
+void draw_theatre_canvas(TheatreState& theatre, std::optional<model::Cell>& selected, PictureLayout& picture,
+                         const AppState& app, const Rect& region, bool hovering, bool clicked) {
+    const int tile = app.kernel.tile;
     const float line = imgui_compat::font_size(heading_font());
-    const model::KernelConfig config = played_config(state);
-    const model::Timeline timeline = theatre_timeline(state);
+    const model::KernelConfig config = played_config(app);
+    const model::Timeline timeline = theatre_timeline(app);
     const model::KernelStep step = model::step_at(timeline, theatre.player.step);
 
-    Scene s{state,
-            static_cast<int>(state.problem.m),
-            static_cast<int>(state.problem.n),
-            static_cast<int>(state.problem.k),
+    Scene s{app,
+            static_cast<int>(app.problem.m),
+            static_cast<int>(app.problem.n),
+            static_cast<int>(app.problem.k),
             tile,
             config,
             timeline,
             step,
-            step_k_range(timeline, state.problem, step),
-            block_strips(config, state.problem, theatre.block),
+            step_k_range(timeline, app.problem, step),
+            block_strips(config, app.problem, theatre.block),
             {},
             {},
             {},
-            std::max({state.problem.m, state.problem.n, state.problem.k}) <= kMaxValueSide,
+            std::max({app.problem.m, app.problem.n, app.problem.k}) <= kMaxValueSide,
             theatre.panel == TheatrePanel::Warp,
             {},
             {}};
@@ -447,7 +447,7 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     // crosses C. Where the tiles go follows the shown block, which a click may change.
     float name_line = line;
     const auto lay_out = [&] {
-        const TheatreLayout layout = layout_theatre(state.problem, block_tiling(config, state.problem), s.strips, tile,
+        const TheatreLayout layout = layout_theatre(app.problem, block_tiling(config, app.problem), s.strips, tile,
                                                     timeline.naive, region, line);
         s.layout = layout.stage;
         s.as_panel = layout.as_panel;
@@ -465,20 +465,20 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     }
     if (clicked) {
         if (theatre.hovered.c) {
-            theatre.block = block_of_cell(config, state.problem, *theatre.hovered.c);
-            state.selected = theatre.hovered.c;
+            theatre.block = block_of_cell(config, app.problem, *theatre.hovered.c);
+            selected = theatre.hovered.c;
             theatre.pinned_a.reset();
             theatre.pinned_b.reset();
         } else if (theatre.hovered.a || theatre.hovered.b) {
-            state.selected.reset();
+            selected.reset();
             theatre.pinned_a = theatre.hovered.a;
             theatre.pinned_b = theatre.hovered.b;
         }
-        s.strips = block_strips(config, state.problem, theatre.block);
+        s.strips = block_strips(config, app.problem, theatre.block);
         lay_out();
     }
-    s.inspect = inspected(state);
-    s.focus = focus_thread(state, s.inspect.c);
+    s.inspect = inspected(app);
+    s.focus = focus_thread(app, s.inspect.c);
 
     // Captions go only where nothing is: not on the names, and (after the block's sum, which is
     // drawn on C) not on the matrices or the tiles.
@@ -502,13 +502,12 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
     draw_inspection(draw, s);
     draw_names(draw, names);
     const std::vector<Rect> crowded =
-        timeline.naive ? std::vector<Rect>{} : draw_race_overlay(draw, state, s.as_panel, s.bs_panel, s.layout.c, captions);
+        timeline.naive ? std::vector<Rect>{} : draw_race_overlay(draw, app, s.as_panel, s.bs_panel, s.layout.c, captions);
     draw_legend(draw, captions, s);
     draw->PopClipRect();
 
     // What was drawn where, for --layout-report and the tests: the matrices, their shared tiles,
     // the names and every caption the placer gave room to (the legend among them).
-    PictureLayout& picture = state.picture;
     start_picture(picture, "theatre", region, s.layout);
     if (picture.wanted) {
         if (!timeline.naive) {
@@ -532,9 +531,9 @@ void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, boo
 
     // The full report follows the mouse; the Thread tab keeps the pinned one.
     std::string tip;
-    if (theatre.hovered.c) tip = thread_report(state, *theatre.hovered.c);
-    if (theatre.hovered.a) tip = element_report(state, model::Operand::A, *theatre.hovered.a);
-    if (theatre.hovered.b) tip = element_report(state, model::Operand::B, *theatre.hovered.b);
+    if (theatre.hovered.c) tip = thread_report(app, *theatre.hovered.c);
+    if (theatre.hovered.a) tip = element_report(app, model::Operand::A, *theatre.hovered.a);
+    if (theatre.hovered.b) tip = element_report(app, model::Operand::B, *theatre.hovered.b);
     if (!tip.empty()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 38.0f);

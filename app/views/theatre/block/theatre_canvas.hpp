@@ -17,7 +17,9 @@ model::Index2 focus_thread(const AppState& state, std::optional<model::Cell> cel
 
 // Draws into `region` of the current window, which the caller has covered with an item
 // (an InvisibleButton) so that hovering and clicking reach it. Clicking a cell of C picks
-// its block and pins it; clicking A or B pins that element. Sets state.theatre.hovered.
-void draw_theatre_canvas(AppState& state, const Rect& region, bool hovering, bool clicked);
+// its block and pins it (`selected`, app.selected); clicking A or B pins that element. Sets
+// theatre.hovered (app.theatre's), and reports what it drew where to `picture` (app.picture).
+void draw_theatre_canvas(TheatreState& theatre, std::optional<model::Cell>& selected, PictureLayout& picture,
+                         const AppState& app, const Rect& region, bool hovering, bool clicked);
 
 }  // namespace ts::views

@@ -434,8 +434,9 @@ void hover_tooltip(const Picture& p, const RungFrame& l, ImVec2 mouse) {
 
 }  // namespace
 
-void draw_rung_canvas(AppState& state, const Rect& region, bool hovering, bool clicked) {
-    const RungFrame l = make_rung_frame(state);
+void draw_rung_canvas(std::optional<model::Cell>& selected, const AppState& app, const Rect& region, bool hovering,
+                      bool clicked) {
+    const RungFrame l = make_rung_frame(app);
     ImDrawList* draw = ImGui::GetWindowDrawList();
     draw->PushClipRect(region.min, region.max, true);
     // The block, and three panels: registers, banks, pipeline. On a wide canvas (the usual
@@ -490,7 +491,7 @@ void draw_rung_canvas(AppState& state, const Rect& region, bool hovering, bool c
     if (clicked)
         if (const auto cell = cell_at(p.c, l.s.bm, l.s.bn, mouse);
             cell && l.block_row + cell->row < l.m && l.block_col + cell->col < l.n)
-            state.selected = model::Cell{l.block_row + cell->row, l.block_col + cell->col};
+            selected = model::Cell{l.block_row + cell->row, l.block_col + cell->col};
 }
 
 }  // namespace ts::views

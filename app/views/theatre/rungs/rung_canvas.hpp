@@ -42,8 +42,9 @@ void draw_rung_thread_panel(const AppState& state);
 void draw_rung_warp_panel(const AppState& state);
 
 // Draws into `region`, covered by the caller's InvisibleButton. Clicking a cell of C follows
-// its thread.
-void draw_rung_canvas(AppState& state, const Rect& region, bool hovering, bool clicked);
+// its thread: pins it as `selected` (app.selected).
+void draw_rung_canvas(std::optional<model::Cell>& selected, const AppState& app, const Rect& region, bool hovering,
+                      bool clicked);
 
 // The problem a rung opens with: two blocks by two of it, and enough K steps to fill its
 // pipeline and drain it again, so one screen shows a whole block and every stage's work.

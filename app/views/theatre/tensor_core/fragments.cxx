@@ -260,13 +260,13 @@ std::string recorded_fragment_text(const model::KernelTrace& trace, FragmentOper
 
 }  // namespace
 
-void draw_tc_fragments_words(AppState& state, float keep) {
-    const std::vector<FragmentGrid> grids = fragment_grids(state.kernel.kind);
+void draw_tc_fragments_words(TheatreState& theatre, const AppState& app, float keep) {
+    const std::vector<FragmentGrid> grids = fragment_grids(app.kernel.kind);
     if (grids.empty()) return;
     const bool wgmma = grids.front().operand == FragmentOperand::WgmmaD;
     // The mma rung's trace: A and B coloured by the lanes whose registers the GPU filled.
-    if (const auto trace = fragment_trace(state)) {
-        ImGui::Checkbox("the trace's registers", &state.theatre.traces.replay);
+    if (const auto trace = fragment_trace(app)) {
+        ImGui::Checkbox("the trace's registers", &theatre.traces.replay);
         const auto& difference = trace_difference(trace);
         coloured_text_wrapped(
             difference ? colours::kWarning : colours::kPass,
@@ -286,7 +286,7 @@ void draw_tc_fragments_words(AppState& state, float keep) {
                 "element is in the colour of the lane of the warp that holds it, and marked with its number. Below: "
                 "A's 16×16 tile as shared memory stores it, each 16-byte row in the colour of the lane that gives "
                 "ldmatrix.x4 its address (not the lane that receives its values).";
-    const int pinned = state.theatre.pinned_lane;
+    const int pinned = theatre.pinned_lane;
     const std::string foot =
         pinned >= 0 ? format_text("{} {} pinned (outlined, its registers written in); click it again to let go.",
                                   wgmma ? "Thread" : "Lane", pinned)
@@ -298,16 +298,15 @@ void draw_tc_fragments_words(AppState& state, float keep) {
     folding_muted_text(what + " " + foot, "What the colours are", keep);
 }
 
-void draw_tc_fragments(AppState& state) {
-    PictureLayout& picture = state.picture;
-    const std::vector<FragmentGrid> grids = fragment_grids(state.kernel.kind);
+void draw_tc_fragments(TheatreState& theatre, PictureLayout& picture, const AppState& app) {
+    const std::vector<FragmentGrid> grids = fragment_grids(app.kernel.kind);
     if (grids.empty()) return;
     const bool wgmma = grids.front().operand == FragmentOperand::WgmmaD;
-    int& pinned = state.theatre.pinned_lane;
+    int& pinned = theatre.pinned_lane;
     if (pinned >= (wgmma ? model::kWarpgroupSize : 32)) pinned = -1;
     // The mma rung's trace: A and B coloured by the lanes whose registers the GPU filled.
-    const auto trace = fragment_trace(state);
-    const model::KernelTrace* recorded = trace && state.theatre.traces.replay ? trace.get() : nullptr;
+    const auto trace = fragment_trace(app);
+    const model::KernelTrace* recorded = trace && theatre.traces.replay ? trace.get() : nullptr;
     // Who received each element of A and of B, by the record: one pass over it a frame.
     std::array<model::FragmentHolders, 2> holders{};
     if (recorded)

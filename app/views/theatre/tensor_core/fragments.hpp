@@ -65,11 +65,12 @@ float fragments_width(model::KernelKind kind, float height, float font);
 
 // The words beside or above the picture: what the grids are, the trace's line, what a hover
 // and a click do; paragraphs fold where they would leave the picture less than `keep` of the view.
-void draw_tc_fragments_words(AppState& state, float keep);
+// Its checkbox sets theatre.traces.replay (`theatre` is app.theatre).
+void draw_tc_fragments_words(TheatreState& theatre, const AppState& app, float keep);
 
-// The picture of state.kernel.kind's fragments in the current ImGui window's remaining area
-// (layout_fragments at the cursor), reported in state.picture; a click pins or lets go of a lane
-// (state.theatre.pinned_lane).
-void draw_tc_fragments(AppState& state);
+// The picture of app.kernel.kind's fragments in the current ImGui window's remaining area
+// (layout_fragments at the cursor), reported in `picture` (app.picture); a click pins or lets go
+// of a lane (theatre.pinned_lane).
+void draw_tc_fragments(TheatreState& theatre, PictureLayout& picture, const AppState& app);
 
 }  // namespace ts::views

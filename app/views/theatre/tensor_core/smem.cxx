@@ -244,20 +244,19 @@ float tc_smem_width(const AppState& state, float height) {
     return cell * smem_columns(*tiles) + 1.0f;
 }
 
-void draw_tc_smem_words(AppState& state, float keep) {
-    TheatreState& theatre = state.theatre;
+void draw_tc_smem_words(TheatreState& theatre, const AppState& app, float keep) {
     ImGui::TextUnformatted("Tile:");
     ImGui::SameLine();
     if (ImGui::RadioButton("A", !theatre.smem_b)) theatre.smem_b = false;
     ImGui::SameLine();
     if (ImGui::RadioButton("B", theatre.smem_b)) theatre.smem_b = true;
-    const auto tiles = smem_tiles(state.kernel.kind, theatre.smem_b);
+    const auto tiles = smem_tiles(app.kernel.kind, theatre.smem_b);
     if (!tiles) return;
     theatre.smem_chunk = std::clamp(theatre.smem_chunk, 0, chunks_per_row(tiles->plain) - 1);
     std::shared_ptr<const model::KernelTrace> kept;
-    const model::KernelTrace* trace = smem_trace(state, kept);
+    const model::KernelTrace* trace = smem_trace(app, kept);
     const bool recorded = trace && !recorded_slots(*trace, theatre.smem_b, shown_lines(*tiles)).empty();
-    if (const std::string note = smem_shown_problem(state).note; !note.empty() && !recorded)
+    if (const std::string note = smem_shown_problem(app).note; !note.empty() && !recorded)
         ImGui::TextWrapped("%s", note.c_str());
     if (recorded) {
         const auto& difference = trace_difference(kept);
@@ -273,15 +272,14 @@ void draw_tc_smem_words(AppState& state, float keep) {
     std::string text = format_text("Left, {}'s tile as the kernel indexes it; middle, stored row-major; right, {}: {}. ",
                                    theatre.smem_b ? 'B' : 'A',
                                    recorded ? "as the GPU stored it (recorded)" : "as the rung stores it", tiles->how);
-    text += smem_explanation(state);
-    if (const auto descriptor = tile_descriptor(state.kernel.kind, theatre.smem_b, theatre.smem_chunk))
+    text += smem_explanation(app);
+    if (const auto descriptor = tile_descriptor(app.kernel.kind, theatre.smem_b, theatre.smem_chunk))
         text += " " + descriptor_text(*descriptor);
     folding_muted_text(text, "What the grids show", keep);
 }
 
-void draw_tc_smem(AppState& state) {
-    TheatreState& theatre = state.theatre;
-    const auto tiles = smem_tiles(state.kernel.kind, theatre.smem_b);
+void draw_tc_smem(TheatreState& theatre, PictureLayout& picture, const AppState& app) {
+    const auto tiles = smem_tiles(app.kernel.kind, theatre.smem_b);
     if (!tiles) return;
     const char operand = theatre.smem_b ? 'B' : 'A';
     const int chunks = chunks_per_row(tiles->plain);
@@ -291,7 +289,7 @@ void draw_tc_smem(AppState& state) {
 
     // The right-hand grid: the GPU's own bytes where the wgmma rung has been recorded.
     std::shared_ptr<const model::KernelTrace> trace_kept;
-    const model::KernelTrace* trace = smem_trace(state, trace_kept);
+    const model::KernelTrace* trace = smem_trace(app, trace_kept);
     std::vector<SmemChunkSlot> stored =
         trace ? recorded_slots(*trace, theatre.smem_b, lines) : std::vector<SmemChunkSlot>{};
     const bool recorded = !stored.empty();
@@ -299,7 +297,7 @@ void draw_tc_smem(AppState& state) {
     std::vector<SmemChunkSlot> plain = model_slots(tiles->plain, lines);
     // Block (0, 0)'s first tile of the problem on show (the trace's, where drawn from one):
     // chunks past M, N or K are TMA's zeros in shared memory, as the trace shows them.
-    const model::Problem problem = recorded ? trace->problem : smem_shown_problem(state).problem;
+    const model::Problem problem = recorded ? trace->problem : smem_shown_problem(app).problem;
     const auto outside = [&](const SmemChunkSlot& slot) {
         const std::int64_t first = static_cast<std::int64_t>(slot.chunk) * elements_per_chunk(tiles->plain);
         return theatre.smem_b ? slot.row >= problem.k || first >= problem.n : slot.row >= problem.m || first >= problem.k;
@@ -321,7 +319,6 @@ void draw_tc_smem(AppState& state) {
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    PictureLayout& picture = state.picture;
     picture.begin("theatre", origin, {origin.x + avail.x, origin.y + avail.y});
     const float cell = smem_cell(*tiles, avail, font);
     if (cell < 6.0f) return;
@@ -398,7 +395,7 @@ void draw_tc_smem(AppState& state) {
         x += width + 2.0f * cell;
     }
     // The descriptor's start and stride on the stored grid, where the rung reads through one.
-    const auto descriptor = tile_descriptor(state.kernel.kind, theatre.smem_b, theatre.smem_chunk);
+    const auto descriptor = tile_descriptor(app.kernel.kind, theatre.smem_b, theatre.smem_chunk);
     if (descriptor && !stored.empty()) {
         const float stored_x = origin.x + static_cast<float>(chunks + kSlotsPerLine) * cell + 4.0f * cell;
         const int in_tile = static_cast<int>(descriptor->fields.start_address - descriptor->tile_start);

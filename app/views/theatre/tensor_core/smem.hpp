@@ -96,13 +96,14 @@ SmemProblem smem_shown_problem(const AppState& state);
 
 // The words beside or above the picture: which tile (A or B), the trace's line, what the
 // grids are and the descriptor; paragraphs fold where they would leave the picture less than
-// `keep` of the view.
-void draw_tc_smem_words(AppState& state, float keep);
+// `keep` of the view. Its buttons choose the tile and chunk (theatre.smem_b, smem_chunk; `theatre`
+// is app.theatre).
+void draw_tc_smem_words(TheatreState& theatre, const AppState& app, float keep);
 // How wide the picture is when it is `height` pixels high.
 float tc_smem_width(const AppState& state, float height);
 
-// The picture for state.kernel.kind in the current window's remaining area, reported in
-// state.picture. Hover a chunk for its addresses; click one to read its column.
-void draw_tc_smem(AppState& state);
+// The picture for app.kernel.kind in the current window's remaining area, reported in `picture`
+// (app.picture). Hover a chunk for its addresses; click one to read its column (theatre.smem_chunk).
+void draw_tc_smem(TheatreState& theatre, PictureLayout& picture, const AppState& app);
 
 }  // namespace ts::views

@@ -298,8 +298,8 @@ void step_statement(TheatreState& theatre, int statements, int k_steps, int by) 
     theatre.tc_substep = at % statements;
 }
 
-void draw_tc_source(AppState& state) {
-    const model::KernelKind kind = state.kernel.kind;
+void draw_tc_source(TheatreState& theatre, const AppState& app) {
+    const model::KernelKind kind = app.kernel.kind;
     const auto steps = tc_substeps(kind);
     const KernelFile file = kernel_file(kind);
     const std::vector<std::string_view> lines = split_lines(file.text);
@@ -311,10 +311,9 @@ void draw_tc_source(AppState& state) {
                                   .c_str());
         return;
     }
-    TheatreState& theatre = state.theatre;
     const int last_step = static_cast<int>(steps.size()) - 1;
     theatre.tc_substep = std::clamp(theatre.tc_substep, 0, last_step);
-    const int k_steps = tc_k_steps(state);
+    const int k_steps = tc_k_steps(app);
     theatre.ring_step = std::clamp(theatre.ring_step, 0, k_steps - 1);
 
     // The FP32 rungs' player keys: Right and Left a statement (on into the next K step), Home and
@@ -326,7 +325,7 @@ void draw_tc_source(AppState& state) {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float list_width = std::floor(std::min(avail.x * 0.42f, ImGui::GetFontSize() * 26.0f));
     ImGui::BeginChild("##tc_steps", ImVec2(list_width, avail.y));
-    if (const std::string note = tc_k_loop_problem(state).note; !note.empty()) ImGui::TextWrapped("%s", note.c_str());
+    if (const std::string note = tc_k_loop_problem(app).note; !note.empty()) ImGui::TextWrapped("%s", note.c_str());
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
     int shown = theatre.ring_step;
     if (ImGui::SliderInt("K step", &shown, 0, k_steps - 1)) theatre.ring_step = shown;
@@ -338,7 +337,7 @@ void draw_tc_source(AppState& state) {
     // What the lit statement does, before the list: at a projector's text size the column shows
     // little more than these words (and an exported frame no more than it shows).
     ImGui::Spacing();
-    ImGui::TextWrapped("%s", tc_substep_words(state, theatre.tc_substep, theatre.ring_step).c_str());
+    ImGui::TextWrapped("%s", tc_substep_words(app, theatre.tc_substep, theatre.ring_step).c_str());
     ImGui::Spacing();
     ImGui::Separator();
     for (int i = 0; i <= last_step; ++i) {

@@ -84,7 +84,8 @@ std::string tc_substep_words(const AppState& state, int index, int k_step);
 // back into the previous one), within K steps 0 .. k_steps − 1 of `statements` each.
 void step_statement(TheatreState& theatre, int statements, int k_steps, int by);
 
-// The tab: the step list, the words, and the kernel with the statement lit; Right and Left step.
-void draw_tc_source(AppState& state);
+// The tab: the step list, the words, and the kernel with the statement lit; Right and Left step
+// (theatre.ring_step and tc_substep; `theatre` is app.theatre).
+void draw_tc_source(TheatreState& theatre, const AppState& app);
 
 }  // namespace ts::views

@@ -168,21 +168,21 @@ struct ShownRing {
     TcShownProblem shown;
 };
 
-ShownRing shown_ring(AppState& state, const model::WgmmaShape& s) {
+ShownRing shown_ring(TheatreState& theatre, const AppState& app, const model::WgmmaShape& s) {
     ShownRing r;
-    r.shown = tc_k_loop_problem(state);
+    r.shown = tc_k_loop_problem(app);
     r.k_steps = model::wgmma_k_steps(s, static_cast<int>(std::min<std::int64_t>(r.shown.problem.k, 1 << 30)));
     r.per_tile = std::min(r.k_steps, kShownStepsPerTile);
-    r.tiles = model::is_persistent(state.kernel.kind) ? 2 : 1;
+    r.tiles = model::is_persistent(app.kernel.kind) ? 2 : 1;
     // The GPU's own clocks where this rung was recorded on the problem on show.
-    r.trace = tensor_core_trace(state.theatre.traces, state.kernel.kind);
-    r.fits = r.trace && trace_fits(*r.trace, state);
+    r.trace = tensor_core_trace(theatre.traces, app.kernel.kind);
+    r.fits = r.trace && trace_fits(*r.trace, app);
     // Any block of the trace: the chosen one's roles, on the SM it ran on.
-    int& block = state.theatre.ring_block;
+    int& block = theatre.ring_block;
     block = r.fits ? std::clamp(block, 0, r.trace->blocks() - 1) : 0;
-    if (r.fits && state.theatre.traces.replay) r.ring = recorded_ring(*r.trace, block, 2 * kShownStepsPerTile);
+    if (r.fits && theatre.traces.replay) r.ring = recorded_ring(*r.trace, block, 2 * kShownStepsPerTile);
     if (!r.ring.recorded) r.ring = ring_schedule(s, r.per_tile, r.tiles);
-    state.theatre.ring_step = std::clamp(state.theatre.ring_step, 0, r.ring.steps - 1);
+    theatre.ring_step = std::clamp(theatre.ring_step, 0, r.ring.steps - 1);
     return r;
 }
 
@@ -194,16 +194,16 @@ constexpr float kLaneFonts = 1.3f, kRowFonts = 1.7f, kAxisFonts = 1.3f, kLabelFo
 namespace {
 
 // Above the chart: the size shown, the trace's line, the K step (and block) to read.
-void draw_stages_controls(AppState& state) {
-    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
-    ShownRing shown = shown_ring(state, s);
+void draw_stages_controls(TheatreState& theatre, const AppState& app) {
+    const model::WgmmaShape s = *model::wgmma_shape_of(app.kernel);
+    ShownRing shown = shown_ring(theatre, app, s);
     const RingSchedule& ring = shown.ring;
     const auto& trace = shown.trace;
-    int& block = state.theatre.ring_block;
-    int& chosen = state.theatre.ring_step;
+    int& block = theatre.ring_block;
+    int& chosen = theatre.ring_step;
     if (!shown.shown.note.empty() && !ring.recorded) ImGui::TextWrapped("%s", shown.shown.note.c_str());
     if (shown.fits) {
-        ImGui::Checkbox("the trace's clocks", &state.theatre.traces.replay);
+        ImGui::Checkbox("the trace's clocks", &theatre.traces.replay);
         ImGui::SameLine();
     }
     if (ring.recorded) {
@@ -229,11 +229,11 @@ void draw_stages_controls(AppState& state) {
 }
 
 // Under the chart: how the model's chart is timed, then the chosen K step's barriers and copies.
-void draw_stages_words(AppState& state) {
-    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
-    const ShownRing shown = shown_ring(state, s);
+void draw_stages_words(TheatreState& theatre, const AppState& app) {
+    const model::WgmmaShape s = *model::wgmma_shape_of(app.kernel);
+    const ShownRing shown = shown_ring(theatre, app, s);
     const RingSchedule& ring = shown.ring;
-    const int chosen = state.theatre.ring_step;
+    const int chosen = theatre.ring_step;
     std::string text =
         ring.recorded ? std::string()
                       : format_text("{} of {} bytes; K = {} is {} of {}{}. Time in K steps of wgmmas, as the model orders them "
@@ -254,19 +254,18 @@ void draw_stages_words(AppState& state) {
                         chosen >= ring.steps_per_tile
                             ? format_text("'s K step {} of the next tile's row and column", k_step)
                             : std::string());
-    for (const std::string& line : box_lines(s, k_step, chosen % s.stages, state.problem.n)) text += "\n• " + line;
+    for (const std::string& line : box_lines(s, k_step, chosen % s.stages, app.problem.n)) text += "\n• " + line;
     ImGui::PushTextWrapPos(0.0f);
     muted_text(text);
     ImGui::PopTextWrapPos();
 }
 
 // The chart, in the current window's width and up to kStagesChartShare of its remaining height.
-void draw_stages_chart(AppState& state) {
-    PictureLayout& picture = state.picture;
-    const model::WgmmaShape s = *model::wgmma_shape_of(state.kernel);
-    const ShownRing shown = shown_ring(state, s);
+void draw_stages_chart(TheatreState& theatre, PictureLayout& picture, const AppState& app) {
+    const model::WgmmaShape s = *model::wgmma_shape_of(app.kernel);
+    const ShownRing shown = shown_ring(theatre, app, s);
     const RingSchedule& ring = shown.ring;
-    int& chosen = state.theatre.ring_step;
+    int& chosen = theatre.ring_step;
 
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -366,23 +365,23 @@ void draw_stages_chart(AppState& state) {
 
 }  // namespace
 
-void draw_tc_stages(AppState& state) {
-    if (!model::wgmma_shape_of(state.kernel)) {
+void draw_tc_stages(TheatreState& theatre, PictureLayout& picture, const AppState& app) {
+    if (!model::wgmma_shape_of(app.kernel)) {
         ImGui::TextWrapped("wmma, mma and mma-async have no TMA and no mbarriers: every thread copies its share of "
                            "each tile itself (mma-async with cp.async, four stages deep, waiting with "
                            "cp.async.wait_group), and the block meets at __syncthreads. The ring of stages starts "
                            "with wgmma.");
         return;
     }
-    draw_stages_controls(state);
-    draw_stages_chart(state);
+    draw_stages_controls(theatre, app);
+    draw_stages_chart(theatre, picture, app);
     // The words in whole lines, at the tab's foot (where the chart's rows stop growing, what
     // they leave too): a scrolled region that ends in half a line reads as cut-off text.
     const float line = ImGui::GetFontSize(), room = ImGui::GetContentRegionAvail().y;
     const float lines = std::floor(room / line);
     if (lines >= 1.0f) ImGui::SetCursorPosY(ImGui::GetCursorPosY() + room - lines * line);
     ImGui::BeginChild("##stages_words", ImVec2(0.0f, lines >= 1.0f ? lines * line : 0.0f));
-    draw_stages_words(state);
+    draw_stages_words(theatre, app);
     ImGui::EndChild();
 }
 

@@ -66,10 +66,11 @@ std::vector<std::string> box_lines(const model::WgmmaShape& s, int k_step, int s
 // its words under it. draw_tc_stages draws all three for state.kernel.kind (16–19; the mma rungs
 // say what they do instead): the size shown where it is not the problem on show, the trace's
 // line and the K step to read; the chart, its rows from the font's height up to twice that, in at
-// most kStagesChartShare of the rest of the tab (the picture, reported in state.picture); then, in
-// the whole lines left (at least one), scrolling, how the chart is timed and the chosen K step's
-// barriers and copies.
+// most kStagesChartShare of the rest of the tab (the picture, reported in `picture`, app.picture);
+// then, in the whole lines left (at least one), scrolling, how the chart is timed and the chosen K
+// step's barriers and copies. The K step and block read are theatre.ring_step and ring_block
+// (`theatre` is app.theatre).
 inline constexpr float kStagesChartShare = 0.75f;
-void draw_tc_stages(AppState& state);
+void draw_tc_stages(TheatreState& theatre, PictureLayout& picture, const AppState& app);
 
 }  // namespace ts::views

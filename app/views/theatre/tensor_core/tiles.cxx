@@ -103,9 +103,9 @@ float tc_tiles_width(const AppState& state, float height) {
     return font * (kStripFonts + 2.0f * kGapFonts + 1.0f) + cell * static_cast<float>(launch->cols) + 1.0f;
 }
 
-void draw_tc_tiles_words(AppState& state, float keep) {
-    const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(state.kernel);
-    if (!shape || !model::is_persistent(state.kernel.kind)) {
+void draw_tc_tiles_words(TheatreState& theatre, const AppState& app, float keep) {
+    const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(app.kernel);
+    if (!shape || !model::is_persistent(app.kernel.kind)) {
         ImGui::TextWrapped("%s", "This rung launches one block per tile of C and the GPU starts them in blockIdx order as "
                                  "SMs come free (17 maps blockIdx to tiles in groups of 8 block rows, as 18 does). The "
                                  "persistent rungs, 18 and 19, choose the order themselves: pick one of them to see "
@@ -113,15 +113,14 @@ void draw_tc_tiles_words(AppState& state, float keep) {
         return;
     }
     const model::WgmmaShape& s = *shape;
-    const TileProblem shown = shown_tile_problem(state);
+    const TileProblem shown = shown_tile_problem(app);
     const model::Problem& p = shown.problem;
     std::string sms;
-    const model::PersistentLaunch launch = model::persistent_launch(s, p, tile_order_sm_count(state, sms));
+    const model::PersistentLaunch launch = model::persistent_launch(s, p, tile_order_sm_count(app, sms));
     if (launch.tiles == 0) {
         ImGui::TextWrapped("%s", "No tiles: C is empty or too large to count its tiles.");
         return;
     }
-    TheatreState& theatre = state.theatre;
     theatre.tile_round = std::clamp(theatre.tile_round, 0, launch.rounds - 1);
     const std::int64_t tile_rows = std::int64_t{s.bm} * s.cluster_m;
     if (!shown.note.empty()) ImGui::TextWrapped("%s", shown.note.c_str());
@@ -158,15 +157,14 @@ void draw_tc_tiles_words(AppState& state, float keep) {
         "What the picture shows", keep);
 }
 
-void draw_tc_tiles(AppState& state) {
-    const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(state.kernel);
-    if (!shape || !model::is_persistent(state.kernel.kind)) return;
+void draw_tc_tiles(TheatreState& theatre, PictureLayout& picture, const AppState& app) {
+    const std::optional<model::WgmmaShape> shape = model::wgmma_shape_of(app.kernel);
+    if (!shape || !model::is_persistent(app.kernel.kind)) return;
     const model::WgmmaShape& s = *shape;
-    const model::Problem p = shown_tile_problem(state).problem;
+    const model::Problem p = shown_tile_problem(app).problem;
     std::string sms;
-    const model::PersistentLaunch launch = model::persistent_launch(s, p, tile_order_sm_count(state, sms));
+    const model::PersistentLaunch launch = model::persistent_launch(s, p, tile_order_sm_count(app, sms));
     if (launch.tiles == 0) return;
-    TheatreState& theatre = state.theatre;
     theatre.tile_round = std::clamp(theatre.tile_round, 0, launch.rounds - 1);
     const int group_rows = group_rows_of(theatre.tile_order_plain);
     const std::int64_t tile_rows = std::int64_t{s.bm} * s.cluster_m;
@@ -174,7 +172,6 @@ void draw_tc_tiles(AppState& state) {
     const float font = ImGui::GetFontSize();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    PictureLayout& picture = state.picture;
     picture.begin("theatre", origin, {origin.x + avail.x, origin.y + avail.y});
     const float strip = font * kStripFonts, gap = font * kGapFonts, label = font * kNameFonts;
     const int rows = launch.cluster_rows, cols = launch.cols;

@@ -46,11 +46,12 @@ std::string round_words(const model::WgmmaShape& s, const model::Problem& p, con
 // The words beside or above the picture (persistent and tc-tuned; other rungs say what they do):
 // the size shown where it is not the problem on show, the launch, the round and the order to show,
 // and the round's footprint; paragraphs fold where they would leave the picture less than `keep`.
-void draw_tc_tiles_words(AppState& state, float keep);
+// The round and the order are theatre.tile_round and tile_order_plain (`theatre` is app.theatre).
+void draw_tc_tiles_words(TheatreState& theatre, const AppState& app, float keep);
 // How wide the picture is when it is `height` pixels high.
 float tc_tiles_width(const AppState& state, float height);
 
-// C's tiles for a round, in the current window's remaining area, reported in state.picture.
-void draw_tc_tiles(AppState& state);
+// C's tiles for a round, in the current window's remaining area, reported in `picture` (app.picture).
+void draw_tc_tiles(TheatreState& theatre, PictureLayout& picture, const AppState& app);
 
 }  // namespace ts::views

@@ -27,7 +27,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 TEST(ThreadReport, FillsInTheIndexFormulas) {
     AppState state = ragged_state();
-    ASSERT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{0, 1}, 2, SubStep::LoadTiles));
+    ASSERT_FALSE(ts::views::jump_theatre(state.theatre, state, ts::model::Index2{0, 1}, 2, SubStep::LoadTiles));
     const std::string text = ts::views::thread_report(state, {11, 5});
     EXPECT_TRUE(has(text, "blockIdx (x=0, y=1), threadIdx (x=5, y=3)")) << text;
     EXPECT_TRUE(has(text, "row = blockIdx.y·blockDim.y + threadIdx.y = 1·8 + 3 = 11")) << text;
@@ -41,12 +41,12 @@ TEST(ThreadReport, FillsInTheIndexFormulas) {
 
 TEST(ThreadReport, ComputeListsTheAddressesAndPaddingIsNamed) {
     AppState state = ragged_state();
-    ASSERT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{0, 1}, 2, SubStep::Compute));
+    ASSERT_FALSE(ts::views::jump_theatre(state.theatre, state, ts::model::Index2{0, 1}, 2, SubStep::Compute));
     const std::string compute = ts::views::thread_report(state, {11, 5});
     EXPECT_TRUE(has(compute, "A at 412..419")) << compute;
     EXPECT_TRUE(has(compute, "B at 453, 481, …, 649 (28 apart)")) << compute;
     // Block (3, 2), phase 4: the tiles cover k 32..39, K ends at 36.
-    ASSERT_FALSE(ts::views::jump_theatre(state, ts::model::Index2{3, 2}, 4, SubStep::LoadTiles));
+    ASSERT_FALSE(ts::views::jump_theatre(state.theatre, state, ts::model::Index2{3, 2}, 4, SubStep::LoadTiles));
     const std::string load = ts::views::thread_report(state, {16, 24});
     EXPECT_TRUE(has(load, "address 16·36 + 32 = 608")) << load;
     // C[20][27] is thread (tx=3, ty=4): its B row 4·8 + 4 = 36 is past K.
@@ -60,7 +60,7 @@ TEST(ThreadReport, NaiveReadsGlobalMemoryAndBatchesAddAnOffset) {
     state.kernel.block_y = 16;
     state.problem.batch = 3;
     state.theatre.batch_z = 2;
-    ASSERT_FALSE(ts::views::jump_theatre(state, std::nullopt, 1, SubStep::Compute));
+    ASSERT_FALSE(ts::views::jump_theatre(state.theatre, state, std::nullopt, 1, SubStep::Compute));
     const std::string text = ts::views::thread_report(state, {11, 5});
     EXPECT_TRUE(has(text, "straight from global memory")) << text;
     EXPECT_TRUE(has(text, "A[11][8..15] and B[8..15][5]")) << text;
@@ -76,7 +76,7 @@ TEST(ElementReport, SaysWhichBlocksLoadItAndWhen) {
     EXPECT_TRUE(has(a, "every block with blockIdx.y = 11 / 8 = 1:\n  (0,1), (1,1), (2,1), (3,1)")) << a;
     EXPECT_TRUE(has(a, "grid.x = 4 global loads of it; the naive kernel makes N = 28")) << a;
     EXPECT_TRUE(has(a, "Read so far: 0 times")) << a;
-    ASSERT_FALSE(ts::views::jump_theatre(state, std::nullopt, 2, SubStep::LoadTiles));
+    ASSERT_FALSE(ts::views::jump_theatre(state.theatre, state, std::nullopt, 2, SubStep::LoadTiles));
     EXPECT_TRUE(has(ts::views::element_report(state, ts::model::Operand::A, {11, 21}), "Read so far: 4 times"));
     const std::string b = ts::views::element_report(state, ts::model::Operand::B, {35, 27});
     EXPECT_TRUE(has(b, "blockIdx.x = 27 / 8 = 3")) << b;
@@ -124,7 +124,7 @@ TEST(WarpPanel, MeasuredPenaltyOrNotYet) {
 TEST(SideBySide, CountersEndAtTheModelsTotals) {
     AppState state = ragged_state();
     state.theatre.side_by_side = true;
-    ASSERT_FALSE(ts::views::jump_theatre(state, std::nullopt, std::nullopt, SubStep::Store));
+    ASSERT_FALSE(ts::views::jump_theatre(state.theatre, state, std::nullopt, std::nullopt, SubStep::Store));
     const auto counts = ts::views::side_by_side_counts(state);
     const auto naive = ts::model::count_traffic({KernelKind::Naive, 8, 8, 8}, state.problem);
     const auto tiled = ts::model::count_traffic({KernelKind::Tiled, 8, 8, 8}, state.problem);
@@ -136,7 +136,7 @@ TEST(SideBySide, CountersEndAtTheModelsTotals) {
     const std::string sentence = ts::views::comparison_sentence(counts);
     EXPECT_TRUE(has(sentence, "naive 80,640, tiled 10,800 (naive ÷ tiled = 7.5×)")) << sentence;
     // Mid-way the two have summed the same share of K, and the counts say so.
-    ASSERT_FALSE(ts::views::jump_theatre(state, std::nullopt, 1, SubStep::SyncAfterCompute));
+    ASSERT_FALSE(ts::views::jump_theatre(state.theatre, state, std::nullopt, 1, SubStep::SyncAfterCompute));
     const auto mid = ts::views::side_by_side_counts(state);
     EXPECT_EQ(mid.naive.global_loads_a, 40 * 28 * 16);
     EXPECT_EQ(mid.tiled.global_loads_a, 4 * 40 * 16);
@@ -151,7 +151,7 @@ TEST(TheatreFlags, ReachEveryState) {
     flags.batch_z = 2;
     flags.hover_a = {11, 21};
     flags.panel = "warp";
-    ASSERT_FALSE(ts::views::apply_theatre_flags(state, flags));
+    ASSERT_FALSE(ts::views::apply_theatre_flags(state.theatre, state.problem, state, flags));
     EXPECT_TRUE(state.theatre.side_by_side);
     EXPECT_TRUE(state.theatre.each_k);
     EXPECT_EQ(ts::views::current_step(state), (ts::model::KernelStep{3, SubStep::Compute, 5}));
@@ -164,11 +164,11 @@ TEST(TheatreFlags, ReachEveryState) {
 TEST(TheatreFlags, SelectPicksTheBlockUnlessOneIsGiven) {
     AppState state = ragged_state();
     state.selected = ts::model::Cell{20, 27};
-    ASSERT_FALSE(ts::views::apply_theatre_flags(state, {}));
+    ASSERT_FALSE(ts::views::apply_theatre_flags(state.theatre, state.problem, state, {}));
     EXPECT_EQ(state.theatre.block, (ts::model::Index2{3, 2}));
     ts::views::TheatreFlags flags;
     flags.select_block = {1, 0};
-    ASSERT_FALSE(ts::views::apply_theatre_flags(state, flags));
+    ASSERT_FALSE(ts::views::apply_theatre_flags(state.theatre, state.problem, state, flags));
     EXPECT_EQ(state.theatre.block, (ts::model::Index2{1, 0}));
 }
 
@@ -177,7 +177,7 @@ TEST(TheatreFlags, RejectWhatDoesNotFit) {
         AppState state = ragged_state(kind);
         ts::views::TheatreFlags flags;
         set(flags);
-        return ts::views::apply_theatre_flags(state, flags).value_or("");
+        return ts::views::apply_theatre_flags(state.theatre, state.problem, state, flags).value_or("");
     };
     EXPECT_TRUE(has(reason(KernelKind::Tiled, [](auto& f) { f.k_step = 8; }), "runs from 0 to 7"));
     EXPECT_TRUE(has(reason(KernelKind::Tiled, [](auto& f) { f.hover_b = {36, 0}; }), "outside B"));

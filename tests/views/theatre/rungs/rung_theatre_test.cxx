@@ -97,11 +97,11 @@ TEST(RungTheatre, TitlesCountKStepsAndThePipelineSaysWhatItCopies) {
 
 TEST(RungTheatre, JumpsCheckKStepsAgainstBK) {
     AppState state = rung(KernelKind::Warptile);  // BK = 16, K = 48: steps 0..2
-    EXPECT_FALSE(ts::views::jump_theatre(state, std::nullopt, 2, SubStep::Compute, 15));
-    const auto no_step = ts::views::jump_theatre(state, std::nullopt, 3, std::nullopt);
+    EXPECT_FALSE(ts::views::jump_theatre(state.theatre, state, std::nullopt, 2, SubStep::Compute, 15));
+    const auto no_step = ts::views::jump_theatre(state.theatre, state, std::nullopt, 3, std::nullopt);
     ASSERT_TRUE(no_step);
     EXPECT_NE(no_step->find("BK = 16"), std::string::npos) << *no_step;
-    EXPECT_TRUE(ts::views::jump_theatre(state, std::nullopt, std::nullopt, std::nullopt, 16));
+    EXPECT_TRUE(ts::views::jump_theatre(state.theatre, state, std::nullopt, std::nullopt, std::nullopt, 16));
 }
 
 TEST(RungTheatre, EveryRungsSourceLightsEachSubStepInOrder) {

@@ -109,7 +109,7 @@ TEST(TcFragments, HoverShowsTheFormulaAndAClickPinsTheLane) {
         ImGui::BeginChild("##canvas", ImVec2(1000, 700));
         layout = ts::views::layout_fragments(grids, ImGui::GetCursorScreenPos(), ImGui::GetContentRegionAvail(),
                                              ImGui::GetFontSize());
-        ts::views::draw_tc_fragments(state);
+        ts::views::draw_tc_fragments(state.theatre, state.picture, state);
         ImGui::EndChild();
     };
     ui.frame(body);
@@ -147,8 +147,8 @@ TEST(TcFragments, TheMmaTraceColoursByTheGpusRegisters) {
     ts::views::FragmentLayout layout;
     const auto body = [&] {
         ImGui::BeginChild("##canvas", ImVec2(1000, 700));
-        ts::views::draw_tc_fragments_words(state, 0.0f);
-        ts::views::draw_tc_fragments(state);
+        ts::views::draw_tc_fragments_words(state.theatre, state, 0.0f);
+        ts::views::draw_tc_fragments(state.theatre, state.picture, state);
         ImGui::EndChild();
     };
     std::string text = ui.frame(body);

@@ -33,7 +33,7 @@ inline std::string tc_panel_text(views::AppState& state, views::TheatrePanel pan
 
 // `flags` applied to `state`: the reason they were refused ("" when none), and the theatre after.
 inline std::pair<std::string, views::TheatreState> applied(views::AppState state, const views::TheatreFlags& flags) {
-    const std::string why = views::apply_theatre_flags(state, flags).value_or("");
+    const std::string why = views::apply_theatre_flags(state.theatre, state.problem, state, flags).value_or("");
     return {why, state.theatre};
 }
 
