@@ -29,7 +29,7 @@ void AnimationExport::step(platform::Window& window, views::AppState& state) {
         auto written = m_writing.get();
         m_writer.reset();
         if (auto* why = std::get_if<std::string>(&written)) {
-            end(state, "Not exported: " + *why, true);
+            end(exporting, state.presentation, "Not exported: " + *why, true);
             return;
         }
         const auto& done = std::get<exporting::FinishedAnimation>(written);
@@ -38,64 +38,65 @@ void AnimationExport::step(platform::Window& window, views::AppState& state) {
                 ? std::filesystem::absolute(done.files.front()).string()
                 : format_text("{} … {}", std::filesystem::absolute(done.files.front()).string(),
                               done.files.back().filename().string());
-        end(state, format_text("Saved {}: {} frames of {} × {}, {}", where, done.frames, m_choice.width, m_choice.height,
-                               model::human_bytes(static_cast<std::int64_t>(done.bytes))),
+        end(exporting, state.presentation,
+            format_text("Saved {}: {} frames of {} × {}, {}", where, done.frames, m_choice.width, m_choice.height,
+                        model::human_bytes(static_cast<std::int64_t>(done.bytes))),
             false);
         return;
     }
     if (!m_writer) {
-        if (exporting.start_requested) start(window, state);
+        if (exporting.start_requested) start(window, exporting, state.presentation, state);
         return;
     }
     if (exporting.cancel_requested) {
         m_writer.reset();  // its destructor removes what it had written
         put_back(window, state);
-        end(state, "Export cancelled: nothing was written.", true);
+        end(exporting, state.presentation, "Export cancelled: nothing was written.", true);
         return;
     }
     export_next_frame(window, state);
 }
 
-void AnimationExport::start(platform::Window& window, views::AppState& state) {
-    views::ExportState& exporting = state.exporting;
+void AnimationExport::start(platform::Window& window, views::ExportState& exporting, views::Presentation& presentation,
+                            const views::AppState& app) {
     exporting.start_requested = false;
     exporting.cancel_requested = false;
     m_subject = exporting.subject;
     m_choice = exporting.choice;
-    const auto sequence = views::export_sequence(state, m_subject);
+    const auto sequence = views::export_sequence(app, m_subject);
     if (const auto* why = std::get_if<std::string>(&sequence)) {
-        end(state, "Nothing to export: " + *why, true);
+        end(exporting, presentation, "Nothing to export: " + *why, true);
         return;
     }
     m_frames = std::get<views::ExportSequence>(sequence).frames;
     const auto format = exporting::format_of_path(m_choice.path);
     if (const auto* why = std::get_if<std::string>(&format)) {
-        end(state, *why, true);
+        end(exporting, presentation, *why, true);
         return;
     }
     auto opened = exporting::AnimationWriter::open(
         m_choice.path, std::get<exporting::AnimationFormat>(format),
         {.width = m_choice.width, .height = m_choice.height, .seconds_per_frame = m_choice.seconds_per_frame});
     if (const auto* why = std::get_if<std::string>(&opened)) {
-        end(state, *why, true);
+        end(exporting, presentation, *why, true);
         return;
     }
     m_writer = std::move(std::get<std::unique_ptr<exporting::AnimationWriter>>(opened));
     m_frame = 0;
-    m_bookmark = views::bookmark(state);
-    m_view = state.view;
+    m_bookmark = views::bookmark(app);
+    m_view = app.view;
     m_put_back = false;
 
     // The export's presentation: 1× or presenter mode's 2× from the user's ordinary palette, the
     // monitor's content scale left out, so that the same choice gives the same pictures anywhere.
-    m_presentation = state.presentation;
-    views::Presentation exported = state.presentation;
+    m_presentation = presentation;
+    views::Presentation exported = presentation;
     if (exported.presenter) views::set_presenter(exported, false);
     exported.font_scale = 1.0f;
     exported.ordinary_font_scale = 1.0f;
     if (m_choice.presenter) views::set_presenter(exported, true);
     exported.help_open = false;
-    state.presentation = exported;
+    presentation = exported;
     window.set_font_scale(exported.font_scale, false);
     views::set_fonts({window.fonts().heading, window.fonts().small, window.fonts().code});
     views::apply_presentation_style(exported);
@@ -131,7 +132,7 @@ void AnimationExport::export_next_frame(platform::Window& window, views::AppStat
     if (why) {
         m_writer.reset();
         put_back(window, state);
-        end(state, "Not exported: " + *why, true);
+        end(exporting, state.presentation, "Not exported: " + *why, true);
         return;
     }
     exporting.frames_done = ++m_frame;
@@ -151,16 +152,16 @@ void AnimationExport::put_back(platform::Window& window, views::AppState& state)
     views::apply_presentation_style(m_presentation);
 }
 
-void AnimationExport::end(views::AppState& state, std::string outcome, bool failed) {
-    views::ExportState& exporting = state.exporting;
+void AnimationExport::end(views::ExportState& exporting, views::Presentation& presentation, std::string outcome,
+                          bool failed) {
     exporting.running = false;
     exporting.encoding = false;
     exporting.start_requested = false;
     exporting.cancel_requested = false;
     exporting.outcome = std::move(outcome);
     exporting.outcome_failed = failed;
-    state.presentation.notice = exporting.outcome;
-    state.presentation.notice_is_problem = failed;
+    presentation.notice = exporting.outcome;
+    presentation.notice_is_problem = failed;
     // Also where a script running the window (--export-animation, --keys) reads it.
     std::cerr << "tilescope: " << exporting.outcome << "\n";
 }

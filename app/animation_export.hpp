@@ -33,12 +33,15 @@ public:
     bool busy() const { return m_writer != nullptr || m_writing.valid(); }
 
 private:
-    void start(platform::Window& window, views::AppState& state);
+    // Opens the file and puts the export's presentation on (the user's is kept to put back).
+    void start(platform::Window& window, views::ExportState& exporting, views::Presentation& presentation,
+               const views::AppState& app);
     // Draws the next frame offscreen and hands it to the writer.
     void export_next_frame(platform::Window& window, views::AppState& state);
     // Puts the view and the presentation back as the user had them.
     void put_back(platform::Window& window, views::AppState& state);
-    void end(views::AppState& state, std::string outcome, bool failed);
+    // The export's outcome, in its state and in the presentation's notice.
+    void end(views::ExportState& exporting, views::Presentation& presentation, std::string outcome, bool failed);
 
     std::unique_ptr<exporting::AnimationWriter> m_writer;
     std::future<std::variant<exporting::FinishedAnimation, std::string>> m_writing;

@@ -68,8 +68,9 @@ int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppSta
                    {.runner = &runner,
                     .follow_pointer = follow_pointer(),
                     .before_draw = [&] { before_draw(state, runner); },
-                    .after_draw = [&] { after_draw(state); }});
-        if (const auto exit_code = after_render(window, state, window_settings)) return *exit_code;
+                    .after_draw = [&] { after_draw(state.lab, state); }});
+        if (const auto exit_code = after_render(window, state.exporting, state.presentation, state, window_settings))
+            return *exit_code;
         // A plot's "Save PNG" asks for its rectangle of this frame; the views cannot read pixels.
         for (const views::PlotImageRequest& request : views::take_plot_image_requests()) {
             const auto why = window.save_region(request.path, request.min, request.max);
@@ -77,9 +78,9 @@ int Automation::run(platform::Window& window, gpu::Runner& runner, views::AppSta
         }
         window.present();
         animation_export.step(window, state);  // between frames: it draws offscreen, may change the fonts
-        window_settings.after_frame(window, state);
+        window_settings.after_frame(window, state.presentation, state);
     }
-    window_settings.finish(window, state);
+    window_settings.finish(window, state.presentation, state);
     return 0;
 }
 
@@ -170,11 +171,11 @@ void Automation::start_run(views::AppState& state) {
 
 // --run: every request that failed, one line each on stderr, with the runner's sentence (a
 // person watching the window sees it in place and in the status bar).
-void Automation::announce_failures(views::AppState& state) {
-    for (const views::Failure& f : std::exchange(state.lab.measured.failures.unreported, {}))
+void Automation::announce_failures(views::Failures& failures, const views::AppState& app) {
+    for (const views::Failure& f : std::exchange(failures.unreported, {}))
         std::cerr << "tilescope: --run: " << views::failure_status(f) << "\n";
     int newest = m_experiment_failures_told;
-    for (const views::ExperimentPage& page : state.experiments.pages)
+    for (const views::ExperimentPage& page : app.experiments.pages)
         for (const views::ExperimentOutcome& outcome : page.outcomes)
             if (!outcome.recorded && !outcome.error.empty() && outcome.serial > m_experiment_failures_told) {
                 std::cerr << "tilescope: --run: failed: " << model::experiment_name(outcome.experiment) << " on "
@@ -186,7 +187,7 @@ void Automation::announce_failures(views::AppState& state) {
 
 void Automation::before_draw(views::AppState& state, gpu::Runner& runner) {
     if (m_start_run && state.device) start_run(state);
-    if (m_options.run) announce_failures(state);
+    if (m_options.run) announce_failures(state.lab.measured.failures, state);
     if (m_awaiting_run && state.run.last) {
         if (!state.run.last->ok) std::cerr << "tilescope: --run: failed: " << state.run.last->error << "\n";
         m_awaiting_run = false;
@@ -248,16 +249,17 @@ void announce_kernel_job(const views::KernelEditorState& editor) {
 
 }  // namespace
 
-void Automation::after_draw(views::AppState& state) {
-    if (m_awaiting_kernel && !views::job_running(state.kernel_editor)) {
+void Automation::after_draw(views::LabState& lab, const views::AppState& app) {
+    if (m_awaiting_kernel && !views::job_running(app.kernel_editor)) {
         m_awaiting_kernel = false;
-        announce_kernel_job(state.kernel_editor);
+        announce_kernel_job(app.kernel_editor);
     }
-    if (m_awaiting_lab && state.lab.measured.to_submit.empty() && state.lab.measured.in_flight == 0 && !state.lab.measured.sweep.active() &&
-        !state.experiments.batch && !views::job_running(state.kernel_editor))
+    const views::LabMeasurements& measured = lab.measured;
+    if (m_awaiting_lab && measured.to_submit.empty() && measured.in_flight == 0 && !measured.sweep.active() &&
+        !app.experiments.batch && !views::job_running(app.kernel_editor))
         m_awaiting_lab = false;
     if (m_lab_benchmark) {
-        m_lab_benchmark->on_frame(state.lab, state, seconds_since_start());
+        m_lab_benchmark->on_frame(lab, app, seconds_since_start());
         if (const auto& why = m_lab_benchmark->failure()) {
             std::cerr << "tilescope: --lab-benchmark: " << *why << "\n";
             m_failed = 1;
@@ -275,17 +277,19 @@ std::optional<int> Automation::save_screenshot(platform::Window& window) const {
     return std::nullopt;
 }
 
-std::optional<int> Automation::after_render(platform::Window& window, views::AppState& state, WindowSettings& window_settings) {
+std::optional<int> Automation::after_render(platform::Window& window, views::ExportState& exporting,
+                                            views::Presentation& presentation, const views::AppState& app,
+                                            WindowSettings& window_settings) {
     if (m_failed) return m_failed;
     // A --load that cannot be read ends the program, as it did when it was read before the window opened.
-    if (state.lab.measured.load_flag_failed) {
-        std::cerr << "tilescope: --load: " << state.lab.measured.load_error << "\n";
+    if (app.lab.measured.load_flag_failed) {
+        std::cerr << "tilescope: --load: " << app.lab.measured.load_error << "\n";
         return 2;
     }
     if (m_soak && m_soak->finished()) {
-        std::cout << m_soak->report(state);
-        window_settings.finish(window, state);
-        return m_soak->exit_code(state);
+        std::cout << m_soak->report(app);
+        window_settings.finish(window, presentation, app);
+        return m_soak->exit_code(app);
     }
     if (m_lab_benchmark && m_lab_benchmark->finished()) {
         std::cout << m_lab_benchmark->report();
@@ -295,16 +299,16 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
 
     // A screenshot waits for the measurement being read, which the lab and the lessons show.
     // And for an export on its way (the dialog's, or --export-animation's, which is reported here).
-    const bool exporting = state.exporting.running || state.exporting.start_requested;
-    if (m_export_started && exporting) export_animation(state);
+    const bool export_busy = exporting.running || exporting.start_requested;
+    if (m_export_started && export_busy) export_animation(exporting);
     const bool waiting = m_start_run || m_awaiting_run || m_awaiting_lab || m_awaiting_record ||
-                         views::measurement_loading(state.lab.measured) || exporting;
+                         views::measurement_loading(app.lab.measured) || export_busy;
     // A running --lab-benchmark keeps the window open; it saves --screenshot itself.
     m_quiet_frames = waiting || m_pressing_keys || m_lab_benchmark ? 0 : m_quiet_frames + 1;
     if (m_frames_to_settle == 0) return std::nullopt;
     const auto now = Clock::now();
-    const bool timed_out = waiting && !exporting && now - m_started > kRunTimeout;  // an export reports its own progress
-    const char* awaited = exporting ? "the export"
+    const bool timed_out = waiting && !export_busy && now - m_started > kRunTimeout;  // an export reports its own progress
+    const char* awaited = export_busy ? "the export"
                           : waiting && !m_start_run && !m_awaiting_run && !m_awaiting_lab && !m_awaiting_record
                               ? "the measurement to load"
                               : "the GPU run";
@@ -317,21 +321,20 @@ std::optional<int> Automation::after_render(platform::Window& window, views::App
     if (timed_out) std::cerr << "tilescope: gave up waiting for " << awaited << " after 120 s\n";
     // --export-animation starts once the window has settled, and the program ends with it.
     if (m_options.export_subject && !timed_out) {
-        const auto exported = export_animation(state);
+        const auto exported = export_animation(exporting);
         if (!exported) return std::nullopt;
         if (*exported != 0) return exported;
     }
-    window_settings.finish(window, state);
+    window_settings.finish(window, presentation, app);
     if (const auto failed = save_screenshot(window)) return failed;
-    if (const auto failed = save_layout_report(state)) return failed;
+    if (const auto failed = save_layout_report(app)) return failed;
     return timed_out ? 1 : 0;
 }
 
 // --export-animation: asks the main loop's export for the animation once the window has settled,
 // writes its progress to stderr, and ends with its outcome: nullopt while it runs, 0 once the file
 // is written, 1 if it was not.
-std::optional<int> Automation::export_animation(views::AppState& state) {
-    views::ExportState& exporting = state.exporting;
+std::optional<int> Automation::export_animation(views::ExportState& exporting) {
     if (!m_export_started) {
         m_export_started = true;
         exporting.subject = *m_options.export_subject;

@@ -88,19 +88,22 @@ private:
     void before_frame(platform::Window& window);
     // After the exchange with the runner, before the views are drawn.
     void before_draw(views::AppState& state, gpu::Runner& runner);
-    // After the views are drawn, before rendering.
-    void after_draw(views::AppState& state);
+    // After the views are drawn, before rendering: the lab benchmark's next change of the lab.
+    void after_draw(views::LabState& lab, const views::AppState& app);
     // After rendering: an exit code once the run is over (its report printed, its screenshot
-    // saved, the window settings saved); nothing while it goes on.
-    std::optional<int> after_render(platform::Window& window, views::AppState& state, WindowSettings& window_settings);
+    // saved, the window settings saved); nothing while it goes on. It writes the export it asks
+    // for and the presentation's notice (a settings file that cannot be written).
+    std::optional<int> after_render(platform::Window& window, views::ExportState& exporting,
+                                    views::Presentation& presentation, const views::AppState& app,
+                                    WindowSettings& window_settings);
 
     using Clock = std::chrono::steady_clock;
     double seconds_since_start() const;
     std::optional<int> save_screenshot(platform::Window& window) const;
     std::optional<int> save_layout_report(const views::AppState& state) const;
-    std::optional<int> export_animation(views::AppState& state);
+    std::optional<int> export_animation(views::ExportState& exporting);
     void start_run(views::AppState& state);
-    void announce_failures(views::AppState& state);
+    void announce_failures(views::Failures& failures, const views::AppState& app);
 
     AutomationOptions m_options;
     int m_frames_to_settle;   // 0: until the window is closed

@@ -360,25 +360,26 @@ AutomationOptions automation_options(const GuiOptions& gui) {
 namespace {
 
 // --select pins a cell; --zoom and --center place the stage's camera.
-void apply_stage_flags(views::AppState& state, const GuiOptions& gui) {
-    if (!gui.select.empty()) state.selected = model::Cell{gui.select[0], gui.select[1]};
+void apply_stage_flags(std::optional<model::Cell>& selected, views::StageCamera& camera, const GuiOptions& gui) {
+    if (!gui.select.empty()) selected = model::Cell{gui.select[0], gui.select[1]};
     if (gui.zoom || !gui.center.empty()) {
-        state.camera.request = views::StageCamera::Request{gui.zoom.value_or(1.0f), std::nullopt};
-        if (!gui.center.empty()) state.camera.request->centre = model::Cell{gui.center[0], gui.center[1]};
+        camera.request = views::StageCamera::Request{gui.zoom.value_or(1.0f), std::nullopt};
+        if (!gui.center.empty()) camera.request->centre = model::Cell{gui.center[0], gui.center[1]};
     }
 }
 
 // --kernel-file: the kernel editor opens it; in the latency view the kernel is one more curve,
 // in the ladder and tuning views one more bar, on the roofline one more point, as the editor's
 // "Plot beside the rungs" makes it. nullopt, or 2 and why.
-std::optional<int> apply_kernel_file(views::AppState& state, const GuiOptions& gui) {
+std::optional<int> apply_kernel_file(views::KernelEditorState& editor, views::LatencyControls& latency,
+                                     const GuiOptions& gui) {
     if (gui.kernel_file.empty()) return std::nullopt;
-    if (const auto why = views::open_kernel_flag(state.kernel_editor, gui.kernel_file)) {
+    if (const auto why = views::open_kernel_flag(editor, gui.kernel_file)) {
         std::cerr << "tilescope: --kernel-file: " << *why << "\n";
         return 2;
     }
     if (gui.view == "latency" || gui.view == "ladder" || gui.view == "tuning" || gui.view == "roofline")
-        state.lab.choices.latency.yours = views::user_source(state.kernel_editor);
+        latency.yours = views::user_source(editor);
     return std::nullopt;
 }
 
@@ -391,7 +392,7 @@ std::optional<int> apply_gui_options(views::AppState& state, const GuiOptions& g
     // The latency view opens on the set-up's type: --view latency --dtype bf16 plots the
     // tensor-core rungs.
     state.lab.choices.latency.dtype = setup.problem.dtype;
-    apply_stage_flags(state, gui);
+    apply_stage_flags(state.selected, state.camera, gui);
     state.view = views::parse_view(opened.view).value_or(views::ViewId::Stage);
     state.presentation = presentation_for(loaded, gui.presentation);
     views::open_saved_panel(state.theatre, opened.theatre_panel);
@@ -405,7 +406,7 @@ std::optional<int> apply_gui_options(views::AppState& state, const GuiOptions& g
     if (const auto experiment = model::parse_experiment(gui.experiment))
         if (const auto note = views::open_experiment(state, *experiment, gui.view == "theatre"))
             std::cerr << "tilescope: --experiment: " << *note << "\n";
-    return apply_kernel_file(state, gui);
+    return apply_kernel_file(state.kernel_editor, state.lab.choices.latency, gui);
 }
 
 }  // namespace ts::app

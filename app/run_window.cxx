@@ -23,35 +23,35 @@ namespace {
 
 // Every measurement goes to the session journal as it arrives; a journal that a crashed
 // TileScope left open is offered for reopening (record/journal.hpp).
-void open_journal(views::AppState& state) {
+void open_journal(views::LabMeasurements& measured, views::Presentation& presentation) {
     const std::filesystem::path journals = record::default_journal_dir();
     const auto unfinished = record::unfinished_sessions(journals);
     if (!unfinished.empty()) {
-        state.lab.measured.unfinished = unfinished.front();
-        state.presentation.notice = model::format_text(
+        measured.unfinished = unfinished.front();
+        presentation.notice = model::format_text(
             "TileScope ended unexpectedly during the session of {}: its {} measurement(s) can be reopened in the "
             "lab (Ctrl+2)",
             unfinished.front().started, unfinished.front().points);
-        std::cerr << "tilescope: " << state.presentation.notice << "\n";
+        std::cerr << "tilescope: " << presentation.notice << "\n";
     }
     auto journal = record::Journal::open(journals);
     if (auto* opened_journal = std::get_if<record::Journal>(&journal))
-        state.lab.measured.journal = std::make_shared<record::Journal>(std::move(*opened_journal));
+        measured.journal = std::make_shared<record::Journal>(std::move(*opened_journal));
     else
         std::cerr << "tilescope: " << std::get<std::string>(journal) << " (measurements are kept in memory only)\n";
 }
 
 // Read off the UI thread: the window opens at once and the lab says "Loading measurements…"
 // until they are in (a --load that fails ends the program with 2: Automation::after_render).
-void start_loading_measurements(views::AppState& state, const std::string& load) {
+void start_loading_measurements(views::LabMeasurements& measured, const std::string& load) {
     if (!load.empty()) {
-        views::start_loading_measurement(state.lab.measured, load, true);
+        views::start_loading_measurement(measured, load, true);
         // The user came to read these numbers: the lab does not start measuring over them.
-        views::pass_over_first_visit_sweep(state.lab.measured,
+        views::pass_over_first_visit_sweep(measured,
                                            "a measurement was opened with --load (Sweep the sizes measures this GPU)");
     } else if (const auto committed = views::committed_measurements(); !committed.empty()) {
         // With a GPU, live points replace the recorded ones as they arrive.
-        views::start_loading_measurement(state.lab.measured, committed.back());
+        views::start_loading_measurement(measured, committed.back());
     }
 }
 
@@ -80,7 +80,7 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
     gpu::Runner runner(gpu::supervised_backend(
         {.worker_command = gpu::this_program_as_worker(), .estimate_s = cli::estimate_seconds}));
     views::AppState state;
-    open_journal(state);
+    open_journal(state.lab.measured, state.presentation);
     struct CloseJournalAtExit {
         views::LabState& lab;
         ~CloseJournalAtExit() {
@@ -89,8 +89,8 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
     } close_journal_at_exit{state.lab};
     if (const auto exit_code = apply_gui_options(state, options, setup, opened, window_settings.loaded())) return *exit_code;
     automation.prepare(state);
-    start_loading_measurements(state, options.load);
-    window_settings.start(window, state, opened);
+    start_loading_measurements(state.lab.measured, options.load);
+    window_settings.start(window, state.presentation, state.lab.choices.latency, opened);
     open_chosen_lesson(state, options.lesson);
     return automation.run(window, runner, state, window_settings);
 }

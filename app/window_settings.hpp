@@ -41,17 +41,20 @@ public:
     const settings::Settings& loaded() const { return m_loaded; }
 
     // Once the window and the state exist, before the first frame: ImGui's layout, the style
-    // and palette, the problem reading the file if there was one.
-    void start(platform::Window& window, views::AppState& state, const settings::Settings& opened_with);
-    // After every frame: applies what the views changed and saves when a setting changed
-    // (not every frame: the window's size and place are saved on exit).
-    void after_frame(platform::Window& window, views::AppState& state);
+    // and palette, the problem reading the file if there was one, and the latency plot's rungs.
+    void start(platform::Window& window, views::Presentation& presentation, views::LatencyControls& latency,
+               const settings::Settings& opened_with);
+    // After every frame: applies what the views changed to the presentation and saves when a
+    // setting changed (not every frame: the window's size and place are saved on exit). Reads
+    // the rest of the state for the settings it keeps (the view, the theatre's panel, the rungs).
+    void after_frame(platform::Window& window, views::Presentation& presentation, const views::AppState& app);
     // On exit: saves everything, the window's place included.
-    void finish(const platform::Window& window, views::AppState& state);
+    void finish(const platform::Window& window, views::Presentation& presentation, const views::AppState& app);
 
 private:
-    settings::Settings snapshot(const platform::Window& window, const views::AppState& state) const;
-    void save(const platform::Window& window, views::AppState& state);
+    settings::Settings snapshot(const platform::Window& window, const views::AppState& app) const;
+    // A file that cannot be written is said once, in the presentation's notice.
+    void save(const platform::Window& window, views::Presentation& presentation, const views::AppState& app);
 
     std::filesystem::path m_path;
     settings::Settings m_loaded;

@@ -84,7 +84,7 @@ ts::gpu::RunResult counters_result(const ts::model::CounterReport& report) {
 // The lab's panel and plot, twice: ImGui sizes child windows from the previous frame.
 std::string draw_counters(ImGuiHarness& ui, AppState& state) {
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     return text;
 }
 

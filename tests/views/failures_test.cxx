@@ -76,10 +76,11 @@ bool same_request(const ts::gpu::RunRequest& a, const ts::gpu::RunRequest& b) {
 // Moves the mouse down the window in a few columns until a tooltip says `wanted`; the
 // position, or nullopt.
 std::optional<ImVec2> hover_until(ImGuiHarness& ui, AppState& state, const std::string& wanted, std::string* text) {
-    ui.frame([&] { draw_lab_view(state, 0.0f); });
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     for (float x : {420.0f, 700.0f, 1000.0f})
         for (float y = 40.0f; y < 1000.0f; y += 5.0f) {
-            const std::string shown = ui.frame([&] { draw_lab_view(state, 0.0f); }, ImVec2(x, y));
+            const std::string shown =
+                ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); }, ImVec2(x, y));
             if (ui.tooltip_open() && shown.find(wanted) != std::string::npos) {
                 if (text) *text = shown;
                 return ImVec2(x, y);
@@ -90,9 +91,9 @@ std::optional<ImVec2> hover_until(ImGuiHarness& ui, AppState& state, const std::
 
 // The mouse moved to `at`, then a press and release of the left button there.
 void click(ImGuiHarness& ui, AppState& state, ImVec2 at) {
-    ui.frame([&] { draw_lab_view(state, 0.0f); }, at, false);
-    ui.frame([&] { draw_lab_view(state, 0.0f); }, at, true);
-    ui.frame([&] { draw_lab_view(state, 0.0f); }, at, false);
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); }, at, false);
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); }, at, true);
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); }, at, false);
 }
 
 TEST(Failures, AFailedMeasurementIsKeptUntilASuccessReplacesIt) {
@@ -218,7 +219,7 @@ TEST(Failures, TheLatencyPlotMarksAFailedPointAtItsSize) {
     take_live_result(state.lab.measured, state.lab.panels, failed(request, "the GPU worker stopped during tiled T=32 float 1024³: killed by signal 11 "
                                                 "(SIGSEGV: Segmentation fault); it was restarted",
                                        "latency/full/tiled T=32"));
-    ui.frame([&] { draw_lab_view(state, 0.0f); });
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     const Plot& plot = state.lab.choices.latency_plot;
     ASSERT_EQ(plot.failures.size(), 1u);
     EXPECT_EQ(plot.failures[0].x, 1024.0);
@@ -237,14 +238,14 @@ TEST(Failures, TheRooflineMarksAFailedKernelAtItsIntensity) {
     ts::gpu::RunRequest request = ladder_requests(kRooflineSize).front();
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 16};
     take_live_result(state.lab.measured, state.lab.panels, measured(request, 20.0));
-    ui.frame([&] { draw_lab_view(state, 0.0f); });
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     const auto has_series = [&](const std::string& name) {
         const auto& series = state.lab.choices.roofline_plot.series;
         return std::any_of(series.begin(), series.end(), [&](const PlotSeries& s) { return s.name == name; });
     };
     EXPECT_TRUE(has_series("tiled T=16"));
     take_live_result(state.lab.measured, state.lab.panels, failed(request, "CUDA reports: an illegal memory access was encountered"));
-    ui.frame([&] { draw_lab_view(state, 0.0f); });
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     EXPECT_FALSE(has_series("tiled T=16")) << "its older point is not shown as this GPU's answer";
     const Plot& plot = state.lab.choices.roofline_plot;
     ASSERT_EQ(plot.failures.size(), 1u);

@@ -61,7 +61,10 @@ protected:
     }
     std::string draw() {
         std::string text;
-        for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_kernel_view(state, 0.0f); });
+        for (int i = 0; i < 2; ++i)
+            text = ui.frame([&] {
+                draw_kernel_view(state.kernel_editor, state.lab, state.view, column_edits(state), state, 0.0f);
+            });
         return text;
     }
     // A usable GPU, for the jobs that need one.
@@ -153,7 +156,11 @@ TEST_F(KernelView, FilesAreSavedOpenedAndADraftSurvivesACrash) {
     after_crash.device = state.device;
     after_crash.view = ViewId::Kernel;
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_kernel_view(after_crash, 0.0f); });
+    for (int i = 0; i < 2; ++i)
+        text = ui.frame([&] {
+            draw_kernel_view(after_crash.kernel_editor, after_crash.lab, after_crash.view, column_edits(after_crash),
+                             after_crash, 0.0f);
+        });
     EXPECT_EQ(after_crash.kernel_editor.source, editor.source);
     EXPECT_EQ(after_crash.kernel_editor.name, "tiled_mine.cu");
     EXPECT_TRUE(unsaved(after_crash.kernel_editor));  // against the saved file

@@ -50,7 +50,8 @@ struct Drawn {
 Drawn draw(ImGuiHarness& ui, AppState& state) {
     Drawn drawn;
     // Twice: ImGui sizes child windows from the previous frame.
-    for (int i = 0; i < 2; ++i) drawn.text = ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i)
+        drawn.text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     drawn.vertices = ImGui::GetDrawData()->TotalVtxCount;
     return drawn;
 }

@@ -243,7 +243,7 @@ TEST_F(Ladder, ViewDrawsInTheLabLayoutAndKeysSwitchToIt) {
     none.why_not = "no CUDA device: a test";
     state.device = none;
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     EXPECT_GT(ImGui::GetDrawData()->TotalVtxCount, 1000);
     EXPECT_NE(text.find("The kernel ladder"), std::string::npos) << text;
     EXPECT_NE(text.find("Measure the ladders on this GPU (4096³)"), std::string::npos) << text;
@@ -265,9 +265,9 @@ float lab_scroll_y() {
 // Presses `key` for one frame of the lab view and lets it go the next.
 void press(ImGuiHarness& ui, AppState& state, ts::imgui_compat::Key key) {
     ts::imgui_compat::set_key_down(ImGui::GetIO(), key, true);
-    ui.frame([&] { draw_lab_view(state, 0.0f); });
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     ts::imgui_compat::set_key_down(ImGui::GetIO(), key, false);
-    ui.frame([&] { draw_lab_view(state, 0.0f); });
+    ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
 }
 
 // Both ladders are taller than a short screen: the keys scroll the view, and a clicker's PageDown
@@ -276,7 +276,7 @@ TEST_F(Ladder, KeysScrollTheLaddersAndPageDownLeavesAnOpenLessonItsSteps) {
     namespace keys = ts::imgui_compat::keys;
     ImGuiHarness ui(ImVec2(1000, 420));
     AppState state = state_with("nvidia-h200-2026-11-26");
-    for (int i = 0; i < 3; ++i) ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 3; ++i) ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     EXPECT_EQ(lab_scroll_y(), 0.0f);
     press(ui, state, keys::kPageDown);
     const float page = lab_scroll_y();
@@ -428,7 +428,7 @@ TEST_F(Ladder, RooflinePlotsEveryRung) {
     EXPECT_EQ(mark("tuned (#1)").colour, ladder_colour(KernelKind::Tuned));
 
     // Drawn as one series joined in the order of the climb, each point's tooltip naming its rung.
-    for (int i = 0; i < 2; ++i) ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i) ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     const auto& series = state.lab.choices.roofline_plot.series;
     const auto ladder =
         std::find_if(series.begin(), series.end(), [](const PlotSeries& s) { return s.name.starts_with("kernel ladder"); });
@@ -530,7 +530,7 @@ TEST_F(Ladder, CandidateHeatMapFromSyntheticPoints) {
 
     ImGuiHarness ui;
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     EXPECT_NE(text.find("The tuned rung's candidates (float)"), std::string::npos) << text;
     EXPECT_EQ(text.find("Not measured yet"), std::string::npos) << text;
 }
@@ -542,13 +542,13 @@ TEST_F(Ladder, CandidateHeatMapWithoutPointsSaysHowToFillIt) {
     EXPECT_FALSE(data.any_measured);
     EXPECT_EQ(data.best, (std::vector<int>{-1, -1, -1}));
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     EXPECT_NE(text.find("Not measured yet: Measure on a GPU"), std::string::npos) << text;
     EXPECT_NE(text.find("load a measurement that has them"), std::string::npos) << text;
 
     // On a GPU the button measures every candidate at every size.
     give_fake_gpu(state);
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     EXPECT_NE(text.find("Measure the candidates"), std::string::npos) << text;
     const std::vector<ts::gpu::RunRequest> requests = candidate_requests();
     ASSERT_EQ(requests.size(), 15u);

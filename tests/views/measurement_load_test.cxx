@@ -25,7 +25,7 @@ namespace {
 
 std::string draw_lab(ImGuiHarness& ui, AppState& state) {
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     return text;
 }
 

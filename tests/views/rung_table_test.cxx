@@ -83,7 +83,7 @@ TEST(RungTable, ANewRowGetsACheckboxInTheLatencyLab) {
         << "the first visit's sweep measures it";
     ImGuiHarness ui;
     std::string text;
-    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state, 0.0f); });
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
     // The checkboxes in order: the FP32 ladder's up to tuned, the new rung, then the tensor cores'.
     std::size_t at = text.find("kernel ladder, rungs");
     for (const char* label : {"regtile-1d", "pipelined", "tuned", "double-buffered", "tensor cores, rungs", "wmma"}) {

@@ -241,7 +241,8 @@ void draw_experiment_view(AppState& state, float bottom_reserve) {
     ExperimentPage& page = page_of(experiments, e);
 
     const float panel_width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.42f);
-    const SideColumn column = begin_side_column(state, "##experiment_panel", panel_width, bottom_reserve);
+    const SideColumn column =
+        begin_side_column(column_edits(state), state, "##experiment_panel", panel_width, bottom_reserve);
     if (column.panel) {
         draw_picker(experiments);
         ImGui::Separator();

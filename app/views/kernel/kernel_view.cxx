@@ -10,7 +10,6 @@
 #include "views/kernel/kernel_editor.hpp"
 #include "views/kernel/kernel_results.hpp"
 #include "views/lab/latency_view.hpp"
-#include "views/theatre/theatre_traces.hpp"
 #include "views/window/side_column.hpp"
 
 namespace ts::views {
@@ -229,28 +228,26 @@ std::optional<std::string> open_kernel_flag(KernelEditorState& editor, const std
     return std::nullopt;
 }
 
-// The whole state: the side column (the window's) takes it, and "Show in the theatre" under a
-// recorded trace sets the theatre, the problem, the kernel and the view.
-void draw_kernel_view(AppState& state, float bottom_reserve) {
-    KernelEditorState& editor = state.kernel_editor;
+bool draw_kernel_view(KernelEditorState& editor, LabState& lab, ViewId& view, const ColumnEdits& edits,
+                      const AppState& app, float bottom_reserve) {
     start_editor(editor);
     keep_draft(editor, ImGui::GetTime());
 
     const float panel_width = std::min(ImGui::GetFontSize() * 26.0f, ImGui::GetContentRegionAvail().x * 0.38f);
-    const SideColumn column = begin_side_column(state, "##kernel_panel", panel_width, bottom_reserve);
+    const SideColumn column = begin_side_column(edits, app, "##kernel_panel", panel_width, bottom_reserve);
     if (column.panel) {
         heading("Your kernel");
         muted_text("C = A·B in float, row-major: A is M×K, B is K×N. Write the kernel, run it on the GPU, compare "
                    "it with the rungs.");
         draw_file_row(editor);
         ImGui::Separator();
-        draw_launch(editor, state);
+        draw_launch(editor, app);
         ImGui::Separator();
-        draw_actions(editor, state.lab, state.view, state);
+        draw_actions(editor, lab, view, app);
         ImGui::Separator();
         draw_compiler(editor);
     }
-    end_side_column(state.presentation, state, column);
+    end_side_column(edits.presentation, app, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##kernel_main", ImVec2(0.0f, -bottom_reserve), false);
@@ -261,14 +258,7 @@ void draw_kernel_view(AppState& state, float bottom_reserve) {
     const bool to_theatre = draw_kernel_results(editor);
     ImGui::EndChild();
     ImGui::EndChild();
-    // The recorded trace in the theatre: its problem and T become the window's.
-    if (to_theatre) {
-        const auto& trace = *editor.recorded->trace;
-        add_trace(state.theatre.traces, trace);
-        state.problem = trace.problem;
-        state.kernel = trace.config;
-        state.view = ViewId::Theatre;
-    }
+    return to_theatre;
 }
 
 }  // namespace ts::views

@@ -11,13 +11,16 @@
 #pragma once
 
 #include "views/window/app_state.hpp"
+#include "views/window/side_column.hpp"
 
 namespace ts::views {
 
-// The whole view, down to `bottom_reserve` above the window's bottom. It writes the editor's state
-// (KernelEditorState); "Plot beside the rungs" the lab's latency view, "Show in the theatre" the
-// theatre, problem and kernel; and the view switches to either.
-void draw_kernel_view(AppState& state, float bottom_reserve);
+// The whole view, down to `bottom_reserve` above the window's bottom. It writes the editor's state,
+// and for "Plot beside the rungs" the lab's latency view and the current view; through `edits` its
+// side column. True when "Show in the theatre" was clicked: the window then opens the recorded trace
+// there (draw_main_view).
+bool draw_kernel_view(KernelEditorState& editor, LabState& lab, ViewId& view, const ColumnEdits& edits,
+                      const AppState& app, float bottom_reserve);
 
 // --kernel-file NAME: open it (a path, or a name in the kernels folder) in the editor at start.
 // The reason when it cannot be read.

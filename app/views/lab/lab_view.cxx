@@ -107,48 +107,48 @@ void draw_save(LabMeasurements& measured, const AppState& app) {
 
 }  // namespace
 
-void draw_lab_view(AppState& state, float bottom_reserve) {
+void draw_lab_view(LabState& lab, const ColumnEdits& edits, const AppState& app, float bottom_reserve) {
     // At most half the window, so that presenter mode's large text leaves the drawing room.
     const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
-    const SideColumn column = begin_side_column(state, "##lab_panel", panel_width, bottom_reserve);
+    const SideColumn column = begin_side_column(edits, app, "##lab_panel", panel_width, bottom_reserve);
     // The lab views' panel: where the numbers come from, the view's own controls, the counters,
     // the occupancy and saving.
     if (column.panel) {
-        draw_source(state.lab.measured, state);
+        draw_source(lab.measured, app);
         ImGui::Separator();
-        if (state.view == ViewId::Latency) {
-            draw_latency_controls(state.lab, state);
+        if (app.view == ViewId::Latency) {
+            draw_latency_controls(lab, app);
             ImGui::Separator();
         }
-        if (state.view == ViewId::Ladder) {
-            draw_ladder_controls(state.lab, state);
+        if (app.view == ViewId::Ladder) {
+            draw_ladder_controls(lab, app);
             ImGui::Spacing();
-            draw_export_button(state.exporting, state, ExportSubject::Ladder);
+            draw_export_button(edits.exporting, app, ExportSubject::Ladder);
             ImGui::Separator();
         }
         // The hardware's counters beside the model's, at the size the plot shows.
-        if (state.view == ViewId::Roofline || state.view == ViewId::Ladder) {
-            const int size = state.view == ViewId::Roofline ? kRooflineSize : shown_ladder_size(state.lab);
-            draw_counters_panel(state.lab, state, {size, size, size, 1, model::Dtype::Float32});
+        if (app.view == ViewId::Roofline || app.view == ViewId::Ladder) {
+            const int size = app.view == ViewId::Roofline ? kRooflineSize : shown_ladder_size(lab);
+            draw_counters_panel(lab, app, {size, size, size, 1, model::Dtype::Float32});
             ImGui::Separator();
         }
-        draw_occupancy_panel(state.lab, state);
+        draw_occupancy_panel(lab, app);
         ImGui::Separator();
-        draw_save(state.lab.measured, state);
+        draw_save(lab.measured, app);
     }
-    end_side_column(state.presentation, state, column);
+    end_side_column(edits.presentation, app, column);
 
     ImGui::SameLine();
     ImGui::BeginChild("##lab_plot", ImVec2(0.0f, -bottom_reserve), false);
     const ImVec2 size = ImGui::GetContentRegionAvail();
-    switch (state.view) {
+    switch (app.view) {
         case ViewId::Latency:
             heading("Kernel latency against matrix size");
-            draw_latency_plot(state.lab, state, ImVec2(size.x, size.y - ImGui::GetCursorPosY()));
+            draw_latency_plot(lab, app, ImVec2(size.x, size.y - ImGui::GetCursorPosY()));
             break;
-        case ViewId::Tuning: draw_tuning_view(state.lab.measured, state, size); break;
-        case ViewId::Roofline: draw_roofline_view(state.lab, state, size); break;
-        case ViewId::Ladder: draw_ladder_view(state.lab, state, size); break;
+        case ViewId::Tuning: draw_tuning_view(lab.measured, app, size); break;
+        case ViewId::Roofline: draw_roofline_view(lab, app, size); break;
+        case ViewId::Ladder: draw_ladder_view(lab, app, size); break;
         case ViewId::Stage:
         case ViewId::Theatre:
         case ViewId::Experiment:

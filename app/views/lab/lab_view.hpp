@@ -3,6 +3,7 @@
 #pragma once
 
 #include "views/window/app_state.hpp"
+#include "views/window/side_column.hpp"
 
 namespace ts::views {
 
@@ -11,9 +12,8 @@ namespace ts::views {
 bool draw_sweep_progress(LabMeasurements& measured);
 
 // The chosen lab view (not the stage) filling the rest of the window above the status bar. It
-// writes the lab through each view, and takes the whole AppState for two pieces of the window: the
-// side column (an open lesson's card, whose steps set up the whole window) and the ladder's export
-// button (the export dialog).
-void draw_lab_view(AppState& state, float bottom_reserve);
+// writes the lab through each view, and through `edits` its side column (the lesson card, the
+// fold) and the ladder's export button.
+void draw_lab_view(LabState& lab, const ColumnEdits& edits, const AppState& app, float bottom_reserve);
 
 }  // namespace ts::views

@@ -525,7 +525,8 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
         state.picture.clear();
         const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.35f);
         const SideColumn column =
-            begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
+            begin_side_column(column_edits(state), state, "##theatre_panel", width, bottom_reserve,
+                              PanelDefault::FoldedWhenCrowded);
         if (column.panel) {
             draw_tc_panel(theatre.traces, state.kernel.kind, state, ImGui::GetTime());
             ImGui::Spacing();
@@ -550,7 +551,8 @@ void draw_theatre_view(AppState& state, float bottom_reserve) {
     const float share = state.lesson.lesson ? 0.45f : 0.4f;
     const float width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * share);
     const SideColumn column =
-        begin_side_column(state, "##theatre_panel", width, bottom_reserve, PanelDefault::FoldedWhenCrowded);
+        begin_side_column(column_edits(state), state, "##theatre_panel", width, bottom_reserve,
+                          PanelDefault::FoldedWhenCrowded);
     if (column.panel) draw_panel_contents(state);
     end_side_column(state.presentation, state, column);
 

@@ -16,6 +16,7 @@
 #include "views/stage/stage_view.hpp"
 #include "views/window/status_bar.hpp"
 #include "views/window/view_switcher.hpp"
+#include "views/theatre/theatre_traces.hpp"
 #include "views/theatre/theatre_view.hpp"
 #include "views/common/theme.hpp"
 
@@ -50,9 +51,19 @@ void draw_main_view(AppState& state) {
     if (state.view != ViewId::Stage) {
         switch (state.view) {
             case ViewId::Theatre: draw_theatre_view(state, status_height); break;
-            case ViewId::Kernel: draw_kernel_view(state, status_height); break;
+            case ViewId::Kernel:
+                // "Show in the theatre" under your kernel's trace: the trace, its problem and T become the window's.
+                if (draw_kernel_view(state.kernel_editor, state.lab, state.view, column_edits(state), state,
+                                     status_height)) {
+                    const auto& trace = *state.kernel_editor.recorded->trace;
+                    add_trace(state.theatre.traces, trace);
+                    state.problem = trace.problem;
+                    state.kernel = trace.config;
+                    state.view = ViewId::Theatre;
+                }
+                break;
             case ViewId::Experiment: draw_experiment_view(state, status_height); break;
-            default: draw_lab_view(state, status_height); break;
+            default: draw_lab_view(state.lab, column_edits(state), state, status_height); break;
         }
         if (window_chrome) {
             ImGui::Separator();
@@ -64,7 +75,7 @@ void draw_main_view(AppState& state) {
     // Wide enough for the traffic table at the body font size, but at most half the window,
     // so that presenter mode's large text leaves the drawing room.
     const float panel_width = std::min(ImGui::GetFontSize() * 27.0f, ImGui::GetContentRegionAvail().x * 0.5f);
-    const SideColumn column = begin_side_column(state, "##panels", panel_width, status_height,
+    const SideColumn column = begin_side_column(column_edits(state), state, "##panels", panel_width, status_height,
                                                  PanelDefault::FoldedWhenCrowded);
     if (column.panel) {
         draw_setup_panel(state.problem, state.kernel, state);

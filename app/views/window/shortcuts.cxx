@@ -88,48 +88,46 @@ void run_on_gpu(Presentation& presentation, bool& run_requested, const AppState&
 }
 
 // The pinned cell of C one cell further, pinning C[0][0] when none is. In the theatre its
-// block follows, as a click on the cell would choose it. It takes the whole AppState: it writes
-// the pinned cell and the theatre, through jump_theatre(), which takes the whole state.
-void move_cell(AppState& s, int chord) {
+// block follows, as a click on the cell would choose it. Writes the pinned cell and the theatre.
+void move_cell(std::optional<model::Cell>& selected, TheatreState& theatre, const AppState& s, int chord) {
     const int m = static_cast<int>(s.problem.m), n = static_cast<int>(s.problem.n);
     if (m <= 0 || n <= 0) return;
     model::Cell cell{0, 0};
-    if (s.selected)
-        cell = {std::clamp(s.selected->row + kRowStep[chord], 0, m - 1),
-                std::clamp(s.selected->col + kColStep[chord], 0, n - 1)};
-    s.selected = cell;
+    if (selected)
+        cell = {std::clamp(selected->row + kRowStep[chord], 0, m - 1),
+                std::clamp(selected->col + kColStep[chord], 0, n - 1)};
+    selected = cell;
     if (s.view == ViewId::Theatre && !theatre_error(s)) {
-        s.theatre.pinned_a.reset();
-        s.theatre.pinned_b.reset();
-        jump_theatre(s.theatre, s, block_of_cell(played_config(s), s.problem, cell), std::nullopt, std::nullopt);
+        theatre.pinned_a.reset();
+        theatre.pinned_b.reset();
+        jump_theatre(theatre, s, block_of_cell(played_config(s), s.problem, cell), std::nullopt, std::nullopt);
     }
 }
 
 // In the theatre, the neighbouring block, keeping the pinned thread's place in its block
-// when it has one; elsewhere the same as moving the pinned cell. The whole AppState: as
-// move_cell().
-void move_block(AppState& s, int chord) {
-    if (s.view != ViewId::Theatre) return move_cell(s, chord);
+// when it has one; elsewhere the same as moving the pinned cell. Writes what move_cell() does.
+void move_block(std::optional<model::Cell>& selected, TheatreState& theatre, const AppState& s, int chord) {
+    if (s.view != ViewId::Theatre) return move_cell(selected, theatre, s, chord);
     if (theatre_error(s)) return;
     const model::KernelConfig config = played_config(s);
     const model::Index2 grid = block_grid(config, s.problem);
-    const model::Index2 from = s.theatre.block;
+    const model::Index2 from = theatre.block;
     const model::Index2 to{std::clamp(from.x + kColStep[chord], 0, grid.x - 1),
                            std::clamp(from.y + kRowStep[chord], 0, grid.y - 1)};
     if (to.x == from.x && to.y == from.y) return;
-    if (s.selected) {
+    if (selected) {
         // The block's strips are clipped to C, so a thread past the edge of a smaller last
         // block has no counterpart there and is released.
-        const BlockStrips here = block_strips(config, s.problem, block_of_cell(config, s.problem, *s.selected));
+        const BlockStrips here = block_strips(config, s.problem, block_of_cell(config, s.problem, *selected));
         const BlockStrips there = block_strips(config, s.problem, to);
-        const model::Cell moved{there.row_begin + s.selected->row - here.row_begin,
-                                there.col_begin + s.selected->col - here.col_begin};
+        const model::Cell moved{there.row_begin + selected->row - here.row_begin,
+                                there.col_begin + selected->col - here.col_begin};
         if (moved.row < there.row_end && moved.col < there.col_end)
-            s.selected = moved;
+            selected = moved;
         else
-            s.selected.reset();
+            selected.reset();
     }
-    jump_theatre(s.theatre, s, to, std::nullopt, std::nullopt);
+    jump_theatre(theatre, s, to, std::nullopt, std::nullopt);
 }
 
 void release(std::optional<model::Cell>& selected, TheatreState& theatre) {
@@ -238,8 +236,8 @@ void handle_shortcuts(AppState& state) {
                 case Command::NextPalette: palette(presentation); break;
                 case Command::RunOnGpu: run_on_gpu(presentation, state.run_requested, state); break;
                 case Command::ExportAnimation: export_animation(state.exporting, presentation, state); break;
-                case Command::MoveBlock: move_block(state, i); break;
-                case Command::MoveCell: move_cell(state, i); break;
+                case Command::MoveBlock: move_block(state.selected, state.theatre, state, i); break;
+                case Command::MoveCell: move_cell(state.selected, state.theatre, state, i); break;
                 case Command::Release: release(state.selected, state.theatre); break;
             }
             if (presentation.notice != before) presentation.notice_is_problem = false;

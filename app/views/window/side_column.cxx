@@ -40,19 +40,19 @@ void draw_fold_handle(Presentation& p, bool open, float bottom_reserve) {
 
 void toggle_panels(Presentation& p) { p.panels_open = !p.panels_shown; }
 
-SideColumn begin_side_column(AppState& state, const char* panel_id, float width, float bottom_reserve,
-                             PanelDefault fold) {
+SideColumn begin_side_column(const ColumnEdits& edits, const AppState& app, const char* panel_id, float width,
+                             float bottom_reserve, PanelDefault fold) {
     SideColumn column;
     column.bottom_reserve = bottom_reserve;
-    column.panel = panels_open(state.presentation, fold);
-    state.presentation.panels_shown = column.panel;
-    const bool card = state.lesson.lesson || !state.lesson.error.empty();
+    column.panel = panels_open(edits.presentation, fold);
+    edits.presentation.panels_shown = column.panel;
+    const bool card = app.lesson.lesson || !app.lesson.error.empty();
     column.column = column.panel || card;
     if (!column.column) return column;
     ImGui::BeginChild("##side_column", ImVec2(width, -bottom_reserve), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     // Alone in the column, the card may take all of it.
-    draw_lesson_panel(state.lesson, state.exporting, state, column.panel ? 0.7f : 1.0f);
+    draw_lesson_panel(edits.lesson, edits.exporting, app, column.panel ? 0.7f : 1.0f);
     if (!column.panel) return column;
     ImGui::PushStyleColor(ImGuiCol_ChildBg, IM_COL32_WHITE);
     ImGui::BeginChild(panel_id, ImVec2(0.0f, 0.0f), true);

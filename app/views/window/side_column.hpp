@@ -31,15 +31,24 @@ struct SideColumn {
     float bottom_reserve = 0.0f;
 };
 
+// What the column writes besides its view's own state: the presentation (whether the panel
+// shows), the lesson's progress (the card's buttons ask for a step, which handle_lesson_keys
+// applies) and the export the card's button opens. A view with a side column is handed these by
+// the window (draw_main_view).
+struct ColumnEdits {
+    Presentation& presentation;
+    LessonProgress& lesson;
+    ExportState& exporting;
+};
+inline ColumnEdits column_edits(AppState& state) { return {state.presentation, state.lesson, state.exporting}; }
+
 // Begins the column `width` wide, down to `bottom_reserve` above the window's bottom, draws
 // the lesson card when there is one, then, unless the panels are folded, begins the view's
 // white panel (`panel_id`). Draw the panel's contents only when `.panel`; end with
 // end_side_column() either way, which draws the fold handle. The caller's picture follows on
 // the same line (ImGui::SameLine()).
-// It takes the whole AppState: the lesson card's buttons step the lesson, and a step sets up
-// the window across features (view, problem, kernel, the theatre, ...).
-SideColumn begin_side_column(AppState& state, const char* panel_id, float width, float bottom_reserve,
-                             PanelDefault fold = PanelDefault::Open);
+SideColumn begin_side_column(const ColumnEdits& edits, const AppState& app, const char* panel_id, float width,
+                             float bottom_reserve, PanelDefault fold = PanelDefault::Open);
 // Writes only the presentation (the fold handle); reads from `app` whether the window's bars show.
 void end_side_column(Presentation& presentation, const AppState& app, const SideColumn& column);
 
