@@ -9,18 +9,13 @@
 #include "model/tensor_core/stage_record.hpp"
 #include "record/trace_file.hpp"
 #include "support/parse_result.hpp"
+#include "support/problems.hpp"
 #include "support/synthetic_trace.hpp"
 
 namespace ts::record {
 namespace {
 
-model::Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    model::Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
+using testing_support::make_problem;
 
 model::KernelTrace parsed(const std::string& text) {
     return testing_support::value_or_failure(parse_trace(text, "t.json"));
@@ -45,7 +40,7 @@ TEST(TraceFile, RoundTripKeepsEveryRecord) {
     for (const model::KernelConfig& config :
          {model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, model::KernelConfig{model::KernelKind::Naive, 4, 2, 8},
           model::KernelConfig{model::KernelKind::RegTile2d}, model::KernelConfig{model::KernelKind::Warptile}}) {
-        const model::KernelTrace trace = testing_support::synthetic_trace(config, problem(40, 28, 36), 4);
+        const model::KernelTrace trace = testing_support::synthetic_trace(config, make_problem(40, 28, 36), 4);
         const model::KernelTrace back = parsed(trace_to_json(trace));
         EXPECT_EQ(back.config.kind, config.kind);
         EXPECT_EQ(back.config.block_x, config.block_x);
@@ -66,7 +61,7 @@ TEST(TraceFile, RoundTripKeepsEveryRecord) {
 // A learner's kernel recorded as the tiled rung keeps whose it is and its source.
 TEST(TraceFile, ALearnersTraceKeepsItsLabelAndSource) {
     model::KernelTrace trace =
-        testing_support::synthetic_trace(model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, problem(16, 16, 16), 4);
+        testing_support::synthetic_trace(model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, make_problem(16, 16, 16), 4);
     EXPECT_EQ(trace_to_json(trace).find("\"label\""), std::string::npos);  // a rung's has none
     trace.label = "yours: mine.cu";
     trace.source = "// grid: 1, 1\nextern \"C\" __global__ void matmul(…) { “✓” }\n";
@@ -81,7 +76,7 @@ TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
     EXPECT_EQ(error_of("{\"format\": \"tilescope-bench\", \"format_version\": 1}"),
               "t.json: document: \"format\" is \"tilescope-bench\", not \"tilescope-trace\"");
 
-    std::string text = trace_to_json(testing_support::synthetic_trace({model::KernelKind::Tiled, 2, 2, 2}, problem(4, 4, 4)));
+    std::string text = trace_to_json(testing_support::synthetic_trace({model::KernelKind::Tiled, 2, 2, 2}, make_problem(4, 4, 4)));
     std::string wrong_kernel = text;
     wrong_kernel.replace(wrong_kernel.find("\"tiled\""), 7, "\"cublas\"");
     EXPECT_EQ(error_of(wrong_kernel),
