@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <utility>
@@ -42,6 +43,13 @@ inline void expect_refused(std::span<const std::pair<const char*, const char*>> 
         EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
         EXPECT_NE(outcome.output.find(message), std::string::npos) << arguments << "\n" << outcome.output;
     }
+}
+
+// `tilescope-cli COMMAND --help` exits 0 and names each of `flags`.
+inline void expect_help_lists(const std::string& command, std::initializer_list<const char*> flags) {
+    const CommandOutcome outcome = run_cli(command + " --help");
+    EXPECT_EQ(outcome.exit_code, 0) << command << "\n" << outcome.output;
+    for (const char* flag : flags) EXPECT_NE(outcome.output.find(flag), std::string::npos) << command << ": " << flag;
 }
 #endif
 
