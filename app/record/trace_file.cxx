@@ -91,7 +91,8 @@ model::KernelTrace read_trace(const Json& root) {
                                 static_cast<std::uint64_t>(n[2])};
     };
     if (top.has("role_clocks"))
-        trace.role_clocks = flat_records<model::RoleClock, 3>(top, "role_clocks", "three numbers per role clock", role_clock);
+        trace.role_clocks =
+            flat_records<model::RoleClock, 3>(top, "role_clocks", "three numbers per role clock", role_clock);
     if (static_cast<std::int64_t>(trace.role_clocks.size()) != model::role_clock_records(trace.config, trace.problem))
         throw FormatError(format_text("role_clocks: {} role clocks; this trace needs {}", trace.role_clocks.size(),
                                       model::role_clock_records(trace.config, trace.problem)));
