@@ -125,12 +125,9 @@ TEST(BenchOccupancy, ModelWithCompiledRegistersAndCudasCount) {
 }
 
 TEST(RooflineCommand, WithoutAGpuSaysWhyAndBadListsExitTwo) {
-    if (!gpu::probe_device().usable) {
-        const std::pair<const char*, const char*> no_gpu[] = {{"roofline --peaks", "no usable GPU"}};
-        testing_support::expect_refused(no_gpu);
-    }
-    const std::pair<const char*, const char*> bad[] = {{"roofline --tile 64", "--tile 64"}};
-    testing_support::expect_refused(bad);
+    if (!gpu::probe_device().usable)
+        testing_support::expect_refused("roofline --peaks", "no usable GPU");
+    testing_support::expect_refused("roofline --tile 64", "--tile 64");
     testing_support::expect_help_lists("roofline", {"--peaks"});
 }
 
