@@ -179,7 +179,8 @@ void measure_fp32(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& p
 void measure_bf16(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
     measure_gemm_roof(model::Dtype::BFloat16, free_bytes, stream,
                       {peaks.bf16_gflops, peaks.bf16_size, peaks.bf16_label, peaks.bf16_unavailable},
-                      "no tensor-core peak", "cuBLAS BF16 GEMM {}³ on the tensor cores (FP32 sums), the fastest of {}");
+                      "no tensor-core peak",
+                      "cuBLAS BF16 GEMM {}³ on the tensor cores (FP32 sums), the fastest of {}");
 }
 
 }  // namespace

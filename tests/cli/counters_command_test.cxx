@@ -80,7 +80,8 @@ TEST(CountersCommand, SizeIsACubeOrThreeSides) {
 }
 
 TEST(CountersCommand, RefusesBadArgumentsWithTwo) {
-    ts::testing_support::expect_refused("counters --size 12x", "tilescope counters: --size expects M (a cube) or MxNxK");
+    ts::testing_support::expect_refused("counters --size 12x",
+                                        "tilescope counters: --size expects M (a cube) or MxNxK");
 }
 
 TEST(CountersCommand, WithoutAGpuItSaysWhyAndFails) {
