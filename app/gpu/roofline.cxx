@@ -4,6 +4,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cublas_library.hpp"
@@ -142,29 +143,44 @@ GemmPeak measure_gemm_peak(model::Dtype dtype, std::int64_t free_bytes, cudaStre
     return peak;
 }
 
-void measure_fp32(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
-    const GemmPeak peak = measure_gemm_peak(model::Dtype::Float32, free_bytes, stream);
+// Where a GEMM's roof goes in the peaks: its rate, the size that reached it, how it was
+// measured, and why there is none.
+struct GemmRoof {
+    double& gflops;
+    std::int64_t& size;
+    std::string& label;
+    std::string& unavailable;
+};
+
+// Measures the roof of `dtype`'s GEMM into `roof`; `label` words it, its holes the fastest size
+// and the sizes tried. Returns the peak (size 0: none, and `roof.unavailable` says why).
+GemmPeak measure_gemm_roof(model::Dtype dtype, std::int64_t free_bytes, cudaStream_t stream, GemmRoof roof,
+                           std::string_view no_peak, std::string_view label) {
+    const GemmPeak peak = measure_gemm_peak(dtype, free_bytes, stream);
     if (peak.size == 0) {
-        peaks.fp32_unavailable = "no FP32 peak: " + peak.why_none;
-        return;
+        roof.unavailable = format_text("{}: {}", no_peak, peak.why_none);
+        return peak;
     }
-    peaks.fp32_gflops = peak.gflops;
-    peaks.sgemm_size = peak.size;
-    peaks.sgemm_median_ms = peak.median_ms;
-    peaks.fp32_label = format_text("cuBLAS SGEMM {}³, FP32 without TF32, the fastest of {}", peak.size, peak.tried);
+    roof.gflops = peak.gflops;
+    roof.size = peak.size;
+    roof.label = format_text(label, peak.size, peak.tried);
+    return peak;
+}
+
+void measure_fp32(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
+    const GemmPeak peak = measure_gemm_roof(
+        model::Dtype::Float32, free_bytes, stream,
+        {peaks.fp32_gflops, peaks.sgemm_size, peaks.fp32_label, peaks.fp32_unavailable}, "no FP32 peak",
+        "cuBLAS SGEMM {}³, FP32 without TF32, the fastest of {}");
+    if (peak.size != 0) peaks.sgemm_median_ms = peak.median_ms;
 }
 
 // The tensor cores' roof: cuBLAS's BF16 GEMM, the fastest a GPU's own library gets from them.
 void measure_bf16(std::int64_t free_bytes, cudaStream_t stream, RooflinePeaks& peaks) {
-    const GemmPeak peak = measure_gemm_peak(model::Dtype::BFloat16, free_bytes, stream);
-    if (peak.size == 0) {
-        peaks.bf16_unavailable = "no tensor-core peak: " + peak.why_none;
-        return;
-    }
-    peaks.bf16_gflops = peak.gflops;
-    peaks.bf16_size = peak.size;
-    peaks.bf16_label = format_text("cuBLAS BF16 GEMM {}³ on the tensor cores (FP32 sums), the fastest of {}", peak.size,
-                                   peak.tried);
+    measure_gemm_roof(model::Dtype::BFloat16, free_bytes, stream,
+                      {peaks.bf16_gflops, peaks.bf16_size, peaks.bf16_label, peaks.bf16_unavailable},
+                      "no tensor-core peak",
+                      "cuBLAS BF16 GEMM {}³ on the tensor cores (FP32 sums), the fastest of {}");
 }
 
 }  // namespace

@@ -113,6 +113,28 @@ std::vector<IndexClass> batch_classes(const Problem& p, std::size_t size) {
     return index_classes(p.batch, sector_period({p.m * p.k, p.k * p.n, p.m * p.n}, size), false);
 }
 
+// One warp of the naive family, its lanes' cells of C at (row, col) (row −1: a ghost lane, which
+// does nothing): per k it loads its lanes' A[row][k] and B[k][col], then stores their cells.
+// `times` is how many warps of the grid it stands for.
+void count_cell_warp(GlobalAccess& total, const std::array<int, kWarpSize>& row, const std::array<int, kWarpSize>& col,
+                     const std::vector<IndexClass>& ks, int batch, const Problem& p, std::size_t size,
+                     std::int64_t times) {
+    WarpOp c;
+    for (int lane = 0; lane < kWarpSize; ++lane)
+        if (row[lane] >= 0) c.first[lane] = element(batch, row[lane], col[lane], p.m, p.n);
+    for (const IndexClass& k : ks) {
+        WarpOp a, b;
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+            if (row[lane] < 0) continue;
+            a.first[lane] = element(batch, row[lane], k.index, p.m, p.k);
+            b.first[lane] = element(batch, k.index, col[lane], p.k, p.n);
+        }
+        count_op(total, OpKind::Load, a, size, times * k.count);
+        count_op(total, OpKind::Load, b, size, times * k.count);
+    }
+    count_op(total, OpKind::Store, c, size, times);
+}
+
 // 01 naive and 02 naive-row: per k, each warp loads its lanes' A[row][k] and B[k][col]; at
 // the end each thread inside C stores its cell. Ghost threads do nothing.
 GlobalAccess walk_naive(const KernelConfig& config, const Problem& p) {
@@ -139,7 +161,6 @@ GlobalAccess walk_naive(const KernelConfig& config, const Problem& p) {
                 for (int w = 0; w < warps; ++w) {
                     std::array<int, kWarpSize> row{}, col{};
                     row.fill(-1);
-                    WarpOp c;
                     for (int lane = 0; lane < kWarpSize; ++lane) {
                         const int id = w * kWarpSize + lane;
                         if (id >= threads) break;
@@ -148,19 +169,8 @@ GlobalAccess walk_naive(const KernelConfig& config, const Problem& p) {
                         const int q = coalesced ? naive_col(bx, bdx, tx) : row_from_x_col(by, bdy, ty);
                         if (!inside(r, q, m, n)) continue;
                         row[lane] = r, col[lane] = q;
-                        c.first[lane] = element(bz.index, r, q, p.m, p.n);
                     }
-                    for (const IndexClass& k : ks) {
-                        WarpOp a, b;
-                        for (int lane = 0; lane < kWarpSize; ++lane) {
-                            if (row[lane] < 0) continue;
-                            a.first[lane] = element(bz.index, row[lane], k.index, p.m, p.k);
-                            b.first[lane] = element(bz.index, k.index, col[lane], p.k, p.n);
-                        }
-                        count_op(total, OpKind::Load, a, size, blocks * k.count);
-                        count_op(total, OpKind::Load, b, size, blocks * k.count);
-                    }
-                    count_op(total, OpKind::Store, c, size, blocks);
+                    count_cell_warp(total, row, col, ks, bz.index, p, size, blocks);
                 }
             }
     return total;
@@ -190,7 +200,6 @@ GlobalAccess walk_per_thread(const KernelConfig& config, const Problem& p) {
                     // Each lane's cell of C, or −1 for a ghost thread (it returns at once).
                     std::array<int, kWarpSize> row{}, col{};
                     row.fill(-1);
-                    WarpOp c;
                     for (int lane = 0; lane < kWarpSize; ++lane) {
                         const int t = w * kWarpSize + lane;
                         if (t >= threads) break;
@@ -199,19 +208,8 @@ GlobalAccess walk_per_thread(const KernelConfig& config, const Problem& p) {
                         if (mine >= owned) continue;
                         row[lane] = rows ? mine : cell.index;
                         col[lane] = rows ? cell.index : mine;
-                        c.first[lane] = element(bz.index, row[lane], col[lane], p.m, p.n);
                     }
-                    for (const IndexClass& k : ks) {
-                        WarpOp a, b;
-                        for (int lane = 0; lane < kWarpSize; ++lane) {
-                            if (row[lane] < 0) continue;
-                            a.first[lane] = element(bz.index, row[lane], k.index, p.m, p.k);
-                            b.first[lane] = element(bz.index, k.index, col[lane], p.k, p.n);
-                        }
-                        count_op(total, OpKind::Load, a, size, blocks * cell.count * k.count);
-                        count_op(total, OpKind::Load, b, size, blocks * cell.count * k.count);
-                    }
-                    count_op(total, OpKind::Store, c, size, blocks * cell.count);
+                    count_cell_warp(total, row, col, ks, bz.index, p, size, blocks * cell.count);
                 }
             }
     return total;

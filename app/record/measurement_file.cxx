@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 namespace ts::record {
 
@@ -16,40 +17,161 @@ Json nullable(const std::optional<T>& value) {
     return value ? Json(*value) : Json(nullptr);
 }
 
-Json device_json(const Device& d) {
-    Json j;
-    j["name"] = d.name;
-    j["compute_capability"] = d.compute_capability;
-    j["sm_count"] = d.sm_count;
-    j["global_memory_bytes"] = d.global_memory_bytes;
-    j["l2_cache_bytes"] = d.l2_cache_bytes;
-    j["driver_cuda_version"] = d.driver_cuda_version;
-    j["runtime_cuda_version"] = d.runtime_cuda_version;
-    j["clock_mhz"] = nullable(d.clock_mhz);
-    j["memory_clock_mhz"] = nullable(d.memory_clock_mhz);
-    j["memory_bus_bits"] = nullable(d.memory_bus_bits);
-    return j;
+int small(std::int64_t value) { return static_cast<int>(std::clamp<std::int64_t>(value, -(1 << 30), 1 << 30)); }
+
+std::optional<int> maybe_small(const std::optional<std::int64_t>& value) {
+    return value ? std::optional(small(*value)) : std::nullopt;
 }
 
-Json timing_json(const Timing& t) {
-    Json j;
-    j["mode"] = t.mode;
-    j["warmup_launches"] = t.warmup_launches;
-    j["min_samples"] = t.min_samples;
-    j["adaptive"] = t.adaptive;
-    j["max_noise_pct"] = t.max_noise_pct;
-    j["min_time_s"] = t.min_time_s;
-    j["budget_s"] = t.budget_s;
-    j["max_samples"] = t.max_samples;
-    j["end_to_end_runs"] = t.end_to_end_runs;
-    // Only where asked for, so that measurements without it read and write as they always did.
-    if (t.settle_s > 0.0) j["settle_s"] = t.settle_s;
-    return j;
+// Each struct's keys are listed once, in the order the file holds them, in a fields() function
+// that a Writer (to JSON) and a Reader (from a document's Fields, every error naming where) both
+// walk.
+struct Writer {
+    Json& json;
+    template <typename T>
+    void operator()(const char* key, const T& value) {
+        json[key] = value;
+    }
+    // What does not apply is null; an absent text is empty (clock_limits: nothing held the clock).
+    template <typename T>
+    void operator()(const char* key, const std::optional<T>& value) {
+        json[key] = nullable(value);
+    }
+    void operator()(const char* key, const std::optional<std::string>& value) { json[key] = value.value_or(""); }
+    // A key added since the first files: written only where `present`, so that a measurement
+    // without it writes as it always did.
+    template <typename T>
+    void added_later(const char* key, const T& value, bool present) {
+        if (present) (*this)(key, value);
+    }
+    // A timing, null for a failed point.
+    void timed(const char* key, double value, bool ok) { json[key] = ok ? Json(value) : Json(nullptr); }
+    // The count of samples, which the Reader leaves to read_point to check against the list.
+    void sample_count(const char* key, std::int64_t count) { json[key] = count; }
+};
+
+struct Reader {
+    const Fields& f;
+    void operator()(const char* key, std::string& value) const { value = f.text(key); }
+    void operator()(const char* key, std::optional<std::string>& value) const { value = f.text(key); }
+    void operator()(const char* key, bool& value) const { value = f.flag(key); }
+    void operator()(const char* key, int& value) const { value = small(f.integer(key)); }
+    void operator()(const char* key, std::int64_t& value) const { value = f.integer(key); }
+    void operator()(const char* key, double& value) const { value = f.number(key); }
+    void operator()(const char* key, std::optional<bool>& value) const { value = f.maybe_flag(key); }
+    void operator()(const char* key, std::optional<int>& value) const { value = maybe_small(f.maybe_integer(key)); }
+    void operator()(const char* key, std::optional<std::int64_t>& value) const { value = f.maybe_integer(key); }
+    void operator()(const char* key, std::optional<double>& value) const { value = f.maybe_number(key); }
+    template <typename T>
+    void added_later(const char* key, T& value, bool) const {
+        if (f.has(key)) (*this)(key, value);
+    }
+    // A failed point has nulls where its timing would be; a measured one must have numbers.
+    void timed(const char* key, double& value, bool ok) const {
+        value = ok ? f.number(key) : f.maybe_number(key).value_or(0.0);
+    }
+    void sample_count(const char*, std::int64_t) const {}
+};
+
+template <typename Io, typename T>
+void fields(Io& io, T& d) requires std::is_same_v<std::remove_const_t<T>, Device> {
+    io("name", d.name);
+    io("compute_capability", d.compute_capability);
+    io("sm_count", d.sm_count);
+    io("global_memory_bytes", d.global_memory_bytes);
+    io("l2_cache_bytes", d.l2_cache_bytes);
+    io("driver_cuda_version", d.driver_cuda_version);
+    io("runtime_cuda_version", d.runtime_cuda_version);
+    io("clock_mhz", d.clock_mhz);
+    io("memory_clock_mhz", d.memory_clock_mhz);
+    io("memory_bus_bits", d.memory_bus_bits);
+}
+
+template <typename Io, typename T>
+void fields(Io& io, T& t) requires std::is_same_v<std::remove_const_t<T>, Timing> {
+    io("mode", t.mode);
+    io("warmup_launches", t.warmup_launches);
+    io("min_samples", t.min_samples);
+    io("adaptive", t.adaptive);
+    io("max_noise_pct", t.max_noise_pct);
+    io("min_time_s", t.min_time_s);
+    io("budget_s", t.budget_s);
+    io("max_samples", t.max_samples);
+    io("end_to_end_runs", t.end_to_end_runs);
+    // Only where asked for.
+    io.added_later("settle_s", t.settle_s, t.settle_s > 0.0);
 }
 
 // Every point has every key, so a table of points has fixed columns; what does not apply
-// is null. The CSV's columns are these keys, samples_ms aside (which a compact JSON leaves out).
-Json point_json(const Point& p, SampleList samples = SampleList::All);
+// is null. The CSV's columns are these keys (samples_ms, which point_json adds, aside).
+template <typename Io, typename T>
+void fields(Io& io, T& p) requires std::is_same_v<std::remove_const_t<T>, Point> {
+    io("index", p.index);
+    io("kernel", p.kernel);
+    io("config", p.config);
+    io("block_x", p.block_x);
+    io("block_y", p.block_y);
+    io("tile", p.tile);
+    // Only where known.
+    io.added_later("ran_candidate", p.ran_candidate, p.ran_candidate.has_value());
+    io("m", p.m);
+    io("n", p.n);
+    io("k", p.k);
+    io("batch", p.batch);
+    io("dtype", p.dtype);
+    io("mode", p.mode);
+    io("ok", p.ok);
+    io("error", p.error);
+    io.timed("median_ms", p.median_ms, p.ok);
+    io.timed("p20_ms", p.p20_ms, p.ok);
+    io.timed("p80_ms", p.p80_ms, p.ok);
+    io.timed("mean_ms", p.mean_ms, p.ok);
+    io.timed("min_ms", p.min_ms, p.ok);
+    io.timed("max_ms", p.max_ms, p.ok);
+    io.timed("noise_pct", p.noise_pct, p.ok);
+    io.sample_count("samples", sample_count(p));
+    io("stop_reason", p.stop_reason);
+    io.timed("gflops", p.gflops, p.ok);
+    io("model_traffic_bytes", p.model_traffic_bytes);
+    io("model_bandwidth_GBps", p.model_bandwidth_GBps);
+    io("end_to_end_ms", p.end_to_end_ms);
+    io("checked", p.checked);
+    io("check_passed", p.check_passed);
+    io("max_rel_error", p.max_rel_error);
+    io("check_summary", p.check_summary);
+    io("cpu_triple_loop_ms", p.cpu_triple_loop_ms);
+    io("cpu_is_estimate", p.cpu_is_estimate);
+    io("cpu_estimated_from", p.cpu_estimated_from);
+    // The three together, where the clock was read: a measurement without readings keeps its old keys.
+    io.added_later("sm_clock_mhz", p.sm_clock_mhz, p.sm_clock_mhz.has_value());
+    if (p.sm_clock_mhz) {
+        io("power_w", p.power_w);
+        io("clock_limits", p.clock_limits);
+    }
+}
+
+template <typename T>
+Json write_fields(const T& value) {
+    Json json;
+    Writer writer{json};
+    fields(writer, value);
+    return json;
+}
+
+template <typename T>
+T read_fields(const Fields& f) {
+    T value;
+    const Reader reader{f};
+    fields(reader, value);
+    return value;
+}
+
+Json point_json(const Point& p, SampleList samples = SampleList::All) {
+    Json j = write_fields(p);
+    // A point that holds its count alone (read from a compact JSON) has no list to write.
+    if (samples == SampleList::All && p.samples_not_kept == 0) j["samples_ms"] = p.samples_ms;
+    return j;
+}
 
 // A point with every key its JSON may have: the CSV's columns, and which of them hold text.
 Json column_sample() {
@@ -61,137 +183,10 @@ Json column_sample() {
     return point_json(p);
 }
 
-Json point_json(const Point& p, SampleList samples) {
-    Json j;
-    j["index"] = p.index;
-    j["kernel"] = p.kernel;
-    j["config"] = p.config;
-    j["block_x"] = nullable(p.block_x);
-    j["block_y"] = nullable(p.block_y);
-    j["tile"] = nullable(p.tile);
-    // Only where known, so that measurements without it read and write as they always did.
-    if (p.ran_candidate) j["ran_candidate"] = *p.ran_candidate;
-    j["m"] = p.m;
-    j["n"] = p.n;
-    j["k"] = p.k;
-    j["batch"] = p.batch;
-    j["dtype"] = p.dtype;
-    j["mode"] = p.mode;
-    j["ok"] = p.ok;
-    j["error"] = p.error;
-    const auto timed = [&](double value) { return p.ok ? Json(value) : Json(nullptr); };
-    j["median_ms"] = timed(p.median_ms);
-    j["p20_ms"] = timed(p.p20_ms);
-    j["p80_ms"] = timed(p.p80_ms);
-    j["mean_ms"] = timed(p.mean_ms);
-    j["min_ms"] = timed(p.min_ms);
-    j["max_ms"] = timed(p.max_ms);
-    j["noise_pct"] = timed(p.noise_pct);
-    j["samples"] = sample_count(p);
-    j["stop_reason"] = p.stop_reason;
-    j["gflops"] = timed(p.gflops);
-    j["model_traffic_bytes"] = nullable(p.model_traffic_bytes);
-    j["model_bandwidth_GBps"] = nullable(p.model_bandwidth_GBps);
-    j["end_to_end_ms"] = nullable(p.end_to_end_ms);
-    j["checked"] = p.checked;
-    j["check_passed"] = p.check_passed;
-    j["max_rel_error"] = nullable(p.max_rel_error);
-    j["check_summary"] = p.check_summary;
-    j["cpu_triple_loop_ms"] = nullable(p.cpu_triple_loop_ms);
-    j["cpu_is_estimate"] = nullable(p.cpu_is_estimate);
-    j["cpu_estimated_from"] = p.cpu_estimated_from;
-    // The three together, where the clock was read: a measurement without readings keeps its old keys.
-    if (p.sm_clock_mhz) {
-        j["sm_clock_mhz"] = *p.sm_clock_mhz;
-        j["power_w"] = nullable(p.power_w);
-        j["clock_limits"] = p.clock_limits.value_or("");
-    }
-    // A point that holds its count alone (read from a compact JSON) has no list to write.
-    if (samples == SampleList::All && p.samples_not_kept == 0) j["samples_ms"] = p.samples_ms;
-    return j;
-}
-
 // ---- Reading: every error names where in the document it is ---------------------------
 
-int small(std::int64_t value) { return static_cast<int>(std::clamp<std::int64_t>(value, -(1 << 30), 1 << 30)); }
-
-std::optional<int> maybe_small(const std::optional<std::int64_t>& value) {
-    return value ? std::optional(small(*value)) : std::nullopt;
-}
-
-Device read_device(const Fields& f) {
-    Device d;
-    d.name = f.text("name");
-    d.compute_capability = f.text("compute_capability");
-    d.sm_count = small(f.integer("sm_count"));
-    d.global_memory_bytes = f.integer("global_memory_bytes");
-    d.l2_cache_bytes = f.integer("l2_cache_bytes");
-    d.driver_cuda_version = f.text("driver_cuda_version");
-    d.runtime_cuda_version = f.text("runtime_cuda_version");
-    d.clock_mhz = f.maybe_number("clock_mhz");
-    d.memory_clock_mhz = f.maybe_number("memory_clock_mhz");
-    d.memory_bus_bits = maybe_small(f.maybe_integer("memory_bus_bits"));
-    return d;
-}
-
-Timing read_timing(const Fields& f) {
-    Timing t;
-    t.mode = f.text("mode");
-    t.warmup_launches = small(f.integer("warmup_launches"));
-    t.min_samples = small(f.integer("min_samples"));
-    t.adaptive = f.flag("adaptive");
-    t.max_noise_pct = f.number("max_noise_pct");
-    t.min_time_s = f.number("min_time_s");
-    t.budget_s = f.number("budget_s");
-    t.max_samples = small(f.integer("max_samples"));
-    t.end_to_end_runs = small(f.integer("end_to_end_runs"));
-    if (f.has("settle_s")) t.settle_s = f.number("settle_s");
-    return t;
-}
-
 Point read_point(const Fields& f, bool samples_listed = true) {
-    Point p;
-    p.index = small(f.integer("index"));
-    p.kernel = f.text("kernel");
-    p.config = f.text("config");
-    p.block_x = maybe_small(f.maybe_integer("block_x"));
-    p.block_y = maybe_small(f.maybe_integer("block_y"));
-    p.tile = maybe_small(f.maybe_integer("tile"));
-    if (f.has("ran_candidate")) p.ran_candidate = maybe_small(f.maybe_integer("ran_candidate"));
-    p.m = f.integer("m");
-    p.n = f.integer("n");
-    p.k = f.integer("k");
-    p.batch = f.integer("batch");
-    p.dtype = f.text("dtype");
-    p.mode = f.text("mode");
-    p.ok = f.flag("ok");
-    p.error = f.text("error");
-    // A failed point has nulls where its timing would be; a measured one must have numbers.
-    const auto timed = [&](const char* key) { return p.ok ? f.number(key) : f.maybe_number(key).value_or(0.0); };
-    p.median_ms = timed("median_ms");
-    p.p20_ms = timed("p20_ms");
-    p.p80_ms = timed("p80_ms");
-    p.mean_ms = timed("mean_ms");
-    p.min_ms = timed("min_ms");
-    p.max_ms = timed("max_ms");
-    p.noise_pct = timed("noise_pct");
-    p.stop_reason = f.text("stop_reason");
-    p.gflops = timed("gflops");
-    p.model_traffic_bytes = f.maybe_integer("model_traffic_bytes");
-    p.model_bandwidth_GBps = f.maybe_number("model_bandwidth_GBps");
-    p.end_to_end_ms = f.maybe_number("end_to_end_ms");
-    if (f.has("sm_clock_mhz")) p.sm_clock_mhz = maybe_small(f.maybe_integer("sm_clock_mhz"));
-    if (p.sm_clock_mhz) {
-        p.power_w = f.maybe_number("power_w");
-        p.clock_limits = f.text("clock_limits");
-    }
-    p.checked = f.flag("checked");
-    p.check_passed = f.flag("check_passed");
-    p.max_rel_error = f.maybe_number("max_rel_error");
-    p.check_summary = f.text("check_summary");
-    p.cpu_triple_loop_ms = f.maybe_number("cpu_triple_loop_ms");
-    p.cpu_is_estimate = f.maybe_flag("cpu_is_estimate");
-    p.cpu_estimated_from = f.text("cpu_estimated_from");
+    Point p = read_fields<Point>(f);
     const std::int64_t count = f.integer("samples");
     if (!samples_listed) {
         p.samples_not_kept = count;
@@ -227,8 +222,8 @@ Measurement read_measurement(const Json& root) {
     measurement.meta.tilescope_version = meta.text("tilescope_version");
     measurement.meta.date_utc = meta.text("date_utc");
     measurement.meta.command_line = meta.text("command_line");
-    measurement.meta.device = read_device(meta.object("device"));
-    measurement.meta.timing = read_timing(meta.object("timing"));
+    measurement.meta.device = read_fields<Device>(meta.object("device"));
+    measurement.meta.timing = read_fields<Timing>(meta.object("timing"));
     const Json& points = top.at("points");
     if (!points.is_array())
         throw FormatError(std::string("document.points: expected a list, got ") + points.type_name());
@@ -258,8 +253,8 @@ std::string to_json(const Measurement& measurement, SampleList samples) {
     meta["tilescope_version"] = measurement.meta.tilescope_version;
     meta["date_utc"] = measurement.meta.date_utc;
     meta["command_line"] = measurement.meta.command_line;
-    meta["device"] = device_json(measurement.meta.device);
-    meta["timing"] = timing_json(measurement.meta.timing);
+    meta["device"] = write_fields(measurement.meta.device);
+    meta["timing"] = write_fields(measurement.meta.timing);
     // No indentation (it tripled the size: a sample a line), but a line per point, so that a
     // diff of two measurements shows which points changed.
     std::string out = "{\"format\":" + Json(kFormat).dump() + ",\"format_version\":" + std::to_string(kFormatVersion) +

@@ -4,11 +4,35 @@
 #include "model/format.hpp"
 #include "model/tensor_core/stage_record.hpp"
 
+#include <tuple>
+
 namespace ts::record {
 
 namespace {
 
 using model::format_text;
+
+// A list of records travels as one flat list of their numbers, each record's in the order
+// `numbers` returns them (a tuple), to keep a trace of tens of thousands of records small.
+template <typename Record, typename Numbers>
+Json flat_list(const std::vector<Record>& records, Numbers numbers) {
+    Json flat = Json::array();
+    for (const Record& record : records)
+        std::apply([&](const auto&... number) { (flat.push_back(number), ...); }, numbers(record));
+    return flat;
+}
+
+// The records of the flat list under `key`, `Width` numbers each, that `make` builds from a pointer
+// to a record's first number; `expected` says what a record holds, for a list that does not divide.
+template <typename Record, std::size_t Width, typename Make>
+std::vector<Record> flat_records(const Fields& top, const char* key, const char* expected, Make make) {
+    const std::vector<std::int64_t> flat = top.integers(key);
+    if (flat.size() % Width != 0) throw FormatError(format_text("{}: expected {}", key, expected));
+    std::vector<Record> records;
+    records.reserve(flat.size() / Width);
+    for (std::size_t i = 0; i < flat.size(); i += Width) records.push_back(make(flat.data() + i));
+    return records;
+}
 
 model::KernelTrace read_trace(const Json& root) {
     const Fields top(root, "document");
@@ -45,16 +69,14 @@ model::KernelTrace read_trace(const Json& root) {
     trace.check_summary = top.text("check_summary");
 
     for (std::int64_t sm : top.integers("block_sm")) trace.block_sm.push_back(static_cast<std::uint32_t>(sm));
-    const std::vector<std::int64_t> clocks = top.integers("clocks");
-    if (clocks.size() % 4 != 0) throw FormatError("clocks: expected four numbers per phase clock");
-    for (std::size_t i = 0; i < clocks.size(); i += 4)
-        trace.clocks.push_back({static_cast<std::uint64_t>(clocks[i]), static_cast<std::uint64_t>(clocks[i + 1]),
-                                static_cast<std::uint64_t>(clocks[i + 2]), static_cast<std::uint64_t>(clocks[i + 3])});
-    const std::vector<std::int64_t> loads = top.integers("loads");
-    if (loads.size() % 4 != 0) throw FormatError("loads: expected four numbers per load");
-    for (std::size_t i = 0; i < loads.size(); i += 4)
-        trace.loads.push_back({static_cast<std::int32_t>(loads[i]), static_cast<std::int32_t>(loads[i + 1]),
-                               static_cast<std::int32_t>(loads[i + 2]), static_cast<std::int32_t>(loads[i + 3])});
+    trace.clocks = flat_records<model::PhaseClock, 4>(top, "clocks", "four numbers per phase clock", [](const auto* n) {
+        return model::PhaseClock{static_cast<std::uint64_t>(n[0]), static_cast<std::uint64_t>(n[1]),
+                                 static_cast<std::uint64_t>(n[2]), static_cast<std::uint64_t>(n[3])};
+    });
+    trace.loads = flat_records<model::RecordedLoad, 4>(top, "loads", "four numbers per load", [](const auto* n) {
+        return model::RecordedLoad{static_cast<std::int32_t>(n[0]), static_cast<std::int32_t>(n[1]),
+                                   static_cast<std::int32_t>(n[2]), static_cast<std::int32_t>(n[3])};
+    });
     const auto words16 = [&](const char* key, std::vector<std::uint16_t>& into) {
         if (!top.has(key)) return;
         for (std::int64_t word : top.integers(key)) {
@@ -64,13 +86,13 @@ model::KernelTrace read_trace(const Json& root) {
     };
     words16("stage_words", trace.stage_words);
     words16("fragment_words", trace.fragment_words);
-    if (top.has("role_clocks")) {
-        const std::vector<std::int64_t> role = top.integers("role_clocks");
-        if (role.size() % 3 != 0) throw FormatError("role_clocks: expected three numbers per role clock");
-        for (std::size_t i = 0; i < role.size(); i += 3)
-            trace.role_clocks.push_back({static_cast<std::uint64_t>(role[i]), static_cast<std::uint64_t>(role[i + 1]),
-                                         static_cast<std::uint64_t>(role[i + 2])});
-    }
+    const auto role_clock = [](const auto* n) {
+        return model::RoleClock{static_cast<std::uint64_t>(n[0]), static_cast<std::uint64_t>(n[1]),
+                                static_cast<std::uint64_t>(n[2])};
+    };
+    if (top.has("role_clocks"))
+        trace.role_clocks =
+            flat_records<model::RoleClock, 3>(top, "role_clocks", "three numbers per role clock", role_clock);
     if (static_cast<std::int64_t>(trace.role_clocks.size()) != model::role_clock_records(trace.config, trace.problem))
         throw FormatError(format_text("role_clocks: {} role clocks; this trace needs {}", trace.role_clocks.size(),
                                       model::role_clock_records(trace.config, trace.problem)));
@@ -115,33 +137,18 @@ std::string trace_to_json(const model::KernelTrace& trace) {
     root["check_passed"] = trace.check_passed;
     root["check_summary"] = trace.check_summary;
     root["block_sm"] = trace.block_sm;
-    Json clocks = Json::array();
-    for (const model::PhaseClock& c : trace.clocks) {
-        clocks.push_back(c.start_ns);
-        clocks.push_back(c.end_ns);
-        clocks.push_back(c.start_cycles);
-        clocks.push_back(c.end_cycles);
-    }
-    root["clocks"] = std::move(clocks);
-    Json loads = Json::array();
-    for (const model::RecordedLoad& l : trace.loads) {
-        loads.push_back(l.row);
-        loads.push_back(l.col);
-        loads.push_back(l.slot);
-        loads.push_back(l.loaded);
-    }
-    root["loads"] = std::move(loads);
+    root["clocks"] = flat_list(trace.clocks, [](const model::PhaseClock& c) {
+        return std::tuple(c.start_ns, c.end_ns, c.start_cycles, c.end_cycles);
+    });
+    root["loads"] = flat_list(trace.loads, [](const model::RecordedLoad& l) {
+        return std::tuple(l.row, l.col, l.slot, l.loaded);
+    });
     if (!trace.stage_words.empty()) root["stage_words"] = trace.stage_words;
     if (!trace.fragment_words.empty()) root["fragment_words"] = trace.fragment_words;
-    if (!trace.role_clocks.empty()) {
-        Json role = Json::array();
-        for (const model::RoleClock& c : trace.role_clocks) {
-            role.push_back(c.wait_start);
-            role.push_back(c.ready);
-            role.push_back(c.done);
-        }
-        root["role_clocks"] = std::move(role);
-    }
+    if (!trace.role_clocks.empty())
+        root["role_clocks"] = flat_list(trace.role_clocks, [](const model::RoleClock& c) {
+            return std::tuple(c.wait_start, c.ready, c.done);
+        });
     // Compact: a trace holds tens of thousands of numbers and no one reads them by eye.
     return root.dump() + "\n";
 }

@@ -9,10 +9,6 @@
 
 namespace {
 
-ts::testing_support::CommandOutcome counters(const std::string& arguments) {
-    return ts::testing_support::run_cli("counters " + arguments);
-}
-
 // What the runner would send back for tiled T = 16 on 64³, with made-up measurements.
 ts::model::CounterReport made_up_report() {
     ts::model::CounterReport report;
@@ -84,10 +80,8 @@ TEST(CountersCommand, SizeIsACubeOrThreeSides) {
 }
 
 TEST(CountersCommand, RefusesBadArgumentsWithTwo) {
-    const auto outcome = counters("--size 12x");
-    EXPECT_EQ(outcome.exit_code, 2);
-    EXPECT_NE(outcome.output.find("tilescope counters: --size expects M (a cube) or MxNxK"), std::string::npos)
-        << outcome.output;
+    ts::testing_support::expect_refused("counters --size 12x",
+                                        "tilescope counters: --size expects M (a cube) or MxNxK");
 }
 
 TEST(CountersCommand, WithoutAGpuItSaysWhyAndFails) {

@@ -13,6 +13,7 @@
 namespace {
 
 namespace fs = std::filesystem;
+using ts::testing_support::expect_refused;
 
 ts::testing_support::CommandOutcome kernel(const std::string& arguments) {
     return ts::testing_support::run_cli("kernel " + arguments);
@@ -24,35 +25,25 @@ fs::path write(const std::string& name, const std::string& text) {
     return path;
 }
 
+// A path as one word of the command line.
+std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
+
 TEST(KernelCommand, WrongRequestsSayWhy) {
     const auto template_out = kernel("--template");
     EXPECT_EQ(template_out.exit_code, 0);
     EXPECT_NE(template_out.output.find("extern \"C\" __global__ void matmul("), std::string::npos);
     EXPECT_EQ(kernel("").exit_code, 2);
-    const fs::path empty = write("empty.cu", "");
-    const auto run = kernel("'" + empty.string() + "'");
-    EXPECT_EQ(run.exit_code, 2);
-    EXPECT_NE(run.output.find("the file is empty"), std::string::npos) << run.output;
-    const auto starter = kernel("--starter regtile");
-    EXPECT_EQ(starter.exit_code, 2);
-    EXPECT_NE(starter.output.find("--starter takes empty, naive or tiled"), std::string::npos) << starter.output;
-    const fs::path bad_launch = write("bad-launch.cu", "// block: 16\nextern \"C\" __global__ void matmul(const "
-                                                       "float* A, const float* B, float* C, int M, int N, int K) {}\n");
-    const auto launch = kernel("'" + bad_launch.string() + "'");
-    EXPECT_EQ(launch.exit_code, 2);
-    EXPECT_NE(launch.output.find("line 1: // block: needs two expressions"), std::string::npos) << launch.output;
-    const auto half = kernel("--dtype bf16 '" + bad_launch.string() + "'");
-    EXPECT_EQ(half.exit_code, 2);
-    EXPECT_NE(half.output.find("your kernel takes float matrices"), std::string::npos) << half.output;
-    const auto nothing = kernel("--compile-only '" + empty.string() + "'");
-    EXPECT_EQ(nothing.exit_code, 2);
-    EXPECT_NE(nothing.output.find("the file is empty"), std::string::npos) << nothing.output;
-    const auto missing = kernel("--compile-only /nonexistent/k.cu");
-    EXPECT_EQ(missing.exit_code, 2);
-    EXPECT_NE(missing.output.find("cannot open /nonexistent/k.cu"), std::string::npos) << missing.output;
-    const auto arch = kernel("--compile-only --arch 90 '" + empty.string() + "'");
-    EXPECT_EQ(arch.exit_code, 2);
-    EXPECT_NE(arch.output.find("--arch must be sm_"), std::string::npos) << arch.output;
+    const std::string empty = quoted(write("empty.cu", ""));
+    expect_refused("kernel " + empty, "the file is empty");
+    expect_refused("kernel --starter regtile", "--starter takes empty, naive or tiled");
+    const std::string bad_launch = quoted(write("bad-launch.cu", "// block: 16\nextern \"C\" __global__ void matmul("
+                                                                 "const float* A, const float* B, float* C, int M, "
+                                                                 "int N, int K) {}\n"));
+    expect_refused("kernel " + bad_launch, "line 1: // block: needs two expressions");
+    expect_refused("kernel --dtype bf16 " + bad_launch, "your kernel takes float matrices");
+    expect_refused("kernel --compile-only " + empty, "the file is empty");
+    expect_refused("kernel --compile-only /nonexistent/k.cu", "cannot open /nonexistent/k.cu");
+    expect_refused("kernel --compile-only --arch 90 " + empty, "--arch must be sm_");
 }
 
 TEST(KernelCommand, CompilesAndListsErrors) {

@@ -23,19 +23,7 @@ using ts::model::KernelConfig;
 using ts::model::KernelKind;
 using ts::model::Problem;
 
-Problem cube(std::int64_t size) {
-    Problem p;
-    p.m = p.n = p.k = size;
-    return p;
-}
-
-Problem sized(std::int64_t m, std::int64_t n, std::int64_t k) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
+Problem cube(std::int64_t size) { return make_problem(size, size, size); }
 
 
 
@@ -137,7 +125,7 @@ TEST(Counters, NaiveRowFromXReadsThirtyTwoSectorsOfA) {
 // and 4 of B per thread and step. A warp's load of A covers 4 rows × 8 columns of the A tile
 // (4 rows × 32 bytes, aligned: 4 sectors), of B 32 neighbouring floats (4 sectors).
 TEST(Counters, RegTile2dByHand) {
-    const Problem p = sized(256, 256, 16);
+    const Problem p = make_problem(256, 256, 16);
     const KernelConfig c = rung(KernelKind::RegTile2d);
     EXPECT_EQ(predicted(Counter::GlobalLoadRequests, c, p), 4 * 2 * 8 * 8);
     EXPECT_EQ(predicted(Counter::GlobalLoadSectors, c, p), 4 * 2 * 8 * 8 * 4);
@@ -147,13 +135,13 @@ TEST(Counters, RegTile2dByHand) {
 // B per thread. A warp's float4s of A cover 8 rows × 16 floats (2 sectors a row: 16), of B
 // 128 floats of one row (16 sectors).
 TEST(Counters, WarptileFloat4IsOneRequest) {
-    const Problem p = sized(128, 128, 16);
+    const Problem p = make_problem(128, 128, 16);
     const KernelConfig c = rung(KernelKind::Warptile);
     EXPECT_EQ(predicted(Counter::GlobalLoadRequests, c, p), 4 * 8);
     EXPECT_EQ(predicted(Counter::GlobalLoadSectors, c, p), 4 * 8 * 16);
     // With N = 130 the rows of B and C no longer start on 16 bytes: every float4 is four
     // guarded scalar loads.
-    const Problem odd = sized(128, 130, 16);
+    const Problem odd = make_problem(128, 130, 16);
     EXPECT_GT(predicted(Counter::GlobalLoadRequests, c, odd), 4 * 8 * 2);
 }
 
@@ -179,7 +167,7 @@ TEST(Counters, SectorsAreAtLeastRequestsAndL2AtLeastLoads) {
     for (const KernelConfig& c : {make_naive(KernelKind::Naive, 16, 16), make_naive(KernelKind::Naive, 32, 8), make_tiled(8), make_tiled(32), rung(KernelKind::RegTile1d),
                                   rung(KernelKind::RegTile2d), rung(KernelKind::Vectorized),
                                   rung(KernelKind::ConflictFree), rung(KernelKind::Warptile)}) {
-        for (const Problem& p : {cube(96), sized(100, 60, 37), sized(33, 129, 64)}) {
+        for (const Problem& p : {cube(96), make_problem(100, 60, 37), make_problem(33, 129, 64)}) {
             const double requests = predicted(Counter::GlobalLoadRequests, c, p);
             const double sectors = predicted(Counter::GlobalLoadSectors, c, p);
             EXPECT_GE(sectors, requests) << ts::model::describe(c);
@@ -218,7 +206,7 @@ TEST(Counters, PredictionsOfLargeProblemsAreQuick) {
 // walked one by one with memory_sectors.hpp, must count the same. T = 12 and K = 77 make the
 // rows of A start at every alignment, and 200 × 130 leaves partial tiles at the edges.
 TEST(Counters, RepresentativeBlocksCountLikeEveryBlock) {
-    const Problem p = sized(200, 130, 77);
+    const Problem p = make_problem(200, 130, 77);
     const int t = 12;
     const int grid_x = (130 + t - 1) / t, grid_y = (200 + t - 1) / t, phases = (77 + t - 1) / t;
     double requests = 0, sectors = 0;
@@ -236,7 +224,7 @@ TEST(Counters, RepresentativeBlocksCountLikeEveryBlock) {
     EXPECT_EQ(predicted(Counter::GlobalLoadSectors, make_tiled(t), p), sectors);
 
     // The naive kernel: every k of every warp.
-    const Problem q = sized(150, 60, 37);
+    const Problem q = make_problem(150, 60, 37);
     const KernelConfig c = make_naive(KernelKind::Naive, 16, 8);
     requests = sectors = 0;
     for (int by = 0; by < (150 + 7) / 8; ++by)

@@ -5,6 +5,7 @@
 #include "model/kernel_trace.hpp"
 #include "model/tensor_core/pipeline.hpp"
 #include "model/recorded_reads.hpp"
+#include "support/problems.hpp"
 #include "support/synthetic_trace.hpp"
 
 namespace ts::model {
@@ -12,19 +13,13 @@ namespace {
 
 using ts::testing_support::synthetic_trace;
 
-Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
+using ts::testing_support::make_problem;
 
 const KernelConfig kTiled8{KernelKind::Tiled, 8, 8, 8};
 const KernelConfig kNaive8{KernelKind::Naive, 8, 8, 8};
 
 TEST(KernelTrace, SlotsCoverEveryRecordOnce) {
-    const Problem p = problem(40, 28, 36);
+    const Problem p = make_problem(40, 28, 36);
     EXPECT_EQ(load_records(kTiled8, p), 4 * 5 * 5 * 2 * 64);  // grid 4 × 5, 5 phases, A and B, 8×8 threads
     EXPECT_EQ(clock_records(kTiled8, p), 4 * 5 * 5);
     EXPECT_EQ(load_records(kNaive8, p), 4 * 5 * 64 * 36 * 2);
@@ -38,18 +33,18 @@ TEST(KernelTrace, SlotsCoverEveryRecordOnce) {
 }
 
 TEST(KernelTrace, ModelTraceMatchesTheModel) {
-    for (const Problem& p : {problem(4, 4, 4), problem(40, 28, 36), problem(1, 1, 1), problem(33, 17, 65)}) {
+    for (const Problem& p : {make_problem(4, 4, 4), make_problem(40, 28, 36), make_problem(1, 1, 1), make_problem(33, 17, 65)}) {
         for (const int t : {1, 2, 8, 32}) {
             EXPECT_EQ(compare_with_model(synthetic_trace({KernelKind::Tiled, t, t, t}, p)), std::nullopt)
                 << p.m << "×" << p.n << "×" << p.k << " T=" << t;
             EXPECT_EQ(compare_with_model(synthetic_trace({KernelKind::Naive, t, t, t}, p)), std::nullopt);
         }
     }
-    EXPECT_EQ(compare_with_model(synthetic_trace({KernelKind::Naive, 32, 4, 8}, problem(40, 28, 36))), std::nullopt);
+    EXPECT_EQ(compare_with_model(synthetic_trace({KernelKind::Naive, 32, 4, 8}, make_problem(40, 28, 36))), std::nullopt);
 }
 
 TEST(KernelTrace, AWrongLoadIsFoundAndNamed) {
-    KernelTrace trace = synthetic_trace(kTiled8, problem(40, 28, 36));
+    KernelTrace trace = synthetic_trace(kTiled8, make_problem(40, 28, 36));
     // Block (3, 2), phase 4, B, thread (5, 0): the model says B[32][29] is padding (past N = 28).
     RecordedLoad& load = trace.loads[static_cast<std::size_t>(tiled_load_slot(block_linear(3, 2, 4), 5, 4, 1, 8, 5, 0))];
     EXPECT_EQ(load.loaded, RecordedLoad::kPadding);
@@ -60,7 +55,7 @@ TEST(KernelTrace, AWrongLoadIsFoundAndNamed) {
               "block (3, 2) phase 4, thread (x=5, y=0): recorded B[32][29] into slot 5, model: padding (0 into slot "
               "5, for B[32][29])");
 
-    KernelTrace naive = synthetic_trace(kNaive8, problem(40, 28, 36));
+    KernelTrace naive = synthetic_trace(kNaive8, make_problem(40, 28, 36));
     naive.loads[static_cast<std::size_t>(naive_load_slot(0, 8, 8, 1, 0, 36, 7, 0))].col = 8;
     ASSERT_TRUE(compare_with_model(naive));
     EXPECT_EQ(*compare_with_model(naive),
@@ -68,7 +63,7 @@ TEST(KernelTrace, AWrongLoadIsFoundAndNamed) {
 }
 
 TEST(KernelTrace, ABlockOnAnSmTheGpuLacksIsReported) {
-    KernelTrace trace = synthetic_trace(kTiled8, problem(40, 28, 36), 16);
+    KernelTrace trace = synthetic_trace(kTiled8, make_problem(40, 28, 36), 16);
     trace.block_sm[3] = 16;
     ASSERT_TRUE(compare_with_model(trace));
     EXPECT_EQ(*compare_with_model(trace), "block 3 (in launch order) names SM 16, but the GPU has 16 SMs");
@@ -77,7 +72,7 @@ TEST(KernelTrace, ABlockOnAnSmTheGpuLacksIsReported) {
 }
 
 TEST(KernelTrace, RecordedTileLoadsEqualTheSchedule) {
-    const Problem p = problem(40, 28, 36);
+    const Problem p = make_problem(40, 28, 36);
     const KernelTrace trace = synthetic_trace(kTiled8, p);
     for (int phase = 0; phase < 5; ++phase)
         for (Operand operand : {Operand::A, Operand::B}) {
@@ -99,7 +94,7 @@ TEST(KernelTrace, RecordedTileLoadsEqualTheSchedule) {
 
 TEST(KernelTrace, TimelineCountsWavesPerSm) {
     // 20 blocks on 4 SMs, one at a time: five waves of four.
-    const SmTimeline four_sms = sm_timeline(synthetic_trace(kTiled8, problem(40, 28, 36), 4, 1, 1000));
+    const SmTimeline four_sms = sm_timeline(synthetic_trace(kTiled8, make_problem(40, 28, 36), 4, 1, 1000));
     EXPECT_EQ(four_sms.waves, 5);
     EXPECT_EQ(four_sms.most_at_once, 4);
     EXPECT_EQ(four_sms.sms_used, (std::vector<std::uint32_t>{0, 1, 2, 3}));
@@ -109,12 +104,12 @@ TEST(KernelTrace, TimelineCountsWavesPerSm) {
     EXPECT_DOUBLE_EQ(four_sms.blocks[19].start_us, 20.0);
 
     // On 132 SMs all 20 blocks start together: one wave.
-    const SmTimeline many = sm_timeline(synthetic_trace(kTiled8, problem(40, 28, 36)));
+    const SmTimeline many = sm_timeline(synthetic_trace(kTiled8, make_problem(40, 28, 36)));
     EXPECT_EQ(many.waves, 1);
     EXPECT_EQ(many.most_at_once, 20);
     EXPECT_EQ(many.sms_used.size(), 20u);
 
-    const PhaseSpan span = phase_span(synthetic_trace(kTiled8, problem(40, 28, 36), 4), {3, 2}, 4);
+    const PhaseSpan span = phase_span(synthetic_trace(kTiled8, make_problem(40, 28, 36), 4), {3, 2}, 4);
     // Block (3, 2) is block 11: wave 3 on SM 3, starting at 10 µs; phase 4 is its fifth µs.
     EXPECT_DOUBLE_EQ(span.start_us, 14.0);
     EXPECT_DOUBLE_EQ(span.end_us, 15.0);
@@ -122,17 +117,17 @@ TEST(KernelTrace, TimelineCountsWavesPerSm) {
 }
 
 TEST(KernelTrace, WhatCannotBeRecordedSaysWhy) {
-    EXPECT_EQ(check_recordable(kTiled8, problem(40, 28, 36)), std::nullopt);
-    Problem batched = problem(40, 28, 36);
+    EXPECT_EQ(check_recordable(kTiled8, make_problem(40, 28, 36)), std::nullopt);
+    Problem batched = make_problem(40, 28, 36);
     batched.batch = 2;
     EXPECT_EQ(*check_recordable(kTiled8, batched), "a trace covers one matrix product: set the batch to 1 (it is 2)");
-    EXPECT_EQ(*check_recordable({KernelKind::Cublas, 16, 16, 16}, problem(8, 8, 8)),
+    EXPECT_EQ(*check_recordable({KernelKind::Cublas, 16, 16, 16}, make_problem(8, 8, 8)),
               "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
               "variants, "
               "not cublas");
-    EXPECT_TRUE(check_recordable({KernelKind::Tiled, 1, 1, 1}, problem(4096, 4096, 4096)));  // 16.7 M blocks
-    EXPECT_EQ(check_recordable({KernelKind::Tiled, 32, 32, 32}, problem(4096, 4096, 4096)), std::nullopt);
-    EXPECT_GT(load_records({KernelKind::Tiled, 32, 32, 32}, problem(4096, 4096, 4096)), kMaxLoadRecords);
+    EXPECT_TRUE(check_recordable({KernelKind::Tiled, 1, 1, 1}, make_problem(4096, 4096, 4096)));  // 16.7 M blocks
+    EXPECT_EQ(check_recordable({KernelKind::Tiled, 32, 32, 32}, make_problem(4096, 4096, 4096)), std::nullopt);
+    EXPECT_GT(load_records({KernelKind::Tiled, 32, 32, 32}, make_problem(4096, 4096, 4096)), kMaxLoadRecords);
 }
 
 // ---- The ladder rungs: regtile-2d and warptile ---------------------------------------------
@@ -143,7 +138,7 @@ const KernelConfig kWarptile{KernelKind::Warptile};
 TEST(KernelTrace, LadderRecordCountsAndPhases) {
     // regtile-2d on 200×130×37: grid ceil(130/128) × ceil(200/128) = 2 × 2, ceil(37/8) = 5 K
     // steps, 4 loads of A and 4 of B per thread, 256 threads.
-    const Problem p = problem(200, 130, 37);
+    const Problem p = make_problem(200, 130, 37);
     EXPECT_EQ(kRegTile2dShape.a_loads_per_thread(), 4);
     EXPECT_EQ(kRegTile2dShape.b_loads_per_thread(), 4);
     EXPECT_EQ(ladder_loads_per_operand(kRegTile2dShape), 4);
@@ -156,7 +151,7 @@ TEST(KernelTrace, LadderRecordCountsAndPhases) {
     EXPECT_EQ(trace.grid(), (Index2{2, 2}));
     // warptile on 130×131×37: 2 × 2 blocks, ceil(37/16) = 3 K steps, 4 float4 of A and 4 of B
     // per thread, 128 threads.
-    const Problem q = problem(130, 131, 37);
+    const Problem q = make_problem(130, 131, 37);
     EXPECT_EQ(kWarptileShape.a_loads_per_thread(), 4);
     EXPECT_EQ(kWarptileShape.b_loads_per_thread(), 4);
     EXPECT_EQ(load_records(kWarptile, q), 4 * 3 * 2 * 4 * 128);
@@ -168,8 +163,8 @@ TEST(KernelTrace, LadderRecordCountsAndPhases) {
 }
 
 TEST(KernelTrace, LadderSlotsCoverEveryRecordOnce) {
-    for (const auto& [config, p] : {std::pair{kRegTile2d, problem(200, 130, 37)}, std::pair{kWarptile, problem(130, 131, 37)},
-                                    std::pair{kRegTile2d, problem(128, 128, 16)}, std::pair{kWarptile, problem(1, 1, 1)}}) {
+    for (const auto& [config, p] : {std::pair{kRegTile2d, make_problem(200, 130, 37)}, std::pair{kWarptile, make_problem(130, 131, 37)},
+                                    std::pair{kRegTile2d, make_problem(128, 128, 16)}, std::pair{kWarptile, make_problem(1, 1, 1)}}) {
         const LadderShape s = ladder_shape(config);
         KernelTrace trace;
         trace.config = config;
@@ -203,8 +198,8 @@ TEST(KernelTrace, LadderSlotsCoverEveryRecordOnce) {
 // (padding columns aside) and Bs exactly once, at the slot the layout gives, and are padding
 // exactly where the element lies outside the matrix.
 TEST(KernelTrace, LadderModelLoadsCoverTheTilesOnce) {
-    for (const auto& [config, p] : {std::pair{kRegTile2d, problem(200, 130, 37)}, std::pair{kWarptile, problem(130, 131, 37)},
-                                    std::pair{kWarptile, problem(128, 128, 16)}}) {
+    for (const auto& [config, p] : {std::pair{kRegTile2d, make_problem(200, 130, 37)}, std::pair{kWarptile, make_problem(130, 131, 37)},
+                                    std::pair{kWarptile, make_problem(128, 128, 16)}}) {
         const LadderShape s = ladder_shape(config);
         KernelTrace trace;
         trace.config = config;
@@ -255,7 +250,7 @@ TEST(KernelTrace, LadderModelLoadsWorkedByHand) {
     // warptile, thread 7, A instruction 2: vector (7 + 2·128) = 263 of the 128×16 tile, its
     // elements 1052..1055: row 65, columns 12..15; As is transposed with rows of 128 + 4,
     // so the first slot is 12·132 + 65 = 1649.
-    const Problem q = problem(130, 131, 37);
+    const Problem q = make_problem(130, 131, 37);
     EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 1, Operand::A, 2, 7).row, 65);
     EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 1, Operand::A, 2, 7).col, 16 + 12);
     EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 1, Operand::A, 2, 7).slot, 1649);
@@ -278,14 +273,14 @@ TEST(KernelTrace, LadderModelLoadsWorkedByHand) {
     EXPECT_EQ(ladder_model_load(kWarptile, q, {1, 0}, 0, Operand::B, 0, 0).loaded, RecordedLoad::kLoaded);
     // regtile-2d, thread 200, B instruction 3: element 200 + 3·256 = 968 of the 8×128 tile:
     // row 7, column 72; K step 1, block column 1: B[15][200], past N = 130; slot 968.
-    const RecordedLoad r = ladder_model_load(kRegTile2d, problem(200, 130, 37), {1, 0}, 1, Operand::B, 3, 200);
+    const RecordedLoad r = ladder_model_load(kRegTile2d, make_problem(200, 130, 37), {1, 0}, 1, Operand::B, 3, 200);
     EXPECT_EQ(r.row, 15);
     EXPECT_EQ(r.col, 200);
     EXPECT_EQ(r.slot, 968);
     EXPECT_EQ(r.loaded, RecordedLoad::kPadding);
     // regtile-2d, thread 5, A instruction 0: element 5 of the 128×8 tile: row 0, column 5;
     // block row 1, K step 4: A[128][37], past K = 37; As is row-major, 8 to a row: slot 5.
-    const RecordedLoad a = ladder_model_load(kRegTile2d, problem(200, 130, 37), {1, 1}, 4, Operand::A, 0, 5);
+    const RecordedLoad a = ladder_model_load(kRegTile2d, make_problem(200, 130, 37), {1, 1}, 4, Operand::A, 0, 5);
     EXPECT_EQ(a.row, 128);
     EXPECT_EQ(a.col, 37);
     EXPECT_EQ(a.slot, 5);
@@ -293,15 +288,15 @@ TEST(KernelTrace, LadderModelLoadsWorkedByHand) {
 }
 
 TEST(KernelTrace, LadderModelTraceMatchesTheModel) {
-    for (const Problem& p : {problem(128, 128, 16), problem(200, 130, 37), problem(130, 131, 37), problem(1, 1, 1),
-                             problem(257, 3, 64)}) {
+    for (const Problem& p : {make_problem(128, 128, 16), make_problem(200, 130, 37), make_problem(130, 131, 37), make_problem(1, 1, 1),
+                             make_problem(257, 3, 64)}) {
         EXPECT_EQ(compare_with_model(synthetic_trace(kRegTile2d, p)), std::nullopt) << p.m << "×" << p.n << "×" << p.k;
         EXPECT_EQ(compare_with_model(synthetic_trace(kWarptile, p)), std::nullopt) << p.m << "×" << p.n << "×" << p.k;
     }
 }
 
 TEST(KernelTrace, AWrongLadderLoadIsFoundAndNamed) {
-    const Problem p = problem(200, 130, 37);
+    const Problem p = make_problem(200, 130, 37);
     KernelTrace trace = synthetic_trace(kRegTile2d, p);
     const int per_operand = ladder_loads_per_operand(kRegTile2dShape);
     // Block (1, 1), K step 4, A, instruction 0 of thread 5: A[128][37] is past K = 37.
@@ -314,7 +309,7 @@ TEST(KernelTrace, AWrongLadderLoadIsFoundAndNamed) {
               "block (1, 1) K step 4, A load 0 of thread 5: recorded A[128][37] into slot 5, model: padding (0 into "
               "slot 5, for A[128][37])");
 
-    KernelTrace warptile = synthetic_trace(kWarptile, problem(130, 131, 37));
+    KernelTrace warptile = synthetic_trace(kWarptile, make_problem(130, 131, 37));
     RecordedLoad& b = warptile.loads[static_cast<std::size_t>(
         ladder_load_record_slot(0, 3, 0, 1, ladder_loads_per_operand(kWarptileShape), 1, 128, 3))];
     EXPECT_EQ(b.col, 12);
@@ -333,7 +328,7 @@ TEST(KernelTrace, AWrongLadderLoadIsFoundAndNamed) {
 }
 
 TEST(KernelTrace, RecordedLadderLoadReadsTheTraceWithinBounds) {
-    const Problem q = problem(130, 131, 37);
+    const Problem q = make_problem(130, 131, 37);
     const KernelTrace trace = synthetic_trace(kWarptile, q);
     for (int by = 0; by < 2; ++by)
         for (int bx = 0; bx < 2; ++bx)
@@ -365,23 +360,23 @@ TEST(KernelTrace, RecordedLadderLoadReadsTheTraceWithinBounds) {
     KernelTrace cut_short = trace;
     cut_short.loads.pop_back();
     EXPECT_EQ(recorded_ladder_load(cut_short, {0, 0}, 0, Operand::A, 0, 0), std::nullopt);
-    EXPECT_EQ(recorded_ladder_load(synthetic_trace(kTiled8, problem(40, 28, 36)), {0, 0}, 0, Operand::A, 0, 0),
+    EXPECT_EQ(recorded_ladder_load(synthetic_trace(kTiled8, make_problem(40, 28, 36)), {0, 0}, 0, Operand::A, 0, 0),
               std::nullopt);
 }
 
 TEST(KernelTrace, LadderTracesAreRefusedOrCutLikeTheOthers) {
-    EXPECT_EQ(*check_recordable({KernelKind::RegTile1d}, problem(64, 64, 64)),
+    EXPECT_EQ(*check_recordable({KernelKind::RegTile1d}, make_problem(64, 64, 64)),
               "only the naive, tiled, regtile-2d, warptile, mma, wgmma and warp-specialized kernels have recorded "
               "variants, "
               "not regtile-1d");
-    Problem batched = problem(128, 128, 16);
+    Problem batched = make_problem(128, 128, 16);
     batched.batch = 2;
     EXPECT_EQ(*check_recordable(kWarptile, batched), "a trace covers one matrix product: set the batch to 1 (it is 2)");
     // 4096³: 32 × 32 blocks × 256 K steps of clocks are kept, the loads are not.
-    EXPECT_EQ(check_recordable(kWarptile, problem(4096, 4096, 4096)), std::nullopt);
-    EXPECT_GT(load_records(kWarptile, problem(4096, 4096, 4096)), kMaxLoadRecords);
+    EXPECT_EQ(check_recordable(kWarptile, make_problem(4096, 4096, 4096)), std::nullopt);
+    EXPECT_GT(load_records(kWarptile, make_problem(4096, 4096, 4096)), kMaxLoadRecords);
     // The SM timeline walks K steps as phases.
-    const SmTimeline timeline = sm_timeline(synthetic_trace(kWarptile, problem(130, 131, 37), 2, 1, 1000));
+    const SmTimeline timeline = sm_timeline(synthetic_trace(kWarptile, make_problem(130, 131, 37), 2, 1, 1000));
     EXPECT_EQ(timeline.blocks.size(), 4u);
     EXPECT_EQ(timeline.waves, 2);
     EXPECT_DOUBLE_EQ(timeline.span_us, 6.0);  // 2 waves × 3 K steps × 1 µs
@@ -396,7 +391,7 @@ namespace {
 // A trace of a GPU that does what the model says counts what the model counts, at every
 // step of the player, for both kernels.
 TEST(RecordedReads, CountWhatTheModelCountsAtEveryStep) {
-    const Problem p = problem(40, 28, 36);
+    const Problem p = make_problem(40, 28, 36);
     for (const KernelConfig& config : {kTiled8, kNaive8, KernelConfig{KernelKind::Naive, 32, 4, 8}}) {
         const RecordedReads reads(synthetic_trace(config, p));
         const bool naive = config.kind != KernelKind::Tiled;
@@ -417,7 +412,7 @@ TEST(RecordedReads, CountWhatTheModelCountsAtEveryStep) {
 }
 
 TEST(RecordedReads, ALoadMissingFromTheTraceShowsInTheCounts) {
-    const Problem p = problem(40, 28, 36);
+    const Problem p = make_problem(40, 28, 36);
     KernelTrace trace = synthetic_trace(kTiled8, p);
     // Block (0, 0), phase 0: the thread that loads A[0][0] recorded padding instead.
     trace.loads[static_cast<std::size_t>(tiled_load_slot(0, 5, 0, 0, 8, 0, 0))].loaded = RecordedLoad::kPadding;

@@ -88,6 +88,21 @@ Walk walk(LadderShape s, Size size) {
     return w;
 }
 
+// Each element of A (M×K) or of B (K×N) was loaded as often as ladder_loads_of_element says: the
+// first that was not is named; `total` adds up the loads.
+void expect_loads_of_each_element(const LadderShape& shape, Size size, bool of_a,
+                                  const std::map<std::pair<int, int>, int>& walked, std::int64_t& total) {
+    const int rows = of_a ? size.m : size.k, cols = of_a ? size.k : size.n;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const auto found = walked.find({r, c});
+            const int loads = found == walked.end() ? 0 : found->second;
+            ASSERT_EQ(loads, ladder_loads_of_element(shape, size.m, size.n, size.k, of_a, r, c))
+                << (of_a ? "A " : "B ") << r << "," << c;
+            total += loads;
+        }
+}
+
 class LadderWalk : public testing::TestWithParam<std::tuple<LadderShape, Size>> {};
 
 TEST_P(LadderWalk, EveryCellOnceAndLoadsEqualTheCounts) {
@@ -98,20 +113,10 @@ TEST_P(LadderWalk, EveryCellOnceAndLoadsEqualTheCounts) {
 
     const LadderCounts counts = count_ladder(shape, size.m, size.n, size.k);
     std::int64_t a_total = 0, b_total = 0;
-    for (int r = 0; r < size.m; ++r)
-        for (int c = 0; c < size.k; ++c) {
-            const auto found = w.a_loads.find({r, c});
-            const int loads = found == w.a_loads.end() ? 0 : found->second;
-            ASSERT_EQ(loads, ladder_loads_of_element(shape, size.m, size.n, size.k, true, r, c)) << "A " << r << "," << c;
-            a_total += loads;
-        }
-    for (int r = 0; r < size.k; ++r)
-        for (int c = 0; c < size.n; ++c) {
-            const auto found = w.b_loads.find({r, c});
-            const int loads = found == w.b_loads.end() ? 0 : found->second;
-            ASSERT_EQ(loads, ladder_loads_of_element(shape, size.m, size.n, size.k, false, r, c)) << "B " << r << "," << c;
-            b_total += loads;
-        }
+    expect_loads_of_each_element(shape, size, true, w.a_loads, a_total);
+    if (HasFatalFailure()) return;
+    expect_loads_of_each_element(shape, size, false, w.b_loads, b_total);
+    if (HasFatalFailure()) return;
     EXPECT_EQ(w.a_loads.size(), static_cast<std::size_t>(size.m) * size.k) << "an element of A never loaded";
     EXPECT_EQ(w.b_loads.size(), static_cast<std::size_t>(size.k) * size.n) << "an element of B never loaded";
     EXPECT_EQ(a_total, counts.global_loads_a);

@@ -6,20 +6,14 @@
 #include <vector>
 
 #include "model/memory_sectors.hpp"
+#include "support/problems.hpp"
 
 namespace {
 
 using ts::model::Operand;
 using ts::model::WarpMapping;
 
-ts::model::Problem problem(std::int64_t m, std::int64_t n, std::int64_t k, ts::model::Dtype dtype) {
-    ts::model::Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.dtype = dtype;
-    return p;
-}
+using ts::testing_support::make_problem;
 
 TEST(Sectors, CountsDistinctThirtyTwoByteSectors) {
     std::vector<std::int64_t> offsets(32);
@@ -38,7 +32,7 @@ TEST(Sectors, CountsDistinctThirtyTwoByteSectors) {
 
 TEST(Sectors, NaiveCoalescedWarpReadsFourSectorsOfBAndXAsRowThirtyTwoOfA) {
     // Blocks of 32×8: warp 0 is threadIdx.y = 0, threadIdx.x = 0..31.
-    const auto p = problem(64, 64, 64, ts::model::Dtype::Float32);
+    const auto p = make_problem(64, 64, 64, ts::model::Dtype::Float32);
     const auto b = ts::model::naive_read_access(p, {32, 8}, {0, 0}, 0, Operand::B, 0, WarpMapping::Coalesced);
     EXPECT_EQ(b.active_lanes, 32);
     EXPECT_EQ(b.sectors, 4);
@@ -59,7 +53,7 @@ TEST(Sectors, NaiveCoalescedWarpReadsFourSectorsOfBAndXAsRowThirtyTwoOfA) {
 
 TEST(Sectors, GhostLanesAndBatchesAreAccountedFor) {
     // N = 20: lanes 20..31 of a 32-wide block are ghost threads and read nothing.
-    const auto p = problem(8, 20, 8, ts::model::Dtype::Float32);
+    const auto p = make_problem(8, 20, 8, ts::model::Dtype::Float32);
     const auto b = ts::model::naive_read_access(p, {32, 1}, {0, 0}, 0, Operand::B, 0, WarpMapping::Coalesced);
     EXPECT_EQ(b.active_lanes, 20);
     EXPECT_EQ(b.offsets[20], -1);
@@ -71,7 +65,7 @@ TEST(Sectors, GhostLanesAndBatchesAreAccountedFor) {
 
 TEST(Sectors, TiledLoadFollowsTheTileSchedule) {
     // T = 32: a warp is one row of the tile, 32 neighbouring floats of A: 4 sectors.
-    const auto p = problem(64, 64, 64, ts::model::Dtype::Float32);
+    const auto p = make_problem(64, 64, 64, ts::model::Dtype::Float32);
     const auto a = ts::model::tiled_load_access(p, 32, {1, 1}, 1, Operand::A, 3, WarpMapping::Coalesced);
     const auto loads = ts::model::tile_loads(p, 32, {1, 1}, 1, Operand::A);
     for (int lane = 0; lane < 32; ++lane) EXPECT_EQ(a.offsets[lane], loads[3 * 32 + lane].address);
@@ -79,7 +73,7 @@ TEST(Sectors, TiledLoadFollowsTheTileSchedule) {
     EXPECT_EQ(ts::model::tiled_load_access(p, 32, {1, 1}, 1, Operand::A, 3, WarpMapping::XIsRow).sectors, 32);
     // T = 8: a warp covers 4 rows of 8 floats, each row one sector; doubles take two each.
     EXPECT_EQ(ts::model::tiled_load_access(p, 8, {0, 0}, 0, Operand::B, 0, WarpMapping::Coalesced).sectors, 4);
-    const auto d = problem(64, 64, 64, ts::model::Dtype::Float64);
+    const auto d = make_problem(64, 64, 64, ts::model::Dtype::Float64);
     EXPECT_EQ(ts::model::tiled_load_access(d, 8, {0, 0}, 0, Operand::B, 0, WarpMapping::Coalesced).sectors, 8);
     // T = 2: one warp holds all 4 threads; the other 28 lanes are empty.
     EXPECT_EQ(ts::model::tiled_load_access(p, 2, {0, 0}, 0, Operand::A, 0, WarpMapping::Coalesced).active_lanes, 4);
@@ -88,7 +82,7 @@ TEST(Sectors, TiledLoadFollowsTheTileSchedule) {
 TEST(Sectors, TiledPaddingLoadsNothing) {
     // 40×28×36, T = 8, block (3, 2), phase 4: B's tile covers rows 32..39 (K ends at 36) and
     // columns 24..31 (N ends at 28); warp 0 is tile rows 0..3, all inside K, half inside N.
-    const auto p = problem(40, 28, 36, ts::model::Dtype::Float32);
+    const auto p = make_problem(40, 28, 36, ts::model::Dtype::Float32);
     const auto b = ts::model::tiled_load_access(p, 8, {3, 2}, 4, Operand::B, 0, WarpMapping::Coalesced);
     EXPECT_EQ(b.active_lanes, 16);
     EXPECT_EQ(ts::model::tiled_load_access(p, 8, {3, 2}, 4, Operand::B, 1, WarpMapping::Coalesced).active_lanes, 0);

@@ -5,6 +5,7 @@
 
 #include "model/phase_timeline.hpp"
 #include "model/traffic.hpp"
+#include "support/problems.hpp"
 
 namespace {
 
@@ -14,24 +15,17 @@ using ts::model::Operand;
 using ts::model::SubStep;
 using ts::model::Timeline;
 
-ts::model::Problem problem(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch = 1) {
-    ts::model::Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.batch = batch;
-    return p;
-}
+using ts::testing_support::make_problem;
 
 TEST(PhaseTimeline, TiledIsFourStepsPerPhasePlusStore) {
-    EXPECT_EQ(ts::model::make_timeline(problem(4, 4, 4), 4, false, false).count(), 5);
+    EXPECT_EQ(ts::model::make_timeline(make_problem(4, 4, 4), 4, false, false).count(), 5);
     // K = 36 with T = 8: five phases.
-    EXPECT_EQ(ts::model::make_timeline(problem(40, 28, 36), 8, false, false).count(), 21);
+    EXPECT_EQ(ts::model::make_timeline(make_problem(40, 28, 36), 8, false, false).count(), 21);
     // One k at a time: load, sync, 8 k steps, sync per phase.
-    EXPECT_EQ(ts::model::make_timeline(problem(40, 28, 36), 8, false, true).count(), 5 * 11 + 1);
+    EXPECT_EQ(ts::model::make_timeline(make_problem(40, 28, 36), 8, false, true).count(), 5 * 11 + 1);
     // Naive: the compute alone per chunk of T.
-    EXPECT_EQ(ts::model::make_timeline(problem(40, 28, 36), 8, true, false).count(), 6);
-    EXPECT_EQ(ts::model::make_timeline(problem(40, 28, 36), 8, true, true).count(), 41);
+    EXPECT_EQ(ts::model::make_timeline(make_problem(40, 28, 36), 8, true, false).count(), 6);
+    EXPECT_EQ(ts::model::make_timeline(make_problem(40, 28, 36), 8, true, true).count(), 41);
 }
 
 TEST(PhaseTimeline, IndexRoundTripsForEveryShape) {
@@ -82,7 +76,7 @@ TEST(PhaseTimeline, NamesParseBack) {
 }
 
 TEST(PhaseTimeline, AccumulatedKGrowsAtComputeAndStopsAtK) {
-    const auto p = problem(40, 28, 36);
+    const auto p = make_problem(40, 28, 36);
     const auto end = [&](KernelStep step) { return ts::model::accumulated_at(p, 8, step).end; };
     EXPECT_EQ(end({2, SubStep::LoadTiles}), 16);
     EXPECT_EQ(end({2, SubStep::SyncAfterLoad}), 16);
@@ -98,8 +92,8 @@ TEST(PhaseTimeline, AccumulatedKGrowsAtComputeAndStopsAtK) {
 }
 
 // Sizes that are and are not multiples of T, rectangular, batched.
-const ts::model::Problem kProblems[] = {problem(4, 4, 4), problem(40, 28, 36), problem(7, 13, 5, 3),
-                                        problem(33, 1, 64, 2), problem(1, 50, 9)};
+const ts::model::Problem kProblems[] = {make_problem(4, 4, 4), make_problem(40, 28, 36), make_problem(7, 13, 5, 3),
+                                        make_problem(33, 1, 64, 2), make_problem(1, 50, 9)};
 
 TEST(TrafficSoFar, EndsAtTheModelsTotals) {
     for (const auto& p : kProblems)
@@ -157,7 +151,7 @@ TEST(TrafficSoFar, GrowsStepByStepAndMatchesTheElementCounts) {
 TEST(TrafficSoFar, ReuseFactorIsVisibleAtTheEnd) {
     // 40×28×36, T = 8: the grid is 4 × 5 blocks. Tiled, each A element is read by the 4
     // blocks of its row of blocks; naive, by all N = 28 threads of its row of C.
-    const auto p = problem(40, 28, 36);
+    const auto p = make_problem(40, 28, 36);
     const KernelStep store{4, SubStep::Store};
     const ts::model::KernelConfig tiled{KernelKind::Tiled, 8, 8, 8};
     EXPECT_EQ(ts::model::element_reads_so_far(KernelKind::Tiled, p, 8, store, Operand::A, 5, 35), 4);
@@ -175,7 +169,7 @@ TEST(TrafficSoFar, ReuseFactorIsVisibleAtTheEnd) {
 }
 
 TEST(TrafficSoFar, CublasIsNotModelled) {
-    const auto none = ts::model::traffic_so_far(KernelKind::Cublas, problem(8, 8, 8), 4, {1, SubStep::Store});
+    const auto none = ts::model::traffic_so_far(KernelKind::Cublas, make_problem(8, 8, 8), 4, {1, SubStep::Store});
     EXPECT_EQ(none, ts::model::TrafficSoFar{});
 }
 

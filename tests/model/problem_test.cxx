@@ -8,11 +8,7 @@ using namespace ts::model;
 
 namespace {
 
-using ts::testing_support::make_naive;
 using ts::testing_support::make_problem;
-using ts::testing_support::make_tiled;
-
-
 // The message, or a marker that none of the substring checks below will find.
 using ts::testing_support::reason_or_accepted;
 

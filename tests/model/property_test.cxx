@@ -267,16 +267,22 @@ void check_tiled_schedule(int tile, Shape s) {
     EXPECT_EQ(t.global_stores, static_cast<std::int64_t>(s.m) * s.n);
 }
 
+// `check` of `param` on every shape, each failure named by its shape, up to the first fatal one.
+template <typename Check, typename Param>
+void on_every_shape(Check check, const Param& param) {
+    for (Shape s : kShapes) {
+        SCOPED_TRACE(shape_name(s));
+        check(param, s);
+        if (testing::Test::HasFatalFailure()) return;
+    }
+}
+
 }  // namespace
 
 class EveryKernel : public testing::TestWithParam<KernelConfig> {};
 
 TEST_P(EveryKernel, EachCellOfCHasExactlyOneThread) {
-    for (Shape s : kShapes) {
-        SCOPED_TRACE(shape_name(s));
-        check_cover(GetParam(), s);
-        if (HasFatalFailure()) return;
-    }
+    on_every_shape(check_cover, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Naive, EveryKernel,
@@ -296,11 +302,7 @@ INSTANTIATE_TEST_SUITE_P(Tiled, EveryKernel,
 class NaiveKernel : public testing::TestWithParam<KernelConfig> {};
 
 TEST_P(NaiveKernel, LoadsMatchTrafficAndTheProductIsRight) {
-    for (Shape s : kShapes) {
-        SCOPED_TRACE(shape_name(s));
-        check_naive_loads(GetParam(), s);
-        if (HasFatalFailure()) return;
-    }
+    on_every_shape(check_naive_loads, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, NaiveKernel,
@@ -313,11 +315,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, NaiveKernel,
 class TiledKernel : public testing::TestWithParam<int> {};
 
 TEST_P(TiledKernel, ScheduleLoadsEachElementAsCountedAndComputesAB) {
-    for (Shape s : kShapes) {
-        SCOPED_TRACE(shape_name(s));
-        check_tiled_schedule(GetParam(), s);
-        if (HasFatalFailure()) return;
-    }
+    on_every_shape(check_tiled_schedule, GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(TileWidths, TiledKernel, testing::Values(1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 31, 32),

@@ -6,17 +6,9 @@
 
 using namespace ts::model;
 
-namespace {
-
 using ts::testing_support::make_naive;
 using ts::testing_support::make_problem;
 using ts::testing_support::make_tiled;
-
-using ts::testing_support::make_problem;
-
-
-
-}  // namespace
 
 TEST(Traffic, Naive64Cubed) {
     const Traffic t = count_traffic(make_naive(), make_problem(64, 64, 64));

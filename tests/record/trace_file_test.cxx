@@ -9,24 +9,25 @@
 #include "model/tensor_core/stage_record.hpp"
 #include "record/trace_file.hpp"
 #include "support/parse_result.hpp"
+#include "support/problems.hpp"
 #include "support/synthetic_trace.hpp"
 
 namespace ts::record {
 namespace {
 
-model::Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    model::Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    return p;
-}
+using testing_support::make_problem;
 
 model::KernelTrace parsed(const std::string& text) {
     return testing_support::value_or_failure(parse_trace(text, "t.json"));
 }
 
 std::string error_of(const std::string& text) { return testing_support::message_of(parse_trace(text, "t.json")); }
+
+// `text` with `erase` characters cut and `insert` put in just after the first `after`.
+std::string edited_after(std::string text, std::string_view after, std::size_t erase, std::string_view insert) {
+    text.replace(text.find(after) + after.size(), erase, insert);
+    return text;
+}
 
 // A trace of a tensor-core rung on 300×200×100 in BF16 with its blocks' SMs and clocks filled
 // in; the rung's own records are the test's to add.
@@ -45,7 +46,7 @@ TEST(TraceFile, RoundTripKeepsEveryRecord) {
     for (const model::KernelConfig& config :
          {model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, model::KernelConfig{model::KernelKind::Naive, 4, 2, 8},
           model::KernelConfig{model::KernelKind::RegTile2d}, model::KernelConfig{model::KernelKind::Warptile}}) {
-        const model::KernelTrace trace = testing_support::synthetic_trace(config, problem(40, 28, 36), 4);
+        const model::KernelTrace trace = testing_support::synthetic_trace(config, make_problem(40, 28, 36), 4);
         const model::KernelTrace back = parsed(trace_to_json(trace));
         EXPECT_EQ(back.config.kind, config.kind);
         EXPECT_EQ(back.config.block_x, config.block_x);
@@ -66,7 +67,7 @@ TEST(TraceFile, RoundTripKeepsEveryRecord) {
 // A learner's kernel recorded as the tiled rung keeps whose it is and its source.
 TEST(TraceFile, ALearnersTraceKeepsItsLabelAndSource) {
     model::KernelTrace trace =
-        testing_support::synthetic_trace(model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, problem(16, 16, 16), 4);
+        testing_support::synthetic_trace(model::KernelConfig{model::KernelKind::Tiled, 8, 8, 8}, make_problem(16, 16, 16), 4);
     EXPECT_EQ(trace_to_json(trace).find("\"label\""), std::string::npos);  // a rung's has none
     trace.label = "yours: mine.cu";
     trace.source = "// grid: 1, 1\nextern \"C\" __global__ void matmul(…) { “✓” }\n";
@@ -81,20 +82,16 @@ TEST(TraceFile, BrokenFilesSayWhereAndWhy) {
     EXPECT_EQ(error_of("{\"format\": \"tilescope-bench\", \"format_version\": 1}"),
               "t.json: document: \"format\" is \"tilescope-bench\", not \"tilescope-trace\"");
 
-    std::string text = trace_to_json(testing_support::synthetic_trace({model::KernelKind::Tiled, 2, 2, 2}, problem(4, 4, 4)));
-    std::string wrong_kernel = text;
-    wrong_kernel.replace(wrong_kernel.find("\"tiled\""), 7, "\"cublas\"");
-    EXPECT_EQ(error_of(wrong_kernel),
+    std::string text = trace_to_json(testing_support::synthetic_trace({model::KernelKind::Tiled, 2, 2, 2}, make_problem(4, 4, 4)));
+    EXPECT_EQ(error_of(edited_after(text, "\"kernel\":", 7, "\"cublas\"")),
               "t.json: kernel: \"cublas\" has no trace; expected \"naive\", \"tiled\", \"regtile-2d\", \"warptile\", "
               "\"mma\", \"wgmma\" or \"warp-specialized\"");
 
-    std::string short_loads = text;
-    short_loads.replace(short_loads.find("\"loads\":[") + 9, 0, "1,2,3,4,");
-    EXPECT_EQ(error_of(short_loads), "t.json: loads: 65 loads; this grid needs 64");
+    EXPECT_EQ(error_of(edited_after(text, "\"loads\":[", 0, "1,2,3,4,")),
+              "t.json: loads: 65 loads; this grid needs 64");
 
-    std::string bad_sm = text;
-    bad_sm.replace(bad_sm.find("\"block_sm\":[") + 12, 0, "\"x\",");
-    EXPECT_EQ(error_of(bad_sm), "t.json: document.block_sm[0]: expected a whole number, got string");
+    EXPECT_EQ(error_of(edited_after(text, "\"block_sm\":[", 0, "\"x\",")),
+              "t.json: document.block_sm[0]: expected a whole number, got string");
 
     EXPECT_EQ(std::get<std::string>(load_trace("/nonexistent/t.json")),
               "/nonexistent/t.json: cannot open the file (missing, or no permission to read it)");
@@ -112,12 +109,10 @@ TEST(TraceFile, AWgmmaTraceKeepsItsStage) {
     EXPECT_EQ(back.phases(), 2) << "K = 100 in steps of 64";
     EXPECT_EQ(model::compare_with_model(back), std::nullopt);
 
-    std::string short_stage = text;
-    short_stage.replace(short_stage.find("\"stage_words\":[") + 15, 2, "");
-    EXPECT_EQ(error_of(short_stage), "t.json: stage_words: 16383 words; the wgmma rung's stage holds 16384");
-    std::string wide = text;
-    wide.replace(wide.find("\"stage_words\":[") + 15, 0, "70000,");
-    EXPECT_EQ(error_of(wide), "t.json: stage_words: 70000 is not a 16-bit word");
+    EXPECT_EQ(error_of(edited_after(text, "\"stage_words\":[", 2, "")),
+              "t.json: stage_words: 16383 words; the wgmma rung's stage holds 16384");
+    EXPECT_EQ(error_of(edited_after(text, "\"stage_words\":[", 0, "70000,")),
+              "t.json: stage_words: 70000 is not a 16-bit word");
 }
 
 // The mma rung's trace keeps warp 0's registers; a record of the wrong size is refused.
@@ -131,9 +126,8 @@ TEST(TraceFile, AnMmaTraceKeepsItsRegisters) {
     EXPECT_EQ(back.phases(), 4) << "K = 100 in steps of 32";
     EXPECT_EQ(back.blocks(), 2 * 3) << "200 / 128 by 300 / 128, rounded up";
     EXPECT_EQ(model::compare_with_model(back), std::nullopt);
-    std::string short_record = text;
-    short_record.replace(short_record.find("\"fragment_words\":[") + 18, 2, "");
-    EXPECT_EQ(error_of(short_record), "t.json: fragment_words: 511 words; 32 lanes × 16 halves are 512");
+    EXPECT_EQ(error_of(edited_after(text, "\"fragment_words\":[", 2, "")),
+              "t.json: fragment_words: 511 words; 32 lanes × 16 halves are 512");
 }
 
 // The warp-specialized rung's trace keeps its role clocks; a list of the wrong length is refused.
@@ -146,9 +140,9 @@ TEST(TraceFile, AWarpSpecializedTraceKeepsItsRoleClocks) {
     const model::KernelTrace back = parsed(text);
     ASSERT_EQ(back.role_clocks.size(), trace.role_clocks.size());
     EXPECT_EQ(back.role_clocks.back().done, trace.role_clocks.back().done);
-    std::string cut = text;
-    cut.replace(cut.find("\"role_clocks\":[") + 15, 6, "");  // "1,2,3,"
-    EXPECT_EQ(error_of(cut), "t.json: role_clocks: 17 role clocks; this trace needs 18");
+    // Cuts "1,2,3,": one role clock.
+    EXPECT_EQ(error_of(edited_after(text, "\"role_clocks\":[", 6, "")),
+              "t.json: role_clocks: 17 role clocks; this trace needs 18");
 }
 
 TEST(TraceFile, CommittedTracesMatchTheModel) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <utility>
@@ -34,14 +35,23 @@ inline CommandOutcome run_cli(const std::string& arguments) {
     return run_command(std::string(TILESCOPE_CLI_PATH) + " " + arguments);
 }
 
-// Each of tilescope-cli's argument lists exits 2, and what it prints holds the message paired
-// with it.
+// tilescope-cli with `arguments` exits 2, and what it prints holds `message`.
+inline void expect_refused(const std::string& arguments, const std::string& message) {
+    const CommandOutcome outcome = run_cli(arguments);
+    EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
+    EXPECT_NE(outcome.output.find(message), std::string::npos) << arguments << "\n" << outcome.output;
+}
+
+// The same for each argument list and the message paired with it.
 inline void expect_refused(std::span<const std::pair<const char*, const char*>> cases) {
-    for (const auto& [arguments, message] : cases) {
-        const CommandOutcome outcome = run_cli(arguments);
-        EXPECT_EQ(outcome.exit_code, 2) << arguments << "\n" << outcome.output;
-        EXPECT_NE(outcome.output.find(message), std::string::npos) << arguments << "\n" << outcome.output;
-    }
+    for (const auto& [arguments, message] : cases) expect_refused(arguments, message);
+}
+
+// `tilescope-cli COMMAND --help` exits 0 and names each of `flags`.
+inline void expect_help_lists(const std::string& command, std::initializer_list<const char*> flags) {
+    const CommandOutcome outcome = run_cli(command + " --help");
+    EXPECT_EQ(outcome.exit_code, 0) << command << "\n" << outcome.output;
+    for (const char* flag : flags) EXPECT_NE(outcome.output.find(flag), std::string::npos) << command << ": " << flag;
 }
 #endif
 

@@ -27,40 +27,33 @@ static_assert(mma_c_cell(5, 0) == Cell{1, 2});
 static_assert(mma_c_cell(5, 3) == Cell{9, 3});
 static_assert(mma_c_cell(31, 3) == Cell{15, 7});  // the last lane's last register: the last cell
 
-TEST(TcFragments, MmaAEveryElementHasOneOwnerAndRoundTrips) {
-    std::vector<int> owners(kMmaM * kMmaK, 0);
+// An operand's fragment, rows × cols halves in `registers` registers of two halves a lane: every
+// element has exactly one (lane, register, half), and slot_of finds the one cell_of gives.
+template <typename CellOf, typename SlotOf>
+void expect_one_owner_each_and_round_trips(int rows, int cols, int registers, CellOf cell_of, SlotOf slot_of) {
+    std::vector<int> owners(rows * cols, 0);
     for (int lane = 0; lane < kWarpSize; ++lane)
-        for (int reg = 0; reg < kMmaARegisters; ++reg)
+        for (int reg = 0; reg < registers; ++reg)
             for (int half = 0; half < 2; ++half) {
-                const Cell c = mma_a_cell(lane, reg, half);
-                ASSERT_TRUE(c.row >= 0 && c.row < kMmaM && c.col >= 0 && c.col < kMmaK);
-                owners[c.row * kMmaK + c.col] += 1;
-                EXPECT_EQ(mma_a_slot(c.row, c.col), (FragmentSlot{lane, reg, half}));
+                const Cell c = cell_of(lane, reg, half);
+                ASSERT_TRUE(c.row >= 0 && c.row < rows && c.col >= 0 && c.col < cols);
+                owners[c.row * cols + c.col] += 1;
+                EXPECT_EQ(slot_of(c.row, c.col), (FragmentSlot{lane, reg, half}));
             }
-    for (int i = 0; i < kMmaM * kMmaK; ++i) EXPECT_EQ(owners[i], 1) << "element " << i;
-    for (int r = 0; r < kMmaM; ++r)
-        for (int c = 0; c < kMmaK; ++c) {
-            const FragmentSlot s = mma_a_slot(r, c);
-            EXPECT_EQ(mma_a_cell(s.lane, s.reg, s.half), (Cell{r, c}));
+    for (int i = 0; i < rows * cols; ++i) EXPECT_EQ(owners[i], 1) << "element " << i;
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            const FragmentSlot s = slot_of(r, c);
+            EXPECT_EQ(cell_of(s.lane, s.reg, s.half), (Cell{r, c}));
         }
 }
 
+TEST(TcFragments, MmaAEveryElementHasOneOwnerAndRoundTrips) {
+    expect_one_owner_each_and_round_trips(kMmaM, kMmaK, kMmaARegisters, mma_a_cell, mma_a_slot);
+}
+
 TEST(TcFragments, MmaBEveryElementHasOneOwnerAndRoundTrips) {
-    std::vector<int> owners(kMmaK * kMmaN, 0);
-    for (int lane = 0; lane < kWarpSize; ++lane)
-        for (int reg = 0; reg < kMmaBRegisters; ++reg)
-            for (int half = 0; half < 2; ++half) {
-                const Cell c = mma_b_cell(lane, reg, half);
-                ASSERT_TRUE(c.row >= 0 && c.row < kMmaK && c.col >= 0 && c.col < kMmaN);
-                owners[c.row * kMmaN + c.col] += 1;
-                EXPECT_EQ(mma_b_slot(c.row, c.col), (FragmentSlot{lane, reg, half}));
-            }
-    for (int i = 0; i < kMmaK * kMmaN; ++i) EXPECT_EQ(owners[i], 1) << "element " << i;
-    for (int r = 0; r < kMmaK; ++r)
-        for (int c = 0; c < kMmaN; ++c) {
-            const FragmentSlot s = mma_b_slot(r, c);
-            EXPECT_EQ(mma_b_cell(s.lane, s.reg, s.half), (Cell{r, c}));
-        }
+    expect_one_owner_each_and_round_trips(kMmaK, kMmaN, kMmaBRegisters, mma_b_cell, mma_b_slot);
 }
 
 TEST(TcFragments, MmaCEveryElementHasOneOwnerAndRoundTrips) {

@@ -6,19 +6,16 @@
 #include <set>
 
 #include "model/tensor_core/stage_record.hpp"
+#include "support/problems.hpp"
 
 namespace ts::model {
 namespace {
 
 constexpr WgmmaShape kShape = kRecordedStageShape;
 
+// The recorded stage is BF16's.
 Problem problem(std::int64_t m, std::int64_t n, std::int64_t k) {
-    Problem p;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.dtype = Dtype::BFloat16;
-    return p;
+    return testing_support::make_problem(m, n, k, Dtype::BFloat16);
 }
 
 TEST(StageRecord, EveryElementOfBothTilesHasExactlyOneWord) {
