@@ -90,7 +90,7 @@ ShownAccess shown_access(const RungFrame& l) {
                      [&](model::LadderShape shape) { return model::warp_fragment_accesses(shape, l.warp, k, r); });
     } else {
         for (const model::LadderLoad& load : model::ladder_thread_loads(l.s, l.thread)) {
-            const bool parts = load.operand == Operand::A && l.s.as_transposed && load.width > 1;
+            const bool parts = model::stored_in_parts(l.s, load);
             for (int part = 0; part < (parts ? load.width : 1); ++part)
                 consider(format_text("{}s store, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
                                      parts ? format_text(", value {} of the float4", part) : std::string()),

@@ -180,7 +180,7 @@ void draw_rung_warp_panel(const AppState& state) {
     };
     ImGui::TextUnformatted("Stores into As and Bs (each K step):");
     for (const model::LadderLoad& load : model::ladder_thread_loads(l.s, l.thread)) {
-        const bool parts = load.operand == Operand::A && l.s.as_transposed && load.width > 1;
+        const bool parts = model::stored_in_parts(l.s, load);
         for (int part = 0; part < (parts ? load.width : 1); ++part)
             row(format_text("{}s, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
                             parts ? format_text(" value {}", part) : std::string()),
