@@ -93,9 +93,7 @@ ShownAccess shown_access(const RungFrame& l) {
             const model::LadderLoad& load = store.load;
             consider(format_text("{}s store, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
                                  store.in_parts ? format_text(", value {} of the float4", store.part) : std::string()),
-                     load.operand, [&](model::LadderShape shape) {
-                         return model::warp_store_accesses(shape, l.warp, load.operand, load.instruction, store.part);
-                     });
+                     load.operand, [&](model::LadderShape shape) { return store.warp_accesses(shape, l.warp); });
         }
     }
     return best;

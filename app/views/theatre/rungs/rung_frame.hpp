@@ -52,6 +52,11 @@ struct ThreadStore {
     model::LadderLoad load;
     bool in_parts = false;
     int part = 0;
+
+    // The same store by the 32 lanes of `warp`, in the layout of `shape`.
+    std::vector<model::LaneAccess> warp_accesses(model::LadderShape shape, int warp) const {
+        return model::warp_store_accesses(shape, warp, load.operand, load.instruction, part);
+    }
 };
 
 // The followed thread's stores of one K step, in the order of its loads.

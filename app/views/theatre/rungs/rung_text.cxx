@@ -183,9 +183,7 @@ void draw_rung_warp_panel(const AppState& state) {
         const model::LadderLoad& load = store.load;
         row(format_text("{}s, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
                         store.in_parts ? format_text(" value {}", store.part) : std::string()),
-            load.operand, [&](model::LadderShape shape) {
-                return model::warp_store_accesses(shape, l.warp, load.operand, load.instruction, store.part);
-            });
+            load.operand, [&](model::LadderShape shape) { return store.warp_accesses(shape, l.warp); });
     }
     const int k = shown_k(l);
     ImGui::TextUnformatted(format_text("Fragment reads for k = {}:", k).c_str());
