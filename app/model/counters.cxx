@@ -77,7 +77,7 @@ std::int64_t ladder_conflicts_per_step(LadderShape s) {
         const int first = w * kWarpSize, last = std::min(threads, first + kWarpSize);
         for (std::size_t i = 0; i < loads[0].size(); ++i) {
             const LadderLoad& shape_of = loads[0][i];
-            const bool in_parts = shape_of.operand == Operand::A && s.as_transposed && shape_of.width > 1;
+            const bool in_parts = stored_in_parts(s, shape_of);
             for (int part = 0; part < (in_parts ? shape_of.width : 1); ++part) {
                 accesses.clear();
                 for (int t = first; t < last; ++t) {

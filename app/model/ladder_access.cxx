@@ -13,13 +13,11 @@ namespace {
 constexpr int kWarp = 32;
 constexpr int kBanks = 32;
 
-// A float4 of A landing in a transposed As is four 32-bit stores, one per row of As; every
-// other load is stored as it was read.
+}  // namespace
+
 bool stored_in_parts(LadderShape s, const LadderLoad& load) {
     return load.operand == Operand::A && s.as_transposed && load.width > 1;
 }
-
-}  // namespace
 
 int ladder_thread_of_tile_cell(LadderShape s, int row, int col) {
     const int group = (row / s.warp_m()) * s.warps_per_row() + col / s.warp_n();

@@ -37,6 +37,10 @@ struct LadderLoad {
 // The thread's loads of one K step, A's first: a_loads_per_thread() + b_loads_per_thread().
 std::vector<LadderLoad> ladder_thread_loads(LadderShape s, int thread);
 
+// A float4 of A landing in a transposed As is four 32-bit stores (parts), one per row of As;
+// every other load is stored as it was read, in one.
+bool stored_in_parts(LadderShape s, const LadderLoad& load);
+
 // Which thread loads element (row, col) of the A tile (or B tile), and with which instruction.
 struct LoadOwner {
     int thread = 0;

@@ -37,13 +37,26 @@ int count_of(const std::string& text, const std::string& part) {
     return n;
 }
 
-TEST(FailureGui, AWorkerKilledMidSweepLeavesAFailedBarWithItsSentence) {
+// `args` with --run in a window whose GPU worker is the fake one, killed (SIGKILL) whenever it
+// measures `killed` (FAKE_WORKER_KILL's series). `output` gets what the app wrote.
+Image screenshot_with_worker_killed(const std::string& killed, const std::string& file, const std::string& args,
+                                    std::string* output) {
     Environment env;
     env.set("TILESCOPE_WORKER", FAKE_WORKER_PATH);
-    env.set("FAKE_WORKER_KILL", "tiled T=1");
+    env.set("FAKE_WORKER_KILL", killed);
     env.set("XDG_STATE_HOME", out_path("failure_gui_state"));  // its session journal, not the user's
+    return screenshot(file, args, output);
+}
+
+// A failed bar's fill: the theme's red seven eighths of the way to white.
+Rgb pale_red() {
+    const Rgb red = rgb(ts::views::colours::kError);
+    return {red.r + (255 - red.r) * 7 / 8, red.g + (255 - red.g) * 7 / 8, red.b + (255 - red.b) * 7 / 8};
+}
+
+TEST(FailureGui, AWorkerKilledMidSweepLeavesAFailedBarWithItsSentence) {
     std::string output;
-    const Image image = screenshot("tuning_failed.png", "--view tuning --run", &output);
+    const Image image = screenshot_with_worker_killed("tiled T=1", "tuning_failed.png", "--view tuning --run", &output);
     ASSERT_GT(image.width, 0) << output;
 
     const std::string sentence =
@@ -54,7 +67,7 @@ TEST(FailureGui, AWorkerKilledMidSweepLeavesAFailedBarWithItsSentence) {
     // The failed bar: the theme's red outline and "failed", on a pale red fill, right of the
     // side panel. Nothing else in the tuning view is red.
     const Rgb red = rgb(ts::views::colours::kError);
-    const Rgb pale{red.r + (255 - red.r) * 7 / 8, red.g + (255 - red.g) * 7 / 8, red.b + (255 - red.b) * 7 / 8};
+    const Rgb pale = pale_red();
     EXPECT_GT(image.count_near(red, 16, 0.25f, 0.0f, 1.0f, 0.95f), 300) << "no red outline or word";
     EXPECT_GT(image.count_near(pale, 3, 0.25f, 0.0f, 1.0f, 0.95f), 2000) << "no pale red bar";
 }
@@ -72,12 +85,9 @@ std::vector<std::string> failure_lines(const std::string& output) {
 // bottom edge at each size, and one stderr line per failed request (the preview and the full
 // measurement of 2048³, and the first visit's sweep).
 TEST(FailureGui, FailedPointsAreMarkedOnTheLatencyPlot) {
-    Environment env;
-    env.set("TILESCOPE_WORKER", FAKE_WORKER_PATH);
-    env.set("FAKE_WORKER_KILL", "tiled T=32");
-    env.set("XDG_STATE_HOME", out_path("failure_gui_state"));
     std::string output;
-    const Image image = screenshot("latency_failed.png", "--view latency --run", &output);
+    const Image image =
+        screenshot_with_worker_killed("tiled T=32", "latency_failed.png", "--view latency --run", &output);
     ASSERT_GT(image.width, 0) << output;
     const auto lines = failure_lines(output);
     EXPECT_GE(lines.size(), 2u) << output;
@@ -91,19 +101,13 @@ TEST(FailureGui, FailedPointsAreMarkedOnTheLatencyPlot) {
 
 // The ladder view with the warptile rung killed: its bar is drawn failed in its row.
 TEST(FailureGui, AFailedRungIsAFailedBar) {
-    Environment env;
-    env.set("TILESCOPE_WORKER", FAKE_WORKER_PATH);
-    env.set("FAKE_WORKER_KILL", "warptile");
-    env.set("XDG_STATE_HOME", out_path("failure_gui_state"));
     std::string output;
-    const Image image = screenshot("ladder_failed.png", "--view ladder --run", &output);
+    const Image image = screenshot_with_worker_killed("warptile", "ladder_failed.png", "--view ladder --run", &output);
     ASSERT_GT(image.width, 0) << output;
     const auto lines = failure_lines(output);
     ASSERT_EQ(lines.size(), 1u) << output;
     EXPECT_NE(lines[0].find("the GPU worker stopped during warptile float "), std::string::npos) << lines[0];
-    const Rgb red = rgb(ts::views::colours::kError);
-    const Rgb pale{red.r + (255 - red.r) * 7 / 8, red.g + (255 - red.g) * 7 / 8, red.b + (255 - red.b) * 7 / 8};
-    EXPECT_GT(image.count_near(pale, 3, 0.25f, 0.0f, 1.0f, 0.95f), 2000) << "no pale red bar";
+    EXPECT_GT(image.count_near(pale_red(), 3, 0.25f, 0.0f, 1.0f, 0.95f), 2000) << "no pale red bar";
 }
 
 }  // namespace

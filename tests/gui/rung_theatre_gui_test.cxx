@@ -26,6 +26,12 @@ constexpr Rung kRungs[] = {{"regtile-1d", false, 76},  {"regtile-2d", true, 140}
                            {"conflict-free", false, 140}, {"warptile", false, 140}, {"pipelined", false, 140},
                            {"tuned", false, 140}};
 
+// `args` at 1×, or in presenter mode on a 1080p projector, saved as `name`_1x.png or `name`_2x.png.
+Image screenshot_at(const std::string& name, const std::string& args, bool presenter) {
+    return ts::test::screenshot(name + (presenter ? "_2x.png" : "_1x.png"),
+                                args + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+}
+
 TEST(RungTheatreGui, EveryRungAtOneTimesAndInPresenterMode) {
     for (const Rung& rung : kRungs) {
         SCOPED_TRACE(rung.name);
@@ -53,8 +59,7 @@ TEST(RungTheatreGui, TensorCoreFragmentsAtOneTimesAndInPresenterMode) {
         SCOPED_TRACE(rung);
         const std::string kernel = std::string("--view theatre --dtype bf16 --panel fragments --kernel ") + rung;
         for (const bool presenter : {false, true}) {
-            const Image shot = ts::test::screenshot(std::string("fragments_") + rung + (presenter ? "_2x.png" : "_1x.png"),
-                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            const Image shot = screenshot_at(std::string("fragments_") + rung, kernel, presenter);
             EXPECT_GT(ts::test::distinct_colours(shot), 40) << "blank";
             // In presenter mode the panel folds and the picture starts at the window's left edge.
             const float canvas = presenter ? 0.0f : kCanvas;
@@ -72,8 +77,7 @@ TEST(RungTheatreGui, TensorCoreSharedMemoryAtOneTimesAndInPresenterMode) {
         const std::string kernel =
             std::string("--view theatre --dtype bf16 --m 256 --n 256 --k 256 --panel smem --kernel ") + rung;
         for (const bool presenter : {false, true}) {
-            const Image shot = ts::test::screenshot(std::string("smem_") + rung + (presenter ? "_2x.png" : "_1x.png"),
-                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            const Image shot = screenshot_at(std::string("smem_") + rung, kernel, presenter);
             EXPECT_GT(ts::test::distinct_colours(shot), 20) << "blank";
             for (int chunk = 0; chunk < 4; ++chunk)
                 EXPECT_GT(shot.count(rgb(ts::views::lane_colour(chunk)), kCanvas), 100) << "chunk " << chunk << " not drawn";
@@ -88,8 +92,7 @@ TEST(RungTheatreGui, TensorCoreStagesAtOneTimesAndInPresenterMode) {
         const std::string kernel =
             std::string("--view theatre --dtype bf16 --m 1024 --n 1024 --k 1024 --panel stages --kernel ") + rung;
         for (const bool presenter : {false, true}) {
-            const Image shot = ts::test::screenshot(std::string("stages_") + rung + (presenter ? "_2x.png" : "_1x.png"),
-                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            const Image shot = screenshot_at(std::string("stages_") + rung, kernel, presenter);
             for (int stage = 0; stage < 3; ++stage)
                 EXPECT_GT(shot.count(rgb(ts::views::lane_colour(stage)), kCanvas), 500) << "stage " << stage;
         }
@@ -105,8 +108,7 @@ TEST(RungTheatreGui, TensorCoreSourceAtOneTimesAndInPresenterMode) {
                                                "--phase 5 --statement 4 --kernel ") +
                                    rung;
         for (const bool presenter : {false, true}) {
-            const Image shot = ts::test::screenshot(std::string("source_") + rung + (presenter ? "_2x.png" : "_1x.png"),
-                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            const Image shot = screenshot_at(std::string("source_") + rung, kernel, presenter);
             EXPECT_GT(shot.count(ts::test::Rgb{255, 226, 120}, kCanvas), 2000) << "no lit statement";
             EXPECT_GT(ts::test::distinct_colours(shot), 20) << "blank";
         }
@@ -122,8 +124,7 @@ TEST(RungTheatreGui, PersistentTileOrderAtOneTimesAndInPresenterMode) {
             std::string("--view theatre --dtype bf16 --m 4096 --n 4096 --k 4096 --panel tiles --round 2 --kernel ") +
             rung;
         for (const bool presenter : {false, true}) {
-            const Image shot = ts::test::screenshot(std::string("tiles_") + rung + (presenter ? "_2x.png" : "_1x.png"),
-                                                    kernel + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+            const Image shot = screenshot_at(std::string("tiles_") + rung, kernel, presenter);
             for (int cluster = 0; cluster < 8; ++cluster)
                 EXPECT_GT(shot.count(rgb(ts::views::lane_colour(cluster)), kCanvas), presenter ? 500 : 1000)
                     << "cluster " << cluster;
@@ -137,13 +138,10 @@ TEST(RungTheatreGui, TheWgmmaTracesStageAndTimeline) {
     const std::string trace = std::string("--view theatre --dtype bf16 --kernel wgmma --m 1024 --n 1024 --k 1024 --trace '") +
                               TILESCOPE_TRACES_DIR + "/nvidia-h100-wgmma-1024x1024x1024.json' ";
     for (const bool presenter : {false, true}) {
-        const std::string scale = presenter ? " --presenter --width 1920 --height 1080" : "";
-        const Image stage = ts::test::screenshot(std::string("wgmma_recorded_smem") + (presenter ? "_2x.png" : "_1x.png"),
-                                                 trace + "--panel smem" + scale);
+        const Image stage = screenshot_at("wgmma_recorded_smem", trace + "--panel smem", presenter);
         for (int chunk = 0; chunk < 8; ++chunk)
             EXPECT_GT(stage.count(rgb(ts::views::lane_colour(chunk)), kCanvas), 100) << "chunk " << chunk;
-        const Image sms = ts::test::screenshot(std::string("wgmma_recorded_sms") + (presenter ? "_2x.png" : "_1x.png"),
-                                               trace + "--panel sms" + scale);
+        const Image sms = screenshot_at("wgmma_recorded_sms", trace + "--panel sms", presenter);
         // Presenter mode's colour scheme has its own shade of wave 1's green.
         if (!presenter) {
             EXPECT_GT(sms.count(rgb(ts::views::colours::kC.line), kCanvas), 20000) << "the blocks of wave 1 are not drawn";
@@ -159,8 +157,7 @@ TEST(RungTheatreGui, TheMmaTracesRegisters) {
                                           "fragments --trace '") +
                               TILESCOPE_TRACES_DIR + "/nvidia-h100-mma-300x200x100.json'";
     for (const bool presenter : {false, true}) {
-        const Image shot = ts::test::screenshot(std::string("mma_recorded_fragments") + (presenter ? "_2x.png" : "_1x.png"),
-                                                trace + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+        const Image shot = screenshot_at("mma_recorded_fragments", trace, presenter);
         for (int lane = 0; lane < 32; ++lane)
             EXPECT_GT(shot.count(rgb(ts::views::lane_colour(lane)), kCanvas), 50) << "lane " << lane;
     }
@@ -174,9 +171,7 @@ TEST(RungTheatreGui, TheWarpSpecializedTracesStages) {
                     "--trace '") +
         TILESCOPE_TRACES_DIR + "/nvidia-h100-warp-specialized-256x512x1024.json'";
     for (const bool presenter : {false, true}) {
-        const Image shot =
-            ts::test::screenshot(std::string("warp_specialized_recorded_stages") + (presenter ? "_2x.png" : "_1x.png"),
-                                 trace + (presenter ? " --presenter --width 1920 --height 1080" : ""));
+        const Image shot = screenshot_at("warp_specialized_recorded_stages", trace, presenter);
         for (int stage = 0; stage < 4; ++stage)
             EXPECT_GT(shot.count(rgb(ts::views::lane_colour(stage)), kCanvas), 300) << "stage " << stage;
         EXPECT_GT(shot.count(ts::test::Rgb{185, 185, 185}, kCanvas), 100) << "no consumer waits drawn";

@@ -6,21 +6,11 @@
 #include <cstring>
 
 #include "model/experiment.hpp"
+#include "support/problems.hpp"
 
 using namespace ts::model;
 
-namespace {
-
-ExperimentCase tiled_case(Experiment experiment, std::int64_t m, std::int64_t n, std::int64_t k, int tile) {
-    ExperimentCase c;
-    c.problem.m = m;
-    c.problem.n = n;
-    c.problem.k = k;
-    c.kernel = experiment_kernel(experiment, tile);
-    return c;
-}
-
-}  // namespace
+using ts::testing_support::experiment_case;
 
 TEST(Experiment, NamesRoundTripAndUnknownNamesAreRefused) {
     for (Experiment e : kAllExperiments) EXPECT_EQ(parse_experiment(experiment_name(e)), e);
@@ -41,18 +31,18 @@ TEST(Experiment, EachBreaksItsRealKernel) {
 }
 
 TEST(Experiment, BadCasesGetAReason) {
-    auto c = tiled_case(Experiment::MissingFirstSync, 64, 64, 64, 12);
+    auto c = experiment_case(Experiment::MissingFirstSync, 64, 64, 64, 12);
     EXPECT_NE(check_experiment_case(Experiment::MissingFirstSync, c)->find("T = 8, 16 and 32"), std::string::npos);
-    c = tiled_case(Experiment::MissingFirstSync, 64, 64, 64, 64);
+    c = experiment_case(Experiment::MissingFirstSync, 64, 64, 64, 64);
     EXPECT_TRUE(check_experiment_case(Experiment::MissingFirstSync, c));
-    c = tiled_case(Experiment::NoBoundsCheck, 8192, 4096, 64, 16);
+    c = experiment_case(Experiment::NoBoundsCheck, 8192, 4096, 64, 16);
     EXPECT_NE(check_experiment_case(Experiment::NoBoundsCheck, c)->find("4096 × 4096"), std::string::npos);
-    c = tiled_case(Experiment::NoBoundsCheck, 0, 4, 4, 16);
+    c = experiment_case(Experiment::NoBoundsCheck, 0, 4, 4, 16);
     EXPECT_TRUE(check_experiment_case(Experiment::NoBoundsCheck, c));
-    c = tiled_case(Experiment::MissingSecondSync, 64, 64, 64, 16);
+    c = experiment_case(Experiment::MissingSecondSync, 64, 64, 64, 16);
     c.problem.dtype = Dtype::Float64;
     EXPECT_NE(check_experiment_case(Experiment::MissingSecondSync, c)->find("float only"), std::string::npos);
-    c = tiled_case(Experiment::BankConflicts, 64, 64, 64, 16);
+    c = experiment_case(Experiment::BankConflicts, 64, 64, 64, 16);
     c.kernel.kind = KernelKind::Tiled;
     EXPECT_TRUE(check_experiment_case(Experiment::BankConflicts, c));
 }
@@ -73,15 +63,15 @@ TEST(Experiment, GuardZonesReachTheFurthestStrayAccess) {
 
 TEST(Experiment, StrayWritesOfTheNoBoundsCheckVariant) {
     // Tile multiples: none.
-    EXPECT_EQ(predicted_stray_writes(tiled_case(Experiment::NoBoundsCheck, 64, 64, 64, 16)), 0);
+    EXPECT_EQ(predicted_stray_writes(experiment_case(Experiment::NoBoundsCheck, 64, 64, 64, 16)), 0);
     // 100 × 100, T = 16 → 112 × 112 threads. The last thread stores to 111·100 + 111 = 11211;
     // everything from 10000 to 11211 is reached: 1212 elements.
-    EXPECT_EQ(predicted_stray_writes(tiled_case(Experiment::NoBoundsCheck, 100, 100, 64, 16)), 1212);
+    EXPECT_EQ(predicted_stray_writes(experiment_case(Experiment::NoBoundsCheck, 100, 100, 64, 16)), 1212);
     // Only N off a multiple: the last row's ghosts reach 63·70 + 79 = 4489, past 4480: 10.
-    EXPECT_EQ(predicted_stray_writes(tiled_case(Experiment::NoBoundsCheck, 64, 70, 64, 16)), 10);
-    EXPECT_NE(explain_out_of_bounds(tiled_case(Experiment::NoBoundsCheck, 64, 64, 64, 16)).find("nothing changes"),
+    EXPECT_EQ(predicted_stray_writes(experiment_case(Experiment::NoBoundsCheck, 64, 70, 64, 16)), 10);
+    EXPECT_NE(explain_out_of_bounds(experiment_case(Experiment::NoBoundsCheck, 64, 64, 64, 16)).find("nothing changes"),
               std::string::npos);
-    const std::string text = explain_out_of_bounds(tiled_case(Experiment::NoBoundsCheck, 100, 100, 100, 16));
+    const std::string text = explain_out_of_bounds(experiment_case(Experiment::NoBoundsCheck, 100, 100, 100, 16));
     EXPECT_NE(text.find("NaN"), std::string::npos);
     EXPECT_NE(text.find("(row + 1, col − N)"), std::string::npos);
     EXPECT_NE(text.find("1212 elements"), std::string::npos);
@@ -185,7 +175,7 @@ TEST(Experiment, AStaleReadIsExplainedWithItsThreadsAndClocks) {
 TEST(Experiment, SummaryOfRuns) {
     ExperimentRun run;
     run.experiment = Experiment::MissingSecondSync;
-    run.c = tiled_case(Experiment::MissingSecondSync, 256, 256, 256, 16);
+    run.c = experiment_case(Experiment::MissingSecondSync, 256, 256, 256, 16);
     run.blocks = 256;
     run.runs = 50;
     run.wrong_runs = 37;

@@ -1,5 +1,5 @@
-// problems.hpp — a Problem from its sizes, and a naive or tiled kernel from its block or T, for
-// tests that build many of them.
+// problems.hpp — a Problem from its sizes, a naive or tiled kernel from its block or T, and an
+// experiment's case, for tests that build many of them.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 
+#include "model/experiment.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
 
@@ -54,6 +55,15 @@ inline model::KernelConfig make_tiled(int tile) {
     config.kind = model::KernelKind::Tiled;
     config.tile = tile;
     return config;
+}
+
+// An experiment's case: M×N×K in FP32, the real kernel the experiment breaks with tile T.
+inline model::ExperimentCase experiment_case(model::Experiment experiment, std::int64_t m, std::int64_t n,
+                                             std::int64_t k, int tile) {
+    model::ExperimentCase c;
+    c.problem = make_problem(m, n, k);
+    c.kernel = model::experiment_kernel(experiment, tile);
+    return c;
 }
 
 }  // namespace ts::testing_support

@@ -72,12 +72,25 @@ ts::model::CounterReport fake_report(const ts::model::KernelConfig& kernel, cons
     return report;
 }
 
-ts::gpu::RunResult counters_result(const ts::model::CounterReport& report) {
+// The runner's answer to reading the counters of `kernel` on `problem`, before its outcome: not ok.
+ts::gpu::RunResult counters_answer(const ts::model::KernelConfig& kernel, const ts::model::Problem& problem) {
     ts::gpu::RunResult result;
-    result.request = counters_request(report.kernel, report.problem);
-    result.live_key = "counters/" + counters_key(report.kernel, report.problem);
+    result.request = counters_request(kernel, problem);
+    result.live_key = "counters/" + counters_key(kernel, problem);
+    return result;
+}
+
+ts::gpu::RunResult counters_result(const ts::model::CounterReport& report) {
+    ts::gpu::RunResult result = counters_answer(report.kernel, report.problem);
     result.ok = true;
     result.counters = report;
+    return result;
+}
+
+// Reading T = 32's counters on the roofline's problem failed with `error`.
+ts::gpu::RunResult counters_failure(const std::string& error) {
+    ts::gpu::RunResult result = counters_answer(kTiled32, roofline_problem());
+    result.error = error;
     return result;
 }
 
@@ -197,11 +210,7 @@ TEST(CountersPanel, PermissionRefusalIsGuidanceNotAFailure) {
     ImGuiHarness ui;
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
-    ts::gpu::RunResult result;
-    result.request = counters_request(kTiled32, roofline_problem());
-    result.live_key = "counters/" + counters_key(kTiled32, roofline_problem());
-    result.ok = false;
-    result.error = ts::model::counters_permission_help();
+    const ts::gpu::RunResult result = counters_failure(ts::model::counters_permission_help());
     ASSERT_TRUE(is_permission_error(result.error)) << "the permission text must name NVreg_RestrictProfilingToAdminUsers";
     take_live_result(state.lab.measured, state.lab.panels, result);
     const std::string text = draw_panel(ui, state);
@@ -218,10 +227,8 @@ TEST(CountersPanel, OtherFailuresShowTheExactError) {
     ImGuiHarness ui;
     AppState state;
     ts::testing_support::give_fake_gpu(state, "Fake GPU");
-    ts::gpu::RunResult result;
-    result.request = counters_request(kTiled32, roofline_problem());
-    result.live_key = "counters/" + counters_key(kTiled32, roofline_problem());
-    result.error = "CUPTI reports: cuptiProfilerHostInitialize: CUPTI_ERROR_NOT_SUPPORTED (app/gpu/counters.cxx:80)";
+    const ts::gpu::RunResult result =
+        counters_failure("CUPTI reports: cuptiProfilerHostInitialize: CUPTI_ERROR_NOT_SUPPORTED (app/gpu/counters.cxx:80)");
     take_live_result(state.lab.measured, state.lab.panels, result);
     const std::string text = draw_panel(ui, state);
     EXPECT_NE(text.find("Could not read the counters: " + result.error), std::string::npos) << text;

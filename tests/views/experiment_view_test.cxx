@@ -33,6 +33,7 @@ namespace {
 using namespace ts::views;
 using ts::model::Experiment;
 using ts::test::ImGuiHarness;
+using ts::testing_support::experiment_case;
 
 const std::string kSample = TILESCOPE_TEST_DATA_DIR "/experiment_sample.json";
 
@@ -58,16 +59,6 @@ std::string draw_experiment_view(ImGuiHarness& ui, AppState& state) {
     return text;
 }
 
-ts::model::ExperimentCase tiled_case(Experiment experiment, int m, int n, int k, int tile) {
-    ts::model::ExperimentCase c;
-    c.problem.m = m;
-    c.problem.n = n;
-    c.problem.k = k;
-    c.problem.dtype = ts::model::Dtype::Float32;
-    c.kernel = ts::model::experiment_kernel(experiment, tile);
-    return c;
-}
-
 // Thread (5, 3) of block (1, 0) reads As[3][7] in phase 0 and gets phase 1's A[3][23]: thread
 // (7, 3) had already stored the next tile.
 ts::model::StaleRead overtaken_read() {
@@ -90,29 +81,16 @@ ts::model::StaleRead overtaken_read() {
     return read;
 }
 
-// What the runner would answer for missing-second-sync at 64³, T = 16, 50 runs.
+// What the runner would answer for missing-second-sync at 64³, T = 16, 50 runs: 37 of them
+// wrong, and overtaken_read() the one stale read its report found.
 ts::gpu::RunResult fake_second_sync_result(std::uint64_t id = 1) {
-    const auto c = tiled_case(Experiment::MissingSecondSync, 64, 64, 64, 16);
-    ts::gpu::RunResult result;
-    result.id = id;
-    result.ok = true;
-    result.request.kind = ts::gpu::RequestKind::Experiment;
-    result.request.experiment = Experiment::MissingSecondSync;
-    result.request.kernel = c.kernel;
-    result.request.problem = c.problem;
-    ts::model::ExperimentRun run;
-    run.experiment = Experiment::MissingSecondSync;
-    run.c = c;
-    run.blocks = 16;
-    run.runs = 50;
-    run.wrong_runs = 37;
+    ts::gpu::RunResult result = ts::testing_support::fake_second_sync_result(37, id);
+    const ts::model::ExperimentCase& c = result.experiment->c;
+    ts::model::ExperimentRun& run = *result.experiment;
     run.wrong_cells_worst = 16;
     run.cells_ever_wrong = 16;
     run.wrong_cells_total = 16 * 37;
     run.max_error = 0.031;
-    run.map = ts::model::make_wrong_cell_map(64, 64);
-    for (int col = 16; col < 32; ++col) run.map.wrong_runs[3 * 64 + col] = 37;
-    result.experiment = run;
     ts::model::StaleReadReport report;
     report.experiment = Experiment::MissingSecondSync;
     report.c = c;
@@ -188,7 +166,7 @@ TEST(ExperimentView, TheHeatMapShadesWrongCellsByTheirShareOfRuns) {
 TEST(ExperimentView, ShowInTheTheatrePutsItOnTheStaleRead) {
     ImGuiHarness ui;
     AppState state = state_without_gpu(Experiment::MissingSecondSync);
-    const auto c = tiled_case(Experiment::MissingSecondSync, 64, 64, 64, 16);
+    const auto c = experiment_case(Experiment::MissingSecondSync, 64, 64, 64, 16);
     show_race_in_theatre(state, race_moment(Experiment::MissingSecondSync, c, overtaken_read()));
     EXPECT_EQ(state.view, ViewId::Theatre);
     EXPECT_EQ(state.kernel.kind, ts::model::KernelKind::Tiled);
@@ -264,7 +242,7 @@ TEST(ExperimentView, TheRaceCaptionsButtonsGoBackHideTheRaceAndLeave) {
     ImGuiHarness ui;
     AppState state = state_without_gpu(Experiment::MissingSecondSync);
     const RaceMoment moment =
-        race_moment(Experiment::MissingSecondSync, tiled_case(Experiment::MissingSecondSync, 64, 64, 64, 16),
+        race_moment(Experiment::MissingSecondSync, experiment_case(Experiment::MissingSecondSync, 64, 64, 64, 16),
                     overtaken_read());
     show_race_in_theatre(state, moment);
     ASSERT_FALSE(jump_theatre(state.theatre, state, std::nullopt, 2, ts::model::SubStep::LoadTiles));
@@ -286,7 +264,7 @@ TEST(ExperimentView, TheRaceCaptionsButtonsGoBackHideTheRaceAndLeave) {
 }
 
 TEST(ExperimentView, ALargeCaseIsShownAtAStandInSize) {
-    const auto c = tiled_case(Experiment::MissingSecondSync, 1024, 1024, 1024, 32);
+    const auto c = experiment_case(Experiment::MissingSecondSync, 1024, 1024, 1024, 32);
     ts::model::StaleRead read = overtaken_read();
     read.block_x = 17;
     read.block_y = 5;

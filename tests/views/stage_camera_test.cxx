@@ -18,13 +18,7 @@ using ts::views::StageCamera;
 using ts::views::StageGeometry;
 
 using ts::testing_support::make_problem;
-
-ts::model::KernelConfig tiled(int tile) {
-    ts::model::KernelConfig config;
-    config.kind = ts::model::KernelKind::Tiled;
-    config.tile = tile;
-    return config;
-}
+using ts::testing_support::make_tiled;
 
 const Rect kCameraRegion{{100, 50}, {1300, 950}};
 constexpr float kCameraLine = 20.0f;
@@ -34,13 +28,13 @@ using ts::views::centre;
 StageGeometry geometry(std::int64_t side, float zoom, Cell centre_cell, int tile = 16) {
     StageCamera camera;
     camera.request = StageCamera::Request{zoom, centre_cell};
-    return ts::views::stage_geometry(make_problem(side, side, side), tiled(tile), camera, kCameraRegion, kCameraLine);
+    return ts::views::stage_geometry(make_problem(side, side, side), make_tiled(tile), camera, kCameraRegion, kCameraLine);
 }
 
 TEST(StageCamera, HomeCameraDrawsTheHomeLayout) {
     const auto p = make_problem(40, 28, 36);
-    const StageGeometry g = ts::views::stage_geometry(p, tiled(8), StageCamera{}, kCameraRegion, kCameraLine);
-    const auto home = ts::views::layout_stage(p, ts::views::block_tiling(tiled(8), p), kCameraRegion, kCameraLine);
+    const StageGeometry g = ts::views::stage_geometry(p, make_tiled(8), StageCamera{}, kCameraRegion, kCameraLine);
+    const auto home = ts::views::layout_stage(p, ts::views::block_tiling(make_tiled(8), p), kCameraRegion, kCameraLine);
     EXPECT_FLOAT_EQ(g.layout.c.min.x, home.c.min.x);
     EXPECT_FLOAT_EQ(g.layout.c.max.y, home.c.max.y);
     EXPECT_FLOAT_EQ(g.layout.a.min.x, home.a.min.x);
@@ -115,7 +109,7 @@ TEST(StageCamera, ZoomStopsWhereCellsAreLargeAndWhereTheStageIsSmall) {
 
 TEST(StageCamera, PanCannotLoseTheStage) {
     const auto p = make_problem(4096, 4096, 4096);
-    const auto home = ts::views::layout_stage(p, ts::views::block_tiling(tiled(16), p), kCameraRegion, kCameraLine);
+    const auto home = ts::views::layout_stage(p, ts::views::block_tiling(make_tiled(16), p), kCameraRegion, kCameraLine);
     for (const ImVec2 pan : {ImVec2(1e6f, 1e6f), ImVec2(-1e6f, -1e6f), ImVec2(1e6f, -1e6f)}) {
         StageCamera camera;
         camera.zoom = 4.0f;

@@ -10,6 +10,7 @@ namespace {
 using ts::model::KernelConfig;
 using ts::model::KernelKind;
 using ts::model::Problem;
+using ts::testing_support::make_naive;
 using ts::testing_support::make_problem;
 using ts::testing_support::make_tiled;
 using ts::views::BlockTiling;
@@ -104,11 +105,7 @@ TEST(BlockTiling, GridOverhangsWhenSizesAreNotMultiples) {
 
 TEST(BlockTiling, NaiveRowKernelBlocksRunDownTheRows) {
     // threadIdx.x walks the rows: a 32 × 8 block covers 32 rows and 8 columns of C.
-    KernelConfig config;
-    config.kind = KernelKind::NaiveRowFromX;
-    config.block_x = 32;
-    config.block_y = 8;
-    const BlockTiling t = ts::views::block_tiling(config, make_problem(40, 28, 36));
+    const BlockTiling t = ts::views::block_tiling(make_naive(KernelKind::NaiveRowFromX, 32, 8), make_problem(40, 28, 36));
     EXPECT_EQ(t.rows_per_block, 32);
     EXPECT_EQ(t.cols_per_block, 8);
     EXPECT_EQ(t.grid_rows, 64);
@@ -116,10 +113,7 @@ TEST(BlockTiling, NaiveRowKernelBlocksRunDownTheRows) {
 }
 
 TEST(BlockTiling, RowPerThreadBlocksSpanWholeRows) {
-    KernelConfig config;
-    config.kind = KernelKind::RowPerThread;
-    config.block_x = 16;
-    const BlockTiling t = ts::views::block_tiling(config, make_problem(40, 28, 36));
+    const BlockTiling t = ts::views::block_tiling(make_naive(KernelKind::RowPerThread, 16), make_problem(40, 28, 36));
     EXPECT_TRUE(t.modelled);
     EXPECT_EQ(t.rows_per_block, 16);
     EXPECT_EQ(t.cols_per_block, 28);

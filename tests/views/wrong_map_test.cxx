@@ -20,32 +20,7 @@ namespace {
 using namespace ts::views;
 using ts::model::Experiment;
 using ts::test::ImGuiHarness;
-
-// What the runner would answer for missing-second-sync at 64³, T = 16: row 3, columns 16..31
-// of C wrong in `wrong_runs` of 50 runs.
-ts::gpu::RunResult fake_result(int wrong_runs, std::uint64_t id) {
-    ts::model::ExperimentCase c;
-    c.problem.m = c.problem.n = c.problem.k = 64;
-    c.problem.dtype = ts::model::Dtype::Float32;
-    c.kernel = ts::model::experiment_kernel(Experiment::MissingSecondSync, 16);
-    ts::gpu::RunResult result;
-    result.id = id;
-    result.ok = true;
-    result.request.kind = ts::gpu::RequestKind::Experiment;
-    result.request.experiment = Experiment::MissingSecondSync;
-    result.request.kernel = c.kernel;
-    result.request.problem = c.problem;
-    ts::model::ExperimentRun run;
-    run.experiment = Experiment::MissingSecondSync;
-    run.c = c;
-    run.blocks = 16;
-    run.runs = 50;
-    run.wrong_runs = wrong_runs;
-    run.map = ts::model::make_wrong_cell_map(64, 64);
-    for (int col = 16; col < 32; ++col) run.map.wrong_runs[3 * 64 + col] = wrong_runs;
-    result.experiment = run;
-    return result;
-}
+using ts::testing_support::fake_second_sync_result;
 
 AppState state_with_result() {
     AppState state;
@@ -57,7 +32,7 @@ AppState state_with_result() {
     // tests make several states in one process, so each starts its serials apart.
     static int first_serial = 1000;
     state.experiments.next_serial = first_serial += 1000;
-    EXPECT_TRUE(take_experiment_result(state.experiments, fake_result(37, 1), "Fake GPU"));
+    EXPECT_TRUE(take_experiment_result(state.experiments, fake_second_sync_result(37, 1), "Fake GPU"));
     return state;
 }
 
@@ -116,7 +91,7 @@ TEST(WrongMap, WithAPainterTheImageIsBuiltOnlyForANewKey) {
 
     // A new result of the same case: a new key, one new image, with the new counts.
     const std::size_t keys = painter.keys.size();
-    ASSERT_TRUE(take_experiment_result(state.experiments, fake_result(50, 2), "Fake GPU"));
+    ASSERT_TRUE(take_experiment_result(state.experiments, fake_second_sync_result(50, 2), "Fake GPU"));
     frames(ui, state, 3);
     EXPECT_EQ(painter.keys.size(), keys + 1);
     EXPECT_EQ(wrong_map_images_built(), settled + 1);

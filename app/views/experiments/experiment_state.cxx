@@ -154,11 +154,7 @@ std::variant<ExperimentMeasurement, std::string> load_experiment_file(const std:
                                                       : format_text("measured on {}, {}", where, measurement.date);
     for (record::RecordedExperiment& result : read.results) {
         ExperimentOutcome outcome;
-        outcome.experiment = result.experiment;
-        outcome.c = result.c;
-        outcome.run = std::move(result.run);
-        outcome.stale = std::move(result.stale);
-        outcome.error = std::move(result.error);
+        static_cast<record::RecordedExperiment&>(outcome) = std::move(result);
         outcome.worker_restarted = says_worker_restarted(outcome.error);
         outcome.recorded = true;
         outcome.source = source;

@@ -16,16 +16,14 @@
 #include "gpu/runner.hpp"
 #include "model/experiment.hpp"
 #include "model/index_math.hpp"
+#include "record/experiment_file.hpp"
 
 namespace ts::views {
 
-// One case's answer: live from this session's GPU, or read from a measurement.
-struct ExperimentOutcome {
-    model::Experiment experiment = model::Experiment::MissingFirstSync;
-    model::ExperimentCase c;
-    std::optional<model::ExperimentRun> run;
-    std::optional<model::StaleReadReport> stale;
-    std::string error;              // the runner's words when the request failed; empty when ok
+// One case's answer: live from this session's GPU, or read from a measurement. Its case,
+// counts, stale reads and error are what a measurement file records (record::RecordedExperiment);
+// a live one fills them from the runner's answer.
+struct ExperimentOutcome : record::RecordedExperiment {
     bool worker_restarted = false;  // the error says the GPU worker stopped and was restarted (a fault)
     bool recorded = false;          // from assets/experiments/*.json, not measured this session
     std::string source;             // "measured on NVIDIA H200, YYYY-MM-DD" or "measured on NVIDIA H100, this session"

@@ -64,6 +64,23 @@ std::string_view signature_of(model::KernelKind kind) {
     return kind == model::KernelKind::Tiled ? "__global__ void tiled_kernel" : "__global__ void naive_kernel";
 }
 
+// The lines of a tiled kernel's statements, found: the tiles' loads (first to last) and the
+// one line of each barrier, the compute loop and the store.
+struct TiledStatements {
+    int load_first, load_last, sync1, compute, sync2, store;
+};
+
+std::optional<SourceLines> sub_step_lines(const TiledStatements& at, model::SubStep sub) {
+    switch (sub) {
+        case model::SubStep::LoadTiles: return SourceLines{at.load_first, at.load_last};
+        case model::SubStep::SyncAfterLoad: return SourceLines{at.sync1, at.sync1};
+        case model::SubStep::Compute: return SourceLines{at.compute, at.compute};
+        case model::SubStep::SyncAfterCompute: return SourceLines{at.sync2, at.sync2};
+        case model::SubStep::Store: return SourceLines{at.store, at.store};
+    }
+    return std::nullopt;
+}
+
 std::optional<SourceLines> rung_lines(const RungSource& source, const std::vector<std::string_view>& lines,
                                         model::SubStep sub) {
     const auto start = find_line(lines, source.signature);
@@ -80,14 +97,9 @@ std::optional<SourceLines> rung_lines(const RungSource& source, const std::vecto
     if (!sync2) return std::nullopt;
     const auto store = find_line(lines, source.store, *sync2);
     if (!store) return std::nullopt;
-    switch (sub) {
-        case model::SubStep::LoadTiles: return SourceLines{*load, *load};
-        case model::SubStep::SyncAfterLoad: return SourceLines{*sync1, *sync1};
-        case model::SubStep::Compute: return SourceLines{*compute, *compute};
-        case model::SubStep::SyncAfterCompute: return SourceLines{*sync2, *sync2};
-        case model::SubStep::Store: return SourceLines{*store, *store};
-    }
-    return std::nullopt;
+    return sub_step_lines({.load_first = *load, .load_last = *load, .sync1 = *sync1, .compute = *compute,
+                           .sync2 = *sync2, .store = *store},
+                          sub);
 }
 
 // Each statement is searched after the one before it: the two barriers read the same.
@@ -104,14 +116,9 @@ std::optional<SourceLines> tiled_lines(const std::vector<std::string_view>& line
     if (!sync2) return std::nullopt;
     const auto store = find_line(lines, "c[row_major(row, col, n)] = sum", *sync2);
     if (!store) return std::nullopt;
-    switch (sub) {
-        case model::SubStep::LoadTiles: return SourceLines{*load_a, *load_b};
-        case model::SubStep::SyncAfterLoad: return SourceLines{*sync1, *sync1};
-        case model::SubStep::Compute: return SourceLines{*compute, *compute};
-        case model::SubStep::SyncAfterCompute: return SourceLines{*sync2, *sync2};
-        case model::SubStep::Store: return SourceLines{*store, *store};
-    }
-    return std::nullopt;
+    return sub_step_lines({.load_first = *load_a, .load_last = *load_b, .sync1 = *sync1, .compute = *compute,
+                           .sync2 = *sync2, .store = *store},
+                          sub);
 }
 
 std::optional<SourceLines> naive_lines(const std::vector<std::string_view>& lines, model::SubStep sub) {

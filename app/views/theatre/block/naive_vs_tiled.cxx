@@ -351,16 +351,7 @@ void draw_naive_vs_tiled(TheatreState& theatre, const AppState& app, const Rect&
     plan.summary.draw(draw, {region.min.x, plan.summary_y});
     draw->PopClipRect();
 
-    std::string tip;
-    if (theatre.hovered.a) tip = element_report(app, Operand::A, *theatre.hovered.a);
-    if (theatre.hovered.b) tip = element_report(app, Operand::B, *theatre.hovered.b);
-    if (!tip.empty()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 38.0f);
-        ImGui::TextUnformatted((tip + "\n(click to pin)").c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    draw_hover_tooltip(app, theatre.hovered);
 }
 
 }  // namespace ts::views

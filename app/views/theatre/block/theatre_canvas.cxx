@@ -8,6 +8,7 @@
 #include "model/thread_map.hpp"
 #include "views/theatre/block/smem_panel.hpp"
 #include "views/theatre/block/theatre_layout.hpp"
+#include "views/theatre/block/thread_inspector.hpp"
 #include "views/theatre/theatre_logic.hpp"
 #include "views/theatre/theatre_paint.hpp"
 #include "views/common/example_values.hpp"
@@ -530,17 +531,7 @@ void draw_theatre_canvas(TheatreState& theatre, std::optional<model::Cell>& sele
     }
 
     // The full report follows the mouse; the Thread tab keeps the pinned one.
-    std::string tip;
-    if (theatre.hovered.c) tip = thread_report(app, *theatre.hovered.c);
-    if (theatre.hovered.a) tip = element_report(app, model::Operand::A, *theatre.hovered.a);
-    if (theatre.hovered.b) tip = element_report(app, model::Operand::B, *theatre.hovered.b);
-    if (!tip.empty()) {
-        ImGui::BeginTooltip();
-        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 38.0f);
-        ImGui::TextUnformatted((tip + "\n(click to pin)").c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::EndTooltip();
-    }
+    draw_hover_tooltip(app, theatre.hovered);
 }
 
 }  // namespace ts::views

@@ -190,6 +190,19 @@ std::string element_report(const AppState& state, model::Operand operand, model:
     return text + batch_line(state);
 }
 
+void draw_hover_tooltip(const AppState& state, const Inspected& hovered) {
+    std::string tip;
+    if (hovered.c) tip = thread_report(state, *hovered.c);
+    if (hovered.a) tip = element_report(state, model::Operand::A, *hovered.a);
+    if (hovered.b) tip = element_report(state, model::Operand::B, *hovered.b);
+    if (tip.empty()) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 38.0f);
+    ImGui::TextUnformatted((tip + "\n(click to pin)").c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
 void draw_thread_panel(const AppState& state, const Inspected& inspected) {
     std::string text;
     if (inspected.c) text = thread_report(state, *inspected.c);

@@ -23,6 +23,10 @@ std::string thread_report(const AppState& state, model::Cell cell);
 // Empty outside the matrix.
 std::string element_report(const AppState& state, model::Operand operand, model::Cell element);
 
+// The hovered report in a tooltip that follows the mouse, with how to pin it: B's element over
+// A's over C's thread, where more than one is hovered. Nothing when none has a report.
+void draw_hover_tooltip(const AppState& state, const Inspected& hovered);
+
 // The "Thread" tab: the inspected cell's report, else the element's, else how to pick one.
 void draw_thread_panel(const AppState& state, const Inspected& inspected);
 

@@ -89,14 +89,11 @@ ShownAccess shown_access(const RungFrame& l) {
                      reads[r].operand,
                      [&](model::LadderShape shape) { return model::warp_fragment_accesses(shape, l.warp, k, r); });
     } else {
-        for (const model::LadderLoad& load : model::ladder_thread_loads(l.s, l.thread)) {
-            const bool parts = load.operand == Operand::A && l.s.as_transposed && load.width > 1;
-            for (int part = 0; part < (parts ? load.width : 1); ++part)
-                consider(format_text("{}s store, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
-                                     parts ? format_text(", value {} of the float4", part) : std::string()),
-                         load.operand, [&](model::LadderShape shape) {
-                             return model::warp_store_accesses(shape, l.warp, load.operand, load.instruction, part);
-                         });
+        for (const ThreadStore& store : thread_stores(l)) {
+            const model::LadderLoad& load = store.load;
+            consider(format_text("{}s store, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
+                                 store.in_parts ? format_text(", value {} of the float4", store.part) : std::string()),
+                     load.operand, [&](model::LadderShape shape) { return store.warp_accesses(shape, l.warp); });
         }
     }
     return best;

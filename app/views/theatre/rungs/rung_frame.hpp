@@ -5,9 +5,11 @@
 #pragma once
 
 #include <algorithm>
+#include <vector>
 
 #include "model/kernel_trace.hpp"
 #include "model/ladder.hpp"
+#include "model/ladder_access.hpp"
 #include "model/phase_timeline.hpp"
 #include "views/window/app_state.hpp"
 
@@ -43,5 +45,28 @@ inline int a_row(const RungFrame& l, int r) { return l.block_row + r; }
 inline int a_col(const RungFrame& l, int c) { return l.step.phase * l.s.bk + c; }
 inline int b_row(const RungFrame& l, int r) { return l.step.phase * l.s.bk + r; }
 inline int b_col(const RungFrame& l, int c) { return l.block_col + c; }
+
+// One 32-bit store of the followed thread into As or Bs in a K step: its load, and for a load
+// stored in parts (model::stored_in_parts) which value of it.
+struct ThreadStore {
+    model::LadderLoad load;
+    bool in_parts = false;
+    int part = 0;
+
+    // The same store by the 32 lanes of `warp`, in the layout of `shape`.
+    std::vector<model::LaneAccess> warp_accesses(model::LadderShape shape, int warp) const {
+        return model::warp_store_accesses(shape, warp, load.operand, load.instruction, part);
+    }
+};
+
+// The followed thread's stores of one K step, in the order of its loads.
+inline std::vector<ThreadStore> thread_stores(const RungFrame& l) {
+    std::vector<ThreadStore> stores;
+    for (const model::LadderLoad& load : model::ladder_thread_loads(l.s, l.thread)) {
+        const bool in_parts = model::stored_in_parts(l.s, load);
+        for (int part = 0; part < (in_parts ? load.width : 1); ++part) stores.push_back({load, in_parts, part});
+    }
+    return stores;
+}
 
 }  // namespace ts::views::rung_theatre

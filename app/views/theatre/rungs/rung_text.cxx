@@ -179,14 +179,11 @@ void draw_rung_warp_panel(const AppState& state) {
         ImGui::BulletText("%s", text.c_str());
     };
     ImGui::TextUnformatted("Stores into As and Bs (each K step):");
-    for (const model::LadderLoad& load : model::ladder_thread_loads(l.s, l.thread)) {
-        const bool parts = load.operand == Operand::A && l.s.as_transposed && load.width > 1;
-        for (int part = 0; part < (parts ? load.width : 1); ++part)
-            row(format_text("{}s, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
-                            parts ? format_text(" value {}", part) : std::string()),
-                load.operand, [&](model::LadderShape shape) {
-                    return model::warp_store_accesses(shape, l.warp, load.operand, load.instruction, part);
-                });
+    for (const ThreadStore& store : thread_stores(l)) {
+        const model::LadderLoad& load = store.load;
+        row(format_text("{}s, load {}{}", load.operand == Operand::A ? "A" : "B", load.instruction,
+                        store.in_parts ? format_text(" value {}", store.part) : std::string()),
+            load.operand, [&](model::LadderShape shape) { return store.warp_accesses(shape, l.warp); });
     }
     const int k = shown_k(l);
     ImGui::TextUnformatted(format_text("Fragment reads for k = {}:", k).c_str());
