@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <iostream>
+#include <string_view>
 #include <utility>
 
 #include "export/animation_file.hpp"
@@ -195,6 +196,28 @@ void add_gui_options(CLI::App& app, GuiOptions& gui) {
                    "press these keys one by one once the window has settled, before --screenshot, e.g. "
                    "\"F11,ctrl+2,PageDown,shift+Right,F1\"")
         ->type_name("KEY,...");
+
+    // Where the GPU worker runs (gpu/worker_target.hpp).
+    app.add_option("--gpu", gui.gpu,
+                   "where the GPU worker runs: local (this machine, the default), ssh://[user@]host[:port] (a "
+                   "server, through ssh in batch mode, running `tilescope worker` there), slurm or slurm:PARTITION "
+                   "(a cluster's node, through srun --gres=gpu:1)")
+        ->type_name("SPEC");
+    app.add_option("--worker-command", gui.worker_command,
+                   "the last flag: every argument after it is the program that starts a worker and its arguments, "
+                   "run as given, with no shell (any other launcher)")
+        ->expected(1, -1)
+        ->type_name("ARG...");
+}
+
+void take_worker_command(int& argc, char** argv, GuiOptions& gui) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::string_view(argv[i]) != "--worker-command") continue;
+        gui.worker_command_given = true;
+        gui.worker_command.assign(argv + i + 1, argv + argc);
+        argc = i;
+        return;
+    }
 }
 
 //-----------------------------------------------------------------------------
@@ -253,10 +276,28 @@ std::optional<int> check_cell(const char* flag, const std::vector<int>& cell, co
     return 2;
 }
 
+// --gpu or --worker-command, before any worker starts: nullopt with gui.worker_target set, or
+// exit status 2 and why.
+std::optional<int> choose_worker_target(const CLI::App& app, GuiOptions& gui) {
+    const bool command_given = gui.worker_command_given || app.count("--worker-command") > 0;
+    if (command_given && app.count("--gpu")) {
+        std::cerr << "tilescope: --gpu and --worker-command both say where the GPU worker runs; give one of them\n";
+        return 2;
+    }
+    auto target = command_given ? gpu::worker_target_from_command(gui.worker_command) : gpu::parse_worker_target(gui.gpu);
+    if (const auto* why = std::get_if<std::string>(&target)) {
+        std::cerr << "tilescope: " << *why << "\n";
+        return 2;
+    }
+    gui.worker_target = std::get<gpu::WorkerTarget>(std::move(target));
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::variant<cli::Setup, int> check_gui_options(const CLI::App& app, GuiOptions& gui, cli::SetupOptions setup_options) {
     if (gui.list_lessons) return print_lesson_names();
+    if (const auto exit_code = choose_worker_target(app, gui)) return *exit_code;
     if (!gui.experiment.empty() && !model::parse_experiment(gui.experiment)) {
         std::cerr << "tilescope: --experiment " << gui.experiment << " is not an experiment; they are: "
                   << model::experiment_names() << "\n";

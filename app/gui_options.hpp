@@ -4,6 +4,7 @@
 // command-line tools.)
 //
 //     GuiOptions gui;
+//     take_worker_command(argc, argv, gui);               // --worker-command ARG…, the last flag
 //     add_gui_options(app, gui);                          // before parsing
 //     check_gui_options(app, gui, setup_options);         // after: the set-up, or an exit status
 //     automation_options(gui);                            // what the window does by itself
@@ -19,6 +20,7 @@
 
 #include "automation.hpp"
 #include "cli/setup_options.hpp"
+#include "gpu/worker_target.hpp"
 #include "lesson_flags.hpp"
 #include "platform/key_names.hpp"
 #include "window_settings.hpp"
@@ -65,20 +67,30 @@ struct GuiOptions {
     float font_scale = 1.0f;
     std::string palette, settings_file;
     std::string keys_text;       // --keys as typed
+    // Where the GPU worker runs: --gpu SPEC, or --worker-command ARG… (gpu/worker_target.hpp).
+    std::string gpu = "local";
+    std::vector<std::string> worker_command;
+    bool worker_command_given = false;  // take_worker_command() found --worker-command
 
     // What check_gui_options() makes of the flags above.
     LessonChoice lesson;                  // the lesson to open, checked before the window opens
     std::vector<platform::KeyPress> keys;  // --keys: pressed one by one once the window has settled
     Overrides presentation;               // --presenter, --font-scale, --palette, --fullscreen, sizes, view, panel
     std::filesystem::path settings;       // the settings file; empty: none read or written
+    gpu::WorkerTarget worker_target;      // --gpu or --worker-command: where the GPU worker runs
 };
+
+// --worker-command takes every argument after it as the worker's command, options such as
+// "-p" or "-J" included, so it comes last on the command line. This takes them (and the flag)
+// off argv before CLI11 parses the rest, which would read them as its own flags.
+void take_worker_command(int& argc, char** argv, GuiOptions& gui);
 
 // Declares the window's flags on `app`, bound to `gui`, in the order --help lists them.
 void add_gui_options(CLI::App& app, GuiOptions& gui);
 
 // After parsing, before any window opens: checks the flags against each other and against the
 // set-up, and fills in what follows from them (the lesson, the keys, the presentation, the
-// settings file). The set-up the window opens with; or the exit status, 0 after --list-lessons
+// settings file, the worker's target). The set-up the window opens with; or the exit status, 0 after --list-lessons
 // and 2 with the reason on stderr when a flag does not fit.
 std::variant<cli::Setup, int> check_gui_options(const CLI::App& app, GuiOptions& gui, cli::SetupOptions setup_options);
 

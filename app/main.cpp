@@ -13,6 +13,7 @@
 //   tilescope --m 4096 --n 4096 --zoom 300 --center 100,2000   the stage zoomed in on C[100][2000]
 //   tilescope --m 4096 --n 4096 --k 4096 --frame-time 100   median and p90 frame time, no vsync
 //   tilescope --view theatre --m 64 --n 64 --k 64 --tile 16 --export-animation out.gif   a block's phases, animated
+//   tilescope --gpu ssh://ana@gpu1             the GPU worker on a server, through ssh (--gpu slurm: srun)
 //
 // The window's flags are gui_options.hpp's; the window and its frame loop are run_window.hpp's
 // and automation.hpp's; the commands without a window are cli/commands.hpp's.
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
     ts::cli::add_setup_options(app, setup_options);
 
     ts::app::GuiOptions gui;
+    ts::app::take_worker_command(argc, argv, gui);  // every argument after --worker-command
     ts::app::add_gui_options(app, gui);
     ts::cli::Commands commands(app);  // bench, check, roofline: no window
 

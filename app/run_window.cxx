@@ -10,6 +10,7 @@
 #include "automation.hpp"
 #include "cli/sweep.hpp"
 #include "gpu/supervisor.hpp"
+#include "gpu/worker_target.hpp"
 #include "model/format.hpp"
 #include "record/journal.hpp"
 #include "window_settings.hpp"
@@ -75,10 +76,11 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
     views::set_heatmap_painter(window.heatmap_painter());
     views::apply_style(ImGui::GetStyle());
 
-    // The window's CUDA work runs in a worker process (this same program, `tilescope worker`),
-    // so a kernel that faults or never ends costs a restart of the worker, not the app.
+    // The window's CUDA work runs in a worker process (this same program, `tilescope worker`,
+    // here or where --gpu says), so a kernel that faults or never ends costs a restart of the
+    // worker, not the app.
     gpu::Runner runner(gpu::supervised_backend(
-        {.worker_command = gpu::this_program_as_worker(), .estimate_s = cli::estimate_seconds}));
+        {.worker_command = gpu::worker_argv(options.worker_target), .estimate_s = cli::estimate_seconds}));
     views::AppState state;
     open_journal(state.lab.measured, state.presentation);
     struct CloseJournalAtExit {

@@ -6,11 +6,13 @@
 #include <iomanip>
 #include <ostream>
 #include <sstream>
+#include <variant>
 
 #include "experiment.hpp"
 #include "gpu/nvrtc_compiler.hpp"
 #include "gpu/runner.hpp"
 #include "gpu/supervisor.hpp"
+#include "gpu/worker_target.hpp"
 #include "gpu/user_kernel_compile.hpp"
 #include "model/format.hpp"
 #include "model/user_kernel/source.hpp"
@@ -59,6 +61,11 @@ CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options) {
         ->check(CLI::Range(1, 1024));
     kernel->add_option("--trace-out", options.trace_out, "with --record: save the trace for tilescope --trace FILE")
         ->type_name("FILE");
+    kernel->add_option("--gpu", options.gpu,
+                       "where the GPU worker runs: local (this machine, the default), ssh://[user@]host[:port] (a "
+                       "server, through ssh in batch mode, running `tilescope worker` there), slurm or "
+                       "slurm:PARTITION (a cluster's node, through srun --gres=gpu:1)")
+        ->type_name("SPEC");
     add_setup_options(*kernel, options.setup);
     return kernel;
 }
@@ -192,6 +199,12 @@ int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& er
         out << model::starter_kernel(*starter);
         return 0;
     }
+    // Checked before anything runs: a refused host never reaches ssh.
+    auto worker_target = gpu::parse_worker_target(options.gpu);
+    if (const auto* why = std::get_if<std::string>(&worker_target)) {
+        err << "tilescope kernel: " << *why << "\n";
+        return 2;
+    }
     if (options.file.empty()) {
         err << "tilescope kernel: name the kernel's .cu file (tilescope-cli kernel --template prints one to start "
                "from)\n";
@@ -232,10 +245,10 @@ int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& er
         return 2;
     }
 
-    // A worker process, supervised as the window's is: a kernel that faults or never returns
-    // costs the worker, not this command.
-    gpu::Runner runner(
-        gpu::supervised_backend({.worker_command = gpu::this_program_as_worker(), .estimate_s = estimate_seconds}));
+    // A worker process (here, or where --gpu says), supervised as the window's is: a kernel that
+    // faults or never returns costs the worker, not this command.
+    gpu::Runner runner(gpu::supervised_backend(
+        {.worker_command = gpu::worker_argv(std::get<gpu::WorkerTarget>(worker_target)), .estimate_s = estimate_seconds}));
     gpu::RunRequest request;
     request.user = user;
     request.problem = beside.problem;

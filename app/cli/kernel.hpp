@@ -3,9 +3,9 @@
 // Compiled with NVRTC in the GPU worker (for the GPU's own architecture), then run between guard
 // zones on the check's sizes (model::user_check_problems), each run checked cell by cell, then
 // timed at --m --n --k with the rungs' method beside a rung (--kernel, tiled T=16 by default).
-// The worker is supervised as the window's is: a kernel that faults or never returns costs a
-// restart of the worker and a sentence; the command then stops there (every other size would cost
-// the same).
+// The worker (here, or on a server or a cluster's node: --gpu) is supervised as the window's is:
+// a kernel that faults or never returns costs a restart of the worker and a sentence; the
+// command then stops there (every other size would cost the same).
 //
 // --record builds it a second time to record itself (gpu/user_kernel_tracing.hpp), runs that at
 // --record-size, counts its loads against the naive and tiled kernels', and for a kernel shaped like
@@ -41,6 +41,7 @@ struct KernelOptions {
     bool record = false;         // --record: also record it (its accesses) at --record-size
     int record_size = 64;        // --record-size S: M = N = K of the trace
     std::string trace_out;       // --trace-out FILE: save the trace for tilescope --trace
+    std::string gpu = "local";   // --gpu SPEC: where the worker runs (gpu/worker_target.hpp)
 };
 
 CLI::App* add_kernel_command(CLI::App& app, KernelOptions& options);

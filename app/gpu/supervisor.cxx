@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <cstring>
+#include <string_view>
 
 #include "model/format.hpp"
 #include "steady_clock.hpp"
@@ -68,6 +69,29 @@ std::string describe_exit(int status) {
     }
     if (WIFEXITED(status)) return format_text("exited with status {}", WEXITSTATUS(status));
     return "ended";
+}
+
+// The file to exec for `program`: itself when it names a path; otherwise the first executable
+// file of that name in $PATH ("ssh", "srun" of --gpu), then one in the working directory (a
+// test's worker beside it), or empty when there is none. Looked up here, before fork, because
+// execvp's search is not async-signal-safe, and the child of this threaded process may make
+// only such calls until exec.
+std::string find_program(const std::string& program) {
+    const auto executable = [](const std::string& file) {
+        std::error_code no_file;
+        return std::filesystem::is_regular_file(file, no_file) && access(file.c_str(), X_OK) == 0;
+    };
+    if (program.find('/') != std::string::npos) return program;
+    const char* path = std::getenv("PATH");
+    const std::string_view dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+    for (std::size_t start = 0; start <= dirs.size();) {
+        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+        const std::string dir(dirs.substr(start, end - start));
+        const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+        if (executable(candidate)) return candidate;
+        start = end + 1;
+    }
+    return executable(program) ? program : std::string();
 }
 
 }  // namespace
@@ -137,6 +161,11 @@ private:
     bool running() const { return m_pid > 0; }
 
     std::optional<std::string> start() {
+        if (m_options.worker_command.empty() || m_options.worker_command.front().empty())
+            return std::string("cannot start the GPU worker: no command was given");
+        const std::string program = find_program(m_options.worker_command.front());
+        if (program.empty())
+            return format_text("cannot start the GPU worker: {} is not on PATH", m_options.worker_command.front());
         int to_child[2], from_child[2];
         if (pipe2(to_child, O_CLOEXEC) != 0) return format_text("cannot make a pipe: {}", std::strerror(errno));
         if (pipe2(from_child, O_CLOEXEC) != 0) {
@@ -152,7 +181,7 @@ private:
             // The child: only async-signal-safe calls until exec.
             dup2(to_child[0], STDIN_FILENO);
             dup2(from_child[1], STDOUT_FILENO);
-            execv(argv[0], argv.data());
+            execv(program.c_str(), argv.data());
             _exit(127);
         }
         close(to_child[0]);

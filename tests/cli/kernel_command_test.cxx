@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+#include <utility>
 
 #include "gpu/nvrtc_compiler.hpp"
 #include "support/run_command.hpp"
@@ -44,6 +46,63 @@ TEST(KernelCommand, WrongRequestsSayWhy) {
     expect_refused("kernel --compile-only " + empty, "the file is empty");
     expect_refused("kernel --compile-only /nonexistent/k.cu", "cannot open /nonexistent/k.cu");
     expect_refused("kernel --compile-only --arch 90 " + empty, "--arch must be sm_");
+}
+
+// A word of a shell's command line, whatever it holds.
+std::string shell_word(const std::string& text) {
+    std::string word = "'";
+    for (const char c : text) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return word + "'";
+}
+
+// --gpu: a refused value exits 2 with its sentence before anything runs: an `ssh` first on PATH,
+// which notes its arguments in a file, is never started. A good value starts that ssh with the
+// fixed remote command; it exits at once, and the kernel's request fails with a sentence.
+TEST(KernelCommand, GpuIsCheckedBeforeAnythingRuns) {
+    const fs::path bin = fs::temp_directory_path() / "tilescope-kernel-test-fake-ssh";
+    fs::create_directories(bin);
+    const fs::path called = bin / "ssh-was-called", touched = bin / "touched";
+    fs::remove(called);
+    fs::remove(touched);
+    std::ofstream(bin / "ssh") << "#!/bin/sh\nprintf '%s\\n' \"$@\" > " << shell_word(called.string()) << "\nexit 255\n";
+    fs::permissions(bin / "ssh", fs::perms::owner_all);
+    const std::string file = quoted(write("gpu.cu", kernel("--template").output));
+    const auto with_fake_ssh = [&](const std::string& spec) {
+        return ts::testing_support::run_command("PATH=" + shell_word(bin.string()) + ":\"$PATH\" " + TILESCOPE_CLI_PATH +
+                                                " kernel --no-measure --gpu " + shell_word(spec) + " " + file);
+    };
+    const std::pair<std::string, const char*> hostile[] = {
+        {"ssh://-oProxyCommand=touch " + touched.string(), "the host cannot start with \"-\""},
+        {"ssh://host;touch " + touched.string(), "not \";\""},
+        {"ssh://$(touch " + touched.string() + ")", "not \"$\""},
+        {"ssh://`touch " + touched.string() + "`", "not \"`\""},
+        {"ssh://host -oProxyCommand=x", "not a space"},
+        {"ssh://user@-host", "the host cannot start with \"-\""},
+        {"ssh://-l root host", "the host cannot start with \"-\""},
+        {"ssh://host:0", "the port must be a number from 1 to 65535"},
+        {"ssh://host:99999", "the port must be a number from 1 to 65535"},
+        {"ssh://", "the address names no host"},
+        {"ssh://host/bin/sh", "with nothing after the host or port"},
+        {"slurm:-p x", "the partition cannot start with \"-\""},
+        {"tcp://host", "--gpu takes local, ssh://[user@]host[:port], slurm or slurm:PARTITION"},
+    };
+    for (const auto& [spec, sentence] : hostile) {
+        const auto refused = with_fake_ssh(spec);
+        EXPECT_EQ(refused.exit_code, 2) << spec << "\n" << refused.output;
+        EXPECT_NE(refused.output.find("tilescope kernel: --gpu \""), std::string::npos) << refused.output;
+        EXPECT_NE(refused.output.find(sentence), std::string::npos) << spec << "\n" << refused.output;
+        EXPECT_FALSE(fs::exists(called)) << spec << ": ssh was started";
+        EXPECT_FALSE(fs::exists(touched)) << spec << ": a command ran";
+    }
+
+    const auto through_ssh = with_fake_ssh("ssh://ana@gpu1:2222");
+    EXPECT_EQ(through_ssh.exit_code, 2) << through_ssh.output;
+    EXPECT_NE(through_ssh.output.find("the GPU worker stopped"), std::string::npos) << through_ssh.output;
+    std::ifstream arguments(called);
+    std::string argument, said;
+    while (std::getline(arguments, argument)) said += argument + " ";
+    EXPECT_EQ(said, "-T -o BatchMode=yes -o ServerAliveInterval=10 -o ServerAliveCountMax=3 -p 2222 -l ana -- gpu1 "
+                    "tilescope worker ");
 }
 
 TEST(KernelCommand, CompilesAndListsErrors) {

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "automation.hpp"
+#include "gpu/supervisor.hpp"
+#include "gpu/worker_target.hpp"
 #include "gui_options.hpp"
 
 namespace ts::app {
@@ -96,6 +98,54 @@ TEST(GuiOptions, WhatFollowsFromTheFlagsIsFilledIn) {
     EXPECT_EQ(keys.gui.keys.size(), 2u);
     EXPECT_TRUE(keys.gui.presentation.presenter);
     EXPECT_TRUE(keys.gui.presentation.palette.has_value());
+}
+
+// --gpu and --worker-command say where the GPU worker runs; with neither it is this program, as
+// before. A refused value exits 2 before a window (or a worker) starts.
+TEST(GuiOptions, GpuSaysWhereTheWorkerRuns) {
+    const Parsed plain({});
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(plain.gui.worker_target, gpu::WorkerTarget{});
+    EXPECT_EQ(gpu::worker_argv(plain.gui.worker_target), gpu::this_program_as_worker());
+
+    const Parsed ssh({"--gpu", "ssh://ana@gpu1:2222"});
+    ASSERT_TRUE(ssh.ok());
+    EXPECT_EQ(gpu::worker_argv(ssh.gui.worker_target),
+              (std::vector<std::string>{"ssh", "-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=10", "-o",
+                                        "ServerAliveCountMax=3", "-p", "2222", "-l", "ana", "--", "gpu1", "tilescope",
+                                        "worker"}));
+    const Parsed slurm({"--gpu", "slurm:gpu"});
+    ASSERT_TRUE(slurm.ok());
+    EXPECT_EQ(gpu::worker_argv(slurm.gui.worker_target),
+              (std::vector<std::string>{"srun", "--gres=gpu:1", "--partition=gpu", "tilescope", "worker"}));
+    const Parsed command({"--worker-command", "/opt/bin/launch", "gpu1"});
+    ASSERT_TRUE(command.ok());
+    EXPECT_EQ(gpu::worker_argv(command.gui.worker_target), (std::vector<std::string>{"/opt/bin/launch", "gpu1"}));
+
+    EXPECT_EQ(Parsed({"--gpu", "ssh://-oProxyCommand=x"}).exit_code(), 2);
+    EXPECT_EQ(Parsed({"--gpu", "ssh://host;id"}).exit_code(), 2);
+    EXPECT_EQ(Parsed({"--gpu", "slurm:-p x"}).exit_code(), 2);
+    EXPECT_EQ(Parsed({"--gpu", "slurm", "--worker-command", "srun"}).exit_code(), 2);
+}
+
+// --worker-command takes every argument after it, options included, off the command line.
+TEST(GuiOptions, WorkerCommandTakesEveryArgumentAfterIt) {
+    std::vector<std::string> words{"tilescope", "--view", "latency", "--worker-command", "ssh", "-J", "jump",
+                                   "--", "gpu1", "tilescope", "worker"};
+    std::vector<char*> argv;
+    for (std::string& word : words) argv.push_back(word.data());
+    int argc = static_cast<int>(argv.size());
+    GuiOptions gui;
+    take_worker_command(argc, argv.data(), gui);
+    EXPECT_EQ(argc, 3);
+    EXPECT_TRUE(gui.worker_command_given);
+    EXPECT_EQ(gui.worker_command, (std::vector<std::string>{"ssh", "-J", "jump", "--", "gpu1", "tilescope", "worker"}));
+
+    GuiOptions none;
+    int none_argc = 3;
+    take_worker_command(none_argc, argv.data(), none);
+    EXPECT_EQ(none_argc, 3);
+    EXPECT_FALSE(none.worker_command_given);
 }
 
 }  // namespace

@@ -161,6 +161,22 @@ TEST(Supervisor, AMissingWorkerProgramIsReported) {
         << device.why_not;
 }
 
+// A launcher named without a path ("ssh", "srun" of --gpu) is looked up in $PATH before
+// anything is started, and one that is not there says so.
+TEST(Supervisor, ALauncherNotOnPathIsReported) {
+    Runner runner(supervised_backend({.worker_command = {"tilescope-no-such-launcher", "worker"}, .probe_timeout_s = 5.0}));
+    const DeviceInfo device = runner.wait_for_device();
+    EXPECT_FALSE(device.usable);
+    EXPECT_NE(device.why_not.find("cannot start the GPU worker: tilescope-no-such-launcher is not on PATH"),
+              std::string::npos)
+        << device.why_not;
+    // One that is there ("true", which exits at once) was found and ran: not exec's 127.
+    Runner on_path(supervised_backend({.worker_command = {"true"}, .probe_timeout_s = 5.0}));
+    const std::string why_not = on_path.wait_for_device().why_not;
+    EXPECT_NE(why_not.find("the GPU worker stopped during starting CUDA: "), std::string::npos) << why_not;
+    EXPECT_EQ(why_not.find("127"), std::string::npos) << why_not;
+}
+
 // A request that settles its clocks first is given that time on top of its deadline: bench
 // allows up to 600 s of it, far past the deadline of a point without.
 TEST(Supervisor, SettlingIsAddedToTheDeadline) {
