@@ -55,7 +55,7 @@ namespace {
 
 using model::format_text;
 
-constexpr const char* kSoname = "libcupti.so.13";
+constexpr const char* kCuptiSoname = "libcupti.so.13";
 
 // The CUPTI functions TileScope calls, each member named as the function it holds.
 #define TS_CUPTI_FUNCTIONS(X)                                                                                \
@@ -108,17 +108,17 @@ Cupti& cupti() {
 void load(Cupti& c) {
     c.tried = true;
     std::string first_error;
-    void* library = open_toolkit_library(kSoname, first_error);
+    void* library = open_toolkit_library(kCuptiSoname, first_error);
     if (!library) {
         c.why_not = format_text("CUPTI ({}) was not found: {}. It comes with the CUDA 13 toolkit (in its lib64 "
                                 "folder); put that folder on LD_LIBRARY_PATH or set CUDA_HOME to the toolkit",
-                                kSoname, first_error);
+                                kCuptiSoname, first_error);
         return;
     }
 #define TS_CUPTI_RESOLVE(name)                                                                               \
     c.api.name = reinterpret_cast<decltype(c.api.name)>(dlsym(library, #name));                              \
     if (!c.api.name) {                                                                                       \
-        c.why_not = format_text("CUPTI ({}) lacks {}: {}; it must be CUPTI of CUDA 13 or newer", kSoname, #name, \
+        c.why_not = format_text("CUPTI ({}) lacks {}: {}; it must be CUPTI of CUDA 13 or newer", kCuptiSoname, #name, \
                                 dlerror());                                                                  \
         return;                                                                                              \
     }

@@ -15,7 +15,7 @@ namespace {
 
 using model::format_text;
 
-constexpr const char* kSoname = "libcublas.so.13";
+constexpr const char* kCublasSoname = "libcublas.so.13";
 
 // The few functions TileScope calls, resolved by their exported names (cublas_v2.h maps
 // cublasCreate to cublasCreate_v2 and so on; the un-suffixed ones have no _v2 form).
@@ -63,7 +63,7 @@ std::string status_text(const CublasApi& api, cublasStatus_t status) {
 template <typename Function>
 bool resolve(void* library, const char* name, Function& function, std::string& why_not) {
     function = reinterpret_cast<Function>(dlsym(library, name));
-    if (!function) why_not = format_text("cuBLAS ({}) lacks {}: {}", kSoname, name, dlerror());
+    if (!function) why_not = format_text("cuBLAS ({}) lacks {}: {}", kCublasSoname, name, dlerror());
     return function != nullptr;
 }
 
@@ -71,13 +71,13 @@ bool resolve(void* library, const char* name, Function& function, std::string& w
 // with the mutex held.
 void load(Cublas& c) {
     c.tried = true;
-    void* library = dlopen(kSoname, RTLD_NOW | RTLD_LOCAL);
+    void* library = dlopen(kCublasSoname, RTLD_NOW | RTLD_LOCAL);
     if (!library) {
         const std::string first_error = dlerror();
         // A toolkit installed without its versioned link still has the development name.
         library = dlopen("libcublas.so", RTLD_NOW | RTLD_LOCAL);
         if (!library) {
-            c.why_not = format_text("cuBLAS not found ({}): {}", kSoname, first_error);
+            c.why_not = format_text("cuBLAS not found ({}): {}", kCublasSoname, first_error);
             return;
         }
     }

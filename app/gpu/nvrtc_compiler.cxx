@@ -21,7 +21,7 @@ namespace {
 using model::format_text;
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* kSoname = "libnvrtc.so.13";
+constexpr const char* kNvrtcSoname = "libnvrtc.so.13";
 
 // NVRTC's C interface as the CUDA documentation gives it: results are an enum (0 is success) and
 // a program is an opaque pointer. Declared here so that TileScope builds without the toolkit's
@@ -56,7 +56,7 @@ Nvrtc& nvrtc() {
 template <typename Function>
 bool resolve(void* library, const char* name, Function& function, std::string& why_not) {
     function = reinterpret_cast<Function>(dlsym(library, name));
-    if (!function) why_not = format_text("NVRTC ({}) lacks {}: {}", kSoname, name, dlerror());
+    if (!function) why_not = format_text("NVRTC ({}) lacks {}: {}", kNvrtcSoname, name, dlerror());
     return function != nullptr;
 }
 
@@ -83,12 +83,12 @@ const NvrtcApi* api(std::string& why) {
     if (!n.tried) {
         n.tried = true;
         std::string first_error;
-        void* library = open_toolkit_library(kSoname, first_error);
+        void* library = open_toolkit_library(kNvrtcSoname, first_error);
         if (!library) {
             n.why_not = format_text("NVRTC ({}) was not found: {}. It comes with the CUDA 13 toolkit (in its lib64 "
                                     "folder); install the toolkit (Debian: nvidia-cuda-toolkit or NVIDIA's cuda-nvrtc "
                                     "package), put that folder on LD_LIBRARY_PATH or set CUDA_HOME to the toolkit",
-                                    kSoname, first_error);
+                                    kNvrtcSoname, first_error);
         } else {
             NvrtcApi& a = n.api;
             const bool all = resolve(library, "nvrtcVersion", a.version, n.why_not) &&
