@@ -1,0 +1,136 @@
+// `--gpu ssh://` tested with the real parts (issue #46): the supervisor runs worker_argv()'s
+// exact `ssh …` with the system's OpenSSH client, which logs in to a real sshd on 127.0.0.1
+// (tests/worker/sshd_server.hpp) whose ForceCommand is the fake worker: no GPU on either side.
+// Where /usr/sbin/sshd is not installed, the tests are skipped with that reason.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "fake_worker.hpp"
+#include "gpu/runner.hpp"
+#include "gpu/supervisor.hpp"
+#include "gpu/worker_target.hpp"
+#include "sshd_server.hpp"
+
+namespace {
+
+using namespace ts::gpu;
+using ts::test::FakeSeed;
+using ts::testing_support::SshdServer;
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point begun) { return std::chrono::duration<double>(Clock::now() - begun).count(); }
+
+// The supervisor's options for the worker at ssh://127.0.0.1:PORT, as --gpu would give them.
+SupervisorOptions over_ssh(int port) {
+    auto target = parse_worker_target("ssh://127.0.0.1:" + std::to_string(port));
+    EXPECT_TRUE(std::holds_alternative<WorkerTarget>(target)) << std::get<std::string>(target);
+    return {.worker_command = worker_argv(std::get<WorkerTarget>(target)),
+            .heartbeat_timeout_s = 2.0,
+            .probe_timeout_s = 20.0,
+            .min_deadline_s = 5.0};
+}
+
+RunRequest request_of(std::uint64_t seed, std::int64_t m, int tile = 32) {
+    RunRequest request;
+    request.kernel = {ts::model::KernelKind::Tiled, 16, 16, tile};
+    request.problem = {m, m, m, 1, ts::model::Dtype::Float32};
+    request.seed = seed;
+    return request;
+}
+
+// The test's sshd, serving the fake worker; the test is skipped where sshd is not installed.
+#define START_SSHD(server, ...)                                                                        \
+    if (const auto why = ts::testing_support::why_no_sshd()) GTEST_SKIP() << *why;                     \
+    SshdServer server(std::filesystem::absolute(FAKE_WORKER_PATH).string() __VA_OPT__(, ) __VA_ARGS__); \
+    ASSERT_TRUE(server.ok()) << server.why()
+
+TEST(SshWorker, ProbesAndRunsThroughARealSshServer) {
+    START_SSHD(server);
+    const SupervisorOptions options = over_ssh(server.port());
+    ASSERT_EQ(options.worker_command.front(), "ssh");  // the wrapper first on PATH: the real client
+    auto stats = std::make_shared<SupervisorStats>();
+    Runner runner(supervised_backend(options, stats));
+    const DeviceInfo device = runner.wait_for_device();
+    ASSERT_TRUE(device.usable) << device.why_not << "\nsshd:\n" << server.log();
+    // The fake worker names itself by its pid: a process other than this one, on the server's side.
+    EXPECT_EQ(device.limits.name.rfind("Fake GPU ", 0), 0u) << device.limits.name;
+    EXPECT_NE(device.limits.name, "Fake GPU " + std::to_string(getpid()));
+    for (std::int64_t m : {80, 96, 112}) {
+        const RunResult result = runner.wait(runner.submit(request_of(1, m)));
+        EXPECT_TRUE(result.ok) << result.error;
+        EXPECT_EQ(result.median_ms, static_cast<double>(m));  // the fake worker's answer, as it is locally
+        EXPECT_EQ(result.request.problem.m, m);
+    }
+    // A failure on the server's side comes back as it does locally.
+    const RunResult lost = runner.wait(runner.submit(request_of(static_cast<std::uint64_t>(FakeSeed::ContextLost), 64)));
+    EXPECT_FALSE(lost.ok);
+    EXPECT_NE(lost.error.find("illegal memory access"), std::string::npos) << lost.error;
+    const RunResult after = runner.wait(runner.submit(request_of(1, 128)));
+    EXPECT_TRUE(after.ok) << after.error;
+    EXPECT_EQ(after.median_ms, 128.0);
+    EXPECT_EQ(stats->started, 2);  // the first ssh, and one after the lost context
+}
+
+// Issue #22's kill, with ssh between: the process the supervisor started (and kills, and
+// restarts) is the ssh client. Killed mid-request ten times, each time that request fails with
+// the supervisor's sentence, and the next one runs through a fresh connection.
+TEST(SshWorker, TheSshClientKilledMidRequestTenTimesFailsOnlyThoseRequests) {
+    START_SSHD(server);
+    auto stats = std::make_shared<SupervisorStats>();
+    Runner runner(supervised_backend(over_ssh(server.port()), stats));
+    ASSERT_TRUE(runner.wait_for_device().usable) << "sshd:\n" << server.log();
+    constexpr int kKills = 10;
+    int survived = 0;
+    const Clock::time_point begun = Clock::now();
+    for (int kill_number = 1; kill_number <= kKills; ++kill_number) {
+        // 1.5 s on the server's side, beating all along; the connection is already open (the
+        // probe's, or the last round's), so 0.4 s later the fake worker is in the middle of it.
+        const auto id = runner.submit(request_of(static_cast<std::uint64_t>(FakeSeed::Slow), 2048, 1));
+        std::this_thread::sleep_for(std::chrono::milliseconds(400));
+        const int pid = stats->worker_pid;
+        ASSERT_GT(pid, 0);
+        ASSERT_EQ(kill(pid, SIGKILL), 0);
+        const RunResult killed = runner.wait(id);
+        EXPECT_FALSE(killed.ok);
+        EXPECT_EQ(killed.error,
+                  "the GPU worker stopped during tiled T=1 float 2048³: killed by signal 9 (SIGKILL: Killed); it was restarted")
+            << "kill " << kill_number;
+        const std::int64_t m = 100 + kill_number;
+        const RunResult next = runner.wait(runner.submit(request_of(1, m)));
+        EXPECT_TRUE(next.ok) << "kill " << kill_number << ": " << next.error << "\nsshd:\n" << server.log();
+        EXPECT_EQ(next.median_ms, static_cast<double>(m));
+        EXPECT_EQ(stats->restarts, kill_number);
+        if (!killed.ok && next.ok && next.median_ms == static_cast<double>(m)) ++survived;
+    }
+    EXPECT_EQ(survived, kKills);
+    const double seconds = seconds_since(begun);
+    std::printf("ssh client killed mid-request: %d of %d kills survived, %.1f s in all (%.2f s a round)\n", survived,
+                kKills, seconds, seconds / kKills);
+    RecordProperty("kills_survived", survived);
+}
+
+// A key the server does not accept: with BatchMode ssh asks no one for a password and exits,
+// and the probe fails with a sentence instead of waiting.
+TEST(SshWorker, ARefusedKeyEndsWithASentenceNotAHang) {
+    START_SSHD(server, SshdServer::ClientKey::Refused);
+    const Clock::time_point begun = Clock::now();
+    Runner runner(supervised_backend(over_ssh(server.port())));
+    const DeviceInfo device = runner.wait_for_device();
+    const double seconds = seconds_since(begun);
+    EXPECT_FALSE(device.usable);
+    // ssh's own status when it cannot log in.
+    EXPECT_NE(device.why_not.find("the GPU worker stopped during starting CUDA: exited with status 255"), std::string::npos)
+        << device.why_not;
+    EXPECT_LT(seconds, 10.0);  // the probe's own limit is 20 s: it was ssh that ended it
+    std::printf("refused key: \"%s\" after %.2f s\n", device.why_not.c_str(), seconds);
+}
+
+}  // namespace
