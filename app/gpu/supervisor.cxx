@@ -7,12 +7,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <cctype>
 #include <cstring>
 #include <string_view>
 
@@ -129,7 +129,8 @@ double kernel_deadline_s(const RunRequest& request, double estimate_s, double mi
     return std::max(min_s, 10.0 * estimate_s + 2.0 * budget + request.settle_s + 5.0);
 }
 
-// The worker process and the two pipes to it; one request at a time (the Runner's thread).
+// The worker process and the three pipes to it (its stdin, stdout and stderr); one request at
+// a time (the Runner's thread).
 class Supervisor {
 public:
     Supervisor(SupervisorOptions options, std::shared_ptr<SupervisorStats> stats)
@@ -250,8 +251,8 @@ private:
         }
     }
 
-    // Ends the worker: closes both pipes, gives it `grace_ms` to exit by itself, then kills
-    // it. Returns how it ended, or `if_killed` when it had to be killed.
+    // Ends the worker: closes its pipes (stdin first), gives it `grace_ms` to exit by itself,
+    // then kills it. Returns how it ended, or `if_killed` when it had to be killed.
     std::string end_worker(int grace_ms, const std::string& if_killed) {
         if (!running()) return "not running";
         close(m_to);  // a worker reading its input sees the end and exits
