@@ -80,7 +80,11 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
     // here or where --gpu says), so a kernel that faults or never ends costs a restart of the
     // worker, not the app.
     gpu::Runner runner(gpu::supervised_backend(
-        {.worker_command = gpu::worker_argv(options.worker_target), .estimate_s = cli::estimate_seconds}));
+        {.worker_command = gpu::worker_argv(options.worker_target),
+         .estimate_s = cli::estimate_seconds,
+         .explain_stop = [target = options.worker_target](const std::string& line) {
+             return gpu::advice_for_ssh_failure(target, line);
+         }}));
     views::AppState state;
     open_journal(state.lab.measured, state.presentation);
     struct CloseJournalAtExit {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -94,6 +95,22 @@ std::string find_program(const std::string& program) {
     return executable(program) ? program : std::string();
 }
 
+// The last line of `text` that holds more than whitespace, without its line end; empty if none.
+std::string last_nonempty_line(const std::string& text) {
+    std::size_t end = text.size();
+    while (end > 0) {
+        const std::size_t start = text.rfind('\n', end - 1);
+        const std::size_t first = start == std::string::npos ? 0 : start + 1;
+        std::string line = text.substr(first, end - first);
+        while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+        const std::size_t text_start = line.find_first_not_of(" \t");
+        if (text_start != std::string::npos) return line.substr(text_start);
+        if (start == std::string::npos) break;
+        end = start;
+    }
+    return {};
+}
+
 }  // namespace
 
 double kernel_deadline_s(const RunRequest& request, double estimate_s, double min_s) {
@@ -112,7 +129,8 @@ double kernel_deadline_s(const RunRequest& request, double estimate_s, double mi
     return std::max(min_s, 10.0 * estimate_s + 2.0 * budget + request.settle_s + 5.0);
 }
 
-// The worker process and the two pipes to it; one request at a time (the Runner's thread).
+// The worker process and the three pipes to it (its stdin, stdout and stderr); one request at
+// a time (the Runner's thread).
 class Supervisor {
 public:
     Supervisor(SupervisorOptions options, std::shared_ptr<SupervisorStats> stats)
@@ -166,11 +184,15 @@ private:
         const std::string program = find_program(m_options.worker_command.front());
         if (program.empty())
             return format_text("cannot start the GPU worker: {} is not on PATH", m_options.worker_command.front());
-        int to_child[2], from_child[2];
+        int to_child[2], from_child[2], errors_of_child[2];
         if (pipe2(to_child, O_CLOEXEC) != 0) return format_text("cannot make a pipe: {}", std::strerror(errno));
         if (pipe2(from_child, O_CLOEXEC) != 0) {
             close(to_child[0]);
             close(to_child[1]);
+            return format_text("cannot make a pipe: {}", std::strerror(errno));
+        }
+        if (pipe2(errors_of_child, O_CLOEXEC) != 0) {
+            for (const int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) close(fd);
             return format_text("cannot make a pipe: {}", std::strerror(errno));
         }
         std::vector<char*> argv;
@@ -181,14 +203,17 @@ private:
             // The child: only async-signal-safe calls until exec.
             dup2(to_child[0], STDIN_FILENO);
             dup2(from_child[1], STDOUT_FILENO);
+            dup2(errors_of_child[1], STDERR_FILENO);
             execv(program.c_str(), argv.data());
             _exit(127);
         }
         close(to_child[0]);
         close(from_child[1]);
+        close(errors_of_child[1]);
         if (pid < 0) {
             close(to_child[1]);
             close(from_child[0]);
+            close(errors_of_child[0]);
             return format_text("cannot start the GPU worker: {}", std::strerror(errno));
         }
         m_pid = pid;
@@ -196,13 +221,38 @@ private:
         m_to = to_child[1];
         m_from = from_child[0];
         fcntl(m_from, F_SETFL, fcntl(m_from, F_GETFL) | O_NONBLOCK);
+        m_errors = errors_of_child[0];
+        fcntl(m_errors, F_SETFL, fcntl(m_errors, F_GETFL) | O_NONBLOCK);
+        m_error_tail.clear();
         m_reader = wire::FrameReader{};
         if (m_stats->started++ > 0) ++m_stats->restarts;
         return std::nullopt;
     }
 
-    // Ends the worker: closes both pipes, gives it `grace_ms` to exit by itself, then kills
-    // it. Returns how it ended, or `if_killed` when it had to be killed.
+    // Reads what the worker has written on stderr so far, never waiting: passes it on to this
+    // process's stderr and keeps the last 2 KB. Closes the pipe at its end.
+    void read_errors() {
+        char buffer[4096];
+        while (m_errors >= 0) {
+            const ssize_t got = read(m_errors, buffer, sizeof buffer);
+            if (got > 0) {
+                [[maybe_unused]] const auto written = write(STDERR_FILENO, buffer, static_cast<std::size_t>(got));
+                m_error_tail.append(buffer, static_cast<std::size_t>(got));
+                if (m_error_tail.size() > kErrorTailBytes) m_error_tail.erase(0, m_error_tail.size() - kErrorTailBytes);
+            } else if (got < 0 && errno == EINTR) {
+                continue;
+            } else {
+                if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) {  // its end: closed
+                    close(m_errors);
+                    m_errors = -1;
+                }
+                return;
+            }
+        }
+    }
+
+    // Ends the worker: closes its pipes (stdin first), gives it `grace_ms` to exit by itself,
+    // then kills it. Returns how it ended, or `if_killed` when it had to be killed.
     std::string end_worker(int grace_ms, const std::string& if_killed) {
         if (!running()) return "not running";
         close(m_to);  // a worker reading its input sees the end and exits
@@ -218,14 +268,25 @@ private:
             waitpid(m_pid, &status, 0);
         }
         close(m_from);
-        m_to = m_from = -1;
+        read_errors();  // what it wrote before it ended is in the pipe now
+        if (m_errors >= 0) close(m_errors);
+        m_last_error_line = last_nonempty_line(m_error_tail);
+        m_to = m_from = m_errors = -1;
         m_pid = 0;
         m_stats->worker_pid = 0;
         return how;
     }
     std::string stop(bool kill_now) { return end_worker(kill_now ? 0 : 1000, "killed"); }
     // What became of a worker that closed its end: it has exited, or is made to.
-    std::string reap() { return end_worker(500, "it closed its pipe"); }
+    // Its last line on stderr, when it wrote one, says why in its own words (ssh's reason).
+    std::string reap() {
+        std::string how = end_worker(500, "it closed its pipe");
+        if (m_last_error_line.empty()) return how;
+        how += " (" + m_last_error_line + ")";
+        if (m_options.explain_stop)
+            if (const std::string advice = m_options.explain_stop(m_last_error_line); !advice.empty()) how += "; " + advice;
+        return how;
+    }
 
     // Fails the exchange: the worker is stopped (if still there) and a new one started.
     Answer fail(const std::string& during, const std::string& why) {
@@ -284,14 +345,16 @@ private:
                 return fail(during, format_text("it stopped answering for {} s and was stopped",
                                                 model::fixed(m_options.heartbeat_timeout_s, 1)));
             }
-            pollfd watch{m_from, POLLIN, 0};
+            pollfd watch[2] = {{m_from, POLLIN, 0}, {m_errors, POLLIN, 0}};  // a closed stderr (-1) is skipped
             const int wait_ms = static_cast<int>(std::ceil(std::min(left, quiet_left) * 1000.0));
-            const int ready = poll(&watch, 1, std::max(wait_ms, 1));
+            const int ready = poll(watch, 2, std::max(wait_ms, 1));
             if (ready < 0 && errno != EINTR) {
                 stop(true);
                 return fail(during, format_text("its pipe failed ({})", std::strerror(errno)));
             }
             if (ready <= 0) continue;
+            if (watch[1].revents != 0) read_errors();
+            if (watch[0].revents == 0) continue;
             const ssize_t got = read(m_from, buffer, sizeof buffer);
             if (got > 0) {
                 m_reader.feed(buffer, static_cast<std::size_t>(got));
@@ -309,6 +372,10 @@ private:
     pid_t m_pid = 0;
     int m_to = -1;
     int m_from = -1;
+    int m_errors = -1;  // the worker's stderr
+    static constexpr std::size_t kErrorTailBytes = 2048;
+    std::string m_error_tail;       // the last of what it wrote there
+    std::string m_last_error_line;  // the last worker's last line there, once it ended
     wire::FrameReader m_reader;
 };
 

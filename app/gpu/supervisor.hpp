@@ -9,6 +9,8 @@
 //   "the GPU worker stopped during tiled T=32 at 4096×4096×4096: killed by signal 11
 //    (Segmentation fault); it was restarted"
 // Requests still queued in the Runner simply run on the new worker.
+// The worker's stderr passes through to this process's stderr; when the worker exits by itself,
+// its last line there is quoted too ("exited with status 255 (Permission denied (publickey).)").
 #pragma once
 
 #include <atomic>
@@ -29,6 +31,9 @@ struct SupervisorOptions {
     // The model's guess of a request's duration, in seconds; the deadline is generous above
     // it (kernel_deadline_s). Null: every request gets the minimum.
     std::function<double(const RunRequest&)> estimate_s{};
+    // Advice for a worker that stopped, from the last line it wrote on stderr (ssh's "Permission
+    // denied (publickey)."), added to the failed result's sentence; empty: none. Null: none.
+    std::function<std::string(const std::string& last_stderr_line)> explain_stop{};
 };
 
 // How long a request may run before its worker is killed: at least `min_s` (10 s), and well

@@ -213,6 +213,14 @@ std::vector<std::string> worker_argv(const WorkerTarget& target) {
     return this_program_as_worker();
 }
 
+std::string advice_for_ssh_failure(const WorkerTarget& target, const std::string& last_stderr_line) {
+    if (target.kind != WorkerTargetKind::Ssh || last_stderr_line.find("Permission denied") == std::string::npos) return {};
+    const std::string destination = target.user.empty() ? target.host : target.user + "@" + target.host;
+    const std::string port = target.port != 0 ? "-p " + std::to_string(target.port) + " " : "";
+    return "the server " + target.host + " did not accept this computer's key: set up a key for it: ssh-keygen, then ssh-copy-id " +
+           port + destination + ", then ssh " + port + destination + " once in a terminal";
+}
+
 std::string describe(const WorkerTarget& target) {
     using target_spec::kSlurmPrefix, target_spec::kSshScheme;
     switch (target.kind) {

@@ -55,6 +55,11 @@ std::variant<WorkerTarget, std::string> worker_target_from_command(std::vector<s
 // What the supervisor runs to start a worker at `target`: Local is this_program_as_worker().
 std::vector<std::string> worker_argv(const WorkerTarget& target);
 
+// For SupervisorOptions::explain_stop: what to do when the worker at `target` stopped with
+// `last_stderr_line` as its last words. For ssh's "Permission denied": set up a key (ssh-keygen,
+// ssh-copy-id, ssh once in a terminal). Empty when there is no advice.
+std::string advice_for_ssh_failure(const WorkerTarget& target, const std::string& last_stderr_line);
+
 // The target as --gpu would be written ("ssh://ana@gpu1:2222"), or the command's words.
 std::string describe(const WorkerTarget& target);
 

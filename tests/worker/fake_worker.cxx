@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <thread>
 
@@ -48,6 +49,10 @@ RunResult run(const RunRequest& request) {
             g_context_lost = true;
             result.error = "an illegal memory access was encountered (cudaErrorIllegalAddress)";
             return result;
+        case FakeSeed::SaysWhyAndExits:
+            std::fprintf(stderr, "a line before\n%s\n\n", ts::test::kFakeWorkerLastWords);
+            std::fflush(stderr);
+            std::_Exit(3);
         case FakeSeed::Slow: std::this_thread::sleep_for(std::chrono::milliseconds(1500)); break;
         default: break;
     }

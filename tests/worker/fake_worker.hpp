@@ -14,6 +14,9 @@ enum class FakeSeed : std::uint64_t {
     ClosePipe = 1005,    // closes its output and lives on
     ContextLost = 1006,  // a failed result with the CUDA context gone: it exits
     Slow = 1007,         // answers after 1.5 s, beating all along
+    SaysWhyAndExits = 1008,  // writes kFakeWorkerLastWords (and a blank line) on stderr, exits 3
 };
+
+inline constexpr const char* kFakeWorkerLastWords = "fake worker: the GPU fell off the bus";
 
 }  // namespace ts::test

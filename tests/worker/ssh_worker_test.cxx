@@ -35,7 +35,10 @@ SupervisorOptions over_ssh(int port) {
     return {.worker_command = worker_argv(std::get<WorkerTarget>(target)),
             .heartbeat_timeout_s = 2.0,
             .probe_timeout_s = 20.0,
-            .min_deadline_s = 5.0};
+            .min_deadline_s = 5.0,
+            .explain_stop = [target = std::get<WorkerTarget>(target)](const std::string& line) {
+                return advice_for_ssh_failure(target, line);
+            }};
 }
 
 RunRequest request_of(std::uint64_t seed, std::int64_t m, int tile = 32) {
@@ -128,6 +131,12 @@ TEST(SshWorker, ARefusedKeyEndsWithASentenceNotAHang) {
     EXPECT_FALSE(device.usable);
     // ssh's own status when it cannot log in.
     EXPECT_NE(device.why_not.find("the GPU worker stopped during starting CUDA: exited with status 255"), std::string::npos)
+        << device.why_not;
+    // ssh's own reason, from its stderr, and what to do about it.
+    EXPECT_NE(device.why_not.find("Permission denied (publickey).); "), std::string::npos) << device.why_not;
+    EXPECT_NE(device.why_not.find("set up a key for it: ssh-keygen, then ssh-copy-id -p " + std::to_string(server.port()) +
+                                  " 127.0.0.1, then ssh -p " + std::to_string(server.port()) + " 127.0.0.1 once in a terminal"),
+              std::string::npos)
         << device.why_not;
     EXPECT_LT(seconds, 10.0);  // the probe's own limit is 20 s: it was ssh that ended it
     std::printf("refused key: \"%s\" after %.2f s\n", device.why_not.c_str(), seconds);

@@ -75,6 +75,11 @@ TEST(Supervisor, AWorkerWithoutHeartbeatIsStopped) { expect_recovers(FakeSeed::F
 TEST(Supervisor, GarbageIsNoMessage) { expect_recovers(FakeSeed::Garbage, "sent something that is not a message"); }
 TEST(Supervisor, AClosedPipeIsAStoppedWorker) { expect_recovers(FakeSeed::ClosePipe, "it closed its pipe"); }
 
+// The worker's last line on stderr comes with how it ended (ssh's "Permission denied" over --gpu ssh://).
+TEST(Supervisor, AStoppedWorkersLastStderrLineIsInTheSentence) {
+    expect_recovers(FakeSeed::SaysWhyAndExits, std::string("exited with status 3 (") + ts::test::kFakeWorkerLastWords + ")");
+}
+
 TEST(Supervisor, ALostCudaContextRestartsTheWorker) {
     Supervised s;
     const RunResult failed = s.run(static_cast<std::uint64_t>(FakeSeed::ContextLost));

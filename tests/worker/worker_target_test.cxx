@@ -73,6 +73,20 @@ TEST(WorkerTarget, DescribedAsWritten) {
 // Each hostile --gpu value, and the sentence it is refused with. A refusal is a string where a
 // WorkerTarget would be: worker_argv() takes only a WorkerTarget, so none of these can reach
 // it, and nothing is started.
+// A worker over ssh that stopped with ssh's "Permission denied": how to set up a key; nothing
+// for other lines or other targets.
+TEST(WorkerTarget, APermissionDeniedOverSshGetsKeyAdvice) {
+    const std::string denied = "ana@gpu1: Permission denied (publickey).";
+    EXPECT_EQ(advice_for_ssh_failure(parsed("ssh://ana@gpu1:2222"), denied),
+              "the server gpu1 did not accept this computer's key: set up a key for it: ssh-keygen, then "
+              "ssh-copy-id -p 2222 ana@gpu1, then ssh -p 2222 ana@gpu1 once in a terminal");
+    EXPECT_NE(advice_for_ssh_failure(parsed("ssh://gpu1"), denied).find("ssh-copy-id gpu1, then ssh gpu1 once"),
+              std::string::npos);
+    EXPECT_EQ(advice_for_ssh_failure(parsed("ssh://gpu1"), "ssh: connect to host gpu1 port 22: Connection refused"), "");
+    EXPECT_EQ(advice_for_ssh_failure(parsed("slurm"), denied), "");
+    EXPECT_EQ(advice_for_ssh_failure(parsed("local"), denied), "");
+}
+
 TEST(WorkerTarget, HostileValuesAreRefusedWithTheirSentence) {
     const std::pair<const char*, const char*> cases[] = {
         {"ssh://-oProxyCommand=touch /tmp/x",
