@@ -290,6 +290,7 @@ std::optional<int> choose_worker_target(const CLI::App& app, GuiOptions& gui) {
         return 2;
     }
     gui.worker_target = std::get<gpu::WorkerTarget>(std::move(target));
+    gui.worker_target_given = command_given || app.count("--gpu") > 0;
     return std::nullopt;
 }
 

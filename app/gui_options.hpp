@@ -71,6 +71,7 @@ struct GuiOptions {
     std::string gpu = "local";
     std::vector<std::string> worker_command;
     bool worker_command_given = false;  // take_worker_command() found --worker-command
+    bool worker_target_given = false;   // --gpu or --worker-command was given (else the settings' choice)
 
     // What check_gui_options() makes of the flags above.
     LessonChoice lesson;                  // the lesson to open, checked before the window opens

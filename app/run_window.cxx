@@ -56,6 +56,24 @@ void start_loading_measurements(views::LabMeasurements& measured, const std::str
     }
 }
 
+// The supervised worker at `target`, with the model's estimate of each request's time for its deadline.
+gpu::RunnerBackend supervised_backend_for(const gpu::WorkerTarget& target) {
+    gpu::SupervisorOptions supervisor = gpu::supervisor_options(target);
+    supervisor.estimate_s = cli::estimate_seconds;
+    return gpu::supervised_backend(std::move(supervisor));
+}
+
+// --gpu or --worker-command when given; else the server the settings say was in use; else here.
+gpu::WorkerTarget first_worker_target(const GuiOptions& options, const settings::Settings& opened) {
+    if (options.worker_target_given || !opened.gpu_on_server || opened.gpu_server.empty()) return options.worker_target;
+    auto saved = gpu::parse_worker_target(opened.gpu_server);
+    if (const auto* why = std::get_if<std::string>(&saved)) {
+        std::cerr << "tilescope: the GPU server in the settings is not used: " << *why << "\n";
+        return options.worker_target;
+    }
+    return std::get<gpu::WorkerTarget>(std::move(saved));
+}
+
 }  // namespace
 
 int run_window(const GuiOptions& options, const cli::Setup& setup) {
@@ -77,14 +95,10 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
     views::apply_style(ImGui::GetStyle());
 
     // The window's CUDA work runs in a worker process (this same program, `tilescope worker`,
-    // here or where --gpu says), so a kernel that faults or never ends costs a restart of the
-    // worker, not the app.
-    gpu::Runner runner(gpu::supervised_backend(
-        {.worker_command = gpu::worker_argv(options.worker_target),
-         .estimate_s = cli::estimate_seconds,
-         .explain_stop = [target = options.worker_target](const std::string& line) {
-             return gpu::advice_for_ssh_failure(target, line);
-         }}));
+    // here or where --gpu or the GPU panel says), so a kernel that faults or never ends costs a
+    // restart of the worker, not the app.
+    const gpu::WorkerTarget target = first_worker_target(options, opened);
+    gpu::Runner runner(supervised_backend_for(target));
     views::AppState state;
     open_journal(state.lab.measured, state.presentation);
     struct CloseJournalAtExit {
@@ -94,6 +108,10 @@ int run_window(const GuiOptions& options, const cli::Setup& setup) {
         }
     } close_journal_at_exit{state.lab};
     if (const auto exit_code = apply_gui_options(state, options, setup, opened, window_settings.loaded())) return *exit_code;
+    state.gpu_choice.backend_for = supervised_backend_for;
+    state.gpu_choice.in_use = gpu::describe(target);
+    state.gpu_choice.on_server = target.kind != gpu::WorkerTargetKind::Local;
+    state.gpu_choice.server = state.gpu_choice.on_server ? gpu::describe(target) : opened.gpu_server;
     automation.prepare(state);
     start_loading_measurements(state.lab.measured, options.load);
     window_settings.start(window, state.presentation, state.lab.choices.latency, opened);

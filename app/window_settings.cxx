@@ -120,6 +120,8 @@ settings::Settings WindowSettings::snapshot(const platform::Window& window, cons
     s.view = views::view_name(app.view);
     s.theatre_panel = views::panel_name(app.theatre.panel);
     s.latency_rungs = views::shown_rung_names(app.lab.choices.latency);
+    s.gpu_server = app.gpu_choice.server;
+    s.gpu_on_server = app.gpu_choice.in_use != "local" && app.gpu_choice.in_use == app.gpu_choice.server;
     std::size_t size = 0;
     const char* layout = ImGui::SaveIniSettingsToMemory(&size);
     s.imgui_layout.assign(layout, size);

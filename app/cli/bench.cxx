@@ -9,6 +9,9 @@
 #include <ostream>
 
 #include "bench_report.hpp"
+#include "gpu/runner.hpp"
+#include "gpu/supervisor.hpp"
+#include "gpu/worker_target.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "record/utc_time.hpp"
@@ -195,6 +198,11 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
                       "all: every sample in --json; none: their count only (a compact file, as `compact` writes)")
         ->check(CLI::IsMember({"all", "none"}))
         ->capture_default_str();
+    bench->add_option("--gpu", options.gpu,
+                      "measure in a GPU worker: local (a worker on this machine), ssh://[user@]host[:port] (on a server, "
+                      "through ssh), slurm or slurm:PARTITION; each point then takes its turn at that GPU among "
+                      "everyone's (default: in this process)")
+        ->type_name("SPEC");
     return bench;
 }
 
@@ -244,12 +252,27 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
                 return 2;
             }
 
-    gpu::Runner runner;
+    std::optional<gpu::WorkerTarget> worker_target;
+    if (!options.gpu.empty()) {
+        auto parsed = gpu::parse_worker_target(options.gpu);
+        if (const auto* why = std::get_if<std::string>(&parsed)) {
+            err << "tilescope bench: " << *why << '\n';
+            return 2;
+        }
+        worker_target = std::get<gpu::WorkerTarget>(std::move(parsed));
+    }
+    const auto backend = [&] {
+        if (!worker_target) return gpu::RunnerBackend{gpu::probe_device, gpu::run_request, gpu::release_gpu_resources};
+        gpu::SupervisorOptions supervisor = gpu::supervisor_options(*worker_target);
+        supervisor.estimate_s = estimate_seconds;
+        return gpu::supervised_backend(std::move(supervisor));
+    };
+    gpu::Runner runner(backend());
     const auto usable = usable_device(runner, "bench", err);
     if (!usable) return 2;
     const gpu::DeviceInfo& device = *usable;
-    print_row(out, "device", format_text("{} ({} SMs, {} free, driver CUDA {}, runtime {})", device.limits.name,
-                                    device.limits.sm_count, model::human_bytes(device.free_memory_bytes),
+    print_row(out, "device", format_text("{}{} ({} SMs, {} free, driver CUDA {}, runtime {})", device.limits.name,
+                                    device.remote ? " on " + device.host : std::string(), device.limits.sm_count, model::human_bytes(device.free_memory_bytes),
                                     device.driver_version, device.runtime_version));
     if (single) {
         const Setup& setup = setups.front();
@@ -312,6 +335,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
     measurement.meta.date_utc = record::utc_now();
     measurement.meta.command_line = own_command_line("tilescope bench");
     measurement.meta.device = device_record(device);
+    if (device.remote) measurement.meta.device.host = device.host;
     measurement.meta.timing = timing_record(requests.front());
     bool all_good = true;
     for (std::size_t i = 0; i < results.size(); ++i) {

@@ -37,6 +37,9 @@ struct BenchOptions {
     std::string csv;
     std::string json;
     std::string json_samples = "all";  // --json-samples none: counts only, as assets/measurements keeps them
+    // --gpu: in a worker process where it says (local, ssh://…, slurm), queued with others on that
+    // GPU (gpu/gpu_queue.hpp); empty: in this process, alone.
+    std::string gpu;
 };
 
 // Registers the "bench" subcommand on `app`; returns it so the caller can test

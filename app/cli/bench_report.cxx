@@ -138,6 +138,7 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     if (result.checked) p.max_rel_error = result.max_rel_error;
     p.check_summary = result.check_summary;
     gpu::record_clocks(result.clocks, p);
+    gpu::record_sharing(result, p);
     return p;
 }
 
@@ -199,6 +200,9 @@ std::string progress_result(const gpu::RunResult& result) {
     if (result.clocks.readings > 0) text += "; " + clock_text(result.clocks);
     if (result.checked && !result.check_passed) text += "; CHECK FAILED";
     if (!result.timing_warning.empty()) text += "; warning: " + result.timing_warning;
+    if (result.gpu_queued && result.gpu_wait_s >= 0.05)
+        text += format_text("; waited {} s for the GPU ({} ahead)", fixed(result.gpu_wait_s, 1), result.gpu_queue_ahead);
+    if (result.gpu_shared) text += "; GPU SHARED: " + result.gpu_shared_note;
     return text;
 }
 

@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "gpu/wire.hpp"
 #include "gpu/worker.hpp"
 
 #include "bench.hpp"
@@ -71,6 +72,8 @@ Commands::Commands(CLI::App& app) : m_state(std::make_unique<State>()) {
     // The window's GPU worker process (gpu/worker.hpp): started by the app, not by people,
     // so it is left out of --help.
     m_state->worker = app.add_subcommand("worker", "the GPU worker process the window starts")->group("");
+    // What a server's administrator checks against the students' (the handshake compares them).
+    app.set_version_flag("--version", std::string("TileScope ") + gpu::wire::tilescope_version());
 }
 
 Commands::~Commands() = default;

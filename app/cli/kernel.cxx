@@ -247,12 +247,9 @@ int run_kernel(const KernelOptions& options, std::ostream& out, std::ostream& er
 
     // A worker process (here, or where --gpu says), supervised as the window's is: a kernel that
     // faults or never returns costs the worker, not this command.
-    gpu::Runner runner(gpu::supervised_backend(
-        {.worker_command = gpu::worker_argv(std::get<gpu::WorkerTarget>(worker_target)),
-         .estimate_s = estimate_seconds,
-         .explain_stop = [target = std::get<gpu::WorkerTarget>(worker_target)](const std::string& line) {
-             return gpu::advice_for_ssh_failure(target, line);
-         }}));
+    gpu::SupervisorOptions supervisor = gpu::supervisor_options(std::get<gpu::WorkerTarget>(worker_target));
+    supervisor.estimate_s = estimate_seconds;
+    gpu::Runner runner(gpu::supervised_backend(std::move(supervisor)));
     gpu::RunRequest request;
     request.user = user;
     request.problem = beside.problem;

@@ -1,10 +1,13 @@
 #include "clock_watch.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
+#include <vector>
 
 #include "model/format.hpp"
 #include "record/measurement_file.hpp"
@@ -34,6 +37,15 @@ std::string clock_limit_names(std::uint64_t limits) {
 
 std::string sm_clock_text(const ClockSummary& clocks) {
     return clocks.readings > 0 ? format_text("SM {} MHz", clocks.mean_sm_mhz) : std::string();
+}
+
+void record_sharing(const RunResult& result, record::Point& point) {
+    if (!result.gpu_host.empty()) point.gpu_host = result.gpu_host;
+    if (result.gpu_queued) point.gpu_wait_s = std::round(result.gpu_wait_s * 1e3) / 1e3;
+    if (result.gpu_sharing_watched) {
+        point.gpu_shared = result.gpu_shared;
+        if (result.gpu_shared) point.gpu_shared_note = result.gpu_shared_note;
+    }
 }
 
 void record_clocks(const ClockSummary& clocks, record::Point& point) {
@@ -80,6 +92,19 @@ namespace {
 
 using NvmlReturn = int;
 constexpr NvmlReturn kNvmlSuccess = 0;
+constexpr NvmlReturn kNvmlErrorNotFound = 6;          // no sample since the time given
+constexpr NvmlReturn kNvmlErrorInsufficientSize = 7;
+
+// nvmlProcessUtilizationSample_t: one process's share of one sampling period.
+struct NvmlProcessSample {
+    unsigned pid;
+    unsigned long long time_stamp_us;  // CPU time, µs since the epoch, at the period's end
+    unsigned sm_util;                  // percent of the period the SMs ran its kernels
+    unsigned memory_util;
+    unsigned encoder_util;
+    unsigned decoder_util;
+};
+
 constexpr int kNvmlClockSm = 1;
 
 struct Nvml {
@@ -89,6 +114,8 @@ struct Nvml {
     NvmlReturn (*power_usage)(void*, unsigned*) = nullptr;                 // milliwatts
     NvmlReturn (*clock_reasons)(void*, unsigned long long*) = nullptr;
     const char* (*error_string)(NvmlReturn) = nullptr;
+    // Optional: what other processes do on the GPU (null where this NVML lacks it).
+    NvmlReturn (*process_utilization)(void*, NvmlProcessSample*, unsigned*, unsigned long long) = nullptr;
     std::string why_not;
 };
 
@@ -117,6 +144,7 @@ const Nvml& nvml() {
             n.init = nullptr;
             return n;
         }
+        bind(library, "nvmlDeviceGetProcessUtilization", n.process_utilization);
         if (const NvmlReturn e = n.init(); e != kNvmlSuccess) {
             n.why_not = std::string("NVML did not start: ") + n.error_string(e);
             n.init = nullptr;
@@ -167,6 +195,41 @@ std::optional<ClockReading> ClockWatch::read() const {
     if (n.power_usage(device_, &milliwatts) == kNvmlSuccess) reading.power_w = milliwatts / 1000.0;
     if (n.clock_reasons(device_, &reasons) == kNvmlSuccess) reading.limits = reasons;
     return reading;
+}
+
+std::optional<std::string> ClockWatch::others_since(std::chrono::system_clock::time_point since) const {
+    const Nvml& n = nvml();
+    if (!device_ || !n.process_utilization) return std::nullopt;
+    const auto after = since + kSharingSlack;
+    const auto since_us = static_cast<unsigned long long>(
+        std::chrono::duration_cast<std::chrono::microseconds>(after.time_since_epoch()).count());
+    std::vector<NvmlProcessSample> samples(64);
+    unsigned count = static_cast<unsigned>(samples.size());
+    NvmlReturn e = n.process_utilization(device_, samples.data(), &count, since_us);
+    if (e == kNvmlErrorInsufficientSize) {
+        samples.resize(count + 16);
+        count = static_cast<unsigned>(samples.size());
+        e = n.process_utilization(device_, samples.data(), &count, since_us);
+    }
+    if (e == kNvmlErrorNotFound) return std::string();  // nothing ran on the SMs since
+    if (e != kNvmlSuccess) return std::nullopt;
+    samples.resize(std::min<std::size_t>(count, samples.size()));
+    // The busiest share of each process that ran kernels. In a container NVML may number processes
+    // as the host does, so this process cannot always find itself: then one busy process is this
+    // one, and only a second counts as another.
+    std::map<unsigned, unsigned> busiest;
+    for (const NvmlProcessSample& sample : samples)
+        if (sample.sm_util > 0 && sample.time_stamp_us > since_us)
+            busiest[sample.pid] = std::max(busiest[sample.pid], sample.sm_util);
+    const auto self = static_cast<unsigned>(getpid());
+    const bool self_seen = busiest.erase(self) > 0;
+    if (busiest.empty() || (!self_seen && busiest.size() == 1)) return std::string();
+    std::string who;
+    for (const auto& [pid, util] : busiest)
+        who += format_text("{}pid {} (SMs busy {} % of a sampling period)", who.empty() ? "" : ", ", pid, util);
+    const std::size_t others = self_seen ? busiest.size() : busiest.size() - 1;
+    return format_text("{} other process{} used this GPU while it ran: {}{}", others, others == 1 ? "" : "es", who,
+                       self_seen ? "" : " (one of these is this worker: NVML numbers processes as the host does)");
 }
 
 }  // namespace ts::gpu

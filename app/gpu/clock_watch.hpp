@@ -8,6 +8,7 @@
 // timing without the clock beside it cannot show it. nvbench watches the clock for the same reason.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,6 +50,10 @@ std::string sm_clock_text(const ClockSummary& clocks);
 // summary, where anything was read; untouched otherwise.
 void record_clocks(const ClockSummary& clocks, record::Point& point);
 
+// A measured point's place on a shared GPU (record::Point::gpu_host, gpu_wait_s, gpu_shared and its
+// note) from the result, where the worker knew them; untouched otherwise.
+void record_sharing(const RunResult& result, record::Point& point);
+
 // Adds readings up into a ClockSummary (runner.hpp), each weighted by the samples it stands for.
 class ClockTally {
 public:
@@ -69,6 +74,13 @@ public:
     static const ClockWatch& current_device();
     std::optional<ClockReading> read() const;
     const std::string& why_not() const { return why_not_; }
+    // Whether other processes used this GPU's SMs since `since`, from NVML's per-process
+    // utilisation samples: a sentence naming them, empty when none did, nullopt where NVML cannot
+    // say. A process that only holds a context (another worker between its requests) is not
+    // counted, and samples within kSharingSlack of `since` are passed over: they may end a
+    // period that began in the turn before.
+    std::optional<std::string> others_since(std::chrono::system_clock::time_point since) const;
+    static constexpr std::chrono::milliseconds kSharingSlack{250};
 
 private:
     ClockWatch();

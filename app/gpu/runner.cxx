@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <thread>
+#include <utility>
 
 #include "model/format.hpp"
 
@@ -84,16 +85,41 @@ Runner::Runner(RunnerBackend backend) : m_state(std::make_unique<State>(std::mov
     m_state->worker = std::thread([state = m_state.get()] { state->work(); });
 }
 
-Runner::~Runner() {
+namespace {
+
+// Stops the worker thread of `state`: it finishes the request it is running (a GPU launch cannot
+// be abandoned half-way), then stops.
+void stop_worker(Runner::State& state);
+
+}  // namespace
+
+Runner::~Runner() { stop_worker(*m_state); }
+
+bool Runner::switch_backend(RunnerBackend backend) {
+    if (pending() > 0) return false;
+    auto fresh = std::make_unique<State>(std::move(backend));
     {
         std::lock_guard lock(m_state->mutex);
-        m_state->stopping = true;
+        fresh->next_id = m_state->next_id;
     }
-    m_state->changed.notify_all();
-    // The worker finishes the request it is running (a GPU launch cannot be abandoned
-    // half-way), then stops.
-    m_state->worker.join();
+    std::unique_ptr<State> old = std::exchange(m_state, std::move(fresh));
+    m_state->worker = std::thread([state = m_state.get()] { state->work(); });
+    std::thread([old = std::move(old)] { stop_worker(*old); }).detach();
+    return true;
 }
+
+namespace {
+
+void stop_worker(Runner::State& state) {
+    {
+        std::lock_guard lock(state.mutex);
+        state.stopping = true;
+    }
+    state.changed.notify_all();
+    state.worker.join();
+}
+
+}  // namespace
 
 std::optional<DeviceInfo> Runner::device() const {
     std::lock_guard lock(m_state->mutex);
@@ -168,6 +194,10 @@ RunResult Runner::wait(std::uint64_t id) {
         }
         m_state->changed.wait(lock);
     }
+}
+
+WorkerStatus Runner::worker_status() const {
+    return m_state->backend.status ? m_state->backend.status() : WorkerStatus{};
 }
 
 int Runner::pending() const {

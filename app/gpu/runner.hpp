@@ -49,6 +49,13 @@ struct DeviceInfo {
     int clock_khz = 0;           // peak SM clock
     int memory_clock_khz = 0;    // peak memory clock
     int memory_bus_bits = 0;
+    std::string uuid;            // "GPU-5f3c…": CUDA's id of this very GPU (its lock is named so); empty where unknown
+    // Where the worker runs, from its handshake (wire.hpp's Hello): the name its machine gives
+    // itself, whether that is another machine (--gpu ssh:// or slurm), and how turns at the GPU
+    // are queued there ("/tmp/tilescope-gpu-locks", or "off" and why).
+    std::string host;
+    bool remote = false;
+    std::string gpu_lock;
 };
 
 // What the worker does with a request.
@@ -248,10 +255,39 @@ struct RunResult {
     std::int64_t device_free_bytes = 0;
     std::int64_t device_total_bytes = 0;
 
+    // On a GPU shared through the lock (gpu/gpu_queue.hpp): the seconds this request waited for
+    // its turn, and how many requests were ahead when it arrived. Whether another process used
+    // the GPU while it ran (NVML's process list and utilisation), and which, in words: such a
+    // point is marked "GPU shared".
+    bool gpu_queued = false;      // it took a turn in the GPU's queue (the two below apply)
+    double gpu_wait_s = 0.0;
+    int gpu_queue_ahead = 0;
+    bool gpu_sharing_watched = false;  // NVML could tell (the two below apply)
+    bool gpu_shared = false;
+    std::string gpu_shared_note;  // "1 other process used this GPU while it ran: pid 5120 (…)"
+    std::string gpu_host;         // the server it ran on, when not this machine (the handshake's host)
+
     // Live requests (see the top of this file): the key, empty for submit(); and the id of
     // a newer live request of the same key that arrived before this one finished (0: none).
     std::string live_key;
     std::uint64_t superseded_by = 0;
+};
+
+// Where the GPU worker is and what it is doing now, for the status bar: a supervised backend
+// (supervisor.hpp) keeps it; a Runner without one is always Ready here.
+struct WorkerStatus {
+    enum class Phase {
+        Connecting,    // starting the worker (through ssh or srun): waiting for its handshake
+        Ready,         // idle, or running a request
+        Waiting,       // its request waits in the GPU's queue behind `ahead` others
+        Reconnecting,  // the connection was lost: the next try is at `retry_in_s`
+        Failed,        // it cannot be used: `problem` says why (a version mismatch)
+    };
+    Phase phase = Phase::Ready;
+    std::string server;       // the server's name ("gpu1"); empty for this machine
+    int ahead = 0;            // Waiting: requests ahead of this one, the one running included
+    double retry_in_s = 0.0;  // Reconnecting: seconds until the next try
+    std::string problem;      // the last failure's sentence, for Reconnecting and Failed
 };
 
 // The synchronous functions the worker thread calls. The defaults are the real backend
@@ -261,6 +297,8 @@ struct RunnerBackend {
     std::function<RunResult(const RunRequest&)> run;
     // Called on the worker thread as the Runner stops (may be empty).
     std::function<void()> finish{};
+    // Called from any thread (may be empty: always Ready).
+    std::function<WorkerStatus()> status{};
 };
 
 // The point a request measures, as people and the failed result's sentence name it: its
@@ -290,9 +328,17 @@ public:
     RunResult wait(std::uint64_t id);
     // Requests queued or running.
     int pending() const;
+    // Where the worker is and what it does now (RunnerBackend::status); never blocks on it.
+    WorkerStatus worker_status() const;
+    // Goes on with another backend (the window's GPU choice: this machine or a server), probing
+    // anew: device() is nullopt until the new one answers. Only while nothing is pending (false
+    // otherwise, and nothing changes). The old backend is stopped on a thread of its own, so a
+    // connection still being made never holds up the caller. Ids go on from where they were.
+    bool switch_backend(RunnerBackend backend);
+
+    struct State;  // opaque: runner.cxx's
 
 private:
-    struct State;
     std::unique_ptr<State> m_state;
 };
 

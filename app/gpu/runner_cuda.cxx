@@ -102,6 +102,19 @@ KernelOccupancy query_occupancy(const RunRequest& request) {
     return occupancy;
 }
 
+// "GPU-5f3c1e2a-…", as nvidia-smi -L writes a GPU's UUID: the same on every process that sees it.
+std::string uuid_text(const cudaUUID_t& uuid) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string text = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+        const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+        text += kHex[byte >> 4];
+        text += kHex[byte & 15];
+    }
+    return text;
+}
+
 }  // namespace
 
 DeviceInfo probe_device() {
@@ -165,6 +178,7 @@ DeviceInfo probe_device() {
         limits.shared_per_sm = static_cast<int>(prop.sharedMemPerMultiprocessor);
         limits.reserved_shared_per_block = static_cast<int>(prop.reservedSharedMemPerBlock);
         info.l2_cache_bytes = prop.l2CacheSize;
+        info.uuid = uuid_text(prop.uuid);
         // CUDA 13 dropped the clocks from cudaDeviceProp; the attributes remain.
         info.clock_khz = attribute_or_zero(cudaDevAttrClockRate);
         info.memory_clock_khz = attribute_or_zero(cudaDevAttrMemoryClockRate);

@@ -14,7 +14,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <cstring>
+#include <mutex>
 #include <string_view>
+#include <thread>
 
 #include "model/format.hpp"
 #include "steady_clock.hpp"
@@ -130,60 +132,121 @@ double kernel_deadline_s(const RunRequest& request, double estimate_s, double mi
 }
 
 // The worker process and the three pipes to it (its stdin, stdout and stderr); one request at
-// a time (the Runner's thread).
+// a time (the Runner's thread). status() may be called from any thread.
 class Supervisor {
 public:
     Supervisor(SupervisorOptions options, std::shared_ptr<SupervisorStats> stats)
         : m_options(std::move(options)), m_stats(stats ? std::move(stats) : std::make_shared<SupervisorStats>()) {
         // A write to a worker that has just died must fail with EPIPE, not end the app.
         signal(SIGPIPE, SIG_IGN);
+        m_status.server = m_options.server;
     }
     ~Supervisor() { stop(false); }
 
     DeviceInfo probe() {
-        DeviceInfo failed;
-        const auto answer = exchange({.type = "probe"}, m_options.probe_timeout_s, "starting CUDA");
-        if (answer.device) return *answer.device;
-        failed.why_not = answer.failure;
-        return failed;
+        if (auto why = connect("starting CUDA")) {
+            DeviceInfo failed;
+            failed.why_not = *why;
+            failed.remote = remote();
+            failed.host = m_options.server;
+            return failed;
+        }
+        return m_device;
     }
 
     RunResult run(const RunRequest& request) {
+        RunResult result;
+        result.request = request;
+        const std::string during = describe_request(request);
+        if (auto why = connect(during)) {
+            result.error = *why;
+            return result;
+        }
         const double estimate = m_options.estimate_s ? m_options.estimate_s(request) : 0.0;
-        auto answer = exchange({.type = "run", .request = request}, kernel_deadline_s(request, estimate, m_options.min_deadline_s),
-                               describe_request(request));
+        const double deadline = kernel_deadline_s(request, estimate, m_options.min_deadline_s);
+        auto answer = exchange({.type = "run", .request = request, .deadline_s = deadline}, deadline, during);
+        set_phase(WorkerStatus::Phase::Ready);
         if (answer.result) {
             if (answer.context_lost) {
                 // The worker exits by itself after such a result; a new one takes the next request.
                 stop(true);
-                start();
+                if (!remote()) start();
                 answer.result->error += "; the GPU worker could not go on after that and was restarted";
                 m_stats->last_stop = answer.result->error;
             }
+            if (remote()) answer.result->gpu_host = m_device.host;
             return *answer.result;
         }
-        RunResult result;
-        result.request = request;
         result.error = answer.failure;
         return result;
     }
 
+    WorkerStatus status() const {
+        std::lock_guard lock(m_status_mutex);
+        WorkerStatus status = m_status;
+        if (status.phase == WorkerStatus::Phase::Reconnecting)
+            status.retry_in_s = std::max(0.0, -seconds_since(m_reconnect_at));
+        return status;
+    }
+
 private:
     struct Answer {
-        std::optional<DeviceInfo> device{};
+        std::optional<wire::Hello> hello{};
         std::optional<RunResult> result{};
         bool context_lost = false;
         std::string failure{};  // set when neither came back
     };
 
     bool running() const { return m_pid > 0; }
+    bool remote() const { return !m_options.server.empty(); }
+
+    void set_phase(WorkerStatus::Phase phase, int ahead = 0, const std::string& problem = {}) {
+        std::lock_guard lock(m_status_mutex);
+        m_status.phase = phase;
+        m_status.ahead = ahead;
+        if (!problem.empty()) m_status.problem = problem;
+    }
+
+    // A worker ready for requests: the one running, or a new one once its handshake is in. Waits
+    // first when a reconnection is due later. The sentence when none can be had.
+    std::optional<std::string> connect(const std::string& during) {
+        if (!m_incompatible.empty()) return m_incompatible;
+        if (running()) return std::nullopt;
+        if (const double wait_s = -seconds_since(m_reconnect_at); wait_s > 0.0) {
+            set_phase(WorkerStatus::Phase::Reconnecting);
+            std::this_thread::sleep_for(std::chrono::duration<double>(wait_s));
+        }
+        set_phase(WorkerStatus::Phase::Connecting);
+        if (auto why = start()) {
+            return lost(format_text("cannot start {}", what_is_started()), *why);
+        }
+        // An older worker answers this probe without a handshake, which tells it apart; a current
+        // one says hello first, unasked.
+        if (!wire::write_frame(m_to, wire::encode_message({.type = "probe"}))) return connection_failed(during, reap());
+        Answer answer = await(m_options.probe_timeout_s, during, /*connecting=*/true);
+        if (!answer.hello) return answer.failure;
+        if (auto why = wire::incompatibility(*answer.hello, remote() ? m_options.server : "this machine")) {
+            stop(true);
+            m_incompatible = *why;
+            set_phase(WorkerStatus::Phase::Failed, 0, *why);
+            return *why;
+        }
+        m_device = answer.hello->device;
+        m_device.remote = remote();
+        m_next_delay = 0;
+        set_phase(WorkerStatus::Phase::Ready);
+        return std::nullopt;
+    }
+
+    std::string what_is_started() const {
+        return remote() ? format_text("the GPU worker on {}", m_options.server) : std::string("the GPU worker");
+    }
 
     std::optional<std::string> start() {
         if (m_options.worker_command.empty() || m_options.worker_command.front().empty())
-            return std::string("cannot start the GPU worker: no command was given");
+            return std::string("no command was given");
         const std::string program = find_program(m_options.worker_command.front());
-        if (program.empty())
-            return format_text("cannot start the GPU worker: {} is not on PATH", m_options.worker_command.front());
+        if (program.empty()) return format_text("{} is not on PATH", m_options.worker_command.front());
         int to_child[2], from_child[2], errors_of_child[2];
         if (pipe2(to_child, O_CLOEXEC) != 0) return format_text("cannot make a pipe: {}", std::strerror(errno));
         if (pipe2(from_child, O_CLOEXEC) != 0) {
@@ -214,7 +277,7 @@ private:
             close(to_child[1]);
             close(from_child[0]);
             close(errors_of_child[0]);
-            return format_text("cannot start the GPU worker: {}", std::strerror(errno));
+            return format_text("fork failed: {}", std::strerror(errno));
         }
         m_pid = pid;
         m_stats->worker_pid = pid;
@@ -277,10 +340,12 @@ private:
         return how;
     }
     std::string stop(bool kill_now) { return end_worker(kill_now ? 0 : 1000, "killed"); }
-    // What became of a worker that closed its end: it has exited, or is made to.
-    // Its last line on stderr, when it wrote one, says why in its own words (ssh's reason).
+    // What became of a worker that closed its end: it has exited, or is made to. Its last line on
+    // stderr, when it wrote one, says why in its own words (ssh's reason). Over ssh or srun, that
+    // program is what exited: "ssh exited with status 255 (Connection reset by peer)".
     std::string reap() {
         std::string how = end_worker(500, "it closed its pipe");
+        if (!m_options.launcher.empty()) how = m_options.launcher + " " + how;
         if (m_last_error_line.empty()) return how;
         how += " (" + m_last_error_line + ")";
         if (m_options.explain_stop)
@@ -288,9 +353,38 @@ private:
         return how;
     }
 
-    // Fails the exchange: the worker is stopped (if still there) and a new one started.
+    // The sentence for a worker that was lost, `what` saying when; schedules the next start:
+    // at once here, after the next delay for a connection.
+    std::string lost(const std::string& what, const std::string& why) {
+        std::string failure = format_text("{}: {}", what, why);
+        if (m_options.reconnect_delays_s.empty()) {
+            failure += "; it will be started again for the next request";
+        } else {
+            const std::size_t index = std::min(m_next_delay, m_options.reconnect_delays_s.size() - 1);
+            const double delay = m_options.reconnect_delays_s[index];
+            ++m_next_delay;
+            m_reconnect_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(delay));
+            failure += format_text("; reconnecting in {} s", model::fixed(delay, delay < 1.0 ? 1 : 0));
+        }
+        m_stats->last_stop = failure;
+        set_phase(m_options.reconnect_delays_s.empty() ? WorkerStatus::Phase::Ready : WorkerStatus::Phase::Reconnecting, 0,
+                  failure);
+        return failure;
+    }
+    std::string connection_failed(const std::string& during, const std::string& why) {
+        if (!remote()) return lost(format_text("the GPU worker stopped during {}", during), why);
+        return lost(format_text("could not connect to {} for {}", m_options.server, during), why);
+    }
+
+    // Fails the exchange: the worker is stopped (if still there), and started anew for the next
+    // request (here at once; elsewhere after a delay).
     Answer fail(const std::string& during, const std::string& why) {
         Answer answer;
+        if (running()) stop(true);
+        if (remote()) {
+            answer.failure = lost(format_text("the connection to {} was lost during {}", m_options.server, during), why);
+            return answer;
+        }
         const auto restarted = start();
         answer.failure = format_text("the GPU worker stopped during {}: {}; {}", during, why,
                                      restarted ? "it could not be restarted: " + *restarted : "it was restarted");
@@ -299,54 +393,73 @@ private:
     }
 
     Answer exchange(const wire::Message& message, double deadline_s, const std::string& during) {
-        if (!running()) {
-            if (auto why = start()) {
-                Answer answer;
-                answer.failure = *why;
-                return answer;
-            }
-        }
         if (!wire::write_frame(m_to, wire::encode_message(message))) return fail(during, reap());
-        const Clock::time_point begun = Clock::now();
+        return await(deadline_s, during, /*connecting=*/false);
+    }
+
+    // Reads the worker's messages until the answer comes: its handshake while `connecting`, else
+    // a request's result. While the request waits in the GPU's queue, its deadline does not run.
+    Answer await(double deadline_s, const std::string& during, bool connecting) {
+        const auto broken = [&](const std::string& why) {
+            stop(true);
+            std::string said = "it sent something that is not a message (" + why + ") and was stopped";
+            if (connecting && remote())
+                said += format_text(" (does a login script on {} print to standard output?)", m_options.server);
+            return connecting ? Answer{.failure = connection_failed(during, said)} : fail(during, said);
+        };
+        Clock::time_point begun = Clock::now();
         Clock::time_point heard = begun;
+        bool queued = false;
         char buffer[65536];
         for (;;) {
             // Whole messages already read come first.
             for (;;) {
                 auto frame = m_reader.next();
-                if (auto* why = std::get_if<std::string>(&frame)) {
-                    stop(true);
-                    return fail(during, "it sent something that is not a message (" + *why + ") and was stopped");
-                }
+                if (auto* why = std::get_if<std::string>(&frame)) return broken(*why);
                 const auto& payload = std::get<std::optional<std::string>>(frame);
                 if (!payload) break;
                 auto decoded = wire::decode_message(*payload);
-                if (auto* why = std::get_if<std::string>(&decoded)) {
-                    stop(true);
-                    return fail(during, "it sent something that is not a message (" + *why + ") and was stopped");
-                }
+                if (auto* why = std::get_if<std::string>(&decoded)) return broken(*why);
                 wire::Message& got = std::get<wire::Message>(decoded);
                 heard = Clock::now();
-                if (got.type == "device" && got.device && message.type == "probe") return {.device = std::move(got.device)};
-                if (got.type == "result" && got.result && message.type == "run")
+                if (connecting && got.type == "hello" && got.hello) return {.hello = std::move(got.hello)};
+                if (connecting && got.type == "device") {
+                    // A worker from before the handshake answers the probe straight away.
+                    wire::Hello old{.protocol = 1};
+                    return {.hello = old};
+                }
+                if (!connecting && got.type == "result" && got.result)
                     return {.result = std::move(got.result), .context_lost = got.context_lost};
+                if (!connecting && got.type == "waiting") {
+                    queued = true;
+                    set_phase(WorkerStatus::Phase::Waiting, got.ahead);
+                } else if (!connecting && got.type == "turn") {
+                    queued = false;
+                    begun = heard;
+                    set_phase(WorkerStatus::Phase::Ready);
+                }
                 // "alive", or an answer to nothing asked: only a sign of life.
             }
-            const double left = deadline_s - seconds_since(begun);
+            const double left = queued ? deadline_s : deadline_s - seconds_since(begun);
             const double quiet_left = m_options.heartbeat_timeout_s - seconds_since(heard);
             if (left <= 0.0) {
                 stop(true);
+                if (connecting)
+                    return {.failure = connection_failed(
+                                during, format_text("no handshake came in {} s", model::fixed(deadline_s, 0)))};
                 return fail(during, format_text("it took longer than {} s, the most a request of this size may take, "
                                                 "and was stopped (a kernel that never ends?)",
                                                 model::fixed(deadline_s, 0)));
             }
-            if (quiet_left <= 0.0) {
+            // Until its handshake a worker may be silent (ssh logging in, srun waiting for a node).
+            if (quiet_left <= 0.0 && !connecting) {
                 stop(true);
                 return fail(during, format_text("it stopped answering for {} s and was stopped",
                                                 model::fixed(m_options.heartbeat_timeout_s, 1)));
             }
             pollfd watch[2] = {{m_from, POLLIN, 0}, {m_errors, POLLIN, 0}};  // a closed stderr (-1) is skipped
-            const int wait_ms = static_cast<int>(std::ceil(std::min(left, quiet_left) * 1000.0));
+            const double wait_s = connecting ? left : std::min(left, quiet_left);
+            const int wait_ms = static_cast<int>(std::ceil(std::min(wait_s, 1.0) * 1000.0));
             const int ready = poll(watch, 2, std::max(wait_ms, 1));
             if (ready < 0 && errno != EINTR) {
                 stop(true);
@@ -359,6 +472,7 @@ private:
             if (got > 0) {
                 m_reader.feed(buffer, static_cast<std::size_t>(got));
             } else if (got == 0) {
+                if (connecting) return {.failure = connection_failed(during, reap())};
                 return fail(during, reap());
             } else if (errno != EAGAIN && errno != EINTR) {
                 stop(true);
@@ -377,6 +491,12 @@ private:
     std::string m_error_tail;       // the last of what it wrote there
     std::string m_last_error_line;  // the last worker's last line there, once it ended
     wire::FrameReader m_reader;
+    DeviceInfo m_device;            // from the last handshake
+    std::string m_incompatible;     // set once a worker of another protocol answered: no more tries
+    std::size_t m_next_delay = 0;   // index into reconnect_delays_s
+    Clock::time_point m_reconnect_at{};
+    mutable std::mutex m_status_mutex;
+    WorkerStatus m_status;
 };
 
 std::vector<std::string> this_program_as_worker() {
@@ -388,8 +508,9 @@ std::vector<std::string> this_program_as_worker() {
 
 RunnerBackend supervised_backend(SupervisorOptions options, std::shared_ptr<SupervisorStats> stats) {
     auto supervisor = std::make_shared<Supervisor>(std::move(options), std::move(stats));
-    return RunnerBackend{[supervisor] { return supervisor->probe(); },
-                         [supervisor](const RunRequest& request) { return supervisor->run(request); }};
+    return RunnerBackend{.probe = [supervisor] { return supervisor->probe(); },
+                         .run = [supervisor](const RunRequest& request) { return supervisor->run(request); },
+                         .status = [supervisor] { return supervisor->status(); }};
 }
 
 }  // namespace ts::gpu

@@ -9,6 +9,15 @@
 //   "the GPU worker stopped during tiled T=32 at 4096×4096×4096: killed by signal 11
 //    (Segmentation fault); it was restarted"
 // Requests still queued in the Runner simply run on the new worker.
+// A worker's first message is its handshake (wire.hpp's Hello); one of another protocol is
+// stopped with a sentence naming both versions, and no other is started for it.
+//
+// A worker elsewhere (SupervisorOptions::server: a server through ssh, a Slurm node) is a
+// connection: when it is lost, the failed request's sentence names the server and the launcher
+// ("the connection to gpu1 was lost during tiled T=32 float 4096³: ssh exited with status 255
+// (Connection reset by peer); reconnecting in 2 s"), and the next request reconnects after a
+// delay that grows with each failed try (reconnect_delays_s) and starts over once one succeeds.
+//
 // The worker's stderr passes through to this process's stderr; when the worker exits by itself,
 // its last line there is quoted too ("exited with status 255 (Permission denied (publickey).)").
 #pragma once
@@ -34,6 +43,13 @@ struct SupervisorOptions {
     // Advice for a worker that stopped, from the last line it wrote on stderr (ssh's "Permission
     // denied (publickey)."), added to the failed result's sentence; empty: none. Null: none.
     std::function<std::string(const std::string& last_stderr_line)> explain_stop{};
+    // Where the worker runs when it is not this machine ("gpu1", "a Slurm node"), and the program
+    // that reaches it ("ssh", "srun"), for the sentences; empty: this machine.
+    std::string server{};
+    std::string launcher{};
+    // The waits before each reconnection after a lost connection or a failed one, the last
+    // repeated; empty: a new worker at once (this machine).
+    std::vector<double> reconnect_delays_s{};
 };
 
 // How long a request may run before its worker is killed: at least `min_s` (10 s), and well

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "model/format.hpp"
 #include "record/trace_file.hpp"
 #include "record/whole_number.hpp"
 
@@ -233,6 +234,10 @@ void fields(Io& io, Device& d) requires std::is_same_v<std::remove_const_t<Devic
     io("clock_khz", d.clock_khz);
     io("memory_clock_khz", d.memory_clock_khz);
     io("memory_bus_bits", d.memory_bus_bits);
+    io("uuid", d.uuid);
+    io("host", d.host);
+    io("remote", d.remote);
+    io("gpu_lock", d.gpu_lock);
 }
 
 template <typename Io, typename Occupancy>
@@ -495,6 +500,13 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     maybe_nested(io, "user_trace", r.user_trace);
     io("device_free_bytes", r.device_free_bytes);
     io("device_total_bytes", r.device_total_bytes);
+    io("gpu_queued", r.gpu_queued);
+    io("gpu_wait_s", r.gpu_wait_s);
+    io("gpu_queue_ahead", r.gpu_queue_ahead);
+    io("gpu_sharing_watched", r.gpu_sharing_watched);
+    io("gpu_shared", r.gpu_shared);
+    io("gpu_shared_note", r.gpu_shared_note);
+    io("gpu_host", r.gpu_host);
     io("live_key", r.live_key);
     io("superseded_by", r.superseded_by);
 }
@@ -528,9 +540,29 @@ std::string encode_request(const RunRequest& request) { return to_json(request).
 std::string encode_result(const RunResult& result) { return result_json(result).dump(); }
 std::string encode_device(const DeviceInfo& device) { return to_json(device).dump(); }
 
+const char* tilescope_version() { return TILESCOPE_VERSION; }
+
+std::optional<std::string> incompatibility(const Hello& hello, const std::string& where) {
+    if (hello.protocol == kProtocolVersion) return std::nullopt;
+    const std::string theirs = hello.tilescope_version.empty() ? std::string("an unknown version") : hello.tilescope_version;
+    const bool older = hello.protocol < kProtocolVersion;
+    return model::format_text("the GPU worker on {} is TileScope {} (protocol {}) and this is TileScope {} (protocol {}): "
+                              "install TileScope {} on {}{}",
+                              where, theirs, hello.protocol, tilescope_version(), kProtocolVersion,
+                              older ? tilescope_version() : theirs, older ? where : "this machine",
+                              older ? "" : model::format_text(", or TileScope {} on {}", tilescope_version(), where));
+}
+
 std::string encode_message(const Message& message) {
     Json j;
     j["type"] = message.type;
+    if (message.hello) {
+        j["hello"] = {{"protocol", message.hello->protocol},
+                      {"tilescope_version", message.hello->tilescope_version},
+                      {"device", to_json(message.hello->device)}};
+    }
+    if (message.deadline_s > 0.0) j["deadline_s"] = message.deadline_s;
+    if (message.type == "waiting") j["ahead"] = message.ahead;
     if (message.request) j["request"] = to_json(*message.request);
     if (message.result) j["result"] = result_json(*message.result);
     if (message.device) j["device"] = to_json(*message.device);
@@ -544,6 +576,14 @@ std::variant<Message, std::string> decode_message(std::string_view text) {
         const Json j = Json::parse(text);
         Message message;
         message.type = j.at("type").get<std::string>();
+        if (j.contains("hello")) {
+            const Json& hello = j.at("hello");
+            message.hello = Hello{.protocol = whole_number<int>(hello.at("protocol"), "protocol"),
+                                  .tilescope_version = hello.value("tilescope_version", std::string()),
+                                  .device = from_json<DeviceInfo>(hello.at("device"))};
+        }
+        if (j.contains("deadline_s")) message.deadline_s = j.at("deadline_s").get<double>();
+        if (j.contains("ahead")) message.ahead = whole_number<int>(j.at("ahead"), "ahead");
         if (j.contains("request")) message.request = from_json<RunRequest>(j.at("request"));
         if (j.contains("result")) message.result = read_result(j.at("result"));
         if (j.contains("device")) message.device = from_json<DeviceInfo>(j.at("device"));

@@ -1,8 +1,11 @@
 // wire.hpp — what the window's GPU worker process and its supervisor say to each other over
 // a pipe: framed messages, each a 4-byte little-endian length and that many bytes of JSON.
 //
-//   supervisor → worker   {"type":"probe"}            {"type":"run","request":{...}}
+//   worker → supervisor   {"type":"hello","hello":{...}}  first, unasked: the handshake (Hello)
+//   supervisor → worker   {"type":"probe"}            {"type":"run","request":{...},"deadline_s":40}
 //   worker → supervisor   {"type":"device",...}       {"type":"alive"} (heartbeat, while running)
+//                         {"type":"waiting","ahead":2} (queued behind others' requests for the GPU)
+//                         {"type":"turn"}             (the request has the GPU: its deadline starts)
 //                         {"type":"result","result":{...},"context_lost":false}
 //
 // Every RunRequest and RunResult field travels, the recorded trace included, so the views
@@ -19,6 +22,21 @@
 
 namespace ts::gpu::wire {
 
+// The messages' version: both sides must speak the same one. 1 had no handshake.
+inline constexpr int kProtocolVersion = 2;
+// This build's version ("0.1.0"), as the handshake gives it.
+const char* tilescope_version();
+
+// The worker's first message: who it is and what GPU it has.
+struct Hello {
+    int protocol = 0;
+    std::string tilescope_version{};
+    DeviceInfo device{};  // its probe: GPU, driver and CUDA, with `host` and `gpu_lock` set
+};
+// Why this build cannot talk to the worker that said `hello`, in one sentence that names both
+// versions and what to install where; nullopt when they match. `where`: "gpu1", "this machine".
+std::optional<std::string> incompatibility(const Hello& hello, const std::string& where);
+
 // The largest frame either side accepts: a trace of 4 M loads is about 100 MB of JSON.
 inline constexpr std::uint32_t kMaxFrameBytes = 512u << 20;
 
@@ -28,8 +46,11 @@ std::string encode_device(const DeviceInfo& device);
 
 // A message as read back; `type` says which of the others is set.
 struct Message {
-    std::string type;  // "probe", "run", "device", "alive", "result"
+    std::string type;  // "hello", "probe", "run", "device", "alive", "waiting", "turn", "result"
+    std::optional<Hello> hello{};
     std::optional<RunRequest> request{};
+    double deadline_s = 0.0;  // with "run": the worker stops itself when the request runs longer (0: never)
+    int ahead = 0;            // with "waiting": requests ahead in the GPU's queue
     std::optional<RunResult> result{};
     std::optional<DeviceInfo> device{};
     bool context_lost = false;  // with "result": the worker's CUDA context is gone; it exits

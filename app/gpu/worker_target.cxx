@@ -193,9 +193,10 @@ std::vector<std::string> worker_argv(const WorkerTarget& target) {
     case WorkerTargetKind::Ssh: {
         // -T: no terminal, so the worker's bytes pass unchanged. BatchMode: a server that wants a
         // password fails instead of asking (TileScope never takes one). ServerAliveInterval:
-        // a link that died silently ends ssh within about 30 s, as a stopped worker.
-        std::vector<std::string> argv{"ssh", "-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=10",
-                                      "-o", "ServerAliveCountMax=3"};
+        // a link that died silently ends ssh within about 30 s, as a stopped worker. ConnectTimeout:
+        // an unreachable host is said so in 10 s, not after TCP's two minutes.
+        std::vector<std::string> argv{"ssh", "-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o",
+                                      "ServerAliveInterval=10", "-o", "ServerAliveCountMax=3"};
         if (target.port != 0) argv.insert(argv.end(), {"-p", std::to_string(target.port)});
         if (!target.user.empty()) argv.insert(argv.end(), {"-l", target.user});
         // "--": whatever follows is the destination and the command, never an option.
@@ -219,6 +220,31 @@ std::string advice_for_ssh_failure(const WorkerTarget& target, const std::string
     const std::string port = target.port != 0 ? "-p " + std::to_string(target.port) + " " : "";
     return "the server " + target.host + " did not accept this computer's key: set up a key for it: ssh-keygen, then ssh-copy-id " +
            port + destination + ", then ssh " + port + destination + " once in a terminal";
+}
+
+SupervisorOptions supervisor_options(const WorkerTarget& target) {
+    SupervisorOptions options;
+    options.worker_command = worker_argv(target);
+    options.explain_stop = [target](const std::string& line) { return advice_for_ssh_failure(target, line); };
+    switch (target.kind) {
+        case WorkerTargetKind::Local: return options;
+        case WorkerTargetKind::Ssh:
+            options.server = target.host;
+            options.launcher = "ssh";
+            break;
+        case WorkerTargetKind::Slurm:
+            options.server = target.partition.empty() ? "a Slurm node" : "a Slurm node of " + target.partition;
+            options.launcher = "srun";
+            break;
+        case WorkerTargetKind::Command:
+            options.server = target.command.front();
+            options.launcher = target.command.front();
+            break;
+    }
+    // ssh has logged in, srun may wait for a node: a handshake can take a while.
+    options.probe_timeout_s = 120.0;
+    options.reconnect_delays_s = {2.0, 4.0, 8.0, 16.0, 30.0};
+    return options;
 }
 
 std::string describe(const WorkerTarget& target) {

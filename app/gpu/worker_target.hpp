@@ -20,6 +20,8 @@
 #include <variant>
 #include <vector>
 
+#include "supervisor.hpp"
+
 namespace ts::gpu {
 
 enum class WorkerTargetKind {
@@ -59,6 +61,11 @@ std::vector<std::string> worker_argv(const WorkerTarget& target);
 // `last_stderr_line` as its last words. For ssh's "Permission denied": set up a key (ssh-keygen,
 // ssh-copy-id, ssh once in a terminal). Empty when there is no advice.
 std::string advice_for_ssh_failure(const WorkerTarget& target, const std::string& last_stderr_line);
+
+// The supervisor's options for a worker at `target`: its command, the advice for ssh's failures,
+// and for a server or a Slurm node, the place and launcher its sentences name and the growing
+// waits before each reconnection (2, 4, 8, 16, then every 30 s).
+SupervisorOptions supervisor_options(const WorkerTarget& target);
 
 // The target as --gpu would be written ("ssh://ana@gpu1:2222"), or the command's words.
 std::string describe(const WorkerTarget& target);

@@ -85,6 +85,7 @@ void fields(Io& io, T& d) requires std::is_same_v<std::remove_const_t<T>, Device
     io("clock_mhz", d.clock_mhz);
     io("memory_clock_mhz", d.memory_clock_mhz);
     io("memory_bus_bits", d.memory_bus_bits);
+    io.added_later("host", d.host, !d.host.empty());
 }
 
 template <typename Io, typename T>
@@ -148,6 +149,10 @@ void fields(Io& io, T& p) requires std::is_same_v<std::remove_const_t<T>, Point>
         io("power_w", p.power_w);
         io("clock_limits", p.clock_limits);
     }
+    io.added_later("gpu_host", p.gpu_host, p.gpu_host.has_value());
+    io.added_later("gpu_wait_s", p.gpu_wait_s, p.gpu_wait_s.has_value());
+    io.added_later("gpu_shared", p.gpu_shared, p.gpu_shared.has_value());
+    if (p.gpu_shared) io("gpu_shared_note", p.gpu_shared_note);
 }
 
 template <typename T>
@@ -180,6 +185,10 @@ Json column_sample() {
     p.sm_clock_mhz = 0;
     p.power_w = 0.0;
     p.clock_limits = "";
+    p.gpu_host = "";
+    p.gpu_wait_s = 0.0;
+    p.gpu_shared = false;
+    p.gpu_shared_note = "";
     return point_json(p);
 }
 
@@ -332,7 +341,8 @@ struct CsvRecord {
 
 // Columns added since the first CSVs, which older ones may lack.
 bool added_later(std::string_view column) {
-    return column == "ran_candidate" || column == "sm_clock_mhz" || column == "power_w" || column == "clock_limits";
+    return column == "ran_candidate" || column == "sm_clock_mhz" || column == "power_w" || column == "clock_limits" ||
+           column == "gpu_host" || column == "gpu_wait_s" || column == "gpu_shared" || column == "gpu_shared_note";
 }
 
 std::vector<CsvRecord> split_csv(std::string_view text, std::string_view source) {

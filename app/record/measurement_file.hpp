@@ -43,6 +43,7 @@ struct Device {
     std::optional<double> clock_mhz;   // peak SM clock, when the driver says
     std::optional<double> memory_clock_mhz;
     std::optional<int> memory_bus_bits;
+    std::string host;  // where the GPU was, when not on this machine ("gpu1"); empty otherwise
 };
 
 // How every point was timed (app/gpu/measure.hpp explains the engine).
@@ -113,6 +114,14 @@ struct Point {
     std::optional<int> sm_clock_mhz;
     std::optional<double> power_w;
     std::optional<std::string> clock_limits;
+    // On a GPU elsewhere or shared (gpu/gpu_queue.hpp): the server's name (null on this machine);
+    // the seconds the request waited for its turn at the GPU; whether another process used the
+    // GPU while it ran ("GPU shared", from NVML), and which. Absent where not known, and from
+    // measurements made before TileScope kept them.
+    std::optional<std::string> gpu_host;
+    std::optional<double> gpu_wait_s;
+    std::optional<bool> gpu_shared;
+    std::optional<std::string> gpu_shared_note;
 
     bool checked = false;
     bool check_passed = false;

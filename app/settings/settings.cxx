@@ -21,7 +21,8 @@ constexpr std::string_view kViews[] = {"stage", "latency", "tuning", "roofline",
 constexpr std::string_view kPanels[] = {"source", "thread", "warp"};
 constexpr std::string_view kKeys[] = {"window_width", "window_height", "window_x", "window_y",
                                       "fullscreen",   "presenter",     "font_scale", "palette",
-                                      "view",         "theatre_panel", "latency_rungs"};
+                                      "view",         "theatre_panel", "latency_rungs", "gpu_server",
+                                      "gpu_on_server"};
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -100,10 +101,16 @@ std::optional<std::string> apply(Settings& s, std::string_view key, std::string_
         const auto v = parse_int(value, -kMaxOffset, kMaxOffset);
         if (!v) return bad(int_range(-kMaxOffset, kMaxOffset));
         (key == "window_x" ? s.window_x : s.window_y) = *v;
-    } else if (key == "fullscreen" || key == "presenter") {
+    } else if (key == "fullscreen" || key == "presenter" || key == "gpu_on_server") {
         const auto v = parse_bool(value);
         if (!v) return bad("expected true or false");
-        (key == "fullscreen" ? s.fullscreen : s.presenter) = *v;
+        (key == "fullscreen" ? s.fullscreen : key == "presenter" ? s.presenter : s.gpu_on_server) = *v;
+    } else if (key == "gpu_server") {
+        // Checked as --gpu is when it is used; here only that it is one short line of text.
+        if (value.size() > 256) return bad("longer than 256 characters");
+        if (std::any_of(value.begin(), value.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
+            return bad("a control character");
+        s.gpu_server = std::string(value);
     } else if (key == "font_scale") {
         const auto v = parse_scale(value);
         if (!v) {
@@ -234,6 +241,8 @@ std::string to_text(const Settings& s) {
         for (std::size_t i = 0; i < s.latency_rungs->size(); ++i) out << (i ? ", " : " ") << (*s.latency_rungs)[i];
         out << "\n";
     }
+    if (!s.gpu_server.empty()) out << "gpu_server = " << s.gpu_server << "\n";
+    if (s.gpu_on_server) out << "gpu_on_server = true\n";
     if (!s.imgui_layout.empty()) out << kLayoutSection << "\n" << s.imgui_layout;
     return out.str();
 }

@@ -58,6 +58,11 @@ struct Settings {
     // The ladder's rungs the latency plot shows, by name ("warptile", "tuned"; kLadderRungNames),
     // in the ladder's order; nullopt: not in the file, the latency view's own choice.
     std::optional<std::vector<std::string>> latency_rungs;
+    // Where the GPU work runs: the last server typed in the window's GPU panel ("ssh://ana@gpu1",
+    // "slurm:class"; empty: none), and whether it is the one in use (else this machine). --gpu
+    // on the command line overrides both.
+    std::string gpu_server;
+    bool gpu_on_server = false;
     std::string imgui_layout;            // Dear ImGui's .ini text; empty: none
 
     bool operator==(const Settings&) const = default;

@@ -101,7 +101,7 @@ TEST(KernelCommand, GpuIsCheckedBeforeAnythingRuns) {
     std::ifstream arguments(called);
     std::string argument, said;
     while (std::getline(arguments, argument)) said += argument + " ";
-    EXPECT_EQ(said, "-T -o BatchMode=yes -o ServerAliveInterval=10 -o ServerAliveCountMax=3 -p 2222 -l ana -- gpu1 "
+    EXPECT_EQ(said, "-T -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=10 -o ServerAliveCountMax=3 -p 2222 -l ana -- gpu1 "
                     "tilescope worker ");
 }
 

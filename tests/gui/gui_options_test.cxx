@@ -111,7 +111,7 @@ TEST(GuiOptions, GpuSaysWhereTheWorkerRuns) {
     const Parsed ssh({"--gpu", "ssh://ana@gpu1:2222"});
     ASSERT_TRUE(ssh.ok());
     EXPECT_EQ(gpu::worker_argv(ssh.gui.worker_target),
-              (std::vector<std::string>{"ssh", "-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=10", "-o",
+              (std::vector<std::string>{"ssh", "-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=10", "-o",
                                         "ServerAliveCountMax=3", "-p", "2222", "-l", "ana", "--", "gpu1", "tilescope",
                                         "worker"}));
     const Parsed slurm({"--gpu", "slurm:gpu"});

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "fake_worker.hpp"
+#include "gpu/wire.hpp"
 #include "gpu/worker.hpp"
 
 namespace {
@@ -69,11 +70,33 @@ DeviceInfo probe() {
     device.usable = true;
     device.limits.name = "Fake GPU " + std::to_string(getpid());
     device.limits.is_preset = false;
+    // Its own GPU, so that each fake worker has a queue to itself, unless a test makes several
+    // share one to see them take turns.
+    const char* shared = std::getenv("FAKE_WORKER_GPU_UUID");
+    device.uuid = shared && *shared ? std::string(shared) : "fake-" + std::to_string(getpid());
     return device;
 }
 
 }  // namespace
 
+// $FAKE_WORKER_PROTOCOL: a worker of another version. 1: one from before the handshake, which
+// answers a probe with its device and says no hello; any other number: a hello of that protocol
+// (TileScope 9.9.9), then nothing but reading until its input closes.
+int other_version(int protocol) {
+    using namespace ts::gpu::wire;
+    if (protocol != 1) {
+        Hello hello{.protocol = protocol, .tilescope_version = "9.9.9", .device = probe()};
+        write_frame(STDOUT_FILENO, encode_message({.type = "hello", .hello = hello}));
+    }
+    for (;;) {
+        auto frame = read_frame(STDIN_FILENO);
+        const auto* payload = std::get_if<std::optional<std::string>>(&frame);
+        if (!payload || !*payload) return 0;
+        if (protocol == 1) write_frame(STDOUT_FILENO, encode_message({.type = "device", .device = probe()}));
+    }
+}
+
 int main() {
+    if (const char* protocol = std::getenv("FAKE_WORKER_PROTOCOL"); protocol && *protocol) return other_version(std::atoi(protocol));
     return run_worker(STDIN_FILENO, STDOUT_FILENO, RunnerBackend{probe, run}, [] { return g_context_lost; });
 }

@@ -28,17 +28,17 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point begun) { return std::chrono::duration<double>(Clock::now() - begun).count(); }
 
-// The supervisor's options for the worker at ssh://127.0.0.1:PORT, as --gpu would give them.
+// The supervisor's options for the worker at ssh://127.0.0.1:PORT, as --gpu gives them, with
+// shorter limits and reconnection delays for a test.
 SupervisorOptions over_ssh(int port) {
     auto target = parse_worker_target("ssh://127.0.0.1:" + std::to_string(port));
     EXPECT_TRUE(std::holds_alternative<WorkerTarget>(target)) << std::get<std::string>(target);
-    return {.worker_command = worker_argv(std::get<WorkerTarget>(target)),
-            .heartbeat_timeout_s = 2.0,
-            .probe_timeout_s = 20.0,
-            .min_deadline_s = 5.0,
-            .explain_stop = [target = std::get<WorkerTarget>(target)](const std::string& line) {
-                return advice_for_ssh_failure(target, line);
-            }};
+    SupervisorOptions options = supervisor_options(std::get<WorkerTarget>(target));
+    options.heartbeat_timeout_s = 2.0;
+    options.probe_timeout_s = 20.0;
+    options.min_deadline_s = 5.0;
+    options.reconnect_delays_s = {0.2};
+    return options;
 }
 
 RunRequest request_of(std::uint64_t seed, std::int64_t m, int tile = 32) {
@@ -65,12 +65,16 @@ TEST(SshWorker, ProbesAndRunsThroughARealSshServer) {
     ASSERT_TRUE(device.usable) << device.why_not << "\nsshd:\n" << server.log();
     // The fake worker names itself by its pid: a process other than this one, on the server's side.
     EXPECT_EQ(device.limits.name.rfind("Fake GPU ", 0), 0u) << device.limits.name;
+    // The handshake names the server's machine, and results say they ran there.
+    EXPECT_TRUE(device.remote);
+    EXPECT_FALSE(device.host.empty());
     EXPECT_NE(device.limits.name, "Fake GPU " + std::to_string(getpid()));
     for (std::int64_t m : {80, 96, 112}) {
         const RunResult result = runner.wait(runner.submit(request_of(1, m)));
         EXPECT_TRUE(result.ok) << result.error;
         EXPECT_EQ(result.median_ms, static_cast<double>(m));  // the fake worker's answer, as it is locally
         EXPECT_EQ(result.request.problem.m, m);
+        EXPECT_EQ(result.gpu_host, device.host);
     }
     // A failure on the server's side comes back as it does locally.
     const RunResult lost = runner.wait(runner.submit(request_of(static_cast<std::uint64_t>(FakeSeed::ContextLost), 64)));
@@ -103,8 +107,8 @@ TEST(SshWorker, TheSshClientKilledMidRequestTenTimesFailsOnlyThoseRequests) {
         ASSERT_EQ(kill(pid, SIGKILL), 0);
         const RunResult killed = runner.wait(id);
         EXPECT_FALSE(killed.ok);
-        EXPECT_EQ(killed.error,
-                  "the GPU worker stopped during tiled T=1 float 2048³: killed by signal 9 (SIGKILL: Killed); it was restarted")
+        EXPECT_EQ(killed.error, "the connection to 127.0.0.1 was lost during tiled T=1 float 2048³: ssh killed by signal 9 "
+                                "(SIGKILL: Killed); reconnecting in 0.2 s")
             << "kill " << kill_number;
         const std::int64_t m = 100 + kill_number;
         const RunResult next = runner.wait(runner.submit(request_of(1, m)));
@@ -130,8 +134,10 @@ TEST(SshWorker, ARefusedKeyEndsWithASentenceNotAHang) {
     const double seconds = seconds_since(begun);
     EXPECT_FALSE(device.usable);
     // ssh's own status when it cannot log in.
-    EXPECT_NE(device.why_not.find("the GPU worker stopped during starting CUDA: exited with status 255"), std::string::npos)
+    EXPECT_NE(device.why_not.find("could not connect to 127.0.0.1 for starting CUDA: ssh exited with status 255"),
+              std::string::npos)
         << device.why_not;
+    EXPECT_TRUE(device.remote);
     // ssh's own reason, from its stderr, and what to do about it.
     EXPECT_NE(device.why_not.find("Permission denied (publickey).); "), std::string::npos) << device.why_not;
     EXPECT_NE(device.why_not.find("set up a key for it: ssh-keygen, then ssh-copy-id -p " + std::to_string(server.port()) +

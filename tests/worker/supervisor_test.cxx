@@ -5,7 +5,12 @@
 
 #include <signal.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <thread>
 
@@ -73,7 +78,10 @@ TEST(Supervisor, ACrashFailsThatRequestOnly) { expect_recovers(FakeSeed::Crash, 
 TEST(Supervisor, AKernelThatNeverEndsIsStoppedAtItsDeadline) { expect_recovers(FakeSeed::Hang, "took longer than 5 s"); }
 TEST(Supervisor, AWorkerWithoutHeartbeatIsStopped) { expect_recovers(FakeSeed::Freeze, "stopped answering for 1.0 s"); }
 TEST(Supervisor, GarbageIsNoMessage) { expect_recovers(FakeSeed::Garbage, "sent something that is not a message"); }
-TEST(Supervisor, AClosedPipeIsAStoppedWorker) { expect_recovers(FakeSeed::ClosePipe, "it closed its pipe"); }
+// A worker whose output is closed under it stops by itself (its turn at a shared GPU must end).
+TEST(Supervisor, AClosedPipeIsAStoppedWorker) {
+    expect_recovers(FakeSeed::ClosePipe, "exited with status 4 (tilescope worker: its output was closed");
+}
 
 // The worker's last line on stderr comes with how it ended (ssh's "Permission denied" over --gpu ssh://).
 TEST(Supervisor, AStoppedWorkersLastStderrLineIsInTheSentence) {
@@ -180,6 +188,198 @@ TEST(Supervisor, ALauncherNotOnPathIsReported) {
     const std::string why_not = on_path.wait_for_device().why_not;
     EXPECT_NE(why_not.find("the GPU worker stopped during starting CUDA: "), std::string::npos) << why_not;
     EXPECT_EQ(why_not.find("127"), std::string::npos) << why_not;
+}
+
+// ---- The handshake -------------------------------------------------------------------------
+
+// The worker says who it is before anything else: the device the Runner gets carries its host and
+// how the GPU is queued there.
+TEST(Handshake, TheWorkersHelloGivesHostAndQueue) {
+    Supervised s;
+    const DeviceInfo device = s.runner.wait_for_device();
+    ASSERT_TRUE(device.usable) << device.why_not;
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    EXPECT_EQ(device.host, host);
+    EXPECT_FALSE(device.remote);
+    EXPECT_FALSE(device.gpu_lock.empty());
+}
+
+// A worker of another protocol is stopped with one sentence that names both versions and what to
+// install where, and no other is started for it.
+TEST(Handshake, AnotherProtocolEndsTheConnectionWithOneSentence) {
+    setenv("FAKE_WORKER_PROTOCOL", "3", 1);
+    auto stats = std::make_shared<SupervisorStats>();
+    Runner runner(supervised_backend({.worker_command = {FAKE_WORKER_PATH}, .probe_timeout_s = 10.0, .server = "gpu1"}, stats));
+    const DeviceInfo device = runner.wait_for_device();
+    unsetenv("FAKE_WORKER_PROTOCOL");
+    EXPECT_FALSE(device.usable);
+    const std::string expected = std::string("the GPU worker on gpu1 is TileScope 9.9.9 (protocol 3) and this is TileScope ") +
+                                 wire::tilescope_version() + " (protocol 2): install TileScope 9.9.9 on this machine, or TileScope " +
+                                 wire::tilescope_version() + " on gpu1";
+    EXPECT_EQ(device.why_not, expected);
+    RunRequest request;
+    const RunResult refused = runner.wait(runner.submit(request));
+    EXPECT_EQ(refused.error, expected);
+    EXPECT_EQ(stats->started, 1);
+    EXPECT_EQ(runner.worker_status().phase, WorkerStatus::Phase::Failed);
+}
+
+// A worker from before the handshake answers the probe straight away; it is told to be replaced.
+TEST(Handshake, AWorkerWithoutOneIsAnOlderTileScope) {
+    setenv("FAKE_WORKER_PROTOCOL", "1", 1);
+    Runner runner(supervised_backend({.worker_command = {FAKE_WORKER_PATH}, .probe_timeout_s = 10.0}));
+    const DeviceInfo device = runner.wait_for_device();
+    unsetenv("FAKE_WORKER_PROTOCOL");
+    EXPECT_FALSE(device.usable);
+    EXPECT_NE(device.why_not.find("(protocol 1) and this is TileScope"), std::string::npos) << device.why_not;
+    EXPECT_NE(device.why_not.find(std::string("install TileScope ") + wire::tilescope_version() + " on this machine"),
+              std::string::npos)
+        << device.why_not;
+}
+
+TEST(Handshake, HelloRoundTripsAndMatchingVersionsAreCompatible) {
+    wire::Hello hello{.protocol = wire::kProtocolVersion, .tilescope_version = wire::tilescope_version()};
+    hello.device.limits.name = "NVIDIA H100 80GB HBM3";
+    hello.device.host = "gpu1";
+    hello.device.uuid = "GPU-5f3c";
+    hello.device.gpu_lock = "/tmp/tilescope-gpu-locks/GPU-5f3c.lock";
+    const auto decoded = wire::decode_message(wire::encode_message({.type = "hello", .hello = hello}));
+    ASSERT_TRUE(std::holds_alternative<wire::Message>(decoded)) << std::get<std::string>(decoded);
+    const auto& back = std::get<wire::Message>(decoded).hello;
+    ASSERT_TRUE(back);
+    EXPECT_EQ(back->protocol, wire::kProtocolVersion);
+    EXPECT_EQ(back->device.host, "gpu1");
+    EXPECT_EQ(back->device.uuid, "GPU-5f3c");
+    EXPECT_EQ(back->device.gpu_lock, hello.device.gpu_lock);
+    EXPECT_FALSE(wire::incompatibility(*back, "gpu1"));
+    // A hello whose protocol is not a whole number is no message.
+    EXPECT_TRUE(std::holds_alternative<std::string>(wire::decode_message(R"({"type":"hello","hello":{"protocol":1e99,"device":{}}})")));
+}
+
+// ---- One GPU, several clients ----------------------------------------------------------------
+
+// Two supervised fake workers that share one GPU queue, as two students' do on a server.
+struct SharedGpu {
+    std::string dir;
+    SharedGpu() {
+        std::string pattern = "/tmp/tilescope-shared-gpu-XXXXXX";
+        dir = mkdtemp(pattern.data());
+        setenv("TILESCOPE_GPU_LOCK", dir.c_str(), 1);
+        setenv("FAKE_WORKER_GPU_UUID", "GPU-shared-by-two", 1);
+    }
+    ~SharedGpu() {
+        unsetenv("TILESCOPE_GPU_LOCK");
+        unsetenv("FAKE_WORKER_GPU_UUID");
+        std::filesystem::remove_all(dir);
+    }
+};
+
+RunRequest request_with(FakeSeed seed, std::int64_t m = 64) {
+    RunRequest request;
+    request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 32};
+    request.problem = {m, m, m, 1, ts::model::Dtype::Float32};
+    request.seed = static_cast<std::uint64_t>(seed);
+    return request;
+}
+
+// While one client's slow request holds the GPU, the other's waits: its status says so, and its
+// result says how long it waited and behind how many.
+TEST(SharedGpu, ASecondClientWaitsItsTurnAndIsToldSo) {
+    SharedGpu shared;
+    Supervised first, second;
+    ASSERT_TRUE(first.runner.wait_for_device().usable);
+    ASSERT_TRUE(second.runner.wait_for_device().usable);
+    EXPECT_EQ(first.runner.wait_for_device().gpu_lock, shared.dir + "/GPU-shared-by-two.lock");
+    const auto slow = first.runner.submit(request_with(FakeSeed::Slow));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const auto quick = second.runner.submit(request_with(FakeSeed{1}, 80));
+    bool told_waiting = false;
+    for (int i = 0; i < 100 && !told_waiting; ++i) {
+        const WorkerStatus status = second.runner.worker_status();
+        told_waiting = status.phase == WorkerStatus::Phase::Waiting && status.ahead == 1;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(told_waiting);
+    const RunResult waited = second.runner.wait(quick);
+    EXPECT_TRUE(waited.ok) << waited.error;
+    EXPECT_EQ(waited.gpu_queue_ahead, 1);
+    EXPECT_GT(waited.gpu_wait_s, 0.8);  // the slow one's 1.5 s, less the 0.3 s it had already run
+    EXPECT_EQ(second.runner.worker_status().phase, WorkerStatus::Phase::Ready);
+    const RunResult first_result = first.runner.wait(slow);
+    EXPECT_TRUE(first_result.ok) << first_result.error;
+    EXPECT_EQ(first_result.gpu_queue_ahead, 0);
+}
+
+// With the queue off, nobody waits (and nothing keeps two timings apart).
+TEST(SharedGpu, WithTheLockOffNobodyWaits) {
+    SharedGpu shared;
+    setenv("TILESCOPE_GPU_LOCK", "off", 1);
+    Supervised first, second;
+    EXPECT_EQ(first.runner.wait_for_device().gpu_lock, "off (TILESCOPE_GPU_LOCK=off)");
+    const auto slow = first.runner.submit(request_with(FakeSeed::Slow));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const RunResult quick = second.runner.wait(second.runner.submit(request_with(FakeSeed{1}, 80)));
+    EXPECT_TRUE(quick.ok) << quick.error;
+    EXPECT_EQ(quick.gpu_wait_s, 0.0);
+    EXPECT_TRUE(first.runner.wait(slow).ok);
+}
+
+// One client's kernel that never ends costs the other at most that request's deadline: the
+// supervisor stops the hung worker, and its turn ends with the process.
+TEST(SharedGpu, AHungKernelHoldsTheOthersBackOneDeadlineAtMost) {
+    SharedGpu shared;
+    Supervised hung, other;
+    ASSERT_TRUE(hung.runner.wait_for_device().usable);
+    ASSERT_TRUE(other.runner.wait_for_device().usable);
+    const auto never = hung.runner.submit(request_with(FakeSeed::Hang));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const auto asked = std::chrono::steady_clock::now();
+    const RunResult result = other.runner.wait(other.runner.submit(request_with(FakeSeed{1}, 80)));
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    EXPECT_TRUE(result.ok) << result.error;
+    EXPECT_LT(waited, 5.0 + 1.0);  // the hung request's deadline (5 s), less what it had run
+    EXPECT_GT(result.gpu_wait_s, 3.0);
+    const RunResult stopped = hung.runner.wait(never);
+    EXPECT_NE(stopped.error.find("took longer than 5 s"), std::string::npos) << stopped.error;
+}
+
+// The worker ends itself when its request overruns the deadline the run message gave, even when
+// nobody stops it (a supervisor across a dropped link), so its turn at the GPU ends.
+TEST(SharedGpu, AWorkerPastItsDeadlineStopsItself) {
+    SharedGpu shared;
+    int to_worker[2], from_worker[2];
+    ASSERT_EQ(pipe(to_worker), 0);
+    ASSERT_EQ(pipe(from_worker), 0);
+    const pid_t pid = fork();
+    if (pid == 0) {
+        dup2(to_worker[0], STDIN_FILENO);
+        dup2(from_worker[1], STDOUT_FILENO);
+        close(to_worker[1]);
+        close(from_worker[0]);
+        execl(FAKE_WORKER_PATH, FAKE_WORKER_PATH, nullptr);
+        _exit(127);
+    }
+    close(to_worker[0]);
+    close(from_worker[1]);
+    ASSERT_TRUE(wire::write_frame(to_worker[1], wire::encode_message({.type = "run", .request = request_with(FakeSeed::Hang),
+                                                                      .deadline_s = 1.0})));
+    const auto sent = std::chrono::steady_clock::now();
+    int status = 0;
+    // Its output is read (and thrown away) meanwhile, as a live supervisor's would be.
+    std::thread drain([fd = from_worker[0]] {
+        char buffer[4096];
+        while (read(fd, buffer, sizeof buffer) > 0) {
+        }
+    });
+    waitpid(pid, &status, 0);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+    close(to_worker[1]);
+    drain.join();
+    close(from_worker[0]);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 5);
+    EXPECT_LT(took, 1.0 + 2.0 + 1.0);  // the deadline, the worker's grace, and a beat
 }
 
 // A request that settles its clocks first is given that time on top of its deadline: bench

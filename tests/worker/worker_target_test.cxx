@@ -21,7 +21,7 @@ WorkerTarget parsed(std::string_view spec) {
     return std::holds_alternative<WorkerTarget>(target) ? std::get<WorkerTarget>(target) : WorkerTarget{};
 }
 
-const Argv kSshOptions{"ssh", "-T", "-o", "BatchMode=yes", "-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=3"};
+const Argv kSshOptions{"ssh", "-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=3"};
 
 Argv ssh_argv(Argv middle, Argv tail) {
     Argv argv = kSshOptions;

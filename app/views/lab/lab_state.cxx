@@ -143,6 +143,7 @@ record::Point point_from_result(const gpu::RunResult& result) {
     if (result.checked) point.max_rel_error = result.max_rel_error;
     point.check_summary = result.check_summary;
     gpu::record_clocks(result.clocks, point);
+    gpu::record_sharing(result, point);
     return point;
 }
 
@@ -300,12 +301,13 @@ void take_cpu_time(LabMeasurements& measured, const gpu::CpuTime& time) {
 }
 
 std::optional<std::string> save_session(const LabMeasurements& measured, const std::filesystem::path& file,
-                                        const std::string& device_name) {
+                                        const std::string& device_name, const std::string& host) {
     if (measured.live_points.empty()) return "nothing measured yet: measure on the GPU first";
     record::Measurement measurement;
     measurement.meta.date_utc = record::utc_now();
     measurement.meta.command_line = "tilescope (latency lab, live session)";
     measurement.meta.device.name = device_name;
+    measurement.meta.device.host = host;
     measurement.points = measured.live_points;
     for (std::size_t i = 0; i < measurement.points.size(); ++i) measurement.points[i].index = static_cast<int>(i);
     return record::save_text(file, record::to_json(measurement));

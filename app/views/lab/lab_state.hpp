@@ -250,6 +250,6 @@ void discard_unfinished(LabMeasurements& measured);
 
 // Writes this session's live points as a measurement JSON; nullopt on success.
 std::optional<std::string> save_session(const LabMeasurements& measured, const std::filesystem::path& file,
-                                        const std::string& device_name);
+                                        const std::string& device_name, const std::string& host = {});
 
 }  // namespace ts::views

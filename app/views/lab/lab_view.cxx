@@ -12,6 +12,7 @@
 #include "views/lab/occupancy_panel.hpp"
 #include "views/lab/roofline_view.hpp"
 #include "views/window/side_column.hpp"
+#include "views/window/status_bar.hpp"
 #include "views/common/text.hpp"
 #include "views/common/theme.hpp"
 #include "views/export/export_dialog.hpp"
@@ -25,7 +26,7 @@ namespace {
 // never started, where a user might wonder (a GPU is there, yet nothing filled in).
 void draw_first_visit_sweep(LabMeasurements& measured, const AppState& app) {
     if (measured.sweep.active() && measured.sweep.first_visit) {
-        muted_text(model::format_text("Measuring on {}: {} of {} points…", app.device->limits.name,
+        muted_text(model::format_text("Measuring on {}{}: {} of {} points…", app.device->limits.name, on_host(*app.device),
                                       measured.sweep.done, measured.sweep.total));
         const float cancel = ImGui::CalcTextSize("Cancel").x + ImGui::GetStyle().FramePadding.x * 2.0f;
         ImGui::ProgressBar(float(measured.sweep.done) / float(measured.sweep.total),
@@ -75,7 +76,7 @@ void draw_source(LabMeasurements& measured, const AppState& app) {
         ImGui::PopFont();
     }
     if (app.device && app.device->usable) {
-        muted_text(model::format_text("Live: {} ({} measured this session)", app.device->limits.name,
+        muted_text(model::format_text("Live: {}{} ({} measured this session)", app.device->limits.name, on_host(*app.device),
                                       model::counted(static_cast<std::int64_t>(measured.live_points.size()), "point")));
         draw_first_visit_sweep(measured, app);
     } else if (app.device) {
@@ -99,7 +100,8 @@ void draw_save(LabMeasurements& measured, const AppState& app) {
     ImGui::SameLine();
     if (ImGui::Button("Save JSON")) {
         const auto why =
-            save_session(measured, measured.save_path, app.device ? app.device->limits.name : "unknown GPU");
+            save_session(measured, measured.save_path, app.device ? app.device->limits.name : "unknown GPU",
+                         app.device && app.device->remote ? app.device->host : "");
         measured.save_message = why ? *why : "saved " + measured.save_path + " (open it with --load)";
     }
     if (!measured.save_message.empty()) muted_text(measured.save_message);

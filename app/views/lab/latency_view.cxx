@@ -88,6 +88,10 @@ std::string point_note(const record::Point& p) {
         note += format_text("\nSM {} MHz", *p.sm_clock_mhz);
         if (p.clock_limits && !p.clock_limits->empty()) note += ", held back by " + *p.clock_limits;
     }
+    // On a GPU elsewhere or shared by several: where, how long it waited, and whether it had the GPU alone.
+    if (p.gpu_host) note += "\non " + *p.gpu_host;
+    if (p.gpu_wait_s && *p.gpu_wait_s >= 0.05) note += format_text("\nwaited {} s for the GPU", model::fixed(*p.gpu_wait_s, 1));
+    if (p.gpu_shared && *p.gpu_shared) note += "\nGPU shared: " + p.gpu_shared_note.value_or("another process used it");
     if (!p.checked) return note + "\nnot checked";
     return note + (p.check_passed ? "\ncheck passed" : "\ncheck FAILED: " + p.check_summary);
 }

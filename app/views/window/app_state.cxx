@@ -50,7 +50,9 @@ std::optional<CoalescingPenalty> measured_coalescing_penalty(const LabState& lab
 }
 
 void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
+    apply_gpu_choice(state.gpu_choice, state.device, runner);
     if (!state.device) state.device = runner.device();
+    state.worker = runner.worker_status();
     poll_measurement_load(state.lab.measured);  // the measurement read off the UI thread, once it is in
     // One run at a time (the button is disabled while one is pending), so a result is
     // always the pending run's.

@@ -14,6 +14,7 @@
 #include "views/lab/lab_state.hpp"
 #include "views/lessons/lesson_progress.hpp"
 #include "model/device_limits.hpp"
+#include "views/window/gpu_panel.hpp"
 #include "model/index_math.hpp"
 #include "model/kernel_config.hpp"
 #include "model/problem.hpp"
@@ -44,6 +45,8 @@ struct AppState {
     model::Problem problem;
     model::KernelConfig kernel;
     std::optional<gpu::DeviceInfo> device;  // nullopt while the runner is still probing
+    gpu::WorkerStatus worker;               // where the worker is and what it does (the runner's, each frame)
+    GpuChoice gpu_choice;                   // this machine or a server (gpu_panel.hpp)
     RunState run;
     bool run_requested = false;             // set by the run panel; the main loop submits
     // A picture is being taken (--screenshot): tooltips that stay without a mouse over them (a

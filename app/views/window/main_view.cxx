@@ -83,6 +83,8 @@ void draw_main_view(AppState& state) {
         ImGui::Separator();
         ImGui::Spacing();
         draw_run_panel(state.run_requested, state);
+        ImGui::Spacing();
+        draw_gpu_panel(state.gpu_choice, ImGui::GetTime());
     }
     end_side_column(state.presentation, state, column);
 

@@ -1,6 +1,7 @@
 #include "views/window/status_bar.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "model/format.hpp"
 #include "views/common/theme.hpp"
@@ -9,6 +10,25 @@ namespace ts::views {
 
 using model::format_text;
 
+std::string on_host(const gpu::DeviceInfo& device) {
+    return device.remote && !device.host.empty() ? " on " + device.host : std::string();
+}
+
+std::string worker_status_text(const gpu::WorkerStatus& worker) {
+    using Phase = gpu::WorkerStatus::Phase;
+    switch (worker.phase) {
+        case Phase::Connecting:
+            return worker.server.empty() ? std::string("starting the GPU worker…") : format_text("connecting to {}…", worker.server);
+        case Phase::Waiting: return format_text("waiting for the GPU: {} ahead", worker.ahead);
+        case Phase::Reconnecting:
+            return format_text("connection to {} lost: reconnecting in {} s", worker.server.empty() ? "the worker" : worker.server,
+                               static_cast<int>(std::ceil(worker.retry_in_s)));
+        case Phase::Failed: return worker.problem;
+        case Phase::Ready: return {};
+    }
+    return {};
+}
+
 std::string device_status(const std::optional<gpu::DeviceInfo>& device) {
     if (!device) return "probing GPU…";
     if (!device->usable) {
@@ -16,11 +36,12 @@ std::string device_status(const std::optional<gpu::DeviceInfo>& device) {
         const std::string suffix = " — model mode";
         std::string reason = device->why_not;
         if (reason.ends_with(suffix)) reason.erase(reason.size() - suffix.size());
-        if (!reason.starts_with("no CUDA device")) reason = "no CUDA device: " + reason;
+        // A server's sentence names the server ("could not connect to gpu1 …").
+        if (!reason.starts_with("no CUDA device") && !device->remote) reason = "no CUDA device: " + reason;
         return reason + suffix;
     }
     const model::DeviceLimits& limits = device->limits;
-    std::string text = format_text("GPU: {} · {} SMs · compute {}.{}", limits.name, limits.sm_count,
+    std::string text = format_text("GPU: {}{} · {} SMs · compute {}.{}", limits.name, on_host(*device), limits.sm_count,
                               limits.compute_major, limits.compute_minor);
     if (limits.global_memory_bytes > 0) text += format_text(" · {} memory", model::human_bytes(limits.global_memory_bytes));
     if (device->free_memory_bytes > 0) text += format_text(" ({} free)", model::human_bytes(device->free_memory_bytes));
@@ -36,8 +57,8 @@ std::string failure_status(const Failure& failure) {
 
 std::string short_device_status(const std::optional<gpu::DeviceInfo>& device) {
     if (!device) return "probing GPU…";
-    if (!device->usable) return "no CUDA device — model mode";
-    return "GPU: " + device->limits.name;
+    if (!device->usable) return device->remote ? "no GPU on " + device->host + " — model mode" : "no CUDA device — model mode";
+    return "GPU: " + device->limits.name + on_host(*device);
 }
 
 void draw_status_bar(const AppState& state) {
@@ -65,7 +86,9 @@ void draw_status_bar(const AppState& state) {
     }
     // The device's line in full, or, where it would run off the window or leave the notice no
     // room (large text, a long reason), in its short form with the whole of it on hover.
-    const std::string full = device_status(state.device);
+    const std::string full = !state.device && !state.worker.server.empty()
+                                 ? format_text("connecting to {}…", state.worker.server)
+                                 : device_status(state.device);
     const float room = ImGui::GetWindowContentRegionMax().x - ImGui::GetCursorPosX();
     const bool notice_after = !notice.empty() && !problem;
     const float notice_w = notice_after ? ImGui::GetFontSize() * 2.0f + ImGui::CalcTextSize(notice.c_str()).x : 0.0f;
@@ -76,6 +99,15 @@ void draw_status_bar(const AppState& state) {
     ImGui::TextUnformatted(shortened ? short_device_status(state.device).c_str() : full.c_str());
     ImGui::PopStyleColor();
     if (shortened && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
+    // The worker's state beside it: a request waiting its turn at a shared GPU, a lost connection.
+    const bool said = !state.device || (!state.device->usable && state.worker.phase == gpu::WorkerStatus::Phase::Failed);
+    if (const std::string worker = said ? std::string() : worker_status_text(state.worker); !worker.empty()) {
+        ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+        ImGui::PushStyleColor(ImGuiCol_Text, colours::kWarning);
+        ImGui::TextUnformatted(worker.c_str());
+        ImGui::PopStyleColor();
+        if (!state.worker.problem.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", state.worker.problem.c_str());
+    }
     if (notice_after) {
         ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
         ImGui::PushStyleColor(ImGuiCol_Text, colours::kMuted);
