@@ -88,6 +88,8 @@ TEST(NetemLabGui, FirstPointWithinAFrameBudgetPlusARoundTripOverASlowLossyLink) 
     ASSERT_GE(p90, 0) << output;
     std::printf("link: %s, %d ms and %d %% loss each way\n", link.how().c_str(), NetemLink::kDelayMs,
                 NetemLink::kLossPercent);
+    if (link.packets_relayed() > 0)
+        std::printf("relayed %ld packets, dropped %ld\n", link.packets_relayed(), link.packets_dropped());
     std::printf("round trip %.1f ms; first new point: median %.1f ms, p90 %.1f ms (bound %.1f ms); all points: p90 %.1f ms\n",
                 round_trip, median, p90, 150 + round_trip, all_p90);
     RecordProperty("round_trip_ms", std::to_string(round_trip));

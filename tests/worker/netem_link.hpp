@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -123,6 +124,9 @@ public:
     std::vector<std::string> exec_prefix() const { return {m_ip, "netns", "exec", m_namespace}; }
     // How the delay and loss are applied: tc netem, or the fixture's relay where the kernel has no netem.
     const std::string& how() const { return m_how; }
+    // The packets the relay has carried and dropped so far, both ways (0 and 0 with tc netem).
+    long packets_relayed() const { return m_relayed; }
+    long packets_dropped() const { return m_dropped; }
 
 private:
     std::string m_ip, m_tc;
@@ -175,6 +179,7 @@ private:
     int m_local_tun = -1, m_remote_tun = -1;
     int m_stop_pipe[2] = {-1, -1};
     std::thread m_relay;
+    std::atomic<long> m_relayed{0}, m_dropped{0};
 
     // A TUN device `name` in the calling thread's network namespace; its file descriptor, or -1.
     static int open_tun(const std::string& name) {
@@ -247,10 +252,14 @@ private:
             if (watched[2].revents) return;
             for (int side = 0; side < 2; ++side) {
                 if (!watched[side].revents) continue;
-                for (ssize_t n; (n = read(from[side], buffer.data(), buffer.size())) > 0;)
-                    if (!lost(random))
-                        held[side].push_back({Clock::now() + std::chrono::milliseconds(kDelayMs),
-                                              std::vector<char>(buffer.begin(), buffer.begin() + n)});
+                for (ssize_t n; (n = read(from[side], buffer.data(), buffer.size())) > 0;) {
+                    if (lost(random)) {
+                        ++m_dropped;
+                        continue;
+                    }
+                    held[side].push_back({Clock::now() + std::chrono::milliseconds(kDelayMs),
+                                          std::vector<char>(buffer.begin(), buffer.begin() + n)});
+                }
             }
             const auto now = Clock::now();
             for (int side = 0; side < 2; ++side)
@@ -258,6 +267,7 @@ private:
                     const auto& bytes = held[side].front().bytes;
                     [[maybe_unused]] const ssize_t written = write(to[side], bytes.data(), bytes.size());
                     held[side].pop_front();
+                    ++m_relayed;
                 }
         }
     }
