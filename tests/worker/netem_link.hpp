@@ -10,8 +10,10 @@
 //           across after 50 ms, dropping 1 % of them
 //
 // Everything is removed in the destructor, which runs when an assertion ends the test too:
-// deleting the namespace deletes the veth end in it, and with it the pair. Where `ip` or `tc`
-// is missing, or `ip netns add` fails (no CAP_NET_ADMIN), skip_reason() says why, in ip's words.
+// deleting the veth end here deletes the pair, and deleting the namespace the rest. Where `ip`
+// or `tc` is missing, `ip netns add` fails, or a step is refused with "Operation not permitted"
+// (`ip netns add` needs CAP_SYS_ADMIN, a veth pair CAP_NET_ADMIN), skip_reason() says why, in
+// ip's words.
 #pragma once
 
 #include <fcntl.h>
@@ -85,7 +87,7 @@ public:
 
         const CommandOutcome added = run_command(m_ip + " netns add " + m_namespace);
         if (added.exit_code != 0) {
-            m_skip_reason = "`ip netns add` failed (making a network namespace needs CAP_NET_ADMIN): " + added.output;
+            m_skip_reason = "`ip netns add` failed: " + added.output;
             return;
         }
         m_namespace_made = true;
@@ -137,10 +139,15 @@ private:
     bool m_namespace_made = false;
     bool m_veth_made = false;
 
+    // Runs `line`; a failure sets why(), or skip_reason() where the test may not change the network.
     bool command(const std::string& line) {
         const CommandOutcome outcome = run_command(line);
         if (outcome.exit_code == 0) return true;
-        if (m_why.empty()) m_why = "`" + line + "` failed: " + outcome.output;
+        const std::string said = "`" + line + "` failed: " + outcome.output;
+        if (outcome.output.find("Operation not permitted") != std::string::npos)
+            m_skip_reason = "no permission to make the link (CAP_NET_ADMIN): " + said;
+        else if (m_why.empty())
+            m_why = said;
         return false;
     }
     bool in_namespace(const std::string& line) { return command(m_ip + " netns exec " + m_namespace + " " + line); }
