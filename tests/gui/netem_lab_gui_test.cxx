@@ -57,7 +57,7 @@ double figure(const std::string& output, const std::string& line_start, const st
     return std::atof(output.c_str() + at + label.size());
 }
 
-TEST(NetemLabGui, FirstPointWithinAFrameBudgetPlusARoundTripOverASlowLossyLink) {
+TEST(NetemLabGui, SliderToFirstPointP90Within150MsPlusARoundTrip) {
     if (const auto why = ts::testing_support::why_no_sshd()) GTEST_SKIP() << *why;
     const NetemLink link;
     if (link.skip_reason()) GTEST_SKIP() << *link.skip_reason();
@@ -95,7 +95,12 @@ TEST(NetemLabGui, FirstPointWithinAFrameBudgetPlusARoundTripOverASlowLossyLink) 
     RecordProperty("round_trip_ms", std::to_string(round_trip));
     RecordProperty("first_point_median_ms", std::to_string(median));
     RecordProperty("first_point_p90_ms", std::to_string(p90));
-    EXPECT_LE(p90, 150 + round_trip) << output;
+    // The bound. Each change's first point needs one request and one reply across the
+    // link; where either is lost, TCP's retransmission (a tail-loss probe, two round trips later
+    // at the soonest) puts that change over the bound, so the p90 of 20 changes (the 18th) holds
+    // while no more than two changes lose their packet.
+    EXPECT_LE(p90, 150 + round_trip) << output << link.how() << "; dropped " << link.packets_dropped() << " of "
+                                     << link.packets_relayed() + link.packets_dropped() << " packets";
 }
 
 }  // namespace
