@@ -1,5 +1,6 @@
 // sshd_server.hpp — a throwaway OpenSSH server on 127.0.0.1 for the tests of `--gpu ssh://`,
-// with the fake worker on the server's side where there is no GPU (issue #46).
+// with the fake worker on the server's side where there is no GPU (issue #46). It can also run
+// in another network namespace, on an address there (SshdPlace; netem_link.hpp makes one).
 //
 // [SECTION] The server: /usr/sbin/sshd -D -e -f <its config>, on a free port of 127.0.0.1,
 //           a host key and a user key made by ssh-keygen, keys only, ForceCommand the fake worker
@@ -33,6 +34,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "support/run_command.hpp"
 
@@ -57,13 +59,22 @@ inline std::string shell_quoted(const std::string& word) {
     return quoted + "'";
 }
 
+// Where sshd listens: by default 127.0.0.1 of the test's own network namespace. `prefix`
+// starts sshd elsewhere, e.g. {"/usr/sbin/ip", "netns", "exec", NAME}, which then execs sshd
+// in the same process; `address` is then one of that namespace's, reachable from the test's.
+struct SshdPlace {
+    std::string address = "127.0.0.1";
+    std::vector<std::string> prefix;
+};
+
 class SshdServer {
 public:
     enum class ClientKey { Authorized, Refused };
 
     // Starts sshd serving `fake_worker` (an absolute path) to every login. With ClientKey::Refused
     // the server authorizes another key than the one the client offers. Check ok() and why().
-    SshdServer(const std::string& fake_worker, ClientKey client_key = ClientKey::Authorized) {
+    SshdServer(const std::string& fake_worker, ClientKey client_key = ClientKey::Authorized, SshdPlace place = {})
+        : m_place(std::move(place)) {
         if (!make_folder()) return;
         if (!make_keys(client_key)) return;
         if (!write_server_config(fake_worker)) return;
@@ -88,6 +99,7 @@ public:
     bool ok() const { return m_why.empty(); }
     const std::string& why() const { return m_why; }
     int port() const { return m_port; }
+    const std::string& address() const { return m_place.address; }
     // What sshd wrote (-e: its log on stderr), for a failing test to show.
     std::string log() const {
         std::ifstream in(m_folder / "sshd.log");
@@ -97,6 +109,7 @@ public:
     }
 
 private:
+    SshdPlace m_place;
     std::filesystem::path m_folder;
     std::string m_why;
     int m_port = 0;
@@ -148,7 +161,8 @@ private:
     }
 
     // A port of 127.0.0.1 nobody listens on now. Another process could take it before sshd
-    // does; then sshd exits at once and the fixture says so.
+    // does; then sshd exits at once and the fixture says so. (In another namespace, made for
+    // the test, every port is free: this one serves as well as any.)
     bool choose_port() {
         const int fd = socket(AF_INET, SOCK_STREAM, 0);
         if (fd < 0) return failed("cannot open a socket");
@@ -172,7 +186,7 @@ private:
         // ForceCommand: whatever the client asks to run (`tilescope worker`), the fake worker
         // runs, through the login's shell. StrictModes no: the temporary folder's owner and
         // modes are not those of a home's .ssh.
-        std::string config = "ListenAddress 127.0.0.1\n"
+        std::string config = "ListenAddress " + m_place.address + "\n"
                              "Port " + std::to_string(m_port) + "\n"
                              "HostKey " + at("host_key") + "\n"
                              "PidFile " + at("sshd.pid") + "\n"
@@ -204,7 +218,7 @@ private:
         if (fd < 0) return false;
         sockaddr_in address{};
         address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        inet_pton(AF_INET, m_place.address.c_str(), &address.sin_addr);
         address.sin_port = htons(static_cast<std::uint16_t>(m_port));
         const bool connected = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
         close(fd);
@@ -214,6 +228,13 @@ private:
     bool start_server() {
         const std::string config = at("sshd_config");
         const std::string log = at("sshd.log");
+        // sshd wants to be started by its absolute path (it re-executes itself). The words are
+        // made before fork: the test may have threads, and the child may not allocate.
+        std::vector<std::string> words = m_place.prefix;
+        words.insert(words.end(), {kSshdProgram, "-D", "-e", "-f", config});
+        std::vector<char*> argv;
+        for (std::string& word : words) argv.push_back(word.data());
+        argv.push_back(nullptr);
         const pid_t pid = fork();
         if (pid == 0) {
             const int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -223,8 +244,7 @@ private:
                 dup2(null_fd, STDIN_FILENO);
                 dup2(null_fd, STDOUT_FILENO);
             }
-            // sshd wants to be started by its absolute path (it re-executes itself).
-            execl(kSshdProgram, kSshdProgram, "-D", "-e", "-f", config.c_str(), static_cast<char*>(nullptr));
+            execv(argv[0], argv.data());
             _exit(127);
         }
         if (pid < 0) return failed("cannot start sshd");
@@ -234,18 +254,20 @@ private:
             int status = 0;
             if (waitpid(m_pid, &status, WNOHANG) == m_pid) {
                 m_pid = 0;
-                return failed("sshd exited before it listened on 127.0.0.1:" + std::to_string(m_port) + ":\n" + this->log());
+                return failed("sshd exited before it listened on " + m_place.address + ":" + std::to_string(m_port) + ":\n" +
+                              this->log());
             }
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
-        return failed("sshd did not listen on 127.0.0.1:" + std::to_string(m_port) + " within 10 s:\n" + this->log());
+        return failed("sshd did not listen on " + m_place.address + ":" + std::to_string(m_port) + " within 10 s:\n" +
+                      this->log());
     }
 
     // The client's config and known hosts, and the `ssh` on $PATH that uses them.
     void write_client_side() {
         std::string host_key = read_file("host_key.pub");
         host_key = host_key.substr(0, host_key.find(" tilescope-test"));  // "ssh-ed25519 AAAA…"
-        if (!write_file("known_hosts", "[127.0.0.1]:" + std::to_string(m_port) + " " + host_key + "\n")) return;
+        if (!write_file("known_hosts", "[" + m_place.address + "]:" + std::to_string(m_port) + " " + host_key + "\n")) return;
         const std::string config = "Host *\n"
                                    "  IdentityFile " + at("client_key") + "\n"
                                    "  IdentitiesOnly yes\n"
