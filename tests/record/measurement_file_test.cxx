@@ -292,6 +292,9 @@ TEST(MeasurementCsv, IsAFlatTableWithTheJsonsColumns) {
     // So do the clock's three, written only where it was read, at the end.
     ASSERT_FALSE(point.contains("sm_clock_mhz"));
     for (const char* clock_key : {"sm_clock_mhz", "power_w", "clock_limits"}) keys.push_back(clock_key);
+    // And the shared GPU's four, written only where known, after them.
+    ASSERT_FALSE(point.contains("gpu_wait_s"));
+    for (const char* sharing_key : {"gpu_host", "gpu_wait_s", "gpu_shared", "gpu_shared_note"}) keys.push_back(sharing_key);
     EXPECT_EQ(header, keys);
     ASSERT_EQ(header.size(), csv_columns().size());
     for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(csv_fields(rows[i]).size(), header.size()) << rows[i];
@@ -382,16 +385,17 @@ TEST(MeasurementCsv, TheClockIsKeptWhereItWasRead) {
     EXPECT_EQ(std::get<Measurement>(back).points[0].clock_limits, "the power cap");
     EXPECT_EQ(std::get<Measurement>(back).points[1].sm_clock_mhz, std::nullopt);
     EXPECT_EQ(std::get<Measurement>(back).points[1].clock_limits, std::nullopt);
-    // Without the three columns, as bench wrote CSVs until 2026-11-28.
+    // Without the three columns (nor the shared GPU's four after them), as bench wrote CSVs until 2026-11-28.
     std::string old;
     for (const std::string& row : lines(to_csv(sample()))) {
         std::vector<std::string> cells = csv_fields(row);
-        cells.resize(cells.size() - 3);
+        cells.resize(cells.size() - 7);
         std::string line;
         for (const std::string& c : cells) line += (line.empty() ? "" : ",") + (c.find_first_of(",\"") == std::string::npos ? c : "\"" + c + "\"");
         old += line + "\n";
     }
-    ASSERT_EQ(csv_fields(lines(to_csv(sample()))[0]).back(), "clock_limits") << "the clock's columns come last";
+    const std::vector<std::string> header = csv_fields(lines(to_csv(sample()))[0]);
+    ASSERT_EQ(header[header.size() - 5], "clock_limits") << "the clock's columns come last but the shared GPU's four";
     const auto older = parse_csv(old, "old.csv");
     ASSERT_TRUE(std::holds_alternative<Measurement>(older)) << std::get<std::string>(older);
     EXPECT_EQ(std::get<Measurement>(older).points[0].sm_clock_mhz, std::nullopt);

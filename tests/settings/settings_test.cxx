@@ -94,7 +94,7 @@ TEST(Settings, EachCorruptCaseSaysFileLineAndWhat) {
               "s.ini:1: theatre_panel = sms2: expected one of source, thread, warp");
     EXPECT_EQ(settings_error("colour = red\n"),
               "s.ini:1: unknown key \"colour\" (known: window_width, window_height, window_x, window_y, fullscreen, "
-              "presenter, font_scale, palette, view, theatre_panel, latency_rungs)");
+              "presenter, font_scale, palette, view, theatre_panel, latency_rungs, gpu_server, gpu_on_server)");
     EXPECT_EQ(settings_error("view = stage\nfullscreen\n"), "s.ini:2: expected \"key = value\", found \"fullscreen\"");
     EXPECT_EQ(settings_error("palette = default\nview = stage\npalette = default\n"),
               "s.ini:3: palette is set twice (first on line 1)");
