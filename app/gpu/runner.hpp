@@ -284,10 +284,10 @@ struct WorkerStatus {
         Failed,        // it cannot be used: `problem` says why (a version mismatch)
     };
     Phase phase = Phase::Ready;
-    std::string server;       // the server's name ("gpu1"); empty for this machine
+    std::string server{};     // the server's name ("gpu1"); empty for this machine
     int ahead = 0;            // Waiting: requests ahead of this one, the one running included
     double retry_in_s = 0.0;  // Reconnecting: seconds until the next try
-    std::string problem;      // the last failure's sentence, for Reconnecting and Failed
+    std::string problem{};    // the last failure's sentence, for Reconnecting and Failed
 };
 
 // The synchronous functions the worker thread calls. The defaults are the real backend

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <zlib.h>
 #include <type_traits>
 #include <vector>
 
@@ -621,32 +622,92 @@ bool read_all(int fd, char* data, std::size_t size) {
 
 }  // namespace
 
-bool write_frame(int fd, std::string_view payload) {
-    const auto size = static_cast<std::uint32_t>(payload.size());
-    const unsigned char header[4] = {static_cast<unsigned char>(size), static_cast<unsigned char>(size >> 8),
-                                     static_cast<unsigned char>(size >> 16), static_cast<unsigned char>(size >> 24)};
-    return write_all(fd, reinterpret_cast<const char*>(header), 4) && write_all(fd, payload.data(), payload.size());
+namespace {
+
+void put_u32(std::string& out, std::uint32_t value) {
+    for (int shift = 0; shift < 32; shift += 8) out += static_cast<char>((value >> shift) & 0xff);
+}
+
+std::uint32_t get_u32(const char* bytes) {
+    const auto byte = [&](int i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])); };
+    return byte(0) | (byte(1) << 8) | (byte(2) << 16) | (byte(3) << 24);
+}
+
+// A frame's payload from its bytes after the header: as it is, or decompressed; an error string for
+// a compressed one that is broken or says a size it does not have.
+std::variant<std::string, std::string> payload_of(std::string body, bool compressed) {
+    if (!compressed) return std::variant<std::string, std::string>(std::in_place_index<0>, std::move(body));
+    const auto fail = [](std::string why) { return std::variant<std::string, std::string>(std::in_place_index<1>, std::move(why)); };
+    if (body.size() < 4) return fail("a compressed frame too short to hold its size");
+    const std::uint32_t size = get_u32(body.data());
+    if (size > kMaxFrameBytes) return fail("a compressed frame of " + std::to_string(size) + " bytes: more than any message holds");
+    // Deflate packs at most about 1032 to 1: a size past that is a lie, refused before it is allocated.
+    if (size > (body.size() - 4) * 1032 + 64) return fail("a compressed frame that says more than its bytes can hold");
+    std::string payload(size, '\0');
+    uLongf got = size;
+    const int status = uncompress(reinterpret_cast<Bytef*>(payload.data()), &got,
+                                  reinterpret_cast<const Bytef*>(body.data() + 4), static_cast<uLong>(body.size() - 4));
+    if (status != Z_OK || got != size) return fail("a compressed frame that does not decompress to the size it gives");
+    return std::variant<std::string, std::string>(std::in_place_index<0>, std::move(payload));
+}
+
+}  // namespace
+
+std::string frame_bytes(std::string_view payload, bool compress_large) {
+    std::string frame;
+    if (compress_large && payload.size() > kCompressAboveBytes && payload.size() <= kMaxFrameBytes) {
+        uLongf packed_size = compressBound(static_cast<uLong>(payload.size()));
+        std::string packed(4 + packed_size, '\0');
+        // Level 1: most of the gain at a fraction of the time, so a local worker loses nothing by it.
+        if (compress2(reinterpret_cast<Bytef*>(packed.data() + 4), &packed_size, reinterpret_cast<const Bytef*>(payload.data()),
+                      static_cast<uLong>(payload.size()), 1) == Z_OK) {
+            packed.resize(4 + packed_size);
+            std::string size;
+            put_u32(size, static_cast<std::uint32_t>(payload.size()));
+            packed.replace(0, 4, size);
+            put_u32(frame, static_cast<std::uint32_t>(packed.size()) | kCompressedFrameBit);
+            return frame + packed;
+        }
+    }
+    put_u32(frame, static_cast<std::uint32_t>(payload.size()));
+    frame.append(payload);
+    return frame;
+}
+
+bool write_frame(int fd, std::string_view payload, bool compress_large) {
+    if (!compress_large || payload.size() <= kCompressAboveBytes) {
+        std::string header;
+        put_u32(header, static_cast<std::uint32_t>(payload.size()));
+        return write_all(fd, header.data(), 4) && write_all(fd, payload.data(), payload.size());
+    }
+    const std::string frame = frame_bytes(payload, true);
+    return write_all(fd, frame.data(), frame.size());
 }
 
 std::variant<std::optional<std::string>, std::string> read_frame(int fd) {
-    unsigned char header[4];
-    if (!read_all(fd, reinterpret_cast<char*>(header), 4)) return std::optional<std::string>{};
-    const std::uint32_t size = header[0] | (header[1] << 8) | (header[2] << 16) | (std::uint32_t{header[3]} << 24);
+    char header[4];
+    if (!read_all(fd, header, 4)) return std::optional<std::string>{};
+    const std::uint32_t word = get_u32(header);
+    const std::uint32_t size = word & ~kCompressedFrameBit;
     if (size > kMaxFrameBytes) return "a frame of " + std::to_string(size) + " bytes: more than any message holds";
-    std::string payload(size, '\0');
-    if (!read_all(fd, payload.data(), size)) return std::string("the pipe closed in the middle of a message");
-    return std::optional<std::string>(std::move(payload));
+    std::string body(size, '\0');
+    if (!read_all(fd, body.data(), size)) return std::string("the pipe closed in the middle of a message");
+    auto payload = payload_of(std::move(body), (word & kCompressedFrameBit) != 0);
+    if (payload.index() == 1) return std::get<1>(std::move(payload));
+    return std::optional<std::string>(std::get<0>(std::move(payload)));
 }
 
 std::variant<std::optional<std::string>, std::string> FrameReader::next() {
     if (m_buffer.size() < 4) return std::optional<std::string>{};
-    const auto byte = [&](int i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(m_buffer[i])); };
-    const std::uint32_t size = byte(0) | (byte(1) << 8) | (byte(2) << 16) | (byte(3) << 24);
+    const std::uint32_t word = get_u32(m_buffer.data());
+    const std::uint32_t size = word & ~kCompressedFrameBit;
     if (size > kMaxFrameBytes) return "a frame of " + std::to_string(size) + " bytes: more than any message holds";
     if (m_buffer.size() < 4 + std::size_t{size}) return std::optional<std::string>{};
-    std::string payload = m_buffer.substr(4, size);
+    std::string body = m_buffer.substr(4, size);
     m_buffer.erase(0, 4 + std::size_t{size});
-    return std::optional<std::string>(std::move(payload));
+    auto payload = payload_of(std::move(body), (word & kCompressedFrameBit) != 0);
+    if (payload.index() == 1) return std::get<1>(std::move(payload));
+    return std::optional<std::string>(std::get<0>(std::move(payload)));
 }
 
 }  // namespace ts::gpu::wire

@@ -59,9 +59,18 @@ std::string encode_message(const Message& message);
 // The message in `text`, or why it is not one.
 std::variant<Message, std::string> decode_message(std::string_view text);
 
-// Whole frames on file descriptors. write_frame: false when the pipe is closed. read_frame:
-// the payload; an empty optional at end of file; an error string for a frame that is not one.
-bool write_frame(int fd, std::string_view payload);
+// A frame whose length has its top bit set holds its payload compressed (zlib), after the 4-byte
+// little-endian length of the payload itself: the worker sends a large result so (a recorded
+// trace: tens of MB of JSON that compress about tenfold), which matters over a server's link.
+inline constexpr std::uint32_t kCompressedFrameBit = 1u << 31;
+inline constexpr std::size_t kCompressAboveBytes = 64 << 10;
+
+// Whole frames on file descriptors. write_frame: false when the pipe is closed; compressed when
+// asked and the payload is over kCompressAboveBytes. read_frame: the payload (decompressed); an
+// empty optional at end of file; an error string for a frame that is not one.
+bool write_frame(int fd, std::string_view payload, bool compress_large = false);
+// The frame's bytes, header included, as write_frame writes them.
+std::string frame_bytes(std::string_view payload, bool compress_large = false);
 std::variant<std::optional<std::string>, std::string> read_frame(int fd);
 
 // Frames out of bytes as they arrive, for a reader that must never block on a half frame.

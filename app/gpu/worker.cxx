@@ -104,7 +104,7 @@ int run_worker(int in, int out, const RunnerBackend& backend, const std::functio
     const auto send = [&](const wire::Message& message) {
         const std::string text = wire::encode_message(message);
         std::lock_guard lock(out_mutex);
-        return wire::write_frame(out, text);
+        return wire::write_frame(out, text, /*compress_large=*/true);
     };
 
     // The handshake: who this is, and the GPU, probed once (CUDA's first call can take seconds).

@@ -1,6 +1,7 @@
 // A stand-in for `tilescope worker` that misbehaves on request: it serves requests like the
 // real worker (gpu/worker.cxx's loop), with a backend that answers at once, except that a
-// request's seed chooses how it fails. The supervisor tests need no GPU.
+// request's seed chooses how it fails. The supervisor tests need no GPU. A learner's kernel is
+// compiled for real (NVRTC needs no GPU), so its diagnostics travel as a server's would.
 //
 // The window runs it as its worker when $TILESCOPE_WORKER names it (the GUI tests); there
 // every request has seed 1, so $FAKE_WORKER_KILL names the kernel (model::describe, e.g.
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "fake_worker.hpp"
+#include "gpu/user_kernel_compile.hpp"
 #include "gpu/wire.hpp"
 #include "gpu/worker.hpp"
 
@@ -27,6 +29,14 @@ bool g_context_lost = false;
 RunResult run(const RunRequest& request) {
     RunResult result;
     result.request = request;
+    // Compiling needs no GPU: the learner's source is compiled for real, by this side's NVRTC, as
+    // on a server.
+    if (request.kind == RequestKind::UserCompile && request.user) {
+        result.compile = compile_user_source(*request.user, request.user->arch, nullptr);
+        result.ok = result.compile->ok;
+        if (!result.ok) result.error = result.compile->why;
+        return result;
+    }
     if (const char* victim = std::getenv("FAKE_WORKER_KILL"); victim && ts::model::describe(request.kernel) == victim)
         raise(SIGKILL);
     switch (static_cast<FakeSeed>(request.seed)) {

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <variant>
@@ -18,6 +20,7 @@
 #include "gpu/supervisor.hpp"
 #include "gpu/worker_target.hpp"
 #include "sshd_server.hpp"
+#include "support/run_command.hpp"
 
 namespace {
 
@@ -146,6 +149,52 @@ TEST(SshWorker, ARefusedKeyEndsWithASentenceNotAHang) {
         << device.why_not;
     EXPECT_LT(seconds, 10.0);  // the probe's own limit is 20 s: it was ssh that ended it
     std::printf("refused key: \"%s\" after %.2f s\n", device.why_not.c_str(), seconds);
+}
+
+// The learner's source travels in a message, is compiled by the server's NVRTC, and its errors
+// come back with their lines, for the local editor's gutter.
+TEST(SshWorker, ALearnersKernelIsCompiledOnTheServerAndItsErrorsKeepTheirLines) {
+    START_SSHD(server);
+    Runner runner(supervised_backend(over_ssh(server.port())));
+    ASSERT_TRUE(runner.wait_for_device().usable) << "sshd:\n" << server.log();
+    RunRequest request;
+    request.kind = RequestKind::UserCompile;
+    request.user = UserKernelSource{.name = "mine.cu",
+                                    .source = "// grid: cdiv(N, 16), cdiv(M, 16)\n// block: 16, 16\n"
+                                              "extern \"C\" __global__ void matmul(const float* A, const float* B, float* C,\n"
+                                              "                                   int M, int N, int K) {\n"
+                                              "    int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                                              "    C[row] = undeclared_name;\n"
+                                              "}\n",
+                                    .launch = {}};
+    const RunResult result = runner.wait(runner.submit(request));
+    if (result.compile && !result.compile->ok && result.compile->why.find("NVRTC") != std::string::npos &&
+        result.compile->diagnostics.empty())
+        GTEST_SKIP() << "no NVRTC on this machine: " << result.compile->why;
+    ASSERT_TRUE(result.compile) << result.error;
+    EXPECT_FALSE(result.compile->ok);
+    ASSERT_FALSE(result.compile->diagnostics.empty()) << result.compile->log;
+    EXPECT_EQ(result.compile->diagnostics.front().line, 6) << result.compile->log;
+    EXPECT_NE(result.compile->log.find("undeclared_name"), std::string::npos) << result.compile->log;
+}
+
+// `tilescope-cli bench --gpu ssh://…`: a sweep measured on the server, which the report and the
+// JSON name, with each point's wait for the GPU.
+TEST(SshWorker, BenchMeasuresASweepOnTheServerAndSaysWhere) {
+    START_SSHD(server);
+    const std::string json = (std::filesystem::temp_directory_path() / ("ssh-bench-" + std::to_string(getpid()) + ".json")).string();
+    const auto outcome = ts::testing_support::run_command(
+        std::string(TILESCOPE_CLI_PATH) + " bench --gpu ssh://127.0.0.1:" + std::to_string(server.port()) +
+        " --kernel tiled,naive --size 64,96 --no-check --e2e-runs 0 --json " + json);
+    EXPECT_EQ(outcome.exit_code, 0) << outcome.output << "\nsshd:\n" << server.log();
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    EXPECT_NE(outcome.output.find(std::string(" on ") + host + " ("), std::string::npos) << outcome.output;
+    std::ifstream in(json);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find(std::string("\"host\":\"") + host + "\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"gpu_wait_s\""), std::string::npos) << text;
+    std::filesystem::remove(json);
 }
 
 }  // namespace

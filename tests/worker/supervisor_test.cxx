@@ -504,4 +504,45 @@ TEST(Wire, FramesArriveInPieces) {
     EXPECT_TRUE(std::holds_alternative<std::string>(reader.next()));
 }
 
+// A large message travels compressed and arrives whole; a compressed frame that lies about its
+// size, or does not decompress, is no message.
+TEST(Wire, LargeMessagesTravelCompressed) {
+    RunResult result;
+    result.samples_ms.assign(20000, 1.25);  // about 100 KB of JSON
+    result.ok = true;
+    const std::string text = wire::encode_message({.type = "result", .result = result});
+    ASSERT_GT(text.size(), wire::kCompressAboveBytes);
+    const std::string frame = wire::frame_bytes(text, true);
+    EXPECT_LT(frame.size(), text.size() / 10);  // 20 000 equal samples: far less than a tenth
+    wire::FrameReader reader;
+    reader.feed(frame.data(), frame.size());
+    auto got = reader.next();
+    ASSERT_TRUE(std::holds_alternative<std::optional<std::string>>(got)) << std::get<std::string>(got);
+    ASSERT_TRUE(std::get<std::optional<std::string>>(got));
+    EXPECT_EQ(*std::get<std::optional<std::string>>(got), text);
+    // Small ones, and any when not asked, go as they are.
+    EXPECT_EQ(wire::frame_bytes("{}", true).size(), 6u);
+    EXPECT_EQ(wire::frame_bytes(text, false).size(), text.size() + 4);
+    // A compressed frame whose stated size is wrong, or whose bytes are not zlib's.
+    std::string lying = frame;
+    lying[4] = static_cast<char>(lying[4] + 1);
+    wire::FrameReader liar;
+    liar.feed(lying.data(), lying.size());
+    EXPECT_TRUE(std::holds_alternative<std::string>(liar.next()));
+    std::string garbage = frame;
+    for (std::size_t i = 8; i < garbage.size(); ++i) garbage[i] = 'x';
+    wire::FrameReader broken;
+    broken.feed(garbage.data(), garbage.size());
+    EXPECT_TRUE(std::holds_alternative<std::string>(broken.next()));
+    // One that claims more than any message may hold is refused before anything is allocated.
+    std::string bomb = frame;
+    bomb[4] = bomb[5] = bomb[6] = static_cast<char>(0xff);
+    bomb[7] = 0x7f;
+    wire::FrameReader bomber;
+    bomber.feed(bomb.data(), bomb.size());
+    const auto refused = bomber.next();
+    ASSERT_TRUE(std::holds_alternative<std::string>(refused));
+    EXPECT_NE(std::get<std::string>(refused).find("more than any message holds"), std::string::npos);
+}
+
 }  // namespace
