@@ -64,9 +64,10 @@ inline std::string find_slurm_program(const std::string& name, bool also_sbin = 
 }
 
 // The daemons, and the clients the tests run: srun is the one the supervisor starts (found on
-// $PATH, as it finds it), sinfo and squeue watch the cluster, scancel ends its jobs.
+// $PATH, as it finds it), sinfo and squeue watch the cluster, scancel ends its jobs, sbatch
+// gives the GPU to another job.
 inline constexpr const char* kSlurmDaemons[] = {"munged", "slurmctld", "slurmd"};
-inline constexpr const char* kSlurmClients[] = {"srun", "sinfo", "squeue", "scancel"};
+inline constexpr const char* kSlurmClients[] = {"srun", "sinfo", "squeue", "scancel", "sbatch"};
 
 // Why the Slurm tests cannot run here (a program of Slurm or MUNGE is missing), or nothing.
 inline std::optional<std::string> why_no_slurm() {
@@ -129,6 +130,20 @@ public:
     // `squeue -h -o FORMAT` on this cluster: one line per job ("%P %b": partition and GRES).
     std::string queue(const std::string& format) const {
         return run_command(client("squeue") + " -h -o " + quoted_for_sh(format)).output;
+    }
+
+    // Gives the node's GPU to another job (a batch job that sleeps `seconds`), as another
+    // student's would be; returns once that job runs, or false after 10 s.
+    bool occupy_gpu(int seconds) {
+        const CommandOutcome submitted =
+            run_command(client("sbatch") + " --gres=gpu:1 --output=" + quoted_for_sh(at("occupier.out")) +
+                        " --wrap=" + quoted_for_sh("sleep " + std::to_string(seconds)));
+        if (submitted.exit_code != 0) return failed("sbatch could not submit the occupying job: " + submitted.output);
+        for (int waited_ms = 0; waited_ms < 10000; waited_ms += 50) {
+            if (queue("%T") == "RUNNING\n") return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        return failed("the occupying job did not run within 10 s (squeue: " + queue("%T %R") + ")");
     }
 
 private:

@@ -161,4 +161,22 @@ TEST(SlurmWorker, SrunKilledMidRequestFailsOnlyThatRequest) {
     RecordProperty("kills_survived", survived);
 }
 
+// A GPU busy with another job: srun waits in the queue, silent, and the worker starts once that
+// job ends, within the probe's limit. Disabled: the supervisor holds a worker to the heartbeat
+// from the moment it starts it, so an srun that waits in the queue longer than
+// heartbeat_timeout_s (5 s) is taken for a stopped worker and killed ("it stopped answering
+// for 5.0 s"); it passes once a new worker has until its first message (the probe's limit).
+TEST(SlurmWorker, DISABLED_AWorkerQueuedBehindAnotherJobStartsWhenTheGpuIsFree) {
+    START_CLUSTER(cluster);
+    constexpr int kOccupiedS = 8;
+    ASSERT_TRUE(cluster.occupy_gpu(kOccupiedS)) << cluster.why() << "\n" << cluster.log();
+    const Clock::time_point begun = Clock::now();
+    Runner runner(supervised_backend(through_srun("slurm")));
+    const DeviceInfo device = runner.wait_for_device();
+    const double seconds = seconds_since(begun);
+    EXPECT_TRUE(device.usable) << device.why_not << "\n" << cluster.log();
+    EXPECT_GT(seconds, kOccupiedS - 2.0);
+    std::printf("queued behind another job: \"%s\" after %.2f s\n", device.usable ? "usable" : device.why_not.c_str(), seconds);
+}
+
 }  // namespace
