@@ -242,9 +242,6 @@ private:
 
     bool write_configs() {
         const long cpus = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-        // InactiveLimit: slurmctld ends the job of an srun that stopped answering (the tests kill
-        // srun with SIGKILL, which cannot cancel its job) within seconds, so the GPU comes back;
-        // with Slurm's default, 0, the job would hold it until scancel.
         const std::string config =
             "ClusterName=tilescope-test\n"
             "SlurmctldHost=" + m_node + "(127.0.0.1)\n"
@@ -270,7 +267,6 @@ private:
             "SelectType=select/cons_tres\n"
             "SelectTypeParameters=CR_Core\n"
             "GresTypes=gpu\n"
-            "InactiveLimit=1\n"
             "NodeName=" + m_node + " NodeAddr=127.0.0.1 CPUs=" + std::to_string(cpus) + " Gres=gpu:1 State=UNKNOWN\n"
             "PartitionName=" + kPartition + " Nodes=" + m_node + " Default=YES State=UP\n";
         // slurmd drops a GPU without a File ("Removing file-less GPU"): this one's device is

@@ -119,10 +119,10 @@ TEST(SlurmWorker, ANamedPartitionRunsAndAnUnknownOneFailsWithSrunsSentence) {
 }
 
 // Issue #22's kill, with Slurm between: the process the supervisor started (and kills, and
-// restarts) is srun. SIGKILL leaves srun no moment to cancel its job, whose worker goes on
-// holding the node's one GPU until slurmctld sees srun gone (the cluster's InactiveLimit, 1 s);
-// the restarted srun waits for it in the queue, within the heartbeat's 5 s. Each killed request
-// fails with the supervisor's sentence, and the next one runs in a new job.
+// restarts) is srun. SIGKILL leaves srun no moment to cancel its job; the child srun forks to
+// watch over it does, and the restarted srun gets the node's one GPU at the scheduler's next
+// pass (about 3 s here), within the heartbeat's 5 s. Each killed request fails with the
+// supervisor's sentence, and the next one runs in a new job.
 TEST(SlurmWorker, SrunKilledMidRequestFailsOnlyThatRequest) {
     START_CLUSTER(cluster);
     auto stats = std::make_shared<SupervisorStats>();
@@ -177,6 +177,24 @@ TEST(SlurmWorker, DISABLED_AWorkerQueuedBehindAnotherJobStartsWhenTheGpuIsFree) 
     EXPECT_TRUE(device.usable) << device.why_not << "\n" << cluster.log();
     EXPECT_GT(seconds, kOccupiedS - 2.0);
     std::printf("queued behind another job: \"%s\" after %.2f s\n", device.usable ? "usable" : device.why_not.c_str(), seconds);
+}
+
+// A worker the supervisor stops itself (here: it sent something that is not a message) leaves
+// no job holding the GPU, and the next request runs on a new worker. The supervisor kills srun
+// alone, with SIGKILL, and the child srun forks to watch over it cancels its job; were that
+// child killed too (the process group, say), the old worker would keep the GPU until an
+// administrator's scancel, or the cluster's InactiveLimit where one is set.
+TEST(SlurmWorker, AWorkerTheSupervisorStopsLeavesNoJobHoldingTheGpu) {
+    START_CLUSTER(cluster);
+    auto stats = std::make_shared<SupervisorStats>();
+    Runner runner(supervised_backend(through_srun("slurm"), stats));
+    ASSERT_TRUE(runner.wait_for_device().usable) << cluster.log();
+    const RunResult garbled = runner.wait(runner.submit(request_of(static_cast<std::uint64_t>(FakeSeed::Garbage), 64)));
+    EXPECT_FALSE(garbled.ok);
+    EXPECT_NE(garbled.error.find("it sent something that is not a message"), std::string::npos) << garbled.error;
+    const RunResult next = runner.wait(runner.submit(request_of(1, 90)));
+    EXPECT_TRUE(next.ok) << next.error << "\nsqueue: " << cluster.queue("%i %T %R");
+    EXPECT_EQ(next.median_ms, 90.0);
 }
 
 }  // namespace
