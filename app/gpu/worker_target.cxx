@@ -204,7 +204,10 @@ std::vector<std::string> worker_argv(const WorkerTarget& target) {
         return argv;
     }
     case WorkerTargetKind::Slurm: {
-        std::vector<std::string> argv{"srun", "--gres=gpu:1"};
+        // --unbuffered: slurmstepd passes the worker's output on as it comes (through a raw
+        // pseudo-terminal, every byte as written); by default it holds it back until a newline,
+        // which a framed message need not contain.
+        std::vector<std::string> argv{"srun", "--gres=gpu:1", "--unbuffered"};
         if (!target.partition.empty()) argv.push_back("--partition=" + target.partition);
         argv.insert(argv.end(), {program, argument});
         return argv;

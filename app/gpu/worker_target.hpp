@@ -4,7 +4,7 @@
 //
 //   --gpu local                        this program, `tilescope worker`, as a child process (the default)
 //   --gpu ssh://[user@]host[:port]     ssh -T -o BatchMode=yes … [-p PORT] [-l USER] -- HOST tilescope worker
-//   --gpu slurm  |  slurm:PARTITION    srun --gres=gpu:1 [--partition=PARTITION] tilescope worker
+//   --gpu slurm  |  slurm:PARTITION    srun --gres=gpu:1 --unbuffered [--partition=PARTITION] tilescope worker
 //   --worker-command ARG…              the arguments as given: any other launcher
 //
 // Nothing passes through a shell on this side, and the command run on the server is fixed,

@@ -117,7 +117,7 @@ TEST(GuiOptions, GpuSaysWhereTheWorkerRuns) {
     const Parsed slurm({"--gpu", "slurm:gpu"});
     ASSERT_TRUE(slurm.ok());
     EXPECT_EQ(gpu::worker_argv(slurm.gui.worker_target),
-              (std::vector<std::string>{"srun", "--gres=gpu:1", "--partition=gpu", "tilescope", "worker"}));
+              (std::vector<std::string>{"srun", "--gres=gpu:1", "--unbuffered", "--partition=gpu", "tilescope", "worker"}));
     const Parsed command({"--worker-command", "/opt/bin/launch", "gpu1"});
     ASSERT_TRUE(command.ok());
     EXPECT_EQ(gpu::worker_argv(command.gui.worker_target), (std::vector<std::string>{"/opt/bin/launch", "gpu1"}));

@@ -50,9 +50,9 @@ TEST(WorkerTarget, SshRunsTheFixedCommandAfterDoubleDash) {
 }
 
 TEST(WorkerTarget, SlurmAsksForOneGpu) {
-    EXPECT_EQ(worker_argv(parsed("slurm")), (Argv{"srun", "--gres=gpu:1", "tilescope", "worker"}));
+    EXPECT_EQ(worker_argv(parsed("slurm")), (Argv{"srun", "--gres=gpu:1", "--unbuffered", "tilescope", "worker"}));
     EXPECT_EQ(worker_argv(parsed("slurm:gpu-a100")),
-              (Argv{"srun", "--gres=gpu:1", "--partition=gpu-a100", "tilescope", "worker"}));
+              (Argv{"srun", "--gres=gpu:1", "--unbuffered", "--partition=gpu-a100", "tilescope", "worker"}));
 }
 
 TEST(WorkerTarget, ACommandIsUsedAsGiven) {
