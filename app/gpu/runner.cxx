@@ -88,7 +88,8 @@ Runner::Runner(RunnerBackend backend) : m_state(std::make_unique<State>(std::mov
 namespace {
 
 // Stops the worker thread of `state`: it finishes the request it is running (a GPU launch cannot
-// be abandoned half-way), then stops.
+// be abandoned half-way), unless that one is still waiting for a connection or its turn at a shared
+// GPU (RunnerBackend::cancel_waiting), then stops.
 void stop_worker(Runner::State& state);
 
 }  // namespace
@@ -116,6 +117,7 @@ void stop_worker(Runner::State& state) {
         state.stopping = true;
     }
     state.changed.notify_all();
+    if (state.backend.cancel_waiting) state.backend.cancel_waiting();
     state.worker.join();
 }
 

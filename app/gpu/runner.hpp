@@ -299,6 +299,9 @@ struct RunnerBackend {
     std::function<void()> finish{};
     // Called from any thread (may be empty: always Ready).
     std::function<WorkerStatus()> status{};
+    // Called from the Runner's owner as it stops (may be empty): a request still waiting for a
+    // connection or its turn at a shared GPU gives up at once instead of holding the app's exit.
+    std::function<void()> cancel_waiting{};
 };
 
 // The point a request measures, as people and the failed result's sentence name it: its

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -181,6 +182,9 @@ public:
         return result;
     }
 
+    // From another thread: a request waiting for a connection or its turn gives up (the Runner stops).
+    void cancel_waiting() { m_cancelled = true; }
+
     WorkerStatus status() const {
         std::lock_guard lock(m_status_mutex);
         WorkerStatus status = m_status;
@@ -212,10 +216,12 @@ private:
     std::optional<std::string> connect(const std::string& during) {
         if (!m_incompatible.empty()) return m_incompatible;
         if (running()) return std::nullopt;
-        if (const double wait_s = -seconds_since(m_reconnect_at); wait_s > 0.0) {
+        if (-seconds_since(m_reconnect_at) > 0.0) {
             set_phase(WorkerStatus::Phase::Reconnecting);
-            std::this_thread::sleep_for(std::chrono::duration<double>(wait_s));
+            while (-seconds_since(m_reconnect_at) > 0.0 && !m_cancelled)
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
+        if (m_cancelled) return std::string(kCancelled);
         set_phase(WorkerStatus::Phase::Connecting);
         if (auto why = start()) {
             return lost(format_text("cannot start {}", what_is_started()), *why);
@@ -440,6 +446,11 @@ private:
                 }
                 // "alive", or an answer to nothing asked: only a sign of life.
             }
+            // The Runner is stopping: what has not started on the GPU yet never will.
+            if (m_cancelled && (queued || connecting)) {
+                stop(true);
+                return {.failure = std::string(kCancelled)};
+            }
             const double left = queued ? deadline_s : deadline_s - seconds_since(begun);
             const double quiet_left = m_options.heartbeat_timeout_s - seconds_since(heard);
             if (left <= 0.0) {
@@ -459,7 +470,7 @@ private:
             }
             pollfd watch[2] = {{m_from, POLLIN, 0}, {m_errors, POLLIN, 0}};  // a closed stderr (-1) is skipped
             const double wait_s = connecting ? left : std::min(left, quiet_left);
-            const int wait_ms = static_cast<int>(std::ceil(std::min(wait_s, 1.0) * 1000.0));
+            const int wait_ms = static_cast<int>(std::ceil(std::min(wait_s, 0.1) * 1000.0));
             const int ready = poll(watch, 2, std::max(wait_ms, 1));
             if (ready < 0 && errno != EINTR) {
                 stop(true);
@@ -497,6 +508,8 @@ private:
     Clock::time_point m_reconnect_at{};
     mutable std::mutex m_status_mutex;
     WorkerStatus m_status;
+    std::atomic<bool> m_cancelled{false};
+    static constexpr const char* kCancelled = "not run: TileScope was closing while it waited for the GPU";
 };
 
 std::vector<std::string> this_program_as_worker() {
@@ -510,7 +523,8 @@ RunnerBackend supervised_backend(SupervisorOptions options, std::shared_ptr<Supe
     auto supervisor = std::make_shared<Supervisor>(std::move(options), std::move(stats));
     return RunnerBackend{.probe = [supervisor] { return supervisor->probe(); },
                          .run = [supervisor](const RunRequest& request) { return supervisor->run(request); },
-                         .status = [supervisor] { return supervisor->status(); }};
+                         .status = [supervisor] { return supervisor->status(); },
+                         .cancel_waiting = [supervisor] { supervisor->cancel_waiting(); }};
 }
 
 }  // namespace ts::gpu

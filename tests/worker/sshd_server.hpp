@@ -72,9 +72,12 @@ public:
     enum class ClientKey { Authorized, Refused };
 
     // Starts sshd serving `fake_worker` (an absolute path) to every login. With ClientKey::Refused
-    // the server authorizes another key than the one the client offers. Check ok() and why().
-    SshdServer(const std::string& fake_worker, ClientKey client_key = ClientKey::Authorized, SshdPlace place = {})
-        : m_place(std::move(place)) {
+    // the server authorizes another key than the one the client offers. `session_environment`
+    // ("NAME=value"): what each login's worker finds in its environment, as an administrator's
+    // sshd SetEnv gives it (a session does not inherit the test's). Check ok() and why().
+    SshdServer(const std::string& fake_worker, ClientKey client_key = ClientKey::Authorized, SshdPlace place = {},
+               std::vector<std::string> session_environment = {})
+        : m_place(std::move(place)), m_session_environment(std::move(session_environment)) {
         if (!make_folder()) return;
         if (!make_keys(client_key)) return;
         if (!write_server_config(fake_worker)) return;
@@ -110,6 +113,7 @@ public:
 
 private:
     SshdPlace m_place;
+    std::vector<std::string> m_session_environment;
     std::filesystem::path m_folder;
     std::string m_why;
     int m_port = 0;
@@ -203,6 +207,11 @@ private:
                              "AllowAgentForwarding no\n"
                              "PrintMotd no\n"
                              "ForceCommand " + shell_quoted(fake_worker) + "\n";
+        if (!m_session_environment.empty()) {
+            config += "SetEnv";
+            for (const std::string& variable : m_session_environment) config += " " + variable;
+            config += "\n";
+        }
         // OpenSSH 9.8 and later penalize a source whose sessions end badly (the tests kill
         // clients on purpose); an older sshd does not know the option, and its check says so.
         if (!write_file("sshd_config", config + "PerSourcePenalties no\n")) return false;

@@ -5,10 +5,13 @@
 
 #include <signal.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -342,6 +345,27 @@ TEST(SharedGpu, AHungKernelHoldsTheOthersBackOneDeadlineAtMost) {
     EXPECT_GT(result.gpu_wait_s, 3.0);
     const RunResult stopped = hung.runner.wait(never);
     EXPECT_NE(stopped.error.find("took longer than 5 s"), std::string::npos) << stopped.error;
+}
+
+// Closing the app while a request waits for its turn does not wait for the GPU: the waiting
+// request gives up, and the Runner stops at once.
+TEST(SharedGpu, ARunnerStopsAtOnceWhileItsRequestWaitsItsTurn) {
+    SharedGpu shared;
+    const int held = open((shared.dir + "/GPU-shared-by-two.lock").c_str(), O_RDWR | O_CREAT, 0666);
+    ASSERT_EQ(flock(held, LOCK_EX), 0);  // the GPU is taken, by someone outside any queue
+    std::optional<Supervised> s;
+    s.emplace();
+    ASSERT_TRUE(s->runner.wait_for_device().usable);
+    s->runner.submit(request_with(FakeSeed{1}));
+    for (int i = 0; i < 200 && s->runner.worker_status().phase != WorkerStatus::Phase::Waiting; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(s->runner.worker_status().phase, WorkerStatus::Phase::Waiting);
+    EXPECT_EQ(s->runner.worker_status().ahead, 1);
+    const auto stopping = std::chrono::steady_clock::now();
+    s.reset();
+    const double stopped_in = std::chrono::duration<double>(std::chrono::steady_clock::now() - stopping).count();
+    close(held);
+    EXPECT_LT(stopped_in, 1.5);
 }
 
 // The worker ends itself when its request overruns the deadline the run message gave, even when
