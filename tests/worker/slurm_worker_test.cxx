@@ -15,6 +15,7 @@
 #include <variant>
 
 #include "fake_worker.hpp"
+#include "launcher_kills.hpp"
 #include "gpu/runner.hpp"
 #include "gpu/supervisor.hpp"
 #include "gpu/worker_target.hpp"
@@ -24,6 +25,8 @@ namespace {
 
 using namespace ts::gpu;
 using ts::test::FakeSeed;
+using ts::testing_support::request_of;
+using ts::testing_support::survive_launcher_kills;
 using ts::testing_support::ScopedEnvironment;
 using ts::testing_support::SlurmCluster;
 using Clock = std::chrono::steady_clock;
@@ -42,13 +45,6 @@ SupervisorOptions through_srun(const std::string& spec) {
     return options;
 }
 
-RunRequest request_of(std::uint64_t seed, std::int64_t m, int tile = 32) {
-    RunRequest request;
-    request.kernel = {ts::model::KernelKind::Tiled, 16, 16, tile};
-    request.problem = {m, m, m, 1, ts::model::Dtype::Float32};
-    request.seed = seed;
-    return request;
-}
 
 // The test's cluster, whose node runs the fake worker, and this process's SLURM_CONF and PATH
 // set for it until the test ends (after the Runner, declared later, is gone); the test is
@@ -129,32 +125,13 @@ TEST(SlurmWorker, SrunKilledMidRequestFailsOnlyThatRequest) {
     Runner runner(supervised_backend(through_srun("slurm"), stats));
     ASSERT_TRUE(runner.wait_for_device().usable) << cluster.log();
     constexpr int kKills = 3;
-    int survived = 0;
     const Clock::time_point begun = Clock::now();
-    for (int kill_number = 1; kill_number <= kKills; ++kill_number) {
-        // 1.5 s on the node, beating all along; the job already runs (the probe's, or the last
-        // round's), so 0.4 s later the fake worker is in the middle of it.
-        const auto id = runner.submit(request_of(static_cast<std::uint64_t>(FakeSeed::Slow), 2048, 1));
-        std::this_thread::sleep_for(std::chrono::milliseconds(400));
-        const int pid = stats->worker_pid;
-        ASSERT_GT(pid, 0);
-        ASSERT_EQ(kill(pid, SIGKILL), 0);
-        const RunResult killed = runner.wait(id);
-        EXPECT_FALSE(killed.ok);
-        // srun's last line on stderr, when it wrote one ("srun: job 7 has been allocated
-        // resources" once it had to wait), is quoted between the two.
-        EXPECT_EQ(killed.error.rfind("the connection to a Slurm node was lost during tiled T=1 float 2048³: srun killed by signal 9 "
-                                     "(SIGKILL: Killed)", 0),
-                  0u)
-            << "kill " << kill_number << ": " << killed.error;
-        EXPECT_TRUE(killed.error.ends_with("; reconnecting in 0.2 s")) << "kill " << kill_number << ": " << killed.error;
-        const std::int64_t m = 100 + kill_number;
-        const RunResult next = runner.wait(runner.submit(request_of(1, m)));
-        EXPECT_TRUE(next.ok) << "kill " << kill_number << ": " << next.error << "\n" << cluster.log();
-        EXPECT_EQ(next.median_ms, static_cast<double>(m));
-        EXPECT_EQ(stats->restarts, kill_number);
-        if (!killed.ok && next.ok && next.median_ms == static_cast<double>(m)) ++survived;
-    }
+    // srun's last line on stderr ("srun: job 7 has been allocated resources", once it had to wait)
+    // may stand between the two.
+    const int survived = survive_launcher_kills(
+        runner, *stats, kKills,
+        "the connection to a Slurm node was lost during tiled T=1 float 2048³: srun killed by signal 9 (SIGKILL: Killed)",
+        "; reconnecting in 0.2 s", [&] { return cluster.log(); });
     EXPECT_EQ(survived, kKills);
     const double seconds = seconds_since(begun);
     std::printf("srun killed mid-request: %d of %d kills survived, %.1f s in all (%.2f s a round)\n", survived, kKills,

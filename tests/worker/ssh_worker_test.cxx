@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "fake_worker.hpp"
+#include "launcher_kills.hpp"
 #include "gpu/runner.hpp"
 #include "gpu/supervisor.hpp"
 #include "gpu/worker_target.hpp"
@@ -26,6 +27,8 @@ namespace {
 
 using namespace ts::gpu;
 using ts::test::FakeSeed;
+using ts::testing_support::request_of;
+using ts::testing_support::survive_launcher_kills;
 using ts::testing_support::SshdServer;
 using Clock = std::chrono::steady_clock;
 
@@ -44,13 +47,6 @@ SupervisorOptions over_ssh(int port) {
     return options;
 }
 
-RunRequest request_of(std::uint64_t seed, std::int64_t m, int tile = 32) {
-    RunRequest request;
-    request.kernel = {ts::model::KernelKind::Tiled, 16, 16, tile};
-    request.problem = {m, m, m, 1, ts::model::Dtype::Float32};
-    request.seed = seed;
-    return request;
-}
 
 // The test's sshd, serving the fake worker; the test is skipped where sshd is not installed.
 #define START_SSHD(server, ...)                                                                        \
@@ -98,28 +94,11 @@ TEST(SshWorker, TheSshClientKilledMidRequestTenTimesFailsOnlyThoseRequests) {
     Runner runner(supervised_backend(over_ssh(server.port()), stats));
     ASSERT_TRUE(runner.wait_for_device().usable) << "sshd:\n" << server.log();
     constexpr int kKills = 10;
-    int survived = 0;
     const Clock::time_point begun = Clock::now();
-    for (int kill_number = 1; kill_number <= kKills; ++kill_number) {
-        // 1.5 s on the server's side, beating all along; the connection is already open (the
-        // probe's, or the last round's), so 0.4 s later the fake worker is in the middle of it.
-        const auto id = runner.submit(request_of(static_cast<std::uint64_t>(FakeSeed::Slow), 2048, 1));
-        std::this_thread::sleep_for(std::chrono::milliseconds(400));
-        const int pid = stats->worker_pid;
-        ASSERT_GT(pid, 0);
-        ASSERT_EQ(kill(pid, SIGKILL), 0);
-        const RunResult killed = runner.wait(id);
-        EXPECT_FALSE(killed.ok);
-        EXPECT_EQ(killed.error, "the connection to 127.0.0.1 was lost during tiled T=1 float 2048³: ssh killed by signal 9 "
-                                "(SIGKILL: Killed); reconnecting in 0.2 s")
-            << "kill " << kill_number;
-        const std::int64_t m = 100 + kill_number;
-        const RunResult next = runner.wait(runner.submit(request_of(1, m)));
-        EXPECT_TRUE(next.ok) << "kill " << kill_number << ": " << next.error << "\nsshd:\n" << server.log();
-        EXPECT_EQ(next.median_ms, static_cast<double>(m));
-        EXPECT_EQ(stats->restarts, kill_number);
-        if (!killed.ok && next.ok && next.median_ms == static_cast<double>(m)) ++survived;
-    }
+    const int survived = survive_launcher_kills(
+        runner, *stats, kKills,
+        "the connection to 127.0.0.1 was lost during tiled T=1 float 2048³: ssh killed by signal 9 (SIGKILL: Killed)",
+        "; reconnecting in 0.2 s", [&] { return "sshd:\n" + server.log(); });
     EXPECT_EQ(survived, kKills);
     const double seconds = seconds_since(begun);
     std::printf("ssh client killed mid-request: %d of %d kills survived, %.1f s in all (%.2f s a round)\n", survived,
