@@ -175,7 +175,13 @@ public:
                 answer.result->error += "; the GPU worker could not go on after that and was restarted";
                 m_stats->last_stop = answer.result->error;
             }
-            if (remote()) answer.result->gpu_host = m_device.host;
+            if (remote()) {
+                // Wherever the result is kept (a trace file, the counters' report), it says where it ran.
+                answer.result->gpu_host = m_device.host;
+                const std::string on_host = " on " + m_device.host;
+                if (answer.result->trace) answer.result->trace->device += on_host;
+                if (answer.result->counters) answer.result->counters->device += on_host;
+            }
             return *answer.result;
         }
         result.error = answer.failure;

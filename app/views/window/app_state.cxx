@@ -1,4 +1,5 @@
 #include "views/window/app_state.hpp"
+#include "views/window/status_bar.hpp"
 
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
@@ -70,7 +71,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
             continue;
         }
         if (take_trace_result(state.theatre.traces, *result)) continue;
-        const std::string gpu_name = state.device && state.device->usable ? state.device->limits.name : "";
+        const std::string gpu_name = state.device && state.device->usable ? state.device->limits.name + on_host(*state.device) : "";
         if (take_experiment_result(state.experiments, *result, gpu_name)) continue;
         if (take_kernel_result(state.kernel_editor, *result, gpu_name)) continue;
         state.run.last = std::move(*result);
