@@ -176,4 +176,25 @@ TEST(SshWorker, BenchMeasuresASweepOnTheServerAndSaysWhere) {
     std::filesystem::remove(json);
 }
 
+// `tilescope-cli kernel FILE --gpu ssh://…`: the same, as a person meets it: the error with its
+// file, line and column, compiled on the server.
+TEST(SshWorker, TheKernelCommandShowsTheServersCompileErrorsWithTheirLines) {
+    START_SSHD(server);
+    const std::string file = (std::filesystem::temp_directory_path() / ("ssh-kernel-" + std::to_string(getpid()) + ".cu")).string();
+    std::ofstream(file) << "// grid: cdiv(N, 16), cdiv(M, 16)\n// block: 16, 16\n"
+                           "extern \"C\" __global__ void matmul(const float* A, const float* B, float* C,\n"
+                           "                                   int M, int N, int K) {\n"
+                           "    int row = blockIdx.y * blockDim.y + threadIdx.y;\n"
+                           "    C[row] = undeclared_name;\n"
+                           "}\n";
+    const auto outcome = ts::testing_support::run_command(std::string(TILESCOPE_CLI_PATH) + " kernel " + file +
+                                                          " --gpu ssh://127.0.0.1:" + std::to_string(server.port()));
+    std::filesystem::remove(file);
+    if (outcome.output.find("NVRTC") != std::string::npos && outcome.output.find(":6:") == std::string::npos)
+        GTEST_SKIP() << "no NVRTC on this machine: " << outcome.output;
+    EXPECT_NE(outcome.exit_code, 0) << outcome.output;
+    EXPECT_NE(outcome.output.find(":6:"), std::string::npos) << outcome.output;
+    EXPECT_NE(outcome.output.find("undeclared_name"), std::string::npos) << outcome.output;
+}
+
 }  // namespace
