@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -272,8 +273,23 @@ private:
         // slurmd drops a GPU without a File ("Removing file-less GPU"): this one's device is
         // /dev/null, a character device every machine has, which slurmd only looks at.
         // AutoDetect off: on a machine with GPUs, slurmd counts only this one.
+        // Slurm 24.05 and later start a cgroup plugin in slurmd even with proctrack/linuxproc, and
+        // fail where no cgroup file system is mounted (a chroot, a container): "disabled", which
+        // those versions know and older ones refuse, turns it off.
+        const bool cgroups_optional = slurm_version_at_least(24, 5);
         return write_file("slurm.conf", config, 0644) && write_file("plugstack.conf", "", 0644) &&
-               write_file("gres.conf", "AutoDetect=off\nName=gpu Count=1 File=/dev/null\n", 0644);
+               write_file("gres.conf", "AutoDetect=off\nName=gpu Count=1 File=/dev/null\n", 0644) &&
+               (!cgroups_optional || write_file("cgroup.conf", "CgroupPlugin=disabled\n", 0644));
+    }
+
+    // Whether slurmd is this version or newer, from `slurmd -V` ("slurm-wlm 22.05.8", "slurm 24.11.5").
+    static bool slurm_version_at_least(int major, int minor) {
+        const std::string said = run_command(find_slurm_program("slurmd", true) + " -V").output;
+        const std::size_t digits = said.find_first_of("0123456789");
+        int found_major = 0, found_minor = 0;
+        if (digits == std::string::npos || std::sscanf(said.c_str() + digits, "%d.%d", &found_major, &found_minor) != 2)
+            return false;
+        return found_major > major || (found_major == major && found_minor >= minor);
     }
 
     // srun on the node runs `tilescope worker`: this `tilescope`, first on the client's PATH.
