@@ -1,6 +1,6 @@
 // Issue #46: the latency lab over a slow, lossy link. sshd runs in a network namespace of the
 // test's own, 50 ms and 1 % loss away each way (tests/worker/netem_link.hpp), serving the fake
-// worker (tests/worker/sshd_server.hpp); the window, `--lab-benchmark 40 --gpu ssh://ADDRESS:PORT`,
+// worker (tests/worker/sshd_server.hpp); the window, `--lab-benchmark 80 --gpu ssh://ADDRESS:PORT`,
 // must show each size's first new point within 150 ms plus one round trip (p90). Skipped with
 // the reason where sshd is not installed or no namespace can be made.
 #include <gtest/gtest.h>
@@ -72,7 +72,7 @@ TEST(NetemLabGui, SliderToFirstPointP90Within150MsPlusARoundTrip) {
 
     std::string output;
     const std::string target = "ssh://" + server.address() + ":" + std::to_string(server.port());
-    const int status = run_in_window("--no-settings --lab-benchmark 40 --gpu " + target, output);
+    const int status = run_in_window("--no-settings --lab-benchmark 80 --gpu " + target, output);
     ASSERT_EQ(status, 0) << output << "\nsshd:\n" << server.log();
 
     // The requests went through the server: its fake worker named the device, and sshd let the
@@ -97,8 +97,9 @@ TEST(NetemLabGui, SliderToFirstPointP90Within150MsPlusARoundTrip) {
     RecordProperty("first_point_p90_ms", std::to_string(p90));
     // The issue's bound. Each change's first point needs one request and one reply across the
     // link; where either is lost, TCP's retransmission (a tail-loss probe, two round trips later
-    // at the soonest) puts that change over the bound, so the p90 of 40 changes (the 36th) holds
-    // while no more than four changes lose their packet.
+    // at the soonest) puts that change over the bound, so the p90 of 80 changes (the 72nd) holds
+    // while no more than eight changes lose a packet: with a few packets a change at 1 % loss each
+    // way, about three are expected, and eight or more come about once in 250 runs.
     EXPECT_LE(p90, 150 + round_trip) << output << link.how() << "; dropped " << link.packets_dropped() << " of "
                                      << link.packets_relayed() + link.packets_dropped() << " packets";
 }
