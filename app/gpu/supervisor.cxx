@@ -195,7 +195,7 @@ public:
         std::lock_guard lock(m_status_mutex);
         WorkerStatus status = m_status;
         if (status.phase == WorkerStatus::Phase::Reconnecting)
-            status.retry_in_s = std::max(0.0, -seconds_since(m_reconnect_at));
+            status.retry_in_s = std::max(0.0, -seconds_since(m_status_retry_at));
         return status;
     }
 
@@ -376,6 +376,8 @@ private:
             const double delay = m_options.reconnect_delays_s[index];
             ++m_next_delay;
             m_reconnect_at = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(delay));
+            std::lock_guard lock(m_status_mutex);
+            m_status_retry_at = m_reconnect_at;  // status() reads it from another thread
             failure += format_text("; reconnecting in {} s", model::fixed(delay, delay < 1.0 ? 1 : 0));
         }
         m_stats->last_stop = failure;
@@ -513,7 +515,8 @@ private:
     std::size_t m_next_delay = 0;   // index into reconnect_delays_s
     Clock::time_point m_reconnect_at{};
     mutable std::mutex m_status_mutex;
-    WorkerStatus m_status;
+    WorkerStatus m_status;                    // under m_status_mutex
+    Clock::time_point m_status_retry_at{};    // m_reconnect_at's copy, under m_status_mutex
     std::atomic<bool> m_cancelled{false};
     static constexpr const char* kCancelled = "not run: TileScope was closing while it waited for the GPU";
 };
