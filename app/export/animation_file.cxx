@@ -13,6 +13,7 @@
 #include <cstdlib>
 
 #include "export/animation_writers.hpp"
+#include "paths/program_path.hpp"
 
 namespace ts::exporting {
 
@@ -66,7 +67,7 @@ std::optional<std::string> why_unavailable(AnimationFormat format) {
         case AnimationFormat::PngSeries: return std::nullopt;  // linked in
         case AnimationFormat::Mp4:
         case AnimationFormat::Webm:
-            if (detail::find_on_path("ffmpeg")) return std::nullopt;
+            if (paths::find_on_path("ffmpeg")) return std::nullopt;
             return "no ffmpeg program on the PATH: install ffmpeg for MP4 and WebM";
     }
     return "unknown format";
@@ -202,24 +203,6 @@ std::optional<std::string> check_frame_size(std::span<const unsigned char> rgb, 
 int frame_duration(const AnimationSettings& settings, int units_per_second, int minimum) {
     const long long units = std::llround(settings.seconds_per_frame * units_per_second);
     return static_cast<int>(std::max<long long>(units, minimum));
-}
-
-std::optional<std::filesystem::path> find_on_path(std::string_view program) {
-    const char* path_variable = std::getenv("PATH");
-    // POSIX leaves an unset PATH to the implementation; glibc's execvp then looks here.
-    const std::string_view folders = path_variable ? path_variable : "/bin:/usr/bin";
-    std::size_t start = 0;
-    while (start <= folders.size()) {
-        const std::size_t end = std::min(folders.find(':', start), folders.size());
-        // An empty entry is the current folder, as for execvp.
-        const std::string_view folder = end > start ? folders.substr(start, end - start) : std::string_view(".");
-        const std::filesystem::path candidate = std::filesystem::path(folder) / program;
-        std::error_code error;
-        if (std::filesystem::is_regular_file(candidate, error) && access(candidate.c_str(), X_OK) == 0)
-            return candidate;
-        start = end + 1;
-    }
-    return std::nullopt;
 }
 
 }  // namespace detail

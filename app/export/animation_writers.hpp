@@ -65,9 +65,6 @@ std::optional<std::string> check_frame_size(std::span<const unsigned char> rgb, 
 // How long each frame is held, in the units a format counts in, rounded and at least `minimum`.
 int frame_duration(const AnimationSettings& settings, int units_per_second, int minimum);
 
-// The first executable called `program` in the PATH's folders, or nullopt.
-std::optional<std::filesystem::path> find_on_path(std::string_view program);
-
 // Each format's writer. `settings` are checked; the writer creates its temporaries.
 OpenedWriter open_gif_writer(const Destination& destination, const AnimationSettings& settings);
 OpenedWriter open_webp_writer(const Destination& destination, const AnimationSettings& settings);

@@ -20,6 +20,7 @@
 #include <thread>
 
 #include "model/format.hpp"
+#include "paths/program_path.hpp"
 #include "steady_clock.hpp"
 #include "wire.hpp"
 
@@ -81,21 +82,10 @@ std::string describe_exit(int status) {
 // execvp's search is not async-signal-safe, and the child of this threaded process may make
 // only such calls until exec.
 std::string find_program(const std::string& program) {
-    const auto executable = [](const std::string& file) {
-        std::error_code no_file;
-        return std::filesystem::is_regular_file(file, no_file) && access(file.c_str(), X_OK) == 0;
-    };
     if (program.find('/') != std::string::npos) return program;
-    const char* path = std::getenv("PATH");
-    const std::string_view dirs = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
-    for (std::size_t start = 0; start <= dirs.size();) {
-        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
-        const std::string dir(dirs.substr(start, end - start));
-        const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
-        if (executable(candidate)) return candidate;
-        start = end + 1;
-    }
-    return executable(program) ? program : std::string();
+    if (const auto found = paths::find_on_path(program)) return found->string();
+    std::error_code no_file;
+    return std::filesystem::is_regular_file(program, no_file) && access(program.c_str(), X_OK) == 0 ? program : std::string();
 }
 
 // The last line of `text` that holds more than whitespace, without its line end; empty if none.
@@ -230,7 +220,9 @@ private:
         if (m_cancelled) return std::string(kCancelled);
         set_phase(WorkerStatus::Phase::Connecting);
         if (auto why = start()) {
-            return lost(format_text("cannot start {}", what_is_started()), *why);
+            return lost(remote() ? format_text("cannot start the GPU worker on {}", m_options.server)
+                                 : std::string("cannot start the GPU worker"),
+                        *why);
         }
         // An older worker answers this probe without a handshake, which tells it apart; a current
         // one says hello first, unasked.
@@ -248,10 +240,6 @@ private:
         m_next_delay = 0;
         set_phase(WorkerStatus::Phase::Ready);
         return std::nullopt;
-    }
-
-    std::string what_is_started() const {
-        return remote() ? format_text("the GPU worker on {}", m_options.server) : std::string("the GPU worker");
     }
 
     std::optional<std::string> start() {

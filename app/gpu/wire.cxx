@@ -1,9 +1,13 @@
-// wire.cxx — the worker's messages to and from JSON (wire.hpp says what they are). In order: the
-// Writer and the Reader, which walk a struct's fields() one way or the other, the Reader taking a
-// number only where its field holds it (whole_number, single_precision); fields() of each struct,
-// from the kernel and the problem up to RunResult, with nested, nested_list and maybe_nested for
-// the structs inside; the messages (encode_*, decode_message); the frames on the pipe
-// (write_frame, read_frame, FrameReader).
+// wire.cxx — the worker's messages to and from JSON (wire.hpp says what they are).
+//
+// [SECTION] Writer and Reader: walk a struct's fields() one way or the other; the Reader takes a
+//           number only where its field holds it (whole_number, single_precision)
+// [SECTION] fields() of each struct, from the kernel and the problem up to RunResult, with nested,
+//           nested_list and maybe_nested for the structs inside
+// [SECTION] Messages: encode_*, the handshake's version check (incompatibility), encode_message,
+//           decode_message
+// [SECTION] Frames on the pipe: whole reads and writes, compressed payloads (payload_of,
+//           frame_bytes), write_frame, read_frame, FrameReader
 #include "wire.hpp"
 
 #include <unistd.h>
@@ -26,6 +30,8 @@ namespace ts::gpu::wire {
 namespace {
 
 using Json = nlohmann::json;
+
+// ---- [SECTION] Writer and Reader ------------------------------------------------------------
 
 // Each struct's fields are listed once, in a fields() function that a Writer (to JSON) and
 // a Reader (from JSON) both walk. A Reader leaves a value as it is when its key is missing.
@@ -101,6 +107,8 @@ void fields(Io& io, Problem& p) requires std::is_same_v<std::remove_const_t<Prob
     io("batch", p.batch);
     io("dtype", p.dtype);
 }
+
+// ---- [SECTION] fields() of each struct -------------------------------------------------------
 
 // A struct as a JSON object of its fields, and back. fields() is found where it is called, by
 // the Writer's and the Reader's namespace, so the structs below can use these.
@@ -537,6 +545,8 @@ RunResult read_result(const Json& j) {
 
 }  // namespace
 
+// ---- [SECTION] Messages ---------------------------------------------------------------------
+
 std::string encode_request(const RunRequest& request) { return to_json(request).dump(); }
 std::string encode_result(const RunResult& result) { return result_json(result).dump(); }
 std::string encode_device(const DeviceInfo& device) { return to_json(device).dump(); }
@@ -595,6 +605,8 @@ std::variant<Message, std::string> decode_message(std::string_view text) {
     }
 }
 
+// ---- [SECTION] Frames on the pipe ---------------------------------------------------------
+
 namespace {
 
 bool write_all(int fd, const char* data, std::size_t size) {
@@ -619,10 +631,6 @@ bool read_all(int fd, char* data, std::size_t size) {
     }
     return true;
 }
-
-}  // namespace
-
-namespace {
 
 void put_u32(std::string& out, std::uint32_t value) {
     for (int shift = 0; shift < 32; shift += 8) out += static_cast<char>((value >> shift) & 0xff);

@@ -43,7 +43,7 @@ struct Device {
     std::optional<double> clock_mhz;   // peak SM clock, when the driver says
     std::optional<double> memory_clock_mhz;
     std::optional<int> memory_bus_bits;
-    std::string host;  // where the GPU was, when not on this machine ("gpu1"); empty otherwise
+    std::string host{};  // where the GPU was, when not on this machine ("gpu1"); empty otherwise
 };
 
 // How every point was timed (app/gpu/measure.hpp explains the engine).

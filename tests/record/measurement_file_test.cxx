@@ -385,7 +385,7 @@ TEST(MeasurementCsv, TheClockIsKeptWhereItWasRead) {
     EXPECT_EQ(std::get<Measurement>(back).points[0].clock_limits, "the power cap");
     EXPECT_EQ(std::get<Measurement>(back).points[1].sm_clock_mhz, std::nullopt);
     EXPECT_EQ(std::get<Measurement>(back).points[1].clock_limits, std::nullopt);
-    // Without the three columns (nor the shared GPU's four after them), as bench wrote CSVs until 2026-11-28.
+    // Without the three columns (nor the shared GPU's four after them), as bench wrote CSVs before it read the clock.
     std::string old;
     for (const std::string& row : lines(to_csv(sample()))) {
         std::vector<std::string> cells = csv_fields(row);
