@@ -9,6 +9,7 @@
 #include <ostream>
 
 #include "bench_report.hpp"
+#include "gpu/energy.hpp"
 #include "gpu/runner.hpp"
 #include "gpu/supervisor.hpp"
 #include "gpu/worker_target.hpp"
@@ -56,6 +57,8 @@ std::optional<std::string> check_numbers(const BenchOptions& o) {
     if (!(o.min_time_s >= 0.0)) return "--min-time must be 0 or more seconds";
     if (!(o.settle_s >= 0.0) || o.settle_s > 600.0) return "--settle must be between 0 and 600 seconds";
     if (o.end_to_end_runs < 0 || o.end_to_end_runs > 100) return "--e2e-runs must be between 0 and 100";
+    if (!(o.energy_max_s >= gpu::kEnergyMinSeconds) || o.energy_max_s > 600.0)
+        return format_text("--energy-max must be between {} and 600 seconds", gpu::kEnergyMinSeconds);
     if (!(o.cpu_limit_s > 0.0)) return "--cpu-limit must be more than 0 seconds";
     if (!o.sweep.empty() && o.sweep != "default") return format_text("--sweep knows only \"default\", got \"{}\"", o.sweep);
     if (!o.sweep.empty() && o.lists.any_given())
@@ -76,6 +79,8 @@ gpu::RunRequest request_for(const Setup& setup, const BenchOptions& o, bool chec
     request.max_samples = o.max_samples;
     request.settle_s = o.settle_s;
     request.end_to_end_runs = o.end_to_end_runs;
+    request.energy = o.energy;
+    request.energy_max_s = o.energy_max_s;
     request.check = check;
     return request;
 }
@@ -86,6 +91,10 @@ std::string timing_words(const gpu::RunRequest& r) {
                                  r.timed_launches, r.max_noise * 100.0, r.min_time_s, r.budget_s)
                         : format_text("; exactly {} samples", r.timed_launches);
     if (r.settle_s > 0.0) words += format_text("; after {} s of untimed launches to settle the clocks", r.settle_s);
+    if (r.energy)
+        words += format_text("; then energy from launches back to back for {} s or more, until NVML's counter moved "
+                             "{} of its steps (at most {} s)",
+                             gpu::kEnergyMinSeconds, static_cast<int>(gpu::kEnergyStepsNeeded), r.energy_max_s);
     return words;
 }
 
@@ -102,6 +111,14 @@ int print_single(std::ostream& out, const gpu::RunResult& result, const record::
                                     r.hot ? "hot" : "cold, L2 flushed"));
     print_row(out, "GFLOP/s", fixed(result.gflops, 1));
     print_row(out, "clock", clock_text(result.clocks));
+    if (r.energy) {
+        if (result.energy.measured) {
+            print_row(out, "energy", gpu::energy_short_text(result.energy, r.problem));
+            print_row(out, "", gpu::energy_method_text(result.energy));
+        } else {
+            print_row(out, "energy", "not measured: " + result.energy.unavailable);
+        }
+    }
     if (const std::string occupancy = occupancy_text(result, limits); !occupancy.empty())
         print_row(out, "occupancy", occupancy);
     if (point.model_bandwidth_GBps)
@@ -186,6 +203,12 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
         ->capture_default_str();
     bench->add_option("--e2e-runs", options.end_to_end_runs,
                       "host-clock runs of malloc + copies + launch + copy back per point (0: none)")
+        ->capture_default_str();
+    bench->add_flag("!--no-energy", options.energy,
+                    "skip the energy: by default each point then runs back to back for 0.5 s or more while NVML's "
+                    "energy counter is read, for joules per matmul, TFLOP/J and watts");
+    bench->add_option("--energy-max", options.energy_max_s,
+                      "at most this many seconds of back-to-back launches per point for the energy")
         ->capture_default_str();
     bench->add_flag("!--no-check", options.check, "skip the CPU reference check");
     bench->add_flag("--check-all", options.check_all, "check sweep points above 1024³ too (slow)");
@@ -364,6 +387,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
                "time; end-to-end: host clock around cudaMalloc, copies, launch and copy back (not kernel time)\n";
         print_cpu_comparison(out, measurement.points);
         out << versus_cublas(results, device.limits);
+        out << energy_table(results);
     }
 
     if (!options.csv.empty())

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "gpu/clock_watch.hpp"
+#include "gpu/energy.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
 #include "model/ladder_rungs.hpp"
@@ -139,6 +140,7 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     p.check_summary = result.check_summary;
     gpu::record_clocks(result.clocks, p);
     gpu::record_sharing(result, p);
+    gpu::record_energy(result, p);
     return p;
 }
 
@@ -198,6 +200,7 @@ std::string progress_result(const gpu::RunResult& result) {
         text += format_text("; ran candidate #{} ({}), {}", result.tuned_variant,
                             model::describe_candidate(result.request.kernel.kind, result.tuned_variant), result.tuned_source);
     if (result.clocks.readings > 0) text += "; " + clock_text(result.clocks);
+    if (result.energy.measured) text += "; " + gpu::energy_short_text(result.energy, result.request.problem);
     if (result.checked && !result.check_passed) text += "; CHECK FAILED";
     if (!result.timing_warning.empty()) text += "; warning: " + result.timing_warning;
     if (result.gpu_queued && result.gpu_wait_s >= 0.05)
@@ -260,6 +263,45 @@ std::string versus_cublas(const std::vector<gpu::RunResult>& results, const mode
     if (text.empty()) return text;
     return "against cuBLAS (its median over the kernel's, same size, type and mode; the SM clock while each ran):\n" +
            text;
+}
+
+std::string energy_table(const std::vector<gpu::RunResult>& results) {
+    std::string rows, unavailable;
+    const auto same_point = [](const gpu::RunResult& a, const gpu::RunResult& b) {
+        const model::Problem &x = a.request.problem, &y = b.request.problem;
+        return x.m == y.m && x.n == y.n && x.k == y.k && x.batch == y.batch && x.dtype == y.dtype &&
+               a.request.hot == b.request.hot;
+    };
+    bool asked = false;
+    for (const gpu::RunResult& r : results) {
+        if (!r.ok || !r.request.energy) continue;
+        asked = true;
+        if (!r.energy.measured) {
+            if (unavailable.empty()) unavailable = r.energy.unavailable;
+            continue;
+        }
+        const model::Problem& p = r.request.problem;
+        std::string versus = "-";
+        for (const gpu::RunResult& cublas : results)
+            if (cublas.ok && cublas.energy.measured && cublas.request.kernel.kind == model::KernelKind::Cublas &&
+                r.request.kernel.kind != model::KernelKind::Cublas && same_point(cublas, r))
+                versus = fixed(100.0 * gpu::joules_per_matmul(r.energy) / gpu::joules_per_matmul(cublas.energy), 1) + " %";
+        rows += padded(model::describe(kernel_that_ran(r)), 22) + padded(size_text(p.m, p.n, p.k, p.batch), 17) +
+                padded(std::string(model::dtype_name(p.dtype)), 7) +
+                right(model::human_joules(gpu::joules_per_matmul(r.energy)), 12) +
+                right(fixed(gpu::tflop_per_joule(r.energy, p), 3), 9) + right(fixed(gpu::average_watts(r.energy), 0), 7) +
+                right(r.energy.mean_sm_mhz > 0 ? std::to_string(r.energy.mean_sm_mhz) : "-", 8) + right(versus, 11) +
+                (r.energy.short_of_steps ? "  (counter moved too few steps: see the JSON's energy_note)" : "") + "\n";
+    }
+    if (!asked) return {};
+    std::string text = "\nenergy (NVML's counter around launches back to back after the samples):\n";
+    if (!rows.empty())
+        text += padded("kernel", 22) + padded("M×N×K", 17) + padded("dtype", 7) + right("J/matmul", 12) +
+                right("TFLOP/J", 9) + right("W", 7) + right("SM MHz", 8) + right("vs cuBLAS", 11) + "\n" + rows +
+                "vs cuBLAS: the kernel's joules per matmul over cuBLAS's at the same size and type (below 100 % uses "
+                "less)\n";
+    if (!unavailable.empty()) text += "not measured for some points: " + unavailable + "\n";
+    return text;
 }
 
 std::string own_command_line(const std::string& fallback) {

@@ -51,6 +51,12 @@ std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimi
 // occupancy (occupancy_text). Empty when no size has cuBLAS and another kernel.
 std::string versus_cublas(const std::vector<gpu::RunResult>& results, const model::DeviceLimits& limits);
 
+// The energy of every point that measured it (gpu/energy.hpp): joules per matmul, TFLOP/J, watts and
+// the SM clock while it ran back to back, and where cuBLAS ran at the same size, type and mode, the
+// kernel's joules over cuBLAS's. Points that asked and could not say why, once. Empty when no point
+// asked for the energy.
+std::string energy_table(const std::vector<gpu::RunResult>& results);
+
 // The command line that started this process, as typed (from /proc/self/cmdline), or
 // `fallback` where that cannot be read.
 std::string own_command_line(const std::string& fallback);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <optional>
 
+#include "gpu/energy.hpp"
 #include "model/format.hpp"
 #include "model/launch_geometry.hpp"
 #include "model/ladder.hpp"
@@ -420,7 +421,10 @@ double estimate_seconds(const gpu::RunRequest& request) {
     const double inputs_s = 0.002 + static_cast<double>(p.a_elements() + p.b_elements()) * p.batch * 8e-9 + bytes / 5e9;
     const double check_s = request.check ? work / 4e9 : 0.0;
     const double end_to_end_s = request.end_to_end_runs * (kernel_s + bytes / 5e9 + 0.002);
-    return warmup_s + request.settle_s + sampling_s + inputs_s + check_s + end_to_end_s;
+    // Back-to-back launches until NVML's energy counter moved enough (gpu/energy.hpp): on an H100 or
+    // H200 the minimum time decides.
+    const double energy_s = request.energy ? std::min(2.0 * gpu::kEnergyMinSeconds, request.energy_max_s) : 0.0;
+    return warmup_s + request.settle_s + sampling_s + inputs_s + check_s + end_to_end_s + energy_s;
 }
 
 std::string duration_text(double seconds) {

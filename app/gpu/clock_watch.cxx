@@ -116,6 +116,8 @@ struct Nvml {
     const char* (*error_string)(NvmlReturn) = nullptr;
     // Optional: what other processes do on the GPU (null where this NVML lacks it).
     NvmlReturn (*process_utilization)(void*, NvmlProcessSample*, unsigned*, unsigned long long) = nullptr;
+    // Optional: the board's energy since the driver loaded, in millijoules (Volta and later).
+    NvmlReturn (*total_energy)(void*, unsigned long long*) = nullptr;
     std::string why_not;
 };
 
@@ -145,6 +147,7 @@ const Nvml& nvml() {
             return n;
         }
         bind(library, "nvmlDeviceGetProcessUtilization", n.process_utilization);
+        bind(library, "nvmlDeviceGetTotalEnergyConsumption", n.total_energy);
         if (const NvmlReturn e = n.init(); e != kNvmlSuccess) {
             n.why_not = std::string("NVML did not start: ") + n.error_string(e);
             n.init = nullptr;
@@ -195,6 +198,23 @@ std::optional<ClockReading> ClockWatch::read() const {
     if (n.power_usage(device_, &milliwatts) == kNvmlSuccess) reading.power_w = milliwatts / 1000.0;
     if (n.clock_reasons(device_, &reasons) == kNvmlSuccess) reading.limits = reasons;
     return reading;
+}
+
+std::optional<std::uint64_t> ClockWatch::energy_mj() const {
+    const Nvml& n = nvml();
+    unsigned long long millijoules = 0;
+    if (!device_ || !n.total_energy || n.total_energy(device_, &millijoules) != kNvmlSuccess) return std::nullopt;
+    return millijoules;
+}
+
+std::string ClockWatch::energy_why_not() const {
+    if (!device_) return why_not_;
+    const Nvml& n = nvml();
+    if (!n.total_energy) return "this NVML has no energy counter (nvmlDeviceGetTotalEnergyConsumption; driver too old?)";
+    unsigned long long millijoules = 0;
+    if (const NvmlReturn e = n.total_energy(device_, &millijoules); e != kNvmlSuccess)
+        return std::string("NVML does not report this GPU's energy: ") + n.error_string(e);
+    return {};
 }
 
 std::optional<std::string> ClockWatch::others_since(std::chrono::system_clock::time_point since) const {

@@ -74,6 +74,10 @@ public:
     static const ClockWatch& current_device();
     std::optional<ClockReading> read() const;
     const std::string& why_not() const { return why_not_; }
+    // The board's energy counter (millijoules since the driver loaded), or nothing where NVML
+    // does not keep one for this GPU; energy_why_not() says why, empty when it does.
+    std::optional<std::uint64_t> energy_mj() const;
+    std::string energy_why_not() const;
     // Whether other processes used this GPU's SMs since `since`, from NVML's per-process
     // utilisation samples: a sentence naming them, empty when none did, nullopt where NVML cannot
     // say. A process that only holds a context (another worker between its requests) is not

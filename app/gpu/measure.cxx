@@ -12,6 +12,7 @@
 #include "clock_watch.hpp"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
+#include "energy.hpp"
 #include "model/traffic.hpp"
 #include "steady_clock.hpp"
 
@@ -118,6 +119,53 @@ int next_batch(const StopRule& rule, const SampleStats& stats, double wall_s, do
     return static_cast<int>(std::clamp(std::ceil(wanted), 1.0, static_cast<double>(kMaxBatch)));
 }
 
+// The energy phase (energy.hpp): batches of about kEnergyBatchSeconds, the next one queued before
+// the host waits for the one before, so the GPU never idles between them while the host reads the
+// counter.
+EnergySummary measure_energy(double max_s, double launch_ms, cudaStream_t stream, const StreamWork& launch_once) {
+    const ClockWatch& watch = ClockWatch::current_device();
+    const auto first = watch.energy_mj();
+    if (!first) {
+        EnergySummary energy;
+        energy.unavailable = watch.energy_why_not();
+        return energy;
+    }
+    // At most 512 launches a batch: two batches then stay within the driver's queue of pending work.
+    const int batch = static_cast<int>(std::clamp(std::ceil(kEnergyBatchSeconds * 1e3 / std::max(launch_ms, 1e-4)), 1.0, 512.0));
+    const Events ends(2);
+    const Events start(1);
+    EnergyCounterTally tally(*first);
+    ClockTally clocks;
+    const Clock::time_point began = Clock::now();
+    int queued = 0;
+    auto queue_batch = [&](int slot) {
+        for (int i = 0; i < batch; ++i) launch_once(stream);
+        TS_CUDA_CHECK(cudaEventRecord(ends[slot], stream));
+        queued += batch;
+    };
+    TS_CUDA_CHECK(cudaEventRecord(start[0], stream));
+    queue_batch(0);
+    for (int slot = 0;; slot ^= 1) {
+        const bool last = (tally.enough() && seconds_since(began) >= kEnergyMinSeconds) || seconds_since(began) >= max_s;
+        if (!last) queue_batch(slot ^ 1);
+        // Read the counter until this batch is done; the read takes microseconds, the batch milliseconds.
+        for (;;) {
+            const cudaError_t state = cudaEventQuery(ends[slot]);
+            if (state == cudaSuccess) break;
+            if (state != cudaErrorNotReady) TS_CUDA_CHECK(state);
+            if (const auto now = watch.energy_mj()) tally.add(*now);
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+        }
+        if (const auto now = watch.energy_mj()) tally.add(*now);
+        if (const auto reading = watch.read()) clocks.add(*reading, batch);
+        if (last) {
+            float ms = 0.0f;
+            TS_CUDA_CHECK(cudaEventElapsedTime(&ms, start[0], ends[slot]));
+            return summarize_energy(tally, queued, ms * 1e-3, clocks.summary(watch.why_not()));
+        }
+    }
+}
+
 }  // namespace
 
 Measurement measure(const MeasureSettings& settings, cudaStream_t stream, const StreamWork& launch_once,
@@ -198,8 +246,9 @@ Measurement measure(const MeasureSettings& settings, cudaStream_t stream, const 
         result.stop = should_stop(settings.stop, result.stats, budget_spent_s());
         if (result.stop != StopReason::NotYet) break;
     }
-    result.wall_s = seconds_since(began);
     result.clocks = clocks.summary(clock.why_not());
+    if (settings.energy) result.energy = measure_energy(settings.energy_max_s, result.stats.median, stream, launch_once);
+    result.wall_s = seconds_since(began);
     return result;
 }
 
@@ -214,6 +263,8 @@ MeasureSettings settings_for(const RunRequest& request) {
     settings.stop.min_time_s = request.min_time_s;
     settings.stop.budget_s = request.budget_s;
     settings.stop.max_samples = request.max_samples;
+    settings.energy = request.energy;
+    settings.energy_max_s = request.energy_max_s;
     return settings;
 }
 
@@ -233,6 +284,7 @@ void store_timing(const Measurement& measured, RunResult& result) {
     result.timing_warning = measured.warning;
     result.measure_wall_s = measured.wall_s;
     result.clocks = measured.clocks;
+    result.energy = measured.energy;
     if (result.median_ms <= 0.0) return;
     const double seconds = result.median_ms * 1e-3;
     result.gflops = 2.0 * static_cast<double>(p.m) * static_cast<double>(p.n) * static_cast<double>(p.k) *

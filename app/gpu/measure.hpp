@@ -48,6 +48,10 @@ struct MeasureSettings {
     double settle_s = 0.0;    // then untimed launches, the same way, until this many seconds passed
     bool hot = false;         // back to back, no flush (see above)
     StopRule stop;
+    // After the samples: launches back to back while NVML's energy counter is read (gpu/energy.hpp),
+    // for at most `energy_max_s`.
+    bool energy = false;
+    double energy_max_s = 10.0;
 };
 
 struct Measurement {
@@ -57,6 +61,7 @@ struct Measurement {
     std::int64_t l2_flush_bytes = 0;  // written before each cold sample; 0 when hot
     double wall_s = 0.0;              // warm-up, settling and sampling, on the host clock
     ClockSummary clocks;              // the SM clock and power while the samples ran (clock_watch.hpp)
+    EnergySummary energy;             // with MeasureSettings::energy
     std::string warning;              // empty, or why some samples may hold launch gaps
 };
 

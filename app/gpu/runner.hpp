@@ -135,6 +135,10 @@ struct RunRequest {
     double settle_s = 0.0;
     // Host-clock runs of cudaMalloc + copies in + launch + copy out (0: none).
     int end_to_end_runs = 0;
+    // Joules per matmul (gpu/energy.hpp): after the samples, launches back to back for at most
+    // `energy_max_s` while NVML's energy counter is read.
+    bool energy = false;
+    double energy_max_s = 10.0;
 
     // Experiment requests: which one, and how many launches to check. `kernel` and `problem`
     // are the case (model::ExperimentCase): the real kernel the experiment breaks.
@@ -189,6 +193,20 @@ struct ClockSummary {
     std::string unavailable;
 };
 
+// The board's energy while the kernel ran back to back after its timed samples (RunRequest::energy),
+// from NVML's energy counter (gpu/energy.hpp says how, and derives joules per matmul from it).
+struct EnergySummary {
+    bool measured = false;
+    std::string unavailable;      // why there is no figure, when asked for and not measured
+    int launches = 0;
+    double joules = 0.0;          // the counter's move over the launches
+    double gpu_seconds = 0.0;     // CUDA-event time from the first launch's start to the last's end
+    double step_joules = 0.0;     // the largest move of the counter between two reads
+    bool short_of_steps = false;  // stopped at RunRequest::energy_max_s with fewer than kEnergyStepsNeeded steps
+    int mean_sm_mhz = 0;          // while they ran (0: not read)
+    std::uint64_t limits = 0;     // clock event reasons seen while they ran
+};
+
 struct RunResult {
     std::uint64_t id = 0;
     RunRequest request;
@@ -223,6 +241,7 @@ struct RunResult {
     std::string timing_warning;       // empty, or why some samples may be off
     double measure_wall_s = 0.0;      // host time spent warming up, settling and sampling
     ClockSummary clocks;              // while sampling
+    EnergySummary energy;             // with RunRequest::energy
     // Global-memory bytes the model says the kernel asks for (before caches), and that over
     // the median time. Both 0 when the kernel is not modelled (cuBLAS).
     std::int64_t model_traffic_bytes = 0;

@@ -183,6 +183,19 @@ void fields(Io& io, Clocks& c) requires std::is_same_v<std::remove_const_t<Clock
     io("unavailable", c.unavailable);
 }
 
+template <typename Io, typename Energy>
+void fields(Io& io, Energy& e) requires std::is_same_v<std::remove_const_t<Energy>, EnergySummary> {
+    io("measured", e.measured);
+    io("unavailable", e.unavailable);
+    io("launches", e.launches);
+    io("joules", e.joules);
+    io("gpu_seconds", e.gpu_seconds);
+    io("step_joules", e.step_joules);
+    io("short_of_steps", e.short_of_steps);
+    io("mean_sm_mhz", e.mean_sm_mhz);
+    io("limits", e.limits);
+}
+
 template <typename Io, typename Request>
 void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Request>, RunRequest> {
     io("kind", r.kind);
@@ -200,6 +213,8 @@ void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Requ
     io("max_samples", r.max_samples);
     io("settle_s", r.settle_s);
     io("end_to_end_runs", r.end_to_end_runs);
+    io("energy", r.energy);
+    io("energy_max_s", r.energy_max_s);
     io("experiment", r.experiment);
     io("runs", r.runs);
     maybe_nested(io, "user", r.user);
@@ -495,6 +510,7 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     io("timing_warning", r.timing_warning);
     io("measure_wall_s", r.measure_wall_s);
     nested(io, "clocks", r.clocks);
+    nested(io, "energy", r.energy);
     io("model_traffic_bytes", r.model_traffic_bytes);
     io("model_bandwidth_gbs", r.model_bandwidth_gbs);
     io("end_to_end_ms", r.end_to_end_ms);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <span>
 
 namespace ts::model {
 
@@ -33,22 +34,38 @@ std::string human_bytes(std::int64_t bytes) {
     return text;
 }
 
-std::string human_seconds(double seconds) {
-    struct Unit { double scale; const char* name; };
-    static const Unit units[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
-    // The thresholds are where printf's rounding adds a digit (9.996 prints as "10.00" with
-    // two decimals), so the text always has three significant digits: "10.0 s", "1.00 s".
+namespace {
+struct Unit {
+    double scale;
+    const char* name;
+};
+
+// `value` in the largest unit it is at least one of (the last unit otherwise), with three
+// significant digits. The thresholds are where printf's rounding adds a digit (9.996 prints as
+// "10.00" with two decimals), so the text always has three: "10.0 s", "1.00 s".
+std::string three_digits(double value, std::span<const Unit> units) {
     for (const Unit& unit : units) {
-        const double value = seconds / unit.scale;
-        const double size = std::fabs(value);
-        if (size >= 0.9995 || unit.scale == 1e-9) {
+        const double scaled = value / unit.scale;
+        const double size = std::fabs(scaled);
+        if (size >= 0.9995 || &unit == &units.back()) {
             char text[32];
             const int decimals = size >= 99.95 ? 0 : size >= 9.995 ? 1 : 2;
-            std::snprintf(text, sizeof text, "%.*f %s", decimals, value, unit.name);
+            std::snprintf(text, sizeof text, "%.*f %s", decimals, scaled, unit.name);
             return text;
         }
     }
-    return "0 s";
+    return {};
+}
+}  // namespace
+
+std::string human_seconds(double seconds) {
+    static constexpr Unit kUnits[] = {{1.0, "s"}, {1e-3, "ms"}, {1e-6, "µs"}, {1e-9, "ns"}};
+    return three_digits(seconds, kUnits);
+}
+
+std::string human_joules(double joules) {
+    static constexpr Unit kUnits[] = {{1e3, "kJ"}, {1.0, "J"}, {1e-3, "mJ"}, {1e-6, "µJ"}, {1e-9, "nJ"}};
+    return joules == 0.0 ? "0 J" : three_digits(joules, kUnits);
 }
 
 std::string noun_for(std::int64_t count, std::string_view singular, std::string_view plural) {

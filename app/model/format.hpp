@@ -43,6 +43,8 @@ std::string human_bytes(std::int64_t bytes);
 
 // Seconds → "812 ns", "4.21 µs", "15.5 ms", "2.30 s": three significant digits.
 std::string human_seconds(double seconds);
+// Joules → "1.53 J", "812 mJ", "4.21 µJ", "1.20 kJ": three significant digits.
+std::string human_joules(double joules);
 
 // `singular` or its plural, as `count` asks: noun_for(1, "tile") == "tile", noun_for(2, "tile") ==
 // "tiles", noun_for(0, "tile") == "tiles". The plural is `plural` where given, else English's

@@ -153,6 +153,14 @@ void fields(Io& io, T& p) requires std::is_same_v<std::remove_const_t<T>, Point>
     io.added_later("gpu_wait_s", p.gpu_wait_s, p.gpu_wait_s.has_value());
     io.added_later("gpu_shared", p.gpu_shared, p.gpu_shared.has_value());
     if (p.gpu_shared) io("gpu_shared_note", p.gpu_shared_note);
+    // The five together, where the energy was measured.
+    io.added_later("joules_per_matmul", p.joules_per_matmul, p.joules_per_matmul.has_value());
+    if (p.joules_per_matmul) {
+        io("tflop_per_j", p.tflop_per_j);
+        io("avg_watts", p.avg_watts);
+        io("energy_sm_clock_mhz", p.energy_sm_clock_mhz);
+        io("energy_note", p.energy_note);
+    }
 }
 
 template <typename T>
@@ -189,6 +197,11 @@ Json column_sample() {
     p.gpu_wait_s = 0.0;
     p.gpu_shared = false;
     p.gpu_shared_note = "";
+    p.joules_per_matmul = 0.0;
+    p.tflop_per_j = 0.0;
+    p.avg_watts = 0.0;
+    p.energy_sm_clock_mhz = 0;
+    p.energy_note = "";
     return point_json(p);
 }
 
@@ -342,7 +355,9 @@ struct CsvRecord {
 // Columns added since the first CSVs, which older ones may lack.
 bool added_later(std::string_view column) {
     return column == "ran_candidate" || column == "sm_clock_mhz" || column == "power_w" || column == "clock_limits" ||
-           column == "gpu_host" || column == "gpu_wait_s" || column == "gpu_shared" || column == "gpu_shared_note";
+           column == "gpu_host" || column == "gpu_wait_s" || column == "gpu_shared" || column == "gpu_shared_note" ||
+           column == "joules_per_matmul" || column == "tflop_per_j" || column == "avg_watts" ||
+           column == "energy_sm_clock_mhz" || column == "energy_note";
 }
 
 std::vector<CsvRecord> split_csv(std::string_view text, std::string_view source) {

@@ -122,6 +122,15 @@ struct Point {
     std::optional<double> gpu_wait_s;
     std::optional<bool> gpu_shared;
     std::optional<std::string> gpu_shared_note;
+    // Energy (gpu/energy.hpp), from launches back to back after the samples: joules per matmul,
+    // the work one joule buys (TFLOP/J), the board's mean power and SM clock while they ran, and how
+    // it was measured (launches, seconds, the counter's step; a warning where it fell short). Absent
+    // where not measured, and from measurements made before TileScope measured it.
+    std::optional<double> joules_per_matmul;
+    std::optional<double> tflop_per_j;
+    std::optional<double> avg_watts;
+    std::optional<int> energy_sm_clock_mhz;
+    std::optional<std::string> energy_note;
 
     bool checked = false;
     bool check_passed = false;

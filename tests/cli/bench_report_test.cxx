@@ -138,6 +138,28 @@ TEST(BenchReport, TableRowsLineUpWithTheHeader) {
     EXPECT_NE(row.find("22.00 "), std::string::npos) << row;
 }
 
+gpu::EnergySummary energy_of(int launches, double joules) {
+    return {.measured = true, .unavailable = {}, .launches = launches, .joules = joules, .gpu_seconds = 1.0, .step_joules = 0.5,
+            .short_of_steps = false, .mean_sm_mhz = 1700, .limits = 0};
+}
+
+TEST(BenchReport, EnergyTableSetsEachKernelAgainstCublas) {
+    gpu::RunResult tiled = measured(model::KernelKind::Tiled), cublas = measured(model::KernelKind::Cublas),
+                   naive = measured(model::KernelKind::Naive);
+    for (gpu::RunResult* r : {&tiled, &cublas, &naive}) r->request.energy = true;
+    tiled.energy = energy_of(100, 60.0);   // 0.6 J a matmul
+    cublas.energy = energy_of(100, 50.0);  // 0.5 J
+    naive.energy.unavailable = "NVML does not report this GPU's energy: Not Supported";
+    const std::string table = energy_table({tiled, cublas, naive});
+    EXPECT_NE(table.find("J/matmul"), std::string::npos) << table;
+    EXPECT_NE(table.find("600 mJ"), std::string::npos) << table;
+    EXPECT_NE(table.find("120.0 %"), std::string::npos) << table;  // tiled's joules over cuBLAS's
+    EXPECT_NE(table.find("not measured for some points: NVML does not report"), std::string::npos) << table;
+    EXPECT_NE(progress_result(tiled).find("600 mJ per matmul"), std::string::npos) << progress_result(tiled);
+    gpu::RunResult quiet = measured(model::KernelKind::Tiled);
+    EXPECT_EQ(energy_table({quiet}), "") << "no point asked for the energy";
+}
+
 TEST(BenchReport, CommandLineIsThisProcesssOwn) {
     // The test binary's own path comes first.
     EXPECT_NE(own_command_line("fallback").find("cli_test"), std::string::npos) << own_command_line("fallback");

@@ -8,6 +8,7 @@
 
 #include "support/gpu_skip.hpp"
 #include "gpu/cuda_check.hpp"
+#include "gpu/energy.hpp"
 #include "gpu/measure.hpp"
 #include "gpu/runner.hpp"
 
@@ -127,6 +128,38 @@ TEST(Measure, ReadsTheSmClockWhileSampling) {
     std::cout << "naive 32×32 512³ cold: SM " << r.clocks.mean_sm_mhz << " MHz (" << r.clocks.min_sm_mhz << "–"
               << r.clocks.max_sm_mhz << "), " << r.clocks.mean_power_w << " W, limits 0x" << std::hex
               << r.clocks.limits << std::dec << "\n";
+}
+
+// The energy phase: launches back to back after the samples until NVML's counter moved 100 steps and
+// half a second passed; joules per matmul times the launches give the joules counted, and the board's
+// power lies between idle and any H100's or H200's cap.
+TEST(Measure, EnergyComesFromLaunchesBackToBackAfterTheSamples) {
+    SKIP_WITHOUT_GPU();
+    RunRequest request = naive_512(false);
+    request.energy = true;
+    request.energy_max_s = 5.0;
+    const RunResult r = run_request(request);
+    ASSERT_TRUE(r.ok) << r.error;
+    if (!r.energy.measured && r.energy.unavailable.find("NVML") != std::string::npos)
+        GTEST_SKIP() << "no energy counter here: " << r.energy.unavailable;
+    ASSERT_TRUE(r.energy.measured) << r.energy.unavailable;
+    EXPECT_FALSE(r.energy.short_of_steps) << energy_method_text(r.energy);
+    EXPECT_GE(r.energy.gpu_seconds, kEnergyMinSeconds * 0.9);
+    EXPECT_LE(r.energy.gpu_seconds, request.energy_max_s + 0.5);
+    // Back to back: the launches fill the time the events measured, within the gaps between them.
+    EXPECT_NEAR(r.energy.launches * r.median_ms * 1e-3, r.energy.gpu_seconds, r.energy.gpu_seconds * 0.5);
+    EXPECT_GE(r.energy.joules, kEnergyStepsNeeded * r.energy.step_joules);
+    EXPECT_GT(average_watts(r.energy), 30.0);
+    EXPECT_LT(average_watts(r.energy), 1200.0);
+    EXPECT_GT(r.energy.mean_sm_mhz, 100);
+    EXPECT_GE(r.measure_wall_s, r.energy.gpu_seconds);
+    std::cout << "naive 32×32 512³: " << energy_short_text(r.energy, request.problem) << "; "
+              << energy_method_text(r.energy) << "\n";
+    // Without asking, nothing is measured and no time is spent on it.
+    request.energy = false;
+    const RunResult quiet = run_request(request);
+    EXPECT_FALSE(quiet.energy.measured);
+    EXPECT_EQ(quiet.energy.launches, 0);
 }
 
 // Settling runs the kernel untimed for the time asked, outside the budget: a point with a 0.3 s

@@ -42,6 +42,15 @@ TEST(HumanSeconds, ThreeSignificantDigits) {
     EXPECT_EQ(human_seconds(0.5e-9), "0.50 ns");
 }
 
+TEST(HumanJoules, ThreeSignificantDigitsInTheUnitThatFits) {
+    EXPECT_EQ(human_joules(1.532), "1.53 J");
+    EXPECT_EQ(human_joules(0.6), "600 mJ");
+    EXPECT_EQ(human_joules(4.214e-6), "4.21 µJ");
+    EXPECT_EQ(human_joules(1234.0), "1.23 kJ");
+    EXPECT_EQ(human_joules(0.9996), "1.00 J");
+    EXPECT_EQ(human_joules(0.0), "0 J");
+}
+
 TEST(HumanSeconds, RoundingNeverAddsAFourthDigit) {
     EXPECT_EQ(human_seconds(9.999), "10.0 s");
     EXPECT_EQ(human_seconds(99.97e-3), "100 ms");

@@ -295,6 +295,10 @@ TEST(MeasurementCsv, IsAFlatTableWithTheJsonsColumns) {
     // And the shared GPU's four, written only where known, after them.
     ASSERT_FALSE(point.contains("gpu_wait_s"));
     for (const char* sharing_key : {"gpu_host", "gpu_wait_s", "gpu_shared", "gpu_shared_note"}) keys.push_back(sharing_key);
+    // And the energy's five, written only where measured, last.
+    ASSERT_FALSE(point.contains("joules_per_matmul"));
+    for (const char* energy_key : {"joules_per_matmul", "tflop_per_j", "avg_watts", "energy_sm_clock_mhz", "energy_note"})
+        keys.push_back(energy_key);
     EXPECT_EQ(header, keys);
     ASSERT_EQ(header.size(), csv_columns().size());
     for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(csv_fields(rows[i]).size(), header.size()) << rows[i];
@@ -389,16 +393,39 @@ TEST(MeasurementCsv, TheClockIsKeptWhereItWasRead) {
     std::string old;
     for (const std::string& row : lines(to_csv(sample()))) {
         std::vector<std::string> cells = csv_fields(row);
-        cells.resize(cells.size() - 7);
+        cells.resize(cells.size() - 12);
         std::string line;
         for (const std::string& c : cells) line += (line.empty() ? "" : ",") + (c.find_first_of(",\"") == std::string::npos ? c : "\"" + c + "\"");
         old += line + "\n";
     }
     const std::vector<std::string> header = csv_fields(lines(to_csv(sample()))[0]);
-    ASSERT_EQ(header[header.size() - 5], "clock_limits") << "the clock's columns come last but the shared GPU's four";
+    ASSERT_EQ(header[header.size() - 10], "clock_limits") << "the clock's columns come last but the shared GPU's four and the energy's five";
     const auto older = parse_csv(old, "old.csv");
     ASSERT_TRUE(std::holds_alternative<Measurement>(older)) << std::get<std::string>(older);
     EXPECT_EQ(std::get<Measurement>(older).points[0].sm_clock_mhz, std::nullopt);
+}
+
+TEST(MeasurementCsv, TheEnergyIsKeptWhereItWasMeasured) {
+    Measurement r = sample();
+    r.points[0].joules_per_matmul = 0.6123;
+    r.points[0].tflop_per_j = 0.2245;
+    r.points[0].avg_watts = 612.5;
+    r.points[0].energy_sm_clock_mhz = 1755;
+    r.points[0].energy_note = "500 launches back to back in 0.50 s, \"quoted\", with a comma";
+    EXPECT_EQ(to_json(sample()).find("joules_per_matmul"), std::string::npos) << "not measured, no key";
+    const auto json = parse_json(to_json(r), "run.json");
+    ASSERT_TRUE(std::holds_alternative<Measurement>(json)) << std::get<std::string>(json);
+    const auto csv = parse_csv(to_csv(r), "run.csv");
+    ASSERT_TRUE(std::holds_alternative<Measurement>(csv)) << std::get<std::string>(csv);
+    for (const Measurement* back : {&std::get<Measurement>(json), &std::get<Measurement>(csv)}) {
+        EXPECT_EQ(back->points[0].joules_per_matmul, 0.6123);
+        EXPECT_EQ(back->points[0].tflop_per_j, 0.2245);
+        EXPECT_EQ(back->points[0].avg_watts, 612.5);
+        EXPECT_EQ(back->points[0].energy_sm_clock_mhz, 1755);
+        EXPECT_EQ(back->points[0].energy_note, r.points[0].energy_note);
+        EXPECT_EQ(back->points[1].joules_per_matmul, std::nullopt);
+        EXPECT_EQ(back->points[1].avg_watts, std::nullopt);
+    }
 }
 
 // What `tilescope bench --csv` writes, --load reads back: every point, every column.

@@ -435,6 +435,10 @@ TEST(Wire, ResultsRoundTrip) {
     result.clocks.readings = 3;
     result.clocks.mean_sm_mhz = 1690;
     result.clocks.limits = 0x4;
+    result.request.energy = true;
+    result.request.energy_max_s = 4.5;
+    result.energy = {.measured = true, .unavailable = {}, .launches = 812, .joules = 498.25, .gpu_seconds = 0.8125, .step_joules = 0.5,
+                     .short_of_steps = true, .mean_sm_mhz = 1755, .limits = 0x4};
     wire::Message message{.type = "result", .result = result};
     auto back = wire::decode_message(wire::encode_message(message));
     ASSERT_TRUE(std::holds_alternative<wire::Message>(back)) << std::get<std::string>(back);
@@ -445,6 +449,14 @@ TEST(Wire, ResultsRoundTrip) {
     EXPECT_EQ(got.request.settle_s, 1.5);
     EXPECT_EQ(got.clocks.mean_sm_mhz, 1690);
     EXPECT_EQ(got.clocks.limits, 0x4u);
+    EXPECT_TRUE(got.request.energy);
+    EXPECT_EQ(got.request.energy_max_s, 4.5);
+    EXPECT_TRUE(got.energy.measured);
+    EXPECT_EQ(got.energy.launches, 812);
+    EXPECT_EQ(got.energy.joules, 498.25);
+    EXPECT_EQ(got.energy.gpu_seconds, 0.8125);
+    EXPECT_TRUE(got.energy.short_of_steps);
+    EXPECT_EQ(got.energy.mean_sm_mhz, 1755);
 }
 
 // The learner's kernel travels whole, its source, launch and compiler's report with it.
