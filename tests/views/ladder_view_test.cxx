@@ -441,6 +441,55 @@ TEST_F(Ladder, RooflinePlotsEveryRung) {
     EXPECT_TRUE(std::any_of(series.begin(), series.end(), [](const PlotSeries& s) { return s.name == "naive 32×32"; }));
 }
 
+// Energy instead of time: the bars' length and label become TFLOP per joule against cuBLAS's, the
+// tooltip gives joules per matmul, the roofline's heights GFLOP/J; a rung measured without energy says
+// so rather than drawing a bar of nothing. The ladder's own sweep asks for the energy.
+TEST_F(Ladder, EnergyReplacesSpeedInTheBarsAndTheRoofline) {
+    ImGuiHarness ui;
+    AppState state = state_with("nvidia-h100-2026-11-24");
+    const auto with_energy = [&](const std::string& config, std::int64_t size, double gflops, double joules) {
+        ts::record::Point p = synthetic_point(config, size, gflops);
+        p.kernel = config;
+        p.joules_per_matmul = joules;
+        p.tflop_per_j = 2.0 * double(size) * double(size) * double(size) / joules * 1e-12;
+        p.avg_watts = 600.0;
+        p.energy_sm_clock_mhz = 1755;
+        p.energy_note = "synthetic";
+        state.lab.measured.measurement->points.push_back(p);
+    };
+    // After the recorded points of the same size: the last point of a kernel and size is the one shown.
+    with_energy("tiled T=32", 2048, 9000.0, 4.0);
+    with_energy("cublas", 2048, 50000.0, 1.0);
+    state.lab.choices.ladder_size = 2048;
+    state.lab.choices.metric = LadderMetric::Energy;
+    const LadderData data = ladder_data(state);
+    const LadderBar& tiled = bar_named(data, "tiled T=32");
+    EXPECT_NEAR(tiled.tflop_per_j, 2.0 * 2048.0 * 2048.0 * 2048.0 / 4.0 * 1e-12, 1e-9);
+    EXPECT_NEAR(tiled.energy_percent_of_cublas, 25.0, 1e-9);  // four times cuBLAS's joules
+    EXPECT_NE(tiled.hover.find("Energy: 4.00 J per matmul"), std::string::npos) << tiled.hover;
+    EXPECT_EQ(bar_named(data, "regtile-1d").tflop_per_j, 0.0);  // the recorded point has no energy
+    state.view = ViewId::Ladder;
+    std::string text;
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
+    EXPECT_NE(text.find("work per joule"), std::string::npos) << text;
+    EXPECT_NE(text.find("Under a power cap"), std::string::npos) << text;
+
+    state.view = ViewId::Roofline;
+    for (int i = 0; i < 2; ++i) text = ui.frame([&] { draw_lab_view(state.lab, column_edits(state), state, 0.0f); });
+    EXPECT_NE(text.find("in energy"), std::string::npos) << text;
+    const Plot& plot = state.lab.choices.roofline_energy_plot;
+    EXPECT_EQ(plot.y.unit, "GFLOP/J");
+    const auto ladder =
+        std::find_if(plot.series.begin(), plot.series.end(), [](const PlotSeries& s) { return s.name == "kernel ladder"; });
+    ASSERT_NE(ladder, plot.series.end());
+    ASSERT_EQ(ladder->points.size(), 1u);  // tiled T=32 alone has energy at 2048³
+    EXPECT_NEAR(ladder->points[0].y, 2.0 * 2048.0 * 2048.0 * 2048.0 / 4.0 * 1e-9, 1e-6);
+    EXPECT_TRUE(std::any_of(plot.series.begin(), plot.series.end(),
+                            [](const PlotSeries& s) { return s.name.starts_with("cuBLAS (level only"); }));
+
+    for (const ts::gpu::RunRequest& r : ladder_requests(2048)) EXPECT_TRUE(r.energy);
+}
+
 TEST_F(Ladder, RooflineLabelsNeverOverlap) {
     // Five rungs at one intensity and nearly one speed, and two others nearby.
     const std::vector<ImVec2> anchors = {{600, 300}, {600, 304}, {600, 309}, {600, 311}, {600, 316}, {560, 330}, {640, 290}};

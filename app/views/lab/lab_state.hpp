@@ -131,8 +131,13 @@ struct LabMeasurements {
 
 // What the user chose to see in the lab's plots: the latency controls (sizes, series, axis),
 // the ladder's size and how many of its rungs, and each plot's pan and zoom.
+// What the ladder view's bars and the roofline's heights measure: speed (FLOPs over the median time)
+// or work per joule (FLOPs over the joules NVML's energy counter gave, gpu/energy.hpp).
+enum class LadderMetric { Speed, Energy };
+
 struct LadderChoices {
     LatencyControls latency;
+    LadderMetric metric = LadderMetric::Speed;
 
     // The ladder view's size (M = N = K); 0: the largest size with every rung measured.
     int ladder_size = 0;
@@ -144,6 +149,7 @@ struct LadderChoices {
     // The plots keep their view (pan, zoom, hidden series) from frame to frame.
     Plot latency_plot;
     Plot roofline_plot;
+    Plot roofline_energy_plot;  // its energy choice: other units, so a view of its own
 };
 
 // The occupancy and hardware-counter panels beside the lab's plots: each one's kernel, what

@@ -231,7 +231,47 @@ void ask_for_compiled_kernels(LabState& lab, int size) {
     }
 }
 
+// The bar's energy from its point, and against cuBLAS's where both have one.
+void fill_energy(LadderBar& bar, const record::Point* cublas) {
+    if (!bar.point || !bar.point->tflop_per_j) return;
+    bar.tflop_per_j = *bar.point->tflop_per_j;
+    if (cublas && cublas->tflop_per_j && *cublas->tflop_per_j > 0)
+        bar.energy_percent_of_cublas = 100.0 * bar.tflop_per_j / *cublas->tflop_per_j;
+}
+
+// The tooltip's energy line, where the point has one.
+std::string energy_hover(const LadderBar& bar) {
+    if (!bar.point || !bar.point->joules_per_matmul) return {};
+    const record::Point& p = *bar.point;
+    return format_text("\nEnergy: {} per matmul, {} TFLOP/J, {} W{} (launches back to back, NVML's energy counter).",
+                       model::human_joules(*p.joules_per_matmul), fixed(p.tflop_per_j.value_or(0.0), 3),
+                       fixed(p.avg_watts.value_or(0.0), 0),
+                       p.energy_sm_clock_mhz && *p.energy_sm_clock_mhz > 0
+                           ? format_text(" at SM {} MHz", *p.energy_sm_clock_mhz)
+                           : std::string());
+}
+
 }  // namespace
+
+bool draw_metric_choice(LadderMetric& metric) {
+    bool changed = false;
+    ImGui::TextUnformatted("bars:");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("speed", metric == LadderMetric::Speed)) {
+        changed = metric != LadderMetric::Speed;
+        metric = LadderMetric::Speed;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("FLOPs per second, from the median time of the cold samples.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("energy", metric == LadderMetric::Energy)) {
+        changed = metric != LadderMetric::Energy;
+        metric = LadderMetric::Energy;
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("FLOPs per joule (TFLOP/J): the work one joule buys, from NVML's energy counter read "
+                          "around launches back to back. Higher is better, as with speed.");
+    return changed;
+}
 
 ImU32 ladder_colour(model::KernelKind kind) {
     const model::RungInfo* row = model::find_rung(kind);
@@ -294,6 +334,7 @@ LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
         bar.colour = ladder_colour(rung.kernel.kind);
         if (bar.point) bar.gflops = bar.point->gflops;
         if (bar.point && cublas && cublas->gflops > 0) bar.percent_of_cublas = 100.0 * bar.gflops / cublas->gflops;
+        fill_energy(bar, cublas);
         bar.counts = model::rung_counts(bar.kernel, problem);
         fill_occupancy(app, rung.kernel, problem, bar);
         data.estimates = data.estimates || !bar.from_compiled;
@@ -312,6 +353,7 @@ LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
                                       bar.kernel.variant, gpu_name(app));
         bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note, ladder);
         if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
+        bar.hover += energy_hover(bar);
     }
 
     // Your kernel, when the latency view plots it: measured beside the FP32 rungs, unknown to the model.
@@ -323,6 +365,7 @@ LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
         yours.point = find_point(points, yours.config, data.size, data.dtype);
         if (yours.point) yours.gflops = yours.point->gflops;
         if (yours.point && cublas && cublas->gflops > 0) yours.percent_of_cublas = 100.0 * yours.gflops / cublas->gflops;
+        fill_energy(yours, cublas);
         yours.registers_text = yours.occupancy_text = "–";
         yours.hover = format_text("Your kernel from the editor (Ctrl+8), as it was when you plotted it beside the rungs: "
                                   "{}. The model does not know its code, so it has no counts here; Record in the editor "
@@ -343,9 +386,11 @@ LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
         reference.gflops = cublas->gflops;
         reference.percent_of_cublas = 100.0;
     }
+    fill_energy(reference, cublas);
     reference.registers_text = "–";
     reference.occupancy_text = "–";
-    reference.hover = cublas_hover(reference, data.bars.empty() ? nullptr : &data.bars.back(), data.size, ladder);
+    reference.hover = cublas_hover(reference, data.bars.empty() ? nullptr : &data.bars.back(), data.size, ladder) +
+                      energy_hover(reference);
     data.bars.push_back(std::move(reference));
     return data;
 }
@@ -361,6 +406,8 @@ std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder, const std:
         request.adaptive = true;
         request.budget_s = 1.0;
         request.check = size <= 1024;
+        // Joules per matmul too, for the bars' energy choice (about half a second more a rung).
+        request.energy = true;
         requests.push_back(request);
     };
     for (const model::LadderRung& rung : rungs_of(ladder)) add(rung.kernel);
@@ -390,6 +437,7 @@ void draw_ladder_controls(LabState& lab, const AppState& app) {
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
     int shown = shown_ladder_size(lab);
+    draw_metric_choice(lab.choices.metric);
     ImGui::TextUnformatted("size (M = N = K)");
     if (sizes.empty()) muted_text("no points of the ladder in this measurement");
     const float right_edge = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
@@ -487,19 +535,27 @@ float draw_ladder_panel(LabMeasurements& measured, const AppState& app, const La
     const auto points = lab_points(measured);
     std::vector<std::optional<Failure>> failures;
     for (const gpu::RunRequest& request : requests) failures.push_back(failure_at(measured, points, request));
+    // Speed or work per joule: what sets each bar's length and its label.
+    const bool energy = app.lab.choices.metric == LadderMetric::Energy;
+    const auto value = [&](const LadderBar& bar) { return energy ? bar.tflop_per_j : bar.gflops; };
+    const auto percent = [&](const LadderBar& bar) { return energy ? bar.energy_percent_of_cublas : bar.percent_of_cublas; };
+    const auto drawn = [&](const LadderBar& bar) { return bar.point && value(bar) > 0; };
     double top = 0;
     for (std::size_t i = 0; i < data.bars.size(); ++i)
-        if (!failures[i]) top = std::max(top, data.bars[i].gflops);
+        if (!failures[i]) top = std::max(top, value(data.bars[i]));
     // The value after each bar, in the longest form that leaves the bars most of the width: with
     // "of cuBLAS" (where no label is wider than half the bars' width), with the unit, or the bare
     // numbers under a header that names the unit (2× text beside the side panel).
     enum class LabelForm { Long, WithUnit, Bare };
     const auto label_of = [&](const LadderBar& bar, LabelForm form) -> std::string {
         if (!bar.point) return format_text("not measured at {}³", data.size);
-        const std::string rate = form == LabelForm::Bare ? rate_number(data.ladder, bar.gflops) : rate_text(data.ladder, bar.gflops);
+        if (!drawn(bar)) return "no energy measured: Measure the ladders";
+        const std::string rate = energy ? fixed(bar.tflop_per_j, 3) + (form == LabelForm::Bare ? "" : " TFLOP/J")
+                                 : form == LabelForm::Bare ? rate_number(data.ladder, bar.gflops)
+                                                           : rate_text(data.ladder, bar.gflops);
         if (bar.is_cublas) return rate + (form == LabelForm::Long ? "  (100 %)" : "");
-        if (bar.percent_of_cublas <= 0) return rate;
-        return format_text("{} · {} %{}", rate, fixed(bar.percent_of_cublas, 1), form == LabelForm::Long ? " of cuBLAS" : "");
+        if (percent(bar) <= 0) return rate;
+        return format_text("{} · {} %{}", rate, fixed(percent(bar), 1), form == LabelForm::Long ? " of cuBLAS" : "");
     };
     bool long_fits = true;
     for (const LadderBar& bar : data.bars)
@@ -508,7 +564,7 @@ float draw_ladder_panel(LabMeasurements& measured, const AppState& app, const La
     const float full = std::max(bars_w - font * 0.5f, font * 4.0f);
     std::vector<float> shares;
     for (std::size_t i = 0; i < data.bars.size(); ++i)
-        shares.push_back(failures[i] || !data.bars[i].point || top <= 0 ? 0.0f : static_cast<float>(data.bars[i].gflops / top));
+        shares.push_back(failures[i] || !drawn(data.bars[i]) || top <= 0 ? 0.0f : static_cast<float>(value(data.bars[i]) / top));
     LabelForm form = LabelForm::Bare;
     float bar_max = 0.0f;
     for (LabelForm candidate : {LabelForm::Long, LabelForm::WithUnit, LabelForm::Bare}) {
@@ -527,10 +583,10 @@ float draw_ladder_panel(LabMeasurements& measured, const AppState& app, const La
 
     // The header: what the bars and columns are.
     float y = origin.y;
-    const char* unit = data.ladder == Ladder::Fp32 ? "GFLOP/s" : "TFLOP/s";
+    const char* unit = energy ? "TFLOP/J" : data.ladder == Ladder::Fp32 ? "GFLOP/s" : "TFLOP/s";
     // Shorter where the bars' width is narrow (an exported climb in presenter mode).
     const std::string header =
-        long_form ? format_text("median {}, cold L2", unit)
+        long_form ? (energy ? std::string("TFLOP per joule, launches back to back") : format_text("median {}, cold L2", unit))
                   : first_fitting({format_text("median {} · % of cuBLAS", unit), format_text("{} · % of cuBLAS", unit)},
                                   ImGui::GetFont(), bars_w)
                         .value_or(format_text("{} · %", unit));
@@ -587,8 +643,8 @@ float draw_ladder_panel(LabMeasurements& measured, const AppState& app, const La
             if (failed_box(draw, ImVec2(bar_x, bar_y), ImVec2(bar_x + bar_max, bar_y + bar_h),
                            ImVec2(bar_x + font * 0.5f, text_y), *failure, usable_gpu(app)))
                 measure_again(measured, *failure);
-        } else if (bar.point && top > 0) {
-            const float length = std::max(static_cast<float>(bar.gflops / top) * bar_max, 2.0f);
+        } else if (drawn(bar) && top > 0) {
+            const float length = std::max(static_cast<float>(value(bar) / top) * bar_max, 2.0f);
             draw->AddRectFilled(ImVec2(bar_x, bar_y), ImVec2(bar_x + length, bar_y + bar_h), bar.colour);
             const float label_w = ImGui::CalcTextSize(label.c_str()).x;
             if (label_w + font * 0.8f <= length) {
@@ -644,9 +700,13 @@ float draw_ladder_panel(LabMeasurements& measured, const AppState& app, const La
 }
 
 // The line between the panels: how far the tensor cores move the top, where both are measured.
-std::string ladders_compared(const LadderData& fp32, const LadderData& tensor_cores) {
+std::string ladders_compared(const LadderData& fp32, const LadderData& tensor_cores, LadderMetric metric) {
     const LadderBar& sgemm = fp32.bars.back();
     const LadderBar& bf16 = tensor_cores.bars.back();
+    if (metric == LadderMetric::Energy && sgemm.tflop_per_j > 0 && bf16.tflop_per_j > 0)
+        return format_text("The tensor cores' ladder, BF16 inputs and FP32 sums: here one joule buys {}× the work it "
+                           "buys cuBLAS in FP32, so each bar below is a percentage of cuBLAS BF16's TFLOP/J.",
+                           fixed(bf16.tflop_per_j / sgemm.tflop_per_j, 1));
     if (!sgemm.point || !bf16.point || sgemm.gflops <= 0)
         return "The tensor cores' ladder: BF16 inputs, FP32 sums, each bar a percentage of cuBLAS's BF16 GEMM.";
     return format_text("The tensor cores' ladder, BF16 inputs and FP32 sums: here cuBLAS runs {}× faster than in FP32, "
@@ -668,7 +728,9 @@ void draw_ladder_view(LabState& lab, const AppState& app, ImVec2 size) {
     // Short, so that it fits in presenter mode; what to do with the bars is said under them,
     // where it does not push cuBLAS's bar off a projector's screen. (Beside the side panel,
     // presenter mode's text on 1920 pixels still reaches the view's edge: heading() wraps.)
-    heading(format_text("The kernel ladders at {}³: FP32, then tensor cores", shown).c_str());
+    heading(format_text("The kernel ladders at {}³: FP32, then tensor cores{}", shown,
+                        lab.choices.metric == LadderMetric::Energy ? ", work per joule" : "")
+                .c_str());
     ImGui::Spacing();
     const float font = ImGui::GetFontSize();
     // The view's width, however narrow (an exported climb at 1280 pixels in presenter mode, beside
@@ -688,7 +750,7 @@ void draw_ladder_view(LabState& lab, const AppState& app, ImVec2 size) {
     ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + used + font * 0.3f));
     // Wrapped short of the view's scroll bar, which may cover the last few pixels of `width`.
     push_wrap_at_screen_x(origin.x + width - ImGui::GetStyle().ScrollbarSize);
-    ImGui::TextUnformatted(ladders_compared(fp32, tensor_cores).c_str());
+    ImGui::TextUnformatted(ladders_compared(fp32, tensor_cores, lab.choices.metric).c_str());
     ImGui::PopTextWrapPos();
     const float second_y = ImGui::GetCursorScreenPos().y + font * 0.2f;
     ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y));
@@ -698,6 +760,10 @@ void draw_ladder_view(LabState& lab, const AppState& app, ImVec2 size) {
     ImGui::SetCursorScreenPos(ImVec2(origin.x, second_y + used + font * 0.4f));
     muted_text((lab.measured.measurement ? lab.measured.measurement_label + ". " : std::string()) +
                "Hover a bar: what that rung changed, the model's counts, and the speed-up over the rung below.");
+    if (lab.choices.metric == LadderMetric::Energy)
+        muted_text("Energy: the board's joules from NVML's counter, read around launches back to back after the timed "
+                   "samples. Under a power cap the driver lowers the clock of a kernel that spends more energy per "
+                   "cycle, so fewer cycles need not mean less time, and work per joule shows why.");
     if (fp32.estimates || tensor_cores.estimates)
         muted_text(format_text("~ marks the model's estimate of registers and occupancy for the {}: {}", fp32.limits_name,
                                usable_gpu(app) ? "CUDA's answer for the compiled kernels is on its way."

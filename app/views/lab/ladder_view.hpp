@@ -34,6 +34,10 @@ struct LadderBar {
     const record::Point* point = nullptr;  // null: not measured at this size
     double gflops = 0.0;
     double percent_of_cublas = 0.0;        // 0 without both points
+    // The point's energy (record::Point::tflop_per_j), and its TFLOP/J as a percentage of its cuBLAS's:
+    // 0 where either was measured without it.
+    double tflop_per_j = 0.0;
+    double energy_percent_of_cublas = 0.0;
     model::RungCounts counts;              // zero for cuBLAS (not modelled)
     int registers = 0;                     // per thread; 0: unknown (cuBLAS)
     bool from_compiled = false;            // registers and occupancy from CUDA; false: the model's estimate
@@ -85,6 +89,10 @@ std::vector<gpu::RunRequest> both_ladders_requests(int size,
 // bar (0: no bar, no label to place). 0 where no length lets every label fit.
 float longest_bar_fitting_labels(std::span<const float> label_widths, std::span<const float> shares, float full,
                                  float room, float pad, float shortest);
+
+// "speed" or "energy", and the choice between them (a row of two radio buttons) that the ladder view
+// and the roofline share. Returns true when it changed.
+bool draw_metric_choice(LadderMetric& metric);
 
 // The side panel's part: the size, and on a GPU the measure button with its progress. Writes
 // the ladder's size and starts the lab's sweep; the lab's panel draws the export button under it.

@@ -101,10 +101,13 @@ void fill_failures(Plot& plot, const AppState& app, std::vector<Failure>& failed
     }
 }
 
+// A point's work per joule in GFLOP/J, 0 where it has no energy figure.
+double gflop_per_joule(const record::Point& p) { return p.tflop_per_j.value_or(0.0) * 1e3; }
+
 // Each kernel's name beside its point, in its colour, on a pale box so that lines behind it
 // do not cut through the letters; a thin line back to the point where the label had to move.
 // Returns how many names found no room.
-int draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<RooflineMark>& marks) {
+int draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<RooflineMark>& marks, bool energy) {
     // The small font: thirteen names must share the plot with its points, large text or not.
     ImFont* font = small_font();
     const float font_size = imgui_compat::font_size(font);
@@ -117,7 +120,8 @@ int draw_labels(const PlotFrame& frame, const Plot& plot, const std::vector<Roof
             std::find_if(plot.series.begin(), plot.series.end(), [&](const PlotSeries& s) { return s.name == in; });
         if (series == plot.series.end() || !series->visible) continue;
         const auto x = frame.x.to_pixel(mark.intensity);
-        const auto y = frame.y.to_pixel(mark.gflops);
+        const auto y = frame.y.to_pixel(energy ? mark.gflop_per_j : mark.gflops);
+        if (energy && mark.gflop_per_j <= 0) continue;
         if (!x || !y || *x < frame.area_min.x || *x > frame.area_max.x || *y < frame.area_min.y || *y > frame.area_max.y)
             continue;
         anchors.push_back(ImVec2(static_cast<float>(*x), static_cast<float>(*y)));
@@ -166,6 +170,7 @@ std::optional<RooflineMark> yours_mark(const AppState& app, const std::vector<co
     RooflineMark mark{yours_config(yours->name), kYoursColour, 2.0 * size * size * size / bytes, p->gflops,
                       p->median_ms, bytes};
     mark.intensity_source = format_text("recorded at {}, scaled", model::problem_size_text(at));
+    mark.gflop_per_j = gflop_per_joule(*p);
     return mark;
 }
 
@@ -277,6 +282,7 @@ std::vector<RooflineMark> roofline_marks(const AppState& app) {
         const model::Traffic traffic = model::count_traffic(kernel, problem);
         marks.push_back({name, colour, traffic.arithmetic_intensity(4), p->gflops, p->median_ms,
                          static_cast<double>(traffic.global_bytes(4)), rung});
+        marks.back().gflop_per_j = gflop_per_joule(*p);
     };
     for (const KernelMark& mark : other_kernels(app.lab.choices.latency)) {
         const std::string config = model::describe(mark.kernel);
@@ -289,14 +295,112 @@ std::vector<RooflineMark> roofline_marks(const AppState& app) {
         if (!bar.is_cublas && !bar.is_yours) add(bar.name, bar.kernel, bar.point, bar.colour, true);
     // The tensor-core rungs in BF16: their blocks' intensity (2-byte elements), their own series.
     for (const LadderBar& bar : ladder_data(app, kSize, Ladder::TensorCores).bars)
-        if (!bar.is_cublas && bar.point)
+        if (!bar.is_cublas && bar.point) {
             marks.push_back({bar.name, bar.colour, bar.counts.intensity, bar.point->gflops, bar.point->median_ms,
                              2.0 * static_cast<double>(bar.counts.global_loads), false, true});
+            marks.back().gflop_per_j = gflop_per_joule(*bar.point);
+        }
     if (auto yours = yours_mark(app, points)) marks.push_back(std::move(*yours));
     return marks;
 }
 
+namespace {
+
+// The roofline with energy instead of time: each kernel at the model's intensity and the work one
+// joule bought it. No roof: the GPU's peaks are rates, and no joules per byte or per FLOP are
+// measured to draw one from.
+void draw_energy_roofline(LabState& lab, const AppState& app, ImVec2 size) {
+    Plot& plot = lab.choices.roofline_energy_plot;
+    plot.x = {"arithmetic intensity, model: FLOPs per byte requested before caches", "FLOP/B", AxisScale::Log10};
+    plot.y = {"work per joule, launches back to back", "GFLOP/J", AxisScale::Log10};
+    plot.export_path = "tilescope_roofline_energy";
+    std::vector<Failure> failed;
+    fill_failures(plot, app, failed);
+    std::vector<RooflineMark> marks = roofline_marks(app);
+    std::erase_if(marks, [&](const RooflineMark& mark) {
+        return std::any_of(plot.failures.begin(), plot.failures.end(),
+                           [&](const PlotFailure& f) { return f.name == mark.name; });
+    });
+    const auto without = std::count_if(marks.begin(), marks.end(), [](const RooflineMark& m) { return m.gflop_per_j <= 0; });
+    std::vector<PlotSeries> series;
+    PlotSeries ladder;
+    ladder.name = kLadderSeries;
+    ladder.colour = ladder_colour(model::KernelKind::ConflictFree);
+    PlotSeries tc_ladder;
+    tc_ladder.name = kTensorCoreSeries;
+    tc_ladder.colour = ladder_colour(model::KernelKind::Wgmma);
+    for (const RooflineMark& mark : marks) {
+        if (mark.gflop_per_j <= 0) continue;
+        PlotPoint point{mark.intensity, mark.gflop_per_j, kNaN, kNaN,
+                        format_text("{}{} FLOP/B ({}), {} GFLOP/J measured at {}³{}: {} J per matmul",
+                                    mark.rung || mark.tensor_cores ? mark.name + ": " : std::string(),
+                                    fixed(mark.intensity, 3), mark.intensity_source, fixed(mark.gflop_per_j, 1), kSize,
+                                    mark.tensor_cores ? " in BF16" : "",
+                                    fixed(2.0 * kSize * kSize * static_cast<double>(kSize) / (mark.gflop_per_j * 1e9), 4))};
+        if (mark.rung || mark.tensor_cores) {
+            (mark.rung ? ladder : tc_ladder).points.push_back(std::move(point));
+            continue;
+        }
+        PlotSeries alone;
+        alone.name = mark.name;
+        alone.colour = mark.colour;
+        alone.lines = false;
+        alone.points = {std::move(point)};
+        series.push_back(std::move(alone));
+    }
+    if (!ladder.points.empty()) series.push_back(std::move(ladder));
+    if (!tc_ladder.points.empty()) series.push_back(std::move(tc_ladder));
+    const auto cublas_level = [&](std::string_view dtype, const char* name, ImU32 colour) {
+        const record::Point* cublas = find_point(lab_points(lab.measured), "cublas", kSize, dtype);
+        if (!cublas || gflop_per_joule(*cublas) <= 0) return;
+        const double level = gflop_per_joule(*cublas);
+        PlotSeries line;
+        line.name = name;
+        line.colour = colour;
+        line.markers = false;
+        line.points = {{0.05, level, kNaN, kNaN, ""}, {kRoofEnd, level, kNaN, kNaN, ""}};
+        series.push_back(std::move(line));
+    };
+    cublas_level("float", "cuBLAS (level only: traffic not modelled)", IM_COL32(120, 120, 120, 255));
+    cublas_level("bf16", "cuBLAS BF16 (level only)", IM_COL32(150, 110, 90, 255));
+    for (PlotSeries& s : series)
+        for (const PlotSeries& old : plot.series)
+            if (old.name == s.name) s.visible = old.visible;
+    plot.series = std::move(series);
+
+    heading("Roofline at 2048³ in energy: the work one joule buys");
+    draw_metric_choice(lab.choices.metric);
+    const std::string notes[] = {
+        "Each kernel at the model's intensity, and up the FLOPs per joule of the board's energy (NVML's counter, read "
+        "around launches back to back after the timed samples). No roof is drawn: the peaks are rates, and joules per "
+        "byte moved or per FLOP are not measured here.",
+        "Why does a tensor-core rung buy more work per joule than the FP32 ones? A tensor-core instruction does "
+        "hundreds of multiply-adds for one fetch and decode, and each byte read from memory feeds more of them.",
+        without > 0 ? format_text("{} without an energy figure: Measure the ladders (ladder view) or bench with energy "
+                                  "records one.",
+                                  model::counted(without, "kernel"))
+                    : std::string()};
+    float notes_height = 0;
+    for (const std::string& note : notes)
+        notes_height += ImGui::CalcTextSize(note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
+    const float plot_height = std::max({size.y - notes_height - ImGui::GetCursorPosY(), size.y * 0.6f, 200.0f});
+    const PlotFrame frame = draw_plot("##roofline-energy", plot, ImVec2(size.x, plot_height));
+    if (frame.clicked_failure && app.device && app.device->usable)
+        measure_again(lab.measured, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
+    const int unnamed = draw_labels(frame, plot, marks, true);
+    if (unnamed > 0)
+        muted_text(format_text("{} left unnamed for room: hover a point for its kernel.", model::counted(unnamed, "point")));
+    for (const std::string& note : notes)
+        if (!note.empty()) muted_text(note);
+}
+
+}  // namespace
+
 void draw_roofline_view(LabState& lab, const AppState& app, ImVec2 size) {
+    if (lab.choices.metric == LadderMetric::Energy) {
+        draw_energy_roofline(lab, app, size);
+        return;
+    }
     const bool gpu = app.device && app.device->usable;
     // The GPU's own peaks, measured once per session.
     if (gpu && !lab.measured.peaks && !lab.measured.peaks_requested) {
@@ -407,6 +511,7 @@ void draw_roofline_view(LabState& lab, const AppState& app, ImVec2 size) {
     plot.series = std::move(series);
 
     heading("Roofline at 2048³: FP32, and the tensor cores in BF16");
+    draw_metric_choice(lab.choices.metric);
     if (!lab.measured.peaks) {
         muted_text(format_text("Peaks: {} ({}). {}", gpu ? "being measured on this GPU…" : "not measured (no GPU)",
                           peaks.source, lab.measured.measurement ? "Points: " + lab.measured.measurement_label + "." : ""));
@@ -438,7 +543,7 @@ void draw_roofline_view(LabState& lab, const AppState& app, ImVec2 size) {
     if (frame.clicked_failure && gpu)
         measure_again(lab.measured, failed[static_cast<std::size_t>(*frame.clicked_failure)]);
     draw_measured_dram_links(frame, plot, measured_dram);
-    const int unnamed = draw_labels(frame, plot, marks);
+    const int unnamed = draw_labels(frame, plot, marks, false);
     draw_measured_dram_points(frame, plot, measured_dram);
     if (unnamed > 0)
         muted_text(format_text("{} left unnamed for room: hover a point for its kernel, or fold the side "

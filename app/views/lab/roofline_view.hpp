@@ -40,6 +40,7 @@ struct RooflineMark {
     bool tensor_cores = false;  // a rung of the tensor-core ladder (BF16)
     // Where the intensity comes from: the model's counts, or (your kernel) its trace, scaled.
     std::string intensity_source = "model";
+    double gflop_per_j = 0;  // measured work per joule (record::Point::tflop_per_j); 0: no energy figure
 };
 
 // The kernels measured at 2048³ in float, and the tensor-core rungs in BF16, each at its point;
