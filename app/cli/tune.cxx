@@ -11,6 +11,7 @@
 
 #include "bench_report.hpp"
 #include "gpu/clock_watch.hpp"
+#include "gpu/energy.hpp"
 #include "gpu/tuned_shapes.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
@@ -39,6 +40,8 @@ CLI::App* add_tune_command(CLI::App& app, TuneOptions& options) {
                      "seconds of untimed launches before each candidate's samples, so that each is timed at the clock "
                      "its own power sets under the power cap")
         ->capture_default_str();
+    tune->add_flag("--energy", options.energy,
+                   "also each candidate's joules per matmul (launches back to back for 0.5 s or more after its samples)");
     tune->add_flag("--plan", options.plan, "list the candidates and sizes without measuring");
     return tune;
 }
@@ -107,7 +110,7 @@ std::string tune_table(model::KernelKind rung, const std::vector<TuneMeasurement
 namespace {
 
 gpu::RunRequest tune_request(model::KernelConfig kernel, std::int64_t size, model::Dtype dtype, double budget_s,
-                             double settle_s, bool check) {
+                             double settle_s, bool check, bool energy) {
     gpu::RunRequest request;
     request.kernel = kernel;
     request.problem = {size, size, size, 1, dtype};
@@ -120,6 +123,7 @@ gpu::RunRequest tune_request(model::KernelConfig kernel, std::int64_t size, mode
     request.max_samples = 2000;
     request.settle_s = settle_s;
     request.check = check;
+    request.energy = energy;
     return request;
 }
 
@@ -209,9 +213,15 @@ int run_tune(const TuneOptions& options, std::ostream& out, std::ostream& err) {
                 // Each candidate is checked once, at the smallest size: they are one kernel.
                 const bool check = variant >= 0 && size == sizes.front();
                 const gpu::RunResult result =
-                    runner.wait(runner.submit(tune_request(kernel, size, *dtype, options.budget_s, options.settle_s, check)));
+                    runner.wait(runner.submit(tune_request(kernel, size, *dtype, options.budget_s, options.settle_s, check,
+                                                           options.energy)));
                 // The clock beside the time: under the power cap two candidates may run at different ones.
                 if (result.ok && result.clocks.readings > 0) clock = " at " + gpu::sm_clock_text(result.clocks);
+                if (result.ok && result.energy.measured)
+                    clock += "; " + gpu::energy_short_text(result.energy, result.request.problem) + " at SM " +
+                             std::to_string(result.energy.mean_sm_mhz) + " MHz back to back";
+                else if (result.ok && options.energy)
+                    clock += "; energy not measured: " + result.energy.unavailable;
                 if (!result.ok) m.error = result.error;
                 else if (result.checked && !result.check_passed) {
                     m.error = "wrong result: " + result.check_summary;

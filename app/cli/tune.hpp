@@ -27,6 +27,7 @@ struct TuneOptions {
     bool plan = false;                          // --plan: list the candidates and sizes, measure nothing
     double budget_s = 2.0;                      // --budget: seconds of samples per candidate and size at most
     double settle_s = 0.0;                      // --settle: seconds of untimed launches before each
+    bool energy = false;                        // --energy: joules per matmul of each too (gpu/energy.hpp)
 };
 
 CLI::App* add_tune_command(CLI::App& app, TuneOptions& options);
