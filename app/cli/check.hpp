@@ -1,7 +1,8 @@
 // check.hpp — `tilescope check`: the random correctness suite. Every kernel (every block
 // shape family, every tile width T = 1..32, cuBLAS) in int32, float and double, plain (mm)
 // and batched (bmm), on random sizes that no block or tile divides, each run through the
-// GPU runner and checked against its reference (exact for int32). No ImGui, no GL.
+// GPU runner and checked against its reference (exact for int32). fp8 (cuBLAS alone so far)
+// runs with tensor and block scales unless --scaling names one. No ImGui, no GL.
 #pragma once
 
 #include <cstdint>
@@ -23,13 +24,15 @@ namespace ts::cli {
 struct CheckOptions {
     std::string seed;           // empty: a random seed, printed so the run can be repeated
     bool quick = false;         // a smaller suite: fewer block shapes and tiles, no large sizes
-    std::string dtype = "all";  // int32, float, double, bf16, fp16 or all
+    std::string dtype = "all";  // int32, float, double, bf16, fp16, fp8 or all
+    std::string scaling;        // fp8's scales: tensor, block or empty for both
 };
 
 struct CheckPlan {
     std::uint64_t seed = 0;
     bool quick = false;
     std::vector<model::Dtype> dtypes;
+    std::vector<model::Fp8Scaling> fp8_scalings;  // the scalings fp8's cases run with
 };
 
 // Registers the "check" subcommand on `app`; returns it so the caller can test whether it
