@@ -212,10 +212,10 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
                     suite.push_back(make_request(cublas(), dtype, d.m, d.n, d.k, d.batch, d.seed, scaling));
                 };
                 // N and K multiples of 16, which cuBLASLt's FP8 GEMM takes (its leading dimensions), M
-                // any; past 128, mostly not multiples of it; then odd sizes, which it may refuse
-                // (skipped, with its words).
-                add_fp8(Draw{uniform(1, 160), 16 * uniform(1, 20), 16 * uniform(1, 25), 1, rng()});
-                add_fp8(Draw{uniform(129, 700), 16 * uniform(9, 44), 16 * uniform(9, 44), 1, rng()});
+                // of 4 (its block scales' layout); past 128, mostly not multiples of it; then odd
+                // sizes, which it may refuse (skipped, with the reason).
+                add_fp8(Draw{4 * uniform(1, 40), 16 * uniform(1, 20), 16 * uniform(1, 25), 1, rng()});
+                add_fp8(Draw{4 * uniform(33, 175), 16 * uniform(9, 44), 16 * uniform(9, 44), 1, rng()});
                 add_fp8(Draw{uniform(129, 700), uniform(129, 700) | 1, uniform(129, 700) | 1, 1, rng()});
                 add_fp8(Draw{uniform(1, 96), 16 * uniform(1, 6), 16 * uniform(1, 12), uniform(2, 4), rng()});
                 if (!plan.quick) add_fp8(Draw{1024, 1024, 1024, 1, rng()});

@@ -10,11 +10,12 @@
 // So we ask for Cᵀ = B·Aᵀ = op(X)·Y with X = B's memory (K×N, lda K) transposed (TRANSA = T) and
 // Y = A's memory (K×M, ldb K) as it is (TRANSB = N): m = N, n = M, k = K, ldc = N. cuBLASLt's
 // "A" is our B and its "B" our A, and so are their scales: A_SCALE_POINTER takes B's scales.
-// Block scaling: B's 128×128 blocks are CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F (its A), A's
-// 1×128 rows VEC128_32F (its B), laid out as model/fp8_values.hpp's a_block_scale_index and
-// b_block_scale_index say. Where cuBLASLt's heuristic finds no algorithm (an older library, a
-// GPU without FP8 tensor cores, a leading dimension FP8 does not take), the request is
-// unsupported with cuBLASLt's words.
+// Block scaling: B's 128×128 blocks are CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F (its A, whose
+// scales are K-major with rows padded to 4 floats), A's 1×128 rows VEC128_32F (its B, whose scales
+// are M-major), laid out as model/fp8_values.hpp's a_block_scale_index and b_block_scale_index
+// say; cuBLASLt then needs M and N multiples of 4. Where it cannot (that, or its heuristic finds no
+// algorithm: an older library, a GPU without FP8 tensor cores, a leading dimension FP8 does not
+// take: N and K want multiples of 16 bytes), the request is unsupported with the reason.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -16,7 +16,7 @@ float fp8_scale_at(const Fp8Matrix& matrix, const Problem& p, Fp8Operand operand
     const std::int64_t k_block = col / kFp8ScaleBlock;
     const std::int64_t index = operand == Fp8Operand::A
                                    ? a_block_scale_index(row, k_block, p.m)
-                                   : b_block_scale_index(row / kFp8ScaleBlock, k_block, p.k_blocks());
+                                   : b_block_scale_index(row / kFp8ScaleBlock, k_block, p.b_scale_stride());
     return matrix.scales.at(static_cast<std::size_t>(index));
 }
 
@@ -36,17 +36,20 @@ Fp8Matrix quantize_fp8(std::span<const float> values, const Problem& p, Fp8Opera
         for (float x : values) amax = std::max(amax, std::fabs(x));
         out.scales[0] = fp8_scale_of(amax);
     } else {
-        // The largest |x| of each block, then its scale.
+        // The largest |x| of each block, then its scale; B's padding stays 0.
         const std::int64_t row_span = operand == Fp8Operand::A ? 1 : kFp8ScaleBlock;
+        const auto index_of = [&](std::int64_t r, std::int64_t kb) {
+            return static_cast<std::size_t>(operand == Fp8Operand::A ? a_block_scale_index(r, kb, p.m)
+                                                                     : b_block_scale_index(r / row_span, kb, p.b_scale_stride()));
+        };
+        std::vector<float> amax(out.scales.size(), 0.0f);
         for (std::int64_t r = 0; r < rows; ++r)
             for (std::int64_t c = 0; c < p.k; ++c) {
-                const std::int64_t kb = c / kFp8ScaleBlock;
-                const std::int64_t index = operand == Fp8Operand::A ? a_block_scale_index(r, kb, p.m)
-                                                                    : b_block_scale_index(r / row_span, kb, p.k_blocks());
-                float& amax = out.scales[static_cast<std::size_t>(index)];
-                amax = std::max(amax, std::fabs(values[at(r, c)]));
+                float& block_max = amax[index_of(r, c / kFp8ScaleBlock)];
+                block_max = std::max(block_max, std::fabs(values[at(r, c)]));
             }
-        for (float& s : out.scales) s = fp8_scale_of(s);
+        for (std::int64_t r = 0; r < rows; r += row_span)
+            for (std::int64_t kb = 0; kb < p.k_blocks(); ++kb) out.scales[index_of(r, kb)] = fp8_scale_of(amax[index_of(r, kb)]);
     }
     for (std::int64_t b = 0; b < p.batch; ++b)
         for (std::int64_t r = 0; r < rows; ++r)

@@ -80,16 +80,18 @@ TS_HOST_DEVICE inline float fp8_scale_of(float amax) { return amax > 0.0f ? amax
 TS_HOST_DEVICE inline std::uint8_t quantize_e4m3(float x, float scale) { return round_to_e4m3(static_cast<double>(x / scale)); }
 
 // ---- Where the block scales sit (the layouts cuBLASLt's VEC128 and BLK128x128 modes read) ----
-// A (M×K): one scale per row per 128 of K, column after column of that M × ceil(K/128) grid:
-// the scale of row r in K block kb at kb·M + r.
+// A (M×K): one scale per row per 128 of K, M-major: column after column of that M × ceil(K/128)
+// grid, the scale of row r in K block kb at kb·M + r. (cuBLASLt asks M to be a multiple of 4
+// here, so that each column starts 16-byte aligned: cublaslt_library.hpp.)
 TS_HOST_DEVICE inline std::int64_t a_block_scale_index(std::int64_t row, std::int64_t k_block, std::int64_t m) {
     return k_block * m + row;
 }
-// B (N×K): one scale per 128×128 block, row-major over the ceil(N/128) × ceil(K/128) grid: the
-// scale of the block of rows nb (N) and columns kb (K) at nb·ceil(K/128) + kb.
+// B (N×K): one scale per 128×128 block, K-major: row after row of the ceil(N/128) × ceil(K/128)
+// grid, each row `stride` floats long (Problem::b_scale_stride: ceil(K/128) rounded up to 4), the
+// scale of the block of rows nb (N) and columns kb (K) at nb·stride + kb.
 TS_HOST_DEVICE inline std::int64_t b_block_scale_index(std::int64_t n_block, std::int64_t k_block,
-                                                       std::int64_t k_blocks) {
-    return n_block * k_blocks + k_block;
+                                                       std::int64_t stride) {
+    return n_block * stride + k_block;
 }
 
 // ---- On the host: an operand quantised as the GPU does it, and read back ----------------------
@@ -98,7 +100,7 @@ enum class Fp8Operand { A, B };
 
 struct Fp8Matrix {
     std::vector<std::uint8_t> codes;  // the operand's shape: A batch×M×K, B batch×N×K, row-major
-    std::vector<float> scales;        // problem.a_scale_count() or b_scale_count() of them
+    std::vector<float> scales;        // problem.a_scale_count() or b_scale_count() of them (B's padding 0)
 };
 
 // `values` (A: batch×M×K, B: batch×N×K) quantised under the problem's scaling, exactly as

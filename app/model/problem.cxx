@@ -67,7 +67,7 @@ std::int64_t Problem::a_scale_count() const {
 
 std::int64_t Problem::b_scale_count() const {
     if (!is_fp8(dtype)) return 0;
-    return fp8_scaling == Fp8Scaling::Tensor ? 1 : n_blocks() * k_blocks() * batch;
+    return fp8_scaling == Fp8Scaling::Tensor ? 1 : n_blocks() * b_scale_stride() * batch;
 }
 
 std::int64_t Problem::total_bytes() const {

@@ -53,9 +53,13 @@ struct Problem {
     // FP8: blocks of 128 along K (the last may be partial), and of 128 rows of B along N.
     std::int64_t k_blocks() const { return (k + kFp8ScaleBlock - 1) / kFp8ScaleBlock; }
     std::int64_t n_blocks() const { return (n + kFp8ScaleBlock - 1) / kFp8ScaleBlock; }
+    // FP8 block scaling: the floats from one row of B's block scales to the next, ceil(K/128)
+    // rounded up to a multiple of 4 (cuBLASLt's BLK128x128 layout: each row 16-byte aligned; the
+    // padding is zeros and never read).
+    std::int64_t b_scale_stride() const { return (k_blocks() + 3) / 4 * 4; }
     // FP8: the floats of A's and B's scales for all batches together (0 for other types). Tensor:
     // 1 each. Block: M·ceil(K/128) for A (fp8_values.hpp: a_block_scale_index lays them out) and
-    // ceil(N/128)·ceil(K/128) for B (b_block_scale_index), per batch.
+    // ceil(N/128)·b_scale_stride() for B (b_block_scale_index), per batch.
     std::int64_t a_scale_count() const;
     std::int64_t b_scale_count() const;
     // Bytes of A, B and C, and of the FP8 scales, for all batches together: what a GPU must hold.

@@ -87,6 +87,7 @@ __global__ void quantize_blocks_kernel(const float* values, std::int64_t rows, s
                                        float* scales) {
     __shared__ float warp_maxima[kWarps];
     const std::int64_t k_blocks = (k + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+    const std::int64_t stride = (k_blocks + 3) / 4 * 4;  // Problem::b_scale_stride
     const std::int64_t row_block = blockIdx.x / k_blocks;
     const std::int64_t k_block = blockIdx.x % k_blocks;
     const std::int64_t r0 = row_block * kFp8ScaleBlock;
@@ -102,7 +103,7 @@ __global__ void quantize_blocks_kernel(const float* values, std::int64_t rows, s
         const std::int64_t at = (r0 + i / width) * k + c0 + i % width;
         codes[at] = model::quantize_e4m3(values[at], scale);
     }
-    if (threadIdx.x == 0) scales[model::b_block_scale_index(row_block, k_block, k_blocks)] = scale;
+    if (threadIdx.x == 0) scales[model::b_block_scale_index(row_block, k_block, stride)] = scale;
 }
 
 }  // namespace
@@ -129,7 +130,12 @@ cudaError_t quantize_fp8_rows(const float* values, std::int64_t rows, std::int64
 cudaError_t quantize_fp8_blocks(const float* values, std::int64_t rows, std::int64_t k, std::uint8_t* codes,
                                 float* scales, cudaStream_t stream) {
     if (rows <= 0 || k <= 0) return cudaSuccess;
-    const std::int64_t tiles = ((rows + kFp8ScaleBlock - 1) / kFp8ScaleBlock) * ((k + kFp8ScaleBlock - 1) / kFp8ScaleBlock);
+    const std::int64_t row_blocks = (rows + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+    const std::int64_t k_blocks = (k + kFp8ScaleBlock - 1) / kFp8ScaleBlock;
+    // Each row of scales is padded to a multiple of 4 floats; the padding is zeros.
+    const std::size_t scale_bytes = static_cast<std::size_t>(row_blocks * ((k_blocks + 3) / 4 * 4)) * sizeof(float);
+    if (const cudaError_t e = cudaMemsetAsync(scales, 0, scale_bytes, stream); e != cudaSuccess) return e;
+    const std::int64_t tiles = row_blocks * k_blocks;
     quantize_blocks_kernel<<<static_cast<unsigned>(tiles), kThreads, 0, stream>>>(values, rows, k, codes, scales);
     return cudaGetLastError();
 }

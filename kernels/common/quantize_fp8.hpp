@@ -17,7 +17,8 @@ cudaError_t quantize_fp8_per_tensor(const float* values, std::int64_t count, std
 cudaError_t quantize_fp8_rows(const float* values, std::int64_t rows, std::int64_t k, std::uint8_t* codes,
                               float* scales, cudaStream_t stream);
 
-// B (rows × k, row-major, rows = N): one scale per 128×128 block, at b_block_scale_index(rb, kb, ceil(k/128)).
+// B (rows × k, row-major, rows = N): one scale per 128×128 block, at b_block_scale_index(rb, kb,
+// stride) with stride ceil(k/128) rounded up to 4 (Problem::b_scale_stride); the padding is zeroed.
 cudaError_t quantize_fp8_blocks(const float* values, std::int64_t rows, std::int64_t k, std::uint8_t* codes,
                                 float* scales, cudaStream_t stream);
 

@@ -134,8 +134,9 @@ TEST(Fp8, ScaleShapesAndTotalBytes) {
     EXPECT_EQ(p.k_blocks(), 3) << "300 = 128 + 128 + 44: the last block is partial";
     EXPECT_EQ(p.n_blocks(), 2);
     EXPECT_EQ(p.a_scale_count(), 257 * 3) << "one per row per 128 of K";
-    EXPECT_EQ(p.b_scale_count(), 2 * 3) << "one per 128×128 block of B's N×K";
-    EXPECT_EQ(p.total_bytes(), 257 * 300 + 255 * 300 + 257 * 255 * 2 + (257 * 3 + 2 * 3) * 4);
+    EXPECT_EQ(p.b_scale_stride(), 4) << "3 blocks along K, each row padded to 4 floats";
+    EXPECT_EQ(p.b_scale_count(), 2 * 4) << "one per 128×128 block of B's N×K, rows padded";
+    EXPECT_EQ(p.total_bytes(), 257 * 300 + 255 * 300 + 257 * 255 * 2 + (257 * 3 + 2 * 4) * 4);
 
     p.fp8_scaling = Fp8Scaling::Tensor;
     p.batch = 3;
@@ -145,7 +146,10 @@ TEST(Fp8, ScaleShapesAndTotalBytes) {
 
     const Problem cube{256, 256, 256, 1, Dtype::Fp8E4M3, Fp8Scaling::Block};
     EXPECT_EQ(cube.a_scale_count(), 256 * 2);
-    EXPECT_EQ(cube.b_scale_count(), 2 * 2);
+    EXPECT_EQ(cube.b_scale_count(), 2 * 4);
+    const Problem long_k{128, 256, 128 * 9, 1, Dtype::Fp8E4M3, Fp8Scaling::Block};
+    EXPECT_EQ(long_k.b_scale_stride(), 12);
+    EXPECT_EQ(long_k.b_scale_count(), 2 * 12);
     const Problem plain{4, 5, 6, 2, Dtype::Float32};
     EXPECT_EQ(plain.a_scale_count() + plain.b_scale_count(), 0) << "other types have no scales";
     EXPECT_EQ(plain.total_bytes(), (4 * 6 + 6 * 5 + 4 * 5) * 2 * 4) << "unchanged for other types";

@@ -160,6 +160,9 @@ TEST(Supervisor, RequestsAreNamedByKernelDtypeAndSize) {
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 32};
     request.problem = {4096, 4096, 4096, 1, ts::model::Dtype::Int32};
     EXPECT_EQ(describe_point(request), "tiled T=32 int32 4096³");
+    request.kernel = {ts::model::KernelKind::Cublas};
+    request.problem = {4096, 4096, 4096, 1, ts::model::Dtype::Fp8E4M3, ts::model::Fp8Scaling::Block};
+    EXPECT_EQ(describe_point(request), "cublas fp8 (block scales) 4096³") << "fp8 names its scaling";
     request.user.emplace().name = "mine.cu";
     request.problem = {127, 129, 65, 1, ts::model::Dtype::Float32};
     EXPECT_EQ(describe_point(request), "yours: mine.cu float 127×129×65");
