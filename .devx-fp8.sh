@@ -21,7 +21,7 @@ step() {  # step NAME LIMIT_S COMMAND...: runs it time-boxed, logs it, prints th
 step gpu_fp8 120 bash -c 'cd build/tests/gpu && ./gpu_tests --gtest_filter="*Fp8*" --gtest_brief=1'
 # 2. The check suite in fp8: cuBLAS is fp8's only kernel, in both scalings (odd sizes may be skipped
 #    with cuBLASLt's words).
-step check_fp8 300 "$cli" check --dtype fp8 --seed 1
+step check_fp8 300 "$cli" check --dtype fp8 --kernel cublas --seed 1
 # 3. bench: one point each, with the quantisation time and the error against FP64.
 for size in 4096 8192; do
   for scaling in tensor block; do

@@ -36,6 +36,7 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
     check->add_flag("--quick", options.quick, "a smaller suite: fewer block shapes and tiles, no large sizes");
     check->add_option("--dtype", options.dtype, "int32 | float | double | bf16 | fp16 | fp8 | all")->capture_default_str();
     check->add_option("--scaling", options.scaling, "fp8's scales: tensor | block (default: both)");
+    check->add_option("--kernel", options.kernel, "check one kernel only, e.g. cublas (default: every kernel)");
     return check;
 }
 
@@ -56,6 +57,16 @@ std::variant<CheckPlan, std::string> resolve_check(const CheckOptions& options) 
         plan.dtypes = {*dtype};
     } else {
         return format_text("--dtype must be int32, float, double, bf16, fp16, fp8 or all, got \"{}\"", options.dtype);
+    }
+    if (!options.kernel.empty()) {
+        plan.kernel = model::parse_kernel(options.kernel);
+        if (!plan.kernel)
+            return format_text("--kernel must be one of {}, got \"{}\"", kernel_names(), options.kernel);
+        // A kernel without a version for any asked type would leave nothing to check.
+        if (std::all_of(plan.dtypes.begin(), plan.dtypes.end(),
+                        [&](Dtype d) { return model::dtype_unsupported(*plan.kernel, d).has_value(); }))
+            return format_text("--kernel {}: {}", options.kernel,
+                               *model::dtype_unsupported(*plan.kernel, plan.dtypes.front()));
     }
     if (options.scaling.empty()) {
         plan.fp8_scalings = {model::Fp8Scaling::Tensor, model::Fp8Scaling::Block};
@@ -253,6 +264,7 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
         }
     if (plan.quick) {
         add_fp8_cases();
+        if (plan.kernel) std::erase_if(suite, [&](const gpu::RunRequest& r) { return r.kernel.kind != *plan.kernel; });
         return suite;
     }
 
@@ -277,6 +289,7 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
             }
     }
     add_fp8_cases();
+    if (plan.kernel) std::erase_if(suite, [&](const gpu::RunRequest& r) { return r.kernel.kind != *plan.kernel; });
     return suite;
 }
 

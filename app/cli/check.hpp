@@ -7,11 +7,13 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "gpu/runner.hpp"
+#include "model/kernel_kind.hpp"
 #include "model/problem.hpp"
 
 namespace CLI {
@@ -26,6 +28,7 @@ struct CheckOptions {
     bool quick = false;         // a smaller suite: fewer block shapes and tiles, no large sizes
     std::string dtype = "all";  // int32, float, double, bf16, fp16, fp8 or all
     std::string scaling;        // fp8's scales: tensor, block or empty for both
+    std::string kernel;         // one kernel's cases only (--kernel cublas), or empty for all
 };
 
 struct CheckPlan {
@@ -33,6 +36,7 @@ struct CheckPlan {
     bool quick = false;
     std::vector<model::Dtype> dtypes;
     std::vector<model::Fp8Scaling> fp8_scalings;  // the scalings fp8's cases run with
+    std::optional<model::KernelKind> kernel;      // only this kernel's cases, when set
 };
 
 // Registers the "check" subcommand on `app`; returns it so the caller can test whether it
@@ -44,6 +48,7 @@ std::variant<CheckPlan, std::string> resolve_check(const CheckOptions& options);
 
 // The requests the suite runs, in order: the same list for the same plan. Each request
 // has its own seed (fresh inputs), one launch and no warm-up: this checks, it does not time.
+// With plan.kernel, that kernel's cases of the whole suite, drawn as the whole suite draws them.
 std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan);
 
 // Runs the suite. Progress goes to `err`; every failure (with its configuration) and the

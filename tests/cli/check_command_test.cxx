@@ -29,7 +29,9 @@ cli::CheckPlan plan(std::uint64_t seed, bool quick = false) {
 
 }  // namespace
 
-TEST(CheckCommand, HelpListsTheFlags) { expect_help_lists("check", {"--seed", "--quick", "--dtype"}); }
+TEST(CheckCommand, HelpListsTheFlags) {
+    expect_help_lists("check", {"--seed", "--quick", "--dtype", "--scaling", "--kernel"});
+}
 
 TEST(CheckCommand, BadArgumentsExit2WithAMessage) {
     const std::pair<const char*, const char*> cases[] = {
@@ -37,6 +39,8 @@ TEST(CheckCommand, BadArgumentsExit2WithAMessage) {
         {"check --seed -1", "--seed expects a whole number"},
         {"check --dtype fp8 --scaling row", "--scaling must be tensor or block"},
         {"check --dtype float --scaling block", "--scaling chooses the scales of fp8 inputs"},
+        {"check --kernel warp-specialised", "--kernel must be one of"},
+        {"check --dtype fp8 --kernel tiled", "--kernel tiled: fp8 (e4m3 inputs, C = A·Bᵀ in BF16) runs on cuBLAS"},
         {"check --seed 12abc", "--seed expects a whole number"},
         {"check --seed 99999999999999999999999", "--seed expects a whole number"},
     };
@@ -152,4 +156,20 @@ TEST(CheckSuite, Fp8IsCublasInBothScalingsWithBlocksOneMatrixAtATime) {
     options.scaling = "block";
     for (const gpu::RunRequest& r : cli::check_suite(std::get<cli::CheckPlan>(cli::resolve_check(options))))
         EXPECT_EQ(r.problem.fp8_scaling, model::Fp8Scaling::Block);
+}
+
+TEST(CheckSuite, OneKernelIsThatKernelsCasesOfTheWholeSuite) {
+    cli::CheckOptions options;
+    options.seed = "6";
+    options.quick = true;
+    const auto whole = cli::check_suite(std::get<cli::CheckPlan>(cli::resolve_check(options)));
+    options.kernel = "cublas";
+    const auto only = cli::check_suite(std::get<cli::CheckPlan>(cli::resolve_check(options)));
+    std::vector<std::uint64_t> expected;
+    for (const gpu::RunRequest& r : whole)
+        if (r.kernel.kind == model::KernelKind::Cublas) expected.push_back(r.seed);
+    std::vector<std::uint64_t> got;
+    for (const gpu::RunRequest& r : only) got.push_back(r.seed);
+    EXPECT_FALSE(got.empty());
+    EXPECT_EQ(got, expected) << "the same cases, drawn as the whole suite draws them";
 }
