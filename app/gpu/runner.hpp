@@ -214,7 +214,7 @@ struct RunResult {
     double quantize_ms = 0.0;
     // FP8 requests, checked: C against FP64 on the FP32 inputs before quantisation, so the error of
     // the whole pipeline (quantisation, the GEMM, BF16 out): the largest |c − exact| / max(|exact|, 1),
-    // and ‖C − exact‖ / ‖exact‖ over all cells (Frobenius norms). Both 0 when not measured.
+    // and ‖C − exact‖ / ‖exact‖ (Frobenius norms), over the finite cells. Both 0 when not measured.
     double error_vs_fp64_max = 0.0;
     double error_vs_fp64_rms = 0.0;
 
