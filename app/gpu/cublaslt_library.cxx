@@ -150,19 +150,19 @@ cublasLtMatrixLayout_t make_layout(const CublasLtApi& api, cudaDataType type, st
 Plan& plan_for(CublasLt& lt, const model::Problem& p) {
     if (lt.plan && same_problem(lt.plan->problem, p)) return *lt.plan;
     destroy_plan(lt);
+    // The 128-block scales' layouts have no stride of their own: A's columns of M scales and the
+    // rows of the result must start 16-byte aligned, so cuBLASLt asks M and N to be multiples of 4
+    // (its docs, "Scaling factors layouts"). Said before anything is asked of the library.
+    if (p.fp8_scaling == model::Fp8Scaling::Block && (p.m % 4 != 0 || p.n % 4 != 0))
+        throw std::runtime_error(format_text("cuBLASLt's 128-block scales need M and N multiples of 4 (M = {}, N = {}); "
+                                             "--scaling tensor takes any size",
+                                             p.m, p.n));
     const CublasLtApi& api = lt.api;
     if (!lt.handle) check(api, api.create(&lt.handle), "cublasLtCreate");
     lt.plan = std::make_unique<Plan>();
     Plan& plan = *lt.plan;
     plan.problem = p;
     try {
-        // The 128-block scales' layouts have no stride of their own: A's columns of M scales and
-        // the rows of the result must start 16-byte aligned, so cuBLASLt asks M and N to be
-        // multiples of 4 (its docs, "Scaling factors layouts").
-        if (p.fp8_scaling == model::Fp8Scaling::Block && (p.m % 4 != 0 || p.n % 4 != 0))
-            throw std::runtime_error(format_text("cuBLASLt's 128-block scales need M and N multiples of 4 (M = {}, N = {}); "
-                                                 "--scaling tensor takes any size",
-                                                 p.m, p.n));
         check(api, api.desc_create(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
         const cublasOperation_t transpose = CUBLAS_OP_T, as_is = CUBLAS_OP_N;
         check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose),

@@ -8,6 +8,7 @@
 #include <array>
 #include <vector>
 
+#include "gpu/cublaslt_library.hpp"
 #include "gpu/runner.hpp"
 #include "kernels/common/fill_inputs.hpp"
 #include "kernels/common/quantize_fp8.hpp"
@@ -125,3 +126,14 @@ INSTANTIATE_TEST_SUITE_P(Scalings, Fp8Cublas, ::testing::Values(Fp8Scaling::Tens
                          [](const ::testing::TestParamInfo<Fp8Scaling>& info) {
                              return std::string(fp8_scaling_name(info.param));
                          });
+
+// Needs the library, not a GPU: block scales with an M that is no multiple of 4 are refused, with
+// the reason, before cuBLASLt is asked anything.
+TEST(Fp8Cublas, BlockScalesWithMNotAMultipleOf4SayWhy) {
+    if (const auto why = cublaslt_unavailable()) GTEST_SKIP() << *why;
+    const Problem p{257, 256, 256, 1, Dtype::Fp8E4M3, Fp8Scaling::Block};
+    const std::optional<std::string> why = cublaslt_fp8_unsupported(p);
+    ASSERT_TRUE(why.has_value());
+    EXPECT_NE(why->find("M and N multiples of 4 (M = 257, N = 256)"), std::string::npos) << *why;
+    EXPECT_NE(cublaslt_fp8_unsupported({4, 4, 4, 1, Dtype::Float32}), std::nullopt) << "fp8 only";
+}
