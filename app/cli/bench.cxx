@@ -63,7 +63,7 @@ std::optional<std::string> check_numbers(const BenchOptions& o) {
     if (!o.sweep.empty() && o.sweep != "default") return format_text("--sweep knows only \"default\", got \"{}\"", o.sweep);
     if (!o.sweep.empty() && o.lists.any_given())
         return "--sweep default chooses its own kernels, sizes and types; drop --kernel, --size, --m, --n, --k, "
-               "--tile, --block, --threads, --dtype and --batch, or drop --sweep";
+               "--tile, --block, --threads, --dtype, --scaling and --batch, or drop --sweep";
     return std::nullopt;
 }
 
@@ -96,6 +96,25 @@ std::string timing_words(const gpu::RunRequest& r) {
                              "{} of its steps (at most {} s)",
                              gpu::kEnergyMinSeconds, static_cast<int>(gpu::kEnergyStepsNeeded), r.energy_max_s);
     return words;
+}
+
+std::string scientific(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2e", value);
+    return text;
+}
+
+// FP8: the GPU's time to quantise A and B, which the latency leaves out.
+std::string fp8_quantize_text(const gpu::RunResult& result) {
+    return format_text("{} ms to quantise A and B from FP32 to e4m3 with {} scales on the GPU (CUDA events; not in the "
+                       "latency)",
+                       fixed(result.quantize_ms, 4), model::fp8_scaling_name(result.request.problem.fp8_scaling));
+}
+
+// FP8: the whole pipeline's error, quantisation included.
+std::string fp8_error_text(const gpu::RunResult& result) {
+    return format_text("max rel. error {}, RMS rel. error {} against FP64 on the FP32 inputs before quantisation",
+                       scientific(result.error_vs_fp64_max), scientific(result.error_vs_fp64_rms));
 }
 
 // The old single-run report, with the timing details added below it.
@@ -137,12 +156,26 @@ int print_single(std::ostream& out, const gpu::RunResult& result, const record::
                                      *point.cpu_is_estimate ? ", scaled from " + point.cpu_estimated_from : "",
                                      fixed(*point.cpu_triple_loop_ms / result.median_ms, 0)));
     if (!result.timing_warning.empty()) print_row(out, "warning", result.timing_warning);
+    if (model::is_fp8(r.problem.dtype)) print_row(out, "quantise", fp8_quantize_text(result));
     if (!result.checked) {
         print_row(out, "check", "skipped (--no-check)");
         return 0;
     }
     print_row(out, "check", result.check_summary);
+    if (model::is_fp8(r.problem.dtype)) print_row(out, "vs FP64", fp8_error_text(result));
     return result.check_passed ? 0 : 1;
+}
+
+// Each FP8 point's quantisation time and its error against FP64, below a sweep's table.
+void print_fp8_points(std::ostream& out, const std::vector<gpu::RunResult>& results) {
+    bool first = true;
+    for (const gpu::RunResult& result : results) {
+        if (!result.ok || !model::is_fp8(result.request.problem.dtype)) continue;
+        if (first) out << "\nFP8 points: the quantisation of A and B, and C against FP64 on the FP32 inputs:\n";
+        first = false;
+        out << "  " << gpu::describe_point(result.request) << ": " << fp8_quantize_text(result) << "; "
+            << (result.checked ? fp8_error_text(result) : "not checked") << '\n';
+    }
 }
 
 void print_cpu_comparison(std::ostream& out, const std::vector<record::Point>& points) {
@@ -181,8 +214,12 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
     bench->add_option("--block", l.block, "block shapes XxY of naive and naive-row, e.g. 32x32,16x16 (default 16x16)");
     bench->add_option("--threads", l.threads, "threads per block of row- and column-per-thread (default 128)");
     bench->add_option("--dtype", l.dtype,
-                      "element types: int32, float, double, bf16, fp16 (default float; bf16 for tc-ladder)");
+                      "element types: int32, float, double, bf16, fp16, fp8 (e4m3 in, BF16 out, C = A·Bᵀ; cuBLAS only) "
+                      "(default float; bf16 for tc-ladder)");
     bench->add_option("--batch", l.batch, "matrices per launch (default 1)");
+    bench->add_option("--scaling", l.scaling,
+                      "fp8's scales: tensor (one per matrix), block (A 1×128 along K, B 128×128), or both: "
+                      "tensor,block (default tensor)");
     bench->add_option("--sweep", options.sweep, "\"default\": the full default sweep (takes minutes; --plan shows it)");
     bench->add_flag("--plan", options.plan, "list the points and the estimated time; measure nothing");
     bench->add_option("--warmup", options.warmup, "untimed launches first")->capture_default_str();
@@ -303,6 +340,9 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         print_row(out, "kernel", model::describe(setup.kernel));
         print_row(out, "problem", format_text("M={} N={} K={}{} {}", p.m, p.n, p.k,
                                          p.batch > 1 ? format_text(" batch={}", p.batch) : "", model::dtype_name(p.dtype)));
+        if (model::is_fp8(p.dtype))
+            print_row(out, "fp8", format_text("C (BF16) = A·Bᵀ, A {}×{} and B {}×{} in e4m3, {} scales, FP32 sums", p.m,
+                                              p.k, p.n, p.k, model::fp8_scaling_name(p.fp8_scaling)));
         if (model::is_modelled(setup.kernel.kind)) {
             const model::LaunchGeometry g = model::plan_launch(setup.kernel, p);
             print_row(out, "launch",
@@ -386,6 +426,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
         out << "† model traffic / time: the bytes the kernel asks global memory for (before caches) over the median "
                "time; end-to-end: host clock around cudaMalloc, copies, launch and copy back (not kernel time)\n";
         print_cpu_comparison(out, measurement.points);
+        print_fp8_points(out, results);
         out << versus_cublas(results, device.limits);
         out << energy_table(results);
     }

@@ -34,7 +34,9 @@ CLI::App* add_check_command(CLI::App& app, CheckOptions& options) {
                  "result against its reference");
     check->add_option("--seed", options.seed, "seed of the random sizes and inputs (default: a fresh one, printed)");
     check->add_flag("--quick", options.quick, "a smaller suite: fewer block shapes and tiles, no large sizes");
-    check->add_option("--dtype", options.dtype, "int32 | float | double | bf16 | fp16 | all")->capture_default_str();
+    check->add_option("--dtype", options.dtype, "int32 | float | double | bf16 | fp16 | fp8 | all")->capture_default_str();
+    check->add_option("--scaling", options.scaling, "fp8's scales: tensor | block (default: both)");
+    check->add_option("--kernel", options.kernel, "check one kernel only, e.g. cublas (default: every kernel)");
     return check;
 }
 
@@ -50,11 +52,30 @@ std::variant<CheckPlan, std::string> resolve_check(const CheckOptions& options) 
             return format_text("--seed expects a whole number from 0 to 2^64 − 1, got \"{}\"", options.seed);
     }
     if (options.dtype == "all") {
-        plan.dtypes = {Dtype::Int32, Dtype::Float32, Dtype::Float64, Dtype::BFloat16, Dtype::Float16};
+        plan.dtypes = {Dtype::Int32, Dtype::Float32, Dtype::Float64, Dtype::BFloat16, Dtype::Float16, Dtype::Fp8E4M3};
     } else if (const auto dtype = model::parse_dtype(options.dtype)) {
         plan.dtypes = {*dtype};
     } else {
-        return format_text("--dtype must be int32, float, double, bf16, fp16 or all, got \"{}\"", options.dtype);
+        return format_text("--dtype must be int32, float, double, bf16, fp16, fp8 or all, got \"{}\"", options.dtype);
+    }
+    if (!options.kernel.empty()) {
+        plan.kernel = model::parse_kernel(options.kernel);
+        if (!plan.kernel)
+            return format_text("--kernel must be one of {}, got \"{}\"", kernel_names(), options.kernel);
+        // A kernel without a version for any asked type would leave nothing to check.
+        if (std::all_of(plan.dtypes.begin(), plan.dtypes.end(),
+                        [&](Dtype d) { return model::dtype_unsupported(*plan.kernel, d).has_value(); }))
+            return format_text("--kernel {}: {}", options.kernel,
+                               *model::dtype_unsupported(*plan.kernel, plan.dtypes.front()));
+    }
+    if (options.scaling.empty()) {
+        plan.fp8_scalings = {model::Fp8Scaling::Tensor, model::Fp8Scaling::Block};
+    } else if (const auto scaling = model::parse_fp8_scaling(options.scaling)) {
+        if (std::none_of(plan.dtypes.begin(), plan.dtypes.end(), model::is_fp8))
+            return "--scaling chooses the scales of fp8 inputs; add --dtype fp8 (or all) or drop --scaling";
+        plan.fp8_scalings = {*scaling};
+    } else {
+        return format_text("--scaling must be tensor or block, got \"{}\"", options.scaling);
     }
     return plan;
 }
@@ -124,8 +145,10 @@ std::vector<KernelConfig> suite_kernels(bool quick) {
 }
 
 gpu::RunRequest make_request(const KernelConfig& kernel, Dtype dtype, std::int64_t m, std::int64_t n, std::int64_t k,
-                             std::int64_t batch, std::uint64_t seed) {
+                             std::int64_t batch, std::uint64_t seed,
+                             model::Fp8Scaling scaling = model::Fp8Scaling::Tensor) {
     gpu::RunRequest request;
+    request.problem.fp8_scaling = scaling;
     request.kernel = kernel;
     request.problem.m = m;
     request.problem.n = n;
@@ -143,6 +166,7 @@ std::string describe_case(const gpu::RunRequest& r) {
     const model::Problem& p = r.problem;
     std::string text = format_text("{}, {}, M={} N={} K={}", model::describe(r.kernel), model::dtype_name(p.dtype), p.m,
                               p.n, p.k);
+    if (model::is_fp8(p.dtype)) text += format_text(", {} scales", model::fp8_scaling_name(p.fp8_scaling));
     if (p.batch > 1) text += format_text(" batch {}", p.batch);
     return text;
 }
@@ -186,14 +210,38 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
     auto add = [&suite](const KernelConfig& kernel, Dtype dtype, const Draw& d) {
         suite.push_back(make_request(kernel, dtype, d.m, d.n, d.k, d.batch, d.seed));
     };
+    // FP8 (cuBLAS's alone so far), for each scaling: small sizes, and sizes past 128 along K and N
+    // that 128 does not divide, so the last block of scales is partial. Block scales are for one
+    // matrix per launch (model::validate), so a batch is tensor-scaled only. Drawn after every other
+    // case, so that a --seed gives the other types the cases it gave them before fp8 came.
+    const auto add_fp8_cases = [&] {
+        for (Dtype dtype : plan.dtypes) {
+            if (!model::is_fp8(dtype)) continue;
+            for (model::Fp8Scaling scaling : plan.fp8_scalings) {
+                const auto add_fp8 = [&](const Draw& d) {
+                    if (scaling == model::Fp8Scaling::Block && d.batch > 1) return;
+                    suite.push_back(make_request(cublas(), dtype, d.m, d.n, d.k, d.batch, d.seed, scaling));
+                };
+                // N and K multiples of 16, which cuBLASLt's FP8 GEMM takes (its leading dimensions), M
+                // of 4 (its block scales' layout); past 128, mostly not multiples of it; then odd
+                // sizes, which it may refuse (skipped, with the reason).
+                add_fp8(Draw{4 * uniform(1, 40), 16 * uniform(1, 20), 16 * uniform(1, 25), 1, rng()});
+                add_fp8(Draw{4 * uniform(33, 175), 16 * uniform(9, 44), 16 * uniform(9, 44), 1, rng()});
+                add_fp8(Draw{uniform(129, 700), uniform(129, 700) | 1, uniform(129, 700) | 1, 1, rng()});
+                add_fp8(Draw{uniform(1, 96), 16 * uniform(1, 6), 16 * uniform(1, 12), uniform(2, 4), rng()});
+                if (!plan.quick) add_fp8(Draw{1024, 1024, 1024, 1, rng()});
+            }
+        }
+    };
     // Small random sizes: a side of 1 is as likely as any other, and sizes that a block or
     // tile divides are rare, so ghost threads and padded tiles occur in nearly every case.
     // K reaches 400 so the float tolerance has rounding to absorb.
     const int plain_cases = plan.quick ? 1 : 2;
     for (const KernelConfig& kernel : suite_kernels(plan.quick))
         for (Dtype dtype : plan.dtypes) {
-            // The float rungs have no kernel for int32 or double (model::dtype_unsupported).
-            if (model::dtype_unsupported(kernel.kind, dtype)) continue;
+            // The float rungs have no kernel for int32 or double (model::dtype_unsupported); fp8's
+            // cases are drawn at the end (add_fp8_cases).
+            if (model::dtype_unsupported(kernel.kind, dtype) || model::is_fp8(dtype)) continue;
             for (int i = 0; i < plain_cases; ++i)
                 add(kernel, dtype, Draw{uniform(1, 160), uniform(1, 160), uniform(1, 400), 1, rng()});
             add(kernel, dtype, Draw{uniform(1, 96), uniform(1, 96), uniform(1, 200), uniform(2, 4), rng()});
@@ -214,11 +262,16 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
                         Draw{8 * uniform(17, 90) + 1, 8 * uniform(17, 90), 8 * uniform(2, 60), uniform(1, 2), rng()});
             }
         }
-    if (plan.quick) return suite;
+    if (plan.quick) {
+        add_fp8_cases();
+        if (plan.kernel) std::erase_if(suite, [&](const gpu::RunRequest& r) { return r.kernel.kind != *plan.kernel; });
+        return suite;
+    }
 
     // Large sizes, where rounding has had K = 1024 terms to grow and the grid is many waves
     // deep; the last one is above 2048³, where floats are checked against cuBLAS in FP64.
     for (Dtype dtype : plan.dtypes) {
+        if (model::is_fp8(dtype)) continue;  // add_fp8_cases, below
         for (const KernelConfig& kernel :
              {two_d(KernelKind::Naive, 32, 8), two_d(KernelKind::NaiveRowFromX, 32, 8),
               one_d(KernelKind::RowPerThread, 128), one_d(KernelKind::ColumnPerThread, 128), tiled(16), tiled(32),
@@ -235,6 +288,8 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
                 suite.push_back(make_request(of_kind(kind), dtype, 2111, 2143, 2087, 1, rng()));
             }
     }
+    add_fp8_cases();
+    if (plan.kernel) std::erase_if(suite, [&](const gpu::RunRequest& r) { return r.kernel.kind != *plan.kernel; });
     return suite;
 }
 

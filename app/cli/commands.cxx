@@ -34,7 +34,7 @@ void add_setup_options(CLI::App& app, SetupOptions& options) {
     app.add_option("--tile", options.tile, "tile width T of the tiled kernel (1..32)")->capture_default_str();
     app.add_option("--kernel", options.kernel, kernel_names())->capture_default_str();
     app.add_option("--block", options.block, "block shape of the naive kernels, XxY")->capture_default_str();
-    app.add_option("--dtype", options.dtype, "element type: int32, float, double, bf16 or fp16")->capture_default_str();
+    app.add_option("--dtype", options.dtype, "element type: int32, float, double, bf16, fp16 or fp8")->capture_default_str();
 }
 
 struct Commands::State {

@@ -69,7 +69,7 @@ std::variant<Setup, std::string> resolve_setup(const SetupOptions& options) {
     setup.kernel.block_y = static_cast<int>(std::min<std::int64_t>(block_y, 1 << 20));
 
     const auto dtype = model::parse_dtype(options.dtype);
-    if (!dtype) return format_text("--dtype must be int32, float, double, bf16 or fp16, got \"{}\"", options.dtype);
+    if (!dtype) return format_text("--dtype must be int32, float, double, bf16, fp16 or fp8, got \"{}\"", options.dtype);
     setup.problem.dtype = *dtype;
 
     if (auto why = model::validate(setup.problem)) return *why;

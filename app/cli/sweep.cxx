@@ -167,7 +167,8 @@ std::variant<std::vector<std::pair<int, int>>, std::string> parse_block_list(std
 }
 
 bool SweepLists::any_given() const {
-    for (const std::optional<std::string>* text : {&kernel, &size, &m, &n, &k, &tile, &block, &threads, &dtype, &batch})
+    for (const std::optional<std::string>* text :
+         {&kernel, &size, &m, &n, &k, &tile, &block, &threads, &dtype, &batch, &scaling})
         if (text->has_value()) return true;
     return false;
 }
@@ -214,10 +215,25 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     if (failed(dtype_names, why)) return why;
     for (std::string_view name : std::get<0>(dtype_names)) {
         const auto dtype = model::parse_dtype(name);
-        if (!dtype) return format_text("--dtype must be int32, float, double, bf16 or fp16, got \"{}\"", name);
+        if (!dtype) return format_text("--dtype must be int32, float, double, bf16, fp16 or fp8, got \"{}\"", name);
         dtypes.push_back(*dtype);
     }
     keep_first_of_each(dtypes);
+
+    // FP8's scales: tensor unless --scaling says; only with fp8.
+    const bool any_fp8 = std::any_of(dtypes.begin(), dtypes.end(), model::is_fp8);
+    if (lists.scaling && !any_fp8)
+        return "--scaling chooses the scales of fp8 inputs (tensor or block); add --dtype fp8 or drop --scaling";
+    std::vector<model::Fp8Scaling> scalings;
+    const std::string scaling_text = or_default(lists.scaling, "tensor");
+    auto scaling_names = entries("--scaling", scaling_text);
+    if (failed(scaling_names, why)) return why;
+    for (std::string_view name : std::get<0>(scaling_names)) {
+        const auto scaling = model::parse_fp8_scaling(name);
+        if (!scaling) return format_text("--scaling must be tensor or block, got \"{}\"", name);
+        scalings.push_back(*scaling);
+    }
+    keep_first_of_each(scalings);
 
     auto tiles = parse_number_list("--tile", or_default(lists.tile, ladder ? "32" : "16"));
     auto blocks = parse_block_list("--block", or_default(lists.block, "16x16"));
@@ -280,24 +296,29 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     std::vector<Setup> points;
     if (tc_ladder && std::find(dtypes.begin(), dtypes.end(), model::Dtype::Float32) == dtypes.end())
         dtypes.push_back(model::Dtype::Float32);  // cuBLAS FP32, the CUDA cores' best, for the comparison
+    const std::vector<model::Fp8Scaling> only_tensor{model::Fp8Scaling::Tensor};  // other types have no scales
     for (model::Dtype dtype : dtypes)
-        for (const model::KernelConfig& config : configs)
-            for (std::int64_t batch : std::get<0>(batches))
-                for (const auto& [m, n, k] : sizes) {
-                    // "all", "ladder" and "tc-ladder" leave out what has no kernel for a type; named
-                    // alone, the runner says why it cannot run.
-                    if ((ladder || tc_ladder || lists.kernel == "all") && model::dtype_unsupported(config.kind, dtype))
-                        continue;
-                    Setup setup;
-                    setup.kernel = config;
-                    setup.problem = {m, n, k, batch, dtype};
-                    if (auto reason = model::validate(setup.problem))
-                        return format_text("{}×{}×{} (batch {}, {}): {}", m, n, k, batch, model::dtype_name(dtype),
-                                      *reason);
-                    points.push_back(setup);
-                    if (points.size() > kMaxPoints)
-                        return format_text("these lists describe more than {} points; measure fewer at a time", kMaxPoints);
-                }
+        for (model::Fp8Scaling scaling : model::is_fp8(dtype) ? scalings : only_tensor)
+            for (const model::KernelConfig& config : configs)
+                for (std::int64_t batch : std::get<0>(batches))
+                    for (const auto& [m, n, k] : sizes) {
+                        // "all", "ladder" and "tc-ladder" leave out what has no kernel for a type; named
+                        // alone, the runner says why it cannot run, except for fp8, whose only kernel
+                        // so far is cuBLAS's: that is said here, before any GPU is asked.
+                        const auto unsupported = model::dtype_unsupported(config.kind, dtype);
+                        if ((ladder || tc_ladder || lists.kernel == "all") && unsupported) continue;
+                        if (model::is_fp8(dtype) && unsupported) return format_text("--dtype fp8: {}", *unsupported);
+                        Setup setup;
+                        setup.kernel = config;
+                        setup.problem = {m, n, k, batch, dtype, scaling};
+                        if (auto reason = model::validate(setup.problem))
+                            return format_text("{}×{}×{} (batch {}, {}): {}", m, n, k, batch, model::dtype_name(dtype),
+                                               *reason);
+                        points.push_back(setup);
+                        if (points.size() > kMaxPoints)
+                            return format_text("these lists describe more than {} points; measure fewer at a time",
+                                               kMaxPoints);
+                    }
     return points;
 }
 
@@ -397,7 +418,9 @@ double estimate_seconds(const gpu::RunRequest& request) {
         case KernelKind::WarpSpecialized:
         case KernelKind::Persistent:
         case KernelKind::TcTuned: rate = 600000.0; break;
-        case KernelKind::Cublas: rate = model::is_half_precision(p.dtype) ? 750000.0 : 50000.0; break;
+        case KernelKind::Cublas:
+            rate = model::is_fp8(p.dtype) ? 1300000.0 : model::is_half_precision(p.dtype) ? 750000.0 : 50000.0;
+            break;
     }
     if (p.dtype == model::Dtype::Float64 && config.kind != KernelKind::Cublas) rate *= 0.5;
     // A learner's kernel may be slower than any rung (naive-row ran at about 1000 GFLOP/s).

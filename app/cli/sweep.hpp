@@ -39,6 +39,7 @@ struct SweepLists {
     std::optional<std::string> threads;  // row- and column-per-thread        default: 128
     std::optional<std::string> dtype;    // int32,float,double                default: float
     std::optional<std::string> batch;    //                                   default: 1
+    std::optional<std::string> scaling;  // fp8 only: tensor,block           default: tensor
     bool any_given() const;
 };
 
@@ -47,7 +48,9 @@ struct SweepLists {
 // combination of the given M, N and K lists; a dimension not given follows --size (or is
 // 1024). A value that is wrong whatever the GPU (bad syntax, 0, tile 64, an unknown kernel,
 // a matrix over 2^31 elements) is an error message; what only a GPU can refuse (a 64×32
-// block, too little memory) becomes a failed point later.
+// block, too little memory) becomes a failed point later. fp8 runs on cuBLAS alone so far: a
+// named kernel without an fp8 version, --scaling without fp8, and block scaling with a batch are
+// errors here too. --scaling's entries vary after the element type.
 std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lists);
 
 // The sweep the issue asks for (`tilescope bench --sweep default`), recorded under

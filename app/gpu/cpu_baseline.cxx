@@ -83,9 +83,10 @@ double time_triple_loop(const model::Problem& problem) {
         case model::Dtype::Int32: return time_typed<std::int32_t>(problem);
         case model::Dtype::Float32: return time_typed<float>(problem);
         case model::Dtype::Float64: return time_typed<double>(problem);
-        // A CPU has no BF16 or FP16 arithmetic to speak of: the triple loop runs in float.
+        // A CPU has no BF16, FP16 or FP8 arithmetic to speak of: the triple loop runs in float.
         case model::Dtype::BFloat16:
-        case model::Dtype::Float16: return time_typed<float>(problem);
+        case model::Dtype::Float16:
+        case model::Dtype::Fp8E4M3: return time_typed<float>(problem);
     }
     return 0.0;
 }

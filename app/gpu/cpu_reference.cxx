@@ -8,6 +8,8 @@
 #include <thread>
 #include <type_traits>
 
+#include "model/precision.hpp"
+
 namespace ts::gpu {
 
 namespace {
@@ -148,6 +150,7 @@ double tolerance_factor(model::Dtype dtype, std::int64_t k) {
         case model::Dtype::Float64: return 2.0 * static_cast<double>(k) * std::numeric_limits<double>::epsilon() / 2.0;
         case model::Dtype::BFloat16:
         case model::Dtype::Float16: return 4.0 * static_cast<double>(k) * std::numeric_limits<float>::epsilon() / 2.0;
+        case model::Dtype::Fp8E4M3: return model::fp8_accumulation_factor(k);
     }
     return 0.0;
 }
@@ -159,6 +162,11 @@ std::string tolerance_rule(model::Dtype dtype) {
         case model::Dtype::Float64: return "2·K·2^-53·Σ|a·b|";
         case model::Dtype::BFloat16: return "4·K·2^-24·Σ|a·b| + 2^-8·|c| + 2^-134";
         case model::Dtype::Float16: return "4·K·2^-24·Σ|a·b| + 2^-11·|c| + 2^-25";
+        case model::Dtype::Fp8E4M3:
+            // The measured accumulator term is named where it adds in (model/precision.hpp).
+            return model::fp8_measured_accumulator_term(1 << 20) == 0.0
+                       ? "(4·K + 2)·2^-24·Σ|a·b| + 2^-8·|c| + 2^-134"
+                       : "((4·K + 2)·2^-24 + the measured accumulator term)·Σ|a·b| + 2^-8·|c| + 2^-134";
     }
     return "?";
 }
@@ -167,7 +175,8 @@ OutputRounding output_rounding(model::Dtype dtype) {
     // BF16 keeps FP32's exponent range: subnormals from 2^-133, in steps of 2^-133. FP16's start
     // at 2^-24, in steps of 2^-24.
     switch (dtype) {
-        case model::Dtype::BFloat16: return {std::ldexp(1.0, -8), std::ldexp(1.0, -134)};
+        case model::Dtype::BFloat16:
+        case model::Dtype::Fp8E4M3: return {std::ldexp(1.0, -8), std::ldexp(1.0, -134)};  // FP8's C is BF16
         case model::Dtype::Float16: return {std::ldexp(1.0, -11), std::ldexp(1.0, -25)};
         default: return {};
     }

@@ -16,6 +16,10 @@
 // correctly rounded FP16 4.27·10^-5 may lie 2^-25 from the exact value where u₁₆·|c| is 2.1·10^-8.
 // The reference takes the 16-bit inputs as they are, exactly, in double.
 //
+// FP8 (e4m3 in, BF16 out): the reference multiplies the dequantised inputs (each code times its
+// scale, exact in double), and the bound is BF16's with two roundings more for the scales
+// (model::fp8_accumulation_factor, where a measured accumulator term also adds in).
+//
 // int32: the check is exact. Inputs are drawn with |a|, |b| <= int32_input_bound(K), so
 // K·bound² <= 2^30: no partial sum can overflow int32 in the kernel, and every partial
 // sum is an integer below 2^53, which the double accumulator holds exactly.
@@ -69,10 +73,11 @@ Comparison compare(std::span<const double> got, const Reference& ref, double tol
 Comparison compare(std::span<const std::int32_t> got, const Reference& ref, double tolerance_factor);
 
 // 2·K·u with u the unit roundoff of the type (2^-24 for float, 2^-53 for double); 4·K·2^-24 for
-// BF16 and FP16 (FP32 accumulation); 0 for int32, which must match exactly.
+// BF16 and FP16 (FP32 accumulation); model::fp8_accumulation_factor for FP8; 0 for int32, which
+// must match exactly.
 double tolerance_factor(model::Dtype dtype, std::int64_t k);
 // Where C is narrower than the accumulator, the rounding of its store: the unit roundoff of C's
-// type (2^-8 for BF16, 2^-11 for FP16) and half its smallest subnormal step (2^-134, 2^-25); else
+// type (2^-8 for BF16 and FP8's BF16 C, 2^-11 for FP16) and half its smallest subnormal step (2^-134, 2^-25); else
 // none (C is the accumulator).
 OutputRounding output_rounding(model::Dtype dtype);
 // The rule above for `dtype` in words, for check summaries: "2·K·2^-24·Σ|a·b|",

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "cublaslt_library.hpp"
 #include "model/format.hpp"
 
 namespace ts::gpu {
@@ -190,6 +191,7 @@ void matmul_half(const model::Problem& p, const void* a, const void* b, void* c,
 }  // namespace
 
 std::optional<std::string> cublas_unavailable(model::Dtype dtype) {
+    if (model::is_fp8(dtype)) return cublaslt_unavailable();  // FP8's cuBLAS line is cuBLASLt's
     if (dtype == model::Dtype::Int32)
         return std::string("cuBLAS has no GEMM for int32 inputs (its integer GEMM takes 8-bit inputs), so there is "
                            "no cuBLAS line for int32");

@@ -23,7 +23,8 @@
 namespace ts::gpu {
 
 // Why cuBLAS cannot run `dtype` here, or nullopt when it can: the library is missing, or
-// the type is int32. Loads the library the first time it is asked (thread-safe).
+// the type is int32. Loads the library the first time it is asked (thread-safe). For fp8 the
+// library asked about is cuBLASLt (cublaslt_library.hpp), whose FP8 GEMM is fp8's cuBLAS line.
 std::optional<std::string> cublas_unavailable(model::Dtype dtype);
 
 // Destroys the handle (and so cuBLAS's workspace on the GPU) if one was made; a later call

@@ -1,5 +1,6 @@
 #include "device_operands.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -10,11 +11,14 @@
 
 #include "cpu_reference.hpp"
 #include "cublas_library.hpp"
+#include "cublaslt_library.hpp"
 #include "cuda_check.hpp"
 #include "device_buffer.hpp"
 #include "kernels/common/fill_inputs.hpp"
 #include "kernels/common/launchers.hpp"
+#include "kernels/common/quantize_fp8.hpp"
 #include "model/format.hpp"
+#include "model/fp8_values.hpp"
 #include "model/half_values.hpp"
 #include "model/launch_geometry.hpp"
 
@@ -32,6 +36,7 @@ struct DeviceOperands::Data {
     virtual std::span<const std::byte> host_b() const = 0;
     virtual std::size_t c_bytes() const = 0;
     virtual DevicePointers pointers() const = 0;
+    virtual double quantize_ms() const { return 0.0; }
 };
 
 // The exact product in double, by cuBLAS on the GPU, with Σ|a·b| per cell as the product
@@ -114,7 +119,7 @@ cudaError_t launch_kernel(const model::KernelConfig& config, const model::Proble
         case model::KernelKind::Wgmma:
         case model::KernelKind::WarpSpecialized:
         case model::KernelKind::Persistent:
-        case model::KernelKind::TcTuned: break;  // 16-bit only: HalfOperands launches them
+        case model::KernelKind::TcTuned: break;  // 16-bit only: HalfOperands launches them (FP8 has none yet)
         case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
     }
     return cudaErrorInvalidValue;
@@ -343,6 +348,178 @@ private:
     model::HalfFormat m_format;
 };
 
+// FP8: A (M×K) and B (N×K) made in FP32 the usual way, then quantised on the GPU to e4m3 with
+// their scales (model/fp8_values.hpp); C in BF16. The FP32 inputs stay, for the pipeline's error
+// against FP64. The check multiplies the dequantised inputs in FP64 (exact values: each code times
+// its scale) and holds C to FP32 accumulation and BF16 output (cpu_reference.hpp).
+class Fp8Operands final : public DeviceOperands::Data {
+public:
+    Fp8Operands(const RunRequest& request, cudaStream_t stream)
+        : m_request(request),
+          m_a32(problem().a_elements() * problem().batch),
+          m_b32(problem().b_elements() * problem().batch),
+          m_a(m_a32.size()),
+          m_b(m_b32.size()),
+          m_a_scales(problem().a_scale_count()),
+          m_b_scales(problem().b_scale_count()),
+          m_amax(1),
+          m_c(problem().c_elements() * problem().batch),
+          m_stream(stream) {
+        constexpr std::int32_t kUnusedBound = 0;  // for int32 inputs only
+        TS_CUDA_CHECK(kernels::fill_inputs(m_a32.get(), m_a32.size(), request.seed, 0, kUnusedBound, stream));
+        TS_CUDA_CHECK(kernels::fill_inputs(m_b32.get(), m_b32.size(), request.seed, 1, kUnusedBound, stream));
+        quantize(stream);
+        m_quantize_ms = time_quantize(stream);
+    }
+
+    void poison(cudaStream_t stream) const override {
+        TS_CUDA_CHECK(cudaMemsetAsync(m_c.get(), 0xFF, m_c.bytes(), stream));  // all bits set: a BF16 NaN
+    }
+    void launch(cudaStream_t stream) const override { launch_on(m_a.get(), m_b.get(), m_c.get(), stream); }
+    void launch_on(const void* a, const void* b, void* c, cudaStream_t stream) const override {
+        if (m_request.kernel.kind != model::KernelKind::Cublas)
+            throw std::runtime_error(*model::dtype_unsupported(m_request.kernel.kind, problem().dtype));
+        cublaslt_matmul_fp8(problem(),
+                            {static_cast<const std::uint8_t*>(a), static_cast<const std::uint8_t*>(b), m_a_scales.get(),
+                             m_b_scales.get(), static_cast<std::uint16_t*>(c)},
+                            stream);
+    }
+    std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(host_codes(m_host_a, m_a))); }
+    std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(host_codes(m_host_b, m_b))); }
+    std::size_t c_bytes() const override { return m_c.bytes(); }
+    DevicePointers pointers() const override { return {m_a.get(), m_b.get(), m_c.get()}; }
+    double quantize_ms() const override { return m_quantize_ms; }
+
+    void check(RunResult& result, cudaStream_t stream) const override {
+        const model::Problem& p = problem();
+        std::vector<double> c;
+        {
+            const std::vector<std::uint16_t> bits = download(m_c, stream);
+            c.resize(bits.size());
+            for (std::size_t i = 0; i < bits.size(); ++i) c[i] = model::half_to_double(bits[i], model::kBf16Format);
+        }
+        // Above kCpuReferenceLimit, cuBLAS in FP64: never the kernel itself here, as the FP8 GEMM is cuBLASLt's.
+        const bool use_cublas = p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float64);
+        const auto product = [&](const std::vector<double>& a, const std::vector<double>& b_nk) {
+            const std::vector<double> b = k_by_n(b_nk);
+            return use_cublas ? cublas_reference_of(a, b, p, stream)
+                              : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
+        };
+        {
+            const model::Fp8Matrix a{host_codes(m_host_a, m_a), download(m_a_scales, stream)};
+            const model::Fp8Matrix b{host_codes(m_host_b, m_b), download(m_b_scales, stream)};
+            const Reference ref = product(model::dequantize_fp8(a, p, model::Fp8Operand::A),
+                                          model::dequantize_fp8(b, p, model::Fp8Operand::B));
+            const Comparison cmp = compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k),
+                                           output_rounding(p.dtype));
+            std::string got, expected;
+            if (cmp.first_bad >= 0) {
+                const auto at = static_cast<std::size_t>(cmp.first_bad);
+                got = format_text("{}", c[at]);
+                expected = format_text("{}", ref.c[at]);
+            }
+            result.checked = true;
+            result.check_passed = cmp.passed();
+            result.max_rel_error = cmp.max_rel_error;
+            result.mismatches = cmp.mismatches;
+            result.check_summary = describe_check(
+                cmp, p,
+                format_text("{} on the dequantised e4m3 inputs", use_cublas ? "cuBLAS in FP64" : "the CPU reference"), got,
+                expected);
+        }
+        // The whole pipeline against the exact product of the FP32 inputs it started from.
+        const auto as_doubles = [](const std::vector<float>& values) { return std::vector<double>(values.begin(), values.end()); };
+        const Reference exact = product(as_doubles(download(m_a32, stream)), as_doubles(download(m_b32, stream)));
+        double error_squares = 0.0, exact_squares = 0.0, largest = 0.0;
+        for (std::size_t i = 0; i < c.size(); ++i) {
+            // Over the finite cells, as max_rel_error: a NaN or infinity has failed the check already.
+            if (!std::isfinite(c[i])) continue;
+            const double difference = c[i] - exact.c[i];
+            error_squares += difference * difference;
+            exact_squares += exact.c[i] * exact.c[i];
+            largest = std::max(largest, std::fabs(difference) / std::max(std::fabs(exact.c[i]), 1.0));
+        }
+        result.error_vs_fp64_max = largest;
+        result.error_vs_fp64_rms = exact_squares > 0.0 ? std::sqrt(error_squares / exact_squares) : 0.0;
+    }
+
+private:
+    const model::Problem& problem() const { return m_request.problem; }
+
+    template <typename T>
+    static std::vector<T> download(const DeviceBuffer<T>& device, cudaStream_t stream) {
+        std::vector<T> host(static_cast<std::size_t>(device.size()));
+        TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.get(), device.bytes(), cudaMemcpyDeviceToHost, stream));
+        TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+        return host;
+    }
+    const std::vector<std::uint8_t>& host_codes(std::vector<std::uint8_t>& host, const DeviceBuffer<std::uint8_t>& device) const {
+        if (host.empty() && device.size() > 0) host = download(device, m_stream);
+        return host;
+    }
+    // B (batch×N×K) as the reference takes it: batch×K×N.
+    std::vector<double> k_by_n(const std::vector<double>& b_nk) const {
+        const model::Problem& p = problem();
+        std::vector<double> b(b_nk.size());
+        for (std::int64_t s = 0; s < p.batch; ++s)
+            for (std::int64_t j = 0; j < p.n; ++j)
+                for (std::int64_t kk = 0; kk < p.k; ++kk)
+                    b[static_cast<std::size_t>((s * p.k + kk) * p.n + j)] = b_nk[static_cast<std::size_t>((s * p.n + j) * p.k + kk)];
+        return b;
+    }
+
+    // A and B to e4m3 with their scales, per the problem's scaling (kernels/common/quantize_fp8.hpp).
+    void quantize(cudaStream_t stream) const {
+        const model::Problem& p = problem();
+        if (p.fp8_scaling == model::Fp8Scaling::Tensor) {
+            TS_CUDA_CHECK(kernels::quantize_fp8_per_tensor(m_a32.get(), m_a32.size(), m_a.get(), m_a_scales.get(),
+                                                           m_amax.get(), stream));
+            TS_CUDA_CHECK(kernels::quantize_fp8_per_tensor(m_b32.get(), m_b32.size(), m_b.get(), m_b_scales.get(),
+                                                           m_amax.get(), stream));
+        } else {  // batch 1 (model::validate)
+            TS_CUDA_CHECK(kernels::quantize_fp8_rows(m_a32.get(), p.m, p.k, m_a.get(), m_a_scales.get(), stream));
+            TS_CUDA_CHECK(kernels::quantize_fp8_blocks(m_b32.get(), p.n, p.k, m_b.get(), m_b_scales.get(), stream));
+        }
+    }
+
+    // The median of a few runs of quantize() between CUDA events (the first, above, paid for
+    // loading the kernels). Each run writes the same codes and scales again.
+    double time_quantize(cudaStream_t stream) const {
+        constexpr int kRuns = 5;
+        cudaEvent_t start = nullptr, stop = nullptr;
+        TS_CUDA_CHECK(cudaEventCreate(&start));
+        const auto destroy_start = std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)>(start, cudaEventDestroy);
+        TS_CUDA_CHECK(cudaEventCreate(&stop));
+        const auto destroy_stop = std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)>(stop, cudaEventDestroy);
+        std::vector<float> times;
+        for (int run = 0; run < kRuns; ++run) {
+            TS_CUDA_CHECK(cudaEventRecord(start, stream));
+            quantize(stream);
+            TS_CUDA_CHECK(cudaEventRecord(stop, stream));
+            TS_CUDA_CHECK(cudaEventSynchronize(stop));
+            float ms = 0.0f;
+            TS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+            times.push_back(ms);
+        }
+        std::sort(times.begin(), times.end());
+        return times[kRuns / 2];
+    }
+
+    RunRequest m_request;
+    DeviceBuffer<float> m_a32;
+    DeviceBuffer<float> m_b32;
+    DeviceBuffer<std::uint8_t> m_a;
+    DeviceBuffer<std::uint8_t> m_b;
+    DeviceBuffer<float> m_a_scales;
+    DeviceBuffer<float> m_b_scales;
+    DeviceBuffer<unsigned> m_amax;
+    DeviceBuffer<std::uint16_t> m_c;
+    mutable std::vector<std::uint8_t> m_host_a;
+    mutable std::vector<std::uint8_t> m_host_b;
+    cudaStream_t m_stream;
+    double m_quantize_ms = 0.0;
+};
+
 }  // namespace
 
 DeviceOperands::DeviceOperands(const RunRequest& request, cudaStream_t stream) {
@@ -352,6 +529,7 @@ DeviceOperands::DeviceOperands(const RunRequest& request, cudaStream_t stream) {
         case model::Dtype::Float64: m_data = std::make_unique<TypedOperands<double>>(request, stream); break;
         case model::Dtype::BFloat16:
         case model::Dtype::Float16: m_data = std::make_unique<HalfOperands>(request, stream); break;
+        case model::Dtype::Fp8E4M3: m_data = std::make_unique<Fp8Operands>(request, stream); break;
     }
     if (!m_data) throw std::invalid_argument("DeviceOperands: unknown element type");
 }
@@ -367,6 +545,7 @@ std::span<const std::byte> DeviceOperands::host_a() const { return m_data->host_
 std::span<const std::byte> DeviceOperands::host_b() const { return m_data->host_b(); }
 std::size_t DeviceOperands::c_bytes() const { return m_data->c_bytes(); }
 DevicePointers DeviceOperands::pointers() const { return m_data->pointers(); }
+double DeviceOperands::quantize_ms() const { return m_data->quantize_ms(); }
 void DeviceOperands::check(RunResult& result, cudaStream_t stream) const { m_data->check(result, stream); }
 
 }  // namespace ts::gpu

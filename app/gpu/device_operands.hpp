@@ -5,7 +5,8 @@
 //
 // Inputs, reproducible from request.seed and made on the GPU (model/input_values.hpp):
 // floats and doubles uniform in [−1, 1); int32 uniform in [−bound, bound] with bound =
-// int32_input_bound(K), so no sum can overflow.
+// int32_input_bound(K), so no sum can overflow; FP8 as floats, then quantised on the GPU to e4m3
+// with their scales (A M×K, B N×K: model/problem.hpp), C in BF16.
 // Reference: the CPU (cpu_reference.hpp), or, when M·N·K·batch is above 2048³ and cuBLAS
 // is loaded, cuBLAS in FP64 on the GPU (the CPU would take too long). cuBLAS is never its
 // own reference; int32 is always checked exactly on the CPU.
@@ -65,6 +66,8 @@ public:
     std::span<const std::byte> host_b() const;
     std::size_t c_bytes() const;
     DevicePointers pointers() const;
+    // FP8: the GPU's time to quantise A and B (median of a few runs, ms); 0 for other types.
+    double quantize_ms() const;
 
     // Copies C back, compares it with the reference and fills result.checked,
     // check_passed, max_rel_error, mismatches and check_summary. Throws CudaError.

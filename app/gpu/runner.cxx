@@ -21,6 +21,7 @@ std::string describe_point(const RunRequest& request) {
         request.user ? model::format_text("yours: {}", request.user->name) : model::describe(request.kernel);
     if (request.kind == RequestKind::UserCompile) return model::format_text("compiling {}", kernel);
     std::string what = model::format_text("{} {} ", kernel, model::dtype_name(p.dtype));
+    if (model::is_fp8(p.dtype)) what += model::format_text("({} scales) ", model::fp8_scaling_name(p.fp8_scaling));
     what += p.m == p.n && p.n == p.k ? model::format_text("{}³", p.m) : model::format_text("{}×{}×{}", p.m, p.n, p.k);
     if (p.batch > 1) what += model::format_text(" (batch {})", p.batch);
     return what;

@@ -227,6 +227,14 @@ struct RunResult {
     double max_rel_error = 0.0;   // max |gpu − ref| / max(|ref|, 1) over C
     std::int64_t mismatches = 0;  // elements out of tolerance (NaN counts)
     std::string check_summary;    // "max rel. error 3.1e-07 (tolerance 1.2e-05): pass"
+    // FP8 requests: the GPU's time to quantise A and B from FP32 to e4m3 with their scales
+    // (kernels/common/quantize_fp8.cu), CUDA events, median of a few runs; apart from median_ms.
+    double quantize_ms = 0.0;
+    // FP8 requests, checked: C against FP64 on the FP32 inputs before quantisation, so the error of
+    // the whole pipeline (quantisation, the GEMM, BF16 out): the largest |c − exact| / max(|exact|, 1),
+    // and ‖C − exact‖ / ‖exact‖ (Frobenius norms), over the finite cells. Both 0 when not measured.
+    double error_vs_fp64_max = 0.0;
+    double error_vs_fp64_rms = 0.0;
 
     // Timing details: statistics of samples_ms, and how the measurement ended.
     bool hot = false;                 // as requested: samples taken back to back, L2 warm

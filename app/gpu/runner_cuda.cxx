@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cublas_library.hpp"
+#include "cublaslt_library.hpp"
 #include "counters.hpp"
 #include "cuda_check.hpp"
 #include "device_operands.hpp"
@@ -314,6 +315,9 @@ RunResult run_request(const RunRequest& asked) {
         if (ours && expected_failure.empty()) result.occupancy = query_occupancy(request);
         if (request.kernel.kind == model::KernelKind::Cublas) {
             if (auto why = cublas_unavailable(p.dtype)) return refused(*why, true);
+            // FP8: whether cuBLASLt has a GEMM for this shape and scaling on this GPU, in its words.
+            if (model::is_fp8(p.dtype))
+                if (auto why = cublaslt_fp8_unsupported(p)) return refused(*why, true);
         }
 
         // Inputs, poison, the launch and the check: device_operands.hpp.
@@ -327,6 +331,7 @@ RunResult run_request(const RunRequest& asked) {
             measure(settings_for(request), stream.get(), [&](cudaStream_t) { launch_once(); },
                     [&](cudaStream_t) { poison_c(); });
         store_timing(measured, result);
+        result.quantize_ms = operands.quantize_ms();
         if (request.end_to_end_runs > 0) {
             std::vector<std::byte> c_out(operands.c_bytes());
             const HostOperands host{operands.host_a(), operands.host_b(), c_out};
@@ -353,6 +358,7 @@ RunResult run_request(const RunRequest& asked) {
 void release_gpu_resources() {
     release_user_kernel();
     release_cublas();
+    release_cublaslt();
 }
 
 bool cuda_context_lost() {

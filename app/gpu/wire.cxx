@@ -106,6 +106,7 @@ void fields(Io& io, Problem& p) requires std::is_same_v<std::remove_const_t<Prob
     io("k", p.k);
     io("batch", p.batch);
     io("dtype", p.dtype);
+    io("fp8_scaling", p.fp8_scaling);
 }
 
 // ---- [SECTION] fields() of each struct -------------------------------------------------------
@@ -498,6 +499,9 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     io("max_rel_error", r.max_rel_error);
     io("mismatches", r.mismatches);
     io("check_summary", r.check_summary);
+    io("quantize_ms", r.quantize_ms);
+    io("error_vs_fp64_max", r.error_vs_fp64_max);
+    io("error_vs_fp64_rms", r.error_vs_fp64_rms);
     io("hot", r.hot);
     io("l2_flush_bytes", r.l2_flush_bytes);
     io("p20_ms", r.p20_ms);

@@ -64,6 +64,14 @@ bool uses_dynamic_shared(KernelKind kind) { return kind == KernelKind::Pipelined
 std::optional<std::string> dtype_unsupported(KernelKind kind, Dtype dtype) {
     const RungInfo* row = find_rung(kind);
     if (!row || row->dtypes.has(dtype)) return std::nullopt;
+    if (is_fp8(dtype)) {
+        std::string types;  // the kernel's own, from its row
+        for (Dtype d : {Dtype::Int32, Dtype::Float32, Dtype::Float64, Dtype::BFloat16, Dtype::Float16})
+            if (row->dtypes.has(d)) types += (types.empty() ? "" : ", ") + std::string(dtype_name(d));
+        return format_text("fp8 (e4m3 inputs, C = A·Bᵀ in BF16) runs on cuBLAS (cuBLASLt's FP8 GEMM) alone so far; "
+                           "the {} kernel takes {}",
+                           kernel_name(kind), types);
+    }
     if (is_tensor_core(kind))
         return format_text("the {} rung runs on the tensor cores, which take bf16 or fp16 inputs here (FP32 "
                            "accumulation); {} runs on the CUDA-core rungs",

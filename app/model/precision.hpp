@@ -52,4 +52,23 @@ PrecisionError precision_error(Precision p, int m, int n, int k, std::uint64_t s
 inline constexpr int kPrecisionM = 64, kPrecisionN = 64, kPrecisionK = 1024;
 const PrecisionError& lesson_precision_error(Precision p);
 
+// ---- FP8 (e4m3 inputs, FP32 accumulation, BF16 out): the check's allowance for the sums ------
+// The check compares C with FP64 on the dequantised inputs (each e4m3 code times its scale,
+// exact in double), so what is left is the GPU's arithmetic. e4m3 values have 4 significant bits:
+// a product of two is exact in FP32, as BF16's are. So the rule is the BF16 one
+// (gpu/cpu_reference.hpp): 4·K·u₃₂·Σ|a·b| for FP32 sums whose alignment may truncate, and two
+// roundings more, 2·u₃₂·Σ|a·b|, for the scales applied in the epilogue (the product of A's and B's
+// scale, then its product with the sum, each within u₃₂ of the exact one; with block scales each
+// 128-long partial sum is scaled so before it is added, no more than that per term). C's rounding
+// to BF16 comes on top (output_rounding).
+//
+// Hopper's FP8 tensor cores are said to add their products with fewer bits than FP32 (DeepGEMM
+// promotes its sums to FP32 every 128 of K for that reason). Where a measured figure for that
+// exists (the accumulator experiment), it enters here as fp8_measured_accumulator_term: a
+// factor of Σ|a·b| added to the bound, for sums of length K. Until then it is 0.
+double fp8_measured_accumulator_term(std::int64_t k);
+// (4·K + 2)·2^-24 + fp8_measured_accumulator_term(K): cell (i, j) may differ from FP64 by this
+// times Σ_k |a_ik·b_jk| before C's rounding to BF16.
+double fp8_accumulation_factor(std::int64_t k);
+
 }  // namespace ts::model

@@ -13,6 +13,7 @@ std::string_view dtype_name(Dtype dtype) {
         case Dtype::Float64: return "double";
         case Dtype::BFloat16: return "bf16";
         case Dtype::Float16: return "fp16";
+        case Dtype::Fp8E4M3: return "fp8";
     }
     return "?";
 }
@@ -24,9 +25,12 @@ std::size_t dtype_size(Dtype dtype) {
         case Dtype::Float64: return 8;
         case Dtype::BFloat16: return 2;
         case Dtype::Float16: return 2;
+        case Dtype::Fp8E4M3: return 1;
     }
     return 0;
 }
+
+std::size_t output_dtype_size(Dtype dtype) { return dtype == Dtype::Fp8E4M3 ? 2 : dtype_size(dtype); }
 
 std::optional<Dtype> parse_dtype(std::string_view text) {
     if (text == "int32" || text == "int") return Dtype::Int32;
@@ -34,13 +38,44 @@ std::optional<Dtype> parse_dtype(std::string_view text) {
     if (text == "double" || text == "float64" || text == "fp64") return Dtype::Float64;
     if (text == "bf16" || text == "bfloat16") return Dtype::BFloat16;
     if (text == "fp16" || text == "float16" || text == "half") return Dtype::Float16;
+    if (text == "fp8" || text == "e4m3" || text == "float8_e4m3") return Dtype::Fp8E4M3;
     return std::nullopt;
 }
 
 bool is_half_precision(Dtype dtype) { return dtype == Dtype::BFloat16 || dtype == Dtype::Float16; }
 
+bool is_fp8(Dtype dtype) { return dtype == Dtype::Fp8E4M3; }
+
+std::string_view fp8_scaling_name(Fp8Scaling scaling) {
+    switch (scaling) {
+        case Fp8Scaling::Tensor: return "tensor";
+        case Fp8Scaling::Block: return "block";
+    }
+    return "?";
+}
+
+std::optional<Fp8Scaling> parse_fp8_scaling(std::string_view text) {
+    if (text == "tensor") return Fp8Scaling::Tensor;
+    if (text == "block") return Fp8Scaling::Block;
+    return std::nullopt;
+}
+
+std::int64_t Problem::a_scale_count() const {
+    if (!is_fp8(dtype)) return 0;
+    return fp8_scaling == Fp8Scaling::Tensor ? 1 : m * k_blocks() * batch;
+}
+
+std::int64_t Problem::b_scale_count() const {
+    if (!is_fp8(dtype)) return 0;
+    return fp8_scaling == Fp8Scaling::Tensor ? 1 : n_blocks() * b_scale_stride() * batch;
+}
+
 std::int64_t Problem::total_bytes() const {
-    return (a_elements() + b_elements() + c_elements()) * batch * static_cast<std::int64_t>(dtype_size(dtype));
+    const auto input = static_cast<std::int64_t>(dtype_size(dtype));
+    const auto output = static_cast<std::int64_t>(output_dtype_size(dtype));
+    constexpr std::int64_t kScaleBytes = sizeof(float);
+    return (a_elements() + b_elements()) * batch * input + c_elements() * batch * output +
+           (a_scale_count() + b_scale_count()) * kScaleBytes;
 }
 
 std::optional<std::string> validate(const Problem& p, std::int64_t device_memory_bytes) {
@@ -59,13 +94,18 @@ std::optional<std::string> validate(const Problem& p, std::int64_t device_memory
         return std::nullopt;
     };
     if (auto why = too_big("A", p.m, p.k)) return why;
-    if (auto why = too_big("B", p.k, p.n)) return why;
+    if (auto why = is_fp8(p.dtype) ? too_big("B", p.n, p.k) : too_big("B", p.k, p.n)) return why;
     if (auto why = too_big("C", p.m, p.n)) return why;
     if (p.batch > 65535) return format_text("batch {} exceeds 65535, the largest gridDim.z a GPU allows", p.batch);
+    if (is_fp8(p.dtype) && p.fp8_scaling == Fp8Scaling::Block && p.batch > 1)
+        return format_text("block scaling is for one matrix per launch here (batch 1, got {}): the 128-block scales "
+                           "are laid out for one A and one B; use --scaling tensor for a batch",
+                           p.batch);
 
     if (device_memory_bytes > 0 && p.total_bytes() > device_memory_bytes)
-        return format_text("A, B and C need {} but only {} of GPU memory is available", human_bytes(p.total_bytes()),
-                      human_bytes(device_memory_bytes));
+        return format_text("A, B and C{} need {} but only {} of GPU memory is available",
+                           is_fp8(p.dtype) ? " with their scales" : "", human_bytes(p.total_bytes()),
+                           human_bytes(device_memory_bytes));
     return std::nullopt;
 }
 

@@ -84,9 +84,10 @@ inline constexpr DtypeSet kCudaCore = dtype_set({Dtype::Int32, Dtype::Float32, D
 // From the vectorized rung on, the ladder moves four floats per 128-bit instruction.
 inline constexpr DtypeSet kFloat = dtype_set({Dtype::Float32});
 inline constexpr DtypeSet kHalf = dtype_set({Dtype::BFloat16, Dtype::Float16});
-// cuBLAS's int32 GEMM is missing, said by app/gpu/cublas_library.hpp, which knows more.
+// cuBLAS's int32 GEMM is missing, said by app/gpu/cublas_library.hpp, which knows more; its fp8
+// line is cuBLASLt's FP8 GEMM (app/gpu/cublaslt_library.hpp).
 inline constexpr DtypeSet kAll =
-    dtype_set({Dtype::Int32, Dtype::Float32, Dtype::Float64, Dtype::BFloat16, Dtype::Float16});
+    dtype_set({Dtype::Int32, Dtype::Float32, Dtype::Float64, Dtype::BFloat16, Dtype::Float16, Dtype::Fp8E4M3});
 }  // namespace rung_dtypes
 
 // One row per KernelKind, in its order (static_asserted below).

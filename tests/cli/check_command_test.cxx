@@ -29,12 +29,18 @@ cli::CheckPlan plan(std::uint64_t seed, bool quick = false) {
 
 }  // namespace
 
-TEST(CheckCommand, HelpListsTheFlags) { expect_help_lists("check", {"--seed", "--quick", "--dtype"}); }
+TEST(CheckCommand, HelpListsTheFlags) {
+    expect_help_lists("check", {"--seed", "--quick", "--dtype", "--scaling", "--kernel"});
+}
 
 TEST(CheckCommand, BadArgumentsExit2WithAMessage) {
     const std::pair<const char*, const char*> cases[] = {
-        {"check --dtype quad", "--dtype must be int32, float, double, bf16, fp16 or all"},
+        {"check --dtype quad", "--dtype must be int32, float, double, bf16, fp16, fp8 or all"},
         {"check --seed -1", "--seed expects a whole number"},
+        {"check --dtype fp8 --scaling row", "--scaling must be tensor or block"},
+        {"check --dtype float --scaling block", "--scaling chooses the scales of fp8 inputs"},
+        {"check --kernel warp-specialised", "--kernel must be one of"},
+        {"check --dtype fp8 --kernel tiled", "--kernel tiled: fp8 (e4m3 inputs, C = A·Bᵀ in BF16) runs on cuBLAS"},
         {"check --seed 12abc", "--seed expects a whole number"},
         {"check --seed 99999999999999999999999", "--seed expects a whole number"},
     };
@@ -83,7 +89,7 @@ TEST(CheckSuite, CoversEveryKernelTileTypeAndBothMmAndBmm) {
     EXPECT_EQ(kinds.size(), std::size(model::kAllKernelKinds));
     EXPECT_EQ(tiles.size(), static_cast<std::size_t>(model::kMaxTile));
     EXPECT_GE(naive_blocks.size(), 6u);
-    EXPECT_EQ(dtypes.size(), 5u) << "int32, float, double, bf16, fp16";
+    EXPECT_EQ(dtypes.size(), 6u) << "int32, float, double, bf16, fp16, fp8";
     EXPECT_GT(batched, 100);
     EXPECT_GT(plain, 100);
     EXPECT_GT(no_multiple, modelled * 3 / 4) << "most sizes leave ghost threads";
@@ -124,4 +130,46 @@ TEST(CheckSuite, QuickIsSmallerAndTheDtypeFilterHolds) {
     const auto only_double = cli::check_suite(std::get<cli::CheckPlan>(cli::resolve_check(options)));
     ASSERT_FALSE(only_double.empty());
     for (const gpu::RunRequest& r : only_double) EXPECT_EQ(r.problem.dtype, model::Dtype::Float64);
+}
+
+TEST(CheckSuite, Fp8IsCublasInBothScalingsWithBlocksOneMatrixAtATime) {
+    cli::CheckOptions options;
+    options.seed = "5";
+    options.dtype = "fp8";
+    const auto suite = cli::check_suite(std::get<cli::CheckPlan>(cli::resolve_check(options)));
+    ASSERT_FALSE(suite.empty());
+    std::set<model::Fp8Scaling> scalings;
+    bool partial_block = false;
+    for (const gpu::RunRequest& r : suite) {
+        EXPECT_EQ(r.problem.dtype, model::Dtype::Fp8E4M3);
+        EXPECT_EQ(r.kernel.kind, model::KernelKind::Cublas);
+        EXPECT_EQ(model::validate(r.problem), std::nullopt);
+        scalings.insert(r.problem.fp8_scaling);
+        if (r.problem.fp8_scaling == model::Fp8Scaling::Block) {
+            EXPECT_EQ(r.problem.batch, 1);
+        }
+        partial_block = partial_block || (r.problem.k > 128 && r.problem.k % 128 != 0);
+    }
+    EXPECT_EQ(scalings.size(), 2u);
+    EXPECT_TRUE(partial_block) << "some K leaves the last block of scales partial";
+
+    options.scaling = "block";
+    for (const gpu::RunRequest& r : cli::check_suite(std::get<cli::CheckPlan>(cli::resolve_check(options))))
+        EXPECT_EQ(r.problem.fp8_scaling, model::Fp8Scaling::Block);
+}
+
+TEST(CheckSuite, OneKernelIsThatKernelsCasesOfTheWholeSuite) {
+    cli::CheckOptions options;
+    options.seed = "6";
+    options.quick = true;
+    const auto whole = cli::check_suite(std::get<cli::CheckPlan>(cli::resolve_check(options)));
+    options.kernel = "cublas";
+    const auto only = cli::check_suite(std::get<cli::CheckPlan>(cli::resolve_check(options)));
+    std::vector<std::uint64_t> expected;
+    for (const gpu::RunRequest& r : whole)
+        if (r.kernel.kind == model::KernelKind::Cublas) expected.push_back(r.seed);
+    std::vector<std::uint64_t> got;
+    for (const gpu::RunRequest& r : only) got.push_back(r.seed);
+    EXPECT_FALSE(got.empty());
+    EXPECT_EQ(got, expected) << "the same cases, drawn as the whole suite draws them";
 }

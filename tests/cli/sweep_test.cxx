@@ -204,6 +204,62 @@ TEST(ExpandSweep, WrongValuesAreErrorsNotPoints) {
     EXPECT_NE(expand_error(lists).find("--batch must be at least 1"), std::string::npos);
 }
 
+TEST(ExpandSweep, Fp8IsCublasWithEachScaling) {
+    SweepLists lists;
+    lists.kernel = "cublas";
+    lists.dtype = "fp8";
+    lists.size = "4096,8192";
+    std::vector<cli::Setup> points = expand(lists);
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_EQ(points[0].problem.dtype, model::Dtype::Fp8E4M3);
+    EXPECT_EQ(points[0].problem.fp8_scaling, model::Fp8Scaling::Tensor) << "per tensor unless asked";
+    lists.scaling = "tensor,block";
+    points = expand(lists);
+    ASSERT_EQ(points.size(), 4u);
+    EXPECT_EQ(points[0].problem.fp8_scaling, model::Fp8Scaling::Tensor);
+    EXPECT_EQ(points[3].problem.fp8_scaling, model::Fp8Scaling::Block);
+    // Other types in the same sweep have no scales and are not repeated per scaling.
+    lists.dtype = "bf16,fp8";
+    EXPECT_EQ(expand(lists).size(), 2u + 4u);
+    // "all" in fp8 is cuBLAS alone.
+    lists = {};
+    lists.kernel = "all";
+    lists.dtype = "e4m3";
+    points = expand(lists);
+    ASSERT_EQ(points.size(), 1u);
+    EXPECT_EQ(points[0].kernel.kind, model::KernelKind::Cublas);
+}
+
+TEST(ExpandSweep, Fp8BadCombinationsSayWhy) {
+    SweepLists lists;
+    lists.kernel = "tiled";
+    lists.dtype = "fp8";
+    std::string why = expand_error(lists);
+    EXPECT_NE(why.find("--dtype fp8"), std::string::npos) << why;
+    EXPECT_NE(why.find("cuBLAS"), std::string::npos) << why;
+    lists.kernel = "wgmma";
+    why = expand_error(lists);
+    EXPECT_NE(why.find("the wgmma kernel takes bf16, fp16"), std::string::npos) << why;
+    lists.kernel = "tuned";
+    why = expand_error(lists);
+    EXPECT_NE(why.find("the tuned kernel takes float"), std::string::npos) << why;
+    lists = {};
+    lists.scaling = "block";
+    why = expand_error(lists);
+    EXPECT_NE(why.find("--scaling chooses the scales of fp8 inputs"), std::string::npos) << why;
+    lists.kernel = "cublas";
+    lists.dtype = "fp8";
+    lists.scaling = "row";
+    why = expand_error(lists);
+    EXPECT_NE(why.find("--scaling must be tensor or block"), std::string::npos) << why;
+    lists.scaling = "block";
+    lists.batch = "2";
+    why = expand_error(lists);
+    EXPECT_NE(why.find("block scaling is for one matrix per launch"), std::string::npos) << why;
+    lists.scaling = "tensor";
+    EXPECT_EQ(expand(lists).size(), 1u) << "a batch with one scale per tensor";
+}
+
 TEST(ExpandSweep, BlocksTheGpuMayRefuseStillBecomePoints) {
     // 64×32 = 2048 threads: the GPU refuses it, and the sweep records why for that point.
     SweepLists lists;

@@ -6,9 +6,11 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <span>
 
 #include "support/problems.hpp"
 #include "gpu/cpu_reference.hpp"
+#include "model/fp8_values.hpp"
 
 using namespace ts::gpu;
 using ts::model::Problem;
@@ -230,4 +232,63 @@ TEST(Compare, AllBitsSetIsNanForDoubleToo) {
 
 TEST(Compare, RejectsSizeMismatch) {
     EXPECT_THROW(compare(std::vector<float>(3), exact({1.0}, {1.0}), 1.0), std::invalid_argument);
+}
+
+TEST(Compare, Fp8IsHeldToFp32SumsPlusTheScalesAndBf16Out) {
+    using ts::model::Dtype;
+    EXPECT_EQ(tolerance_factor(Dtype::Fp8E4M3, 300), (4.0 * 300 + 2.0) * std::ldexp(1.0, -24));
+    EXPECT_EQ(output_rounding(Dtype::Fp8E4M3).relative, std::ldexp(1.0, -8)) << "C is BF16";
+    EXPECT_EQ(output_rounding(Dtype::Fp8E4M3).absolute, output_rounding(Dtype::BFloat16).absolute);
+    EXPECT_EQ(tolerance_rule(Dtype::Fp8E4M3), "(4·K + 2)·2^-24·Σ|a·b| + 2^-8·|c| + 2^-134");
+}
+
+// What an FP8 GEMM does, on the CPU: e4m3 inputs with block scales, each product exact in FP32,
+// each 128-long partial sum in FP32, scaled and added in FP32, C rounded to BF16. Within the
+// bound everywhere; one term left out is not.
+TEST(Compare, AnFp8GemmDoneAsTheGpuDoesItPassesAndAMissingTermFails) {
+    using namespace ts::model;
+    const Problem p{37, 29, 300, 1, Dtype::Fp8E4M3, Fp8Scaling::Block};
+    std::mt19937 rng(4);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> a(static_cast<std::size_t>(p.m * p.k)), b(static_cast<std::size_t>(p.n * p.k));
+    for (float& x : a) x = uniform(rng);
+    for (float& x : b) x = uniform(rng) * 1000.0f;  // a range e4m3 could not hold without its scale
+    const Fp8Matrix qa = quantize_fp8(a, p, Fp8Operand::A);
+    const Fp8Matrix qb = quantize_fp8(b, p, Fp8Operand::B);
+    const std::vector<double> da = dequantize_fp8(qa, p, Fp8Operand::A);
+    const std::vector<double> db_nk = dequantize_fp8(qb, p, Fp8Operand::B);
+    std::vector<double> db(db_nk.size());  // K×N, as the reference takes B
+    for (std::int64_t j = 0; j < p.n; ++j)
+        for (std::int64_t kk = 0; kk < p.k; ++kk)
+            db[static_cast<std::size_t>(kk * p.n + j)] = db_nk[static_cast<std::size_t>(j * p.k + kk)];
+    const Reference ref = reference_matmul(std::span<const double>(da), std::span<const double>(db), p);
+
+    std::vector<double> c(static_cast<std::size_t>(p.m * p.n));
+    for (std::int64_t i = 0; i < p.m; ++i)
+        for (std::int64_t j = 0; j < p.n; ++j) {
+            float sum = 0.0f;
+            for (std::int64_t kb = 0; kb < p.k_blocks(); ++kb) {
+                float partial = 0.0f;
+                for (std::int64_t kk = kb * 128; kk < std::min<std::int64_t>(p.k, kb * 128 + 128); ++kk)
+                    partial += static_cast<float>(e4m3_to_double(qa.codes[static_cast<std::size_t>(i * p.k + kk)])) *
+                               static_cast<float>(e4m3_to_double(qb.codes[static_cast<std::size_t>(j * p.k + kk)]));
+                sum += partial * (fp8_scale_at(qa, p, Fp8Operand::A, i, kb * 128) *
+                                  fp8_scale_at(qb, p, Fp8Operand::B, j, kb * 128));
+            }
+            c[static_cast<std::size_t>(i * p.n + j)] = half_to_double(round_to_half(sum, kBf16Format), kBf16Format);
+        }
+    const Comparison good = compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k),
+                                    output_rounding(p.dtype));
+    EXPECT_TRUE(good.passed()) << good.mismatches << " cells out, first " << good.first_bad;
+
+    // The largest product of C[5][7] left out: hundreds, where the bound allows some tens.
+    const std::size_t cell = 5 * 29 + 7;
+    double largest = 0.0;
+    for (std::size_t kk = 0; kk < 300; ++kk)
+        if (std::fabs(da[5 * 300 + kk] * db[kk * 29 + 7]) > std::fabs(largest)) largest = da[5 * 300 + kk] * db[kk * 29 + 7];
+    c[cell] -= largest;
+    const Comparison bad = compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k),
+                                   output_rounding(p.dtype));
+    EXPECT_EQ(bad.mismatches, 1);
+    EXPECT_EQ(bad.first_bad, static_cast<std::int64_t>(cell));
 }

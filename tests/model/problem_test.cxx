@@ -112,3 +112,64 @@ TEST(ProblemValidate, RejectsMoreMemoryThanTheDeviceHas) {
     const std::string batched = reason_or_accepted(validate(make_problem(1024, 1024, 1024, Dtype::Float64, 4), 64 << 20));
     EXPECT_NE(batched.find("96.0 MiB"), std::string::npos) << batched;
 }
+
+TEST(Fp8, NameParseAndElementSizes) {
+    EXPECT_EQ(dtype_name(Dtype::Fp8E4M3), "fp8");
+    for (const char* text : {"fp8", "e4m3", "float8_e4m3"}) EXPECT_EQ(parse_dtype(text), Dtype::Fp8E4M3) << text;
+    EXPECT_EQ(parse_dtype("fp8e5m2"), std::nullopt);
+    EXPECT_EQ(dtype_size(Dtype::Fp8E4M3), 1u) << "A and B: one byte each";
+    EXPECT_EQ(output_dtype_size(Dtype::Fp8E4M3), 2u) << "C is BF16";
+    EXPECT_EQ(output_dtype_size(Dtype::Float64), 8u);
+    EXPECT_TRUE(is_fp8(Dtype::Fp8E4M3));
+    EXPECT_FALSE(is_half_precision(Dtype::Fp8E4M3));
+    EXPECT_EQ(parse_fp8_scaling("tensor"), Fp8Scaling::Tensor);
+    EXPECT_EQ(parse_fp8_scaling("block"), Fp8Scaling::Block);
+    EXPECT_EQ(parse_fp8_scaling("row"), std::nullopt);
+    EXPECT_EQ(fp8_scaling_name(Fp8Scaling::Block), "block");
+    EXPECT_EQ(Problem{}.fp8_scaling, Fp8Scaling::Tensor) << "per tensor unless asked";
+}
+
+TEST(Fp8, ScaleShapesAndTotalBytes) {
+    Problem p{257, 255, 300, 1, Dtype::Fp8E4M3, Fp8Scaling::Block};
+    EXPECT_EQ(p.k_blocks(), 3) << "300 = 128 + 128 + 44: the last block is partial";
+    EXPECT_EQ(p.n_blocks(), 2);
+    EXPECT_EQ(p.a_scale_count(), 257 * 3) << "one per row per 128 of K";
+    EXPECT_EQ(p.b_scale_stride(), 4) << "3 blocks along K, each row padded to 4 floats";
+    EXPECT_EQ(p.b_scale_count(), 2 * 4) << "one per 128×128 block of B's N×K, rows padded";
+    EXPECT_EQ(p.total_bytes(), 257 * 300 + 255 * 300 + 257 * 255 * 2 + (257 * 3 + 2 * 4) * 4);
+
+    p.fp8_scaling = Fp8Scaling::Tensor;
+    p.batch = 3;
+    EXPECT_EQ(p.a_scale_count(), 1) << "one float for all of A, every batch";
+    EXPECT_EQ(p.b_scale_count(), 1);
+    EXPECT_EQ(p.total_bytes(), (257 * 300 + 255 * 300 + 257 * 255 * 2) * 3 + 2 * 4);
+
+    const Problem cube{256, 256, 256, 1, Dtype::Fp8E4M3, Fp8Scaling::Block};
+    EXPECT_EQ(cube.a_scale_count(), 256 * 2);
+    EXPECT_EQ(cube.b_scale_count(), 2 * 4);
+    const Problem long_k{128, 256, 128 * 9, 1, Dtype::Fp8E4M3, Fp8Scaling::Block};
+    EXPECT_EQ(long_k.b_scale_stride(), 12);
+    EXPECT_EQ(long_k.b_scale_count(), 2 * 12);
+    const Problem plain{4, 5, 6, 2, Dtype::Float32};
+    EXPECT_EQ(plain.a_scale_count() + plain.b_scale_count(), 0) << "other types have no scales";
+    EXPECT_EQ(plain.total_bytes(), (4 * 6 + 6 * 5 + 4 * 5) * 2 * 4) << "unchanged for other types";
+}
+
+TEST(Fp8, ValidateRefusesBlockScalesInABatchAndNamesBAsNByK) {
+    Problem p{64, 64, 256, 2, Dtype::Fp8E4M3, Fp8Scaling::Block};
+    const std::string why = reason_or_accepted(validate(p));
+    EXPECT_NE(why.find("block scaling"), std::string::npos) << why;
+    EXPECT_NE(why.find("--scaling tensor"), std::string::npos) << why;
+    p.fp8_scaling = Fp8Scaling::Tensor;
+    EXPECT_EQ(validate(p), std::nullopt);
+    p.batch = 1;
+    p.fp8_scaling = Fp8Scaling::Block;
+    EXPECT_EQ(validate(p), std::nullopt);
+
+    const Problem wide{16, 100000, 100000, 1, Dtype::Fp8E4M3};
+    const std::string too_big = reason_or_accepted(validate(wide));
+    EXPECT_NE(too_big.find("B would have 100000 × 100000"), std::string::npos) << too_big;
+    const Problem memory{4096, 4096, 4096, 1, Dtype::Fp8E4M3};
+    const std::string no_room = reason_or_accepted(validate(memory, 1 << 20));
+    EXPECT_NE(no_room.find("with their scales"), std::string::npos) << no_room;
+}

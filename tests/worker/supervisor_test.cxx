@@ -160,6 +160,9 @@ TEST(Supervisor, RequestsAreNamedByKernelDtypeAndSize) {
     request.kernel = {ts::model::KernelKind::Tiled, 16, 16, 32};
     request.problem = {4096, 4096, 4096, 1, ts::model::Dtype::Int32};
     EXPECT_EQ(describe_point(request), "tiled T=32 int32 4096³");
+    request.kernel = {ts::model::KernelKind::Cublas};
+    request.problem = {4096, 4096, 4096, 1, ts::model::Dtype::Fp8E4M3, ts::model::Fp8Scaling::Block};
+    EXPECT_EQ(describe_point(request), "cublas fp8 (block scales) 4096³") << "fp8 names its scaling";
     request.user.emplace().name = "mine.cu";
     request.problem = {127, 129, 65, 1, ts::model::Dtype::Float32};
     EXPECT_EQ(describe_point(request), "yours: mine.cu float 127×129×65");
@@ -460,6 +463,25 @@ TEST(Wire, ResultsRoundTrip) {
 }
 
 // The learner's kernel travels whole, its source, launch and compiler's report with it.
+TEST(Wire, Fp8ScalingQuantiseTimeAndPipelineErrorRoundTrip) {
+    RunResult result;
+    result.request.kernel.kind = ts::model::KernelKind::Cublas;
+    result.request.problem = {257, 255, 300, 1, ts::model::Dtype::Fp8E4M3, ts::model::Fp8Scaling::Block};
+    result.ok = true;
+    result.quantize_ms = 0.0625;
+    result.error_vs_fp64_max = 0.03125;
+    result.error_vs_fp64_rms = 0.0078125;
+    auto back = wire::decode_message(wire::encode_message({.type = "result", .result = result}));
+    ASSERT_TRUE(std::holds_alternative<wire::Message>(back)) << std::get<std::string>(back);
+    const RunResult& got = *std::get<wire::Message>(back).result;
+    EXPECT_EQ(got.request.problem.dtype, ts::model::Dtype::Fp8E4M3);
+    EXPECT_EQ(got.request.problem.fp8_scaling, ts::model::Fp8Scaling::Block);
+    EXPECT_EQ(got.quantize_ms, 0.0625);
+    EXPECT_EQ(got.error_vs_fp64_max, 0.03125);
+    EXPECT_EQ(got.error_vs_fp64_rms, 0.0078125);
+    EXPECT_EQ(wire::encode_result(got), wire::encode_result(result));
+}
+
 TEST(Wire, ALearnersKernelRoundTrips) {
     RunResult result;
     result.request.kind = RequestKind::UserCheck;

@@ -435,14 +435,17 @@ void draw_latency_controls(LabState& lab, const AppState& app) {
     rung_checkboxes("kernel ladder, rungs", model::Ladder::Fp32);
     rung_checkboxes("tensor cores, rungs", model::Ladder::TensorCores);
     if (disabled)
-        muted_text(model::is_half_precision(c.dtype)
+        muted_text(model::is_fp8(c.dtype)
+                       ? "fp8 (e4m3 in, C = A·Bᵀ in BF16, one scale per matrix) runs on cuBLAS alone so far."
+                   : model::is_half_precision(c.dtype)
                        ? "bf16 and fp16 run on the tensor-core rungs and cuBLAS only: choose float for the CUDA-core "
                          "kernels."
                        : "The tensor-core rungs take bf16 or fp16, and from vectorized on the FP32 rungs are float only "
                          "(four floats per 128-bit load): choose the dtype to measure or plot them.");
     int dtype = static_cast<int>(c.dtype);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-    changed |= ImGui::Combo("dtype", &dtype, "int32\0float\0double\0bf16\0fp16\0");
+    // In model::Dtype's order: the index is the enum's value.
+    changed |= ImGui::Combo("dtype", &dtype, "int32\0float\0double\0bf16\0fp16\0fp8\0");
     c.dtype = static_cast<model::Dtype>(dtype);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
