@@ -117,6 +117,8 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
         p.cpu_is_estimate = cpu->estimate;
         if (cpu->estimate) p.cpu_estimated_from = format_text("{}x{}x{}", cpu->basis.m, cpu->basis.n, cpu->basis.k);
     }
+    if (request.problem.dtype == model::Dtype::Fp8E4M3)
+        p.fp8_scaling = std::string(model::fp8_scaling_name(request.problem.fp8_scaling));
     if (!result.ok) return p;
 
     p.samples_ms = result.samples_ms;
@@ -141,6 +143,13 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     gpu::record_clocks(result.clocks, p);
     gpu::record_sharing(result, p);
     gpu::record_energy(result, p);
+    if (p.fp8_scaling) {
+        p.quantize_ms = result.quantize_ms;
+        if (result.checked) {
+            p.error_vs_fp64_max = result.error_vs_fp64_max;
+            p.error_vs_fp64_rms = result.error_vs_fp64_rms;
+        }
+    }
     return p;
 }
 
@@ -153,6 +162,10 @@ std::string clock_text(const gpu::ClockSummary& clocks) {
     return text + (limits.empty() ? "" : "; held back by " + limits);
 }
 
+std::string dtype_text(const std::string& dtype, const std::optional<std::string>& fp8_scaling) {
+    return fp8_scaling && *fp8_scaling != "tensor" ? dtype + " " + *fp8_scaling : dtype;
+}
+
 std::string table_header() {
     return padded("#", 5) + padded("kernel", 22) + padded("M×N×K", 17) + padded("dtype", 7) + padded("mode", 5) +
            right("median ms", 11) + right("p20–p80 ms", 21) + right("noise", 8) + right("samples", 8) +
@@ -161,7 +174,8 @@ std::string table_header() {
 
 std::string table_row(const record::Point& p) {
     std::string row = padded(std::to_string(p.index + 1), 5) + padded(p.config, 22) +
-                      padded(size_text(p.m, p.n, p.k, p.batch), 17) + padded(p.dtype, 7) + padded(p.mode, 5);
+                      padded(size_text(p.m, p.n, p.k, p.batch), 17) + padded(dtype_text(p.dtype, p.fp8_scaling), 7) +
+                      padded(p.mode, 5);
     if (!p.ok) return row + "FAILED: " + p.error;
     row += right(ms_text(p.median_ms), 11);
     row += right(ms_text(p.p20_ms) + "–" + ms_text(p.p80_ms), 21);
@@ -186,7 +200,11 @@ std::string progress_start(int index, int count, const gpu::RunRequest& request)
     const model::Problem& p = request.problem;
     return format_text("[{}/{}] ", right(std::to_string(index + 1), width), count) +
            padded(model::describe(request.kernel), 22) + padded(size_text(p.m, p.n, p.k, p.batch), 17) +
-           padded(std::string(model::dtype_name(p.dtype)), 7) + (request.hot ? "hot " : "");
+           padded(dtype_text(std::string(model::dtype_name(p.dtype)),
+                             p.dtype == model::Dtype::Fp8E4M3 ? std::optional<std::string>(model::fp8_scaling_name(p.fp8_scaling))
+                                                              : std::nullopt),
+                  7) +
+           (request.hot ? "hot " : "");
 }
 
 std::string progress_result(const gpu::RunResult& result) {
@@ -236,7 +254,8 @@ std::string occupancy_text(const gpu::RunResult& result, const model::DeviceLimi
 
 std::string versus_cublas(const std::vector<gpu::RunResult>& results, const model::DeviceLimits& limits) {
     const auto same_problem = [](const model::Problem& a, const model::Problem& b) {
-        return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch && a.dtype == b.dtype;
+        return a.m == b.m && a.n == b.n && a.k == b.k && a.batch == b.batch && a.dtype == b.dtype &&
+               a.fp8_scaling == b.fp8_scaling;
     };
     std::string text;
     for (const gpu::RunResult& cublas : results) {
@@ -270,7 +289,7 @@ std::string energy_table(const std::vector<gpu::RunResult>& results) {
     const auto same_point = [](const gpu::RunResult& a, const gpu::RunResult& b) {
         const model::Problem &x = a.request.problem, &y = b.request.problem;
         return x.m == y.m && x.n == y.n && x.k == y.k && x.batch == y.batch && x.dtype == y.dtype &&
-               a.request.hot == b.request.hot;
+               x.fp8_scaling == y.fp8_scaling && a.request.hot == b.request.hot;
     };
     bool asked = false;
     for (const gpu::RunResult& r : results) {

@@ -23,6 +23,9 @@ record::Timing timing_record(const gpu::RunRequest& request);
 // One point; `cpu` is the CPU triple loop's time for its problem, when taken.
 record::Point point_record(int index, const gpu::RunResult& result, const std::optional<gpu::CpuTime>& cpu);
 
+// A point's type as the tables write it: "bf16", "fp8" (scaled per tensor), "fp8 block".
+std::string dtype_text(const std::string& dtype, const std::optional<std::string>& fp8_scaling);
+
 // The terminal table of a sweep: a header line, then one line per point.
 std::string table_header();
 std::string table_row(const record::Point& point);

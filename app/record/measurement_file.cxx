@@ -161,6 +161,13 @@ void fields(Io& io, T& p) requires std::is_same_v<std::remove_const_t<T>, Point>
         io("energy_sm_clock_mhz", p.energy_sm_clock_mhz);
         io("energy_note", p.energy_note);
     }
+    // The four together, for FP8 points.
+    io.added_later("fp8_scaling", p.fp8_scaling, p.fp8_scaling.has_value());
+    if (p.fp8_scaling) {
+        io("quantize_ms", p.quantize_ms);
+        io("error_vs_fp64_max", p.error_vs_fp64_max);
+        io("error_vs_fp64_rms", p.error_vs_fp64_rms);
+    }
 }
 
 template <typename T>
@@ -202,6 +209,10 @@ Json column_sample() {
     p.avg_watts = 0.0;
     p.energy_sm_clock_mhz = 0;
     p.energy_note = "";
+    p.fp8_scaling = "";
+    p.quantize_ms = 0.0;
+    p.error_vs_fp64_max = 0.0;
+    p.error_vs_fp64_rms = 0.0;
     return point_json(p);
 }
 
@@ -357,7 +368,8 @@ bool added_later(std::string_view column) {
     return column == "ran_candidate" || column == "sm_clock_mhz" || column == "power_w" || column == "clock_limits" ||
            column == "gpu_host" || column == "gpu_wait_s" || column == "gpu_shared" || column == "gpu_shared_note" ||
            column == "joules_per_matmul" || column == "tflop_per_j" || column == "avg_watts" ||
-           column == "energy_sm_clock_mhz" || column == "energy_note";
+           column == "energy_sm_clock_mhz" || column == "energy_note" || column == "fp8_scaling" ||
+           column == "quantize_ms" || column == "error_vs_fp64_max" || column == "error_vs_fp64_rms";
 }
 
 std::vector<CsvRecord> split_csv(std::string_view text, std::string_view source) {

@@ -131,6 +131,14 @@ struct Point {
     std::optional<double> avg_watts;
     std::optional<int> energy_sm_clock_mhz;
     std::optional<std::string> energy_note;
+    // FP8 points (dtype "fp8"): how A and B were scaled ("tensor" or "block"), the GPU's time to
+    // quantise them from FP32 (ms, apart from the matmul's), and C against FP64 on the FP32 inputs
+    // before quantisation, the largest relative error and the RMS one (where checked). Absent for
+    // other types.
+    std::optional<std::string> fp8_scaling;
+    std::optional<double> quantize_ms;
+    std::optional<double> error_vs_fp64_max;
+    std::optional<double> error_vs_fp64_rms;
 
     bool checked = false;
     bool check_passed = false;

@@ -160,6 +160,27 @@ TEST(BenchReport, EnergyTableSetsEachKernelAgainstCublas) {
     EXPECT_EQ(energy_table({quiet}), "") << "no point asked for the energy";
 }
 
+TEST(PointRecord, AnFp8PointSaysHowItWasScaledAndWhatTheEightBitsCost) {
+    gpu::RunResult r = measured(model::KernelKind::Cublas);
+    r.request.problem.dtype = model::Dtype::Fp8E4M3;
+    r.request.problem.fp8_scaling = model::Fp8Scaling::Block;
+    r.quantize_ms = 0.05;
+    r.error_vs_fp64_max = 0.07;
+    r.error_vs_fp64_rms = 0.02;
+    const record::Point p = point_record(0, r, std::nullopt);
+    EXPECT_EQ(p.dtype, "fp8");
+    EXPECT_EQ(p.fp8_scaling, "block");
+    EXPECT_EQ(p.quantize_ms, 0.05);
+    EXPECT_EQ(p.error_vs_fp64_max, 0.07);
+    EXPECT_EQ(p.error_vs_fp64_rms, 0.02);
+    EXPECT_NE(table_row(p).find(" fp8 block "), std::string::npos) << table_row(p);
+    EXPECT_NE(progress_start(0, 1, r.request).find("fp8 block"), std::string::npos);
+    // Other types have none of it.
+    const record::Point bf16 = point_record(0, measured(model::KernelKind::Cublas), std::nullopt);
+    EXPECT_FALSE(bf16.fp8_scaling.has_value());
+    EXPECT_FALSE(bf16.quantize_ms.has_value());
+}
+
 TEST(BenchReport, CommandLineIsThisProcesssOwn) {
     // The test binary's own path comes first.
     EXPECT_NE(own_command_line("fallback").find("cli_test"), std::string::npos) << own_command_line("fallback");

@@ -299,6 +299,10 @@ TEST(MeasurementCsv, IsAFlatTableWithTheJsonsColumns) {
     ASSERT_FALSE(point.contains("joules_per_matmul"));
     for (const char* energy_key : {"joules_per_matmul", "tflop_per_j", "avg_watts", "energy_sm_clock_mhz", "energy_note"})
         keys.push_back(energy_key);
+    // And FP8's four, written only for fp8 points.
+    ASSERT_FALSE(point.contains("fp8_scaling"));
+    for (const char* fp8_key : {"fp8_scaling", "quantize_ms", "error_vs_fp64_max", "error_vs_fp64_rms"})
+        keys.push_back(fp8_key);
     EXPECT_EQ(header, keys);
     ASSERT_EQ(header.size(), csv_columns().size());
     for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(csv_fields(rows[i]).size(), header.size()) << rows[i];
@@ -393,13 +397,14 @@ TEST(MeasurementCsv, TheClockIsKeptWhereItWasRead) {
     std::string old;
     for (const std::string& row : lines(to_csv(sample()))) {
         std::vector<std::string> cells = csv_fields(row);
-        cells.resize(cells.size() - 12);
+        cells.resize(cells.size() - 16);
         std::string line;
         for (const std::string& c : cells) line += (line.empty() ? "" : ",") + (c.find_first_of(",\"") == std::string::npos ? c : "\"" + c + "\"");
         old += line + "\n";
     }
     const std::vector<std::string> header = csv_fields(lines(to_csv(sample()))[0]);
-    ASSERT_EQ(header[header.size() - 10], "clock_limits") << "the clock's columns come last but the shared GPU's four and the energy's five";
+    ASSERT_EQ(header[header.size() - 14], "clock_limits")
+        << "the clock's columns come last but the shared GPU's four, the energy's five and FP8's four";
     const auto older = parse_csv(old, "old.csv");
     ASSERT_TRUE(std::holds_alternative<Measurement>(older)) << std::get<std::string>(older);
     EXPECT_EQ(std::get<Measurement>(older).points[0].sm_clock_mhz, std::nullopt);
@@ -425,6 +430,28 @@ TEST(MeasurementCsv, TheEnergyIsKeptWhereItWasMeasured) {
         EXPECT_EQ(back->points[0].energy_note, r.points[0].energy_note);
         EXPECT_EQ(back->points[1].joules_per_matmul, std::nullopt);
         EXPECT_EQ(back->points[1].avg_watts, std::nullopt);
+    }
+}
+
+TEST(MeasurementCsv, AnFp8PointKeepsItsScalingQuantiseTimeAndError) {
+    Measurement r = sample();
+    r.points[0].dtype = "fp8";
+    r.points[0].fp8_scaling = "block";
+    r.points[0].quantize_ms = 0.0421;
+    r.points[0].error_vs_fp64_max = 0.0625;
+    r.points[0].error_vs_fp64_rms = 0.0213;
+    const auto json = parse_json(to_json(r), "run.json");
+    ASSERT_TRUE(std::holds_alternative<Measurement>(json)) << std::get<std::string>(json);
+    const auto csv = parse_csv(to_csv(r), "run.csv");
+    ASSERT_TRUE(std::holds_alternative<Measurement>(csv)) << std::get<std::string>(csv);
+    for (const Measurement* back : {&std::get<Measurement>(json), &std::get<Measurement>(csv)}) {
+        EXPECT_EQ(back->points[0].fp8_scaling, "block");
+        EXPECT_EQ(back->points[0].quantize_ms, 0.0421);
+        EXPECT_EQ(back->points[0].error_vs_fp64_max, 0.0625);
+        EXPECT_EQ(back->points[0].error_vs_fp64_rms, 0.0213);
+        // A CSV's empty text cell reads back as empty text: nothing either way.
+        EXPECT_EQ(back->points[1].fp8_scaling.value_or(""), "");
+        EXPECT_EQ(back->points[1].quantize_ms, std::nullopt);
     }
 }
 
