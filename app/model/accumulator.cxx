@@ -64,6 +64,12 @@ std::optional<AccumulatorInput> parse_accumulator_input(const std::string& name)
     return std::nullopt;
 }
 
+std::vector<AccumulatorInput> accumulator_inputs_named(const std::string& name) {
+    if (name == "all") return {std::begin(kAccumulatorInputs), std::end(kAccumulatorInputs)};
+    if (const auto one = parse_accumulator_input(name)) return {*one};
+    return {};
+}
+
 int wgmma_k_of(AccumulatorInput input) { return input == AccumulatorInput::Fp8E4m3 ? 32 : 16; }
 int element_bytes_of(AccumulatorInput input) { return input == AccumulatorInput::Fp8E4m3 ? 1 : 2; }
 
@@ -478,18 +484,24 @@ GrowthPoint growth_point(int k, const std::vector<double>& exact, const std::vec
     GrowthPoint point;
     point.k = k;
     const std::size_t cells = std::min({exact.size(), never.size(), promoted.size()});
+    std::size_t counted = 0;
     for (std::size_t i = 0; i < cells; ++i) {
+        // A NaN (a cell the kernel never wrote) is counted apart: it would poison the max and the mean.
+        if (std::isnan(never[i]) || std::isnan(promoted[i])) {
+            ++point.nan_cells;
+            continue;
+        }
         const double never_error = std::fabs(never[i] - exact[i]) / std::fabs(exact[i]);
         const double promoted_error = std::fabs(promoted[i] - exact[i]) / std::fabs(exact[i]);
-        // A NaN is as wrong as can be: it must not vanish in the max.
-        point.never_max = std::isnan(never_error) ? never_error : std::max(point.never_max, never_error);
-        point.promoted_max = std::isnan(promoted_error) ? promoted_error : std::max(point.promoted_max, promoted_error);
+        point.never_max = std::max(point.never_max, never_error);
+        point.promoted_max = std::max(point.promoted_max, promoted_error);
         point.never_mean += never_error;
         point.promoted_mean += promoted_error;
+        ++counted;
     }
-    if (cells > 0) {
-        point.never_mean /= static_cast<double>(cells);
-        point.promoted_mean /= static_cast<double>(cells);
+    if (counted > 0) {
+        point.never_mean /= static_cast<double>(counted);
+        point.promoted_mean /= static_cast<double>(counted);
     }
     return point;
 }

@@ -42,6 +42,8 @@ inline constexpr AccumulatorInput kAccumulatorInputs[] = {AccumulatorInput::Fp8E
 const char* accumulator_input_name(AccumulatorInput input);  // "fp8", "bf16", "fp16"
 const char* accumulator_input_title(AccumulatorInput input); // "FP8 e4m3", "BF16", "FP16"
 std::optional<AccumulatorInput> parse_accumulator_input(const std::string& name);
+// "all": the three; one type's name: that one; anything else: none.
+std::vector<AccumulatorInput> accumulator_inputs_named(const std::string& name);
 
 // K of one wgmma: 32 for FP8 (m64nNk32), 16 for BF16 and FP16 (m64nNk16); bytes of one element.
 int wgmma_k_of(AccumulatorInput input);
@@ -186,6 +188,7 @@ struct GrowthPoint {
     double never_mean = 0.0;
     double promoted_max = 0.0;   // each 128-K block's partial added into FP32 registers
     double promoted_mean = 0.0;
+    int nan_cells = 0;           // outputs that are NaN (either way): left out of the max and mean, counted here
 };
 // One point from the GPU's two outputs (kProbeRows × kProbeCols each) against the exact sums.
 GrowthPoint growth_point(int k, const std::vector<double>& exact, const std::vector<float>& never,

@@ -61,7 +61,9 @@ TEST(AccumulatorImages, PlaceEveryElementOnceWhereTheDescriptorReadsIt) {
                 EXPECT_EQ(layout.leading_byte_offset, static_cast<std::uint32_t>(rows * 16));
                 EXPECT_EQ(layout.stride_byte_offset, 128u);
                 EXPECT_EQ(image[static_cast<std::size_t>(rows) * 16], bits[static_cast<std::size_t>(16 / bytes)] & 0xFF);
-                if (rows > 8) EXPECT_EQ(image[128], bits[static_cast<std::size_t>(8 * k)] & 0xFF);  // row 8: the next group
+                if (rows > 8) {  // row 8: the next group of 8 rows, one SBO on
+                    EXPECT_EQ(image[128], bits[static_cast<std::size_t>(8 * k)] & 0xFF);
+                }
                 const SmemDescriptor given = operand_descriptor(input, rows, swapped);
                 EXPECT_EQ(given.leading_byte_offset, swapped ? 128u : static_cast<std::uint32_t>(rows * 16));
                 EXPECT_EQ(given.stride_byte_offset, swapped ? static_cast<std::uint32_t>(rows * 16) : 128u);
