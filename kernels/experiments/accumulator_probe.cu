@@ -57,6 +57,14 @@ __device__ __forceinline__ void copy_to_shared(unsigned char* shared, const unsi
         *reinterpret_cast<uint4*>(shared + at) = *reinterpret_cast<const uint4*>(global + at);
 }
 
+// To the compiler the wgmma asm writes its d registers when it is issued, so it may move ordinary
+// arithmetic on them (promoted += block) above the wgmma_wait that makes them valid, or a write of
+// them (the starting values) below the wgmma_fence. This empty asm "writes" them at this point, in
+// order with the volatile wait and fence, and so pins what comes after it after them.
+__device__ __forceinline__ void pin_accumulators(float (&d)[kRegisters]) {
+    for (int reg = 0; reg < kRegisters; ++reg) asm volatile("" : "+f"(d[reg])::"memory");
+}
+
 // This thread's accumulators into the 64 × 8 row-major tile.
 __device__ __forceinline__ void store_tile(const float (&d)[kRegisters], float* tile) {
     for (int reg = 0; reg < kRegisters; ++reg) {
@@ -84,6 +92,7 @@ __global__ void __launch_bounds__(kThreads) accumulator_probe_kernel(const unsig
         const model::Cell cell = model::wgmma_accumulator_cell(static_cast<int>(threadIdx.x), reg);
         d[reg] = accumulate ? c_start[cell.row * model::kProbeCols + cell.col] : 0.0f;
     }
+    pin_accumulators(d);
     // The d registers were just written by ordinary instructions: the fence orders those writes
     // before the wgmma reads them.
     wgmma_fence();
@@ -92,6 +101,7 @@ __global__ void __launch_bounds__(kThreads) accumulator_probe_kernel(const unsig
     wgmma_commit();
     // The registers hold the wgmma's result only once its group has finished.
     wgmma_wait<0>();
+    pin_accumulators(d);
     store_tile(d, out);
 }
 
@@ -114,8 +124,10 @@ __global__ void __launch_bounds__(kThreads) accumulator_growth_kernel(const unsi
         fence_proxy_async_shared();
         // Every thread's share of this block's images is in place before any warp's wgmma reads it.
         __syncthreads();
-        // promoted[] was added to from block[] by ordinary instructions since the last wgmma: the
+        // block[] was read by ordinary instructions (promoted += block) since the last wgmma: the
         // fence orders that before the wgmmas below write block[] again.
+        pin_accumulators(never);
+        pin_accumulators(block);
         wgmma_fence();
 #pragma unroll
         for (int s = 0; s < kSteps; ++s)
@@ -128,6 +140,8 @@ __global__ void __launch_bounds__(kThreads) accumulator_growth_kernel(const unsi
         wgmma_commit();
         // block[] and never[] are the wgmmas' results only once the group has finished.
         wgmma_wait<0>();
+        pin_accumulators(never);
+        pin_accumulators(block);
         for (int reg = 0; reg < kRegisters; ++reg) promoted[reg] += block[reg];  // the promotion: FP32 adds
         if (((b + 1) & b) == 0) {  // b + 1 blocks is a power of two: one of model::growth_ks
             store_tile(never, out + static_cast<std::size_t>(written) * 2 * kTileCells);
