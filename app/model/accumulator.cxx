@@ -158,17 +158,19 @@ namespace {
 
 // Where a type's small products come from: A is 2^a with a in [a_min, a_max] (exact, subnormals
 // included where the type has them), B is v·2^b_high or v·2^b_low (normal, so that v's two fraction
-// bits fit). Every j of 1..31 finds an a with a + b = 16 − j for one of the two.
+// bits fit). Every j of 1..31 finds an a with a + b = 16 − j for one of the two, and a normal a
+// (≥ a_normal) wherever one exists: were subnormal inputs flushed to zero, a flushed small product
+// would read as a dropped bit. For FP8 only j = 29..31 need a subnormal A, past what FP32 shows.
 struct SmallRange {
-    int a_min, a_max, b_high, b_low;
+    int a_min, a_normal, a_max, b_high, b_low;
 };
 SmallRange small_range_of(AccumulatorInput input) {
     switch (input) {
-        case AccumulatorInput::Fp8E4m3: return {-9, 8, 7, -6};   // 2^-9 is e4m3's least subnormal; 1.75·2^7 = 224
-        case AccumulatorInput::Bf16: return {-20, 8, 7, -10};
-        case AccumulatorInput::Fp16: return {-14, 8, 7, -8};
+        case AccumulatorInput::Fp8E4m3: return {-9, -6, 8, 7, -6};  // 2^-9 is e4m3's least subnormal; 1.75·2^7 = 224
+        case AccumulatorInput::Bf16: return {-20, -20, 8, 7, -10};
+        case AccumulatorInput::Fp16: return {-14, -14, 8, 7, -8};
     }
-    return {-9, 8, 7, -6};
+    return {-9, -6, 8, 7, -6};
 }
 
 // splitmix64: the same numbers on every machine.
@@ -228,7 +230,9 @@ ProbeOperands make_probe(AccumulatorInput input, ProbeKind kind) {
         if (j > kLargestJ) continue;  // the control: the big term alone
         p.row_j[row] = j;
         const int e = kBigExponent - j;
-        const bool high = e - range.b_high >= range.a_min && e - range.b_high <= range.a_max;
+        const auto fits = [&](int b, int least) { return e - b >= least && e - b <= range.a_max; };
+        const bool high = fits(range.b_high, range.a_normal) ||
+                          (!fits(range.b_low, range.a_normal) && fits(range.b_high, range.a_min));
         const int a_exponent = e - (high ? range.b_high : range.b_low);
         if (a_exponent < range.a_min || a_exponent > range.a_max) throw std::logic_error("make_probe: j out of reach");
         a_row[half * half_k + (high ? 1 : 2)] = std::ldexp(1.0, a_exponent);

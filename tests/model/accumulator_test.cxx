@@ -85,6 +85,14 @@ TEST(AccumulatorProbes, AskEveryJOnceInEachHalfWithExactValues) {
                 }
             }
             EXPECT_EQ(p.accumulate, kind == ProbeKind::AcrossSteps);
+            // Up to j = 28 every input is normal (a flushed subnormal must not pass for a dropped bit).
+            const int least_normal = input == AccumulatorInput::Fp8E4m3 ? -6 : input == AccumulatorInput::Fp16 ? -14 : -126;
+            for (int row = 0; row < kProbeRows; ++row)
+                if (p.row_j[row] >= 1 && p.row_j[row] <= 28)
+                    for (int kk = 0; kk < p.k; ++kk) {
+                        const double a = std::fabs(p.a[static_cast<std::size_t>(row) * p.k + kk]);
+                        EXPECT_TRUE(a == 0.0 || a >= std::ldexp(1.0, least_normal)) << "row " << row << " k " << kk;
+                    }
         }
 }
 
