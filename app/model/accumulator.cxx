@@ -587,16 +587,22 @@ std::string accumulator_method_text() {
 }
 
 std::string promotion_explanation(int fraction_bits) {
-    const std::string f = fraction_bits > 0 ? std::to_string(fraction_bits) : std::string("f");
+    const bool known = fraction_bits > 0;
+    const std::string f = known ? std::to_string(fraction_bits) : std::string("f");
+    // A product's bits that survive when the running sum is 2^above times its size.
+    const auto kept = [&](int above) {
+        if (!known) return format_text("{} − {} of its bits", f, above);
+        if (fraction_bits > above) return format_text("{} of its bits", fraction_bits - above);
+        return std::string("none of its bits: a product that size is dropped whole");
+    };
     return format_text(
-        "Why promoting every 128 of K bounds the error: the accumulator keeps {} bits below the leading bit of the "
-        "running sum, so each product added to a sum S loses what lies below S·2^-{}. Over one block of 128 products "
-        "of at most P each, S stays below 128·P, 7 bits above a product: each product keeps at least {} − 7 of its "
-        "bits, and the block's relative error stays about 128·2^-{} whatever K is. The block's partial is then added "
-        "into an FP32 register sum, which keeps 24 bits. Without promotion S grows with K: at K = 16384 it is 2^14 "
-        "products, each new product keeps only {} − 14 bits, and the error grows with K until, past 2^{} products, "
-        "new products no longer change the sum at all.",
-        f, f, f, f, f, f);
+        "Why promoting every 128 of K bounds the error: the accumulator keeps {} bits below the leading bit of its "
+        "running sum S, so each product added to S loses up to S·2^-{}. Within a block of 128 of K, S is at most 128 "
+        "products, 2^7 times one, so each product keeps {}, and the block's partial is off by at most about 128·2^-{} "
+        "of itself whatever K is (far less on average). The partials are added in FP32 registers, which keep 23 bits. "
+        "Without promotion S grows with K: at K = 16384 it is 2^14 times one product, so each new product keeps {}; "
+        "the error grows about in proportion to K.",
+        f, f, kept(7), f, kept(14));
 }
 
 }  // namespace ts::model

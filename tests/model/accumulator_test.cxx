@@ -188,7 +188,11 @@ TEST(AccumulatorWords, SayTheAnswer) {
     f.fraction_bits_max = kMaxFractionBits;
     f.at_least = true;
     EXPECT_NE(describe_bits(f).find("at least 13"), std::string::npos);
-    EXPECT_NE(promotion_explanation(13).find("128"), std::string::npos);
+    const std::string why = promotion_explanation(13);
+    EXPECT_NE(why.find("each product keeps 6 of its bits"), std::string::npos) << why;      // in a block: 13 − 7
+    EXPECT_NE(why.find("keeps none of its bits"), std::string::npos) << why;                // at K = 16384: 13 − 14
+    EXPECT_NE(promotion_explanation(22).find("keeps 8 of its bits"), std::string::npos);    // 22 − 14
+    EXPECT_NE(promotion_explanation(-1).find("f − 7 of its bits"), std::string::npos);
     EXPECT_EQ(parse_accumulator_input("bf16"), AccumulatorInput::Bf16);
     EXPECT_FALSE(parse_accumulator_input("fp64"));
 }
