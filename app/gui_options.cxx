@@ -69,7 +69,8 @@ void add_gui_options(CLI::App& app, GuiOptions& gui) {
         ->type_name("VIEW");
     app.add_option("--experiment", gui.experiment,
                    "open the Experiments view on NAME (" + model::experiment_names() +
-                       "); with --view theatre, the theatre on the stale read of its recorded result")
+                       ", or accumulator: the tensor cores' accumulator measured); with --view theatre, the "
+                       "theatre on the stale read of its recorded result")
         ->type_name("NAME");
     app.add_option("--kernel-file", gui.kernel_file,
                    "open FILE (a path, or a name in the kernels folder) in the kernel editor (--view kernel; with --run, "
@@ -299,7 +300,7 @@ std::optional<int> choose_worker_target(const CLI::App& app, GuiOptions& gui) {
 std::variant<cli::Setup, int> check_gui_options(const CLI::App& app, GuiOptions& gui, cli::SetupOptions setup_options) {
     if (gui.list_lessons) return print_lesson_names();
     if (const auto exit_code = choose_worker_target(app, gui)) return *exit_code;
-    if (!gui.experiment.empty() && !model::parse_experiment(gui.experiment)) {
+    if (!gui.experiment.empty() && !model::parse_experiment(gui.experiment) && gui.experiment != "accumulator") {
         std::cerr << "tilescope: --experiment " << gui.experiment << " is not an experiment; they are: "
                   << model::experiment_names() << "\n";
         return 2;
@@ -448,6 +449,10 @@ std::optional<int> apply_gui_options(views::AppState& state, const GuiOptions& g
     if (const auto experiment = model::parse_experiment(gui.experiment))
         if (const auto note = views::open_experiment(state, *experiment, gui.view == "theatre"))
             std::cerr << "tilescope: --experiment: " << *note << "\n";
+    if (gui.experiment == "accumulator") {  // the Experiments view on the accumulator measurement
+        state.view = views::ViewId::Experiment;
+        state.experiments.accumulator_shown = true;
+    }
     return apply_kernel_file(state.kernel_editor, state.lab.choices.latency, gui);
 }
 

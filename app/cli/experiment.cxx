@@ -231,9 +231,108 @@ std::string stale_text(const model::StaleReadReport& report) {
     return text;
 }
 
+// ---- The accumulator experiment ----------------------------------------------------------
+
+Json finding_json(const model::AccumulatorFinding& f) {
+    Json j = Json::object();
+    j["ran"] = f.ran;
+    j["explained"] = f.explained;
+    j["fraction_bits"] = f.fraction_bits;
+    j["fraction_bits_max"] = f.fraction_bits_max;
+    j["at_least"] = f.at_least;
+    j["rounding"] = std::string(model::rounding_name(f.rounding));
+    j["ladder_bits"] = f.ladder_bits;
+    j["ladder_bits_other_half"] = f.ladder_bits_other_half;
+    j["ladder_consistent"] = f.ladder_consistent;
+    j["cells_unexplained"] = f.cells_unexplained;
+    j["note"] = f.note;
+    Json outputs = Json::array();  // 64 × 8 row-major; null for NaN (JSON has none)
+    for (float v : f.outputs) outputs.push_back(std::isfinite(v) ? Json(v) : Json(nullptr));
+    j["outputs"] = std::move(outputs);
+    return j;
+}
+
+Json accumulator_json(const model::AccumulatorReport& report) {
+    Json types = Json::array();
+    for (const model::AccumulatorTypeReport& t : report.types) {
+        Json j = Json::object();
+        j["dtype"] = std::string(model::accumulator_input_name(t.input));
+        j["identity_passed"] = t.identity_passed;
+        j["identity_note"] = t.identity_note;
+        j["layout_swapped"] = t.layout_swapped;
+        j["inside_one_wgmma"] = finding_json(t.inside);
+        j["across_k_steps"] = finding_json(t.across);
+        Json growth = Json::array();
+        for (const model::GrowthPoint& p : t.growth)
+            growth.push_back({{"k", p.k}, {"never_max", p.never_max}, {"never_mean", p.never_mean},
+                              {"promoted_max", p.promoted_max}, {"promoted_mean", p.promoted_mean},
+                              {"nan_cells", p.nan_cells}});
+        j["growth"] = std::move(growth);
+        types.push_back(std::move(j));
+    }
+    return types;
+}
+
+int run_accumulator_experiment(const ExperimentOptions& options, std::ostream& out, std::ostream& err) {
+    if (model::accumulator_inputs_named(options.dtype).empty()) {
+        err << "tilescope experiment: --dtype must be fp8, bf16, fp16 or all, got \"" << options.dtype << "\"\n";
+        return 2;
+    }
+    gpu::Runner runner;
+    const std::optional<gpu::DeviceInfo> device = usable_device(runner, "experiment", err, ProbeNote::Quiet);
+    if (!device) return 2;
+    out << "accumulator: how many mantissa bits the tensor cores keep when they add products (" << options.dtype
+        << ") on the " << device->limits.name << "…" << std::endl;
+    gpu::RunRequest request;
+    request.kind = gpu::RequestKind::Accumulator;
+    request.accumulator_input = options.dtype;
+    const gpu::RunResult result = runner.wait(runner.submit(request));
+    if (!result.ok || !result.accumulator) {
+        err << "tilescope experiment: accumulator: " << result.error << '\n';
+        return result.unsupported ? 2 : 1;
+    }
+    out << accumulator_report_text(*result.accumulator);
+    if (!options.json.empty()) {
+        Json document = Json::object();
+        document["tilescope_version"] = TILESCOPE_VERSION;
+        document["device"] = device->limits.name;
+        document["experiment"] = kAccumulatorExperimentName;
+        document["types"] = accumulator_json(*result.accumulator);
+        if (auto why = record::save_text(options.json, document.dump(2) + "\n")) {
+            err << "tilescope experiment: " << *why << '\n';
+            return 1;
+        }
+        out << "saved " << options.json << '\n';
+    }
+    for (const model::AccumulatorTypeReport& t : result.accumulator->types)
+        if (!t.identity_passed) return 1;  // a layout fault, not an answer
+    return 0;
+}
+
 }  // namespace
 
 // ---- The report ------------------------------------------------------------------------
+
+std::string accumulator_report_text(const model::AccumulatorReport& report) {
+    std::string text;
+    int fp8_bits = -1;
+    for (const model::AccumulatorTypeReport& t : report.types) {
+        text += "\n" + model::describe_type_report(t);
+        if (t.input == model::AccumulatorInput::Fp8E4m3 && t.across.explained) fp8_bits = t.across.fraction_bits;
+        if (t.growth.empty()) continue;
+        text += "  relative error of 64 × 8 sums of positive products, against exact (FP64) sums:\n";
+        text += "         K   never promoted (max / mean)   promoted every 128 (max / mean)\n";
+        for (const model::GrowthPoint& p : t.growth) {
+            const std::string k = std::to_string(p.k);
+            text += format_text("  {}{}   {} / {}           {} / {}{}\n", std::string(k.size() < 8 ? 8 - k.size() : 0, ' '), k,
+                                scientific(p.never_max), scientific(p.never_mean), scientific(p.promoted_max),
+                                scientific(p.promoted_mean),
+                                p.nan_cells > 0 ? format_text("   ({} NaN cells left out)", p.nan_cells) : "");
+        }
+    }
+    text += "\nHow: " + model::accumulator_method_text() + "\n\n" + model::promotion_explanation(fp8_bits) + "\n";
+    return text;
+}
 
 std::string heat_map_text(const model::WrongCellMap& map, int runs, std::int64_t m, std::int64_t n) {
     if (map.rows <= 0 || map.cols <= 0 || runs <= 0) return "";
@@ -306,8 +405,11 @@ std::string experiment_report(const model::ExperimentRun& run, const std::option
 CLI::App* add_experiment_command(CLI::App& app, ExperimentOptions& options) {
     CLI::App* experiment = app.add_subcommand(
         "experiment", "Break a kernel on purpose and run it N times on the GPU: missing-first-sync, "
-                      "missing-second-sync, no-bounds-check, bank-conflicts");
-    experiment->add_option("name", options.name, "the experiment: " + model::experiment_names())->required();
+                      "missing-second-sync, no-bounds-check, bank-conflicts; or measure the tensor cores' "
+                      "accumulator: accumulator");
+    experiment->add_option("name", options.name, "the experiment: " + model::experiment_names() + ", accumulator")
+        ->required();
+    experiment->add_option("--dtype", options.dtype, "accumulator only: fp8, bf16, fp16 or all")->capture_default_str();
     experiment->add_option("--runs", options.runs, "launches per case, each checked")->capture_default_str();
     experiment->add_option("--size", options.size, "M (a cube) or MxNxK; default: the experiment's own cases")
         ->type_name("SIZE");
@@ -318,6 +420,7 @@ CLI::App* add_experiment_command(CLI::App& app, ExperimentOptions& options) {
 }
 
 int run_experiment(const ExperimentOptions& options, std::ostream& out, std::ostream& err) {
+    if (options.name == kAccumulatorExperimentName) return run_accumulator_experiment(options, out, err);
     auto resolved = resolve(options);
     if (const auto* why = std::get_if<std::string>(&resolved)) {
         err << "tilescope experiment: " << *why << '\n';

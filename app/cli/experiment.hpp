@@ -3,12 +3,18 @@
 // runs came out wrong, where in C (a heat map), the largest error, NaN cells, stores past C;
 // what an instrumented launch saw in shared memory (the missing-sync experiments); the
 // slow-down (bank-conflicts). --json saves every run and report.
+//
+// `tilescope experiment accumulator [--dtype fp8|bf16|fp16|all] [--json FILE]` is of another kind:
+// it breaks nothing, it measures how many mantissa bits the tensor cores' accumulator keeps
+// (model/accumulator.hpp), inside one wgmma and across k-steps, and how the error of a long sum
+// grows with K, never promoted and promoted every 128 of K. H100/H200 only (wgmma is sm_90a).
 #pragma once
 
 #include <iosfwd>
 #include <optional>
 #include <string>
 
+#include "model/accumulator.hpp"
 #include "model/experiment.hpp"
 
 namespace CLI {
@@ -23,7 +29,11 @@ struct ExperimentOptions {
     std::string size;  // --size M or MxNxK; empty: model::default_experiment_cases
     std::string tile;  // --tile T (8, 16 or 32; the tiled experiments); empty: 16, or the default cases' own
     std::string json;  // --json FILE; empty: not saved
+    std::string dtype = "all";  // --dtype: the accumulator experiment's input types (fp8, bf16, fp16, all)
 };
+
+// The name that runs the accumulator experiment instead of a broken kernel.
+inline constexpr const char* kAccumulatorExperimentName = "accumulator";
 
 CLI::App* add_experiment_command(CLI::App& app, ExperimentOptions& options);
 
@@ -41,5 +51,10 @@ std::string heat_map_text(const model::WrongCellMap& map, int runs, std::int64_t
 // Everything printed for one case after its progress line: the counts, the heat map, the
 // summary, and the stale reads (missing-sync) or where the stray accesses go (no-bounds-check).
 std::string experiment_report(const model::ExperimentRun& run, const std::optional<model::StaleReadReport>& stale);
+
+// The accumulator experiment's report: per type the identity check, the bits kept inside one wgmma
+// and across k-steps and how they are cut, the error-vs-K table (never promoted against promoted
+// every 128), then the method and why promotion bounds the error.
+std::string accumulator_report_text(const model::AccumulatorReport& report);
 
 }  // namespace ts::cli

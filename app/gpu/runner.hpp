@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "model/accumulator.hpp"
 #include "model/counters.hpp"
 #include "model/device_limits.hpp"
 #include "model/experiment.hpp"
@@ -73,6 +74,9 @@ enum class RequestKind {
     // set times it and checks it once, as a rung.
     UserCompile,  // compile only, for the GPU's architecture (or UserKernelSource::arch without one): RunResult::compile
     UserCheck,    // compile, then `runs` launches between guard zones, each checked: RunResult::experiment
+    // The tensor cores' accumulator measured (model/accumulator.hpp, gpu/accumulator_runner.hpp):
+    // RunResult::accumulator; kernel and problem are ignored. sm_90a (H100, H200) only.
+    Accumulator,
 };
 
 // The learner's kernel as the editor or the command line holds it (model/user_kernel/source.hpp).
@@ -144,6 +148,9 @@ struct RunRequest {
     // are the case (model::ExperimentCase): the real kernel the experiment breaks.
     model::Experiment experiment = model::Experiment::MissingFirstSync;
     int runs = model::kDefaultExperimentRuns;
+
+    // Accumulator requests: "fp8", "bf16", "fp16" or "all" (model::accumulator_inputs_named).
+    std::string accumulator_input = "all";
 
     // The learner's own kernel: set for UserCompile and UserCheck, and for a Measure that times it
     // instead of `kernel` (the problem must then be float, batch 1).
@@ -277,6 +284,8 @@ struct RunResult {
     std::optional<UserCompileReport> compile;
     std::optional<model::UserLaunchShape> user_launch;
     std::optional<UserTraceReport> user_trace;
+    // Accumulator requests: the bits kept, per input type, and the error growth with K.
+    std::optional<model::AccumulatorReport> accumulator;
 
     // Memory requests: cudaMemGetInfo in the process that runs the kernels.
     std::int64_t device_free_bytes = 0;

@@ -14,6 +14,7 @@
 #include "counters.hpp"
 #include "cuda_check.hpp"
 #include "device_operands.hpp"
+#include "accumulator_runner.hpp"
 #include "experiment_runner.hpp"
 #include "kernels/common/launchers.hpp"
 #include "measure.hpp"
@@ -282,6 +283,10 @@ RunResult run_request(const RunRequest& asked) {
             result.roofline = measure_roofline(device.free_memory_bytes, stream.get());
             result.ok = true;
             return result;
+        }
+        if (request.kind == RequestKind::Accumulator) {
+            if (const char* why = accumulator_unavailable()) return refused(why, true);
+            return on_own_stream(run_accumulator);
         }
         if (auto why = check_request(request, device, expected_failure)) return refused(*why);
         if (request.kind == RequestKind::Record) {

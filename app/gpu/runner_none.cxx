@@ -26,6 +26,8 @@ RunResult run_request(const RunRequest& request) {
         return result;
     }
     result.error = kNoCuda;
+    if (request.kind == RequestKind::Accumulator)
+        result.error += std::string("; the accumulator experiment needs an H100/H200: wgmma is sm_90a");
     return result;
 }
 

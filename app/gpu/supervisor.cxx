@@ -37,6 +37,7 @@ using Clock = std::chrono::steady_clock;
 std::string describe_request(const RunRequest& r) {
     if (r.kind == RequestKind::Roofline) return "the roofline measurement";
     if (r.kind == RequestKind::Memory) return "the question of how much GPU memory is free";
+    if (r.kind == RequestKind::Accumulator) return "the accumulator experiment (" + r.accumulator_input + ")";
     const std::string what = describe_point(r);
     switch (r.kind) {
         case RequestKind::Occupancy: return "asking CUDA about " + what;

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -219,6 +220,7 @@ void fields(Io& io, Request& r) requires std::is_same_v<std::remove_const_t<Requ
     io("experiment", r.experiment);
     io("runs", r.runs);
     maybe_nested(io, "user", r.user);
+    io("accumulator_input", r.accumulator_input);
 }
 
 template <typename Io, typename Limits>
@@ -369,6 +371,60 @@ void nested_list(Io& io, const char* key, std::vector<T>& list) {
 template <typename T>
 void nested_list(Writer& io, const char* key, const std::vector<T>& list) {
     nested_list(io, key, const_cast<std::vector<T>&>(list));
+}
+
+template <typename Io, typename Point>
+void fields(Io& io, Point& p) requires std::is_same_v<std::remove_const_t<Point>, model::GrowthPoint> {
+    io("k", p.k);
+    io("never_max", p.never_max);
+    io("never_mean", p.never_mean);
+    io("promoted_max", p.promoted_max);
+    io("promoted_mean", p.promoted_mean);
+    io("nan_cells", p.nan_cells);
+}
+
+// The probe's outputs travel as their bit patterns: a NaN (a cell the kernel never wrote) has no
+// JSON number.
+template <typename Io, typename Finding>
+void fields(Io& io, Finding& f) requires std::is_same_v<std::remove_const_t<Finding>, model::AccumulatorFinding> {
+    io("ran", f.ran);
+    if constexpr (std::is_same_v<Io, Writer>) {
+        std::vector<std::uint32_t> bits;
+        for (float v : f.outputs) bits.push_back(std::bit_cast<std::uint32_t>(v));
+        io("output_bits", bits);
+    } else {
+        std::vector<std::uint32_t> bits;
+        io("output_bits", bits);
+        f.outputs.clear();
+        for (std::uint32_t b : bits) f.outputs.push_back(std::bit_cast<float>(b));
+    }
+    io("ladder_bits", f.ladder_bits);
+    io("ladder_bits_other_half", f.ladder_bits_other_half);
+    io("ladder_consistent", f.ladder_consistent);
+    io("explained", f.explained);
+    io("fraction_bits", f.fraction_bits);
+    io("fraction_bits_max", f.fraction_bits_max);
+    io("at_least", f.at_least);
+    io("rounding", f.rounding);
+    io("cells_unexplained", f.cells_unexplained);
+    io("note", f.note);
+}
+
+template <typename Io, typename Report>
+void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, model::AccumulatorTypeReport> {
+    io("input", r.input);
+    io("identity_passed", r.identity_passed);
+    io("identity_note", r.identity_note);
+    io("layout_swapped", r.layout_swapped);
+    nested(io, "inside", r.inside);
+    nested(io, "across", r.across);
+    nested_list(io, "growth", r.growth);
+}
+
+template <typename Io, typename Report>
+void fields(Io& io, Report& r) requires std::is_same_v<std::remove_const_t<Report>, model::AccumulatorReport> {
+    io("device", r.device);
+    nested_list(io, "types", r.types);
 }
 
 template <typename Io, typename Report>
@@ -527,6 +583,7 @@ void fields(Io& io, Result& r) requires std::is_same_v<std::remove_const_t<Resul
     maybe_nested(io, "compile", r.compile);
     maybe_nested(io, "user_launch", r.user_launch);
     maybe_nested(io, "user_trace", r.user_trace);
+    maybe_nested(io, "accumulator", r.accumulator);
     io("device_free_bytes", r.device_free_bytes);
     io("device_total_bytes", r.device_total_bytes);
     io("gpu_queued", r.gpu_queued);

@@ -37,6 +37,41 @@ TEST(ExperimentCommand, WithoutAGpuItSaysWhy) {
                                                     "tilescope experiment: no usable GPU: ");
 }
 
+TEST(ExperimentCommand, AccumulatorWithoutAGpuItSaysWhy) {
+    ts::testing_support::expect_refused_without_gpu("experiment accumulator --dtype fp8",
+                                                    "tilescope experiment: no usable GPU: ");
+}
+
+TEST(ExperimentCommand, AccumulatorRefusesAnUnknownType) {
+    ts::testing_support::expect_refused("experiment accumulator --dtype fp64", "--dtype must be fp8, bf16, fp16 or all");
+}
+
+// A report as the GPU would give it for an accumulator of 13 truncated bits (model::simulate_*).
+TEST(ExperimentCommand, AccumulatorReportSaysTheBitsTheTableAndWhy) {
+    using namespace ts::model;
+    AccumulatorReport report;
+    report.device = "made-up H100";
+    AccumulatorTypeReport& fp8 = report.types.emplace_back();
+    fp8.input = AccumulatorInput::Fp8E4m3;
+    fp8.identity_passed = true;
+    const AccumulatorModel model{13, AccumulatorRounding::TowardZero};
+    const ProbeOperands inside = make_probe(AccumulatorInput::Fp8E4m3, ProbeKind::InsideWgmma);
+    const ProbeOperands across = make_probe(AccumulatorInput::Fp8E4m3, ProbeKind::AcrossSteps);
+    fp8.inside = decode_probe(inside, simulate_probe(inside, {22, AccumulatorRounding::TowardZero}));
+    fp8.across = decode_probe(across, simulate_probe(across, model));
+    fp8.growth = simulate_growth(make_growth_inputs(AccumulatorInput::Fp8E4m3, kGrowthLargestK, 1), model);
+    const std::string text = ts::cli::accumulator_report_text(report);
+    EXPECT_NE(text.find("inside one wgmma:   22 fraction bits, truncated toward zero"), std::string::npos) << text;
+    EXPECT_NE(text.find("across k-steps:     13 fraction bits, truncated toward zero"), std::string::npos) << text;
+    EXPECT_NE(text.find("   16384   "), std::string::npos) << text;
+    EXPECT_NE(text.find("promoting every 128 of K"), std::string::npos) << text;
+    EXPECT_NE(text.find("keeps 13 bits"), std::string::npos) << text;
+
+    fp8.identity_passed = false;
+    fp8.identity_note = "3 of 512 cells are wrong";
+    EXPECT_NE(ts::cli::accumulator_report_text(report).find("identity check failed: 3 of 512"), std::string::npos);
+}
+
 TEST(ExperimentCommand, HeatMapShadesByShareOfRuns) {
     ts::model::WrongCellMap map = ts::model::make_wrong_cell_map(2, 4);
     map.wrong_runs = {0, 1, 5, 10, 10, 0, 0, 9};

@@ -110,6 +110,14 @@ TEST_F(ExperimentGui, TheTheatreMarksTheStaleSlotTheWriterAndTheReader) {
     EXPECT_GT(find(image, rgb_of(ts::views::kRaceReader), 10).count, 20) << "no reader outlined";
 }
 
+// --experiment accumulator opens the accumulator measurement: without a GPU its text and why nothing runs.
+TEST_F(ExperimentGui, TheAccumulatorPanelOpensFromItsFlag) {
+    std::string printed;
+    const Image image = screenshot("experiment_accumulator.png", "--view experiment --experiment accumulator", &printed);
+    ASSERT_EQ(image.width, 1600) << printed;
+    EXPECT_GT(distinct_colours(image), 20) << "the screenshot looks blank\n" << printed;
+}
+
 TEST(ExperimentFlags, AnUnknownExperimentStopsWithTheList) {
     std::string output;
     const int status = run("env -u DISPLAY ", "--experiment missing-third-sync", output);

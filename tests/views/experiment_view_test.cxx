@@ -473,3 +473,83 @@ TEST(ExperimentView, TheViewSwitcherAndNameKnowIt) {
 }
 
 }  // namespace
+
+// ---- The accumulator measurement (views/experiments/accumulator_panel.hpp) ---------------------
+
+namespace accumulator {
+
+using namespace ts::model;
+using namespace ts::views;
+using ts::test::ImGuiHarness;
+using ts::model::Experiment;
+
+// What the runner would answer for FP8 and BF16 on a GPU whose accumulator keeps 13 truncated bits
+// across k-steps and 22 inside one wgmma (model::simulate_*).
+ts::gpu::RunResult fake_accumulator_result(std::uint64_t id) {
+    ts::gpu::RunResult result;
+    result.id = id;
+    result.ok = true;
+    result.request.kind = ts::gpu::RequestKind::Accumulator;
+    AccumulatorReport report;
+    report.device = "made-up H100";
+    for (AccumulatorInput input : {AccumulatorInput::Fp8E4m3, AccumulatorInput::Bf16}) {
+        AccumulatorTypeReport& t = report.types.emplace_back();
+        t.input = input;
+        t.identity_passed = true;
+        const ProbeOperands inside = make_probe(input, ProbeKind::InsideWgmma);
+        const ProbeOperands across = make_probe(input, ProbeKind::AcrossSteps);
+        t.inside = decode_probe(inside, simulate_probe(inside, {22, AccumulatorRounding::TowardZero}));
+        t.across = decode_probe(across, simulate_probe(across, {13, AccumulatorRounding::TowardZero}));
+        t.growth = simulate_growth(make_growth_inputs(input, 1024, 1), {13, AccumulatorRounding::TowardZero});
+    }
+    result.accumulator = report;
+    return result;
+}
+
+TEST(AccumulatorPanel, WithoutAGpuItExplainsAndSaysWhyNothingRuns) {
+    ImGuiHarness ui;
+    AppState state = state_without_gpu(Experiment::MissingFirstSync);
+    state.experiments.accumulator_shown = true;
+    const std::string text = draw_experiment_view(ui, state);
+    EXPECT_TRUE(has(text, "The tensor cores' accumulator, measured")) << text;
+    EXPECT_TRUE(has(text, "No run here: no CUDA device: none in this test")) << text;
+    EXPECT_TRUE(has(text, "Why promoting every 128 of K bounds the error")) << text;
+    EXPECT_FALSE(next_accumulator_request(state.experiments.accumulator));
+}
+
+TEST(AccumulatorPanel, AResultBecomesTheBitsAndAPlotOfTheErrorAgainstK) {
+    ImGuiHarness ui;
+    AppState state = state_without_gpu(Experiment::MissingFirstSync);
+    state.experiments.accumulator_shown = true;
+    AccumulatorPanelState& panel = state.experiments.accumulator;
+    panel.submit = true;
+    panel.dtype = "fp8";
+    const auto request = next_accumulator_request(panel);
+    ASSERT_TRUE(request);
+    EXPECT_EQ(request->kind, ts::gpu::RequestKind::Accumulator);
+    EXPECT_EQ(request->accumulator_input, "fp8");
+    accumulator_submitted(panel, 5);
+
+    ts::gpu::RunResult other;
+    other.request.kind = ts::gpu::RequestKind::Measure;
+    EXPECT_FALSE(take_accumulator_result(panel, other));
+    EXPECT_TRUE(take_accumulator_result(panel, fake_accumulator_result(5)));
+    EXPECT_EQ(panel.in_flight, 0u);
+    ASSERT_TRUE(panel.report);
+    ASSERT_EQ(panel.plot.series.size(), 4u);  // never and promoted, for FP8 and BF16
+    EXPECT_EQ(panel.plot.series[0].points.size(), 4u);  // K = 128, 256, 512, 1024
+
+    const std::string text = draw_experiment_view(ui, state);
+    EXPECT_TRUE(has(text, "measured on the made-up H100")) << text;
+    EXPECT_TRUE(has(text, "inside one wgmma: 22 fraction bits, truncated toward zero")) << text;
+    EXPECT_TRUE(has(text, "across k-steps: 13 fraction bits, truncated toward zero")) << text;
+    EXPECT_TRUE(has(text, "keeps 13 bits below the leading bit")) << text;
+
+    ts::gpu::RunResult failed;
+    failed.request.kind = ts::gpu::RequestKind::Accumulator;
+    failed.error = "needs an H100/H200: wgmma is sm_90a";
+    EXPECT_TRUE(take_accumulator_result(panel, failed));
+    EXPECT_TRUE(has(draw_experiment_view(ui, state), "needs an H100/H200"));
+}
+
+}  // namespace accumulator

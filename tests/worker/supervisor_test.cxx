@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <optional>
 #include <cstdlib>
 #include <filesystem>
@@ -460,6 +462,50 @@ TEST(Wire, ResultsRoundTrip) {
     EXPECT_EQ(got.energy.gpu_seconds, 0.8125);
     EXPECT_TRUE(got.energy.short_of_steps);
     EXPECT_EQ(got.energy.mean_sm_mhz, 1755);
+}
+
+// The accumulator experiment's request and report travel whole; a NaN output (a cell the kernel
+// never wrote) survives as its bits, which JSON's numbers could not carry.
+TEST(Wire, AnAccumulatorReportRoundTrips) {
+    RunResult result;
+    result.id = 11;
+    result.request.kind = RequestKind::Accumulator;
+    result.request.accumulator_input = "bf16";
+    result.ok = true;
+    ts::model::AccumulatorReport report;
+    report.device = "NVIDIA H100";
+    ts::model::AccumulatorTypeReport& t = report.types.emplace_back();
+    t.input = ts::model::AccumulatorInput::Bf16;
+    t.identity_passed = true;
+    t.layout_swapped = true;
+    t.inside.ran = t.inside.explained = true;
+    t.inside.fraction_bits = 22;
+    t.inside.fraction_bits_max = 23;
+    t.inside.rounding = ts::model::AccumulatorRounding::Down;
+    t.inside.outputs = {65536.0f, std::numeric_limits<float>::quiet_NaN(), -0.0f, 1.5f};
+    t.across.note = "13 fraction bits";
+    t.growth.push_back({128, 1e-3, 2e-4, 5e-5, 1e-6, 2});
+    result.accumulator = report;
+    auto back = wire::decode_message(wire::encode_message({.type = "result", .result = result}));
+    ASSERT_TRUE(std::holds_alternative<wire::Message>(back)) << std::get<std::string>(back);
+    const RunResult& got = *std::get<wire::Message>(back).result;
+    EXPECT_EQ(wire::encode_result(got), wire::encode_result(result));
+    EXPECT_EQ(got.request.kind, RequestKind::Accumulator);
+    EXPECT_EQ(got.request.accumulator_input, "bf16");
+    ASSERT_TRUE(got.accumulator);
+    ASSERT_EQ(got.accumulator->types.size(), 1u);
+    const ts::model::AccumulatorTypeReport& g = got.accumulator->types[0];
+    EXPECT_EQ(g.input, ts::model::AccumulatorInput::Bf16);
+    EXPECT_TRUE(g.layout_swapped);
+    EXPECT_EQ(g.inside.fraction_bits_max, 23);
+    EXPECT_EQ(g.inside.rounding, ts::model::AccumulatorRounding::Down);
+    ASSERT_EQ(g.inside.outputs.size(), 4u);
+    EXPECT_TRUE(std::isnan(g.inside.outputs[1]));
+    EXPECT_TRUE(std::signbit(g.inside.outputs[2]));
+    EXPECT_EQ(g.across.note, "13 fraction bits");
+    ASSERT_EQ(g.growth.size(), 1u);
+    EXPECT_EQ(g.growth[0].nan_cells, 2);
+    EXPECT_EQ(g.growth[0].promoted_max, 5e-5);
 }
 
 // The learner's kernel travels whole, its source, launch and compiler's report with it.

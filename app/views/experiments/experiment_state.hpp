@@ -17,6 +17,7 @@
 #include "model/experiment.hpp"
 #include "model/index_math.hpp"
 #include "record/experiment_file.hpp"
+#include "views/experiments/accumulator_panel.hpp"
 
 namespace ts::views {
 
@@ -75,6 +76,9 @@ struct ExperimentState {
     std::optional<RaceMoment> race;
     int next_serial = 1;
     int selected_read = 0;                // which stale read of the list is expanded
+    // The accumulator measurement (accumulator_panel.hpp), shown instead of `experiment` when chosen.
+    bool accumulator_shown = false;
+    AccumulatorPanelState accumulator;
 };
 
 ExperimentState make_experiment_state();

@@ -27,10 +27,16 @@ constexpr int kMaxCases = 6;
 void draw_picker(ExperimentState& experiments) {
     heading("Break the tiled kernel on purpose");
     for (Experiment e : model::kAllExperiments) {
-        if (ImGui::RadioButton(std::string(model::experiment_name(e)).c_str(), experiments.experiment == e))
+        if (ImGui::RadioButton(std::string(model::experiment_name(e)).c_str(),
+                               !experiments.accumulator_shown && experiments.experiment == e)) {
             experiments.experiment = e;
+            experiments.accumulator_shown = false;
+        }
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(model::experiment_text(e).title).c_str());
     }
+    heading("Measure the tensor cores");
+    if (ImGui::RadioButton("accumulator", experiments.accumulator_shown)) experiments.accumulator_shown = true;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many mantissa bits the tensor cores keep when they add products");
 }
 
 void draw_texts(Experiment e) {
@@ -243,7 +249,9 @@ void draw_experiment_view(AppState& state, float bottom_reserve) {
     const float panel_width = std::min(ImGui::GetFontSize() * 30.0f, ImGui::GetContentRegionAvail().x * 0.42f);
     const SideColumn column =
         begin_side_column(column_edits(state), state, "##experiment_panel", panel_width, bottom_reserve);
-    if (column.panel) {
+    if (column.panel && experiments.accumulator_shown) {
+        draw_picker(experiments);
+    } else if (column.panel) {
         draw_picker(experiments);
         ImGui::Separator();
         draw_texts(e);
@@ -258,6 +266,16 @@ void draw_experiment_view(AppState& state, float bottom_reserve) {
 
     ImGui::SameLine();
     ImGui::BeginChild("##experiment_results", ImVec2(0.0f, -bottom_reserve), false);
+    if (experiments.accumulator_shown) {
+        std::optional<std::string> why_no_gpu;
+        if (!usable_gpu(state))
+            why_no_gpu = state.device ? state.device->why_not : std::string("the GPU is still being probed");
+        else if (state.device->limits.compute_major != 9 || state.device->limits.compute_minor != 0)
+            why_no_gpu = "needs an H100/H200: wgmma is sm_90a, and this GPU is " + state.device->limits.name;
+        draw_accumulator_panel(experiments.accumulator, why_no_gpu);
+        ImGui::EndChild();
+        return;
+    }
     const auto asked = draw_experiment_results(experiments, state, e);
     ImGui::EndChild();
     if (asked) show_race_in_theatre(state, *asked);

@@ -73,6 +73,7 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
         if (take_trace_result(state.theatre.traces, *result)) continue;
         const std::string gpu_name = state.device && state.device->usable ? state.device->limits.name + on_host(*state.device) : "";
         if (take_experiment_result(state.experiments, *result, gpu_name)) continue;
+        if (take_accumulator_result(state.experiments.accumulator, *result)) continue;
         if (take_kernel_result(state.kernel_editor, *result, gpu_name)) continue;
         state.run.last = std::move(*result);
         state.run.pending_id = 0;
@@ -87,6 +88,9 @@ void exchange_with_runner(AppState& state, gpu::Runner& runner, double now) {
     if (state.device && state.device->usable)
         if (const auto request = next_experiment_request(state.experiments))
             experiment_submitted(state.experiments, runner.submit(*request));
+    if (state.device && state.device->usable)
+        if (const auto request = next_accumulator_request(state.experiments.accumulator))
+            accumulator_submitted(state.experiments.accumulator, runner.submit(*request));
     // The kernel editor's job: one request at a time; a compile needs no GPU, only the probe's answer.
     if (state.device)
         if (const auto request = next_kernel_request(state.kernel_editor, *state.device))
