@@ -406,6 +406,7 @@ void fields(Io& io, Finding& f) requires std::is_same_v<std::remove_const_t<Find
     io("fraction_bits_max", f.fraction_bits_max);
     io("at_least", f.at_least);
     io("rounding", f.rounding);
+    io("final_toward_zero", f.final_toward_zero);
     io("cells_unexplained", f.cells_unexplained);
     io("note", f.note);
 }

@@ -302,7 +302,10 @@ float model_sum(const std::vector<double>& terms, const AccumulatorModel& model)
         }
         sum += std::ldexp(kept, grid_exponent);  // exact: the terms' grid points span few bits here
     }
-    return static_cast<float>(sum);
+    float result = static_cast<float>(sum);  // to nearest
+    if (model.final_toward_zero && std::fabs(static_cast<double>(result)) > std::fabs(sum))
+        result = std::nextafter(result, 0.0f);
+    return result;
 }
 
 bool same_float(float a, float b) { return a == b || (std::isnan(a) && std::isnan(b)); }
@@ -365,8 +368,9 @@ AccumulatorFinding decode_probe(const ProbeOperands& probe, const std::vector<fl
     AccumulatorModel best;
     std::vector<AccumulatorModel> fitting;
     for (int f = 1; f <= kMaxFractionBits; ++f)
-        for (AccumulatorRounding mode : kModes) {
-            const AccumulatorModel model{f, mode};
+        for (AccumulatorRounding mode : kModes)
+            for (bool final_toward_zero : {false, true}) {
+            const AccumulatorModel model{f, mode, final_toward_zero};
             const std::vector<float> simulated = simulate_probe(probe, model);
             int mismatches = 0;
             for (std::size_t i = 0; i < simulated.size(); ++i) mismatches += !same_float(simulated[i], outputs[i]);
@@ -389,8 +393,11 @@ AccumulatorFinding decode_probe(const ProbeOperands& probe, const std::vector<fl
     finding.fraction_bits_max = fitting.back().fraction_bits;
     finding.at_least = finding.fraction_bits_max == kMaxFractionBits;
     finding.rounding = fitting.front().rounding;
-    for (const AccumulatorModel& m : fitting)
+    finding.final_toward_zero = true;
+    for (const AccumulatorModel& m : fitting) {
         if (m.rounding != finding.rounding) finding.rounding = AccumulatorRounding::Unknown;
+        finding.final_toward_zero = finding.final_toward_zero && m.final_toward_zero;
+    }
     finding.note = describe_bits(finding);
     if (finding.ladder_bits != std::min(finding.fraction_bits, 23) && !finding.at_least)
         finding.note += format_text(" (the ladder of single bits says {})", finding.ladder_bits);
@@ -556,7 +563,8 @@ std::string describe_bits(const AccumulatorFinding& finding) {
     else if (finding.fraction_bits_max != finding.fraction_bits)
         bits = format_text("{} to {} fraction bits", finding.fraction_bits, finding.fraction_bits_max);
     else bits = format_text("{} fraction bits", finding.fraction_bits);
-    return format_text("{}, {}", bits, rounding_name(finding.rounding));
+    return format_text("{}, {}{}", bits, rounding_name(finding.rounding),
+                       finding.final_toward_zero ? ", the sum cut to FP32 toward zero" : "");
 }
 
 std::string describe_type_report(const AccumulatorTypeReport& report) {

@@ -123,10 +123,12 @@ const char* rounding_name(AccumulatorRounding rounding);
 
 // An accumulator that aligns every term of a cell (products and the starting value) to the largest
 // term's exponent E, keeps each at the grid 2^(E − fraction_bits) as `rounding` says, adds them
-// exactly, and rounds the sum to FP32 (to nearest) as the d register holds it.
+// exactly, and rounds the sum to FP32 as the d register holds it: to nearest, or with
+// `final_toward_zero` toward zero (what the H100's BF16 and FP16 wgmma do).
 struct AccumulatorModel {
     int fraction_bits = 23;
     AccumulatorRounding rounding = AccumulatorRounding::TowardZero;
+    bool final_toward_zero = false;
 };
 std::vector<float> simulate_probe(const ProbeOperands& probe, const AccumulatorModel& model);
 
@@ -151,6 +153,7 @@ struct AccumulatorFinding {
     int fraction_bits_max = -1;          // the most among them (equal to fraction_bits when one fits)
     bool at_least = false;               // fraction_bits_max is kMaxFractionBits: FP32 shows no more
     AccumulatorRounding rounding = AccumulatorRounding::Unknown;
+    bool final_toward_zero = false;      // every fitting model cuts the sum to FP32 toward zero
     int cells_unexplained = 0;           // of the best model, when none explains every cell
     std::string note;                    // in words: the answer, or what disagrees
 };

@@ -1,7 +1,7 @@
 // gpu: the accumulator experiment on a real device (model/accumulator.hpp, gpu/accumulator_runner.cxx,
 // kernels/experiments/accumulator_probe.cu): the identity probes pass (the operands' layout is the
 // one the model wrote), every probe's ladder of single bits says 10 to 23 bits kept (and the fitted
-// model 10 to 24, where one explains every cell), and promotion every 128 of K keeps the error of a
+// model 10 to 26, where one explains every cell), and promotion every 128 of K keeps the error of a
 // K = 16384 sum below the chain's. Skips without a usable GPU; on a GPU other than sm_90 it checks
 // the refusal says why.
 #include <gtest/gtest.h>
@@ -49,9 +49,9 @@ TEST(AccumulatorGpu, EveryTypeIsMeasuredExactlyOnHopper) {
             EXPECT_GE(f->ladder_bits, 10) << f->note;
             EXPECT_LE(f->ladder_bits, 23) << f->note;
             EXPECT_TRUE(f->ladder_consistent) << f->note;
-            if (f->explained) {
+            if (f->explained) {  // H100: FP8 13, BF16 and FP16 25 (their sum then cut to FP32 toward zero)
                 EXPECT_GE(f->fraction_bits, 10) << f->note;
-                EXPECT_LE(f->fraction_bits, 24) << f->note;
+                EXPECT_LE(f->fraction_bits, 26) << f->note;
             }
         }
         ASSERT_EQ(t.growth.size(), model::growth_ks().size());

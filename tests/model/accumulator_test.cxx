@@ -141,6 +141,20 @@ TEST(AccumulatorDecoder, RecoversTheBitsAndRoundingOfTheSimulator) {
         }
 }
 
+// What the H100's BF16 wgmma does: 25 bits below the largest term, each cut toward zero, the sum cut
+// to FP32 toward zero too. Rounding the sum to nearest would not explain its negative cells.
+TEST(AccumulatorDecoder, TellsASumCutToFp32TowardZero) {
+    const ProbeOperands p = make_probe(AccumulatorInput::Bf16, ProbeKind::AcrossSteps);
+    const AccumulatorFinding got = decode_probe(p, simulate_probe(p, {25, AccumulatorRounding::TowardZero, true}));
+    ASSERT_TRUE(got.explained) << got.note;
+    EXPECT_EQ(got.fraction_bits, 25);
+    EXPECT_EQ(got.fraction_bits_max, 25);
+    EXPECT_EQ(got.rounding, AccumulatorRounding::TowardZero);
+    EXPECT_TRUE(got.final_toward_zero);
+    EXPECT_EQ(got.ladder_bits, 23);
+    EXPECT_NE(describe_bits(got).find("cut to FP32 toward zero"), std::string::npos);
+}
+
 TEST(AccumulatorDecoder, SaysWhenNoAccumulatorExplainsTheOutputs) {
     const ProbeOperands p = make_probe(AccumulatorInput::Fp8E4m3, ProbeKind::InsideWgmma);
     std::vector<float> outputs = simulate_probe(p, {13, AccumulatorRounding::TowardZero});
