@@ -31,7 +31,7 @@ struct BenchOptions {
     double settle_s = 0.0;     // untimed launches after the warm-up, in seconds
     int end_to_end_runs = 3;
     bool energy = true;        // --no-energy clears it: joules per matmul from NVML (gpu/energy.hpp)
-    double energy_max_s = 10.0;
+    double energy_max_s = 15.0;
     bool check = true;         // --no-check clears it
     bool check_all = false;    // also check sweep points above 1024³
     bool cpu = false;          // time the CPU triple loop too

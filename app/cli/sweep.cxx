@@ -444,9 +444,9 @@ double estimate_seconds(const gpu::RunRequest& request) {
     const double inputs_s = 0.002 + static_cast<double>(p.a_elements() + p.b_elements()) * p.batch * 8e-9 + bytes / 5e9;
     const double check_s = request.check ? work / 4e9 : 0.0;
     const double end_to_end_s = request.end_to_end_runs * (kernel_s + bytes / 5e9 + 0.002);
-    // Back-to-back launches until NVML's energy counter moved enough (gpu/energy.hpp): on an H100 or
-    // H200 the minimum time decides.
-    const double energy_s = request.energy ? std::min(2.0 * gpu::kEnergyMinSeconds, request.energy_max_s) : 0.0;
+    // Back-to-back launches until NVML's energy counter moved 100 steps (gpu/energy.hpp): on an H100
+    // a step is a refresh of about 0.115 s, whatever the kernel draws.
+    const double energy_s = request.energy ? std::min(100 * 0.115, request.energy_max_s) : 0.0;
     return warmup_s + request.settle_s + sampling_s + inputs_s + check_s + end_to_end_s + energy_s;
 }
 

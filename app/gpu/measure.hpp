@@ -51,7 +51,7 @@ struct MeasureSettings {
     // After the samples: launches back to back while NVML's energy counter is read (gpu/energy.hpp),
     // for at most `energy_max_s`.
     bool energy = false;
-    double energy_max_s = 10.0;
+    double energy_max_s = 15.0;
 };
 
 struct Measurement {

@@ -142,7 +142,7 @@ struct RunRequest {
     // Joules per matmul (gpu/energy.hpp): after the samples, launches back to back for at most
     // `energy_max_s` while NVML's energy counter is read.
     bool energy = false;
-    double energy_max_s = 10.0;
+    double energy_max_s = 15.0;
 
     // Experiment requests: which one, and how many launches to check. `kernel` and `problem`
     // are the case (model::ExperimentCase): the real kernel the experiment breaks.

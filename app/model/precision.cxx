@@ -108,7 +108,10 @@ const PrecisionError& lesson_precision_error(Precision p) {
     return errors[static_cast<std::size_t>(p)];
 }
 
-double fp8_measured_accumulator_term(std::int64_t) { return 0.0; }
+double fp8_measured_accumulator_term(std::int64_t k) {
+    const double wgmmas = static_cast<double>((k + 31) / 32);
+    return (static_cast<double>(k) + wgmmas) * std::ldexp(1.0, -kFp8AccumulatorFractionBits);
+}
 
 double fp8_accumulation_factor(std::int64_t k) {
     return (4.0 * static_cast<double>(k) + 2.0) * std::ldexp(1.0, -24) + fp8_measured_accumulator_term(k);

@@ -62,11 +62,15 @@ const PrecisionError& lesson_precision_error(Precision p);
 // 128-long partial sum is scaled so before it is added, no more than that per term). C's rounding
 // to BF16 comes on top (output_rounding).
 //
-// Hopper's FP8 tensor cores are said to add their products with fewer bits than FP32 (DeepGEMM
-// promotes its sums to FP32 every 128 of K for that reason). Where a measured figure for that
-// exists (the accumulator experiment), it enters here as fp8_measured_accumulator_term: a
-// factor of Σ|a·b| added to the bound, for sums of length K. Until then it is 0.
-double fp8_measured_accumulator_term(std::int64_t k);
+// Hopper's FP8 tensor cores add their products with fewer bits than FP32. The accumulator
+// experiment (model/accumulator.hpp) measured it on an H100: each wgmma keeps 13 fraction bits
+// below the leading bit of the largest of its terms (its 32 products and the running sum) and cuts
+// the rest toward zero. A term then loses less than 2^-13 of that leading bit, which is at most
+// Σ|a·b|; all cuts go the same way, so over K products and K/32 additions into the sum the loss is
+// at most (K + ⌈K/32⌉)·2^-13·Σ|a·b|. A kernel that promotes every P of K pays this for P, not K;
+// cuBLASLt does not say how often it promotes, so the check assumes it never does.
+inline constexpr int kFp8AccumulatorFractionBits = 13;
+double fp8_measured_accumulator_term(std::int64_t k);  // (K + ⌈K/32⌉)·2^-13
 // (4·K + 2)·2^-24 + fp8_measured_accumulator_term(K): cell (i, j) may differ from FP64 by this
 // times Σ_k |a_ik·b_jk| before C's rounding to BF16.
 double fp8_accumulation_factor(std::int64_t k);

@@ -236,15 +236,18 @@ TEST(Compare, RejectsSizeMismatch) {
 
 TEST(Compare, Fp8IsHeldToFp32SumsPlusTheScalesAndBf16Out) {
     using ts::model::Dtype;
-    EXPECT_EQ(tolerance_factor(Dtype::Fp8E4M3, 300), (4.0 * 300 + 2.0) * std::ldexp(1.0, -24));
+    // FP32's sums and the scales, plus what the accumulator measured on an H100 drops: 13 fraction
+    // bits, over 300 products and 10 wgmmas.
+    EXPECT_EQ(tolerance_factor(Dtype::Fp8E4M3, 300),
+              (4.0 * 300 + 2.0) * std::ldexp(1.0, -24) + (300.0 + 10.0) * std::ldexp(1.0, -13));
     EXPECT_EQ(output_rounding(Dtype::Fp8E4M3).relative, std::ldexp(1.0, -8)) << "C is BF16";
     EXPECT_EQ(output_rounding(Dtype::Fp8E4M3).absolute, output_rounding(Dtype::BFloat16).absolute);
-    EXPECT_EQ(tolerance_rule(Dtype::Fp8E4M3), "(4·K + 2)·2^-24·Σ|a·b| + 2^-8·|c| + 2^-134");
+    EXPECT_EQ(tolerance_rule(Dtype::Fp8E4M3), "((4·K + 2)·2^-24 + (K + ⌈K/32⌉)·2^-13)·Σ|a·b| + 2^-8·|c| + 2^-134");
 }
 
 // What an FP8 GEMM does, on the CPU: e4m3 inputs with block scales, each product exact in FP32,
 // each 128-long partial sum in FP32, scaled and added in FP32, C rounded to BF16. Within the
-// bound everywhere; one term left out is not.
+// bound everywhere; a cell off by a tenth of Σ|a·b| (past what 13 bits of accumulator lose) is not.
 TEST(Compare, AnFp8GemmDoneAsTheGpuDoesItPassesAndAMissingTermFails) {
     using namespace ts::model;
     const Problem p{37, 29, 300, 1, Dtype::Fp8E4M3, Fp8Scaling::Block};
@@ -281,12 +284,11 @@ TEST(Compare, AnFp8GemmDoneAsTheGpuDoesItPassesAndAMissingTermFails) {
                                     output_rounding(p.dtype));
     EXPECT_TRUE(good.passed()) << good.mismatches << " cells out, first " << good.first_bad;
 
-    // The largest product of C[5][7] left out: hundreds, where the bound allows some tens.
+    // C[5][7] off by a tenth of its Σ|a·b|, where the bound allows about 4 %.
     const std::size_t cell = 5 * 29 + 7;
-    double largest = 0.0;
-    for (std::size_t kk = 0; kk < 300; ++kk)
-        if (std::fabs(da[5 * 300 + kk] * db[kk * 29 + 7]) > std::fabs(largest)) largest = da[5 * 300 + kk] * db[kk * 29 + 7];
-    c[cell] -= largest;
+    double sum_abs = 0.0;
+    for (std::size_t kk = 0; kk < 300; ++kk) sum_abs += std::fabs(da[5 * 300 + kk] * db[kk * 29 + 7]);
+    c[cell] -= 0.1 * sum_abs;
     const Comparison bad = compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k),
                                    output_rounding(p.dtype));
     EXPECT_EQ(bad.mismatches, 1);

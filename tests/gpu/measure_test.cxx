@@ -137,7 +137,7 @@ TEST(Measure, EnergyComesFromLaunchesBackToBackAfterTheSamples) {
     SKIP_WITHOUT_GPU();
     RunRequest request = naive_512(false);
     request.energy = true;
-    request.energy_max_s = 5.0;
+    request.energy_max_s = 15.0;
     const RunResult r = run_request(request);
     ASSERT_TRUE(r.ok) << r.error;
     if (!r.energy.measured && r.energy.unavailable.find("NVML") != std::string::npos)

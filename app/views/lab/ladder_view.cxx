@@ -243,12 +243,13 @@ void fill_energy(LadderBar& bar, const record::Point* cublas) {
 std::string energy_hover(const LadderBar& bar) {
     if (!bar.point || !bar.point->joules_per_matmul) return {};
     const record::Point& p = *bar.point;
-    return format_text("\nEnergy: {} per matmul, {} TFLOP/J, {} W{} (launches back to back, NVML's energy counter).",
-                       model::human_joules(*p.joules_per_matmul), fixed(p.tflop_per_j.value_or(0.0), 3),
-                       fixed(p.avg_watts.value_or(0.0), 0),
+    // How it was measured follows: the launches, the counter's steps, and by how much a short phase may be off.
+    return format_text("\nEnergy: {} per matmul, {} TFLOP/J, {} W{}. {}.", model::human_joules(*p.joules_per_matmul),
+                       fixed(p.tflop_per_j.value_or(0.0), 3), fixed(p.avg_watts.value_or(0.0), 0),
                        p.energy_sm_clock_mhz && *p.energy_sm_clock_mhz > 0
                            ? format_text(" at SM {} MHz", *p.energy_sm_clock_mhz)
-                           : std::string());
+                           : std::string(),
+                       p.energy_note.value_or("Launches back to back, NVML's energy counter"));
 }
 
 }  // namespace
@@ -406,8 +407,11 @@ std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder, const std:
         request.adaptive = true;
         request.budget_s = 1.0;
         request.check = size <= 1024;
-        // Joules per matmul too, for the bars' energy choice (about half a second more a rung).
+        // Joules per matmul too, for the bars' energy choice: 3 s a rung, where 100 of the energy
+        // counter's steps (about 11 s on an H100) would keep the sweep waiting minutes. Each bar's
+        // tooltip then says by how much its energy may be off.
         request.energy = true;
+        request.energy_max_s = 3.0;
         requests.push_back(request);
     };
     for (const model::LadderRung& rung : rungs_of(ladder)) add(rung.kernel);
