@@ -72,6 +72,11 @@ void add_gui_options(CLI::App& app, GuiOptions& gui) {
                        ", or accumulator: the tensor cores' accumulator measured); with --view theatre, the "
                        "theatre on the stale read of its recorded result")
         ->type_name("NAME");
+    app.add_option("--bars", gui.bars,
+                   "what the ladder view's bars and the roofline's heights measure: speed (default) or energy "
+                   "(TFLOP per joule, from NVML's energy counter)")
+        ->check(CLI::IsMember({"speed", "energy"}))
+        ->type_name("speed|energy");
     app.add_option("--kernel-file", gui.kernel_file,
                    "open FILE (a path, or a name in the kernels folder) in the kernel editor (--view kernel; with --run, "
                    "compile, check and measure it), or plot it beside the rungs (--view latency, ladder, tuning or "
@@ -449,6 +454,7 @@ std::optional<int> apply_gui_options(views::AppState& state, const GuiOptions& g
     if (const auto experiment = model::parse_experiment(gui.experiment))
         if (const auto note = views::open_experiment(state, *experiment, gui.view == "theatre"))
             std::cerr << "tilescope: --experiment: " << *note << "\n";
+    state.lab.choices.metric = gui.bars == "energy" ? views::LadderMetric::Energy : views::LadderMetric::Speed;
     if (gui.experiment == "accumulator") {  // the Experiments view on the accumulator measurement
         state.view = views::ViewId::Experiment;
         state.experiments.accumulator_shown = true;
