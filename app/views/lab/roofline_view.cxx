@@ -306,23 +306,24 @@ std::vector<RooflineMark> roofline_marks(const AppState& app) {
 
 namespace {
 
-// The roofline with energy instead of time: each kernel at the model's intensity and the work one
-// joule bought it. No roof: the GPU's peaks are rates, and no joules per byte or per FLOP are
-// measured to draw one from.
-void draw_energy_roofline(LabState& lab, const AppState& app, ImVec2 size) {
-    Plot& plot = lab.choices.roofline_energy_plot;
-    plot.x = {"arithmetic intensity, model: FLOPs per byte requested before caches", "FLOP/B", AxisScale::Log10};
-    plot.y = {"work per joule, launches back to back", "GFLOP/J", AxisScale::Log10};
-    plot.export_path = "tilescope_roofline_energy";
-    std::vector<Failure> failed;
+// The roofline's marks (roofline_marks) but those whose latest request failed: those are marked
+// failed on the bottom edge (fill_failures, which fills `failed` in the same order) instead of
+// showing an older (or recorded) point as if it were this GPU's answer.
+std::vector<RooflineMark> marks_not_failed(Plot& plot, const AppState& app, std::vector<Failure>& failed) {
     fill_failures(plot, app, failed);
     std::vector<RooflineMark> marks = roofline_marks(app);
     std::erase_if(marks, [&](const RooflineMark& mark) {
         return std::any_of(plot.failures.begin(), plot.failures.end(),
                            [&](const PlotFailure& f) { return f.name == mark.name; });
     });
-    const auto without = std::count_if(marks.begin(), marks.end(), [](const RooflineMark& m) { return m.gflop_per_j <= 0; });
-    std::vector<PlotSeries> series;
+    return marks;
+}
+
+// The marks as series, each point from `point_of`: every other kernel a series of its own, then the
+// rungs of each ladder as one series, joined in the order of the climb (its path up the roofline, and
+// straight up where rungs share an intensity). Each point is named on the plot.
+template <typename PointOf>
+void add_mark_series(std::vector<PlotSeries>& series, const std::vector<RooflineMark>& marks, PointOf point_of) {
     PlotSeries ladder;
     ladder.name = kLadderSeries;
     ladder.colour = ladder_colour(model::KernelKind::ConflictFree);
@@ -330,13 +331,7 @@ void draw_energy_roofline(LabState& lab, const AppState& app, ImVec2 size) {
     tc_ladder.name = kTensorCoreSeries;
     tc_ladder.colour = ladder_colour(model::KernelKind::Wgmma);
     for (const RooflineMark& mark : marks) {
-        if (mark.gflop_per_j <= 0) continue;
-        PlotPoint point{mark.intensity, mark.gflop_per_j, kNaN, kNaN,
-                        format_text("{}{} FLOP/B ({}), {} GFLOP/J measured at {}³{}: {} J per matmul",
-                                    mark.rung || mark.tensor_cores ? mark.name + ": " : std::string(),
-                                    fixed(mark.intensity, 3), mark.intensity_source, fixed(mark.gflop_per_j, 1), kSize,
-                                    mark.tensor_cores ? " in BF16" : "",
-                                    fixed(2.0 * kSize * kSize * static_cast<double>(kSize) / (mark.gflop_per_j * 1e9), 4))};
+        PlotPoint point = point_of(mark);
         if (mark.rung || mark.tensor_cores) {
             (mark.rung ? ladder : tc_ladder).points.push_back(std::move(point));
             continue;
@@ -350,23 +345,61 @@ void draw_energy_roofline(LabState& lab, const AppState& app, ImVec2 size) {
     }
     if (!ladder.points.empty()) series.push_back(std::move(ladder));
     if (!tc_ladder.points.empty()) series.push_back(std::move(tc_ladder));
-    const auto cublas_level = [&](std::string_view dtype, const char* name, ImU32 colour) {
-        const record::Point* cublas = find_point(lab_points(lab.measured), "cublas", kSize, dtype);
-        if (!cublas || gflop_per_joule(*cublas) <= 0) return;
-        const double level = gflop_per_joule(*cublas);
+}
+
+// cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point, in float and in
+// BF16, at `level_of` its point where it was measured (nullopt: no line).
+template <typename LevelOf>
+void add_cublas_levels(std::vector<PlotSeries>& series, const LabMeasurements& measured, LevelOf level_of) {
+    const auto add = [&](std::string_view dtype, const char* name, ImU32 colour) {
+        const record::Point* cublas = find_point(lab_points(measured), "cublas", kSize, dtype);
+        if (!cublas) return;
+        const std::optional<double> level = level_of(*cublas);
+        if (!level) return;
         PlotSeries line;
         line.name = name;
         line.colour = colour;
         line.markers = false;
-        line.points = {{0.05, level, kNaN, kNaN, ""}, {kRoofEnd, level, kNaN, kNaN, ""}};
+        line.points = {{0.05, *level, kNaN, kNaN, ""}, {kRoofEnd, *level, kNaN, kNaN, ""}};
         series.push_back(std::move(line));
     };
-    cublas_level("float", "cuBLAS (level only: traffic not modelled)", IM_COL32(120, 120, 120, 255));
-    cublas_level("bf16", "cuBLAS BF16 (level only)", IM_COL32(150, 110, 90, 255));
+    add("float", "cuBLAS (level only: traffic not modelled)", IM_COL32(120, 120, 120, 255));
+    add("bf16", "cuBLAS BF16 (level only)", IM_COL32(150, 110, 90, 255));
+}
+
+// The plot's series from now on, each keeping whether the user hid it (the legend's toggle).
+void set_series(Plot& plot, std::vector<PlotSeries> series) {
     for (PlotSeries& s : series)
         for (const PlotSeries& old : plot.series)
             if (old.name == s.name) s.visible = old.visible;
     plot.series = std::move(series);
+}
+
+// The roofline with energy instead of time: each kernel at the model's intensity and the work one
+// joule bought it. No roof: the GPU's peaks are rates, and no joules per byte or per FLOP are
+// measured to draw one from.
+void draw_energy_roofline(LabState& lab, const AppState& app, ImVec2 size) {
+    Plot& plot = lab.choices.roofline_energy_plot;
+    plot.x = {"arithmetic intensity, model: FLOPs per byte requested before caches", "FLOP/B", AxisScale::Log10};
+    plot.y = {"work per joule, launches back to back", "GFLOP/J", AxisScale::Log10};
+    plot.export_path = "tilescope_roofline_energy";
+    std::vector<Failure> failed;
+    std::vector<RooflineMark> marks = marks_not_failed(plot, app, failed);
+    const auto without = std::erase_if(marks, [](const RooflineMark& m) { return m.gflop_per_j <= 0; });
+    std::vector<PlotSeries> series;
+    add_mark_series(series, marks, [](const RooflineMark& mark) {
+        return PlotPoint{mark.intensity, mark.gflop_per_j, kNaN, kNaN,
+                         format_text("{}{} FLOP/B ({}), {} GFLOP/J measured at {}³{}: {} J per matmul",
+                                     mark.rung || mark.tensor_cores ? mark.name + ": " : std::string(),
+                                     fixed(mark.intensity, 3), mark.intensity_source, fixed(mark.gflop_per_j, 1), kSize,
+                                     mark.tensor_cores ? " in BF16" : "",
+                                     fixed(2.0 * kSize * kSize * static_cast<double>(kSize) / (mark.gflop_per_j * 1e9), 4))};
+    });
+    add_cublas_levels(series, lab.measured, [](const record::Point& cublas) -> std::optional<double> {
+        if (gflop_per_joule(cublas) <= 0) return std::nullopt;
+        return gflop_per_joule(cublas);
+    });
+    set_series(plot, std::move(series));
 
     heading("Roofline at 2048³ in energy: the work one joule buys");
     draw_metric_choice(lab.choices.metric);
@@ -444,71 +477,30 @@ void draw_roofline_view(LabState& lab, const AppState& app, ImVec2 size) {
         series.push_back(std::move(tc_roof));
     }
 
-    // A kernel whose latest request failed is marked failed on the bottom edge instead of
-    // showing an older (or recorded) point as if it were this GPU's answer.
     std::vector<Failure> failed;
-    fill_failures(plot, app, failed);
-    std::vector<RooflineMark> marks = roofline_marks(app);
-    std::erase_if(marks, [&](const RooflineMark& mark) {
-        return std::any_of(plot.failures.begin(), plot.failures.end(),
-                           [&](const PlotFailure& f) { return f.name == mark.name; });
-    });
-    // The rungs are one series, joined in the order of the climb: its path up the roofline
-    // (and straight up where rungs share an intensity). Each point is named on the plot.
-    PlotSeries ladder;
-    ladder.name = kLadderSeries;
-    ladder.colour = ladder_colour(model::KernelKind::ConflictFree);
-    PlotSeries tc_ladder;
-    tc_ladder.name = kTensorCoreSeries;
-    tc_ladder.colour = ladder_colour(model::KernelKind::Wgmma);
-    for (const RooflineMark& mark : marks) {
+    std::vector<RooflineMark> marks = marks_not_failed(plot, app, failed);
+    add_mark_series(series, marks, [&](const RooflineMark& mark) {
         // The model's traffic over the measured time: the bandwidth the kernel would need if
         // every requested byte came from DRAM, against what the GPU's DRAM gives.
         const double needed_gbs = mark.model_bytes / (mark.median_ms * 1e6);
-        PlotPoint point{mark.intensity, mark.gflops, kNaN, kNaN,
-                        format_text("{}{} FLOP/B ({}), {} GFLOP/s measured at {}³{}\n"
-                                    "{} traffic {} in {} ms: {} GB/s, {}× the {} GB/s peak",
-                                    mark.rung || mark.tensor_cores ? mark.name + ": " : std::string(),
-                                    fixed(mark.intensity, 3), mark.intensity_source,
-                                    fixed(mark.gflops, 0), kSize, mark.tensor_cores ? " in BF16" : "",
-                                    mark.intensity_source == "model" ? "model" : "its",
-                                    model::human_bytes(static_cast<std::int64_t>(mark.model_bytes)),
-                                    fixed(mark.median_ms, 3), fixed(needed_gbs, 0),
-                                    fixed(needed_gbs / peaks.bandwidth_gbs, 2), fixed(peaks.bandwidth_gbs, 0))};
-        if (mark.rung || mark.tensor_cores) {
-            (mark.rung ? ladder : tc_ladder).points.push_back(std::move(point));
-            continue;
-        }
-        PlotSeries alone;
-        alone.name = mark.name;
-        alone.colour = mark.colour;
-        alone.lines = false;
-        alone.points = {std::move(point)};
-        series.push_back(std::move(alone));
-    }
-    if (!ladder.points.empty()) series.push_back(std::move(ladder));
-    if (!tc_ladder.points.empty()) series.push_back(std::move(tc_ladder));
+        return PlotPoint{mark.intensity, mark.gflops, kNaN, kNaN,
+                         format_text("{}{} FLOP/B ({}), {} GFLOP/s measured at {}³{}\n"
+                                     "{} traffic {} in {} ms: {} GB/s, {}× the {} GB/s peak",
+                                     mark.rung || mark.tensor_cores ? mark.name + ": " : std::string(),
+                                     fixed(mark.intensity, 3), mark.intensity_source,
+                                     fixed(mark.gflops, 0), kSize, mark.tensor_cores ? " in BF16" : "",
+                                     mark.intensity_source == "model" ? "model" : "its",
+                                     model::human_bytes(static_cast<std::int64_t>(mark.model_bytes)),
+                                     fixed(mark.median_ms, 3), fixed(needed_gbs, 0),
+                                     fixed(needed_gbs / peaks.bandwidth_gbs, 2), fixed(peaks.bandwidth_gbs, 0))};
+    });
     // Kernels whose counters were read: where the GPU's DRAM traffic puts them (roofline_counters.hpp).
     const std::vector<MeasuredDramPoint> measured_dram =
         measured_dram_points(app, kSize, peaks.bandwidth_gbs, peaks.fp32_gflops);
     add_measured_dram_series(series, measured_dram);
-    // cuBLAS's traffic is not modelled, so it has no x: a level line instead of a point.
-    const auto cublas_level = [&](std::string_view dtype, const char* name, ImU32 colour) {
-        const record::Point* cublas = find_point(lab_points(lab.measured), "cublas", kSize, dtype);
-        if (!cublas) return;
-        PlotSeries level;
-        level.name = name;
-        level.colour = colour;
-        level.markers = false;
-        level.points = {{0.05, cublas->gflops, kNaN, kNaN, ""}, {kRoofEnd, cublas->gflops, kNaN, kNaN, ""}};
-        series.push_back(std::move(level));
-    };
-    cublas_level("float", "cuBLAS (level only: traffic not modelled)", IM_COL32(120, 120, 120, 255));
-    cublas_level("bf16", "cuBLAS BF16 (level only)", IM_COL32(150, 110, 90, 255));
-    for (PlotSeries& s : series)
-        for (const PlotSeries& old : plot.series)
-            if (old.name == s.name) s.visible = old.visible;
-    plot.series = std::move(series);
+    add_cublas_levels(series, lab.measured,
+                      [](const record::Point& cublas) -> std::optional<double> { return cublas.gflops; });
+    set_series(plot, std::move(series));
 
     heading("Roofline at 2048³: FP32, and the tensor cores in BF16");
     draw_metric_choice(lab.choices.metric);
