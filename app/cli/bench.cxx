@@ -214,12 +214,12 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
     bench->add_option("--block", l.block, "block shapes XxY of naive and naive-row, e.g. 32x32,16x16 (default 16x16)");
     bench->add_option("--threads", l.threads, "threads per block of row- and column-per-thread (default 128)");
     bench->add_option("--dtype", l.dtype,
-                      "element types: int32, float, double, bf16, fp16, fp8 (e4m3 in, BF16 out, C = A·Bᵀ; cuBLAS only) "
-                      "(default float; bf16 for tc-ladder)");
+                      "element types: int32, float, double, bf16, fp16, fp8 (e4m3 in, BF16 out, C = A·Bᵀ; the fp8 "
+                      "rungs and cuBLAS) (default float; bf16 for tc-ladder)");
     bench->add_option("--batch", l.batch, "matrices per launch (default 1)");
     bench->add_option("--scaling", l.scaling,
                       "fp8's scales: tensor (one per matrix), block (A 1×128 along K, B 128×128), or both: "
-                      "tensor,block (default tensor)");
+                      "tensor,block (default tensor, or the fp8 rungs' own: fp8 tensor, fp8-blocks block)");
     bench->add_option("--sweep", options.sweep, "\"default\": the full default sweep (takes minutes; --plan shows it)");
     bench->add_flag("--plan", options.plan, "list the points and the estimated time; measure nothing");
     bench->add_option("--warmup", options.warmup, "untimed launches first")->capture_default_str();

@@ -210,17 +210,23 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
     auto add = [&suite](const KernelConfig& kernel, Dtype dtype, const Draw& d) {
         suite.push_back(make_request(kernel, dtype, d.m, d.n, d.k, d.batch, d.seed));
     };
-    // FP8 (cuBLAS's alone so far), for each scaling: small sizes, and sizes past 128 along K and N
-    // that 128 does not divide, so the last block of scales is partial. Block scales are for one
-    // matrix per launch (model::validate), so a batch is tensor-scaled only. Drawn after every other
-    // case, so that a --seed gives the other types the cases it gave them before fp8 came.
+    // FP8, for each scaling, on cuBLAS and the FP8 rung written for it: small sizes, and sizes past
+    // 128 along K and N that 128 does not divide, so the last block of scales is partial. Block
+    // scales are for one matrix per launch (model::validate), so a batch is tensor-scaled only.
+    // Drawn after every other case, so that a --seed gives the other types the cases it gave them
+    // before fp8 came.
     const auto add_fp8_cases = [&] {
         for (Dtype dtype : plan.dtypes) {
             if (!model::is_fp8(dtype)) continue;
             for (model::Fp8Scaling scaling : plan.fp8_scalings) {
+                std::vector<KernelConfig> kernels{cublas()};
+                for (KernelKind kind : model::kAllKernelKinds)
+                    if (model::fp8_rung_scaling(kind) == scaling) kernels.push_back(of_kind(kind));
                 const auto add_fp8 = [&](const Draw& d) {
                     if (scaling == model::Fp8Scaling::Block && d.batch > 1) return;
-                    suite.push_back(make_request(cublas(), dtype, d.m, d.n, d.k, d.batch, d.seed, scaling));
+                    // Each kernel on inputs of its own (every case gets fresh ones).
+                    for (std::size_t i = 0; i < kernels.size(); ++i)
+                        suite.push_back(make_request(kernels[i], dtype, d.m, d.n, d.k, d.batch, d.seed + i, scaling));
                 };
                 // N and K multiples of 16, which cuBLASLt's FP8 GEMM takes (its leading dimensions), M
                 // of 4 (its block scales' layout); past 128, mostly not multiples of it; then odd
@@ -231,6 +237,13 @@ std::vector<gpu::RunRequest> check_suite(const CheckPlan& plan) {
                 add_fp8(Draw{uniform(1, 96), 16 * uniform(1, 6), 16 * uniform(1, 12), uniform(2, 4), rng()});
                 if (!plan.quick) add_fp8(Draw{1024, 1024, 1024, 1, rng()});
             }
+            // The rungs alone at sizes cuBLASLt may refuse: no side a multiple of 16, several
+            // clusters of tiles, K past the ring's stages (drawn last, after every scaling's cases).
+            if (plan.quick) continue;
+            for (model::Fp8Scaling scaling : plan.fp8_scalings)
+                for (KernelKind kind : model::kAllKernelKinds)
+                    if (model::fp8_rung_scaling(kind) == scaling)
+                        suite.push_back(make_request(of_kind(kind), dtype, 2111, 2143, 2087, 1, rng(), scaling));
         }
     };
     // Small random sizes: a side of 1 is as likely as any other, and sizes that a block or

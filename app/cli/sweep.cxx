@@ -220,12 +220,17 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
     }
     keep_first_of_each(dtypes);
 
-    // FP8's scales: tensor unless --scaling says; only with fp8.
+    // FP8's scales: tensor unless --scaling says, or the FP8 rungs' own where they are named (the
+    // fp8 rung's tensor, fp8-blocks' block); only with fp8.
     const bool any_fp8 = std::any_of(dtypes.begin(), dtypes.end(), model::is_fp8);
     if (lists.scaling && !any_fp8)
         return "--scaling chooses the scales of fp8 inputs (tensor or block); add --dtype fp8 or drop --scaling";
     std::vector<model::Fp8Scaling> scalings;
-    const std::string scaling_text = or_default(lists.scaling, "tensor");
+    std::string rung_scalings;
+    for (model::KernelKind kind : kinds)
+        if (const auto own = model::fp8_rung_scaling(kind))
+            rung_scalings += (rung_scalings.empty() ? "" : ",") + std::string(model::fp8_scaling_name(*own));
+    const std::string scaling_text = or_default(lists.scaling, rung_scalings.empty() ? "tensor" : rung_scalings.c_str());
     auto scaling_names = entries("--scaling", scaling_text);
     if (failed(scaling_names, why)) return why;
     for (std::string_view name : std::get<0>(scaling_names)) {
@@ -303,11 +308,18 @@ std::variant<std::vector<Setup>, std::string> expand_sweep(const SweepLists& lis
                 for (std::int64_t batch : std::get<0>(batches))
                     for (const auto& [m, n, k] : sizes) {
                         // "all", "ladder" and "tc-ladder" leave out what has no kernel for a type; named
-                        // alone, the runner says why it cannot run, except for fp8, whose only kernel
-                        // so far is cuBLAS's: that is said here, before any GPU is asked.
+                        // alone, the runner says why it cannot run, except for fp8, which few kernels
+                        // take: that is said here, before any GPU is asked.
                         const auto unsupported = model::dtype_unsupported(config.kind, dtype);
                         if ((ladder || tc_ladder || lists.kernel == "all") && unsupported) continue;
                         if (model::is_fp8(dtype) && unsupported) return format_text("--dtype fp8: {}", *unsupported);
+                        // An FP8 rung runs the scales it is written for: among several kernels or
+                        // scalings the others are left out, named alone with another it is an error.
+                        if (model::is_fp8(dtype))
+                            if (const auto other = model::fp8_scaling_unsupported(config.kind, scaling)) {
+                                if (kinds.size() > 1 || scalings.size() > 1) continue;
+                                return format_text("--scaling {}: {}", model::fp8_scaling_name(scaling), *other);
+                            }
                         Setup setup;
                         setup.kernel = config;
                         setup.problem = {m, n, k, batch, dtype, scaling};

@@ -119,7 +119,9 @@ cudaError_t launch_kernel(const model::KernelConfig& config, const model::Proble
         case model::KernelKind::Wgmma:
         case model::KernelKind::WarpSpecialized:
         case model::KernelKind::Persistent:
-        case model::KernelKind::TcTuned: break;  // 16-bit only: HalfOperands launches them (FP8 has none yet)
+        case model::KernelKind::TcTuned: break;  // 16-bit only: HalfOperands launches them
+        case model::KernelKind::Fp8:
+        case model::KernelKind::Fp8Blocks: break;  // FP8 only: Fp8Operands launches them
         case model::KernelKind::Cublas: break;  // not a kernel of ours: see launch_on
     }
     return cudaErrorInvalidValue;
@@ -377,12 +379,21 @@ public:
     }
     void launch(cudaStream_t stream) const override { launch_on(m_a.get(), m_b.get(), m_c.get(), stream); }
     void launch_on(const void* a, const void* b, void* c, cudaStream_t stream) const override {
-        if (m_request.kernel.kind != model::KernelKind::Cublas)
-            throw std::runtime_error(*model::dtype_unsupported(m_request.kernel.kind, problem().dtype));
-        cublaslt_matmul_fp8(problem(),
-                            {static_cast<const std::uint8_t*>(a), static_cast<const std::uint8_t*>(b), m_a_scales.get(),
-                             m_b_scales.get(), static_cast<std::uint16_t*>(c)},
-                            stream);
+        const auto* a_codes = static_cast<const std::uint8_t*>(a);
+        const auto* b_codes = static_cast<const std::uint8_t*>(b);
+        auto* c_bits = static_cast<std::uint16_t*>(c);
+        const model::KernelConfig& kernel = m_request.kernel;
+        const kernels::ScaledFp8Operands operands{a_codes, b_codes, m_a_scales.get(), m_b_scales.get(), c_bits};
+        switch (kernel.kind) {
+            case model::KernelKind::Cublas:
+                cublaslt_matmul_fp8(problem(), {a_codes, b_codes, m_a_scales.get(), m_b_scales.get(), c_bits}, stream);
+                return;
+            case model::KernelKind::Fp8: TS_CUDA_CHECK(kernels::launch_fp8(kernel, problem(), operands, stream)); return;
+            case model::KernelKind::Fp8Blocks:
+                TS_CUDA_CHECK(kernels::launch_fp8_blocks(kernel, problem(), operands, stream));
+                return;
+            default: throw std::runtime_error(*model::dtype_unsupported(kernel.kind, problem().dtype));
+        }
     }
     std::span<const std::byte> host_a() const override { return std::as_bytes(std::span(host_codes(m_host_a, m_a))); }
     std::span<const std::byte> host_b() const override { return std::as_bytes(std::span(host_codes(m_host_b, m_b))); }

@@ -264,6 +264,8 @@ RunResult run_request(const RunRequest& asked) {
         if (request.kind == RequestKind::UserCheck)
             throw std::invalid_argument("a check of your kernel came without the kernel");
         if (auto why = model::dtype_unsupported(request.kernel.kind, p.dtype)) return refused(*why, true);
+        if (model::is_fp8(p.dtype))
+            if (auto why = model::fp8_scaling_unsupported(request.kernel.kind, p.fp8_scaling)) return refused(*why, true);
         if (const char* why = kernels::tensor_core_rung_unavailable(request.kernel.kind)) return refused(why, true);
         if (model::is_tuned(request.kernel.kind) && request.kernel.variant < 0) {
             const TunedChoice choice = choose_tuned_variant(request.kernel.kind, device.limits.name, p);

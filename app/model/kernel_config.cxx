@@ -42,7 +42,10 @@ bool needs_sm90a(KernelKind kind) {
     return row && row->arch == Arch::Sm90a;
 }
 
-bool is_persistent(KernelKind kind) { return kind == KernelKind::Persistent || kind == KernelKind::TcTuned; }
+bool is_persistent(KernelKind kind) {
+    return kind == KernelKind::Persistent || kind == KernelKind::TcTuned || kind == KernelKind::Fp8 ||
+           kind == KernelKind::Fp8Blocks;
+}
 
 bool is_tuned(KernelKind kind) {
     const RungInfo* row = find_rung(kind);
@@ -68,10 +71,12 @@ std::optional<std::string> dtype_unsupported(KernelKind kind, Dtype dtype) {
         std::string types;  // the kernel's own, from its row
         for (Dtype d : {Dtype::Int32, Dtype::Float32, Dtype::Float64, Dtype::BFloat16, Dtype::Float16})
             if (row->dtypes.has(d)) types += (types.empty() ? "" : ", ") + std::string(dtype_name(d));
-        return format_text("fp8 (e4m3 inputs, C = A·Bᵀ in BF16) runs on cuBLAS (cuBLASLt's FP8 GEMM) alone so far; "
-                           "the {} kernel takes {}",
+        return format_text("fp8 (e4m3 inputs, C = A·Bᵀ in BF16) runs on the fp8 and fp8-blocks rungs and on cuBLAS "
+                           "(cuBLASLt's FP8 GEMM); the {} kernel takes {}",
                            kernel_name(kind), types);
     }
+    if (row->dtypes.has(Dtype::Fp8E4M3))
+        return format_text("the {} rung takes fp8 (e4m3) inputs only: run it with --dtype fp8", kernel_name(kind));
     if (is_tensor_core(kind))
         return format_text("the {} rung runs on the tensor cores, which take bf16 or fp16 inputs here (FP32 "
                            "accumulation); {} runs on the CUDA-core rungs",
@@ -83,6 +88,21 @@ std::optional<std::string> dtype_unsupported(KernelKind kind, Dtype dtype) {
     return format_text("the {} rung is written for float only (from the vectorized rung on, the ladder moves "
                        "four floats per 128-bit instruction); {} runs on naive to regtile-2d",
                        kernel_name(kind), dtype_name(dtype));
+}
+
+std::optional<Fp8Scaling> fp8_rung_scaling(KernelKind kind) {
+    if (kind == KernelKind::Fp8) return Fp8Scaling::Tensor;
+    if (kind == KernelKind::Fp8Blocks) return Fp8Scaling::Block;
+    return std::nullopt;
+}
+
+std::optional<std::string> fp8_scaling_unsupported(KernelKind kind, Fp8Scaling scaling) {
+    const std::optional<Fp8Scaling> own = fp8_rung_scaling(kind);
+    if (!own || *own == scaling) return std::nullopt;
+    const KernelKind other = *own == Fp8Scaling::Tensor ? KernelKind::Fp8Blocks : KernelKind::Fp8;
+    return format_text("the {} rung is written for {} scales (--scaling {}); {} scales are the {} rung's",
+                       kernel_name(kind), fp8_scaling_name(*own), fp8_scaling_name(*own), fp8_scaling_name(scaling),
+                       kernel_name(other));
 }
 
 bool uses_1d_blocks(KernelKind kind) {

@@ -54,6 +54,10 @@ bool uses_dynamic_shared(KernelKind kind);
 // vectorized rung on the ladder moves four floats per instruction and is written for float
 // alone; cuBLAS has no int32 GEMM (said by app/gpu/cublas_library.hpp, which knows more).
 std::optional<std::string> dtype_unsupported(KernelKind kind, Dtype dtype);
+// The scales an FP8 rung is written for (fp8: one per tensor; fp8-blocks: per block), nullopt for
+// every other kind (cuBLAS takes both); and why `kind` cannot run fp8 with `scaling`, or nullopt.
+std::optional<Fp8Scaling> fp8_rung_scaling(KernelKind kind);
+std::optional<std::string> fp8_scaling_unsupported(KernelKind kind, Fp8Scaling scaling);
 
 inline constexpr int kMaxTile = 32;  // 32×32 = 1024 threads, the per-block limit
 

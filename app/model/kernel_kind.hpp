@@ -29,6 +29,9 @@ enum class KernelKind {
     WarpSpecialized, // 17: a producer warpgroup and two consumer warpgroups around a ring of stages (sm_90a)
     Persistent,      // 18: 17 on a persistent grid in an L2-aware order, in clusters of 2 sharing B by multicast
     TcTuned,         // 19: 18's kernel with the shape the tuner chose for this GPU and size (sm_90a)
+    // Eight bits: e4m3 in, FP32 accumulation, BF16 out, C = A·Bᵀ with B stored N×K.
+    Fp8,             // 20: 18's kernel with e4m3 operands, one scale per tensor applied in the epilogue (sm_90a)
+    Fp8Blocks,       // 21: 20 with block scales, each K step's products promoted into FP32 sums (sm_90a)
     Cublas,          // NVIDIA's cuBLAS GEMM, the reference line; the model knows nothing inside it
 };
 

@@ -19,7 +19,13 @@ std::vector<LadderRung> ladder_rungs(Ladder ladder) {
 
 std::vector<LadderRung> ladder_rungs() { return ladder_rungs(Ladder::Fp32); }
 
-std::vector<LadderRung> tensor_core_rungs() { return ladder_rungs(Ladder::TensorCores); }
+std::vector<LadderRung> ladder_rungs(Ladder ladder, Dtype dtype) {
+    std::vector<LadderRung> rungs = ladder_rungs(ladder);
+    std::erase_if(rungs, [&](const LadderRung& r) { return !find_rung(r.kernel.kind)->dtypes.has(dtype); });
+    return rungs;
+}
+
+std::vector<LadderRung> tensor_core_rungs() { return ladder_rungs(Ladder::TensorCores, Dtype::BFloat16); }
 
 std::string describe_candidate(KernelKind rung, int variant) {
     if (variant < 0 || variant >= tuned_candidate_count(rung)) return "";
@@ -66,7 +72,8 @@ RungCounts rung_counts(const KernelConfig& kernel, const Problem& problem) {
         const std::int64_t b = k * problem.n * ceil_div64(problem.m, std::int64_t{t.bm} * t.cluster_m);
         counts.global_loads = (a + b) * problem.batch;
         counts.fmas = problem.m * problem.n * problem.k * problem.batch;
-        counts.intensity = 2.0 * static_cast<double>(counts.fmas) / (2.0 * static_cast<double>(counts.global_loads));
+        const double element_bytes = is_fp8(problem.dtype) ? 1.0 : 2.0;
+        counts.intensity = 2.0 * static_cast<double>(counts.fmas) / (element_bytes * static_cast<double>(counts.global_loads));
         return counts;
     }
     if (kernel.kind != KernelKind::Tiled && !is_ladder(kernel.kind)) return counts;

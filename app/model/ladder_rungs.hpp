@@ -35,6 +35,10 @@ std::vector<LadderRung> ladder_rungs(Ladder ladder);
 // tiled T=32, regtile-1d, regtile-2d, vectorized, conflict-free, warptile, pipelined, tuned.
 std::vector<LadderRung> ladder_rungs();
 
+// Those of them with a kernel for `dtype`: the tensor-core ladder's 16-bit rungs (13 to 19) or its
+// FP8 ones (20, 21), each in its own type.
+std::vector<LadderRung> ladder_rungs(Ladder ladder, Dtype dtype);
+
 // The tensor-core ladder, BF16 in and FP32 accumulated: wmma, mma, mma-async, wgmma,
 // warp-specialized, persistent, tc-tuned (13 to 19).
 std::vector<LadderRung> tensor_core_rungs();
@@ -115,6 +119,8 @@ Result with_tc_shape(const KernelConfig& kernel, OnMma on_mma, OnWgmma on_wgmma,
         case KernelKind::WarpSpecialized: return on_wgmma(kWarpSpecializedShape);
         case KernelKind::Persistent: return on_wgmma(kPersistentShape);
         case KernelKind::TcTuned: return on_wgmma(tc_tuned_shape(kernel.variant));
+        case KernelKind::Fp8: return on_wgmma(kFp8Shape);
+        case KernelKind::Fp8Blocks: return on_wgmma(kFp8BlocksShape);
         default: return otherwise;
     }
 }

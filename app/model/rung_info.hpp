@@ -52,6 +52,7 @@ enum class RungColour : std::uint8_t {
     Naive, NaiveRowFromX, Tiled,
     Teal, Olive, Mustard, Orange, Wine, Rose, Green,                // the FP32 rungs
     Brown, Violet, Cerulean, Magenta, Moss, DarkBrown, Crimson,  // the tensor cores' rungs
+    Amber, Indigo,                                               // the FP8 rungs
     Cublas,
 };
 
@@ -84,6 +85,7 @@ inline constexpr DtypeSet kCudaCore = dtype_set({Dtype::Int32, Dtype::Float32, D
 // From the vectorized rung on, the ladder moves four floats per 128-bit instruction.
 inline constexpr DtypeSet kFloat = dtype_set({Dtype::Float32});
 inline constexpr DtypeSet kHalf = dtype_set({Dtype::BFloat16, Dtype::Float16});
+inline constexpr DtypeSet kFp8 = dtype_set({Dtype::Fp8E4M3});
 // cuBLAS's int32 GEMM is missing, said by app/gpu/cublas_library.hpp, which knows more; its fp8
 // line is cuBLASLt's FP8 GEMM (app/gpu/cublaslt_library.hpp).
 inline constexpr DtypeSet kAll =
@@ -164,6 +166,16 @@ inline constexpr RungInfo kRungTable[] = {
      "The persistent kernel compiled for the shape the tuner measured fastest on this GPU and size: 128×128 tiles "
      "where 128×256 would leave most SMs idle, clusters or none, a fourth stage where C goes out a slab at a "
      "time, and every SM to the end where the last round is shared out along K (stream-K)."},
+    // The FP8 rungs climb on from tc-tuned: the same ladder, each in its own type (ladder_dtype).
+    {KernelKind::Fp8, "fp8", "20_fp8.cu", rung_dtypes::kFp8, Arch::Sm90a, Ladder::TensorCores, 7, RungColour::Amber,
+     LabPlot::Off, false,
+     "Eight bits: e4m3 inputs, so each wgmma (m64n256k32) does twice the multiply-adds of a 16-bit one on the same "
+     "bytes. FP8 wgmma reads both operands K-major, so B is stored N×K; one scale per tensor multiplies C in the "
+     "epilogue."},
+    {KernelKind::Fp8Blocks, "fp8-blocks", "21_fp8_blocks.cu", rung_dtypes::kFp8, Arch::Sm90a, Ladder::TensorCores, 8,
+     RungColour::Indigo, LabPlot::Off, false,
+     "DeepSeek's block scales: A's per row per 128 of K, B's per 128×128 block. Every K step's products are "
+     "promoted into FP32 sums times their scales, which also keeps the tensor cores' 13-bit sums short."},
     {KernelKind::Cublas, "cublas", "", rung_dtypes::kAll, Arch::Any, Ladder::None, -1, RungColour::Cublas,
      LabPlot::Own, false, ""},
 };

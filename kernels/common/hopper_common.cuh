@@ -218,8 +218,8 @@ __device__ __forceinline__ void init_ring_barriers(std::uint64_t* full, std::uin
 template <model::WgmmaShape Shape>
 using Accumulators = float[Shape.m_slices()][Shape.wgmma_n / 2];
 
-// This warpgroup's wgmmas on one stage, started and committed as one group: per 16 of K one
-// m64nNk16 per 64-slice of wgmma's M, from the stage's descriptors (K slice 0, this consumer's
+// This warpgroup's wgmmas on one stage, started and committed as one group: per 32 bytes of K
+// (16 elements of BF16, 32 of e4m3) one m64nNk16 or m64nNk32 per 64-slice of wgmma's M, from the stage's descriptors (K slice 0, this consumer's
 // first 64-slice) plus constants (model::a_descriptor_step). With swap_ab wgmma reads B's tile as
 // its A, MN-major, and A's as its B, K-major (model::wgmma_a_descriptor). `accumulate` false: the
 // first wgmma writes acc rather than adding to it (a new tile).
@@ -237,8 +237,14 @@ __device__ __forceinline__ void wgmma_stage_from(Accumulators<Shape>& acc, std::
         for (int ms = 0; ms < Shape.m_slices(); ++ms) {
             const std::uint64_t a = a_stage + model::a_descriptor_step(Shape, 0, ks) + model::a_slice_step(Shape, ms);
             const std::uint64_t b = b_stage + model::b_descriptor_step(Shape, 0, ks);
-            if constexpr (Shape.wgmma_n == 256) wgmma_m64n256k16<T, kTransA, kTransB>(acc[ms], a, b, accumulate || ks > 0);
-            else wgmma_m64n128k16<T, kTransA, kTransB>(acc[ms], a, b, accumulate || ks > 0);
+            if constexpr (Shape.element_bytes == 1 && Shape.wgmma_n == 256)
+                wgmma_m64n256k32_e4m3(acc[ms], a, b, accumulate || ks > 0);
+            else if constexpr (Shape.element_bytes == 1)
+                wgmma_m64n128k32_e4m3(acc[ms], a, b, accumulate || ks > 0);
+            else if constexpr (Shape.wgmma_n == 256)
+                wgmma_m64n256k16<T, kTransA, kTransB>(acc[ms], a, b, accumulate || ks > 0);
+            else
+                wgmma_m64n128k16<T, kTransA, kTransB>(acc[ms], a, b, accumulate || ks > 0);
         }
     }
     wgmma_commit();
@@ -309,12 +315,12 @@ __device__ __forceinline__ void issue_cluster_stage(unsigned char* smem, std::ui
     }
 }
 
-// The accumulators of one consumer thread to C, rounded to T, inside the matrix only: two
-// neighbouring columns in one 32-bit store where N is even (every row then starts on 4 bytes).
-// (A swap_ab shape stages C: stage_and_store_c.)
+// The accumulators of one consumer thread to C, times `scale` (FP8's, 1 for the 16-bit rungs),
+// rounded to T, inside the matrix only: two neighbouring columns in one 32-bit store where N is
+// even (every row then starts on 4 bytes). (A swap_ab shape stages C: stage_and_store_c.)
 template <model::WgmmaShape Shape, typename T>
 __device__ __forceinline__ void store_accumulators(const Accumulators<Shape>& acc, T* c, int m, int n, int block_row,
-                                                   int block_col, int consumer, int thread) {
+                                                   int block_col, int consumer, int thread, float scale = 1.0f) {
     static_assert(!Shape.swap_ab);
 #pragma unroll
     for (int ms = 0; ms < Shape.m_slices(); ++ms) {
@@ -324,11 +330,12 @@ __device__ __forceinline__ void store_accumulators(const Accumulators<Shape>& ac
             const int row = block_row + cell.row, col = block_col + cell.col;
             if (row >= m) continue;
             T* out = c + static_cast<std::int64_t>(row) * n + col;
+            const float first = acc[ms][r] * scale, second = acc[ms][r + 1] * scale;
             if (n % 2 == 0 && col + 1 < n) {
-                *reinterpret_cast<std::uint32_t*>(out) = pack_pair<T>(acc[ms][r], acc[ms][r + 1]);
+                *reinterpret_cast<std::uint32_t*>(out) = pack_pair<T>(first, second);
             } else {
-                if (col < n) out[0] = from_float<T>(acc[ms][r]);
-                if (col + 1 < n) out[1] = from_float<T>(acc[ms][r + 1]);
+                if (col < n) out[0] = from_float<T>(first);
+                if (col + 1 < n) out[1] = from_float<T>(second);
             }
         }
     }
@@ -340,16 +347,21 @@ __device__ __forceinline__ void store_accumulators(const Accumulators<Shape>& ac
 // not, padded copies in scratch memory (freed when the stream gets there).
 struct TmaOperands {
     const void* a = nullptr;  // M×k_padded per batch
-    const void* b = nullptr;  // K (or k_padded)×n_padded per batch
+    const void* b = nullptr;  // K (or k_padded)×n_padded per batch; FP8's N×k_padded
     int k_padded = 0, n_padded = 0;
     void* scratch = nullptr;  // to free after the launch, or null
 };
 cudaError_t prepare_tma_operands(const model::Problem& problem, Operands<std::uint16_t> operands, TmaOperands& out,
                                  cudaStream_t stream);
+// The same for FP8's A (M×K) and B (N×K) e4m3 bytes: rows of K, padded to a multiple of 16 where
+// K is not one (then `b` is N×k_padded).
+cudaError_t prepare_fp8_tma_operands(const model::Problem& problem, const std::uint8_t* a, const std::uint8_t* b,
+                                     TmaOperands& out, cudaStream_t stream);
 cudaError_t release_tma_operands(TmaOperands& operands, cudaStream_t stream);
 
-// The tensor maps of A (inner K, outer M, batch) and B (inner N, outer K, batch), with boxes of the
-// swizzle span × the tile's rows and the shape's swizzle. Returns the driver's error as text in
+// The tensor maps of A (inner K, outer M, batch) and B (inner N, outer K, batch; with b_k_major
+// inner K, outer N), elements of the shape's size, with boxes of the swizzle span × the tile's
+// rows and the shape's swizzle. Returns the driver's error as text in
 // `why` on failure.
 bool make_tensor_maps(const model::WgmmaShape& shape, const model::Problem& problem, const TmaOperands& operands,
                       CUtensorMap& a_map, CUtensorMap& b_map, const char*& why);

@@ -39,9 +39,9 @@ CUtensorMapSwizzle tensor_map_swizzle(model::TmaSwizzle mode) {
                                             : CU_TENSOR_MAP_SWIZZLE_NONE;
 }
 
-// A tiled map of 16-bit elements with `Rank` dimensions (the innermost first): their sizes, the
-// byte strides of all but the innermost, and the box. BF16 and FP16 are both 16-bit words to TMA:
-// it copies bits, it does no arithmetic.
+// A tiled map of 16-bit (or, with `element_bytes` 1, 8-bit) elements with `Rank` dimensions (the
+// innermost first): their sizes, the byte strides of all but the innermost, and the box. BF16 and
+// FP16 are both 16-bit words to TMA, e4m3 bytes: it copies bits, it does no arithmetic.
 // No L2 promotion: every row of a box is one whole 128-byte line already (the swizzle span), and
 // promoting it to 256 bytes makes L2 fetch the line beside it as well, which another copy brings
 // anyway: more lookups, more traffic between L2's two halves, more cycles
@@ -49,12 +49,13 @@ CUtensorMapSwizzle tensor_map_swizzle(model::TmaSwizzle mode) {
 template <int Rank>
 bool encode_tiled_map(CUtensorMap& map, const void* base, const cuuint64_t (&sizes)[Rank],
                       const cuuint64_t (&strides)[Rank - 1], const cuuint32_t (&box)[Rank], model::TmaSwizzle mode,
-                      const char*& why) {
+                      const char*& why, int element_bytes = 2) {
     const auto encode_tiled = encode_function(why);
     if (!encode_tiled) return false;
     cuuint32_t element_strides[Rank];
     for (cuuint32_t& e : element_strides) e = 1;
-    const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT16, Rank, const_cast<void*>(base), sizes,
+    const CUtensorMapDataType type = element_bytes == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 : CU_TENSOR_MAP_DATA_TYPE_UINT16;
+    const CUresult result = encode_tiled(&map, type, Rank, const_cast<void*>(base), sizes,
                                          strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                                          tensor_map_swizzle(mode), CU_TENSOR_MAP_L2_PROMOTION_NONE,
                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -68,10 +69,10 @@ bool encode_tiled_map(CUtensorMap& map, const void* base, const cuuint64_t (&siz
 // A matrix (inner, outer, batch): bytes from one row to the next and from one matrix to the next.
 bool encode(CUtensorMap& map, const void* base, std::uint64_t inner, std::uint64_t outer, std::uint64_t batch,
             std::uint64_t row_stride_elements, std::uint32_t box_inner, std::uint32_t box_outer, model::TmaSwizzle mode,
-            const char*& why) {
-    return encode_tiled_map<3>(map, base, {inner, outer, batch},
-                               {row_stride_elements * 2, row_stride_elements * 2 * outer}, {box_inner, box_outer, 1},
-                               mode, why);
+            const char*& why, int element_bytes = 2) {
+    const std::uint64_t row_bytes = row_stride_elements * static_cast<std::uint64_t>(element_bytes);
+    return encode_tiled_map<3>(map, base, {inner, outer, batch}, {row_bytes, row_bytes * outer},
+                               {box_inner, box_outer, 1}, mode, why, element_bytes);
 }
 
 // B (K×N, `n` a multiple of the span) as (span columns, K rows, N / span slabs, batch), boxes of
@@ -108,6 +109,27 @@ cudaError_t prepare_tma_operands(const model::Problem& p, Operands<std::uint16_t
     return cudaSuccess;
 }
 
+cudaError_t prepare_fp8_tma_operands(const model::Problem& p, const std::uint8_t* a, const std::uint8_t* b,
+                                     TmaOperands& out, cudaStream_t stream) {
+    constexpr int kRowBytes = 16;  // TMA's rows start on 16-byte boundaries: 16 e4m3 values
+    out = {a, b, static_cast<int>(p.k), static_cast<int>(p.n), nullptr};
+    if (p.k % kRowBytes == 0) return cudaSuccess;
+    out.k_padded = static_cast<int>(round_up(p.k, kRowBytes));
+    const std::int64_t a_elements = p.m * out.k_padded * p.batch, b_elements = p.n * out.k_padded * p.batch;
+    if (const cudaError_t e = cudaMallocAsync(&out.scratch, a_elements + b_elements, stream); e != cudaSuccess) return e;
+    auto* a_padded = static_cast<std::uint8_t*>(out.scratch);
+    auto* b_padded = a_padded + a_elements;
+    if (const cudaError_t e = copy_rows(a_padded, out.k_padded, a, p.k, p.m * p.batch, p.k, out.k_padded, stream);
+        e != cudaSuccess)
+        return e;
+    if (const cudaError_t e = copy_rows(b_padded, out.k_padded, b, p.k, p.n * p.batch, p.k, out.k_padded, stream);
+        e != cudaSuccess)
+        return e;
+    out.a = a_padded;
+    out.b = b_padded;
+    return cudaSuccess;
+}
+
 cudaError_t release_tma_operands(TmaOperands& operands, cudaStream_t stream) {
     if (!operands.scratch) return cudaSuccess;
     const cudaError_t e = cudaFreeAsync(operands.scratch, stream);
@@ -120,8 +142,14 @@ bool make_tensor_maps(const model::WgmmaShape& s, const model::Problem& p, const
     const auto span = static_cast<std::uint32_t>(s.span_elements());
     const auto batch = static_cast<std::uint64_t>(p.batch);
     if (!encode(a_map, operands.a, static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.m), batch,
-                static_cast<std::uint64_t>(operands.k_padded), span, static_cast<std::uint32_t>(s.bm), s.swizzle, why))
+                static_cast<std::uint64_t>(operands.k_padded), span, static_cast<std::uint32_t>(s.bm), s.swizzle, why,
+                s.element_bytes))
         return false;
+    // N×K: K inner, like A's.
+    if (s.b_k_major)
+        return encode(b_map, operands.b, static_cast<std::uint64_t>(p.k), static_cast<std::uint64_t>(p.n), batch,
+                      static_cast<std::uint64_t>(operands.k_padded), span,
+                      static_cast<std::uint32_t>(model::b_box_rows(s)), s.swizzle, why, s.element_bytes);
     if (model::b_slab_runs(s, p.n))
         return encode_slab_runs(b_map, operands.b, static_cast<std::uint64_t>(p.n), static_cast<std::uint64_t>(p.k),
                                 batch, span, static_cast<std::uint32_t>(s.bk),

@@ -29,6 +29,8 @@ TcKernelHandle tensor_core_handle(const model::KernelConfig& config, const model
         case model::KernelKind::WarpSpecialized: return warp_specialized_handle(problem);
         case model::KernelKind::Persistent: return persistent_handle(problem);
         case model::KernelKind::TcTuned: return tc_tuned_handle(config, problem);
+        case model::KernelKind::Fp8: return fp8_handle();
+        case model::KernelKind::Fp8Blocks: return fp8_blocks_handle();
         default: return {};
     }
 }

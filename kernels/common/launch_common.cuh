@@ -118,6 +118,8 @@ TcKernelHandle wgmma_handle(const model::Problem& problem);
 TcKernelHandle warp_specialized_handle(const model::Problem& problem);
 TcKernelHandle persistent_handle(const model::Problem& problem);
 TcKernelHandle tc_tuned_handle(const model::KernelConfig& config, const model::Problem& problem);
+TcKernelHandle fp8_handle();
+TcKernelHandle fp8_blocks_handle();
 // hopper_launch.cu: why this GPU cannot run sm_90a code, or null.
 const char* sm90a_unavailable();
 

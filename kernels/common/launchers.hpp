@@ -102,6 +102,22 @@ cudaError_t launch_persistent(const model::KernelConfig& config, const model::Pr
 // 18's own shape, for −1).
 cudaError_t launch_tc_tuned(const model::KernelConfig& config, const model::Problem& problem,
                             Operands<std::uint16_t> operands, cudaStream_t stream);
+// 20_fp8.cu and 21_fp8_blocks.cu, the FP8 rungs: A (batch×M×K) and B (batch×N×K) as e4m3 codes,
+// their scales as problem.fp8_scaling lays them out (model/fp8_values.hpp; fp8 takes one per
+// tensor, fp8-blocks block scales, batch 1), C (batch×M×N) as BF16 bits: C = A·Bᵀ times the
+// scales, accumulated in FP32. Any M, N, K. cudaErrorInvalidValue for another type or scaling;
+// compiled for sm_90a alone, as 16 to 19.
+struct ScaledFp8Operands {
+    const std::uint8_t* a = nullptr;
+    const std::uint8_t* b = nullptr;
+    const float* a_scales = nullptr;
+    const float* b_scales = nullptr;
+    std::uint16_t* c = nullptr;
+};
+cudaError_t launch_fp8(const model::KernelConfig& config, const model::Problem& problem, ScaledFp8Operands operands,
+                       cudaStream_t stream);
+cudaError_t launch_fp8_blocks(const model::KernelConfig& config, const model::Problem& problem,
+                              ScaledFp8Operands operands, cudaStream_t stream);
 // Why the current device cannot run the tensor-core rung `kind`, in words, or null when it can (or
 // when `kind` is not a tensor-core rung).
 const char* tensor_core_rung_unavailable(model::KernelKind kind);

@@ -40,7 +40,7 @@ TEST(CheckCommand, BadArgumentsExit2WithAMessage) {
         {"check --dtype fp8 --scaling row", "--scaling must be tensor or block"},
         {"check --dtype float --scaling block", "--scaling chooses the scales of fp8 inputs"},
         {"check --kernel warp-specialised", "--kernel must be one of"},
-        {"check --dtype fp8 --kernel tiled", "--kernel tiled: fp8 (e4m3 inputs, C = A·Bᵀ in BF16) runs on cuBLAS"},
+        {"check --dtype fp8 --kernel tiled", "--kernel tiled: fp8 (e4m3 inputs, C = A·Bᵀ in BF16) runs on the fp8 and fp8-blocks rungs and on cuBLAS"},
         {"check --seed 12abc", "--seed expects a whole number"},
         {"check --seed 99999999999999999999999", "--seed expects a whole number"},
     };
@@ -132,7 +132,7 @@ TEST(CheckSuite, QuickIsSmallerAndTheDtypeFilterHolds) {
     for (const gpu::RunRequest& r : only_double) EXPECT_EQ(r.problem.dtype, model::Dtype::Float64);
 }
 
-TEST(CheckSuite, Fp8IsCublasInBothScalingsWithBlocksOneMatrixAtATime) {
+TEST(CheckSuite, Fp8IsCublasAndEachFp8RungInItsScalingsWithBlocksOneMatrixAtATime) {
     cli::CheckOptions options;
     options.seed = "5";
     options.dtype = "fp8";
@@ -140,9 +140,13 @@ TEST(CheckSuite, Fp8IsCublasInBothScalingsWithBlocksOneMatrixAtATime) {
     ASSERT_FALSE(suite.empty());
     std::set<model::Fp8Scaling> scalings;
     bool partial_block = false;
+    std::set<model::KernelKind> kinds;
     for (const gpu::RunRequest& r : suite) {
         EXPECT_EQ(r.problem.dtype, model::Dtype::Fp8E4M3);
-        EXPECT_EQ(r.kernel.kind, model::KernelKind::Cublas);
+        kinds.insert(r.kernel.kind);
+        if (r.kernel.kind != model::KernelKind::Cublas) {
+            EXPECT_EQ(model::fp8_rung_scaling(r.kernel.kind), r.problem.fp8_scaling) << model::kernel_name(r.kernel.kind);
+        }
         EXPECT_EQ(model::validate(r.problem), std::nullopt);
         scalings.insert(r.problem.fp8_scaling);
         if (r.problem.fp8_scaling == model::Fp8Scaling::Block) {
@@ -151,6 +155,8 @@ TEST(CheckSuite, Fp8IsCublasInBothScalingsWithBlocksOneMatrixAtATime) {
         partial_block = partial_block || (r.problem.k > 128 && r.problem.k % 128 != 0);
     }
     EXPECT_EQ(scalings.size(), 2u);
+    EXPECT_EQ(kinds, (std::set<model::KernelKind>{model::KernelKind::Fp8, model::KernelKind::Fp8Blocks,
+                                                  model::KernelKind::Cublas}));
     EXPECT_TRUE(partial_block) << "some K leaves the last block of scales partial";
 
     options.scaling = "block";

@@ -8,6 +8,7 @@
 #include "cli/sweep.hpp"
 #include "model/format.hpp"
 #include "model/ladder.hpp"
+#include "model/ladder_rungs.hpp"
 #include "model/rung_info.hpp"
 #include "model/tensor_core/pipeline.hpp"
 #include "support/parse_result.hpp"
@@ -160,7 +161,8 @@ TEST(ExpandSweep, AllMeansEveryKernelOfTheType) {
     EXPECT_EQ(expand(lists).size(), std::size(model::kAllKernelKinds) - std::size(model::kTensorCoreKinds))
         << "in float: the tensor-core rungs take bf16 or fp16";
     lists.dtype = "bf16";
-    EXPECT_EQ(expand(lists).size(), std::size(model::kTensorCoreKinds) + 1) << "the rungs and cuBLAS";
+    EXPECT_EQ(expand(lists).size(), model::ladder_rungs(model::Ladder::TensorCores, model::Dtype::BFloat16).size() + 1)
+        << "the 16-bit rungs and cuBLAS";
 }
 
 TEST(ExpandSweep, TheTensorCoreLadderIsInBf16WithCublasInBothTypes) {
@@ -168,7 +170,7 @@ TEST(ExpandSweep, TheTensorCoreLadderIsInBf16WithCublasInBothTypes) {
     lists.kernel = "tc-ladder";
     lists.size = "256,4099";
     const std::vector<cli::Setup> points = expand(lists);
-    ASSERT_EQ(points.size(), 2u * (std::size(model::kTensorCoreKinds) + 2));
+    ASSERT_EQ(points.size(), 2u * (model::ladder_rungs(model::Ladder::TensorCores, model::Dtype::BFloat16).size() + 2));
     int cublas_float = 0;
     for (const cli::Setup& point : points) {
         if (point.problem.dtype == model::Dtype::Float32) {
@@ -221,13 +223,27 @@ TEST(ExpandSweep, Fp8IsCublasWithEachScaling) {
     // Other types in the same sweep have no scales and are not repeated per scaling.
     lists.dtype = "bf16,fp8";
     EXPECT_EQ(expand(lists).size(), 2u + 4u);
-    // "all" in fp8 is cuBLAS alone.
+    // "all" in fp8: each FP8 rung in the scales it is written for, and cuBLAS in both.
     lists = {};
     lists.kernel = "all";
     lists.dtype = "e4m3";
     points = expand(lists);
+    ASSERT_EQ(points.size(), 4u);
+    EXPECT_EQ(points[0].kernel.kind, model::KernelKind::Fp8);
+    EXPECT_EQ(points[1].kernel.kind, model::KernelKind::Cublas);
+    EXPECT_EQ(points[2].kernel.kind, model::KernelKind::Fp8Blocks);
+    EXPECT_EQ(points[2].problem.fp8_scaling, model::Fp8Scaling::Block);
+    EXPECT_EQ(points[3].kernel.kind, model::KernelKind::Cublas);
+    // An FP8 rung named alone runs its own scales, and refuses the other's.
+    lists = {};
+    lists.kernel = "fp8-blocks";
+    lists.dtype = "fp8";
+    points = expand(lists);
     ASSERT_EQ(points.size(), 1u);
-    EXPECT_EQ(points[0].kernel.kind, model::KernelKind::Cublas);
+    EXPECT_EQ(points[0].problem.fp8_scaling, model::Fp8Scaling::Block);
+    lists.scaling = "tensor";
+    const std::string why = expand_error(lists);
+    EXPECT_NE(why.find("the fp8-blocks rung is written for block scales"), std::string::npos) << why;
 }
 
 TEST(ExpandSweep, Fp8BadCombinationsSayWhy) {

@@ -137,3 +137,52 @@ TEST(Fp8Cublas, BlockScalesWithMNotAMultipleOf4SayWhy) {
     EXPECT_NE(why->find("M and N multiples of 4 (M = 257, N = 256)"), std::string::npos) << *why;
     EXPECT_NE(cublaslt_fp8_unsupported({4, 4, 4, 1, Dtype::Float32}), std::nullopt) << "fp8 only";
 }
+
+// The FP8 rungs through the runner, each with the scales it is written for: checked against FP64
+// on the dequantised inputs at sizes the tiles divide and sizes they do not (K not a multiple of
+// 16: padded copies; not of 128: a partial last K step and block of scales; one cell; a batch,
+// per tensor), and at a size of several rounds of tiles. The pipeline's error against the FP32
+// inputs is measured as cuBLASLt's is.
+class Fp8Rungs : public ::testing::TestWithParam<KernelKind> {};
+
+TEST_P(Fp8Rungs, CheckAtEdgeSizes) {
+    SKIP_WITHOUT_GPU();
+    const KernelKind kind = GetParam();
+    const Fp8Scaling scaling = *fp8_rung_scaling(kind);
+    const std::array<std::int64_t, 4> sizes[] = {{256, 256, 256, 1}, {257, 255, 300, 1}, {200, 384, 640, 1},
+                                                 {1, 1, 1, 1},       {129, 17, 4097, 1}, {1000, 1500, 2000, 1},
+                                                 {2304, 2048, 1024, 1}, {64, 96, 160, 3}};
+    for (const auto& [m, n, k, batch] : sizes) {
+        if (batch > 1 && scaling == Fp8Scaling::Block) continue;  // block scales: one matrix (model::validate)
+        RunRequest request = fp8_request(m, n, k, scaling, batch);
+        request.kernel.kind = kind;
+        const RunResult result = run_request(request);
+        const std::string point = describe_point(request);
+        if (!result.ok && result.unsupported) GTEST_SKIP() << point << ": " << result.error;  // not a Hopper GPU
+        ASSERT_TRUE(result.ok) << point << ": " << result.error;
+        EXPECT_TRUE(result.checked) << point;
+        EXPECT_TRUE(result.check_passed) << point << ": " << result.check_summary;
+        if (m * n * k > 1000) {
+            EXPECT_GT(result.error_vs_fp64_rms, 1e-4) << point;
+            EXPECT_LT(result.error_vs_fp64_rms, 0.1) << point;
+        }
+    }
+}
+
+// The other scaling is refused before anything runs, naming the rung that has it.
+TEST_P(Fp8Rungs, TheOtherScalesAreRefusedWithTheRungThatHasThem) {
+    const KernelKind kind = GetParam();
+    const Fp8Scaling other = *fp8_rung_scaling(kind) == Fp8Scaling::Tensor ? Fp8Scaling::Block : Fp8Scaling::Tensor;
+    RunRequest request = fp8_request(256, 256, 256, other);
+    request.kernel.kind = kind;
+    const RunResult result = run_request(request);
+    EXPECT_FALSE(result.ok);
+    if (result.error.find("scales") == std::string::npos) GTEST_SKIP() << result.error;  // no GPU: said first
+    EXPECT_NE(result.error.find(kind == KernelKind::Fp8 ? "fp8-blocks" : "the fp8 rung"), std::string::npos)
+        << result.error;
+}
+
+INSTANTIATE_TEST_SUITE_P(Rungs, Fp8Rungs, ::testing::Values(KernelKind::Fp8, KernelKind::Fp8Blocks),
+                         [](const ::testing::TestParamInfo<KernelKind>& info) {
+                             return info.param == KernelKind::Fp8 ? std::string("Fp8") : std::string("Fp8Blocks");
+                         });

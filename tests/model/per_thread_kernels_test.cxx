@@ -48,7 +48,7 @@ TEST(KernelKinds, NamesParseAndDescribeInTeachingOrder) {
     EXPECT_EQ(names, (std::vector<std::string>{"naive", "naive-row", "row-per-thread", "column-per-thread", "tiled",
                                                "regtile-1d", "regtile-2d", "vectorized", "conflict-free",
                                                "warptile", "pipelined", "tuned", "wmma", "mma", "mma-async", "wgmma",
-                                               "warp-specialized", "persistent", "tc-tuned", "cublas"}));
+                                               "warp-specialized", "persistent", "tc-tuned", "fp8", "fp8-blocks", "cublas"}));
     EXPECT_EQ(describe(config(KernelKind::RowPerThread, 128)), "row-per-thread 128");
     EXPECT_EQ(describe(config(KernelKind::ColumnPerThread, 32)), "column-per-thread 32");
     EXPECT_EQ(describe(cublas()), "cublas");

@@ -50,12 +50,12 @@ TEST(LatencyRungsSetting, AWrongLineSaysFileLineAndWhat) {
     EXPECT_EQ(settings_error("view = stage\nlatency_rungs = warptile, turbo\n"),
               "s.ini:2: latency_rungs = warptile, turbo: \"turbo\" is no rung; expected names from regtile-1d, "
               "regtile-2d, vectorized, conflict-free, warptile, pipelined, tuned, wmma, mma, mma-async, wgmma, "
-              "warp-specialized, persistent, tc-tuned, separated by commas");
+              "warp-specialized, persistent, tc-tuned, fp8, fp8-blocks, separated by commas");
     EXPECT_EQ(settings_error("latency_rungs = tuned, tuned\n"), "s.ini:1: latency_rungs = tuned, tuned: tuned is named twice");
     EXPECT_EQ(settings_error("latency_rungs = warptile,\n"),
               "s.ini:1: latency_rungs = warptile,: \"\" is no rung; expected names from regtile-1d, regtile-2d, "
               "vectorized, conflict-free, warptile, pipelined, tuned, wmma, mma, mma-async, wgmma, warp-specialized, "
-              "persistent, tc-tuned, separated by commas");
+              "persistent, tc-tuned, fp8, fp8-blocks, separated by commas");
     EXPECT_EQ(settings_error("latency_rungs = tuned\nlatency_rungs = warptile\n"),
               "s.ini:2: latency_rungs is set twice (first on line 1)");
 }

@@ -34,7 +34,7 @@ TEST(LatencyRungs, NamesCheckExactlyTheirBoxes) {
     ts::views::show_rungs(c, {"pipelined", "regtile-1d", "turbo"});
     EXPECT_EQ(boxes(c),
               (std::vector<bool>{true, false, false, false, false, true, false, false, false, false, false, false, false,
-                                 false}))
+                                 false, false, false}))
         << "warptile, tuned, mma-async and persistent, checked by default, are unchecked; a name that is no rung is "
            "passed over";
     ts::views::show_rungs(c, {});

@@ -119,16 +119,16 @@ TEST(RungTable, TheShippedRowsKeepTheNamesColoursAndFirstChoicesTheListsHad) {
     EXPECT_EQ(ts::cli::kernel_names(),
               "naive, naive-row, row-per-thread, column-per-thread, tiled, regtile-1d, regtile-2d, vectorized, "
               "conflict-free, warptile, pipelined, tuned, wmma, mma, mma-async, wgmma, warp-specialized, persistent, "
-              "tc-tuned, cublas")
+              "tc-tuned, fp8, fp8-blocks, cublas")
         << "--kernel's help";
     EXPECT_EQ(std::vector<std::string>(std::begin(ts::settings::kLadderRungNames), std::end(ts::settings::kLadderRungNames)),
               (std::vector<std::string>{"regtile-1d", "regtile-2d", "vectorized", "conflict-free", "warptile",
                                         "pipelined", "tuned", "wmma", "mma", "mma-async", "wgmma", "warp-specialized",
-                                        "persistent", "tc-tuned"}))
+                                        "persistent", "tc-tuned", "fp8", "fp8-blocks"}))
         << "the names a settings file's latency_rungs may hold";
     EXPECT_EQ(ts::model::lab_rung_defaults(),
               (std::vector<bool>{false, false, false, false, true, false, true, false, false, true, false, false, true,
-                                 false}))
+                                 false, false, false}))
         << "warptile and tuned, mma-async and persistent ticked at first";
 
     // The latency plot's curve for each rung checkbox, in the checkboxes' order.
@@ -137,7 +137,8 @@ TEST(RungTable, TheShippedRowsKeepTheNamesColoursAndFirstChoicesTheListsHad) {
         IM_COL32(235, 115, 15, 255), IM_COL32(150, 30, 90, 255),  IM_COL32(225, 95, 130, 255),
         IM_COL32(20, 120, 50, 255),  IM_COL32(165, 115, 55, 255), IM_COL32(120, 80, 170, 255),
         IM_COL32(0, 140, 190, 255),  IM_COL32(190, 60, 160, 255), IM_COL32(90, 125, 40, 255),
-        IM_COL32(95, 40, 20, 255),   IM_COL32(200, 30, 60, 255)};
+        IM_COL32(95, 40, 20, 255),   IM_COL32(200, 30, 60, 255),  IM_COL32(240, 170, 0, 255),
+        IM_COL32(75, 60, 200, 255)};
     const std::vector<ts::model::RungInfo> rungs = ts::model::lab_rungs();
     ASSERT_EQ(rungs.size(), curves.size());
     for (std::size_t i = 0; i < rungs.size(); ++i)
@@ -154,7 +155,8 @@ TEST(RungTable, TheShippedRowsKeepTheNamesColoursAndFirstChoicesTheListsHad) {
         IM_COL32(30, 145, 135, 255), IM_COL32(25, 130, 105, 255), IM_COL32(20, 115, 80, 255),
         IM_COL32(15, 100, 60, 255), IM_COL32(5, 80, 40, 255), IM_COL32(240, 170, 80, 255),
         IM_COL32(230, 145, 60, 255), IM_COL32(215, 120, 45, 255), IM_COL32(195, 90, 40, 255),
-        IM_COL32(165, 65, 35, 255), IM_COL32(130, 40, 30, 255), IM_COL32(95, 20, 20, 255), IM_COL32(60, 60, 60, 255)};
+        IM_COL32(165, 65, 35, 255), IM_COL32(130, 40, 30, 255), IM_COL32(95, 20, 20, 255), IM_COL32(110, 40, 120, 255), IM_COL32(75, 25, 100, 255),
+        IM_COL32(60, 60, 60, 255)};
     ASSERT_EQ(std::size(ts::model::kAllKernelKinds), bars.size());
     for (std::size_t i = 0; i < bars.size(); ++i)
         EXPECT_EQ(ladder_colour(ts::model::kAllKernelKinds[i]), bars[i]) << ts::model::kernel_name(ts::model::kAllKernelKinds[i]);

@@ -49,7 +49,7 @@ struct WgmmaShape {
     bool producer = false;
     int wgmma_n = 128;  // N of each wgmma.mma_async.m64nNk16
     TmaSwizzle swizzle = TmaSwizzle::B128;
-    int element_bytes = 2;   // BF16 or FP16
+    int element_bytes = 2;   // of A and B: 2 for BF16 or FP16, 1 for e4m3 (C is then BF16)
     bool b_k_major = false;  // B stored N×K (K contiguous) rather than TileScope's K×N
     int cluster_m = 1;       // CTAs of a cluster along M that share B's tile through TMA multicast
     bool c_staged = false;   // C leaves through shared memory and TMA stores, not from registers
@@ -89,7 +89,10 @@ struct WgmmaShape {
     TS_HOST_DEVICE constexpr bool valid() const {
         if (bm <= 0 || bn <= 0 || bk <= 0 || stages < 1 || consumers < 1 || cluster_m < 1) return false;
         const int split = swap_ab ? bn : bm, across = swap_ab ? bm : bn;
-        if (element_bytes != 2 || split % consumers != 0 || (split / consumers) % kWgmmaM != 0) return false;
+        if (split % consumers != 0 || (split / consumers) % kWgmmaM != 0) return false;
+        // 16-bit inputs, or e4m3 (20, 21): FP8 wgmma reads both operands K-major, so its B is N×K;
+        // its C (BF16) leaves from the registers.
+        if (element_bytes != 2 && !(element_bytes == 1 && b_k_major && !swap_ab && !c_staged)) return false;
         if (!wgmma_n_valid(wgmma_n) || across % wgmma_n != 0 || (bk * element_bytes) % kWgmmaKBytes != 0) return false;
         if (swap_ab && b_k_major) return false;
         const int span = swizzle_span_bytes(swizzle);
@@ -163,6 +166,21 @@ inline constexpr WgmmaShape kTcTunedCandidates[] = {
      .swizzle = TmaSwizzle::B128, .cluster_m = 2, .c_staged = true, .swap_ab = true, .c_one_slab = true,
      .stream_k = true},
 };
+// 20 and 21, e4m3 inputs: 18's persistent grid and clusters, with K steps of 128 bytes as before,
+// now 128 elements (four m64n256k32 per consumer and K step), B stored N×K and read K-major like
+// A, no operand swap, and C written from the registers after its scale. 20 (per tensor): two
+// consumers of 64×256, 128 accumulators a thread, four stages of 48 KiB.
+inline constexpr WgmmaShape kFp8Shape{.bm = 128, .bn = 256, .bk = 128, .stages = 4, .consumers = 2,
+                                      .producer = true, .wgmma_n = 256, .swizzle = TmaSwizzle::B128,
+                                      .element_bytes = 1, .b_k_major = true, .cluster_m = 2};
+// 21 (block scales): each K step's products go into a second set of accumulators and are added,
+// times their scales, to the FP32 sums: two sets of 64 a thread, so 64×128 per consumer, and the
+// 32 KiB stages leave room for six.
+inline constexpr WgmmaShape kFp8BlocksShape{.bm = 128, .bn = 128, .bk = 128, .stages = 6, .consumers = 2,
+                                            .producer = true, .wgmma_n = 128, .swizzle = TmaSwizzle::B128,
+                                            .element_bytes = 1, .b_k_major = true, .cluster_m = 2};
+static_assert(kFp8Shape.valid() && kFp8BlocksShape.valid());
+
 inline constexpr int kTcTunedCandidateCount =
     static_cast<int>(sizeof(kTcTunedCandidates) / sizeof(kTcTunedCandidates[0]));
 
@@ -536,7 +554,9 @@ TS_HOST_DEVICE constexpr int wgmma_k_steps(WgmmaShape s, int k) { return ceil_di
 TS_HOST_DEVICE constexpr std::int64_t wgmmas_per_block(WgmmaShape s, int k) {
     return static_cast<std::int64_t>(wgmmas_per_block_step(s)) * wgmma_k_steps(s, k);
 }
-// Multiply-adds one wgmma does: 64 · N · 16.
-TS_HOST_DEVICE constexpr std::int64_t wgmma_macs(int n) { return static_cast<std::int64_t>(kWgmmaM) * n * kWgmmaK; }
+// Multiply-adds one wgmma does: 64 · N · K, K = 16 for 16-bit inputs, 32 for e4m3 (32 bytes of K).
+TS_HOST_DEVICE constexpr std::int64_t wgmma_macs(int n, int element_bytes = 2) {
+    return static_cast<std::int64_t>(kWgmmaM) * n * (kWgmmaKBytes / element_bytes);
+}
 
 }  // namespace ts::model

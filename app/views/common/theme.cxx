@@ -131,7 +131,9 @@ ImU32 rung_bar_colour(const model::RungInfo& row) {
     constexpr ImU32 kTensorCores[] = {IM_COL32(240, 170, 80, 255), IM_COL32(230, 145, 60, 255),
                                       IM_COL32(215, 120, 45, 255), IM_COL32(195, 90, 40, 255),
                                       IM_COL32(165, 65, 35, 255),  IM_COL32(130, 40, 30, 255),
-                                      IM_COL32(95, 20, 20, 255)};
+                                      IM_COL32(95, 20, 20, 255),
+                                      // the FP8 rungs above them: the ramp turns to violet, another type
+                                      IM_COL32(110, 40, 120, 255), IM_COL32(75, 25, 100, 255)};
     const auto shade = [&](std::span<const ImU32> ramp) {
         return row.position >= 0 && row.position < static_cast<int>(ramp.size()) ? ramp[row.position]
                                                                                   : rung_curve_colour(model::RungColour::None);

@@ -133,6 +133,8 @@ constexpr ImU32 rung_curve_colour(model::RungColour role) {
         case RungColour::Moss: return IM_COL32(90, 125, 40, 255);
         case RungColour::DarkBrown: return IM_COL32(95, 40, 20, 255);
         case RungColour::Crimson: return IM_COL32(200, 30, 60, 255);
+        case RungColour::Amber: return IM_COL32(240, 170, 0, 255);
+        case RungColour::Indigo: return IM_COL32(75, 60, 200, 255);
         case RungColour::Cublas: return IM_COL32(60, 60, 60, 255);
         case RungColour::None: break;
     }

@@ -44,8 +44,9 @@ std::string gpu_name(const AppState& app) {
     return "";
 }
 
-std::vector<model::LadderRung> rungs_of(Ladder ladder) { return model::ladder_rungs(ladder); }
 model::Dtype dtype_of(Ladder ladder) { return ladder == Ladder::Fp32 ? model::Dtype::Float32 : model::Dtype::BFloat16; }
+// The rungs drawn in the ladder's type: the FP8 rungs atop the tensor-core ladder run in fp8 alone.
+std::vector<model::LadderRung> rungs_of(Ladder ladder) { return model::ladder_rungs(ladder, dtype_of(ladder)); }
 std::string dtype_name_of(Ladder ladder) { return std::string(model::dtype_name(dtype_of(ladder))); }
 
 bool is_rung_config(const std::string& config, Ladder ladder) {

@@ -59,6 +59,9 @@ std::string_view signature_of(model::KernelKind kind) {
         case model::KernelKind::WarpSpecialized: return ") warp_specialized_kernel(";
         case model::KernelKind::Persistent:
         case model::KernelKind::TcTuned: return "__global__ void __cluster_dims__(ShapeType::value.cluster_m";
+        // 20 and 21 share fp8_kernel (20_fp8.cuh).
+        case model::KernelKind::Fp8:
+        case model::KernelKind::Fp8Blocks: return "    fp8_kernel(const __grid_constant__ CUtensorMap a_map";
         default: break;
     }
     return kind == model::KernelKind::Tiled ? "__global__ void tiled_kernel" : "__global__ void naive_kernel";

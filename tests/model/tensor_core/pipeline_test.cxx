@@ -44,7 +44,7 @@ TEST(TcPipeline, CountsWorkedByHand) {
 TEST(TcPipeline, WgmmasDoExactlyTheBlocksMultiplyAdds) {
     for (const WgmmaShape& s : kShapes)
         for (int k : {64, 1000, 4096})
-            EXPECT_EQ(wgmmas_per_block(s, k) * wgmma_macs(s.wgmma_n),
+            EXPECT_EQ(wgmmas_per_block(s, k) * wgmma_macs(s.wgmma_n, s.element_bytes),
                       static_cast<std::int64_t>(s.bm) * s.bn * wgmma_k_steps(s, k) * s.bk);
 }
 
@@ -219,6 +219,7 @@ TEST(TcPipeline, BoxesCoverEachTileOnceAndFillTheStage) {
 TEST(TcPipeline, BoxesLandWhereTheDescriptorsLook) {
     constexpr std::uint32_t smem_base = 0x400;  // dynamic shared memory, 1024-aligned
     for (const WgmmaShape& s : kShapes) {
+        const int eb = s.element_bytes, k_slice = kWgmmaKBytes / eb;  // elements per wgmma K
         const int stage = 2, k_step = 6;  // 6 % 4 = 2 (and 6 % 3 = 0 for kKMajorB)
         const int st = k_step % s.stages;
         for (int i = 0; i < boxes_per_stage(s); ++i) {
@@ -232,13 +233,13 @@ TEST(TcPipeline, BoxesLandWhereTheDescriptorsLook) {
                     int expected = 0;
                     if (box.of_a)
                         expected =
-                            a_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bm, g_out, g_in - k_step * s.bk, 2);
+                            a_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bm, g_out, g_in - k_step * s.bk, eb);
                     else if (s.b_k_major)
                         expected =
-                            b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bn, g_out, g_in - k_step * s.bk, 2);
+                            b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bn, g_out, g_in - k_step * s.bk, eb);
                     else
                         expected =
-                            b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bk, g_out - k_step * s.bk, g_in, 2);
+                            b_tile_offset(s, st) + tma_tile_offset(s.swizzle, s.bk, g_out - k_step * s.bk, g_in, eb);
                     ASSERT_EQ(placed, expected);
                 }
         }
@@ -250,22 +251,22 @@ TEST(TcPipeline, BoxesLandWhereTheDescriptorsLook) {
                     for (int ks = 0; ks < s.k_slices(); ++ks) {
                         const SmemDescriptor d = wgmma_a_descriptor(s, smem_base, stage, c, mi, ks);
                         for (int r = 0; r < kWgmmaM; ++r)
-                            for (int k = 0; k < kWgmmaK; ++k) {
-                                const int col = c * s.consumer_cols() + mi * kWgmmaM + r, kk = ks * kWgmmaK + k;
-                                ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_mn_major_offset(d, k, r, 2))),
+                            for (int k = 0; k < k_slice; ++k) {
+                                const int col = c * s.consumer_cols() + mi * kWgmmaM + r, kk = ks * k_slice + k;
+                                ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_mn_major_offset(d, k, r, eb))),
                                           static_cast<int>(smem_base) + b_tile_offset(s, stage) +
-                                              tma_tile_offset(s.swizzle, s.bk, kk, col, 2));
+                                              tma_tile_offset(s.swizzle, s.bk, kk, col, eb));
                             }
                     }
             for (int ni = 0; ni < s.n_slices(); ++ni)
                 for (int ks = 0; ks < s.k_slices(); ++ks) {
                     const SmemDescriptor d = wgmma_b_descriptor(s, smem_base, stage, ni, ks);
                     for (int n = 0; n < s.wgmma_n; ++n)
-                        for (int k = 0; k < kWgmmaK; ++k) {
-                            const int row = ni * s.wgmma_n + n, kk = ks * kWgmmaK + k;
-                            ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_k_major_offset(d, n, k, 2))),
+                        for (int k = 0; k < k_slice; ++k) {
+                            const int row = ni * s.wgmma_n + n, kk = ks * k_slice + k;
+                            ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_k_major_offset(d, n, k, eb))),
                                       static_cast<int>(smem_base) + a_tile_offset(s, stage) +
-                                          tma_tile_offset(s.swizzle, s.bm, row, kk, 2));
+                                          tma_tile_offset(s.swizzle, s.bm, row, kk, eb));
                         }
                 }
             continue;
@@ -275,24 +276,24 @@ TEST(TcPipeline, BoxesLandWhereTheDescriptorsLook) {
                 for (int ks = 0; ks < s.k_slices(); ++ks) {
                     const SmemDescriptor d = a_descriptor(s, smem_base, stage, c, mi, ks);
                     for (int r = 0; r < kWgmmaM; ++r)
-                        for (int k = 0; k < kWgmmaK; ++k) {
+                        for (int k = 0; k < k_slice; ++k) {
                             const int row = c * s.consumer_rows() + mi * kWgmmaM + r;
-                            ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_k_major_offset(d, r, k, 2))),
+                            ASSERT_EQ(swizzle_bytes(s.swizzle, static_cast<int>(canonical_k_major_offset(d, r, k, eb))),
                                       static_cast<int>(smem_base) + a_tile_offset(s, stage) +
-                                          tma_tile_offset(s.swizzle, s.bm, row, ks * kWgmmaK + k, 2));
+                                          tma_tile_offset(s.swizzle, s.bm, row, ks * k_slice + k, eb));
                         }
                 }
         for (int ni = 0; ni < s.n_slices(); ++ni)
             for (int ks = 0; ks < s.k_slices(); ++ks) {
                 const SmemDescriptor d = b_descriptor(s, smem_base, stage, ni, ks);
                 for (int n = 0; n < s.wgmma_n; ++n)
-                    for (int k = 0; k < kWgmmaK; ++k) {
-                        const int col = ni * s.wgmma_n + n, kk = ks * kWgmmaK + k;
-                        const int where = s.b_k_major ? static_cast<int>(canonical_k_major_offset(d, n, k, 2))
-                                                      : static_cast<int>(canonical_mn_major_offset(d, k, n, 2));
+                    for (int k = 0; k < k_slice; ++k) {
+                        const int col = ni * s.wgmma_n + n, kk = ks * k_slice + k;
+                        const int where = s.b_k_major ? static_cast<int>(canonical_k_major_offset(d, n, k, eb))
+                                                      : static_cast<int>(canonical_mn_major_offset(d, k, n, eb));
                         const int expected = static_cast<int>(smem_base) + b_tile_offset(s, stage) +
-                                             (s.b_k_major ? tma_tile_offset(s.swizzle, s.bn, col, kk, 2)
-                                                          : tma_tile_offset(s.swizzle, s.bk, kk, col, 2));
+                                             (s.b_k_major ? tma_tile_offset(s.swizzle, s.bn, col, kk, eb)
+                                                          : tma_tile_offset(s.swizzle, s.bk, kk, col, eb));
                         ASSERT_EQ(swizzle_bytes(s.swizzle, where), expected);
                     }
             }

@@ -61,7 +61,9 @@ constexpr WgmmaShape kShapes[] = {kWgmma16,   kWarpSpecialized, kClustered,     
                                   kSwizzle64, kUnswizzled,      kClusteredKMajorB, kSwapped,
                                   // tc-tuned's 128×128 candidates, in a cluster and alone, 18's alone, and
                                   // 18's with four stages and C a slab at a time
-                                  kTcTunedCandidates[1], kTcTunedCandidates[2], kTcTunedCandidates[3], kTcTunedCandidates[4]};
+                                  kTcTunedCandidates[1], kTcTunedCandidates[2], kTcTunedCandidates[3], kTcTunedCandidates[4],
+                                  // the FP8 rungs': 8-bit elements, 32 of them per wgmma K, both operands K-major
+                                  kFp8Shape, kFp8BlocksShape};
 
 static_assert(kWgmma16.valid() && kWarpSpecialized.valid() && kClustered.valid() && kKMajorB.valid() &&
               kSwizzle64.valid() && kUnswizzled.valid() && kClusteredKMajorB.valid());

@@ -67,6 +67,13 @@ std::vector<FragmentGrid> fragment_grids(model::KernelKind kind) {
         case KernelKind::TcTuned:
             return {{FragmentOperand::WgmmaD, model::kWgmmaM, kWgmmaShownCols,
                      "D, 64 rows × the first 32 of N columns, FP32", 0, "D, 64 × 32"}};
+        // e4m3's m64nNk32 reads 32 of K a wgmma, and its D is laid out as the 16-bit one's.
+        case KernelKind::Fp8:
+        case KernelKind::Fp8Blocks:
+            return {{FragmentOperand::WgmmaD, model::kWgmmaM, kWgmmaShownCols,
+                     "D of an m64nNk32 on e4m3, 64 rows × the first 32 of N columns, FP32 (the same layout as "
+                     "the 16-bit wgmma's)",
+                     0, "D, 64 × 32"}};
         default: return {};
     }
 }

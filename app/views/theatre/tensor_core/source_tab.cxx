@@ -82,7 +82,31 @@ constexpr TcSubStep kPersistentSteps[] = {
     {"release the stage", "each consumer", "mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);", A::Release},
     {"C out by TMA", "each consumer", "stage_and_store_c<kShape, T>(", A::StageC},
 };
-
+// 20 and 21: 18's loop over whole tiles, C from the registers times its scale; 21 promotes each
+// K step's products into its FP32 sums, times their scales.
+constexpr TcSubStep kFp8Steps[] = {
+    {"take the next tile", "the producer", "for (int tile = cluster; tile < tiles; tile += clusters) {", A::TakeTile},
+    {"wait: stage free", "the producer", "if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);",
+     A::WaitFree},
+    {"arm full, copy", "the producer", "issue_cluster_stage<kShape>(", A::ArmAndCopy},
+    {"wait: stage full", "each consumer", "mbarrier_wait(&full[ring.stage], ring.full_parity);", A::WaitFull},
+    {"wgmmas", "each consumer", "wgmma_stage_from<kShape, __nv_bfloat16>(", A::Wgmmas},
+    {"wait for the wgmmas", "each consumer", "wgmma_wait<0>();", A::WaitWgmmas},
+    {"release the stage", "each consumer", "mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);", A::Release},
+    {"C out, times the scales", "each consumer", "store_accumulators<kShape, __nv_bfloat16>(acc", A::StoreC},
+};
+constexpr TcSubStep kFp8BlocksSteps[] = {
+    {"take the next tile", "the producer", "for (int tile = cluster; tile < tiles; tile += clusters) {", A::TakeTile},
+    {"wait: stage free", "the producer", "if (ring.producer_waits) mbarrier_wait(&empty[ring.stage], ring.empty_parity);",
+     A::WaitFree},
+    {"arm full, copy", "the producer", "issue_cluster_stage<kShape>(", A::ArmAndCopy},
+    {"wait: stage full", "each consumer", "mbarrier_wait(&full[ring.stage], ring.full_parity);", A::WaitFull},
+    {"wgmmas", "each consumer", "wgmma_stage_from<kShape, __nv_bfloat16>(", A::Wgmmas},
+    {"wait for the wgmmas", "each consumer", "wgmma_wait<0>();", A::WaitWgmmas},
+    {"release the stage", "each consumer", "mbarrier_arrive_cluster(&empty[ring.stage], wg_thread);", A::Release},
+    {"promote: sums += products · scales", "each consumer", "if constexpr (kBlocks) promote<kShape>(", A::Promote},
+    {"C out", "each consumer", "store_accumulators<kShape, __nv_bfloat16>(sums", A::StoreC},
+};
 
 // The words of the mma rungs (13–15) at K step `k`.
 std::string mma_words(model::KernelKind kind, const model::MmaShape& s, TcAction action, int k, int k_steps) {
@@ -166,7 +190,8 @@ std::string wgmma_words(const model::WgmmaShape& s, TcAction action, int k, int 
                                    k, s.stages, filled, k_steps - 1);
             return format_text("mbarrier.arrive.expect_tx on full[{}] with {} bytes, then TMA copies of K step {} (A's "
                                "{}×{} tile and B's {}×{}) into stage {}{}.",
-                               filled % s.stages, grouped(model::expect_tx_bytes(s)), filled, s.bm, s.bk, s.bk, s.bn,
+                               filled % s.stages, grouped(model::expect_tx_bytes(s)), filled, s.bm, s.bk,
+                               s.b_k_major ? s.bn : s.bk, s.b_k_major ? s.bk : s.bn,
                                filled % s.stages,
                                s.cluster_m > 1
                                    ? format_text("; each CTA brings 1/{} of B and multicasts it to both", s.cluster_m)
@@ -177,10 +202,20 @@ std::string wgmma_words(const model::WgmmaShape& s, TcAction action, int k, int 
                                "producer's arrival and all {} bytes are in.",
                                k, ring.stage, ring.round, ring.stage, ring.full_parity, grouped(ring.expect_tx));
         case A::Wgmmas:
+            if (s.element_bytes == 1)
+                return format_text("{} wgmma.mma_async per warpgroup on stage {} ({}×{}×32 each, e4m3: both tiles "
+                                   "read K-major, B's rows being its columns), committed as one group; they run while "
+                                   "the warps go on.",
+                                   model::wgmmas_per_consumer_step(s), ring.stage, model::kWgmmaM, s.wgmma_n);
             return format_text("{} wgmma.mma_async per warpgroup on stage {} ({}×{}×16 each{}), committed as one group; "
                                "they run while the warps go on.",
                                model::wgmmas_per_consumer_step(s), ring.stage, model::kWgmmaM, s.wgmma_n,
                                s.swap_ab ? ", operands swapped: Cᵀ = Bᵀ·Aᵀ" : "");
+        case A::Promote:
+            return format_text("the K step's products (columns {}–{} of K), in a second set of accumulators, are added "
+                               "to the FP32 sums times A's scale for the thread's two rows and B's for the tile's block: "
+                               "{} FMAs a thread. The tensor cores' 13-bit sums last one K step.",
+                               k * s.bk, k * s.bk + s.bk - 1, s.wgmma_n / 2);
         case A::WaitWgmmas:
             return "wgmma.wait_group 0: this warpgroup's wgmmas on the stage are done, so it no longer reads the stage.";
         case A::BarrierStage:
@@ -209,6 +244,9 @@ std::string wgmma_words(const model::WgmmaShape& s, TcAction action, int k, int 
                    "tile's first K steps.";
         default: break;
     }
+    if (s.element_bytes == 1)
+        return "after the tile's last K step each warpgroup writes its sums to C in BF16, inside the matrix only; per "
+               "tensor, each times scale_a · scale_b first (one multiply a cell).";
     return "after the last K step each warpgroup writes its accumulators to C, inside the matrix only.";
 }
 
@@ -256,6 +294,8 @@ std::span<const TcSubStep> tc_substeps(model::KernelKind kind) {
         case K::WarpSpecialized: return kWarpSpecializedSteps;
         case K::Persistent:
         case K::TcTuned: return kPersistentSteps;
+        case K::Fp8: return kFp8Steps;
+        case K::Fp8Blocks: return kFp8BlocksSteps;
         default: return {};
     }
 }

@@ -44,6 +44,7 @@ enum class TcAction {
     Refill,         // TMA copies of K step k + stages (16)
     Release,        // mbarrier arrive on empty[stage]
     StageC,         // C through shared memory and TMA stores
+    Promote,        // 21: the K step's products, times their two scales, into the FP32 sums
 };
 
 struct TcSubStep {
