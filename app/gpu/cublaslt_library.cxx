@@ -47,6 +47,9 @@ struct Plan {
     cublasLtMatmulDesc_t desc = nullptr;
     cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
     cublasLtMatmulHeuristicResult_t heuristic{};
+    // Per tensor cuBLASLt computes Cᵀ = B·Aᵀ (column-major), its A our B; with block scales it
+    // takes our A as its A (VEC128 scales) and our B as its B (BLK128x128), and writes D row-major.
+    bool swapped = true;
 };
 
 // One per process, as cuBLAS's: the library, one handle and the workspace, made on first use and
@@ -164,23 +167,34 @@ Plan& plan_for(CublasLt& lt, const model::Problem& p) {
     plan.problem = p;
     try {
         check(api, api.desc_create(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+        // FP8 takes both operands K-major: the A of cuBLASLt transposed (TRANSA = T), its B as it is.
         const cublasOperation_t transpose = CUBLAS_OP_T, as_is = CUBLAS_OP_N;
         check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose),
               "cublasLtMatmulDescSetAttribute(TRANSA)");
         check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, &as_is, sizeof as_is),
               "cublasLtMatmulDescSetAttribute(TRANSB)");
-        if (p.fp8_scaling == model::Fp8Scaling::Block) {
-            // cuBLASLt's A is our B (128×128 blocks), its B our A (1×128 along K).
-            const cublasLtMatmulMatrixScale_t blocks = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+        plan.swapped = p.fp8_scaling != model::Fp8Scaling::Block;
+        if (!plan.swapped) {
+            // As NVIDIA's sample LtBlk128x128Fp8Matmul takes them: 1×128 scales on the transposed A
+            // (our A's rows), 128×128 blocks on B (our B, N×K).
             const cublasLtMatmulMatrixScale_t rows = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
-            check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &blocks, sizeof blocks),
-                  "cublasLtMatmulDescSetAttribute(A_SCALE_MODE = BLK128x128_32F)");
-            check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &rows, sizeof rows),
-                  "cublasLtMatmulDescSetAttribute(B_SCALE_MODE = VEC128_32F)");
+            const cublasLtMatmulMatrixScale_t blocks = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+            check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &rows, sizeof rows),
+                  "cublasLtMatmulDescSetAttribute(A_SCALE_MODE = VEC128_32F)");
+            check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &blocks, sizeof blocks),
+                  "cublasLtMatmulDescSetAttribute(B_SCALE_MODE = BLK128x128_32F)");
+            plan.a = make_layout(api, CUDA_R_8F_E4M3, p.k, p.m, p.k, p.batch, p.m * p.k);
+            plan.b = make_layout(api, CUDA_R_8F_E4M3, p.k, p.n, p.k, p.batch, p.n * p.k);
+            // D is M×N; stored row by row it is our C.
+            plan.c = make_layout(api, CUDA_R_16BF, p.m, p.n, p.n, p.batch, p.m * p.n);
+            const cublasLtOrder_t by_rows = CUBLASLT_ORDER_ROW;
+            check(api, api.layout_set(plan.c, CUBLASLT_MATRIX_LAYOUT_ORDER, &by_rows, sizeof by_rows),
+                  "cublasLtMatrixLayoutSetAttribute(ORDER = ROW)");
+        } else {
+            plan.a = make_layout(api, CUDA_R_8F_E4M3, p.k, p.n, p.k, p.batch, p.n * p.k);
+            plan.b = make_layout(api, CUDA_R_8F_E4M3, p.k, p.m, p.k, p.batch, p.m * p.k);
+            plan.c = make_layout(api, CUDA_R_16BF, p.n, p.m, p.n, p.batch, p.m * p.n);
         }
-        plan.a = make_layout(api, CUDA_R_8F_E4M3, p.k, p.n, p.k, p.batch, p.n * p.k);
-        plan.b = make_layout(api, CUDA_R_8F_E4M3, p.k, p.m, p.k, p.batch, p.m * p.k);
-        plan.c = make_layout(api, CUDA_R_16BF, p.n, p.m, p.n, p.batch, p.m * p.n);
 
         cublasLtMatmulPreference_t preference = nullptr;
         check(api, api.preference_create(&preference), "cublasLtMatmulPreferenceCreate");
@@ -264,16 +278,18 @@ void cublaslt_matmul_fp8(const model::Problem& p, const Fp8DeviceOperands& opera
             throw std::runtime_error(model::format_text("cudaMalloc of cuBLASLt's {} MiB workspace: {}", cublaslt_detail::kWorkspaceBytes >> 20,
                                                  cudaGetErrorString(e)));
         }
-    // cuBLASLt's A is our B and its B our A, scales included.
-    const void* a_scale = operands.b_scales;
-    const void* b_scale = operands.a_scales;
+    // Per tensor cuBLASLt's A is our B and its B our A, scales included (Plan::swapped).
+    const void* a_scale = plan.swapped ? operands.b_scales : operands.a_scales;
+    const void* b_scale = plan.swapped ? operands.a_scales : operands.b_scales;
+    const void* a = plan.swapped ? static_cast<const void*>(operands.b) : operands.a;
+    const void* b = plan.swapped ? static_cast<const void*>(operands.a) : operands.b;
     cublaslt_detail::check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale),
           "cublasLtMatmulDescSetAttribute(A_SCALE_POINTER)");
     cublaslt_detail::check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale),
           "cublasLtMatmulDescSetAttribute(B_SCALE_POINTER)");
     const float one = 1.0f, zero = 0.0f;
     cublaslt_detail::check(api,
-          api.matmul(lt.handle, plan.desc, &one, operands.b, plan.a, operands.a, plan.b, &zero, operands.c, plan.c,
+          api.matmul(lt.handle, plan.desc, &one, a, plan.a, b, plan.b, &zero, operands.c, plan.c,
                      operands.c, plan.c, &plan.heuristic.algo, lt.workspace, cublaslt_detail::kWorkspaceBytes, stream),
           "cublasLtMatmul (FP8 e4m3, BF16 out)");
 }
