@@ -613,12 +613,6 @@ EnergyPair energy_pair(const AppState& state, const std::string& name) {
     return {};
 }
 
-// 0.141 → "141 mJ", 1.10 → "1.10 J".
-std::string joules_text(double joules) {
-    return joules < 1.0 ? model::fixed(joules * 1e3, joules < 0.01 ? 2 : joules < 0.1 ? 1 : 0) + " mJ"
-                        : model::fixed(joules, 2) + " J";
-}
-
 RevealedAnswer no_energy(const std::string& name) {
     return {std::nullopt, "not measured here",
             format_text("no energy measurement of both {} and cuBLAS in bf16 is loaded: run `tilescope-cli bench "
@@ -630,7 +624,7 @@ RevealedAnswer no_energy(const std::string& name) {
 
 // What both points' energy phases read: "tc-tuned 141 mJ per matmul at 690 W and 1650 MHz, cuBLAS ...".
 std::string energy_text(const record::Point& p, const std::string& name) {
-    std::string text = format_text("{} {} per matmul", name, joules_text(*p.joules_per_matmul));
+    std::string text = format_text("{} {} per matmul", name, model::human_joules(*p.joules_per_matmul));
     if (p.avg_watts) text += format_text(" at {} W", model::fixed(*p.avg_watts, 0));
     if (p.energy_sm_clock_mhz) text += format_text(", SM clock {} MHz", *p.energy_sm_clock_mhz);
     return text;
@@ -653,7 +647,7 @@ RevealedAnswer tc_energy_answer(const AppState& state, const std::string& word) 
         const double watts = *pair.rung->avg_watts;
         return {watts, model::fixed(watts, 0) + " W",
                 format_text("{}. Power is energy over time: {} per matmul ÷ {} per matmul = {} W", measured,
-                            joules_text(*pair.rung->joules_per_matmul),
+                            model::human_joules(*pair.rung->joules_per_matmul),
                             model::human_seconds(*pair.rung->joules_per_matmul / watts), model::fixed(watts, 0))};
     }
     if (!pair.rung->energy_sm_clock_mhz || !pair.cublas->energy_sm_clock_mhz || *pair.cublas->energy_sm_clock_mhz <= 0)
