@@ -106,7 +106,7 @@ TEST(EightBitsLesson, SpeedAndErrorComeFromTheTensorScaledFp8PointAtTheLargestSi
     EXPECT_DOUBLE_EQ(*error.value, 0.08);
     EXPECT_EQ(error.shown, "0.08");
     EXPECT_TRUE(error.how.starts_with(kLabel)) << error.how;
-    EXPECT_NE(error.how.find("RMS error over all cells 0.021"), std::string::npos) << error.how;
+    EXPECT_NE(error.how.find("‖C − exact‖ ÷ ‖exact‖, was off by 0.021"), std::string::npos) << error.how;
     EXPECT_NE(error.how.find("With block scales"), std::string::npos) << error.how;
     EXPECT_NE(error.how.find("was 0.05"), std::string::npos) << error.how;
 }

@@ -526,7 +526,8 @@ RevealedAnswer fp8_error_vs_fp64(const AppState& state) {
                                   "of any cell, the exact product taken in FP64 from the FP32 inputs before they were "
                                   "rounded to e4m3",
                                   source_of(state.lab, best), best->m, best->n, best->k);
-    if (best->error_vs_fp64_rms) how += format_text("; the RMS error over all cells {}", two_digits(*best->error_vs_fp64_rms));
+    if (best->error_vs_fp64_rms)
+        how += format_text("; C as a whole, ‖C − exact‖ ÷ ‖exact‖, was off by {}", two_digits(*best->error_vs_fp64_rms));
     if (best->m == best->n && best->m == best->k)
         if (const record::Point* block = cublas_fp8_at(points, best->m, "block"); block && block->error_vs_fp64_max)
             how += format_text(". With block scales (A per row per 128 of K, B per 128×128) the largest was {}",
@@ -554,8 +555,12 @@ const model::GrowthPoint* growth_at(const std::vector<model::GrowthPoint>& growt
 // The largest relative error of the FP8 sums at K = 4096, never promoted or promoted every 128 of K.
 RevealedAnswer fp8_accumulator_error(const AppState& state, bool promoted) {
     const char* way = promoted ? "promoted into FP32 registers every 128 of K" : "never promoted";
-    const auto percent_of = [&](const model::GrowthPoint& p) { return 100.0 * (promoted ? p.promoted_max : p.never_max); };
-    const auto other_of = [&](const model::GrowthPoint& p) { return 100.0 * (promoted ? p.never_max : p.promoted_max); };
+    const auto percent_of = [&](const model::GrowthPoint& p) {
+        return 100.0 * (promoted ? p.promoted_max : p.never_max);
+    };
+    const auto other_of = [&](const model::GrowthPoint& p) {
+        return 100.0 * (promoted ? p.never_max : p.promoted_max);
+    };
     const auto shown = [](double percent) { return two_digits(percent) + " %"; };
     const auto& report = state.experiments.accumulator.report;
     if (report)
