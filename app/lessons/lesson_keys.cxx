@@ -21,7 +21,7 @@ namespace {
 constexpr std::string_view kStateKeys[] = {"view",  "m",        "n",        "k",      "batch",   "dtype",
                                            "kernel", "tile",    "block-size", "select", "block", "phase",
                                            "sub-step", "k-step", "side-by-side", "panel", "hover-a", "hover-b",
-                                           "axis", "experiment"};
+                                           "axis", "metric", "experiment"};
 
 // Keys whose effect can be taken back: a step may unpin a cell or leave the theatre's
 // defaults again.
@@ -51,6 +51,14 @@ constexpr Answer kAnswers[] = {
     // Breaking a kernel on purpose (the step's `experiment:`): how many runs came out wrong,
     // the stores past C's end of no-bounds-check, the slow-down of bank-conflicts.
     {"experiment-wrong-runs", false}, {"stray-writes", false}, {"experiment-slowdown", false},
+    // Eight bits: e4m3's significant bits (the model's decoder); cuBLASLt FP8 against cuBLAS BF16 in
+    // speed, and its error against FP64 on the FP32 inputs (measured); the accumulator's error at
+    // K = 4096, never promoted and promoted every 128 of K (the GPU's run this session, else the model).
+    {"e4m3-significant-bits", false}, {"fp8-speedup-over-bf16", false}, {"fp8-error-vs-fp64", false},
+    {"fp8-accumulator-error", false}, {"fp8-promoted-error", false},
+    // Power and clocks: the step's tensor-core rung against cuBLAS BF16 in joules per matmul, its
+    // average watts, and its SM clock as a share of cuBLAS's while the energy was measured.
+    {"tc-joules-vs-cublas", false}, {"tc-avg-watts", false}, {"tc-clock-vs-cublas", false},
 };
 
 template <typename Range>
@@ -109,15 +117,16 @@ std::optional<std::string> check_state_value(std::string_view key, std::string_v
     }
     if (key == "dtype") {
         if (model::parse_dtype(value)) return std::nullopt;
-        return format_text("dtype must be int32, float, double, bf16 or fp16, got \"{}\"", value);
+        return format_text("dtype must be int32, float, double, bf16, fp16 or fp8, got \"{}\"", value);
     }
     if (key == "sub-step") {
         if (model::parse_substep(value)) return std::nullopt;
         return format_text("sub-step must be load, sync1, compute, sync2, store or none, got \"{}\"", value);
     }
     if (key == "experiment") {
-        if (model::parse_experiment(value)) return std::nullopt;
-        return format_text("experiment must be one of {} or none, got \"{}\"", model::experiment_names(), value);
+        if (model::parse_experiment(value) || value == kAccumulatorExperiment) return std::nullopt;
+        return format_text("experiment must be one of {}, {} or none, got \"{}\"", model::experiment_names(),
+                           kAccumulatorExperiment, value);
     }
     if (key == "side-by-side") {
         if (value == "yes" || value == "no") return std::nullopt;
@@ -127,6 +136,10 @@ std::optional<std::string> check_state_value(std::string_view key, std::string_v
         if (value == "latency" || value == "latency-log" || value == "gflops" || value == "speedup")
             return std::nullopt;
         return format_text("axis must be latency, latency-log, gflops or speedup, got \"{}\"", value);
+    }
+    if (key == "metric") {
+        if (value == "speed" || value == "energy") return std::nullopt;
+        return format_text("metric must be speed or energy, got \"{}\"", value);
     }
     if (key == "block-size") {
         const auto x = value.find('x');

@@ -17,6 +17,10 @@ inline constexpr int kMaxLessonTile = 64;
 // The theatre's and setup panel's largest size.
 inline constexpr int kMaxLessonSize = 16384;
 
+// `experiment: accumulator`: the Experiments view's measurement of the tensor cores' accumulator,
+// which is no broken kernel (model::Experiment) but opens as --experiment accumulator does.
+inline constexpr std::string_view kAccumulatorExperiment = "accumulator";
+
 // Keys that set the app's state; a step keeps the value of the step before unless it names
 // the key again.
 bool is_state_key(std::string_view key);

@@ -1,5 +1,5 @@
 // The kernel ladder's lessons (register-tiles … pipelining, then tensor-cores and
-// hopper-tensor-cores, and precision) in the real binary, in a window
+// hopper-tensor-cores, precision, eight-bits and power-and-clocks) in the real binary, in a window
 // (under xvfb-run when there is no display), walked the way a teacher does: Ctrl+L to the
 // first of them, PageDown through every step, Enter to reveal each prediction. Every picture
 // must hold the lesson card and a view that is not blank, and the keys must land where
@@ -24,9 +24,10 @@ using ts::test::Image;
 using ts::test::load_png;
 using ts::test::rgb;
 
-// The FP32 ladder's path, and the tensor cores' after it.
-const std::vector<std::string> kPath = {"register-tiles", "wider-loads",  "bank-conflicts",     "warp-tiles",
-                                        "pipelining",     "tensor-cores", "hopper-tensor-cores", "precision"};
+// The FP32 ladder's path, and the tensor cores' after it, to FP8 and energy.
+const std::vector<std::string> kPath = {"register-tiles", "wider-loads",  "bank-conflicts",      "warp-tiles",
+                                        "pipelining",     "tensor-cores", "hopper-tensor-cores", "precision",
+                                        "eight-bits",     "power-and-clocks"};
 
 int band_pixels(const Image& image) { return image.count(rgb(ts::views::kLessonBand), 0.0f, 0.0f, 1.0f, 0.5f); }
 

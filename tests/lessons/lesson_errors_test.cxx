@@ -82,8 +82,8 @@ TEST(LessonErrors, UnknownWords) {
     expect_error(std::string(kHeader) + "step: One\nview: kitchen\ntext: Hi.\n", 3,
                  "view must be stage, latency, tuning, roofline, theatre, ladder or experiment, got \"kitchen\"");
     expect_error(std::string(kHeader) + "step: One\nexperiment: no-sync\ntext: Hi.\n", 3,
-                 "experiment must be one of missing-first-sync, missing-second-sync, no-bounds-check, bank-conflicts or "
-                 "none, got \"no-sync\"");
+                 "experiment must be one of missing-first-sync, missing-second-sync, no-bounds-check, bank-conflicts, "
+                 "accumulator or none, got \"no-sync\"");
     expect_error(std::string(kHeader) + "step: One\nkernel: fast\ntext: Hi.\n", 3, "kernel must be one of naive");
     expect_error(std::string(kHeader) + "step: One\npanel: sources\ntext: Hi.\n", 3,
                  "panel must be source, thread");

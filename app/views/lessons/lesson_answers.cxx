@@ -2,7 +2,8 @@
 // computed, never written in the lesson). In order: the model's counts (element_loads,
 // reuse_factor, warp_sectors, threads_per_block); measured times (coalescing_penalty,
 // measured_speedup); the kernel ladder; the tensor-core ladder; what each type costs in
-// accuracy; breaking a kernel on purpose; then check_answer, which picks one by its word.
+// accuracy; eight bits (FP8); power and clocks; breaking a kernel on purpose; then check_answer,
+// which picks one by its word.
 #include "views/lessons/lesson_answers.hpp"
 
 #include <algorithm>
@@ -13,8 +14,10 @@
 
 #include "gpu/tuned_shapes.hpp"
 #include "views/lab/lab_state.hpp"
+#include "model/accumulator.hpp"
 #include "model/experiment.hpp"
 #include "model/format.hpp"
+#include "model/fp8_values.hpp"
 #include "model/rung_info.hpp"
 #include "model/ladder.hpp"
 #include "model/ladder_rungs.hpp"
@@ -439,6 +442,226 @@ RevealedAnswer check_error(const AppState& state) {
                         source_of(state.lab, best), best->m, best->n, best->k)};
 }
 
+// ---- Eight bits (FP8 e4m3, model/fp8_values.hpp) ----------------------------------------------
+// e4m3-significant-bits: read off the model's e4m3 decoder. fp8-speedup-over-bf16 and
+// fp8-error-vs-fp64: cuBLAS's FP8 GEMM (cuBLASLt, one scale per tensor) against cuBLAS BF16, and
+// its C against FP64 on the FP32 inputs before quantisation, measured. fp8-accumulator-error and
+// fp8-promoted-error: the error of a long sum of FP8 products at K = 4096, never promoted and
+// promoted every 128 of K, from this session's run of the accumulator experiment where there is one,
+// else from the model of an accumulator that keeps model::kFp8AccumulatorFractionBits.
+
+constexpr const char* kFp8Run =
+    "run `tilescope-cli bench --kernel cublas --dtype bf16,fp8 --size 4096 --check-all --json fp8.json` on an "
+    "H100 or H200 (FP8 needs Hopper's tensor cores), then open it with `tilescope --load fp8.json`";
+
+RevealedAnswer e4m3_significant_bits() {
+    // The gap from 1 to the next e4m3 value up is one step of the last fraction bit.
+    const std::uint8_t one = model::round_to_e4m3(1.0);
+    const double next = model::e4m3_to_double(static_cast<std::uint8_t>(one + 1));
+    const int fraction_bits = static_cast<int>(std::lround(-std::log2(next - 1.0)));
+    const int bits = fraction_bits + 1;
+    return {static_cast<double>(bits), format_text("{} bits", bits),
+            format_text("{} (model/fp8_values.hpp): the e4m3 value after 1 is {}, a step of 2^-{}, so {} fraction "
+                        "bits and the leading 1 make {} significant bits; the largest value is {} (1.75 × 2^8); "
+                        "BF16 keeps 8 significant bits, FP32 24",
+                        kCounted, model::fixed(next, 3), fraction_bits, fraction_bits, bits,
+                        model::fixed(model::e4m3_to_double(model::kE4M3MaxCode), 0))};
+}
+
+// FP8 with one scale per tensor: what `bench --dtype fp8` measures unless --scaling block.
+bool tensor_scaled_fp8(const record::Point& p) {
+    return p.dtype == "fp8" && (!p.fp8_scaling || *p.fp8_scaling == "tensor");
+}
+
+bool square_single(const record::Point& p) { return p.batch == 1 && p.m == p.n && p.m == p.k; }
+
+// The last cuBLAS FP8 point (live ones come last) at `size`³ with the scaling `scaling`.
+const record::Point* cublas_fp8_at(const std::vector<const record::Point*>& points, std::int64_t size,
+                                   std::string_view scaling) {
+    const record::Point* found = nullptr;
+    for (const record::Point* p : points)
+        if (p->config == kCublasConfig && p->dtype == "fp8" && square_single(*p) && p->m == size &&
+            p->fp8_scaling.value_or("tensor") == scaling)
+            found = p;
+    return found;
+}
+
+RevealedAnswer fp8_speedup_over_bf16(const AppState& state) {
+    const auto points = lab_points(state.lab.measured);
+    std::vector<std::int64_t> sizes;
+    for (const record::Point* p : points)
+        if (p->ok && p->config == kCublasConfig && tensor_scaled_fp8(*p) && square_single(*p)) sizes.push_back(p->m);
+    std::sort(sizes.rbegin(), sizes.rend());
+    for (std::int64_t size : sizes) {
+        const record::Point* fp8 = cublas_fp8_at(points, size, "tensor");
+        const record::Point* bf16 = find_point(points, kCublasConfig, size, "bf16");
+        if (!fp8 || !bf16 || !fp8->ok || !bf16->ok || fp8->median_ms <= 0.0) continue;
+        const double ratio = bf16->median_ms / fp8->median_ms;
+        std::string how = format_text("{}, {}³, median kernel time: cuBLAS BF16 {}, cuBLAS FP8 (cuBLASLt, e4m3, one "
+                                      "scale per tensor) {} (BF16 time ÷ FP8 time)",
+                                      source_of(state.lab, fp8), size, model::human_seconds(bf16->median_ms / 1e3),
+                                      model::human_seconds(fp8->median_ms / 1e3));
+        if (fp8->quantize_ms && *fp8->quantize_ms > 0.0)
+            how += format_text("; rounding A and B from FP32 to e4m3 took {} more on the GPU, timed apart",
+                               model::human_seconds(*fp8->quantize_ms / 1e3));
+        return {ratio, ratio_text(ratio), how};
+    }
+    return {std::nullopt, "not measured here",
+            format_text("no measurement of cuBLAS in both bf16 and fp8 at one size is loaded: {}", kFp8Run)};
+}
+
+RevealedAnswer fp8_error_vs_fp64(const AppState& state) {
+    const auto points = lab_points(state.lab.measured);
+    const record::Point* best = nullptr;
+    for (const record::Point* p : points)
+        if (p->ok && p->config == kCublasConfig && tensor_scaled_fp8(*p) && p->error_vs_fp64_max &&
+            (!best || p->m * p->n * p->k > best->m * best->n * best->k))
+            best = p;
+    if (!best)
+        return {std::nullopt, "not measured here",
+                format_text("no checked cuBLAS FP8 run is loaded (a sweep checks only up to 1024³ without "
+                            "--check-all): {}",
+                            kFp8Run)};
+    std::string how = format_text("{}, {}×{}×{} fp8, one scale per tensor: the largest |c − exact| ÷ max(|exact|, 1) "
+                                  "of any cell, the exact product taken in FP64 from the FP32 inputs before they were "
+                                  "rounded to e4m3",
+                                  source_of(state.lab, best), best->m, best->n, best->k);
+    if (best->error_vs_fp64_rms)
+        how += format_text("; C as a whole, ‖C − exact‖ ÷ ‖exact‖, was off by {}", two_digits(*best->error_vs_fp64_rms));
+    if (best->m == best->n && best->m == best->k)
+        if (const record::Point* block = cublas_fp8_at(points, best->m, "block"); block && block->error_vs_fp64_max)
+            how += format_text(". With block scales (A per row per 128 of K, B per 128×128) the largest was {}",
+                               two_digits(*block->error_vs_fp64_max));
+    return {*best->error_vs_fp64_max, two_digits(*best->error_vs_fp64_max), how};
+}
+
+constexpr int kAccumulatorAnswerK = 4096;
+
+// The model's FP8 growth curve on the experiment's own inputs (seed 1, as a run asks), worked out
+// once: 512 sums of 16384 products, some 10 ms.
+const std::vector<model::GrowthPoint>& modelled_fp8_growth() {
+    static const std::vector<model::GrowthPoint> growth = model::simulate_growth(
+        model::make_growth_inputs(model::AccumulatorInput::Fp8E4m3, model::kGrowthLargestK, 1),
+        model::AccumulatorModel{model::kFp8AccumulatorFractionBits, model::AccumulatorRounding::TowardZero, false});
+    return growth;
+}
+
+const model::GrowthPoint* growth_at(const std::vector<model::GrowthPoint>& growth, int k) {
+    for (const model::GrowthPoint& point : growth)
+        if (point.k == k) return &point;
+    return nullptr;
+}
+
+// The largest relative error of the FP8 sums at K = 4096, never promoted or promoted every 128 of K.
+RevealedAnswer fp8_accumulator_error(const AppState& state, bool promoted) {
+    const char* way = promoted ? "promoted into FP32 registers every 128 of K" : "never promoted";
+    const auto percent_of = [&](const model::GrowthPoint& p) {
+        return 100.0 * (promoted ? p.promoted_max : p.never_max);
+    };
+    const auto other_of = [&](const model::GrowthPoint& p) {
+        return 100.0 * (promoted ? p.never_max : p.promoted_max);
+    };
+    const auto shown = [](double percent) { return two_digits(percent) + " %"; };
+    const auto& report = state.experiments.accumulator.report;
+    if (report)
+        for (const model::AccumulatorTypeReport& type : report->types)
+            if (type.input == model::AccumulatorInput::Fp8E4m3)
+                if (const model::GrowthPoint* p = growth_at(type.growth, kAccumulatorAnswerK)) {
+                    const double percent = percent_of(*p);
+                    return {percent, shown(percent),
+                            format_text("measured on {} this session (the accumulator experiment): 64 × 8 sums of "
+                                        "K = {} positive e4m3 products, {}, the largest relative error against the "
+                                        "exact sums; {} it was {}",
+                                        report->device, kAccumulatorAnswerK, way,
+                                        promoted ? "never promoted" : "promoted every 128", shown(other_of(*p)))};
+                }
+    const model::GrowthPoint* p = growth_at(modelled_fp8_growth(), kAccumulatorAnswerK);
+    if (!p) return {std::nullopt, "—", "the model has no point at K = 4096"};
+    const double percent = percent_of(*p);
+    return {percent, shown(percent),
+            format_text("computed by the model on this CPU (model/accumulator.hpp): an accumulator that keeps {} "
+                        "fraction bits below the leading bit of its largest term and cuts the rest toward zero, as "
+                        "the accumulator experiment found on an H100; 64 × 8 sums of K = {} positive e4m3 products, "
+                        "{}, the largest relative error against the exact sums; {} it is {}. Run the experiment "
+                        "(the Experiments view's accumulator, or `tilescope-cli experiment accumulator`) to measure "
+                        "your GPU",
+                        model::kFp8AccumulatorFractionBits, kAccumulatorAnswerK, way,
+                        promoted ? "never promoted" : "promoted every 128", shown(other_of(*p)))};
+}
+
+// ---- Power and clocks (gpu/energy.hpp) ---------------------------------------------------------
+// The step's tensor-core rung against cuBLAS BF16 at the largest square size where both carry an
+// energy figure: joules per matmul (NVML's energy counter over launches back to back), the average
+// watts, and the SM clock while that energy was spent. Only `bench` measures energy; its JSON,
+// loaded, brings it into the app.
+
+struct EnergyPair {
+    const record::Point* rung = nullptr;
+    const record::Point* cublas = nullptr;
+    std::int64_t size = 0;
+};
+
+EnergyPair energy_pair(const AppState& state, const std::string& name) {
+    const auto points = lab_points(state.lab.measured);
+    std::vector<std::int64_t> sizes;
+    for (const record::Point* p : points)
+        if (p->ok && p->config == name && p->dtype == "bf16" && square_single(*p) && p->joules_per_matmul)
+            sizes.push_back(p->m);
+    std::sort(sizes.rbegin(), sizes.rend());
+    for (std::int64_t size : sizes) {
+        const record::Point* rung = find_point(points, name, size, "bf16");
+        const record::Point* cublas = find_point(points, kCublasConfig, size, "bf16");
+        if (rung && cublas && rung->ok && cublas->ok && rung->joules_per_matmul && cublas->joules_per_matmul &&
+            *cublas->joules_per_matmul > 0.0)
+            return {rung, cublas, size};
+    }
+    return {};
+}
+
+RevealedAnswer no_energy(const std::string& name) {
+    return {std::nullopt, "not measured here",
+            format_text("no energy measurement of both {} and cuBLAS in bf16 is loaded: run `tilescope-cli bench "
+                        "--kernel {},cublas --dtype bf16 --size 4096 --json energy.json` on a GPU (bench measures "
+                        "energy unless --no-energy; about 11 s a point on an H100), then open it with `tilescope "
+                        "--load energy.json`",
+                        name, name)};
+}
+
+// What both points' energy phases read: "tc-tuned 141 mJ per matmul at 690 W and 1650 MHz, cuBLAS ...".
+std::string energy_text(const record::Point& p, const std::string& name) {
+    std::string text = format_text("{} {} per matmul", name, model::human_joules(*p.joules_per_matmul));
+    if (p.avg_watts) text += format_text(" at {} W", model::fixed(*p.avg_watts, 0));
+    if (p.energy_sm_clock_mhz) text += format_text(", SM clock {} MHz", *p.energy_sm_clock_mhz);
+    return text;
+}
+
+RevealedAnswer tc_energy_answer(const AppState& state, const std::string& word) {
+    const std::string name = model::describe(state.kernel);
+    const EnergyPair pair = energy_pair(state, name);
+    if (!pair.rung) return no_energy(name);
+    const std::string measured =
+        format_text("{}, {}³ bf16, launches back to back with NVML's energy counter read around them: {}; {}",
+                    source_of(state.lab, pair.rung), pair.size, energy_text(*pair.rung, name),
+                    energy_text(*pair.cublas, "cuBLAS"));
+    if (word == "tc-joules-vs-cublas") {
+        const double ratio = *pair.rung->joules_per_matmul / *pair.cublas->joules_per_matmul;
+        return {ratio, ratio_text(ratio), format_text("{} ({}'s joules ÷ cuBLAS's)", measured, name)};
+    }
+    if (word == "tc-avg-watts") {
+        if (!pair.rung->avg_watts) return {std::nullopt, "not measured here", measured + " (no average power read)"};
+        const double watts = *pair.rung->avg_watts;
+        return {watts, model::fixed(watts, 0) + " W",
+                format_text("{}. Power is energy over time: {} per matmul ÷ {} per matmul = {} W", measured,
+                            model::human_joules(*pair.rung->joules_per_matmul),
+                            model::human_seconds(*pair.rung->joules_per_matmul / watts), model::fixed(watts, 0))};
+    }
+    if (!pair.rung->energy_sm_clock_mhz || !pair.cublas->energy_sm_clock_mhz || *pair.cublas->energy_sm_clock_mhz <= 0)
+        return {std::nullopt, "not measured here", measured + " (the SM clock was not read for both)"};
+    const double percent = 100.0 * *pair.rung->energy_sm_clock_mhz / *pair.cublas->energy_sm_clock_mhz;
+    return {percent, model::fixed(percent, 1) + " %",
+            format_text("{} ({}'s clock ÷ cuBLAS's)", measured, name)};
+}
+
 // ---- Breaking a kernel on purpose (model/experiment.hpp) ----------------------------------
 // The step's `experiment:` names which; its outcomes are the Experiments view's: run on this
 // GPU this session, or recorded (assets/experiments). Nothing is known before a run but what
@@ -550,6 +773,10 @@ RevealedAnswer offset(const AppState& state, const std::string& word, int row, i
                    kCounted, m.name, row, col, row, m.cols, col, at, m.name, m.cols)};
 }
 
+bool is_energy_answer(const std::string& word) {
+    return word == "tc-joules-vs-cublas" || word == "tc-avg-watts" || word == "tc-clock-vs-cublas";
+}
+
 // The names of `ladder`'s rungs from `first` up, for a message: "mma, mma-async … or tc-tuned".
 std::string rung_names_from(model::Ladder ladder, int first) {
     std::vector<std::string_view> names;
@@ -575,7 +802,8 @@ std::optional<std::string> check_answer(const AppState& state, const lessons::An
                                rung_names_from(model::Ladder::Fp32, 1));
         return std::nullopt;
     }
-    if (word == "tc-rung-speedup-measured" || word == "tc-speedup-over-fp32" || word == "tc-percent-of-cublas") {
+    if (word == "tc-rung-speedup-measured" || word == "tc-speedup-over-fp32" || word == "tc-percent-of-cublas" ||
+        is_energy_answer(word)) {
         const int index = tc_rung_index(state.kernel.kind);
         if (index < 0 || (index == 0 && word == "tc-rung-speedup-measured"))
             return format_text("{} compares the step's kernel on the tensor-core ladder: set kernel: to {}", word,
@@ -630,6 +858,15 @@ RevealedAnswer compute_answer(const AppState& state, const lessons::AnswerSpec& 
     }
     if (const auto precision = digits_precision(word)) return precision_digits(*precision);
     if (word == "check-error") return check_error(state);
+    if (word == "e4m3-significant-bits") return e4m3_significant_bits();
+    if (word == "fp8-speedup-over-bf16") return fp8_speedup_over_bf16(state);
+    if (word == "fp8-error-vs-fp64") return fp8_error_vs_fp64(state);
+    if (word == "fp8-accumulator-error" || word == "fp8-promoted-error")
+        return fp8_accumulator_error(state, word == "fp8-promoted-error");
+    if (is_energy_answer(word)) {
+        if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
+        return tc_energy_answer(state, word);
+    }
     if (word == "experiment-wrong-runs" || word == "stray-writes" || word == "experiment-slowdown") {
         if (auto why = check_answer(state, answer)) return {std::nullopt, "—", *why};
         if (word == "experiment-wrong-runs") return experiment_wrong_runs(state);

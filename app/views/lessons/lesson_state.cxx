@@ -62,12 +62,17 @@ std::optional<LatencyAxis> parse_axis(std::string_view word) {
 // the experiment is only remembered, for the answers. A stale read shown at an earlier step
 // is taken back unless this one shows it again.
 // The whole state: the experiments' and, on a stale read, the theatre, problem and kernel.
+// `experiment: accumulator` opens the Experiments view on the accumulator's measurement, as
+// --experiment accumulator does (with another view, it is only remembered); a later step without it
+// goes back to the broken kernels' pages.
 std::optional<std::string> apply_experiment(AppState& state, const std::string& name) {
     state.experiments.race.reset();
-    if (name.empty()) return std::nullopt;
+    state.experiments.accumulator_shown = name == lessons::kAccumulatorExperiment;
+    if (name.empty() || state.experiments.accumulator_shown) return std::nullopt;
     const auto experiment = model::parse_experiment(name);
     if (!experiment)
-        return format_text("experiment must be one of {} or none, got \"{}\"", model::experiment_names(), name);
+        return format_text("experiment must be one of {}, {} or none, got \"{}\"", model::experiment_names(),
+                           lessons::kAccumulatorExperiment, name);
     state.experiments.experiment = *experiment;
     // The answers read the recorded outcomes too, whichever view the step shows.
     load_committed_experiments(state.experiments);
@@ -81,7 +86,8 @@ std::optional<std::string> apply_experiment(AppState& state, const std::string& 
 
 // Everything the settings in force describe, written into `state`; the first value that
 // does not fit, in the lesson's words.
-// The whole state: problem, kernel, view, pinned cell, camera, theatre, the lab's kernels and axis.
+// The whole state: problem, kernel, view, pinned cell, camera, theatre, the lab's kernels, axis and
+// metric.
 std::optional<std::string> apply_settings(AppState& state, const SettingsInForce& settings) {
     auto setup = lessons::resolve_lesson_setup(settings);
     if (auto* why = std::get_if<std::string>(&setup)) return in_lesson_words(*why);
@@ -101,6 +107,10 @@ std::optional<std::string> apply_settings(AppState& state, const SettingsInForce
     // The counters panel reads the lesson's kernel, where it is one the panel offers.
     if (offers_counters_for(state.lab, state.kernel)) state.lab.panels.counters_kernel = state.kernel;
     if (const auto axis = parse_axis(lessons::value_of(settings, "axis", "latency-log"))) state.lab.choices.latency.axis = *axis;
+    // What the ladder view's bars and the roofline's heights measure, as --bars sets it: speed unless
+    // a step says energy.
+    state.lab.choices.metric =
+        lessons::value_of(settings, "metric", "speed") == "energy" ? LadderMetric::Energy : LadderMetric::Speed;
 
     state.selected.reset();
     if (const auto cell = pair_of(settings, "select"); !cell.empty()) {
