@@ -147,9 +147,9 @@ std::string describe_check(const Comparison& cmp, const model::Problem& p, const
     return text + format_text("; max rel. error {}", scientific(cmp.max_rel_error));
 }
 
-// Where the FP64 product behind the error against FP64 is made: cuBLAS's DGEMM above
-// kCpuReferenceLimit where it is loaded, else the CPU. DGEMM is never the kernel under test, so
-// it serves cuBLAS's own runs as well.
+// Where the FP64 products behind the error against FP64 (and FP8's check) are made: cuBLAS's
+// DGEMM above kCpuReferenceLimit where it is loaded, else the CPU. DGEMM is never the kernel under
+// test, so it serves cuBLAS's own runs as well.
 bool fp64_product_on_gpu(const model::Problem& p) {
     return p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float64);
 }
@@ -355,23 +355,29 @@ public:
     void check(RunResult& result, cudaStream_t stream) const override {
         const model::Problem& p = problem();
         const std::vector<double> c = as_doubles(download(m_c_dev, stream));
-        const std::vector<double> a = as_doubles(host_inputs(m_a, m_a_dev));
-        const std::vector<double> b = as_doubles(host_inputs(m_b, m_b_dev));
-        const bool use_cublas = m_request.kernel.kind != model::KernelKind::Cublas &&
-                                p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float64);
-        const Reference ref = use_cublas ? cublas_reference_of(a, b, p, stream)
-                                         : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
-        const Comparison cmp =
-            compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k), output_rounding(p.dtype));
-        std::string got, expected;
-        if (cmp.first_bad >= 0) {
-            const auto at = static_cast<std::size_t>(cmp.first_bad);
-            got = format_text("{}", c[at]);
-            expected = format_text("{}", ref.c[at]);
+        {  // the check's inputs and reference go before the second product's come (GiBs at 8192³)
+            const std::vector<double> a = as_doubles(host_inputs(m_a, m_a_dev));
+            const std::vector<double> b = as_doubles(host_inputs(m_b, m_b_dev));
+            const bool use_cublas = m_request.kernel.kind != model::KernelKind::Cublas &&
+                                    p.m * p.n * p.k * p.batch > kCpuReferenceLimit &&
+                                    !cublas_unavailable(model::Dtype::Float64);
+            const Reference ref = use_cublas ? cublas_reference_of(a, b, p, stream)
+                                             : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
+            const Comparison cmp =
+                compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k), output_rounding(p.dtype));
+            std::string got, expected;
+            if (cmp.first_bad >= 0) {
+                const auto at = static_cast<std::size_t>(cmp.first_bad);
+                got = format_text("{}", c[at]);
+                expected = format_text("{}", ref.c[at]);
+            }
+            record_check(result, cmp, use_cublas, got, expected);
         }
-        record_check(result, cmp, use_cublas, got, expected);
-        // The error against FP64: C against the exact product of the FP32 values the 16-bit inputs
-        // were rounded from, so the rounding of the inputs counts with the kernel's.
+        // The error against FP64: C against the exact product of the FP32 values of the inputs, so
+        // the rounding of the inputs to 16 bits counts with the kernel's. (The 16-bit inputs are
+        // rounded from model::input_real's double, not from its FP32 value; rounding is monotone and
+        // every 16-bit midpoint is an FP32 number, so the two round alike except where the FP32
+        // value lies on a midpoint, and even there by one 16-bit step in one input.)
         const Reference exact = fp64_product(fp32_inputs(m_a_dev.size(), m_request.seed, 0, stream),
                                              fp32_inputs(m_b_dev.size(), m_request.seed, 1, stream), p, stream);
         record_error_vs_fp64(result, error_vs_exact(std::span<const double>(c), exact.c));

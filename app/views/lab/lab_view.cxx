@@ -153,7 +153,9 @@ void draw_lab_view(LabState& lab, const ColumnEdits& edits, const AppState& app,
         case ViewId::Tuning: draw_tuning_view(lab.measured, app, size); break;
         case ViewId::Roofline: draw_roofline_view(lab, app, size); break;
         case ViewId::Ladder:
-            if (lab.choices.ladder_page == LadderPage::Errors) draw_error_speed_view(lab, app, size);
+            // An exported climb (ladder_rungs_shown set) is of the bars, whichever page is open.
+            if (lab.choices.ladder_page == LadderPage::Errors && !lab.choices.ladder_rungs_shown)
+                draw_error_speed_view(lab, app, size);
             else draw_ladder_view(lab, app, size);
             break;
         case ViewId::Stage:
