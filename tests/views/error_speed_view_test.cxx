@@ -148,4 +148,8 @@ TEST(ErrorSpeed, WithoutAPointItSaysWhatToRun) {
     EXPECT_NE(text.find("tilescope-cli bench --dtype bf16"), std::string::npos) << text;
     EXPECT_NE(text.find("--dtype fp8 --kernel cublas"), std::string::npos) << text;
     EXPECT_TRUE(state.lab.choices.error_speed_plot.series.empty()) << "no plot drawn";
+    // On a GPU it also says how the lab's own measuring gives points their error.
+    EXPECT_NE(error_speed_empty_text({}, true).find("checks its points, and so measures their error, up to 1024³"),
+              std::string::npos);
+    EXPECT_EQ(error_speed_empty_text({}, false).find("on this GPU"), std::string::npos);
 }

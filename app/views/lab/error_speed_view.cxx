@@ -138,7 +138,9 @@ std::string error_speed_empty_text(const ErrorSpeedData& data, bool usable_gpu) 
     text += ". Measure them, then open the file with --load:\n"
             "  tilescope-cli bench --dtype bf16 --kernel tc-ladder --size 4096 --json bf16.json\n"
             "  tilescope-cli bench --dtype fp8 --kernel cublas --scaling tensor,block --size 4096 --json fp8.json";
-    if (usable_gpu) text += "\nOr, on this GPU: Bars, then \"Measure the ladders\" measures the BF16 rungs with their error.";
+    if (usable_gpu)
+        text += "\nOr, on this GPU: a ladder size of 1024 or less, then \"Measure the ladders on this GPU\": the lab checks "
+                "its points, and so measures their error, up to 1024³.";
     return text;
 }
 
