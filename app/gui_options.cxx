@@ -77,6 +77,11 @@ void add_gui_options(CLI::App& app, GuiOptions& gui) {
                    "(TFLOP per joule, from NVML's energy counter)")
         ->check(CLI::IsMember({"speed", "energy"}))
         ->type_name("speed|energy");
+    app.add_option("--ladder-page", gui.ladder_page,
+                   "what the ladder view shows: bars (default), or errors: every 16- and 8-bit point's error against "
+                   "FP64 against its TFLOP/s")
+        ->check(CLI::IsMember({"bars", "errors"}))
+        ->type_name("bars|errors");
     app.add_option("--kernel-file", gui.kernel_file,
                    "open FILE (a path, or a name in the kernels folder) in the kernel editor (--view kernel; with --run, "
                    "compile, check and measure it), or plot it beside the rungs (--view latency, ladder, tuning or "
@@ -455,6 +460,7 @@ std::optional<int> apply_gui_options(views::AppState& state, const GuiOptions& g
         if (const auto note = views::open_experiment(state, *experiment, gui.view == "theatre"))
             std::cerr << "tilescope: --experiment: " << *note << "\n";
     state.lab.choices.metric = gui.bars == "energy" ? views::LadderMetric::Energy : views::LadderMetric::Speed;
+    state.lab.choices.ladder_page = gui.ladder_page == "errors" ? views::LadderPage::Errors : views::LadderPage::Bars;
     if (gui.experiment == "accumulator") {  // the Experiments view on the accumulator measurement
         state.view = views::ViewId::Experiment;
         state.experiments.accumulator_shown = true;

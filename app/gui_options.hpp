@@ -47,6 +47,7 @@ struct GuiOptions {
     std::string view = "stage";  // --view: stage, latency, tuning, roofline, theatre, ladder, experiment or kernel
     std::string experiment;      // --experiment NAME: the Experiments view on it; with --view theatre, its stale read
     std::string bars = "speed";  // --bars speed|energy: what the ladder view's bars and the roofline's heights measure
+    std::string ladder_page = "bars";  // --ladder-page bars|errors: the ladders, or error against speed
     std::string kernel_file;     // --kernel-file FILE: the kernel editor opens it
     std::string load;            // --load: a measurement; empty: the committed ones without a GPU
     int lab_benchmark = 0;       // --lab-benchmark: changes of the latency lab's size to time; 0: none

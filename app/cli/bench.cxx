@@ -98,23 +98,11 @@ std::string timing_words(const gpu::RunRequest& r) {
     return words;
 }
 
-std::string scientific(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2e", value);
-    return text;
-}
-
 // FP8: the GPU's time to quantise A and B, which the latency leaves out.
 std::string fp8_quantize_text(const gpu::RunResult& result) {
     return format_text("{} ms to quantise A and B from FP32 to e4m3 with {} scales on the GPU (CUDA events; not in the "
                        "latency)",
                        fixed(result.quantize_ms, 4), model::fp8_scaling_name(result.request.problem.fp8_scaling));
-}
-
-// FP8: the whole pipeline's error, quantisation included.
-std::string fp8_error_text(const gpu::RunResult& result) {
-    return format_text("max rel. error {}, RMS rel. error {} against FP64 on the FP32 inputs before quantisation",
-                       scientific(result.error_vs_fp64_max), scientific(result.error_vs_fp64_rms));
 }
 
 // The old single-run report, with the timing details added below it.
@@ -162,19 +150,18 @@ int print_single(std::ostream& out, const gpu::RunResult& result, const record::
         return 0;
     }
     print_row(out, "check", result.check_summary);
-    if (model::is_fp8(r.problem.dtype)) print_row(out, "vs FP64", fp8_error_text(result));
+    if (gpu::has_error_vs_fp64(result)) print_row(out, "vs FP64", error_vs_fp64_text(result));
     return result.check_passed ? 0 : 1;
 }
 
-// Each FP8 point's quantisation time and its error against FP64, below a sweep's table.
+// Each FP8 point's quantisation time, below a sweep's table (its error against FP64 is in error_table's).
 void print_fp8_points(std::ostream& out, const std::vector<gpu::RunResult>& results) {
     bool first = true;
     for (const gpu::RunResult& result : results) {
         if (!result.ok || !model::is_fp8(result.request.problem.dtype)) continue;
-        if (first) out << "\nFP8 points: the quantisation of A and B, and C against FP64 on the FP32 inputs:\n";
+        if (first) out << "\nFP8 points: the quantisation of A and B:\n";
         first = false;
-        out << "  " << gpu::describe_point(result.request) << ": " << fp8_quantize_text(result) << "; "
-            << (result.checked ? fp8_error_text(result) : "not checked") << '\n';
+        out << "  " << gpu::describe_point(result.request) << ": " << fp8_quantize_text(result) << '\n';
     }
 }
 
@@ -427,6 +414,7 @@ int run_bench(const BenchOptions& options, std::ostream& out, std::ostream& err)
                "time; end-to-end: host clock around cudaMalloc, copies, launch and copy back (not kernel time)\n";
         print_cpu_comparison(out, measurement.points);
         print_fp8_points(out, results);
+        out << error_table(results);
         out << versus_cublas(results, device.limits);
         out << energy_table(results);
     }

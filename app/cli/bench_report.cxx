@@ -143,12 +143,10 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     gpu::record_clocks(result.clocks, p);
     gpu::record_sharing(result, p);
     gpu::record_energy(result, p);
-    if (p.fp8_scaling) {
-        p.quantize_ms = result.quantize_ms;
-        if (result.checked) {
-            p.error_vs_fp64_max = result.error_vs_fp64_max;
-            p.error_vs_fp64_rms = result.error_vs_fp64_rms;
-        }
+    if (p.fp8_scaling) p.quantize_ms = result.quantize_ms;
+    if (gpu::has_error_vs_fp64(result)) {
+        p.error_vs_fp64_max = result.error_vs_fp64_max;
+        p.error_vs_fp64_rms = result.error_vs_fp64_rms;
     }
     return p;
 }
@@ -321,6 +319,47 @@ std::string energy_table(const std::vector<gpu::RunResult>& results) {
                 "less)\n";
     if (!unavailable.empty()) text += "not measured for some points: " + unavailable + "\n";
     return text;
+}
+
+namespace {
+
+std::string error_figure(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2e", value);
+    return text;
+}
+
+// What a type's error against FP64 was measured on, in the words of error_vs_fp64_text.
+std::string error_inputs_words(model::Dtype dtype) {
+    if (model::is_fp8(dtype)) return "the FP32 inputs before quantisation";
+    if (model::is_half_precision(dtype)) return format_text("the FP32 inputs before rounding to {}", model::dtype_name(dtype));
+    return "the same FP32 inputs";
+}
+
+}  // namespace
+
+std::string error_vs_fp64_text(const gpu::RunResult& result) {
+    return format_text("max rel. error {}, RMS rel. error {} against FP64 on {}", error_figure(result.error_vs_fp64_max),
+                       error_figure(result.error_vs_fp64_rms), error_inputs_words(result.request.problem.dtype));
+}
+
+std::string error_table(const std::vector<gpu::RunResult>& results) {
+    std::string rows;
+    for (const gpu::RunResult& r : results) {
+        if (!gpu::has_error_vs_fp64(r)) continue;
+        const model::Problem& p = r.request.problem;
+        const std::optional<std::string> scaling =
+            model::is_fp8(p.dtype) ? std::optional<std::string>(model::fp8_scaling_name(p.fp8_scaling)) : std::nullopt;
+        rows += padded(model::describe(kernel_that_ran(r)), 22) + padded(size_text(p.m, p.n, p.k, p.batch), 17) +
+                padded(dtype_text(std::string(model::dtype_name(p.dtype)), scaling), 10) +
+                right(fixed(r.gflops / 1e3, 1), 9) + right(error_figure(r.error_vs_fp64_max), 11) +
+                right(error_figure(r.error_vs_fp64_rms), 11) + "\n";
+    }
+    if (rows.empty()) return {};
+    return "\nerror against FP64 (C against the exact product of the FP32 values every type's inputs start as: "
+           "bf16 and fp16 round them, fp8 quantises them, float uses them as they are):\n" +
+           padded("kernel", 22) + padded("M×N×K", 17) + padded("dtype", 10) + right("TFLOP/s", 9) + right("max rel.", 11) +
+           right("RMS rel.", 11) + "\n" + rows;
 }
 
 std::string own_command_line(const std::string& fallback) {

@@ -60,6 +60,15 @@ std::string versus_cublas(const std::vector<gpu::RunResult>& results, const mode
 // asked for the energy.
 std::string energy_table(const std::vector<gpu::RunResult>& results);
 
+// "max rel. error 3.10e-03, RMS rel. error 1.20e-03 against FP64 on the FP32 inputs before rounding
+// to bf16": a result's error against FP64 (gpu::has_error_vs_fp64), with what it was measured on
+// for its type (the same FP32 inputs; before rounding to 16 bits; before quantisation).
+std::string error_vs_fp64_text(const gpu::RunResult& result);
+
+// The error against FP64 of every point that measured it (gpu::has_error_vs_fp64): kernel, size,
+// type, TFLOP/s, and the largest and the RMS relative error. Empty when no point has it.
+std::string error_table(const std::vector<gpu::RunResult>& results);
+
 // The command line that started this process, as typed (from /proc/self/cmdline), or
 // `fallback` where that cannot be read.
 std::string own_command_line(const std::string& fallback);

@@ -117,7 +117,31 @@ Comparison compare_of(std::span<const T> got, const Reference& ref, double toler
     return result;
 }
 
+template <typename T>
+ErrorVsExact error_vs_exact_of(std::span<const T> got, std::span<const double> exact) {
+    if (got.size() != exact.size()) throw std::invalid_argument("error_vs_exact: the result and the product differ in size");
+    double error_squares = 0.0, exact_squares = 0.0;
+    ErrorVsExact error;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const double value = static_cast<double>(got[i]);
+        if (!std::isfinite(value)) continue;
+        const double difference = value - exact[i];
+        error_squares += difference * difference;
+        exact_squares += exact[i] * exact[i];
+        error.max = std::max(error.max, std::fabs(difference) / std::max(std::fabs(exact[i]), 1.0));
+    }
+    error.rms = exact_squares > 0.0 ? std::sqrt(error_squares / exact_squares) : 0.0;
+    return error;
+}
+
 }  // namespace
+
+ErrorVsExact error_vs_exact(std::span<const double> got, std::span<const double> exact) {
+    return error_vs_exact_of(got, exact);
+}
+ErrorVsExact error_vs_exact(std::span<const float> got, std::span<const double> exact) {
+    return error_vs_exact_of(got, exact);
+}
 
 Reference reference_matmul(std::span<const float> a, std::span<const float> b, const model::Problem& p,
                            int threads) {

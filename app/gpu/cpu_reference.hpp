@@ -20,6 +20,11 @@
 // scale, exact in double), and the bound is BF16's with two roundings more for the scales
 // (model::fp8_accumulation_factor, where a measured accumulator term also adds in).
 //
+// The error against FP64 (error_vs_exact): C against the exact product of the FP32 values every
+// floating type's inputs start as (model/input_values.hpp), before any rounding to 16 or 8 bits. It
+// is not a pass/fail test but a price: what a type's rounding of the inputs, its accumulation and
+// its store cost together.
+//
 // int32: the check is exact. Inputs are drawn with |a|, |b| <= int32_input_bound(K), so
 // K·bound² <= 2^30: no partial sum can overflow int32 in the kernel, and every partial
 // sum is an integer below 2^53, which the double accumulator holds exactly.
@@ -71,6 +76,16 @@ Comparison compare(std::span<const float> got, const Reference& ref, double tole
 Comparison compare(std::span<const double> got, const Reference& ref, double tolerance_factor,
                    OutputRounding rounding = {});
 Comparison compare(std::span<const std::int32_t> got, const Reference& ref, double tolerance_factor);
+
+// C against the exact product in FP64 of the inputs before any rounding to a narrower type.
+struct ErrorVsExact {
+    double max = 0.0;  // the largest |c − exact| / max(|exact|, 1), as Comparison::max_rel_error
+    double rms = 0.0;  // ‖C − exact‖ / ‖exact‖ (Frobenius norms); 0 when exact is all zero
+};
+// Both over the finite cells of `got` (a NaN or an infinity fails the check already). Throws
+// std::invalid_argument when the two differ in size.
+ErrorVsExact error_vs_exact(std::span<const double> got, std::span<const double> exact);
+ErrorVsExact error_vs_exact(std::span<const float> got, std::span<const double> exact);
 
 // 2·K·u with u the unit roundoff of the type (2^-24 for float, 2^-53 for double); 4·K·2^-24 for
 // BF16 and FP16 (FP32 accumulation); model::fp8_accumulation_factor for FP8; 0 for int32, which

@@ -149,6 +149,37 @@ std::string describe_check(const Comparison& cmp, const model::Problem& p, const
     return text + format_text("; max rel. error {}", scientific(cmp.max_rel_error));
 }
 
+// Where the FP64 products behind the error against FP64 (and FP8's check) are made: cuBLAS's
+// DGEMM above kCpuReferenceLimit where it is loaded, else the CPU. DGEMM is never the kernel under
+// test, so it serves cuBLAS's own runs as well.
+bool fp64_product_on_gpu(const model::Problem& p) {
+    return p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float64);
+}
+
+// C = A·B in FP64 (A batch×M×K, B batch×K×N), where fp64_product_on_gpu says.
+Reference fp64_product(const std::vector<double>& a, const std::vector<double>& b, const model::Problem& p,
+                       cudaStream_t stream) {
+    return fp64_product_on_gpu(p) ? cublas_reference_of(a, b, p, stream)
+                                  : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
+}
+
+// The FP32 values every floating type's inputs start as (model/input_values.hpp), A's (`matrix` 0) or
+// B's (1), `count` of them, made on the GPU as TypedOperands<float> makes them and read as doubles.
+std::vector<double> fp32_inputs(std::int64_t count, std::uint64_t seed, int matrix, cudaStream_t stream) {
+    constexpr std::int32_t kUnusedBound = 0;  // for int32 inputs only
+    DeviceBuffer<float> device(count);
+    TS_CUDA_CHECK(kernels::fill_inputs(device.get(), count, seed, matrix, kUnusedBound, stream));
+    std::vector<float> host(static_cast<std::size_t>(count));
+    TS_CUDA_CHECK(cudaMemcpyAsync(host.data(), device.get(), device.bytes(), cudaMemcpyDeviceToHost, stream));
+    TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return std::vector<double>(host.begin(), host.end());
+}
+
+void record_error_vs_fp64(RunResult& result, const ErrorVsExact& error) {
+    result.error_vs_fp64_max = error.max;
+    result.error_vs_fp64_rms = error.rms;
+}
+
 cudaError_t launch_tensor_core_rung(const model::KernelConfig& config, const model::Problem& problem,
                                     kernels::Operands<std::uint16_t> operands, cudaStream_t stream) {
     switch (config.kind) {
@@ -265,6 +296,9 @@ public:
         const Reference ref = use_cublas ? cublas_reference_of(a, b, p, stream)
                                          : reference_matmul(std::span<const T>(a), std::span<const T>(b), p);
         const Comparison cmp = compare(std::span<const T>(c), ref, tolerance_factor(p.dtype, p.k));
+        // FP32's inputs are the FP32 values themselves and the reference their exact product, so its
+        // error against FP64 is the kernel's alone, and costs nothing more.
+        if constexpr (std::is_same_v<T, float>) record_error_vs_fp64(result, error_vs_exact(std::span<const float>(c), ref.c));
         std::string got;
         std::string expected;
         if (cmp.first_bad >= 0) {
@@ -323,21 +357,32 @@ public:
     void check(RunResult& result, cudaStream_t stream) const override {
         const model::Problem& p = problem();
         const std::vector<double> c = as_doubles(download(m_c_dev, stream));
-        const std::vector<double> a = as_doubles(host_inputs(m_a, m_a_dev));
-        const std::vector<double> b = as_doubles(host_inputs(m_b, m_b_dev));
-        const bool use_cublas = m_request.kernel.kind != model::KernelKind::Cublas &&
-                                p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float64);
-        const Reference ref = use_cublas ? cublas_reference_of(a, b, p, stream)
-                                         : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
-        const Comparison cmp =
-            compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k), output_rounding(p.dtype));
-        std::string got, expected;
-        if (cmp.first_bad >= 0) {
-            const auto at = static_cast<std::size_t>(cmp.first_bad);
-            got = format_text("{}", c[at]);
-            expected = format_text("{}", ref.c[at]);
+        {  // the check's inputs and reference go before the second product's come (GiBs at 8192³)
+            const std::vector<double> a = as_doubles(host_inputs(m_a, m_a_dev));
+            const std::vector<double> b = as_doubles(host_inputs(m_b, m_b_dev));
+            const bool use_cublas = m_request.kernel.kind != model::KernelKind::Cublas &&
+                                    p.m * p.n * p.k * p.batch > kCpuReferenceLimit &&
+                                    !cublas_unavailable(model::Dtype::Float64);
+            const Reference ref = use_cublas ? cublas_reference_of(a, b, p, stream)
+                                             : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
+            const Comparison cmp =
+                compare(std::span<const double>(c), ref, tolerance_factor(p.dtype, p.k), output_rounding(p.dtype));
+            std::string got, expected;
+            if (cmp.first_bad >= 0) {
+                const auto at = static_cast<std::size_t>(cmp.first_bad);
+                got = format_text("{}", c[at]);
+                expected = format_text("{}", ref.c[at]);
+            }
+            record_check(result, cmp, use_cublas, got, expected);
         }
-        record_check(result, cmp, use_cublas, got, expected);
+        // The error against FP64: C against the exact product of the FP32 values of the inputs, so
+        // the rounding of the inputs to 16 bits counts with the kernel's. (The 16-bit inputs are
+        // rounded from model::input_real's double, not from its FP32 value; rounding is monotone and
+        // every 16-bit midpoint is an FP32 number, so the two round alike except where the FP32
+        // value lies on a midpoint, and even there by one 16-bit step in one input.)
+        const Reference exact = fp64_product(fp32_inputs(m_a_dev.size(), m_request.seed, 0, stream),
+                                             fp32_inputs(m_b_dev.size(), m_request.seed, 1, stream), p, stream);
+        record_error_vs_fp64(result, error_vs_exact(std::span<const double>(c), exact.c));
     }
 
 private:
@@ -410,11 +455,9 @@ public:
             for (std::size_t i = 0; i < bits.size(); ++i) c[i] = model::half_to_double(bits[i], model::kBf16Format);
         }
         // Above kCpuReferenceLimit, cuBLAS in FP64: never the kernel itself here, as the FP8 GEMM is cuBLASLt's.
-        const bool use_cublas = p.m * p.n * p.k * p.batch > kCpuReferenceLimit && !cublas_unavailable(model::Dtype::Float64);
+        const bool use_cublas = fp64_product_on_gpu(p);
         const auto product = [&](const std::vector<double>& a, const std::vector<double>& b_nk) {
-            const std::vector<double> b = k_by_n(b_nk);
-            return use_cublas ? cublas_reference_of(a, b, p, stream)
-                              : reference_matmul(std::span<const double>(a), std::span<const double>(b), p);
+            return fp64_product(a, k_by_n(b_nk), p, stream);
         };
         {
             const model::Fp8Matrix a{host_codes(m_host_a, m_a), download(m_a_scales, stream)};
@@ -441,17 +484,7 @@ public:
         // The whole pipeline against the exact product of the FP32 inputs it started from.
         const auto as_doubles = [](const std::vector<float>& values) { return std::vector<double>(values.begin(), values.end()); };
         const Reference exact = product(as_doubles(download(m_a32, stream)), as_doubles(download(m_b32, stream)));
-        double error_squares = 0.0, exact_squares = 0.0, largest = 0.0;
-        for (std::size_t i = 0; i < c.size(); ++i) {
-            // Over the finite cells, as max_rel_error: a NaN or infinity has failed the check already.
-            if (!std::isfinite(c[i])) continue;
-            const double difference = c[i] - exact.c[i];
-            error_squares += difference * difference;
-            exact_squares += exact.c[i] * exact.c[i];
-            largest = std::max(largest, std::fabs(difference) / std::max(std::fabs(exact.c[i]), 1.0));
-        }
-        result.error_vs_fp64_max = largest;
-        result.error_vs_fp64_rms = exact_squares > 0.0 ? std::sqrt(error_squares / exact_squares) : 0.0;
+        record_error_vs_fp64(result, error_vs_exact(std::span<const double>(c), exact.c));
     }
 
 private:

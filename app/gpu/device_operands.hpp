@@ -70,7 +70,9 @@ public:
     double quantize_ms() const;
 
     // Copies C back, compares it with the reference and fills result.checked,
-    // check_passed, max_rel_error, mismatches and check_summary. Throws CudaError.
+    // check_passed, max_rel_error, mismatches and check_summary; for FP32, BF16, FP16 and FP8
+    // also error_vs_fp64_max and _rms (C against the exact product of the FP32 values their inputs
+    // start as: runner.hpp). Throws CudaError.
     void check(RunResult& result, cudaStream_t stream) const;
 
     struct Data;  // one implementation per element type

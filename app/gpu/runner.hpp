@@ -237,9 +237,12 @@ struct RunResult {
     // FP8 requests: the GPU's time to quantise A and B from FP32 to e4m3 with their scales
     // (kernels/common/quantize_fp8.cu), CUDA events, median of a few runs; apart from median_ms.
     double quantize_ms = 0.0;
-    // FP8 requests, checked: C against FP64 on the FP32 inputs before quantisation, so the error of
-    // the whole pipeline (quantisation, the GEMM, BF16 out): the largest |c − exact| / max(|exact|, 1),
-    // and ‖C − exact‖ / ‖exact‖ (Frobenius norms), over the finite cells. Both 0 when not measured.
+    // FP32, BF16, FP16 and FP8 requests, checked (has_error_vs_fp64): C against the exact product in
+    // FP64 of the FP32 values every floating type's inputs start as (model/input_values.hpp), before
+    // any rounding to 16 or 8 bits, so the error of the whole pipeline (for FP8 the quantisation, for
+    // BF16 and FP16 the inputs' rounding, then the GEMM and C's store): the largest
+    // |c − exact| / max(|exact|, 1), and ‖C − exact‖ / ‖exact‖ (Frobenius norms), over the finite
+    // cells. Both 0 when not measured.
     double error_vs_fp64_max = 0.0;
     double error_vs_fp64_rms = 0.0;
 
@@ -308,6 +311,13 @@ struct RunResult {
     std::string live_key;
     std::uint64_t superseded_by = 0;
 };
+
+// Whether `result` carries error_vs_fp64_max and _rms: a checked FP32, BF16, FP16 or FP8 run.
+inline bool has_error_vs_fp64(const RunResult& result) {
+    const model::Dtype dtype = result.request.problem.dtype;
+    return result.ok && result.checked &&
+           (dtype == model::Dtype::Float32 || model::is_half_precision(dtype) || model::is_fp8(dtype));
+}
 
 // Where the GPU worker is and what it is doing now, for the status bar: a supervised backend
 // (supervisor.hpp) keeps it; a Runner without one is always Ready here.

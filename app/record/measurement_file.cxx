@@ -161,13 +161,14 @@ void fields(Io& io, T& p) requires std::is_same_v<std::remove_const_t<T>, Point>
         io("energy_sm_clock_mhz", p.energy_sm_clock_mhz);
         io("energy_note", p.energy_note);
     }
-    // The four together, for FP8 points.
+    // FP8's scaling and quantisation time, for FP8 points.
     io.added_later("fp8_scaling", p.fp8_scaling, p.fp8_scaling.has_value());
-    if (p.fp8_scaling) {
-        io("quantize_ms", p.quantize_ms);
-        io("error_vs_fp64_max", p.error_vs_fp64_max);
-        io("error_vs_fp64_rms", p.error_vs_fp64_rms);
-    }
+    if (p.fp8_scaling) io("quantize_ms", p.quantize_ms);
+    // The error against FP64, the two together: every FP8 point (null where not checked), and the
+    // FP32, BF16 and FP16 points that measured it.
+    const bool error_measured = p.fp8_scaling.has_value() || p.error_vs_fp64_max.has_value();
+    io.added_later("error_vs_fp64_max", p.error_vs_fp64_max, error_measured);
+    io.added_later("error_vs_fp64_rms", p.error_vs_fp64_rms, error_measured);
 }
 
 template <typename T>

@@ -131,12 +131,14 @@ struct Point {
     std::optional<double> avg_watts;
     std::optional<int> energy_sm_clock_mhz;
     std::optional<std::string> energy_note;
-    // FP8 points (dtype "fp8"): how A and B were scaled ("tensor" or "block"), the GPU's time to
-    // quantise them from FP32 (ms, apart from the matmul's), and C against FP64 on the FP32 inputs
-    // before quantisation, the largest relative error and the RMS one (where checked). Absent for
-    // other types.
+    // FP8 points (dtype "fp8"): how A and B were scaled ("tensor" or "block") and the GPU's time to
+    // quantise them from FP32 (ms, apart from the matmul's). Absent for other types.
     std::optional<std::string> fp8_scaling;
     std::optional<double> quantize_ms;
+    // FP32, BF16, FP16 and FP8 points, where checked (gpu::has_error_vs_fp64): C against the exact
+    // product in FP64 of the FP32 values their inputs were made from, the largest relative error and
+    // the RMS one. Absent for other types and in measurements made before TileScope measured it for
+    // FP32 and the 16-bit types.
     std::optional<double> error_vs_fp64_max;
     std::optional<double> error_vs_fp64_rms;
 

@@ -181,6 +181,58 @@ TEST(PointRecord, AnFp8PointSaysHowItWasScaledAndWhatTheEightBitsCost) {
     EXPECT_FALSE(bf16.quantize_ms.has_value());
 }
 
+// BF16, FP16 and FP32 carry the error against FP64 as FP8 does; int32 and double do not.
+TEST(PointRecord, SixteenBitAndFp32PointsKeepTheirErrorAgainstFp64) {
+    gpu::RunResult bf16 = measured(model::KernelKind::Wgmma);
+    bf16.request.problem.dtype = model::Dtype::BFloat16;
+    bf16.error_vs_fp64_max = 0.004;
+    bf16.error_vs_fp64_rms = 0.0011;
+    const record::Point p = point_record(0, bf16, std::nullopt);
+    EXPECT_EQ(p.error_vs_fp64_max, 0.004);
+    EXPECT_EQ(p.error_vs_fp64_rms, 0.0011);
+    EXPECT_FALSE(p.fp8_scaling.has_value());
+    EXPECT_NE(error_vs_fp64_text(bf16).find("RMS rel. error 1.10e-03 against FP64 on the FP32 inputs before rounding to bf16"),
+              std::string::npos)
+        << error_vs_fp64_text(bf16);
+    gpu::RunResult fp32 = measured(model::KernelKind::Tuned);
+    fp32.error_vs_fp64_max = 3e-7;
+    EXPECT_EQ(point_record(0, fp32, std::nullopt).error_vs_fp64_max, 3e-7);
+    EXPECT_NE(error_vs_fp64_text(fp32).find("on the same FP32 inputs"), std::string::npos) << error_vs_fp64_text(fp32);
+    // Not checked, or a type without the figure: none recorded.
+    gpu::RunResult unchecked = bf16;
+    unchecked.checked = false;
+    EXPECT_FALSE(point_record(0, unchecked, std::nullopt).error_vs_fp64_max.has_value());
+    for (model::Dtype dtype : {model::Dtype::Int32, model::Dtype::Float64}) {
+        gpu::RunResult other = bf16;
+        other.request.problem.dtype = dtype;
+        EXPECT_FALSE(point_record(0, other, std::nullopt).error_vs_fp64_max.has_value()) << model::dtype_name(dtype);
+    }
+}
+
+TEST(BenchReport, ErrorTableListsEveryPointWithTheError) {
+    gpu::RunResult bf16 = measured(model::KernelKind::Wgmma);
+    bf16.request.problem.dtype = model::Dtype::BFloat16;
+    bf16.gflops = 612000.0;
+    bf16.error_vs_fp64_max = 0.004;
+    bf16.error_vs_fp64_rms = 0.0011;
+    gpu::RunResult fp8 = measured(model::KernelKind::Cublas);
+    fp8.request.problem.dtype = model::Dtype::Fp8E4M3;
+    fp8.request.problem.fp8_scaling = model::Fp8Scaling::Block;
+    fp8.error_vs_fp64_max = 0.07;
+    fp8.error_vs_fp64_rms = 0.02;
+    gpu::RunResult int32 = measured(model::KernelKind::Tiled);
+    int32.request.problem.dtype = model::Dtype::Int32;
+    const std::string table = error_table({bf16, fp8, int32});
+    EXPECT_NE(table.find("error against FP64"), std::string::npos) << table;
+    EXPECT_NE(table.find("bf16"), std::string::npos) << table;
+    EXPECT_NE(table.find("612.0"), std::string::npos) << table;  // TFLOP/s
+    EXPECT_NE(table.find("1.10e-03"), std::string::npos) << table;
+    EXPECT_NE(table.find("fp8 block"), std::string::npos) << table;
+    EXPECT_NE(table.find("2.00e-02"), std::string::npos) << table;
+    EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 5) << "a blank line, the title, the header and two rows:\n" << table;
+    EXPECT_EQ(error_table({int32}), "") << "no point has the error";
+}
+
 TEST(BenchReport, CommandLineIsThisProcesssOwn) {
     // The test binary's own path comes first.
     EXPECT_NE(own_command_line("fallback").find("cli_test"), std::string::npos) << own_command_line("fallback");

@@ -294,3 +294,59 @@ TEST(Compare, AnFp8GemmDoneAsTheGpuDoesItPassesAndAMissingTermFails) {
     EXPECT_EQ(bad.mismatches, 1);
     EXPECT_EQ(bad.first_bad, static_cast<std::int64_t>(cell));
 }
+
+// The error against FP64 (error_vs_exact) on known matrices: the largest relative error with
+// |exact| below 1 counted against 1, and the RMS one as a ratio of Frobenius norms.
+TEST(ErrorVsExact, KnownCells) {
+    // [1 2] [5 6]   [19 22]
+    // [3 4] [7 8] = [43 50]
+    const Reference ref =
+        reference_matmul(std::span<const double>(std::vector<double>{1, 2, 3, 4}),
+                         std::span<const double>(std::vector<double>{5, 6, 7, 8}), make_problem(2, 2, 2));
+    const std::vector<double> got = {19.5, 22.0, 43.0, 49.0};
+    const ErrorVsExact error = error_vs_exact(std::span<const double>(got), ref.c);
+    EXPECT_DOUBLE_EQ(error.max, 0.5 / 19.0);  // 1/50 is smaller
+    EXPECT_DOUBLE_EQ(error.rms, std::sqrt((0.25 + 1.0) / (19.0 * 19 + 22 * 22 + 43 * 43 + 50 * 50)));
+    // The exact product itself has no error.
+    const ErrorVsExact none = error_vs_exact(std::span<const double>(ref.c), ref.c);
+    EXPECT_EQ(none.max, 0.0);
+    EXPECT_EQ(none.rms, 0.0);
+}
+
+TEST(ErrorVsExact, SmallCellsCountAgainstOneAndNonFiniteCellsAreLeftOut) {
+    const std::vector<double> exact = {0.25, 2.0, 4.0};
+    const std::vector<float> got = {0.5f, std::numeric_limits<float>::quiet_NaN(), 4.0f};
+    const ErrorVsExact error = error_vs_exact(std::span<const float>(got), exact);
+    EXPECT_DOUBLE_EQ(error.max, 0.25);  // 0.25 off, over max(0.25, 1)
+    // The NaN cell counts in neither norm: 0.25 over ‖(0.25, 4)‖.
+    EXPECT_DOUBLE_EQ(error.rms, 0.25 / std::sqrt(0.25 * 0.25 + 16.0));
+    const std::vector<double> zero = {0.0, 0.0, 0.0};
+    EXPECT_EQ(error_vs_exact(std::span<const float>(got), zero).rms, 0.0) << "no norm to divide by";
+    EXPECT_THROW(error_vs_exact(std::span<const float>(got), std::vector<double>{1.0}), std::invalid_argument);
+}
+
+// What the 16-bit runs report: inputs rounded from FP32 to BF16, multiplied exactly, against the exact
+// product of the FP32 values. The rounding of the inputs alone costs about 2^-9 relative per input:
+// the RMS error lies well above FP32's and below BF16's unit roundoff times a few.
+TEST(ErrorVsExact, RoundingTheInputsToBf16CostsAboutItsUnitRoundoff) {
+    const ts::model::Problem p = make_problem(16, 16, 64);
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    std::vector<float> a(static_cast<std::size_t>(p.m * p.k)), b(static_cast<std::size_t>(p.k * p.n));
+    for (float& x : a) x = value(random);
+    for (float& x : b) x = value(random);
+    const auto rounded = [](const std::vector<float>& values) {
+        std::vector<double> out;
+        for (float x : values)
+            out.push_back(ts::model::half_to_double(ts::model::round_to_half(x, ts::model::kBf16Format),
+                                                    ts::model::kBf16Format));
+        return out;
+    };
+    const Reference exact = reference_matmul(std::span<const float>(a), std::span<const float>(b), p);
+    const std::vector<double> a16 = rounded(a), b16 = rounded(b);
+    const Reference from_bf16 = reference_matmul(std::span<const double>(a16), std::span<const double>(b16), p);
+    const ErrorVsExact error = error_vs_exact(std::span<const double>(from_bf16.c), exact.c);
+    EXPECT_GT(error.rms, std::ldexp(1.0, -14));
+    EXPECT_LT(error.rms, std::ldexp(1.0, -6));
+    EXPECT_GT(error.max, 0.0);
+}

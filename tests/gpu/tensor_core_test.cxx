@@ -4,6 +4,8 @@
 // unpadded path), batches; and what CUDA says of each kernel (no spills).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <cstdint>
 #include <string>
 
@@ -110,6 +112,37 @@ TEST(TensorCoreCheck, CublasAddsSplitKPartsInFp32) {
         ASSERT_TRUE(result.ok) << result.error;
         EXPECT_TRUE(result.checked);
         EXPECT_TRUE(result.check_passed) << result.check_summary;
+    }
+}
+
+// The error against FP64 on the FP32 values every type's inputs start as (the same seed and size give
+// every type the same ones: model/input_values.hpp). FP32 uses them as they are, so its error is the
+// kernel's sums alone; FP16 rounds each to an 11-bit significand (about 2^-12 relative) and BF16 to an
+// 8-bit one (about 2^-9), which C's error then carries, by cuBLAS as by a rung.
+TEST(TensorCoreCheck, ErrorAgainstFp64GrowsAsTheInputsNarrow) {
+    SKIP_WITHOUT_GPU();
+    const TcSize size{256, 192, 512, 1};
+    RunRequest fp32 = tc_request(KernelKind::Tiled, size, Dtype::Float32);
+    fp32.kernel.tile = 16;
+    const RunResult single = ts::gpu::run_request(fp32);
+    ASSERT_TRUE(single.ok) << single.error;
+    ASSERT_TRUE(single.checked);
+    EXPECT_GT(single.error_vs_fp64_rms, 0.0);
+    EXPECT_LT(single.error_vs_fp64_rms, 1e-5);
+    for (const KernelKind kind : {KernelKind::Wmma, KernelKind::Cublas}) {
+        SCOPED_TRACE(ts::model::kernel_name(kind));
+        const RunResult fp16 = ts::gpu::run_request(tc_request(kind, size, Dtype::Float16));
+        const RunResult bf16 = ts::gpu::run_request(tc_request(kind, size, Dtype::BFloat16));
+        ASSERT_TRUE(fp16.ok) << fp16.error;
+        ASSERT_TRUE(bf16.ok) << bf16.error;
+        EXPECT_TRUE(ts::gpu::has_error_vs_fp64(fp16) && ts::gpu::has_error_vs_fp64(bf16));
+        EXPECT_GT(fp16.error_vs_fp64_rms, std::ldexp(1.0, -16));
+        EXPECT_LT(fp16.error_vs_fp64_rms, std::ldexp(1.0, -9));
+        EXPECT_GT(bf16.error_vs_fp64_rms, std::ldexp(1.0, -13));
+        EXPECT_LT(bf16.error_vs_fp64_rms, std::ldexp(1.0, -5));
+        EXPECT_GT(bf16.error_vs_fp64_rms, fp16.error_vs_fp64_rms);
+        EXPECT_GT(fp16.error_vs_fp64_rms, single.error_vs_fp64_rms);
+        EXPECT_GT(bf16.error_vs_fp64_max, 0.0);
     }
 }
 

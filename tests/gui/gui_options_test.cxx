@@ -75,6 +75,7 @@ TEST(GuiOptions, FlagsThatDoNotFitExitTwoBeforeAWindowOpens) {
     EXPECT_EQ(Parsed({"--experiment", "no-such-experiment"}).exit_code(), 2);
     EXPECT_TRUE(Parsed({"--experiment", "accumulator"}).ok());  // the accumulator measurement
     EXPECT_TRUE(Parsed({"--view", "ladder", "--bars", "energy"}).ok());
+    EXPECT_TRUE(Parsed({"--view", "ladder", "--ladder-page", "errors"}).ok());
     EXPECT_EQ(Parsed({"--m", "0"}).exit_code(), 2);
 }
 

@@ -9,6 +9,7 @@
 
 #include "gui_harness.hpp"
 #include "model/kernel_config.hpp"
+#include "views/lab/error_speed_view.hpp"
 #include "views/lab/ladder_view.hpp"
 #include "views/common/theme.hpp"
 
@@ -63,6 +64,18 @@ TEST(LadderGui, RooflineShowsTheRungs) {
     // The ladder's path, one series joined rung to rung, in the ladder's green.
     const Rgb path = rgb(ts::views::ladder_colour(KernelKind::ConflictFree));
     EXPECT_GT(image.count_if([&](Rgb p) { return near(p, path, 10); }, 0.3f), 150) << "no kernel ladder";
+}
+
+// The error against speed (--ladder-page errors) from a hand-made measurement: a marker of each
+// type's colour right of the side panel, FP8's two scalings apart.
+TEST(LadderGui, ErrorAgainstSpeedMarksEveryType) {
+    const Image image = screenshot("view_error_speed.png", std::string("--view ladder --ladder-page errors --load ") +
+                                                               TILESCOPE_TEST_DATA_DIR "/error_speed_sample.json");
+    expect_not_blank(image, 1600, 1000);
+    for (const char* type : ts::views::kErrorSpeedTypes) {
+        const Rgb colour = rgb(ts::views::error_speed_colour(type));
+        EXPECT_GT(image.count_if([&](Rgb p) { return p == colour; }, 0.3f), 20) << "no marker for " << type;
+    }
 }
 
 }  // namespace

@@ -455,6 +455,27 @@ TEST(MeasurementCsv, AnFp8PointKeepsItsScalingQuantiseTimeAndError) {
     }
 }
 
+// A BF16 point keeps its error against FP64 in JSON and CSV alike; a point without it writes no key.
+TEST(MeasurementCsv, ABf16PointKeepsItsErrorAgainstFp64) {
+    Measurement r = sample();
+    r.points[0].dtype = "bf16";
+    r.points[0].error_vs_fp64_max = 0.0039;
+    r.points[0].error_vs_fp64_rms = 0.0011;
+    const std::string json_text = to_json(r);
+    EXPECT_EQ(json_text.find("\"error_vs_fp64_max\""), json_text.rfind("\"error_vs_fp64_max\""))
+        << "only the point that measured it writes the key";
+    const auto json = parse_json(json_text, "run.json");
+    ASSERT_TRUE(std::holds_alternative<Measurement>(json)) << std::get<std::string>(json);
+    const auto csv = parse_csv(to_csv(r), "run.csv");
+    ASSERT_TRUE(std::holds_alternative<Measurement>(csv)) << std::get<std::string>(csv);
+    for (const Measurement* back : {&std::get<Measurement>(json), &std::get<Measurement>(csv)}) {
+        EXPECT_EQ(back->points[0].error_vs_fp64_max, 0.0039);
+        EXPECT_EQ(back->points[0].error_vs_fp64_rms, 0.0011);
+        EXPECT_FALSE(back->points[0].fp8_scaling.has_value() && !back->points[0].fp8_scaling->empty());
+        EXPECT_EQ(back->points[1].error_vs_fp64_max, std::nullopt);
+    }
+}
+
 // What `tilescope bench --csv` writes, --load reads back: every point, every column.
 TEST(MeasurementCsv, ReadsBackWhatItWrote) {
     const Measurement original = sample();

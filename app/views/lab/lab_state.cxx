@@ -123,6 +123,8 @@ record::Point point_from_result(const gpu::RunResult& result) {
     point.mode = result.hot ? "hot" : "cold";
     point.ok = result.ok;
     point.error = result.error;
+    if (model::is_fp8(request.problem.dtype))
+        point.fp8_scaling = std::string(model::fp8_scaling_name(request.problem.fp8_scaling));
     if (!result.ok) return point;
     point.samples_ms = result.samples_ms;
     point.median_ms = result.median_ms;
@@ -142,6 +144,11 @@ record::Point point_from_result(const gpu::RunResult& result) {
     point.check_passed = result.check_passed;
     if (result.checked) point.max_rel_error = result.max_rel_error;
     point.check_summary = result.check_summary;
+    // The error against FP64, which the lab's error plot draws against the speed.
+    if (gpu::has_error_vs_fp64(result)) {
+        point.error_vs_fp64_max = result.error_vs_fp64_max;
+        point.error_vs_fp64_rms = result.error_vs_fp64_rms;
+    }
     gpu::record_clocks(result.clocks, point);
     gpu::record_sharing(result, point);
     return point;

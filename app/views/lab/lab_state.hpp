@@ -135,9 +135,14 @@ struct LabMeasurements {
 // or work per joule (FLOPs over the joules NVML's energy counter gave, gpu/energy.hpp).
 enum class LadderMetric { Speed, Energy };
 
+// What the ladder view shows: the ladders' bars, or every 16- and 8-bit point's error against FP64
+// against its speed (error_speed_view.hpp).
+enum class LadderPage { Bars, Errors };
+
 struct LadderChoices {
     LatencyControls latency;
     LadderMetric metric = LadderMetric::Speed;
+    LadderPage ladder_page = LadderPage::Bars;
 
     // The ladder view's size (M = N = K); 0: the largest size with every rung measured.
     int ladder_size = 0;
@@ -150,6 +155,7 @@ struct LadderChoices {
     Plot latency_plot;
     Plot roofline_plot;
     Plot roofline_energy_plot;  // its energy choice: other units, so a view of its own
+    Plot error_speed_plot;      // the ladder view's error against speed
 };
 
 // The occupancy and hardware-counter panels beside the lab's plots: each one's kernel, what

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "views/lab/error_speed_view.hpp"
 #include "views/lab/ladder_view.hpp"
 #include "views/lab/latency_view.hpp"
 #include "views/lab/counters_panel.hpp"
@@ -123,6 +124,7 @@ void draw_lab_view(LabState& lab, const ColumnEdits& edits, const AppState& app,
             ImGui::Separator();
         }
         if (app.view == ViewId::Ladder) {
+            draw_ladder_page_choice(lab.choices.ladder_page);
             draw_ladder_controls(lab, app);
             ImGui::Spacing();
             draw_export_button(edits.exporting, app, ExportSubject::Ladder);
@@ -150,7 +152,12 @@ void draw_lab_view(LabState& lab, const ColumnEdits& edits, const AppState& app,
             break;
         case ViewId::Tuning: draw_tuning_view(lab.measured, app, size); break;
         case ViewId::Roofline: draw_roofline_view(lab, app, size); break;
-        case ViewId::Ladder: draw_ladder_view(lab, app, size); break;
+        case ViewId::Ladder:
+            // An exported climb (ladder_rungs_shown set) is of the bars, whichever page is open.
+            if (lab.choices.ladder_page == LadderPage::Errors && !lab.choices.ladder_rungs_shown)
+                draw_error_speed_view(lab, app, size);
+            else draw_ladder_view(lab, app, size);
+            break;
         case ViewId::Stage:
         case ViewId::Theatre:
         case ViewId::Experiment:

@@ -66,7 +66,7 @@ std::vector<KernelMark> other_kernels(const LatencyControls& c) {
 // edge at the model's intensity (they have no throughput); `failed` receives each one's
 // failure in the same order, for a click to measure it again. cuBLAS has no intensity, so
 // the ladder view says when it failed.
-void fill_failures(Plot& plot, const AppState& app, std::vector<Failure>& failed) {
+void fill_roofline_failures(Plot& plot, const AppState& app, std::vector<Failure>& failed) {
     const bool gpu = app.device && app.device->usable;
     const auto points = lab_points(app.lab.measured);
     const model::Problem problem{kSize, kSize, kSize, 1, model::Dtype::Float32};
@@ -307,10 +307,10 @@ std::vector<RooflineMark> roofline_marks(const AppState& app) {
 namespace {
 
 // The roofline's marks (roofline_marks) but those whose latest request failed: those are marked
-// failed on the bottom edge (fill_failures, which fills `failed` in the same order) instead of
+// failed on the bottom edge (fill_roofline_failures, which fills `failed` in the same order) instead of
 // showing an older (or recorded) point as if it were this GPU's answer.
 std::vector<RooflineMark> marks_not_failed(Plot& plot, const AppState& app, std::vector<Failure>& failed) {
-    fill_failures(plot, app, failed);
+    fill_roofline_failures(plot, app, failed);
     std::vector<RooflineMark> marks = roofline_marks(app);
     std::erase_if(marks, [&](const RooflineMark& mark) {
         return std::any_of(plot.failures.begin(), plot.failures.end(),
