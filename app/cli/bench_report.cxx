@@ -140,14 +140,7 @@ record::Point point_record(int index, const gpu::RunResult& result, const std::o
     p.check_passed = result.check_passed;
     if (result.checked) p.max_rel_error = result.max_rel_error;
     p.check_summary = result.check_summary;
-    gpu::record_clocks(result.clocks, p);
-    gpu::record_sharing(result, p);
-    gpu::record_energy(result, p);
-    if (p.fp8_scaling) p.quantize_ms = result.quantize_ms;
-    if (gpu::has_error_vs_fp64(result)) {
-        p.error_vs_fp64_max = result.error_vs_fp64_max;
-        p.error_vs_fp64_rms = result.error_vs_fp64_rms;
-    }
+    gpu::record_beside_times(result, p);
     return p;
 }
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "energy.hpp"
 #include "model/format.hpp"
 #include "record/measurement_file.hpp"
 
@@ -45,6 +46,17 @@ void record_sharing(const RunResult& result, record::Point& point) {
     if (result.gpu_sharing_watched) {
         point.gpu_shared = result.gpu_shared;
         if (result.gpu_shared) point.gpu_shared_note = result.gpu_shared_note;
+    }
+}
+
+void record_beside_times(const RunResult& result, record::Point& point) {
+    record_clocks(result.clocks, point);
+    record_sharing(result, point);
+    record_energy(result, point);
+    if (point.fp8_scaling) point.quantize_ms = result.quantize_ms;
+    if (has_error_vs_fp64(result)) {
+        point.error_vs_fp64_max = result.error_vs_fp64_max;
+        point.error_vs_fp64_rms = result.error_vs_fp64_rms;
     }
 }
 

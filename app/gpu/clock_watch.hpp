@@ -54,6 +54,11 @@ void record_clocks(const ClockSummary& clocks, record::Point& point);
 // note) from the result, where the worker knew them; untouched otherwise.
 void record_sharing(const RunResult& result, record::Point& point);
 
+// Everything a measured point carries beside its times, where the result has it: the clocks, the
+// sharing, the energy (energy.hpp), FP8's quantisation time and the error against FP64. bench and
+// the lab's live points both fill their points with it.
+void record_beside_times(const RunResult& result, record::Point& point);
+
 // Adds readings up into a ClockSummary (runner.hpp), each weighted by the samples it stands for.
 class ClockTally {
 public:

@@ -144,13 +144,9 @@ record::Point point_from_result(const gpu::RunResult& result) {
     point.check_passed = result.check_passed;
     if (result.checked) point.max_rel_error = result.max_rel_error;
     point.check_summary = result.check_summary;
-    // The error against FP64, which the lab's error plot draws against the speed.
-    if (gpu::has_error_vs_fp64(result)) {
-        point.error_vs_fp64_max = result.error_vs_fp64_max;
-        point.error_vs_fp64_rms = result.error_vs_fp64_rms;
-    }
-    gpu::record_clocks(result.clocks, point);
-    gpu::record_sharing(result, point);
+    // The clocks, the energy and the error against FP64, which the ladder's energy bars and the
+    // lab's error plot draw.
+    gpu::record_beside_times(result, point);
     return point;
 }
 
