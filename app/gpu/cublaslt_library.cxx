@@ -47,8 +47,8 @@ struct Plan {
     cublasLtMatmulDesc_t desc = nullptr;
     cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
     cublasLtMatmulHeuristicResult_t heuristic{};
-    // Per tensor cuBLASLt computes Cᵀ = B·Aᵀ (column-major), its A our B; with block scales it
-    // takes our A as its A (VEC128 scales) and our B as its B (BLK128x128), and writes D row-major.
+    // cuBLASLt computes Cᵀ = B·Aᵀ (column-major), its A our B; or (block scales, where it has no
+    // algorithm for that) D = A·Bᵀ with our A as its A, D row-major (plan_for).
     bool swapped = true;
 };
 
@@ -148,8 +148,78 @@ cublasLtMatrixLayout_t make_layout(const CublasLtApi& api, cudaDataType type, st
     return layout;
 }
 
+// The workspace, made on first use. Mutex held.
+void* workspace(CublasLt& lt) {
+    if (!lt.workspace)
+        if (const cudaError_t e = cudaMalloc(&lt.workspace, kWorkspaceBytes); e != cudaSuccess) {
+            lt.workspace = nullptr;
+            throw std::runtime_error(format_text("cudaMalloc of cuBLASLt's {} MiB workspace: {}", kWorkspaceBytes >> 20,
+                                                 cudaGetErrorString(e)));
+        }
+    return lt.workspace;
+}
+
+// The descriptors of `plan` for one arrangement of the operands (Plan::swapped) and the
+// heuristic's answer: its status, and in `found` whether it has an algorithm.
+cublasStatus_t arrange(CublasLt& lt, Plan& plan, bool swapped, int& found) {
+    const CublasLtApi& api = lt.api;
+    const model::Problem& p = plan.problem;
+    plan.swapped = swapped;
+    check(api, api.desc_create(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    // FP8 takes both operands K-major: the A of cuBLASLt transposed (TRANSA = T), its B as it is.
+    const cublasOperation_t transpose = CUBLAS_OP_T, as_is = CUBLAS_OP_N;
+    check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose),
+          "cublasLtMatmulDescSetAttribute(TRANSA)");
+    check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, &as_is, sizeof as_is),
+          "cublasLtMatmulDescSetAttribute(TRANSB)");
+    if (p.fp8_scaling == model::Fp8Scaling::Block) {
+        // Our A's scales are 1×128 (VEC128), our B's 128×128 blocks, whichever operand of
+        // cuBLASLt each is.
+        const cublasLtMatmulMatrixScale_t rows = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
+        const cublasLtMatmulMatrixScale_t blocks = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
+        check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, swapped ? &blocks : &rows, sizeof rows),
+              "cublasLtMatmulDescSetAttribute(A_SCALE_MODE)");
+        check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, swapped ? &rows : &blocks, sizeof rows),
+              "cublasLtMatmulDescSetAttribute(B_SCALE_MODE)");
+        // The heuristic refuses block scales without their pointers (invalid value): until the
+        // matmul sets the operands' own, the workspace stands in (aligned, and never read here).
+        void* stand_in = workspace(lt);
+        check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &stand_in, sizeof stand_in),
+              "cublasLtMatmulDescSetAttribute(A_SCALE_POINTER)");
+        check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &stand_in, sizeof stand_in),
+              "cublasLtMatmulDescSetAttribute(B_SCALE_POINTER)");
+    }
+    if (swapped) {
+        // Cᵀ = B·Aᵀ in column-major terms: cuBLASLt's A is our B, its B our A, its D our C.
+        plan.a = make_layout(api, CUDA_R_8F_E4M3, p.k, p.n, p.k, p.batch, p.n * p.k);
+        plan.b = make_layout(api, CUDA_R_8F_E4M3, p.k, p.m, p.k, p.batch, p.m * p.k);
+        plan.c = make_layout(api, CUDA_R_16BF, p.n, p.m, p.n, p.batch, p.m * p.n);
+    } else {
+        // D = A·Bᵀ with our A and B as they are; D (M×N) stored row by row is our C.
+        plan.a = make_layout(api, CUDA_R_8F_E4M3, p.k, p.m, p.k, p.batch, p.m * p.k);
+        plan.b = make_layout(api, CUDA_R_8F_E4M3, p.k, p.n, p.k, p.batch, p.n * p.k);
+        plan.c = make_layout(api, CUDA_R_16BF, p.m, p.n, p.n, p.batch, p.m * p.n);
+        const cublasLtOrder_t by_rows = CUBLASLT_ORDER_ROW;
+        check(api, api.layout_set(plan.c, CUBLASLT_MATRIX_LAYOUT_ORDER, &by_rows, sizeof by_rows),
+              "cublasLtMatrixLayoutSetAttribute(ORDER = ROW)");
+    }
+    cublasLtMatmulPreference_t preference = nullptr;
+    check(api, api.preference_create(&preference), "cublasLtMatmulPreferenceCreate");
+    const std::uint64_t workspace_bytes = kWorkspaceBytes;
+    cublasStatus_t status = api.preference_set(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes,
+                                               sizeof workspace_bytes);
+    found = 0;
+    if (status == CUBLAS_STATUS_SUCCESS)
+        status = api.heuristic(lt.handle, plan.desc, plan.a, plan.b, plan.c, plan.c, preference, 1, &plan.heuristic,
+                               &found);
+    api.preference_destroy(preference);
+    return status;
+}
+
 // The plan of `p`, made (descriptors and the heuristic's first algorithm) unless it is the one
-// kept. Throws std::runtime_error with cuBLASLt's words when it has no algorithm. Mutex held.
+// kept. Per tensor the operands are swapped (Plan::swapped); block scales try that first and then
+// our A and B as cuBLASLt's, keeping the first arrangement its heuristic has an algorithm for.
+// Throws std::runtime_error with cuBLASLt's words when neither has one. Mutex held.
 Plan& plan_for(CublasLt& lt, const model::Problem& p) {
     if (lt.plan && same_problem(lt.plan->problem, p)) return *lt.plan;
     destroy_plan(lt);
@@ -162,66 +232,33 @@ Plan& plan_for(CublasLt& lt, const model::Problem& p) {
                                              p.m, p.n));
     const CublasLtApi& api = lt.api;
     if (!lt.handle) check(api, api.create(&lt.handle), "cublasLtCreate");
-    lt.plan = std::make_unique<Plan>();
-    Plan& plan = *lt.plan;
-    plan.problem = p;
-    try {
-        check(api, api.desc_create(&plan.desc, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
-        // FP8 takes both operands K-major: the A of cuBLASLt transposed (TRANSA = T), its B as it is.
-        const cublasOperation_t transpose = CUBLAS_OP_T, as_is = CUBLAS_OP_N;
-        check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose),
-              "cublasLtMatmulDescSetAttribute(TRANSA)");
-        check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_TRANSB, &as_is, sizeof as_is),
-              "cublasLtMatmulDescSetAttribute(TRANSB)");
-        plan.swapped = p.fp8_scaling != model::Fp8Scaling::Block;
-        if (!plan.swapped) {
-            // As NVIDIA's sample LtBlk128x128Fp8Matmul takes them: 1×128 scales on the transposed A
-            // (our A's rows), 128×128 blocks on B (our B, N×K).
-            const cublasLtMatmulMatrixScale_t rows = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;
-            const cublasLtMatmulMatrixScale_t blocks = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F;
-            check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &rows, sizeof rows),
-                  "cublasLtMatmulDescSetAttribute(A_SCALE_MODE = VEC128_32F)");
-            check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &blocks, sizeof blocks),
-                  "cublasLtMatmulDescSetAttribute(B_SCALE_MODE = BLK128x128_32F)");
-            plan.a = make_layout(api, CUDA_R_8F_E4M3, p.k, p.m, p.k, p.batch, p.m * p.k);
-            plan.b = make_layout(api, CUDA_R_8F_E4M3, p.k, p.n, p.k, p.batch, p.n * p.k);
-            // D is M×N; stored row by row it is our C.
-            plan.c = make_layout(api, CUDA_R_16BF, p.m, p.n, p.n, p.batch, p.m * p.n);
-            const cublasLtOrder_t by_rows = CUBLASLT_ORDER_ROW;
-            check(api, api.layout_set(plan.c, CUBLASLT_MATRIX_LAYOUT_ORDER, &by_rows, sizeof by_rows),
-                  "cublasLtMatrixLayoutSetAttribute(ORDER = ROW)");
-        } else {
-            plan.a = make_layout(api, CUDA_R_8F_E4M3, p.k, p.n, p.k, p.batch, p.n * p.k);
-            plan.b = make_layout(api, CUDA_R_8F_E4M3, p.k, p.m, p.k, p.batch, p.m * p.k);
-            plan.c = make_layout(api, CUDA_R_16BF, p.n, p.m, p.n, p.batch, p.m * p.n);
-        }
-
-        cublasLtMatmulPreference_t preference = nullptr;
-        check(api, api.preference_create(&preference), "cublasLtMatmulPreferenceCreate");
-        const std::uint64_t workspace = kWorkspaceBytes;
-        cublasStatus_t status = api.preference_set(preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
-                                                   sizeof workspace);
+    const std::string what = format_text("{} scaling, M = {}, N = {}, K = {}{}", model::fp8_scaling_name(p.fp8_scaling),
+                                         p.m, p.n, p.k, p.batch > 1 ? format_text(", batch {}", p.batch) : "");
+    std::string refusals;
+    for (const bool swapped : {true, false}) {
+        if (!swapped && p.fp8_scaling != model::Fp8Scaling::Block) break;
+        lt.plan = std::make_unique<Plan>();
+        lt.plan->problem = p;
         int found = 0;
-        if (status == CUBLAS_STATUS_SUCCESS)
-            status = api.heuristic(lt.handle, plan.desc, plan.a, plan.b, plan.c, plan.c, preference, 1, &plan.heuristic,
-                                   &found);
-        api.preference_destroy(preference);
-        const std::string what = format_text("{} scaling, M = {}, N = {}, K = {}{}", model::fp8_scaling_name(p.fp8_scaling),
-                                             p.m, p.n, p.k, p.batch > 1 ? format_text(", batch {}", p.batch) : "");
-        if (status != CUBLAS_STATUS_SUCCESS)
-            throw std::runtime_error(format_text("cuBLASLt has no FP8 GEMM for {} here: cublasLtMatmulAlgoGetHeuristic "
-                                                 "returned {}",
-                                                 what, status_text(api, status)));
-        if (found == 0)
-            throw std::runtime_error(format_text("cuBLASLt has no FP8 GEMM for {} here: its heuristic found no "
-                                                 "algorithm (FP8 takes K-major operands whose leading dimensions are "
-                                                 "multiples of 16 bytes)",
-                                                 what));
-    } catch (...) {
+        cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+        try {
+            status = arrange(lt, *lt.plan, swapped, found);
+        } catch (...) {
+            destroy_plan(lt);
+            throw;
+        }
+        if (status == CUBLAS_STATUS_SUCCESS && found > 0) return *lt.plan;
         destroy_plan(lt);
-        throw;
+        const char* arrangement = p.fp8_scaling != model::Fp8Scaling::Block ? ""
+                                  : swapped                                  ? " (our B as its A)"
+                                                                             : "; our A as its A, D row-major";
+        refusals += status != CUBLAS_STATUS_SUCCESS
+                        ? format_text("{}cublasLtMatmulAlgoGetHeuristic returned {}", arrangement, status_text(api, status))
+                        : format_text("{}its heuristic found no algorithm (FP8 takes K-major operands whose leading "
+                                      "dimensions are multiples of 16 bytes)",
+                                      arrangement);
     }
-    return plan;
+    throw std::runtime_error(format_text("cuBLASLt has no FP8 GEMM for {} here: {}", what, refusals));
 }
 
 // The loaded library with its mutex held, or an exception saying why there is none.
@@ -272,12 +309,7 @@ void cublaslt_matmul_fp8(const model::Problem& p, const Fp8DeviceOperands& opera
     const auto lock = cublaslt_detail::ready(lt);
     const cublaslt_detail::CublasLtApi& api = lt.api;
     cublaslt_detail::Plan& plan = cublaslt_detail::plan_for(lt, p);
-    if (!lt.workspace)
-        if (const cudaError_t e = cudaMalloc(&lt.workspace, cublaslt_detail::kWorkspaceBytes); e != cudaSuccess) {
-            lt.workspace = nullptr;
-            throw std::runtime_error(model::format_text("cudaMalloc of cuBLASLt's {} MiB workspace: {}", cublaslt_detail::kWorkspaceBytes >> 20,
-                                                 cudaGetErrorString(e)));
-        }
+    void* workspace = cublaslt_detail::workspace(lt);
     // Per tensor cuBLASLt's A is our B and its B our A, scales included (Plan::swapped).
     const void* a_scale = plan.swapped ? operands.b_scales : operands.a_scales;
     const void* b_scale = plan.swapped ? operands.a_scales : operands.b_scales;
@@ -290,7 +322,7 @@ void cublaslt_matmul_fp8(const model::Problem& p, const Fp8DeviceOperands& opera
     const float one = 1.0f, zero = 0.0f;
     cublaslt_detail::check(api,
           api.matmul(lt.handle, plan.desc, &one, a, plan.a, b, plan.b, &zero, operands.c, plan.c,
-                     operands.c, plan.c, &plan.heuristic.algo, lt.workspace, cublaslt_detail::kWorkspaceBytes, stream),
+                     operands.c, plan.c, &plan.heuristic.algo, workspace, cublaslt_detail::kWorkspaceBytes, stream),
           "cublasLtMatmul (FP8 e4m3, BF16 out)");
 }
 
