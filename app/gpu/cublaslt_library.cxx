@@ -181,7 +181,7 @@ cublasStatus_t arrange(CublasLt& lt, Plan& plan, bool swapped, int& found) {
               "cublasLtMatmulDescSetAttribute(A_SCALE_MODE)");
         check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, swapped ? &rows : &blocks, sizeof rows),
               "cublasLtMatmulDescSetAttribute(B_SCALE_MODE)");
-        // The heuristic refuses block scales without their pointers (invalid value): until the
+        // Block scales go to the heuristic with their pointers set, as NVIDIA's sample does: until the
         // matmul sets the operands' own, the workspace stands in (aligned, and never read here).
         void* stand_in = workspace(lt);
         check(api, api.desc_set(plan.desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &stand_in, sizeof stand_in),
