@@ -338,15 +338,16 @@ std::vector<Setup> default_sweep() {
     using model::Dtype;
     using model::KernelKind;
     std::vector<Setup> points;
-    auto add = [&](const model::KernelConfig& config, Dtype dtype, const std::vector<std::int64_t>& sizes) {
+    auto add = [&](const model::KernelConfig& config, Dtype dtype, const std::vector<std::int64_t>& sizes,
+                   model::Fp8Scaling scaling = model::Fp8Scaling::Tensor) {
         for (std::int64_t size : sizes) {
             Setup setup;
             setup.kernel = config;
-            setup.problem = {size, size, size, 1, dtype};
+            setup.problem = {size, size, size, 1, dtype, scaling};
             // The tuning sweeps repeat a few points of the main one: measure those once.
             const bool seen = std::any_of(points.begin(), points.end(), [&](const Setup& other) {
-                return model::describe(other.kernel) == model::describe(config) &&
-                       other.problem.m == size && other.problem.dtype == dtype;
+                return model::describe(other.kernel) == model::describe(config) && other.problem.m == size &&
+                       other.problem.dtype == dtype && other.problem.fp8_scaling == scaling;
             });
             if (!seen) points.push_back(setup);
         }
@@ -374,9 +375,16 @@ std::vector<Setup> default_sweep() {
     // still runs in milliseconds and the ladder's last rungs reach their speed; tc-tuned's
     // candidates too ("tc-tuned #0" …).
     for (const model::RungInfo& row : model::rungs_on(model::Ladder::TensorCores))
-        add(config_of(row.kind), Dtype::BFloat16, doubling(128, 8192));
+        if (row.dtypes.has(Dtype::BFloat16)) add(config_of(row.kind), Dtype::BFloat16, doubling(128, 8192));
     add_candidates(KernelKind::TcTuned, Dtype::BFloat16, model::kTcCandidateSweepSizes);
     add(config_of(KernelKind::Cublas), Dtype::BFloat16, doubling(128, 8192));
+    // The FP8 rungs on top, each in its own scales, and cuBLASLt's FP8 line in both, from 512 (below
+    // that FP8 saves nothing a 16-bit rung does not).
+    for (const model::RungInfo& row : model::rungs_on(model::Ladder::TensorCores))
+        if (const auto scaling = model::fp8_rung_scaling(row.kind))
+            add(config_of(row.kind), Dtype::Fp8E4M3, doubling(512, 8192), *scaling);
+    for (model::Fp8Scaling scaling : {model::Fp8Scaling::Tensor, model::Fp8Scaling::Block})
+        add(config_of(KernelKind::Cublas), Dtype::Fp8E4M3, doubling(512, 8192), scaling);
     // One thread per row or column leaves most of the GPU idle: 4096 would take seconds.
     add(config_of(KernelKind::RowPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));
     add(config_of(KernelKind::ColumnPerThread, 128, 1), Dtype::Float32, doubling(128, 2048));

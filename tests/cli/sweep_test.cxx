@@ -306,6 +306,19 @@ TEST(DefaultSweep, HasTheIssuesGroups) {
     // The tensor-core rungs and cuBLAS in BF16 over 128..8192, and no other type for those rungs.
     // (tc-tuned as its tuner picks; its candidates below.)
     for (model::KernelKind kind : model::kTensorCoreKinds) {
+        if (const auto scaling = model::fp8_rung_scaling(kind)) {
+            // The FP8 rungs: 512 to 8192 in fp8, each in its own scales.
+            EXPECT_EQ(count([&](const cli::Setup& s) {
+                          return s.kernel.kind == kind && s.problem.dtype == model::Dtype::Fp8E4M3 &&
+                                 s.problem.fp8_scaling == *scaling;
+                      }),
+                      5)
+                << model::kernel_name(kind);
+            EXPECT_EQ(count([&](const cli::Setup& s) { return s.kernel.kind == kind && s.problem.dtype != model::Dtype::Fp8E4M3; }),
+                      0)
+                << model::kernel_name(kind);
+            continue;
+        }
         EXPECT_EQ(count([&](const cli::Setup& s) {
                       return s.kernel.kind == kind && s.kernel.variant < 0 && s.problem.dtype == model::Dtype::BFloat16;
                   }),
@@ -354,13 +367,21 @@ TEST(DefaultSweep, HasTheIssuesGroups) {
                   return s.kernel.kind == model::KernelKind::Cublas && s.problem.dtype == model::Dtype::Int32;
               }),
               0);
-    // No point twice, and every point valid.
+    // cuBLASLt's FP8 line in both scalings, 512 to 8192.
+    for (model::Fp8Scaling scaling : {model::Fp8Scaling::Tensor, model::Fp8Scaling::Block})
+        EXPECT_EQ(count([&](const cli::Setup& s) {
+                      return s.kernel.kind == model::KernelKind::Cublas && s.problem.dtype == model::Dtype::Fp8E4M3 &&
+                             s.problem.fp8_scaling == scaling;
+                  }),
+                  5);
+    // No point twice (fp8's scalings are two points), and every point valid.
     for (std::size_t i = 0; i < points.size(); ++i) {
         EXPECT_EQ(model::validate(points[i].problem), std::nullopt);
         for (std::size_t j = 0; j < i; ++j)
             EXPECT_FALSE(model::describe(points[i].kernel) == model::describe(points[j].kernel) &&
                          points[i].problem.m == points[j].problem.m &&
-                         points[i].problem.dtype == points[j].problem.dtype)
+                         points[i].problem.dtype == points[j].problem.dtype &&
+                         points[i].problem.fp8_scaling == points[j].problem.fp8_scaling)
                 << i << " repeats " << j;
     }
 }
