@@ -91,9 +91,9 @@ TEST(ErrorSpeed, CaptionWalksTheFastestPointOfEachTypeSlowestFirst) {
     const std::string caption = error_speed_caption(error_speed_data(state_with(sample_points()).lab.measured));
     // At 4096³, where three types were measured: cuBLAS BF16, then FP8 block, then FP8 per tensor.
     EXPECT_NE(caption.find("at 4096³"), std::string::npos) << caption;
-    const auto bf16 = caption.find("bf16 cuBLAS, 640 TFLOP/s at an RMS error of 1.0e-03");
-    const auto block = caption.find("fp8 block cuBLASLt, 900 TFLOP/s (1.41× the speed) at 3.0e-02 (30× the error)");
-    const auto tensor = caption.find("fp8 per tensor cuBLASLt, 1200 TFLOP/s (1.33× the speed) at 2.0e-02 (0.7× the error)");
+    const auto bf16 = caption.find("cuBLAS in bf16, 640 TFLOP/s at an RMS error of 1.0e-03");
+    const auto block = caption.find("cuBLASLt in fp8 block, 900 TFLOP/s (1.41× the speed) at 3.0e-02 (30× the error)");
+    const auto tensor = caption.find("cuBLASLt in fp8 per tensor, 1200 TFLOP/s (1.33× the speed) at 2.0e-02 (0.7× the error)");
     EXPECT_NE(bf16, std::string::npos) << caption;
     EXPECT_NE(block, std::string::npos) << caption;
     EXPECT_NE(tensor, std::string::npos) << caption;
@@ -146,7 +146,7 @@ TEST(ErrorSpeed, WithoutAPointItSaysWhatToRun) {
     EXPECT_NE(text.find("No 16- or 8-bit point with its error against FP64 to draw (1 point left out"), std::string::npos)
         << text;
     EXPECT_NE(text.find("tilescope-cli bench --dtype bf16"), std::string::npos) << text;
-    EXPECT_NE(text.find("--dtype fp8 --kernel cublas"), std::string::npos) << text;
+    EXPECT_NE(text.find("--dtype fp8 --kernel tc-ladder --scaling tensor,block --size 4096 --check-all"), std::string::npos) << text;
     EXPECT_TRUE(state.lab.choices.error_speed_plot.series.empty()) << "no plot drawn";
     // On a GPU it also says how the lab's own measuring gives points their error.
     EXPECT_NE(error_speed_empty_text({}, true).find("checks its points, and so measures their error, up to 1024³"),

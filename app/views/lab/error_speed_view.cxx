@@ -112,7 +112,7 @@ std::string error_speed_caption(const ErrorSpeedData& data) {
     std::sort(steps.begin(), steps.end(), [](const auto* a, const auto* b) { return a->tflops < b->tflops; });
 
     const ErrorSpeedMark& first = *steps.front();
-    const std::string first_text = format_text("{} {}, {} TFLOP/s at an RMS error of {}", first.dtype, first.rung,
+    const std::string first_text = format_text("{} in {}, {} TFLOP/s at an RMS error of {}", first.rung, first.dtype,
                                                fixed(first.tflops, 0), error_text(first.error_rms));
     if (steps.size() == 1)
         return format_text("At {} only {} has the error: {}. Measure another type at this size to see what a step in "
@@ -123,7 +123,7 @@ std::string error_speed_caption(const ErrorSpeedData& data) {
     for (std::size_t i = 1; i < steps.size(); ++i) {
         const ErrorSpeedMark &before = *steps[i - 1], &step = *steps[i];
         const double error_ratio = step.error_rms / before.error_rms;
-        text += format_text("; then {} {}, {} TFLOP/s ({}× the speed) at {} ({}× the error)", step.dtype, step.rung,
+        text += format_text("; then {} in {}, {} TFLOP/s ({}× the speed) at {} ({}× the error)", step.rung, step.dtype,
                             fixed(step.tflops, 0), fixed(step.tflops / before.tflops, 2), error_text(step.error_rms),
                             fixed(error_ratio, error_ratio < 10.0 ? 1 : 0));
     }
@@ -136,8 +136,9 @@ std::string error_speed_empty_text(const ErrorSpeedData& data, bool usable_gpu) 
         text += format_text(" ({} left out: measured before TileScope recorded the error, or not checked)",
                             model::counted(data.left_out, "point"));
     text += ". Measure them, then open the file with --load:\n"
-            "  tilescope-cli bench --dtype bf16 --kernel tc-ladder --size 4096 --json bf16.json\n"
-            "  tilescope-cli bench --dtype fp8 --kernel cublas --scaling tensor,block --size 4096 --json fp8.json";
+            "  tilescope-cli bench --dtype bf16 --kernel tc-ladder --size 4096 --check-all --json bf16.json\n"
+            "  tilescope-cli bench --dtype fp8 --kernel tc-ladder --scaling tensor,block --size 4096 --check-all "
+            "--json fp8.json";
     if (usable_gpu)
         text += "\nOr, on this GPU: a ladder size of 1024 or less, then \"Measure the ladders on this GPU\": the lab checks "
                 "its points, and so measures their error, up to 1024³.";
