@@ -147,7 +147,8 @@ TEST_F(Ladder, CompiledKernelsReplaceTheEstimateOnAGpu) {
             EXPECT_EQ(request.problem.m, 4096);
             asked.push_back(key);
         }
-    EXPECT_EQ(asked.size(), ts::model::ladder_rungs().size() + ts::model::tensor_core_rungs().size());
+    // The tensor-core ladder's FP8 rungs too, in fp8.
+    EXPECT_EQ(asked.size(), ts::model::ladder_rungs().size() + ts::model::ladder_rungs(ts::model::Ladder::TensorCores).size());
     EXPECT_TRUE(std::any_of(asked.begin(), asked.end(),
                             [](const std::string& key) { return key.starts_with("ladder-occupancy/persistent"); }));
     EXPECT_NE(std::find(asked.begin(), asked.end(), "ladder-occupancy/tuned float 4096"), asked.end());
@@ -354,9 +355,14 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
 
     const LadderData data = ladder_data(state, 4096, ts::views::Ladder::TensorCores);
     EXPECT_EQ(data.dtype, "bf16");
-    ASSERT_EQ(data.bars.size(), 8u);
+    // Seven 16-bit rungs, the two FP8 rungs (in fp8, not measured here), cuBLAS BF16.
+    ASSERT_EQ(data.bars.size(), 10u);
     EXPECT_EQ(data.bars.front().name, "wmma");
     EXPECT_EQ(data.bars[5].name, "persistent");
+    EXPECT_EQ(data.bars[7].name, "fp8");
+    EXPECT_EQ(data.bars[8].name, "fp8-blocks");
+    EXPECT_EQ(data.bars[8].point, nullptr);
+    EXPECT_NE(data.bars[8].hover.find("In fp8: e4m3 inputs with block scales"), std::string::npos) << data.bars[8].hover;
     EXPECT_EQ(data.bars.back().name, "cuBLAS BF16");
     EXPECT_NEAR(data.bars[5].percent_of_cublas, 100.0 * 640000 / 700000, 1e-9);
     // 18's blocks: 128×256 in clusters of two sharing B, so B is read once per 256 rows of C.
@@ -398,7 +404,13 @@ TEST_F(Ladder, TheTensorCoresHaveTheirOwnLadder) {
 
     // Measuring sweeps both ladders, FP32 first, each with its cuBLAS.
     const std::vector<ts::gpu::RunRequest> both = both_ladders_requests(2048);
-    ASSERT_EQ(both.size(), ts::model::ladder_rungs().size() + 1 + ts::model::tensor_core_rungs().size() + 1);
+    ASSERT_EQ(both.size(),
+              ts::model::ladder_rungs().size() + 1 + ts::model::ladder_rungs(ts::model::Ladder::TensorCores).size() + 1);
+    const auto fp8 = std::find_if(both.begin(), both.end(),
+                                  [](const ts::gpu::RunRequest& r) { return r.kernel.kind == KernelKind::Fp8Blocks; });
+    ASSERT_NE(fp8, both.end());
+    EXPECT_EQ(fp8->problem.dtype, ts::model::Dtype::Fp8E4M3);
+    EXPECT_EQ(fp8->problem.fp8_scaling, ts::model::Fp8Scaling::Block);
     EXPECT_EQ(both.back().kernel.kind, KernelKind::Cublas);
     EXPECT_EQ(both.back().problem.dtype, ts::model::Dtype::BFloat16);
     EXPECT_EQ(both.front().problem.dtype, ts::model::Dtype::Float32);

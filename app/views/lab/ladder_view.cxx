@@ -45,8 +45,7 @@ std::string gpu_name(const AppState& app) {
 }
 
 model::Dtype dtype_of(Ladder ladder) { return ladder == Ladder::Fp32 ? model::Dtype::Float32 : model::Dtype::BFloat16; }
-// The rungs drawn in the ladder's type: the FP8 rungs atop the tensor-core ladder run in fp8 alone.
-std::vector<model::LadderRung> rungs_of(Ladder ladder) { return model::ladder_rungs(ladder, dtype_of(ladder)); }
+std::vector<model::LadderRung> rungs_of(Ladder ladder) { return model::ladder_rungs(ladder); }
 std::string dtype_name_of(Ladder ladder) { return std::string(model::dtype_name(dtype_of(ladder))); }
 
 bool is_rung_config(const std::string& config, Ladder ladder) {
@@ -60,6 +59,18 @@ model::Problem square(int size, Ladder ladder) {
     model::Problem problem;
     problem.m = problem.n = problem.k = size;
     problem.dtype = dtype_of(ladder);
+    return problem;
+}
+
+// A rung's own problem: the ladder's type, or for the FP8 rungs atop the tensor-core ladder e4m3
+// with the scales the rung is written for. Their bars are a percentage of cuBLAS in the ladder's
+// type, BF16: what eight bits buy over the best 16-bit line.
+model::Problem rung_square(int size, Ladder ladder, model::KernelKind kind) {
+    model::Problem problem = square(size, ladder);
+    if (const auto scaling = model::fp8_rung_scaling(kind)) {
+        problem.dtype = model::Dtype::Fp8E4M3;
+        problem.fp8_scaling = *scaling;
+    }
     return problem;
 }
 
@@ -215,8 +226,8 @@ std::string cublas_hover(const LadderBar& bar, const LadderBar* best, int size, 
 // per SM. Nothing is launched.
 void ask_for_compiled_kernels(LabState& lab, int size) {
     for (Ladder ladder : {Ladder::Fp32, Ladder::TensorCores}) {
-        const model::Problem problem = square(size, ladder);
         for (const model::LadderRung& rung : rungs_of(ladder)) {
+            const model::Problem problem = rung_square(size, ladder, rung.kernel.kind);
             const std::string key = compiled_key(rung.kernel, problem);
             if (lab.panels.compiled_kernels.count(key) ||
                 std::find(lab.panels.compiled_requested.begin(), lab.panels.compiled_requested.end(), key) !=
@@ -284,7 +295,7 @@ std::vector<int> ladder_sizes(const LabState& lab) {
     std::vector<int> sizes;
     const auto on_a_ladder = [](const record::Point& p) {
         for (Ladder ladder : {Ladder::Fp32, Ladder::TensorCores})
-            if (p.dtype == dtype_name_of(ladder) && is_rung_config(p.config, ladder)) return true;
+            if ((p.dtype == dtype_name_of(ladder) || p.dtype == "fp8") && is_rung_config(p.config, ladder)) return true;
         return false;
     };
     for (const record::Point* p : lab_points(lab.measured))
@@ -320,16 +331,16 @@ LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
     data.size = size > 0 ? size : shown_ladder_size(lab);
     data.sizes = ladder_sizes(lab);
     data.limits_name = occupancy_limits(app).name;
-    const model::Problem problem = square(data.size, ladder);
     const auto points = lab_points(lab.measured);
 
     const record::Point* cublas = find_point(points, kCublasConfig, data.size, data.dtype);
     const auto rungs = rungs_of(ladder);
     for (const model::LadderRung& rung : rungs) {
         LadderBar bar;
+        const model::Problem rung_problem = rung_square(data.size, ladder, rung.kernel.kind);
         bar.config = model::describe(rung.kernel);
-        bar.point = find_point(points, bar.config, data.size, data.dtype);
-        bar.kernel = resolved_kernel(app, rung.kernel, problem, bar.point, bar.candidate_guessed);
+        bar.point = find_point(points, bar.config, data.size, model::dtype_name(rung_problem.dtype));
+        bar.kernel = resolved_kernel(app, rung.kernel, rung_problem, bar.point, bar.candidate_guessed);
         bar.name = model::is_tuned(rung.kernel.kind)
                        ? format_text("{} (#{})", model::kernel_name(rung.kernel.kind), bar.kernel.variant)
                        : bar.config;
@@ -337,8 +348,8 @@ LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
         if (bar.point) bar.gflops = bar.point->gflops;
         if (bar.point && cublas && cublas->gflops > 0) bar.percent_of_cublas = 100.0 * bar.gflops / cublas->gflops;
         fill_energy(bar, cublas);
-        bar.counts = model::rung_counts(bar.kernel, problem);
-        fill_occupancy(app, rung.kernel, problem, bar);
+        bar.counts = model::rung_counts(bar.kernel, rung_problem);
+        fill_occupancy(app, rung.kernel, rung_problem, bar);
         data.estimates = data.estimates || !bar.from_compiled;
         data.bars.push_back(std::move(bar));
     }
@@ -354,6 +365,10 @@ LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
                                       "since may have picked another then.",
                                       bar.kernel.variant, gpu_name(app));
         bar.hover = rung_hover(rungs[i], bar, i > 0 ? &data.bars[i - 1] : nullptr, data.size, tuned_note, ladder);
+        if (const auto scaling = model::fp8_rung_scaling(rungs[i].kernel.kind))
+            bar.hover += format_text("\nIn fp8: e4m3 inputs with {} scales, C = A·Bᵀ in BF16; its % is of cuBLAS in "
+                                     "BF16, the ladder's reference.",
+                                     model::fp8_scaling_name(*scaling));
         if (!bar.occupancy_note.empty()) bar.hover += "\nOccupancy: " + bar.occupancy_note;
         bar.hover += energy_hover(bar);
     }
@@ -391,7 +406,11 @@ LadderData ladder_data(const AppState& app, int size, Ladder ladder) {
     fill_energy(reference, cublas);
     reference.registers_text = "–";
     reference.occupancy_text = "–";
-    reference.hover = cublas_hover(reference, data.bars.empty() ? nullptr : &data.bars.back(), data.size, ladder) +
+    // Its hover names the best rung in its own type (tc-tuned, under the FP8 rungs).
+    const auto same_type = std::find_if(data.bars.rbegin(), data.bars.rend(), [](const LadderBar& bar) {
+        return bar.is_yours || !model::fp8_rung_scaling(bar.kernel.kind);
+    });
+    reference.hover = cublas_hover(reference, same_type == data.bars.rend() ? nullptr : &*same_type, data.size, ladder) +
                       energy_hover(reference);
     data.bars.push_back(std::move(reference));
     return data;
@@ -402,7 +421,7 @@ std::vector<gpu::RunRequest> ladder_requests(int size, Ladder ladder, const std:
     const auto add = [&](const model::KernelConfig& kernel) {
         gpu::RunRequest request;
         request.kernel = kernel;
-        request.problem = square(size, ladder);
+        request.problem = rung_square(size, ladder, kernel.kind);
         // As the latency view's full measurements; the CPU reference check only where it
         // takes well under a second.
         request.adaptive = true;
@@ -713,7 +732,8 @@ std::string ladders_compared(const LadderData& fp32, const LadderData& tensor_co
                            "buys cuBLAS in FP32, so each bar below is a percentage of cuBLAS BF16's TFLOP/J.",
                            fixed(bf16.tflop_per_j / sgemm.tflop_per_j, 1));
     if (!sgemm.point || !bf16.point || sgemm.gflops <= 0)
-        return "The tensor cores' ladder: BF16 inputs, FP32 sums, each bar a percentage of cuBLAS's BF16 GEMM.";
+        return "The tensor cores' ladder: BF16 inputs, FP32 sums, then the FP8 rungs on e4m3 inputs; each bar a "
+               "percentage of cuBLAS's BF16 GEMM.";
     return format_text("The tensor cores' ladder, BF16 inputs and FP32 sums: here cuBLAS runs {}× faster than in FP32, "
                        "so each bar below is a percentage of cuBLAS BF16.",
                        fixed(bf16.gflops / sgemm.gflops, 1));

@@ -294,8 +294,9 @@ std::vector<RooflineMark> roofline_marks(const AppState& app) {
     for (const LadderBar& bar : ladder_data(app, kSize).bars)
         if (!bar.is_cublas && !bar.is_yours) add(bar.name, bar.kernel, bar.point, bar.colour, true);
     // The tensor-core rungs in BF16: their blocks' intensity (2-byte elements), their own series.
+    // The FP8 rungs stay off this plot: its roof is BF16's, and theirs is twice as high.
     for (const LadderBar& bar : ladder_data(app, kSize, Ladder::TensorCores).bars)
-        if (!bar.is_cublas && bar.point) {
+        if (!bar.is_cublas && bar.point && !model::fp8_rung_scaling(bar.kernel.kind)) {
             marks.push_back({bar.name, bar.colour, bar.counts.intensity, bar.point->gflops, bar.point->median_ms,
                              2.0 * static_cast<double>(bar.counts.global_loads), false, true});
             marks.back().gflop_per_j = gflop_per_joule(*bar.point);
