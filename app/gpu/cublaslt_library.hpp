@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "kernels/common/launchers.hpp"
 #include "model/problem.hpp"
 
 namespace ts::gpu {
@@ -39,15 +40,10 @@ std::optional<std::string> cublaslt_fp8_unsupported(const model::Problem& proble
 // Destroys the handle and frees the workspace, while CUDA is still up; a later call makes new ones.
 void release_cublaslt();
 
-// The FP8 operands on the GPU: A (batch×M×K) and B (batch×N×K) as e4m3 codes, their scales as
-// problem.fp8_scaling lays them out, C (batch×M×N) as BF16 bits.
-struct Fp8DeviceOperands {
-    const std::uint8_t* a = nullptr;
-    const std::uint8_t* b = nullptr;
-    const float* a_scales = nullptr;
-    const float* b_scales = nullptr;
-    std::uint16_t* c = nullptr;
-};
+// The FP8 operands on the GPU, as the FP8 rungs take them (kernels/common/launchers.hpp): A
+// (batch×M×K) and B (batch×N×K) as e4m3 codes, their scales as problem.fp8_scaling lays them out,
+// C (batch×M×N) as BF16 bits.
+using Fp8DeviceOperands = kernels::ScaledFp8Operands;
 
 // C = A·Bᵀ with the scales, on `stream`, asynchronously. Throws std::runtime_error naming the
 // cuBLASLt call and its status when cuBLASLt is missing or refuses.

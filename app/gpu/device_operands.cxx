@@ -430,9 +430,7 @@ public:
         const model::KernelConfig& kernel = m_request.kernel;
         const kernels::ScaledFp8Operands operands{a_codes, b_codes, m_a_scales.get(), m_b_scales.get(), c_bits};
         switch (kernel.kind) {
-            case model::KernelKind::Cublas:
-                cublaslt_matmul_fp8(problem(), {a_codes, b_codes, m_a_scales.get(), m_b_scales.get(), c_bits}, stream);
-                return;
+            case model::KernelKind::Cublas: cublaslt_matmul_fp8(problem(), operands, stream); return;
             case model::KernelKind::Fp8: TS_CUDA_CHECK(kernels::launch_fp8(kernel, problem(), operands, stream)); return;
             case model::KernelKind::Fp8Blocks:
                 TS_CUDA_CHECK(kernels::launch_fp8_blocks(kernel, problem(), operands, stream));
